@@ -1,0 +1,59 @@
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { COMMANDS, Options, UsageError } from './admin-commands';
+import { openOpsContext } from './ops-context';
+
+const log = (line: string) => process.stderr.write(`[admin] ${line}\n`);
+
+/**
+ * `npm run admin -- <command> [options]`. Works whether or not the APIs run,
+ * against the same database. stdout: exactly one JSON object; diagnostics go
+ * to stderr; failures exit non-zero.
+ */
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  const command = name ? COMMANDS[name] : undefined;
+  if (!command) {
+    log(`usage: npm run admin -- <command>\n${Object.values(COMMANDS).map((c) => `  ${c.usage}`).join('\n')}`);
+    return 2;
+  }
+  let options: Options;
+  try {
+    options = parseArgs({
+      args: rest,
+      options: {
+        name: { type: 'string' },
+        business: { type: 'string' },
+        merchant: { type: 'string' },
+        country: { type: 'string' },
+        approve: { type: 'boolean' },
+        'grace-minutes': { type: 'string' },
+        'api-key': { type: 'string' },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    log(`${(error as Error).message}\nusage: npm run admin -- ${command.usage}`);
+    return 2;
+  }
+  const context = await openOpsContext(log);
+  try {
+    const result = await command.run(context.app, options);
+    process.stdout.write(JSON.stringify(result) + '\n');
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) log(`${error.message}\nusage: npm run admin -- ${command.usage}`);
+    else log(`failed: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  } finally {
+    await context.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    log(`failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

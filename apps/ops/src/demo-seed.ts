@@ -1,0 +1,43 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { BusinessService } from '@pcs/businesses';
+import { MerchantService } from '@pcs/merchants';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { DataSource } from 'typeorm';
+
+export interface DemoCredentials {
+  business: { businessId: string; apiKey: string; apiSecret: string };
+  merchant: { merchantId: string; apiKey: string; apiSecret: string };
+}
+
+const SEED_LOCK_KEY = 7_130_501_002;
+
+/**
+ * On an empty database: a demo business and an ACTIVE demo merchant in URY
+ * with every URY country processor, credentials for both, written to
+ * <DATA_DIR>/demo-credentials.json. An advisory lock makes concurrent starts
+ * seed once. Returns null when the database already has a business.
+ */
+export async function seedDemoIfEmpty(app: INestApplicationContext, dataDir: string): Promise<DemoCredentials | null> {
+  const dataSource = app.get<DataSource>(getDataSourceToken());
+  const lock = dataSource.createQueryRunner();
+  await lock.connect();
+  try {
+    await lock.query('SELECT pg_advisory_lock($1)', [SEED_LOCK_KEY]);
+    const [{ count }] = await lock.query('SELECT count(*)::int AS count FROM business');
+    if (count > 0) return null;
+    const business = await app.get(BusinessService).create('Demo business');
+    const merchant = await app.get(MerchantService).create({ businessId: business.businessId, name: 'Demo merchant', countryIso3: 'URY', approve: true });
+    const demo: DemoCredentials = {
+      business: { businessId: business.businessId, apiKey: business.apiKey, apiSecret: business.apiSecret },
+      merchant: { merchantId: merchant.merchantId, apiKey: merchant.apiKey, apiSecret: merchant.apiSecret },
+    };
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.writeFileSync(path.join(dataDir, 'demo-credentials.json'), JSON.stringify(demo, null, 2) + '\n', { mode: 0o600 });
+    return demo;
+  } finally {
+    await lock.query('SELECT pg_advisory_unlock($1)', [SEED_LOCK_KEY]).catch(() => undefined);
+    await lock.release();
+  }
+}

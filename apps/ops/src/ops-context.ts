@@ -1,0 +1,34 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Environment, loadDotEnv, loadEnvironment } from '@pcs/config';
+import { PreparedRuntime, prepareRuntime } from '@pcs/database';
+import { OpsModule } from './ops.module';
+
+export interface OpsContext {
+  readonly env: Environment;
+  readonly runtime: PreparedRuntime;
+  readonly app: INestApplicationContext;
+  close(): Promise<void>;
+}
+
+/** Environment, database, migrations and the domain services, without HTTP. */
+export async function openOpsContext(log: (line: string) => void): Promise<OpsContext> {
+  loadDotEnv();
+  const env = loadEnvironment();
+  const runtime = await prepareRuntime(env, log);
+  try {
+    const app = await NestFactory.createApplicationContext(OpsModule.forRoot(runtime.settingsFor(env.PAYINS_API_PORT)), { logger: false });
+    return {
+      env,
+      runtime,
+      app,
+      close: async () => {
+        await app.close();
+        await runtime.database.stop();
+      },
+    };
+  } catch (error) {
+    await runtime.database.stop();
+    throw error;
+  }
+}

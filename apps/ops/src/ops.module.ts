@@ -1,0 +1,23 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { BusinessesModule } from '@pcs/businesses';
+import { CatalogModule } from '@pcs/catalog';
+import { RuntimeSettings, RuntimeSettingsModule } from '@pcs/config';
+import { DatabaseModule } from '@pcs/database';
+import { MerchantsModule } from '@pcs/merchants';
+
+/** The domain without HTTP: what the operator's commands and the demo seed use. */
+@Module({})
+export class OpsModule {
+  static forRoot(settings: RuntimeSettings): DynamicModule {
+    return {
+      module: OpsModule,
+      imports: [
+        RuntimeSettingsModule.forRoot(settings),
+        DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: 2 }),
+        CatalogModule,
+        BusinessesModule,
+        MerchantsModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,25 @@
+import { Get } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { BusinessService } from '@pcs/businesses';
+import { CurrentCaller, SignedController } from '@pcs/http';
+import { Caller } from '@pcs/kernel';
+import { presentCountryProcessor } from '../catalog/catalog.presenter';
+import { BusinessCountryProcessorResponse } from '../merchant-country-processor/merchant-country-processor.responses';
+import { ApiStandardErrors } from '../shared/api-errors.decorator';
+
+@SignedController('business-country-processor', 'business country processors')
+export class BusinessCountryProcessorController {
+  constructor(private readonly businesses: BusinessService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Get business country processors', operationId: 'getBusinessCountryProcessors' })
+  @ApiOkResponse({ type: [BusinessCountryProcessorResponse] })
+  @ApiStandardErrors({ notFound: false })
+  async list(@CurrentCaller() caller: Caller): Promise<BusinessCountryProcessorResponse[]> {
+    const rows = await this.businesses.listCountryProcessors(caller.businessId);
+    return rows.map((row) => ({
+      businessCountryProcessorId: row.businessCountryProcessorId,
+      countryProcessor: presentCountryProcessor(row.countryProcessor),
+    }));
+  }
+}

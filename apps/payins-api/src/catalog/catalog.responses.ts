@@ -1,0 +1,46 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Currency, PaymentInstrumentTypeName, PaymentMethodName } from '@pcs/kernel';
+
+export class CountryResponse {
+  @ApiProperty({ format: 'uuid' }) countryId: string;
+  @ApiProperty({ example: 'Uruguay' }) name: string;
+  @ApiProperty({ example: 'Uruguay' }) nameEs: string;
+  @ApiProperty({ example: 'UY' }) iso31662AlphabeticalCode: string;
+  @ApiProperty({ example: 'URY' }) iso31663AlphabeticalCode: string;
+  @ApiProperty({ example: 858 }) iso3166NumericCode: number;
+  @ApiProperty({ example: 'UYU' }) iso4217CurrencyCode: string;
+  @ApiProperty({ example: 598 }) phoneCode: number;
+  @ApiProperty({ example: 'South America' }) continent: string;
+  @ApiProperty({ type: [Number], example: [0, 10, 22], description: 'Allowed VAT percentages' }) vatPercentage: number[];
+  @ApiProperty({ type: [String], example: ['UYU', 'USD'], description: 'Accepted currencies' }) currency: string[];
+}
+
+export class PaymentMethodSummaryResponse {
+  @ApiProperty({ format: 'uuid' }) paymentMethodId: string;
+  @ApiProperty({ enum: PaymentMethodName }) paymentMethodName: string;
+  @ApiProperty({ example: 'http://localhost:3000/assets/payment-methods/visa.svg' }) imageUrl: string;
+  @ApiProperty() mayHaveAsyncPayments: boolean;
+  @ApiProperty() mayHavePaymentsLimits: boolean;
+  @ApiProperty() supportsReserve: boolean;
+}
+
+export class PaymentInstrumentTypeResponse {
+  @ApiProperty({ format: 'uuid' }) paymentInstrumentTypeId: string;
+  @ApiProperty({ enum: PaymentInstrumentTypeName }) paymentInstrumentTypeName: string;
+}
+
+export class CountryProcessorPaymentMethodResponse {
+  @ApiProperty({ format: 'uuid' }) paymentMethodId: string;
+  @ApiProperty({ enum: PaymentMethodName }) paymentMethodName: string;
+  @ApiProperty({ format: 'uuid', description: 'The instrument type this processor collects with' }) paymentInstrumentTypeId: string;
+}
+
+export class CountryProcessorResponse {
+  @ApiProperty({ format: 'uuid' }) countryProcessorId: string;
+  @ApiProperty({ format: 'uuid' }) paymentInstrumentTypeId: string;
+  @ApiProperty({ type: PaymentInstrumentTypeResponse }) paymentInstrumentType: PaymentInstrumentTypeResponse;
+  @ApiProperty({ format: 'uuid' }) paymentMethodId: string;
+  @ApiProperty({ type: CountryProcessorPaymentMethodResponse }) paymentMethod: CountryProcessorPaymentMethodResponse;
+  @ApiProperty() active: boolean;
+  @ApiProperty({ enum: Currency, isArray: true }) currency: string[];
+}

@@ -1,0 +1,60 @@
+import { Body, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { CurrentCaller, SignedController, UuidParamPipe } from '@pcs/http';
+import { Caller } from '@pcs/kernel';
+import { MerchantCountryProcessorService, MerchantCountryProcessorView } from '@pcs/merchants';
+import { presentCountryProcessor } from '../catalog/catalog.presenter';
+import { ApiStandardErrors } from '../shared/api-errors.decorator';
+import { MerchantCountryProcessorsQuery, RelateCountryProcessorsDto, UpdateMerchantCountryProcessorDto } from './dto/merchant-country-processor.dto';
+import { MerchantCountryProcessorResponse } from './merchant-country-processor.responses';
+
+function present({ relationship, countryProcessor }: MerchantCountryProcessorView): MerchantCountryProcessorResponse {
+  return {
+    merchantCountryProcessorId: relationship.merchantCountryProcessorId,
+    countryProcessor: presentCountryProcessor(countryProcessor),
+    merchant: { merchantId: relationship.merchantId },
+    onboardingStatus: relationship.onboardingStatus,
+    active: relationship.active,
+  };
+}
+
+@SignedController('merchant-country-processor', 'merchant country processors')
+export class MerchantCountryProcessorController {
+  constructor(private readonly relationships: MerchantCountryProcessorService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Get country processors of a merchant', operationId: 'getMerchantCountryProcessors' })
+  @ApiOkResponse({ type: [MerchantCountryProcessorResponse] })
+  @ApiStandardErrors()
+  async list(@CurrentCaller() caller: Caller, @Query() query: MerchantCountryProcessorsQuery): Promise<MerchantCountryProcessorResponse[]> {
+    return (await this.relationships.list(caller, query.merchantId)).map(present);
+  }
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Create relationships between a merchant and country processors',
+    description: 'Idempotent: processors already related are returned unchanged. New relationships start in ONBOARDING.',
+    operationId: 'relateMerchantCountryProcessors',
+  })
+  @ApiOkResponse({ type: [MerchantCountryProcessorResponse] })
+  @ApiStandardErrors()
+  async relate(@CurrentCaller() caller: Caller, @Body() body: RelateCountryProcessorsDto): Promise<MerchantCountryProcessorResponse[]> {
+    return (await this.relationships.relate(caller, body.merchantId, body.countryProcessorsId)).map(present);
+  }
+
+  @Patch(':merchantCountryProcessorId')
+  @ApiOperation({
+    summary: 'Update a merchant country processor (status of the relationship and the country processor)',
+    operationId: 'updateMerchantCountryProcessor',
+  })
+  @ApiOkResponse({ type: MerchantCountryProcessorResponse })
+  @ApiStandardErrors()
+  async update(
+    @CurrentCaller() caller: Caller,
+    @Param('merchantCountryProcessorId', UuidParamPipe) id: string,
+    @Body() body: UpdateMerchantCountryProcessorDto,
+  ): Promise<MerchantCountryProcessorResponse> {
+    return present(await this.relationships.update(caller, id, body));
+  }
+}

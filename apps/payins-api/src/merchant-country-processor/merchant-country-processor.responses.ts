@@ -1,0 +1,19 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { CountryProcessorResponse } from '../catalog/catalog.responses';
+
+class MerchantRefResponse {
+  @ApiProperty({ format: 'uuid' }) merchantId: string;
+}
+
+export class MerchantCountryProcessorResponse {
+  @ApiProperty({ format: 'uuid' }) merchantCountryProcessorId: string;
+  @ApiProperty({ type: CountryProcessorResponse }) countryProcessor: CountryProcessorResponse;
+  @ApiProperty({ type: MerchantRefResponse }) merchant: MerchantRefResponse;
+  @ApiProperty({ enum: ['ONBOARDING', 'ACTIVE', 'REJECTED'] }) onboardingStatus: string;
+  @ApiProperty({ description: 'Whether the merchant offers this processor (besides onboarding being ACTIVE)' }) active: boolean;
+}
+
+export class BusinessCountryProcessorResponse {
+  @ApiProperty({ format: 'uuid' }) businessCountryProcessorId: string;
+  @ApiProperty({ type: CountryProcessorResponse }) countryProcessor: CountryProcessorResponse;
+}

@@ -1,0 +1,117 @@
+import { Body, Delete, Get, HttpCode, Inject, Param, Patch, Put, Query } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
+import { RuntimeSettings } from '@pcs/config';
+import { CurrentCaller, InvalidRequestsAs, payinsEnvelope, SignedController, UuidParamPipe } from '@pcs/http';
+import { Caller } from '@pcs/kernel';
+import { MerchantConfigurationService, MerchantService } from '@pcs/merchants';
+import { presentPaymentMethod } from '../catalog/catalog.presenter';
+import { PaymentMethodSummaryResponse } from '../catalog/catalog.responses';
+import { ApiStandardErrors } from '../shared/api-errors.decorator';
+import { ListMerchantsQuery } from './dto/list-merchants.query';
+import { MerchantConfigurationDto } from './dto/merchant-configuration.dto';
+import { UpdateMerchantDto } from './dto/update-merchant.dto';
+import { presentConfiguration, presentMerchant } from './merchant.presenter';
+import { DeletedResponse, MerchantConfigurationResponse, MerchantPageResponse, MerchantResponse } from './merchant.responses';
+
+@SignedController('merchant', 'merchants')
+@ApiExtraModels(MerchantPageResponse)
+export class MerchantController {
+  constructor(
+    private readonly merchants: MerchantService,
+    private readonly configurations: MerchantConfigurationService,
+    @Inject(RuntimeSettings) private readonly settings: RuntimeSettings,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List merchants (paged)', operationId: 'listMerchants' })
+  @ApiOkResponse({ schema: { type: 'array', items: { $ref: getSchemaPath(MerchantPageResponse) } } })
+  @ApiStandardErrors({ notFound: false })
+  async list(@CurrentCaller() caller: Caller, @Query() query: ListMerchantsQuery) {
+    const page = await this.merchants.list(caller, query.toPageRequest(), query.searchTerm);
+    return payinsEnvelope(page, presentMerchant);
+  }
+
+  @Get(':merchantId')
+  @ApiOperation({ summary: 'Get a merchant', operationId: 'getMerchant' })
+  @ApiOkResponse({ type: MerchantResponse })
+  @ApiStandardErrors()
+  async get(@CurrentCaller() caller: Caller, @Param('merchantId', UuidParamPipe) merchantId: string): Promise<MerchantResponse> {
+    return presentMerchant(await this.merchants.get(caller, merchantId));
+  }
+
+  @Patch(':merchantId')
+  @ApiOperation({ summary: 'Update a merchant', operationId: 'updateMerchant' })
+  @ApiOkResponse({ type: MerchantResponse })
+  @ApiStandardErrors()
+  async update(
+    @CurrentCaller() caller: Caller,
+    @Param('merchantId', UuidParamPipe) merchantId: string,
+    @Body() body: UpdateMerchantDto,
+  ): Promise<MerchantResponse> {
+    const { account, address, ...rest } = body;
+    const view = await this.merchants.update(caller, merchantId, {
+      ...rest,
+      ...(address !== undefined ? { address: { ...address } } : {}),
+      ...(account !== undefined
+        ? {
+            account: {
+              serviceAccount: account.serviceAccount ?? null,
+              settlementBank: account.settlementBank
+                ? {
+                    settlementBankId: account.settlementBank.settlementBankId ?? null,
+                    bankId: account.settlementBank.bankId ?? null,
+                    accountNumber: account.settlementBank.accountNumber ?? null,
+                    currency: account.settlementBank.currency ?? null,
+                  }
+                : null,
+            },
+          }
+        : {}),
+    });
+    return presentMerchant(view);
+  }
+
+  @Delete(':merchantId')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Delete a merchant', operationId: 'deleteMerchant' })
+  @ApiOkResponse({ type: DeletedResponse })
+  @ApiStandardErrors()
+  async delete(@CurrentCaller() caller: Caller, @Param('merchantId', UuidParamPipe) merchantId: string): Promise<DeletedResponse> {
+    await this.merchants.delete(caller, merchantId);
+    return { success: true, id: merchantId };
+  }
+
+  @Get(':merchantId/payment-methods')
+  @ApiOperation({ summary: 'Get the payment methods of a merchant', operationId: 'getMerchantPaymentMethods' })
+  @ApiOkResponse({ type: [PaymentMethodSummaryResponse] })
+  @ApiStandardErrors()
+  async paymentMethods(@CurrentCaller() caller: Caller, @Param('merchantId', UuidParamPipe) merchantId: string): Promise<PaymentMethodSummaryResponse[]> {
+    const methods = await this.merchants.paymentMethods(caller, merchantId);
+    return methods.map((m) => presentPaymentMethod(m, this.settings));
+  }
+
+  @Get(':merchantId/configuration')
+  @ApiOperation({ summary: 'Get merchant configuration', operationId: 'getMerchantConfiguration' })
+  @ApiOkResponse({ type: MerchantConfigurationResponse })
+  @ApiStandardErrors()
+  async getConfiguration(@CurrentCaller() caller: Caller, @Param('merchantId', UuidParamPipe) merchantId: string): Promise<MerchantConfigurationResponse> {
+    return presentConfiguration(await this.configurations.get(caller, merchantId));
+  }
+
+  @Put(':merchantId/configuration')
+  @InvalidRequestsAs('ERROR_IN_UPDATE_MERCHANT_CONFIGURATION')
+  @ApiOperation({
+    summary: 'Create or update configuration of a merchant',
+    description: 'Every 400 of this operation has errorId Payins:ERROR_IN_UPDATE_MERCHANT_CONFIGURATION.',
+    operationId: 'upsertMerchantConfiguration',
+  })
+  @ApiOkResponse({ type: MerchantConfigurationResponse })
+  @ApiStandardErrors()
+  async upsertConfiguration(
+    @CurrentCaller() caller: Caller,
+    @Param('merchantId', UuidParamPipe) merchantId: string,
+    @Body() body: MerchantConfigurationDto,
+  ): Promise<MerchantConfigurationResponse> {
+    return presentConfiguration(await this.configurations.upsert(caller, merchantId, body));
+  }
+}

@@ -1,0 +1,75 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Currency, TransfersType } from '@pcs/kernel';
+import { CountryResponse } from '../catalog/catalog.responses';
+import { AddressDto } from '../shared/address.dto';
+
+export class SettlementBankResponse {
+  @ApiProperty({ format: 'uuid', nullable: true }) settlementBankId: string | null;
+  @ApiProperty({ format: 'uuid', nullable: true }) bankId: string | null;
+  @ApiProperty({ nullable: true }) accountNumber: string | null;
+  @ApiProperty({ enum: Currency, nullable: true }) currency: string | null;
+}
+
+export class AccountResponse {
+  @ApiProperty({ format: 'uuid', nullable: true }) serviceAccount: string | null;
+  @ApiProperty({ type: SettlementBankResponse, nullable: true }) settlementBank: SettlementBankResponse | null;
+}
+
+export class MerchantResponse {
+  @ApiProperty({ format: 'uuid' }) merchantId: string;
+  @ApiProperty({ example: 'SOLE_PROPRIETORSHIP_CORPORATION' }) type: string;
+  @ApiProperty() merchantName: string;
+  @ApiProperty({ nullable: true }) phone: string | null;
+  @ApiProperty({ nullable: true }) taxIdNumber: string | null;
+  @ApiProperty({ nullable: true }) fantasyName: string | null;
+  @ApiProperty({ nullable: true }) email: string | null;
+  @ApiProperty({ nullable: true }) webSite: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) dateOfFoundation: string | null;
+  @ApiProperty({ type: Number, nullable: true }) monthlyLoad: number | null;
+  @ApiProperty({ type: Number, nullable: true }) monthlyLoadUsd: number | null;
+  @ApiProperty({ type: Number, nullable: true }) monthlyTpvUsd: number | null;
+  @ApiProperty({ type: Number, nullable: true }) averageTransactionUsd: number | null;
+  @ApiProperty({ type: Number, nullable: true }) averageAnnualBilling: number | null;
+  @ApiProperty({ enum: ['ONBOARDING', 'ACTIVE', 'SUSPENDED'] }) status: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) approvedAt: string | null;
+  @ApiProperty({ nullable: true }) metadata: string | null;
+  @ApiProperty({ format: 'uuid' }) businessId: string;
+  @ApiProperty({ example: 'UYU,USD', description: 'Comma-separated currencies of the merchant' }) accountCurrencies: string;
+  @ApiProperty({ enum: TransfersType, nullable: true }) transfersType: string | null;
+  @ApiPropertyOptional({ type: AddressDto, nullable: true }) address: AddressDto | null;
+  @ApiProperty({ nullable: true, description: 'Only shown to the credentials of the owning business' }) apiKey: string | null;
+  @ApiProperty({ nullable: true, description: 'Only shown to the credentials of the owning business' }) apiSecret: string | null;
+  @ApiProperty({ type: AccountResponse }) account: AccountResponse;
+}
+
+export class MerchantPageResponse {
+  @ApiProperty({ example: '1' }) currentPage: string;
+  @ApiProperty({ example: '20' }) pageSize: string;
+  @ApiProperty() rowCount: number;
+  @ApiProperty() pageCount: number;
+  @ApiProperty({ type: [MerchantResponse] }) results: MerchantResponse[];
+}
+
+export class MerchantCountryConfigurationResponse {
+  @ApiProperty({ format: 'uuid' }) merchantCountryConfigurationId: string;
+  @ApiProperty({ format: 'uuid' }) merchantId: string;
+  @ApiProperty({ format: 'uuid' }) countryId: string;
+  @ApiProperty({ type: CountryResponse }) country: CountryResponse;
+  @ApiProperty({ example: 22 }) vatPercentage: number;
+}
+
+export class MerchantConfigurationResponse {
+  @ApiProperty({ format: 'uuid' }) merchantConfigurationId: string;
+  @ApiProperty({ format: 'uuid' }) merchantId: string;
+  @ApiProperty() paymentSuccessNotification: boolean;
+  @ApiProperty() paymentErrorNotification: boolean;
+  @ApiProperty({ type: [String] }) notificationEmails: string[];
+  @ApiProperty({ type: String, nullable: true }) shortName: string | null;
+  @ApiProperty() fastPaymentsEnabled: boolean;
+  @ApiProperty({ type: [MerchantCountryConfigurationResponse] }) merchantCountryConfigurations: MerchantCountryConfigurationResponse[];
+}
+
+export class DeletedResponse {
+  @ApiProperty({ example: true }) success: boolean;
+  @ApiProperty({ format: 'uuid' }) id: string;
+}

@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CatalogModule } from '@pcs/catalog';
+import { RuntimeSettings } from '@pcs/config';
+import { BusinessService } from './business.service';
+import { CredentialService } from './credential.service';
+import { SecretBox } from './domain/secret-box';
+import { ApiCredentialOrmEntity } from './persistence/api-credential.orm-entity';
+import { BusinessOrmEntity } from './persistence/business.orm-entity';
+import { BusinessCountryProcessorOrmEntity } from './persistence/business-country-processor.orm-entity';
+
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([BusinessOrmEntity, BusinessCountryProcessorOrmEntity, ApiCredentialOrmEntity]),
+    CatalogModule,
+  ],
+  providers: [
+    BusinessService,
+    CredentialService,
+    { provide: SecretBox, inject: [RuntimeSettings], useFactory: (settings: RuntimeSettings) => new SecretBox(settings.secretsMasterKey) },
+  ],
+  exports: [BusinessService, CredentialService],
+})
+export class BusinessesModule {}

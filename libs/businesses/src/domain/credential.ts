@@ -1,0 +1,26 @@
+import * as crypto from 'node:crypto';
+
+/** A freshly issued key pair; the secret is shown once and stored sealed. */
+export interface IssuedCredentials {
+  readonly apiKey: string;
+  readonly apiSecret: string;
+}
+
+export function generateCredentials(): IssuedCredentials {
+  return {
+    apiKey: `pk_${crypto.randomBytes(16).toString('hex')}`,
+    apiSecret: `sk_${crypto.randomBytes(32).toString('base64url')}`,
+  };
+}
+
+export interface CredentialOwner {
+  readonly businessId: string;
+  readonly merchantId: string | null;
+}
+
+/** A credential is usable until revoked, and until its grace period ends once rotated. */
+export function isUsable(credential: { revokedAt: Date | null; expiresAt: Date | null }, now: Date): boolean {
+  return credential.revokedAt === null && (credential.expiresAt === null || credential.expiresAt > now);
+}
+
+export const DEFAULT_ROTATION_GRACE_MINUTES = 60;

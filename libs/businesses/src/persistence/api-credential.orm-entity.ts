@@ -1,0 +1,28 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+
+@Entity({ name: 'api_credential' })
+export class ApiCredentialOrmEntity {
+  @PrimaryColumn({ name: 'credential_id', type: 'uuid' })
+  credentialId: string;
+
+  @Column({ name: 'api_key', type: 'varchar', length: 64, unique: true })
+  apiKey: string;
+
+  @Column({ name: 'secret_ciphertext', type: 'text' })
+  secretCiphertext: string;
+
+  @Column({ name: 'business_id', type: 'uuid' })
+  businessId: string;
+
+  @Column({ name: 'merchant_id', type: 'uuid', nullable: true })
+  merchantId: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
+  expiresAt: Date | null;
+
+  @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
+  revokedAt: Date | null;
+}

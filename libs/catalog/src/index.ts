@@ -1,0 +1,3 @@
+export * from './catalog.module';
+export * from './catalog.service';
+export * from './domain/catalog.types';

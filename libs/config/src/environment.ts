@@ -1,0 +1,67 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, validateSync } from 'class-validator';
+import * as path from 'node:path';
+
+const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
+const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+
+/**
+ * Every variable the service reads (contract §11). Validated once at start-up:
+ * a bad value stops the process with a message naming it, never later.
+ */
+export class Environment {
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL?: string;
+
+  @IsString()
+  DATA_DIR: string = './.data';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PAYINS_API_PORT: number = 3000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  B2B_API_PORT: number = 3001;
+
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsUrl({ require_tld: false, require_protocol: true })
+  PUBLIC_BASE_URL?: string;
+
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @Matches(/^[A-Za-z0-9+/=_-]{43,}$/, { message: 'SECRETS_MASTER_KEY must be 32 random bytes in base64 (openssl rand -base64 32)' })
+  SECRETS_MASTER_KEY?: string;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL: string = 'info';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  DATABASE_POOL_SIZE: number = 10;
+
+  get dataDir(): string {
+    return path.resolve(this.DATA_DIR);
+  }
+}
+
+export class EnvironmentError extends Error {}
+
+export function loadEnvironment(source: NodeJS.ProcessEnv = process.env): Environment {
+  const env = plainToInstance(Environment, { ...source }, { exposeDefaultValues: true });
+  const errors = validateSync(env, { skipMissingProperties: false, whitelist: false });
+  if (errors.length > 0) {
+    const lines = errors.flatMap((e) => Object.values(e.constraints ?? {}).map((m) => `${e.property}: ${m}`));
+    throw new EnvironmentError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  return env;
+}

@@ -1,0 +1,5 @@
+export * from './environment';
+export * from './dotenv';
+export * from './runtime-settings';
+export * from './runtime-settings.module';
+export * from './shutdown';

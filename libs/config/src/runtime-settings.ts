@@ -1,0 +1,47 @@
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Environment, EnvironmentError } from './environment';
+
+/**
+ * What an app needs at run time, resolved once at start-up from the
+ * environment (and DATA_DIR for the embedded default). Injected as a value.
+ */
+export class RuntimeSettings {
+  constructor(
+    readonly databaseUrl: string,
+    /** 32-byte key that encrypts credential secrets at rest. */
+    readonly secretsMasterKey: Buffer,
+    /** Absolute base of URLs handed to payers, without a trailing slash. */
+    readonly publicBaseUrl: string,
+    readonly poolSize: number = 10,
+  ) {}
+}
+
+/**
+ * SECRETS_MASTER_KEY when set; otherwise, only for the embedded default,
+ * a key generated once into DATA_DIR. A server database without an explicit
+ * key is refused: a key that lives beside the data protects nothing.
+ */
+export function resolveSecretsMasterKey(env: Environment): Buffer {
+  if (env.SECRETS_MASTER_KEY) return decodeKey(env.SECRETS_MASTER_KEY);
+  if (env.DATABASE_URL) {
+    throw new EnvironmentError('SECRETS_MASTER_KEY is required when DATABASE_URL is set (generate one with: openssl rand -base64 32)');
+  }
+  const file = path.join(env.dataDir, 'secrets-master-key');
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(env.dataDir, { recursive: true });
+    fs.writeFileSync(file, crypto.randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
+  }
+  return decodeKey(fs.readFileSync(file, 'utf8').trim());
+}
+
+function decodeKey(encoded: string): Buffer {
+  const key = Buffer.from(encoded, 'base64');
+  if (key.length !== 32) throw new EnvironmentError('SECRETS_MASTER_KEY must decode to exactly 32 bytes');
+  return key;
+}
+
+export function publicBaseUrlFor(env: Environment, port: number): string {
+  return (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+}

@@ -1,0 +1,32 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+
+export interface DatabaseOptions {
+  readonly url: string;
+  readonly poolSize?: number;
+}
+
+/**
+ * The one TypeORM connection of an app. Entities register themselves through
+ * each context's TypeOrmModule.forFeature; the schema only ever changes through
+ * migrations (synchronize is off everywhere).
+ */
+@Module({})
+export class DatabaseModule {
+  static forRoot(options: DatabaseOptions): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [
+        TypeOrmModule.forRoot({
+          type: 'postgres',
+          url: options.url,
+          autoLoadEntities: true,
+          synchronize: false,
+          migrationsRun: false,
+          logging: ['error'],
+          extra: { max: options.poolSize ?? 10 },
+        }),
+      ],
+    };
+  }
+}

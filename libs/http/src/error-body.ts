@@ -1,0 +1,44 @@
+import { DomainError, ErrorKind } from '@pcs/kernel';
+import type { Response } from 'express';
+
+/** The specification's error body (Errors section). */
+export interface ErrorBody {
+  message: string;
+  showMessage: { EN: string; ES: string };
+  needUpdate: boolean;
+  errorId: string;
+}
+
+export type ApiArea = 'Payins' | 'B2B';
+
+const STATUS_BY_KIND: Record<ErrorKind, number> = {
+  INVALID: 400,
+  UNAUTHORIZED: 401,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  UNPROCESSABLE: 422,
+  INTERNAL: 500,
+};
+
+export function statusOf(error: DomainError): number {
+  return STATUS_BY_KIND[error.definition.kind];
+}
+
+export function errorBodyOf(error: DomainError, area: ApiArea): ErrorBody {
+  return {
+    message: error.message,
+    showMessage: error.texts(),
+    needUpdate: false,
+    errorId: `${error.definition.area ?? area}:${error.definition.code}`,
+  };
+}
+
+export type ErrorResponder = (response: Response, error: DomainError) => void;
+
+export function errorResponder(area: ApiArea): ErrorResponder {
+  return (response, error) => {
+    response.status(statusOf(error)).json(errorBodyOf(error, area));
+  };
+}

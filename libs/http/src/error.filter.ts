@@ -1,0 +1,37 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
+import { DomainError } from '@pcs/kernel';
+import type { Request, Response } from 'express';
+import { ApiArea, errorResponder, ErrorResponder } from './error-body';
+
+/**
+ * The one place failures become HTTP responses. Domain errors keep their code;
+ * a route Nest does not know is a 404; anything unexpected is logged with the
+ * request id and answered with a 500 that shows no internals.
+ */
+@Catch()
+export class ErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ErrorFilter');
+  private readonly respond: ErrorResponder;
+
+  constructor(area: ApiArea) {
+    this.respond = errorResponder(area);
+  }
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const response = http.getResponse<Response>();
+    const request = http.getRequest<Request & { id?: string }>();
+    if (response.headersSent) return;
+    this.respond(response, this.toDomainError(exception, request));
+  }
+
+  private toDomainError(exception: unknown, request: Request & { id?: string }): DomainError {
+    if (exception instanceof DomainError) return exception;
+    // Our code never throws HttpException; these come from Nest itself.
+    if (exception instanceof NotFoundException) return new DomainError('ROUTE_NOT_FOUND');
+    if (exception instanceof PayloadTooLargeException) return new DomainError('PAYLOAD_TOO_LARGE');
+    if (exception instanceof HttpException && exception.getStatus() === 400) return new DomainError('MALFORMED_JSON');
+    this.logger.error({ err: exception, requestId: request.id, method: request.method, path: request.path }, 'unhandled error');
+    return new DomainError('INTERNAL_ERROR');
+  }
+}

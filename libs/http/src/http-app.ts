@@ -1,0 +1,50 @@
+import { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { Logger } from 'nestjs-pino';
+import { ApiArea, errorResponder } from './error-body';
+import { jsonBodyErrors, jsonBodyParser, requireJsonContentType } from './json-body';
+import { API_KEY_SCHEME, SIGNATURE_SCHEME } from './signed.decorator';
+
+export interface ApiDescription {
+  readonly area: ApiArea;
+  readonly title: string;
+  readonly description: string;
+  readonly version: string;
+}
+
+/** Creates an API app with the body handling, docs and logger every API shares. */
+export async function createHttpApp(module: unknown, api: ApiDescription): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(module as never, { bodyParser: false, bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  configureHttpApp(app, api);
+  return app;
+}
+
+export function configureHttpApp(app: NestExpressApplication, api: ApiDescription): void {
+  const respond = errorResponder(api.area);
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use(requireJsonContentType(respond), jsonBodyParser(), jsonBodyErrors(respond));
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app, api), { jsonDocumentUrl: 'docs-json', yamlDocumentUrl: 'docs-yaml' });
+}
+
+export function buildOpenApiDocument(app: INestApplication, api: ApiDescription): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle(api.title)
+    .setDescription(api.description)
+    .setVersion(api.version)
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'api-key', description: 'API key of a business or a merchant' }, API_KEY_SCHEME)
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: 'signature',
+        description: 'Lowercase hex HMAC-SHA256 of the compact JSON body (`{}` for requests without a body), keyed with the API secret',
+      },
+      SIGNATURE_SCHEME,
+    )
+    .build();
+  return SwaggerModule.createDocument(app, config, { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` });
+}

@@ -1,0 +1,55 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { BusinessesModule } from '@pcs/businesses';
+import { LoggerModule } from 'nestjs-pino';
+import * as crypto from 'node:crypto';
+import { ApiArea } from './error-body';
+import { ErrorFilter } from './error.filter';
+import { HealthController } from './health.controller';
+import { SignatureGuard } from './signature.guard';
+import { RequestValidationPipe } from './validation.pipe';
+
+export interface HttpFoundationOptions {
+  readonly area: ApiArea;
+  readonly logLevel?: string;
+}
+
+/**
+ * What every API of this service shares: the signature guard, the error
+ * filter, the validation pipe, request logging with credentials redacted,
+ * and /health.
+ */
+@Module({})
+export class HttpFoundationModule {
+  static forRoot(options: HttpFoundationOptions): DynamicModule {
+    return {
+      module: HttpFoundationModule,
+      imports: [
+        BusinessesModule,
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: options.logLevel ?? 'info',
+            genReqId: (request, response) => {
+              const given = request.headers['x-request-id'];
+              const id = typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : crypto.randomUUID();
+              response.setHeader('x-request-id', id);
+              return id;
+            },
+            // Credentials and signatures never reach the logs.
+            redact: { paths: ['req.headers["api-key"]', 'req.headers.signature', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+            serializers: {
+              req: (request: { id: string; method: string; url: string }) => ({ id: request.id, method: request.method, url: request.url }),
+            },
+            autoLogging: { ignore: (request) => request.url === '/health' },
+          },
+        }),
+      ],
+      controllers: [HealthController],
+      providers: [
+        { provide: APP_GUARD, useClass: SignatureGuard },
+        { provide: APP_FILTER, useFactory: () => new ErrorFilter(options.area) },
+        { provide: APP_PIPE, useClass: RequestValidationPipe },
+      ],
+    };
+  }
+}

@@ -1,0 +1,50 @@
+import { ErrorRequestHandler, json, RequestHandler } from 'express';
+import type { IncomingMessage } from 'node:http';
+import { DomainError, ErrorCode } from '@pcs/kernel';
+import { ErrorResponder } from './error-body';
+
+export interface RawBodyRequest {
+  rawBody?: Buffer;
+}
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** JSON bodies only, at most MAX_BODY_BYTES, raw bytes kept for signature checks. */
+export function jsonBodyParser(): RequestHandler {
+  return json({
+    limit: MAX_BODY_BYTES,
+    strict: true,
+    type: () => true, // parse whatever arrives; requireJsonContentType() refuses other types first
+    verify: (request: IncomingMessage & RawBodyRequest, _response, buffer) => {
+      request.rawBody = buffer;
+    },
+  });
+}
+
+/** A body in another media type is a 415, before anything tries to read it. */
+export function requireJsonContentType(respond: ErrorResponder): RequestHandler {
+  return (request, response, next) => {
+    const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
+    if (hasBody && !request.is(['application/json', 'application/*+json'])) {
+      respond(response, new DomainError('UNSUPPORTED_MEDIA_TYPE'));
+      return;
+    }
+    next();
+  };
+}
+
+/** Turns body-parser failures (malformed JSON, oversized body) into the error contract. */
+export function jsonBodyErrors(respond: ErrorResponder): ErrorRequestHandler {
+  return (error: { type?: string; status?: number }, _request, response, next) => {
+    const code: ErrorCode | null =
+      error.type === 'entity.too.large'
+        ? 'PAYLOAD_TOO_LARGE'
+        : error.type === 'entity.parse.failed'
+          ? 'MALFORMED_JSON'
+          : error.status && error.status >= 400 && error.status < 500
+            ? 'MALFORMED_JSON'
+            : null;
+    if (code === null) return next(error);
+    respond(response, new DomainError(code));
+  };
+}

@@ -1,0 +1,47 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Page, PageRequest, pageCount } from '@pcs/kernel';
+
+/** `page` (1-based) and `limit` of the payins API (contract §7). */
+export class PageQueryDto {
+  @ApiPropertyOptional({ minimum: 1, default: 1 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  page?: number;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PAGE_SIZE)
+  limit?: number;
+
+  toPageRequest(): PageRequest {
+    return { page: this.page ?? 1, limit: this.limit ?? DEFAULT_PAGE_SIZE };
+  }
+}
+
+export interface PayinsEnvelope<T> {
+  currentPage: string;
+  pageSize: string;
+  rowCount: number;
+  pageCount: number;
+  results: T[];
+}
+
+/** The payins API's paged body: a JSON array holding one envelope (specification). */
+export function payinsEnvelope<T, U>(page: Page<T>, present: (item: T) => U): [PayinsEnvelope<U>] {
+  return [
+    {
+      currentPage: String(page.page),
+      pageSize: String(page.limit),
+      rowCount: page.total,
+      pageCount: pageCount(page.total, page.limit),
+      results: page.items.map(present),
+    },
+  ];
+}

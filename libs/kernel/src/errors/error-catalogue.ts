@@ -1,0 +1,150 @@
+/**
+ * The one catalogue of stable error codes. Each entry has the kind of failure
+ * (which the HTTP layer maps to a status) and user-facing texts in English and
+ * Spanish; `{name}` placeholders are filled from the error's parameters.
+ *
+ * Codes without a fixed area take the area of the API that answers (Payins or
+ * B2B), so one domain rule reads naturally in both APIs.
+ */
+export type ErrorKind =
+  | 'INVALID'
+  | 'UNAUTHORIZED'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'UNPROCESSABLE'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'INTERNAL';
+
+export interface ErrorDefinition {
+  readonly code: string;
+  readonly kind: ErrorKind;
+  /** Fixed area; when absent the answering API's area is used. */
+  readonly area?: 'Auth' | 'Validation' | 'Payins' | 'B2B';
+  readonly en: string;
+  readonly es: string;
+}
+
+function define<const C extends string>(
+  code: C,
+  kind: ErrorKind,
+  en: string,
+  es: string,
+  area?: ErrorDefinition['area'],
+): ErrorDefinition & { code: C } {
+  return { code, kind, en, es, area };
+}
+
+export const ERRORS = {
+  UNAUTHORIZED: define(
+    'UNAUTHORIZED',
+    'UNAUTHORIZED',
+    'The request could not be authenticated. Check the api-key and signature headers.',
+    'No se pudo autenticar la solicitud. Revise los encabezados api-key y signature.',
+    'Auth',
+  ),
+  INVALID_REQUEST: define(
+    'INVALID_REQUEST',
+    'INVALID',
+    'The request is not valid. Check these fields: {fields}.',
+    'La solicitud no es válida. Revise estos campos: {fields}.',
+    'Validation',
+  ),
+  MALFORMED_JSON: define(
+    'MALFORMED_JSON',
+    'INVALID',
+    'The request body is not valid JSON.',
+    'El cuerpo de la solicitud no es un JSON válido.',
+    'Validation',
+  ),
+  PAYLOAD_TOO_LARGE: define(
+    'PAYLOAD_TOO_LARGE',
+    'PAYLOAD_TOO_LARGE',
+    'The request body is too large.',
+    'El cuerpo de la solicitud es demasiado grande.',
+    'Validation',
+  ),
+  UNSUPPORTED_MEDIA_TYPE: define(
+    'UNSUPPORTED_MEDIA_TYPE',
+    'UNSUPPORTED_MEDIA_TYPE',
+    'The request body must be sent as application/json.',
+    'El cuerpo de la solicitud debe enviarse como application/json.',
+    'Validation',
+  ),
+  ROUTE_NOT_FOUND: define(
+    'ROUTE_NOT_FOUND',
+    'NOT_FOUND',
+    'There is no operation at this address.',
+    'No existe ninguna operación en esta dirección.',
+  ),
+  INTERNAL_ERROR: define(
+    'INTERNAL_ERROR',
+    'INTERNAL',
+    'Something went wrong on our side. Please try again later.',
+    'Algo salió mal de nuestro lado. Por favor, intente nuevamente más tarde.',
+  ),
+  MERCHANT_REQUIRED: define(
+    'MERCHANT_REQUIRED',
+    'INVALID',
+    'Say which merchant this request is for: send merchantId.',
+    'Indique para qué comercio es esta solicitud: envíe merchantId.',
+  ),
+  MERCHANT_NOT_FOUND: define(
+    'MERCHANT_NOT_FOUND',
+    'NOT_FOUND',
+    'The merchant was not found.',
+    'No se encontró el comercio.',
+  ),
+  MERCHANT_INVALID_STATE: define(
+    'MERCHANT_INVALID_STATE',
+    'CONFLICT',
+    'The merchant cannot do this in its current status ({status}).',
+    'El comercio no puede realizar esta acción en su estado actual ({status}).',
+  ),
+  MERCHANT_NOT_ACTIVE: define(
+    'MERCHANT_NOT_ACTIVE',
+    'CONFLICT',
+    'The merchant is not active yet, so it cannot collect payments.',
+    'El comercio todavía no está activo, por lo que no puede cobrar.',
+  ),
+  ERROR_IN_UPDATE_MERCHANT: define(
+    'ERROR_IN_UPDATE_MERCHANT',
+    'INVALID',
+    'The merchant could not be updated: {reason}.',
+    'No se pudo actualizar el comercio: {reasonEs}.',
+  ),
+  ERROR_IN_UPDATE_MERCHANT_CONFIGURATION: define(
+    'ERROR_IN_UPDATE_MERCHANT_CONFIGURATION',
+    'INVALID',
+    'The merchant configuration could not be saved: {reason}.',
+    'No se pudo guardar la configuración del comercio: {reasonEs}.',
+  ),
+  COUNTRY_PROCESSOR_NOT_FOUND: define(
+    'COUNTRY_PROCESSOR_NOT_FOUND',
+    'NOT_FOUND',
+    'The country processor was not found.',
+    'No se encontró el procesador del país.',
+  ),
+  COUNTRY_PROCESSOR_NOT_ENABLED: define(
+    'COUNTRY_PROCESSOR_NOT_ENABLED',
+    'INVALID',
+    'These country processors are not enabled for your business: {ids}.',
+    'Estos procesadores de país no están habilitados para su empresa: {ids}.',
+  ),
+  MERCHANT_COUNTRY_PROCESSOR_NOT_FOUND: define(
+    'MERCHANT_COUNTRY_PROCESSOR_NOT_FOUND',
+    'NOT_FOUND',
+    'The relationship between the merchant and the country processor was not found.',
+    'No se encontró la relación entre el comercio y el procesador del país.',
+  ),
+  MERCHANT_COUNTRY_PROCESSOR_ALREADY_EXISTS: define(
+    'MERCHANT_COUNTRY_PROCESSOR_ALREADY_EXISTS',
+    'CONFLICT',
+    'The merchant is already related to this country processor.',
+    'El comercio ya está relacionado con este procesador de país.',
+  ),
+} as const;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export const ERROR_CATALOGUE: readonly ErrorDefinition[] = Object.values(ERRORS);

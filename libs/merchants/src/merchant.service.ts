@@ -1,0 +1,194 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { BusinessService, CredentialService, IssuedCredentials } from '@pcs/businesses';
+import { CatalogService, PaymentMethod } from '@pcs/catalog';
+import { Caller, DomainError, InvalidRequestError, isMerchantCaller, Page, PageRequest, pageOffset } from '@pcs/kernel';
+import * as crypto from 'node:crypto';
+import { Brackets, DataSource, EntityManager, IsNull } from 'typeorm';
+import { Merchant, MerchantChanges, MerchantProps } from './domain/merchant';
+import { MerchantConfiguration } from './domain/merchant-configuration';
+import { MerchantAccess } from './merchant-access';
+import { MerchantCountryProcessorService } from './merchant-country-processor.service';
+import { MerchantConfigurationOrmEntity } from './persistence/merchant-configuration.orm-entity';
+import { merchantFromRow, merchantToRow } from './persistence/merchant.mapper';
+import { MerchantOrmEntity } from './persistence/merchant.orm-entity';
+
+/** A merchant as shown to a caller: credentials only for its owning business. */
+export interface MerchantView {
+  readonly merchant: Readonly<MerchantProps>;
+  readonly credentials: IssuedCredentials | null;
+}
+
+export interface MerchantUpdate extends MerchantChanges {
+  /** Country processors to relate to the merchant (added; existing ones stay). */
+  countryProcessorsId?: string[];
+}
+
+export interface CreatedMerchant extends IssuedCredentials {
+  readonly merchantId: string;
+  readonly businessId: string;
+  readonly status: string;
+}
+
+@Injectable()
+export class MerchantService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly access: MerchantAccess,
+    private readonly catalog: CatalogService,
+    private readonly credentials: CredentialService,
+    private readonly businesses: BusinessService,
+    private readonly processors: MerchantCountryProcessorService,
+  ) {}
+
+  /**
+   * Operator command: a merchant of a business in a country, with its default
+   * configuration and its own credentials. With `approve`, it is ACTIVE and
+   * related to every country processor of its country.
+   */
+  async create(input: { businessId: string; name: string; countryIso3: string; approve: boolean }): Promise<CreatedMerchant> {
+    const country = await this.catalog.findCountryByIso3(input.countryIso3);
+    if (!country) throw new Error(`unknown country ${input.countryIso3}`);
+    if (!(await this.businesses.exists(input.businessId))) throw new Error('no business has that id');
+    const ofCountry = await this.catalog.countryProcessorsOfCountry(country.iso3);
+    return this.dataSource.transaction(async (manager) => {
+      const now = new Date();
+      const merchant = Merchant.create({
+        merchantId: crypto.randomUUID(),
+        businessId: input.businessId,
+        countryId: country.countryId,
+        merchantName: input.name,
+        currencies: [...country.currencies],
+        now,
+      });
+      await manager.insert(MerchantOrmEntity, merchantToRow(merchant));
+      const configuration = MerchantConfiguration.createDefault(crypto.randomUUID(), merchant.id);
+      await manager.insert(MerchantConfigurationOrmEntity, { ...configuration.snapshot(), updatedAt: now });
+      if (input.approve) {
+        await this.processors.relateWithin(
+          manager,
+          input.businessId,
+          merchant.id,
+          ofCountry.filter((p) => p.active).map((p) => p.countryProcessorId),
+        );
+        await this.approveWithin(manager, merchant.id);
+      }
+      const issued = await this.credentials.issue({ businessId: input.businessId, merchantId: merchant.id }, manager);
+      return { merchantId: merchant.id, businessId: input.businessId, status: input.approve ? 'ACTIVE' : 'ONBOARDING', ...issued };
+    });
+  }
+
+  /** Operator command: ACTIVE, and every pending processor relationship onboarded. */
+  async approve(merchantId: string): Promise<Readonly<MerchantProps>> {
+    return this.dataSource.transaction((manager) => this.approveWithin(manager, merchantId));
+  }
+
+  async suspend(merchantId: string): Promise<Readonly<MerchantProps>> {
+    return this.dataSource.transaction(async (manager) => {
+      const merchant = await this.loadForOperator(manager, merchantId);
+      merchant.suspend(new Date());
+      await manager.save(merchantToRow(merchant));
+      return merchant.snapshot();
+    });
+  }
+
+  /** Operation 1: the caller's merchants, newest first, optionally filtered. */
+  async list(caller: Caller, page: PageRequest, searchTerm?: string): Promise<Page<MerchantView>> {
+    const query = this.dataSource.manager
+      .createQueryBuilder(MerchantOrmEntity, 'm')
+      .where('m.business_id = :businessId AND m.deleted_at IS NULL', { businessId: caller.businessId });
+    if (isMerchantCaller(caller)) query.andWhere('m.merchant_id = :merchantId', { merchantId: caller.merchantId });
+    const term = searchTerm?.trim();
+    if (term) {
+      const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query.andWhere(
+        new Brackets((q) =>
+          q
+            .where('m.merchant_name ILIKE :pattern', { pattern })
+            .orWhere('m.fantasy_name ILIKE :pattern')
+            .orWhere('m.email ILIKE :pattern')
+            .orWhere('m.tax_id_number ILIKE :pattern'),
+        ),
+      );
+    }
+    const [rows, total] = await query
+      .orderBy('m.created_at', 'DESC')
+      .addOrderBy('m.merchant_id', 'ASC')
+      .skip(pageOffset(page))
+      .take(page.limit)
+      .getManyAndCount();
+    const merchants = rows.map((r) => merchantFromRow(r).snapshot());
+    return { items: await this.withCredentials(caller, merchants), page: page.page, limit: page.limit, total };
+  }
+
+  /** Operation 2. */
+  async get(caller: Caller, merchantId: string): Promise<MerchantView> {
+    const row = await this.access.loadVisible(caller, merchantId);
+    return (await this.withCredentials(caller, [merchantFromRow(row).snapshot()]))[0];
+  }
+
+  /** The merchant aggregate, for other contexts that need its rules (e.g. can it collect?). */
+  async load(caller: Caller, merchantId: string, manager?: EntityManager): Promise<Merchant> {
+    return merchantFromRow(await this.access.loadVisible(caller, merchantId, manager));
+  }
+
+  /** Operation 3. */
+  async update(caller: Caller, merchantId: string, changes: MerchantUpdate): Promise<MerchantView> {
+    if (changes.address?.country !== undefined && !(await this.catalog.findCountryById(changes.address.country))) {
+      throw new InvalidRequestError(['address.country'], 'address.country is not a known country id');
+    }
+    const bankCurrency = changes.account?.settlementBank?.currency;
+    const currencies = changes.currencies;
+    if (bankCurrency && currencies && !currencies.includes(bankCurrency)) {
+      throw new InvalidRequestError(['account.settlementBank.currency'], 'the settlement currency must be one of the merchant currencies');
+    }
+    const saved = await this.dataSource.transaction(async (manager) => {
+      const merchant = merchantFromRow(await this.access.loadVisible(caller, merchantId, manager, true));
+      const { countryProcessorsId, ...merchantChanges } = changes;
+      merchant.update(merchantChanges, new Date());
+      await manager.save(merchantToRow(merchant));
+      if (countryProcessorsId?.length) await this.processors.relateWithin(manager, caller.businessId, merchant.id, countryProcessorsId);
+      return merchant.snapshot();
+    });
+    return (await this.withCredentials(caller, [saved]))[0];
+  }
+
+  /** Operation 4: soft delete; the merchant's own credentials stop working at once. */
+  async delete(caller: Caller, merchantId: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const merchant = merchantFromRow(await this.access.loadVisible(caller, merchantId, manager, true));
+      merchant.delete(new Date());
+      await manager.save(merchantToRow(merchant));
+      await this.credentials.revokeAllOfMerchant(merchant.id, manager);
+    });
+  }
+
+  /** Operation 5: the payment methods the merchant offers to payers. */
+  async paymentMethods(caller: Caller, merchantId: string): Promise<PaymentMethod[]> {
+    const id = (await this.access.loadVisible(caller, merchantId)).merchantId;
+    const offered = await this.processors.offeredCountryProcessors(id);
+    const byId = new Map(offered.map((p) => [p.paymentMethod.paymentMethodId, p.paymentMethod]));
+    return [...byId.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  private async approveWithin(manager: EntityManager, merchantId: string): Promise<Readonly<MerchantProps>> {
+    const merchant = await this.loadForOperator(manager, merchantId);
+    merchant.approve(new Date());
+    await manager.save(merchantToRow(merchant));
+    await this.processors.completeOnboarding(merchantId, manager);
+    return merchant.snapshot();
+  }
+
+  private async loadForOperator(manager: EntityManager, merchantId: string): Promise<Merchant> {
+    const row = await manager.findOne(MerchantOrmEntity, { where: { merchantId, deletedAt: IsNull() }, lock: { mode: 'pessimistic_write' } });
+    if (!row) throw new DomainError('MERCHANT_NOT_FOUND');
+    return merchantFromRow(row);
+  }
+
+  private async withCredentials(caller: Caller, merchants: Readonly<MerchantProps>[]): Promise<MerchantView[]> {
+    // Contract §4: a merchant's key pair is shown to its owning business only.
+    const pairs = isMerchantCaller(caller) ? new Map() : await this.credentials.currentMerchantCredentials(merchants.map((m) => m.merchantId));
+    return merchants.map((merchant) => ({ merchant, credentials: pairs.get(merchant.merchantId) ?? null }));
+  }
+}
+

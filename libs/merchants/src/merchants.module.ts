@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { BusinessesModule } from '@pcs/businesses';
+import { CatalogModule } from '@pcs/catalog';
+import { MerchantAccess } from './merchant-access';
+import { MerchantConfigurationService } from './merchant-configuration.service';
+import { MerchantCountryProcessorService } from './merchant-country-processor.service';
+import { MerchantService } from './merchant.service';
+import { MerchantConfigurationOrmEntity, MerchantCountryConfigurationOrmEntity } from './persistence/merchant-configuration.orm-entity';
+import { MerchantCountryProcessorOrmEntity } from './persistence/merchant-country-processor.orm-entity';
+import { MerchantOrmEntity } from './persistence/merchant.orm-entity';
+
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([
+      MerchantOrmEntity,
+      MerchantConfigurationOrmEntity,
+      MerchantCountryConfigurationOrmEntity,
+      MerchantCountryProcessorOrmEntity,
+    ]),
+    CatalogModule,
+    BusinessesModule,
+  ],
+  providers: [MerchantAccess, MerchantService, MerchantConfigurationService, MerchantCountryProcessorService],
+  exports: [MerchantAccess, MerchantService, MerchantConfigurationService, MerchantCountryProcessorService],
+})
+export class MerchantsModule {}

@@ -1,0 +1,43 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+@Entity({ name: 'merchant_configuration' })
+export class MerchantConfigurationOrmEntity {
+  @PrimaryColumn({ name: 'merchant_configuration_id', type: 'uuid' })
+  merchantConfigurationId: string;
+
+  @Column({ name: 'merchant_id', type: 'uuid', unique: true })
+  merchantId: string;
+
+  @Column({ name: 'payment_success_notification', type: 'boolean' })
+  paymentSuccessNotification: boolean;
+
+  @Column({ name: 'payment_error_notification', type: 'boolean' })
+  paymentErrorNotification: boolean;
+
+  @Column({ name: 'notification_emails', type: 'text', array: true })
+  notificationEmails: string[];
+
+  @Column({ name: 'short_name', type: 'varchar', length: 32, nullable: true })
+  shortName: string | null;
+
+  @Column({ name: 'fast_payments_enabled', type: 'boolean' })
+  fastPaymentsEnabled: boolean;
+
+  @Column({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}
+
+@Entity({ name: 'merchant_country_configuration' })
+export class MerchantCountryConfigurationOrmEntity {
+  @PrimaryColumn({ name: 'merchant_country_configuration_id', type: 'uuid' })
+  merchantCountryConfigurationId: string;
+
+  @Column({ name: 'merchant_id', type: 'uuid' })
+  merchantId: string;
+
+  @Column({ name: 'country_id', type: 'uuid' })
+  countryId: string;
+
+  @Column({ name: 'vat_rate_bp', type: 'integer' })
+  vatRateBp: number;
+}
