@@ -1,7 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
 import { DomainError } from '@pcs/kernel';
 import type { Request, Response } from 'express';
-import { ApiArea, errorResponder, ErrorResponder } from './error-body';
+import { errorResponder, ErrorResponder } from './error-body';
+import type { ApiArea } from './error-body';
 
 /**
  * The one place failures become HTTP responses. Domain errors keep their code;

@@ -2,7 +2,7 @@ import { Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { BusinessService } from '@pcs/businesses';
 import { CurrentCaller, SignedController } from '@pcs/http';
-import { Caller } from '@pcs/kernel';
+import type { Caller } from '@pcs/kernel';
 import { presentCountryProcessor } from '../catalog/catalog.presenter';
 import { BusinessCountryProcessorResponse } from '../merchant-country-processor/merchant-country-processor.responses';
 import { ApiStandardErrors } from '../shared/api-errors.decorator';

@@ -1,7 +1,7 @@
 import { Body, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { CurrentCaller, SignedController, UuidParamPipe } from '@pcs/http';
-import { Caller } from '@pcs/kernel';
+import type { Caller } from '@pcs/kernel';
 import { MerchantCountryProcessorService, MerchantCountryProcessorView } from '@pcs/merchants';
 import { presentCountryProcessor } from '../catalog/catalog.presenter';
 import { ApiStandardErrors } from '../shared/api-errors.decorator';

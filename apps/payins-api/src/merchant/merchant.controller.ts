@@ -2,7 +2,7 @@ import { Body, Delete, Get, HttpCode, Inject, Param, Patch, Put, Query } from '@
 import { ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
 import { RuntimeSettings } from '@pcs/config';
 import { CurrentCaller, InvalidRequestsAs, payinsEnvelope, SignedController, UuidParamPipe } from '@pcs/http';
-import { Caller } from '@pcs/kernel';
+import type { Caller } from '@pcs/kernel';
 import { MerchantConfigurationService, MerchantService } from '@pcs/merchants';
 import { presentPaymentMethod } from '../catalog/catalog.presenter';
 import { PaymentMethodSummaryResponse } from '../catalog/catalog.responses';

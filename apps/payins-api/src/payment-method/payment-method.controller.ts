@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { BusinessService } from '@pcs/businesses';
 import { RuntimeSettings } from '@pcs/config';
 import { CurrentCaller, SignedController } from '@pcs/http';
-import { Caller } from '@pcs/kernel';
+import type { Caller } from '@pcs/kernel';
 import { presentPaymentMethod } from '../catalog/catalog.presenter';
 import { PaymentMethodSummaryResponse } from '../catalog/catalog.responses';
 import { ApiStandardErrors } from '../shared/api-errors.decorator';

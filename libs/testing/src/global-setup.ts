@@ -1,0 +1,38 @@
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client } from 'pg';
+import { openEmbeddedPostgres } from '../../database/src/embedded-postgres';
+import { migrateDatabase } from '../../database/src/migrate';
+
+/**
+ * Creates a fresh database for this run and migrates it with the real
+ * migrations. DATABASE_URL names the server to use; without it an embedded
+ * PostgreSQL starts in a temporary folder. Workers inherit the variables set
+ * here (TEST_DATABASE_URL, TEST_SECRETS_MASTER_KEY).
+ */
+export default async function globalSetup(): Promise<void> {
+  const log = (line: string) => process.stderr.write(`[test db] ${line}\n`);
+  let serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcs-test-'));
+    fs.chmodSync(dataDir, 0o755);
+    const embedded = await openEmbeddedPostgres(dataDir, log);
+    (globalThis as Record<string, unknown>).__PCS_EMBEDDED__ = { embedded, dataDir };
+    serverUrl = embedded.url;
+  }
+  const name = `pcs_test_${Date.now()}_${crypto.randomBytes(3).toString('hex')}`;
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  await migrateDatabase(url.toString(), log);
+  process.env.TEST_DATABASE_URL = url.toString();
+  process.env.TEST_DATABASE_SERVER_URL = serverUrl;
+  process.env.TEST_DATABASE_NAME = name;
+  process.env.TEST_SECRETS_MASTER_KEY = crypto.randomBytes(32).toString('base64');
+  log(`using database ${name}${process.env.DATABASE_URL ? ' on DATABASE_URL' : ' on an embedded PostgreSQL'}`);
+}

@@ -1,0 +1,3 @@
+export * from './test-settings';
+export * from './signed-client';
+export * from './test-apps';
