@@ -58,14 +58,18 @@ export class CredentialService {
 
   /**
    * New pair for the owner; the pairs it had keep working for the grace
-   * period, then never again. Row locks serialise concurrent rotations.
+   * period, then never again. Concurrent rotations of one owner run one after another.
    */
   async rotate(owner: CredentialOwner, graceMinutes = DEFAULT_ROTATION_GRACE_MINUTES): Promise<IssuedCredentials> {
     if (!Number.isInteger(graceMinutes) || graceMinutes < 0) throw new Error('grace minutes must be a non-negative integer');
     return this.dataSource.transaction(async (manager) => {
+      // Lock the owner, not just its current pairs: a concurrent rotation's new
+      // pair would not be among the rows locked here. With the owner locked,
+      // the next rotation reads after this one commits and sees its pair.
+      if (owner.merchantId) await manager.query('SELECT 1 FROM merchant WHERE merchant_id = $1 FOR UPDATE', [owner.merchantId]);
+      else await manager.query('SELECT 1 FROM business WHERE business_id = $1 FOR UPDATE', [owner.businessId]);
       const current = await manager.find(ApiCredentialOrmEntity, {
         where: { businessId: owner.businessId, merchantId: owner.merchantId ?? IsNull(), revokedAt: IsNull() },
-        lock: { mode: 'pessimistic_write' },
       });
       const now = new Date();
       const graceEnd = new Date(now.getTime() + graceMinutes * 60_000);

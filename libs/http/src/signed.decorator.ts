@@ -13,7 +13,7 @@ export function SignedController(path: string, tag: string): ClassDecorator {
   return applyDecorators(
     Controller(path),
     ApiTags(tag),
-    ApiSecurity(API_KEY_SCHEME),
-    ApiSecurity(SIGNATURE_SCHEME),
+    // One requirement object: both headers together (two entries would mean either one).
+    ApiSecurity({ [API_KEY_SCHEME]: [], [SIGNATURE_SCHEME]: [] }),
   );
 }

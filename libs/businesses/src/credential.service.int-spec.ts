@@ -1,0 +1,67 @@
+import { Test } from '@nestjs/testing';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { RuntimeSettingsModule } from '@pcs/config';
+import { DatabaseModule } from '@pcs/database';
+import { testSettings } from '@pcs/testing';
+import { DataSource } from 'typeorm';
+import { BusinessesModule } from './businesses.module';
+import { BusinessService } from './business.service';
+import { CredentialService } from './credential.service';
+import { signPayload } from './domain/request-signature';
+import { INestApplicationContext } from '@nestjs/common';
+
+describe('CredentialService on PostgreSQL', () => {
+  let context: INestApplicationContext;
+  let credentials: CredentialService;
+  let businesses: BusinessService;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    const settings = testSettings();
+    const module = await Test.createTestingModule({
+      imports: [RuntimeSettingsModule.forRoot(settings), DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: 4 }), BusinessesModule],
+    }).compile();
+    context = await module.init();
+    credentials = context.get(CredentialService);
+    businesses = context.get(BusinessService);
+    dataSource = context.get(getDataSourceToken());
+  });
+  afterAll(() => context.close());
+
+  it('stores the secret encrypted, never in plain text', async () => {
+    const business = await businesses.create('Encrypted at rest');
+    const [row] = await dataSource.query('SELECT * FROM api_credential WHERE api_key = $1', [business.apiKey]);
+    expect(JSON.stringify(row)).not.toContain(business.apiSecret);
+    expect(row.secret_ciphertext).toMatch(/^v1:/);
+    const caller = await credentials.authenticate(business.apiKey, signPayload(business.apiSecret, '{}'), ['{}']);
+    expect(caller).toEqual({ credentialId: row.credential_id, businessId: business.businessId, merchantId: null });
+  });
+
+  it('enables every active country processor for a new business', async () => {
+    const business = await businesses.create('All processors');
+    const [{ count }] = await dataSource.query('SELECT count(*)::int AS count FROM country_processor WHERE active');
+    expect(await businesses.listCountryProcessors(business.businessId)).toHaveLength(count);
+  });
+
+  it('serialises concurrent rotations: every old pair gets a grace end, exactly the new ones stay open-ended', async () => {
+    const business = await businesses.create('Rotated in parallel');
+    const owner = { businessId: business.businessId, merchantId: null };
+    const issued = await Promise.all([credentials.rotate(owner, 10), credentials.rotate(owner, 10), credentials.rotate(owner, 10)]);
+    const rows: { api_key: string; expires_at: Date | null }[] = await dataSource.query(
+      'SELECT api_key, expires_at FROM api_credential WHERE business_id = $1 ORDER BY created_at',
+      [business.businessId],
+    );
+    expect(rows).toHaveLength(4);
+    const openEnded = rows.filter((r) => r.expires_at === null).map((r) => r.api_key);
+    // Rotations run one after another, so only the last issued pair has no expiry.
+    expect(openEnded).toHaveLength(1);
+    expect(issued.map((i) => i.apiKey)).toContain(openEnded[0]);
+    for (const pair of [business, ...issued]) {
+      expect(await credentials.authenticate(pair.apiKey, signPayload(pair.apiSecret, '{}'), ['{}'])).not.toBeNull();
+    }
+  });
+
+  it('refuses to revoke a key that does not exist', async () => {
+    await expect(credentials.revoke('pk_missing')).rejects.toThrow('no credential');
+  });
+});

@@ -1,0 +1,75 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { clientFor } from '@pcs/testing';
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { startPayinsApi } from './payins-app';
+
+const CLI = path.join(__dirname, '..', 'dist', 'apps', 'ops', 'src', 'admin.js');
+
+/** Runs the built operator CLI (`npm test` builds first) against this run's database. */
+function admin(...args: string[]): { status: number | null; stdout: string; stderr: string; json: Record<string, unknown> } {
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    env: { ...process.env, DATABASE_URL: process.env.TEST_DATABASE_URL, SECRETS_MASTER_KEY: process.env.TEST_SECRETS_MASTER_KEY, LOG_LEVEL: 'error' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  const lines = result.stdout.split('\n').filter((l) => l.length > 0);
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, json: lines.length === 1 ? JSON.parse(lines[0]) : {} };
+}
+
+describe('operator commands (npm run admin)', () => {
+  let app: NestExpressApplication;
+
+  beforeAll(async () => {
+    app = await startPayinsApi();
+  });
+  afterAll(() => app.close());
+
+  it('creates a business and an approved merchant whose credentials work over HTTP, printing one JSON object each', async () => {
+    const business = admin('business:create', '--name', 'CLI business');
+    expect(business.status).toBe(0);
+    expect(business.stdout.trim().split('\n')).toHaveLength(1);
+    expect(business.json).toEqual({ businessId: expect.any(String), name: 'CLI business', apiKey: expect.stringMatching(/^pk_/), apiSecret: expect.stringMatching(/^sk_/) });
+
+    const merchant = admin('merchant:create', '--business', String(business.json.businessId), '--name', 'CLI shop', '--country', 'ARG', '--approve');
+    expect(merchant.status).toBe(0);
+    expect(merchant.json).toMatchObject({ businessId: business.json.businessId, status: 'ACTIVE' });
+
+    const asMerchant = clientFor(app, { apiKey: String(merchant.json.apiKey), apiSecret: String(merchant.json.apiSecret) });
+    const relationships = (await asMerchant.get('/merchant-country-processor')).body as { onboardingStatus: string; countryProcessor: { currency: string[] } }[];
+    expect(relationships.length).toBeGreaterThan(5);
+    expect(relationships.every((r) => r.onboardingStatus === 'ACTIVE' && r.countryProcessor.currency.some((c) => c === 'ARS'))).toBe(true);
+  });
+
+  it('approves an onboarding merchant and rotates and revokes credentials', async () => {
+    const business = admin('business:create', '--name', 'Second CLI business').json;
+    const merchant = admin('merchant:create', '--business', String(business.businessId), '--name', 'Pending shop').json;
+    expect(merchant.status).toBe('ONBOARDING');
+
+    const approved = admin('merchant:approve', '--merchant', String(merchant.merchantId));
+    expect(approved.status).toBe(0);
+    expect(approved.json).toMatchObject({ merchantId: merchant.merchantId, status: 'ACTIVE', approvedAt: expect.any(String) });
+
+    const rotated = admin('credentials:rotate', '--merchant', String(merchant.merchantId), '--grace-minutes', '0');
+    expect(rotated.status).toBe(0);
+    expect(Object.keys(rotated.json).sort()).toEqual(['apiKey', 'apiSecret']);
+    const oldPair = clientFor(app, { apiKey: String(merchant.apiKey), apiSecret: String(merchant.apiSecret) });
+    const newPair = clientFor(app, { apiKey: String(rotated.json.apiKey), apiSecret: String(rotated.json.apiSecret) });
+    expect((await oldPair.get('/merchant')).status).toBe(401);
+    expect((await newPair.get('/merchant')).status).toBe(200);
+
+    expect(admin('credentials:revoke', '--api-key', String(rotated.json.apiKey)).json).toEqual({ revoked: true });
+    expect((await newPair.get('/merchant')).status).toBe(401);
+  });
+
+  it('fails with a non-zero exit, nothing on stdout and a reason on stderr', () => {
+    const missing = admin('merchant:create', '--name', 'No business');
+    expect(missing.status).not.toBe(0);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toContain('--business');
+    const unknown = admin('merchant:approve', '--merchant', '00000000-0000-4000-8000-000000000000');
+    expect(unknown.status).toBe(1);
+    expect(unknown.stdout).toBe('');
+    expect(admin('no:such-command').status).toBe(2);
+  });
+});

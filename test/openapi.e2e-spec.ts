@@ -1,0 +1,50 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { openApiDocuments, serializeDocument } from '../apps/ops/src/openapi-documents';
+
+/**
+ * The committed OpenAPI documents are what clients read: they must match the
+ * code. When this fails, run `npm run openapi` and commit the result.
+ */
+describe('OpenAPI documents', () => {
+  let documents: Awaited<ReturnType<typeof openApiDocuments>>;
+
+  beforeAll(async () => {
+    documents = await openApiDocuments();
+  });
+
+  it.each(['payins-api', 'b2b-api'] as const)('docs/openapi/%s.json matches the code', (name) => {
+    const committed = fs.readFileSync(path.join(__dirname, '..', 'docs', 'openapi', `${name}.json`), 'utf8');
+    expect(serializeDocument(documents[name])).toBe(committed);
+  });
+
+  it('documents every operation of the payins API as signed with both headers, except health', () => {
+    for (const [route, operations] of Object.entries(documents['payins-api'].paths)) {
+      for (const [method, operation] of Object.entries(operations as Record<string, { security?: unknown; summary?: string }>)) {
+        expect(operation.summary).toEqual(expect.any(String));
+        if (route === '/health') expect(operation.security).toBeUndefined();
+        else expect({ route, method, security: operation.security }).toEqual({ route, method, security: [{ 'api-key': [], signature: [] }] });
+      }
+    }
+  });
+
+  it('names each operation of the foundation with its specification name', () => {
+    const summaries = Object.values(documents['payins-api'].paths).flatMap((ops) => Object.values(ops as Record<string, { summary: string }>).map((o) => o.summary));
+    for (const name of [
+      'List merchants (paged)',
+      'Get a merchant',
+      'Update a merchant',
+      'Delete a merchant',
+      'Get the payment methods of a merchant',
+      'Get merchant configuration',
+      'Create or update configuration of a merchant',
+      'Get country processors of a merchant',
+      'Create relationships between a merchant and country processors',
+      'Get the available payment methods',
+      'Update a merchant country processor (status of the relationship and the country processor)',
+      'Get business country processors',
+    ]) {
+      expect(summaries).toContain(name);
+    }
+  });
+});

@@ -1,0 +1,69 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { clientFor, createTenant, SignedClient, TestTenant } from '@pcs/testing';
+import { startPayinsApi } from './payins-app';
+
+/** Contract §4: another tenant's resource is a 404, never its data, and nothing changes. */
+describe('tenant isolation', () => {
+  let app: NestExpressApplication;
+  let owner: TestTenant;
+  let stranger: TestTenant;
+  let victimId: string;
+  let relationshipId: string;
+
+  beforeAll(async () => {
+    app = await startPayinsApi();
+    owner = await createTenant(app, { merchants: 2 });
+    stranger = await createTenant(app);
+    victimId = owner.merchants[0].merchantId;
+    relationshipId = (await clientFor(app, owner.business).get(`/merchant-country-processor?merchantId=${victimId}`)).body[0].merchantCountryProcessorId;
+  });
+  afterAll(() => app.close());
+
+  const intruders = (): [string, SignedClient][] => [
+    ['another business', clientFor(app, stranger.business)],
+    ['another business\'s merchant', clientFor(app, stranger.merchants[0])],
+    ['another merchant of the same business', clientFor(app, owner.merchants[1])],
+  ];
+
+  it.each([0, 1, 2])('intruder %#: every merchant operation answers 404 and changes nothing', async (index) => {
+    const [, client] = intruders()[index];
+    const attempts = [
+      client.get(`/merchant/${victimId}`),
+      client.patch(`/merchant/${victimId}`, { merchantName: 'Hijacked' }),
+      client.delete(`/merchant/${victimId}`),
+      client.get(`/merchant/${victimId}/payment-methods`),
+      client.get(`/merchant/${victimId}/configuration`),
+      client.put(`/merchant/${victimId}/configuration`, { shortName: 'hijacked' }),
+      client.get(`/merchant-country-processor?merchantId=${victimId}`),
+      client.post('/merchant-country-processor', { merchantId: victimId, countryProcessorsId: [] }),
+      client.patch(`/merchant-country-processor/${relationshipId}`, { active: false }),
+    ];
+    for (const response of await Promise.all(attempts)) {
+      expect([404, 400]).toContain(response.status);
+      if (response.status === 400) expect(response.body.message).toContain('countryProcessorsId');
+      else expect(response.body.errorId).toMatch(/^Payins:(MERCHANT|MERCHANT_COUNTRY_PROCESSOR)_NOT_FOUND$/);
+      expect(JSON.stringify(response.body)).not.toContain(owner.merchants[0].apiKey);
+    }
+    const list = (await client.get('/merchant')).body[0];
+    expect(list.results.map((m: { merchantId: string }) => m.merchantId)).not.toContain(victimId);
+
+    const after = await clientFor(app, owner.business).get(`/merchant/${victimId}`);
+    expect(after.status).toBe(200);
+    expect(after.body.merchantName).not.toBe('Hijacked');
+    expect((await clientFor(app, owner.business).get(`/merchant/${victimId}/configuration`)).body.shortName).toBeNull();
+    const relationship = (await clientFor(app, owner.business).get(`/merchant-country-processor?merchantId=${victimId}`)).body.find(
+      (r: { merchantCountryProcessorId: string }) => r.merchantCountryProcessorId === relationshipId,
+    );
+    expect(relationship.active).toBe(true);
+  });
+
+  it('relating with a foreign merchantId is a 404 too', async () => {
+    const processors = (await clientFor(app, stranger.business).get('/business-country-processor')).body;
+    const response = await clientFor(app, stranger.business).post('/merchant-country-processor', {
+      merchantId: victimId,
+      countryProcessorsId: [processors[0].countryProcessor.countryProcessorId],
+    });
+    expect(response.status).toBe(404);
+    expect(response.body.errorId).toBe('Payins:MERCHANT_NOT_FOUND');
+  });
+});
