@@ -5,6 +5,7 @@ import { RuntimeSettings, RuntimeSettingsModule } from '@pcs/config';
 import { DatabaseModule } from '@pcs/database';
 import { HttpFoundationModule } from '@pcs/http';
 import { MerchantsModule } from '@pcs/merchants';
+import { MerchantCountriesController } from './merchant/merchant-countries.controller';
 
 /** The B2B API: merchant countries and payment intents with a hosted-checkout redirect. */
 @Module({})
@@ -20,7 +21,7 @@ export class B2bApiModule {
         BusinessesModule,
         MerchantsModule,
       ],
-      controllers: [],
+      controllers: [MerchantCountriesController],
     };
   }
 }

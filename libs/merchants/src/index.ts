@@ -6,3 +6,4 @@ export * from './merchant-country-processor.service';
 export * from './domain/merchant';
 export * from './domain/merchant-configuration';
 export * from './domain/merchant-country-processor';
+export * from './merchant-countries.service';

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { BusinessesModule } from '@pcs/businesses';
 import { CatalogModule } from '@pcs/catalog';
 import { MerchantAccess } from './merchant-access';
+import { MerchantCountriesService } from './merchant-countries.service';
 import { MerchantConfigurationService } from './merchant-configuration.service';
 import { MerchantCountryProcessorService } from './merchant-country-processor.service';
 import { MerchantService } from './merchant.service';
@@ -21,7 +22,7 @@ import { MerchantOrmEntity } from './persistence/merchant.orm-entity';
     CatalogModule,
     BusinessesModule,
   ],
-  providers: [MerchantAccess, MerchantService, MerchantConfigurationService, MerchantCountryProcessorService],
-  exports: [MerchantAccess, MerchantService, MerchantConfigurationService, MerchantCountryProcessorService],
+  providers: [MerchantAccess, MerchantService, MerchantConfigurationService, MerchantCountryProcessorService, MerchantCountriesService],
+  exports: [MerchantAccess, MerchantService, MerchantConfigurationService, MerchantCountryProcessorService, MerchantCountriesService],
 })
 export class MerchantsModule {}

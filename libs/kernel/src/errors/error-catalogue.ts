@@ -143,6 +143,12 @@ export const ERRORS = {
     'The merchant is already related to this country processor.',
     'El comercio ya está relacionado con este procesador de país.',
   ),
+  COUNTRY_NOT_OFFERED: define(
+    'COUNTRY_NOT_OFFERED',
+    'NOT_FOUND',
+    'The merchant does not collect payments in this country.',
+    'El comercio no cobra pagos en este país.',
+  ),
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

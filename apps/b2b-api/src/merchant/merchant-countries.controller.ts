@@ -1,0 +1,67 @@
+import { Get, Param, ParseEnumPipe } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { CurrentCaller, SignedController, UuidParamPipe } from '@pcs/http';
+import { B2bCountry, basisPointsToVatPercentage, InvalidRequestError } from '@pcs/kernel';
+import type { Caller } from '@pcs/kernel';
+import { MerchantCountries, MerchantCountriesService } from '@pcs/merchants';
+import { MerchantCountriesResponse } from './merchant-countries.responses';
+
+const countryCodePipe = new ParseEnumPipe(B2bCountry, {
+  exceptionFactory: () => new InvalidRequestError(['countryCode'], `countryCode must be one of ${Object.values(B2bCountry).join(', ')}`),
+});
+
+function present(result: MerchantCountries): MerchantCountriesResponse {
+  return {
+    merchant: { id: result.merchant.merchantId, name: result.merchant.merchantName },
+    countries: result.countries.map((c) => ({
+      country: c.country.iso3,
+      currencies: [...c.currencies],
+      vat: c.country.vatRatesBp.map(basisPointsToVatPercentage),
+      paymentMethods: c.instrumentTypes.map((t) => ({ name: t.name, currencies: [...t.currencies], options: { networks: [...t.networks] } })),
+    })),
+  };
+}
+
+@SignedController('merchant', 'merchant countries')
+@ApiUnauthorizedResponse({ description: 'Auth:UNAUTHORIZED' })
+export class MerchantCountriesController {
+  constructor(private readonly countries: MerchantCountriesService) {}
+
+  @Get('countries')
+  @ApiOperation({ summary: 'Get merchant countries (for the authenticated merchant)', operationId: 'getMerchantCountries' })
+  @ApiOkResponse({ type: MerchantCountriesResponse })
+  @ApiBadRequestResponse({ description: 'B2B:MERCHANT_REQUIRED when business credentials have several merchants' })
+  async mine(@CurrentCaller() caller: Caller): Promise<MerchantCountriesResponse> {
+    return present(await this.countries.countriesOf(caller));
+  }
+
+  @Get('countries/:countryCode')
+  @ApiOperation({ summary: 'Get merchant country details', operationId: 'getMerchantCountryDetails' })
+  @ApiParam({ name: 'countryCode', enum: B2bCountry })
+  @ApiOkResponse({ type: MerchantCountriesResponse })
+  @ApiNotFoundResponse({ description: 'B2B:COUNTRY_NOT_OFFERED' })
+  async mineInCountry(@CurrentCaller() caller: Caller, @Param('countryCode', countryCodePipe) countryCode: B2bCountry): Promise<MerchantCountriesResponse> {
+    return present(await this.countries.countriesOf(caller, undefined, countryCode));
+  }
+
+  @Get(':merchantId/countries')
+  @ApiOperation({ summary: 'Get merchant countries of a merchant', operationId: 'getMerchantCountriesOfMerchant' })
+  @ApiOkResponse({ type: MerchantCountriesResponse })
+  @ApiNotFoundResponse({ description: 'B2B:MERCHANT_NOT_FOUND' })
+  async ofMerchant(@CurrentCaller() caller: Caller, @Param('merchantId', UuidParamPipe) merchantId: string): Promise<MerchantCountriesResponse> {
+    return present(await this.countries.countriesOf(caller, merchantId));
+  }
+
+  @Get(':merchantId/countries/:countryCode')
+  @ApiOperation({ summary: 'Get merchant country details of a merchant', operationId: 'getMerchantCountryDetailsOfMerchant' })
+  @ApiParam({ name: 'countryCode', enum: B2bCountry })
+  @ApiOkResponse({ type: MerchantCountriesResponse })
+  @ApiNotFoundResponse({ description: 'B2B:MERCHANT_NOT_FOUND or B2B:COUNTRY_NOT_OFFERED' })
+  async ofMerchantInCountry(
+    @CurrentCaller() caller: Caller,
+    @Param('merchantId', UuidParamPipe) merchantId: string,
+    @Param('countryCode', countryCodePipe) countryCode: B2bCountry,
+  ): Promise<MerchantCountriesResponse> {
+    return present(await this.countries.countriesOf(caller, merchantId, countryCode));
+  }
+}
