@@ -23,7 +23,8 @@ export class DatabaseModule {
           autoLoadEntities: true,
           synchronize: false,
           migrationsRun: false,
-          logging: ['error'],
+          // Off: TypeORM would log failed queries with their parameters (personal data).
+          logging: false,
           extra: { max: options.poolSize ?? 10 },
         }),
       ],
