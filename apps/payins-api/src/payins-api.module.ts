@@ -5,10 +5,15 @@ import { RuntimeSettings, RuntimeSettingsModule } from '@pcs/config';
 import { DatabaseModule } from '@pcs/database';
 import { HttpFoundationModule } from '@pcs/http';
 import { MerchantsModule } from '@pcs/merchants';
+import { PayersModule } from '@pcs/payers';
+import { PaymentInstrumentsModule } from '@pcs/payment-instruments';
+import { PaymentIntentActivityModule } from '@pcs/payment-intents';
 import { BusinessCountryProcessorController } from './business-country-processor/business-country-processor.controller';
 import { PaymentMethodImageController } from './catalog/payment-method-image.controller';
 import { MerchantController } from './merchant/merchant.controller';
 import { MerchantCountryProcessorController } from './merchant-country-processor/merchant-country-processor.controller';
+import { PayerController } from './payer/payer.controller';
+import { PaymentInstrumentController } from './payment-instrument/payment-instrument.controller';
 import { PaymentMethodController } from './payment-method/payment-method.controller';
 
 /** The payins API: merchants, payers, instruments, payment intents, links, payins. */
@@ -24,6 +29,9 @@ export class PayinsApiModule {
         CatalogModule,
         BusinessesModule,
         MerchantsModule,
+        PaymentIntentActivityModule,
+        PayersModule,
+        PaymentInstrumentsModule,
       ],
       controllers: [
         MerchantController,
@@ -31,6 +39,8 @@ export class PayinsApiModule {
         BusinessCountryProcessorController,
         PaymentMethodController,
         PaymentMethodImageController,
+        PayerController,
+        PaymentInstrumentController,
       ],
     };
   }

@@ -1,6 +1,6 @@
 import { ErrorRequestHandler, json, RequestHandler } from 'express';
 import type { IncomingMessage } from 'node:http';
-import { DomainError, ErrorCode } from '@pcs/kernel';
+import { DomainError, ErrorCode, findCardData } from '@pcs/kernel';
 import { ErrorResponder } from './error-body';
 
 export interface RawBodyRequest {
@@ -46,5 +46,20 @@ export function jsonBodyErrors(respond: ErrorResponder): ErrorRequestHandler {
             : null;
     if (code === null) return next(error);
     respond(response, new DomainError(code));
+  };
+}
+
+/**
+ * Refuses any request that carries card data in its body or query, before
+ * anything reads, stores or logs it. The error names fields, never values.
+ */
+export function refuseCardData(respond: ErrorResponder): RequestHandler {
+  return (request, response, next) => {
+    const fields = [...findCardData(request.body ?? {}), ...findCardData(request.query ?? {}).map((f) => `query.${f}`)];
+    if (fields.length === 0) return next();
+    respond(
+      response,
+      new DomainError('CARD_DATA_NOT_ACCEPTED', `card data is not accepted (${fields.join(', ')})`, { fields: fields.join(', ') }),
+    );
   };
 }

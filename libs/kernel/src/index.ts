@@ -7,3 +7,4 @@ export * from './errors/error-catalogue';
 export * from './errors/domain-error';
 export * from './paging';
 export * from './caller';
+export * from './card-data';

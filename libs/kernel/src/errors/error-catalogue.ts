@@ -71,6 +71,13 @@ export const ERRORS = {
     'El cuerpo de la solicitud debe enviarse como application/json.',
     'Validation',
   ),
+  CARD_DATA_NOT_ACCEPTED: define(
+    'CARD_DATA_NOT_ACCEPTED',
+    'INVALID',
+    'Card numbers and security codes are not accepted here: {fields}. Enter card details only on the payment page.',
+    'Aquí no se aceptan números de tarjeta ni códigos de seguridad: {fields}. Ingrese los datos de la tarjeta solo en la página de pago.',
+    'Validation',
+  ),
   ROUTE_NOT_FOUND: define(
     'ROUTE_NOT_FOUND',
     'NOT_FOUND',
@@ -148,6 +155,37 @@ export const ERRORS = {
     'NOT_FOUND',
     'The merchant does not collect payments in this country.',
     'El comercio no cobra pagos en este país.',
+  ),
+  PAYER_NOT_FOUND: define('PAYER_NOT_FOUND', 'NOT_FOUND', 'The payer was not found.', 'No se encontró el pagador.'),
+  PAYER_ALREADY_EXISTS: define(
+    'PAYER_ALREADY_EXISTS',
+    'CONFLICT',
+    'A payer with this document already exists for the merchant: {payerId}.',
+    'Ya existe un pagador con este documento para el comercio: {payerId}.',
+  ),
+  PAYER_DOCUMENT_MISMATCH: define(
+    'PAYER_DOCUMENT_MISMATCH',
+    'INVALID',
+    'The document sent does not match the payer\'s document on file.',
+    'El documento enviado no coincide con el documento registrado del pagador.',
+  ),
+  ERROR_IN_DELETE_PAYER: define(
+    'ERROR_IN_DELETE_PAYER',
+    'INVALID',
+    'The payer could not be deleted: {reason}.',
+    'No se pudo eliminar el pagador: {reasonEs}.',
+  ),
+  PAYMENT_INSTRUMENT_NOT_FOUND: define(
+    'PAYMENT_INSTRUMENT_NOT_FOUND',
+    'NOT_FOUND',
+    'The payment instrument was not found.',
+    'No se encontró el medio de pago.',
+  ),
+  PAYMENT_METHOD_NOT_AVAILABLE: define(
+    'PAYMENT_METHOD_NOT_AVAILABLE',
+    'INVALID',
+    'The merchant has no active processor for {method} in {country}.',
+    'El comercio no tiene un procesador activo para {method} en {country}.',
   ),
 } as const;
 

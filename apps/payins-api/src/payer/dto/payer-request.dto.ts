@@ -1,0 +1,92 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsEmail, IsEnum, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { CountryCode, DocumentType, InvalidRequestError } from '@pcs/kernel';
+import type { PayerRequest } from '@pcs/payers';
+import { AddressDto } from '../../shared/address.dto';
+import { PHONE_MESSAGE, PHONE_PATTERN } from '../../shared/validation';
+
+/** A payer's address; `countryId` is accepted as another name for `country` (specification's identification example). */
+export class PayerAddressDto extends AddressDto {
+  @ApiPropertyOptional({ format: 'uuid', description: 'Same as `country`' })
+  @IsOptional()
+  @IsUUID('all')
+  countryId?: string;
+}
+
+/** Payer creation request (specification); reused as `payerData` inside other requests. */
+export class PayerRequestDto {
+  @ApiPropertyOptional({ maxLength: 128 })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(128)
+  firstName?: string;
+
+  @ApiPropertyOptional({ maxLength: 128 })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(128)
+  lastName?: string;
+
+  @ApiPropertyOptional({ enum: DocumentType })
+  @IsOptional()
+  @IsEnum(DocumentType)
+  documentType?: DocumentType;
+
+  @ApiPropertyOptional({ maxLength: 128, description: 'Checked for its type and country: Uruguayan cédula with check digit, Argentine DNI of 7–8 digits, passport of 6–20 letters and digits' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  document?: string;
+
+  @ApiPropertyOptional({ maxLength: 128 })
+  @IsOptional()
+  @MaxLength(128)
+  @IsEmail()
+  email?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Required for business credentials with more than one merchant' })
+  @IsOptional()
+  @IsUUID('all')
+  merchantId?: string;
+
+  @ApiPropertyOptional({ type: PayerAddressDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => PayerAddressDto)
+  address?: PayerAddressDto;
+
+  @ApiPropertyOptional({ maxLength: 128, example: '+59899123456' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  @Matches(PHONE_PATTERN, { message: PHONE_MESSAGE })
+  phone?: string;
+
+  @ApiPropertyOptional({ enum: CountryCode, description: 'The payer\'s country; defaults to the merchant\'s' })
+  @IsOptional()
+  @IsEnum(CountryCode)
+  country?: CountryCode;
+
+  @ApiPropertyOptional({ maxLength: 256 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(256)
+  deviceFingerprint?: string;
+}
+
+/** The DTO as the payers context takes it: `address.countryId` folded into `address.country`. */
+export function toPayerRequest(dto: PayerRequestDto, field = 'address'): PayerRequest {
+  const { address, ...rest } = dto;
+  return { ...rest, ...(address ? { address: toPayerAddress(address, field) } : {}) };
+}
+
+export function toPayerAddress(address: PayerAddressDto, field = 'address'): PayerRequest['address'] {
+  const { countryId, ...rest } = address;
+  if (countryId && rest.country && countryId !== rest.country) {
+    throw new InvalidRequestError([`${field}.countryId`], `${field}.country and ${field}.countryId name different countries`);
+  }
+  return { ...rest, ...(countryId || rest.country ? { country: rest.country ?? countryId } : {}) };
+}

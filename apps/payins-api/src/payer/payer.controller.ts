@@ -1,0 +1,89 @@
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiConflictResponse, ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
+import { CurrentCaller, InvalidRequestsAs, payinsEnvelope, SignedController, UuidParamPipe } from '@pcs/http';
+import type { Caller } from '@pcs/kernel';
+import { PaymentInstrumentService } from '@pcs/payment-instruments';
+import { PayerService } from '@pcs/payers';
+import { DeletedResponse } from '../merchant/merchant.responses';
+import { presentPaymentInstrument } from '../payment-instrument/payment-instrument.presenter';
+import { PaymentInstrumentResponse } from '../payment-instrument/payment-instrument.responses';
+import { ApiStandardErrors } from '../shared/api-errors.decorator';
+import { ErrorResponse } from '../shared/error.response';
+import { ListPayersQuery, UpdatePayerDto } from './dto/payer-queries.dto';
+import { PayerRequestDto, toPayerAddress, toPayerRequest } from './dto/payer-request.dto';
+import { presentPayer } from './payer.presenter';
+import { PayerPageResponse, PayerResponse } from './payer.responses';
+
+@SignedController('payer', 'payers')
+@ApiExtraModels(PayerPageResponse)
+export class PayerController {
+  constructor(
+    private readonly payers: PayerService,
+    private readonly instruments: PaymentInstrumentService,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Get payers (paged)', operationId: 'listPayers' })
+  @ApiOkResponse({ schema: { type: 'array', items: { $ref: getSchemaPath(PayerPageResponse) } } })
+  @ApiStandardErrors()
+  async list(@CurrentCaller() caller: Caller, @Query() query: ListPayersQuery) {
+    const page = await this.payers.list(caller, { searchTerm: query.searchTerm, merchantId: query.merchantId }, query.toPageRequest());
+    return payinsEnvelope(page, presentPayer);
+  }
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Create a payer', operationId: 'createPayer' })
+  @ApiOkResponse({ type: PayerResponse })
+  @ApiConflictResponse({ type: ErrorResponse, description: 'Payins:PAYER_ALREADY_EXISTS names the payer that holds the document' })
+  @ApiStandardErrors()
+  async create(@CurrentCaller() caller: Caller, @Body() body: PayerRequestDto): Promise<PayerResponse> {
+    return presentPayer(await this.payers.create(caller, toPayerRequest(body)));
+  }
+
+  @Get(':payerId')
+  @ApiOperation({ summary: 'Get a payer', operationId: 'getPayer' })
+  @ApiOkResponse({ type: PayerResponse })
+  @ApiStandardErrors()
+  async get(@CurrentCaller() caller: Caller, @Param('payerId', UuidParamPipe) payerId: string): Promise<PayerResponse> {
+    return presentPayer(await this.payers.get(caller, payerId));
+  }
+
+  @Patch(':payerId')
+  @ApiOperation({ summary: 'Update a payer', operationId: 'updatePayer' })
+  @ApiOkResponse({ type: PayerResponse })
+  @ApiStandardErrors()
+  async update(@CurrentCaller() caller: Caller, @Param('payerId', UuidParamPipe) payerId: string, @Body() body: UpdatePayerDto): Promise<PayerResponse> {
+    const { merchantExternalId, address, ...rest } = body;
+    return presentPayer(
+      await this.payers.update(caller, payerId, {
+        ...rest,
+        ...(merchantExternalId !== undefined ? { externalId: merchantExternalId } : {}),
+        ...(address !== undefined ? { address: toPayerAddress(address) } : {}),
+      }),
+    );
+  }
+
+  @Delete(':payerId')
+  @HttpCode(200)
+  @InvalidRequestsAs('ERROR_IN_DELETE_PAYER')
+  @ApiOperation({
+    summary: 'Delete a payer',
+    description: 'Refused (400 Payins:ERROR_IN_DELETE_PAYER) while the payer has payment intents that are not final. Every 400 of this operation has that errorId.',
+    operationId: 'deletePayer',
+  })
+  @ApiOkResponse({ type: DeletedResponse })
+  @ApiStandardErrors()
+  async delete(@CurrentCaller() caller: Caller, @Param('payerId', UuidParamPipe) payerId: string): Promise<DeletedResponse> {
+    await this.payers.delete(caller, payerId);
+    return { success: true, id: payerId };
+  }
+
+  @Get(':payerId/payment-instruments')
+  @ApiOperation({ summary: 'Get a payer\'s payment instruments', operationId: 'getPayerPaymentInstruments' })
+  @ApiOkResponse({ type: [PaymentInstrumentResponse] })
+  @ApiStandardErrors()
+  async paymentInstruments(@CurrentCaller() caller: Caller, @Param('payerId', UuidParamPipe) payerId: string): Promise<PaymentInstrumentResponse[]> {
+    return (await this.instruments.listOfPayer(caller, payerId)).map(presentPaymentInstrument);
+  }
+}

@@ -1,0 +1,62 @@
+import { Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsUUID } from 'class-validator';
+import { CurrentCaller, SignedController, UuidParamPipe } from '@pcs/http';
+import type { Caller } from '@pcs/kernel';
+import { PaymentInstrumentService } from '@pcs/payment-instruments';
+import { toPayerRequest } from '../payer/dto/payer-request.dto';
+import { ApiStandardErrors } from '../shared/api-errors.decorator';
+import { CreatePaymentInstrumentDto } from './dto/create-payment-instrument.dto';
+import { presentPaymentInstrument } from './payment-instrument.presenter';
+import { PaymentInstrumentResponse } from './payment-instrument.responses';
+
+class ListPaymentInstrumentsQuery {
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID('all')
+  merchantId?: string;
+}
+
+@SignedController('payment-instrument', 'payment instruments')
+export class PaymentInstrumentController {
+  constructor(private readonly instruments: PaymentInstrumentService) {}
+
+  @Get('payer/:payerId')
+  @ApiOperation({ summary: 'Get a payer\'s payment instruments (second listing of the same shape)', operationId: 'getPaymentInstrumentsOfPayer' })
+  @ApiOkResponse({ type: [PaymentInstrumentResponse] })
+  @ApiStandardErrors()
+  async ofPayer(@CurrentCaller() caller: Caller, @Param('payerId', UuidParamPipe) payerId: string): Promise<PaymentInstrumentResponse[]> {
+    return (await this.instruments.listOfPayer(caller, payerId)).map(presentPaymentInstrument);
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'Get payment instruments', description: 'The caller\'s newest 100 instruments, optionally of one merchant.', operationId: 'listPaymentInstruments' })
+  @ApiOkResponse({ type: [PaymentInstrumentResponse] })
+  @ApiStandardErrors({ notFound: false })
+  async list(@CurrentCaller() caller: Caller, @Query() query: ListPaymentInstrumentsQuery): Promise<PaymentInstrumentResponse[]> {
+    return (await this.instruments.list(caller, query.merchantId)).map(presentPaymentInstrument);
+  }
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Create a payment instrument (an existing one can be used, or one is created in this step)',
+    description: 'Returns the payer\'s ACTIVE instrument for the same method and country when there is one. The merchant must offer the method in that country.',
+    operationId: 'createPaymentInstrument',
+  })
+  @ApiOkResponse({ type: PaymentInstrumentResponse })
+  @ApiStandardErrors()
+  async create(@CurrentCaller() caller: Caller, @Body() body: CreatePaymentInstrumentDto): Promise<PaymentInstrumentResponse> {
+    const { payerData, ...rest } = body;
+    const view = await this.instruments.create(caller, { ...rest, ...(payerData ? { payerData: toPayerRequest(payerData, 'payerData.address') } : {}) });
+    return presentPaymentInstrument(view);
+  }
+
+  @Get(':paymentInstrumentId')
+  @ApiOperation({ summary: 'Get a payment instrument', operationId: 'getPaymentInstrument' })
+  @ApiOkResponse({ type: PaymentInstrumentResponse })
+  @ApiStandardErrors()
+  async get(@CurrentCaller() caller: Caller, @Param('paymentInstrumentId', UuidParamPipe) id: string): Promise<PaymentInstrumentResponse> {
+    return presentPaymentInstrument(await this.instruments.get(caller, id));
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Card data never enters the service (PCI scope stays with the gateways).
+ * This finds values that look like a primary account number — 13 to 19
+ * digits, optionally grouped by single spaces or hyphens, passing the Luhn
+ * check — and keys that name card secrets, anywhere in a request.
+ */
+const CANDIDATE = /(?<!\d)(?:\d[ -]?){12,18}\d(?!\d)/g;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const CARD_SECRET_KEYS = /^(cvv2?|cvc2?|cid|csc|security_?code|card_?number|card_?num|pan|track_?[12]?|pin)$/i;
+
+export function passesLuhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let digit = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+export function looksLikeCardNumber(value: string): boolean {
+  if (UUID.test(value)) return false;
+  for (const match of value.matchAll(CANDIDATE)) {
+    const digits = match[0].replace(/[ -]/g, '');
+    if (digits.length >= 13 && digits.length <= 19 && passesLuhn(digits)) return true;
+  }
+  return false;
+}
+
+/** Paths (e.g. `metadata.note`) of every value or key that carries card data. */
+export function findCardData(value: unknown, path = ''): string[] {
+  if (typeof value === 'string') return looksLikeCardNumber(value) ? [path || 'body'] : [];
+  if (typeof value === 'number') return Number.isInteger(value) && looksLikeCardNumber(String(Math.abs(value))) ? [path || 'body'] : [];
+  if (Array.isArray(value)) return value.flatMap((item, index) => findCardData(item, `${path}[${index}]`));
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value as Record<string, unknown>).flatMap(([key, item]) => {
+      const here = path ? `${path}.${key}` : key;
+      return [...(CARD_SECRET_KEYS.test(key) ? [here] : []), ...findCardData(item, here)];
+    });
+  }
+  return [];
+}

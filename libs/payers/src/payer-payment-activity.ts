@@ -1,0 +1,11 @@
+import { EntityManager } from 'typeorm';
+
+/**
+ * What the payers context needs to know of payment intents, asked through
+ * this port so that payers never read another context's tables. The
+ * payment-intents context provides it (PaymentIntentActivityModule).
+ */
+export abstract class PayerPaymentActivity {
+  /** True when the payer has a payment intent in a state where money may still move towards collection. */
+  abstract hasOpenPaymentIntents(payerId: string, manager: EntityManager): Promise<boolean>;
+}

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CatalogModule } from '@pcs/catalog';
+import { MerchantsModule } from '@pcs/merchants';
+import { PayerService } from './payer.service';
+import { PayerOrmEntity } from './persistence/payer.orm-entity';
+
+/**
+ * Payers. Needs a PayerPaymentActivity provider in scope: the app imports
+ * PaymentIntentActivityModule (global) from the payment-intents context.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([PayerOrmEntity]), CatalogModule, MerchantsModule],
+  providers: [PayerService],
+  exports: [PayerService],
+})
+export class PayersModule {}

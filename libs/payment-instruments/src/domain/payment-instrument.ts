@@ -1,0 +1,78 @@
+import { DomainError } from '@pcs/kernel';
+
+export type PaymentInstrumentStatus = 'ACTIVE' | 'INACTIVE';
+
+/** The instrument needs an approved payment before it may be charged off-session. */
+export const NEXT_ACTION_FIRST_PAYMENT = 'REQUIRES_FIRST_PAYMENT';
+
+export interface PaymentInstrumentProps {
+  readonly paymentInstrumentId: string;
+  readonly businessId: string;
+  readonly merchantId: string;
+  readonly payerId: string;
+  readonly paymentMethodId: string;
+  readonly paymentInstrumentTypeId: string | null;
+  readonly countryId: string;
+  countries: string[];
+  status: PaymentInstrumentStatus;
+  active: boolean;
+  validated: boolean;
+  externalId: string | null;
+  cardBrand: string | null;
+  cardLast4: string | null;
+  metadata: Record<string, unknown> | null;
+  readonly createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
+ * A payer's way to pay: a payment method in a country, for one merchant.
+ * Created ACTIVE and not validated; the first approved payment validates it.
+ * Holds only what a gateway hands back (a token, brand and last four digits),
+ * never a card number.
+ */
+export class PaymentInstrument {
+  private constructor(private readonly props: PaymentInstrumentProps) {}
+
+  static create(input: Omit<PaymentInstrumentProps, 'status' | 'active' | 'validated' | 'externalId' | 'cardBrand' | 'cardLast4' | 'updatedAt'>): PaymentInstrument {
+    return new PaymentInstrument({ ...input, status: 'ACTIVE', active: true, validated: false, externalId: null, cardBrand: null, cardLast4: null, updatedAt: input.createdAt });
+  }
+
+  static restore(props: PaymentInstrumentProps): PaymentInstrument {
+    return new PaymentInstrument({ ...props });
+  }
+
+  get id(): string {
+    return this.props.paymentInstrumentId;
+  }
+
+  snapshot(): Readonly<PaymentInstrumentProps> {
+    return { ...this.props };
+  }
+
+  /** What must happen next before the instrument can be charged without the payer: null when nothing. */
+  get nextAction(): string | null {
+    return this.props.active && !this.props.validated ? NEXT_ACTION_FIRST_PAYMENT : null;
+  }
+
+  /** The first approved payment proves the instrument works. */
+  markValidated(now: Date): void {
+    this.props.validated = true;
+    this.props.updatedAt = now;
+  }
+
+  /** Records the gateway's token and masked card data; a full card number is refused. */
+  recordGatewayData(data: { externalId: string; cardBrand?: string; cardLast4?: string }, now: Date): void {
+    if (data.cardLast4 !== undefined && !/^\d{4}$/.test(data.cardLast4)) throw new DomainError('CARD_DATA_NOT_ACCEPTED', 'only the last four digits of a card are kept', { fields: 'cardLast4' });
+    this.props.externalId = data.externalId;
+    this.props.cardBrand = data.cardBrand ?? this.props.cardBrand;
+    this.props.cardLast4 = data.cardLast4 ?? this.props.cardLast4;
+    this.props.updatedAt = now;
+  }
+
+  deactivate(now: Date): void {
+    this.props.status = 'INACTIVE';
+    this.props.active = false;
+    this.props.updatedAt = now;
+  }
+}

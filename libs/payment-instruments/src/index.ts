@@ -1,0 +1,3 @@
+export * from './payment-instruments.module';
+export * from './payment-instrument.service';
+export * from './domain/payment-instrument';

@@ -1,0 +1,10 @@
+import { PaymentInstrument, PaymentInstrumentStatus } from '../domain/payment-instrument';
+import { PaymentInstrumentOrmEntity } from './payment-instrument.orm-entity';
+
+export function instrumentFromRow(row: PaymentInstrumentOrmEntity): PaymentInstrument {
+  return PaymentInstrument.restore({ ...row, status: row.status as PaymentInstrumentStatus });
+}
+
+export function instrumentToRow(instrument: PaymentInstrument): PaymentInstrumentOrmEntity {
+  return Object.assign(new PaymentInstrumentOrmEntity(), instrument.snapshot());
+}
