@@ -1,0 +1,48 @@
+import { DomainError } from '@pcs/kernel';
+import { NEXT_ACTION_FIRST_PAYMENT, PaymentInstrument } from './payment-instrument';
+
+const now = new Date('2026-11-01T00:00:00Z');
+const create = () =>
+  PaymentInstrument.create({
+    paymentInstrumentId: 'i',
+    businessId: 'b',
+    merchantId: 'm',
+    payerId: 'p',
+    paymentMethodId: 'visa',
+    paymentInstrumentTypeId: null,
+    countryId: 'ury',
+    countries: ['URY'],
+    metadata: null,
+    createdAt: now,
+  });
+
+describe('PaymentInstrument', () => {
+  it('starts ACTIVE, not validated, waiting for its first payment', () => {
+    const instrument = create();
+    expect(instrument.snapshot()).toMatchObject({ status: 'ACTIVE', active: true, validated: false });
+    expect(instrument.nextAction).toBe(NEXT_ACTION_FIRST_PAYMENT);
+    instrument.markValidated(now);
+    expect(instrument.nextAction).toBeNull();
+  });
+
+  it('keeps masked card data only', () => {
+    const instrument = create();
+    instrument.recordGatewayData({ externalId: 'tok_1', cardBrand: 'VISA', cardLast4: '1111' }, now);
+    expect(instrument.snapshot()).toMatchObject({ externalId: 'tok_1', cardBrand: 'VISA', cardLast4: '1111' });
+    let code: string | undefined;
+    try {
+      instrument.recordGatewayData({ externalId: 'tok_2', cardLast4: '4111111111111111' }, now);
+    } catch (e) {
+      code = (e as DomainError).code;
+    }
+    expect(code).toBe('CARD_DATA_NOT_ACCEPTED');
+    expect(instrument.snapshot().cardLast4).toBe('1111');
+  });
+
+  it('has no next action once deactivated', () => {
+    const instrument = create();
+    instrument.deactivate(now);
+    expect(instrument.snapshot()).toMatchObject({ status: 'INACTIVE', active: false });
+    expect(instrument.nextAction).toBeNull();
+  });
+});
