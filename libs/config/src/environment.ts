@@ -49,6 +49,18 @@ export class Environment {
   @Max(200)
   DATABASE_POOL_SIZE: number = 10;
 
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1440)
+  GATEWAY_SESSION_MINUTES: number = 30;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(86400)
+  SANDBOX_SETTLE_SECONDS: number = 20;
+
   get dataDir(): string {
     return path.resolve(this.DATA_DIR);
   }

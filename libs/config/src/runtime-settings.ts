@@ -3,6 +3,17 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Environment, EnvironmentError } from './environment';
 
+export interface GatewaySettings {
+  /** How long a payer has at a gateway's page before the attempt expires. */
+  readonly sessionMinutes: number;
+  /** How long the sandbox keeps an off-session charge ending in 14 pending. */
+  readonly sandboxSettleSeconds: number;
+  /** How often the background sweeps run. */
+  readonly sweepSeconds: number;
+}
+
+export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = { sessionMinutes: 30, sandboxSettleSeconds: 20, sweepSeconds: 5 };
+
 /**
  * What an app needs at run time, resolved once at start-up from the
  * environment (and DATA_DIR for the embedded default). Injected as a value.
@@ -15,6 +26,7 @@ export class RuntimeSettings {
     /** Absolute base of URLs handed to payers, without a trailing slash. */
     readonly publicBaseUrl: string,
     readonly poolSize: number = 10,
+    readonly gateway: GatewaySettings = DEFAULT_GATEWAY_SETTINGS,
   ) {}
 }
 

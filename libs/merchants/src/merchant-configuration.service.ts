@@ -47,6 +47,16 @@ export class MerchantConfigurationService {
     return this.load(this.dataSource.manager, merchantId, false);
   }
 
+  /** The merchant that takes fast payments under this short name, if any (case-insensitive). */
+  async fastPaymentMerchantId(shortName: string): Promise<string | null> {
+    const row = await this.dataSource.manager
+      .createQueryBuilder(MerchantConfigurationOrmEntity, 'c')
+      .select('c.merchant_id', 'merchantId')
+      .where('lower(c.short_name) = lower(:shortName) AND c.fast_payments_enabled', { shortName })
+      .getRawOne<{ merchantId: string }>();
+    return row?.merchantId ?? null;
+  }
+
   /**
    * Operation 7: applies the fields sent. `merchantCountryConfigurations`,
    * when sent, replaces the whole set; each VAT percentage must be one the

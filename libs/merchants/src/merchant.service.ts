@@ -132,6 +132,12 @@ export class MerchantService {
     return merchantFromRow(await this.access.loadVisible(caller, merchantId, manager));
   }
 
+  /** A merchant by id for the service's own flows (gateway events, sweeps), which act for no caller. */
+  async findById(merchantId: string, manager: EntityManager = this.dataSource.manager): Promise<Readonly<MerchantProps> | null> {
+    const row = await manager.findOne(MerchantOrmEntity, { where: { merchantId } });
+    return row ? merchantFromRow(row).snapshot() : null;
+  }
+
   /** Operation 3. */
   async update(caller: Caller, merchantId: string, changes: MerchantUpdate): Promise<MerchantView> {
     if (changes.address?.country !== undefined && !(await this.catalog.findCountryById(changes.address.country))) {

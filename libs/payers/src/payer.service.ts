@@ -70,10 +70,16 @@ export class PayerService {
     return payerFromRow(row);
   }
 
+  /** A payer by id for the service's own flows, which act for no caller (deleted payers included: records keep their names). */
+  async findById(payerId: string, manager: EntityManager = this.dataSource.manager): Promise<Readonly<PayerProps> | null> {
+    const row = await manager.findOne(PayerOrmEntity, { where: { payerId } });
+    return row ? payerFromRow(row).snapshot() : null;
+  }
+
   /** Which of these payers still exist (not deleted) for the caller. */
-  async liveIds(caller: Caller, payerIds: readonly string[]): Promise<Set<string>> {
+  async liveIds(caller: Caller, payerIds: readonly string[], manager: EntityManager = this.dataSource.manager): Promise<Set<string>> {
     if (payerIds.length === 0) return new Set();
-    const rows = await this.dataSource.manager.find(PayerOrmEntity, {
+    const rows = await manager.find(PayerOrmEntity, {
       where: { payerId: In([...new Set(payerIds)]), businessId: caller.businessId, deletedAt: IsNull() },
       select: { payerId: true },
     });

@@ -107,7 +107,7 @@ export class PaymentInstrumentService {
     const row = await manager.findOne(PaymentInstrumentOrmEntity, {
       where: { paymentInstrumentId, businessId: caller.businessId, ...(isMerchantCaller(caller) ? { merchantId: caller.merchantId } : {}) },
     });
-    if (!row || !(await this.payers.liveIds(caller, [row.payerId])).has(row.payerId)) throw new DomainError('PAYMENT_INSTRUMENT_NOT_FOUND');
+    if (!row || !(await this.payers.liveIds(caller, [row.payerId], manager)).has(row.payerId)) throw new DomainError('PAYMENT_INSTRUMENT_NOT_FOUND');
     return instrumentFromRow(row);
   }
 
@@ -130,6 +130,26 @@ export class PaymentInstrumentService {
     });
     const live = await this.payers.liveIds(caller, rows.map((r) => r.payerId));
     return this.views(rows.filter((r) => live.has(r.payerId)).map(instrumentFromRow));
+  }
+
+  /** The gateway's token for an instrument, if it has one. */
+  async tokenOf(paymentInstrumentId: string): Promise<string | null> {
+    const row = await this.dataSource.manager.findOne(PaymentInstrumentOrmEntity, { where: { paymentInstrumentId }, select: { externalId: true, paymentInstrumentId: true } });
+    return row?.externalId ?? null;
+  }
+
+  /** Keeps what a gateway handed back for the instrument: its token and masked card data. */
+  async recordGatewayData(manager: EntityManager, paymentInstrumentId: string, data: { externalId: string; cardBrand?: string; cardLast4?: string }): Promise<void> {
+    const row = await manager.findOne(PaymentInstrumentOrmEntity, { where: { paymentInstrumentId }, lock: { mode: 'pessimistic_write' } });
+    if (!row) return;
+    const instrument = instrumentFromRow(row);
+    instrument.recordGatewayData(data, new Date());
+    await manager.save(instrumentToRow(instrument));
+  }
+
+  /** The first approved payment validates the instrument. */
+  async markValidated(manager: EntityManager, paymentInstrumentId: string): Promise<void> {
+    await manager.update(PaymentInstrumentOrmEntity, { paymentInstrumentId, validated: false }, { validated: true, updatedAt: new Date() });
   }
 
   private payerDataFor(request: PaymentInstrumentRequest): PayerRequest {

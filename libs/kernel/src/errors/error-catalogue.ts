@@ -187,6 +187,73 @@ export const ERRORS = {
     'The merchant has no active processor for {method} in {country}.',
     'El comercio no tiene un procesador activo para {method} en {country}.',
   ),
+  PAYMENT_INTENT_NOT_FOUND: define('PAYMENT_INTENT_NOT_FOUND', 'NOT_FOUND', 'The payment intent was not found.', 'No se encontró la intención de pago.'),
+  PAYMENT_INTENT_INVALID_STATE: define(
+    'PAYMENT_INTENT_INVALID_STATE',
+    'CONFLICT',
+    'The payment intent cannot do this in its current status ({status}).',
+    'La intención de pago no puede realizar esta acción en su estado actual ({status}).',
+  ),
+  REFUND_AMOUNT_EXCEEDS_AVAILABLE: define(
+    'REFUND_AMOUNT_EXCEEDS_AVAILABLE',
+    'INVALID',
+    'The refund exceeds what can still be refunded ({available} {currency}).',
+    'El reembolso supera lo que aún se puede reembolsar ({available} {currency}).',
+  ),
+  NO_PENDING_MANUAL_REFUND: define(
+    'NO_PENDING_MANUAL_REFUND',
+    'CONFLICT',
+    'There is no pending manual refund of this amount to confirm.',
+    'No hay un reembolso manual pendiente por este monto para confirmar.',
+  ),
+  COUNTRY_PROCESSOR_NOT_AVAILABLE: define(
+    'COUNTRY_PROCESSOR_NOT_AVAILABLE',
+    'INVALID',
+    'This country processor is not available for the payment intent.',
+    'Este procesador de país no está disponible para la intención de pago.',
+  ),
+  CURRENCY_NOT_ACCEPTED: define(
+    'CURRENCY_NOT_ACCEPTED',
+    'INVALID',
+    '{currency} is not accepted in {country}.',
+    '{currency} no se acepta en {country}.',
+  ),
+  VAT_RATE_NOT_ALLOWED: define(
+    'VAT_RATE_NOT_ALLOWED',
+    'INVALID',
+    'A VAT of {vat}% is not allowed in {country} (allowed: {allowed}).',
+    'Un IVA de {vat}% no está permitido en {country} (permitidos: {allowed}).',
+  ),
+  FAST_PAYMENTS_NOT_ENABLED: define(
+    'FAST_PAYMENTS_NOT_ENABLED',
+    'NOT_FOUND',
+    'No merchant takes fast payments under this short name.',
+    'Ningún comercio acepta pagos rápidos con este nombre corto.',
+  ),
+  IDEMPOTENCY_KEY_REUSED: define(
+    'IDEMPOTENCY_KEY_REUSED',
+    'UNPROCESSABLE',
+    'This Idempotency-Key was already used with a different request.',
+    'Esta Idempotency-Key ya se usó con una solicitud diferente.',
+  ),
+  IDEMPOTENCY_REQUEST_IN_PROGRESS: define(
+    'IDEMPOTENCY_REQUEST_IN_PROGRESS',
+    'CONFLICT',
+    'A request with this Idempotency-Key is still being processed. Retry in a moment.',
+    'Una solicitud con esta Idempotency-Key todavía se está procesando. Reintente en un momento.',
+  ),
+  GATEWAY_SESSION_NOT_FOUND: define(
+    'GATEWAY_SESSION_NOT_FOUND',
+    'NOT_FOUND',
+    'This payment page does not exist or has closed.',
+    'Esta página de pago no existe o ya se cerró.',
+  ),
+  GATEWAY_CALLBACK_REJECTED: define(
+    'GATEWAY_CALLBACK_REJECTED',
+    'UNAUTHORIZED',
+    'The gateway callback could not be verified.',
+    'No se pudo verificar la notificación de la pasarela.',
+  ),
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -93,6 +93,24 @@ export class PaymentIntentOrmEntity {
   @Column({ name: 'cancellation_reason', type: 'text', nullable: true })
   cancellationReason: string | null;
 
+  @Column({ name: 'refunded_amount', type: 'bigint', transformer: bigintTransformer })
+  refundedAmount: number;
+
+  @Column({ name: 'confirmation_method', type: 'text' })
+  confirmationMethod: string;
+
+  @Column({ name: 'preferred_payment_method', type: 'text', nullable: true })
+  preferredPaymentMethod: string | null;
+
+  @Column({ name: 'preferred_instrument_type', type: 'text', nullable: true })
+  preferredInstrumentType: string | null;
+
+  @Column({ name: 'additional_info', type: 'jsonb', nullable: true })
+  additionalInfo: Record<string, unknown> | null;
+
+  @Column({ name: 'succeeded_at', type: 'timestamptz', nullable: true })
+  succeededAt: Date | null;
+
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -1,0 +1,6 @@
+export * from './gateways.module';
+export * from './payment-gateway.port';
+export * from './sandbox/sandbox-callbacks';
+export * from './sandbox/sandbox-desk';
+export * from './sandbox/sandbox-rules';
+export { SANDBOX } from './sandbox/sandbox.gateway';

@@ -1,0 +1,95 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DomainError } from '@pcs/kernel';
+import { DataSource, In, LessThan } from 'typeorm';
+import { SandboxCallbacks } from './sandbox-callbacks';
+import { SandboxSessionOrmEntity } from './sandbox-session.orm-entity';
+
+export type SandboxDecision = 'approve' | 'reject' | 'pending';
+
+export interface SandboxPageView {
+  readonly reference: string;
+  readonly status: SandboxSessionOrmEntity['status'];
+  readonly merchantName: string;
+  readonly paymentMethod: string;
+  readonly currency: string;
+  readonly amount: number;
+  readonly open: boolean;
+}
+
+/**
+ * The payer's side of the sandbox: what the checkout page shows and what its
+ * buttons do, plus the sandbox's own housekeeping (settling pending charges,
+ * delivering callbacks again).
+ */
+@Injectable()
+export class SandboxDesk {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly callbacks: SandboxCallbacks,
+  ) {}
+
+  async page(reference: string): Promise<SandboxPageView> {
+    const session = await this.dataSource.manager.findOne(SandboxSessionOrmEntity, { where: { reference, kind: 'CHECKOUT' } });
+    if (!session) throw new DomainError('GATEWAY_SESSION_NOT_FOUND');
+    const expired = session.expiresAt !== null && session.expiresAt < new Date();
+    return {
+      reference,
+      status: expired && (session.status === 'OPEN' || session.status === 'PENDING') ? 'EXPIRED' : session.status,
+      merchantName: session.merchantName,
+      paymentMethod: session.paymentMethod,
+      currency: session.currency,
+      amount: session.amount,
+      open: !expired && (session.status === 'OPEN' || session.status === 'PENDING'),
+    };
+  }
+
+  /**
+   * The person's decision at the page. Open sessions take any decision; a
+   * pending one can still be approved or rejected; anything else is closed.
+   */
+  async decide(reference: string, decision: SandboxDecision): Promise<SandboxPageView> {
+    const status = decision === 'approve' ? 'APPROVED' : decision === 'reject' ? 'REJECTED' : 'PENDING';
+    const from = decision === 'pending' ? ['OPEN'] : ['OPEN', 'PENDING'];
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .update(SandboxSessionOrmEntity)
+      .set({ status, callbackPending: true, callbackSequence: () => 'callback_sequence + 1', updatedAt: new Date() })
+      .where('reference = :reference AND kind = :kind AND status IN (:...from) AND (expires_at IS NULL OR expires_at > now())', { reference, kind: 'CHECKOUT', from })
+      .execute();
+    if (result.affected) await this.callbacks.deliver(reference);
+    return this.page(reference);
+  }
+
+  /** Approves off-session charges whose pending time is over, and notifies. */
+  async settleDue(now = new Date()): Promise<number> {
+    const due = await this.dataSource.manager.find(SandboxSessionOrmEntity, {
+      where: { kind: 'OFF_SESSION', status: 'PENDING', settleAt: LessThan(now) },
+      take: 100,
+    });
+    let settled = 0;
+    for (const session of due) {
+      const result = await this.dataSource
+        .createQueryBuilder()
+        .update(SandboxSessionOrmEntity)
+        .set({ status: 'APPROVED', callbackPending: true, callbackSequence: () => 'callback_sequence + 1', updatedAt: new Date() })
+        .where('reference = :reference AND status = :status', { reference: session.reference, status: 'PENDING' })
+        .execute();
+      if (result.affected) {
+        settled += 1;
+        await this.callbacks.deliver(session.reference);
+      }
+    }
+    return settled;
+  }
+
+  /** Delivers again the callbacks that could not be delivered. */
+  async redeliver(): Promise<void> {
+    const pending = await this.dataSource.manager.find(SandboxSessionOrmEntity, {
+      where: { callbackPending: true, status: In(['PENDING', 'APPROVED', 'REJECTED']) },
+      order: { updatedAt: 'ASC' },
+      take: 100,
+    });
+    for (const session of pending) await this.callbacks.deliver(session.reference);
+  }
+}

@@ -1,0 +1,31 @@
+import * as crypto from 'node:crypto';
+
+/**
+ * Off-session outcomes in the sandbox are decided by amount (contract §10):
+ * minor units ending in 13 are rejected (insufficient funds), ending in 14 stay
+ * pending until the sandbox settles them, anything else is approved.
+ */
+export function offSessionOutcome(amountMinor: number): 'APPROVED' | 'PENDING' | 'REJECTED' {
+  const ending = amountMinor % 100;
+  if (ending === 13) return 'REJECTED';
+  if (ending === 14) return 'PENDING';
+  return 'APPROVED';
+}
+
+const CARD_METHODS = new Set(['VISA', 'MASTER_CARD', 'AMERICAN_EXPRESS', 'OCA', 'APPLE_PAY', 'GOOGLE_WALLET']);
+
+/** What a card gateway hands back: a masked number, never a full one. */
+export function sandboxCardDetails(paymentMethod: string, reference: string): { maskedPan?: string; cardType?: string } {
+  if (!CARD_METHODS.has(paymentMethod)) return {};
+  const last4 = String(parseInt(crypto.createHash('sha256').update(reference).digest('hex').slice(0, 8), 16) % 10000).padStart(4, '0');
+  return { maskedPan: `************${last4}`, cardType: paymentMethod };
+}
+
+/** The key the sandbox signs its callbacks with, derived from the master key. */
+export function sandboxCallbackKey(masterKey: Buffer): Buffer {
+  return Buffer.from(crypto.hkdfSync('sha256', masterKey, Buffer.alloc(0), 'pcs sandbox gateway callbacks', 32));
+}
+
+export function signCallback(key: Buffer, body: string | Buffer): string {
+  return crypto.createHmac('sha256', key).update(body).digest('hex');
+}

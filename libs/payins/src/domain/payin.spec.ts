@@ -1,0 +1,60 @@
+import { Currency, TransactionStatus } from '@pcs/kernel';
+import { addBusinessDays, Payin } from './payin';
+
+const now = new Date('2026-11-20T15:00:00Z'); // a Friday
+const open = () =>
+  Payin.open({
+    transactionId: 't',
+    businessId: 'b',
+    merchantId: 'm',
+    paymentIntentId: 'pi',
+    accountId: null,
+    transactionType: 'PAYIN',
+    conceptCode: 'PAYIN',
+    countryProcessorId: 'cp',
+    gateway: 'SANDBOX',
+    externalId: null,
+    currency: Currency.UYU,
+    amount: 12200,
+    subtotalAmount: 10000,
+    taxAmount: 2200,
+    tipAmount: 0,
+    description: null,
+    merchantName: 'Shop',
+    personFirstName: null,
+    personLastName: null,
+    paymentIntentInitiator: 'PAYER',
+    sessionExpiresAt: null,
+    createdAt: now,
+  });
+
+describe('Payin', () => {
+  it('settles approved payins after the method\'s business days, skipping weekends', () => {
+    expect(addBusinessDays(now, 0)).toEqual(now);
+    expect(addBusinessDays(now, 1).toISOString()).toBe('2026-11-23T15:00:00.000Z'); // Monday
+    expect(addBusinessDays(now, 3).toISOString()).toBe('2026-11-25T15:00:00.000Z');
+    const payin = open();
+    expect(payin.approve('approved', 2, now)).toBe(true);
+    expect(payin.snapshot()).toMatchObject({ status: 'APPROVED', receivedAmount: 12200, externalStatus: 'approved' });
+    expect(payin.snapshot().liquidationDate?.toISOString()).toBe('2026-11-24T15:00:00.000Z');
+  });
+
+  it('absorbs anything applied after a final state: nothing changes twice', () => {
+    const payin = open();
+    payin.reject('insufficient_funds', now);
+    const before = payin.snapshot();
+    expect(payin.approve('approved', 2, now)).toBe(false);
+    expect(payin.schedule('pending', now)).toBe(false);
+    expect(payin.cancel('late', now)).toBe(false);
+    expect(payin.expire(now)).toBe(false);
+    expect(payin.snapshot()).toEqual(before);
+  });
+
+  it('moves PENDING → SCHEDULED → APPROVED, but never back to SCHEDULED', () => {
+    const payin = open();
+    expect(payin.schedule('voucher_issued', now)).toBe(true);
+    expect(payin.status).toBe(TransactionStatus.SCHEDULED);
+    expect(payin.schedule('voucher_issued', now)).toBe(false);
+    expect(payin.approve('approved', 1, now)).toBe(true);
+  });
+});

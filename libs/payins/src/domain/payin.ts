@@ -1,0 +1,171 @@
+import { Currency, TransactionStatus } from '@pcs/kernel';
+
+export type TransactionType = 'PAYIN' | 'REFUND';
+export type ConceptCode = 'PAYIN' | 'REFUND' | 'MANUAL_REFUND';
+export type PaymentIntentInitiator = 'MERCHANT' | 'PAYER';
+export type ManualRefundStatus = 'MANUAL_REFUND_PENDING' | 'MANUAL_REFUND_CONFIRMED';
+
+const FINAL: readonly TransactionStatus[] = [TransactionStatus.APPROVED, TransactionStatus.REJECTED, TransactionStatus.CANCELLED, TransactionStatus.EXPIRED];
+
+export interface PayinProps {
+  readonly transactionId: string;
+  readonly businessId: string;
+  readonly merchantId: string;
+  readonly paymentIntentId: string;
+  readonly accountId: string | null;
+  readonly transactionType: TransactionType;
+  readonly conceptCode: ConceptCode;
+  status: TransactionStatus;
+  manualRefundStatus: ManualRefundStatus | null;
+  readonly countryProcessorId: string | null;
+  readonly gateway: string | null;
+  externalId: string | null;
+  externalStatus: string | null;
+  transactionSyncDate: Date | null;
+  readonly currency: Currency;
+  readonly amount: number;
+  readonly subtotalAmount: number;
+  readonly taxAmount: number;
+  readonly tipAmount: number;
+  receivedAmount: number;
+  readonly description: string | null;
+  readonly merchantName: string;
+  readonly personFirstName: string | null;
+  readonly personLastName: string | null;
+  maskedPan: string | null;
+  cardType: string | null;
+  readonly paymentIntentInitiator: PaymentIntentInitiator;
+  sessionExpiresAt: Date | null;
+  liquidationDate: Date | null;
+  cancelledAt: Date | null;
+  cancellationReason: string | null;
+  readonly createdAt: Date;
+  updatedAt: Date;
+}
+
+export type NewPayin = Omit<
+  PayinProps,
+  'status' | 'manualRefundStatus' | 'externalStatus' | 'transactionSyncDate' | 'receivedAmount' | 'liquidationDate' | 'cancelledAt' | 'cancellationReason' | 'updatedAt' | 'maskedPan' | 'cardType'
+> & { maskedPan?: string | null; cardType?: string | null; manualRefundStatus?: ManualRefundStatus | null };
+
+/** Adds business days (Monday to Friday) in UTC: when an approved payin settles. */
+export function addBusinessDays(from: Date, days: number): Date {
+  const date = new Date(from.getTime());
+  let left = days;
+  while (left > 0) {
+    date.setUTCDate(date.getUTCDate() + 1);
+    const weekday = date.getUTCDay();
+    if (weekday !== 0 && weekday !== 6) left -= 1;
+  }
+  return date;
+}
+
+/**
+ * A transaction record of the ledger: one per collection attempt (PAYIN) and
+ * one per refund (REFUND). PENDING at creation, SCHEDULED once an asynchronous
+ * method issued a voucher or order, then final. Final states absorb: applying
+ * anything to a final payin changes nothing and says so (returns false), which
+ * is what makes replayed or late gateway callbacks harmless.
+ */
+export class Payin {
+  private constructor(private readonly props: PayinProps) {}
+
+  static open(input: NewPayin): Payin {
+    return new Payin({
+      maskedPan: null,
+      cardType: null,
+      manualRefundStatus: null,
+      ...input,
+      status: TransactionStatus.PENDING,
+      externalStatus: null,
+      transactionSyncDate: null,
+      receivedAmount: 0,
+      liquidationDate: null,
+      cancelledAt: null,
+      cancellationReason: null,
+      updatedAt: input.createdAt,
+    });
+  }
+
+  static restore(props: PayinProps): Payin {
+    return new Payin({ ...props });
+  }
+
+  get id(): string {
+    return this.props.transactionId;
+  }
+
+  get status(): TransactionStatus {
+    return this.props.status;
+  }
+
+  get isFinal(): boolean {
+    return FINAL.includes(this.props.status);
+  }
+
+  snapshot(): Readonly<PayinProps> {
+    return { ...this.props };
+  }
+
+  bindGatewayReference(externalId: string, sessionExpiresAt: Date | null, now: Date): void {
+    this.props.externalId = externalId;
+    this.props.sessionExpiresAt = sessionExpiresAt;
+    this.props.updatedAt = now;
+  }
+
+  /** An asynchronous method issued a voucher or transfer order: the money is on its way. */
+  schedule(externalStatus: string, now: Date): boolean {
+    if (this.props.status !== TransactionStatus.PENDING) return false;
+    this.props.status = TransactionStatus.SCHEDULED;
+    this.sync(externalStatus, now);
+    this.props.sessionExpiresAt = null;
+    return true;
+  }
+
+  approve(externalStatus: string, settlementDelayDays: number, now: Date, card?: { maskedPan?: string; cardType?: string }): boolean {
+    if (this.isFinal) return false;
+    this.props.status = TransactionStatus.APPROVED;
+    this.props.receivedAmount = this.props.amount;
+    this.props.liquidationDate = addBusinessDays(now, settlementDelayDays);
+    this.props.maskedPan = card?.maskedPan ?? this.props.maskedPan;
+    this.props.cardType = card?.cardType ?? this.props.cardType;
+    if (this.props.manualRefundStatus) this.props.manualRefundStatus = 'MANUAL_REFUND_CONFIRMED';
+    this.props.sessionExpiresAt = null;
+    this.sync(externalStatus, now);
+    return true;
+  }
+
+  reject(externalStatus: string, now: Date): boolean {
+    if (this.isFinal) return false;
+    this.props.status = TransactionStatus.REJECTED;
+    this.props.sessionExpiresAt = null;
+    this.sync(externalStatus, now);
+    return true;
+  }
+
+  cancel(reason: string, now: Date): boolean {
+    if (this.isFinal) return false;
+    this.props.status = TransactionStatus.CANCELLED;
+    this.props.cancelledAt = now;
+    this.props.cancellationReason = reason;
+    this.props.sessionExpiresAt = null;
+    this.props.updatedAt = now;
+    return true;
+  }
+
+  expire(now: Date): boolean {
+    if (this.isFinal) return false;
+    this.props.status = TransactionStatus.EXPIRED;
+    this.props.cancelledAt = now;
+    this.props.cancellationReason = 'the payer did not complete the payment in time';
+    this.props.sessionExpiresAt = null;
+    this.props.updatedAt = now;
+    return true;
+  }
+
+  private sync(externalStatus: string, now: Date): void {
+    this.props.externalStatus = externalStatus;
+    this.props.transactionSyncDate = now;
+    this.props.updatedAt = now;
+  }
+}

@@ -1,0 +1,3 @@
+export * from './payins.module';
+export * from './payin-ledger.service';
+export * from './domain/payin';

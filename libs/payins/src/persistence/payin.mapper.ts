@@ -1,0 +1,20 @@
+import { Currency, TransactionStatus } from '@pcs/kernel';
+import { ConceptCode, ManualRefundStatus, Payin, PaymentIntentInitiator, TransactionType } from '../domain/payin';
+import { PayinOrmEntity } from './payin.orm-entity';
+
+export function payinFromRow(row: PayinOrmEntity): Payin {
+  const { payoutRequestId: _payout, ...rest } = row;
+  return Payin.restore({
+    ...rest,
+    transactionType: row.transactionType as TransactionType,
+    conceptCode: row.conceptCode as ConceptCode,
+    status: row.status as TransactionStatus,
+    manualRefundStatus: row.manualRefundStatus as ManualRefundStatus | null,
+    currency: row.currency as Currency,
+    paymentIntentInitiator: row.paymentIntentInitiator as PaymentIntentInitiator,
+  });
+}
+
+export function payinToRow(payin: Payin): PayinOrmEntity {
+  return Object.assign(new PayinOrmEntity(), { payoutRequestId: null, ...payin.snapshot() });
+}

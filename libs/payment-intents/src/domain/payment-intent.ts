@@ -1,0 +1,241 @@
+import { Currency, DomainError, Money, PayinType } from '@pcs/kernel';
+
+export type PaymentIntentStatus =
+  | 'REQUIRES_PAYMENT_INSTRUMENT'
+  | 'REQUIRES_CONFIRMATION'
+  | 'REQUIRES_ACTION'
+  | 'PROCESSING'
+  | 'SUCCEEDED'
+  | 'CANCELED'
+  | 'PARTIALLY_REFUNDED'
+  | 'REFUNDED';
+
+export type PaymentIntentOrigin = 'API' | 'FAST' | 'LINK' | 'B2B';
+
+/** States from which money may still move towards collection. */
+export const OPEN_STATUSES: readonly PaymentIntentStatus[] = ['REQUIRES_PAYMENT_INSTRUMENT', 'REQUIRES_CONFIRMATION', 'REQUIRES_ACTION', 'PROCESSING'];
+
+export interface PaymentIntentProps {
+  readonly paymentIntentId: string;
+  readonly businessId: string;
+  readonly merchantId: string;
+  payerId: string | null;
+  paymentInstrumentId: string | null;
+  readonly countryId: string;
+  readonly origin: PaymentIntentOrigin;
+  readonly payinType: PayinType;
+  status: PaymentIntentStatus;
+  readonly currency: Currency;
+  /** Gross, VAT included, tip excluded; minor units like every amount here. */
+  readonly amount: number;
+  readonly taxAmount: number;
+  readonly tipAmount: number;
+  receivedAmount: number;
+  refundedAmount: number;
+  readonly vatRateBp: number;
+  readonly exchangeRate: string;
+  readonly externalReference: string | null;
+  externalChargeId: string | null;
+  readonly externalInvoiceId: string | null;
+  readonly invoiceNumber: number | null;
+  readonly invoiceEmail: string | null;
+  readonly description: string | null;
+  lastPaymentError: string | null;
+  readonly receiptEmail: string | null;
+  readonly setupFutureUsage: boolean;
+  readonly offSession: boolean;
+  readonly confirmationMethod: 'AUTOMATIC' | 'MANUAL';
+  readonly metadata: Record<string, unknown> | null;
+  readonly linkId: string | null;
+  readonly preferredPaymentMethod: string | null;
+  readonly preferredInstrumentType: string | null;
+  readonly additionalInfo: Record<string, unknown> | null;
+  cancelledAt: Date | null;
+  cancellationReason: string | null;
+  succeededAt: Date | null;
+  readonly createdAt: Date;
+  updatedAt: Date;
+}
+
+export type NewPaymentIntent = Omit<
+  PaymentIntentProps,
+  | 'status'
+  | 'taxAmount'
+  | 'receivedAmount'
+  | 'refundedAmount'
+  | 'lastPaymentError'
+  | 'externalChargeId'
+  | 'cancelledAt'
+  | 'cancellationReason'
+  | 'succeededAt'
+  | 'updatedAt'
+  | 'exchangeRate'
+>;
+
+/**
+ * One attempt to collect an amount (contract §9). Every transition is a
+ * method that refuses what the state machine does not allow, with a 409
+ * PAYMENT_INTENT_INVALID_STATE, before anything changes.
+ */
+export class PaymentIntent {
+  private constructor(private readonly props: PaymentIntentProps) {}
+
+  static create(input: NewPaymentIntent): PaymentIntent {
+    const gross = Money.ofMinor(input.amount, input.currency);
+    const { tax } = gross.splitVat(input.vatRateBp);
+    return new PaymentIntent({
+      ...input,
+      status: input.paymentInstrumentId ? 'REQUIRES_CONFIRMATION' : 'REQUIRES_PAYMENT_INSTRUMENT',
+      taxAmount: tax.minor,
+      receivedAmount: 0,
+      refundedAmount: 0,
+      exchangeRate: '1',
+      lastPaymentError: null,
+      externalChargeId: null,
+      cancelledAt: null,
+      cancellationReason: null,
+      succeededAt: null,
+      updatedAt: input.createdAt,
+    });
+  }
+
+  static restore(props: PaymentIntentProps): PaymentIntent {
+    return new PaymentIntent({ ...props });
+  }
+
+  get id(): string {
+    return this.props.paymentIntentId;
+  }
+
+  get status(): PaymentIntentStatus {
+    return this.props.status;
+  }
+
+  snapshot(): Readonly<PaymentIntentProps> {
+    return { ...this.props };
+  }
+
+  get subtotalAmount(): number {
+    return this.props.amount - this.props.taxAmount;
+  }
+
+  /** What the payer pays: the gross amount plus the tip. */
+  get total(): Money {
+    return Money.ofMinor(this.props.amount + this.props.tipAmount, this.props.currency);
+  }
+
+  get refundable(): Money {
+    return Money.ofMinor(this.props.receivedAmount - this.props.refundedAmount, this.props.currency);
+  }
+
+  /** Off-session or at a gateway, an attempt needs an instrument or a payer at the gateway. */
+  attachInstrument(paymentInstrumentId: string, now: Date): void {
+    this.require(['REQUIRES_PAYMENT_INSTRUMENT', 'REQUIRES_CONFIRMATION']);
+    this.props.paymentInstrumentId = paymentInstrumentId;
+    this.props.status = 'REQUIRES_CONFIRMATION';
+    this.touch(now);
+  }
+
+  /** Initialize at a gateway (operation 21): the payer must act at the gateway's page. Again from REQUIRES_ACTION replaces the attempt. */
+  awaitPayerAtGateway(now: Date): void {
+    this.require(['REQUIRES_PAYMENT_INSTRUMENT', 'REQUIRES_CONFIRMATION', 'REQUIRES_ACTION']);
+    this.props.status = 'REQUIRES_ACTION';
+    this.props.lastPaymentError = null;
+    this.touch(now);
+  }
+
+  /** A charge without the payer (confirm with an instrument). */
+  startOffSessionCharge(now: Date): void {
+    this.require(['REQUIRES_CONFIRMATION']);
+    if (!this.props.paymentInstrumentId) throw this.invalid();
+    this.props.status = 'PROCESSING';
+    this.touch(now);
+  }
+
+  /** The payer completed at the gateway, the money is on its way (asynchronous methods). */
+  markProcessing(now: Date): void {
+    this.require(['REQUIRES_ACTION', 'PROCESSING']);
+    this.props.status = 'PROCESSING';
+    this.touch(now);
+  }
+
+  succeed(chargeId: string | null, now: Date): void {
+    this.require(['REQUIRES_ACTION', 'PROCESSING']);
+    this.props.status = 'SUCCEEDED';
+    this.props.receivedAmount = this.total.minor;
+    this.props.externalChargeId = chargeId ?? this.props.externalChargeId;
+    this.props.succeededAt = now;
+    this.props.lastPaymentError = null;
+    this.touch(now);
+  }
+
+  /** The gateway rejected the attempt: the payer may try another instrument. */
+  fail(error: string, now: Date): void {
+    this.require(['REQUIRES_ACTION', 'PROCESSING']);
+    this.props.status = 'REQUIRES_PAYMENT_INSTRUMENT';
+    this.props.lastPaymentError = error;
+    this.touch(now);
+  }
+
+  /** The payer left the gateway's page unfinished past the window. */
+  expireAttempt(now: Date): void {
+    this.require(['REQUIRES_ACTION']);
+    this.props.status = 'REQUIRES_PAYMENT_INSTRUMENT';
+    this.props.lastPaymentError = 'the payer did not complete the payment in time';
+    this.touch(now);
+  }
+
+  cancel(reason: string, now: Date): void {
+    this.require(OPEN_STATUSES);
+    this.props.status = 'CANCELED';
+    this.props.cancelledAt = now;
+    this.props.cancellationReason = reason;
+    this.touch(now);
+  }
+
+  /**
+   * Reserves a refund (contract §9): the whole refundable amount when none is
+   * given. The caller holds the row lock, so concurrent refunds queue here and
+   * each sees the amount the previous one reserved.
+   */
+  reserveRefund(requested: Money | null, now: Date): Money {
+    this.require(['SUCCEEDED', 'PARTIALLY_REFUNDED']);
+    const available = this.refundable;
+    const amount = requested ?? available;
+    if (amount.currency !== available.currency) throw new DomainError('REFUND_AMOUNT_EXCEEDS_AVAILABLE', 'the refund must be in the payment intent\'s currency', this.availableParams());
+    if (amount.isZero() || amount.isGreaterThan(available)) {
+      throw new DomainError('REFUND_AMOUNT_EXCEEDS_AVAILABLE', `the refund of ${amount.toWire()} exceeds the ${available.toWire()} ${available.currency} still refundable`, this.availableParams());
+    }
+    this.props.refundedAmount += amount.minor;
+    this.settleRefundStatus(now);
+    return amount;
+  }
+
+  /** A refund failed at the gateway: its amount is refundable again. */
+  releaseRefund(amount: Money, now: Date): void {
+    this.props.refundedAmount = Math.max(0, this.props.refundedAmount - amount.minor);
+    this.settleRefundStatus(now);
+  }
+
+  private settleRefundStatus(now: Date): void {
+    if (this.props.receivedAmount === 0) return;
+    this.props.status = this.props.refundedAmount === 0 ? 'SUCCEEDED' : this.props.refundedAmount >= this.props.receivedAmount ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
+    this.touch(now);
+  }
+
+  private availableParams() {
+    return { available: this.refundable.toWire(), currency: this.props.currency };
+  }
+
+  private require(allowed: readonly PaymentIntentStatus[]): void {
+    if (!allowed.includes(this.props.status)) throw this.invalid();
+  }
+
+  private invalid(): DomainError {
+    return new DomainError('PAYMENT_INTENT_INVALID_STATE', `not allowed while the payment intent is ${this.props.status}`, { status: this.props.status });
+  }
+
+  private touch(now: Date): void {
+    this.props.updatedAt = now;
+  }
+}

@@ -1,0 +1,113 @@
+import { Injectable } from '@nestjs/common';
+import { CountryProcessor } from '@pcs/catalog';
+import { ChargeOutcome } from '@pcs/gateways';
+import { Caller } from '@pcs/kernel';
+import { MerchantService } from '@pcs/merchants';
+import { PayerService } from '@pcs/payers';
+import { ConceptCode, Payin, PaymentIntentInitiator } from '@pcs/payins';
+import { PaymentInstrumentService } from '@pcs/payment-instruments';
+import { EntityManager } from 'typeorm';
+import { PaymentIntent } from './domain/payment-intent';
+
+/**
+ * What a payin records about the parties of a payment — merchant name and
+ * account, the payer's name — and what an attempt's outcome teaches the
+ * instrument, gathered from the neighbouring contexts through their services.
+ */
+@Injectable()
+export class PaymentAttemptParties {
+  constructor(
+    private readonly merchants: MerchantService,
+    private readonly payers: PayerService,
+    private readonly instruments: PaymentInstrumentService,
+  ) {}
+
+  /** A PAYIN record for a collection attempt (PENDING). */
+  async newAttempt(
+    manager: EntityManager,
+    _caller: Caller | null,
+    intent: PaymentIntent,
+    processor: CountryProcessor,
+    merchantName: string,
+    initiator: PaymentIntentInitiator,
+    transactionId: string,
+    now: Date,
+  ): Promise<Payin> {
+    return this.record(manager, intent, { transactionId, processor, merchantName, initiator, concept: 'PAYIN', amount: intent.total.minor, now });
+  }
+
+  /** A REFUND record (PENDING) of `amount` minor units. */
+  async newRefund(manager: EntityManager, intent: PaymentIntent, transactionId: string, amount: number, concept: ConceptCode, now: Date): Promise<Payin> {
+    const merchant = await this.merchants.findById(intent.snapshot().merchantId, manager);
+    return this.record(manager, intent, { transactionId, processor: null, merchantName: merchant?.merchantName ?? '', initiator: 'MERCHANT', concept, amount, now });
+  }
+
+  async instrumentToken(intent: PaymentIntent): Promise<string | null> {
+    const instrumentId = intent.snapshot().paymentInstrumentId;
+    return instrumentId ? this.instruments.tokenOf(instrumentId) : null;
+  }
+
+  async recordInstrumentToken(manager: EntityManager, intent: PaymentIntent, outcome: ChargeOutcome): Promise<void> {
+    const instrumentId = intent.snapshot().paymentInstrumentId;
+    if (!instrumentId || !outcome.instrumentToken) return;
+    const last4 = outcome.maskedPan?.slice(-4);
+    await this.instruments.recordGatewayData(manager, instrumentId, {
+      externalId: outcome.instrumentToken,
+      ...(outcome.cardType ? { cardBrand: outcome.cardType } : {}),
+      ...(last4 && /^\d{4}$/.test(last4) ? { cardLast4: last4 } : {}),
+    });
+  }
+
+  async validateInstrument(manager: EntityManager, intent: PaymentIntent): Promise<void> {
+    const instrumentId = intent.snapshot().paymentInstrumentId;
+    if (instrumentId) await this.instruments.markValidated(manager, instrumentId);
+  }
+
+  private async record(
+    manager: EntityManager,
+    intent: PaymentIntent,
+    input: { transactionId: string; processor: CountryProcessor | null; merchantName: string; initiator: PaymentIntentInitiator; concept: ConceptCode; amount: number; now: Date },
+  ): Promise<Payin> {
+    const p = intent.snapshot();
+    const merchant = await this.merchants.findById(p.merchantId, manager);
+    const payer = p.payerId ? await this.payers.findById(p.payerId, manager) : null;
+    const isPayin = input.concept === 'PAYIN';
+    // A refund's tax share is proportional to the gross it refunds (rounded like the VAT split).
+    const share = isPayin ? { subtotal: intent.subtotalAmount, tax: p.taxAmount, tip: p.tipAmount } : refundShares(intent, input.amount);
+    return Payin.open({
+      transactionId: input.transactionId,
+      businessId: p.businessId,
+      merchantId: p.merchantId,
+      paymentIntentId: p.paymentIntentId,
+      accountId: merchant?.account.serviceAccount ?? null,
+      transactionType: isPayin ? 'PAYIN' : 'REFUND',
+      conceptCode: input.concept,
+      countryProcessorId: input.processor?.countryProcessorId ?? null,
+      gateway: input.processor?.gateway ?? null,
+      externalId: null,
+      currency: p.currency,
+      amount: input.amount,
+      subtotalAmount: share.subtotal,
+      taxAmount: share.tax,
+      tipAmount: share.tip,
+      description: p.description,
+      merchantName: input.merchantName || merchant?.merchantName || '',
+      personFirstName: payer?.firstName ?? null,
+      personLastName: payer?.lastName ?? null,
+      paymentIntentInitiator: input.initiator,
+      sessionExpiresAt: null,
+      manualRefundStatus: input.concept === 'MANUAL_REFUND' ? 'MANUAL_REFUND_PENDING' : null,
+      createdAt: input.now,
+    });
+  }
+}
+
+/** Splits a refunded amount into tip, tax and subtotal in the intent's proportions, in integers. */
+export function refundShares(intent: PaymentIntent, amount: number): { subtotal: number; tax: number; tip: number } {
+  const p = intent.snapshot();
+  const total = p.amount + p.tipAmount;
+  const tip = Number((BigInt(amount) * BigInt(p.tipAmount)) / BigInt(total));
+  const gross = amount - tip;
+  const tax = p.amount === 0 ? 0 : Number((BigInt(gross) * BigInt(p.taxAmount)) / BigInt(p.amount));
+  return { subtotal: gross - tax, tax, tip };
+}

@@ -1,0 +1,285 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { CatalogService, Country } from '@pcs/catalog';
+import {
+  basisPointsToVatPercentage,
+  Caller,
+  Currency,
+  DomainError,
+  InvalidRequestError,
+  Money,
+  MoneyError,
+  PayinType,
+  vatPercentageToBasisPoints,
+} from '@pcs/kernel';
+import { MerchantAccess, MerchantConfigurationService, MerchantService } from '@pcs/merchants';
+import { PayerRequest, PayerService } from '@pcs/payers';
+import { PayinLedgerService } from '@pcs/payins';
+import { PaymentInstrumentService } from '@pcs/payment-instruments';
+import * as crypto from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { PaymentIntent } from './domain/payment-intent';
+import { PaymentAttemptParties } from './payment-attempt-parties';
+import { PaymentAttemptsService } from './payment-attempts.service';
+import { PaymentIntentRepository } from './payment-intent.repository';
+
+export interface PaymentInstrumentData {
+  paymentInstrumentTypeName?: string;
+  paymentMethodName: string;
+  /** Country ids (uuid) where the instrument may be used. */
+  countries?: string[];
+  metadata?: Record<string, unknown>;
+  merchantId?: string;
+}
+
+/** Operation 17's request, syntax already checked. Amounts are wire numbers (major units). */
+export interface CreatePaymentIntentCommand {
+  currency: Currency;
+  amount: number;
+  payinType: PayinType;
+  externalReference: string;
+  payerId?: string;
+  offSession: boolean;
+  invoiceNumber: number;
+  country: string;
+  merchantId?: string;
+  paymentInstrumentId?: string;
+  paymentInstrumentData?: PaymentInstrumentData;
+  confirm?: boolean;
+  payerData?: PayerRequest;
+  setupFutureUsage?: boolean;
+  metadata?: { limitIssuers?: string[] };
+  description?: string;
+  tipAmount?: number;
+  vatPercentage?: number;
+}
+
+export interface FastPaymentIntentCommand {
+  amount: number;
+  currency: Currency;
+  comment?: string;
+  paymentInstrumentTypeName?: string;
+  paymentMethodName?: string;
+  merchantShortName: string;
+  countryCode: string;
+  paymentIntentAdditionalInfo?: Record<string, unknown>;
+}
+
+function money(field: string, value: number, currency: Currency): Money {
+  try {
+    return Money.fromWire(value, currency);
+  } catch (error) {
+    if (error instanceof MoneyError) throw new InvalidRequestError([field], `${field}: ${error.message}`);
+    throw error;
+  }
+}
+
+@Injectable()
+export class PaymentIntentCreationService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly access: MerchantAccess,
+    private readonly merchants: MerchantService,
+    private readonly configurations: MerchantConfigurationService,
+    private readonly catalog: CatalogService,
+    private readonly payers: PayerService,
+    private readonly instruments: PaymentInstrumentService,
+    private readonly intents: PaymentIntentRepository,
+    private readonly ledger: PayinLedgerService,
+    private readonly attempts: PaymentAttemptsService,
+    private readonly parties: PaymentAttemptParties,
+  ) {}
+
+  /**
+   * Operation 17. In one transaction: the payer (created from payerData when
+   * no payerId), the instrument (created from paymentInstrumentData when no
+   * paymentInstrumentId), the intent; with `confirm` and an instrument, a
+   * PENDING payin too. The off-session charge itself happens after commit.
+   */
+  async create(caller: Caller, command: CreatePaymentIntentCommand): Promise<PaymentIntent> {
+    if (!command.payerId && !command.payerData) throw new InvalidRequestError(['payerId'], 'payerId is required unless payerData describes a new payer');
+    const country = await this.countryAccepting(command.country, command.currency);
+    const amount = money('amount', command.amount, command.currency);
+    const tip = command.tipAmount ? money('tipAmount', command.tipAmount, command.currency) : Money.zero(command.currency);
+    if (amount.plus(tip).minor > 999_999_999_999) throw new InvalidRequestError(['tipAmount'], 'amount plus tipAmount exceeds the maximum');
+
+    const { intent, payinId } = await this.dataSource.transaction(async (manager) => {
+      const merchantId = await this.access.resolveMerchantId(caller, command.merchantId ?? command.paymentInstrumentData?.merchantId, manager);
+      const merchant = await this.merchants.load(caller, merchantId, manager);
+      merchant.assertCanCollect();
+      const vatRateBp = await this.vatRate(merchantId, country, command.vatPercentage);
+
+      const payer = command.payerId
+        ? command.payerData
+          ? await this.payers.completeWithin(manager, caller, command.payerId, command.payerData)
+          : await this.payers.loadVisible(caller, command.payerId, manager, true)
+        : await this.payers.createWithin(manager, caller, { ...command.payerData, merchantId });
+      if (payer.snapshot().merchantId !== merchantId) throw new DomainError('PAYER_NOT_FOUND');
+
+      const paymentInstrumentId = await this.instrumentFor(manager, caller, command, payer.id, country);
+      const now = new Date();
+      const intent = PaymentIntent.create({
+        paymentIntentId: crypto.randomUUID(),
+        businessId: caller.businessId,
+        merchantId,
+        payerId: payer.id,
+        paymentInstrumentId,
+        countryId: country.countryId,
+        origin: 'API',
+        payinType: command.payinType,
+        currency: command.currency,
+        amount: amount.minor,
+        tipAmount: tip.minor,
+        vatRateBp,
+        externalReference: command.externalReference,
+        externalInvoiceId: String(command.invoiceNumber),
+        invoiceNumber: command.invoiceNumber,
+        invoiceEmail: payer.snapshot().email,
+        description: command.description ?? null,
+        receiptEmail: payer.snapshot().email,
+        setupFutureUsage: command.setupFutureUsage ?? false,
+        offSession: command.offSession,
+        confirmationMethod: command.confirm ? 'AUTOMATIC' : 'MANUAL',
+        metadata: command.metadata ?? null,
+        linkId: null,
+        preferredPaymentMethod: null,
+        preferredInstrumentType: null,
+        additionalInfo: null,
+        createdAt: now,
+      });
+      let payinId: string | null = null;
+      if (command.confirm && paymentInstrumentId) {
+        const processor = await this.processorForInstrument(manager, intent, paymentInstrumentId, caller);
+        intent.startOffSessionCharge(now);
+        await this.intents.save(manager, intent);
+        payinId = crypto.randomUUID();
+        const payin = await this.parties.newAttempt(manager, caller, intent, processor, merchant.snapshot().merchantName, 'MERCHANT', payinId, now);
+        await this.ledger.save(manager, payin);
+      } else {
+        await this.intents.save(manager, intent);
+      }
+      return { intent, payinId };
+    });
+    if (!payinId) return intent;
+    await this.attempts.chargeOffSession(payinId);
+    return (await this.intents.findById(this.dataSource.manager, intent.id)) ?? intent;
+  }
+
+  /**
+   * Operation 18. The merchant is the one whose configuration has this
+   * shortName with fast payments enabled (and that the caller may act for);
+   * VAT is the merchant's configured rate for the country, else the country's
+   * default (specification, rule 2).
+   */
+  async createFast(caller: Caller, command: FastPaymentIntentCommand): Promise<PaymentIntent> {
+    const merchantId = await this.configurations.fastPaymentMerchantId(command.merchantShortName);
+    if (!merchantId) throw new DomainError('FAST_PAYMENTS_NOT_ENABLED');
+    const merchant = await this.merchants.load(caller, merchantId).catch((error: unknown) => {
+      throw error instanceof DomainError && error.code === 'MERCHANT_NOT_FOUND' ? new DomainError('FAST_PAYMENTS_NOT_ENABLED') : error;
+    });
+    merchant.assertCanCollect();
+    const country = await this.countryAccepting(command.countryCode, command.currency);
+    const amount = money('amount', command.amount, command.currency);
+    const vatRateBp = await this.vatRate(merchantId, country, undefined);
+    const intent = PaymentIntent.create({
+      paymentIntentId: crypto.randomUUID(),
+      businessId: caller.businessId,
+      merchantId,
+      payerId: null,
+      paymentInstrumentId: null,
+      countryId: country.countryId,
+      origin: 'FAST',
+      payinType: PayinType.DEFAULT,
+      currency: command.currency,
+      amount: amount.minor,
+      tipAmount: 0,
+      vatRateBp,
+      externalReference: null,
+      externalInvoiceId: null,
+      invoiceNumber: null,
+      invoiceEmail: null,
+      description: command.comment ?? null,
+      receiptEmail: (command.paymentIntentAdditionalInfo?.payerInfo as { email?: string } | undefined)?.email ?? null,
+      setupFutureUsage: false,
+      offSession: false,
+      confirmationMethod: 'MANUAL',
+      metadata: null,
+      linkId: null,
+      preferredPaymentMethod: command.paymentMethodName ?? null,
+      preferredInstrumentType: command.paymentInstrumentTypeName ?? null,
+      additionalInfo: command.paymentIntentAdditionalInfo ?? null,
+      createdAt: new Date(),
+    });
+    if ((command.paymentMethodName || command.paymentInstrumentTypeName) && (await this.attempts.availableProcessors(intent)).length === 0) {
+      const method = [command.paymentMethodName, command.paymentInstrumentTypeName].filter(Boolean).join(' ');
+      throw new DomainError('PAYMENT_METHOD_NOT_AVAILABLE', `the merchant has no active processor for ${method} in ${country.iso3}`, { method, country: country.iso3 });
+    }
+    await this.intents.save(this.dataSource.manager, intent);
+    return intent;
+  }
+
+  private async countryAccepting(iso3: string, currency: Currency): Promise<Country> {
+    const country = await this.catalog.findCountryByIso3(iso3);
+    if (!country) throw new InvalidRequestError(['country'], `${iso3} is not a supported country`);
+    if (!country.currencies.includes(currency)) throw new DomainError('CURRENCY_NOT_ACCEPTED', undefined, { currency, country: country.iso3 });
+    return country;
+  }
+
+  /** The request's VAT if given, else the merchant's for the country, else the country's default; always one the country allows. */
+  private async vatRate(merchantId: string, country: Country, requested: number | undefined): Promise<number> {
+    let rate: number | null;
+    if (requested !== undefined) {
+      rate = vatPercentageToBasisPoints(requested);
+    } else {
+      rate = (await this.configurations.configurationOf(merchantId)).vatRateFor(country.countryId) ?? country.defaultVatRateBp;
+    }
+    if (rate === null || !country.vatRatesBp.includes(rate)) {
+      throw new DomainError('VAT_RATE_NOT_ALLOWED', undefined, {
+        vat: String(requested ?? ''),
+        country: country.iso3,
+        allowed: country.vatRatesBp.map(basisPointsToVatPercentage).join(', '),
+      });
+    }
+    return rate;
+  }
+
+  private async instrumentFor(manager: EntityManager, caller: Caller, command: CreatePaymentIntentCommand, payerId: string, country: Country): Promise<string | null> {
+    if (command.paymentInstrumentId) {
+      const instrument = await this.instruments.loadVisible(caller, command.paymentInstrumentId, manager);
+      const i = instrument.snapshot();
+      if (i.payerId !== payerId || !i.active) throw new DomainError('PAYMENT_INSTRUMENT_NOT_FOUND');
+      return instrument.id;
+    }
+    const data = command.paymentInstrumentData;
+    if (!data) return null;
+    const countries: string[] = [];
+    for (const id of data.countries ?? []) {
+      const c = await this.catalog.findCountryById(id);
+      if (!c) throw new InvalidRequestError(['paymentInstrumentData.countries'], `paymentInstrumentData.countries: ${id} is not a known country id`);
+      countries.push(c.iso3);
+    }
+    const view = await this.instruments.createWithin(manager, caller, {
+      payerId,
+      paymentMethodName: data.paymentMethodName,
+      paymentInstrumentTypeName: data.paymentInstrumentTypeName,
+      countries: countries.length ? countries : undefined,
+      metadata: data.metadata,
+      country: country.iso3,
+    });
+    return view.instrument.id;
+  }
+
+  private async processorForInstrument(manager: EntityManager, intent: PaymentIntent, paymentInstrumentId: string, caller: Caller) {
+    const instrument = (await this.instruments.loadVisible(caller, paymentInstrumentId, manager)).snapshot();
+    const processor = (await this.attempts.availableProcessors(intent)).find(
+      (p) => p.paymentMethod.paymentMethodId === instrument.paymentMethodId && (!instrument.paymentInstrumentTypeId || p.paymentInstrumentType.paymentInstrumentTypeId === instrument.paymentInstrumentTypeId),
+    );
+    if (!processor) {
+      throw new DomainError('PAYMENT_METHOD_NOT_AVAILABLE', `the merchant has no active processor for this instrument in ${intent.snapshot().currency}`, {
+        method: 'the instrument',
+        country: 'this country',
+      });
+    }
+    return processor;
+  }
+}

@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { CatalogService, CountryProcessor } from '@pcs/catalog';
+import { Caller } from '@pcs/kernel';
+import { MerchantService } from '@pcs/merchants';
+import { DataSource } from 'typeorm';
+import { PaymentIntent } from './domain/payment-intent';
+import { PaymentAttemptsService } from './payment-attempts.service';
+import { PaymentIntentRepository } from './payment-intent.repository';
+
+export interface PaymentIntentMethods {
+  readonly processors: CountryProcessor[];
+  readonly paymentData: {
+    readonly reference: string | null;
+    readonly description: string | null;
+    readonly countryId: string;
+    readonly intent: PaymentIntent;
+    readonly merchantFantasyName: string | null;
+  };
+}
+
+@Injectable()
+export class PaymentIntentQueriesService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly intents: PaymentIntentRepository,
+    private readonly attempts: PaymentAttemptsService,
+    private readonly merchants: MerchantService,
+    private readonly catalog: CatalogService,
+  ) {}
+
+  /** Operation 19. */
+  async get(caller: Caller, paymentIntentId: string): Promise<PaymentIntent> {
+    return this.intents.loadVisible(this.dataSource.manager, caller, paymentIntentId);
+  }
+
+  /** Operation 20: where the payer can pay this intent, and what it is for. */
+  async methods(caller: Caller, paymentIntentId: string): Promise<PaymentIntentMethods> {
+    const intent = await this.get(caller, paymentIntentId);
+    const p = intent.snapshot();
+    const merchant = await this.merchants.findById(p.merchantId);
+    return {
+      processors: await this.attempts.availableProcessors(intent),
+      paymentData: { reference: p.externalReference, description: p.description, countryId: p.countryId, intent, merchantFantasyName: merchant?.fantasyName ?? merchant?.merchantName ?? null },
+    };
+  }
+}

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { Caller, DomainError, isMerchantCaller } from '@pcs/kernel';
+import { EntityManager } from 'typeorm';
+import { PaymentIntent } from './domain/payment-intent';
+import { intentFromRow, intentToRow } from './persistence/payment-intent.mapper';
+import { PaymentIntentOrmEntity } from './persistence/payment-intent.orm-entity';
+
+/** Loads and saves payment intents; tenancy is part of every load by a caller. */
+@Injectable()
+export class PaymentIntentRepository {
+  async loadVisible(manager: EntityManager, caller: Caller, paymentIntentId: string, lock = false): Promise<PaymentIntent> {
+    const row = await manager.findOne(PaymentIntentOrmEntity, {
+      where: { paymentIntentId, businessId: caller.businessId, ...(isMerchantCaller(caller) ? { merchantId: caller.merchantId } : {}) },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    if (!row) throw new DomainError('PAYMENT_INTENT_NOT_FOUND');
+    return intentFromRow(row);
+  }
+
+  /** For the service's own flows (gateway events, sweeps), which act for no caller. */
+  async lockById(manager: EntityManager, paymentIntentId: string, skipLocked = false): Promise<PaymentIntent | null> {
+    const query = manager
+      .createQueryBuilder(PaymentIntentOrmEntity, 'i')
+      .setLock('pessimistic_write')
+      .where('i.payment_intent_id = :paymentIntentId', { paymentIntentId });
+    if (skipLocked) query.setOnLocked('skip_locked');
+    const row = await query.getOne();
+    return row ? intentFromRow(row) : null;
+  }
+
+  async findById(manager: EntityManager, paymentIntentId: string): Promise<PaymentIntent | null> {
+    const row = await manager.findOne(PaymentIntentOrmEntity, { where: { paymentIntentId } });
+    return row ? intentFromRow(row) : null;
+  }
+
+  async save(manager: EntityManager, intent: PaymentIntent): Promise<void> {
+    await manager.save(intentToRow(intent));
+  }
+}

@@ -1,0 +1,18 @@
+import { Currency, PayinType } from '@pcs/kernel';
+import { PaymentIntent, PaymentIntentOrigin, PaymentIntentStatus } from '../domain/payment-intent';
+import { PaymentIntentOrmEntity } from './payment-intent.orm-entity';
+
+export function intentFromRow(row: PaymentIntentOrmEntity): PaymentIntent {
+  return PaymentIntent.restore({
+    ...row,
+    origin: row.origin as PaymentIntentOrigin,
+    payinType: row.payinType as PayinType,
+    status: row.status as PaymentIntentStatus,
+    currency: row.currency as Currency,
+    confirmationMethod: row.confirmationMethod as 'AUTOMATIC' | 'MANUAL',
+  });
+}
+
+export function intentToRow(intent: PaymentIntent): PaymentIntentOrmEntity {
+  return Object.assign(new PaymentIntentOrmEntity(), intent.snapshot());
+}
