@@ -1,12 +1,16 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
+import { GatewaySettings } from '@pcs/config';
 import { testSettings } from '@pcs/testing';
-import { createPayinsApi } from '../apps/payins-api/src/payins-api';
 import { createB2bApi } from '../apps/b2b-api/src/b2b-api';
+import { createPayinsApi } from '../apps/payins-api/src/payins-api';
 
-/** The real payins API, exactly as main.ts builds it, on this run's database. */
-export async function startPayinsApi(): Promise<NestExpressApplication> {
-  const app = await createPayinsApi(testSettings(), 'silent');
-  await app.init();
+/**
+ * The real payins API, exactly as main.ts builds it, on this run's database,
+ * listening on a free loopback port (the sandbox gateway calls back over HTTP).
+ */
+export async function startPayinsApi(gateway: Partial<GatewaySettings> = {}): Promise<NestExpressApplication> {
+  const app = await createPayinsApi(testSettings('http://localhost:3000', gateway), 'silent');
+  await app.listen(0, '127.0.0.1');
   return app;
 }
 

@@ -7,7 +7,7 @@ import { HttpFoundationModule } from '@pcs/http';
 import { MerchantsModule } from '@pcs/merchants';
 import { PayersModule } from '@pcs/payers';
 import { PaymentInstrumentsModule } from '@pcs/payment-instruments';
-import { PaymentIntentActivityModule } from '@pcs/payment-intents';
+import { PaymentIntentActivityModule, PaymentIntentsModule } from '@pcs/payment-intents';
 import { BusinessCountryProcessorController } from './business-country-processor/business-country-processor.controller';
 import { PaymentMethodImageController } from './catalog/payment-method-image.controller';
 import { MerchantController } from './merchant/merchant.controller';
@@ -15,6 +15,10 @@ import { MerchantCountryProcessorController } from './merchant-country-processor
 import { PayerController } from './payer/payer.controller';
 import { PaymentInstrumentController } from './payment-instrument/payment-instrument.controller';
 import { PaymentMethodController } from './payment-method/payment-method.controller';
+import { GatewayCallbackController } from './gateway/gateway-callback.controller';
+import { SandboxGatewayController } from './gateway/sandbox-gateway.controller';
+import { PayinController } from './payin/payin.controller';
+import { PaymentIntentController } from './payment-intent/payment-intent.controller';
 
 /** The payins API: merchants, payers, instruments, payment intents, links, payins. */
 @Module({})
@@ -32,6 +36,7 @@ export class PayinsApiModule {
         PaymentIntentActivityModule,
         PayersModule,
         PaymentInstrumentsModule,
+        PaymentIntentsModule,
       ],
       controllers: [
         MerchantController,
@@ -41,6 +46,10 @@ export class PayinsApiModule {
         PaymentMethodImageController,
         PayerController,
         PaymentInstrumentController,
+        PaymentIntentController,
+        PayinController,
+        SandboxGatewayController,
+        GatewayCallbackController,
       ],
     };
   }

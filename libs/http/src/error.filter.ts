@@ -3,6 +3,7 @@ import { DomainError } from '@pcs/kernel';
 import type { Request, Response } from 'express';
 import { errorResponder, ErrorResponder } from './error-body';
 import type { ApiArea } from './error-body';
+import { ReplayedResponse } from './idempotency';
 
 /**
  * The one place failures become HTTP responses. Domain errors keep their code;
@@ -23,6 +24,11 @@ export class ErrorFilter implements ExceptionFilter {
     const response = http.getResponse<Response>();
     const request = http.getRequest<Request & { id?: string }>();
     if (response.headersSent) return;
+    if (exception instanceof ReplayedResponse) {
+      response.status(exception.status).setHeader('Idempotent-Replayed', 'true');
+      response.type('application/json').send(exception.body);
+      return;
+    }
     this.respond(response, this.toDomainError(exception, request));
   }
 

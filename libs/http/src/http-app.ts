@@ -4,7 +4,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { ApiArea, errorResponder } from './error-body';
-import { jsonBodyErrors, jsonBodyParser, refuseCardData, requireJsonContentType } from './json-body';
+import { FORM_ROUTES, formBodyParser, jsonBodyErrors, jsonBodyParser, refuseCardData, requireJsonContentType } from './json-body';
 import { API_KEY_SCHEME, SIGNATURE_SCHEME } from './signed.decorator';
 
 export interface ApiDescription {
@@ -26,6 +26,7 @@ export function configureHttpApp(app: NestExpressApplication, api: ApiDescriptio
   const respond = errorResponder(api.area);
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  app.use(FORM_ROUTES, formBodyParser());
   app.use(requireJsonContentType(respond), jsonBodyParser(), jsonBodyErrors(respond), refuseCardData(respond));
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app, api), { jsonDocumentUrl: 'docs-json', yamlDocumentUrl: 'docs-yaml' });
 }

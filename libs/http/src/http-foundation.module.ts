@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { BusinessesModule } from '@pcs/businesses';
 import { LoggerModule } from 'nestjs-pino';
@@ -6,6 +6,7 @@ import * as crypto from 'node:crypto';
 import { ApiArea } from './error-body';
 import { ErrorFilter } from './error.filter';
 import { HealthController } from './health.controller';
+import { API_AREA } from './idempotency';
 import { SignatureGuard } from './signature.guard';
 import { RequestValidationPipe } from './validation.pipe';
 
@@ -19,6 +20,7 @@ export interface HttpFoundationOptions {
  * filter, the validation pipe, request logging with credentials redacted,
  * and /health.
  */
+@Global()
 @Module({})
 export class HttpFoundationModule {
   static forRoot(options: HttpFoundationOptions): DynamicModule {
@@ -50,7 +52,9 @@ export class HttpFoundationModule {
         { provide: APP_GUARD, useClass: SignatureGuard },
         { provide: APP_FILTER, useFactory: () => new ErrorFilter(options.area) },
         { provide: APP_PIPE, useClass: RequestValidationPipe },
+        { provide: API_AREA, useValue: options.area },
       ],
+      exports: [API_AREA],
     };
   }
 }

@@ -13,3 +13,4 @@ export * from './http-app';
 export * from './health.controller';
 export * from './uuid-param.pipe';
 export * from './standalone';
+export * from './idempotency';

@@ -1,4 +1,4 @@
-import { ErrorRequestHandler, json, RequestHandler } from 'express';
+import { ErrorRequestHandler, json, RequestHandler, urlencoded } from 'express';
 import type { IncomingMessage } from 'node:http';
 import { DomainError, ErrorCode, findCardData } from '@pcs/kernel';
 import { ErrorResponder } from './error-body';
@@ -21,11 +21,19 @@ export function jsonBodyParser(): RequestHandler {
   });
 }
 
+/** Routes that take HTML form posts (the sandbox gateway's page), parsed before the JSON rules apply. */
+export const FORM_ROUTES = '/sandbox/gateway';
+
+export function formBodyParser(): RequestHandler {
+  return urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 });
+}
+
 /** A body in another media type is a 415, before anything tries to read it. */
 export function requireJsonContentType(respond: ErrorResponder): RequestHandler {
   return (request, response, next) => {
     const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
-    if (hasBody && !request.is(['application/json', 'application/*+json'])) {
+    const isForm = request.path.startsWith(FORM_ROUTES) && request.is('application/x-www-form-urlencoded');
+    if (hasBody && !isForm && !request.is(['application/json', 'application/*+json'])) {
       respond(response, new DomainError('UNSUPPORTED_MEDIA_TYPE'));
       return;
     }

@@ -101,7 +101,8 @@ CREATE TABLE idempotency_key (
   request_hash     char(64) NOT NULL,
   state            text NOT NULL CHECK (state IN ('IN_PROGRESS', 'DONE')),
   response_status  integer,
-  response_body    jsonb,
+  -- text, not jsonb: a replay must return the first response byte for byte (jsonb reorders keys).
+  response_body    text,
   created_at       timestamptz NOT NULL DEFAULT now(),
   expires_at       timestamptz NOT NULL,
   PRIMARY KEY (scope, key)

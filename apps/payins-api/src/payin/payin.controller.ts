@@ -1,0 +1,81 @@
+import { Get, Query } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
+import { CurrentCaller, payinsEnvelope, SignedController } from '@pcs/http';
+import { InvalidRequestError, Money } from '@pcs/kernel';
+import type { Caller } from '@pcs/kernel';
+import { MerchantAccess } from '@pcs/merchants';
+import { PayinLedgerService } from '@pcs/payins';
+import type { PayinProps } from '@pcs/payins';
+import { ApiStandardErrors } from '../shared/api-errors.decorator';
+import { ListPayinsQuery } from './payin.dto';
+import { PayinPageResponse, PayinResponse } from './payin.responses';
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+export function presentPayin(p: Readonly<PayinProps>): PayinResponse {
+  const wire = (minor: number) => Money.ofMinor(minor, p.currency).toWire();
+  return {
+    transactionId: p.transactionId,
+    accountId: p.accountId,
+    merchantId: p.merchantId,
+    payoutRequestId: null,
+    paymentIntentId: p.paymentIntentId,
+    merchantName: p.merchantName,
+    status: p.status,
+    externalId: p.externalId,
+    externalStatus: p.externalStatus,
+    transactionSyncDate: iso(p.transactionSyncDate),
+    transactionType: p.transactionType,
+    currency: p.currency,
+    amount: wire(p.amount),
+    subtotalAmount: wire(p.subtotalAmount),
+    taxAmount: wire(p.taxAmount),
+    tipAmount: wire(p.tipAmount),
+    receivedAmount: wire(p.receivedAmount),
+    description: p.description,
+    conceptCode: p.conceptCode,
+    liquidationDate: iso(p.liquidationDate),
+    cancelledAt: iso(p.cancelledAt),
+    cancellationReason: p.cancellationReason,
+    createdAt: iso(p.createdAt),
+    person: { lastName: p.personLastName, firstName: p.personFirstName },
+    paymentInstrumentData: { maskedPan: p.maskedPan, cardType: p.cardType },
+    paymentIntentInitiator: p.paymentIntentInitiator,
+  };
+}
+
+function dateBound(value: string | undefined, end: boolean): Date | undefined {
+  if (!value) return undefined;
+  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : value);
+  if (Number.isNaN(date.getTime())) throw new InvalidRequestError([end ? 'dateUntil' : 'dateFrom'], `${end ? 'dateUntil' : 'dateFrom'} is not a valid date`);
+  return date;
+}
+
+@SignedController('payin', 'payins')
+@ApiExtraModels(PayinPageResponse)
+export class PayinController {
+  constructor(
+    private readonly ledger: PayinLedgerService,
+    private readonly access: MerchantAccess,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Get payins (paged)', operationId: 'listPayins' })
+  @ApiOkResponse({ schema: { type: 'array', items: { $ref: getSchemaPath(PayinPageResponse) } } })
+  @ApiStandardErrors()
+  async list(@CurrentCaller() caller: Caller, @Query() query: ListPayinsQuery) {
+    const dateFrom = dateBound(query.dateFrom, false);
+    const dateUntil = dateBound(query.dateUntil, true);
+    if (dateFrom && dateUntil && dateFrom > dateUntil) throw new InvalidRequestError(['dateFrom', 'dateUntil'], 'dateFrom is after dateUntil');
+    if (query.minAmount !== undefined && query.maxAmount !== undefined && query.minAmount > query.maxAmount) {
+      throw new InvalidRequestError(['minAmount', 'maxAmount'], 'minAmount is above maxAmount');
+    }
+    if (query.merchantId) await this.access.loadVisible(caller, query.merchantId);
+    const page = await this.ledger.list(
+      caller,
+      { ...query, dateFrom, dateUntil },
+      query.toPageRequest(),
+    );
+    return payinsEnvelope(page, presentPayin);
+  }
+}

@@ -1,0 +1,49 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Currency, TransactionStatus } from '@pcs/kernel';
+
+class PersonResponse {
+  @ApiProperty({ type: String, nullable: true }) lastName: string | null;
+  @ApiProperty({ type: String, nullable: true }) firstName: string | null;
+}
+
+class PaymentInstrumentDataResponse {
+  @ApiProperty({ type: String, nullable: true, example: '************1111' }) maskedPan: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'VISA' }) cardType: string | null;
+}
+
+export class PayinResponse {
+  @ApiProperty({ format: 'uuid' }) transactionId: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The merchant\'s service account' }) accountId: string | null;
+  @ApiProperty({ format: 'uuid' }) merchantId: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) payoutRequestId: string | null;
+  @ApiProperty({ format: 'uuid' }) paymentIntentId: string;
+  @ApiProperty() merchantName: string;
+  @ApiProperty({ enum: TransactionStatus }) status: string;
+  @ApiProperty({ type: String, nullable: true, description: 'The gateway\'s reference' }) externalId: string | null;
+  @ApiProperty({ type: String, nullable: true }) externalStatus: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) transactionSyncDate: string | null;
+  @ApiProperty({ enum: ['PAYIN', 'REFUND'] }) transactionType: string;
+  @ApiProperty({ enum: Currency }) currency: string;
+  @ApiProperty() amount: number;
+  @ApiProperty() subtotalAmount: number;
+  @ApiProperty() taxAmount: number;
+  @ApiProperty() tipAmount: number;
+  @ApiProperty() receivedAmount: number;
+  @ApiProperty({ type: String, nullable: true }) description: string | null;
+  @ApiProperty({ enum: ['PAYIN', 'REFUND', 'MANUAL_REFUND'] }) conceptCode: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When an approved payin settles: approval plus the method\'s business days' }) liquidationDate: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) cancelledAt: string | null;
+  @ApiProperty({ type: String, nullable: true }) cancellationReason: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) createdAt: string | null;
+  @ApiProperty({ type: PersonResponse }) person: PersonResponse;
+  @ApiProperty({ type: PaymentInstrumentDataResponse }) paymentInstrumentData: PaymentInstrumentDataResponse;
+  @ApiProperty({ enum: ['MERCHANT', 'PAYER'] }) paymentIntentInitiator: string;
+}
+
+export class PayinPageResponse {
+  @ApiProperty({ example: '1' }) currentPage: string;
+  @ApiProperty({ example: '20' }) pageSize: string;
+  @ApiProperty() rowCount: number;
+  @ApiProperty() pageCount: number;
+  @ApiProperty({ type: [PayinResponse] }) results: PayinResponse[];
+}

@@ -1,0 +1,157 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsEnum,
+  IsInt,
+  IsNotEmpty,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsPositive,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { CountryCode, Currency, PayinType, PaymentInstrumentTypeName, PaymentMethodName } from '@pcs/kernel';
+import { PayerRequestDto } from '../../payer/dto/payer-request.dto';
+import { MaxJsonSize } from '../../shared/max-json-size.validator';
+
+export class PaymentInstrumentDataDto {
+  @ApiPropertyOptional({ enum: PaymentInstrumentTypeName })
+  @IsOptional()
+  @IsEnum(PaymentInstrumentTypeName)
+  paymentInstrumentTypeName?: PaymentInstrumentTypeName;
+
+  @ApiProperty({ enum: PaymentMethodName })
+  @IsEnum(PaymentMethodName)
+  paymentMethodName: PaymentMethodName;
+
+  @ApiPropertyOptional({ type: [String], format: 'uuid', description: 'countryId of each country where the instrument may be used' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(3)
+  @IsUUID('all', { each: true })
+  countries?: string[];
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  @IsOptional()
+  @IsObject()
+  @MaxJsonSize(4096)
+  metadata?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID('all')
+  merchantId?: string;
+}
+
+export class PaymentIntentMetadataDto {
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  @MaxLength(64, { each: true })
+  limitIssuers?: string[];
+}
+
+/** Payment intent creation request (specification, operation 17). */
+export class CreatePaymentIntentDto {
+  @ApiProperty({ enum: Currency })
+  @IsEnum(Currency)
+  currency: Currency;
+
+  @ApiProperty({ example: 1500.5, description: 'Major units, VAT included, tip excluded; at most the currency\'s decimals' })
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  amount: number;
+
+  @ApiProperty({ enum: PayinType })
+  @IsEnum(PayinType)
+  payinType: PayinType;
+
+  @ApiProperty({ maxLength: 128 })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(128)
+  externalReference: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Required unless payerData describes a new payer' })
+  @IsOptional()
+  @IsUUID('all')
+  payerId?: string;
+
+  @ApiProperty()
+  @IsBoolean()
+  offSession: boolean;
+
+  @ApiProperty({ example: 1001 })
+  @IsInt()
+  @IsPositive()
+  @Max(Number.MAX_SAFE_INTEGER)
+  invoiceNumber: number;
+
+  @ApiProperty({ enum: CountryCode })
+  @IsEnum(CountryCode)
+  country: CountryCode;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID('all')
+  merchantId?: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID('all')
+  paymentInstrumentId?: string;
+
+  @ApiPropertyOptional({ type: PaymentInstrumentDataDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => PaymentInstrumentDataDto)
+  paymentInstrumentData?: PaymentInstrumentDataDto;
+
+  @ApiPropertyOptional({ description: 'With an instrument: charge it now, off-session' })
+  @IsOptional()
+  @IsBoolean()
+  confirm?: boolean;
+
+  @ApiPropertyOptional({ type: PayerRequestDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => PayerRequestDto)
+  payerData?: PayerRequestDto;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean()
+  setupFutureUsage?: boolean;
+
+  @ApiPropertyOptional({ type: PaymentIntentMetadataDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => PaymentIntentMetadataDto)
+  metadata?: PaymentIntentMetadataDto;
+
+  @ApiPropertyOptional({ maxLength: 512 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  description?: string;
+
+  @ApiPropertyOptional({ example: 50, description: 'Major units, added to the amount' })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  tipAmount?: number;
+
+  @ApiPropertyOptional({ example: 22, description: 'One of the country\'s allowed VAT percentages; default: the merchant\'s for the country, else the country\'s' })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  vatPercentage?: number;
+}

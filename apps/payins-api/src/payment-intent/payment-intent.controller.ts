@@ -1,0 +1,125 @@
+import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { CurrentCaller, Idempotent, SignedController, UuidParamPipe } from '@pcs/http';
+import { Money } from '@pcs/kernel';
+import type { Caller } from '@pcs/kernel';
+import { PaymentAttemptsService, PaymentIntentCreationService, PaymentIntentQueriesService, RefundsService } from '@pcs/payment-intents';
+import { presentCountryProcessor } from '../catalog/catalog.presenter';
+import { toPayerRequest } from '../payer/dto/payer-request.dto';
+import { ApiStandardErrors } from '../shared/api-errors.decorator';
+import { ErrorResponse } from '../shared/error.response';
+import { CreatePaymentIntentDto } from './dto/create-payment-intent.dto';
+import { FastPaymentIntentDto, InitializePaymentDto, ManualRefundDto, RefundDto } from './dto/other-requests.dto';
+import { presentCreation, presentPaymentIntent } from './payment-intent.presenter';
+import {
+  InitializePaymentResponse,
+  PaymentIntentCreationResponse,
+  PaymentIntentMethodsResponse,
+  PaymentIntentResponse,
+} from './payment-intent.responses';
+
+const invalidState = ApiConflictResponse({ type: ErrorResponse, description: 'Payins:PAYMENT_INTENT_INVALID_STATE, or a request with the same Idempotency-Key still running' });
+const keyReused = ApiUnprocessableEntityResponse({ type: ErrorResponse, description: 'Payins:IDEMPOTENCY_KEY_REUSED' });
+
+@SignedController('payment-intent', 'payment intents')
+export class PaymentIntentController {
+  constructor(
+    private readonly creation: PaymentIntentCreationService,
+    private readonly queries: PaymentIntentQueriesService,
+    private readonly attempts: PaymentAttemptsService,
+    private readonly refunds: RefundsService,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @Idempotent()
+  @ApiOperation({ summary: 'Create a payment intent', operationId: 'createPaymentIntent' })
+  @ApiOkResponse({ type: PaymentIntentCreationResponse })
+  @ApiStandardErrors()
+  @invalidState
+  @keyReused
+  async create(@CurrentCaller() caller: Caller, @Body() body: CreatePaymentIntentDto): Promise<PaymentIntentCreationResponse> {
+    const { payerData, ...rest } = body;
+    const intent = await this.creation.create(caller, { ...rest, ...(payerData ? { payerData: toPayerRequest(payerData, 'payerData.address') } : {}) });
+    return presentCreation(intent);
+  }
+
+  @Post('fast')
+  @HttpCode(200)
+  @Idempotent()
+  @ApiOperation({ summary: 'Create a fast payment intent', description: 'The merchant is found by its configuration\'s shortName (fast payments enabled).', operationId: 'createFastPaymentIntent' })
+  @ApiOkResponse({ type: PaymentIntentCreationResponse })
+  @ApiStandardErrors()
+  @keyReused
+  async createFast(@CurrentCaller() caller: Caller, @Body() body: FastPaymentIntentDto): Promise<PaymentIntentCreationResponse> {
+    const { paymentIntentAdditionalInfo, ...rest } = body;
+    const intent = await this.creation.createFast(caller, { ...rest, paymentIntentAdditionalInfo: paymentIntentAdditionalInfo ? { ...paymentIntentAdditionalInfo } : undefined });
+    return presentCreation(intent);
+  }
+
+  @Get(':paymentIntentId')
+  @ApiOperation({ summary: 'Get a payment intent', operationId: 'getPaymentIntent' })
+  @ApiOkResponse({ type: PaymentIntentResponse })
+  @ApiStandardErrors()
+  async get(@CurrentCaller() caller: Caller, @Param('paymentIntentId', UuidParamPipe) id: string): Promise<PaymentIntentResponse> {
+    return presentPaymentIntent(await this.queries.get(caller, id));
+  }
+
+  @Get(':paymentIntentId/payment-methods')
+  @ApiOperation({ summary: 'Get the payment methods of a payment intent', operationId: 'getPaymentIntentPaymentMethods' })
+  @ApiOkResponse({ type: PaymentIntentMethodsResponse })
+  @ApiStandardErrors()
+  async methods(@CurrentCaller() caller: Caller, @Param('paymentIntentId', UuidParamPipe) id: string): Promise<PaymentIntentMethodsResponse> {
+    const { processors, paymentData } = await this.queries.methods(caller, id);
+    const p = paymentData.intent.snapshot();
+    return {
+      paymentIntentAvailablePaymentMethods: processors.map(presentCountryProcessor),
+      paymentData: {
+        reference: paymentData.reference,
+        description: paymentData.description,
+        countryId: paymentData.countryId,
+        currency: p.currency,
+        amount: paymentData.intent.total.toWire(),
+        vatAmount: Money.ofMinor(p.taxAmount, p.currency).toWire(),
+        merchantFantasyName: paymentData.merchantFantasyName,
+      },
+    };
+  }
+
+  @Post(':paymentIntentId/initialize')
+  @HttpCode(200)
+  @Idempotent()
+  @ApiOperation({ summary: 'Initialize a payment (B2B) with a payment method', operationId: 'initializePayment' })
+  @ApiOkResponse({ type: InitializePaymentResponse })
+  @ApiStandardErrors()
+  @invalidState
+  @keyReused
+  async initialize(@CurrentCaller() caller: Caller, @Param('paymentIntentId', UuidParamPipe) id: string, @Body() body: InitializePaymentDto): Promise<InitializePaymentResponse> {
+    const result = await this.attempts.initialize(caller, id, body.countryProcessorId);
+    return { paymentIntent: presentPaymentIntent(result.intent), gatewayReferenceId: result.gatewayReferenceId, gatewayUrl: result.gatewayUrl };
+  }
+
+  @Post(':paymentIntentId/refund')
+  @HttpCode(200)
+  @Idempotent()
+  @ApiOperation({ summary: 'Refund a payment intent', description: 'An empty body refunds everything still refundable.', operationId: 'refundPaymentIntent' })
+  @ApiOkResponse({ type: PaymentIntentResponse })
+  @ApiStandardErrors()
+  @invalidState
+  @keyReused
+  async refund(@CurrentCaller() caller: Caller, @Param('paymentIntentId', UuidParamPipe) id: string, @Body() body: RefundDto): Promise<PaymentIntentResponse> {
+    return presentPaymentIntent(await this.refunds.refund(caller, id, body.requestedRefundAmount));
+  }
+
+  @Post(':paymentIntentId/manual-refund')
+  @HttpCode(200)
+  @Idempotent()
+  @ApiOperation({ summary: 'Refund a payment intent (manual refund)', operationId: 'manualRefundPaymentIntent' })
+  @ApiOkResponse({ type: PaymentIntentResponse })
+  @ApiStandardErrors()
+  @invalidState
+  @keyReused
+  async manualRefund(@CurrentCaller() caller: Caller, @Param('paymentIntentId', UuidParamPipe) id: string, @Body() body: ManualRefundDto): Promise<PaymentIntentResponse> {
+    return presentPaymentIntent(await this.refunds.manualRefund(caller, id, body.status, body.requestedRefundAmount));
+  }
+}

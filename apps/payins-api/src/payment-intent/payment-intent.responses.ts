@@ -1,0 +1,80 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Currency, PayinType } from '@pcs/kernel';
+import { CountryProcessorResponse } from '../catalog/catalog.responses';
+
+export const PAYMENT_INTENT_STATUSES = [
+  'REQUIRES_PAYMENT_INSTRUMENT',
+  'REQUIRES_CONFIRMATION',
+  'REQUIRES_ACTION',
+  'PROCESSING',
+  'SUCCEEDED',
+  'CANCELED',
+  'PARTIALLY_REFUNDED',
+  'REFUNDED',
+];
+
+export class PaymentIntentResponse {
+  @ApiProperty({ format: 'uuid' }) paymentIntentId: string;
+  @ApiProperty({ format: 'uuid' }) businessId: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) payerId: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) paymentInstrumentId: string | null;
+  @ApiProperty({ enum: PayinType }) payinType: string;
+  @ApiProperty({ enum: PAYMENT_INTENT_STATUSES }) paymentIntentStatus: string;
+  @ApiProperty({ type: String, nullable: true }) lastPaymentError: string | null;
+  @ApiProperty({ type: String, nullable: true }) externalReference: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The gateway\'s reference of the approved charge' }) externalChargeId: string | null;
+  @ApiProperty({ type: String, nullable: true }) externalInvoiceId: string | null;
+  @ApiProperty({ type: String, nullable: true }) invoiceEmail: string | null;
+  @ApiProperty({ type: String, nullable: true }) description: string | null;
+  @ApiProperty({ enum: Currency }) currency: string;
+  @ApiProperty({ example: 1229.92, description: 'Amount without VAT' }) subtotalAmount: number;
+  @ApiProperty({ example: 270.58 }) taxAmount: number;
+  @ApiProperty({ example: 0 }) tipAmount: number;
+  @ApiProperty({ example: 1500.5, description: 'What the payer pays: amount plus tip' }) totalAmount: number;
+  @ApiProperty({ example: 0, description: 'Collected so far (the total once SUCCEEDED)' }) receivedAmount: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'Typed number by the specification without a meaning; always null' }) confirmationInstrument: null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Typed number by the specification without a meaning; always null (see the creation wrapper\'s nextAction)' }) nextAction: null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Typed number by the specification without a meaning; always null' }) statementDescriptor: null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) cancelledAt: string | null;
+  @ApiProperty({ type: String, nullable: true }) cancellationReason: string | null;
+  @ApiProperty({ type: String, nullable: true }) receiptEmail: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'OFF_SESSION' }) setupFutureUsage: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The request\'s metadata as a JSON string' }) metadata: string | null;
+  @ApiProperty({ type: String, nullable: true }) linkId: string | null;
+  @ApiProperty({ type: String, format: 'date-time' }) createdAt: string;
+  @ApiProperty({ example: 1 }) exchangeRate: number;
+}
+
+export class PaymentIntentCreationResponse {
+  @ApiProperty({ type: PaymentIntentResponse }) paymentIntent: PaymentIntentResponse;
+  @ApiProperty({ enum: ['AUTOMATIC', 'MANUAL'], description: 'AUTOMATIC when confirmed at creation (confirm: true)' }) confirmationMethod: string;
+  @ApiProperty({ enum: PAYMENT_INTENT_STATUSES }) status: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: ['INITIALIZE_WITH_PAYMENT_METHOD', 'REDIRECT_TO_GATEWAY', 'WAIT_FOR_GATEWAY'],
+    description: 'What has to happen next; null when nothing',
+  })
+  nextAction: string | null;
+}
+
+export class PaymentDataResponse {
+  @ApiProperty({ type: String, nullable: true }) reference: string | null;
+  @ApiProperty({ type: String, nullable: true }) description: string | null;
+  @ApiProperty({ format: 'uuid' }) countryId: string;
+  @ApiProperty({ enum: Currency }) currency: string;
+  @ApiProperty({ description: 'Total to pay' }) amount: number;
+  @ApiProperty() vatAmount: number;
+  @ApiProperty({ type: String, nullable: true }) merchantFantasyName: string | null;
+}
+
+export class PaymentIntentMethodsResponse {
+  @ApiProperty({ type: [CountryProcessorResponse] }) paymentIntentAvailablePaymentMethods: CountryProcessorResponse[];
+  @ApiProperty({ type: PaymentDataResponse }) paymentData: PaymentDataResponse;
+}
+
+export class InitializePaymentResponse {
+  @ApiProperty({ type: PaymentIntentResponse }) paymentIntent: PaymentIntentResponse;
+  @ApiProperty({ example: 'sbx_chk_6f1c2e...' }) gatewayReferenceId: string;
+  @ApiProperty({ example: 'http://localhost:3000/sandbox/gateway/sbx_chk_6f1c2e...' }) gatewayUrl: string;
+}
