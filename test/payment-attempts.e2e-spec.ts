@@ -1,3 +1,4 @@
+import * as crypto from 'node:crypto';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { sandboxCallbackKey, signCallback } from '@pcs/gateways';
@@ -29,7 +30,7 @@ describe('collection attempts, gateway callbacks and the state machine', () => {
         currency: 'UYU',
         amount,
         payinType: 'DEFAULT',
-        externalReference: `ref-${Math.random()}`,
+        externalReference: `ref-${crypto.randomUUID()}`,
         payerId,
         offSession: false,
         invoiceNumber: 7,
@@ -37,7 +38,11 @@ describe('collection attempts, gateway callbacks and the state machine', () => {
         ...extra,
       })
     ).body;
-  const newIntent = async (amount = 500) => (await createIntent(amount)).paymentIntent as { paymentIntentId: string };
+  const newIntent = async (amount = 500) => {
+    const created = await createIntent(amount);
+    if (!created.paymentIntent) throw new Error(`creation failed: ${JSON.stringify(created)}`);
+    return created.paymentIntent as { paymentIntentId: string };
+  };
   const processor = async (intentId: string, method: string, type?: string) =>
     ((await merchant.get(`/payment-intent/${intentId}/payment-methods`)).body.paymentIntentAvailablePaymentMethods as Processor[]).find(
       (p) => p.paymentMethod.paymentMethodName === method && (!type || p.paymentInstrumentType.paymentInstrumentTypeName === type),

@@ -1,3 +1,4 @@
+import * as crypto from 'node:crypto';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { clientFor, createTenant, hmacHex, SignedClient, TestTenant } from '@pcs/testing';
@@ -25,7 +26,7 @@ describe('refunds under concurrency, manual refunds, idempotency keys', () => {
       currency: 'UYU',
       amount,
       payinType: 'DEFAULT',
-      externalReference: `paid-${Math.random()}`,
+      externalReference: `paid-${crypto.randomUUID()}`,
       payerId,
       offSession: true,
       invoiceNumber: 1,

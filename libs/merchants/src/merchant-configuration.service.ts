@@ -47,6 +47,12 @@ export class MerchantConfigurationService {
     return this.load(this.dataSource.manager, merchantId, false);
   }
 
+  /** The VAT rate (basis points) the merchant configured for a country, if any. */
+  async vatRateFor(merchantId: string, countryId: string, manager: EntityManager = this.dataSource.manager): Promise<number | null> {
+    const row = await manager.findOne(MerchantCountryConfigurationOrmEntity, { where: { merchantId, countryId }, select: { vatRateBp: true, merchantCountryConfigurationId: true } });
+    return row?.vatRateBp ?? null;
+  }
+
   /** The merchant that takes fast payments under this short name, if any (case-insensitive). */
   async fastPaymentMerchantId(shortName: string): Promise<string | null> {
     const row = await this.dataSource.manager

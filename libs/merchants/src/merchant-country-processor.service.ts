@@ -124,8 +124,8 @@ export class MerchantCountryProcessorService {
   }
 
   /** Country processors a merchant offers to payers: ACTIVE, active, and active at the platform. */
-  async offeredCountryProcessors(merchantId: string): Promise<CountryProcessor[]> {
-    const rows = await this.dataSource.manager.find(MerchantCountryProcessorOrmEntity, {
+  async offeredCountryProcessors(merchantId: string, manager: EntityManager = this.dataSource.manager): Promise<CountryProcessor[]> {
+    const rows = await manager.find(MerchantCountryProcessorOrmEntity, {
       where: { merchantId, onboardingStatus: 'ACTIVE', active: true },
     });
     const processors = await this.catalog.findCountryProcessors(rows.map((r) => r.countryProcessorId));

@@ -61,10 +61,16 @@ export class PayerService {
   }
 
   /** A payer the caller may see (other contexts use it too); PAYER_NOT_FOUND otherwise. */
-  async loadVisible(caller: Caller, payerId: string, manager: EntityManager = this.dataSource.manager, lock = false): Promise<Payer> {
+  /**
+   * `lock`: true (or 'update') to change the payer; 'share' to pay with it —
+   * many payments may share a payer, while deletion (which takes it for
+   * update) waits for them and they for it.
+   */
+  async loadVisible(caller: Caller, payerId: string, manager: EntityManager = this.dataSource.manager, lock: boolean | 'update' | 'share' = false): Promise<Payer> {
+    const mode = lock === 'share' ? ('for_key_share' as const) : lock ? ('pessimistic_write' as const) : null;
     const row = await manager.findOne(PayerOrmEntity, {
       where: { payerId, businessId: caller.businessId, deletedAt: IsNull(), ...(isMerchantCaller(caller) ? { merchantId: caller.merchantId } : {}) },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+      ...(mode ? { lock: { mode } } : {}),
     });
     if (!row) throw new DomainError('PAYER_NOT_FOUND');
     return payerFromRow(row);

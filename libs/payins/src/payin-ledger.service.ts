@@ -48,6 +48,11 @@ export class PayinLedgerService {
     await manager.save(payinToRow(payin));
   }
 
+  /** A new record: a plain INSERT (save() would read the row first). */
+  async insert(manager: EntityManager, payin: Payin): Promise<void> {
+    await manager.createQueryBuilder().insert().into(PayinOrmEntity).values(payinToRow(payin)).execute();
+  }
+
   async get(manager: EntityManager, transactionId: string, lock = false): Promise<Payin | null> {
     const row = await manager.findOne(PayinOrmEntity, { where: { transactionId }, ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
     return row ? payinFromRow(row) : null;

@@ -61,7 +61,7 @@ export class PaymentInstrumentService {
       if (!(await this.catalog.findCountryByIso3(code))) throw new InvalidRequestError(['countries'], `countries: ${code} is not a supported country`);
     }
 
-    const candidates = (await this.processors.offeredCountryProcessors(merchantId)).filter(
+    const candidates = (await this.processors.offeredCountryProcessors(merchantId, manager)).filter(
       (p) =>
         p.country.iso3 === country.iso3 &&
         p.paymentMethod.name === request.paymentMethodName &&

@@ -41,9 +41,9 @@ export class PaymentAttemptsService {
   ) {}
 
   /** Operation 20's list: the merchant's ACTIVE, active processors for the intent's country and currency. */
-  async availableProcessors(intent: PaymentIntent): Promise<CountryProcessor[]> {
+  async availableProcessors(intent: PaymentIntent, manager: EntityManager = this.dataSource.manager): Promise<CountryProcessor[]> {
     const p = intent.snapshot();
-    return (await this.processors.offeredCountryProcessors(p.merchantId)).filter(
+    return (await this.processors.offeredCountryProcessors(p.merchantId, manager)).filter(
       (cp) =>
         cp.country.countryId === p.countryId &&
         cp.currencies.includes(p.currency) &&
@@ -90,7 +90,7 @@ export class PaymentAttemptsService {
         }
         const payin = await this.parties.newAttempt(manager, caller, intent, processor, merchantName, 'PAYER', payinId, now);
         payin.bindGatewayReference(checkout.reference, expiresAt, now);
-        await this.ledger.save(manager, payin);
+        await this.ledger.insert(manager, payin);
         await this.intents.save(manager, intent);
         return intent;
       });

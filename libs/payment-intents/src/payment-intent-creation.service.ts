@@ -107,12 +107,12 @@ export class PaymentIntentCreationService {
       const merchantId = await this.access.resolveMerchantId(caller, command.merchantId ?? command.paymentInstrumentData?.merchantId, manager);
       const merchant = await this.merchants.load(caller, merchantId, manager);
       merchant.assertCanCollect();
-      const vatRateBp = await this.vatRate(merchantId, country, command.vatPercentage);
+      const vatRateBp = await this.vatRate(merchantId, country, command.vatPercentage, manager);
 
       const payer = command.payerId
         ? command.payerData
           ? await this.payers.completeWithin(manager, caller, command.payerId, command.payerData)
-          : await this.payers.loadVisible(caller, command.payerId, manager, true)
+          : await this.payers.loadVisible(caller, command.payerId, manager, 'share')
         : await this.payers.createWithin(manager, caller, { ...command.payerData, merchantId });
       if (payer.snapshot().merchantId !== merchantId) throw new DomainError('PAYER_NOT_FOUND');
 
@@ -151,12 +151,12 @@ export class PaymentIntentCreationService {
       if (command.confirm && paymentInstrumentId) {
         const processor = await this.processorForInstrument(manager, intent, paymentInstrumentId, caller);
         intent.startOffSessionCharge(now);
-        await this.intents.save(manager, intent);
+        await this.intents.insert(manager, intent);
         payinId = crypto.randomUUID();
         const payin = await this.parties.newAttempt(manager, caller, intent, processor, merchant.snapshot().merchantName, 'MERCHANT', payinId, now);
-        await this.ledger.save(manager, payin);
+        await this.ledger.insert(manager, payin);
       } else {
-        await this.intents.save(manager, intent);
+        await this.intents.insert(manager, intent);
       }
       return { intent, payinId };
     });
@@ -214,7 +214,7 @@ export class PaymentIntentCreationService {
       const method = [command.paymentMethodName, command.paymentInstrumentTypeName].filter(Boolean).join(' ');
       throw new DomainError('PAYMENT_METHOD_NOT_AVAILABLE', `the merchant has no active processor for ${method} in ${country.iso3}`, { method, country: country.iso3 });
     }
-    await this.intents.save(this.dataSource.manager, intent);
+    await this.intents.insert(this.dataSource.manager, intent);
     return intent;
   }
 
@@ -226,12 +226,12 @@ export class PaymentIntentCreationService {
   }
 
   /** The request's VAT if given, else the merchant's for the country, else the country's default; always one the country allows. */
-  private async vatRate(merchantId: string, country: Country, requested: number | undefined): Promise<number> {
+  private async vatRate(merchantId: string, country: Country, requested: number | undefined, manager?: EntityManager): Promise<number> {
     let rate: number | null;
     if (requested !== undefined) {
       rate = vatPercentageToBasisPoints(requested);
     } else {
-      rate = (await this.configurations.configurationOf(merchantId)).vatRateFor(country.countryId) ?? country.defaultVatRateBp;
+      rate = (await this.configurations.vatRateFor(merchantId, country.countryId, manager)) ?? country.defaultVatRateBp;
     }
     if (rate === null || !country.vatRatesBp.includes(rate)) {
       throw new DomainError('VAT_RATE_NOT_ALLOWED', undefined, {
@@ -271,7 +271,7 @@ export class PaymentIntentCreationService {
 
   private async processorForInstrument(manager: EntityManager, intent: PaymentIntent, paymentInstrumentId: string, caller: Caller) {
     const instrument = (await this.instruments.loadVisible(caller, paymentInstrumentId, manager)).snapshot();
-    const processor = (await this.attempts.availableProcessors(intent)).find(
+    const processor = (await this.attempts.availableProcessors(intent, manager)).find(
       (p) => p.paymentMethod.paymentMethodId === instrument.paymentMethodId && (!instrument.paymentInstrumentTypeId || p.paymentInstrumentType.paymentInstrumentTypeId === instrument.paymentInstrumentTypeId),
     );
     if (!processor) {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Caller, DomainError, isMerchantCaller } from '@pcs/kernel';
 import { EntityManager } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { PaymentIntent } from './domain/payment-intent';
 import { intentFromRow, intentToRow } from './persistence/payment-intent.mapper';
 import { PaymentIntentOrmEntity } from './persistence/payment-intent.orm-entity';
@@ -31,6 +32,12 @@ export class PaymentIntentRepository {
   async findById(manager: EntityManager, paymentIntentId: string): Promise<PaymentIntent | null> {
     const row = await manager.findOne(PaymentIntentOrmEntity, { where: { paymentIntentId } });
     return row ? intentFromRow(row) : null;
+  }
+
+  /** A new intent: a plain INSERT (save() would read the row first). */
+  async insert(manager: EntityManager, intent: PaymentIntent): Promise<void> {
+    // The jsonb columns' types confuse TypeORM's partial-entity typing; the row is complete.
+    await manager.createQueryBuilder().insert().into(PaymentIntentOrmEntity).values(intentToRow(intent) as QueryDeepPartialEntity<PaymentIntentOrmEntity>).execute();
   }
 
   async save(manager: EntityManager, intent: PaymentIntent): Promise<void> {

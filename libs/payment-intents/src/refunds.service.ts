@@ -38,7 +38,7 @@ export class RefundsService {
       const now = new Date();
       const amount = intent.reserveRefund(this.requested(intent, requestedAmount), now);
       const refundId = crypto.randomUUID();
-      await this.ledger.save(manager, await this.parties.newRefund(manager, intent, refundId, amount.minor, 'REFUND', now));
+      await this.ledger.insert(manager, await this.parties.newRefund(manager, intent, refundId, amount.minor, 'REFUND', now));
       await this.intents.save(manager, intent);
       return { refundId, amount };
     });
@@ -92,7 +92,7 @@ export class RefundsService {
       const amount = intent.reserveRefund(requested, now);
       const refund = await this.parties.newRefund(manager, intent, crypto.randomUUID(), amount.minor, 'MANUAL_REFUND', now);
       if (status === ManualRefundStatus.MANUAL_REFUND_CONFIRMED) refund.approve('manually refunded', 0, now);
-      await this.ledger.save(manager, refund);
+      await this.ledger.insert(manager, refund);
       await this.intents.save(manager, intent);
       return intent;
     });

@@ -1,3 +1,4 @@
+import * as crypto from 'node:crypto';
 import { INestApplication } from '@nestjs/common';
 import { BusinessService, CreatedBusiness } from '@pcs/businesses';
 import { CreatedMerchant, MerchantService } from '@pcs/merchants';
@@ -14,7 +15,7 @@ export async function createTenant(
   app: INestApplication,
   options: { merchants?: number; country?: string; approve?: boolean; name?: string } = {},
 ): Promise<TestTenant> {
-  const business = await app.get(BusinessService).create(options.name ?? `Business ${Math.random().toString(36).slice(2, 8)}`);
+  const business = await app.get(BusinessService).create(options.name ?? `Business ${crypto.randomUUID().slice(0, 8)}`);
   const merchants: CreatedMerchant[] = [];
   for (let i = 0; i < (options.merchants ?? 1); i++) {
     merchants.push(

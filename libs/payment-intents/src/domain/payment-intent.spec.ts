@@ -1,0 +1,124 @@
+import fc from 'fast-check';
+import { Currency, DomainError, Money, PayinType } from '@pcs/kernel';
+import { PaymentIntent, PaymentIntentStatus } from './payment-intent';
+
+const now = new Date('2026-11-01T00:00:00Z');
+
+function intentIn(status: PaymentIntentStatus, received = 0, refunded = 0): PaymentIntent {
+  const created = PaymentIntent.create({
+    paymentIntentId: 'pi',
+    businessId: 'b',
+    merchantId: 'm',
+    payerId: 'p',
+    paymentInstrumentId: 'i',
+    countryId: 'ury',
+    origin: 'API',
+    payinType: PayinType.DEFAULT,
+    currency: Currency.UYU,
+    amount: 12200,
+    tipAmount: 0,
+    vatRateBp: 2200,
+    externalReference: 'r',
+    externalInvoiceId: '1',
+    invoiceNumber: 1,
+    invoiceEmail: null,
+    description: null,
+    receiptEmail: null,
+    setupFutureUsage: false,
+    offSession: false,
+    confirmationMethod: 'MANUAL',
+    metadata: null,
+    linkId: null,
+    preferredPaymentMethod: null,
+    preferredInstrumentType: null,
+    additionalInfo: null,
+    createdAt: now,
+  });
+  return PaymentIntent.restore({ ...created.snapshot(), status, receivedAmount: received, refundedAmount: refunded });
+}
+
+const ALL: PaymentIntentStatus[] = ['REQUIRES_PAYMENT_INSTRUMENT', 'REQUIRES_CONFIRMATION', 'REQUIRES_ACTION', 'PROCESSING', 'SUCCEEDED', 'CANCELED', 'PARTIALLY_REFUNDED', 'REFUNDED'];
+
+/** Contract §9, as (transition, from-states it is allowed in, resulting state). */
+const TRANSITIONS: [string, (i: PaymentIntent) => unknown, PaymentIntentStatus[], PaymentIntentStatus | null][] = [
+  ['initialize at a gateway', (i) => i.awaitPayerAtGateway(now), ['REQUIRES_PAYMENT_INSTRUMENT', 'REQUIRES_CONFIRMATION', 'REQUIRES_ACTION'], 'REQUIRES_ACTION'],
+  ['charge off-session', (i) => i.startOffSessionCharge(now), ['REQUIRES_CONFIRMATION'], 'PROCESSING'],
+  ['payer completes, money on its way', (i) => i.markProcessing(now), ['REQUIRES_ACTION', 'PROCESSING'], 'PROCESSING'],
+  ['gateway approves', (i) => i.succeed('ch', now), ['REQUIRES_ACTION', 'PROCESSING'], 'SUCCEEDED'],
+  ['gateway rejects', (i) => i.fail('declined', now), ['REQUIRES_ACTION', 'PROCESSING'], 'REQUIRES_PAYMENT_INSTRUMENT'],
+  ['payer abandons the page', (i) => i.expireAttempt(now), ['REQUIRES_ACTION'], 'REQUIRES_PAYMENT_INSTRUMENT'],
+  ['cancel', (i) => i.cancel('merchant asked', now), ['REQUIRES_PAYMENT_INSTRUMENT', 'REQUIRES_CONFIRMATION', 'REQUIRES_ACTION', 'PROCESSING'], 'CANCELED'],
+];
+
+describe('PaymentIntent state machine (contract §9)', () => {
+  it('starts REQUIRES_PAYMENT_INSTRUMENT without an instrument and REQUIRES_CONFIRMATION with one, with the VAT split', () => {
+    const intent = intentIn('REQUIRES_CONFIRMATION');
+    expect(intent.snapshot()).toMatchObject({ taxAmount: 2200, receivedAmount: 0 });
+    expect(intent.subtotalAmount).toBe(10000);
+  });
+
+  for (const [name, act, allowed, result] of TRANSITIONS) {
+    it(`${name}: allowed from ${allowed.join(', ')}; refused with no change from the rest`, () => {
+      for (const from of ALL) {
+        const intent = intentIn(from);
+        const before = intent.snapshot();
+        if (allowed.includes(from)) {
+          act(intent);
+          expect(intent.status).toBe(result);
+        } else {
+          let code: string | undefined;
+          try {
+            act(intent);
+          } catch (error) {
+            code = (error as DomainError).code;
+          }
+          expect({ from, code }).toEqual({ from, code: 'PAYMENT_INTENT_INVALID_STATE' });
+          expect(intent.snapshot()).toEqual(before);
+        }
+      }
+    });
+  }
+
+  it('records what was received on success and the cancellation facts on cancel', () => {
+    const paid = intentIn('PROCESSING');
+    paid.succeed('ch_1', now);
+    expect(paid.snapshot()).toMatchObject({ receivedAmount: 12200, externalChargeId: 'ch_1', succeededAt: now });
+    const cancelled = intentIn('REQUIRES_ACTION');
+    cancelled.cancel('out of stock', now);
+    expect(cancelled.snapshot()).toMatchObject({ cancelledAt: now, cancellationReason: 'out of stock' });
+  });
+
+  it('refunds only from SUCCEEDED or PARTIALLY_REFUNDED, never beyond what is refundable', () => {
+    for (const from of ALL.filter((s) => s !== 'SUCCEEDED' && s !== 'PARTIALLY_REFUNDED')) {
+      expect(() => intentIn(from, 12200).reserveRefund(null, now)).toThrow(DomainError);
+    }
+    const intent = intentIn('SUCCEEDED', 12200);
+    expect(intent.reserveRefund(Money.ofMinor(2000, Currency.UYU), now).minor).toBe(2000);
+    expect(intent.status).toBe('PARTIALLY_REFUNDED');
+    expect(() => intent.reserveRefund(Money.ofMinor(10201, Currency.UYU), now)).toThrow('exceeds');
+    expect(intent.reserveRefund(null, now).minor).toBe(10200);
+    expect(intent.status).toBe('REFUNDED');
+    intent.releaseRefund(Money.ofMinor(200, Currency.UYU), now);
+    expect(intent.status).toBe('PARTIALLY_REFUNDED');
+    expect(intent.refundable.minor).toBe(200);
+  });
+
+  it('whatever sequence of refunds is attempted, the refunded sum stays within what was received (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.option(fc.integer({ min: 1, max: 15000 }), { nil: null }), { maxLength: 30 }), (requests) => {
+        const intent = intentIn('SUCCEEDED', 12200);
+        let accepted = 0;
+        for (const minor of requests) {
+          try {
+            accepted += intent.reserveRefund(minor === null ? null : Money.ofMinor(minor, Currency.UYU), now).minor;
+          } catch {
+            // refused: nothing reserved
+          }
+        }
+        expect(accepted).toBe(intent.snapshot().refundedAmount);
+        expect(accepted).toBeLessThanOrEqual(12200);
+        expect(intent.status).toBe(accepted === 0 ? 'SUCCEEDED' : accepted === 12200 ? 'REFUNDED' : 'PARTIALLY_REFUNDED');
+      }),
+    );
+  });
+});
