@@ -25,7 +25,9 @@ export class DatabaseModule {
           migrationsRun: false,
           // Off: TypeORM would log failed queries with their parameters (personal data).
           logging: false,
-          extra: { max: options.poolSize ?? 10 },
+          // JIT compiles queries above a cost threshold (a count over 100k index entries)
+          // at ~100 ms a time: right for analytics, wrong for an API. Off for our sessions.
+          extra: { max: options.poolSize ?? 10, options: '-c jit=off' },
         }),
       ],
     };

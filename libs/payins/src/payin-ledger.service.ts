@@ -110,7 +110,11 @@ export class PayinLedgerService {
       query.orderBy('p.status', direction);
     }
     query.addOrderBy('p.created_at', filters.sort === undefined || filters.sort === SortBy.DATE ? direction : 'DESC').addOrderBy('p.transaction_id', 'ASC');
-    const [rows, total] = await query.offset(pageOffset(page)).limit(page.limit).getManyAndCount();
+    // A plain count(*): getManyAndCount would count DISTINCT ids, which sorts every matching row.
+    const counted = this.dataSource.manager.createQueryBuilder(PayinOrmEntity, 'p').select('count(*)::int', 'total');
+    this.applyFilters(counted, caller, filters);
+    const [rows, count] = await Promise.all([query.offset(pageOffset(page)).limit(page.limit).getMany(), counted.getRawOne<{ total: number }>()]);
+    const total = count?.total ?? 0;
     return { items: rows.map((r) => payinFromRow(r).snapshot()), page: page.page, limit: page.limit, total };
   }
 

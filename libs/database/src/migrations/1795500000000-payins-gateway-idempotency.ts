@@ -58,12 +58,14 @@ CREATE TABLE payin (
 );
 CREATE UNIQUE INDEX payin_external_id_idx ON payin (gateway, external_id) WHERE external_id IS NOT NULL;
 CREATE INDEX payin_intent_idx ON payin (payment_intent_id, created_at);
--- The ledger (operation 36): every filter combines with the tenant and a date order.
-CREATE INDEX payin_business_date_idx ON payin (business_id, created_at DESC, transaction_id);
-CREATE INDEX payin_merchant_date_idx ON payin (merchant_id, created_at DESC, transaction_id);
-CREATE INDEX payin_business_status_date_idx ON payin (business_id, status, created_at DESC);
-CREATE INDEX payin_business_currency_amount_idx ON payin (business_id, currency, amount);
-CREATE INDEX payin_merchant_status_date_idx ON payin (merchant_id, status, created_at DESC);
+-- The ledger (operation 36): every filter combines with the tenant and a date or amount order.
+-- INCLUDE makes the filtered counts index-only scans (rowCount at a million rows).
+CREATE INDEX payin_business_date_idx ON payin (business_id, created_at DESC, transaction_id) INCLUDE (status, currency, amount);
+CREATE INDEX payin_merchant_date_idx ON payin (merchant_id, created_at DESC, transaction_id) INCLUDE (status, currency, amount);
+CREATE INDEX payin_business_status_date_idx ON payin (business_id, status, created_at DESC) INCLUDE (currency, amount);
+CREATE INDEX payin_merchant_status_date_idx ON payin (merchant_id, status, created_at DESC) INCLUDE (currency, amount);
+CREATE INDEX payin_business_currency_amount_idx ON payin (business_id, currency, amount) INCLUDE (status, created_at);
+CREATE INDEX payin_merchant_currency_amount_idx ON payin (merchant_id, currency, amount) INCLUDE (status, created_at);
 -- The expiry sweep: payer sessions still open at a gateway.
 CREATE INDEX payin_open_sessions_idx ON payin (session_expires_at) WHERE status = 'PENDING' AND session_expires_at IS NOT NULL;
 
