@@ -42,11 +42,6 @@ export class MerchantConfigurationService {
     return this.view(this.dataSource.manager, merchantId);
   }
 
-  /** The configuration of a merchant the caller already resolved (used by other contexts). */
-  async configurationOf(merchantId: string): Promise<MerchantConfiguration> {
-    return this.load(this.dataSource.manager, merchantId, false);
-  }
-
   /** The VAT rate (basis points) the merchant configured for a country, if any. */
   async vatRateFor(merchantId: string, countryId: string, manager: EntityManager = this.dataSource.manager): Promise<number | null> {
     const row = await manager.findOne(MerchantCountryConfigurationOrmEntity, { where: { merchantId, countryId }, select: { vatRateBp: true, merchantCountryConfigurationId: true } });

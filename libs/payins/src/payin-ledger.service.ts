@@ -82,22 +82,6 @@ export class PayinLedgerService {
     return rows.map(payinFromRow);
   }
 
-  /**
-   * Payin sessions past their expiry, claimed with SKIP LOCKED so that several
-   * replicas sweeping at once never take the same one.
-   */
-  async claimExpiredSessions(manager: EntityManager, now: Date, limit: number): Promise<Payin[]> {
-    const rows = await manager
-      .createQueryBuilder(PayinOrmEntity, 'p')
-      .setLock('pessimistic_write')
-      .setOnLocked('skip_locked')
-      .where(`p.status = 'PENDING' AND p.session_expires_at IS NOT NULL AND p.session_expires_at < :now`, { now })
-      .orderBy('p.session_expires_at', 'ASC')
-      .limit(limit)
-      .getMany();
-    return rows.map(payinFromRow);
-  }
-
   /** Operation 36. */
   async list(caller: Caller, filters: PayinFilters, page: PageRequest): Promise<Page<Readonly<PayinProps>>> {
     const query = this.dataSource.manager.createQueryBuilder(PayinOrmEntity, 'p');

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CountryProcessor } from '@pcs/catalog';
 import { ChargeOutcome } from '@pcs/gateways';
-import { Caller } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { PayerService } from '@pcs/payers';
 import { ConceptCode, Payin, PaymentIntentInitiator } from '@pcs/payins';
@@ -25,7 +24,6 @@ export class PaymentAttemptParties {
   /** A PAYIN record for a collection attempt (PENDING). */
   async newAttempt(
     manager: EntityManager,
-    _caller: Caller | null,
     intent: PaymentIntent,
     processor: CountryProcessor,
     merchantName: string,

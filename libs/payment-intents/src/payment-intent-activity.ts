@@ -2,16 +2,14 @@ import { Global, Injectable, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PayerPaymentActivity } from '@pcs/payers';
 import { EntityManager, In } from 'typeorm';
+import { OPEN_STATUSES } from './domain/payment-intent';
 import { PaymentIntentOrmEntity } from './persistence/payment-intent.orm-entity';
-
-/** States in which money may still move towards collection. */
-export const OPEN_PAYMENT_INTENT_STATUSES = ['REQUIRES_PAYMENT_INSTRUMENT', 'REQUIRES_CONFIRMATION', 'REQUIRES_ACTION', 'PROCESSING'] as const;
 
 /** The payers context's port, answered from payment intents (index payment_intent_payer_open_idx). */
 @Injectable()
 export class PaymentIntentActivity extends PayerPaymentActivity {
   async hasOpenPaymentIntents(payerId: string, manager: EntityManager): Promise<boolean> {
-    return manager.exists(PaymentIntentOrmEntity, { where: { payerId, status: In([...OPEN_PAYMENT_INTENT_STATUSES]) } });
+    return manager.exists(PaymentIntentOrmEntity, { where: { payerId, status: In([...OPEN_STATUSES]) } });
   }
 }
 

@@ -153,7 +153,7 @@ export class PaymentIntentCreationService {
         intent.startOffSessionCharge(now);
         await this.intents.insert(manager, intent);
         payinId = crypto.randomUUID();
-        const payin = await this.parties.newAttempt(manager, caller, intent, processor, merchant.snapshot().merchantName, 'MERCHANT', payinId, now);
+        const payin = await this.parties.newAttempt(manager, intent, processor, merchant.snapshot().merchantName, 'MERCHANT', payinId, now);
         await this.ledger.insert(manager, payin);
       } else {
         await this.intents.insert(manager, intent);

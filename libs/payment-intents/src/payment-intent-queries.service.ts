@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { CatalogService, CountryProcessor } from '@pcs/catalog';
+import { CountryProcessor } from '@pcs/catalog';
 import { Caller } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { DataSource } from 'typeorm';
@@ -26,7 +26,6 @@ export class PaymentIntentQueriesService {
     private readonly intents: PaymentIntentRepository,
     private readonly attempts: PaymentAttemptsService,
     private readonly merchants: MerchantService,
-    private readonly catalog: CatalogService,
   ) {}
 
   /** Operation 19. */

@@ -128,14 +128,6 @@ export class PaymentIntent {
     return Money.ofMinor(this.props.receivedAmount - this.props.refundedAmount, this.props.currency);
   }
 
-  /** Off-session or at a gateway, an attempt needs an instrument or a payer at the gateway. */
-  attachInstrument(paymentInstrumentId: string, now: Date): void {
-    this.require(['REQUIRES_PAYMENT_INSTRUMENT', 'REQUIRES_CONFIRMATION']);
-    this.props.paymentInstrumentId = paymentInstrumentId;
-    this.props.status = 'REQUIRES_CONFIRMATION';
-    this.touch(now);
-  }
-
   /** Initialize at a gateway (operation 21): the payer must act at the gateway's page. Again from REQUIRES_ACTION replaces the attempt. */
   awaitPayerAtGateway(now: Date): void {
     this.require(['REQUIRES_PAYMENT_INSTRUMENT', 'REQUIRES_CONFIRMATION', 'REQUIRES_ACTION']);
