@@ -2,7 +2,7 @@ import * as crypto from 'node:crypto';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { sandboxCallbackKey, signCallback } from '@pcs/gateways';
-import { PaymentIntentSweeps } from '@pcs/payment-intents';
+import { PaymentAttemptsService, PaymentIntentSweeps } from '@pcs/payment-intents';
 import { clientFor, createTenant, SignedClient, TestTenant } from '@pcs/testing';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -141,7 +141,9 @@ describe('collection attempts, gateway callbacks and the state machine', () => {
     const intent = await newIntent();
     const attempt = await initialize(intent.paymentIntentId);
     await app.get<DataSource>(getDataSourceToken()).query(`UPDATE payin SET session_expires_at = now() - interval '1 minute' WHERE external_id = $1`, [attempt.gatewayReferenceId]);
-    await Promise.all([app.get(PaymentIntentSweeps).runOnce(), app.get(PaymentIntentSweeps).runOnce()]);
+    // Two replicas sweeping at the same moment: the session is expired exactly once.
+    const expired = await Promise.all([app.get(PaymentAttemptsService).expireSessions(), app.get(PaymentAttemptsService).expireSessions()]);
+    expect(expired[0] + expired[1]).toBe(1);
     expect(await intentOf(intent.paymentIntentId)).toMatchObject({ paymentIntentStatus: 'REQUIRES_PAYMENT_INSTRUMENT', lastPaymentError: 'the payer did not complete the payment in time' });
     expect((await payinsOf(intent.paymentIntentId))[0]).toMatchObject({ status: 'EXPIRED' });
     expect((await decide(attempt.gatewayUrl, 'approve')).text).toContain('data-status="EXPIRED"');
