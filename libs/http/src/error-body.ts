@@ -39,6 +39,7 @@ export type ErrorResponder = (response: Response, error: DomainError) => void;
 
 export function errorResponder(area: ApiArea): ErrorResponder {
   return (response, error) => {
-    response.status(statusOf(error)).json(errorBodyOf(error, area));
+    // Explicitly: a route may have set another content type (an HTML page) before failing.
+    response.status(statusOf(error)).type('application/json').json(errorBodyOf(error, area));
   };
 }

@@ -2,12 +2,16 @@ import { ArgumentsHost, Logger, NotFoundException } from '@nestjs/common';
 import { DomainError } from '@pcs/kernel';
 import { ErrorFilter } from './error.filter';
 
-function hostCapturing(): { host: ArgumentsHost; sent: { status?: number; body?: unknown } } {
-  const sent: { status?: number; body?: unknown } = {};
+function hostCapturing(): { host: ArgumentsHost; sent: { status?: number; body?: unknown; type?: string } } {
+  const sent: { status?: number; body?: unknown; type?: string } = {};
   const response = {
     headersSent: false,
     status(code: number) {
       sent.status = code;
+      return this;
+    },
+    type(value: string) {
+      sent.type = value;
       return this;
     },
     json(body: unknown) {
@@ -28,6 +32,7 @@ describe('ErrorFilter', () => {
     const { host, sent } = hostCapturing();
     new ErrorFilter('Payins').catch(new Error('duplicate key value violates unique constraint "api_credential" secret=sk_live'), host);
     expect(sent.status).toBe(500);
+    expect(sent.type).toBe('application/json');
     expect(sent.body).toEqual({
       message: 'Something went wrong on our side. Please try again later.',
       showMessage: { EN: 'Something went wrong on our side. Please try again later.', ES: expect.stringContaining('Algo salió mal') },

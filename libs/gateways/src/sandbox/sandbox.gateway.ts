@@ -69,7 +69,14 @@ export class SandboxGateway extends PaymentGateway {
     if (typeof given !== 'string' || given.length !== expected.length || !crypto.timingSafeEqual(Buffer.from(given), Buffer.from(expected))) {
       throw new DomainError('GATEWAY_CALLBACK_REJECTED');
     }
-    const body = JSON.parse(rawBody.toString('utf8')) as Record<string, unknown>;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(rawBody.toString('utf8'));
+    } catch {
+      parsed = null;
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new DomainError('GATEWAY_CALLBACK_REJECTED', 'the callback body is not a sandbox event');
+    const body = parsed as Record<string, unknown>;
     const outcome = body.outcome;
     if (typeof body.eventId !== 'string' || typeof body.reference !== 'string' || (outcome !== 'PENDING' && outcome !== 'APPROVED' && outcome !== 'REJECTED')) {
       throw new DomainError('GATEWAY_CALLBACK_REJECTED', 'the callback body is not a sandbox event');
