@@ -1,14 +1,7 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { clientFor, createTenant, hmacHex, TestTenant } from '@pcs/testing';
+import { clientFor, createTenant, errorShape, hmacHex, TestTenant } from '@pcs/testing';
 import request from 'supertest';
 import { startPayinsApi } from './payins-app';
-
-const errorShape = (errorId: string) => ({
-  message: expect.any(String),
-  showMessage: { EN: expect.any(String), ES: expect.any(String) },
-  needUpdate: false,
-  errorId,
-});
 
 describe('error contract (contract §6)', () => {
   let app: NestExpressApplication;

@@ -1,6 +1,6 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { CredentialService } from '@pcs/businesses';
-import { clientFor, createTenant, hmacHex, TestTenant } from '@pcs/testing';
+import { clientFor, createTenant, errorShape, hmacHex, TestTenant } from '@pcs/testing';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -22,12 +22,7 @@ describe('request signing (contract §5)', () => {
   const secret = () => tenant.business.apiSecret;
   const expectUnauthorized = (response: request.Response) => {
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({
-      message: expect.any(String),
-      showMessage: { EN: expect.any(String), ES: expect.any(String) },
-      needUpdate: false,
-      errorId: 'Auth:UNAUTHORIZED',
-    });
+    expect(response.body).toEqual(errorShape('Auth:UNAUTHORIZED'));
   };
 
   it('accepts a GET signed over {}', async () => {

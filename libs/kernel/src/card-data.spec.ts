@@ -15,6 +15,15 @@ describe('card data detection', () => {
     }
   });
 
+  it('never reads a UUID, alone or inside a value, as a card number (property)', () => {
+    expect(looksLikeCardNumber('ref-41111111-1111-1111-8111-111111111111')).toBe(false);
+    fc.assert(fc.property(fc.uuid(), fc.string({ maxLength: 8 }), (uuid, prefix) => expect(looksLikeCardNumber(`${prefix.replace(/\d/g, '')}${uuid}`)).toBe(false)), {
+      numRuns: 5000,
+    });
+    // A card number next to a UUID is still found.
+    expect(looksLikeCardNumber('41111111-1111-1111-8111-111111111111 card 4111 1111 1111 1111')).toBe(true);
+  });
+
   it('finds card data at any depth, in values, numbers and card-secret keys', () => {
     expect(findCardData({ a: 1, metadata: { nested: [{ note: 'x' }, { note: '4111 1111 1111 1111' }] }, phone: 4111111111111111, extra: { cvv: '123' } })).toEqual([
       'metadata.nested[1].note',

@@ -5,7 +5,9 @@
  * check — and keys that name card secrets, anywhere in a request.
  */
 const CANDIDATE = /(?<!\d)(?:\d[ -]?){12,18}\d(?!\d)/g;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// UUID-shaped tokens anywhere in a value: their digit groups can line up into a
+// Luhn-valid run by chance (about 1 in 400 random v4 UUIDs), and they are never card numbers.
+const UUID_TOKEN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 const CARD_SECRET_KEYS = /^(cvv2?|cvc2?|cid|csc|security_?code|card_?number|card_?num|pan|track_?[12]?|pin)$/i;
 
 export function passesLuhn(digits: string): boolean {
@@ -22,8 +24,7 @@ export function passesLuhn(digits: string): boolean {
 }
 
 export function looksLikeCardNumber(value: string): boolean {
-  if (UUID.test(value)) return false;
-  for (const match of value.matchAll(CANDIDATE)) {
+  for (const match of value.replace(UUID_TOKEN, ' ').matchAll(CANDIDATE)) {
     const digits = match[0].replace(/[ -]/g, '');
     if (digits.length >= 13 && digits.length <= 19 && passesLuhn(digits)) return true;
   }

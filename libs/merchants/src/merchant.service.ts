@@ -132,6 +132,14 @@ export class MerchantService {
     return merchantFromRow(await this.access.loadVisible(caller, merchantId, manager));
   }
 
+  /**
+   * The merchant a request acts on (the rule of MerchantAccess.resolveMerchantId),
+   * as an aggregate, read once: a named merchant is loaded with the tenancy check itself.
+   */
+  async resolve(caller: Caller, merchantId?: string, manager?: EntityManager): Promise<Merchant> {
+    return this.load(caller, merchantId ?? (await this.access.resolveMerchantId(caller, undefined, manager)), manager);
+  }
+
   /** A merchant by id for the service's own flows (gateway events, sweeps), which act for no caller. */
   async findById(merchantId: string, manager: EntityManager = this.dataSource.manager): Promise<Readonly<MerchantProps> | null> {
     const row = await manager.findOne(MerchantOrmEntity, { where: { merchantId } });

@@ -26,18 +26,16 @@ export class PaymentAttemptParties {
     manager: EntityManager,
     intent: PaymentIntent,
     processor: CountryProcessor,
-    merchantName: string,
     initiator: PaymentIntentInitiator,
     transactionId: string,
     now: Date,
   ): Promise<Payin> {
-    return this.record(manager, intent, { transactionId, processor, merchantName, initiator, concept: 'PAYIN', amount: intent.total.minor, now });
+    return this.record(manager, intent, { transactionId, processor, initiator, concept: 'PAYIN', amount: intent.total.minor, now });
   }
 
   /** A REFUND record (PENDING) of `amount` minor units. */
   async newRefund(manager: EntityManager, intent: PaymentIntent, transactionId: string, amount: number, concept: ConceptCode, now: Date): Promise<Payin> {
-    const merchant = await this.merchants.findById(intent.snapshot().merchantId, manager);
-    return this.record(manager, intent, { transactionId, processor: null, merchantName: merchant?.merchantName ?? '', initiator: 'MERCHANT', concept, amount, now });
+    return this.record(manager, intent, { transactionId, processor: null, initiator: 'MERCHANT', concept, amount, now });
   }
 
   async instrumentToken(intent: PaymentIntent): Promise<string | null> {
@@ -64,7 +62,7 @@ export class PaymentAttemptParties {
   private async record(
     manager: EntityManager,
     intent: PaymentIntent,
-    input: { transactionId: string; processor: CountryProcessor | null; merchantName: string; initiator: PaymentIntentInitiator; concept: ConceptCode; amount: number; now: Date },
+    input: { transactionId: string; processor: CountryProcessor | null; initiator: PaymentIntentInitiator; concept: ConceptCode; amount: number; now: Date },
   ): Promise<Payin> {
     const p = intent.snapshot();
     const merchant = await this.merchants.findById(p.merchantId, manager);
@@ -89,7 +87,7 @@ export class PaymentAttemptParties {
       taxAmount: share.tax,
       tipAmount: share.tip,
       description: p.description,
-      merchantName: input.merchantName || merchant?.merchantName || '',
+      merchantName: merchant?.merchantName ?? '',
       personFirstName: payer?.firstName ?? null,
       personLastName: payer?.lastName ?? null,
       paymentIntentInitiator: input.initiator,

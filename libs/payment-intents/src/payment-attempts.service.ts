@@ -88,7 +88,7 @@ export class PaymentAttemptsService {
           old.cancel('replaced by a new payment attempt', now);
           await this.ledger.save(manager, old);
         }
-        const payin = await this.parties.newAttempt(manager, intent, processor, merchantName, 'PAYER', payinId, now);
+        const payin = await this.parties.newAttempt(manager, intent, processor, 'PAYER', payinId, now);
         payin.bindGatewayReference(checkout.reference, expiresAt, now);
         await this.ledger.insert(manager, payin);
         await this.intents.save(manager, intent);

@@ -12,7 +12,7 @@ import {
   PayinType,
   vatPercentageToBasisPoints,
 } from '@pcs/kernel';
-import { MerchantAccess, MerchantConfigurationService, MerchantService } from '@pcs/merchants';
+import { MerchantConfigurationService, MerchantService } from '@pcs/merchants';
 import { PayerRequest, PayerService } from '@pcs/payers';
 import { PayinLedgerService } from '@pcs/payins';
 import { PaymentInstrumentService } from '@pcs/payment-instruments';
@@ -78,7 +78,6 @@ function money(field: string, value: number, currency: Currency): Money {
 export class PaymentIntentCreationService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly access: MerchantAccess,
     private readonly merchants: MerchantService,
     private readonly configurations: MerchantConfigurationService,
     private readonly catalog: CatalogService,
@@ -104,8 +103,8 @@ export class PaymentIntentCreationService {
     if (amount.plus(tip).minor > 999_999_999_999) throw new InvalidRequestError(['tipAmount'], 'amount plus tipAmount exceeds the maximum');
 
     const { intent, payinId } = await this.dataSource.transaction(async (manager) => {
-      const merchantId = await this.access.resolveMerchantId(caller, command.merchantId ?? command.paymentInstrumentData?.merchantId, manager);
-      const merchant = await this.merchants.load(caller, merchantId, manager);
+      const merchant = await this.merchants.resolve(caller, command.merchantId ?? command.paymentInstrumentData?.merchantId, manager);
+      const merchantId = merchant.id;
       merchant.assertCanCollect();
       const vatRateBp = await this.vatRate(merchantId, country, command.vatPercentage, manager);
 
@@ -153,7 +152,7 @@ export class PaymentIntentCreationService {
         intent.startOffSessionCharge(now);
         await this.intents.insert(manager, intent);
         payinId = crypto.randomUUID();
-        const payin = await this.parties.newAttempt(manager, intent, processor, merchant.snapshot().merchantName, 'MERCHANT', payinId, now);
+        const payin = await this.parties.newAttempt(manager, intent, processor, 'MERCHANT', payinId, now);
         await this.ledger.insert(manager, payin);
       } else {
         await this.intents.insert(manager, intent);

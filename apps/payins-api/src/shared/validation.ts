@@ -1,3 +1,22 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsEmail, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+
 /** Phone numbers: digits with an optional leading +, 6 to 20 digits. */
-export const PHONE_PATTERN = /^\+?\d{6,20}$/;
-export const PHONE_MESSAGE = '$property must be digits with an optional leading + (6 to 20 digits)';
+const PHONE_PATTERN = /^\+?\d{6,20}$/;
+
+/** An optional phone field: the specification's 128-character limit and the format above. */
+export function OptionalPhone(): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ maxLength: 128, example: '+59899123456' }),
+    IsOptional(),
+    IsString(),
+    MaxLength(128),
+    Matches(PHONE_PATTERN, { message: '$property must be digits with an optional leading + (6 to 20 digits)' }),
+  );
+}
+
+/** An optional email field: the specification's 128-character limit and email syntax. */
+export function OptionalEmail(): PropertyDecorator {
+  return applyDecorators(ApiPropertyOptional({ maxLength: 128 }), IsOptional(), MaxLength(128), IsEmail());
+}

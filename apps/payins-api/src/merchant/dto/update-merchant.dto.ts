@@ -4,7 +4,6 @@ import {
   ArrayMaxSize,
   ArrayUnique,
   IsArray,
-  IsEmail,
   IsEnum,
   IsNotEmpty,
   IsOptional,
@@ -16,7 +15,7 @@ import {
 } from 'class-validator';
 import { Currency, TransfersType } from '@pcs/kernel';
 import { AddressDto } from '../../shared/address.dto';
-import { PHONE_MESSAGE, PHONE_PATTERN } from '../../shared/validation';
+import { OptionalEmail, OptionalPhone } from '../../shared/validation';
 
 export class SettlementBankDto {
   @ApiPropertyOptional({ format: 'uuid' })
@@ -74,17 +73,10 @@ export class UpdateMerchantDto {
   @IsEnum(TransfersType)
   transfersType?: TransfersType;
 
-  @ApiPropertyOptional({ maxLength: 128 })
-  @IsOptional()
-  @MaxLength(128)
-  @IsEmail()
+  @OptionalEmail()
   email?: string;
 
-  @ApiPropertyOptional({ maxLength: 128, example: '+59899123456' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(128)
-  @Matches(PHONE_PATTERN, { message: PHONE_MESSAGE })
+  @OptionalPhone()
   phone?: string;
 
   @ApiPropertyOptional({ type: AddressDto })

@@ -1,8 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsEmail, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { IsOptional, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
 import { PageQueryDto } from '@pcs/http';
-import { PHONE_MESSAGE, PHONE_PATTERN } from '../../shared/validation';
+import { OptionalEmail, OptionalPhone } from '../../shared/validation';
 import { PayerAddressDto } from './payer-request.dto';
 
 export class ListPayersQuery extends PageQueryDto {
@@ -25,10 +25,7 @@ export class UpdatePayerDto {
   @IsUUID('all')
   merchantExternalId?: string;
 
-  @ApiPropertyOptional({ maxLength: 128 })
-  @IsOptional()
-  @MaxLength(128)
-  @IsEmail()
+  @OptionalEmail()
   email?: string;
 
   @ApiPropertyOptional({ type: PayerAddressDto })
@@ -37,10 +34,6 @@ export class UpdatePayerDto {
   @Type(() => PayerAddressDto)
   address?: PayerAddressDto;
 
-  @ApiPropertyOptional({ maxLength: 128 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(128)
-  @Matches(PHONE_PATTERN, { message: PHONE_MESSAGE })
+  @OptionalPhone()
   phone?: string;
 }

@@ -1,10 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsEmail, IsEnum, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { IsEnum, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
 import { CountryCode, DocumentType, InvalidRequestError } from '@pcs/kernel';
 import type { PayerRequest } from '@pcs/payers';
 import { AddressDto } from '../../shared/address.dto';
-import { PHONE_MESSAGE, PHONE_PATTERN } from '../../shared/validation';
+import { OptionalEmail, OptionalPhone } from '../../shared/validation';
 
 /** A payer's address; `countryId` is accepted as another name for `country` (specification's identification example). */
 export class PayerAddressDto extends AddressDto {
@@ -41,10 +41,7 @@ export class PayerRequestDto {
   @MaxLength(128)
   document?: string;
 
-  @ApiPropertyOptional({ maxLength: 128 })
-  @IsOptional()
-  @MaxLength(128)
-  @IsEmail()
+  @OptionalEmail()
   email?: string;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'Required for business credentials with more than one merchant' })
@@ -58,11 +55,7 @@ export class PayerRequestDto {
   @Type(() => PayerAddressDto)
   address?: PayerAddressDto;
 
-  @ApiPropertyOptional({ maxLength: 128, example: '+59899123456' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(128)
-  @Matches(PHONE_PATTERN, { message: PHONE_MESSAGE })
+  @OptionalPhone()
   phone?: string;
 
   @ApiPropertyOptional({ enum: CountryCode, description: 'The payer\'s country; defaults to the merchant\'s' })
