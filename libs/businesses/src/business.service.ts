@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { inTransaction } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService, CountryProcessor, PaymentMethod } from '@pcs/catalog';
 import * as crypto from 'node:crypto';
@@ -34,7 +35,7 @@ export class BusinessService {
     const trimmed = name.trim();
     if (trimmed.length === 0 || trimmed.length > 128) throw new Error('a business name has 1 to 128 characters');
     const processors = (await this.catalog.listCountryProcessors()).filter((p) => p.active);
-    return this.dataSource.transaction(async (manager) => {
+    return inTransaction(this.dataSource, async (manager) => {
       const businessId = crypto.randomUUID();
       await manager.insert(BusinessOrmEntity, { businessId, name: trimmed });
       await manager.insert(

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { inTransaction } from '@pcs/database';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { Caller } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
@@ -62,7 +63,7 @@ export class CredentialService {
    */
   async rotate(owner: CredentialOwner, graceMinutes = DEFAULT_ROTATION_GRACE_MINUTES): Promise<IssuedCredentials> {
     if (!Number.isInteger(graceMinutes) || graceMinutes < 0) throw new Error('grace minutes must be a non-negative integer');
-    return this.dataSource.transaction(async (manager) => {
+    return inTransaction(this.dataSource, async (manager) => {
       // Lock the owner, not just its current pairs: a concurrent rotation's new
       // pair would not be among the rows locked here. With the owner locked,
       // the next rotation reads after this one commits and sees its pair.

@@ -61,6 +61,24 @@ export class Environment {
   @Max(86400)
   SANDBOX_SETTLE_SECONDS: number = 20;
 
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  RECONCILE_AFTER_SECONDS: number = 30;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  IDEMPOTENCY_LEASE_SECONDS: number = 60;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  SWEEP_SECONDS: number = 5;
+
   get dataDir(): string {
     return path.resolve(this.DATA_DIR);
   }

@@ -10,9 +10,18 @@ export interface GatewaySettings {
   readonly sandboxSettleSeconds: number;
   /** How often the background sweeps run. */
   readonly sweepSeconds: number;
+  /**
+   * How long a charge or refund may wait for its gateway's answer before the
+   * gateway is asked about it (crash recovery): longer than any gateway call
+   * takes, short enough that nothing stays open long after a restart.
+   */
+  readonly reconcileAfterSeconds: number;
 }
 
-export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = { sessionMinutes: 30, sandboxSettleSeconds: 20, sweepSeconds: 5 };
+export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = { sessionMinutes: 30, sandboxSettleSeconds: 20, sweepSeconds: 5, reconcileAfterSeconds: 30 };
+
+/** How long a request holds its Idempotency-Key before a retry may take the key over (a request that died). */
+export const DEFAULT_IDEMPOTENCY_LEASE_SECONDS = 60;
 
 /**
  * What an app needs at run time, resolved once at start-up from the
@@ -27,6 +36,7 @@ export class RuntimeSettings {
     readonly publicBaseUrl: string,
     readonly poolSize: number = 10,
     readonly gateway: GatewaySettings = DEFAULT_GATEWAY_SETTINGS,
+    readonly idempotencyLeaseSeconds: number = DEFAULT_IDEMPOTENCY_LEASE_SECONDS,
   ) {}
 }
 

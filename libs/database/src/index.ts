@@ -5,3 +5,4 @@ export * from './database.module';
 export * from './bigint.transformer';
 export * from './unique-violation';
 export * from './runtime';
+export * from './transactions';

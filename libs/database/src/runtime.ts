@@ -24,10 +24,18 @@ export async function prepareRuntime(env: Environment, log: (line: string) => vo
   return {
     database,
     settingsFor: (port) =>
-      new RuntimeSettings(database.url, secretsMasterKey, publicBaseUrlFor(env, port), env.DATABASE_POOL_SIZE, {
-        sessionMinutes: env.GATEWAY_SESSION_MINUTES,
-        sandboxSettleSeconds: env.SANDBOX_SETTLE_SECONDS,
-        sweepSeconds: 5,
-      }),
+      new RuntimeSettings(
+        database.url,
+        secretsMasterKey,
+        publicBaseUrlFor(env, port),
+        env.DATABASE_POOL_SIZE,
+        {
+          sessionMinutes: env.GATEWAY_SESSION_MINUTES,
+          sandboxSettleSeconds: env.SANDBOX_SETTLE_SECONDS,
+          sweepSeconds: env.SWEEP_SECONDS,
+          reconcileAfterSeconds: env.RECONCILE_AFTER_SECONDS,
+        },
+        env.IDEMPOTENCY_LEASE_SECONDS,
+      ),
   };
 }

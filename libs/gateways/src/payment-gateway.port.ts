@@ -59,19 +59,46 @@ export interface GatewayEvent extends CardDetails {
   readonly error?: string;
 }
 
+/** What a gateway knows of one of our requests, asked by the id we gave it. */
+export interface GatewayRequestStatus extends CardDetails {
+  /**
+   * NOT_RECEIVED: the gateway never saw the request, and from this answer on
+   * refuses it should it still arrive (so the answer stays true). EXPIRED: a
+   * checkout the payer never completed.
+   */
+  readonly status: 'APPROVED' | 'PENDING' | 'REJECTED' | 'EXPIRED' | 'NOT_RECEIVED';
+  readonly reference: string | null;
+  readonly error?: string;
+  readonly instrumentToken?: string;
+}
+
+/** A request whose id the gateway voided earlier (reconciliation asked about it before it arrived). */
+export class GatewayRequestVoidedError extends Error {
+  constructor(readonly requestId: string) {
+    super(`the gateway voided request ${requestId}`);
+    this.name = 'GatewayRequestVoidedError';
+  }
+}
+
 /**
  * The one port through which the service talks to a gateway (contract §10).
  * Amounts are integer minor units; each adapter converts to its gateway's
- * format at its own edge.
+ * format at its own edge. Every request carries our id for it (the payin's
+ * id) as the gateway's idempotency key: sending it again returns the first
+ * outcome, never a second charge or refund.
  */
 export abstract class PaymentGateway {
   abstract readonly name: string;
   /** A page where the payer completes the payment. */
   abstract openCheckout(request: CheckoutRequest): Promise<CheckoutSession>;
+  /** The address of a checkout already opened. */
+  abstract checkoutUrl(reference: string): string;
   /** Closes a checkout the service no longer wants (another method chosen, or expired). */
   abstract closeCheckout(reference: string, reason: 'CANCELLED' | 'EXPIRED'): Promise<void>;
   abstract chargeOffSession(request: ChargeRequest): Promise<ChargeOutcome>;
   abstract refund(request: RefundRequest): Promise<RefundOutcome>;
+  /** What became of our request `requestId` (crash recovery, lost callbacks). */
+  abstract lookup(requestId: string): Promise<GatewayRequestStatus>;
   /** Verifies a callback's authenticity and reads it; throws GATEWAY_CALLBACK_REJECTED otherwise. */
   abstract verifyCallback(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): GatewayEvent;
 }

@@ -4,7 +4,8 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { ApiArea, errorResponder } from './error-body';
-import { FORM_ROUTES, formBodyParser, jsonBodyErrors, jsonBodyParser, refuseCardData, requireJsonContentType } from './json-body';
+import { answerClientErrorsInShape } from './client-errors';
+import { FORM_ROUTES, formBodyParser, jsonBodyErrors, jsonBodyParser, refuseCardData, refuseUnsafeInput, requireJsonContentType } from './json-body';
 import { API_KEY_SCHEME, SIGNATURE_SCHEME } from './signed.decorator';
 
 export interface ApiDescription {
@@ -27,7 +28,8 @@ export function configureHttpApp(app: NestExpressApplication, api: ApiDescriptio
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.use(FORM_ROUTES, formBodyParser());
-  app.use(requireJsonContentType(respond), jsonBodyParser(), jsonBodyErrors(respond), refuseCardData(respond));
+  app.use(requireJsonContentType(respond), ...jsonBodyParser(), jsonBodyErrors(respond), refuseUnsafeInput(respond), refuseCardData(respond));
+  answerClientErrorsInShape(app.getHttpServer(), api.area);
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app, api), { jsonDocumentUrl: 'docs-json', yamlDocumentUrl: 'docs-yaml' });
 }
 

@@ -1,7 +1,8 @@
-import { applyDecorators, CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, CallHandler, createParamDecorator, ExecutionContext, Inject, Injectable, NestInterceptor, UseInterceptors } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Caller, DomainError, InvalidRequestError } from '@pcs/kernel';
+import { RuntimeSettings } from '@pcs/config';
+import { Caller, DomainError, InvalidRequestError, uuidFrom } from '@pcs/kernel';
 import type { Request } from 'express';
 import * as crypto from 'node:crypto';
 import { catchError, from, mergeMap, Observable } from 'rxjs';
@@ -21,11 +22,25 @@ export class ReplayedResponse {
   ) {}
 }
 
+interface OperationRequest extends Request {
+  caller?: Caller;
+  operationId?: string;
+}
+
 /**
  * Idempotency-Key for an operation: scoped to the credentials' owner, kept 24
  * hours. The same key with the same request replays the first response
  * exactly; with a different request it is a 422; while the first is still
- * running, a 409. A request that failed unexpectedly (5xx) frees its key.
+ * running, a 409.
+ *
+ * Surviving a crash: a request holds its key for a lease
+ * (IDEMPOTENCY_LEASE_SECONDS), not for ever. The key also names the work:
+ * the operation id handed to the service (`@OperationId()`) is derived from
+ * the key, so the records the request writes carry ids that a retry derives
+ * again. A retry after the lease (the first request died, or failed with a
+ * 5xx) takes the key over and runs the operation once more with the same
+ * ids; the service finds what the first run committed and carries it on —
+ * replaying the committed result or completing the work, never doing it twice.
  */
 export function Idempotent(): MethodDecorator {
   return applyDecorators(
@@ -33,35 +48,49 @@ export function Idempotent(): MethodDecorator {
     ApiHeader({
       name: IDEMPOTENCY_HEADER,
       required: false,
-      description: 'Up to 255 characters. Same key and body within 24 h: the first response again. Different body: 422. Still running: 409.',
+      description:
+        'Up to 255 characters. Same key and body within 24 h: the first response again. Different body: 422. Still running: 409. ' +
+        'A request interrupted by a failure can be retried with the same key after about a minute; it completes the work, never repeats it.',
     }),
   );
 }
+
+/**
+ * The id of this operation: derived from its Idempotency-Key when it has one
+ * (the same for every retry), random otherwise. Services name the records the
+ * operation creates with it.
+ */
+export const OperationId = createParamDecorator((_data: unknown, context: ExecutionContext): string => {
+  const request = context.switchToHttp().getRequest<OperationRequest>();
+  request.operationId ??= crypto.randomUUID();
+  return request.operationId;
+});
 
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(API_AREA) private readonly area: ApiArea,
+    private readonly settings: RuntimeSettings,
   ) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    const request = context.switchToHttp().getRequest<Request & { caller?: Caller }>();
+    const request = context.switchToHttp().getRequest<OperationRequest>();
     const key = request.header(IDEMPOTENCY_HEADER);
     if (key === undefined || !request.caller) return next.handle();
     if (key.length === 0 || key.length > 255) throw new InvalidRequestError([IDEMPOTENCY_HEADER], `${IDEMPOTENCY_HEADER} must have 1 to 255 characters`);
     const scope = `${request.caller.businessId}:${request.caller.merchantId ?? '*'}`;
     const hash = crypto.createHash('sha256').update(`${request.method} ${request.path} ${JSON.stringify(request.body ?? {})}`).digest('hex');
 
-    if (!(await this.claim(scope, key, hash))) {
+    const claimedAt = await this.claim(scope, key, hash);
+    if (!claimedAt) {
       const [row] = await this.dataSource.query(`SELECT request_hash, state, response_status, response_body FROM idempotency_key WHERE scope = $1 AND key = $2`, [scope, key]);
-      if (!row || row.state === 'IN_PROGRESS') {
-        if (row && row.request_hash !== hash) throw new DomainError('IDEMPOTENCY_KEY_REUSED');
-        throw new DomainError('IDEMPOTENCY_REQUEST_IN_PROGRESS');
-      }
-      if (row.request_hash !== hash) throw new DomainError('IDEMPOTENCY_KEY_REUSED');
+      if (row && row.request_hash !== hash) throw new DomainError('IDEMPOTENCY_KEY_REUSED');
+      if (!row || row.state === 'IN_PROGRESS') throw new DomainError('IDEMPOTENCY_REQUEST_IN_PROGRESS');
       throw new ReplayedResponse(row.response_status, row.response_body);
     }
+    // The key's creation time is part of the name: a key reused after its 24 hours names new work.
+    request.operationId = uuidFrom(`idempotency\n${scope}\n${key}\n${claimedAt.toISOString()}`);
 
     return next.handle().pipe(
       mergeMap((body) => from(this.finish(scope, key, 200, JSON.stringify(body)).then(() => body))),
@@ -69,7 +98,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
         from(
           (async () => {
             if (error instanceof DomainError && statusOf(error) < 500) await this.finish(scope, key, statusOf(error), JSON.stringify(errorBodyOf(error, this.area)));
-            else await this.dataSource.query(`DELETE FROM idempotency_key WHERE scope = $1 AND key = $2`, [scope, key]);
+            // Unexpected: free the key at once for a retry of the same request, which completes the work.
+            else await this.dataSource.query(`UPDATE idempotency_key SET locked_until = now() WHERE scope = $1 AND key = $2 AND state = 'IN_PROGRESS'`, [scope, key]);
             throw error;
           })(),
         ),
@@ -77,18 +107,37 @@ export class IdempotencyInterceptor implements NestInterceptor {
     );
   }
 
-  /** Takes the key for this request; false when another request holds or held it. */
-  private async claim(scope: string, key: string, hash: string): Promise<boolean> {
+  /**
+   * Takes the key for this request and returns when the key was first taken;
+   * null when another live request holds it or it is done. A key still IN
+   * PROGRESS past its lease was held by a request that died: the same request
+   * takes it over.
+   */
+  private async claim(scope: string, key: string, hash: string): Promise<Date | null> {
+    const lease = `${this.settings.idempotencyLeaseSeconds} seconds`;
     await this.dataSource.query(`DELETE FROM idempotency_key WHERE scope = $1 AND key = $2 AND expires_at < now()`, [scope, key]);
-    const inserted = await this.dataSource.query(
-      `INSERT INTO idempotency_key (scope, key, request_hash, state, expires_at) VALUES ($1, $2, $3, 'IN_PROGRESS', now() + interval '${RETENTION}')
-       ON CONFLICT DO NOTHING RETURNING key`,
-      [scope, key, hash],
+    const inserted: { created_at: Date }[] = await this.dataSource.query(
+      `INSERT INTO idempotency_key (scope, key, request_hash, state, locked_until, expires_at)
+       VALUES ($1, $2, $3, 'IN_PROGRESS', now() + $4::interval, now() + interval '${RETENTION}')
+       ON CONFLICT DO NOTHING RETURNING created_at`,
+      [scope, key, hash, lease],
     );
-    return inserted.length === 1;
+    if (inserted.length === 1) return inserted[0].created_at;
+    const [takenOver] = await this.dataSource.query(
+      `UPDATE idempotency_key SET locked_until = now() + $4::interval
+       WHERE scope = $1 AND key = $2 AND request_hash = $3 AND state = 'IN_PROGRESS' AND locked_until <= now()
+       RETURNING created_at`,
+      [scope, key, hash, lease],
+    );
+    return (takenOver as { created_at: Date } | undefined)?.created_at ?? null;
   }
 
   private async finish(scope: string, key: string, status: number, body: string): Promise<void> {
-    await this.dataSource.query(`UPDATE idempotency_key SET state = 'DONE', response_status = $3, response_body = $4 WHERE scope = $1 AND key = $2`, [scope, key, status, body]);
+    await this.dataSource.query(`UPDATE idempotency_key SET state = 'DONE', locked_until = NULL, response_status = $3, response_body = $4 WHERE scope = $1 AND key = $2`, [
+      scope,
+      key,
+      status,
+      body,
+    ]);
   }
 }

@@ -14,3 +14,5 @@ export * from './health.controller';
 export * from './uuid-param.pipe';
 export * from './standalone';
 export * from './idempotency';
+export * from './client-errors';
+export * from './validation-decorators';

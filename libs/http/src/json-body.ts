@@ -1,6 +1,7 @@
-import { ErrorRequestHandler, json, RequestHandler, urlencoded } from 'express';
+import { ErrorRequestHandler, RequestHandler, text, urlencoded } from 'express';
 import type { IncomingMessage } from 'node:http';
-import { DomainError, ErrorCode, findCardData } from '@pcs/kernel';
+import sjson from 'secure-json-parse';
+import { DomainError, ErrorCode, findCardData, findUnsafeInput, InvalidRequestError } from '@pcs/kernel';
 import { ErrorResponder } from './error-body';
 
 export interface RawBodyRequest {
@@ -8,17 +9,75 @@ export interface RawBodyRequest {
 }
 
 export const MAX_BODY_BYTES = 64 * 1024;
+/**
+ * Objects and arrays nested deeper than this are refused before parsing. The
+ * deepest request of either API is four levels; free-form `metadata` gets
+ * room, and nothing downstream ever walks an unbounded depth.
+ */
+export const MAX_JSON_DEPTH = 32;
 
-/** JSON bodies only, at most MAX_BODY_BYTES, raw bytes kept for signature checks. */
-export function jsonBodyParser(): RequestHandler {
-  return json({
+/**
+ * JSON bodies only, at most MAX_BODY_BYTES, raw bytes kept for signature
+ * checks. The text is read (charset and content-encoding handled by
+ * body-parser), its nesting measured without parsing, then parsed by
+ * secure-json-parse, which refuses `__proto__` and `constructor.prototype`.
+ */
+export function jsonBodyParser(): RequestHandler[] {
+  const read = text({
     limit: MAX_BODY_BYTES,
-    strict: true,
-    type: () => true, // parse whatever arrives; requireJsonContentType() refuses other types first
-    verify: (request: IncomingMessage & RawBodyRequest, _response, buffer) => {
+    type: () => true, // read whatever arrives; requireJsonContentType() refuses other types first
+    defaultCharset: 'utf-8',
+    verify: (request: IncomingMessage & RawBodyRequest, _response, buffer, encoding) => {
+      if (!/^utf-?8$/i.test(encoding)) throw Object.assign(new Error('unsupported charset'), { type: 'charset.unsupported', status: 415 });
       request.rawBody = buffer;
     },
   });
+  const parse: RequestHandler = (request, _response, next) => {
+    if (typeof request.body !== 'string') return next(); // no body, or a form already parsed
+    try {
+      request.body = parseJsonBody(request.body);
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+  return [read, parse];
+}
+
+export function parseJsonBody(source: string): unknown {
+  const body = source.trim();
+  if (body.length === 0) return {};
+  // Only objects and arrays at the top (body-parser's "strict"); a bare string or number is not a request.
+  if (body[0] !== '{' && body[0] !== '[') throw new DomainError('MALFORMED_JSON');
+  if (nestingDepthExceeds(body, MAX_JSON_DEPTH)) throw new DomainError('JSON_TOO_DEEP', undefined, { maxDepth: MAX_JSON_DEPTH });
+  try {
+    return sjson.parse(body, undefined, { protoAction: 'error', constructorAction: 'error' });
+  } catch (error) {
+    if (error instanceof SyntaxError && /forbidden prototype property/.test(error.message)) {
+      throw new InvalidRequestError(['body'], 'the body names __proto__ or constructor.prototype, which are not accepted field names');
+    }
+    throw new DomainError('MALFORMED_JSON');
+  }
+}
+
+/** Whether objects and arrays nest deeper than `max`, counted on the text (brackets inside strings ignored). */
+export function nestingDepthExceeds(json: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+  return false;
 }
 
 /** Routes that take HTML form posts (the sandbox gateway's page), parsed before the JSON rules apply. */
@@ -41,19 +100,35 @@ export function requireJsonContentType(respond: ErrorResponder): RequestHandler 
   };
 }
 
-/** Turns body-parser failures (malformed JSON, oversized body) into the error contract. */
+/** Turns body-reading failures (malformed JSON, oversized body, odd charset) into the error contract. */
 export function jsonBodyErrors(respond: ErrorResponder): ErrorRequestHandler {
   return (error: { type?: string; status?: number }, _request, response, next) => {
+    if (error instanceof DomainError) return respond(response, error);
     const code: ErrorCode | null =
       error.type === 'entity.too.large'
         ? 'PAYLOAD_TOO_LARGE'
-        : error.type === 'entity.parse.failed'
-          ? 'MALFORMED_JSON'
+        : error.type === 'charset.unsupported' || error.type === 'encoding.unsupported'
+          ? 'UNSUPPORTED_MEDIA_TYPE'
           : error.status && error.status >= 400 && error.status < 500
             ? 'MALFORMED_JSON'
             : null;
     if (code === null) return next(error);
     respond(response, new DomainError(code));
+  };
+}
+
+/**
+ * Refuses text nothing downstream can hold (NUL, unpaired surrogates) and
+ * field names of the object machinery, in the body and the query, naming the
+ * fields. Runs before the signature guard: such a request is refused whoever
+ * sends it.
+ */
+export function refuseUnsafeInput(respond: ErrorResponder): RequestHandler {
+  return (request, response, next) => {
+    const problems = [...findUnsafeInput(request.body ?? {}), ...findUnsafeInput(request.query ?? {}, 'query')];
+    if (problems.length === 0) return next();
+    const fields = [...new Set(problems.map((p) => p.field))];
+    respond(response, new InvalidRequestError(fields, problems.map((p) => `${p.field} ${p.reason}`).join('; ')));
   };
 }
 

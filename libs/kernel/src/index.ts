@@ -7,4 +7,7 @@ export * from './errors/error-catalogue';
 export * from './errors/domain-error';
 export * from './paging';
 export * from './caller';
-export * from './card-data';
+export * from './input/card-data';
+export * from './input/json-walk';
+export * from './input/unsafe-text';
+export * from './ids';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService, Country } from '@pcs/catalog';
-import { isUniqueViolation } from '@pcs/database';
+import { inTransaction, isUniqueViolation } from '@pcs/database';
 import { basisPointsToVatPercentage, Caller, DomainError, vatPercentageToBasisPoints } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
@@ -66,7 +66,7 @@ export class MerchantConfigurationService {
   async upsert(caller: Caller, merchantId: string, request: ConfigurationRequest): Promise<MerchantConfigurationView> {
     const countryVats = request.merchantCountryConfigurations && (await this.toCountryVats(request.merchantCountryConfigurations));
     try {
-      return await this.dataSource.transaction(async (manager) => {
+      return await inTransaction(this.dataSource, async (manager) => {
         await this.access.loadVisible(caller, merchantId, manager);
         const configuration = await this.load(manager, merchantId, true);
         configuration.apply({ ...request, countryVats });

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { BusinessService } from '@pcs/businesses';
 import { CatalogService, CountryProcessor } from '@pcs/catalog';
-import { isUniqueViolation } from '@pcs/database';
+import { inTransaction, isUniqueViolation } from '@pcs/database';
 import { Caller, DomainError, isMerchantCaller } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
@@ -47,7 +47,7 @@ export class MerchantCountryProcessorService {
    */
   async relate(caller: Caller, merchantId: string | undefined, countryProcessorIds: readonly string[]): Promise<MerchantCountryProcessorView[]> {
     const id = await this.access.resolveMerchantId(caller, merchantId);
-    const rows = await this.dataSource.transaction((manager) => this.relateWithin(manager, caller.businessId, id, countryProcessorIds));
+    const rows = await inTransaction(this.dataSource, (manager) => this.relateWithin(manager, caller.businessId, id, countryProcessorIds));
     return this.views(rows.map(merchantCountryProcessorFromRow));
   }
 
@@ -83,7 +83,7 @@ export class MerchantCountryProcessorService {
 
   /** Operation 37: switch the relationship on or off, or move it to another processor. */
   async update(caller: Caller, merchantCountryProcessorId: string, changes: MerchantCountryProcessorChanges): Promise<MerchantCountryProcessorView> {
-    const saved = await this.dataSource.transaction(async (manager) => {
+    const saved = await inTransaction(this.dataSource, async (manager) => {
       const row = await manager.findOne(MerchantCountryProcessorOrmEntity, {
         where: { merchantCountryProcessorId },
         lock: { mode: 'pessimistic_write' },

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { inTransaction } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { BusinessService, CredentialService, IssuedCredentials } from '@pcs/businesses';
 import { CatalogService, PaymentMethod } from '@pcs/catalog';
@@ -51,7 +52,7 @@ export class MerchantService {
     if (!country) throw new Error(`unknown country ${input.countryIso3}`);
     if (!(await this.businesses.exists(input.businessId))) throw new Error('no business has that id');
     const ofCountry = await this.catalog.countryProcessorsOfCountry(country.iso3);
-    return this.dataSource.transaction(async (manager) => {
+    return inTransaction(this.dataSource, async (manager) => {
       const now = new Date();
       const merchant = Merchant.create({
         merchantId: crypto.randomUUID(),
@@ -80,11 +81,11 @@ export class MerchantService {
 
   /** Operator command: ACTIVE, and every pending processor relationship onboarded. */
   async approve(merchantId: string): Promise<Readonly<MerchantProps>> {
-    return this.dataSource.transaction((manager) => this.approveWithin(manager, merchantId));
+    return inTransaction(this.dataSource, (manager) => this.approveWithin(manager, merchantId));
   }
 
   async suspend(merchantId: string): Promise<Readonly<MerchantProps>> {
-    return this.dataSource.transaction(async (manager) => {
+    return inTransaction(this.dataSource, async (manager) => {
       const merchant = await this.loadForOperator(manager, merchantId);
       merchant.suspend(new Date());
       await manager.save(merchantToRow(merchant));
@@ -156,7 +157,7 @@ export class MerchantService {
     if (bankCurrency && currencies && !currencies.includes(bankCurrency)) {
       throw new InvalidRequestError(['account.settlementBank.currency'], 'the settlement currency must be one of the merchant currencies');
     }
-    const saved = await this.dataSource.transaction(async (manager) => {
+    const saved = await inTransaction(this.dataSource, async (manager) => {
       const merchant = merchantFromRow(await this.access.loadVisible(caller, merchantId, manager, true));
       const { countryProcessorsId, ...merchantChanges } = changes;
       merchant.update(merchantChanges, new Date());
@@ -169,7 +170,7 @@ export class MerchantService {
 
   /** Operation 4: soft delete; the merchant's own credentials stop working at once. */
   async delete(caller: Caller, merchantId: string): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+    await inTransaction(this.dataSource, async (manager) => {
       const merchant = merchantFromRow(await this.access.loadVisible(caller, merchantId, manager, true));
       merchant.delete(new Date());
       await manager.save(merchantToRow(merchant));

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService } from '@pcs/catalog';
-import { isUniqueViolation } from '@pcs/database';
+import { inTransaction, isUniqueViolation } from '@pcs/database';
 import { Caller, DocumentType, DomainError, InvalidRequestError, isMerchantCaller, Page, PageRequest, pageOffset } from '@pcs/kernel';
 import { MerchantAccess } from '@pcs/merchants';
 import * as crypto from 'node:crypto';
@@ -42,7 +42,7 @@ export class PayerService {
 
   /** Operation 12. */
   async create(caller: Caller, request: PayerRequest): Promise<Readonly<PayerProps>> {
-    return this.dataSource.transaction(async (manager) => (await this.createWithin(manager, caller, request)).snapshot());
+    return inTransaction(this.dataSource, async (manager) => (await this.createWithin(manager, caller, request)).snapshot());
   }
 
   /** Creates a payer inside the caller's transaction (payerData of a payment intent). */
@@ -95,7 +95,7 @@ export class PayerService {
   /** Operation 14. */
   async update(caller: Caller, payerId: string, changes: PayerChanges): Promise<Readonly<PayerProps>> {
     if (changes.address) await this.assertKnownCountry(changes.address);
-    return this.dataSource.transaction(async (manager) => {
+    return inTransaction(this.dataSource, async (manager) => {
       const payer = await this.loadVisible(caller, payerId, manager, true);
       payer.update({ ...changes, email: changes.email?.trim().toLowerCase() }, new Date());
       await manager.save(payerToRow(payer));
@@ -147,7 +147,7 @@ export class PayerService {
    * intent can be created for it meanwhile (intent creation locks it too).
    */
   async delete(caller: Caller, payerId: string): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+    await inTransaction(this.dataSource, async (manager) => {
       const payer = await this.loadVisible(caller, payerId, manager, true);
       if (await this.activity.hasOpenPaymentIntents(payer.id, manager)) {
         const reason = 'the payer has payment intents that are not final';

@@ -73,6 +73,35 @@ export class PayinLedgerService {
     return rows.map(payinFromRow);
   }
 
+  /** The intent's off-session charge still waiting on the gateway's answer, if any. */
+  async openOffSessionCharge(manager: EntityManager, paymentIntentId: string): Promise<Payin | null> {
+    const row = await manager.findOne(PayinOrmEntity, {
+      where: { paymentIntentId, transactionType: 'PAYIN', paymentIntentInitiator: 'MERCHANT', status: 'PENDING' },
+      order: { createdAt: 'DESC' },
+    });
+    return row ? payinFromRow(row) : null;
+  }
+
+  /** Whether a request (by its operation id) already created or confirmed a record of this intent. */
+  async recordedByOperation(manager: EntityManager, paymentIntentId: string, operationId: string): Promise<boolean> {
+    const rows = await manager.query(`SELECT 1 FROM payin WHERE payment_intent_id = $1 AND (transaction_id = $2 OR confirmed_by_operation = $2) LIMIT 1`, [
+      paymentIntentId,
+      operationId,
+    ]);
+    return rows.length > 0;
+  }
+
+  /** Payins waiting on a gateway whose time to ask it has come (crash recovery, lost callbacks). */
+  async dueForReconciliation(now: Date, limit: number): Promise<{ transactionId: string; transactionType: 'PAYIN' | 'REFUND' }[]> {
+    const rows: { transaction_id: string; transaction_type: 'PAYIN' | 'REFUND' }[] = await this.dataSource.query(
+      `SELECT transaction_id, transaction_type FROM payin
+       WHERE status IN ('PENDING', 'SCHEDULED') AND reconcile_at IS NOT NULL AND reconcile_at <= $1
+       ORDER BY reconcile_at LIMIT $2`,
+      [now, limit],
+    );
+    return rows.map((r) => ({ transactionId: r.transaction_id, transactionType: r.transaction_type }));
+  }
+
   async pendingManualRefunds(manager: EntityManager, paymentIntentId: string): Promise<Payin[]> {
     const rows = await manager.find(PayinOrmEntity, {
       where: { paymentIntentId, conceptCode: 'MANUAL_REFUND', manualRefundStatus: 'MANUAL_REFUND_PENDING', status: 'PENDING' },

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { inTransaction } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService } from '@pcs/catalog';
 import { Caller, DomainError, InvalidRequestError, isMerchantCaller } from '@pcs/kernel';
@@ -45,7 +46,7 @@ export class PaymentInstrumentService {
    * method the merchant offers (an ACTIVE, active country processor) there.
    */
   async create(caller: Caller, request: PaymentInstrumentRequest): Promise<PaymentInstrumentView> {
-    return this.dataSource.transaction((manager) => this.createWithin(manager, caller, request));
+    return inTransaction(this.dataSource, (manager) => this.createWithin(manager, caller, request));
   }
 
   async createWithin(manager: EntityManager, caller: Caller, request: PaymentInstrumentRequest): Promise<PaymentInstrumentView> {

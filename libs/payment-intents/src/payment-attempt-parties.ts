@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CountryProcessor } from '@pcs/catalog';
+import { RuntimeSettings } from '@pcs/config';
 import { ChargeOutcome } from '@pcs/gateways';
 import { MerchantService } from '@pcs/merchants';
 import { PayerService } from '@pcs/payers';
@@ -19,6 +20,7 @@ export class PaymentAttemptParties {
     private readonly merchants: MerchantService,
     private readonly payers: PayerService,
     private readonly instruments: PaymentInstrumentService,
+    private readonly settings: RuntimeSettings,
   ) {}
 
   /** A PAYIN record for a collection attempt (PENDING). */
@@ -92,6 +94,11 @@ export class PaymentAttemptParties {
       personLastName: payer?.lastName ?? null,
       paymentIntentInitiator: input.initiator,
       sessionExpiresAt: null,
+      // Off-session charges and gateway refunds wait on a gateway call made after this commit;
+      // if nothing is heard by then (a crash, a lost answer), reconciliation asks the gateway.
+      // Checkouts at a payer's page expire instead; manual refunds wait for the merchant.
+      reconcileAt:
+        input.concept === 'REFUND' || (isPayin && input.initiator === 'MERCHANT') ? new Date(input.now.getTime() + this.settings.gateway.reconcileAfterSeconds * 1000) : null,
       manualRefundStatus: input.concept === 'MANUAL_REFUND' ? 'MANUAL_REFUND_PENDING' : null,
       createdAt: input.now,
     });

@@ -1,11 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { inTransaction } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService, CountryProcessor } from '@pcs/catalog';
 import { RuntimeSettings } from '@pcs/config';
-import { GatewayEvent, GatewayRegistry } from '@pcs/gateways';
+import { GatewayEvent, GatewayRegistry, GatewayRequestStatus } from '@pcs/gateways';
 import { Caller, DomainError } from '@pcs/kernel';
 import { MerchantCountryProcessorService, MerchantService } from '@pcs/merchants';
 import { Payin, PayinLedgerService } from '@pcs/payins';
+import type { ChargeOutcome } from '@pcs/gateways';
 import * as crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { PaymentIntent } from './domain/payment-intent';
@@ -56,10 +58,14 @@ export class PaymentAttemptsService {
    * Operation 21. Opens a checkout at the processor's gateway and records a
    * PENDING payin; the intent waits for the payer (REQUIRES_ACTION). A new
    * initialization replaces an earlier attempt: its payin is CANCELLED and its
-   * checkout closed.
+   * checkout closed. `payinId` names the attempt (derived from the request's
+   * Idempotency-Key when it has one): an attempt already recorded under it is
+   * answered again instead of opening another.
    */
-  async initialize(caller: Caller, paymentIntentId: string, countryProcessorId: string): Promise<InitializedAttempt> {
+  async initialize(caller: Caller, paymentIntentId: string, countryProcessorId: string, payinId: string = crypto.randomUUID()): Promise<InitializedAttempt> {
     const current = await this.intents.loadVisible(this.dataSource.manager, caller, paymentIntentId);
+    const earlier = await this.ledger.get(this.dataSource.manager, payinId);
+    if (earlier) return this.recordedAttempt(current, earlier);
     // Refuse early what the state machine refuses, before a checkout is opened.
     PaymentIntent.restore(current.snapshot()).awaitPayerAtGateway(new Date());
     const processor = (await this.availableProcessors(current)).find((p) => p.countryProcessorId === countryProcessorId);
@@ -67,7 +73,6 @@ export class PaymentAttemptsService {
     const gateway = this.gateways.get(processor.gateway);
     const merchantName = (await this.merchants.load(caller, current.snapshot().merchantId)).snapshot().merchantName;
     const expiresAt = new Date(Date.now() + this.settings.gateway.sessionMinutes * 60_000);
-    const payinId = crypto.randomUUID();
     const checkout = await gateway.openCheckout({
       payinId,
       merchantName,
@@ -79,7 +84,7 @@ export class PaymentAttemptsService {
 
     let replaced: Payin[] = [];
     try {
-      const intent = await this.dataSource.transaction(async (manager) => {
+      const intent = await inTransaction(this.dataSource, async (manager) => {
         const intent = await this.intents.loadVisible(manager, caller, paymentIntentId, true);
         const now = new Date();
         intent.awaitPayerAtGateway(now);
@@ -102,37 +107,93 @@ export class PaymentAttemptsService {
     }
   }
 
+  private recordedAttempt(intent: PaymentIntent, payin: Payin): InitializedAttempt {
+    const p = payin.snapshot();
+    if (p.paymentIntentId !== intent.id || p.transactionType !== 'PAYIN' || !p.gateway || !p.externalId) throw new DomainError('PAYMENT_INTENT_INVALID_STATE', undefined, { status: intent.status });
+    return { intent, gatewayReferenceId: p.externalId, gatewayUrl: this.gateways.get(p.gateway).checkoutUrl(p.externalId) };
+  }
+
   /**
    * Charges the intent's instrument without the payer. The intent and a
    * PENDING payin were committed by the caller; the outcome is applied as a
-   * gateway event would be, so both paths share one set of rules.
+   * gateway event would be, so both paths share one set of rules. The payin's
+   * id is the gateway's idempotency key, so charging again (a retried request)
+   * returns the first outcome. If the gateway cannot be reached the payin
+   * stays PENDING and reconciliation settles it.
    */
   async chargeOffSession(payinId: string): Promise<void> {
     const payin = await this.ledger.get(this.dataSource.manager, payinId);
-    if (!payin) return;
+    if (!payin || payin.isFinal) return;
     const p = payin.snapshot();
     const processor = p.countryProcessorId ? (await this.catalog.findCountryProcessors([p.countryProcessorId]))[0] : undefined;
     if (!processor) return;
     const gateway = this.gateways.get(processor.gateway);
     const intentNow = await this.intents.findById(this.dataSource.manager, p.paymentIntentId);
     const token = intentNow ? await this.parties.instrumentToken(intentNow) : null;
-    const outcome = await gateway.chargeOffSession({
-      payinId,
-      instrumentToken: token,
-      merchantName: p.merchantName,
-      paymentMethod: processor.paymentMethod.name,
-      currency: p.currency,
-      amount: p.amount,
-    });
-    await this.dataSource.transaction(async (manager) => {
-      const intent = await this.intents.lockById(manager, p.paymentIntentId);
+    let outcome: ChargeOutcome;
+    try {
+      outcome = await gateway.chargeOffSession({
+        payinId,
+        instrumentToken: token,
+        merchantName: p.merchantName,
+        paymentMethod: processor.paymentMethod.name,
+        currency: p.currency,
+        amount: p.amount,
+      });
+    } catch (error) {
+      this.logger.warn(`off-session charge ${payinId} got no answer from ${gateway.name} (${(error as Error).message}); reconciliation will settle it`);
+      return;
+    }
+    await this.settleWithGatewayAnswer(payinId, gateway.name, outcome);
+  }
+
+  /** Applies what a gateway answered about an attempt (a charge's answer, or a lookup's). */
+  private async settleWithGatewayAnswer(payinId: string, gatewayName: string, outcome: ChargeOutcome): Promise<void> {
+    await inTransaction(this.dataSource, async (manager) => {
+      const found = await this.ledger.get(manager, payinId);
+      const intent = found && (await this.intents.lockById(manager, found.snapshot().paymentIntentId));
       const locked = await this.ledger.get(manager, payinId, true);
-      if (!intent || !locked) return;
-      locked.bindGatewayReference(outcome.reference, null, new Date());
-      await this.ledger.save(manager, locked);
+      if (!intent || !locked || locked.isFinal) return;
+      if (!locked.snapshot().externalId) {
+        locked.bindGatewayReference(outcome.reference, null, new Date());
+        await this.ledger.save(manager, locked);
+      }
       if (outcome.instrumentToken) await this.parties.recordInstrumentToken(manager, intent, outcome);
       const { status, error, maskedPan, cardType } = outcome;
-      await this.apply(manager, intent, locked, { gateway: gateway.name, eventId: `charge:${outcome.reference}`, reference: outcome.reference, outcome: status, error, maskedPan, cardType });
+      await this.apply(manager, intent, locked, { gateway: gatewayName, eventId: `charge:${outcome.reference}`, reference: outcome.reference, outcome: status, error, maskedPan, cardType });
+    });
+  }
+
+  /**
+   * Crash recovery for a collection attempt that has waited past its window:
+   * the gateway is asked by our id for it, and its answer applied as any
+   * other. A charge the gateway never received (the process died before
+   * sending it) is void at the gateway from then on, and fails here: the
+   * intent goes back to REQUIRES_PAYMENT_INSTRUMENT, nothing was collected.
+   */
+  async reconcileAttempt(payinId: string, now = new Date()): Promise<void> {
+    const payin = await this.ledger.get(this.dataSource.manager, payinId);
+    if (!payin || payin.isFinal || !payin.snapshot().gateway) return;
+    const gatewayName = payin.snapshot().gateway!;
+    const answer: GatewayRequestStatus = await this.gateways.get(gatewayName).lookup(payinId);
+    if (answer.status === 'APPROVED' || answer.status === 'REJECTED' || (answer.status === 'PENDING' && answer.reference && payin.status === 'PENDING')) {
+      const { status, reference, error, maskedPan, cardType, instrumentToken } = answer;
+      await this.settleWithGatewayAnswer(payinId, gatewayName, { status, reference: reference!, error, maskedPan, cardType, instrumentToken });
+    }
+    await inTransaction(this.dataSource, async (manager) => {
+      const intent = await this.intents.lockById(manager, payin.snapshot().paymentIntentId, true);
+      const locked = intent && (await this.ledger.get(manager, payinId, true));
+      if (!intent || !locked || locked.isFinal) return;
+      if (answer.status === 'NOT_RECEIVED' || answer.status === 'EXPIRED') {
+        const reason = answer.status === 'NOT_RECEIVED' ? 'the charge never reached the gateway' : 'the payer did not complete the payment in time';
+        if (answer.status === 'EXPIRED') locked.expire(now);
+        else locked.reject(reason, now);
+        if (intent.status === 'REQUIRES_ACTION' || intent.status === 'PROCESSING') intent.fail(reason, now);
+        await this.intents.save(manager, intent);
+      } else {
+        locked.askGatewayAgainLater(now, this.settings.gateway.reconcileAfterSeconds * 1000);
+      }
+      await this.ledger.save(manager, locked);
     });
   }
 
@@ -144,7 +205,7 @@ export class PaymentAttemptsService {
   async applyGatewayEvent(event: GatewayEvent): Promise<'applied' | 'replayed' | 'unknown'> {
     const found = await this.ledger.findByExternalId(this.dataSource.manager, event.gateway, event.reference);
     if (!found) return 'unknown';
-    return this.dataSource.transaction(async (manager) => {
+    return inTransaction(this.dataSource, async (manager) => {
       const inserted = await manager.query(
         `INSERT INTO gateway_event (gateway, event_id, reference) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING event_id`,
         [event.gateway, event.eventId, event.reference],
@@ -172,7 +233,7 @@ export class PaymentAttemptsService {
     );
     let expired = 0;
     for (const candidate of candidates) {
-      const closed = await this.dataSource.transaction(async (manager) => {
+      const closed = await inTransaction(this.dataSource, async (manager) => {
         const intent = await this.intents.lockById(manager, candidate.payment_intent_id, true);
         if (!intent) return null; // another replica holds it
         const payin = await this.ledger.get(manager, candidate.transaction_id, true);
@@ -199,7 +260,7 @@ export class PaymentAttemptsService {
     if (p.transactionType !== 'PAYIN') return;
     let changed = false;
     if (event.outcome === 'PENDING') {
-      changed = payin.schedule('pending', now);
+      changed = payin.schedule('pending', now, this.settings.gateway.reconcileAfterSeconds * 1000);
       if (changed && intent.status === 'REQUIRES_ACTION') intent.markProcessing(now);
     } else if (event.outcome === 'APPROVED') {
       const days = await this.settlementDelayDays(p.countryProcessorId);

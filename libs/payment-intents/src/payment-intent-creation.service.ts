@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { inTransaction, isUniqueViolation } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService, Country } from '@pcs/catalog';
 import {
@@ -94,15 +95,20 @@ export class PaymentIntentCreationService {
    * no payerId), the instrument (created from paymentInstrumentData when no
    * paymentInstrumentId), the intent; with `confirm` and an instrument, a
    * PENDING payin too. The off-session charge itself happens after commit.
+   * `paymentIntentId` is the operation's id (derived from its Idempotency-Key
+   * when it has one): if an intent was already committed under it, that one
+   * is carried on and answered.
    */
-  async create(caller: Caller, command: CreatePaymentIntentCommand): Promise<PaymentIntent> {
+  async create(caller: Caller, command: CreatePaymentIntentCommand, paymentIntentId: string = crypto.randomUUID()): Promise<PaymentIntent> {
     if (!command.payerId && !command.payerData) throw new InvalidRequestError(['payerId'], 'payerId is required unless payerData describes a new payer');
+    const earlier = await this.resume(caller, paymentIntentId);
+    if (earlier) return earlier;
     const country = await this.countryAccepting(command.country, command.currency);
     const amount = money('amount', command.amount, command.currency);
     const tip = command.tipAmount ? money('tipAmount', command.tipAmount, command.currency) : Money.zero(command.currency);
     if (amount.plus(tip).minor > 999_999_999_999) throw new InvalidRequestError(['tipAmount'], 'amount plus tipAmount exceeds the maximum');
 
-    const { intent, payinId } = await this.dataSource.transaction(async (manager) => {
+    const created = await inTransaction(this.dataSource, async (manager) => {
       const merchant = await this.merchants.resolve(caller, command.merchantId ?? command.paymentInstrumentData?.merchantId, manager);
       const merchantId = merchant.id;
       merchant.assertCanCollect();
@@ -111,14 +117,16 @@ export class PaymentIntentCreationService {
       const payer = command.payerId
         ? command.payerData
           ? await this.payers.completeWithin(manager, caller, command.payerId, command.payerData)
-          : await this.payers.loadVisible(caller, command.payerId, manager, 'share')
+          : // Creating an instrument takes the payer for update; taking it for key share first and
+          // upgrading later would deadlock two such creations for one payer. So: update at once.
+          await this.payers.loadVisible(caller, command.payerId, manager, command.paymentInstrumentData && !command.paymentInstrumentId ? 'update' : 'share')
         : await this.payers.createWithin(manager, caller, { ...command.payerData, merchantId });
       if (payer.snapshot().merchantId !== merchantId) throw new DomainError('PAYER_NOT_FOUND');
 
       const paymentInstrumentId = await this.instrumentFor(manager, caller, command, payer.id, country);
       const now = new Date();
       const intent = PaymentIntent.create({
-        paymentIntentId: crypto.randomUUID(),
+        paymentIntentId,
         businessId: caller.businessId,
         merchantId,
         payerId: payer.id,
@@ -158,9 +166,27 @@ export class PaymentIntentCreationService {
         await this.intents.insert(manager, intent);
       }
       return { intent, payinId };
+    }).catch(async (error: unknown) => {
+      // The same operation committed meanwhile (a retry racing its own first attempt).
+      if (isUniqueViolation(error, 'payment_intent_pkey')) return { intent: (await this.resume(caller, paymentIntentId))!, payinId: null };
+      throw error;
     });
-    if (!payinId) return intent;
-    await this.attempts.chargeOffSession(payinId);
+    if (!created.payinId) return created.intent;
+    await this.attempts.chargeOffSession(created.payinId);
+    return (await this.intents.findById(this.dataSource.manager, created.intent.id)) ?? created.intent;
+  }
+
+  /**
+   * An intent this operation already committed, carried on: an off-session
+   * charge whose answer was never recorded is sent again (the gateway answers
+   * a repeated charge with its first outcome).
+   */
+  private async resume(caller: Caller, paymentIntentId: string): Promise<PaymentIntent | null> {
+    if (!(await this.intents.findById(this.dataSource.manager, paymentIntentId))) return null;
+    const intent = await this.intents.loadVisible(this.dataSource.manager, caller, paymentIntentId);
+    const charge = await this.ledger.openOffSessionCharge(this.dataSource.manager, intent.id);
+    if (!charge) return intent;
+    await this.attempts.chargeOffSession(charge.id);
     return (await this.intents.findById(this.dataSource.manager, intent.id)) ?? intent;
   }
 
@@ -170,7 +196,9 @@ export class PaymentIntentCreationService {
    * VAT is the merchant's configured rate for the country, else the country's
    * default (specification, rule 2).
    */
-  async createFast(caller: Caller, command: FastPaymentIntentCommand): Promise<PaymentIntent> {
+  async createFast(caller: Caller, command: FastPaymentIntentCommand, paymentIntentId: string = crypto.randomUUID()): Promise<PaymentIntent> {
+    const earlier = await this.resume(caller, paymentIntentId);
+    if (earlier) return earlier;
     const merchantId = await this.configurations.fastPaymentMerchantId(command.merchantShortName);
     if (!merchantId) throw new DomainError('FAST_PAYMENTS_NOT_ENABLED');
     const merchant = await this.merchants.load(caller, merchantId).catch((error: unknown) => {
@@ -181,7 +209,7 @@ export class PaymentIntentCreationService {
     const amount = money('amount', command.amount, command.currency);
     const vatRateBp = await this.vatRate(merchantId, country, undefined);
     const intent = PaymentIntent.create({
-      paymentIntentId: crypto.randomUUID(),
+      paymentIntentId,
       businessId: caller.businessId,
       merchantId,
       payerId: null,
@@ -213,7 +241,12 @@ export class PaymentIntentCreationService {
       const method = [command.paymentMethodName, command.paymentInstrumentTypeName].filter(Boolean).join(' ');
       throw new DomainError('PAYMENT_METHOD_NOT_AVAILABLE', `the merchant has no active processor for ${method} in ${country.iso3}`, { method, country: country.iso3 });
     }
-    await this.intents.insert(this.dataSource.manager, intent);
+    try {
+      await this.intents.insert(this.dataSource.manager, intent);
+    } catch (error) {
+      if (isUniqueViolation(error, 'payment_intent_pkey')) return (await this.resume(caller, paymentIntentId))!;
+      throw error;
+    }
     return intent;
   }
 

@@ -1,21 +1,28 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
 import { SandboxDesk } from '@pcs/gateways';
+import { PayinLedgerService } from '@pcs/payins';
 import { PaymentAttemptsService } from './payment-attempts.service';
+import { RefundsService } from './refunds.service';
 
 /**
- * Background work of an API process: expiring abandoned gateway sessions and
- * the sandbox gateway's own housekeeping. Every step is safe with several
- * replicas running (SKIP LOCKED, conditional updates, idempotent callbacks).
+ * Background work of an API process: expiring abandoned gateway sessions,
+ * reconciling charges and refunds that waited too long for their gateway
+ * (what a crash leaves behind), and the sandbox gateway's own housekeeping.
+ * It runs at start-up and then every few seconds. Every step is safe with
+ * several replicas running (SKIP LOCKED, conditional updates, idempotent
+ * gateway requests and callbacks, final payins absorbing late answers).
  */
 @Injectable()
 export class PaymentIntentSweeps implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Sweeps');
   private timer?: NodeJS.Timeout;
-  private running = false;
+  private running: Promise<void> | null = null;
 
   constructor(
     private readonly attempts: PaymentAttemptsService,
+    private readonly refunds: RefundsService,
+    private readonly ledger: PayinLedgerService,
     private readonly sandbox: SandboxDesk,
     private readonly settings: RuntimeSettings,
   ) {}
@@ -23,25 +30,47 @@ export class PaymentIntentSweeps implements OnApplicationBootstrap, OnApplicatio
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => void this.runOnce(), this.settings.gateway.sweepSeconds * 1000);
     this.timer.unref();
+    // At start-up too: what a crash left open is settled as soon as its window has passed.
+    setImmediate(() => void this.runOnce());
   }
 
-  onApplicationShutdown(): void {
+  async onApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    await this.running;
   }
 
-  /** One pass of every sweep; overlapping passes in one process are skipped. */
-  async runOnce(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
+  /** One pass of every sweep; a pass already running in this process is waited for, not doubled. */
+  runOnce(): Promise<void> {
+    this.running ??= this.pass().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  /** Settles the payins whose gateway answer is overdue; returns how many were looked at. */
+  async reconcileDue(now = new Date(), batch = 50): Promise<number> {
+    const due = await this.ledger.dueForReconciliation(now, batch);
+    for (const { transactionId, transactionType } of due) {
+      try {
+        if (transactionType === 'PAYIN') await this.attempts.reconcileAttempt(transactionId, now);
+        else await this.refunds.reconcileRefund(transactionId, now);
+      } catch (error) {
+        this.logger.warn(`could not reconcile payin ${transactionId}: ${(error as Error).message}`);
+      }
+    }
+    return due.length;
+  }
+
+  private async pass(): Promise<void> {
     try {
       const expired = await this.attempts.expireSessions();
       if (expired) this.logger.log(`expired ${expired} abandoned gateway session(s)`);
+      const reconciled = await this.reconcileDue();
+      if (reconciled) this.logger.log(`asked the gateways about ${reconciled} overdue payin(s)`);
       await this.sandbox.settleDue();
       await this.sandbox.redeliver();
     } catch (error) {
       this.logger.error(`sweep failed: ${(error as Error).message}`);
-    } finally {
-      this.running = false;
     }
   }
 }

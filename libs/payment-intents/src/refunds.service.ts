@@ -1,6 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { inTransaction } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { GatewayRegistry } from '@pcs/gateways';
+import { GatewayRegistry, RefundOutcome } from '@pcs/gateways';
+import { RuntimeSettings } from '@pcs/config';
 import { Caller, DomainError, InvalidRequestError, ManualRefundStatus, Money, MoneyError } from '@pcs/kernel';
 import { PayinLedgerService } from '@pcs/payins';
 import { CatalogService } from '@pcs/catalog';
@@ -29,42 +31,89 @@ export class RefundsService {
     private readonly parties: PaymentAttemptParties,
     private readonly gateways: GatewayRegistry,
     private readonly catalog: CatalogService,
+    private readonly settings: RuntimeSettings,
   ) {}
 
-  /** Operation 22: everything refundable when no amount is given. */
-  async refund(caller: Caller, paymentIntentId: string, requestedAmount?: number): Promise<PaymentIntent> {
-    const { refundId, amount } = await this.dataSource.transaction(async (manager) => {
-      const intent = await this.intents.loadVisible(manager, caller, paymentIntentId, true);
-      const now = new Date();
-      const amount = intent.reserveRefund(this.requested(intent, requestedAmount), now);
-      const refundId = crypto.randomUUID();
-      await this.ledger.insert(manager, await this.parties.newRefund(manager, intent, refundId, amount.minor, 'REFUND', now));
-      await this.intents.save(manager, intent);
-      return { refundId, amount };
-    });
-
-    const { gateway, chargeReference, paymentMethod, merchantName } = await this.refundContext(paymentIntentId, refundId);
-    let outcome: { status: 'APPROVED' | 'REJECTED'; reference: string; error?: string };
-    try {
-      outcome = await gateway.refund({ refundId, chargeReference, merchantName, paymentMethod, currency: amount.currency, amount: amount.minor });
-    } catch (error) {
-      // The reservation stays (PENDING): money may or may not have moved; reconciliation decides.
-      this.logger.error(`refund ${refundId} could not reach the gateway: ${(error as Error).message}`);
-      return (await this.intents.findById(this.dataSource.manager, paymentIntentId))!;
+  /**
+   * Operation 22: everything refundable when no amount is given. `refundId`
+   * names the refund (derived from the request's Idempotency-Key when it has
+   * one): a refund already recorded under it is carried on, not made twice.
+   */
+  async refund(caller: Caller, paymentIntentId: string, requestedAmount?: number, refundId: string = crypto.randomUUID()): Promise<PaymentIntent> {
+    const earlier = await this.ledger.get(this.dataSource.manager, refundId);
+    if (earlier) {
+      const intent = await this.intents.loadVisible(this.dataSource.manager, caller, paymentIntentId);
+      if (earlier.snapshot().paymentIntentId !== intent.id) throw new DomainError('PAYMENT_INTENT_INVALID_STATE', undefined, { status: intent.status });
+    } else {
+      await inTransaction(this.dataSource, async (manager) => {
+        const intent = await this.intents.loadVisible(manager, caller, paymentIntentId, true);
+        const now = new Date();
+        const amount = intent.reserveRefund(this.requested(intent, requestedAmount), now);
+        await this.ledger.insert(manager, await this.parties.newRefund(manager, intent, refundId, amount.minor, 'REFUND', now));
+        await this.intents.save(manager, intent);
+      });
     }
-    return this.dataSource.transaction(async (manager) => {
-      const intent = (await this.intents.lockById(manager, paymentIntentId))!;
-      const payin = (await this.ledger.get(manager, refundId, true))!;
+    await this.sendToGateway(refundId);
+    return (await this.intents.findById(this.dataSource.manager, paymentIntentId))!;
+  }
+
+  /**
+   * Asks the gateway for a reserved refund (the refund's id is its
+   * idempotency key there) and records the answer. Unreachable: the refund
+   * stays PENDING, holding its amount, and reconciliation settles it.
+   */
+  private async sendToGateway(refundId: string): Promise<void> {
+    const refund = await this.ledger.get(this.dataSource.manager, refundId);
+    if (!refund || refund.isFinal) return;
+    const r = refund.snapshot();
+    const { gateway, chargeReference, paymentMethod, merchantName } = await this.refundContext(r.paymentIntentId, refundId);
+    let outcome: RefundOutcome;
+    try {
+      outcome = await gateway.refund({ refundId, chargeReference, merchantName, paymentMethod, currency: r.currency, amount: r.amount });
+    } catch (error) {
+      this.logger.error(`refund ${refundId} got no answer from ${gateway.name} (${(error as Error).message}); reconciliation will settle it`);
+      return;
+    }
+    await this.settle(refundId, outcome.status, outcome.reference, outcome.error);
+  }
+
+  /**
+   * Crash recovery for a gateway refund that has waited past its window: the
+   * gateway is asked by the refund's id. Approved is recorded; rejected, or
+   * never received (the process died before sending it; the gateway voids the
+   * id from then on), releases the reserved amount.
+   */
+  async reconcileRefund(refundId: string, now = new Date()): Promise<void> {
+    const refund = await this.ledger.get(this.dataSource.manager, refundId);
+    if (!refund || refund.isFinal || refund.snapshot().conceptCode !== 'REFUND') return;
+    const { gateway } = await this.refundContext(refund.snapshot().paymentIntentId, refundId);
+    const answer = await gateway.lookup(refundId);
+    if (answer.status === 'APPROVED') return this.settle(refundId, 'APPROVED', answer.reference);
+    if (answer.status !== 'PENDING') return this.settle(refundId, 'REJECTED', answer.reference, answer.error ?? 'the refund never reached the gateway');
+    await inTransaction(this.dataSource, async (manager) => {
+      const locked = await this.ledger.get(manager, refundId, true);
+      if (!locked || locked.isFinal) return;
+      locked.askGatewayAgainLater(now, this.settings.gateway.reconcileAfterSeconds * 1000);
+      await this.ledger.save(manager, locked);
+    });
+  }
+
+  /** Records a gateway's final word on a refund: APPROVED, or REJECTED releasing its reservation. */
+  private async settle(refundId: string, status: 'APPROVED' | 'REJECTED', reference: string | null, error?: string): Promise<void> {
+    await inTransaction(this.dataSource, async (manager) => {
+      const found = await this.ledger.get(manager, refundId);
+      const intent = found && (await this.intents.lockById(manager, found.snapshot().paymentIntentId));
+      const payin = intent && (await this.ledger.get(manager, refundId, true));
+      if (!intent || !payin || payin.isFinal) return;
       const now = new Date();
-      payin.bindGatewayReference(outcome.reference, null, now);
-      if (outcome.status === 'APPROVED') {
+      if (reference && !payin.snapshot().externalId) payin.bindGatewayReference(reference, null, now);
+      if (status === 'APPROVED') {
         payin.approve('refunded', 0, now);
-      } else if (payin.reject(outcome.error ?? 'refund rejected', now)) {
-        intent.releaseRefund(amount, now);
+      } else if (payin.reject(error ?? 'refund rejected', now)) {
+        intent.releaseRefund(Money.ofMinor(payin.snapshot().amount, payin.snapshot().currency), now);
         await this.intents.save(manager, intent);
       }
       await this.ledger.save(manager, payin);
-      return intent;
     });
   }
 
@@ -72,25 +121,34 @@ export class RefundsService {
    * Operation 23. MANUAL_REFUND_PENDING reserves the amount (a refund made
    * outside the gateways, not yet confirmed); MANUAL_REFUND_CONFIRMED confirms
    * the pending one (of that amount, when one is given), or records and
-   * confirms a manual refund at once when none is pending.
+   * confirms a manual refund at once when none is pending. `operationId`
+   * names the request (derived from its Idempotency-Key when it has one): the
+   * record it created or confirmed is recognised, so a retry changes nothing.
    */
-  async manualRefund(caller: Caller, paymentIntentId: string, status: ManualRefundStatus, requestedAmount?: number): Promise<PaymentIntent> {
-    return this.dataSource.transaction(async (manager) => {
+  async manualRefund(
+    caller: Caller,
+    paymentIntentId: string,
+    status: ManualRefundStatus,
+    requestedAmount?: number,
+    operationId: string = crypto.randomUUID(),
+  ): Promise<PaymentIntent> {
+    return inTransaction(this.dataSource, async (manager) => {
       const intent = await this.intents.loadVisible(manager, caller, paymentIntentId, true);
+      if (await this.ledger.recordedByOperation(manager, intent.id, operationId)) return intent;
       const now = new Date();
       const requested = this.requested(intent, requestedAmount);
       if (status === ManualRefundStatus.MANUAL_REFUND_CONFIRMED) {
         const pending = await this.ledger.pendingManualRefunds(manager, intent.id);
         const match = requested ? pending.find((p) => p.snapshot().amount === requested.minor) : pending[0];
         if (match) {
-          match.approve('manually refunded', 0, now);
+          match.confirmManualRefund(operationId, now);
           await this.ledger.save(manager, match);
           return intent;
         }
         if (pending.length > 0) throw new DomainError('NO_PENDING_MANUAL_REFUND');
       }
       const amount = intent.reserveRefund(requested, now);
-      const refund = await this.parties.newRefund(manager, intent, crypto.randomUUID(), amount.minor, 'MANUAL_REFUND', now);
+      const refund = await this.parties.newRefund(manager, intent, operationId, amount.minor, 'MANUAL_REFUND', now);
       if (status === ManualRefundStatus.MANUAL_REFUND_CONFIRMED) refund.approve('manually refunded', 0, now);
       await this.ledger.insert(manager, refund);
       await this.intents.save(manager, intent);

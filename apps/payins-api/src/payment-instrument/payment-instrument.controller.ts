@@ -1,7 +1,7 @@
 import { Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsUUID } from 'class-validator';
-import { CurrentCaller, SignedController, UuidParamPipe } from '@pcs/http';
+import { IsUUID } from 'class-validator';
+import { CurrentCaller, Optional, SignedController, UuidParamPipe } from '@pcs/http';
 import type { Caller } from '@pcs/kernel';
 import { PaymentInstrumentService } from '@pcs/payment-instruments';
 import { toPayerRequest } from '../payer/dto/payer-request.dto';
@@ -12,7 +12,7 @@ import { PaymentInstrumentResponse } from './payment-instrument.responses';
 
 class ListPaymentInstrumentsQuery {
   @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
+  @Optional()
   @IsUUID('all')
   merchantId?: string;
 }

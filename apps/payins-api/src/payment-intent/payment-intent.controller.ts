@@ -1,6 +1,6 @@
 import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import { CurrentCaller, Idempotent, SignedController, UuidParamPipe } from '@pcs/http';
+import { CurrentCaller, Idempotent, OperationId, SignedController, UuidParamPipe } from '@pcs/http';
 import { Money } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 import { PaymentAttemptsService, PaymentIntentCreationService, PaymentIntentQueriesService, RefundsService } from '@pcs/payment-intents';
@@ -38,9 +38,9 @@ export class PaymentIntentController {
   @ApiStandardErrors()
   @invalidState
   @keyReused
-  async create(@CurrentCaller() caller: Caller, @Body() body: CreatePaymentIntentDto): Promise<PaymentIntentCreationResponse> {
+  async create(@CurrentCaller() caller: Caller, @Body() body: CreatePaymentIntentDto, @OperationId() operationId: string): Promise<PaymentIntentCreationResponse> {
     const { payerData, ...rest } = body;
-    const intent = await this.creation.create(caller, { ...rest, ...(payerData ? { payerData: toPayerRequest(payerData, 'payerData.address') } : {}) });
+    const intent = await this.creation.create(caller, { ...rest, ...(payerData ? { payerData: toPayerRequest(payerData, 'payerData.address') } : {}) }, operationId);
     return presentCreation(intent);
   }
 
@@ -51,9 +51,13 @@ export class PaymentIntentController {
   @ApiOkResponse({ type: PaymentIntentCreationResponse })
   @ApiStandardErrors()
   @keyReused
-  async createFast(@CurrentCaller() caller: Caller, @Body() body: FastPaymentIntentDto): Promise<PaymentIntentCreationResponse> {
+  async createFast(@CurrentCaller() caller: Caller, @Body() body: FastPaymentIntentDto, @OperationId() operationId: string): Promise<PaymentIntentCreationResponse> {
     const { paymentIntentAdditionalInfo, ...rest } = body;
-    const intent = await this.creation.createFast(caller, { ...rest, paymentIntentAdditionalInfo: paymentIntentAdditionalInfo ? { ...paymentIntentAdditionalInfo } : undefined });
+    const intent = await this.creation.createFast(
+      caller,
+      { ...rest, paymentIntentAdditionalInfo: paymentIntentAdditionalInfo ? { ...paymentIntentAdditionalInfo } : undefined },
+      operationId,
+    );
     return presentCreation(intent);
   }
 
@@ -94,8 +98,13 @@ export class PaymentIntentController {
   @ApiStandardErrors()
   @invalidState
   @keyReused
-  async initialize(@CurrentCaller() caller: Caller, @Param('paymentIntentId', UuidParamPipe) id: string, @Body() body: InitializePaymentDto): Promise<InitializePaymentResponse> {
-    const result = await this.attempts.initialize(caller, id, body.countryProcessorId);
+  async initialize(
+    @CurrentCaller() caller: Caller,
+    @Param('paymentIntentId', UuidParamPipe) id: string,
+    @Body() body: InitializePaymentDto,
+    @OperationId() operationId: string,
+  ): Promise<InitializePaymentResponse> {
+    const result = await this.attempts.initialize(caller, id, body.countryProcessorId, operationId);
     return { paymentIntent: presentPaymentIntent(result.intent), gatewayReferenceId: result.gatewayReferenceId, gatewayUrl: result.gatewayUrl };
   }
 
@@ -107,8 +116,13 @@ export class PaymentIntentController {
   @ApiStandardErrors()
   @invalidState
   @keyReused
-  async refund(@CurrentCaller() caller: Caller, @Param('paymentIntentId', UuidParamPipe) id: string, @Body() body: RefundDto): Promise<PaymentIntentResponse> {
-    return presentPaymentIntent(await this.refunds.refund(caller, id, body.requestedRefundAmount));
+  async refund(
+    @CurrentCaller() caller: Caller,
+    @Param('paymentIntentId', UuidParamPipe) id: string,
+    @Body() body: RefundDto,
+    @OperationId() operationId: string,
+  ): Promise<PaymentIntentResponse> {
+    return presentPaymentIntent(await this.refunds.refund(caller, id, body.requestedRefundAmount, operationId));
   }
 
   @Post(':paymentIntentId/manual-refund')
@@ -119,7 +133,12 @@ export class PaymentIntentController {
   @ApiStandardErrors()
   @invalidState
   @keyReused
-  async manualRefund(@CurrentCaller() caller: Caller, @Param('paymentIntentId', UuidParamPipe) id: string, @Body() body: ManualRefundDto): Promise<PaymentIntentResponse> {
-    return presentPaymentIntent(await this.refunds.manualRefund(caller, id, body.status, body.requestedRefundAmount));
+  async manualRefund(
+    @CurrentCaller() caller: Caller,
+    @Param('paymentIntentId', UuidParamPipe) id: string,
+    @Body() body: ManualRefundDto,
+    @OperationId() operationId: string,
+  ): Promise<PaymentIntentResponse> {
+    return presentPaymentIntent(await this.refunds.manualRefund(caller, id, body.status, body.requestedRefundAmount, operationId));
   }
 }

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsEmail, IsString, Matches, MaxLength } from 'class-validator';
+import { Optional } from '@pcs/http';
 
 /** Phone numbers: digits with an optional leading +, 6 to 20 digits. */
 const PHONE_PATTERN = /^\+?\d{6,20}$/;
@@ -9,7 +10,7 @@ const PHONE_PATTERN = /^\+?\d{6,20}$/;
 export function OptionalPhone(): PropertyDecorator {
   return applyDecorators(
     ApiPropertyOptional({ maxLength: 128, example: '+59899123456' }),
-    IsOptional(),
+    Optional(),
     IsString(),
     MaxLength(128),
     Matches(PHONE_PATTERN, { message: '$property must be digits with an optional leading + (6 to 20 digits)' }),
@@ -18,5 +19,5 @@ export function OptionalPhone(): PropertyDecorator {
 
 /** An optional email field: the specification's 128-character limit and email syntax. */
 export function OptionalEmail(): PropertyDecorator {
-  return applyDecorators(ApiPropertyOptional({ maxLength: 128 }), IsOptional(), MaxLength(128), IsEmail());
+  return applyDecorators(ApiPropertyOptional({ maxLength: 128 }), Optional(), MaxLength(128), IsEmail());
 }

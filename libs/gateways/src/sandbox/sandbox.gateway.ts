@@ -3,13 +3,15 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { RuntimeSettings } from '@pcs/config';
 import { DomainError } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
-import { DataSource, In } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import {
   ChargeOutcome,
   ChargeRequest,
   CheckoutRequest,
   CheckoutSession,
   GatewayEvent,
+  GatewayRequestStatus,
+  GatewayRequestVoidedError,
   PaymentGateway,
   RefundOutcome,
   RefundRequest,
@@ -23,7 +25,10 @@ export const SANDBOX = 'SANDBOX';
 /**
  * The sandbox gateway: a real adapter of the gateway port that runs inside
  * the service. Its checkout page lives at /sandbox/gateway/<reference>; its
- * decisions come back as signed callbacks over HTTP.
+ * decisions come back as signed callbacks over HTTP. Like a real gateway it
+ * keeps every request by the id we sent (sandbox_gateway_request): the same
+ * id again gets the first outcome, and an id it was asked about before it
+ * arrived is void.
  */
 @Injectable()
 export class SandboxGateway extends PaymentGateway {
@@ -38,9 +43,18 @@ export class SandboxGateway extends PaymentGateway {
   }
 
   async openCheckout(request: CheckoutRequest): Promise<CheckoutSession> {
-    const reference = newReference('chk');
-    await this.insert({ reference, kind: 'CHECKOUT', status: 'OPEN', ...this.describe(request), expiresAt: request.expiresAt });
-    return { reference, url: `${this.settings.publicBaseUrl}/sandbox/gateway/${reference}` };
+    const session = await this.once(request.payinId, () => ({
+      reference: newReference('chk'),
+      kind: 'CHECKOUT',
+      status: 'OPEN',
+      ...this.describe(request),
+      expiresAt: request.expiresAt,
+    }));
+    return { reference: session.reference, url: this.checkoutUrl(session.reference) };
+  }
+
+  checkoutUrl(reference: string): string {
+    return `${this.settings.publicBaseUrl}/sandbox/gateway/${reference}`;
   }
 
   async closeCheckout(reference: string, reason: 'CANCELLED' | 'EXPIRED'): Promise<void> {
@@ -48,19 +62,51 @@ export class SandboxGateway extends PaymentGateway {
   }
 
   async chargeOffSession(request: ChargeRequest): Promise<ChargeOutcome> {
-    const reference = newReference('chg');
-    const status = offSessionOutcome(request.amount);
-    const settleAt = status === 'PENDING' ? new Date(Date.now() + this.settings.gateway.sandboxSettleSeconds * 1000) : null;
-    await this.insert({ reference, kind: 'OFF_SESSION', status, ...this.describe(request), settleAt });
-    const token = request.instrumentToken ?? `sbx_tok_${crypto.randomBytes(12).toString('hex')}`;
+    const session = await this.once(request.payinId, () => {
+      const status = offSessionOutcome(request.amount);
+      const settleAt = status === 'PENDING' ? new Date(Date.now() + this.settings.gateway.sandboxSettleSeconds * 1000) : null;
+      return { reference: newReference('chg'), kind: 'OFF_SESSION', status, ...this.describe(request), settleAt };
+    });
+    const { reference } = session;
+    const token = request.instrumentToken ?? tokenFor(reference);
+    // A charge is answered as it stands now (a pending one may have settled since).
+    const status = session.status === 'APPROVED' || session.status === 'REJECTED' ? session.status : 'PENDING';
     if (status === 'REJECTED') return { status, reference, error: 'insufficient funds', instrumentToken: token };
-    return { status, reference, instrumentToken: token, ...sandboxCardDetails(request.paymentMethod, reference) };
+    return { status, reference, instrumentToken: token, ...sandboxCardDetails(session.paymentMethod, reference) };
   }
 
   async refund(request: RefundRequest): Promise<RefundOutcome> {
-    const reference = newReference('ref');
-    await this.insert({ reference, kind: 'REFUND', status: 'APPROVED', ...this.describe(request) });
-    return { status: 'APPROVED', reference };
+    const session = await this.once(request.refundId, () => ({ reference: newReference('ref'), kind: 'REFUND', status: 'APPROVED', ...this.describe(request) }));
+    return { status: 'APPROVED', reference: session.reference };
+  }
+
+  async lookup(requestId: string): Promise<GatewayRequestStatus> {
+    return this.dataSource.transaction(async (manager) => {
+      // Asking about an id we never received voids it: the request is refused should it still come.
+      const voided = await manager.query(`INSERT INTO sandbox_gateway_request (request_id, reference) VALUES ($1, NULL) ON CONFLICT DO NOTHING RETURNING request_id`, [
+        requestId,
+      ]);
+      if (voided.length === 1) return { status: 'NOT_RECEIVED' as const, reference: null };
+      const session = await this.sessionOf(manager, requestId);
+      if (!session) return { status: 'NOT_RECEIVED' as const, reference: null };
+      const { reference } = session;
+      switch (session.status) {
+        case 'APPROVED':
+          return {
+            status: 'APPROVED' as const,
+            reference,
+            ...(session.kind === 'OFF_SESSION' ? { instrumentToken: tokenFor(reference) } : {}),
+            ...sandboxCardDetails(session.paymentMethod, reference),
+          };
+        case 'REJECTED':
+          return { status: 'REJECTED' as const, reference, error: session.kind === 'OFF_SESSION' ? 'insufficient funds' : 'the payer rejected the payment' };
+        case 'CANCELLED':
+        case 'EXPIRED':
+          return { status: 'EXPIRED' as const, reference };
+        default:
+          return { status: session.expiresAt !== null && session.expiresAt < new Date() ? ('EXPIRED' as const) : ('PENDING' as const), reference };
+      }
+    });
   }
 
   verifyCallback(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): GatewayEvent {
@@ -96,20 +142,47 @@ export class SandboxGateway extends PaymentGateway {
     return { merchantName: request.merchantName, paymentMethod: request.paymentMethod, currency: request.currency, amount: request.amount };
   }
 
-  private async insert(session: Partial<SandboxSessionOrmEntity>): Promise<void> {
-    const now = new Date();
-    await this.dataSource.manager.insert(SandboxSessionOrmEntity, {
-      settleAt: null,
-      expiresAt: null,
-      callbackSequence: 0,
-      callbackPending: false,
-      createdAt: now,
-      updatedAt: now,
-      ...session,
+  /**
+   * The session of request `requestId`: the one made for it earlier, or a new
+   * one. Claiming the id and recording the session are one transaction, so a
+   * concurrent lookup sees either nothing (and voids) or the whole session.
+   */
+  private async once(requestId: string, create: () => Partial<SandboxSessionOrmEntity> & { reference: string }): Promise<SandboxSessionOrmEntity> {
+    return this.dataSource.transaction(async (manager) => {
+      const claimed = await manager.query(`INSERT INTO sandbox_gateway_request (request_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING request_id`, [requestId]);
+      if (claimed.length === 0) {
+        const earlier = await this.sessionOf(manager, requestId);
+        if (!earlier) throw new GatewayRequestVoidedError(requestId);
+        return earlier;
+      }
+      const now = new Date();
+      const session = Object.assign(new SandboxSessionOrmEntity(), {
+        settleAt: null,
+        expiresAt: null,
+        callbackSequence: 0,
+        callbackPending: false,
+        createdAt: now,
+        updatedAt: now,
+        ...create(),
+      });
+      await manager.insert(SandboxSessionOrmEntity, session);
+      await manager.query(`UPDATE sandbox_gateway_request SET reference = $2 WHERE request_id = $1`, [requestId, session.reference]);
+      return session;
     });
+  }
+
+  private async sessionOf(manager: EntityManager, requestId: string): Promise<SandboxSessionOrmEntity | null> {
+    const [row] = await manager.query(`SELECT reference FROM sandbox_gateway_request WHERE request_id = $1`, [requestId]);
+    if (!row?.reference) return null;
+    return manager.findOne(SandboxSessionOrmEntity, { where: { reference: row.reference } });
   }
 }
 
 function newReference(prefix: string): string {
   return `sbx_${prefix}_${crypto.randomBytes(12).toString('hex')}`;
+}
+
+/** The instrument token the sandbox hands back for a charge: stable, so a repeated answer is the same answer. */
+function tokenFor(reference: string): string {
+  return `sbx_tok_${crypto.createHash('sha256').update(reference).digest('hex').slice(0, 24)}`;
 }

@@ -13,6 +13,7 @@ export type ErrorKind =
   | 'CONFLICT'
   | 'UNPROCESSABLE'
   | 'PAYLOAD_TOO_LARGE'
+  | 'HEADERS_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'INTERNAL';
 
@@ -62,6 +63,27 @@ export const ERRORS = {
     'PAYLOAD_TOO_LARGE',
     'The request body is too large.',
     'El cuerpo de la solicitud es demasiado grande.',
+    'Validation',
+  ),
+  JSON_TOO_DEEP: define(
+    'JSON_TOO_DEEP',
+    'INVALID',
+    'The request body is nested too deeply (at most {maxDepth} levels of objects and arrays).',
+    'El cuerpo de la solicitud tiene demasiados niveles anidados (como máximo {maxDepth} niveles de objetos y listas).',
+    'Validation',
+  ),
+  HEADERS_TOO_LARGE: define(
+    'HEADERS_TOO_LARGE',
+    'HEADERS_TOO_LARGE',
+    'The request headers are too large.',
+    'Los encabezados de la solicitud son demasiado grandes.',
+    'Validation',
+  ),
+  MALFORMED_REQUEST: define(
+    'MALFORMED_REQUEST',
+    'INVALID',
+    'The request is not well-formed HTTP.',
+    'La solicitud no es HTTP bien formado.',
     'Validation',
   ),
   UNSUPPORTED_MEDIA_TYPE: define(

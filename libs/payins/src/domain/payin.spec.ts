@@ -25,6 +25,7 @@ const open = () =>
     personLastName: null,
     paymentIntentInitiator: 'PAYER',
     sessionExpiresAt: null,
+    reconcileAt: null,
     createdAt: now,
   });
 
@@ -44,7 +45,7 @@ describe('Payin', () => {
     payin.reject('insufficient_funds', now);
     const before = payin.snapshot();
     expect(payin.approve('approved', 2, now)).toBe(false);
-    expect(payin.schedule('pending', now)).toBe(false);
+    expect(payin.schedule('pending', now, 30_000)).toBe(false);
     expect(payin.cancel('late', now)).toBe(false);
     expect(payin.expire(now)).toBe(false);
     expect(payin.snapshot()).toEqual(before);
@@ -52,9 +53,31 @@ describe('Payin', () => {
 
   it('moves PENDING → SCHEDULED → APPROVED, but never back to SCHEDULED', () => {
     const payin = open();
-    expect(payin.schedule('voucher_issued', now)).toBe(true);
+    expect(payin.schedule('voucher_issued', now, 30_000)).toBe(true);
     expect(payin.status).toBe(TransactionStatus.SCHEDULED);
-    expect(payin.schedule('voucher_issued', now)).toBe(false);
+    expect(payin.schedule('voucher_issued', now, 30_000)).toBe(false);
     expect(payin.approve('approved', 1, now)).toBe(true);
+  });
+
+  it('is asked about while it waits on a gateway, less often the older it is, and never once final', () => {
+    const payin = open();
+    payin.schedule('voucher_issued', now, 30_000);
+    expect(payin.snapshot().reconcileAt).toEqual(new Date(now.getTime() + 30_000));
+    const later = new Date(now.getTime() + 10 * 60_000);
+    payin.askGatewayAgainLater(later, 30_000);
+    expect(payin.snapshot().reconcileAt).toEqual(new Date(later.getTime() + 10 * 60_000));
+    const muchLater = new Date(now.getTime() + 5 * 3600_000);
+    payin.askGatewayAgainLater(muchLater, 30_000);
+    expect(payin.snapshot().reconcileAt).toEqual(new Date(muchLater.getTime() + 3600_000));
+    payin.approve('approved', 0, muchLater);
+    expect(payin.snapshot().reconcileAt).toBeNull();
+  });
+
+  it('remembers which request confirmed a manual refund', () => {
+    const refund = Payin.open({ ...open().snapshot(), transactionType: 'REFUND', conceptCode: 'MANUAL_REFUND', manualRefundStatus: 'MANUAL_REFUND_PENDING' });
+    expect(refund.confirmManualRefund('op-1', now)).toBe(true);
+    expect(refund.snapshot()).toMatchObject({ status: 'APPROVED', manualRefundStatus: 'MANUAL_REFUND_CONFIRMED', confirmedByOperation: 'op-1' });
+    expect(refund.confirmManualRefund('op-2', now)).toBe(false);
+    expect(refund.snapshot().confirmedByOperation).toBe('op-1');
   });
 });

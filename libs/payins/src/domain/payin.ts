@@ -39,14 +39,32 @@ export interface PayinProps {
   liquidationDate: Date | null;
   cancelledAt: Date | null;
   cancellationReason: string | null;
+  /** When to ask the gateway about this payin if nothing has been heard (null: not waiting on a gateway). */
+  reconcileAt: Date | null;
+  /** The request that confirmed this manual refund (so a retried confirmation is recognised). */
+  confirmedByOperation: string | null;
   readonly createdAt: Date;
   updatedAt: Date;
 }
 
 export type NewPayin = Omit<
   PayinProps,
-  'status' | 'manualRefundStatus' | 'externalStatus' | 'transactionSyncDate' | 'receivedAmount' | 'liquidationDate' | 'cancelledAt' | 'cancellationReason' | 'updatedAt' | 'maskedPan' | 'cardType'
+  | 'status'
+  | 'manualRefundStatus'
+  | 'externalStatus'
+  | 'transactionSyncDate'
+  | 'receivedAmount'
+  | 'liquidationDate'
+  | 'cancelledAt'
+  | 'cancellationReason'
+  | 'updatedAt'
+  | 'maskedPan'
+  | 'cardType'
+  | 'confirmedByOperation'
 > & { maskedPan?: string | null; cardType?: string | null; manualRefundStatus?: ManualRefundStatus | null };
+
+/** The longest a payin waiting on a gateway goes without being asked about. */
+const MAX_RECONCILE_INTERVAL_MS = 60 * 60 * 1000;
 
 /** Adds business days (Monday to Friday) in UTC: when an approved payin settles. */
 export function addBusinessDays(from: Date, days: number): Date {
@@ -83,6 +101,7 @@ export class Payin {
       liquidationDate: null,
       cancelledAt: null,
       cancellationReason: null,
+      confirmedByOperation: null,
       updatedAt: input.createdAt,
     });
   }
@@ -113,12 +132,36 @@ export class Payin {
     this.props.updatedAt = now;
   }
 
-  /** An asynchronous method issued a voucher or transfer order: the money is on its way. */
-  schedule(externalStatus: string, now: Date): boolean {
+  /**
+   * An asynchronous method issued a voucher or transfer order: the money is on
+   * its way. From now on the gateway is asked about it from time to time, in
+   * case its word is lost.
+   */
+  schedule(externalStatus: string, now: Date, askGatewayAfterMs: number): boolean {
     if (this.props.status !== TransactionStatus.PENDING) return false;
     this.props.status = TransactionStatus.SCHEDULED;
     this.sync(externalStatus, now);
     this.props.sessionExpiresAt = null;
+    this.props.reconcileAt = new Date(now.getTime() + askGatewayAfterMs);
+    return true;
+  }
+
+  /**
+   * The gateway said the payin is still pending: ask again later, waiting
+   * longer the older the payin is (as long as it has lived, at least
+   * `minimumMs`, at most an hour).
+   */
+  askGatewayAgainLater(now: Date, minimumMs: number): void {
+    if (this.isFinal) return;
+    const age = now.getTime() - this.props.createdAt.getTime();
+    this.props.reconcileAt = new Date(now.getTime() + Math.min(MAX_RECONCILE_INTERVAL_MS, Math.max(minimumMs, age)));
+    this.props.updatedAt = now;
+  }
+
+  /** A manual refund confirmed by a request (its operation id), recognised if that request is retried. */
+  confirmManualRefund(operationId: string, now: Date): boolean {
+    if (!this.approve('manually refunded', 0, now)) return false;
+    this.props.confirmedByOperation = operationId;
     return true;
   }
 
@@ -130,7 +173,7 @@ export class Payin {
     this.props.maskedPan = card?.maskedPan ?? this.props.maskedPan;
     this.props.cardType = card?.cardType ?? this.props.cardType;
     if (this.props.manualRefundStatus) this.props.manualRefundStatus = 'MANUAL_REFUND_CONFIRMED';
-    this.props.sessionExpiresAt = null;
+    this.finish();
     this.sync(externalStatus, now);
     return true;
   }
@@ -138,7 +181,7 @@ export class Payin {
   reject(externalStatus: string, now: Date): boolean {
     if (this.isFinal) return false;
     this.props.status = TransactionStatus.REJECTED;
-    this.props.sessionExpiresAt = null;
+    this.finish();
     this.sync(externalStatus, now);
     return true;
   }
@@ -148,7 +191,7 @@ export class Payin {
     this.props.status = TransactionStatus.CANCELLED;
     this.props.cancelledAt = now;
     this.props.cancellationReason = reason;
-    this.props.sessionExpiresAt = null;
+    this.finish();
     this.props.updatedAt = now;
     return true;
   }
@@ -158,9 +201,14 @@ export class Payin {
     this.props.status = TransactionStatus.EXPIRED;
     this.props.cancelledAt = now;
     this.props.cancellationReason = 'the payer did not complete the payment in time';
-    this.props.sessionExpiresAt = null;
+    this.finish();
     this.props.updatedAt = now;
     return true;
+  }
+
+  private finish(): void {
+    this.props.sessionExpiresAt = null;
+    this.props.reconcileAt = null;
   }
 
   private sync(externalStatus: string, now: Date): void {

@@ -35,6 +35,8 @@ export class PayinOrmEntity {
   @Column({ name: 'liquidation_date', type: 'timestamptz', nullable: true }) liquidationDate: Date | null;
   @Column({ name: 'cancelled_at', type: 'timestamptz', nullable: true }) cancelledAt: Date | null;
   @Column({ name: 'cancellation_reason', type: 'text', nullable: true }) cancellationReason: string | null;
+  @Column({ name: 'reconcile_at', type: 'timestamptz', nullable: true }) reconcileAt: Date | null;
+  @Column({ name: 'confirmed_by_operation', type: 'uuid', nullable: true }) confirmedByOperation: string | null;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
 }

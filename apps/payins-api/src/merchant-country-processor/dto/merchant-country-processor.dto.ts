@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsOptional, IsUUID } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsUUID } from 'class-validator';
+import { Optional } from '@pcs/http';
 
 export class MerchantCountryProcessorsQuery {
   @ApiPropertyOptional({ format: 'uuid', description: 'Required for business credentials with more than one merchant' })
-  @IsOptional()
+  @Optional()
   @IsUUID('all')
   merchantId?: string;
 }
@@ -17,19 +18,19 @@ export class RelateCountryProcessorsDto {
   countryProcessorsId: string[];
 
   @ApiPropertyOptional({ format: 'uuid', description: 'Required for business credentials with more than one merchant' })
-  @IsOptional()
+  @Optional()
   @IsUUID('all')
   merchantId?: string;
 }
 
 export class UpdateMerchantCountryProcessorDto {
   @ApiPropertyOptional({ format: 'uuid', description: 'Move the relationship to another country processor (onboarding starts over)' })
-  @IsOptional()
+  @Optional()
   @IsUUID('all')
   countryProcessorId?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   active?: boolean;
 }

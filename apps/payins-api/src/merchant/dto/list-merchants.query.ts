@@ -1,10 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { PageQueryDto } from '@pcs/http';
+import { IsString, MaxLength } from 'class-validator';
+import { Optional, PageQueryDto } from '@pcs/http';
 
 export class ListMerchantsQuery extends PageQueryDto {
   @ApiPropertyOptional({ description: 'Matches merchant name, fantasy name, email or tax id (case-insensitive)' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(128)
   searchTerm?: string;

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsNumber, IsOptional, IsString, Length, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsNumber, IsString, Length, MaxLength } from 'class-validator';
+import { Optional, NestedObjects } from '@pcs/http';
 
 export class MerchantCountryConfigurationDto {
   @ApiProperty({ example: 'URY' })
@@ -16,13 +16,13 @@ export class MerchantCountryConfigurationDto {
 /** Configuration request (specification). Fields not sent keep their value. */
 export class MerchantConfigurationDto {
   @ApiPropertyOptional({ example: 'cafe-centro', description: '3–32 lowercase letters, digits or inner hyphens; unique' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(32)
   shortName?: string;
 
   @ApiPropertyOptional({ type: [String], example: ['ops@example.com'] })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(10)
   @MaxLength(128, { each: true })
@@ -30,25 +30,24 @@ export class MerchantConfigurationDto {
   notificationEmails?: string[];
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   paymentSuccessNotification?: boolean;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   paymentErrorNotification?: boolean;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   fastPaymentsEnabled?: boolean;
 
   @ApiPropertyOptional({ type: [MerchantCountryConfigurationDto], description: 'Replaces the whole set when sent' })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(10)
-  @ValidateNested({ each: true })
-  @Type(() => MerchantCountryConfigurationDto)
+  @NestedObjects(() => MerchantCountryConfigurationDto)
   merchantCountryConfigurations?: MerchantCountryConfigurationDto[];
 }

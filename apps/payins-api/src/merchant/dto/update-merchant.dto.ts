@@ -1,75 +1,61 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayUnique,
-  IsArray,
-  IsEnum,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Matches,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayUnique, IsArray, IsEnum, IsNotEmpty, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
+import { Optional, NestedObject } from '@pcs/http';
 import { Currency, TransfersType } from '@pcs/kernel';
 import { AddressDto } from '../../shared/address.dto';
 import { OptionalEmail, OptionalPhone } from '../../shared/validation';
 
 export class SettlementBankDto {
   @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
+  @Optional()
   @IsUUID('all')
   settlementBankId?: string;
 
   @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
+  @Optional()
   @IsUUID('all')
   bankId?: string;
 
   @ApiPropertyOptional({ maxLength: 64 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Matches(/^[0-9A-Za-z-]{4,64}$/, { message: '$property must have 4 to 64 letters, digits or hyphens' })
   accountNumber?: string;
 
   @ApiPropertyOptional({ enum: Currency })
-  @IsOptional()
+  @Optional()
   @IsEnum(Currency)
   currency?: Currency;
 }
 
 export class AccountDto {
   @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
+  @Optional()
   @IsUUID('all')
   serviceAccount?: string;
 
   @ApiPropertyOptional({ type: SettlementBankDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => SettlementBankDto)
+  @Optional()
+  @NestedObject(() => SettlementBankDto)
   settlementBank?: SettlementBankDto;
 }
 
 /** Merchant update request (specification). Every field optional; sent fields replace. */
 export class UpdateMerchantDto {
   @ApiPropertyOptional({ type: AccountDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => AccountDto)
+  @Optional()
+  @NestedObject(() => AccountDto)
   account?: AccountDto;
 
   @ApiPropertyOptional({ maxLength: 128 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @IsNotEmpty()
   @MaxLength(128)
   merchantName?: string;
 
   @ApiPropertyOptional({ enum: TransfersType })
-  @IsOptional()
+  @Optional()
   @IsEnum(TransfersType)
   transfersType?: TransfersType;
 
@@ -80,19 +66,18 @@ export class UpdateMerchantDto {
   phone?: string;
 
   @ApiPropertyOptional({ type: AddressDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => AddressDto)
+  @Optional()
+  @NestedObject(() => AddressDto)
   address?: AddressDto;
 
   @ApiPropertyOptional({ maxLength: 4096 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(4096)
   metadata?: string;
 
   @ApiPropertyOptional({ enum: Currency, isArray: true })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayUnique()
   @ArrayMaxSize(9)
@@ -100,7 +85,7 @@ export class UpdateMerchantDto {
   currencies?: Currency[];
 
   @ApiPropertyOptional({ type: [String], format: 'uuid', description: 'Country processors to relate to the merchant (added to the existing ones)' })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(100)
   @IsUUID('all', { each: true })

@@ -1,19 +1,18 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsOptional, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
-import { PageQueryDto } from '@pcs/http';
+import { IsString, IsUUID, MaxLength } from 'class-validator';
+import { NestedObject, Optional, PageQueryDto } from '@pcs/http';
 import { OptionalEmail, OptionalPhone } from '../../shared/validation';
 import { PayerAddressDto } from './payer-request.dto';
 
 export class ListPayersQuery extends PageQueryDto {
   @ApiPropertyOptional({ description: 'Matches first name, last name, email or document number, ignoring case and accents' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(128)
   searchTerm?: string;
 
   @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
+  @Optional()
   @IsUUID('all')
   merchantId?: string;
 }
@@ -21,7 +20,7 @@ export class ListPayersQuery extends PageQueryDto {
 /** Payer update request (specification). */
 export class UpdatePayerDto {
   @ApiPropertyOptional({ format: 'uuid', description: 'The merchant\'s own id for this payer (shown as externalId)' })
-  @IsOptional()
+  @Optional()
   @IsUUID('all')
   merchantExternalId?: string;
 
@@ -29,9 +28,8 @@ export class UpdatePayerDto {
   email?: string;
 
   @ApiPropertyOptional({ type: PayerAddressDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => PayerAddressDto)
+  @Optional()
+  @NestedObject(() => PayerAddressDto)
   address?: PayerAddressDto;
 
   @OptionalPhone()

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsEnum, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
+import { IsEnum, IsNotEmpty, IsString, IsUUID, MaxLength } from 'class-validator';
+import { Optional, NestedObject } from '@pcs/http';
 import { CountryCode, DocumentType, InvalidRequestError } from '@pcs/kernel';
 import type { PayerRequest } from '@pcs/payers';
 import { AddressDto } from '../../shared/address.dto';
@@ -9,7 +9,7 @@ import { OptionalEmail, OptionalPhone } from '../../shared/validation';
 /** A payer's address; `countryId` is accepted as another name for `country` (specification's identification example). */
 export class PayerAddressDto extends AddressDto {
   @ApiPropertyOptional({ format: 'uuid', description: 'Same as `country`' })
-  @IsOptional()
+  @Optional()
   @IsUUID('all')
   countryId?: string;
 }
@@ -17,26 +17,26 @@ export class PayerAddressDto extends AddressDto {
 /** Payer creation request (specification); reused as `payerData` inside other requests. */
 export class PayerRequestDto {
   @ApiPropertyOptional({ maxLength: 128 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @IsNotEmpty()
   @MaxLength(128)
   firstName?: string;
 
   @ApiPropertyOptional({ maxLength: 128 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @IsNotEmpty()
   @MaxLength(128)
   lastName?: string;
 
   @ApiPropertyOptional({ enum: DocumentType })
-  @IsOptional()
+  @Optional()
   @IsEnum(DocumentType)
   documentType?: DocumentType;
 
   @ApiPropertyOptional({ maxLength: 128, description: 'Checked for its type and country: Uruguayan cédula with check digit, Argentine DNI of 7–8 digits, passport of 6–20 letters and digits' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(128)
   document?: string;
@@ -45,26 +45,25 @@ export class PayerRequestDto {
   email?: string;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'Required for business credentials with more than one merchant' })
-  @IsOptional()
+  @Optional()
   @IsUUID('all')
   merchantId?: string;
 
   @ApiPropertyOptional({ type: PayerAddressDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => PayerAddressDto)
+  @Optional()
+  @NestedObject(() => PayerAddressDto)
   address?: PayerAddressDto;
 
   @OptionalPhone()
   phone?: string;
 
   @ApiPropertyOptional({ enum: CountryCode, description: 'The payer\'s country; defaults to the merchant\'s' })
-  @IsOptional()
+  @Optional()
   @IsEnum(CountryCode)
   country?: CountryCode;
 
   @ApiPropertyOptional({ maxLength: 256 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(256)
   deviceFingerprint?: string;

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsEnum, IsObject, IsOptional, IsString, IsUUID, Length, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsEnum, IsObject, IsString, IsUUID, Length } from 'class-validator';
+import { Optional, NestedObject } from '@pcs/http';
 import { CountryCode, PaymentMethodName } from '@pcs/kernel';
 import { PayerRequestDto } from '../../payer/dto/payer-request.dto';
 import { MaxJsonSize } from '../../shared/max-json-size.validator';
@@ -12,9 +12,8 @@ export class CreatePaymentInstrumentDto {
   payerId: string;
 
   @ApiPropertyOptional({ type: PayerRequestDto, description: 'Completes the payer: fills what it does not have yet, never overwrites' })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => PayerRequestDto)
+  @Optional()
+  @NestedObject(() => PayerRequestDto)
   payerData?: PayerRequestDto;
 
   @ApiProperty({ enum: PaymentMethodName })
@@ -22,7 +21,7 @@ export class CreatePaymentInstrumentDto {
   paymentMethodName: PaymentMethodName;
 
   @ApiPropertyOptional({ type: [String], example: ['URY'], description: 'ISO 3166 alpha-3 codes where the instrument may be used; defaults to `country`' })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(3)
   @IsString({ each: true })
@@ -30,7 +29,7 @@ export class CreatePaymentInstrumentDto {
   countries?: string[];
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Free-form, at most 4 KiB; card data is refused' })
-  @IsOptional()
+  @Optional()
   @IsObject()
   @MaxJsonSize(4096)
   metadata?: Record<string, unknown>;

@@ -1,30 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsEnum,
-  IsInt,
-  IsNotEmpty,
-  IsNumber,
-  IsObject,
-  IsOptional,
-  IsPositive,
-  IsString,
-  IsUUID,
-  Max,
-  MaxLength,
-  Min,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsEnum, IsInt, IsNotEmpty, IsNumber, IsObject, IsPositive, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { Optional, NestedObject } from '@pcs/http';
 import { CountryCode, Currency, PayinType, PaymentInstrumentTypeName, PaymentMethodName } from '@pcs/kernel';
 import { PayerRequestDto } from '../../payer/dto/payer-request.dto';
 import { MaxJsonSize } from '../../shared/max-json-size.validator';
 
 export class PaymentInstrumentDataDto {
   @ApiPropertyOptional({ enum: PaymentInstrumentTypeName })
-  @IsOptional()
+  @Optional()
   @IsEnum(PaymentInstrumentTypeName)
   paymentInstrumentTypeName?: PaymentInstrumentTypeName;
 
@@ -33,27 +16,27 @@ export class PaymentInstrumentDataDto {
   paymentMethodName: PaymentMethodName;
 
   @ApiPropertyOptional({ type: [String], format: 'uuid', description: 'countryId of each country where the instrument may be used' })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(3)
   @IsUUID('all', { each: true })
   countries?: string[];
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
+  @Optional()
   @IsObject()
   @MaxJsonSize(4096)
   metadata?: Record<string, unknown>;
 
   @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
+  @Optional()
   @IsUUID('all')
   merchantId?: string;
 }
 
 export class PaymentIntentMetadataDto {
   @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(20)
   @IsString({ each: true })
@@ -82,7 +65,7 @@ export class CreatePaymentIntentDto {
   externalReference: string;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'Required unless payerData describes a new payer' })
-  @IsOptional()
+  @Optional()
   @IsUUID('all')
   payerId?: string;
 
@@ -101,57 +84,54 @@ export class CreatePaymentIntentDto {
   country: CountryCode;
 
   @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
+  @Optional()
   @IsUUID('all')
   merchantId?: string;
 
   @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
+  @Optional()
   @IsUUID('all')
   paymentInstrumentId?: string;
 
   @ApiPropertyOptional({ type: PaymentInstrumentDataDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => PaymentInstrumentDataDto)
+  @Optional()
+  @NestedObject(() => PaymentInstrumentDataDto)
   paymentInstrumentData?: PaymentInstrumentDataDto;
 
   @ApiPropertyOptional({ description: 'With an instrument: charge it now, off-session' })
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   confirm?: boolean;
 
   @ApiPropertyOptional({ type: PayerRequestDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => PayerRequestDto)
+  @Optional()
+  @NestedObject(() => PayerRequestDto)
   payerData?: PayerRequestDto;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   setupFutureUsage?: boolean;
 
   @ApiPropertyOptional({ type: PaymentIntentMetadataDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => PaymentIntentMetadataDto)
+  @Optional()
+  @NestedObject(() => PaymentIntentMetadataDto)
   metadata?: PaymentIntentMetadataDto;
 
   @ApiPropertyOptional({ maxLength: 512 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(512)
   description?: string;
 
   @ApiPropertyOptional({ example: 50, description: 'Major units, added to the amount' })
-  @IsOptional()
+  @Optional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0)
   tipAmount?: number;
 
   @ApiPropertyOptional({ example: 22, description: 'One of the country\'s allowed VAT percentages; default: the merchant\'s for the country, else the country\'s' })
-  @IsOptional()
+  @Optional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   vatPercentage?: number;
 }

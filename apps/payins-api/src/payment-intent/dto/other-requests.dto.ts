@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsEnum, IsNotEmpty, IsNumber, IsOptional, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
+import { IsEnum, IsNotEmpty, IsNumber, IsString, IsUUID, MaxLength } from 'class-validator';
+import { Optional, NestedObject } from '@pcs/http';
 import { CountryCode, Currency, ManualRefundStatus, PaymentInstrumentTypeName, PaymentMethodName } from '@pcs/kernel';
 import { PaymentIntentAdditionalInfoDto } from './payment-intent-additional-info.dto';
 
@@ -15,18 +15,18 @@ export class FastPaymentIntentDto {
   currency: Currency;
 
   @ApiPropertyOptional({ maxLength: 512 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(512)
   comment?: string;
 
   @ApiPropertyOptional({ enum: PaymentInstrumentTypeName })
-  @IsOptional()
+  @Optional()
   @IsEnum(PaymentInstrumentTypeName)
   paymentInstrumentTypeName?: PaymentInstrumentTypeName;
 
   @ApiPropertyOptional({ enum: PaymentMethodName })
-  @IsOptional()
+  @Optional()
   @IsEnum(PaymentMethodName)
   paymentMethodName?: PaymentMethodName;
 
@@ -41,9 +41,8 @@ export class FastPaymentIntentDto {
   countryCode: CountryCode;
 
   @ApiPropertyOptional({ type: PaymentIntentAdditionalInfoDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => PaymentIntentAdditionalInfoDto)
+  @Optional()
+  @NestedObject(() => PaymentIntentAdditionalInfoDto)
   paymentIntentAdditionalInfo?: PaymentIntentAdditionalInfoDto;
 }
 
@@ -53,15 +52,14 @@ export class InitializePaymentDto {
   countryProcessorId: string;
 
   @ApiPropertyOptional({ type: PaymentIntentAdditionalInfoDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => PaymentIntentAdditionalInfoDto)
+  @Optional()
+  @NestedObject(() => PaymentIntentAdditionalInfoDto)
   paymentIntentAdditionalInfo?: PaymentIntentAdditionalInfoDto;
 }
 
 export class RefundDto {
   @ApiPropertyOptional({ example: 100, description: 'Major units; omit (or send an empty body) to refund everything refundable' })
-  @IsOptional()
+  @Optional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   requestedRefundAmount?: number;
 }

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsEmail, IsOptional, IsString, Matches, MaxLength, ValidateNested, registerDecorator } from 'class-validator';
+import { IsEmail, IsString, Matches, MaxLength, registerDecorator } from 'class-validator';
+import { Optional, NestedObject } from '@pcs/http';
 import { isValidCbu, isValidCbuAlias } from '@pcs/payment-intents';
 
 function Check(name: string, test: (value: string) => boolean, message: string): PropertyDecorator {
@@ -16,25 +16,25 @@ function Check(name: string, test: (value: string) => boolean, message: string):
 
 export class PaymentInfoDto {
   @ApiPropertyOptional({ example: '2850590940090418135201', description: 'Argentine CBU: 22 digits with both check digits' })
-  @IsOptional()
+  @Optional()
   @Check('cbu', isValidCbu, '$property must be a CBU of 22 digits with valid check digits')
   cbu?: string;
 
   @ApiPropertyOptional({ example: 'mi.alias.mp', description: '6–20 letters, digits, dots or hyphens' })
-  @IsOptional()
+  @Optional()
   @Check('cbuAlias', isValidCbuAlias, '$property must have 6 to 20 letters, digits, dots or hyphens')
   alias?: string;
 }
 
 export class PayerInfoDto {
   @ApiPropertyOptional({ example: '30123456', description: 'Argentine DNI, 7 or 8 digits' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Matches(/^\d{7,8}$/, { message: '$property must be an Argentine DNI of 7 or 8 digits' })
   dni?: string;
 
   @ApiPropertyOptional({ maxLength: 128 })
-  @IsOptional()
+  @Optional()
   @MaxLength(128)
   @IsEmail()
   email?: string;
@@ -42,14 +42,12 @@ export class PayerInfoDto {
 
 export class PaymentIntentAdditionalInfoDto {
   @ApiPropertyOptional({ type: PaymentInfoDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => PaymentInfoDto)
+  @Optional()
+  @NestedObject(() => PaymentInfoDto)
   paymentInfo?: PaymentInfoDto;
 
   @ApiPropertyOptional({ type: PayerInfoDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => PayerInfoDto)
+  @Optional()
+  @NestedObject(() => PayerInfoDto)
   payerInfo?: PayerInfoDto;
 }

@@ -1,3 +1,5 @@
+import { walkJson } from './json-walk';
+
 /**
  * Card data never enters the service (PCI scope stays with the gateways).
  * This finds values that look like a primary account number — 13 to 19
@@ -32,15 +34,12 @@ export function looksLikeCardNumber(value: string): boolean {
 }
 
 /** Paths (e.g. `metadata.note`) of every value or key that carries card data. */
-export function findCardData(value: unknown, path = ''): string[] {
-  if (typeof value === 'string') return looksLikeCardNumber(value) ? [path || 'body'] : [];
-  if (typeof value === 'number') return Number.isInteger(value) && looksLikeCardNumber(String(Math.abs(value))) ? [path || 'body'] : [];
-  if (Array.isArray(value)) return value.flatMap((item, index) => findCardData(item, `${path}[${index}]`));
-  if (value !== null && typeof value === 'object') {
-    return Object.entries(value as Record<string, unknown>).flatMap(([key, item]) => {
-      const here = path ? `${path}.${key}` : key;
-      return [...(CARD_SECRET_KEYS.test(key) ? [here] : []), ...findCardData(item, here)];
-    });
-  }
-  return [];
+export function findCardData(root: unknown): string[] {
+  const found: string[] = [];
+  walkJson(root, (path, value, key) => {
+    if (key !== null && CARD_SECRET_KEYS.test(key)) found.push(path);
+    if (typeof value === 'string' && looksLikeCardNumber(value)) found.push(path || 'body');
+    else if (typeof value === 'number' && Number.isInteger(value) && looksLikeCardNumber(String(Math.abs(value)))) found.push(path || 'body');
+  });
+  return found;
 }

@@ -45,3 +45,13 @@ describe('card data detection', () => {
     fc.assert(fc.property(fc.stringMatching(/^\d{13,19}$/), (digits) => expect(passesLuhn(digits)).toBe(reference(digits))));
   });
 });
+
+describe('card data detection on hostile shapes', () => {
+  it('walks a document nested 100,000 levels deep without overflowing the stack', () => {
+    let deep: unknown = { note: '4111 1111 1111 1111' };
+    for (let i = 0; i < 100_000; i++) deep = i % 2 ? { a: deep } : [deep];
+    const found = findCardData(deep);
+    expect(found).toHaveLength(1);
+    expect(found[0].endsWith('.note')).toBe(true);
+  });
+});

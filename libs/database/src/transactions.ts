@@ -1,0 +1,29 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+
+/** PostgreSQL's "try again" failures: a deadlock victim, a serialization failure. */
+const RETRYABLE_CODES = new Set(['40P01', '40001']);
+const MAX_ATTEMPTS = 4;
+
+export function isRetryableTransactionFailure(error: unknown): boolean {
+  return error instanceof QueryFailedError && RETRYABLE_CODES.has((error.driverError as { code?: string }).code ?? '');
+}
+
+/**
+ * The one way a use case runs in a transaction. Locks are taken in one order
+ * everywhere (merchant, payer, instrument, intent, then its payins), so a
+ * deadlock should not happen; if PostgreSQL still picks this transaction as
+ * a deadlock victim (or as a serialization failure), the whole unit of work
+ * runs again, a bounded number of times, after a short random pause. The work
+ * must therefore touch nothing outside the database before it commits.
+ */
+export async function inTransaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await dataSource.transaction(work);
+    } catch (error) {
+      if (attempt >= MAX_ATTEMPTS || !isRetryableTransactionFailure(error)) throw error;
+      await sleep(5 + Math.random() * 20 * attempt);
+    }
+  }
+}
