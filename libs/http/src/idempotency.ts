@@ -123,13 +123,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
       [scope, key, hash, lease],
     );
     if (inserted.length === 1) return inserted[0].created_at;
-    const [takenOver] = await this.dataSource.query(
+    // TypeORM answers an UPDATE with [rows, affected count].
+    const [takenOver]: [{ created_at: Date }[], number] = await this.dataSource.query(
       `UPDATE idempotency_key SET locked_until = now() + $4::interval
        WHERE scope = $1 AND key = $2 AND request_hash = $3 AND state = 'IN_PROGRESS' AND locked_until <= now()
        RETURNING created_at`,
       [scope, key, hash, lease],
     );
-    return (takenOver as { created_at: Date } | undefined)?.created_at ?? null;
+    return takenOver[0]?.created_at ?? null;
   }
 
   private async finish(scope: string, key: string, status: number, body: string): Promise<void> {

@@ -1,0 +1,228 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { createTenant, hmacHex, TestTenant } from '@pcs/testing';
+import { ChildProcess, spawn } from 'node:child_process';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DataSource } from 'typeorm';
+import { startPayinsApi } from './payins-app';
+
+const MAIN = path.join(__dirname, '..', 'dist', 'apps', 'payins-api', 'src', 'main.js');
+const RECONCILE_AFTER_SECONDS = 2;
+const LEASE_SECONDS = 3;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The built payins API (`npm test` builds first) as its own process on this run's database. */
+async function startProcess(port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [MAIN], {
+    env: {
+      ...process.env,
+      DATABASE_URL: process.env.TEST_DATABASE_URL,
+      SECRETS_MASTER_KEY: process.env.TEST_SECRETS_MASTER_KEY,
+      PAYINS_API_PORT: String(port),
+      LOG_LEVEL: 'silent',
+      RECONCILE_AFTER_SECONDS: String(RECONCILE_AFTER_SECONDS),
+      IDEMPOTENCY_LEASE_SECONDS: String(LEASE_SECONDS),
+      SWEEP_SECONDS: '1',
+      SANDBOX_SETTLE_SECONDS: '2',
+      DATABASE_POOL_SIZE: '10',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  for (let i = 0; i < 200; i++) {
+    if (child.exitCode !== null) throw new Error(`the payins API exited: ${stderr}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) return child;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  child.kill('SIGKILL');
+  throw new Error(`the payins API did not start: ${stderr}`);
+}
+
+interface SentRequest {
+  readonly path: string;
+  readonly body: Record<string, unknown>;
+  readonly key: string;
+  readonly externalReference?: string;
+}
+
+async function send(port: number, credentials: { apiKey: string; apiSecret: string }, sent: SentRequest): Promise<{ status: number; body: any }> {
+  const payload = JSON.stringify(sent.body);
+  const response = await fetch(`http://127.0.0.1:${port}${sent.path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'api-key': credentials.apiKey, signature: hmacHex(credentials.apiSecret, payload), 'Idempotency-Key': sent.key },
+    body: payload,
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+/**
+ * kill -9 of the payins API while charges and refunds are in flight, then a
+ * restart on the same database: every acknowledged payment intent is there,
+ * every charge and refund reaches a final state within the reconciliation
+ * window, and every interrupted request, retried with its Idempotency-Key,
+ * finishes without doing its work twice.
+ */
+describe('crash recovery: SIGKILL under load and a restart', () => {
+  let app: NestExpressApplication;
+  let dataSource: DataSource;
+  let tenant: TestTenant;
+  let child: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    app = await startPayinsApi();
+    dataSource = app.get<DataSource>(getDataSourceToken());
+    tenant = await createTenant(app, { name: 'Crash business' });
+  });
+  afterAll(async () => {
+    child?.kill('SIGKILL');
+    await app.close();
+  });
+
+  it('loses nothing acknowledged, settles everything in flight, and lets every interrupted request finish', async () => {
+    const credentials = tenant.merchants[0];
+    let port = await freePort();
+    child = await startProcess(port);
+
+    // Setup through the first process: a payer with a card, and intents already paid (to refund).
+    const setup = async (sent: SentRequest) => {
+      const response = await send(port, credentials, sent);
+      expect(response.status).toBe(200);
+      return response.body;
+    };
+    const payer = await setup({ path: '/payer', body: { firstName: 'Crash', lastName: 'Test' }, key: 'setup-payer' });
+    const instrument = await setup({ path: '/payment-instrument', body: { payerId: payer.payerId, paymentMethodName: 'VISA', country: 'URY' }, key: 'setup-instrument' });
+    const charge = (reference: string, amount: number) => ({
+      currency: 'UYU',
+      amount,
+      payinType: 'DEFAULT',
+      externalReference: reference,
+      payerId: payer.payerId,
+      offSession: true,
+      invoiceNumber: 1,
+      country: 'URY',
+      paymentInstrumentId: instrument.paymentInstrumentId,
+      confirm: true,
+    });
+    const paid: string[] = [];
+    for (let i = 0; i < 6; i++) paid.push((await setup({ path: '/payment-intent', body: charge(`paid-${i}`, 300), key: `setup-paid-${i}` })).paymentIntent.paymentIntentId);
+
+    // The load: off-session charges (approved, rejected by amount, settling later) and partial refunds.
+    const load: SentRequest[] = [];
+    for (let i = 0; i < 48; i++) {
+      const amount = [120, 130.13, 140.14, 150][i % 4];
+      load.push({ path: '/payment-intent', body: charge(`crash-${i}`, amount), key: `crash-create-${i}`, externalReference: `crash-${i}` });
+      if (i % 2 === 0) load.push({ path: `/payment-intent/${paid[i % paid.length]}/refund`, body: { requestedRefundAmount: 10 }, key: `crash-refund-${i}` });
+    }
+    const acknowledged = new Map<string, { status: number; body: any }>();
+    let next = 0;
+    const killAfter = Math.floor(load.length * 0.4);
+    let killed = false;
+    const worker = async () => {
+      while (next < load.length && !killed) {
+        const sent = load[next++];
+        try {
+          const response = await send(port, credentials, sent);
+          acknowledged.set(sent.key, response);
+          if (acknowledged.size >= killAfter && !killed) {
+            killed = true;
+            child!.kill('SIGKILL');
+          }
+        } catch {
+          // The process died under this request: it was never acknowledged.
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, worker));
+    await new Promise((resolve) => (child!.exitCode !== null || child!.signalCode !== null ? resolve(null) : child!.once('exit', resolve)));
+    expect(killed).toBe(true);
+    expect(acknowledged.size).toBeGreaterThanOrEqual(killAfter);
+    expect(acknowledged.size).toBeLessThan(load.length);
+    for (const response of acknowledged.values()) expect(response.status).toBe(200);
+
+    // Restart on the same database.
+    port = await freePort();
+    child = await startProcess(port);
+
+    // Every acknowledged intent is there.
+    for (const sent of load) {
+      const response = acknowledged.get(sent.key);
+      if (!response || !sent.externalReference) continue;
+      const [row] = await dataSource.query(`SELECT external_reference FROM payment_intent WHERE payment_intent_id = $1`, [response.body.paymentIntent.paymentIntentId]);
+      expect(row?.external_reference).toBe(sent.externalReference);
+    }
+
+    // Every charge and refund reaches a final state within the reconciliation window (and a few sweeps).
+    const open = async (): Promise<number> => {
+      const [{ count }] = await dataSource.query(
+        `SELECT count(*)::int AS count FROM payin WHERE business_id = $1 AND status IN ('PENDING', 'SCHEDULED') AND (concept_code = 'REFUND' OR payment_intent_initiator = 'MERCHANT')`,
+        [tenant.business.businessId],
+      );
+      return count;
+    };
+    const openAtRestart = await open();
+    process.stderr.write(`[crash] ${acknowledged.size} of ${load.length} requests acknowledged before SIGKILL, ${next - acknowledged.size} cut off in flight; ${openAtRestart} charge(s) or refund(s) open at restart\n`);
+    const deadline = Date.now() + 30_000;
+    while ((await open()) > 0 && Date.now() < deadline) await sleep(250);
+    expect(await open()).toBe(0);
+    const [{ processing }] = await dataSource.query(`SELECT count(*)::int AS processing FROM payment_intent WHERE business_id = $1 AND status = 'PROCESSING'`, [tenant.business.businessId]);
+    expect(processing).toBe(0);
+
+    // Every request retried with its key and body finishes (the leases of the dead requests have run out by now).
+    await sleep(LEASE_SECONDS * 1000);
+    for (const sent of load) {
+      const retried = await send(port, credentials, sent);
+      const first = acknowledged.get(sent.key);
+      if (sent.externalReference) {
+        expect({ key: sent.key, status: retried.status, body: retried.status === 200 ? 'ok' : retried.body }).toEqual({ key: sent.key, status: 200, body: 'ok' });
+        // An acknowledged request replays its first answer; an interrupted one answers with where its payment ended.
+        // (A charge of an amount ending in 14 is one the sandbox settles later: PROCESSING is its honest answer.)
+        const settlesLater = sent.body.amount === 140.14;
+        if (!first) expect(['SUCCEEDED', 'REQUIRES_PAYMENT_INSTRUMENT', ...(settlesLater ? ['PROCESSING'] : [])]).toContain(retried.body.paymentIntent.paymentIntentStatus);
+        if (first) expect(retried.body).toEqual(first.body);
+      } else {
+        // A refund either went through or is refused by the rules (nothing left to refund), never left hanging.
+        expect([200, 400]).toContain(retried.status);
+        if (first) expect(retried.status).toBe(first.status);
+      }
+    }
+
+    // Nothing was done twice: one intent per creation request, refunds within what was collected.
+    const perReference: { external_reference: string; count: number }[] = await dataSource.query(
+      `SELECT external_reference, count(*)::int AS count FROM payment_intent WHERE business_id = $1 AND external_reference LIKE 'crash-%' GROUP BY external_reference`,
+      [tenant.business.businessId],
+    );
+    expect(perReference).toHaveLength(48);
+    expect(perReference.every((r) => r.count === 1)).toBe(true);
+    const refunds: { payment_intent_id: string; refunded: string; received: string; recorded: string }[] = await dataSource.query(
+      `SELECT i.payment_intent_id, i.refunded_amount AS refunded, i.received_amount AS received,
+              (SELECT coalesce(sum(amount), 0) FROM payin r WHERE r.payment_intent_id = i.payment_intent_id AND r.transaction_type = 'REFUND' AND r.status <> 'REJECTED') AS recorded
+       FROM payment_intent i WHERE i.payment_intent_id = ANY($1)`,
+      [paid],
+    );
+    for (const r of refunds) {
+      expect(Number(r.refunded)).toBe(Number(r.recorded));
+      expect(Number(r.refunded)).toBeLessThanOrEqual(Number(r.received));
+    }
+    const [{ count: refundRecords }] = await dataSource.query(
+      `SELECT count(*)::int AS count FROM payin WHERE business_id = $1 AND transaction_type = 'REFUND' AND status = 'APPROVED'`,
+      [tenant.business.businessId],
+    );
+    // Each of the 24 refund requests approved at most once (1,000 minor units each, 30,000 collected per intent).
+    expect(refundRecords).toBeLessThanOrEqual(24);
+  }, 180_000);
+});

@@ -1,0 +1,269 @@
+import { INestApplication } from '@nestjs/common';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { clientFor, createTenant, hmacHex, TestTenant } from '@pcs/testing';
+import fc from 'fast-check';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { startB2bApi, startPayinsApi } from './payins-app';
+
+/**
+ * Generated bad requests for every route of both committed OpenAPI
+ * documents: hostile path parameters, queries and bodies built from each
+ * operation's own schema, mostly correctly signed so they reach validation.
+ * Asserted for every one: never a 5xx, every refusal in the error shape, and
+ * a refused request changes nothing (the tenant's rows, fingerprinted before
+ * and after). Seeded and reproducible: FUZZ_SEED and FUZZ_RUNS override.
+ */
+const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 3000);
+
+type Schema = { $ref?: string; type?: string; enum?: unknown[]; format?: string; properties?: Record<string, Schema>; items?: Schema; allOf?: Schema[] };
+type Document = { paths: Record<string, Record<string, { parameters?: { name: string; in: string; schema?: Schema }[]; requestBody?: { content: Record<string, { schema: Schema }> } }>>; components: { schemas: Record<string, Schema> } };
+interface Operation {
+  readonly api: 'payins' | 'b2b';
+  readonly method: 'get' | 'post' | 'patch' | 'put' | 'delete';
+  readonly path: string;
+  readonly pathParams: string[];
+  readonly query: { name: string; schema: Schema }[];
+  readonly body: Schema | null;
+  readonly doc: Document;
+}
+
+function operationsOf(api: 'payins' | 'b2b'): Operation[] {
+  const doc = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'docs', 'openapi', `${api === 'payins' ? 'payins-api' : 'b2b-api'}.json`), 'utf8')) as Document;
+  return Object.entries(doc.paths).flatMap(([route, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({
+      api,
+      method: method as Operation['method'],
+      path: route,
+      pathParams: (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name),
+      query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: p.schema ?? {} })),
+      body: op.requestBody?.content['application/json']?.schema ?? null,
+      doc,
+    })),
+  );
+}
+
+function resolve(schema: Schema, doc: Document): Schema {
+  let s = schema;
+  while (s.$ref) s = doc.components.schemas[s.$ref.split('/').pop()!];
+  if (s.allOf?.length === 1) return resolve(s.allOf[0], doc);
+  return s;
+}
+
+function nested(depth: number): unknown {
+  let value: unknown = 1;
+  for (let i = 0; i < depth; i++) value = i % 2 ? [value] : { a: value };
+  return value;
+}
+
+/** Values no field should accept as they are, or should accept only after checking them. */
+const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom<unknown>(
+    null,
+    [],
+    [{}],
+    {},
+    '',
+    ' ',
+    'a\u0000b',
+    '\ud800',
+    'x\udfff',
+    -1,
+    0,
+    1e308,
+    99999999999999999999,
+    0.001,
+    123.456,
+    true,
+    'x'.repeat(5000),
+    '4111 1111 1111 1111',
+    "'; DROP TABLE payin; --",
+    '%00',
+    '😀',
+    '00000000-0000-0000-0000-000000000000',
+    'URY',
+    'UYU',
+  ),
+  fc.constant(nested(40)),
+  fc.constant(JSON.parse('{"__proto__":{"polluted":true}}')),
+  fc.constant(JSON.parse('{"constructor":{"prototype":{"polluted":true}}}')),
+  fc.string({ maxLength: 30 }),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.uuid(),
+);
+
+interface KnownIds {
+  readonly [name: string]: string[];
+}
+
+/** Something of the schema's shape (often valid), to carry the hostile parts deeper into the validators. */
+function plausible(schema: Schema, doc: Document, known: KnownIds, depth = 0): fc.Arbitrary<unknown> {
+  const s = resolve(schema, doc);
+  if (s.enum) return fc.constantFrom(...s.enum);
+  if (s.format === 'uuid') return fc.oneof(fc.uuid(), fc.constantFrom(...Object.values(known).flat()));
+  switch (s.type) {
+    case 'string':
+      return fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('URY', 'UYU', 'VISA', 'CREDIT_CARD', 'ana@example.uy', '+59899123456', '2026-11-23'));
+    case 'number':
+    case 'integer':
+      return fc.oneof(fc.integer({ min: 1, max: 5000 }), fc.constantFrom(10.5, 122));
+    case 'boolean':
+      return fc.boolean();
+    case 'array':
+      return fc.array(s.items && depth < 3 ? plausible(s.items, doc, known, depth + 1) : hostileValue, { maxLength: 3 });
+    default:
+      return s.properties && depth < 3 ? bodyOf(s, doc, known, depth + 1) : fc.dictionary(fc.string({ maxLength: 6 }), hostileValue, { maxKeys: 2 });
+  }
+}
+
+function bodyOf(schema: Schema, doc: Document, known: KnownIds, depth = 0): fc.Arbitrary<Record<string, unknown>> {
+  const s = resolve(schema, doc);
+  const fields = Object.entries(s.properties ?? {}).map(([name, property]) =>
+    fc.option(fc.oneof({ weight: 2, arbitrary: plausible(property, doc, known, depth) }, { weight: 1, arbitrary: hostileValue }), { nil: undefined }).map((value) => [name, value] as const),
+  );
+  return fc.tuple(fc.tuple(...fields), fc.option(fc.tuple(fc.constantFrom('unknownField', 'constructor', '__proto__', 'cvv', 'a\u0000'), hostileValue), { freq: 5 })).map(([entries, extra]) => {
+    const body: Record<string, unknown> = {};
+    for (const [name, value] of entries) if (value !== undefined) body[name] = value;
+    if (extra) Object.defineProperty(body, extra[0], { value: extra[1], enumerable: true, configurable: true, writable: true });
+    return body;
+  });
+}
+
+const rawBodies = fc.constantFrom('not json', '{', '[', 'null', '"text"', '[1,2]', '{"a":1,}', `${'['.repeat(2000)}${']'.repeat(2000)}`, '{"a":"\\u0000"}', '{"a":"\\ud800"}');
+const hostileQueryValue = fc.oneof(
+  fc.constantFrom('%00', '-1', '0', '1e400', '99999999999999999999', '', 'abc', '%ED%A0%80', '1.5', '2026-13-45', 'DESC', 'APPROVED', 'UYU', '%E0%A4%A'),
+  fc.string({ maxLength: 10 }).map(encodeURIComponent),
+);
+const hostilePathValue = fc.oneof(
+  fc.uuid(),
+  fc.constantFrom('not-a-uuid', '%00', '..%2F..%2Fmerchant', 'x'.repeat(300), '00000000-0000-0000-0000-000000000000', '%ED%A0%80', 'URY', 'ZZZ', "1'%20OR%20'1'='1"),
+);
+
+describe('fuzz: generated bad requests on every documented route', () => {
+  let payins: INestApplication;
+  let b2b: INestApplication;
+  let tenant: TestTenant;
+  let dataSource: DataSource;
+  let known: KnownIds;
+  const operations = [...operationsOf('payins'), ...operationsOf('b2b')];
+
+  beforeAll(async () => {
+    payins = await startPayinsApi();
+    b2b = await startB2bApi();
+    dataSource = payins.get<DataSource>(getDataSourceToken());
+    tenant = await createTenant(payins, { name: 'Fuzz business' });
+    const merchant = clientFor(payins, tenant.merchants[0]);
+    const payer = (await merchant.post('/payer', { firstName: 'Fuzz', lastName: 'Target', email: 'fuzz@example.uy' })).body;
+    const instrument = (await merchant.post('/payment-instrument', { payerId: payer.payerId, paymentMethodName: 'VISA', country: 'URY' })).body;
+    const intent = (
+      await merchant.post('/payment-intent', {
+        currency: 'UYU',
+        amount: 500,
+        payinType: 'DEFAULT',
+        externalReference: 'fuzz',
+        payerId: payer.payerId,
+        offSession: true,
+        invoiceNumber: 1,
+        country: 'URY',
+        paymentInstrumentId: instrument.paymentInstrumentId,
+        confirm: true,
+      })
+    ).body.paymentIntent;
+    const relations = (await merchant.get(`/merchant-country-processor?merchantId=${tenant.merchants[0].merchantId}`)).body;
+    known = {
+      merchantId: [tenant.merchants[0].merchantId],
+      payerId: [payer.payerId],
+      paymentInstrumentId: [instrument.paymentInstrumentId],
+      paymentIntentId: [intent.paymentIntentId],
+      merchantCountryProcessorId: [relations[0].merchantCountryProcessorId],
+      countryProcessorId: [relations[0].countryProcessor.countryProcessorId],
+    };
+  });
+  afterAll(async () => {
+    await b2b.close();
+    await payins.close();
+  });
+
+  /** The tenant's rows, hashed: equal before and after a refused request. */
+  const fingerprint = async (): Promise<string> => {
+    const of = (table: string, where: string) => `(SELECT coalesce(string_agg(t::text, ',' ORDER BY t::text), '') FROM ${table} t WHERE ${where})`;
+    const byBusiness = 't.business_id = $1';
+    const byMerchant = 't.merchant_id IN (SELECT merchant_id FROM merchant WHERE business_id = $1)';
+    const [{ hash }] = await dataSource.query(
+      `SELECT md5(concat_ws('|', ${[
+        of('merchant', byBusiness),
+        of('business_country_processor', byBusiness),
+        of('merchant_configuration', byMerchant),
+        of('merchant_country_configuration', byMerchant),
+        of('merchant_country_processor', byMerchant),
+        of('payer', byBusiness),
+        of('payment_instrument', byBusiness),
+        of('payment_intent', byBusiness),
+        of('payin', byBusiness),
+      ].join(', ')})) AS hash`,
+      [tenant.business.businessId],
+    );
+    return hash;
+  };
+
+  const requestArbitrary = fc.constantFrom(...operations).chain((op) =>
+    fc.record({
+      op: fc.constant(op),
+      pathValues: fc.tuple(
+        ...op.pathParams.map((name) =>
+          // DELETE never gets the tenant's real ids: deleting them would only shrink what the rest reaches.
+          op.method === 'delete' || !known[name] ? hostilePathValue : fc.oneof(fc.constantFrom(...known[name]), hostilePathValue),
+        ),
+      ),
+      query: fc.array(
+        fc.oneof(
+          fc.constantFrom(...(op.query.length ? op.query.map((q) => q.name) : ['x'])).chain((name) => hostileQueryValue.map((value) => `${name}=${value}`)),
+          fc.constantFrom('unknown=1', 'page=1&page=2', 'searchTerm[]=x', 'limit=101'),
+        ),
+        { maxLength: 3 },
+      ),
+      body: op.body ? fc.oneof({ weight: 6, arbitrary: bodyOf(op.body, op.doc, known).map((b) => JSON.stringify(b)) }, { weight: 1, arbitrary: rawBodies }) : fc.option(rawBodies, { freq: 4 }),
+      signer: fc.constantFrom<'business' | 'merchant' | 'none' | 'wrong'>('business', 'business', 'merchant', 'merchant', 'none', 'wrong'),
+    }),
+  );
+
+  it(`answers ${RUNS} generated bad requests (seed ${SEED}) with no 5xx, the error shape, and no change when refused`, async () => {
+    const statuses = new Map<number, number>();
+    await fc.assert(
+      fc.asyncProperty(requestArbitrary, async ({ op, pathValues, query, body, signer }) => {
+        let url = op.path;
+        op.pathParams.forEach((name, i) => (url = url.replace(`{${name}}`, pathValues[i])));
+        if (query.length) url += `?${query.join('&')}`;
+        const payload = body ?? '{}';
+        const app = op.api === 'payins' ? payins : b2b;
+        let test = request(app.getHttpServer())[op.method](url);
+        if (signer !== 'none') {
+          const credentials = signer === 'merchant' ? tenant.merchants[0] : tenant.business;
+          test = test.set('api-key', credentials.apiKey).set('signature', hmacHex(signer === 'wrong' ? 'not the secret' : credentials.apiSecret, payload));
+        }
+        if (body !== null) test = test.set('content-type', 'application/json').send(body);
+        const mutating = op.method !== 'get';
+        const before = mutating ? await fingerprint() : '';
+        const response = await test;
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        const context = `${op.method.toUpperCase()} ${url} ${payload.slice(0, 300)} → ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`;
+        if (response.status >= 500) throw new Error(`5xx: ${context}`);
+        if (response.status >= 400) {
+          expect(response.headers['content-type']).toMatch(/^application\/json/);
+          expect(Object.keys(response.body).sort()).toEqual(['errorId', 'message', 'needUpdate', 'showMessage']);
+          expect(response.body.errorId).toMatch(/^(Auth|Payins|B2B|Validation):[A-Z_]+$/);
+          expect(response.body.showMessage.ES).not.toBe(response.body.showMessage.EN);
+          if (mutating && (await fingerprint()) !== before) throw new Error(`a refused request changed data: ${context}`);
+        }
+      }),
+      { seed: SEED, numRuns: RUNS, endOnFailure: true },
+    );
+    process.stderr.write(`[fuzz] seed ${SEED}, ${RUNS} requests over ${operations.length} operations; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}\n`);
+    // Most requests must be refused (that is what the generator aims at), and some must get through.
+    expect([...statuses].filter(([s]) => s >= 400).reduce((n, [, c]) => n + c, 0)).toBeGreaterThan(RUNS / 2);
+  }, 600_000);
+});
