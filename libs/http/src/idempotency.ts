@@ -56,14 +56,13 @@ export function Idempotent(): MethodDecorator {
 }
 
 /**
- * The id of this operation: derived from its Idempotency-Key when it has one
- * (the same for every retry), random otherwise. Services name the records the
- * operation creates with it.
+ * The id of this operation when the request names itself with an
+ * Idempotency-Key (derived from the key: the same for every retry), undefined
+ * otherwise. Services name the records the operation creates with it, and
+ * look for what an earlier run under it committed.
  */
-export const OperationId = createParamDecorator((_data: unknown, context: ExecutionContext): string => {
-  const request = context.switchToHttp().getRequest<OperationRequest>();
-  request.operationId ??= crypto.randomUUID();
-  return request.operationId;
+export const OperationId = createParamDecorator((_data: unknown, context: ExecutionContext): string | undefined => {
+  return context.switchToHttp().getRequest<OperationRequest>().operationId;
 });
 
 @Injectable()

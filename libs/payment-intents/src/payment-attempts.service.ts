@@ -58,14 +58,15 @@ export class PaymentAttemptsService {
    * Operation 21. Opens a checkout at the processor's gateway and records a
    * PENDING payin; the intent waits for the payer (REQUIRES_ACTION). A new
    * initialization replaces an earlier attempt: its payin is CANCELLED and its
-   * checkout closed. `payinId` names the attempt (derived from the request's
-   * Idempotency-Key when it has one): an attempt already recorded under it is
-   * answered again instead of opening another.
+   * checkout closed. `operationId` (derived from the request's
+   * Idempotency-Key, when it has one) names the attempt: an attempt already
+   * recorded under it is answered again instead of opening another.
    */
-  async initialize(caller: Caller, paymentIntentId: string, countryProcessorId: string, payinId: string = crypto.randomUUID()): Promise<InitializedAttempt> {
+  async initialize(caller: Caller, paymentIntentId: string, countryProcessorId: string, operationId?: string): Promise<InitializedAttempt> {
     const current = await this.intents.loadVisible(this.dataSource.manager, caller, paymentIntentId);
-    const earlier = await this.ledger.get(this.dataSource.manager, payinId);
+    const earlier = operationId && (await this.ledger.get(this.dataSource.manager, operationId));
     if (earlier) return this.recordedAttempt(current, earlier);
+    const payinId = operationId ?? crypto.randomUUID();
     // Refuse early what the state machine refuses, before a checkout is opened.
     PaymentIntent.restore(current.snapshot()).awaitPayerAtGateway(new Date());
     const processor = (await this.availableProcessors(current)).find((p) => p.countryProcessorId === countryProcessorId);

@@ -95,14 +95,15 @@ export class PaymentIntentCreationService {
    * no payerId), the instrument (created from paymentInstrumentData when no
    * paymentInstrumentId), the intent; with `confirm` and an instrument, a
    * PENDING payin too. The off-session charge itself happens after commit.
-   * `paymentIntentId` is the operation's id (derived from its Idempotency-Key
-   * when it has one): if an intent was already committed under it, that one
-   * is carried on and answered.
+   * `operationId` (derived from the request's Idempotency-Key, when it has
+   * one) becomes the intent's id: if an intent was already committed under
+   * it, that one is carried on and answered.
    */
-  async create(caller: Caller, command: CreatePaymentIntentCommand, paymentIntentId: string = crypto.randomUUID()): Promise<PaymentIntent> {
+  async create(caller: Caller, command: CreatePaymentIntentCommand, operationId?: string): Promise<PaymentIntent> {
     if (!command.payerId && !command.payerData) throw new InvalidRequestError(['payerId'], 'payerId is required unless payerData describes a new payer');
-    const earlier = await this.resume(caller, paymentIntentId);
+    const earlier = operationId && (await this.resume(caller, operationId));
     if (earlier) return earlier;
+    const paymentIntentId = operationId ?? crypto.randomUUID();
     const country = await this.countryAccepting(command.country, command.currency);
     const amount = money('amount', command.amount, command.currency);
     const tip = command.tipAmount ? money('tipAmount', command.tipAmount, command.currency) : Money.zero(command.currency);
@@ -196,9 +197,10 @@ export class PaymentIntentCreationService {
    * VAT is the merchant's configured rate for the country, else the country's
    * default (specification, rule 2).
    */
-  async createFast(caller: Caller, command: FastPaymentIntentCommand, paymentIntentId: string = crypto.randomUUID()): Promise<PaymentIntent> {
-    const earlier = await this.resume(caller, paymentIntentId);
+  async createFast(caller: Caller, command: FastPaymentIntentCommand, operationId?: string): Promise<PaymentIntent> {
+    const earlier = operationId && (await this.resume(caller, operationId));
     if (earlier) return earlier;
+    const paymentIntentId = operationId ?? crypto.randomUUID();
     const merchantId = await this.configurations.fastPaymentMerchantId(command.merchantShortName);
     if (!merchantId) throw new DomainError('FAST_PAYMENTS_NOT_ENABLED');
     const merchant = await this.merchants.load(caller, merchantId).catch((error: unknown) => {

@@ -35,12 +35,14 @@ export class RefundsService {
   ) {}
 
   /**
-   * Operation 22: everything refundable when no amount is given. `refundId`
-   * names the refund (derived from the request's Idempotency-Key when it has
-   * one): a refund already recorded under it is carried on, not made twice.
+   * Operation 22: everything refundable when no amount is given.
+   * `operationId` (derived from the request's Idempotency-Key, when it has
+   * one) names the refund: a refund already recorded under it is carried on,
+   * not made twice.
    */
-  async refund(caller: Caller, paymentIntentId: string, requestedAmount?: number, refundId: string = crypto.randomUUID()): Promise<PaymentIntent> {
-    const earlier = await this.ledger.get(this.dataSource.manager, refundId);
+  async refund(caller: Caller, paymentIntentId: string, requestedAmount?: number, operationId?: string): Promise<PaymentIntent> {
+    const refundId = operationId ?? crypto.randomUUID();
+    const earlier = operationId && (await this.ledger.get(this.dataSource.manager, operationId));
     if (earlier) {
       const intent = await this.intents.loadVisible(this.dataSource.manager, caller, paymentIntentId);
       if (earlier.snapshot().paymentIntentId !== intent.id) throw new DomainError('PAYMENT_INTENT_INVALID_STATE', undefined, { status: intent.status });
@@ -122,33 +124,29 @@ export class RefundsService {
    * outside the gateways, not yet confirmed); MANUAL_REFUND_CONFIRMED confirms
    * the pending one (of that amount, when one is given), or records and
    * confirms a manual refund at once when none is pending. `operationId`
-   * names the request (derived from its Idempotency-Key when it has one): the
-   * record it created or confirmed is recognised, so a retry changes nothing.
+   * (derived from the request's Idempotency-Key, when it has one) names the
+   * record the request creates or confirms, so a retry recognises it and
+   * changes nothing.
    */
-  async manualRefund(
-    caller: Caller,
-    paymentIntentId: string,
-    status: ManualRefundStatus,
-    requestedAmount?: number,
-    operationId: string = crypto.randomUUID(),
-  ): Promise<PaymentIntent> {
+  async manualRefund(caller: Caller, paymentIntentId: string, status: ManualRefundStatus, requestedAmount?: number, operationId?: string): Promise<PaymentIntent> {
     return inTransaction(this.dataSource, async (manager) => {
       const intent = await this.intents.loadVisible(manager, caller, paymentIntentId, true);
-      if (await this.ledger.recordedByOperation(manager, intent.id, operationId)) return intent;
+      if (operationId && (await this.ledger.recordedByOperation(manager, intent.id, operationId))) return intent;
+      const recordId = operationId ?? crypto.randomUUID();
       const now = new Date();
       const requested = this.requested(intent, requestedAmount);
       if (status === ManualRefundStatus.MANUAL_REFUND_CONFIRMED) {
         const pending = await this.ledger.pendingManualRefunds(manager, intent.id);
         const match = requested ? pending.find((p) => p.snapshot().amount === requested.minor) : pending[0];
         if (match) {
-          match.confirmManualRefund(operationId, now);
+          match.confirmManualRefund(recordId, now);
           await this.ledger.save(manager, match);
           return intent;
         }
         if (pending.length > 0) throw new DomainError('NO_PENDING_MANUAL_REFUND');
       }
       const amount = intent.reserveRefund(requested, now);
-      const refund = await this.parties.newRefund(manager, intent, operationId, amount.minor, 'MANUAL_REFUND', now);
+      const refund = await this.parties.newRefund(manager, intent, recordId, amount.minor, 'MANUAL_REFUND', now);
       if (status === ManualRefundStatus.MANUAL_REFUND_CONFIRMED) refund.approve('manually refunded', 0, now);
       await this.ledger.insert(manager, refund);
       await this.intents.save(manager, intent);

@@ -38,7 +38,7 @@ export class PaymentIntentController {
   @ApiStandardErrors()
   @invalidState
   @keyReused
-  async create(@CurrentCaller() caller: Caller, @Body() body: CreatePaymentIntentDto, @OperationId() operationId: string): Promise<PaymentIntentCreationResponse> {
+  async create(@CurrentCaller() caller: Caller, @Body() body: CreatePaymentIntentDto, @OperationId() operationId?: string): Promise<PaymentIntentCreationResponse> {
     const { payerData, ...rest } = body;
     const intent = await this.creation.create(caller, { ...rest, ...(payerData ? { payerData: toPayerRequest(payerData, 'payerData.address') } : {}) }, operationId);
     return presentCreation(intent);
@@ -51,7 +51,7 @@ export class PaymentIntentController {
   @ApiOkResponse({ type: PaymentIntentCreationResponse })
   @ApiStandardErrors()
   @keyReused
-  async createFast(@CurrentCaller() caller: Caller, @Body() body: FastPaymentIntentDto, @OperationId() operationId: string): Promise<PaymentIntentCreationResponse> {
+  async createFast(@CurrentCaller() caller: Caller, @Body() body: FastPaymentIntentDto, @OperationId() operationId?: string): Promise<PaymentIntentCreationResponse> {
     const { paymentIntentAdditionalInfo, ...rest } = body;
     const intent = await this.creation.createFast(
       caller,
@@ -102,7 +102,7 @@ export class PaymentIntentController {
     @CurrentCaller() caller: Caller,
     @Param('paymentIntentId', UuidParamPipe) id: string,
     @Body() body: InitializePaymentDto,
-    @OperationId() operationId: string,
+    @OperationId() operationId?: string,
   ): Promise<InitializePaymentResponse> {
     const result = await this.attempts.initialize(caller, id, body.countryProcessorId, operationId);
     return { paymentIntent: presentPaymentIntent(result.intent), gatewayReferenceId: result.gatewayReferenceId, gatewayUrl: result.gatewayUrl };
@@ -120,7 +120,7 @@ export class PaymentIntentController {
     @CurrentCaller() caller: Caller,
     @Param('paymentIntentId', UuidParamPipe) id: string,
     @Body() body: RefundDto,
-    @OperationId() operationId: string,
+    @OperationId() operationId?: string,
   ): Promise<PaymentIntentResponse> {
     return presentPaymentIntent(await this.refunds.refund(caller, id, body.requestedRefundAmount, operationId));
   }
@@ -137,7 +137,7 @@ export class PaymentIntentController {
     @CurrentCaller() caller: Caller,
     @Param('paymentIntentId', UuidParamPipe) id: string,
     @Body() body: ManualRefundDto,
-    @OperationId() operationId: string,
+    @OperationId() operationId?: string,
   ): Promise<PaymentIntentResponse> {
     return presentPaymentIntent(await this.refunds.manualRefund(caller, id, body.status, body.requestedRefundAmount, operationId));
   }
