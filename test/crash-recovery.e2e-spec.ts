@@ -39,7 +39,7 @@ async function startProcess(port: number): Promise<ChildProcess> {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
   for (let i = 0; i < 200; i++) {
     if (child.exitCode !== null) throw new Error(`the payins API exited: ${stderr}`);
     try {
@@ -53,6 +53,10 @@ async function startProcess(port: number): Promise<ChildProcess> {
   throw new Error(`the payins API did not start: ${stderr}`);
 }
 
+/** An API answer, read loosely as a client reads JSON. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Answer = { status: number; body: Record<string, any> };
+
 interface SentRequest {
   readonly path: string;
   readonly body: Record<string, unknown>;
@@ -60,14 +64,14 @@ interface SentRequest {
   readonly externalReference?: string;
 }
 
-async function send(port: number, credentials: { apiKey: string; apiSecret: string }, sent: SentRequest): Promise<{ status: number; body: any }> {
+async function send(port: number, credentials: { apiKey: string; apiSecret: string }, sent: SentRequest): Promise<Answer> {
   const payload = JSON.stringify(sent.body);
   const response = await fetch(`http://127.0.0.1:${port}${sent.path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'api-key': credentials.apiKey, signature: hmacHex(credentials.apiSecret, payload), 'Idempotency-Key': sent.key },
     body: payload,
   });
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: (await response.json()) as Answer['body'] };
 }
 
 /**
@@ -128,7 +132,7 @@ describe('crash recovery: SIGKILL under load and a restart', () => {
       load.push({ path: '/payment-intent', body: charge(`crash-${i}`, amount), key: `crash-create-${i}`, externalReference: `crash-${i}` });
       if (i % 2 === 0) load.push({ path: `/payment-intent/${paid[i % paid.length]}/refund`, body: { requestedRefundAmount: 10 }, key: `crash-refund-${i}` });
     }
-    const acknowledged = new Map<string, { status: number; body: any }>();
+    const acknowledged = new Map<string, Answer>();
     let next = 0;
     const killAfter = Math.floor(load.length * 0.4);
     let killed = false;

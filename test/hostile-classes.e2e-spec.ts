@@ -98,7 +98,7 @@ describe('hostile input, class by class', () => {
   });
 
   it('answers oversized headers with 431 in the error shape', async () => {
-    const { port } = (app.getHttpServer() as http.Server).address() as AddressInfo;
+    const { port } = app.getHttpServer().address() as AddressInfo;
     const response = await new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
       const req = http.request({ host: '127.0.0.1', port, path: '/merchant', headers: { 'x-padding': 'x'.repeat(20_000) } }, (res) => {
         let body = '';

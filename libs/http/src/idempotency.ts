@@ -15,11 +15,14 @@ export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 const RETENTION = '24 hours';
 
 /** A stored response sent again as it was first sent (the error filter writes it). */
-export class ReplayedResponse {
+export class ReplayedResponse extends Error {
   constructor(
     readonly status: number,
     readonly body: string,
-  ) {}
+  ) {
+    super('replayed response');
+    this.name = 'ReplayedResponse';
+  }
 }
 
 interface OperationRequest extends Request {

@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService, CountryProcessor } from '@pcs/catalog';
 import { RuntimeSettings } from '@pcs/config';
 import { GatewayEvent, GatewayRegistry, GatewayRequestStatus } from '@pcs/gateways';
-import { Caller, DomainError } from '@pcs/kernel';
+import { Caller, DomainError, TransactionStatus } from '@pcs/kernel';
 import { MerchantCountryProcessorService, MerchantService } from '@pcs/merchants';
 import { Payin, PayinLedgerService } from '@pcs/payins';
 import type { ChargeOutcome } from '@pcs/gateways';
@@ -177,7 +177,7 @@ export class PaymentAttemptsService {
     if (!payin || payin.isFinal || !payin.snapshot().gateway) return;
     const gatewayName = payin.snapshot().gateway!;
     const answer: GatewayRequestStatus = await this.gateways.get(gatewayName).lookup(payinId);
-    if (answer.status === 'APPROVED' || answer.status === 'REJECTED' || (answer.status === 'PENDING' && answer.reference && payin.status === 'PENDING')) {
+    if (answer.status === 'APPROVED' || answer.status === 'REJECTED' || (answer.status === 'PENDING' && answer.reference && payin.status === TransactionStatus.PENDING)) {
       const { status, reference, error, maskedPan, cardType, instrumentToken } = answer;
       await this.settleWithGatewayAnswer(payinId, gatewayName, { status, reference: reference!, error, maskedPan, cardType, instrumentToken });
     }
@@ -259,7 +259,7 @@ export class PaymentAttemptsService {
     const now = new Date();
     const p = payin.snapshot();
     if (p.transactionType !== 'PAYIN') return;
-    let changed = false;
+    let changed: boolean;
     if (event.outcome === 'PENDING') {
       changed = payin.schedule('pending', now, this.settings.gateway.reconcileAfterSeconds * 1000);
       if (changed && intent.status === 'REQUIRES_ACTION') intent.markProcessing(now);
