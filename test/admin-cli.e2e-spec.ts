@@ -9,7 +9,12 @@ const CLI = path.join(__dirname, '..', 'dist', 'apps', 'ops', 'src', 'admin.js')
 /** Runs the built operator CLI (`npm test` builds first) against this run's database. */
 function admin(...args: string[]): { status: number | null; stdout: string; stderr: string; json: Record<string, unknown> } {
   const result = spawnSync(process.execPath, [CLI, ...args], {
-    env: { ...process.env, DATABASE_URL: process.env.TEST_DATABASE_URL, SECRETS_MASTER_KEY: process.env.TEST_SECRETS_MASTER_KEY, LOG_LEVEL: 'error' },
+    env: {
+      ...process.env,
+      DATABASE_URL: process.env.TEST_DATABASE_URL,
+      SECRETS_MASTER_KEY: process.env.TEST_SECRETS_MASTER_KEY,
+      LOG_LEVEL: 'error',
+    },
     encoding: 'utf8',
     timeout: 60_000,
   });
@@ -29,14 +34,31 @@ describe('operator commands (npm run admin)', () => {
     const business = admin('business:create', '--name', 'CLI business');
     expect(business.status).toBe(0);
     expect(business.stdout.trim().split('\n')).toHaveLength(1);
-    expect(business.json).toEqual({ businessId: expect.any(String), name: 'CLI business', apiKey: expect.stringMatching(/^pk_/), apiSecret: expect.stringMatching(/^sk_/) });
+    expect(business.json).toEqual({
+      businessId: expect.any(String),
+      name: 'CLI business',
+      apiKey: expect.stringMatching(/^pk_/),
+      apiSecret: expect.stringMatching(/^sk_/),
+    });
 
-    const merchant = admin('merchant:create', '--business', String(business.json.businessId), '--name', 'CLI shop', '--country', 'ARG', '--approve');
+    const merchant = admin(
+      'merchant:create',
+      '--business',
+      String(business.json.businessId),
+      '--name',
+      'CLI shop',
+      '--country',
+      'ARG',
+      '--approve',
+    );
     expect(merchant.status).toBe(0);
     expect(merchant.json).toMatchObject({ businessId: business.json.businessId, status: 'ACTIVE' });
 
     const asMerchant = clientFor(app, { apiKey: String(merchant.json.apiKey), apiSecret: String(merchant.json.apiSecret) });
-    const relationships = (await asMerchant.get('/merchant-country-processor')).body as { onboardingStatus: string; countryProcessor: { currency: string[] } }[];
+    const relationships = (await asMerchant.get('/merchant-country-processor')).body as {
+      onboardingStatus: string;
+      countryProcessor: { currency: string[] };
+    }[];
     expect(relationships.length).toBeGreaterThan(5);
     expect(relationships.every((r) => r.onboardingStatus === 'ACTIVE' && r.countryProcessor.currency.some((c) => c === 'ARS'))).toBe(true);
   });

@@ -22,8 +22,14 @@ describe('B2B merchant countries (B1–B4)', () => {
     const [ury] = response.body.countries;
     expect(ury).toMatchObject({ country: 'URY', currencies: ['UYU', 'USD'], vat: [0, 10, 22] });
     const credit = ury.paymentMethods.find((m: { name: string }) => m.name === 'CREDIT_CARD');
-    expect(credit).toEqual({ name: 'CREDIT_CARD', currencies: ['UYU', 'USD'], options: { networks: ['AMERICAN_EXPRESS', 'MASTER_CARD', 'OCA', 'VISA'] } });
-    expect(ury.paymentMethods.map((m: { name: string }) => m.name)).toEqual(expect.arrayContaining(['BANK_TRANSFER', 'DEBIT_CARD', 'WALLETS']));
+    expect(credit).toEqual({
+      name: 'CREDIT_CARD',
+      currencies: ['UYU', 'USD'],
+      options: { networks: ['AMERICAN_EXPRESS', 'MASTER_CARD', 'OCA', 'VISA'] },
+    });
+    expect(ury.paymentMethods.map((m: { name: string }) => m.name)).toEqual(
+      expect.arrayContaining(['BANK_TRANSFER', 'DEBIT_CARD', 'WALLETS']),
+    );
   });
 
   it('B1 with business credentials of several merchants needs the merchant named', async () => {

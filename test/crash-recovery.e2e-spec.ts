@@ -68,7 +68,12 @@ async function send(port: number, credentials: { apiKey: string; apiSecret: stri
   const payload = JSON.stringify(sent.body);
   const response = await fetch(`http://127.0.0.1:${port}${sent.path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'api-key': credentials.apiKey, signature: hmacHex(credentials.apiSecret, payload), 'Idempotency-Key': sent.key },
+    headers: {
+      'content-type': 'application/json',
+      'api-key': credentials.apiKey,
+      signature: hmacHex(credentials.apiSecret, payload),
+      'Idempotency-Key': sent.key,
+    },
     body: payload,
   });
   return { status: response.status, body: (await response.json()) as Answer['body'] };
@@ -109,7 +114,11 @@ describe('crash recovery: SIGKILL under load and a restart', () => {
       return response.body;
     };
     const payer = await setup({ path: '/payer', body: { firstName: 'Crash', lastName: 'Test' }, key: 'setup-payer' });
-    const instrument = await setup({ path: '/payment-instrument', body: { payerId: payer.payerId, paymentMethodName: 'VISA', country: 'URY' }, key: 'setup-instrument' });
+    const instrument = await setup({
+      path: '/payment-instrument',
+      body: { payerId: payer.payerId, paymentMethodName: 'VISA', country: 'URY' },
+      key: 'setup-instrument',
+    });
     const charge = (reference: string, amount: number) => ({
       currency: 'UYU',
       amount,
@@ -123,14 +132,22 @@ describe('crash recovery: SIGKILL under load and a restart', () => {
       confirm: true,
     });
     const paid: string[] = [];
-    for (let i = 0; i < 6; i++) paid.push((await setup({ path: '/payment-intent', body: charge(`paid-${i}`, 300), key: `setup-paid-${i}` })).paymentIntent.paymentIntentId);
+    for (let i = 0; i < 6; i++)
+      paid.push(
+        (await setup({ path: '/payment-intent', body: charge(`paid-${i}`, 300), key: `setup-paid-${i}` })).paymentIntent.paymentIntentId,
+      );
 
     // The load: off-session charges (approved, rejected by amount, settling later) and partial refunds.
     const load: SentRequest[] = [];
     for (let i = 0; i < 48; i++) {
       const amount = [120, 130.13, 140.14, 150][i % 4];
       load.push({ path: '/payment-intent', body: charge(`crash-${i}`, amount), key: `crash-create-${i}`, externalReference: `crash-${i}` });
-      if (i % 2 === 0) load.push({ path: `/payment-intent/${paid[i % paid.length]}/refund`, body: { requestedRefundAmount: 10 }, key: `crash-refund-${i}` });
+      if (i % 2 === 0)
+        load.push({
+          path: `/payment-intent/${paid[i % paid.length]}/refund`,
+          body: { requestedRefundAmount: 10 },
+          key: `crash-refund-${i}`,
+        });
     }
     const acknowledged = new Map<string, Answer>();
     let next = 0;
@@ -166,7 +183,9 @@ describe('crash recovery: SIGKILL under load and a restart', () => {
     for (const sent of load) {
       const response = acknowledged.get(sent.key);
       if (!response || !sent.externalReference) continue;
-      const [row] = await dataSource.query(`SELECT external_reference FROM payment_intent WHERE payment_intent_id = $1`, [response.body.paymentIntent.paymentIntentId]);
+      const [row] = await dataSource.query(`SELECT external_reference FROM payment_intent WHERE payment_intent_id = $1`, [
+        response.body.paymentIntent.paymentIntentId,
+      ]);
       expect(row?.external_reference).toBe(sent.externalReference);
     }
 
@@ -179,11 +198,16 @@ describe('crash recovery: SIGKILL under load and a restart', () => {
       return count;
     };
     const openAtRestart = await open();
-    process.stderr.write(`[crash] ${acknowledged.size} of ${load.length} requests acknowledged before SIGKILL, ${next - acknowledged.size} cut off in flight; ${openAtRestart} charge(s) or refund(s) open at restart\n`);
+    process.stderr.write(
+      `[crash] ${acknowledged.size} of ${load.length} requests acknowledged before SIGKILL, ${next - acknowledged.size} cut off in flight; ${openAtRestart} charge(s) or refund(s) open at restart\n`,
+    );
     const deadline = Date.now() + 30_000;
     while ((await open()) > 0 && Date.now() < deadline) await sleep(250);
     expect(await open()).toBe(0);
-    const [{ processing }] = await dataSource.query(`SELECT count(*)::int AS processing FROM payment_intent WHERE business_id = $1 AND status = 'PROCESSING'`, [tenant.business.businessId]);
+    const [{ processing }] = await dataSource.query(
+      `SELECT count(*)::int AS processing FROM payment_intent WHERE business_id = $1 AND status = 'PROCESSING'`,
+      [tenant.business.businessId],
+    );
     expect(processing).toBe(0);
 
     // Every request retried with its key and body finishes (the leases of the dead requests have run out by now).
@@ -192,11 +216,18 @@ describe('crash recovery: SIGKILL under load and a restart', () => {
       const retried = await send(port, credentials, sent);
       const first = acknowledged.get(sent.key);
       if (sent.externalReference) {
-        expect({ key: sent.key, status: retried.status, body: retried.status === 200 ? 'ok' : retried.body }).toEqual({ key: sent.key, status: 200, body: 'ok' });
+        expect({ key: sent.key, status: retried.status, body: retried.status === 200 ? 'ok' : retried.body }).toEqual({
+          key: sent.key,
+          status: 200,
+          body: 'ok',
+        });
         // An acknowledged request replays its first answer; an interrupted one answers with where its payment ended.
         // (A charge of an amount ending in 14 is one the sandbox settles later: PROCESSING is its honest answer.)
         const settlesLater = sent.body.amount === 140.14;
-        if (!first) expect(['SUCCEEDED', 'REQUIRES_PAYMENT_INSTRUMENT', ...(settlesLater ? ['PROCESSING'] : [])]).toContain(retried.body.paymentIntent.paymentIntentStatus);
+        if (!first)
+          expect(['SUCCEEDED', 'REQUIRES_PAYMENT_INSTRUMENT', ...(settlesLater ? ['PROCESSING'] : [])]).toContain(
+            retried.body.paymentIntent.paymentIntentStatus,
+          );
         if (first) expect(retried.body).toEqual(first.body);
       } else {
         // A refund either went through or is refused by the rules (nothing left to refund), never left hanging.

@@ -14,7 +14,12 @@ describe('error contract (contract §6)', () => {
   afterAll(() => app.close());
 
   const signedRaw = (method: 'patch' | 'put', path: string, raw: string, contentType = 'application/json') =>
-    request(app.getHttpServer())[method](path).set('api-key', tenant.business.apiKey).set('signature', hmacHex(tenant.business.apiSecret, raw)).set('content-type', contentType).send(raw);
+    request(app.getHttpServer())
+      [method](path)
+      .set('api-key', tenant.business.apiKey)
+      .set('signature', hmacHex(tenant.business.apiSecret, raw))
+      .set('content-type', contentType)
+      .send(raw);
 
   it('answers an unknown route with a 404 in the error shape', async () => {
     const response = await request(app.getHttpServer()).get('/no/such/route');
@@ -37,7 +42,12 @@ describe('error contract (contract §6)', () => {
   });
 
   it('answers a body that is not JSON with a 415', async () => {
-    const response = await signedRaw('patch', `/merchant/${tenant.merchants[0].merchantId}`, 'merchantName=x', 'application/x-www-form-urlencoded');
+    const response = await signedRaw(
+      'patch',
+      `/merchant/${tenant.merchants[0].merchantId}`,
+      'merchantName=x',
+      'application/x-www-form-urlencoded',
+    );
     expect(response.status).toBe(415);
     expect(response.body).toEqual(errorShape('Validation:UNSUPPORTED_MEDIA_TYPE'));
   });

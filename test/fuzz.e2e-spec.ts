@@ -19,8 +19,25 @@ import { startB2bApi, startPayinsApi } from './payins-app';
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 3000);
 
-type Schema = { $ref?: string; type?: string; enum?: unknown[]; format?: string; properties?: Record<string, Schema>; items?: Schema; allOf?: Schema[] };
-type Document = { paths: Record<string, Record<string, { parameters?: { name: string; in: string; schema?: Schema }[]; requestBody?: { content: Record<string, { schema: Schema }> } }>>; components: { schemas: Record<string, Schema> } };
+type Schema = {
+  $ref?: string;
+  type?: string;
+  enum?: unknown[];
+  format?: string;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  allOf?: Schema[];
+};
+type Document = {
+  paths: Record<
+    string,
+    Record<
+      string,
+      { parameters?: { name: string; in: string; schema?: Schema }[]; requestBody?: { content: Record<string, { schema: Schema }> } }
+    >
+  >;
+  components: { schemas: Record<string, Schema> };
+};
 interface Operation {
   readonly api: 'payins' | 'b2b';
   readonly method: 'get' | 'post' | 'patch' | 'put' | 'delete';
@@ -32,7 +49,9 @@ interface Operation {
 }
 
 function operationsOf(api: 'payins' | 'b2b'): Operation[] {
-  const doc = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'docs', 'openapi', `${api === 'payins' ? 'payins-api' : 'b2b-api'}.json`), 'utf8')) as Document;
+  const doc = JSON.parse(
+    fs.readFileSync(path.join(__dirname, '..', 'docs', 'openapi', `${api === 'payins' ? 'payins-api' : 'b2b-api'}.json`), 'utf8'),
+  ) as Document;
   return Object.entries(doc.paths).flatMap(([route, methods]) =>
     Object.entries(methods).map(([method, op]) => ({
       api,
@@ -107,7 +126,10 @@ function plausible(schema: Schema, doc: Document, known: KnownIds, depth = 0): f
   if (s.format === 'uuid') return fc.oneof(fc.uuid(), fc.constantFrom(...Object.values(known).flat()));
   switch (s.type) {
     case 'string':
-      return fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('URY', 'UYU', 'VISA', 'CREDIT_CARD', 'ana@example.uy', '+59899123456', '2026-11-23'));
+      return fc.oneof(
+        fc.string({ maxLength: 12 }),
+        fc.constantFrom('URY', 'UYU', 'VISA', 'CREDIT_CARD', 'ana@example.uy', '+59899123456', '2026-11-23'),
+      );
     case 'number':
     case 'integer':
       return fc.oneof(fc.integer({ min: 1, max: 5000 }), fc.constantFrom(10.5, 122));
@@ -116,31 +138,78 @@ function plausible(schema: Schema, doc: Document, known: KnownIds, depth = 0): f
     case 'array':
       return fc.array(s.items && depth < 3 ? plausible(s.items, doc, known, depth + 1) : hostileValue, { maxLength: 3 });
     default:
-      return s.properties && depth < 3 ? bodyOf(s, doc, known, depth + 1) : fc.dictionary(fc.string({ maxLength: 6 }), hostileValue, { maxKeys: 2 });
+      return s.properties && depth < 3
+        ? bodyOf(s, doc, known, depth + 1)
+        : fc.dictionary(fc.string({ maxLength: 6 }), hostileValue, { maxKeys: 2 });
   }
 }
 
 function bodyOf(schema: Schema, doc: Document, known: KnownIds, depth = 0): fc.Arbitrary<Record<string, unknown>> {
   const s = resolve(schema, doc);
   const fields = Object.entries(s.properties ?? {}).map(([name, property]) =>
-    fc.option(fc.oneof({ weight: 2, arbitrary: plausible(property, doc, known, depth) }, { weight: 1, arbitrary: hostileValue }), { nil: undefined }).map((value) => [name, value] as const),
+    fc
+      .option(fc.oneof({ weight: 2, arbitrary: plausible(property, doc, known, depth) }, { weight: 1, arbitrary: hostileValue }), {
+        nil: undefined,
+      })
+      .map((value) => [name, value] as const),
   );
-  return fc.tuple(fc.tuple(...fields), fc.option(fc.tuple(fc.constantFrom('unknownField', 'constructor', '__proto__', 'cvv', 'a\u0000'), hostileValue), { freq: 5 })).map(([entries, extra]) => {
-    const body: Record<string, unknown> = {};
-    for (const [name, value] of entries) if (value !== undefined) body[name] = value;
-    if (extra) Object.defineProperty(body, extra[0], { value: extra[1], enumerable: true, configurable: true, writable: true });
-    return body;
-  });
+  return fc
+    .tuple(
+      fc.tuple(...fields),
+      fc.option(fc.tuple(fc.constantFrom('unknownField', 'constructor', '__proto__', 'cvv', 'a\u0000'), hostileValue), { freq: 5 }),
+    )
+    .map(([entries, extra]) => {
+      const body: Record<string, unknown> = {};
+      for (const [name, value] of entries) if (value !== undefined) body[name] = value;
+      if (extra) Object.defineProperty(body, extra[0], { value: extra[1], enumerable: true, configurable: true, writable: true });
+      return body;
+    });
 }
 
-const rawBodies = fc.constantFrom('not json', '{', '[', 'null', '"text"', '[1,2]', '{"a":1,}', `${'['.repeat(2000)}${']'.repeat(2000)}`, '{"a":"\\u0000"}', '{"a":"\\ud800"}');
+const rawBodies = fc.constantFrom(
+  'not json',
+  '{',
+  '[',
+  'null',
+  '"text"',
+  '[1,2]',
+  '{"a":1,}',
+  `${'['.repeat(2000)}${']'.repeat(2000)}`,
+  '{"a":"\\u0000"}',
+  '{"a":"\\ud800"}',
+);
 const hostileQueryValue = fc.oneof(
-  fc.constantFrom('%00', '-1', '0', '1e400', '99999999999999999999', '', 'abc', '%ED%A0%80', '1.5', '2026-13-45', 'DESC', 'APPROVED', 'UYU', '%E0%A4%A'),
+  fc.constantFrom(
+    '%00',
+    '-1',
+    '0',
+    '1e400',
+    '99999999999999999999',
+    '',
+    'abc',
+    '%ED%A0%80',
+    '1.5',
+    '2026-13-45',
+    'DESC',
+    'APPROVED',
+    'UYU',
+    '%E0%A4%A',
+  ),
   fc.string({ maxLength: 10 }).map(encodeURIComponent),
 );
 const hostilePathValue = fc.oneof(
   fc.uuid(),
-  fc.constantFrom('not-a-uuid', '%00', '..%2F..%2Fmerchant', 'x'.repeat(300), '00000000-0000-0000-0000-000000000000', '%ED%A0%80', 'URY', 'ZZZ', "1'%20OR%20'1'='1"),
+  fc.constantFrom(
+    'not-a-uuid',
+    '%00',
+    '..%2F..%2Fmerchant',
+    'x'.repeat(300),
+    '00000000-0000-0000-0000-000000000000',
+    '%ED%A0%80',
+    'URY',
+    'ZZZ',
+    "1'%20OR%20'1'='1",
+  ),
 );
 
 describe('fuzz: generated bad requests on every documented route', () => {
@@ -158,7 +227,8 @@ describe('fuzz: generated bad requests on every documented route', () => {
     tenant = await createTenant(payins, { name: 'Fuzz business' });
     const merchant = clientFor(payins, tenant.merchants[0]);
     const payer = (await merchant.post('/payer', { firstName: 'Fuzz', lastName: 'Target', email: 'fuzz@example.uy' })).body;
-    const instrument = (await merchant.post('/payment-instrument', { payerId: payer.payerId, paymentMethodName: 'VISA', country: 'URY' })).body;
+    const instrument = (await merchant.post('/payment-instrument', { payerId: payer.payerId, paymentMethodName: 'VISA', country: 'URY' }))
+      .body;
     const intent = (
       await merchant.post('/payment-intent', {
         currency: 'UYU',
@@ -190,7 +260,8 @@ describe('fuzz: generated bad requests on every documented route', () => {
 
   /** The tenant's rows, hashed: equal before and after a refused request. */
   const fingerprint = async (): Promise<string> => {
-    const of = (table: string, where: string) => `(SELECT coalesce(string_agg(t::text, ',' ORDER BY t::text), '') FROM ${table} t WHERE ${where})`;
+    const of = (table: string, where: string) =>
+      `(SELECT coalesce(string_agg(t::text, ',' ORDER BY t::text), '') FROM ${table} t WHERE ${where})`;
     const byBusiness = 't.business_id = $1';
     const byMerchant = 't.merchant_id IN (SELECT merchant_id FROM merchant WHERE business_id = $1)';
     const [{ hash }] = await dataSource.query(
@@ -221,12 +292,19 @@ describe('fuzz: generated bad requests on every documented route', () => {
       ),
       query: fc.array(
         fc.oneof(
-          fc.constantFrom(...(op.query.length ? op.query.map((q) => q.name) : ['x'])).chain((name) => hostileQueryValue.map((value) => `${name}=${value}`)),
+          fc
+            .constantFrom(...(op.query.length ? op.query.map((q) => q.name) : ['x']))
+            .chain((name) => hostileQueryValue.map((value) => `${name}=${value}`)),
           fc.constantFrom('unknown=1', 'page=1&page=2', 'searchTerm[]=x', 'limit=101'),
         ),
         { maxLength: 3 },
       ),
-      body: op.body ? fc.oneof({ weight: 6, arbitrary: bodyOf(op.body, op.doc, known).map((b) => JSON.stringify(b)) }, { weight: 1, arbitrary: rawBodies }) : fc.option(rawBodies, { freq: 4 }),
+      body: op.body
+        ? fc.oneof(
+            { weight: 6, arbitrary: bodyOf(op.body, op.doc, known).map((b) => JSON.stringify(b)) },
+            { weight: 1, arbitrary: rawBodies },
+          )
+        : fc.option(rawBodies, { freq: 4 }),
       signer: fc.constantFrom<'business' | 'merchant' | 'none' | 'wrong'>('business', 'business', 'merchant', 'merchant', 'none', 'wrong'),
     }),
   );
@@ -243,7 +321,9 @@ describe('fuzz: generated bad requests on every documented route', () => {
         let test = request(app.getHttpServer())[op.method](url);
         if (signer !== 'none') {
           const credentials = signer === 'merchant' ? tenant.merchants[0] : tenant.business;
-          test = test.set('api-key', credentials.apiKey).set('signature', hmacHex(signer === 'wrong' ? 'not the secret' : credentials.apiSecret, payload));
+          test = test
+            .set('api-key', credentials.apiKey)
+            .set('signature', hmacHex(signer === 'wrong' ? 'not the secret' : credentials.apiSecret, payload));
         }
         if (body !== null) test = test.set('content-type', 'application/json').send(body);
         const mutating = op.method !== 'get';
@@ -262,7 +342,9 @@ describe('fuzz: generated bad requests on every documented route', () => {
       }),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     );
-    process.stderr.write(`[fuzz] seed ${SEED}, ${RUNS} requests over ${operations.length} operations; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}\n`);
+    process.stderr.write(
+      `[fuzz] seed ${SEED}, ${RUNS} requests over ${operations.length} operations; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}\n`,
+    );
     // Most requests must be refused (that is what the generator aims at), and some must get through.
     expect([...statuses].filter(([s]) => s >= 400).reduce((n, [, c]) => n + c, 0)).toBeGreaterThan(RUNS / 2);
   }, 600_000);

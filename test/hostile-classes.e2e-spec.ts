@@ -25,7 +25,11 @@ describe('hostile input, class by class', () => {
     business = clientFor(app, tenant.business);
     merchant = clientFor(app, tenant.merchants[0]);
     merchantId = tenant.merchants[0].merchantId;
-    const payer = await merchant.post('/payer', { firstName: 'Hostile', lastName: 'Probe', address: { city: 'Montevideo', street: 'Rambla' } });
+    const payer = await merchant.post('/payer', {
+      firstName: 'Hostile',
+      lastName: 'Probe',
+      address: { city: 'Montevideo', street: 'Rambla' },
+    });
     payerId = payer.body.payerId;
   });
   afterAll(() => app.close());
@@ -39,7 +43,12 @@ describe('hostile input, class by class', () => {
   it('refuses JSON nested 1,300 levels deep on any route, signed or not, known or not, with 400 JSON_TOO_DEEP', async () => {
     const deep = `${'{"a":'.repeat(1300)}1${'}'.repeat(1300)}`;
     for (const path of ['/payer', '/payment-intent', '/no-such-route']) {
-      const signed = await request(app.getHttpServer()).post(path).set('content-type', 'application/json').set('api-key', tenant.merchants[0].apiKey).set('signature', hmacHex(tenant.merchants[0].apiSecret, deep)).send(deep);
+      const signed = await request(app.getHttpServer())
+        .post(path)
+        .set('content-type', 'application/json')
+        .set('api-key', tenant.merchants[0].apiKey)
+        .set('signature', hmacHex(tenant.merchants[0].apiSecret, deep))
+        .send(deep);
       expect400(signed, 'Validation:JSON_TOO_DEEP');
       const unsigned = await request(app.getHttpServer()).patch(path).set('content-type', 'application/json').send(`[${deep}]`);
       expect400(unsigned, 'Validation:JSON_TOO_DEEP');
@@ -59,31 +68,66 @@ describe('hostile input, class by class', () => {
 
   it('validates null as a value: every field the probe sent null is a 400, the configuration with its own errorId', async () => {
     expect400(await business.patch(`/merchant/${merchantId}`, { merchantName: null }), 'Validation:INVALID_REQUEST', 'merchantName');
-    expect400(await business.put(`/merchant/${merchantId}/configuration`, { fastPaymentsEnabled: null }), 'Payins:ERROR_IN_UPDATE_MERCHANT_CONFIGURATION');
+    expect400(
+      await business.put(`/merchant/${merchantId}/configuration`, { fastPaymentsEnabled: null }),
+      'Payins:ERROR_IN_UPDATE_MERCHANT_CONFIGURATION',
+    );
     expect400(await merchant.post('/payer', { documentType: 'DNI', document: null }), 'Validation:INVALID_REQUEST', 'document');
     expect400(await merchant.patch(`/payer/${payerId}`, { address: null }), 'Validation:INVALID_REQUEST', 'address');
     const [relation] = (await business.get(`/merchant-country-processor?merchantId=${merchantId}`)).body;
-    expect400(await business.patch(`/merchant-country-processor/${relation.merchantCountryProcessorId}`, { active: null }), 'Validation:INVALID_REQUEST', 'active');
-    expect400(await merchant.post(`/payment-intent/${payerId}/refund`, { requestedRefundAmount: null }), 'Validation:INVALID_REQUEST', 'requestedRefundAmount');
+    expect400(
+      await business.patch(`/merchant-country-processor/${relation.merchantCountryProcessorId}`, { active: null }),
+      'Validation:INVALID_REQUEST',
+      'active',
+    );
+    expect400(
+      await merchant.post(`/payment-intent/${payerId}/refund`, { requestedRefundAmount: null }),
+      'Validation:INVALID_REQUEST',
+      'requestedRefundAmount',
+    );
   });
 
   it('bounds page numbers: a page past any bigint is a 400, not a database error', async () => {
-    for (const path of ['/merchant', '/payer', '/payin']) expect400(await business.get(`${path}?page=99999999999999999999`), 'Validation:INVALID_REQUEST', 'page');
+    for (const path of ['/merchant', '/payer', '/payin'])
+      expect400(await business.get(`${path}?page=99999999999999999999`), 'Validation:INVALID_REQUEST', 'page');
     expect((await business.get('/payin?page=1000000')).status).toBe(200);
   });
 
   it('refuses arrays where objects are expected, and leaves the stored data as it was', async () => {
     const before = (await merchant.get(`/payer/${payerId}`)).body;
-    for (const address of [[], [{}]]) expect400(await merchant.patch(`/payer/${payerId}`, { address }), 'Validation:INVALID_REQUEST', 'address');
+    for (const address of [[], [{}]])
+      expect400(await merchant.patch(`/payer/${payerId}`, { address }), 'Validation:INVALID_REQUEST', 'address');
     expect((await merchant.get(`/payer/${payerId}`)).body).toEqual(before);
     expect400(await business.patch(`/merchant/${merchantId}`, { account: [] }), 'Validation:INVALID_REQUEST', 'account');
-    expect400(await business.patch(`/merchant/${merchantId}`, { account: { settlementBank: [{}] } }), 'Validation:INVALID_REQUEST', 'settlementBank');
-    const intent = { currency: 'UYU', amount: 10, payinType: 'DEFAULT', externalReference: 'arr', offSession: false, invoiceNumber: 1, country: 'URY' };
+    expect400(
+      await business.patch(`/merchant/${merchantId}`, { account: { settlementBank: [{}] } }),
+      'Validation:INVALID_REQUEST',
+      'settlementBank',
+    );
+    const intent = {
+      currency: 'UYU',
+      amount: 10,
+      payinType: 'DEFAULT',
+      externalReference: 'arr',
+      offSession: false,
+      invoiceNumber: 1,
+      country: 'URY',
+    };
     expect400(await merchant.post('/payment-intent', { ...intent, payerData: [{}] }), 'Validation:INVALID_REQUEST', 'payerData');
     expect400(await merchant.post('/payment-intent', { ...intent, payerId, metadata: [] }), 'Validation:INVALID_REQUEST', 'metadata');
-    expect400(await merchant.post('/payment-instrument', { payerId, paymentMethodName: 'VISA', country: 'URY', metadata: [1] }), 'Validation:INVALID_REQUEST', 'metadata');
     expect400(
-      await merchant.post('/payment-intent/fast', { amount: 10, currency: 'UYU', merchantShortName: 'nobody', countryCode: 'URY', paymentIntentAdditionalInfo: [] }),
+      await merchant.post('/payment-instrument', { payerId, paymentMethodName: 'VISA', country: 'URY', metadata: [1] }),
+      'Validation:INVALID_REQUEST',
+      'metadata',
+    );
+    expect400(
+      await merchant.post('/payment-intent/fast', {
+        amount: 10,
+        currency: 'UYU',
+        merchantShortName: 'nobody',
+        countryCode: 'URY',
+        paymentIntentAdditionalInfo: [],
+      }),
       'Validation:INVALID_REQUEST',
       'paymentIntentAdditionalInfo',
     );
@@ -92,9 +136,18 @@ describe('hostile input, class by class', () => {
   it('refuses the keys of the object machinery, whether or not they carry a prototype', async () => {
     expect400(await merchant.post('/payer', JSON.parse('{"constructor":{"name":"x"}}')), 'Validation:INVALID_REQUEST', 'constructor');
     const poisoned = '{"firstName":"a","__proto__":{"isAdmin":true}}';
-    const response = await request(app.getHttpServer()).post('/payer').set('content-type', 'application/json').set('api-key', tenant.merchants[0].apiKey).set('signature', hmacHex(tenant.merchants[0].apiSecret, poisoned)).send(poisoned);
+    const response = await request(app.getHttpServer())
+      .post('/payer')
+      .set('content-type', 'application/json')
+      .set('api-key', tenant.merchants[0].apiKey)
+      .set('signature', hmacHex(tenant.merchants[0].apiSecret, poisoned))
+      .send(poisoned);
     expect400(response, 'Validation:INVALID_REQUEST', '__proto__');
-    expect400(await merchant.patch(`/payer/${payerId}`, JSON.parse('{"address":{"prototype":{}}}')), 'Validation:INVALID_REQUEST', 'address.prototype');
+    expect400(
+      await merchant.patch(`/payer/${payerId}`, JSON.parse('{"address":{"prototype":{}}}')),
+      'Validation:INVALID_REQUEST',
+      'address.prototype',
+    );
   });
 
   it('answers oversized headers with 431 in the error shape', async () => {
@@ -127,7 +180,9 @@ describe('hostile input, class by class', () => {
     });
     const responses = await Promise.all([
       ...Array.from({ length: 10 }, (_, i) => merchant.post('/payment-intent', body(i))),
-      ...Array.from({ length: 4 }, () => merchant.post('/payment-instrument', { payerId, payerData: { firstName: 'Hostile' }, paymentMethodName: 'VISA', country: 'URY' })),
+      ...Array.from({ length: 4 }, () =>
+        merchant.post('/payment-instrument', { payerId, payerData: { firstName: 'Hostile' }, paymentMethodName: 'VISA', country: 'URY' }),
+      ),
     ]);
     expect(responses.map((r) => r.status)).toEqual(Array(14).fill(200));
     const intents = responses.slice(0, 10).map((r) => r.body.paymentIntent);
@@ -135,7 +190,10 @@ describe('hostile input, class by class', () => {
     // One instrument for the payer, method and country: every creation found the same one.
     expect(new Set(intents.map((i) => i.paymentInstrumentId)).size).toBe(1);
     const dataSource = app.get<DataSource>(getDataSourceToken());
-    const [{ count }] = await dataSource.query(`SELECT count(*)::int AS count FROM payment_intent WHERE payer_id = $1 AND external_reference LIKE 'race-%'`, [payerId]);
+    const [{ count }] = await dataSource.query(
+      `SELECT count(*)::int AS count FROM payment_intent WHERE payer_id = $1 AND external_reference LIKE 'race-%'`,
+      [payerId],
+    );
     expect(count).toBe(10);
   });
 });

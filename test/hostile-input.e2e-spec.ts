@@ -25,7 +25,19 @@ describe('hostile input on the payment routes', () => {
     const merchant = clientFor(app, tenant.merchants[0]);
     const id = '00000000-0000-4000-8000-000000000000';
     for (const [path, body] of [
-      ['/payment-intent', { amount: 1e308, currency: 'UYU', payinType: 'DEFAULT', externalReference: 'x', payerId: id, offSession: false, invoiceNumber: 1, country: 'URY' }],
+      [
+        '/payment-intent',
+        {
+          amount: 1e308,
+          currency: 'UYU',
+          payinType: 'DEFAULT',
+          externalReference: 'x',
+          payerId: id,
+          offSession: false,
+          invoiceNumber: 1,
+          country: 'URY',
+        },
+      ],
       ['/payment-intent', { payerData: 'not an object', currency: 'UYU' }],
       ['/payment-intent', { paymentInstrumentData: { paymentMethodName: 'VISA', countries: ['x'] } }],
       ['/payment-intent/fast', { amount: 'NaN', merchantShortName: {}, countryCode: 'URY', currency: 'UYU' }],
@@ -36,21 +48,44 @@ describe('hostile input on the payment routes', () => {
     ] as const) {
       expectClientError(await merchant.post(path, body));
     }
-    for (const path of ['/payin?page=0', '/payin?limit=abc', '/payin?minAmount=-1', '/payin?dateFrom=2026-13-45', '/payment-intent/not-a-uuid']) {
+    for (const path of [
+      '/payin?page=0',
+      '/payin?limit=abc',
+      '/payin?minAmount=-1',
+      '/payin?dateFrom=2026-13-45',
+      '/payment-intent/not-a-uuid',
+    ]) {
       expectClientError(await merchant.get(path));
     }
   });
 
   it('answers odd callbacks and sandbox posts with 4xx', async () => {
     const key = sandboxCallbackKey(Buffer.from(process.env.TEST_SECRETS_MASTER_KEY as string, 'base64'));
-    for (const raw of ['null', '[]', '"text"', '{"eventId":1,"reference":"r","outcome":"APPROVED"}', '{"eventId":"e","reference":"r","outcome":"MAYBE"}']) {
-      const response = await request(app.getHttpServer()).post('/gateway/callbacks/sandbox').set('content-type', 'application/json').set('x-sandbox-signature', signCallback(key, raw)).send(raw);
+    for (const raw of [
+      'null',
+      '[]',
+      '"text"',
+      '{"eventId":1,"reference":"r","outcome":"APPROVED"}',
+      '{"eventId":"e","reference":"r","outcome":"MAYBE"}',
+    ]) {
+      const response = await request(app.getHttpServer())
+        .post('/gateway/callbacks/sandbox')
+        .set('content-type', 'application/json')
+        .set('x-sandbox-signature', signCallback(key, raw))
+        .send(raw);
       expectClientError(response);
     }
-    expectClientError(await request(app.getHttpServer()).post('/sandbox/gateway/unknown-reference').type('form').send({ outcome: 'approve' }));
-    expectClientError(await request(app.getHttpServer()).post('/sandbox/gateway/unknown-reference').type('form').send({ outcome: 'steal' }));
+    expectClientError(
+      await request(app.getHttpServer()).post('/sandbox/gateway/unknown-reference').type('form').send({ outcome: 'approve' }),
+    );
+    expectClientError(
+      await request(app.getHttpServer()).post('/sandbox/gateway/unknown-reference').type('form').send({ outcome: 'steal' }),
+    );
     expectClientError(await request(app.getHttpServer()).get('/sandbox/gateway/unknown-reference'));
-    const json = await request(app.getHttpServer()).post('/sandbox/gateway/x').set('content-type', 'application/json').send('{"outcome":"approve"}');
+    const json = await request(app.getHttpServer())
+      .post('/sandbox/gateway/x')
+      .set('content-type', 'application/json')
+      .send('{"outcome":"approve"}');
     expectClientError(json);
   });
 

@@ -17,7 +17,7 @@ describe('merchants, configuration and country processors (operations 1–10, 37
   afterAll(() => app.close());
 
   describe('list and get (1, 2)', () => {
-    it('pages the business\'s merchants in the specification\'s envelope', async () => {
+    it("pages the business's merchants in the specification's envelope", async () => {
       const response = await business.get('/merchant?page=2&limit=2');
       expect(response.status).toBe(200);
       expect(response.body).toHaveLength(1);
@@ -35,7 +35,7 @@ describe('merchants, configuration and country processors (operations 1–10, 37
       expect((await business.get('/merchant?searchTerm=%25')).body[0].rowCount).toBe(0);
     });
 
-    it('shows a merchant\'s own key pair to its business only', async () => {
+    it("shows a merchant's own key pair to its business only", async () => {
       const asBusiness = await business.get(`/merchant/${merchantId}`);
       expect(asBusiness.status).toBe(200);
       expect(asBusiness.body).toMatchObject({
@@ -69,7 +69,10 @@ describe('merchants, configuration and country processors (operations 1–10, 37
         transfersType: 'L2L',
         metadata: '{"tier":"gold"}',
         currencies: ['UYU', 'USD'],
-        account: { serviceAccount: '2f0c7c3e-8d9a-4c1e-9a43-2b0d4a5e6f70', settlementBank: { bankId: '7d7b2c55-0a5b-4c1c-8f2e-1f1e6f0a9b11', accountNumber: '001-2345678', currency: 'UYU' } },
+        account: {
+          serviceAccount: '2f0c7c3e-8d9a-4c1e-9a43-2b0d4a5e6f70',
+          settlementBank: { bankId: '7d7b2c55-0a5b-4c1c-8f2e-1f1e6f0a9b11', accountNumber: '001-2345678', currency: 'UYU' },
+        },
       });
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({
@@ -78,14 +81,21 @@ describe('merchants, configuration and country processors (operations 1–10, 37
         phone: '+59899123456',
         transfersType: 'L2L',
         metadata: '{"tier":"gold"}',
-        account: { serviceAccount: '2f0c7c3e-8d9a-4c1e-9a43-2b0d4a5e6f70', settlementBank: { accountNumber: '001-2345678', currency: 'UYU', settlementBankId: null } },
+        account: {
+          serviceAccount: '2f0c7c3e-8d9a-4c1e-9a43-2b0d4a5e6f70',
+          settlementBank: { accountNumber: '001-2345678', currency: 'UYU', settlementBankId: null },
+        },
       });
       const again = await business.patch(`/merchant/${merchantId}`, { phone: '59899000000' });
       expect(again.body).toMatchObject({ merchantName: 'Café Centro', phone: '59899000000' });
     });
 
     it('enforces the 128-character limits and formats, naming the fields', async () => {
-      const response = await business.patch(`/merchant/${merchantId}`, { merchantName: 'x'.repeat(129), email: 'not-an-email', phone: '099 123' });
+      const response = await business.patch(`/merchant/${merchantId}`, {
+        merchantName: 'x'.repeat(129),
+        email: 'not-an-email',
+        phone: '099 123',
+      });
       expect(response.status).toBe(400);
       expect(response.body.showMessage.EN).toContain('merchantName, email, phone');
       const longEmail = await business.patch(`/merchant/${merchantId}`, { email: `${'a'.repeat(120)}@example.com` });
@@ -93,11 +103,16 @@ describe('merchants, configuration and country processors (operations 1–10, 37
       expect((await business.get(`/merchant/${merchantId}`)).body.merchantName).toBe('Café Centro');
     });
 
-    it('refuses an address in an unknown country and a settlement currency outside the merchant\'s', async () => {
-      const address = await business.patch(`/merchant/${merchantId}`, { address: { country: '00000000-0000-4000-8000-000000000000', city: 'Nowhere' } });
+    it("refuses an address in an unknown country and a settlement currency outside the merchant's", async () => {
+      const address = await business.patch(`/merchant/${merchantId}`, {
+        address: { country: '00000000-0000-4000-8000-000000000000', city: 'Nowhere' },
+      });
       expect(address.status).toBe(400);
       expect(address.body.message).toContain('address.country');
-      const currency = await business.patch(`/merchant/${merchantId}`, { currencies: ['UYU'], account: { settlementBank: { currency: 'USD' } } });
+      const currency = await business.patch(`/merchant/${merchantId}`, {
+        currencies: ['UYU'],
+        account: { settlementBank: { currency: 'USD' } },
+      });
       expect(currency.status).toBe(400);
       expect(currency.body.message).toContain('settlement');
     });
@@ -107,7 +122,13 @@ describe('merchants, configuration and country processors (operations 1–10, 37
     it('gets the default configuration, then creates and updates it', async () => {
       const initial = await business.get(`/merchant/${merchantId}/configuration`);
       expect(initial.status).toBe(200);
-      expect(initial.body).toMatchObject({ merchantId, shortName: null, fastPaymentsEnabled: false, notificationEmails: [], merchantCountryConfigurations: [] });
+      expect(initial.body).toMatchObject({
+        merchantId,
+        shortName: null,
+        fastPaymentsEnabled: false,
+        notificationEmails: [],
+        merchantCountryConfigurations: [],
+      });
 
       const saved = await business.put(`/merchant/${merchantId}/configuration`, {
         shortName: 'Cafe-Centro',
@@ -120,15 +141,41 @@ describe('merchants, configuration and country processors (operations 1–10, 37
         ],
       });
       expect(saved.status).toBe(200);
-      expect(saved.body).toMatchObject({ shortName: 'cafe-centro', fastPaymentsEnabled: true, paymentSuccessNotification: true, paymentErrorNotification: false });
-      const byCountry = Object.fromEntries(saved.body.merchantCountryConfigurations.map((c: { country: { iso31663AlphabeticalCode: string }; vatPercentage: number }) => [c.country.iso31663AlphabeticalCode, c]));
+      expect(saved.body).toMatchObject({
+        shortName: 'cafe-centro',
+        fastPaymentsEnabled: true,
+        paymentSuccessNotification: true,
+        paymentErrorNotification: false,
+      });
+      const byCountry = Object.fromEntries(
+        saved.body.merchantCountryConfigurations.map((c: { country: { iso31663AlphabeticalCode: string }; vatPercentage: number }) => [
+          c.country.iso31663AlphabeticalCode,
+          c,
+        ]),
+      );
       expect(byCountry.URY.vatPercentage).toBe(10);
-      expect(byCountry.ARG).toMatchObject({ vatPercentage: 10.5, country: { name: 'Argentina', iso31662AlphabeticalCode: 'AR', iso3166NumericCode: 32, iso4217CurrencyCode: 'ARS', phoneCode: 54, vatPercentage: [0, 10.5, 21, 27], currency: ['ARS', 'USD'] } });
+      expect(byCountry.ARG).toMatchObject({
+        vatPercentage: 10.5,
+        country: {
+          name: 'Argentina',
+          iso31662AlphabeticalCode: 'AR',
+          iso3166NumericCode: 32,
+          iso4217CurrencyCode: 'ARS',
+          phoneCode: 54,
+          vatPercentage: [0, 10.5, 21, 27],
+          currency: ['ARS', 'USD'],
+        },
+      });
 
-      const partial = await business.put(`/merchant/${merchantId}/configuration`, { paymentErrorNotification: true, merchantCountryConfigurations: [{ countryIsoAlpha3: 'URY', vatPercentage: 22 }] });
+      const partial = await business.put(`/merchant/${merchantId}/configuration`, {
+        paymentErrorNotification: true,
+        merchantCountryConfigurations: [{ countryIsoAlpha3: 'URY', vatPercentage: 22 }],
+      });
       expect(partial.body).toMatchObject({ shortName: 'cafe-centro', paymentErrorNotification: true });
       expect(partial.body.merchantCountryConfigurations).toHaveLength(1);
-      expect(partial.body.merchantCountryConfigurations[0].merchantCountryConfigurationId).toBe(byCountry.URY.merchantCountryConfigurationId);
+      expect(partial.body.merchantCountryConfigurations[0].merchantCountryConfigurationId).toBe(
+        byCountry.URY.merchantCountryConfigurationId,
+      );
       expect(partial.body.merchantCountryConfigurations[0].vatPercentage).toBe(22);
     });
 
@@ -161,16 +208,27 @@ describe('merchants, configuration and country processors (operations 1–10, 37
   });
 
   describe('payment methods and processors (5, 8, 9, 10, 37, 38)', () => {
-    it('lists the business\'s country processors and the methods they offer', async () => {
+    it("lists the business's country processors and the methods they offer", async () => {
       const processors = await business.get('/business-country-processor');
       expect(processors.status).toBe(200);
       expect(processors.body.length).toBeGreaterThan(30);
-      const pix = processors.body.find((p: { countryProcessor: { paymentMethod: { paymentMethodName: string } } }) => p.countryProcessor.paymentMethod.paymentMethodName === 'PIX');
-      expect(pix.countryProcessor).toMatchObject({ active: true, currency: ['BRL'], paymentInstrumentType: { paymentInstrumentTypeName: 'PIX' } });
+      const pix = processors.body.find(
+        (p: { countryProcessor: { paymentMethod: { paymentMethodName: string } } }) =>
+          p.countryProcessor.paymentMethod.paymentMethodName === 'PIX',
+      );
+      expect(pix.countryProcessor).toMatchObject({
+        active: true,
+        currency: ['BRL'],
+        paymentInstrumentType: { paymentInstrumentTypeName: 'PIX' },
+      });
       const methods = await business.get('/payment-method');
       expect(methods.body.map((m: { paymentMethodName: string }) => m.paymentMethodName)).toHaveLength(14);
       const brou = methods.body.find((m: { paymentMethodName: string }) => m.paymentMethodName === 'BROU');
-      expect(brou).toMatchObject({ mayHaveAsyncPayments: true, supportsReserve: false, imageUrl: expect.stringMatching(/\/assets\/payment-methods\/brou\.svg$/) });
+      expect(brou).toMatchObject({
+        mayHaveAsyncPayments: true,
+        supportsReserve: false,
+        imageUrl: expect.stringMatching(/\/assets\/payment-methods\/brou\.svg$/),
+      });
     });
 
     it('relates processors idempotently, starting in ONBOARDING, and the merchant offers only ACTIVE and active ones', async () => {
@@ -178,7 +236,13 @@ describe('merchants, configuration and country processors (operations 1–10, 37
       const client = clientFor(app, fresh.business);
       const processors = (await client.get('/business-country-processor')).body;
       const visaArg = processors.find(
-        (p: { countryProcessor: { paymentMethod: { paymentMethodName: string }; paymentInstrumentType: { paymentInstrumentTypeName: string }; currency: string[] } }) =>
+        (p: {
+          countryProcessor: {
+            paymentMethod: { paymentMethodName: string };
+            paymentInstrumentType: { paymentInstrumentTypeName: string };
+            currency: string[];
+          };
+        }) =>
           p.countryProcessor.paymentMethod.paymentMethodName === 'VISA' &&
           p.countryProcessor.paymentInstrumentType.paymentInstrumentTypeName === 'CREDIT_CARD' &&
           p.countryProcessor.currency.includes('ARS'),
@@ -187,39 +251,67 @@ describe('merchants, configuration and country processors (operations 1–10, 37
       const related = await client.post('/merchant-country-processor', { countryProcessorsId: [visaArg.countryProcessorId] });
       expect(related.status).toBe(200);
       expect(related.body).toHaveLength(1);
-      expect(related.body[0]).toMatchObject({ onboardingStatus: 'ONBOARDING', active: true, merchant: { merchantId: fresh.merchants[0].merchantId }, countryProcessor: { countryProcessorId: visaArg.countryProcessorId } });
+      expect(related.body[0]).toMatchObject({
+        onboardingStatus: 'ONBOARDING',
+        active: true,
+        merchant: { merchantId: fresh.merchants[0].merchantId },
+        countryProcessor: { countryProcessorId: visaArg.countryProcessorId },
+      });
       const again = await client.post('/merchant-country-processor', { countryProcessorsId: [visaArg.countryProcessorId] });
       expect(again.body[0].merchantCountryProcessorId).toBe(related.body[0].merchantCountryProcessorId);
       expect((await client.get('/merchant-country-processor')).body).toHaveLength(1);
       expect((await client.get(`/merchant/${fresh.merchants[0].merchantId}/payment-methods`)).body).toEqual([]);
 
-      const listed = (await business.get(`/merchant/${merchantId}/payment-methods`)).body.map((m: { paymentMethodName: string }) => m.paymentMethodName);
+      const listed = (await business.get(`/merchant/${merchantId}/payment-methods`)).body.map(
+        (m: { paymentMethodName: string }) => m.paymentMethodName,
+      );
       expect(listed).toEqual(expect.arrayContaining(['VISA', 'OCA', 'BROU', 'MERCADO_PAGO']));
       expect(listed).not.toContain('PIX');
     });
 
     it('switches a relationship off and on, and moves it to another processor', async () => {
       const relationships = (await business.get(`/merchant-country-processor?merchantId=${merchantId}`)).body;
-      const oca = relationships.find((r: { countryProcessor: { paymentMethod: { paymentMethodName: string } } }) => r.countryProcessor.paymentMethod.paymentMethodName === 'OCA');
+      const oca = relationships.find(
+        (r: { countryProcessor: { paymentMethod: { paymentMethodName: string } } }) =>
+          r.countryProcessor.paymentMethod.paymentMethodName === 'OCA',
+      );
       expect(oca.onboardingStatus).toBe('ACTIVE');
       const off = await business.patch(`/merchant-country-processor/${oca.merchantCountryProcessorId}`, { active: false });
       expect(off.body).toMatchObject({ active: false, onboardingStatus: 'ACTIVE' });
-      expect((await business.get(`/merchant/${merchantId}/payment-methods`)).body.map((m: { paymentMethodName: string }) => m.paymentMethodName)).not.toContain('OCA');
+      expect(
+        (await business.get(`/merchant/${merchantId}/payment-methods`)).body.map((m: { paymentMethodName: string }) => m.paymentMethodName),
+      ).not.toContain('OCA');
       await business.patch(`/merchant-country-processor/${oca.merchantCountryProcessorId}`, { active: true });
 
-      const pix = (await business.get('/business-country-processor')).body.find((p: { countryProcessor: { paymentMethod: { paymentMethodName: string } } }) => p.countryProcessor.paymentMethod.paymentMethodName === 'PIX').countryProcessor;
-      const moved = await business.patch(`/merchant-country-processor/${oca.merchantCountryProcessorId}`, { countryProcessorId: pix.countryProcessorId });
+      const pix = (await business.get('/business-country-processor')).body.find(
+        (p: { countryProcessor: { paymentMethod: { paymentMethodName: string } } }) =>
+          p.countryProcessor.paymentMethod.paymentMethodName === 'PIX',
+      ).countryProcessor;
+      const moved = await business.patch(`/merchant-country-processor/${oca.merchantCountryProcessorId}`, {
+        countryProcessorId: pix.countryProcessorId,
+      });
       expect(moved.status).toBe(200);
-      expect(moved.body).toMatchObject({ onboardingStatus: 'ONBOARDING', countryProcessor: { countryProcessorId: pix.countryProcessorId } });
+      expect(moved.body).toMatchObject({
+        onboardingStatus: 'ONBOARDING',
+        countryProcessor: { countryProcessorId: pix.countryProcessorId },
+      });
 
-      const visa = relationships.find((r: { countryProcessor: { paymentMethod: { paymentMethodName: string } } }) => r.countryProcessor.paymentMethod.paymentMethodName === 'VISA');
-      const clash = await business.patch(`/merchant-country-processor/${visa.merchantCountryProcessorId}`, { countryProcessorId: pix.countryProcessorId });
+      const visa = relationships.find(
+        (r: { countryProcessor: { paymentMethod: { paymentMethodName: string } } }) =>
+          r.countryProcessor.paymentMethod.paymentMethodName === 'VISA',
+      );
+      const clash = await business.patch(`/merchant-country-processor/${visa.merchantCountryProcessorId}`, {
+        countryProcessorId: pix.countryProcessorId,
+      });
       expect(clash.status).toBe(409);
       expect(clash.body.errorId).toBe('Payins:MERCHANT_COUNTRY_PROCESSOR_ALREADY_EXISTS');
     });
 
     it('refuses processors that do not exist and needs merchantId when the business has several merchants', async () => {
-      const unknown = await business.post('/merchant-country-processor', { merchantId, countryProcessorsId: ['00000000-0000-4000-8000-000000000000'] });
+      const unknown = await business.post('/merchant-country-processor', {
+        merchantId,
+        countryProcessorsId: ['00000000-0000-4000-8000-000000000000'],
+      });
       expect(unknown.status).toBe(400);
       expect(unknown.body.errorId).toBe('Payins:COUNTRY_PROCESSOR_NOT_ENABLED');
       const ambiguous = await business.get('/merchant-country-processor');

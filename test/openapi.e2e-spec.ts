@@ -23,13 +23,16 @@ describe('OpenAPI documents', () => {
       for (const [method, operation] of Object.entries(operations as Record<string, { security?: unknown; summary?: string }>)) {
         expect(operation.summary).toEqual(expect.any(String));
         if (route === '/health') expect(operation.security).toBeUndefined();
-        else expect({ route, method, security: operation.security }).toEqual({ route, method, security: [{ 'api-key': [], signature: [] }] });
+        else
+          expect({ route, method, security: operation.security }).toEqual({ route, method, security: [{ 'api-key': [], signature: [] }] });
       }
     }
   });
 
   it('names each operation of the foundation with its specification name', () => {
-    const summaries = Object.values(documents['payins-api'].paths).flatMap((ops) => Object.values(ops as Record<string, { summary: string }>).map((o) => o.summary));
+    const summaries = Object.values(documents['payins-api'].paths).flatMap((ops) =>
+      Object.values(ops as Record<string, { summary: string }>).map((o) => o.summary),
+    );
     for (const name of [
       'List merchants (paged)',
       'Get a merchant',

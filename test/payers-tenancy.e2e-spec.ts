@@ -15,14 +15,16 @@ describe('payer and instrument isolation', () => {
     owner = await createTenant(app, { merchants: 2 });
     stranger = await createTenant(app);
     const c = clientFor(app, owner.merchants[0]);
-    payerId = (await c.post('/payer', { firstName: 'Private', email: 'private@owner.uy', documentType: 'PASSPORT', document: 'PRIV123456' })).body.payerId;
+    payerId = (
+      await c.post('/payer', { firstName: 'Private', email: 'private@owner.uy', documentType: 'PASSPORT', document: 'PRIV123456' })
+    ).body.payerId;
     instrumentId = (await c.post('/payment-instrument', { payerId, paymentMethodName: 'VISA', country: 'URY' })).body.paymentInstrumentId;
   });
   afterAll(() => app.close());
 
   const intruders = (): [string, () => SignedClient][] => [
     ['another business', () => clientFor(app, stranger.business)],
-    ['another business\'s merchant', () => clientFor(app, stranger.merchants[0])],
+    ["another business's merchant", () => clientFor(app, stranger.merchants[0])],
     ['another merchant of the same business', () => clientFor(app, owner.merchants[1])],
   ];
 
@@ -44,7 +46,9 @@ describe('payer and instrument isolation', () => {
     }
     const payers = (await client.get('/payer?searchTerm=private')).body[0];
     expect(payers.rowCount).toBe(0);
-    expect((await client.get('/payment-instrument')).body.map((i: { paymentInstrumentId: string }) => i.paymentInstrumentId)).not.toContain(instrumentId);
+    expect((await client.get('/payment-instrument')).body.map((i: { paymentInstrumentId: string }) => i.paymentInstrumentId)).not.toContain(
+      instrumentId,
+    );
     expect((await client.post('/payer', { merchantId: owner.merchants[0].merchantId, firstName: 'Planted' })).status).toBe(404);
 
     const after = await clientFor(app, owner.merchants[0]).get(`/payer/${payerId}`);
@@ -52,7 +56,7 @@ describe('payer and instrument isolation', () => {
     expect((await clientFor(app, owner.merchants[0]).get(`/payer/${payerId}/payment-instruments`)).body).toHaveLength(1);
   });
 
-  it('the owning business sees its merchants\' payers; a document may repeat across businesses', async () => {
+  it("the owning business sees its merchants' payers; a document may repeat across businesses", async () => {
     expect((await clientFor(app, owner.business).get(`/payer/${payerId}`)).status).toBe(200);
     const same = await clientFor(app, stranger.merchants[0]).post('/payer', { documentType: 'PASSPORT', document: 'PRIV123456' });
     expect(same.status).toBe(200);

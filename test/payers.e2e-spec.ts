@@ -20,7 +20,8 @@ describe('payers (operations 11–15)', () => {
   afterAll(() => app.close());
 
   const countryId = async (iso3: string) =>
-    (await app.get<DataSource>(getDataSourceToken()).query('SELECT country_id FROM country WHERE iso3 = $1', [iso3]))[0].country_id as string;
+    (await app.get<DataSource>(getDataSourceToken()).query('SELECT country_id FROM country WHERE iso3 = $1', [iso3]))[0]
+      .country_id as string;
 
   it('creates a payer with a Uruguayan cédula (country from the merchant), normalising what it stores', async () => {
     const response = await merchant.post('/payer', {
@@ -56,7 +57,9 @@ describe('payers (operations 11–15)', () => {
     expect(wrongDigit.body.message).toContain('check digit');
     expect(wrongDigit.body.showMessage.EN).toContain('document');
 
-    expect((await merchant.post('/payer', { documentType: 'DNI', document: '30.123.456', country: 'ARG' })).body.documentNumber).toBe('30123456');
+    expect((await merchant.post('/payer', { documentType: 'DNI', document: '30.123.456', country: 'ARG' })).body.documentNumber).toBe(
+      '30123456',
+    );
     expect((await merchant.post('/payer', { documentType: 'IDENTITY_DOCUMENT', document: '27123456', country: 'ARG' })).status).toBe(200);
     expect((await merchant.post('/payer', { documentType: 'DNI', document: '123456' })).status).toBe(400);
     expect((await merchant.post('/payer', { documentType: 'PASSPORT', document: 'ab1234567' })).body.documentNumber).toBe('AB1234567');
@@ -70,7 +73,14 @@ describe('payers (operations 11–15)', () => {
   });
 
   it('enforces the limits and formats, naming each field', async () => {
-    const response = await merchant.post('/payer', { firstName: 'x'.repeat(129), lastName: 'y'.repeat(129), email: 'nope', phone: '099-123-456', document: 'd'.repeat(129), documentType: 'PASSPORT' });
+    const response = await merchant.post('/payer', {
+      firstName: 'x'.repeat(129),
+      lastName: 'y'.repeat(129),
+      email: 'nope',
+      phone: '099-123-456',
+      document: 'd'.repeat(129),
+      documentType: 'PASSPORT',
+    });
     expect(response.status).toBe(400);
     for (const field of ['firstName', 'lastName', 'email', 'phone', 'document']) expect(response.body.showMessage.EN).toContain(field);
     const address = await merchant.post('/payer', { address: { country: crypto.randomUUID() } });
@@ -88,12 +98,18 @@ describe('payers (operations 11–15)', () => {
     expect(again.body.errorId).toBe('Payins:PAYER_ALREADY_EXISTS');
     expect(again.body.message).toContain(first.body.payerId);
     expect(again.body.showMessage.ES).toContain(first.body.payerId);
-    const otherMerchant = await clientFor(app, tenant.merchants[1]).post('/payer', { documentType: 'DNI', document: '40111222', country: 'ARG' });
+    const otherMerchant = await clientFor(app, tenant.merchants[1]).post('/payer', {
+      documentType: 'DNI',
+      document: '40111222',
+      country: 'ARG',
+    });
     expect(otherMerchant.status).toBe(200);
   });
 
   it('a burst of identical creations yields one payer and conflicts for the rest', async () => {
-    const responses = await Promise.all(Array.from({ length: 8 }, () => merchant.post('/payer', { documentType: 'PASSPORT', document: 'RACE12345' })));
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, () => merchant.post('/payer', { documentType: 'PASSPORT', document: 'RACE12345' })),
+    );
     expect(responses.filter((r) => r.status === 200)).toHaveLength(1);
     expect(responses.filter((r) => r.status === 409)).toHaveLength(7);
   });
@@ -101,9 +117,20 @@ describe('payers (operations 11–15)', () => {
   it('gets and updates a payer', async () => {
     const created = (await merchant.post('/payer', { firstName: 'Ana' })).body;
     const external = crypto.randomUUID();
-    const updated = await merchant.patch(`/payer/${created.payerId}`, { merchantExternalId: external, email: 'ANA@x.com', phone: '59899000000', address: { city: 'Salto' } });
+    const updated = await merchant.patch(`/payer/${created.payerId}`, {
+      merchantExternalId: external,
+      email: 'ANA@x.com',
+      phone: '59899000000',
+      address: { city: 'Salto' },
+    });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ externalId: external, email: 'ana@x.com', phone: '59899000000', address: { city: 'Salto' }, firstName: 'Ana' });
+    expect(updated.body).toMatchObject({
+      externalId: external,
+      email: 'ana@x.com',
+      phone: '59899000000',
+      address: { city: 'Salto' },
+      firstName: 'Ana',
+    });
     expect((await merchant.get(`/payer/${created.payerId}`)).body).toEqual(updated.body);
     expect((await merchant.patch(`/payer/${created.payerId}`, { firstName: 'Not updatable' })).status).toBe(400);
   });

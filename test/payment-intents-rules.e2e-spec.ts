@@ -19,13 +19,31 @@ describe('payment intent creation rules, fast intents, ledger filters, isolation
   });
   afterAll(() => app.close());
 
-  const base = () => ({ currency: 'UYU', amount: 100, payinType: 'DEFAULT', externalReference: 'r', payerId, offSession: false, invoiceNumber: 1, country: 'URY' });
+  const base = () => ({
+    currency: 'UYU',
+    amount: 100,
+    payinType: 'DEFAULT',
+    externalReference: 'r',
+    payerId,
+    offSession: false,
+    invoiceNumber: 1,
+    country: 'URY',
+  });
 
   describe('create (17)', () => {
     it('validates every field, naming the offending ones', async () => {
-      const response = await merchant.post('/payment-intent', { amount: '100', payinType: 'NORMAL', externalReference: 'x'.repeat(129), offSession: 'no', invoiceNumber: 1.5, country: 'BRA', tipAmount: -1 });
+      const response = await merchant.post('/payment-intent', {
+        amount: '100',
+        payinType: 'NORMAL',
+        externalReference: 'x'.repeat(129),
+        offSession: 'no',
+        invoiceNumber: 1.5,
+        country: 'BRA',
+        tipAmount: -1,
+      });
       expect(response.status).toBe(400);
-      for (const field of ['currency', 'amount', 'payinType', 'externalReference', 'offSession', 'invoiceNumber', 'country', 'tipAmount']) expect(response.body.showMessage.EN).toContain(field);
+      for (const field of ['currency', 'amount', 'payinType', 'externalReference', 'offSession', 'invoiceNumber', 'country', 'tipAmount'])
+        expect(response.body.showMessage.EN).toContain(field);
       expect((await merchant.post('/payment-intent', { ...base(), payerId: undefined })).body.message).toContain('payerId');
     });
 
@@ -44,12 +62,14 @@ describe('payment intent creation rules, fast intents, ledger filters, isolation
       expect(clp.body.errorId).toBe('Payins:CURRENCY_NOT_ACCEPTED');
     });
 
-    it('splits VAT from the request, the merchant\'s configuration or the country\'s default, refusing rates the country does not allow', async () => {
+    it("splits VAT from the request, the merchant's configuration or the country's default, refusing rates the country does not allow", async () => {
       const withTip = await merchant.post('/payment-intent', { ...base(), amount: 110, tipAmount: 5.5, vatPercentage: 10 });
       expect(withTip.body.paymentIntent).toMatchObject({ subtotalAmount: 100, taxAmount: 10, tipAmount: 5.5, totalAmount: 115.5 });
       const byDefault = await merchant.post('/payment-intent', { ...base(), amount: 122 });
       expect(byDefault.body.paymentIntent).toMatchObject({ taxAmount: 22, subtotalAmount: 100 });
-      await clientFor(app, tenant.business).put(`/merchant/${tenant.merchants[0].merchantId}/configuration`, { merchantCountryConfigurations: [{ countryIsoAlpha3: 'URY', vatPercentage: 0 }] });
+      await clientFor(app, tenant.business).put(`/merchant/${tenant.merchants[0].merchantId}/configuration`, {
+        merchantCountryConfigurations: [{ countryIsoAlpha3: 'URY', vatPercentage: 0 }],
+      });
       expect((await merchant.post('/payment-intent', { ...base(), amount: 122 })).body.paymentIntent.taxAmount).toBe(0);
       const usd = await merchant.post('/payment-intent', { ...base(), currency: 'USD', amount: 10.99, vatPercentage: 22 });
       expect(usd.body.paymentIntent).toMatchObject({ taxAmount: 1.98, subtotalAmount: 9.01 });
@@ -63,7 +83,13 @@ describe('payment intent creation rules, fast intents, ledger filters, isolation
       const response = await merchant.post('/payment-intent', {
         ...base(),
         payerId: undefined,
-        payerData: { firstName: 'New', lastName: 'Payer', documentType: 'IDENTITY_DOCUMENT', document: '1.234.567-2', email: 'new@payer.uy' },
+        payerData: {
+          firstName: 'New',
+          lastName: 'Payer',
+          documentType: 'IDENTITY_DOCUMENT',
+          document: '1.234.567-2',
+          email: 'new@payer.uy',
+        },
         paymentInstrumentData: { paymentMethodName: 'VISA', paymentInstrumentTypeName: 'DEBIT_CARD' },
         metadata: { limitIssuers: ['BROU'] },
         setupFutureUsage: true,
@@ -71,13 +97,20 @@ describe('payment intent creation rules, fast intents, ledger filters, isolation
       expect(response.status).toBe(200);
       const intent = response.body.paymentIntent;
       expect(response.body.status).toBe('REQUIRES_CONFIRMATION');
-      expect(intent).toMatchObject({ setupFutureUsage: 'OFF_SESSION', metadata: '{"limitIssuers":["BROU"]}', receiptEmail: 'new@payer.uy' });
+      expect(intent).toMatchObject({
+        setupFutureUsage: 'OFF_SESSION',
+        metadata: '{"limitIssuers":["BROU"]}',
+        receiptEmail: 'new@payer.uy',
+      });
       expect((await merchant.get(`/payer/${intent.payerId}`)).body.documentNumber).toBe('12345672');
       expect((await merchant.get(`/payment-instrument/${intent.paymentInstrumentId}`)).body.payerId).toBe(intent.payerId);
     });
 
     it('creates nothing when any part fails', async () => {
-      const count = async () => Number((await app.get<DataSource>(getDataSourceToken()).query(`SELECT count(*) AS n FROM payer WHERE email = 'half@payer.uy'`))[0].n);
+      const count = async () =>
+        Number(
+          (await app.get<DataSource>(getDataSourceToken()).query(`SELECT count(*) AS n FROM payer WHERE email = 'half@payer.uy'`))[0].n,
+        );
       const response = await merchant.post('/payment-intent', {
         ...base(),
         payerId: undefined,
@@ -116,17 +149,35 @@ describe('payment intent creation rules, fast intents, ledger filters, isolation
         merchantShortName: 'FAST-SHOP',
         countryCode: 'URY',
         paymentMethodName: 'VISA',
-        paymentIntentAdditionalInfo: { payerInfo: { dni: '30123456', email: 'payer@x.com' }, paymentInfo: { cbu: cbuFrom('0110001', '0000000000001'), alias: 'mi.alias.mp' } },
+        paymentIntentAdditionalInfo: {
+          payerInfo: { dni: '30123456', email: 'payer@x.com' },
+          paymentInfo: { cbu: cbuFrom('0110001', '0000000000001'), alias: 'mi.alias.mp' },
+        },
       });
       expect(response.status).toBe(200);
-      expect(response.body).toMatchObject({ status: 'REQUIRES_PAYMENT_INSTRUMENT', paymentIntent: { taxAmount: 10, subtotalAmount: 100, description: 'Lunch', receiptEmail: 'payer@x.com', payerId: null } });
-      const methods = (await clientFor(app, tenant.business).get(`/payment-intent/${response.body.paymentIntent.paymentIntentId}/payment-methods`)).body;
-      expect(methods.paymentIntentAvailablePaymentMethods.every((p: { paymentMethod: { paymentMethodName: string } }) => p.paymentMethod.paymentMethodName === 'VISA')).toBe(true);
+      expect(response.body).toMatchObject({
+        status: 'REQUIRES_PAYMENT_INSTRUMENT',
+        paymentIntent: { taxAmount: 10, subtotalAmount: 100, description: 'Lunch', receiptEmail: 'payer@x.com', payerId: null },
+      });
+      const methods = (
+        await clientFor(app, tenant.business).get(`/payment-intent/${response.body.paymentIntent.paymentIntentId}/payment-methods`)
+      ).body;
+      expect(
+        methods.paymentIntentAvailablePaymentMethods.every(
+          (p: { paymentMethod: { paymentMethodName: string } }) => p.paymentMethod.paymentMethodName === 'VISA',
+        ),
+      ).toBe(true);
     });
 
     it('checks the additional info for real and needs fast payments enabled', async () => {
       const send = (info: unknown, shortName = 'fast-shop') =>
-        clientFor(app, tenant.business).post('/payment-intent/fast', { amount: 10, currency: 'UYU', merchantShortName: shortName, countryCode: 'URY', paymentIntentAdditionalInfo: info });
+        clientFor(app, tenant.business).post('/payment-intent/fast', {
+          amount: 10,
+          currency: 'UYU',
+          merchantShortName: shortName,
+          countryCode: 'URY',
+          paymentIntentAdditionalInfo: info,
+        });
       const badCbu = cbuFrom('0110001', '0000000000001').replace(/.$/, (d) => String((Number(d) + 1) % 10));
       for (const [info, field] of [
         [{ paymentInfo: { cbu: badCbu } }, 'paymentIntentAdditionalInfo.paymentInfo.cbu'],
@@ -142,7 +193,12 @@ describe('payment intent creation rules, fast intents, ledger filters, isolation
       expect(unknown.status).toBe(404);
       expect(unknown.body.errorId).toBe('Payins:FAST_PAYMENTS_NOT_ENABLED');
       const stranger = await createTenant(app);
-      const foreign = await clientFor(app, stranger.business).post('/payment-intent/fast', { amount: 10, currency: 'UYU', merchantShortName: 'fast-shop', countryCode: 'URY' });
+      const foreign = await clientFor(app, stranger.business).post('/payment-intent/fast', {
+        amount: 10,
+        currency: 'UYU',
+        merchantShortName: 'fast-shop',
+        countryCode: 'URY',
+      });
       expect(foreign.status).toBe(404);
     });
   });
@@ -154,12 +210,14 @@ describe('payment intent creation rules, fast intents, ledger filters, isolation
     beforeAll(async () => {
       ledgerTenant = await createTenant(app, { merchants: 2 });
       client = clientFor(app, ledgerTenant.business);
-      for (const [index, [amount, currency]] of ([
-        [100, 'UYU'],
-        [250.5, 'UYU'],
-        [999.99, 'USD'],
-        [100.13, 'UYU'],
-      ] as const).entries()) {
+      for (const [index, [amount, currency]] of (
+        [
+          [100, 'UYU'],
+          [250.5, 'UYU'],
+          [999.99, 'USD'],
+          [100.13, 'UYU'],
+        ] as const
+      ).entries()) {
         const merchantId = ledgerTenant.merchants[index % 2].merchantId;
         const payer = (await client.post('/payer', { merchantId, firstName: `Ledger${index}` })).body.payerId;
         await client.post('/payment-intent', {
@@ -221,15 +279,15 @@ describe('payment intent creation rules, fast intents, ledger filters, isolation
       const own = await list('');
       const otherMerchant = (await clientFor(app, ledgerTenant.merchants[0]).get('/payin')).body[0];
       expect(otherMerchant.rowCount).toBe(2);
-      expect((await clientFor(app, tenant.business).get('/payin')).body[0].results.map((r: { transactionId: string }) => r.transactionId)).not.toEqual(
-        expect.arrayContaining([own.results[0].transactionId]),
-      );
+      expect(
+        (await clientFor(app, tenant.business).get('/payin')).body[0].results.map((r: { transactionId: string }) => r.transactionId),
+      ).not.toEqual(expect.arrayContaining([own.results[0].transactionId]));
       const foreign = await clientFor(app, tenant.business).get(`/payin?merchantId=${ledgerTenant.merchants[0].merchantId}`);
       expect(foreign.status).toBe(404);
     });
   });
 
-  it('another tenant\'s payment intent is a 404 on every route', async () => {
+  it("another tenant's payment intent is a 404 on every route", async () => {
     const intent = (await merchant.post('/payment-intent', base())).body.paymentIntent.paymentIntentId;
     const stranger = await createTenant(app);
     for (const client of [clientFor(app, stranger.business), clientFor(app, tenant.merchants[1])]) {

@@ -3,7 +3,11 @@ import { clientFor, createTenant, SignedClient, TestTenant } from '@pcs/testing'
 import request from 'supertest';
 import { startPayinsApi } from './payins-app';
 
-type Processor = { countryProcessorId: string; paymentMethod: { paymentMethodName: string }; paymentInstrumentType: { paymentInstrumentTypeName: string } };
+type Processor = {
+  countryProcessorId: string;
+  paymentMethod: { paymentMethodName: string };
+  paymentInstrumentType: { paymentInstrumentTypeName: string };
+};
 
 /** The whole sandbox journey over signed HTTP (issue 4, item 12). */
 describe('a payment from creation to refund through the sandbox gateway', () => {
@@ -35,7 +39,11 @@ describe('a payment from creation to refund through the sandbox gateway', () => 
       description: 'Two coffees',
     });
     expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ status: 'REQUIRES_PAYMENT_INSTRUMENT', confirmationMethod: 'MANUAL', nextAction: 'INITIALIZE_WITH_PAYMENT_METHOD' });
+    expect(created.body).toMatchObject({
+      status: 'REQUIRES_PAYMENT_INSTRUMENT',
+      confirmationMethod: 'MANUAL',
+      nextAction: 'INITIALIZE_WITH_PAYMENT_METHOD',
+    });
     const intent = created.body.paymentIntent;
     expect(intent).toMatchObject({
       paymentIntentStatus: 'REQUIRES_PAYMENT_INSTRUMENT',
@@ -54,13 +62,21 @@ describe('a payment from creation to refund through the sandbox gateway', () => 
 
     const methods = await merchant.get(`/payment-intent/${intent.paymentIntentId}/payment-methods`);
     expect(methods.status).toBe(200);
-    expect(methods.body.paymentData).toMatchObject({ reference: 'order-1001', description: 'Two coffees', currency: 'UYU', amount: 1220, vatAmount: 220 });
+    expect(methods.body.paymentData).toMatchObject({
+      reference: 'order-1001',
+      description: 'Two coffees',
+      currency: 'UYU',
+      amount: 1220,
+      vatAmount: 220,
+    });
     const visa = (methods.body.paymentIntentAvailablePaymentMethods as Processor[]).find(
       (p) => p.paymentMethod.paymentMethodName === 'VISA' && p.paymentInstrumentType.paymentInstrumentTypeName === 'CREDIT_CARD',
     )!;
     expect(visa).toBeDefined();
 
-    const initialized = await merchant.post(`/payment-intent/${intent.paymentIntentId}/initialize`, { countryProcessorId: visa.countryProcessorId });
+    const initialized = await merchant.post(`/payment-intent/${intent.paymentIntentId}/initialize`, {
+      countryProcessorId: visa.countryProcessorId,
+    });
     expect(initialized.status).toBe(200);
     expect(initialized.body.paymentIntent.paymentIntentStatus).toBe('REQUIRES_ACTION');
     expect(initialized.body.gatewayUrl).toBe(`http://localhost:3000/sandbox/gateway/${initialized.body.gatewayReferenceId}`);
@@ -73,12 +89,19 @@ describe('a payment from creation to refund through the sandbox gateway', () => 
     expect(page.text).toContain('VISA');
     expect(page.text).toContain(`Merchant 1 of ${tenant.business.name}`);
 
-    const approved = await request(app.getHttpServer()).post(gatewayPath(initialized.body.gatewayUrl)).type('form').send({ outcome: 'approve' });
+    const approved = await request(app.getHttpServer())
+      .post(gatewayPath(initialized.body.gatewayUrl))
+      .type('form')
+      .send({ outcome: 'approve' });
     expect(approved.status).toBe(200);
     expect(approved.text).toContain('data-status="APPROVED"');
 
     const succeeded = (await merchant.get(`/payment-intent/${intent.paymentIntentId}`)).body;
-    expect(succeeded).toMatchObject({ paymentIntentStatus: 'SUCCEEDED', receivedAmount: 1220, externalChargeId: initialized.body.gatewayReferenceId });
+    expect(succeeded).toMatchObject({
+      paymentIntentStatus: 'SUCCEEDED',
+      receivedAmount: 1220,
+      externalChargeId: initialized.body.gatewayReferenceId,
+    });
 
     const ledger = (await merchant.get(`/payin?status=APPROVED`)).body[0];
     const payin = ledger.results.find((p: { paymentIntentId: string }) => p.paymentIntentId === intent.paymentIntentId);
@@ -108,7 +131,8 @@ describe('a payment from creation to refund through the sandbox gateway', () => 
     expect(total.body.paymentIntentStatus).toBe('REFUNDED');
 
     const refunds = (await merchant.get(`/payin?sort=AMOUNT&order=ASC`)).body[0].results.filter(
-      (p: { paymentIntentId: string; transactionType: string }) => p.paymentIntentId === intent.paymentIntentId && p.transactionType === 'REFUND',
+      (p: { paymentIntentId: string; transactionType: string }) =>
+        p.paymentIntentId === intent.paymentIntentId && p.transactionType === 'REFUND',
     );
     expect(refunds.map((r: { amount: number; status: string; conceptCode: string }) => [r.amount, r.status, r.conceptCode])).toEqual([
       [200.5, 'APPROVED', 'REFUND'],

@@ -31,7 +31,8 @@ describe('reconciliation with the gateway after lost or unsent requests', () => 
     sandbox = app.get(GatewayRegistry).get('SANDBOX');
     sweeps = app.get(PaymentIntentSweeps);
     payerId = (await merchant.post('/payer', { firstName: 'Recon', lastName: 'Ciliation' })).body.payerId;
-    instrumentId = (await merchant.post('/payment-instrument', { payerId, paymentMethodName: 'VISA', country: 'URY' })).body.paymentInstrumentId;
+    instrumentId = (await merchant.post('/payment-instrument', { payerId, paymentMethodName: 'VISA', country: 'URY' })).body
+      .paymentInstrumentId;
   });
   afterAll(() => app.close());
   afterEach(() => jest.restoreAllMocks());
@@ -48,8 +49,13 @@ describe('reconciliation with the gateway after lost or unsent requests', () => 
     paymentInstrumentId: instrumentId,
     confirm: true,
   });
-  const payinsOf = (paymentIntentId: string): Promise<{ transaction_id: string; transaction_type: string; status: string; external_id: string | null; amount: string }[]> =>
-    dataSource.query(`SELECT transaction_id, transaction_type, status, external_id, amount FROM payin WHERE payment_intent_id = $1 ORDER BY created_at`, [paymentIntentId]);
+  const payinsOf = (
+    paymentIntentId: string,
+  ): Promise<{ transaction_id: string; transaction_type: string; status: string; external_id: string | null; amount: string }[]> =>
+    dataSource.query(
+      `SELECT transaction_id, transaction_type, status, external_id, amount FROM payin WHERE payment_intent_id = $1 ORDER BY created_at`,
+      [paymentIntentId],
+    );
   const afterWindow = () => new Date(Date.now() + WINDOW_MS + 1000);
 
   it('a charge that never reached the gateway fails after the window, and the gateway refuses it should it still arrive', async () => {
@@ -71,7 +77,14 @@ describe('reconciliation with the gateway after lost or unsent requests', () => 
     expect((await payinsOf(intent.paymentIntentId))[0].status).toBe('REJECTED');
     // The late request is void at the gateway: no money can move after we declared it failed.
     await expect(
-      sandbox.chargeOffSession({ payinId: attempt.transaction_id, instrumentToken: null, merchantName: 'x', paymentMethod: 'VISA', currency: 'UYU' as never, amount: 25000 }),
+      sandbox.chargeOffSession({
+        payinId: attempt.transaction_id,
+        instrumentToken: null,
+        merchantName: 'x',
+        paymentMethod: 'VISA',
+        currency: 'UYU' as never,
+        amount: 25000,
+      }),
     ).rejects.toBeInstanceOf(GatewayRequestVoidedError);
   });
 
@@ -94,7 +107,8 @@ describe('reconciliation with the gateway after lost or unsent requests', () => 
     const intent = (await merchant.post('/payment-intent', charge('refund-recon', 300))).body.paymentIntent;
     expect(intent.paymentIntentStatus).toBe('SUCCEEDED');
     const real = sandbox.refund.bind(sandbox);
-    jest.spyOn(sandbox, 'refund')
+    jest
+      .spyOn(sandbox, 'refund')
       .mockImplementationOnce(async (request) => {
         await real(request);
         throw new Error('socket hang up');
@@ -103,7 +117,9 @@ describe('reconciliation with the gateway after lost or unsent requests', () => 
     expect((await merchant.post(`/payment-intent/${intent.paymentIntentId}/refund`, { requestedRefundAmount: 100 })).status).toBe(200);
     expect((await merchant.post(`/payment-intent/${intent.paymentIntentId}/refund`, { requestedRefundAmount: 150 })).status).toBe(200);
     // Both reservations hold while the gateway's word is unknown: only 50 is refundable.
-    expect((await merchant.post(`/payment-intent/${intent.paymentIntentId}/refund`, { requestedRefundAmount: 60 })).body.errorId).toBe('Payins:REFUND_AMOUNT_EXCEEDS_AVAILABLE');
+    expect((await merchant.post(`/payment-intent/${intent.paymentIntentId}/refund`, { requestedRefundAmount: 60 })).body.errorId).toBe(
+      'Payins:REFUND_AMOUNT_EXCEEDS_AVAILABLE',
+    );
     await sweeps.reconcileDue(afterWindow());
     const refunds = (await payinsOf(intent.paymentIntentId)).filter((p) => p.transaction_type === 'REFUND');
     expect(refunds.map((r) => [Number(r.amount), r.status])).toEqual([
@@ -112,18 +128,24 @@ describe('reconciliation with the gateway after lost or unsent requests', () => 
     ]);
     expect((await merchant.get(`/payment-intent/${intent.paymentIntentId}`)).body.paymentIntentStatus).toBe('PARTIALLY_REFUNDED');
     // The released 150 is refundable again.
-    expect((await merchant.post(`/payment-intent/${intent.paymentIntentId}/refund`, { requestedRefundAmount: 200 })).body.paymentIntentStatus).toBe('REFUNDED');
+    expect(
+      (await merchant.post(`/payment-intent/${intent.paymentIntentId}/refund`, { requestedRefundAmount: 200 })).body.paymentIntentStatus,
+    ).toBe('REFUNDED');
   });
 
   it('a request that failed with a 5xx after committing is retried with its key to completion, never twice', async () => {
-    jest.spyOn(app.get(PaymentAttemptsService), 'chargeOffSession').mockRejectedValueOnce(new Error('the process stumbled after the commit'));
+    jest
+      .spyOn(app.get(PaymentAttemptsService), 'chargeOffSession')
+      .mockRejectedValueOnce(new Error('the process stumbled after the commit'));
     const body = charge('retry-after-500');
     const first = await merchant.post('/payment-intent', body).set('Idempotency-Key', 'retry-after-500');
     expect(first.status).toBe(500);
     const retried = await merchant.post('/payment-intent', body).set('Idempotency-Key', 'retry-after-500');
     expect(retried.status).toBe(200);
     expect(retried.body.paymentIntent).toMatchObject({ paymentIntentStatus: 'SUCCEEDED', externalReference: 'retry-after-500' });
-    const [{ count }] = await dataSource.query(`SELECT count(*)::int AS count FROM payment_intent WHERE external_reference = 'retry-after-500'`);
+    const [{ count }] = await dataSource.query(
+      `SELECT count(*)::int AS count FROM payment_intent WHERE external_reference = 'retry-after-500'`,
+    );
     expect(count).toBe(1);
     expect((await payinsOf(retried.body.paymentIntent.paymentIntentId)).map((p) => p.status)).toEqual(['APPROVED']);
     const replay = await merchant.post('/payment-intent', body).set('Idempotency-Key', 'retry-after-500');
@@ -143,7 +165,10 @@ describe('reconciliation with the gateway after lost or unsent requests', () => 
     const held = await merchant.post('/payment-intent', body).set('Idempotency-Key', 'dead-holder');
     expect(held.status).toBe(409);
     expect(held.body.errorId).toBe('Payins:IDEMPOTENCY_REQUEST_IN_PROGRESS');
-    await dataSource.query(`UPDATE idempotency_key SET locked_until = now() - interval '1 second' WHERE scope = $1 AND key = 'dead-holder'`, [scope]);
+    await dataSource.query(
+      `UPDATE idempotency_key SET locked_until = now() - interval '1 second' WHERE scope = $1 AND key = 'dead-holder'`,
+      [scope],
+    );
     const taken = await merchant.post('/payment-intent', body).set('Idempotency-Key', 'dead-holder');
     expect(taken.status).toBe(200);
     expect(taken.body.paymentIntent.externalReference).toBe('dead-holder');

@@ -40,17 +40,26 @@ describe('refunds under concurrency, manual refunds, idempotency keys', () => {
   const refundedSum = async (intentId: string): Promise<{ total: number; count: number }> => {
     const [row] = await app
       .get<DataSource>(getDataSourceToken())
-      .query(`SELECT coalesce(sum(amount), 0)::bigint AS total, count(*)::int AS count FROM payin WHERE payment_intent_id = $1 AND transaction_type = 'REFUND' AND status <> 'REJECTED'`, [intentId]);
+      .query(
+        `SELECT coalesce(sum(amount), 0)::bigint AS total, count(*)::int AS count FROM payin WHERE payment_intent_id = $1 AND transaction_type = 'REFUND' AND status <> 'REJECTED'`,
+        [intentId],
+      );
     return { total: Number(row.total), count: row.count };
   };
 
   it('never refunds more than was collected, whatever the number of concurrent refunds', async () => {
     const intentId = await paidIntent(1000);
-    const responses = await Promise.all(Array.from({ length: 25 }, (_, i) => merchant.post(`/payment-intent/${intentId}/refund`, i % 5 === 0 ? undefined : { requestedRefundAmount: 100 })));
+    const responses = await Promise.all(
+      Array.from({ length: 25 }, (_, i) =>
+        merchant.post(`/payment-intent/${intentId}/refund`, i % 5 === 0 ? undefined : { requestedRefundAmount: 100 }),
+      ),
+    );
     const ok = responses.filter((r) => r.status === 200);
     const refused = responses.filter((r) => r.status !== 200);
     expect(refused.every((r) => r.status === 400 || r.status === 409)).toBe(true);
-    expect(refused.every((r) => ['Payins:REFUND_AMOUNT_EXCEEDS_AVAILABLE', 'Payins:PAYMENT_INTENT_INVALID_STATE'].includes(r.body.errorId))).toBe(true);
+    expect(
+      refused.every((r) => ['Payins:REFUND_AMOUNT_EXCEEDS_AVAILABLE', 'Payins:PAYMENT_INTENT_INVALID_STATE'].includes(r.body.errorId)),
+    ).toBe(true);
     const { total } = await refundedSum(intentId);
     expect(total).toBe(100000); // every cent, and not one more
     expect(ok.length).toBeGreaterThan(0);
@@ -67,19 +76,25 @@ describe('refunds under concurrency, manual refunds, idempotency keys', () => {
     const precise = await merchant.post(`/payment-intent/${intentId}/refund`, { requestedRefundAmount: 1.005 });
     expect(precise.status).toBe(400);
     expect(precise.body.message).toContain('requestedRefundAmount');
-    for (const bad of [0, -5]) expect((await merchant.post(`/payment-intent/${intentId}/refund`, { requestedRefundAmount: bad })).status).toBe(400);
+    for (const bad of [0, -5])
+      expect((await merchant.post(`/payment-intent/${intentId}/refund`, { requestedRefundAmount: bad })).status).toBe(400);
     expect((await refundedSum(intentId)).total).toBe(25000);
   });
 
   it('reserves a pending manual refund, confirms it later, and counts it against what is refundable', async () => {
     const intentId = await paidIntent(500);
-    const pending = await merchant.post(`/payment-intent/${intentId}/manual-refund`, { requestedRefundAmount: 200, status: 'MANUAL_REFUND_PENDING' });
+    const pending = await merchant.post(`/payment-intent/${intentId}/manual-refund`, {
+      requestedRefundAmount: 200,
+      status: 'MANUAL_REFUND_PENDING',
+    });
     expect(pending.status).toBe(200);
     expect(pending.body.paymentIntentStatus).toBe('PARTIALLY_REFUNDED');
     const over = await merchant.post(`/payment-intent/${intentId}/refund`, { requestedRefundAmount: 300.01 });
     expect(over.status).toBe(400);
     const ledgerRow = async () =>
-      (await merchant.get('/payin?limit=100')).body[0].results.find((p: { paymentIntentId: string; conceptCode: string }) => p.paymentIntentId === intentId && p.conceptCode === 'MANUAL_REFUND');
+      (await merchant.get('/payin?limit=100')).body[0].results.find(
+        (p: { paymentIntentId: string; conceptCode: string }) => p.paymentIntentId === intentId && p.conceptCode === 'MANUAL_REFUND',
+      );
     expect(await ledgerRow()).toMatchObject({ status: 'PENDING', amount: 200, transactionType: 'REFUND' });
     const confirmed = await merchant.post(`/payment-intent/${intentId}/manual-refund`, { status: 'MANUAL_REFUND_CONFIRMED' });
     expect(confirmed.status).toBe(200);
@@ -94,7 +109,16 @@ describe('refunds under concurrency, manual refunds, idempotency keys', () => {
   });
 
   describe('Idempotency-Key', () => {
-    const body = () => ({ currency: 'UYU', amount: 42, payinType: 'DEFAULT', externalReference: 'idem-1', payerId, offSession: false, invoiceNumber: 9, country: 'URY' });
+    const body = () => ({
+      currency: 'UYU',
+      amount: 42,
+      payinType: 'DEFAULT',
+      externalReference: 'idem-1',
+      payerId,
+      offSession: false,
+      invoiceNumber: 9,
+      country: 'URY',
+    });
     const post = (key: string, payload: unknown) =>
       request(app.getHttpServer())
         .post('/payment-intent')
@@ -104,7 +128,13 @@ describe('refunds under concurrency, manual refunds, idempotency keys', () => {
         .set('Idempotency-Key', key)
         .send(JSON.stringify(payload));
     const intentsWithReference = async (reference: string) =>
-      Number((await app.get<DataSource>(getDataSourceToken()).query('SELECT count(*) AS n FROM payment_intent WHERE external_reference = $1', [reference]))[0].n);
+      Number(
+        (
+          await app
+            .get<DataSource>(getDataSourceToken())
+            .query('SELECT count(*) AS n FROM payment_intent WHERE external_reference = $1', [reference])
+        )[0].n,
+      );
 
     it('replays the first response exactly for the same key and body, and creates one intent', async () => {
       const first = await post('key-replay', body());
@@ -136,7 +166,8 @@ describe('refunds under concurrency, manual refunds, idempotency keys', () => {
       const responses = await Promise.all(Array.from({ length: 10 }, () => post('key-race', payload)));
       const statuses = responses.map((r) => r.status);
       expect(statuses.every((s) => s === 200 || s === 409)).toBe(true);
-      for (const conflict of responses.filter((r) => r.status === 409)) expect(conflict.body.errorId).toBe('Payins:IDEMPOTENCY_REQUEST_IN_PROGRESS');
+      for (const conflict of responses.filter((r) => r.status === 409))
+        expect(conflict.body.errorId).toBe('Payins:IDEMPOTENCY_REQUEST_IN_PROGRESS');
       expect(await intentsWithReference('idem-race')).toBe(1);
       const later = await post('key-race', payload);
       expect(later.status).toBe(200);

@@ -74,11 +74,15 @@ describe('request signing (contract §5)', () => {
   });
 
   it('refuses a signature made with the wrong secret', async () => {
-    expectUnauthorized(await request(app.getHttpServer()).get(merchantPath).set('api-key', key()).set('signature', hmacHex('not-the-secret', '{}')));
+    expectUnauthorized(
+      await request(app.getHttpServer()).get(merchantPath).set('api-key', key()).set('signature', hmacHex('not-the-secret', '{}')),
+    );
   });
 
   it('refuses an unknown api key', async () => {
-    expectUnauthorized(await request(app.getHttpServer()).get(merchantPath).set('api-key', 'pk_unknown').set('signature', hmacHex(secret(), '{}')));
+    expectUnauthorized(
+      await request(app.getHttpServer()).get(merchantPath).set('api-key', 'pk_unknown').set('signature', hmacHex(secret(), '{}')),
+    );
   });
 
   it('refuses missing headers', async () => {

@@ -15,13 +15,14 @@ describe('tenant isolation', () => {
     owner = await createTenant(app, { merchants: 2 });
     stranger = await createTenant(app);
     victimId = owner.merchants[0].merchantId;
-    relationshipId = (await clientFor(app, owner.business).get(`/merchant-country-processor?merchantId=${victimId}`)).body[0].merchantCountryProcessorId;
+    relationshipId = (await clientFor(app, owner.business).get(`/merchant-country-processor?merchantId=${victimId}`)).body[0]
+      .merchantCountryProcessorId;
   });
   afterAll(() => app.close());
 
   const intruders = (): [string, SignedClient][] => [
     ['another business', clientFor(app, stranger.business)],
-    ['another business\'s merchant', clientFor(app, stranger.merchants[0])],
+    ["another business's merchant", clientFor(app, stranger.merchants[0])],
     ['another merchant of the same business', clientFor(app, owner.merchants[1])],
   ];
 

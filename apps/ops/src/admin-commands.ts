@@ -42,7 +42,9 @@ export const COMMANDS: Record<string, { usage: string; run: (app: INestApplicati
     run: async (app, o) => {
       const country = typeof o.country === 'string' ? o.country.toUpperCase() : 'URY';
       if (!['URY', 'ARG', 'BRA'].includes(country)) throw new UsageError('--country must be URY, ARG or BRA');
-      return app.get(MerchantService).create({ businessId: uuid(o, 'business'), name: required(o, 'name'), countryIso3: country, approve: o.approve === true });
+      return app
+        .get(MerchantService)
+        .create({ businessId: uuid(o, 'business'), name: required(o, 'name'), countryIso3: country, approve: o.approve === true });
     },
   },
   'merchant:approve': {

@@ -14,7 +14,11 @@ async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   const command = name ? COMMANDS[name] : undefined;
   if (!command) {
-    log(`usage: npm run admin -- <command>\n${Object.values(COMMANDS).map((c) => `  ${c.usage}`).join('\n')}`);
+    log(
+      `usage: npm run admin -- <command>\n${Object.values(COMMANDS)
+        .map((c) => `  ${c.usage}`)
+        .join('\n')}`,
+    );
     return 2;
   }
   let options: Options;

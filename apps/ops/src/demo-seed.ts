@@ -28,7 +28,9 @@ export async function seedDemoIfEmpty(app: INestApplicationContext, dataDir: str
     const [{ count }] = await lock.query('SELECT count(*)::int AS count FROM business');
     if (count > 0) return null;
     const business = await app.get(BusinessService).create('Demo business');
-    const merchant = await app.get(MerchantService).create({ businessId: business.businessId, name: 'Demo merchant', countryIso3: 'URY', approve: true });
+    const merchant = await app
+      .get(MerchantService)
+      .create({ businessId: business.businessId, name: 'Demo merchant', countryIso3: 'URY', approve: true });
     const demo: DemoCredentials = {
       business: { businessId: business.businessId, apiKey: business.apiKey, apiSecret: business.apiSecret },
       merchant: { merchantId: merchant.merchantId, apiKey: merchant.apiKey, apiSecret: merchant.apiSecret },

@@ -29,7 +29,9 @@ async function main(): Promise<void> {
   const ops = await NestFactory.createApplicationContext(OpsModule.forRoot(settings), { logger: false });
   const demo = await seedDemoIfEmpty(ops, env.dataDir).finally(() => ops.close());
   if (demo) {
-    process.stdout.write(`Demo credentials (also in ${path.join(env.dataDir, 'demo-credentials.json')}):\n${JSON.stringify(demo, null, 2)}\n`);
+    process.stdout.write(
+      `Demo credentials (also in ${path.join(env.dataDir, 'demo-credentials.json')}):\n${JSON.stringify(demo, null, 2)}\n`,
+    );
   }
 
   const childEnv = {

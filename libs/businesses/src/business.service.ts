@@ -71,7 +71,9 @@ export class BusinessService {
   async availablePaymentMethods(businessId: string): Promise<PaymentMethod[]> {
     const enabled = await this.listCountryProcessors(businessId);
     const methods = new Map(
-      enabled.filter((row) => row.countryProcessor.active).map((row) => [row.countryProcessor.paymentMethod.paymentMethodId, row.countryProcessor.paymentMethod]),
+      enabled
+        .filter((row) => row.countryProcessor.active)
+        .map((row) => [row.countryProcessor.paymentMethod.paymentMethodId, row.countryProcessor.paymentMethod]),
     );
     return [...methods.values()].sort((a, b) => a.name.localeCompare(b.name));
   }

@@ -10,10 +10,7 @@ import { BusinessOrmEntity } from './persistence/business.orm-entity';
 import { BusinessCountryProcessorOrmEntity } from './persistence/business-country-processor.orm-entity';
 
 @Module({
-  imports: [
-    TypeOrmModule.forFeature([BusinessOrmEntity, BusinessCountryProcessorOrmEntity, ApiCredentialOrmEntity]),
-    CatalogModule,
-  ],
+  imports: [TypeOrmModule.forFeature([BusinessOrmEntity, BusinessCountryProcessorOrmEntity, ApiCredentialOrmEntity]), CatalogModule],
   providers: [
     BusinessService,
     CredentialService,

@@ -19,7 +19,11 @@ describe('CredentialService on PostgreSQL', () => {
   beforeAll(async () => {
     const settings = testSettings();
     const module = await Test.createTestingModule({
-      imports: [RuntimeSettingsModule.forRoot(settings), DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: 4 }), BusinessesModule],
+      imports: [
+        RuntimeSettingsModule.forRoot(settings),
+        DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: 4 }),
+        BusinessesModule,
+      ],
     }).compile();
     context = await module.init();
     credentials = context.get(CredentialService);

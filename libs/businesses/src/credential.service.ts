@@ -4,13 +4,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { Caller } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
 import { DataSource, EntityManager, In, IsNull, Repository } from 'typeorm';
-import {
-  CredentialOwner,
-  DEFAULT_ROTATION_GRACE_MINUTES,
-  generateCredentials,
-  IssuedCredentials,
-  isUsable,
-} from './domain/credential';
+import { CredentialOwner, DEFAULT_ROTATION_GRACE_MINUTES, generateCredentials, IssuedCredentials, isUsable } from './domain/credential';
 import { signatureMatches } from './domain/request-signature';
 import { SecretBox } from './domain/secret-box';
 import { ApiCredentialOrmEntity } from './persistence/api-credential.orm-entity';

@@ -18,7 +18,12 @@ export interface GatewaySettings {
   readonly reconcileAfterSeconds: number;
 }
 
-export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = { sessionMinutes: 30, sandboxSettleSeconds: 20, sweepSeconds: 5, reconcileAfterSeconds: 30 };
+export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
+  sessionMinutes: 30,
+  sandboxSettleSeconds: 20,
+  sweepSeconds: 5,
+  reconcileAfterSeconds: 30,
+};
 
 /** How long a request holds its Idempotency-Key before a retry may take the key over (a request that died). */
 export const DEFAULT_IDEMPOTENCY_LEASE_SECONDS = 60;

@@ -17,11 +17,31 @@ describe('migrations on PostgreSQL', () => {
   });
 
   it('seed the reference data the contract describes', async () => {
-    const countries = (await client.query('SELECT iso3, iso2, iso_numeric, currency, currencies, vat_rates_bp, default_vat_rate_bp FROM country ORDER BY iso3')).rows;
+    const countries = (
+      await client.query(
+        'SELECT iso3, iso2, iso_numeric, currency, currencies, vat_rates_bp, default_vat_rate_bp FROM country ORDER BY iso3',
+      )
+    ).rows;
     expect(countries).toEqual([
-      { iso3: 'ARG', iso2: 'AR', iso_numeric: 32, currency: 'ARS', currencies: ['ARS', 'USD'], vat_rates_bp: [0, 1050, 2100, 2700], default_vat_rate_bp: 2100 },
+      {
+        iso3: 'ARG',
+        iso2: 'AR',
+        iso_numeric: 32,
+        currency: 'ARS',
+        currencies: ['ARS', 'USD'],
+        vat_rates_bp: [0, 1050, 2100, 2700],
+        default_vat_rate_bp: 2100,
+      },
       { iso3: 'BRA', iso2: 'BR', iso_numeric: 76, currency: 'BRL', currencies: ['BRL', 'USD'], vat_rates_bp: [0], default_vat_rate_bp: 0 },
-      { iso3: 'URY', iso2: 'UY', iso_numeric: 858, currency: 'UYU', currencies: ['UYU', 'USD'], vat_rates_bp: [0, 1000, 2200], default_vat_rate_bp: 2200 },
+      {
+        iso3: 'URY',
+        iso2: 'UY',
+        iso_numeric: 858,
+        currency: 'UYU',
+        currencies: ['UYU', 'USD'],
+        vat_rates_bp: [0, 1000, 2200],
+        default_vat_rate_bp: 2200,
+      },
     ]);
     expect((await client.query('SELECT count(*)::int AS n FROM payment_instrument_type')).rows[0].n).toBe(9);
     expect((await client.query('SELECT count(*)::int AS n FROM payment_method')).rows[0].n).toBe(14);
@@ -32,12 +52,16 @@ describe('migrations on PostgreSQL', () => {
         JOIN payment_instrument_type t USING (payment_instrument_type_id)`)
     ).rows.map((r: { combo: string }) => r.combo);
     for (const iso3 of ['URY', 'ARG', 'BRA']) {
-      expect(combos).toEqual(expect.arrayContaining([`${iso3} VISA CREDIT_CARD`, `${iso3} VISA DEBIT_CARD`, `${iso3} MERCADO_PAGO WALLETS`]));
+      expect(combos).toEqual(
+        expect.arrayContaining([`${iso3} VISA CREDIT_CARD`, `${iso3} VISA DEBIT_CARD`, `${iso3} MERCADO_PAGO WALLETS`]),
+      );
     }
     expect(combos).toEqual(expect.arrayContaining(['URY OCA CREDIT_CARD', 'URY BROU BANK_TRANSFER', 'BRA PIX PIX']));
     expect(combos).not.toContain('URY PIX PIX');
     // Every processor's currencies are currencies its country accepts.
-    const mismatched = await client.query(`SELECT 1 FROM country_processor p JOIN country c USING (country_id) WHERE NOT (p.currencies <@ c.currencies)`);
+    const mismatched = await client.query(
+      `SELECT 1 FROM country_processor p JOIN country c USING (country_id) WHERE NOT (p.currencies <@ c.currencies)`,
+    );
     expect(mismatched.rowCount).toBe(0);
   });
 });

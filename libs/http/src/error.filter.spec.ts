@@ -51,7 +51,7 @@ describe('ErrorFilter', () => {
     expect(b2b.sent).toMatchObject({ status: 401, body: { errorId: 'Auth:UNAUTHORIZED' } });
   });
 
-  it('answers Nest\'s own not-found with the route error', () => {
+  it("answers Nest's own not-found with the route error", () => {
     const { host, sent } = hostCapturing();
     new ErrorFilter('B2B').catch(new NotFoundException('Cannot GET /x'), host);
     expect(sent).toMatchObject({ status: 404, body: { errorId: 'B2B:ROUTE_NOT_FOUND' } });

@@ -39,7 +39,10 @@ export class ErrorFilter implements ExceptionFilter {
     if (exception instanceof PayloadTooLargeException) return new DomainError('PAYLOAD_TOO_LARGE');
     if (exception instanceof HttpException && exception.getStatus() === 400) return new DomainError('MALFORMED_JSON');
     // Name, message and stack only: a failed query carries its parameters, which may hold personal data.
-    const error = exception instanceof Error ? { type: exception.name, message: exception.message, stack: exception.stack } : { value: String(exception) };
+    const error =
+      exception instanceof Error
+        ? { type: exception.name, message: exception.message, stack: exception.stack }
+        : { value: String(exception) };
     this.logger.error({ error, requestId: request.id, method: request.method, path: request.path }, 'unhandled error');
     return new DomainError('INTERNAL_ERROR');
   }

@@ -12,13 +12,15 @@ export function InvalidRequestsAs(code: ErrorCode): MethodDecorator {
   @Injectable()
   class RecodeInvalid implements NestInterceptor {
     intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
-      return next.handle().pipe(
-        catchError((error: unknown) =>
-          throwError(() =>
-            error instanceof DomainError && error.definition.kind === 'INVALID' && error.code !== code ? error.recode(code) : error,
+      return next
+        .handle()
+        .pipe(
+          catchError((error: unknown) =>
+            throwError(() =>
+              error instanceof DomainError && error.definition.kind === 'INVALID' && error.code !== code ? error.recode(code) : error,
+            ),
           ),
-        ),
-      );
+        );
     }
   }
   return applyDecorators(UseInterceptors(RecodeInvalid));

@@ -5,7 +5,15 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { ApiArea, errorResponder } from './error-body';
 import { answerClientErrorsInShape } from './client-errors';
-import { FORM_ROUTES, formBodyParser, jsonBodyErrors, jsonBodyParser, refuseCardData, refuseUnsafeInput, requireJsonContentType } from './json-body';
+import {
+  FORM_ROUTES,
+  formBodyParser,
+  jsonBodyErrors,
+  jsonBodyParser,
+  refuseCardData,
+  refuseUnsafeInput,
+  requireJsonContentType,
+} from './json-body';
 import { API_KEY_SCHEME, SIGNATURE_SCHEME } from './signed.decorator';
 
 export interface ApiDescription {
@@ -28,7 +36,13 @@ export function configureHttpApp(app: NestExpressApplication, api: ApiDescriptio
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.use(FORM_ROUTES, formBodyParser());
-  app.use(requireJsonContentType(respond), ...jsonBodyParser(), jsonBodyErrors(respond), refuseUnsafeInput(respond), refuseCardData(respond));
+  app.use(
+    requireJsonContentType(respond),
+    ...jsonBodyParser(),
+    jsonBodyErrors(respond),
+    refuseUnsafeInput(respond),
+    refuseCardData(respond),
+  );
   answerClientErrorsInShape(app.getHttpServer(), api.area);
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app, api), { jsonDocumentUrl: 'docs-json', yamlDocumentUrl: 'docs-yaml' });
 }
@@ -49,5 +63,7 @@ export function buildOpenApiDocument(app: INestApplication, api: ApiDescription)
       SIGNATURE_SCHEME,
     )
     .build();
-  return SwaggerModule.createDocument(app, config, { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` });
+  return SwaggerModule.createDocument(app, config, {
+    operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
+  });
 }

@@ -38,10 +38,17 @@ export class HttpFoundationModule {
               return id;
             },
             // Credentials and signatures never reach the logs.
-            redact: { paths: ['req.headers["api-key"]', 'req.headers.signature', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+            redact: {
+              paths: ['req.headers["api-key"]', 'req.headers.signature', 'req.headers.authorization', 'req.headers.cookie'],
+              censor: '[redacted]',
+            },
             serializers: {
               // The path only: query strings may carry personal data (search terms).
-              req: (request: { id: string; method: string; url: string }) => ({ id: request.id, method: request.method, path: request.url.split('?')[0] }),
+              req: (request: { id: string; method: string; url: string }) => ({
+                id: request.id,
+                method: request.method,
+                path: request.url.split('?')[0],
+              }),
             },
             autoLogging: { ignore: (request) => request.url === '/health' },
           },

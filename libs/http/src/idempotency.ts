@@ -1,4 +1,13 @@
-import { applyDecorators, CallHandler, createParamDecorator, ExecutionContext, Inject, Injectable, NestInterceptor, UseInterceptors } from '@nestjs/common';
+import {
+  applyDecorators,
+  CallHandler,
+  createParamDecorator,
+  ExecutionContext,
+  Inject,
+  Injectable,
+  NestInterceptor,
+  UseInterceptors,
+} from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { RuntimeSettings } from '@pcs/config';
@@ -80,13 +89,20 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const request = context.switchToHttp().getRequest<OperationRequest>();
     const key = request.header(IDEMPOTENCY_HEADER);
     if (key === undefined || !request.caller) return next.handle();
-    if (key.length === 0 || key.length > 255) throw new InvalidRequestError([IDEMPOTENCY_HEADER], `${IDEMPOTENCY_HEADER} must have 1 to 255 characters`);
+    if (key.length === 0 || key.length > 255)
+      throw new InvalidRequestError([IDEMPOTENCY_HEADER], `${IDEMPOTENCY_HEADER} must have 1 to 255 characters`);
     const scope = `${request.caller.businessId}:${request.caller.merchantId ?? '*'}`;
-    const hash = crypto.createHash('sha256').update(`${request.method} ${request.path} ${JSON.stringify(request.body ?? {})}`).digest('hex');
+    const hash = crypto
+      .createHash('sha256')
+      .update(`${request.method} ${request.path} ${JSON.stringify(request.body ?? {})}`)
+      .digest('hex');
 
     const claimedAt = await this.claim(scope, key, hash);
     if (!claimedAt) {
-      const [row] = await this.dataSource.query(`SELECT request_hash, state, response_status, response_body FROM idempotency_key WHERE scope = $1 AND key = $2`, [scope, key]);
+      const [row] = await this.dataSource.query(
+        `SELECT request_hash, state, response_status, response_body FROM idempotency_key WHERE scope = $1 AND key = $2`,
+        [scope, key],
+      );
       if (row && row.request_hash !== hash) throw new DomainError('IDEMPOTENCY_KEY_REUSED');
       if (!row || row.state === 'IN_PROGRESS') throw new DomainError('IDEMPOTENCY_REQUEST_IN_PROGRESS');
       throw new ReplayedResponse(row.response_status, row.response_body);
@@ -99,9 +115,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
       catchError((error: unknown) =>
         from(
           (async () => {
-            if (error instanceof DomainError && statusOf(error) < 500) await this.finish(scope, key, statusOf(error), JSON.stringify(errorBodyOf(error, this.area)));
+            if (error instanceof DomainError && statusOf(error) < 500)
+              await this.finish(scope, key, statusOf(error), JSON.stringify(errorBodyOf(error, this.area)));
             // Unexpected: free the key at once for a retry of the same request, which completes the work.
-            else await this.dataSource.query(`UPDATE idempotency_key SET locked_until = now() WHERE scope = $1 AND key = $2 AND state = 'IN_PROGRESS'`, [scope, key]);
+            else
+              await this.dataSource.query(
+                `UPDATE idempotency_key SET locked_until = now() WHERE scope = $1 AND key = $2 AND state = 'IN_PROGRESS'`,
+                [scope, key],
+              );
             throw error;
           })(),
         ),
@@ -136,11 +157,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 
   private async finish(scope: string, key: string, status: number, body: string): Promise<void> {
-    await this.dataSource.query(`UPDATE idempotency_key SET state = 'DONE', locked_until = NULL, response_status = $3, response_body = $4 WHERE scope = $1 AND key = $2`, [
-      scope,
-      key,
-      status,
-      body,
-    ]);
+    await this.dataSource.query(
+      `UPDATE idempotency_key SET state = 'DONE', locked_until = NULL, response_status = $3, response_body = $4 WHERE scope = $1 AND key = $2`,
+      [scope, key, status, body],
+    );
   }
 }

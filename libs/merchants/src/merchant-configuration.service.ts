@@ -44,7 +44,10 @@ export class MerchantConfigurationService {
 
   /** The VAT rate (basis points) the merchant configured for a country, if any. */
   async vatRateFor(merchantId: string, countryId: string, manager: EntityManager = this.dataSource.manager): Promise<number | null> {
-    const row = await manager.findOne(MerchantCountryConfigurationOrmEntity, { where: { merchantId, countryId }, select: { vatRateBp: true, merchantCountryConfigurationId: true } });
+    const row = await manager.findOne(MerchantCountryConfigurationOrmEntity, {
+      where: { merchantId, countryId },
+      select: { vatRateBp: true, merchantCountryConfigurationId: true },
+    });
     return row?.vatRateBp ?? null;
   }
 
@@ -148,7 +151,12 @@ export class MerchantConfigurationService {
     const countryConfigurations = [];
     for (const row of rows) {
       const country = await this.catalog.findCountryById(row.countryId);
-      if (country) countryConfigurations.push({ merchantCountryConfigurationId: row.merchantCountryConfigurationId, country, vatRateBp: row.vatRateBp });
+      if (country)
+        countryConfigurations.push({
+          merchantCountryConfigurationId: row.merchantCountryConfigurationId,
+          country,
+          vatRateBp: row.vatRateBp,
+        });
     }
     return { configuration, countryConfigurations };
   }

@@ -45,7 +45,11 @@ export class MerchantCountryProcessorService {
    * Operation 9. Relating is idempotent: processors already related are
    * returned as they are, so a retried request creates nothing twice.
    */
-  async relate(caller: Caller, merchantId: string | undefined, countryProcessorIds: readonly string[]): Promise<MerchantCountryProcessorView[]> {
+  async relate(
+    caller: Caller,
+    merchantId: string | undefined,
+    countryProcessorIds: readonly string[],
+  ): Promise<MerchantCountryProcessorView[]> {
     const id = await this.access.resolveMerchantId(caller, merchantId);
     const rows = await inTransaction(this.dataSource, (manager) => this.relateWithin(manager, caller.businessId, id, countryProcessorIds));
     return this.views(rows.map(merchantCountryProcessorFromRow));
@@ -82,7 +86,11 @@ export class MerchantCountryProcessorService {
   }
 
   /** Operation 37: switch the relationship on or off, or move it to another processor. */
-  async update(caller: Caller, merchantCountryProcessorId: string, changes: MerchantCountryProcessorChanges): Promise<MerchantCountryProcessorView> {
+  async update(
+    caller: Caller,
+    merchantCountryProcessorId: string,
+    changes: MerchantCountryProcessorChanges,
+  ): Promise<MerchantCountryProcessorView> {
     const saved = await inTransaction(this.dataSource, async (manager) => {
       const row = await manager.findOne(MerchantCountryProcessorOrmEntity, {
         where: { merchantCountryProcessorId },
@@ -101,7 +109,8 @@ export class MerchantCountryProcessorService {
       try {
         await manager.save(merchantCountryProcessorToRow(relationship));
       } catch (error) {
-        if (isUniqueViolation(error, 'merchant_country_processor_unique')) throw new DomainError('MERCHANT_COUNTRY_PROCESSOR_ALREADY_EXISTS');
+        if (isUniqueViolation(error, 'merchant_country_processor_unique'))
+          throw new DomainError('MERCHANT_COUNTRY_PROCESSOR_ALREADY_EXISTS');
         throw error;
       }
       return relationship;

@@ -24,7 +24,11 @@ describe('merchant services on PostgreSQL', () => {
   beforeAll(async () => {
     const settings = testSettings();
     const module = await Test.createTestingModule({
-      imports: [RuntimeSettingsModule.forRoot(settings), DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: 6 }), MerchantsModule],
+      imports: [
+        RuntimeSettingsModule.forRoot(settings),
+        DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: 6 }),
+        MerchantsModule,
+      ],
     }).compile();
     context = await module.init();
     merchants = context.get(MerchantService);
@@ -34,19 +38,25 @@ describe('merchant services on PostgreSQL', () => {
   });
   afterAll(() => context.close());
 
-  const codeOf = async (promise: Promise<unknown>) => promise.then(() => undefined, (e: unknown) => (e instanceof DomainError ? e.code : String(e)));
+  const codeOf = async (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (e: unknown) => (e instanceof DomainError ? e.code : String(e)),
+    );
 
-  it('tenant A cannot read, change or delete tenant B\'s merchant', async () => {
+  it("tenant A cannot read, change or delete tenant B's merchant", async () => {
     const stranger = asBusiness(other);
     expect(await codeOf(merchants.get(stranger, merchant.merchantId))).toBe('MERCHANT_NOT_FOUND');
     expect(await codeOf(merchants.update(stranger, merchant.merchantId, { merchantName: 'Mine now' }))).toBe('MERCHANT_NOT_FOUND');
     expect(await codeOf(merchants.delete(stranger, merchant.merchantId))).toBe('MERCHANT_NOT_FOUND');
     expect(await codeOf(context.get(MerchantConfigurationService).get(stranger, merchant.merchantId))).toBe('MERCHANT_NOT_FOUND');
-    expect((await merchants.list(stranger, { page: 1, limit: 100 })).items.map((v) => v.merchant.merchantId)).not.toContain(merchant.merchantId);
+    expect((await merchants.list(stranger, { page: 1, limit: 100 })).items.map((v) => v.merchant.merchantId)).not.toContain(
+      merchant.merchantId,
+    );
     expect((await merchants.get(asBusiness(business), merchant.merchantId)).merchant.merchantName).toBe('Tienda');
   });
 
-  it('keeps a merchant created without approval in ONBOARDING with no processors, uses its country\'s currencies', async () => {
+  it("keeps a merchant created without approval in ONBOARDING with no processors, uses its country's currencies", async () => {
     const view = await merchants.get(asBusiness(business), merchant.merchantId);
     expect(view.merchant).toMatchObject({ status: 'ONBOARDING', approvedAt: null, currencies: ['ARS', 'USD'] });
     expect(await context.get(MerchantCountryProcessorService).list(asBusiness(business), merchant.merchantId)).toEqual([]);
@@ -65,7 +75,9 @@ describe('merchant services on PostgreSQL', () => {
     expect(approved.status).toBe('ACTIVE');
     const after = await service.list(caller, merchant.merchantId);
     expect(after.every((r) => r.relationship.onboardingStatus === 'ACTIVE')).toBe(true);
-    expect((await service.offeredCountryProcessors(merchant.merchantId)).map((p) => p.countryProcessorId).sort()).toEqual([...processors].sort());
+    expect((await service.offeredCountryProcessors(merchant.merchantId)).map((p) => p.countryProcessorId).sort()).toEqual(
+      [...processors].sort(),
+    );
   });
 
   it('gives a contested short name to exactly one merchant', async () => {
@@ -73,14 +85,21 @@ describe('merchant services on PostgreSQL', () => {
     const b = await merchants.create({ businessId: business.businessId, name: 'B', countryIso3: 'URY', approve: true });
     const configurations = context.get(MerchantConfigurationService);
     const results = await Promise.all(
-      [a, b].map((m) => configurations.upsert(asBusiness(business), m.merchantId, { shortName: 'contested' }).then(() => 'ok', (e: DomainError) => e.code)),
+      [a, b].map((m) =>
+        configurations.upsert(asBusiness(business), m.merchantId, { shortName: 'contested' }).then(
+          () => 'ok',
+          (e: DomainError) => e.code,
+        ),
+      ),
     );
     expect(results.sort()).toEqual(['ERROR_IN_UPDATE_MERCHANT_CONFIGURATION', 'ok']);
-    const rows = await context.get<DataSource>(getDataSourceToken()).query(`SELECT count(*)::int AS n FROM merchant_configuration WHERE short_name = 'contested'`);
+    const rows = await context
+      .get<DataSource>(getDataSourceToken())
+      .query(`SELECT count(*)::int AS n FROM merchant_configuration WHERE short_name = 'contested'`);
     expect(rows[0].n).toBe(1);
   });
 
-  it('deleting keeps the row but revokes the merchant\'s credentials', async () => {
+  it("deleting keeps the row but revokes the merchant's credentials", async () => {
     const doomed = await merchants.create({ businessId: business.businessId, name: 'Doomed', countryIso3: 'URY', approve: true });
     await merchants.delete(asBusiness(business), doomed.merchantId);
     const dataSource = context.get<DataSource>(getDataSourceToken());

@@ -195,15 +195,19 @@ export class MerchantService {
   }
 
   private async loadForOperator(manager: EntityManager, merchantId: string): Promise<Merchant> {
-    const row = await manager.findOne(MerchantOrmEntity, { where: { merchantId, deletedAt: IsNull() }, lock: { mode: 'pessimistic_write' } });
+    const row = await manager.findOne(MerchantOrmEntity, {
+      where: { merchantId, deletedAt: IsNull() },
+      lock: { mode: 'pessimistic_write' },
+    });
     if (!row) throw new DomainError('MERCHANT_NOT_FOUND');
     return merchantFromRow(row);
   }
 
   private async withCredentials(caller: Caller, merchants: Readonly<MerchantProps>[]): Promise<MerchantView[]> {
     // Contract §4: a merchant's key pair is shown to its owning business only.
-    const pairs = isMerchantCaller(caller) ? new Map() : await this.credentials.currentMerchantCredentials(merchants.map((m) => m.merchantId));
+    const pairs = isMerchantCaller(caller)
+      ? new Map()
+      : await this.credentials.currentMerchantCredentials(merchants.map((m) => m.merchantId));
     return merchants.map((merchant) => ({ merchant, credentials: pairs.get(merchant.merchantId) ?? null }));
   }
 }
-

@@ -31,7 +31,10 @@ describe('payer search on PostgreSQL', () => {
   afterAll(() => client.end());
 
   it('finds by a fragment, ignoring case and accents', async () => {
-    const { rows } = await client.query(`SELECT count(*)::int AS n FROM payer WHERE merchant_id = $1 AND deleted_at IS NULL AND search_text LIKE '%' || pcs_search_text($2) || '%'`, [merchantId, 'APELLIDO996 USER996@']);
+    const { rows } = await client.query(
+      `SELECT count(*)::int AS n FROM payer WHERE merchant_id = $1 AND deleted_at IS NULL AND search_text LIKE '%' || pcs_search_text($2) || '%'`,
+      [merchantId, 'APELLIDO996 USER996@'],
+    );
     expect(rows[0].n).toBeGreaterThan(0);
   });
 

@@ -66,10 +66,20 @@ export class PayerService {
    * many payments may share a payer, while deletion (which takes it for
    * update) waits for them and they for it.
    */
-  async loadVisible(caller: Caller, payerId: string, manager: EntityManager = this.dataSource.manager, lock: boolean | 'update' | 'share' = false): Promise<Payer> {
+  async loadVisible(
+    caller: Caller,
+    payerId: string,
+    manager: EntityManager = this.dataSource.manager,
+    lock: boolean | 'update' | 'share' = false,
+  ): Promise<Payer> {
     const mode = lock === 'share' ? ('for_key_share' as const) : lock ? ('pessimistic_write' as const) : null;
     const row = await manager.findOne(PayerOrmEntity, {
-      where: { payerId, businessId: caller.businessId, deletedAt: IsNull(), ...(isMerchantCaller(caller) ? { merchantId: caller.merchantId } : {}) },
+      where: {
+        payerId,
+        businessId: caller.businessId,
+        deletedAt: IsNull(),
+        ...(isMerchantCaller(caller) ? { merchantId: caller.merchantId } : {}),
+      },
       ...(mode ? { lock: { mode } } : {}),
     });
     if (!row) throw new DomainError('PAYER_NOT_FOUND');
@@ -151,7 +161,10 @@ export class PayerService {
       const payer = await this.loadVisible(caller, payerId, manager, true);
       if (await this.activity.hasOpenPaymentIntents(payer.id, manager)) {
         const reason = 'the payer has payment intents that are not final';
-        throw new DomainError('ERROR_IN_DELETE_PAYER', reason, { reason, reasonEs: 'el pagador tiene intenciones de pago que no han finalizado' });
+        throw new DomainError('ERROR_IN_DELETE_PAYER', reason, {
+          reason,
+          reasonEs: 'el pagador tiene intenciones de pago que no han finalizado',
+        });
       }
       payer.delete(new Date());
       await manager.save(payerToRow(payer));
@@ -165,7 +178,10 @@ export class PayerService {
     if (!country) throw new InvalidRequestError(['country'], 'country is not a supported country');
     if ((request.documentType === undefined) !== (request.document === undefined)) {
       const missing = request.documentType === undefined ? 'documentType' : 'document';
-      throw new InvalidRequestError([missing], `${missing} is required when ${missing === 'document' ? 'documentType' : 'document'} is sent`);
+      throw new InvalidRequestError(
+        [missing],
+        `${missing} is required when ${missing === 'document' ? 'documentType' : 'document'} is sent`,
+      );
     }
     let documentNumber: string | undefined;
     if (request.documentType && request.document !== undefined) {
@@ -207,7 +223,12 @@ export class PayerService {
     if (!isUniqueViolation(error, 'payer_document_unique')) return error;
     const p = payer.snapshot();
     const existing = await manager.findOne(PayerOrmEntity, {
-      where: { merchantId: p.merchantId, documentType: p.documentType ?? undefined, documentNumber: p.documentNumber ?? undefined, deletedAt: IsNull() },
+      where: {
+        merchantId: p.merchantId,
+        documentType: p.documentType ?? undefined,
+        documentNumber: p.documentNumber ?? undefined,
+        deletedAt: IsNull(),
+      },
       select: { payerId: true },
     });
     const payerId = existing?.payerId ?? 'unknown';

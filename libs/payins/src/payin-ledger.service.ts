@@ -1,6 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Caller, Currency, currencyExponent, decimalToScaledInteger, isMerchantCaller, OrderBy, Page, PageRequest, pageOffset, SortBy, TransactionStatus } from '@pcs/kernel';
+import {
+  Caller,
+  Currency,
+  currencyExponent,
+  decimalToScaledInteger,
+  isMerchantCaller,
+  OrderBy,
+  Page,
+  PageRequest,
+  pageOffset,
+  SortBy,
+  TransactionStatus,
+} from '@pcs/kernel';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { Payin, PayinProps } from './domain/payin';
 import { payinFromRow, payinToRow } from './persistence/payin.mapper';
@@ -54,12 +66,18 @@ export class PayinLedgerService {
   }
 
   async get(manager: EntityManager, transactionId: string, lock = false): Promise<Payin | null> {
-    const row = await manager.findOne(PayinOrmEntity, { where: { transactionId }, ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+    const row = await manager.findOne(PayinOrmEntity, {
+      where: { transactionId },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
     return row ? payinFromRow(row) : null;
   }
 
   async findByExternalId(manager: EntityManager, gateway: string, externalId: string, lock = false): Promise<Payin | null> {
-    const row = await manager.findOne(PayinOrmEntity, { where: { gateway, externalId }, ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+    const row = await manager.findOne(PayinOrmEntity, {
+      where: { gateway, externalId },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
     return row ? payinFromRow(row) : null;
   }
 
@@ -68,7 +86,9 @@ export class PayinLedgerService {
     const rows = await manager
       .createQueryBuilder(PayinOrmEntity, 'p')
       .setLock('pessimistic_write')
-      .where(`p.payment_intent_id = :paymentIntentId AND p.transaction_type = 'PAYIN' AND p.status IN ('PENDING', 'SCHEDULED')`, { paymentIntentId })
+      .where(`p.payment_intent_id = :paymentIntentId AND p.transaction_type = 'PAYIN' AND p.status IN ('PENDING', 'SCHEDULED')`, {
+        paymentIntentId,
+      })
       .getMany();
     return rows.map(payinFromRow);
   }
@@ -84,10 +104,10 @@ export class PayinLedgerService {
 
   /** Whether a request (by its operation id) already created or confirmed a record of this intent. */
   async recordedByOperation(manager: EntityManager, paymentIntentId: string, operationId: string): Promise<boolean> {
-    const rows = await manager.query(`SELECT 1 FROM payin WHERE payment_intent_id = $1 AND (transaction_id = $2 OR confirmed_by_operation = $2) LIMIT 1`, [
-      paymentIntentId,
-      operationId,
-    ]);
+    const rows = await manager.query(
+      `SELECT 1 FROM payin WHERE payment_intent_id = $1 AND (transaction_id = $2 OR confirmed_by_operation = $2) LIMIT 1`,
+      [paymentIntentId, operationId],
+    );
     return rows.length > 0;
   }
 
@@ -122,18 +142,24 @@ export class PayinLedgerService {
     } else if (filters.sort === SortBy.STATUS) {
       query.orderBy('p.status', direction);
     }
-    query.addOrderBy('p.created_at', filters.sort === undefined || filters.sort === SortBy.DATE ? direction : 'DESC').addOrderBy('p.transaction_id', 'ASC');
+    query
+      .addOrderBy('p.created_at', filters.sort === undefined || filters.sort === SortBy.DATE ? direction : 'DESC')
+      .addOrderBy('p.transaction_id', 'ASC');
     // A plain count(*): getManyAndCount would count DISTINCT ids, which sorts every matching row.
     const counted = this.dataSource.manager.createQueryBuilder(PayinOrmEntity, 'p').select('count(*)::int', 'total');
     this.applyFilters(counted, caller, filters);
-    const [rows, count] = await Promise.all([query.offset(pageOffset(page)).limit(page.limit).getMany(), counted.getRawOne<{ total: number }>()]);
+    const [rows, count] = await Promise.all([
+      query.offset(pageOffset(page)).limit(page.limit).getMany(),
+      counted.getRawOne<{ total: number }>(),
+    ]);
     const total = count?.total ?? 0;
     return { items: rows.map((r) => payinFromRow(r).snapshot()), page: page.page, limit: page.limit, total };
   }
 
   private applyFilters(query: SelectQueryBuilder<PayinOrmEntity>, caller: Caller, f: PayinFilters): void {
     const merchantId = isMerchantCaller(caller) ? caller.merchantId : f.merchantId;
-    if (merchantId) query.where('p.merchant_id = :merchantId AND p.business_id = :businessId', { merchantId, businessId: caller.businessId });
+    if (merchantId)
+      query.where('p.merchant_id = :merchantId AND p.business_id = :businessId', { merchantId, businessId: caller.businessId });
     else query.where('p.business_id = :businessId', { businessId: caller.businessId });
     if (isMerchantCaller(caller) && f.merchantId && f.merchantId !== caller.merchantId) query.andWhere('false');
     if (f.status) query.andWhere('p.status = :status', { status: f.status });
@@ -147,7 +173,9 @@ export class PayinLedgerService {
       if (value === undefined) continue;
       if (f.currency) {
         // Exact: the bound in the currency's minor units, compared on the indexed column.
-        query.andWhere(`p.amount ${operator} :${bound}`, { [bound]: boundInMinorUnits(value, currencyExponent(f.currency), operator === '>=' ? 'up' : 'down') });
+        query.andWhere(`p.amount ${operator} :${bound}`, {
+          [bound]: boundInMinorUnits(value, currencyExponent(f.currency), operator === '>=' ? 'up' : 'down'),
+        });
       } else {
         query.andWhere(`${MAJOR_AMOUNT} ${operator} :${bound}::numeric`, { [bound]: String(value) });
       }

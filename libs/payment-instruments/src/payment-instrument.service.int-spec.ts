@@ -31,7 +31,9 @@ describe('payer and instrument services on PostgreSQL', () => {
     context = await module.init();
     dataSource = context.get(getDataSourceToken());
     const business = await context.get(BusinessService).create('Instrument services');
-    const merchant = await context.get(MerchantService).create({ businessId: business.businessId, name: 'Shop', countryIso3: 'URY', approve: true });
+    const merchant = await context
+      .get(MerchantService)
+      .create({ businessId: business.businessId, name: 'Shop', countryIso3: 'URY', approve: true });
     caller = { credentialId: 'c', businessId: business.businessId, merchantId: merchant.merchantId };
   });
   afterAll(() => context.close());
@@ -42,13 +44,20 @@ describe('payer and instrument services on PostgreSQL', () => {
     let payerId = '';
     await expect(
       dataSource.transaction(async (manager) => {
-        const payer = await payers.createWithin(manager, caller, { firstName: 'Rolled', documentType: DocumentType.PASSPORT, document: 'ROLL123456' });
+        const payer = await payers.createWithin(manager, caller, {
+          firstName: 'Rolled',
+          documentType: DocumentType.PASSPORT,
+          document: 'ROLL123456',
+        });
         payerId = payer.id;
         await instruments.createWithin(manager, caller, { payerId, paymentMethodName: 'VISA', country: 'URY' });
         throw new Error('the payment intent failed after both were created');
       }),
     ).rejects.toThrow('the payment intent failed');
-    const [{ n }] = await dataSource.query('SELECT (SELECT count(*) FROM payer WHERE payer_id = $1) + (SELECT count(*) FROM payment_instrument WHERE payer_id = $1) AS n', [payerId]);
+    const [{ n }] = await dataSource.query(
+      'SELECT (SELECT count(*) FROM payer WHERE payer_id = $1) + (SELECT count(*) FROM payment_instrument WHERE payer_id = $1) AS n',
+      [payerId],
+    );
     expect(Number(n)).toBe(0);
   });
 
@@ -70,7 +79,9 @@ describe('payer and instrument services on PostgreSQL', () => {
   it('concurrent requests for the same instrument queue on the payer row and create it once', async () => {
     const payer = await context.get(PayerService).create(caller, { firstName: 'Busy' });
     const instruments = context.get(PaymentInstrumentService);
-    const results = await Promise.all(Array.from({ length: 4 }, () => instruments.create(caller, { payerId: payer.payerId, paymentMethodName: 'OCA', country: 'URY' })));
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => instruments.create(caller, { payerId: payer.payerId, paymentMethodName: 'OCA', country: 'URY' })),
+    );
     const ids = new Set(results.map((r) => r.instrument.id));
     // The payer row is locked while an instrument is created, so the requests queue and reuse the first.
     expect(ids.size).toBe(1);

@@ -59,7 +59,8 @@ export class PaymentInstrumentService {
     if (!country) throw new InvalidRequestError(['country'], 'country is not a supported country');
     const countries = [...new Set(request.countries ?? [country.iso3])];
     for (const code of countries) {
-      if (!(await this.catalog.findCountryByIso3(code))) throw new InvalidRequestError(['countries'], `countries: ${code} is not a supported country`);
+      if (!(await this.catalog.findCountryByIso3(code)))
+        throw new InvalidRequestError(['countries'], `countries: ${code} is not a supported country`);
     }
 
     const candidates = (await this.processors.offeredCountryProcessors(merchantId, manager)).filter(
@@ -70,14 +71,23 @@ export class PaymentInstrumentService {
     );
     if (candidates.length === 0) {
       const method = [request.paymentMethodName, request.paymentInstrumentTypeName].filter(Boolean).join(' ');
-      throw new DomainError('PAYMENT_METHOD_NOT_AVAILABLE', `the merchant has no active processor for ${method} in ${country.iso3}`, { method, country: country.iso3 });
+      throw new DomainError('PAYMENT_METHOD_NOT_AVAILABLE', `the merchant has no active processor for ${method} in ${country.iso3}`, {
+        method,
+        country: country.iso3,
+      });
     }
     const types = [...new Set(candidates.map((p) => p.paymentInstrumentType.paymentInstrumentTypeId))];
     const paymentInstrumentTypeId = types.length === 1 ? types[0] : null;
     const paymentMethodId = candidates[0].paymentMethod.paymentMethodId;
 
     const existing = await manager.findOne(PaymentInstrumentOrmEntity, {
-      where: { payerId, paymentMethodId, countryId: country.countryId, status: 'ACTIVE', ...(paymentInstrumentTypeId ? { paymentInstrumentTypeId } : {}) },
+      where: {
+        payerId,
+        paymentMethodId,
+        countryId: country.countryId,
+        status: 'ACTIVE',
+        ...(paymentInstrumentTypeId ? { paymentInstrumentTypeId } : {}),
+      },
       order: { createdAt: 'DESC' },
     });
     if (existing) return { instrument: instrumentFromRow(existing), paymentMethodName: request.paymentMethodName };
@@ -104,11 +114,16 @@ export class PaymentInstrumentService {
   }
 
   /** An instrument the caller may see, whose payer still exists; PAYMENT_INSTRUMENT_NOT_FOUND otherwise. */
-  async loadVisible(caller: Caller, paymentInstrumentId: string, manager: EntityManager = this.dataSource.manager): Promise<PaymentInstrument> {
+  async loadVisible(
+    caller: Caller,
+    paymentInstrumentId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<PaymentInstrument> {
     const row = await manager.findOne(PaymentInstrumentOrmEntity, {
       where: { paymentInstrumentId, businessId: caller.businessId, ...(isMerchantCaller(caller) ? { merchantId: caller.merchantId } : {}) },
     });
-    if (!row || !(await this.payers.liveIds(caller, [row.payerId], manager)).has(row.payerId)) throw new DomainError('PAYMENT_INSTRUMENT_NOT_FOUND');
+    if (!row || !(await this.payers.liveIds(caller, [row.payerId], manager)).has(row.payerId))
+      throw new DomainError('PAYMENT_INSTRUMENT_NOT_FOUND');
     return instrumentFromRow(row);
   }
 
@@ -129,18 +144,28 @@ export class PaymentInstrumentService {
       order: { createdAt: 'DESC', paymentInstrumentId: 'ASC' },
       take: MAX_LISTED,
     });
-    const live = await this.payers.liveIds(caller, rows.map((r) => r.payerId));
+    const live = await this.payers.liveIds(
+      caller,
+      rows.map((r) => r.payerId),
+    );
     return this.views(rows.filter((r) => live.has(r.payerId)).map(instrumentFromRow));
   }
 
   /** The gateway's token for an instrument, if it has one. */
   async tokenOf(paymentInstrumentId: string): Promise<string | null> {
-    const row = await this.dataSource.manager.findOne(PaymentInstrumentOrmEntity, { where: { paymentInstrumentId }, select: { externalId: true, paymentInstrumentId: true } });
+    const row = await this.dataSource.manager.findOne(PaymentInstrumentOrmEntity, {
+      where: { paymentInstrumentId },
+      select: { externalId: true, paymentInstrumentId: true },
+    });
     return row?.externalId ?? null;
   }
 
   /** Keeps what a gateway handed back for the instrument: its token and masked card data. */
-  async recordGatewayData(manager: EntityManager, paymentInstrumentId: string, data: { externalId: string; cardBrand?: string; cardLast4?: string }): Promise<void> {
+  async recordGatewayData(
+    manager: EntityManager,
+    paymentInstrumentId: string,
+    data: { externalId: string; cardBrand?: string; cardLast4?: string },
+  ): Promise<void> {
     const row = await manager.findOne(PaymentInstrumentOrmEntity, { where: { paymentInstrumentId }, lock: { mode: 'pessimistic_write' } });
     if (!row) return;
     const instrument = instrumentFromRow(row);

@@ -36,7 +36,14 @@ export class PaymentAttemptParties {
   }
 
   /** A REFUND record (PENDING) of `amount` minor units. */
-  async newRefund(manager: EntityManager, intent: PaymentIntent, transactionId: string, amount: number, concept: ConceptCode, now: Date): Promise<Payin> {
+  async newRefund(
+    manager: EntityManager,
+    intent: PaymentIntent,
+    transactionId: string,
+    amount: number,
+    concept: ConceptCode,
+    now: Date,
+  ): Promise<Payin> {
     return this.record(manager, intent, { transactionId, processor: null, initiator: 'MERCHANT', concept, amount, now });
   }
 
@@ -64,7 +71,14 @@ export class PaymentAttemptParties {
   private async record(
     manager: EntityManager,
     intent: PaymentIntent,
-    input: { transactionId: string; processor: CountryProcessor | null; initiator: PaymentIntentInitiator; concept: ConceptCode; amount: number; now: Date },
+    input: {
+      transactionId: string;
+      processor: CountryProcessor | null;
+      initiator: PaymentIntentInitiator;
+      concept: ConceptCode;
+      amount: number;
+      now: Date;
+    },
   ): Promise<Payin> {
     const p = intent.snapshot();
     const merchant = await this.merchants.findById(p.merchantId, manager);
@@ -98,7 +112,9 @@ export class PaymentAttemptParties {
       // if nothing is heard by then (a crash, a lost answer), reconciliation asks the gateway.
       // Checkouts at a payer's page expire instead; manual refunds wait for the merchant.
       reconcileAt:
-        input.concept === 'REFUND' || (isPayin && input.initiator === 'MERCHANT') ? new Date(input.now.getTime() + this.settings.gateway.reconcileAfterSeconds * 1000) : null,
+        input.concept === 'REFUND' || (isPayin && input.initiator === 'MERCHANT')
+          ? new Date(input.now.getTime() + this.settings.gateway.reconcileAfterSeconds * 1000)
+          : null,
       manualRefundStatus: input.concept === 'MANUAL_REFUND' ? 'MANUAL_REFUND_PENDING' : null,
       createdAt: input.now,
     });

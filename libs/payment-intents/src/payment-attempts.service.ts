@@ -110,7 +110,8 @@ export class PaymentAttemptsService {
 
   private recordedAttempt(intent: PaymentIntent, payin: Payin): InitializedAttempt {
     const p = payin.snapshot();
-    if (p.paymentIntentId !== intent.id || p.transactionType !== 'PAYIN' || !p.gateway || !p.externalId) throw new DomainError('PAYMENT_INTENT_INVALID_STATE', undefined, { status: intent.status });
+    if (p.paymentIntentId !== intent.id || p.transactionType !== 'PAYIN' || !p.gateway || !p.externalId)
+      throw new DomainError('PAYMENT_INTENT_INVALID_STATE', undefined, { status: intent.status });
     return { intent, gatewayReferenceId: p.externalId, gatewayUrl: this.gateways.get(p.gateway).checkoutUrl(p.externalId) };
   }
 
@@ -142,7 +143,9 @@ export class PaymentAttemptsService {
         amount: p.amount,
       });
     } catch (error) {
-      this.logger.warn(`off-session charge ${payinId} got no answer from ${gateway.name} (${(error as Error).message}); reconciliation will settle it`);
+      this.logger.warn(
+        `off-session charge ${payinId} got no answer from ${gateway.name} (${(error as Error).message}); reconciliation will settle it`,
+      );
       return;
     }
     await this.settleWithGatewayAnswer(payinId, gateway.name, outcome);
@@ -161,7 +164,15 @@ export class PaymentAttemptsService {
       }
       if (outcome.instrumentToken) await this.parties.recordInstrumentToken(manager, intent, outcome);
       const { status, error, maskedPan, cardType } = outcome;
-      await this.apply(manager, intent, locked, { gateway: gatewayName, eventId: `charge:${outcome.reference}`, reference: outcome.reference, outcome: status, error, maskedPan, cardType });
+      await this.apply(manager, intent, locked, {
+        gateway: gatewayName,
+        eventId: `charge:${outcome.reference}`,
+        reference: outcome.reference,
+        outcome: status,
+        error,
+        maskedPan,
+        cardType,
+      });
     });
   }
 
@@ -177,16 +188,28 @@ export class PaymentAttemptsService {
     if (!payin || payin.isFinal || !payin.snapshot().gateway) return;
     const gatewayName = payin.snapshot().gateway!;
     const answer: GatewayRequestStatus = await this.gateways.get(gatewayName).lookup(payinId);
-    if (answer.status === 'APPROVED' || answer.status === 'REJECTED' || (answer.status === 'PENDING' && answer.reference && payin.status === TransactionStatus.PENDING)) {
+    if (
+      answer.status === 'APPROVED' ||
+      answer.status === 'REJECTED' ||
+      (answer.status === 'PENDING' && answer.reference && payin.status === TransactionStatus.PENDING)
+    ) {
       const { status, reference, error, maskedPan, cardType, instrumentToken } = answer;
-      await this.settleWithGatewayAnswer(payinId, gatewayName, { status, reference: reference!, error, maskedPan, cardType, instrumentToken });
+      await this.settleWithGatewayAnswer(payinId, gatewayName, {
+        status,
+        reference: reference!,
+        error,
+        maskedPan,
+        cardType,
+        instrumentToken,
+      });
     }
     await inTransaction(this.dataSource, async (manager) => {
       const intent = await this.intents.lockById(manager, payin.snapshot().paymentIntentId, true);
       const locked = intent && (await this.ledger.get(manager, payinId, true));
       if (!intent || !locked || locked.isFinal) return;
       if (answer.status === 'NOT_RECEIVED' || answer.status === 'EXPIRED') {
-        const reason = answer.status === 'NOT_RECEIVED' ? 'the charge never reached the gateway' : 'the payer did not complete the payment in time';
+        const reason =
+          answer.status === 'NOT_RECEIVED' ? 'the charge never reached the gateway' : 'the payer did not complete the payment in time';
         if (answer.status === 'EXPIRED') locked.expire(now);
         else locked.reject(reason, now);
         if (intent.status === 'REQUIRES_ACTION' || intent.status === 'PROCESSING') intent.fail(reason, now);
@@ -255,7 +278,12 @@ export class PaymentAttemptsService {
     return expired;
   }
 
-  private async apply(manager: EntityManager, intent: PaymentIntent, payin: Payin, event: Omit<GatewayEvent, 'gateway'> & { gateway: string }): Promise<void> {
+  private async apply(
+    manager: EntityManager,
+    intent: PaymentIntent,
+    payin: Payin,
+    event: Omit<GatewayEvent, 'gateway'> & { gateway: string },
+  ): Promise<void> {
     const now = new Date();
     const p = payin.snapshot();
     if (p.transactionType !== 'PAYIN') return;
@@ -274,7 +302,8 @@ export class PaymentAttemptsService {
       }
     } else {
       changed = payin.reject(event.error ?? 'rejected', now);
-      if (changed && (intent.status === 'REQUIRES_ACTION' || intent.status === 'PROCESSING')) intent.fail(event.error ?? 'the payment was rejected', now);
+      if (changed && (intent.status === 'REQUIRES_ACTION' || intent.status === 'PROCESSING'))
+        intent.fail(event.error ?? 'the payment was rejected', now);
     }
     if (!changed) return;
     await this.ledger.save(manager, payin);

@@ -100,7 +100,8 @@ export class PaymentIntentCreationService {
    * it, that one is carried on and answered.
    */
   async create(caller: Caller, command: CreatePaymentIntentCommand, operationId?: string): Promise<PaymentIntent> {
-    if (!command.payerId && !command.payerData) throw new InvalidRequestError(['payerId'], 'payerId is required unless payerData describes a new payer');
+    if (!command.payerId && !command.payerData)
+      throw new InvalidRequestError(['payerId'], 'payerId is required unless payerData describes a new payer');
     const earlier = operationId && (await this.resume(caller, operationId));
     if (earlier) return earlier;
     const paymentIntentId = operationId ?? crypto.randomUUID();
@@ -119,8 +120,13 @@ export class PaymentIntentCreationService {
         ? command.payerData
           ? await this.payers.completeWithin(manager, caller, command.payerId, command.payerData)
           : // Creating an instrument takes the payer for update; taking it for key share first and
-          // upgrading later would deadlock two such creations for one payer. So: update at once.
-          await this.payers.loadVisible(caller, command.payerId, manager, command.paymentInstrumentData && !command.paymentInstrumentId ? 'update' : 'share')
+            // upgrading later would deadlock two such creations for one payer. So: update at once.
+            await this.payers.loadVisible(
+              caller,
+              command.payerId,
+              manager,
+              command.paymentInstrumentData && !command.paymentInstrumentId ? 'update' : 'share',
+            )
         : await this.payers.createWithin(manager, caller, { ...command.payerData, merchantId });
       if (payer.snapshot().merchantId !== merchantId) throw new DomainError('PAYER_NOT_FOUND');
 
@@ -239,9 +245,15 @@ export class PaymentIntentCreationService {
       additionalInfo: command.paymentIntentAdditionalInfo ?? null,
       createdAt: new Date(),
     });
-    if ((command.paymentMethodName || command.paymentInstrumentTypeName) && (await this.attempts.availableProcessors(intent)).length === 0) {
+    if (
+      (command.paymentMethodName || command.paymentInstrumentTypeName) &&
+      (await this.attempts.availableProcessors(intent)).length === 0
+    ) {
       const method = [command.paymentMethodName, command.paymentInstrumentTypeName].filter(Boolean).join(' ');
-      throw new DomainError('PAYMENT_METHOD_NOT_AVAILABLE', `the merchant has no active processor for ${method} in ${country.iso3}`, { method, country: country.iso3 });
+      throw new DomainError('PAYMENT_METHOD_NOT_AVAILABLE', `the merchant has no active processor for ${method} in ${country.iso3}`, {
+        method,
+        country: country.iso3,
+      });
     }
     try {
       await this.intents.insert(this.dataSource.manager, intent);
@@ -255,7 +267,8 @@ export class PaymentIntentCreationService {
   private async countryAccepting(iso3: string, currency: Currency): Promise<Country> {
     const country = await this.catalog.findCountryByIso3(iso3);
     if (!country) throw new InvalidRequestError(['country'], `${iso3} is not a supported country`);
-    if (!country.currencies.includes(currency)) throw new DomainError('CURRENCY_NOT_ACCEPTED', undefined, { currency, country: country.iso3 });
+    if (!country.currencies.includes(currency))
+      throw new DomainError('CURRENCY_NOT_ACCEPTED', undefined, { currency, country: country.iso3 });
     return country;
   }
 
@@ -277,7 +290,13 @@ export class PaymentIntentCreationService {
     return rate;
   }
 
-  private async instrumentFor(manager: EntityManager, caller: Caller, command: CreatePaymentIntentCommand, payerId: string, country: Country): Promise<string | null> {
+  private async instrumentFor(
+    manager: EntityManager,
+    caller: Caller,
+    command: CreatePaymentIntentCommand,
+    payerId: string,
+    country: Country,
+  ): Promise<string | null> {
     if (command.paymentInstrumentId) {
       const instrument = await this.instruments.loadVisible(caller, command.paymentInstrumentId, manager);
       const i = instrument.snapshot();
@@ -289,7 +308,11 @@ export class PaymentIntentCreationService {
     const countries: string[] = [];
     for (const id of data.countries ?? []) {
       const c = await this.catalog.findCountryById(id);
-      if (!c) throw new InvalidRequestError(['paymentInstrumentData.countries'], `paymentInstrumentData.countries: ${id} is not a known country id`);
+      if (!c)
+        throw new InvalidRequestError(
+          ['paymentInstrumentData.countries'],
+          `paymentInstrumentData.countries: ${id} is not a known country id`,
+        );
       countries.push(c.iso3);
     }
     const view = await this.instruments.createWithin(manager, caller, {
@@ -306,13 +329,19 @@ export class PaymentIntentCreationService {
   private async processorForInstrument(manager: EntityManager, intent: PaymentIntent, paymentInstrumentId: string, caller: Caller) {
     const instrument = (await this.instruments.loadVisible(caller, paymentInstrumentId, manager)).snapshot();
     const processor = (await this.attempts.availableProcessors(intent, manager)).find(
-      (p) => p.paymentMethod.paymentMethodId === instrument.paymentMethodId && (!instrument.paymentInstrumentTypeId || p.paymentInstrumentType.paymentInstrumentTypeId === instrument.paymentInstrumentTypeId),
+      (p) =>
+        p.paymentMethod.paymentMethodId === instrument.paymentMethodId &&
+        (!instrument.paymentInstrumentTypeId || p.paymentInstrumentType.paymentInstrumentTypeId === instrument.paymentInstrumentTypeId),
     );
     if (!processor) {
-      throw new DomainError('PAYMENT_METHOD_NOT_AVAILABLE', `the merchant has no active processor for this instrument in ${intent.snapshot().currency}`, {
-        method: 'the instrument',
-        country: 'this country',
-      });
+      throw new DomainError(
+        'PAYMENT_METHOD_NOT_AVAILABLE',
+        `the merchant has no active processor for this instrument in ${intent.snapshot().currency}`,
+        {
+          method: 'the instrument',
+          country: 'this country',
+        },
+      );
     }
     return processor;
   }

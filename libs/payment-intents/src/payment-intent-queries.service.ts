@@ -40,7 +40,13 @@ export class PaymentIntentQueriesService {
     const merchant = await this.merchants.findById(p.merchantId);
     return {
       processors: await this.attempts.availableProcessors(intent),
-      paymentData: { reference: p.externalReference, description: p.description, countryId: p.countryId, intent, merchantFantasyName: merchant?.fantasyName ?? merchant?.merchantName ?? null },
+      paymentData: {
+        reference: p.externalReference,
+        description: p.description,
+        countryId: p.countryId,
+        intent,
+        merchantFantasyName: merchant?.fantasyName ?? merchant?.merchantName ?? null,
+      },
     };
   }
 }

@@ -37,7 +37,12 @@ export class PaymentIntentRepository {
   /** A new intent: a plain INSERT (save() would read the row first). */
   async insert(manager: EntityManager, intent: PaymentIntent): Promise<void> {
     // The jsonb columns' types confuse TypeORM's partial-entity typing; the row is complete.
-    await manager.createQueryBuilder().insert().into(PaymentIntentOrmEntity).values(intentToRow(intent) as QueryDeepPartialEntity<PaymentIntentOrmEntity>).execute();
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(PaymentIntentOrmEntity)
+      .values(intentToRow(intent) as QueryDeepPartialEntity<PaymentIntentOrmEntity>)
+      .execute();
   }
 
   async save(manager: EntityManager, intent: PaymentIntent): Promise<void> {

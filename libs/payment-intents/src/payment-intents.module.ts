@@ -34,6 +34,14 @@ import { RefundsService } from './refunds.service';
     RefundsService,
     PaymentIntentSweeps,
   ],
-  exports: [PaymentAttemptsService, PaymentIntentCreationService, PaymentIntentQueriesService, RefundsService, PaymentIntentSweeps, GatewaysModule, PayinsModule],
+  exports: [
+    PaymentAttemptsService,
+    PaymentIntentCreationService,
+    PaymentIntentQueriesService,
+    RefundsService,
+    PaymentIntentSweeps,
+    GatewaysModule,
+    PayinsModule,
+  ],
 })
 export class PaymentIntentsModule {}

@@ -45,7 +45,8 @@ export class RefundsService {
     const earlier = operationId && (await this.ledger.get(this.dataSource.manager, operationId));
     if (earlier) {
       const intent = await this.intents.loadVisible(this.dataSource.manager, caller, paymentIntentId);
-      if (earlier.snapshot().paymentIntentId !== intent.id) throw new DomainError('PAYMENT_INTENT_INVALID_STATE', undefined, { status: intent.status });
+      if (earlier.snapshot().paymentIntentId !== intent.id)
+        throw new DomainError('PAYMENT_INTENT_INVALID_STATE', undefined, { status: intent.status });
     } else {
       await inTransaction(this.dataSource, async (manager) => {
         const intent = await this.intents.loadVisible(manager, caller, paymentIntentId, true);
@@ -73,7 +74,9 @@ export class RefundsService {
     try {
       outcome = await gateway.refund({ refundId, chargeReference, merchantName, paymentMethod, currency: r.currency, amount: r.amount });
     } catch (error) {
-      this.logger.error(`refund ${refundId} got no answer from ${gateway.name} (${(error as Error).message}); reconciliation will settle it`);
+      this.logger.error(
+        `refund ${refundId} got no answer from ${gateway.name} (${(error as Error).message}); reconciliation will settle it`,
+      );
       return;
     }
     await this.settle(refundId, outcome.status, outcome.reference, outcome.error);
@@ -91,7 +94,8 @@ export class RefundsService {
     const { gateway } = await this.refundContext(refund.snapshot().paymentIntentId, refundId);
     const answer = await gateway.lookup(refundId);
     if (answer.status === 'APPROVED') return this.settle(refundId, 'APPROVED', answer.reference);
-    if (answer.status !== 'PENDING') return this.settle(refundId, 'REJECTED', answer.reference, answer.error ?? 'the refund never reached the gateway');
+    if (answer.status !== 'PENDING')
+      return this.settle(refundId, 'REJECTED', answer.reference, answer.error ?? 'the refund never reached the gateway');
     await inTransaction(this.dataSource, async (manager) => {
       const locked = await this.ledger.get(manager, refundId, true);
       if (!locked || locked.isFinal) return;
@@ -128,7 +132,13 @@ export class RefundsService {
    * record the request creates or confirms, so a retry recognises it and
    * changes nothing.
    */
-  async manualRefund(caller: Caller, paymentIntentId: string, status: ManualRefundStatus, requestedAmount?: number, operationId?: string): Promise<PaymentIntent> {
+  async manualRefund(
+    caller: Caller,
+    paymentIntentId: string,
+    status: ManualRefundStatus,
+    requestedAmount?: number,
+    operationId?: string,
+  ): Promise<PaymentIntent> {
     return inTransaction(this.dataSource, async (manager) => {
       const intent = await this.intents.loadVisible(manager, caller, paymentIntentId, true);
       if (operationId && (await this.ledger.recordedByOperation(manager, intent.id, operationId))) return intent;
@@ -166,14 +176,20 @@ export class RefundsService {
 
   /** The gateway and charge a refund goes back through: those of the approved collection. */
   private async refundContext(paymentIntentId: string, refundId: string) {
-    const rows: { gateway: string | null; external_id: string | null; country_processor_id: string | null; merchant_name: string }[] = await this.dataSource.query(
-      `SELECT gateway, external_id, country_processor_id, merchant_name FROM payin
+    const rows: { gateway: string | null; external_id: string | null; country_processor_id: string | null; merchant_name: string }[] =
+      await this.dataSource.query(
+        `SELECT gateway, external_id, country_processor_id, merchant_name FROM payin
        WHERE payment_intent_id = $1 AND transaction_type = 'PAYIN' AND status = 'APPROVED' ORDER BY created_at DESC LIMIT 1`,
-      [paymentIntentId],
-    );
+        [paymentIntentId],
+      );
     const charge = rows[0];
     const [processor] = charge?.country_processor_id ? await this.catalog.findCountryProcessors([charge.country_processor_id]) : [];
     if (!charge?.gateway || !processor) throw new Error(`refund ${refundId}: the intent has no approved collection to refund`);
-    return { gateway: this.gateways.get(charge.gateway), chargeReference: charge.external_id, paymentMethod: processor.paymentMethod.name, merchantName: charge.merchant_name };
+    return {
+      gateway: this.gateways.get(charge.gateway),
+      chargeReference: charge.external_id,
+      paymentMethod: processor.paymentMethod.name,
+      merchantName: charge.merchant_name,
+    };
   }
 }

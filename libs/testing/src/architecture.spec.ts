@@ -35,16 +35,18 @@ describe('architecture', () => {
         if (target === `@pcs/${lib}`) offences.push(`${file}: imports its own index`);
         if (target.startsWith('.')) {
           const resolved = path.resolve(path.dirname(file), target);
-          if (!resolved.startsWith(path.join(ROOT, 'libs', lib, 'src'))) offences.push(`${file}: relative import out of the library: ${target}`);
+          if (!resolved.startsWith(path.join(ROOT, 'libs', lib, 'src')))
+            offences.push(`${file}: relative import out of the library: ${target}`);
         }
         if (lib === 'kernel' && target.startsWith('@pcs/')) offences.push(`${file}: the kernel depends on ${target}`);
-        if (file.includes(`${path.sep}domain${path.sep}`) && /^(typeorm|@nestjs\/|express)/.test(target)) offences.push(`${file}: domain code imports ${target}`);
+        if (file.includes(`${path.sep}domain${path.sep}`) && /^(typeorm|@nestjs\/|express)/.test(target))
+          offences.push(`${file}: domain code imports ${target}`);
       }
     }
     expect(offences).toEqual([]);
   });
 
-  it('apps never reach into a library\'s files or persistence', () => {
+  it("apps never reach into a library's files or persistence", () => {
     const offences: string[] = [];
     for (const file of sourceFiles(path.join(ROOT, 'apps'))) {
       for (const target of importsOf(file)) {

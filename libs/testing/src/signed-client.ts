@@ -43,7 +43,10 @@ export class SignedClient {
 
   private send(method: 'get' | 'delete' | 'post' | 'patch' | 'put', path: string, body?: unknown) {
     const payload = body === undefined ? '{}' : JSON.stringify(body);
-    const test = request(this.server)[method](path).set('api-key', this.credentials.apiKey).set('signature', hmacHex(this.credentials.apiSecret, payload));
+    const test = request(this.server)
+      [method](path)
+      .set('api-key', this.credentials.apiKey)
+      .set('signature', hmacHex(this.credentials.apiSecret, payload));
     return body === undefined ? test : test.set('content-type', 'application/json').send(payload);
   }
 }

@@ -1,5 +1,12 @@
 import { Get, Param, ParseEnumPipe } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
 import { CurrentCaller, SignedController, UuidParamPipe } from '@pcs/http';
 import { B2bCountry, basisPointsToVatPercentage, InvalidRequestError } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
@@ -17,7 +24,11 @@ function present(result: MerchantCountries): MerchantCountriesResponse {
       country: c.country.iso3,
       currencies: [...c.currencies],
       vat: c.country.vatRatesBp.map(basisPointsToVatPercentage),
-      paymentMethods: c.instrumentTypes.map((t) => ({ name: t.name, currencies: [...t.currencies], options: { networks: [...t.networks] } })),
+      paymentMethods: c.instrumentTypes.map((t) => ({
+        name: t.name,
+        currencies: [...t.currencies],
+        options: { networks: [...t.networks] },
+      })),
     })),
   };
 }
@@ -40,7 +51,10 @@ export class MerchantCountriesController {
   @ApiParam({ name: 'countryCode', enum: B2bCountry })
   @ApiOkResponse({ type: MerchantCountriesResponse })
   @ApiNotFoundResponse({ description: 'B2B:COUNTRY_NOT_OFFERED' })
-  async mineInCountry(@CurrentCaller() caller: Caller, @Param('countryCode', countryCodePipe) countryCode: B2bCountry): Promise<MerchantCountriesResponse> {
+  async mineInCountry(
+    @CurrentCaller() caller: Caller,
+    @Param('countryCode', countryCodePipe) countryCode: B2bCountry,
+  ): Promise<MerchantCountriesResponse> {
     return present(await this.countries.countriesOf(caller, undefined, countryCode));
   }
 
@@ -48,7 +62,10 @@ export class MerchantCountriesController {
   @ApiOperation({ summary: 'Get merchant countries of a merchant', operationId: 'getMerchantCountriesOfMerchant' })
   @ApiOkResponse({ type: MerchantCountriesResponse })
   @ApiNotFoundResponse({ description: 'B2B:MERCHANT_NOT_FOUND' })
-  async ofMerchant(@CurrentCaller() caller: Caller, @Param('merchantId', UuidParamPipe) merchantId: string): Promise<MerchantCountriesResponse> {
+  async ofMerchant(
+    @CurrentCaller() caller: Caller,
+    @Param('merchantId', UuidParamPipe) merchantId: string,
+  ): Promise<MerchantCountriesResponse> {
     return present(await this.countries.countriesOf(caller, merchantId));
   }
 

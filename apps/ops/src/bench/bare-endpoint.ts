@@ -9,7 +9,12 @@ import { Pool } from 'pg';
  */
 const secret = process.env.BENCH_SECRET as string;
 const pool = new Pool({ connectionString: process.env.BENCH_DATABASE_URL, max: Number(process.env.BENCH_POOL_SIZE ?? 10) });
-const context = JSON.parse(process.env.BENCH_CONTEXT as string) as { businessId: string; merchantId: string; payerId: string; countryId: string };
+const context = JSON.parse(process.env.BENCH_CONTEXT as string) as {
+  businessId: string;
+  merchantId: string;
+  payerId: string;
+  countryId: string;
+};
 
 const server = http.createServer((request, response) => {
   const chunks: Buffer[] = [];
@@ -28,7 +33,17 @@ const server = http.createServer((request, response) => {
       .query(
         `INSERT INTO payment_intent (payment_intent_id, business_id, merchant_id, payer_id, country_id, origin, payin_type, status, currency, amount, tax_amount, vat_rate_bp, external_reference)
          VALUES ($1, $2, $3, $4, $5, 'API', 'DEFAULT', 'REQUIRES_PAYMENT_INSTRUMENT', $6, $7, $8, 2200, $9)`,
-        [id, context.businessId, context.merchantId, context.payerId, context.countryId, body.currency, Math.round(body.amount * 100), Math.round((body.amount * 100 * 22) / 122), body.externalReference],
+        [
+          id,
+          context.businessId,
+          context.merchantId,
+          context.payerId,
+          context.countryId,
+          body.currency,
+          Math.round(body.amount * 100),
+          Math.round((body.amount * 100 * 22) / 122),
+          body.externalReference,
+        ],
       )
       .then(
         () => {

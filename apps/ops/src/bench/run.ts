@@ -38,16 +38,27 @@ async function main(): Promise<void> {
     const seeded = await seed(url, masterKey);
 
     const apiPort = await freePort();
-    children.push(await startProcess(path.resolve(__dirname, '../../../payins-api/src/main.js'), {
-      DATABASE_URL: url,
-      SECRETS_MASTER_KEY: masterKey.toString('base64'),
-      PAYINS_API_PORT: String(apiPort),
-      LOG_LEVEL: 'warn',
-      DATABASE_POOL_SIZE: process.env.BENCH_API_POOL_SIZE ?? '20',
-    }));
+    children.push(
+      await startProcess(path.resolve(__dirname, '../../../payins-api/src/main.js'), {
+        DATABASE_URL: url,
+        SECRETS_MASTER_KEY: masterKey.toString('base64'),
+        PAYINS_API_PORT: String(apiPort),
+        LOG_LEVEL: 'warn',
+        DATABASE_POOL_SIZE: process.env.BENCH_API_POOL_SIZE ?? '20',
+      }),
+    );
     await waitForHealth(`http://127.0.0.1:${apiPort}/health`);
 
-    const body = JSON.stringify({ currency: 'UYU', amount: 1220, payinType: 'DEFAULT', externalReference: 'bench', payerId: seeded.payerId, offSession: false, invoiceNumber: 1, country: 'URY' });
+    const body = JSON.stringify({
+      currency: 'UYU',
+      amount: 1220,
+      payinType: 'DEFAULT',
+      externalReference: 'bench',
+      payerId: seeded.payerId,
+      offSession: false,
+      invoiceNumber: 1,
+      country: 'URY',
+    });
     const sign = (payload: string) => crypto.createHmac('sha256', seeded.apiSecret).update(payload).digest('hex');
     const postHeaders = { 'content-type': 'application/json', 'api-key': seeded.apiKey, signature: sign(body) };
 
@@ -66,13 +77,19 @@ async function main(): Promise<void> {
     const listAmount = await load(`http://127.0.0.1:${apiPort}${amountPath}`, 'GET', getHeaders, undefined, 10, SECONDS);
 
     const barePort = await freePort();
-    children.push(await startProcess(path.resolve(__dirname, 'bare-endpoint.js'), {
-      BENCH_DATABASE_URL: url,
-      BENCH_SECRET: seeded.apiSecret,
-      BENCH_PORT: String(barePort),
-      BENCH_POOL_SIZE: '10',
-      BENCH_CONTEXT: JSON.stringify(seeded),
-    }, true));
+    children.push(
+      await startProcess(
+        path.resolve(__dirname, 'bare-endpoint.js'),
+        {
+          BENCH_DATABASE_URL: url,
+          BENCH_SECRET: seeded.apiSecret,
+          BENCH_PORT: String(barePort),
+          BENCH_POOL_SIZE: '10',
+          BENCH_CONTEXT: JSON.stringify(seeded),
+        },
+        true,
+      ),
+    );
     await load(`http://127.0.0.1:${barePort}/`, 'POST', postHeaders, body, 10, 3);
     const bare = await load(`http://127.0.0.1:${barePort}/`, 'POST', postHeaders, body, 50, SECONDS);
 
@@ -88,7 +105,9 @@ async function main(): Promise<void> {
     process.stdout.write(`\nBenchmark on ${os.cpus().length} cores, ${PAYINS.toLocaleString('en-US')} payins, ${SECONDS} s per run\n\n`);
     process.stdout.write('| what | requests/s | p50 ms | p99 ms | errors |\n|---|---|---|---|---|\n');
     for (const [name, r] of rows) process.stdout.write(`| ${name} | ${r.requests.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} |\n`);
-    process.stdout.write(`\npayment intent creation at ${(ratio * 100).toFixed(0)}% of the bare ceiling (target: at least 50%, p99 under 50 ms)\n`);
+    process.stdout.write(
+      `\npayment intent creation at ${(ratio * 100).toFixed(0)}% of the bare ceiling (target: at least 50%, p99 under 50 ms)\n`,
+    );
     process.stdout.write(
       `payins listing p99 at ${PAYINS.toLocaleString('en-US')} rows: ${listOne.p99} / ${listAmountOne.p99} ms with 1 connection, ${list.p99} / ${listAmount.p99} ms with 10 (target: under 30 ms)\n`,
     );
@@ -106,21 +125,35 @@ interface Figures {
   errors: number;
 }
 
-async function load(url: string, method: 'GET' | 'POST', headers: Record<string, string>, body: string | undefined, connections: number, duration: number): Promise<Figures> {
+async function load(
+  url: string,
+  method: 'GET' | 'POST',
+  headers: Record<string, string>,
+  body: string | undefined,
+  connections: number,
+  duration: number,
+): Promise<Figures> {
   const result = await autocannon({ url, method, headers, body, connections, duration });
   const errors = result.errors + result.timeouts + result.non2xx;
   return { requests: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
 }
 
 async function seed(url: string, masterKey: Buffer) {
-  const app = await NestFactory.createApplicationContext(OpsModule.forRoot(new RuntimeSettings(url, masterKey, 'http://localhost')), { logger: false });
+  const app = await NestFactory.createApplicationContext(OpsModule.forRoot(new RuntimeSettings(url, masterKey, 'http://localhost')), {
+    logger: false,
+  });
   try {
     const business = await app.get(BusinessService).create('Bench business');
-    const merchant = await app.get(MerchantService).create({ businessId: business.businessId, name: 'Bench merchant', countryIso3: 'URY', approve: true });
+    const merchant = await app
+      .get(MerchantService)
+      .create({ businessId: business.businessId, name: 'Bench merchant', countryIso3: 'URY', approve: true });
     const dataSource = app.get<DataSource>(getDataSourceToken());
     const [{ country_id: countryId }] = await dataSource.query(`SELECT country_id FROM country WHERE iso3 = 'URY'`);
     const payerId = crypto.randomUUID();
-    await dataSource.query(`INSERT INTO payer (payer_id, business_id, merchant_id, first_name, last_name) VALUES ($1, $2, $3, 'Bench', 'Payer')`, [payerId, business.businessId, merchant.merchantId]);
+    await dataSource.query(
+      `INSERT INTO payer (payer_id, business_id, merchant_id, first_name, last_name) VALUES ($1, $2, $3, 'Bench', 'Payer')`,
+      [payerId, business.businessId, merchant.merchantId],
+    );
     log(`seeding ${PAYINS.toLocaleString('en-US')} payins`);
     const started = Date.now();
     await dataSource.query(
@@ -149,7 +182,14 @@ async function seed(url: string, masterKey: Buffer) {
     await dataSource.query('VACUUM ANALYZE payin');
     await dataSource.query('VACUUM ANALYZE payment_intent');
     log(`seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    return { businessId: business.businessId, merchantId: merchant.merchantId, payerId, countryId: countryId as string, apiKey: merchant.apiKey, apiSecret: merchant.apiSecret };
+    return {
+      businessId: business.businessId,
+      merchantId: merchant.merchantId,
+      payerId,
+      countryId: countryId as string,
+      apiKey: merchant.apiKey,
+      apiSecret: merchant.apiSecret,
+    };
   } finally {
     await app.close();
   }
@@ -171,7 +211,7 @@ async function freshDatabase(serverUrl: string | undefined): Promise<{ url: stri
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  log(`database ${name}${embedded ? ' on an embedded PostgreSQL' : ' on DATABASE_URL\'s server'}`);
+  log(`database ${name}${embedded ? ' on an embedded PostgreSQL' : " on DATABASE_URL's server"}`);
   return {
     url: url.toString(),
     cleanup: async () => {

@@ -5,7 +5,11 @@ import type { Caller } from '@pcs/kernel';
 import { MerchantCountryProcessorService, MerchantCountryProcessorView } from '@pcs/merchants';
 import { presentCountryProcessor } from '../catalog/catalog.presenter';
 import { ApiStandardErrors } from '../shared/api-errors.decorator';
-import { MerchantCountryProcessorsQuery, RelateCountryProcessorsDto, UpdateMerchantCountryProcessorDto } from './dto/merchant-country-processor.dto';
+import {
+  MerchantCountryProcessorsQuery,
+  RelateCountryProcessorsDto,
+  UpdateMerchantCountryProcessorDto,
+} from './dto/merchant-country-processor.dto';
 import { MerchantCountryProcessorResponse } from './merchant-country-processor.responses';
 
 function present({ relationship, countryProcessor }: MerchantCountryProcessorView): MerchantCountryProcessorResponse {

@@ -85,7 +85,10 @@ export class MerchantController {
   @ApiOperation({ summary: 'Get the payment methods of a merchant', operationId: 'getMerchantPaymentMethods' })
   @ApiOkResponse({ type: [PaymentMethodSummaryResponse] })
   @ApiStandardErrors()
-  async paymentMethods(@CurrentCaller() caller: Caller, @Param('merchantId', UuidParamPipe) merchantId: string): Promise<PaymentMethodSummaryResponse[]> {
+  async paymentMethods(
+    @CurrentCaller() caller: Caller,
+    @Param('merchantId', UuidParamPipe) merchantId: string,
+  ): Promise<PaymentMethodSummaryResponse[]> {
     const methods = await this.merchants.paymentMethods(caller, merchantId);
     return methods.map((m) => presentPaymentMethod(m, this.settings));
   }
@@ -94,7 +97,10 @@ export class MerchantController {
   @ApiOperation({ summary: 'Get merchant configuration', operationId: 'getMerchantConfiguration' })
   @ApiOkResponse({ type: MerchantConfigurationResponse })
   @ApiStandardErrors()
-  async getConfiguration(@CurrentCaller() caller: Caller, @Param('merchantId', UuidParamPipe) merchantId: string): Promise<MerchantConfigurationResponse> {
+  async getConfiguration(
+    @CurrentCaller() caller: Caller,
+    @Param('merchantId', UuidParamPipe) merchantId: string,
+  ): Promise<MerchantConfigurationResponse> {
     return presentConfiguration(await this.configurations.get(caller, merchantId));
   }
 

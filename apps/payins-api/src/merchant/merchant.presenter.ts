@@ -39,7 +39,10 @@ export function presentMerchant({ merchant: m, credentials }: MerchantView): Mer
   };
 }
 
-export function presentConfiguration({ configuration: c, countryConfigurations }: MerchantConfigurationView): MerchantConfigurationResponse {
+export function presentConfiguration({
+  configuration: c,
+  countryConfigurations,
+}: MerchantConfigurationView): MerchantConfigurationResponse {
   return {
     merchantConfigurationId: c.merchantConfigurationId,
     merchantId: c.merchantId,

@@ -53,7 +53,11 @@ export class PayerController {
   @ApiOperation({ summary: 'Update a payer', operationId: 'updatePayer' })
   @ApiOkResponse({ type: PayerResponse })
   @ApiStandardErrors()
-  async update(@CurrentCaller() caller: Caller, @Param('payerId', UuidParamPipe) payerId: string, @Body() body: UpdatePayerDto): Promise<PayerResponse> {
+  async update(
+    @CurrentCaller() caller: Caller,
+    @Param('payerId', UuidParamPipe) payerId: string,
+    @Body() body: UpdatePayerDto,
+  ): Promise<PayerResponse> {
     const { merchantExternalId, address, ...rest } = body;
     return presentPayer(
       await this.payers.update(caller, payerId, {
@@ -69,7 +73,8 @@ export class PayerController {
   @InvalidRequestsAs('ERROR_IN_DELETE_PAYER')
   @ApiOperation({
     summary: 'Delete a payer',
-    description: 'Refused (400 Payins:ERROR_IN_DELETE_PAYER) while the payer has payment intents that are not final. Every 400 of this operation has that errorId.',
+    description:
+      'Refused (400 Payins:ERROR_IN_DELETE_PAYER) while the payer has payment intents that are not final. Every 400 of this operation has that errorId.',
     operationId: 'deletePayer',
   })
   @ApiOkResponse({ type: DeletedResponse })
@@ -80,10 +85,13 @@ export class PayerController {
   }
 
   @Get(':payerId/payment-instruments')
-  @ApiOperation({ summary: 'Get a payer\'s payment instruments', operationId: 'getPayerPaymentInstruments' })
+  @ApiOperation({ summary: "Get a payer's payment instruments", operationId: 'getPayerPaymentInstruments' })
   @ApiOkResponse({ type: [PaymentInstrumentResponse] })
   @ApiStandardErrors()
-  async paymentInstruments(@CurrentCaller() caller: Caller, @Param('payerId', UuidParamPipe) payerId: string): Promise<PaymentInstrumentResponse[]> {
+  async paymentInstruments(
+    @CurrentCaller() caller: Caller,
+    @Param('payerId', UuidParamPipe) payerId: string,
+  ): Promise<PaymentInstrumentResponse[]> {
     return (await this.instruments.listOfPayer(caller, payerId)).map(presentPaymentInstrument);
   }
 }

@@ -47,7 +47,8 @@ export function presentPayin(p: Readonly<PayinProps>): PayinResponse {
 function dateBound(value: string | undefined, end: boolean): Date | undefined {
   if (!value) return undefined;
   const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : value);
-  if (Number.isNaN(date.getTime())) throw new InvalidRequestError([end ? 'dateUntil' : 'dateFrom'], `${end ? 'dateUntil' : 'dateFrom'} is not a valid date`);
+  if (Number.isNaN(date.getTime()))
+    throw new InvalidRequestError([end ? 'dateUntil' : 'dateFrom'], `${end ? 'dateUntil' : 'dateFrom'} is not a valid date`);
   return date;
 }
 
@@ -66,16 +67,13 @@ export class PayinController {
   async list(@CurrentCaller() caller: Caller, @Query() query: ListPayinsQuery) {
     const dateFrom = dateBound(query.dateFrom, false);
     const dateUntil = dateBound(query.dateUntil, true);
-    if (dateFrom && dateUntil && dateFrom > dateUntil) throw new InvalidRequestError(['dateFrom', 'dateUntil'], 'dateFrom is after dateUntil');
+    if (dateFrom && dateUntil && dateFrom > dateUntil)
+      throw new InvalidRequestError(['dateFrom', 'dateUntil'], 'dateFrom is after dateUntil');
     if (query.minAmount !== undefined && query.maxAmount !== undefined && query.minAmount > query.maxAmount) {
       throw new InvalidRequestError(['minAmount', 'maxAmount'], 'minAmount is above maxAmount');
     }
     if (query.merchantId) await this.access.loadVisible(caller, query.merchantId);
-    const page = await this.ledger.list(
-      caller,
-      { ...query, dateFrom, dateUntil },
-      query.toPageRequest(),
-    );
+    const page = await this.ledger.list(caller, { ...query, dateFrom, dateUntil }, query.toPageRequest());
     return payinsEnvelope(page, presentPayin);
   }
 }

@@ -13,13 +13,13 @@ class PaymentInstrumentDataResponse {
 
 export class PayinResponse {
   @ApiProperty({ format: 'uuid' }) transactionId: string;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The merchant\'s service account' }) accountId: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: "The merchant's service account" }) accountId: string | null;
   @ApiProperty({ format: 'uuid' }) merchantId: string;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) payoutRequestId: string | null;
   @ApiProperty({ format: 'uuid' }) paymentIntentId: string;
   @ApiProperty() merchantName: string;
   @ApiProperty({ enum: TransactionStatus }) status: string;
-  @ApiProperty({ type: String, nullable: true, description: 'The gateway\'s reference' }) externalId: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The gateway's reference" }) externalId: string | null;
   @ApiProperty({ type: String, nullable: true }) externalStatus: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) transactionSyncDate: string | null;
   @ApiProperty({ enum: ['PAYIN', 'REFUND'] }) transactionType: string;
@@ -31,7 +31,13 @@ export class PayinResponse {
   @ApiProperty() receivedAmount: number;
   @ApiProperty({ type: String, nullable: true }) description: string | null;
   @ApiProperty({ enum: ['PAYIN', 'REFUND', 'MANUAL_REFUND'] }) conceptCode: string;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When an approved payin settles: approval plus the method\'s business days' }) liquidationDate: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: "When an approved payin settles: approval plus the method's business days",
+  })
+  liquidationDate: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) cancelledAt: string | null;
   @ApiProperty({ type: String, nullable: true }) cancellationReason: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) createdAt: string | null;

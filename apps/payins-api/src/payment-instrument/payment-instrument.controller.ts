@@ -22,7 +22,10 @@ export class PaymentInstrumentController {
   constructor(private readonly instruments: PaymentInstrumentService) {}
 
   @Get('payer/:payerId')
-  @ApiOperation({ summary: 'Get a payer\'s payment instruments (second listing of the same shape)', operationId: 'getPaymentInstrumentsOfPayer' })
+  @ApiOperation({
+    summary: "Get a payer's payment instruments (second listing of the same shape)",
+    operationId: 'getPaymentInstrumentsOfPayer',
+  })
   @ApiOkResponse({ type: [PaymentInstrumentResponse] })
   @ApiStandardErrors()
   async ofPayer(@CurrentCaller() caller: Caller, @Param('payerId', UuidParamPipe) payerId: string): Promise<PaymentInstrumentResponse[]> {
@@ -30,7 +33,11 @@ export class PaymentInstrumentController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'Get payment instruments', description: 'The caller\'s newest 100 instruments, optionally of one merchant.', operationId: 'listPaymentInstruments' })
+  @ApiOperation({
+    summary: 'Get payment instruments',
+    description: "The caller's newest 100 instruments, optionally of one merchant.",
+    operationId: 'listPaymentInstruments',
+  })
   @ApiOkResponse({ type: [PaymentInstrumentResponse] })
   @ApiStandardErrors({ notFound: false })
   async list(@CurrentCaller() caller: Caller, @Query() query: ListPaymentInstrumentsQuery): Promise<PaymentInstrumentResponse[]> {
@@ -41,14 +48,18 @@ export class PaymentInstrumentController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Create a payment instrument (an existing one can be used, or one is created in this step)',
-    description: 'Returns the payer\'s ACTIVE instrument for the same method and country when there is one. The merchant must offer the method in that country.',
+    description:
+      "Returns the payer's ACTIVE instrument for the same method and country when there is one. The merchant must offer the method in that country.",
     operationId: 'createPaymentInstrument',
   })
   @ApiOkResponse({ type: PaymentInstrumentResponse })
   @ApiStandardErrors()
   async create(@CurrentCaller() caller: Caller, @Body() body: CreatePaymentInstrumentDto): Promise<PaymentInstrumentResponse> {
     const { payerData, ...rest } = body;
-    const view = await this.instruments.create(caller, { ...rest, ...(payerData ? { payerData: toPayerRequest(payerData, 'payerData.address') } : {}) });
+    const view = await this.instruments.create(caller, {
+      ...rest,
+      ...(payerData ? { payerData: toPayerRequest(payerData, 'payerData.address') } : {}),
+    });
     return presentPaymentInstrument(view);
   }
 

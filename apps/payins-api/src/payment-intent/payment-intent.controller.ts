@@ -18,7 +18,10 @@ import {
   PaymentIntentResponse,
 } from './payment-intent.responses';
 
-const invalidState = ApiConflictResponse({ type: ErrorResponse, description: 'Payins:PAYMENT_INTENT_INVALID_STATE, or a request with the same Idempotency-Key still running' });
+const invalidState = ApiConflictResponse({
+  type: ErrorResponse,
+  description: 'Payins:PAYMENT_INTENT_INVALID_STATE, or a request with the same Idempotency-Key still running',
+});
 const keyReused = ApiUnprocessableEntityResponse({ type: ErrorResponse, description: 'Payins:IDEMPOTENCY_KEY_REUSED' });
 
 @SignedController('payment-intent', 'payment intents')
@@ -38,20 +41,36 @@ export class PaymentIntentController {
   @ApiStandardErrors()
   @invalidState
   @keyReused
-  async create(@CurrentCaller() caller: Caller, @Body() body: CreatePaymentIntentDto, @OperationId() operationId?: string): Promise<PaymentIntentCreationResponse> {
+  async create(
+    @CurrentCaller() caller: Caller,
+    @Body() body: CreatePaymentIntentDto,
+    @OperationId() operationId?: string,
+  ): Promise<PaymentIntentCreationResponse> {
     const { payerData, ...rest } = body;
-    const intent = await this.creation.create(caller, { ...rest, ...(payerData ? { payerData: toPayerRequest(payerData, 'payerData.address') } : {}) }, operationId);
+    const intent = await this.creation.create(
+      caller,
+      { ...rest, ...(payerData ? { payerData: toPayerRequest(payerData, 'payerData.address') } : {}) },
+      operationId,
+    );
     return presentCreation(intent);
   }
 
   @Post('fast')
   @HttpCode(200)
   @Idempotent()
-  @ApiOperation({ summary: 'Create a fast payment intent', description: 'The merchant is found by its configuration\'s shortName (fast payments enabled).', operationId: 'createFastPaymentIntent' })
+  @ApiOperation({
+    summary: 'Create a fast payment intent',
+    description: "The merchant is found by its configuration's shortName (fast payments enabled).",
+    operationId: 'createFastPaymentIntent',
+  })
   @ApiOkResponse({ type: PaymentIntentCreationResponse })
   @ApiStandardErrors()
   @keyReused
-  async createFast(@CurrentCaller() caller: Caller, @Body() body: FastPaymentIntentDto, @OperationId() operationId?: string): Promise<PaymentIntentCreationResponse> {
+  async createFast(
+    @CurrentCaller() caller: Caller,
+    @Body() body: FastPaymentIntentDto,
+    @OperationId() operationId?: string,
+  ): Promise<PaymentIntentCreationResponse> {
     const { paymentIntentAdditionalInfo, ...rest } = body;
     const intent = await this.creation.createFast(
       caller,
@@ -73,7 +92,10 @@ export class PaymentIntentController {
   @ApiOperation({ summary: 'Get the payment methods of a payment intent', operationId: 'getPaymentIntentPaymentMethods' })
   @ApiOkResponse({ type: PaymentIntentMethodsResponse })
   @ApiStandardErrors()
-  async methods(@CurrentCaller() caller: Caller, @Param('paymentIntentId', UuidParamPipe) id: string): Promise<PaymentIntentMethodsResponse> {
+  async methods(
+    @CurrentCaller() caller: Caller,
+    @Param('paymentIntentId', UuidParamPipe) id: string,
+  ): Promise<PaymentIntentMethodsResponse> {
     const { processors, paymentData } = await this.queries.methods(caller, id);
     const p = paymentData.intent.snapshot();
     return {
@@ -105,13 +127,21 @@ export class PaymentIntentController {
     @OperationId() operationId?: string,
   ): Promise<InitializePaymentResponse> {
     const result = await this.attempts.initialize(caller, id, body.countryProcessorId, operationId);
-    return { paymentIntent: presentPaymentIntent(result.intent), gatewayReferenceId: result.gatewayReferenceId, gatewayUrl: result.gatewayUrl };
+    return {
+      paymentIntent: presentPaymentIntent(result.intent),
+      gatewayReferenceId: result.gatewayReferenceId,
+      gatewayUrl: result.gatewayUrl,
+    };
   }
 
   @Post(':paymentIntentId/refund')
   @HttpCode(200)
   @Idempotent()
-  @ApiOperation({ summary: 'Refund a payment intent', description: 'An empty body refunds everything still refundable.', operationId: 'refundPaymentIntent' })
+  @ApiOperation({
+    summary: 'Refund a payment intent',
+    description: 'An empty body refunds everything still refundable.',
+    operationId: 'refundPaymentIntent',
+  })
   @ApiOkResponse({ type: PaymentIntentResponse })
   @ApiStandardErrors()
   @invalidState

@@ -22,7 +22,8 @@ export class PaymentIntentResponse {
   @ApiProperty({ enum: PAYMENT_INTENT_STATUSES }) paymentIntentStatus: string;
   @ApiProperty({ type: String, nullable: true }) lastPaymentError: string | null;
   @ApiProperty({ type: String, nullable: true }) externalReference: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'The gateway\'s reference of the approved charge' }) externalChargeId: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The gateway's reference of the approved charge" }) externalChargeId:
+    string | null;
   @ApiProperty({ type: String, nullable: true }) externalInvoiceId: string | null;
   @ApiProperty({ type: String, nullable: true }) invoiceEmail: string | null;
   @ApiProperty({ type: String, nullable: true }) description: string | null;
@@ -32,14 +33,21 @@ export class PaymentIntentResponse {
   @ApiProperty({ example: 0 }) tipAmount: number;
   @ApiProperty({ example: 1500.5, description: 'What the payer pays: amount plus tip' }) totalAmount: number;
   @ApiProperty({ example: 0, description: 'Collected so far (the total once SUCCEEDED)' }) receivedAmount: number;
-  @ApiProperty({ type: Number, nullable: true, description: 'Typed number by the specification without a meaning; always null' }) confirmationInstrument: null;
-  @ApiProperty({ type: Number, nullable: true, description: 'Typed number by the specification without a meaning; always null (see the creation wrapper\'s nextAction)' }) nextAction: null;
-  @ApiProperty({ type: Number, nullable: true, description: 'Typed number by the specification without a meaning; always null' }) statementDescriptor: null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Typed number by the specification without a meaning; always null' })
+  confirmationInstrument: null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: "Typed number by the specification without a meaning; always null (see the creation wrapper's nextAction)",
+  })
+  nextAction: null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Typed number by the specification without a meaning; always null' })
+  statementDescriptor: null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) cancelledAt: string | null;
   @ApiProperty({ type: String, nullable: true }) cancellationReason: string | null;
   @ApiProperty({ type: String, nullable: true }) receiptEmail: string | null;
   @ApiProperty({ type: String, nullable: true, example: 'OFF_SESSION' }) setupFutureUsage: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'The request\'s metadata as a JSON string' }) metadata: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The request's metadata as a JSON string" }) metadata: string | null;
   @ApiProperty({ type: String, nullable: true }) linkId: string | null;
   @ApiProperty({ type: String, format: 'date-time' }) createdAt: string;
   @ApiProperty({ example: 1 }) exchangeRate: number;
@@ -47,7 +55,8 @@ export class PaymentIntentResponse {
 
 export class PaymentIntentCreationResponse {
   @ApiProperty({ type: PaymentIntentResponse }) paymentIntent: PaymentIntentResponse;
-  @ApiProperty({ enum: ['AUTOMATIC', 'MANUAL'], description: 'AUTOMATIC when confirmed at creation (confirm: true)' }) confirmationMethod: string;
+  @ApiProperty({ enum: ['AUTOMATIC', 'MANUAL'], description: 'AUTOMATIC when confirmed at creation (confirm: true)' })
+  confirmationMethod: string;
   @ApiProperty({ enum: PAYMENT_INTENT_STATUSES }) status: string;
   @ApiProperty({
     type: String,

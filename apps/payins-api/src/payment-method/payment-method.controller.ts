@@ -18,7 +18,7 @@ export class PaymentMethodController {
   @Get()
   @ApiOperation({
     summary: 'Get the available payment methods',
-    description: 'Payment methods of the active country processors enabled for the caller\'s business.',
+    description: "Payment methods of the active country processors enabled for the caller's business.",
     operationId: 'getAvailablePaymentMethods',
   })
   @ApiOkResponse({ type: [PaymentMethodSummaryResponse] })

@@ -8,6 +8,7 @@ export function ApiStandardErrors(options: { notFound?: boolean } = {}): MethodD
     ApiBadRequestResponse({ type: ErrorResponse, description: 'Invalid input (Validation:INVALID_REQUEST or an operation code)' }),
     ApiUnauthorizedResponse({ type: ErrorResponse, description: 'Auth:UNAUTHORIZED' }),
   ];
-  if (options.notFound !== false) decorators.push(ApiNotFoundResponse({ type: ErrorResponse, description: 'Unknown, deleted or another tenant\'s resource' }));
+  if (options.notFound !== false)
+    decorators.push(ApiNotFoundResponse({ type: ErrorResponse, description: "Unknown, deleted or another tenant's resource" }));
   return applyDecorators(...decorators);
 }

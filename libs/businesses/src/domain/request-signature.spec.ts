@@ -4,7 +4,9 @@ import * as crypto from 'node:crypto';
 
 describe('request signature (contract §5 test vectors)', () => {
   it('signs a body with the contract test vector', () => {
-    expect(signPayload('test_secret', '{"amount":100,"currency":"UYU"}')).toBe('8ee2ba75bc2e456fc81722d4b5d7187efb0cd6754d679bb13bf7b3309d0391e4');
+    expect(signPayload('test_secret', '{"amount":100,"currency":"UYU"}')).toBe(
+      '8ee2ba75bc2e456fc81722d4b5d7187efb0cd6754d679bb13bf7b3309d0391e4',
+    );
   });
 
   it('signs a GET over {} with the contract test vector', () => {

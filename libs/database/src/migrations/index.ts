@@ -4,4 +4,9 @@ import { PayinsGatewayIdempotency1795500000000 } from './1795500000000-payins-ga
 import { CrashRecovery1795600000000 } from './1795600000000-crash-recovery';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
-export const MIGRATIONS = [InitialSchema1795300000000, PayersInstrumentsIntents1795400000000, PayinsGatewayIdempotency1795500000000, CrashRecovery1795600000000];
+export const MIGRATIONS = [
+  InitialSchema1795300000000,
+  PayersInstrumentsIntents1795400000000,
+  PayinsGatewayIdempotency1795500000000,
+  CrashRecovery1795600000000,
+];

@@ -62,13 +62,22 @@ export class SandboxCallbacks {
     const session = await this.dataSource.manager.findOne(SandboxSessionOrmEntity, { where: { reference } });
     const url = this.target.url();
     if (!session || !session.callbackPending || !url) return false;
-    const outcome = session.status === 'PENDING' ? 'PENDING' : session.status === 'APPROVED' ? 'APPROVED' : session.status === 'REJECTED' ? 'REJECTED' : null;
+    const outcome =
+      session.status === 'PENDING'
+        ? 'PENDING'
+        : session.status === 'APPROVED'
+          ? 'APPROVED'
+          : session.status === 'REJECTED'
+            ? 'REJECTED'
+            : null;
     if (!outcome) return false;
     const body = JSON.stringify({
       eventId: `${reference}:${session.callbackSequence}`,
       reference,
       outcome,
-      ...(outcome === 'REJECTED' ? { error: session.kind === 'OFF_SESSION' ? 'insufficient funds' : 'the payer rejected the payment' } : {}),
+      ...(outcome === 'REJECTED'
+        ? { error: session.kind === 'OFF_SESSION' ? 'insufficient funds' : 'the payer rejected the payment' }
+        : {}),
       ...(outcome === 'APPROVED' ? sandboxCardDetails(session.paymentMethod, reference) : {}),
     });
     try {

@@ -55,7 +55,11 @@ export class SandboxDesk {
       .createQueryBuilder()
       .update(SandboxSessionOrmEntity)
       .set({ status, callbackPending: true, callbackSequence: () => 'callback_sequence + 1', updatedAt: new Date() })
-      .where('reference = :reference AND kind = :kind AND status IN (:...from) AND (expires_at IS NULL OR expires_at > now())', { reference, kind: 'CHECKOUT', from })
+      .where('reference = :reference AND kind = :kind AND status IN (:...from) AND (expires_at IS NULL OR expires_at > now())', {
+        reference,
+        kind: 'CHECKOUT',
+        from,
+      })
       .execute();
     if (result.affected) await this.callbacks.deliver(reference);
     return this.page(reference);

@@ -58,7 +58,11 @@ export class SandboxGateway extends PaymentGateway {
   }
 
   async closeCheckout(reference: string, reason: 'CANCELLED' | 'EXPIRED'): Promise<void> {
-    await this.dataSource.manager.update(SandboxSessionOrmEntity, { reference, status: In(['OPEN', 'PENDING']) }, { status: reason, updatedAt: new Date() });
+    await this.dataSource.manager.update(
+      SandboxSessionOrmEntity,
+      { reference, status: In(['OPEN', 'PENDING']) },
+      { status: reason, updatedAt: new Date() },
+    );
   }
 
   async chargeOffSession(request: ChargeRequest): Promise<ChargeOutcome> {
@@ -76,16 +80,22 @@ export class SandboxGateway extends PaymentGateway {
   }
 
   async refund(request: RefundRequest): Promise<RefundOutcome> {
-    const session = await this.once(request.refundId, () => ({ reference: newReference('ref'), kind: 'REFUND', status: 'APPROVED', ...this.describe(request) }));
+    const session = await this.once(request.refundId, () => ({
+      reference: newReference('ref'),
+      kind: 'REFUND',
+      status: 'APPROVED',
+      ...this.describe(request),
+    }));
     return { status: 'APPROVED', reference: session.reference };
   }
 
   async lookup(requestId: string): Promise<GatewayRequestStatus> {
     return this.dataSource.transaction(async (manager) => {
       // Asking about an id we never received voids it: the request is refused should it still come.
-      const voided = await manager.query(`INSERT INTO sandbox_gateway_request (request_id, reference) VALUES ($1, NULL) ON CONFLICT DO NOTHING RETURNING request_id`, [
-        requestId,
-      ]);
+      const voided = await manager.query(
+        `INSERT INTO sandbox_gateway_request (request_id, reference) VALUES ($1, NULL) ON CONFLICT DO NOTHING RETURNING request_id`,
+        [requestId],
+      );
       if (voided.length === 1) return { status: 'NOT_RECEIVED' as const, reference: null };
       const session = await this.sessionOf(manager, requestId);
       if (!session) return { status: 'NOT_RECEIVED' as const, reference: null };
@@ -99,12 +109,19 @@ export class SandboxGateway extends PaymentGateway {
             ...sandboxCardDetails(session.paymentMethod, reference),
           };
         case 'REJECTED':
-          return { status: 'REJECTED' as const, reference, error: session.kind === 'OFF_SESSION' ? 'insufficient funds' : 'the payer rejected the payment' };
+          return {
+            status: 'REJECTED' as const,
+            reference,
+            error: session.kind === 'OFF_SESSION' ? 'insufficient funds' : 'the payer rejected the payment',
+          };
         case 'CANCELLED':
         case 'EXPIRED':
           return { status: 'EXPIRED' as const, reference };
         default:
-          return { status: session.expiresAt !== null && session.expiresAt < new Date() ? ('EXPIRED' as const) : ('PENDING' as const), reference };
+          return {
+            status: session.expiresAt !== null && session.expiresAt < new Date() ? ('EXPIRED' as const) : ('PENDING' as const),
+            reference,
+          };
       }
     });
   }
@@ -112,7 +129,11 @@ export class SandboxGateway extends PaymentGateway {
   verifyCallback(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): GatewayEvent {
     const given = headers[SANDBOX_SIGNATURE_HEADER];
     const expected = signCallback(this.callbacks.signingKey, rawBody);
-    if (typeof given !== 'string' || given.length !== expected.length || !crypto.timingSafeEqual(Buffer.from(given), Buffer.from(expected))) {
+    if (
+      typeof given !== 'string' ||
+      given.length !== expected.length ||
+      !crypto.timingSafeEqual(Buffer.from(given), Buffer.from(expected))
+    ) {
       throw new DomainError('GATEWAY_CALLBACK_REJECTED');
     }
     let parsed: unknown;
@@ -121,10 +142,15 @@ export class SandboxGateway extends PaymentGateway {
     } catch {
       parsed = null;
     }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new DomainError('GATEWAY_CALLBACK_REJECTED', 'the callback body is not a sandbox event');
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new DomainError('GATEWAY_CALLBACK_REJECTED', 'the callback body is not a sandbox event');
     const body = parsed as Record<string, unknown>;
     const outcome = body.outcome;
-    if (typeof body.eventId !== 'string' || typeof body.reference !== 'string' || (outcome !== 'PENDING' && outcome !== 'APPROVED' && outcome !== 'REJECTED')) {
+    if (
+      typeof body.eventId !== 'string' ||
+      typeof body.reference !== 'string' ||
+      (outcome !== 'PENDING' && outcome !== 'APPROVED' && outcome !== 'REJECTED')
+    ) {
       throw new DomainError('GATEWAY_CALLBACK_REJECTED', 'the callback body is not a sandbox event');
     }
     return {
@@ -147,9 +173,15 @@ export class SandboxGateway extends PaymentGateway {
    * one. Claiming the id and recording the session are one transaction, so a
    * concurrent lookup sees either nothing (and voids) or the whole session.
    */
-  private async once(requestId: string, create: () => Partial<SandboxSessionOrmEntity> & { reference: string }): Promise<SandboxSessionOrmEntity> {
+  private async once(
+    requestId: string,
+    create: () => Partial<SandboxSessionOrmEntity> & { reference: string },
+  ): Promise<SandboxSessionOrmEntity> {
     return this.dataSource.transaction(async (manager) => {
-      const claimed = await manager.query(`INSERT INTO sandbox_gateway_request (request_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING request_id`, [requestId]);
+      const claimed = await manager.query(
+        `INSERT INTO sandbox_gateway_request (request_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING request_id`,
+        [requestId],
+      );
       if (claimed.length === 0) {
         const earlier = await this.sessionOf(manager, requestId);
         if (!earlier) throw new GatewayRequestVoidedError(requestId);

@@ -48,7 +48,10 @@ function fill(template: string, params: ErrorParams): string {
 
 /** Raised when a request's input breaks a rule; names the offending fields. */
 export class InvalidRequestError extends DomainError {
-  constructor(readonly fields: readonly string[], detail: string) {
+  constructor(
+    readonly fields: readonly string[],
+    detail: string,
+  ) {
     super('INVALID_REQUEST', detail, { fields: fields.join(', ') });
   }
 }

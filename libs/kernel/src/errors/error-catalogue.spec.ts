@@ -17,10 +17,16 @@ describe('error catalogue', () => {
   });
 
   it('recodes an invalid request under an operation code, keeping the named fields in both languages', () => {
-    const recoded = new DomainError('INVALID_REQUEST', 'shortName: too long', { fields: 'shortName' }).recode('ERROR_IN_UPDATE_MERCHANT_CONFIGURATION');
+    const recoded = new DomainError('INVALID_REQUEST', 'shortName: too long', { fields: 'shortName' }).recode(
+      'ERROR_IN_UPDATE_MERCHANT_CONFIGURATION',
+    );
     expect(recoded.code).toBe('ERROR_IN_UPDATE_MERCHANT_CONFIGURATION');
     expect(recoded.message).toBe('shortName: too long');
-    expect(recoded.texts().EN).toBe('The merchant configuration could not be saved: the request is not valid. Check these fields: shortName.');
-    expect(recoded.texts().ES).toBe('No se pudo guardar la configuración del comercio: la solicitud no es válida. Revise estos campos: shortName.');
+    expect(recoded.texts().EN).toBe(
+      'The merchant configuration could not be saved: the request is not valid. Check these fields: shortName.',
+    );
+    expect(recoded.texts().ES).toBe(
+      'No se pudo guardar la configuración del comercio: la solicitud no es válida. Revise estos campos: shortName.',
+    );
   });
 });

@@ -118,12 +118,7 @@ export const ERRORS = {
     'Say which merchant this request is for: send merchantId.',
     'Indique para qué comercio es esta solicitud: envíe merchantId.',
   ),
-  MERCHANT_NOT_FOUND: define(
-    'MERCHANT_NOT_FOUND',
-    'NOT_FOUND',
-    'The merchant was not found.',
-    'No se encontró el comercio.',
-  ),
+  MERCHANT_NOT_FOUND: define('MERCHANT_NOT_FOUND', 'NOT_FOUND', 'The merchant was not found.', 'No se encontró el comercio.'),
   MERCHANT_INVALID_STATE: define(
     'MERCHANT_INVALID_STATE',
     'CONFLICT',
@@ -188,7 +183,7 @@ export const ERRORS = {
   PAYER_DOCUMENT_MISMATCH: define(
     'PAYER_DOCUMENT_MISMATCH',
     'INVALID',
-    'The document sent does not match the payer\'s document on file.',
+    "The document sent does not match the payer's document on file.",
     'El documento enviado no coincide con el documento registrado del pagador.',
   ),
   ERROR_IN_DELETE_PAYER: define(
@@ -209,7 +204,12 @@ export const ERRORS = {
     'The merchant has no active processor for {method} in {country}.',
     'El comercio no tiene un procesador activo para {method} en {country}.',
   ),
-  PAYMENT_INTENT_NOT_FOUND: define('PAYMENT_INTENT_NOT_FOUND', 'NOT_FOUND', 'The payment intent was not found.', 'No se encontró la intención de pago.'),
+  PAYMENT_INTENT_NOT_FOUND: define(
+    'PAYMENT_INTENT_NOT_FOUND',
+    'NOT_FOUND',
+    'The payment intent was not found.',
+    'No se encontró la intención de pago.',
+  ),
   PAYMENT_INTENT_INVALID_STATE: define(
     'PAYMENT_INTENT_INVALID_STATE',
     'CONFLICT',

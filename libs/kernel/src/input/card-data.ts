@@ -39,7 +39,8 @@ export function findCardData(root: unknown): string[] {
   walkJson(root, (path, value, key) => {
     if (key !== null && CARD_SECRET_KEYS.test(key)) found.push(path);
     if (typeof value === 'string' && looksLikeCardNumber(value)) found.push(path || 'body');
-    else if (typeof value === 'number' && Number.isInteger(value) && looksLikeCardNumber(String(Math.abs(value)))) found.push(path || 'body');
+    else if (typeof value === 'number' && Number.isInteger(value) && looksLikeCardNumber(String(Math.abs(value))))
+      found.push(path || 'body');
   });
   return found;
 }

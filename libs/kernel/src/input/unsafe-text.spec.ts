@@ -21,7 +21,9 @@ describe('unsafe text', () => {
   it('accepts every well-formed string, astral characters and accents included (property)', () => {
     expect(unsafeTextReason('Ñandú 😀 ✓')).toBeNull();
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), (text) => expect(unsafeTextReason(text.replaceAll('\u0000', ''))).toBeNull()),
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), (text) =>
+        expect(unsafeTextReason(text.replaceAll('\u0000', ''))).toBeNull(),
+      ),
       { numRuns: 2000 },
     );
   });

@@ -70,7 +70,10 @@ describe('Money arithmetic', () => {
 
   it('splits VAT out of a gross amount, rounding half away from zero', () => {
     // 122.00 UYU at 22%: tax 22.00, subtotal 100.00
-    expect(Money.ofMinor(12200, Currency.UYU).splitVat(2200)).toEqual({ tax: Money.ofMinor(2200, Currency.UYU), subtotal: Money.ofMinor(10000, Currency.UYU) });
+    expect(Money.ofMinor(12200, Currency.UYU).splitVat(2200)).toEqual({
+      tax: Money.ofMinor(2200, Currency.UYU),
+      subtotal: Money.ofMinor(10000, Currency.UYU),
+    });
     // 1.00 at 10.5%: 100 * 1050 / 11050 = 9.502... → 10
     expect(Money.ofMinor(100, Currency.ARS).splitVat(1050).tax.minor).toBe(10);
     // exactly half: 21 * 10000 / 20000 = 10.5 → 11
@@ -80,15 +83,20 @@ describe('Money arithmetic', () => {
 
   it('VAT split always sums back to the gross amount and stays within bounds (property)', () => {
     fc.assert(
-      fc.property(currencies, fc.integer({ min: 1, max: MAX_MINOR_UNITS }), fc.constantFrom(0, 1000, 1050, 2100, 2200, 2700), (currency, minor, rate) => {
-        const gross = Money.ofMinor(minor, currency);
-        const { tax, subtotal } = gross.splitVat(rate);
-        expect(tax.plus(subtotal).equals(gross)).toBe(true);
-        expect(tax.minor).toBeGreaterThanOrEqual(0);
-        // |tax − exact| ≤ ½ minor unit, checked in integers: |2·tax·(10000+r) − 2·gross·r| ≤ 10000+r
-        const lhs = BigInt(2 * tax.minor) * BigInt(10000 + rate) - BigInt(2) * BigInt(minor) * BigInt(rate);
-        expect((lhs < 0n ? -lhs : lhs) <= BigInt(10000 + rate)).toBe(true);
-      }),
+      fc.property(
+        currencies,
+        fc.integer({ min: 1, max: MAX_MINOR_UNITS }),
+        fc.constantFrom(0, 1000, 1050, 2100, 2200, 2700),
+        (currency, minor, rate) => {
+          const gross = Money.ofMinor(minor, currency);
+          const { tax, subtotal } = gross.splitVat(rate);
+          expect(tax.plus(subtotal).equals(gross)).toBe(true);
+          expect(tax.minor).toBeGreaterThanOrEqual(0);
+          // |tax − exact| ≤ ½ minor unit, checked in integers: |2·tax·(10000+r) − 2·gross·r| ≤ 10000+r
+          const lhs = BigInt(2 * tax.minor) * BigInt(10000 + rate) - BigInt(2) * BigInt(minor) * BigInt(rate);
+          expect((lhs < 0n ? -lhs : lhs) <= BigInt(10000 + rate)).toBe(true);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

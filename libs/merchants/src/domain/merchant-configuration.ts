@@ -91,7 +91,10 @@ export class MerchantConfiguration {
     if (changes.countryVats !== undefined) {
       const countries = changes.countryVats.map((c) => c.countryId);
       if (new Set(countries).size !== countries.length) {
-        throw invalid('each country may appear only once in merchantCountryConfigurations', 'cada país puede aparecer una sola vez en merchantCountryConfigurations');
+        throw invalid(
+          'each country may appear only once in merchantCountryConfigurations',
+          'cada país puede aparecer una sola vez en merchantCountryConfigurations',
+        );
       }
       next.countryVats = [...changes.countryVats];
     }
@@ -99,7 +102,10 @@ export class MerchantConfiguration {
       throw invalid('fast payments need a shortName', 'los pagos rápidos requieren un shortName');
     }
     if ((next.paymentSuccessNotification || next.paymentErrorNotification) && next.notificationEmails.length === 0) {
-      throw invalid('notifications need at least one address in notificationEmails', 'las notificaciones requieren al menos una dirección en notificationEmails');
+      throw invalid(
+        'notifications need at least one address in notificationEmails',
+        'las notificaciones requieren al menos una dirección en notificationEmails',
+      );
     }
     Object.assign(this.props, next);
   }

@@ -21,8 +21,19 @@ export interface MerchantCountryProcessorProps {
 export class MerchantCountryProcessor {
   private constructor(private readonly props: MerchantCountryProcessorProps) {}
 
-  static relate(input: { merchantCountryProcessorId: string; merchantId: string; countryProcessorId: string; now: Date }): MerchantCountryProcessor {
-    return new MerchantCountryProcessor({ ...input, onboardingStatus: 'ONBOARDING', active: true, createdAt: input.now, updatedAt: input.now });
+  static relate(input: {
+    merchantCountryProcessorId: string;
+    merchantId: string;
+    countryProcessorId: string;
+    now: Date;
+  }): MerchantCountryProcessor {
+    return new MerchantCountryProcessor({
+      ...input,
+      onboardingStatus: 'ONBOARDING',
+      active: true,
+      createdAt: input.now,
+      updatedAt: input.now,
+    });
   }
 
   static restore(props: MerchantCountryProcessorProps): MerchantCountryProcessor {
@@ -41,7 +52,9 @@ export class MerchantCountryProcessor {
   completeOnboarding(now: Date): void {
     if (this.props.onboardingStatus === 'ACTIVE') return;
     if (this.props.onboardingStatus === 'REJECTED') {
-      throw new DomainError('MERCHANT_INVALID_STATE', 'a rejected country processor relationship cannot be activated', { status: 'REJECTED' });
+      throw new DomainError('MERCHANT_INVALID_STATE', 'a rejected country processor relationship cannot be activated', {
+        status: 'REJECTED',
+      });
     }
     this.props.onboardingStatus = 'ACTIVE';
     this.props.updatedAt = now;
@@ -49,9 +62,13 @@ export class MerchantCountryProcessor {
 
   rejectOnboarding(now: Date): void {
     if (this.props.onboardingStatus !== 'ONBOARDING') {
-      throw new DomainError('MERCHANT_INVALID_STATE', `only a relationship in ONBOARDING can be rejected; this one is ${this.props.onboardingStatus}`, {
-        status: this.props.onboardingStatus,
-      });
+      throw new DomainError(
+        'MERCHANT_INVALID_STATE',
+        `only a relationship in ONBOARDING can be rejected; this one is ${this.props.onboardingStatus}`,
+        {
+          status: this.props.onboardingStatus,
+        },
+      );
     }
     this.props.onboardingStatus = 'REJECTED';
     this.props.updatedAt = now;

@@ -7,7 +7,14 @@ const now = new Date('2026-11-01T10:00:00Z');
 const later = new Date('2026-11-02T10:00:00Z');
 
 function newMerchant(): Merchant {
-  return Merchant.create({ merchantId: 'm1', businessId: 'b1', countryId: 'c1', merchantName: '  Café  ', currencies: [Currency.UYU], now });
+  return Merchant.create({
+    merchantId: 'm1',
+    businessId: 'b1',
+    countryId: 'c1',
+    merchantName: '  Café  ',
+    currencies: [Currency.UYU],
+    now,
+  });
 }
 
 function codeOf(fn: () => unknown): string | undefined {
@@ -51,7 +58,10 @@ describe('Merchant', () => {
 
   it('applies only the changes that were sent', () => {
     const merchant = newMerchant();
-    merchant.update({ email: 'Ops@Example.COM ', transfersType: TransfersType.L2L, currencies: [Currency.UYU, Currency.USD, Currency.UYU] }, later);
+    merchant.update(
+      { email: 'Ops@Example.COM ', transfersType: TransfersType.L2L, currencies: [Currency.UYU, Currency.USD, Currency.UYU] },
+      later,
+    );
     const s = merchant.snapshot();
     expect(s.email).toBe('ops@example.com');
     expect(s.transfersType).toBe('L2L');
@@ -70,7 +80,8 @@ describe('Merchant', () => {
   });
 
   it('refuses an empty or overlong name at creation', () => {
-    const create = (merchantName: string) => () => Merchant.create({ merchantId: 'm', businessId: 'b', countryId: 'c', merchantName, currencies: [], now });
+    const create = (merchantName: string) => () =>
+      Merchant.create({ merchantId: 'm', businessId: 'b', countryId: 'c', merchantName, currencies: [], now });
     expect(codeOf(create('   '))).toBe('ERROR_IN_UPDATE_MERCHANT');
     expect(codeOf(create('x'.repeat(129)))).toBe('ERROR_IN_UPDATE_MERCHANT');
   });
@@ -92,16 +103,33 @@ describe('MerchantConfiguration', () => {
     expect(codeOf(() => fresh().apply({ fastPaymentsEnabled: true }))).toBe('ERROR_IN_UPDATE_MERCHANT_CONFIGURATION');
     expect(codeOf(() => fresh().apply({ paymentSuccessNotification: true }))).toBe('ERROR_IN_UPDATE_MERCHANT_CONFIGURATION');
     const configuration = fresh();
-    configuration.apply({ shortName: 'cafe', fastPaymentsEnabled: true, notificationEmails: ['A@x.com', 'a@x.com'], paymentErrorNotification: true });
-    expect(configuration.snapshot()).toMatchObject({ fastPaymentsEnabled: true, notificationEmails: ['a@x.com'], paymentErrorNotification: true });
+    configuration.apply({
+      shortName: 'cafe',
+      fastPaymentsEnabled: true,
+      notificationEmails: ['A@x.com', 'a@x.com'],
+      paymentErrorNotification: true,
+    });
+    expect(configuration.snapshot()).toMatchObject({
+      fastPaymentsEnabled: true,
+      notificationEmails: ['a@x.com'],
+      paymentErrorNotification: true,
+    });
   });
 
   it('leaves itself unchanged when a change is refused', () => {
     const configuration = fresh();
     configuration.apply({ shortName: 'cafe' });
-    expect(codeOf(() => configuration.apply({ shortName: 'other', countryVats: [{ countryId: 'c', vatRateBp: 0 }, { countryId: 'c', vatRateBp: 2200 }] }))).toBe(
-      'ERROR_IN_UPDATE_MERCHANT_CONFIGURATION',
-    );
+    expect(
+      codeOf(() =>
+        configuration.apply({
+          shortName: 'other',
+          countryVats: [
+            { countryId: 'c', vatRateBp: 0 },
+            { countryId: 'c', vatRateBp: 2200 },
+          ],
+        }),
+      ),
+    ).toBe('ERROR_IN_UPDATE_MERCHANT_CONFIGURATION');
     expect(configuration.snapshot().shortName).toBe('cafe');
     expect(configuration.snapshot().countryVats).toEqual([]);
   });

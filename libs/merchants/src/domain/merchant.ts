@@ -79,7 +79,14 @@ export interface MerchantChanges {
 export class Merchant {
   private constructor(private readonly props: MerchantProps) {}
 
-  static create(input: { merchantId: string; businessId: string; countryId: string; merchantName: string; currencies: Currency[]; now: Date }): Merchant {
+  static create(input: {
+    merchantId: string;
+    businessId: string;
+    countryId: string;
+    merchantName: string;
+    currencies: Currency[];
+    now: Date;
+  }): Merchant {
     const name = input.merchantName.trim();
     if (name.length === 0 || name.length > 128) {
       throw new DomainError('ERROR_IN_UPDATE_MERCHANT', 'merchantName must have 1 to 128 characters', {

@@ -82,7 +82,10 @@ export function merchantToRow(merchant: Merchant): MerchantOrmEntity {
   return row;
 }
 
-export function configurationFromRows(row: MerchantConfigurationOrmEntity, vats: MerchantCountryConfigurationOrmEntity[]): MerchantConfiguration {
+export function configurationFromRows(
+  row: MerchantConfigurationOrmEntity,
+  vats: MerchantCountryConfigurationOrmEntity[],
+): MerchantConfiguration {
   return MerchantConfiguration.restore({
     merchantConfigurationId: row.merchantConfigurationId,
     merchantId: row.merchantId,

@@ -14,7 +14,10 @@ describe('identity documents', () => {
   });
 
   it('refuses a cédula with a wrong check digit or a wrong length', () => {
-    expect(checkIdentityDocument(DocumentType.IDENTITY_DOCUMENT, '1.234.567-3', 'URY')).toMatchObject({ ok: false, reason: expect.stringContaining('check digit') });
+    expect(checkIdentityDocument(DocumentType.IDENTITY_DOCUMENT, '1.234.567-3', 'URY')).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('check digit'),
+    });
     expect(checkIdentityDocument(DocumentType.IDENTITY_DOCUMENT, '123456', 'URY').ok).toBe(false);
     expect(checkIdentityDocument(DocumentType.IDENTITY_DOCUMENT, '123456789', 'URY').ok).toBe(false);
   });
@@ -32,15 +35,20 @@ describe('identity documents', () => {
     expect(checkIdentityDocument(DocumentType.DNI, '30.123.456', 'ARG')).toEqual({ ok: true, number: '30123456' });
     expect(checkIdentityDocument(DocumentType.DNI, '7123456', null)).toEqual({ ok: true, number: '7123456' });
     expect(checkIdentityDocument(DocumentType.IDENTITY_DOCUMENT, '30123456', 'ARG')).toEqual({ ok: true, number: '30123456' });
-    for (const bad of ['123456', '123456789', '30-123-456', 'ABC12345']) expect(checkIdentityDocument(DocumentType.DNI, bad, 'ARG').ok).toBe(false);
+    for (const bad of ['123456', '123456789', '30-123-456', 'ABC12345'])
+      expect(checkIdentityDocument(DocumentType.DNI, bad, 'ARG').ok).toBe(false);
   });
 
   it('accepts passports of 6–20 letters and digits, upper-cased', () => {
     expect(checkIdentityDocument(DocumentType.PASSPORT, 'ab123456', 'URY')).toEqual({ ok: true, number: 'AB123456' });
-    for (const bad of ['AB123', 'A'.repeat(21), 'AB-123456']) expect(checkIdentityDocument(DocumentType.PASSPORT, bad, null).ok).toBe(false);
+    for (const bad of ['AB123', 'A'.repeat(21), 'AB-123456'])
+      expect(checkIdentityDocument(DocumentType.PASSPORT, bad, null).ok).toBe(false);
   });
 
   it('needs the country to check an IDENTITY_DOCUMENT', () => {
-    expect(checkIdentityDocument(DocumentType.IDENTITY_DOCUMENT, '12345672', null)).toMatchObject({ ok: false, reason: expect.stringContaining('country') });
+    expect(checkIdentityDocument(DocumentType.IDENTITY_DOCUMENT, '12345672', null)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('country'),
+    });
   });
 });

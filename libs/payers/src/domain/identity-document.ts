@@ -27,7 +27,9 @@ export function checkIdentityDocument(type: DocumentType, value: string, country
   const raw = value.trim();
   if (type === DocumentType.PASSPORT) {
     const number = raw.toUpperCase();
-    return /^[A-Z0-9]{6,20}$/.test(number) ? { ok: true, number } : fail('a passport number has 6 to 20 letters and digits', 'un número de pasaporte tiene entre 6 y 20 letras y dígitos');
+    return /^[A-Z0-9]{6,20}$/.test(number)
+      ? { ok: true, number }
+      : fail('a passport number has 6 to 20 letters and digits', 'un número de pasaporte tiene entre 6 y 20 letras y dígitos');
   }
   if (type === DocumentType.DNI || (type === DocumentType.IDENTITY_DOCUMENT && countryIso3 === 'ARG')) {
     if (!/^\d{1,2}\.?\d{3}\.?\d{3}$/.test(raw)) return fail('an Argentine DNI has 7 or 8 digits', 'un DNI argentino tiene 7 u 8 dígitos');
@@ -35,11 +37,17 @@ export function checkIdentityDocument(type: DocumentType, value: string, country
   }
   if (type === DocumentType.IDENTITY_DOCUMENT && countryIso3 === 'URY') {
     if (!/^(\d{1,3}(\.?\d{3})?)\.?\d{3}[-]?\d$/.test(raw)) {
-      return fail('a Uruguayan cédula has 7 or 8 digits, the last one a check digit', 'una cédula uruguaya tiene 7 u 8 dígitos, el último es el dígito verificador');
+      return fail(
+        'a Uruguayan cédula has 7 or 8 digits, the last one a check digit',
+        'una cédula uruguaya tiene 7 u 8 dígitos, el último es el dígito verificador',
+      );
     }
     const digits = raw.replace(/[.-]/g, '');
     if (digits.length < 7 || digits.length > 8) {
-      return fail('a Uruguayan cédula has 7 or 8 digits, the last one a check digit', 'una cédula uruguaya tiene 7 u 8 dígitos, el último es el dígito verificador');
+      return fail(
+        'a Uruguayan cédula has 7 or 8 digits, the last one a check digit',
+        'una cédula uruguaya tiene 7 u 8 dígitos, el último es el dígito verificador',
+      );
     }
     const base = digits.slice(0, -1);
     if (uruguayanCedulaCheckDigit(base) !== Number(digits.slice(-1))) {

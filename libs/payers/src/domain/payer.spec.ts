@@ -15,15 +15,30 @@ const codeOf = (fn: () => unknown) => {
 describe('Payer', () => {
   it('completes only what is missing, never overwriting', () => {
     const payer = Payer.create(ids, { firstName: 'Ana', email: 'ana@x.uy' }, now);
-    payer.complete({ firstName: 'Other', lastName: 'Gómez', email: 'other@x.uy', documentType: DocumentType.DNI, documentNumber: '30123456' }, now);
-    expect(payer.snapshot()).toMatchObject({ firstName: 'Ana', lastName: 'Gómez', email: 'ana@x.uy', documentType: 'DNI', documentNumber: '30123456' });
+    payer.complete(
+      { firstName: 'Other', lastName: 'Gómez', email: 'other@x.uy', documentType: DocumentType.DNI, documentNumber: '30123456' },
+      now,
+    );
+    expect(payer.snapshot()).toMatchObject({
+      firstName: 'Ana',
+      lastName: 'Gómez',
+      email: 'ana@x.uy',
+      documentType: 'DNI',
+      documentNumber: '30123456',
+    });
   });
 
   it('refuses to complete with a different document than the one on file', () => {
     const payer = Payer.create(ids, { documentType: DocumentType.DNI, documentNumber: '30123456' }, now);
-    expect(codeOf(() => payer.complete({ documentType: DocumentType.DNI, documentNumber: '30123457' }, now))).toBe('PAYER_DOCUMENT_MISMATCH');
-    expect(codeOf(() => payer.complete({ documentType: DocumentType.PASSPORT, documentNumber: '30123456' }, now))).toBe('PAYER_DOCUMENT_MISMATCH');
-    expect(codeOf(() => payer.complete({ documentType: DocumentType.DNI, documentNumber: '30123456', phone: '+598991' }, now))).toBeUndefined();
+    expect(codeOf(() => payer.complete({ documentType: DocumentType.DNI, documentNumber: '30123457' }, now))).toBe(
+      'PAYER_DOCUMENT_MISMATCH',
+    );
+    expect(codeOf(() => payer.complete({ documentType: DocumentType.PASSPORT, documentNumber: '30123456' }, now))).toBe(
+      'PAYER_DOCUMENT_MISMATCH',
+    );
+    expect(
+      codeOf(() => payer.complete({ documentType: DocumentType.DNI, documentNumber: '30123456', phone: '+598991' }, now)),
+    ).toBeUndefined();
   });
 
   it('is gone for every change once deleted', () => {

@@ -101,13 +101,19 @@ export class Payer {
   complete(details: PayerDetails, now: Date): void {
     this.assertLive();
     const p = this.props;
-    if (details.documentNumber !== undefined && p.documentNumber !== null && (details.documentNumber !== p.documentNumber || details.documentType !== p.documentType)) {
+    if (
+      details.documentNumber !== undefined &&
+      p.documentNumber !== null &&
+      (details.documentNumber !== p.documentNumber || details.documentType !== p.documentType)
+    ) {
       throw new DomainError('PAYER_DOCUMENT_MISMATCH');
     }
     const fill = <K extends keyof PayerDetails & keyof PayerProps>(key: K) => {
       if (p[key] === null && details[key] !== undefined) (p as unknown as Record<string, unknown>)[key] = details[key];
     };
-    (['firstName', 'lastName', 'documentType', 'documentNumber', 'countryId', 'email', 'phone', 'address', 'deviceFingerprint'] as const).forEach(fill);
+    (
+      ['firstName', 'lastName', 'documentType', 'documentNumber', 'countryId', 'email', 'phone', 'address', 'deviceFingerprint'] as const
+    ).forEach(fill);
     p.updatedAt = now;
   }
 

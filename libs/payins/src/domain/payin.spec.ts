@@ -30,7 +30,7 @@ const open = () =>
   });
 
 describe('Payin', () => {
-  it('settles approved payins after the method\'s business days, skipping weekends', () => {
+  it("settles approved payins after the method's business days, skipping weekends", () => {
     expect(addBusinessDays(now, 0)).toEqual(now);
     expect(addBusinessDays(now, 1).toISOString()).toBe('2026-11-23T15:00:00.000Z'); // Monday
     expect(addBusinessDays(now, 3).toISOString()).toBe('2026-11-25T15:00:00.000Z');
@@ -74,9 +74,18 @@ describe('Payin', () => {
   });
 
   it('remembers which request confirmed a manual refund', () => {
-    const refund = Payin.open({ ...open().snapshot(), transactionType: 'REFUND', conceptCode: 'MANUAL_REFUND', manualRefundStatus: 'MANUAL_REFUND_PENDING' });
+    const refund = Payin.open({
+      ...open().snapshot(),
+      transactionType: 'REFUND',
+      conceptCode: 'MANUAL_REFUND',
+      manualRefundStatus: 'MANUAL_REFUND_PENDING',
+    });
     expect(refund.confirmManualRefund('op-1', now)).toBe(true);
-    expect(refund.snapshot()).toMatchObject({ status: 'APPROVED', manualRefundStatus: 'MANUAL_REFUND_CONFIRMED', confirmedByOperation: 'op-1' });
+    expect(refund.snapshot()).toMatchObject({
+      status: 'APPROVED',
+      manualRefundStatus: 'MANUAL_REFUND_CONFIRMED',
+      confirmedByOperation: 'op-1',
+    });
     expect(refund.confirmManualRefund('op-2', now)).toBe(false);
     expect(refund.snapshot().confirmedByOperation).toBe('op-1');
   });

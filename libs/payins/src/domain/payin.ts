@@ -5,7 +5,12 @@ export type ConceptCode = 'PAYIN' | 'REFUND' | 'MANUAL_REFUND';
 export type PaymentIntentInitiator = 'MERCHANT' | 'PAYER';
 export type ManualRefundStatus = 'MANUAL_REFUND_PENDING' | 'MANUAL_REFUND_CONFIRMED';
 
-const FINAL: readonly TransactionStatus[] = [TransactionStatus.APPROVED, TransactionStatus.REJECTED, TransactionStatus.CANCELLED, TransactionStatus.EXPIRED];
+const FINAL: readonly TransactionStatus[] = [
+  TransactionStatus.APPROVED,
+  TransactionStatus.REJECTED,
+  TransactionStatus.CANCELLED,
+  TransactionStatus.EXPIRED,
+];
 
 export interface PayinProps {
   readonly transactionId: string;

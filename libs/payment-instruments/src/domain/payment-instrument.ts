@@ -34,8 +34,19 @@ export interface PaymentInstrumentProps {
 export class PaymentInstrument {
   private constructor(private readonly props: PaymentInstrumentProps) {}
 
-  static create(input: Omit<PaymentInstrumentProps, 'status' | 'active' | 'validated' | 'externalId' | 'cardBrand' | 'cardLast4' | 'updatedAt'>): PaymentInstrument {
-    return new PaymentInstrument({ ...input, status: 'ACTIVE', active: true, validated: false, externalId: null, cardBrand: null, cardLast4: null, updatedAt: input.createdAt });
+  static create(
+    input: Omit<PaymentInstrumentProps, 'status' | 'active' | 'validated' | 'externalId' | 'cardBrand' | 'cardLast4' | 'updatedAt'>,
+  ): PaymentInstrument {
+    return new PaymentInstrument({
+      ...input,
+      status: 'ACTIVE',
+      active: true,
+      validated: false,
+      externalId: null,
+      cardBrand: null,
+      cardLast4: null,
+      updatedAt: input.createdAt,
+    });
   }
 
   static restore(props: PaymentInstrumentProps): PaymentInstrument {
@@ -63,7 +74,8 @@ export class PaymentInstrument {
 
   /** Records the gateway's token and masked card data; a full card number is refused. */
   recordGatewayData(data: { externalId: string; cardBrand?: string; cardLast4?: string }, now: Date): void {
-    if (data.cardLast4 !== undefined && !/^\d{4}$/.test(data.cardLast4)) throw new DomainError('CARD_DATA_NOT_ACCEPTED', 'only the last four digits of a card are kept', { fields: 'cardLast4' });
+    if (data.cardLast4 !== undefined && !/^\d{4}$/.test(data.cardLast4))
+      throw new DomainError('CARD_DATA_NOT_ACCEPTED', 'only the last four digits of a card are kept', { fields: 'cardLast4' });
     this.props.externalId = data.externalId;
     this.props.cardBrand = data.cardBrand ?? this.props.cardBrand;
     this.props.cardLast4 = data.cardLast4 ?? this.props.cardLast4;

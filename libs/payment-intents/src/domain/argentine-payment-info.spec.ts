@@ -12,12 +12,18 @@ describe('Argentine payment info', () => {
 
   it('refuses a CBU with any digit changed, or of another length (property)', () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^\d{7}$/), fc.stringMatching(/^\d{13}$/), fc.integer({ min: 0, max: 21 }), fc.integer({ min: 1, max: 9 }), (bb, account, position, delta) => {
-        const cbu = cbuFrom(bb, account);
-        expect(isValidCbu(cbu)).toBe(true);
-        const changed = cbu.slice(0, position) + ((Number(cbu[position]) + delta) % 10) + cbu.slice(position + 1);
-        expect(isValidCbu(changed)).toBe(false);
-      }),
+      fc.property(
+        fc.stringMatching(/^\d{7}$/),
+        fc.stringMatching(/^\d{13}$/),
+        fc.integer({ min: 0, max: 21 }),
+        fc.integer({ min: 1, max: 9 }),
+        (bb, account, position, delta) => {
+          const cbu = cbuFrom(bb, account);
+          expect(isValidCbu(cbu)).toBe(true);
+          const changed = cbu.slice(0, position) + ((Number(cbu[position]) + delta) % 10) + cbu.slice(position + 1);
+          expect(isValidCbu(changed)).toBe(false);
+        },
+      ),
     );
     expect(isValidCbu('123')).toBe(false);
     expect(isValidCbu('28505909400904181352011')).toBe(false);

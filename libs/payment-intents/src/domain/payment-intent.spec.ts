@@ -37,17 +37,36 @@ function intentIn(status: PaymentIntentStatus, received = 0, refunded = 0): Paym
   return PaymentIntent.restore({ ...created.snapshot(), status, receivedAmount: received, refundedAmount: refunded });
 }
 
-const ALL: PaymentIntentStatus[] = ['REQUIRES_PAYMENT_INSTRUMENT', 'REQUIRES_CONFIRMATION', 'REQUIRES_ACTION', 'PROCESSING', 'SUCCEEDED', 'CANCELED', 'PARTIALLY_REFUNDED', 'REFUNDED'];
+const ALL: PaymentIntentStatus[] = [
+  'REQUIRES_PAYMENT_INSTRUMENT',
+  'REQUIRES_CONFIRMATION',
+  'REQUIRES_ACTION',
+  'PROCESSING',
+  'SUCCEEDED',
+  'CANCELED',
+  'PARTIALLY_REFUNDED',
+  'REFUNDED',
+];
 
 /** Contract §9, as (transition, from-states it is allowed in, resulting state). */
 const TRANSITIONS: [string, (i: PaymentIntent) => unknown, PaymentIntentStatus[], PaymentIntentStatus | null][] = [
-  ['initialize at a gateway', (i) => i.awaitPayerAtGateway(now), ['REQUIRES_PAYMENT_INSTRUMENT', 'REQUIRES_CONFIRMATION', 'REQUIRES_ACTION'], 'REQUIRES_ACTION'],
+  [
+    'initialize at a gateway',
+    (i) => i.awaitPayerAtGateway(now),
+    ['REQUIRES_PAYMENT_INSTRUMENT', 'REQUIRES_CONFIRMATION', 'REQUIRES_ACTION'],
+    'REQUIRES_ACTION',
+  ],
   ['charge off-session', (i) => i.startOffSessionCharge(now), ['REQUIRES_CONFIRMATION'], 'PROCESSING'],
   ['payer completes, money on its way', (i) => i.markProcessing(now), ['REQUIRES_ACTION', 'PROCESSING'], 'PROCESSING'],
   ['gateway approves', (i) => i.succeed('ch', now), ['REQUIRES_ACTION', 'PROCESSING'], 'SUCCEEDED'],
   ['gateway rejects', (i) => i.fail('declined', now), ['REQUIRES_ACTION', 'PROCESSING'], 'REQUIRES_PAYMENT_INSTRUMENT'],
   ['payer abandons the page', (i) => i.expireAttempt(now), ['REQUIRES_ACTION'], 'REQUIRES_PAYMENT_INSTRUMENT'],
-  ['cancel', (i) => i.cancel('merchant asked', now), ['REQUIRES_PAYMENT_INSTRUMENT', 'REQUIRES_CONFIRMATION', 'REQUIRES_ACTION', 'PROCESSING'], 'CANCELED'],
+  [
+    'cancel',
+    (i) => i.cancel('merchant asked', now),
+    ['REQUIRES_PAYMENT_INSTRUMENT', 'REQUIRES_CONFIRMATION', 'REQUIRES_ACTION', 'PROCESSING'],
+    'CANCELED',
+  ],
 ];
 
 describe('PaymentIntent state machine (contract §9)', () => {

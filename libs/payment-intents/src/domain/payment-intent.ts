@@ -13,7 +13,12 @@ export type PaymentIntentStatus =
 export type PaymentIntentOrigin = 'API' | 'FAST' | 'LINK' | 'B2B';
 
 /** States from which money may still move towards collection. */
-export const OPEN_STATUSES: readonly PaymentIntentStatus[] = ['REQUIRES_PAYMENT_INSTRUMENT', 'REQUIRES_CONFIRMATION', 'REQUIRES_ACTION', 'PROCESSING'];
+export const OPEN_STATUSES: readonly PaymentIntentStatus[] = [
+  'REQUIRES_PAYMENT_INSTRUMENT',
+  'REQUIRES_CONFIRMATION',
+  'REQUIRES_ACTION',
+  'PROCESSING',
+];
 
 export interface PaymentIntentProps {
   readonly paymentIntentId: string;
@@ -194,9 +199,18 @@ export class PaymentIntent {
     this.require(['SUCCEEDED', 'PARTIALLY_REFUNDED']);
     const available = this.refundable;
     const amount = requested ?? available;
-    if (amount.currency !== available.currency) throw new DomainError('REFUND_AMOUNT_EXCEEDS_AVAILABLE', 'the refund must be in the payment intent\'s currency', this.availableParams());
+    if (amount.currency !== available.currency)
+      throw new DomainError(
+        'REFUND_AMOUNT_EXCEEDS_AVAILABLE',
+        "the refund must be in the payment intent's currency",
+        this.availableParams(),
+      );
     if (amount.isZero() || amount.isGreaterThan(available)) {
-      throw new DomainError('REFUND_AMOUNT_EXCEEDS_AVAILABLE', `the refund of ${amount.toWire()} exceeds the ${available.toWire()} ${available.currency} still refundable`, this.availableParams());
+      throw new DomainError(
+        'REFUND_AMOUNT_EXCEEDS_AVAILABLE',
+        `the refund of ${amount.toWire()} exceeds the ${available.toWire()} ${available.currency} still refundable`,
+        this.availableParams(),
+      );
     }
     this.props.refundedAmount += amount.minor;
     this.settleRefundStatus(now);
@@ -211,7 +225,12 @@ export class PaymentIntent {
 
   private settleRefundStatus(now: Date): void {
     if (this.props.receivedAmount === 0) return;
-    this.props.status = this.props.refundedAmount === 0 ? 'SUCCEEDED' : this.props.refundedAmount >= this.props.receivedAmount ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
+    this.props.status =
+      this.props.refundedAmount === 0
+        ? 'SUCCEEDED'
+        : this.props.refundedAmount >= this.props.receivedAmount
+          ? 'REFUNDED'
+          : 'PARTIALLY_REFUNDED';
     this.touch(now);
   }
 
@@ -224,7 +243,9 @@ export class PaymentIntent {
   }
 
   private invalid(): DomainError {
-    return new DomainError('PAYMENT_INTENT_INVALID_STATE', `not allowed while the payment intent is ${this.props.status}`, { status: this.props.status });
+    return new DomainError('PAYMENT_INTENT_INVALID_STATE', `not allowed while the payment intent is ${this.props.status}`, {
+      status: this.props.status,
+    });
   }
 
   private touch(now: Date): void {

@@ -8,7 +8,7 @@ export class MerchantCountryConfigurationDto {
   @Length(3, 3)
   countryIsoAlpha3: string;
 
-  @ApiProperty({ example: 22, description: 'One of the country\'s allowed VAT percentages' })
+  @ApiProperty({ example: 22, description: "One of the country's allowed VAT percentages" })
   @IsNumber({ allowNaN: false, allowInfinity: false })
   vatPercentage: number;
 }

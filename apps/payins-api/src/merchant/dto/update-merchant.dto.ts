@@ -84,7 +84,11 @@ export class UpdateMerchantDto {
   @IsEnum(Currency, { each: true })
   currencies?: Currency[];
 
-  @ApiPropertyOptional({ type: [String], format: 'uuid', description: 'Country processors to relate to the merchant (added to the existing ones)' })
+  @ApiPropertyOptional({
+    type: [String],
+    format: 'uuid',
+    description: 'Country processors to relate to the merchant (added to the existing ones)',
+  })
   @Optional()
   @IsArray()
   @ArrayMaxSize(100)

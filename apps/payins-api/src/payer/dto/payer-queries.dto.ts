@@ -19,7 +19,7 @@ export class ListPayersQuery extends PageQueryDto {
 
 /** Payer update request (specification). */
 export class UpdatePayerDto {
-  @ApiPropertyOptional({ format: 'uuid', description: 'The merchant\'s own id for this payer (shown as externalId)' })
+  @ApiPropertyOptional({ format: 'uuid', description: "The merchant's own id for this payer (shown as externalId)" })
   @Optional()
   @IsUUID('all')
   merchantExternalId?: string;

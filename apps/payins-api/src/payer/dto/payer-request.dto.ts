@@ -35,7 +35,11 @@ export class PayerRequestDto {
   @IsEnum(DocumentType)
   documentType?: DocumentType;
 
-  @ApiPropertyOptional({ maxLength: 128, description: 'Checked for its type and country: Uruguayan cédula with check digit, Argentine DNI of 7–8 digits, passport of 6–20 letters and digits' })
+  @ApiPropertyOptional({
+    maxLength: 128,
+    description:
+      'Checked for its type and country: Uruguayan cédula with check digit, Argentine DNI of 7–8 digits, passport of 6–20 letters and digits',
+  })
   @Optional()
   @IsString()
   @MaxLength(128)
@@ -57,7 +61,7 @@ export class PayerRequestDto {
   @OptionalPhone()
   phone?: string;
 
-  @ApiPropertyOptional({ enum: CountryCode, description: 'The payer\'s country; defaults to the merchant\'s' })
+  @ApiPropertyOptional({ enum: CountryCode, description: "The payer's country; defaults to the merchant's" })
   @Optional()
   @IsEnum(CountryCode)
   country?: CountryCode;

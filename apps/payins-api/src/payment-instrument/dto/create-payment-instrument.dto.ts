@@ -20,7 +20,11 @@ export class CreatePaymentInstrumentDto {
   @IsEnum(PaymentMethodName)
   paymentMethodName: PaymentMethodName;
 
-  @ApiPropertyOptional({ type: [String], example: ['URY'], description: 'ISO 3166 alpha-3 codes where the instrument may be used; defaults to `country`' })
+  @ApiPropertyOptional({
+    type: [String],
+    example: ['URY'],
+    description: 'ISO 3166 alpha-3 codes where the instrument may be used; defaults to `country`',
+  })
   @Optional()
   @IsArray()
   @ArrayMaxSize(3)
@@ -38,4 +42,3 @@ export class CreatePaymentInstrumentDto {
   @IsEnum(CountryCode)
   country: CountryCode;
 }
-

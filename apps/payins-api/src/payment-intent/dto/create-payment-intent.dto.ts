@@ -1,5 +1,20 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsEnum, IsInt, IsNotEmpty, IsNumber, IsObject, IsPositive, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsEnum,
+  IsInt,
+  IsNotEmpty,
+  IsNumber,
+  IsObject,
+  IsPositive,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import { Optional, NestedObject } from '@pcs/http';
 import { CountryCode, Currency, PayinType, PaymentInstrumentTypeName, PaymentMethodName } from '@pcs/kernel';
 import { PayerRequestDto } from '../../payer/dto/payer-request.dto';
@@ -50,7 +65,7 @@ export class CreatePaymentIntentDto {
   @IsEnum(Currency)
   currency: Currency;
 
-  @ApiProperty({ example: 1500.5, description: 'Major units, VAT included, tip excluded; at most the currency\'s decimals' })
+  @ApiProperty({ example: 1500.5, description: "Major units, VAT included, tip excluded; at most the currency's decimals" })
   @IsNumber({ allowNaN: false, allowInfinity: false })
   amount: number;
 
@@ -130,7 +145,10 @@ export class CreatePaymentIntentDto {
   @Min(0)
   tipAmount?: number;
 
-  @ApiPropertyOptional({ example: 22, description: 'One of the country\'s allowed VAT percentages; default: the merchant\'s for the country, else the country\'s' })
+  @ApiPropertyOptional({
+    example: 22,
+    description: "One of the country's allowed VAT percentages; default: the merchant's for the country, else the country's",
+  })
   @Optional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   vatPercentage?: number;

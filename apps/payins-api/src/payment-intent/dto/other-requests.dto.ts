@@ -47,7 +47,7 @@ export class FastPaymentIntentDto {
 }
 
 export class InitializePaymentDto {
-  @ApiProperty({ format: 'uuid', description: 'One of the intent\'s available country processors (operation 20)' })
+  @ApiProperty({ format: 'uuid', description: "One of the intent's available country processors (operation 20)" })
   @IsUUID('all')
   countryProcessorId: string;
 
@@ -69,4 +69,3 @@ export class ManualRefundDto extends RefundDto {
   @IsEnum(ManualRefundStatus)
   status: ManualRefundStatus;
 }
-
