@@ -1,9 +1,8 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { BusinessService, CredentialService, DEFAULT_ROTATION_GRACE_MINUTES } from '@pcs/businesses';
-import { MerchantService } from '@pcs/merchants';
+import { merchantRepresentation, MerchantService } from '@pcs/merchants';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { presentMerchant } from '../../payins-api/src/merchant/merchant.presenter';
 
 export type Options = Record<string, string | boolean | undefined>;
 
@@ -49,11 +48,11 @@ export const COMMANDS: Record<string, { usage: string; run: (app: INestApplicati
   },
   'merchant:approve': {
     usage: 'merchant:approve --merchant <merchantId>',
-    run: async (app, o) => presentMerchant({ merchant: await app.get(MerchantService).approve(uuid(o, 'merchant')), credentials: null }),
+    run: async (app, o) => merchantRepresentation({ merchant: await app.get(MerchantService).approve(uuid(o, 'merchant')), credentials: null }),
   },
   'merchant:suspend': {
     usage: 'merchant:suspend --merchant <merchantId>',
-    run: async (app, o) => presentMerchant({ merchant: await app.get(MerchantService).suspend(uuid(o, 'merchant')), credentials: null }),
+    run: async (app, o) => merchantRepresentation({ merchant: await app.get(MerchantService).suspend(uuid(o, 'merchant')), credentials: null }),
   },
   'credentials:rotate': {
     usage: 'credentials:rotate (--business <businessId> | --merchant <merchantId>) [--grace-minutes <n>]',

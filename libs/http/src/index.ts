@@ -16,3 +16,4 @@ export * from './standalone';
 export * from './idempotency';
 export * from './client-errors';
 export * from './validation-decorators';
+export * from './openapi-document';

@@ -7,3 +7,4 @@ export * from './domain/merchant';
 export * from './domain/merchant-configuration';
 export * from './domain/merchant-country-processor';
 export * from './merchant-countries.service';
+export * from './merchant.representation';

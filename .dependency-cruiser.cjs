@@ -1,0 +1,91 @@
+/**
+ * Layer rules, checked by a tool rather than remembered (house style).
+ * `npm run lint` runs them; `.ci/run` fails on any violation.
+ */
+
+/** Which bounded contexts (libs) each library may use, besides itself. Tests may also use `testing`. */
+const CONTEXTS = {
+  kernel: [],
+  config: [],
+  database: ['config'],
+  catalog: ['kernel'],
+  businesses: ['catalog', 'config', 'database', 'kernel'],
+  gateways: ['config', 'database', 'kernel'],
+  merchants: ['businesses', 'catalog', 'database', 'kernel'],
+  payers: ['catalog', 'database', 'kernel', 'merchants'],
+  payins: ['database', 'kernel'],
+  'payment-instruments': ['catalog', 'database', 'kernel', 'merchants', 'payers'],
+  'payment-intents': ['catalog', 'config', 'database', 'gateways', 'kernel', 'merchants', 'payers', 'payins', 'payment-instruments'],
+  http: ['businesses', 'config', 'database', 'kernel'],
+  testing: ['businesses', 'config', 'database', 'merchants'],
+};
+
+const FRAMEWORKS = '^node_modules/(@nestjs|typeorm|express|class-validator|class-transformer|pg|supertest)/';
+const TEST_FILE = '\\.(int-|e2e-)?spec\\.ts$';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-app-to-app',
+      comment: 'Each app is deployed alone: an app never imports another app. What two apps share lives in a library.',
+      severity: 'error',
+      from: { path: '^apps/([^/]+)/' },
+      to: { path: '^apps/', pathNot: '^apps/$1/' },
+    },
+    {
+      name: 'libs-never-import-apps',
+      severity: 'error',
+      from: { path: '^libs/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'through-the-index',
+      comment: "A context is used only through its index.ts (@pcs/<lib>): never another library's files, never its persistence.",
+      severity: 'error',
+      from: { path: '^libs/([^/]+)/', pathNot: '^libs/testing/src/global-(setup|teardown)\\.ts$' },
+      to: { path: '^libs/', pathNot: ['^libs/$1/', '^libs/[^/]+/src/index\\.ts$'] },
+    },
+    {
+      name: 'apps-through-the-index',
+      comment: 'Apps and end-to-end tests use a library only through its index.ts.',
+      severity: 'error',
+      from: { path: '^(apps|test)/' },
+      to: { path: '^libs/', pathNot: '^libs/[^/]+/src/index\\.ts$' },
+    },
+    ...Object.entries(CONTEXTS).map(([lib, allowed]) => ({
+      name: `context-graph-${lib}`,
+      comment: `libs/${lib} may use only: ${allowed.join(', ') || 'nothing'}.`,
+      severity: 'error',
+      from: { path: `^libs/${lib}/`, pathNot: TEST_FILE },
+      to: { path: '^libs/([^/]+)/', pathNot: `^libs/(${[lib, ...allowed].map((l) => l.replace('-', '\\-')).join('|')})/` },
+    })),
+    {
+      name: 'domain-is-plain',
+      comment: 'Domain code knows no framework, no ORM, no HTTP, and nothing of persistence.',
+      severity: 'error',
+      from: { path: '^libs/[^/]+/src/domain/', pathNot: TEST_FILE },
+      to: { path: [FRAMEWORKS, '/persistence/'] },
+    },
+    {
+      name: 'orm-entities-stay-in-persistence',
+      comment: "A context's TypeORM entities are used only by its own persistence/ folder (and its module, which registers them).",
+      severity: 'error',
+      from: { path: '^libs/([^/]+)/', pathNot: ['^libs/$1/src/persistence/', '^libs/$1/src/[^/]+\\.module\\.ts$'] },
+      to: { path: '\\.orm-entity\\.ts$' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules)/' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};
