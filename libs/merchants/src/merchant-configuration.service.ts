@@ -1,14 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService, Country } from '@pcs/catalog';
-import { inTransaction, isUniqueViolation } from '@pcs/database';
+import { inTransaction } from '@pcs/database';
 import { basisPointsToVatPercentage, Caller, DomainError, vatPercentageToBasisPoints } from '@pcs/kernel';
-import * as crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { CountryVat, MerchantConfiguration, MerchantConfigurationProps } from './domain/merchant-configuration';
 import { MerchantAccess } from './merchant-access';
-import { configurationFromRows } from './persistence/merchant.mapper';
-import { MerchantConfigurationOrmEntity, MerchantCountryConfigurationOrmEntity } from './persistence/merchant-configuration.orm-entity';
+import { MerchantConfigurationRepository, ShortNameTakenError } from './merchant.repository';
 
 export interface MerchantConfigurationView {
   readonly configuration: Readonly<MerchantConfigurationProps>;
@@ -34,6 +32,7 @@ export class MerchantConfigurationService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly access: MerchantAccess,
     private readonly catalog: CatalogService,
+    private readonly configurations: MerchantConfigurationRepository,
   ) {}
 
   /** Operation 6. */
@@ -44,21 +43,12 @@ export class MerchantConfigurationService {
 
   /** The VAT rate (basis points) the merchant configured for a country, if any. */
   async vatRateFor(merchantId: string, countryId: string, manager: EntityManager = this.dataSource.manager): Promise<number | null> {
-    const row = await manager.findOne(MerchantCountryConfigurationOrmEntity, {
-      where: { merchantId, countryId },
-      select: { vatRateBp: true, merchantCountryConfigurationId: true },
-    });
-    return row?.vatRateBp ?? null;
+    return this.configurations.vatRateFor(manager, merchantId, countryId);
   }
 
   /** The merchant that takes fast payments under this short name, if any (case-insensitive). */
   async fastPaymentMerchantId(shortName: string): Promise<string | null> {
-    const row = await this.dataSource.manager
-      .createQueryBuilder(MerchantConfigurationOrmEntity, 'c')
-      .select('c.merchant_id', 'merchantId')
-      .where('lower(c.short_name) = lower(:shortName) AND c.fast_payments_enabled', { shortName })
-      .getRawOne<{ merchantId: string }>();
-    return row?.merchantId ?? null;
+    return this.configurations.fastPaymentMerchantId(this.dataSource.manager, shortName);
   }
 
   /**
@@ -73,24 +63,11 @@ export class MerchantConfigurationService {
         await this.access.loadVisible(caller, merchantId, manager);
         const configuration = await this.load(manager, merchantId, true);
         configuration.apply({ ...request, countryVats });
-        const next = configuration.snapshot();
-        await manager.update(
-          MerchantConfigurationOrmEntity,
-          { merchantConfigurationId: next.merchantConfigurationId },
-          {
-            paymentSuccessNotification: next.paymentSuccessNotification,
-            paymentErrorNotification: next.paymentErrorNotification,
-            notificationEmails: next.notificationEmails,
-            shortName: next.shortName,
-            fastPaymentsEnabled: next.fastPaymentsEnabled,
-            updatedAt: new Date(),
-          },
-        );
-        if (countryVats) await this.replaceCountryVats(manager, merchantId, countryVats);
+        await this.configurations.save(manager, configuration, new Date(), countryVats !== undefined);
         return this.view(manager, merchantId);
       });
     } catch (error) {
-      if (isUniqueViolation(error, 'merchant_configuration_short_name_idx')) {
+      if (error instanceof ShortNameTakenError) {
         throw invalid('shortName is already taken by another merchant', 'shortName ya está en uso por otro comercio');
       }
       throw error;
@@ -117,46 +94,18 @@ export class MerchantConfigurationService {
     return result;
   }
 
-  private async replaceCountryVats(manager: EntityManager, merchantId: string, countryVats: CountryVat[]): Promise<void> {
-    const existing = await manager.find(MerchantCountryConfigurationOrmEntity, { where: { merchantId } });
-    const keep = new Set(countryVats.map((c) => c.countryId));
-    const stale = existing.filter((row) => !keep.has(row.countryId));
-    if (stale.length > 0) await manager.remove(stale);
-    for (const vat of countryVats) {
-      const row = existing.find((r) => r.countryId === vat.countryId);
-      await manager.save(
-        Object.assign(new MerchantCountryConfigurationOrmEntity(), {
-          merchantCountryConfigurationId: row?.merchantCountryConfigurationId ?? crypto.randomUUID(),
-          merchantId,
-          countryId: vat.countryId,
-          vatRateBp: vat.vatRateBp,
-        }),
-      );
-    }
-  }
-
   private async load(manager: EntityManager, merchantId: string, lock: boolean): Promise<MerchantConfiguration> {
-    const row = await manager.findOne(MerchantConfigurationOrmEntity, {
-      where: { merchantId },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
-    if (!row) throw new DomainError('MERCHANT_NOT_FOUND');
-    const vats = await manager.find(MerchantCountryConfigurationOrmEntity, { where: { merchantId } });
-    return configurationFromRows(row, vats);
+    const configuration = await this.configurations.load(manager, merchantId, lock);
+    if (!configuration) throw new DomainError('MERCHANT_NOT_FOUND');
+    return configuration;
   }
 
   private async view(manager: EntityManager, merchantId: string): Promise<MerchantConfigurationView> {
     const configuration = (await this.load(manager, merchantId, false)).snapshot();
-    const rows = await manager.find(MerchantCountryConfigurationOrmEntity, { where: { merchantId }, order: { countryId: 'ASC' } });
     const countryConfigurations = [];
-    for (const row of rows) {
-      const country = await this.catalog.findCountryById(row.countryId);
-      if (country)
-        countryConfigurations.push({
-          merchantCountryConfigurationId: row.merchantCountryConfigurationId,
-          country,
-          vatRateBp: row.vatRateBp,
-        });
+    for (const stored of await this.configurations.countryVats(manager, merchantId)) {
+      const country = await this.catalog.findCountryById(stored.countryId);
+      if (country) countryConfigurations.push({ merchantCountryConfigurationId: stored.merchantCountryConfigurationId, country, vatRateBp: stored.vatRateBp });
     }
     return { configuration, countryConfigurations };
   }

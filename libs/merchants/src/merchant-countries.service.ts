@@ -37,7 +37,7 @@ export class MerchantCountriesService {
 
   async countriesOf(caller: Caller, merchantId?: string, countryIso3?: string): Promise<MerchantCountries> {
     const id = await this.access.resolveMerchantId(caller, merchantId);
-    const merchant = await this.access.loadVisible(caller, id);
+    const merchant = (await this.access.loadVisible(caller, id)).snapshot();
     const offered = await this.processors.offeredCountryProcessors(id);
     const byCountry = new Map<string, CountryProcessor[]>();
     for (const processor of offered) {

@@ -2,15 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { BusinessService } from '@pcs/businesses';
 import { CatalogService, CountryProcessor } from '@pcs/catalog';
-import { inTransaction, isUniqueViolation } from '@pcs/database';
-import { Caller, DomainError, isMerchantCaller } from '@pcs/kernel';
+import { inTransaction } from '@pcs/database';
+import { Caller, DomainError } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
-import { DataSource, EntityManager, In, IsNull } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { MerchantCountryProcessor, MerchantCountryProcessorProps } from './domain/merchant-country-processor';
 import { MerchantAccess } from './merchant-access';
-import { merchantCountryProcessorFromRow, merchantCountryProcessorToRow } from './persistence/merchant.mapper';
-import { MerchantCountryProcessorOrmEntity } from './persistence/merchant-country-processor.orm-entity';
-import { MerchantOrmEntity } from './persistence/merchant.orm-entity';
+import { MerchantCountryProcessorRepository, MerchantRepository, RelationshipExistsError } from './merchant.repository';
 
 export interface MerchantCountryProcessorView {
   readonly relationship: Readonly<MerchantCountryProcessorProps>;
@@ -29,16 +27,14 @@ export class MerchantCountryProcessorService {
     private readonly access: MerchantAccess,
     private readonly catalog: CatalogService,
     private readonly businesses: BusinessService,
+    private readonly relationships: MerchantCountryProcessorRepository,
+    private readonly merchants: MerchantRepository,
   ) {}
 
   /** Operation 8. */
   async list(caller: Caller, merchantId?: string): Promise<MerchantCountryProcessorView[]> {
     const id = await this.access.resolveMerchantId(caller, merchantId);
-    const rows = await this.dataSource.manager.find(MerchantCountryProcessorOrmEntity, {
-      where: { merchantId: id },
-      order: { createdAt: 'ASC', merchantCountryProcessorId: 'ASC' },
-    });
-    return this.views(rows.map(merchantCountryProcessorFromRow));
+    return this.views(await this.relationships.ofMerchant(this.dataSource.manager, id));
   }
 
   /**
@@ -51,8 +47,7 @@ export class MerchantCountryProcessorService {
     countryProcessorIds: readonly string[],
   ): Promise<MerchantCountryProcessorView[]> {
     const id = await this.access.resolveMerchantId(caller, merchantId);
-    const rows = await inTransaction(this.dataSource, (manager) => this.relateWithin(manager, caller.businessId, id, countryProcessorIds));
-    return this.views(rows.map(merchantCountryProcessorFromRow));
+    return this.views(await inTransaction(this.dataSource, (manager) => this.relateWithin(manager, caller.businessId, id, countryProcessorIds)));
   }
 
   /** Relates inside the caller's transaction (also used by the merchant update). */
@@ -61,28 +56,15 @@ export class MerchantCountryProcessorService {
     businessId: string,
     merchantId: string,
     countryProcessorIds: readonly string[],
-  ): Promise<MerchantCountryProcessorOrmEntity[]> {
+  ): Promise<MerchantCountryProcessor[]> {
     const wanted = [...new Set(countryProcessorIds)];
     await this.assertEnabled(businessId, wanted, manager);
     const now = new Date();
-    const fresh = wanted.map((countryProcessorId) =>
-      merchantCountryProcessorToRow(
-        MerchantCountryProcessor.relate({ merchantCountryProcessorId: crypto.randomUUID(), merchantId, countryProcessorId, now }),
-      ),
+    await this.relationships.insertMissing(
+      manager,
+      wanted.map((countryProcessorId) => MerchantCountryProcessor.relate({ merchantCountryProcessorId: crypto.randomUUID(), merchantId, countryProcessorId, now })),
     );
-    if (fresh.length > 0) {
-      await manager
-        .createQueryBuilder()
-        .insert()
-        .into(MerchantCountryProcessorOrmEntity)
-        .values(fresh)
-        .orIgnore() // ON CONFLICT DO NOTHING: already related stays as it is
-        .execute();
-    }
-    return manager.find(MerchantCountryProcessorOrmEntity, {
-      where: { merchantId, countryProcessorId: In(wanted.length > 0 ? wanted : ['00000000-0000-0000-0000-000000000000']) },
-      order: { createdAt: 'ASC', merchantCountryProcessorId: 'ASC' },
-    });
+    return this.relationships.ofMerchant(manager, merchantId, wanted);
   }
 
   /** Operation 37: switch the relationship on or off, or move it to another processor. */
@@ -92,14 +74,10 @@ export class MerchantCountryProcessorService {
     changes: MerchantCountryProcessorChanges,
   ): Promise<MerchantCountryProcessorView> {
     const saved = await inTransaction(this.dataSource, async (manager) => {
-      const row = await manager.findOne(MerchantCountryProcessorOrmEntity, {
-        where: { merchantCountryProcessorId },
-        lock: { mode: 'pessimistic_write' },
-      });
-      if (!row || !(await this.isVisible(caller, row.merchantId, manager))) {
+      const relationship = await this.relationships.findById(manager, merchantCountryProcessorId, true);
+      if (!relationship || !(await this.merchants.findVisible(manager, caller, relationship.snapshot().merchantId))) {
         throw new DomainError('MERCHANT_COUNTRY_PROCESSOR_NOT_FOUND');
       }
-      const relationship = merchantCountryProcessorFromRow(row);
       const now = new Date();
       if (changes.countryProcessorId !== undefined) {
         await this.assertEnabled(caller.businessId, [changes.countryProcessorId], manager);
@@ -107,10 +85,9 @@ export class MerchantCountryProcessorService {
       }
       if (changes.active !== undefined) relationship.setActive(changes.active, now);
       try {
-        await manager.save(merchantCountryProcessorToRow(relationship));
+        await this.relationships.save(manager, relationship);
       } catch (error) {
-        if (isUniqueViolation(error, 'merchant_country_processor_unique'))
-          throw new DomainError('MERCHANT_COUNTRY_PROCESSOR_ALREADY_EXISTS');
+        if (error instanceof RelationshipExistsError) throw new DomainError('MERCHANT_COUNTRY_PROCESSOR_ALREADY_EXISTS');
         throw error;
       }
       return relationship;
@@ -120,30 +97,17 @@ export class MerchantCountryProcessorService {
 
   /** Completes onboarding of every pending relationship of a merchant (operator approval). */
   async completeOnboarding(merchantId: string, manager: EntityManager): Promise<void> {
-    const rows = await manager.find(MerchantCountryProcessorOrmEntity, {
-      where: { merchantId, onboardingStatus: 'ONBOARDING' },
-      lock: { mode: 'pessimistic_write' },
-    });
     const now = new Date();
-    for (const row of rows) {
-      const relationship = merchantCountryProcessorFromRow(row);
+    for (const relationship of await this.relationships.onboarding(manager, merchantId)) {
       relationship.completeOnboarding(now);
-      await manager.save(merchantCountryProcessorToRow(relationship));
+      await this.relationships.save(manager, relationship);
     }
   }
 
   /** Country processors a merchant offers to payers: ACTIVE, active, and active at the platform. */
   async offeredCountryProcessors(merchantId: string, manager: EntityManager = this.dataSource.manager): Promise<CountryProcessor[]> {
-    const rows = await manager.find(MerchantCountryProcessorOrmEntity, {
-      where: { merchantId, onboardingStatus: 'ACTIVE', active: true },
-    });
-    const processors = await this.catalog.findCountryProcessors(rows.map((r) => r.countryProcessorId));
+    const processors = await this.catalog.findCountryProcessors(await this.relationships.offeredCountryProcessorIds(manager, merchantId));
     return processors.filter((p) => p.active);
-  }
-
-  private async isVisible(caller: Caller, merchantId: string, manager: EntityManager): Promise<boolean> {
-    if (isMerchantCaller(caller) && caller.merchantId !== merchantId) return false;
-    return manager.exists(MerchantOrmEntity, { where: { merchantId, businessId: caller.businessId, deletedAt: IsNull() } });
   }
 
   private async assertEnabled(businessId: string, countryProcessorIds: readonly string[], manager: EntityManager): Promise<void> {

@@ -3,16 +3,14 @@ import { inTransaction } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { BusinessService, CredentialService, IssuedCredentials } from '@pcs/businesses';
 import { CatalogService, PaymentMethod } from '@pcs/catalog';
-import { Caller, DomainError, InvalidRequestError, isMerchantCaller, Page, PageRequest, pageOffset } from '@pcs/kernel';
+import { Caller, DomainError, InvalidRequestError, isMerchantCaller, Page, PageRequest } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
-import { Brackets, DataSource, EntityManager, IsNull } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Merchant, MerchantChanges, MerchantProps } from './domain/merchant';
 import { MerchantConfiguration } from './domain/merchant-configuration';
 import { MerchantAccess } from './merchant-access';
 import { MerchantCountryProcessorService } from './merchant-country-processor.service';
-import { MerchantConfigurationOrmEntity } from './persistence/merchant-configuration.orm-entity';
-import { merchantFromRow, merchantToRow } from './persistence/merchant.mapper';
-import { MerchantOrmEntity } from './persistence/merchant.orm-entity';
+import { MerchantConfigurationRepository, MerchantRepository } from './merchant.repository';
 
 /** A merchant as shown to a caller: credentials only for its owning business. */
 export interface MerchantView {
@@ -40,6 +38,8 @@ export class MerchantService {
     private readonly credentials: CredentialService,
     private readonly businesses: BusinessService,
     private readonly processors: MerchantCountryProcessorService,
+    private readonly merchants: MerchantRepository,
+    private readonly configurations: MerchantConfigurationRepository,
   ) {}
 
   /**
@@ -62,9 +62,8 @@ export class MerchantService {
         currencies: [...country.currencies],
         now,
       });
-      await manager.insert(MerchantOrmEntity, merchantToRow(merchant));
-      const configuration = MerchantConfiguration.createDefault(crypto.randomUUID(), merchant.id);
-      await manager.insert(MerchantConfigurationOrmEntity, { ...configuration.snapshot(), updatedAt: now });
+      await this.merchants.insert(manager, merchant);
+      await this.configurations.insert(manager, MerchantConfiguration.createDefault(crypto.randomUUID(), merchant.id), now);
       if (input.approve) {
         await this.processors.relateWithin(
           manager,
@@ -88,63 +87,39 @@ export class MerchantService {
     return inTransaction(this.dataSource, async (manager) => {
       const merchant = await this.loadForOperator(manager, merchantId);
       merchant.suspend(new Date());
-      await manager.save(merchantToRow(merchant));
+      await this.merchants.save(manager, merchant);
       return merchant.snapshot();
     });
   }
 
   /** Operation 1: the caller's merchants, newest first, optionally filtered. */
   async list(caller: Caller, page: PageRequest, searchTerm?: string): Promise<Page<MerchantView>> {
-    const query = this.dataSource.manager
-      .createQueryBuilder(MerchantOrmEntity, 'm')
-      .where('m.business_id = :businessId AND m.deleted_at IS NULL', { businessId: caller.businessId });
-    if (isMerchantCaller(caller)) query.andWhere('m.merchant_id = :merchantId', { merchantId: caller.merchantId });
-    const term = searchTerm?.trim();
-    if (term) {
-      const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      query.andWhere(
-        new Brackets((q) =>
-          q
-            .where('m.merchant_name ILIKE :pattern', { pattern })
-            .orWhere('m.fantasy_name ILIKE :pattern')
-            .orWhere('m.email ILIKE :pattern')
-            .orWhere('m.tax_id_number ILIKE :pattern'),
-        ),
-      );
-    }
-    const [rows, total] = await query
-      .orderBy('m.created_at', 'DESC')
-      .addOrderBy('m.merchant_id', 'ASC')
-      .skip(pageOffset(page))
-      .take(page.limit)
-      .getManyAndCount();
-    const merchants = rows.map((r) => merchantFromRow(r).snapshot());
-    return { items: await this.withCredentials(caller, merchants), page: page.page, limit: page.limit, total };
+    const found = await this.merchants.list(this.dataSource.manager, caller, page, searchTerm);
+    return { ...found, items: await this.withCredentials(caller, found.items.map((m) => m.snapshot())) };
   }
 
   /** Operation 2. */
   async get(caller: Caller, merchantId: string): Promise<MerchantView> {
-    const row = await this.access.loadVisible(caller, merchantId);
-    return (await this.withCredentials(caller, [merchantFromRow(row).snapshot()]))[0];
+    const merchant = await this.access.loadVisible(caller, merchantId);
+    return (await this.withCredentials(caller, [merchant.snapshot()]))[0];
   }
 
   /** The merchant aggregate, for other contexts that need its rules (e.g. can it collect?). */
-  async load(caller: Caller, merchantId: string, manager?: EntityManager): Promise<Merchant> {
-    return merchantFromRow(await this.access.loadVisible(caller, merchantId, manager));
+  async load(caller: Caller, merchantId: string, manager: EntityManager = this.dataSource.manager): Promise<Merchant> {
+    return this.access.loadVisible(caller, merchantId, manager);
   }
 
   /**
    * The merchant a request acts on (the rule of MerchantAccess.resolveMerchantId),
    * as an aggregate, read once: a named merchant is loaded with the tenancy check itself.
    */
-  async resolve(caller: Caller, merchantId?: string, manager?: EntityManager): Promise<Merchant> {
+  async resolve(caller: Caller, merchantId?: string, manager: EntityManager = this.dataSource.manager): Promise<Merchant> {
     return this.load(caller, merchantId ?? (await this.access.resolveMerchantId(caller, undefined, manager)), manager);
   }
 
-  /** A merchant by id for the service's own flows (gateway events, sweeps), which act for no caller. */
+  /** A merchant by id for the service's own flows (gateway events, sweeps), which act for no caller; deleted ones too (records keep their names). */
   async findById(merchantId: string, manager: EntityManager = this.dataSource.manager): Promise<Readonly<MerchantProps> | null> {
-    const row = await manager.findOne(MerchantOrmEntity, { where: { merchantId } });
-    return row ? merchantFromRow(row).snapshot() : null;
+    return (await this.merchants.findById(manager, merchantId, { includeDeleted: true }))?.snapshot() ?? null;
   }
 
   /** Operation 3. */
@@ -158,10 +133,10 @@ export class MerchantService {
       throw new InvalidRequestError(['account.settlementBank.currency'], 'the settlement currency must be one of the merchant currencies');
     }
     const saved = await inTransaction(this.dataSource, async (manager) => {
-      const merchant = merchantFromRow(await this.access.loadVisible(caller, merchantId, manager, true));
+      const merchant = await this.access.loadVisible(caller, merchantId, manager, true);
       const { countryProcessorsId, ...merchantChanges } = changes;
       merchant.update(merchantChanges, new Date());
-      await manager.save(merchantToRow(merchant));
+      await this.merchants.save(manager, merchant);
       if (countryProcessorsId?.length) await this.processors.relateWithin(manager, caller.businessId, merchant.id, countryProcessorsId);
       return merchant.snapshot();
     });
@@ -171,16 +146,16 @@ export class MerchantService {
   /** Operation 4: soft delete; the merchant's own credentials stop working at once. */
   async delete(caller: Caller, merchantId: string): Promise<void> {
     await inTransaction(this.dataSource, async (manager) => {
-      const merchant = merchantFromRow(await this.access.loadVisible(caller, merchantId, manager, true));
+      const merchant = await this.access.loadVisible(caller, merchantId, manager, true);
       merchant.delete(new Date());
-      await manager.save(merchantToRow(merchant));
+      await this.merchants.save(manager, merchant);
       await this.credentials.revokeAllOfMerchant(merchant.id, manager);
     });
   }
 
   /** Operation 5: the payment methods the merchant offers to payers. */
   async paymentMethods(caller: Caller, merchantId: string): Promise<PaymentMethod[]> {
-    const id = (await this.access.loadVisible(caller, merchantId)).merchantId;
+    const id = (await this.access.loadVisible(caller, merchantId)).id;
     const offered = await this.processors.offeredCountryProcessors(id);
     const byId = new Map(offered.map((p) => [p.paymentMethod.paymentMethodId, p.paymentMethod]));
     return [...byId.values()].sort((a, b) => a.name.localeCompare(b.name));
@@ -189,18 +164,15 @@ export class MerchantService {
   private async approveWithin(manager: EntityManager, merchantId: string): Promise<Readonly<MerchantProps>> {
     const merchant = await this.loadForOperator(manager, merchantId);
     merchant.approve(new Date());
-    await manager.save(merchantToRow(merchant));
+    await this.merchants.save(manager, merchant);
     await this.processors.completeOnboarding(merchantId, manager);
     return merchant.snapshot();
   }
 
   private async loadForOperator(manager: EntityManager, merchantId: string): Promise<Merchant> {
-    const row = await manager.findOne(MerchantOrmEntity, {
-      where: { merchantId, deletedAt: IsNull() },
-      lock: { mode: 'pessimistic_write' },
-    });
-    if (!row) throw new DomainError('MERCHANT_NOT_FOUND');
-    return merchantFromRow(row);
+    const merchant = await this.merchants.findById(manager, merchantId, { lock: true });
+    if (!merchant) throw new DomainError('MERCHANT_NOT_FOUND');
+    return merchant;
   }
 
   private async withCredentials(caller: Caller, merchants: Readonly<MerchantProps>[]): Promise<MerchantView[]> {

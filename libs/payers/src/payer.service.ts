@@ -49,7 +49,7 @@ export class PayerService {
   async createWithin(manager: EntityManager, caller: Caller, request: PayerRequest): Promise<Payer> {
     const merchantId = await this.access.resolveMerchantId(caller, request.merchantId, manager);
     const merchant = await this.access.loadVisible(caller, merchantId, manager);
-    const details = await this.details(request, merchant.countryId);
+    const details = await this.details(request, merchant.snapshot().countryId);
     const payer = Payer.create({ payerId: crypto.randomUUID(), businessId: caller.businessId, merchantId }, details, new Date());
     await this.insertUnique(manager, payer);
     return payer;
@@ -120,7 +120,7 @@ export class PayerService {
   async completeWithin(manager: EntityManager, caller: Caller, payerId: string, request: PayerRequest): Promise<Payer> {
     const payer = await this.loadVisible(caller, payerId, manager, true);
     const merchant = await this.access.loadVisible(caller, payer.snapshot().merchantId, manager);
-    payer.complete(await this.details(request, merchant.countryId), new Date());
+    payer.complete(await this.details(request, merchant.snapshot().countryId), new Date());
     try {
       await manager.save(payerToRow(payer));
     } catch (error) {

@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import { isUniqueViolation } from '@pcs/database';
+import * as crypto from 'node:crypto';
+import { EntityManager } from 'typeorm';
+import { MerchantConfiguration } from '../domain/merchant-configuration';
+import { MerchantConfigurationRepository, ShortNameTakenError, StoredCountryVat } from '../merchant.repository';
+import { configurationFromRows } from './merchant.mapper';
+import { MerchantConfigurationOrmEntity, MerchantCountryConfigurationOrmEntity } from './merchant-configuration.orm-entity';
+
+@Injectable()
+export class TypeOrmMerchantConfigurationRepository extends MerchantConfigurationRepository {
+  async load(manager: EntityManager, merchantId: string, lock = false): Promise<MerchantConfiguration | null> {
+    const row = await manager.findOne(MerchantConfigurationOrmEntity, {
+      where: { merchantId },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    if (!row) return null;
+    return configurationFromRows(row, await manager.find(MerchantCountryConfigurationOrmEntity, { where: { merchantId } }));
+  }
+
+  async insert(manager: EntityManager, configuration: MerchantConfiguration, now: Date): Promise<void> {
+    const { countryVats: _countryVats, ...settings } = configuration.snapshot();
+    await manager.insert(MerchantConfigurationOrmEntity, { ...settings, notificationEmails: [...settings.notificationEmails], updatedAt: now });
+  }
+
+  async save(manager: EntityManager, configuration: MerchantConfiguration, now: Date, replaceCountryVats: boolean): Promise<void> {
+    const next = configuration.snapshot();
+    try {
+      await manager.update(
+        MerchantConfigurationOrmEntity,
+        { merchantConfigurationId: next.merchantConfigurationId },
+        {
+          paymentSuccessNotification: next.paymentSuccessNotification,
+          paymentErrorNotification: next.paymentErrorNotification,
+          notificationEmails: [...next.notificationEmails],
+          shortName: next.shortName,
+          fastPaymentsEnabled: next.fastPaymentsEnabled,
+          updatedAt: now,
+        },
+      );
+    } catch (error) {
+      if (isUniqueViolation(error, 'merchant_configuration_short_name_idx')) throw new ShortNameTakenError();
+      throw error;
+    }
+    if (replaceCountryVats) await this.replaceCountryVats(manager, next.merchantId, next.countryVats);
+  }
+
+  async countryVats(manager: EntityManager, merchantId: string): Promise<StoredCountryVat[]> {
+    const rows = await manager.find(MerchantCountryConfigurationOrmEntity, { where: { merchantId }, order: { countryId: 'ASC' } });
+    return rows.map(({ merchantCountryConfigurationId, countryId, vatRateBp }) => ({ merchantCountryConfigurationId, countryId, vatRateBp }));
+  }
+
+  async vatRateFor(manager: EntityManager, merchantId: string, countryId: string): Promise<number | null> {
+    const row = await manager.findOne(MerchantCountryConfigurationOrmEntity, {
+      where: { merchantId, countryId },
+      select: { vatRateBp: true, merchantCountryConfigurationId: true },
+    });
+    return row?.vatRateBp ?? null;
+  }
+
+  async fastPaymentMerchantId(manager: EntityManager, shortName: string): Promise<string | null> {
+    const row = await manager
+      .createQueryBuilder(MerchantConfigurationOrmEntity, 'c')
+      .select('c.merchant_id', 'merchantId')
+      .where('lower(c.short_name) = lower(:shortName) AND c.fast_payments_enabled', { shortName })
+      .getRawOne<{ merchantId: string }>();
+    return row?.merchantId ?? null;
+  }
+
+  private async replaceCountryVats(manager: EntityManager, merchantId: string, countryVats: readonly { countryId: string; vatRateBp: number }[]): Promise<void> {
+    const existing = await manager.find(MerchantCountryConfigurationOrmEntity, { where: { merchantId } });
+    const keep = new Set(countryVats.map((c) => c.countryId));
+    const stale = existing.filter((row) => !keep.has(row.countryId));
+    if (stale.length > 0) await manager.remove(stale);
+    for (const vat of countryVats) {
+      const row = existing.find((r) => r.countryId === vat.countryId);
+      await manager.save(
+        Object.assign(new MerchantCountryConfigurationOrmEntity(), {
+          merchantCountryConfigurationId: row?.merchantCountryConfigurationId ?? crypto.randomUUID(),
+          merchantId,
+          countryId: vat.countryId,
+          vatRateBp: vat.vatRateBp,
+        }),
+      );
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import { isUniqueViolation } from '@pcs/database';
+import { EntityManager, In } from 'typeorm';
+import { MerchantCountryProcessor } from '../domain/merchant-country-processor';
+import { MerchantCountryProcessorRepository, RelationshipExistsError } from '../merchant.repository';
+import { merchantCountryProcessorFromRow, merchantCountryProcessorToRow } from './merchant.mapper';
+import { MerchantCountryProcessorOrmEntity } from './merchant-country-processor.orm-entity';
+
+@Injectable()
+export class TypeOrmMerchantCountryProcessorRepository extends MerchantCountryProcessorRepository {
+  async ofMerchant(manager: EntityManager, merchantId: string, countryProcessorIds?: readonly string[]): Promise<MerchantCountryProcessor[]> {
+    if (countryProcessorIds && countryProcessorIds.length === 0) return [];
+    const rows = await manager.find(MerchantCountryProcessorOrmEntity, {
+      where: { merchantId, ...(countryProcessorIds ? { countryProcessorId: In([...countryProcessorIds]) } : {}) },
+      order: { createdAt: 'ASC', merchantCountryProcessorId: 'ASC' },
+    });
+    return rows.map(merchantCountryProcessorFromRow);
+  }
+
+  async insertMissing(manager: EntityManager, relationships: readonly MerchantCountryProcessor[]): Promise<void> {
+    if (relationships.length === 0) return;
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(MerchantCountryProcessorOrmEntity)
+      .values(relationships.map(merchantCountryProcessorToRow))
+      .orIgnore() // ON CONFLICT DO NOTHING: already related stays as it is
+      .execute();
+  }
+
+  async findById(manager: EntityManager, merchantCountryProcessorId: string, lock = false): Promise<MerchantCountryProcessor | null> {
+    const row = await manager.findOne(MerchantCountryProcessorOrmEntity, {
+      where: { merchantCountryProcessorId },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    return row ? merchantCountryProcessorFromRow(row) : null;
+  }
+
+  async onboarding(manager: EntityManager, merchantId: string): Promise<MerchantCountryProcessor[]> {
+    const rows = await manager.find(MerchantCountryProcessorOrmEntity, {
+      where: { merchantId, onboardingStatus: 'ONBOARDING' },
+      lock: { mode: 'pessimistic_write' },
+    });
+    return rows.map(merchantCountryProcessorFromRow);
+  }
+
+  async offeredCountryProcessorIds(manager: EntityManager, merchantId: string): Promise<string[]> {
+    const rows = await manager.find(MerchantCountryProcessorOrmEntity, {
+      where: { merchantId, onboardingStatus: 'ACTIVE', active: true },
+      select: { countryProcessorId: true, merchantCountryProcessorId: true },
+    });
+    return rows.map((r) => r.countryProcessorId);
+  }
+
+  async save(manager: EntityManager, relationship: MerchantCountryProcessor): Promise<void> {
+    try {
+      await manager.save(merchantCountryProcessorToRow(relationship));
+    } catch (error) {
+      if (isUniqueViolation(error, 'merchant_country_processor_unique')) throw new RelationshipExistsError();
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { Caller, isMerchantCaller, Page, PageRequest, pageOffset } from '@pcs/kernel';
+import { Brackets, EntityManager, IsNull } from 'typeorm';
+import { Merchant } from '../domain/merchant';
+import { MerchantRepository } from '../merchant.repository';
+import { merchantFromRow, merchantToRow } from './merchant.mapper';
+import { MerchantOrmEntity } from './merchant.orm-entity';
+
+@Injectable()
+export class TypeOrmMerchantRepository extends MerchantRepository {
+  async findVisible(manager: EntityManager, caller: Caller, merchantId: string, lock = false): Promise<Merchant | null> {
+    if (isMerchantCaller(caller) && caller.merchantId !== merchantId) return null;
+    const row = await manager.findOne(MerchantOrmEntity, {
+      where: { merchantId, businessId: caller.businessId, deletedAt: IsNull() },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    return row ? merchantFromRow(row) : null;
+  }
+
+  async findById(manager: EntityManager, merchantId: string, options: { lock?: boolean; includeDeleted?: boolean } = {}): Promise<Merchant | null> {
+    const row = await manager.findOne(MerchantOrmEntity, {
+      where: { merchantId, ...(options.includeDeleted ? {} : { deletedAt: IsNull() }) },
+      ...(options.lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    return row ? merchantFromRow(row) : null;
+  }
+
+  async liveIdsOfBusiness(manager: EntityManager, businessId: string, limit: number): Promise<string[]> {
+    const rows = await manager.find(MerchantOrmEntity, { where: { businessId, deletedAt: IsNull() }, select: { merchantId: true }, take: limit });
+    return rows.map((r) => r.merchantId);
+  }
+
+  async list(manager: EntityManager, caller: Caller, page: PageRequest, searchTerm?: string): Promise<Page<Merchant>> {
+    const query = manager
+      .createQueryBuilder(MerchantOrmEntity, 'm')
+      .where('m.business_id = :businessId AND m.deleted_at IS NULL', { businessId: caller.businessId });
+    if (isMerchantCaller(caller)) query.andWhere('m.merchant_id = :merchantId', { merchantId: caller.merchantId });
+    const term = searchTerm?.trim();
+    if (term) {
+      const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query.andWhere(
+        new Brackets((q) =>
+          q
+            .where('m.merchant_name ILIKE :pattern', { pattern })
+            .orWhere('m.fantasy_name ILIKE :pattern')
+            .orWhere('m.email ILIKE :pattern')
+            .orWhere('m.tax_id_number ILIKE :pattern'),
+        ),
+      );
+    }
+    const [rows, total] = await query
+      .orderBy('m.created_at', 'DESC')
+      .addOrderBy('m.merchant_id', 'ASC')
+      .skip(pageOffset(page))
+      .take(page.limit)
+      .getManyAndCount();
+    return { items: rows.map(merchantFromRow), page: page.page, limit: page.limit, total };
+  }
+
+  async insert(manager: EntityManager, merchant: Merchant): Promise<void> {
+    await manager.insert(MerchantOrmEntity, merchantToRow(merchant));
+  }
+
+  async save(manager: EntityManager, merchant: Merchant): Promise<void> {
+    await manager.save(merchantToRow(merchant));
+  }
+}
