@@ -1,16 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService } from '@pcs/catalog';
-import { inTransaction, isUniqueViolation } from '@pcs/database';
-import { Caller, DocumentType, DomainError, InvalidRequestError, isMerchantCaller, Page, PageRequest, pageOffset } from '@pcs/kernel';
+import { inTransaction } from '@pcs/database';
+import { Caller, DocumentType, DomainError, InvalidRequestError, isMerchantCaller, Page, PageRequest } from '@pcs/kernel';
 import { MerchantAccess } from '@pcs/merchants';
 import * as crypto from 'node:crypto';
-import { DataSource, EntityManager, In, IsNull } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { checkIdentityDocument } from './domain/identity-document';
 import { Payer, PayerAddress, PayerChanges, PayerDetails, PayerProps } from './domain/payer';
 import { PayerPaymentActivity } from './payer-payment-activity';
-import { payerFromRow, payerToRow } from './persistence/payer.mapper';
-import { PayerOrmEntity } from './persistence/payer.orm-entity';
+import { DuplicateDocumentError, PayerRepository } from './payer.repository';
 
 /** The payer creation request (also `payerData` inside other requests), after syntax validation. */
 export interface PayerRequest {
@@ -38,6 +37,7 @@ export class PayerService {
     private readonly access: MerchantAccess,
     private readonly catalog: CatalogService,
     private readonly activity: PayerPaymentActivity,
+    private readonly payers: PayerRepository,
   ) {}
 
   /** Operation 12. */
@@ -51,7 +51,7 @@ export class PayerService {
     const merchant = await this.access.loadVisible(caller, merchantId, manager);
     const details = await this.details(request, merchant.snapshot().countryId);
     const payer = Payer.create({ payerId: crypto.randomUUID(), businessId: caller.businessId, merchantId }, details, new Date());
-    await this.insertUnique(manager, payer);
+    await this.payers.insert(manager, payer).catch(asConflict);
     return payer;
   }
 
@@ -72,34 +72,19 @@ export class PayerService {
     manager: EntityManager = this.dataSource.manager,
     lock: boolean | 'update' | 'share' = false,
   ): Promise<Payer> {
-    const mode = lock === 'share' ? ('for_key_share' as const) : lock ? ('pessimistic_write' as const) : null;
-    const row = await manager.findOne(PayerOrmEntity, {
-      where: {
-        payerId,
-        businessId: caller.businessId,
-        deletedAt: IsNull(),
-        ...(isMerchantCaller(caller) ? { merchantId: caller.merchantId } : {}),
-      },
-      ...(mode ? { lock: { mode } } : {}),
-    });
-    if (!row) throw new DomainError('PAYER_NOT_FOUND');
-    return payerFromRow(row);
+    const payer = await this.payers.findVisible(manager, caller, payerId, lock === 'share' ? 'share' : lock ? 'update' : 'none');
+    if (!payer) throw new DomainError('PAYER_NOT_FOUND');
+    return payer;
   }
 
   /** A payer by id for the service's own flows, which act for no caller (deleted payers included: records keep their names). */
   async findById(payerId: string, manager: EntityManager = this.dataSource.manager): Promise<Readonly<PayerProps> | null> {
-    const row = await manager.findOne(PayerOrmEntity, { where: { payerId } });
-    return row ? payerFromRow(row).snapshot() : null;
+    return (await this.payers.findById(manager, payerId))?.snapshot() ?? null;
   }
 
   /** Which of these payers still exist (not deleted) for the caller. */
   async liveIds(caller: Caller, payerIds: readonly string[], manager: EntityManager = this.dataSource.manager): Promise<Set<string>> {
-    if (payerIds.length === 0) return new Set();
-    const rows = await manager.find(PayerOrmEntity, {
-      where: { payerId: In([...new Set(payerIds)]), businessId: caller.businessId, deletedAt: IsNull() },
-      select: { payerId: true },
-    });
-    return new Set(rows.map((r) => r.payerId));
+    return this.payers.liveIds(manager, caller.businessId, payerIds);
   }
 
   /** Operation 14. */
@@ -108,7 +93,7 @@ export class PayerService {
     return inTransaction(this.dataSource, async (manager) => {
       const payer = await this.loadVisible(caller, payerId, manager, true);
       payer.update({ ...changes, email: changes.email?.trim().toLowerCase() }, new Date());
-      await manager.save(payerToRow(payer));
+      await this.payers.save(manager, payer);
       return payer.snapshot();
     });
   }
@@ -121,34 +106,16 @@ export class PayerService {
     const payer = await this.loadVisible(caller, payerId, manager, true);
     const merchant = await this.access.loadVisible(caller, payer.snapshot().merchantId, manager);
     payer.complete(await this.details(request, merchant.snapshot().countryId), new Date());
-    try {
-      await manager.save(payerToRow(payer));
-    } catch (error) {
-      throw await this.duplicateOr(error, manager, payer);
-    }
+    await this.payers.save(manager, payer).catch(asConflict);
     return payer;
   }
 
   /** Operation 11: newest first; searchTerm matches names, email and document, ignoring case and accents. */
   async list(caller: Caller, query: PayerListQuery, page: PageRequest): Promise<Page<Readonly<PayerProps>>> {
-    const builder = this.dataSource.manager
-      .createQueryBuilder(PayerOrmEntity, 'p')
-      .where('p.business_id = :businessId AND p.deleted_at IS NULL', { businessId: caller.businessId });
-    const merchantId = isMerchantCaller(caller) ? caller.merchantId : query.merchantId;
     if (query.merchantId) await this.access.loadVisible(caller, query.merchantId);
-    if (merchantId) builder.andWhere('p.merchant_id = :merchantId', { merchantId });
-    const term = query.searchTerm?.trim();
-    if (term) {
-      // Served by payer_search_trgm_idx (gin_trgm_ops supports LIKE).
-      builder.andWhere(`p.search_text LIKE '%' || pcs_search_text(:term) || '%'`, { term: term.replace(/[\\%_]/g, (c) => `\\${c}`) });
-    }
-    const [rows, total] = await builder
-      .orderBy('p.created_at', 'DESC')
-      .addOrderBy('p.payer_id', 'ASC')
-      .skip(pageOffset(page))
-      .take(page.limit)
-      .getManyAndCount();
-    return { items: rows.map((r) => payerFromRow(r).snapshot()), page: page.page, limit: page.limit, total };
+    const merchantId = isMerchantCaller(caller) ? caller.merchantId : query.merchantId;
+    const found = await this.payers.list(this.dataSource.manager, caller.businessId, { merchantId, searchTerm: query.searchTerm }, page);
+    return { ...found, items: found.items.map((p) => p.snapshot()) };
   }
 
   /**
@@ -167,7 +134,7 @@ export class PayerService {
         });
       }
       payer.delete(new Date());
-      await manager.save(payerToRow(payer));
+      await this.payers.save(manager, payer);
     });
   }
 
@@ -208,30 +175,13 @@ export class PayerService {
       throw new InvalidRequestError(['address.country'], 'address.country is not a known country id');
     }
   }
+}
 
-  private async insertUnique(manager: EntityManager, payer: Payer): Promise<void> {
-    // A savepoint keeps the caller's transaction usable when the insert fails.
-    try {
-      await manager.transaction((inner) => inner.insert(PayerOrmEntity, payerToRow(payer)));
-    } catch (error) {
-      throw await this.duplicateOr(error, manager, payer);
-    }
+/** A document another live payer of the merchant holds: a 409 that names that payer. */
+function asConflict(error: unknown): never {
+  if (error instanceof DuplicateDocumentError) {
+    const payerId = error.existingPayerId ?? 'unknown';
+    throw new DomainError('PAYER_ALREADY_EXISTS', `a payer with this document already exists for the merchant: ${payerId}`, { payerId });
   }
-
-  /** A clash on the document index becomes a 409 that names the payer already holding it. */
-  private async duplicateOr(error: unknown, manager: EntityManager, payer: Payer): Promise<unknown> {
-    if (!isUniqueViolation(error, 'payer_document_unique')) return error;
-    const p = payer.snapshot();
-    const existing = await manager.findOne(PayerOrmEntity, {
-      where: {
-        merchantId: p.merchantId,
-        documentType: p.documentType ?? undefined,
-        documentNumber: p.documentNumber ?? undefined,
-        deletedAt: IsNull(),
-      },
-      select: { payerId: true },
-    });
-    const payerId = existing?.payerId ?? 'unknown';
-    return new DomainError('PAYER_ALREADY_EXISTS', `a payer with this document already exists for the merchant: ${payerId}`, { payerId });
-  }
+  throw error;
 }

@@ -4,6 +4,8 @@ import { CatalogModule } from '@pcs/catalog';
 import { MerchantsModule } from '@pcs/merchants';
 import { PayerService } from './payer.service';
 import { PayerOrmEntity } from './persistence/payer.orm-entity';
+import { TypeOrmPayerRepository } from './persistence/typeorm-payer.repository';
+import { PayerRepository } from './payer.repository';
 
 /**
  * Payers. Needs a PayerPaymentActivity provider in scope: the app imports
@@ -11,7 +13,7 @@ import { PayerOrmEntity } from './persistence/payer.orm-entity';
  */
 @Module({
   imports: [TypeOrmModule.forFeature([PayerOrmEntity]), CatalogModule, MerchantsModule],
-  providers: [PayerService],
+  providers: [{ provide: PayerRepository, useClass: TypeOrmPayerRepository }, PayerService],
   exports: [PayerService],
 })
 export class PayersModule {}

@@ -1,0 +1,33 @@
+import { Caller, Page, PageRequest } from '@pcs/kernel';
+import type { EntityManager } from 'typeorm';
+import { Payer } from './domain/payer';
+
+export type PayerLock = 'none' | 'share' | 'update';
+
+/** Where payers are kept (port; the TypeORM adapter is in persistence/). The unit of work comes first. */
+export abstract class PayerRepository {
+  /**
+   * A live payer the caller may see. `share` takes it for key share (paying
+   * with it), `update` for update (changing or deleting it).
+   */
+  abstract findVisible(manager: EntityManager, caller: Caller, payerId: string, lock?: PayerLock): Promise<Payer | null>;
+  /** By id, deleted payers included (payment records keep their names). */
+  abstract findById(manager: EntityManager, payerId: string): Promise<Payer | null>;
+  /** Which of these payers are live and of the caller's business. */
+  abstract liveIds(manager: EntityManager, businessId: string, payerIds: readonly string[]): Promise<Set<string>>;
+  /** Operation 11: newest first; the search term matches names, email and document ignoring case and accents. */
+  abstract list(manager: EntityManager, businessId: string, filter: { merchantId?: string; searchTerm?: string }, page: PageRequest): Promise<Page<Payer>>;
+  /** A new payer; another live payer with its document for the merchant throws DuplicateDocumentError. */
+  abstract insert(manager: EntityManager, payer: Payer): Promise<void>;
+  /** Saves changes; completing a document another live payer holds throws DuplicateDocumentError. */
+  abstract save(manager: EntityManager, payer: Payer): Promise<void>;
+}
+
+/** A live payer of the same merchant already holds this document. */
+export class DuplicateDocumentError extends Error {
+  constructor(readonly existingPayerId: string | null) {
+    super('a payer with this document already exists for the merchant');
+    this.name = 'DuplicateDocumentError';
+  }
+}
+
