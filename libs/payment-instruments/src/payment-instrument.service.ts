@@ -8,8 +8,7 @@ import { PayerRequest, PayerService } from '@pcs/payers';
 import * as crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { PaymentInstrument } from './domain/payment-instrument';
-import { instrumentFromRow, instrumentToRow } from './persistence/payment-instrument.mapper';
-import { PaymentInstrumentOrmEntity } from './persistence/payment-instrument.orm-entity';
+import { PaymentInstrumentRepository } from './payment-instrument.repository';
 
 export interface PaymentInstrumentRequest {
   payerId: string;
@@ -38,6 +37,7 @@ export class PaymentInstrumentService {
     private readonly payers: PayerService,
     private readonly processors: MerchantCountryProcessorService,
     private readonly catalog: CatalogService,
+    private readonly instruments: PaymentInstrumentRepository,
   ) {}
 
   /**
@@ -80,17 +80,8 @@ export class PaymentInstrumentService {
     const paymentInstrumentTypeId = types.length === 1 ? types[0] : null;
     const paymentMethodId = candidates[0].paymentMethod.paymentMethodId;
 
-    const existing = await manager.findOne(PaymentInstrumentOrmEntity, {
-      where: {
-        payerId,
-        paymentMethodId,
-        countryId: country.countryId,
-        status: 'ACTIVE',
-        ...(paymentInstrumentTypeId ? { paymentInstrumentTypeId } : {}),
-      },
-      order: { createdAt: 'DESC' },
-    });
-    if (existing) return { instrument: instrumentFromRow(existing), paymentMethodName: request.paymentMethodName };
+    const existing = await this.instruments.findActive(manager, { payerId, paymentMethodId, countryId: country.countryId, paymentInstrumentTypeId });
+    if (existing) return { instrument: existing, paymentMethodName: request.paymentMethodName };
 
     const instrument = PaymentInstrument.create({
       paymentInstrumentId: crypto.randomUUID(),
@@ -104,7 +95,7 @@ export class PaymentInstrumentService {
       metadata: request.metadata ?? null,
       createdAt: new Date(),
     });
-    await manager.save(instrumentToRow(instrument));
+    await this.instruments.save(manager, instrument);
     return { instrument, paymentMethodName: request.paymentMethodName };
   }
 
@@ -114,50 +105,32 @@ export class PaymentInstrumentService {
   }
 
   /** An instrument the caller may see, whose payer still exists; PAYMENT_INSTRUMENT_NOT_FOUND otherwise. */
-  async loadVisible(
-    caller: Caller,
-    paymentInstrumentId: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<PaymentInstrument> {
-    const row = await manager.findOne(PaymentInstrumentOrmEntity, {
-      where: { paymentInstrumentId, businessId: caller.businessId, ...(isMerchantCaller(caller) ? { merchantId: caller.merchantId } : {}) },
-    });
-    if (!row || !(await this.payers.liveIds(caller, [row.payerId], manager)).has(row.payerId))
-      throw new DomainError('PAYMENT_INSTRUMENT_NOT_FOUND');
-    return instrumentFromRow(row);
+  async loadVisible(caller: Caller, paymentInstrumentId: string, manager: EntityManager = this.dataSource.manager): Promise<PaymentInstrument> {
+    const instrument = await this.instruments.findVisible(manager, caller, paymentInstrumentId);
+    const payerId = instrument?.snapshot().payerId;
+    if (!instrument || !payerId || !(await this.payers.liveIds(caller, [payerId], manager)).has(payerId)) throw new DomainError('PAYMENT_INSTRUMENT_NOT_FOUND');
+    return instrument;
   }
 
   /** Operations 16 and 25: a payer's instruments, newest first. */
   async listOfPayer(caller: Caller, payerId: string): Promise<PaymentInstrumentView[]> {
     await this.payers.loadVisible(caller, payerId);
-    const rows = await this.dataSource.manager.find(PaymentInstrumentOrmEntity, { where: { payerId }, order: { createdAt: 'DESC' } });
-    return this.views(rows.map(instrumentFromRow));
+    return this.views(await this.instruments.ofPayer(this.dataSource.manager, payerId));
   }
 
   /** Operation 26: the caller's instruments (optionally one merchant's), newest first, at most 100. */
   async list(caller: Caller, merchantId?: string): Promise<PaymentInstrumentView[]> {
-    const rows = await this.dataSource.manager.find(PaymentInstrumentOrmEntity, {
-      where: {
-        businessId: caller.businessId,
-        ...(isMerchantCaller(caller) ? { merchantId: caller.merchantId } : merchantId ? { merchantId } : {}),
-      },
-      order: { createdAt: 'DESC', paymentInstrumentId: 'ASC' },
-      take: MAX_LISTED,
-    });
+    const instruments = await this.instruments.newest(this.dataSource.manager, caller.businessId, isMerchantCaller(caller) ? caller.merchantId : merchantId, MAX_LISTED);
     const live = await this.payers.liveIds(
       caller,
-      rows.map((r) => r.payerId),
+      instruments.map((i) => i.snapshot().payerId),
     );
-    return this.views(rows.filter((r) => live.has(r.payerId)).map(instrumentFromRow));
+    return this.views(instruments.filter((i) => live.has(i.snapshot().payerId)));
   }
 
   /** The gateway's token for an instrument, if it has one. */
   async tokenOf(paymentInstrumentId: string): Promise<string | null> {
-    const row = await this.dataSource.manager.findOne(PaymentInstrumentOrmEntity, {
-      where: { paymentInstrumentId },
-      select: { externalId: true, paymentInstrumentId: true },
-    });
-    return row?.externalId ?? null;
+    return (await this.instruments.findById(this.dataSource.manager, paymentInstrumentId))?.snapshot().externalId ?? null;
   }
 
   /** Keeps what a gateway handed back for the instrument: its token and masked card data. */
@@ -166,16 +139,18 @@ export class PaymentInstrumentService {
     paymentInstrumentId: string,
     data: { externalId: string; cardBrand?: string; cardLast4?: string },
   ): Promise<void> {
-    const row = await manager.findOne(PaymentInstrumentOrmEntity, { where: { paymentInstrumentId }, lock: { mode: 'pessimistic_write' } });
-    if (!row) return;
-    const instrument = instrumentFromRow(row);
+    const instrument = await this.instruments.findById(manager, paymentInstrumentId, true);
+    if (!instrument) return;
     instrument.recordGatewayData(data, new Date());
-    await manager.save(instrumentToRow(instrument));
+    await this.instruments.save(manager, instrument);
   }
 
   /** The first approved payment validates the instrument. */
   async markValidated(manager: EntityManager, paymentInstrumentId: string): Promise<void> {
-    await manager.update(PaymentInstrumentOrmEntity, { paymentInstrumentId, validated: false }, { validated: true, updatedAt: new Date() });
+    const instrument = await this.instruments.findById(manager, paymentInstrumentId, true);
+    if (!instrument || instrument.snapshot().validated) return;
+    instrument.markValidated(new Date());
+    await this.instruments.save(manager, instrument);
   }
 
   private payerDataFor(request: PaymentInstrumentRequest): PayerRequest {

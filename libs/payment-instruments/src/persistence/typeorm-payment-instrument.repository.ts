@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { Caller, isMerchantCaller } from '@pcs/kernel';
+import { EntityManager } from 'typeorm';
+import { PaymentInstrument } from '../domain/payment-instrument';
+import { PaymentInstrumentRepository } from '../payment-instrument.repository';
+import { instrumentFromRow, instrumentToRow } from './payment-instrument.mapper';
+import { PaymentInstrumentOrmEntity } from './payment-instrument.orm-entity';
+
+@Injectable()
+export class TypeOrmPaymentInstrumentRepository extends PaymentInstrumentRepository {
+  async findVisible(manager: EntityManager, caller: Caller, paymentInstrumentId: string): Promise<PaymentInstrument | null> {
+    const row = await manager.findOne(PaymentInstrumentOrmEntity, {
+      where: { paymentInstrumentId, businessId: caller.businessId, ...(isMerchantCaller(caller) ? { merchantId: caller.merchantId } : {}) },
+    });
+    return row ? instrumentFromRow(row) : null;
+  }
+
+  async findById(manager: EntityManager, paymentInstrumentId: string, lock = false): Promise<PaymentInstrument | null> {
+    const row = await manager.findOne(PaymentInstrumentOrmEntity, {
+      where: { paymentInstrumentId },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    return row ? instrumentFromRow(row) : null;
+  }
+
+  async findActive(
+    manager: EntityManager,
+    criteria: { payerId: string; paymentMethodId: string; countryId: string; paymentInstrumentTypeId: string | null },
+  ): Promise<PaymentInstrument | null> {
+    const { paymentInstrumentTypeId, ...rest } = criteria;
+    const row = await manager.findOne(PaymentInstrumentOrmEntity, {
+      where: { ...rest, status: 'ACTIVE', ...(paymentInstrumentTypeId ? { paymentInstrumentTypeId } : {}) },
+      order: { createdAt: 'DESC' },
+    });
+    return row ? instrumentFromRow(row) : null;
+  }
+
+  async ofPayer(manager: EntityManager, payerId: string): Promise<PaymentInstrument[]> {
+    return (await manager.find(PaymentInstrumentOrmEntity, { where: { payerId }, order: { createdAt: 'DESC' } })).map(instrumentFromRow);
+  }
+
+  async newest(manager: EntityManager, businessId: string, merchantId: string | undefined, limit: number): Promise<PaymentInstrument[]> {
+    const rows = await manager.find(PaymentInstrumentOrmEntity, {
+      where: { businessId, ...(merchantId ? { merchantId } : {}) },
+      order: { createdAt: 'DESC', paymentInstrumentId: 'ASC' },
+      take: limit,
+    });
+    return rows.map(instrumentFromRow);
+  }
+
+  async save(manager: EntityManager, instrument: PaymentInstrument): Promise<void> {
+    await manager.save(instrumentToRow(instrument));
+  }
+}
