@@ -1,184 +1,76 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import {
-  Caller,
-  Currency,
-  currencyExponent,
-  decimalToScaledInteger,
-  isMerchantCaller,
-  OrderBy,
-  Page,
-  PageRequest,
-  pageOffset,
-  SortBy,
-  TransactionStatus,
-} from '@pcs/kernel';
-import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { Caller, Page, PageRequest } from '@pcs/kernel';
+import { DataSource, EntityManager } from 'typeorm';
 import { Payin, PayinProps } from './domain/payin';
-import { payinFromRow, payinToRow } from './persistence/payin.mapper';
-import { PayinOrmEntity } from './persistence/payin.orm-entity';
-
-export interface PayinFilters {
-  status?: TransactionStatus;
-  currency?: Currency;
-  /** Major units, as on the wire. */
-  minAmount?: number;
-  maxAmount?: number;
-  /** Inclusive bounds. */
-  dateFrom?: Date;
-  dateUntil?: Date;
-  merchantId?: string;
-  order?: OrderBy;
-  sort?: SortBy;
-}
-
-// Amount in major units, exact: minor units over the currency's power of ten.
-const MAJOR_AMOUNT = `(p.amount::numeric / CASE WHEN p.currency IN ('CLP', 'PYG') THEN 1 ELSE 100 END)`;
+import { PayinFilters, PayinRepository } from './payin.repository';
 
 /**
- * A wire bound (major units) in minor units, rounded towards the inside of
- * the range when it has more decimals than the currency: 10.5 CLP as a lower
- * bound is 11, as an upper bound 10. Integer arithmetic only.
+ * The payins ledger, the context's one public service: its records are
+ * written by payment intents (inside their transactions, hence the manager
+ * first) and read here (operation 36). Nothing outside this context touches
+ * the payin table.
  */
-export function boundInMinorUnits(value: number, exponent: number, round: 'up' | 'down'): number {
-  const exact = decimalToScaledInteger(value, exponent);
-  if (exact !== null) return exact;
-  const extra = 9;
-  const fine = decimalToScaledInteger(value, exponent + extra);
-  if (fine === null) return round === 'up' ? Number.MAX_SAFE_INTEGER : Number.MIN_SAFE_INTEGER;
-  const unit = 10 ** extra;
-  const floor = Math.floor(fine / unit);
-  return round === 'up' ? floor + 1 : floor;
-}
-
-/** The payins ledger: its records are written by payment intents, read here (operation 36). */
 @Injectable()
 export class PayinLedgerService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly payins: PayinRepository,
+  ) {}
 
-  async save(manager: EntityManager, payin: Payin): Promise<void> {
-    await manager.save(payinToRow(payin));
+  insert(manager: EntityManager, payin: Payin): Promise<void> {
+    return this.payins.insert(manager, payin);
   }
 
-  /** A new record: a plain INSERT (save() would read the row first). */
-  async insert(manager: EntityManager, payin: Payin): Promise<void> {
-    await manager.createQueryBuilder().insert().into(PayinOrmEntity).values(payinToRow(payin)).execute();
+  save(manager: EntityManager, payin: Payin): Promise<void> {
+    return this.payins.save(manager, payin);
   }
 
-  async get(manager: EntityManager, transactionId: string, lock = false): Promise<Payin | null> {
-    const row = await manager.findOne(PayinOrmEntity, {
-      where: { transactionId },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
-    return row ? payinFromRow(row) : null;
+  get(manager: EntityManager, transactionId: string, lock = false): Promise<Payin | null> {
+    return this.payins.get(manager, transactionId, lock);
   }
 
-  async findByExternalId(manager: EntityManager, gateway: string, externalId: string, lock = false): Promise<Payin | null> {
-    const row = await manager.findOne(PayinOrmEntity, {
-      where: { gateway, externalId },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
-    return row ? payinFromRow(row) : null;
+  findByExternalId(manager: EntityManager, gateway: string, externalId: string): Promise<Payin | null> {
+    return this.payins.findByExternalId(manager, gateway, externalId);
   }
 
   /** The intent's collection attempts still open (PENDING or SCHEDULED), locked. */
-  async openAttempts(manager: EntityManager, paymentIntentId: string): Promise<Payin[]> {
-    const rows = await manager
-      .createQueryBuilder(PayinOrmEntity, 'p')
-      .setLock('pessimistic_write')
-      .where(`p.payment_intent_id = :paymentIntentId AND p.transaction_type = 'PAYIN' AND p.status IN ('PENDING', 'SCHEDULED')`, {
-        paymentIntentId,
-      })
-      .getMany();
-    return rows.map(payinFromRow);
+  openAttempts(manager: EntityManager, paymentIntentId: string): Promise<Payin[]> {
+    return this.payins.openAttempts(manager, paymentIntentId);
   }
 
   /** The intent's off-session charge still waiting on the gateway's answer, if any. */
-  async openOffSessionCharge(manager: EntityManager, paymentIntentId: string): Promise<Payin | null> {
-    const row = await manager.findOne(PayinOrmEntity, {
-      where: { paymentIntentId, transactionType: 'PAYIN', paymentIntentInitiator: 'MERCHANT', status: 'PENDING' },
-      order: { createdAt: 'DESC' },
-    });
-    return row ? payinFromRow(row) : null;
+  openOffSessionCharge(manager: EntityManager, paymentIntentId: string): Promise<Payin | null> {
+    return this.payins.openOffSessionCharge(manager, paymentIntentId);
+  }
+
+  /** The intent's latest approved collection: what a refund goes back through. */
+  latestApprovedCharge(manager: EntityManager, paymentIntentId: string): Promise<Payin | null> {
+    return this.payins.latestApprovedCharge(manager, paymentIntentId);
+  }
+
+  pendingManualRefunds(manager: EntityManager, paymentIntentId: string): Promise<Payin[]> {
+    return this.payins.pendingManualRefunds(manager, paymentIntentId);
   }
 
   /** Whether a request (by its operation id) already created or confirmed a record of this intent. */
-  async recordedByOperation(manager: EntityManager, paymentIntentId: string, operationId: string): Promise<boolean> {
-    const rows = await manager.query(
-      `SELECT 1 FROM payin WHERE payment_intent_id = $1 AND (transaction_id = $2 OR confirmed_by_operation = $2) LIMIT 1`,
-      [paymentIntentId, operationId],
-    );
-    return rows.length > 0;
+  recordedByOperation(manager: EntityManager, paymentIntentId: string, operationId: string): Promise<boolean> {
+    return this.payins.recordedByOperation(manager, paymentIntentId, operationId);
   }
 
   /** Payins waiting on a gateway whose time to ask it has come (crash recovery, lost callbacks). */
-  async dueForReconciliation(now: Date, limit: number): Promise<{ transactionId: string; transactionType: 'PAYIN' | 'REFUND' }[]> {
-    const rows: { transaction_id: string; transaction_type: 'PAYIN' | 'REFUND' }[] = await this.dataSource.query(
-      `SELECT transaction_id, transaction_type FROM payin
-       WHERE status IN ('PENDING', 'SCHEDULED') AND reconcile_at IS NOT NULL AND reconcile_at <= $1
-       ORDER BY reconcile_at LIMIT $2`,
-      [now, limit],
-    );
-    return rows.map((r) => ({ transactionId: r.transaction_id, transactionType: r.transaction_type }));
+  dueForReconciliation(now: Date, limit: number): Promise<Payin[]> {
+    return this.payins.dueForReconciliation(this.dataSource.manager, now, limit);
   }
 
-  async pendingManualRefunds(manager: EntityManager, paymentIntentId: string): Promise<Payin[]> {
-    const rows = await manager.find(PayinOrmEntity, {
-      where: { paymentIntentId, conceptCode: 'MANUAL_REFUND', manualRefundStatus: 'MANUAL_REFUND_PENDING', status: 'PENDING' },
-      order: { createdAt: 'ASC' },
-      lock: { mode: 'pessimistic_write' },
-    });
-    return rows.map(payinFromRow);
+  /** Attempts whose payer's session at a gateway page ended before `now`. */
+  expiredSessions(now: Date, limit: number): Promise<Payin[]> {
+    return this.payins.expiredSessions(this.dataSource.manager, now, limit);
   }
 
   /** Operation 36. */
   async list(caller: Caller, filters: PayinFilters, page: PageRequest): Promise<Page<Readonly<PayinProps>>> {
-    const query = this.dataSource.manager.createQueryBuilder(PayinOrmEntity, 'p');
-    this.applyFilters(query, caller, filters);
-    const direction = filters.order ?? OrderBy.DESC;
-    if (filters.sort === SortBy.AMOUNT) {
-      if (filters.currency) query.orderBy('p.amount', direction);
-      else query.orderBy(MAJOR_AMOUNT, direction);
-    } else if (filters.sort === SortBy.STATUS) {
-      query.orderBy('p.status', direction);
-    }
-    query
-      .addOrderBy('p.created_at', filters.sort === undefined || filters.sort === SortBy.DATE ? direction : 'DESC')
-      .addOrderBy('p.transaction_id', 'ASC');
-    // A plain count(*): getManyAndCount would count DISTINCT ids, which sorts every matching row.
-    const counted = this.dataSource.manager.createQueryBuilder(PayinOrmEntity, 'p').select('count(*)::int', 'total');
-    this.applyFilters(counted, caller, filters);
-    const [rows, count] = await Promise.all([
-      query.offset(pageOffset(page)).limit(page.limit).getMany(),
-      counted.getRawOne<{ total: number }>(),
-    ]);
-    const total = count?.total ?? 0;
-    return { items: rows.map((r) => payinFromRow(r).snapshot()), page: page.page, limit: page.limit, total };
-  }
-
-  private applyFilters(query: SelectQueryBuilder<PayinOrmEntity>, caller: Caller, f: PayinFilters): void {
-    const merchantId = isMerchantCaller(caller) ? caller.merchantId : f.merchantId;
-    if (merchantId)
-      query.where('p.merchant_id = :merchantId AND p.business_id = :businessId', { merchantId, businessId: caller.businessId });
-    else query.where('p.business_id = :businessId', { businessId: caller.businessId });
-    if (isMerchantCaller(caller) && f.merchantId && f.merchantId !== caller.merchantId) query.andWhere('false');
-    if (f.status) query.andWhere('p.status = :status', { status: f.status });
-    if (f.currency) query.andWhere('p.currency = :currency', { currency: f.currency });
-    if (f.dateFrom) query.andWhere('p.created_at >= :dateFrom', { dateFrom: f.dateFrom });
-    if (f.dateUntil) query.andWhere('p.created_at <= :dateUntil', { dateUntil: f.dateUntil });
-    for (const [bound, value, operator] of [
-      ['minAmount', f.minAmount, '>='],
-      ['maxAmount', f.maxAmount, '<='],
-    ] as const) {
-      if (value === undefined) continue;
-      if (f.currency) {
-        // Exact: the bound in the currency's minor units, compared on the indexed column.
-        query.andWhere(`p.amount ${operator} :${bound}`, {
-          [bound]: boundInMinorUnits(value, currencyExponent(f.currency), operator === '>=' ? 'up' : 'down'),
-        });
-      } else {
-        query.andWhere(`${MAJOR_AMOUNT} ${operator} :${bound}::numeric`, { [bound]: String(value) });
-      }
-    }
+    const found = await this.payins.list(this.dataSource.manager, caller, filters, page);
+    return { ...found, items: found.items.map((p) => p.snapshot()) };
   }
 }

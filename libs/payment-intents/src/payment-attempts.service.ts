@@ -249,18 +249,13 @@ export class PaymentAttemptsService {
    * several replicas: each intent is taken with SKIP LOCKED.
    */
   async expireSessions(now = new Date(), batch = 50): Promise<number> {
-    const candidates: { transaction_id: string; payment_intent_id: string }[] = await this.dataSource.query(
-      `SELECT transaction_id, payment_intent_id FROM payin
-       WHERE status = 'PENDING' AND session_expires_at IS NOT NULL AND session_expires_at < $1
-       ORDER BY session_expires_at LIMIT $2`,
-      [now, batch],
-    );
+    const candidates = await this.ledger.expiredSessions(now, batch);
     let expired = 0;
     for (const candidate of candidates) {
       const closed = await inTransaction(this.dataSource, async (manager) => {
-        const intent = await this.intents.lockById(manager, candidate.payment_intent_id, true);
+        const intent = await this.intents.lockById(manager, candidate.snapshot().paymentIntentId, true);
         if (!intent) return null; // another replica holds it
-        const payin = await this.ledger.get(manager, candidate.transaction_id, true);
+        const payin = await this.ledger.get(manager, candidate.id, true);
         const sessionEnd = payin?.snapshot().sessionExpiresAt;
         if (!payin || !sessionEnd || sessionEnd >= now || !payin.expire(now)) return null;
         await this.ledger.save(manager, payin);

@@ -50,12 +50,12 @@ export class PaymentIntentSweeps implements OnApplicationBootstrap, OnApplicatio
   /** Settles the payins whose gateway answer is overdue; returns how many were looked at. */
   async reconcileDue(now = new Date(), batch = 50): Promise<number> {
     const due = await this.ledger.dueForReconciliation(now, batch);
-    for (const { transactionId, transactionType } of due) {
+    for (const payin of due) {
       try {
-        if (transactionType === 'PAYIN') await this.attempts.reconcileAttempt(transactionId, now);
-        else await this.refunds.reconcileRefund(transactionId, now);
+        if (payin.snapshot().transactionType === 'PAYIN') await this.attempts.reconcileAttempt(payin.id, now);
+        else await this.refunds.reconcileRefund(payin.id, now);
       } catch (error) {
-        this.logger.warn(`could not reconcile payin ${transactionId}: ${(error as Error).message}`);
+        this.logger.warn(`could not reconcile payin ${payin.id}: ${(error as Error).message}`);
       }
     }
     return due.length;

@@ -176,20 +176,14 @@ export class RefundsService {
 
   /** The gateway and charge a refund goes back through: those of the approved collection. */
   private async refundContext(paymentIntentId: string, refundId: string) {
-    const rows: { gateway: string | null; external_id: string | null; country_processor_id: string | null; merchant_name: string }[] =
-      await this.dataSource.query(
-        `SELECT gateway, external_id, country_processor_id, merchant_name FROM payin
-       WHERE payment_intent_id = $1 AND transaction_type = 'PAYIN' AND status = 'APPROVED' ORDER BY created_at DESC LIMIT 1`,
-        [paymentIntentId],
-      );
-    const charge = rows[0];
-    const [processor] = charge?.country_processor_id ? await this.catalog.findCountryProcessors([charge.country_processor_id]) : [];
+    const charge = (await this.ledger.latestApprovedCharge(this.dataSource.manager, paymentIntentId))?.snapshot();
+    const [processor] = charge?.countryProcessorId ? await this.catalog.findCountryProcessors([charge.countryProcessorId]) : [];
     if (!charge?.gateway || !processor) throw new Error(`refund ${refundId}: the intent has no approved collection to refund`);
     return {
       gateway: this.gateways.get(charge.gateway),
-      chargeReference: charge.external_id,
+      chargeReference: charge.externalId,
       paymentMethod: processor.paymentMethod.name,
-      merchantName: charge.merchant_name,
+      merchantName: charge.merchantName,
     };
   }
 }

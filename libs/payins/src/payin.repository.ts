@@ -1,0 +1,42 @@
+import { Caller, Currency, OrderBy, Page, PageRequest, SortBy, TransactionStatus } from '@pcs/kernel';
+import type { EntityManager } from 'typeorm';
+import { Payin } from './domain/payin';
+
+export interface PayinFilters {
+  status?: TransactionStatus;
+  currency?: Currency;
+  /** Major units, as on the wire. */
+  minAmount?: number;
+  maxAmount?: number;
+  /** Inclusive bounds. */
+  dateFrom?: Date;
+  dateUntil?: Date;
+  merchantId?: string;
+  order?: OrderBy;
+  sort?: SortBy;
+}
+
+/** Where payins are kept (port; the TypeORM adapter is in persistence/). The unit of work comes first. */
+export abstract class PayinRepository {
+  /** A new record: a plain INSERT. */
+  abstract insert(manager: EntityManager, payin: Payin): Promise<void>;
+  abstract save(manager: EntityManager, payin: Payin): Promise<void>;
+  abstract get(manager: EntityManager, transactionId: string, lock?: boolean): Promise<Payin | null>;
+  abstract findByExternalId(manager: EntityManager, gateway: string, externalId: string): Promise<Payin | null>;
+  /** The intent's collection attempts still open (PENDING or SCHEDULED), locked. */
+  abstract openAttempts(manager: EntityManager, paymentIntentId: string): Promise<Payin[]>;
+  /** The intent's off-session charge still waiting on its gateway's answer, if any. */
+  abstract openOffSessionCharge(manager: EntityManager, paymentIntentId: string): Promise<Payin | null>;
+  /** The intent's latest approved collection: what a refund goes back through. */
+  abstract latestApprovedCharge(manager: EntityManager, paymentIntentId: string): Promise<Payin | null>;
+  /** The intent's manual refunds awaiting confirmation, oldest first, locked. */
+  abstract pendingManualRefunds(manager: EntityManager, paymentIntentId: string): Promise<Payin[]>;
+  /** Whether a request (by its operation id) already created or confirmed a record of this intent. */
+  abstract recordedByOperation(manager: EntityManager, paymentIntentId: string, operationId: string): Promise<boolean>;
+  /** Payins waiting on a gateway whose time to ask it has come (crash recovery, lost callbacks). */
+  abstract dueForReconciliation(manager: EntityManager, now: Date, limit: number): Promise<Payin[]>;
+  /** Attempts whose payer's session at a gateway page ended before `now`. */
+  abstract expiredSessions(manager: EntityManager, now: Date, limit: number): Promise<Payin[]>;
+  /** Operation 36. */
+  abstract list(manager: EntityManager, caller: Caller, filters: PayinFilters, page: PageRequest): Promise<Page<Payin>>;
+}
