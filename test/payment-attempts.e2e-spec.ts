@@ -2,7 +2,7 @@ import * as crypto from 'node:crypto';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { sandboxCallbackKey, signCallback } from '@pcs/gateways';
-import { PaymentAttemptsService, PaymentIntentSweeps } from '@pcs/payment-intents';
+import { PaymentIntentSweeps, SessionExpiryService } from '@pcs/payment-intents';
 import { clientFor, createTenant, SignedClient, TestTenant } from '@pcs/testing';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -187,7 +187,7 @@ describe('collection attempts, gateway callbacks and the state machine', () => {
       .get<DataSource>(getDataSourceToken())
       .query(`UPDATE payin SET session_expires_at = now() - interval '1 minute' WHERE external_id = $1`, [attempt.gatewayReferenceId]);
     // Two replicas sweeping at the same moment: the session is expired exactly once.
-    const expired = await Promise.all([app.get(PaymentAttemptsService).expireSessions(), app.get(PaymentAttemptsService).expireSessions()]);
+    const expired = await Promise.all([app.get(SessionExpiryService).expireSessions(), app.get(SessionExpiryService).expireSessions()]);
     expect(expired[0] + expired[1]).toBe(1);
     expect(await intentOf(intent.paymentIntentId)).toMatchObject({
       paymentIntentStatus: 'REQUIRES_PAYMENT_INSTRUMENT',

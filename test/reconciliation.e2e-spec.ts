@@ -1,7 +1,7 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { GatewayRegistry, GatewayRequestVoidedError, PaymentGateway } from '@pcs/gateways';
-import { PaymentAttemptsService, PaymentIntentSweeps } from '@pcs/payment-intents';
+import { PaymentAttemptsService, ReconciliationService } from '@pcs/payment-intents';
 import { clientFor, createTenant, SignedClient, TestTenant } from '@pcs/testing';
 import { DataSource } from 'typeorm';
 import { startPayinsApi } from './payins-app';
@@ -19,7 +19,7 @@ describe('reconciliation with the gateway after lost or unsent requests', () => 
   let merchant: SignedClient;
   let dataSource: DataSource;
   let sandbox: PaymentGateway;
-  let sweeps: PaymentIntentSweeps;
+  let sweeps: ReconciliationService;
   let payerId: string;
   let instrumentId: string;
 
@@ -29,7 +29,7 @@ describe('reconciliation with the gateway after lost or unsent requests', () => 
     merchant = clientFor(app, tenant.merchants[0]);
     dataSource = app.get<DataSource>(getDataSourceToken());
     sandbox = app.get(GatewayRegistry).get('SANDBOX');
-    sweeps = app.get(PaymentIntentSweeps);
+    sweeps = app.get(ReconciliationService);
     payerId = (await merchant.post('/payer', { firstName: 'Recon', lastName: 'Ciliation' })).body.payerId;
     instrumentId = (await merchant.post('/payment-instrument', { payerId, paymentMethodName: 'VISA', country: 'URY' })).body
       .paymentInstrumentId;

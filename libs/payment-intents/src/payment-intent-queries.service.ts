@@ -5,7 +5,7 @@ import { Caller } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { DataSource } from 'typeorm';
 import { PaymentIntent } from './domain/payment-intent';
-import { PaymentAttemptsService } from './payment-attempts.service';
+import { AvailableProcessorsService } from './available-processors.service';
 import { PaymentIntentRepository } from './payment-intent.repository';
 
 export interface PaymentIntentMethods {
@@ -24,13 +24,13 @@ export class PaymentIntentQueriesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly intents: PaymentIntentRepository,
-    private readonly attempts: PaymentAttemptsService,
+    private readonly available: AvailableProcessorsService,
     private readonly merchants: MerchantService,
   ) {}
 
   /** Operation 19. */
   async get(caller: Caller, paymentIntentId: string): Promise<PaymentIntent> {
-    return this.intents.loadVisible(this.dataSource.manager, caller, paymentIntentId);
+    return this.intents.getVisible(this.dataSource.manager, caller, paymentIntentId);
   }
 
   /** Operation 20: where the payer can pay this intent, and what it is for. */
@@ -39,7 +39,7 @@ export class PaymentIntentQueriesService {
     const p = intent.snapshot();
     const merchant = await this.merchants.findById(p.merchantId);
     return {
-      processors: await this.attempts.availableProcessors(intent),
+      processors: await this.available.of(intent),
       paymentData: {
         reference: p.externalReference,
         description: p.description,

@@ -1,9 +1,8 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
 import { SandboxDesk } from '@pcs/gateways';
-import { PayinLedgerService } from '@pcs/payins';
-import { PaymentAttemptsService } from './payment-attempts.service';
-import { RefundsService } from './refunds.service';
+import { SessionExpiryService } from './expiry/session-expiry.service';
+import { ReconciliationService } from './reconciliation/reconciliation.service';
 
 /**
  * Background work of an API process: expiring abandoned gateway sessions,
@@ -20,9 +19,8 @@ export class PaymentIntentSweeps implements OnApplicationBootstrap, OnApplicatio
   private running: Promise<void> | null = null;
 
   constructor(
-    private readonly attempts: PaymentAttemptsService,
-    private readonly refunds: RefundsService,
-    private readonly ledger: PayinLedgerService,
+    private readonly expiry: SessionExpiryService,
+    private readonly reconciliation: ReconciliationService,
     private readonly sandbox: SandboxDesk,
     private readonly settings: RuntimeSettings,
   ) {}
@@ -47,25 +45,11 @@ export class PaymentIntentSweeps implements OnApplicationBootstrap, OnApplicatio
     return this.running;
   }
 
-  /** Settles the payins whose gateway answer is overdue; returns how many were looked at. */
-  async reconcileDue(now = new Date(), batch = 50): Promise<number> {
-    const due = await this.ledger.dueForReconciliation(now, batch);
-    for (const payin of due) {
-      try {
-        if (payin.snapshot().transactionType === 'PAYIN') await this.attempts.reconcileAttempt(payin.id, now);
-        else await this.refunds.reconcileRefund(payin.id, now);
-      } catch (error) {
-        this.logger.warn(`could not reconcile payin ${payin.id}: ${(error as Error).message}`);
-      }
-    }
-    return due.length;
-  }
-
   private async pass(): Promise<void> {
     try {
-      const expired = await this.attempts.expireSessions();
+      const expired = await this.expiry.expireSessions();
       if (expired) this.logger.log(`expired ${expired} abandoned gateway session(s)`);
-      const reconciled = await this.reconcileDue();
+      const reconciled = await this.reconciliation.reconcileDue();
       if (reconciled) this.logger.log(`asked the gateways about ${reconciled} overdue payin(s)`);
       await this.sandbox.settleDue();
       await this.sandbox.redeliver();

@@ -1,51 +1,33 @@
-import { Injectable } from '@nestjs/common';
-import { Caller, DomainError, isMerchantCaller } from '@pcs/kernel';
-import { EntityManager } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { Caller, DomainError } from '@pcs/kernel';
+import type { EntityManager } from 'typeorm';
 import { PaymentIntent } from './domain/payment-intent';
-import { intentFromRow, intentToRow } from './persistence/payment-intent.mapper';
-import { PaymentIntentOrmEntity } from './persistence/payment-intent.orm-entity';
 
-/** Loads and saves payment intents; tenancy is part of every load by a caller. */
-@Injectable()
-export class PaymentIntentRepository {
-  async loadVisible(manager: EntityManager, caller: Caller, paymentIntentId: string, lock = false): Promise<PaymentIntent> {
-    const row = await manager.findOne(PaymentIntentOrmEntity, {
-      where: { paymentIntentId, businessId: caller.businessId, ...(isMerchantCaller(caller) ? { merchantId: caller.merchantId } : {}) },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
-    if (!row) throw new DomainError('PAYMENT_INTENT_NOT_FOUND');
-    return intentFromRow(row);
-  }
+/**
+ * Where payment intents are kept (port; the TypeORM adapter is in
+ * persistence/). The unit of work comes first. Tenancy is part of every read
+ * made for a caller.
+ */
+export abstract class PaymentIntentRepository {
+  abstract findVisible(manager: EntityManager, caller: Caller, paymentIntentId: string, lock?: boolean): Promise<PaymentIntent | null>;
+  /** For the service's own flows (gateway events, sweeps), which act for no caller; with `skipLocked`, null when another holds it. */
+  abstract lockById(manager: EntityManager, paymentIntentId: string, skipLocked?: boolean): Promise<PaymentIntent | null>;
+  abstract findById(manager: EntityManager, paymentIntentId: string): Promise<PaymentIntent | null>;
+  /** A new intent: a plain INSERT. */
+  abstract insert(manager: EntityManager, intent: PaymentIntent): Promise<void>;
+  abstract save(manager: EntityManager, intent: PaymentIntent): Promise<void>;
+  /** Whether the payer has an intent that is not final (the payers context asks, through its port). */
+  abstract hasOpenForPayer(manager: EntityManager, payerId: string): Promise<boolean>;
 
-  /** For the service's own flows (gateway events, sweeps), which act for no caller. */
-  async lockById(manager: EntityManager, paymentIntentId: string, skipLocked = false): Promise<PaymentIntent | null> {
-    const query = manager
-      .createQueryBuilder(PaymentIntentOrmEntity, 'i')
-      .setLock('pessimistic_write')
-      .where('i.payment_intent_id = :paymentIntentId', { paymentIntentId });
-    if (skipLocked) query.setOnLocked('skip_locked');
-    const row = await query.getOne();
-    return row ? intentFromRow(row) : null;
+  /** findVisible, or PAYMENT_INTENT_NOT_FOUND. */
+  async getVisible(manager: EntityManager, caller: Caller, paymentIntentId: string, lock = false): Promise<PaymentIntent> {
+    const intent = await this.findVisible(manager, caller, paymentIntentId, lock);
+    if (!intent) throw new DomainError('PAYMENT_INTENT_NOT_FOUND');
+    return intent;
   }
+}
 
-  async findById(manager: EntityManager, paymentIntentId: string): Promise<PaymentIntent | null> {
-    const row = await manager.findOne(PaymentIntentOrmEntity, { where: { paymentIntentId } });
-    return row ? intentFromRow(row) : null;
-  }
-
-  /** A new intent: a plain INSERT (save() would read the row first). */
-  async insert(manager: EntityManager, intent: PaymentIntent): Promise<void> {
-    // The jsonb columns' types confuse TypeORM's partial-entity typing; the row is complete.
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(PaymentIntentOrmEntity)
-      .values(intentToRow(intent) as QueryDeepPartialEntity<PaymentIntentOrmEntity>)
-      .execute();
-  }
-
-  async save(manager: EntityManager, intent: PaymentIntent): Promise<void> {
-    await manager.save(intentToRow(intent));
-  }
+/** The gateway callbacks already applied: a replay is recognised and changes nothing. */
+export abstract class GatewayEventLog {
+  /** Records an event inside the caller's transaction; false when it was recorded before (a replay). */
+  abstract record(manager: EntityManager, gateway: string, eventId: string, reference: string): Promise<boolean>;
 }

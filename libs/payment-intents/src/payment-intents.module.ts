@@ -6,15 +6,27 @@ import { MerchantsModule } from '@pcs/merchants';
 import { PayersModule } from '@pcs/payers';
 import { PayinsModule } from '@pcs/payins';
 import { PaymentInstrumentsModule } from '@pcs/payment-instruments';
-import { PaymentAttemptParties } from './payment-attempt-parties';
-import { PaymentAttemptsService } from './payment-attempts.service';
-import { PaymentIntentCreationService } from './payment-intent-creation.service';
+import { AttemptOutcomes } from './attempts/attempt-outcomes';
+import { PaymentAttemptParties } from './attempts/payment-attempt-parties';
+import { PaymentAttemptsService } from './attempts/payment-attempts.service';
+import { AvailableProcessorsService } from './available-processors.service';
+import { PaymentIntentCreationService } from './creation/payment-intent-creation.service';
+import { SessionExpiryService } from './expiry/session-expiry.service';
+import { GatewayEventsService } from './gateway-events/gateway-events.service';
 import { PaymentIntentQueriesService } from './payment-intent-queries.service';
-import { PaymentIntentRepository } from './payment-intent.repository';
+import { GatewayEventLog, PaymentIntentRepository } from './payment-intent.repository';
 import { PaymentIntentSweeps } from './payment-intent-sweeps';
 import { PaymentIntentOrmEntity } from './persistence/payment-intent.orm-entity';
-import { RefundsService } from './refunds.service';
+import { TypeOrmGatewayEventLog, TypeOrmPaymentIntentRepository } from './persistence/typeorm-payment-intent.repository';
+import { ReconciliationService } from './reconciliation/reconciliation.service';
+import { RefundsService } from './refunds/refunds.service';
 
+/**
+ * Payment intents, one home per use case: creation (17, 18), attempts at a
+ * gateway (21, off-session charges), gateway events (callbacks), refunds (22,
+ * 23), session expiry, reconciliation, queries (19, 20), and the available
+ * processors that creation, attempts and queries share.
+ */
 @Module({
   imports: [
     TypeOrmModule.forFeature([PaymentIntentOrmEntity]),
@@ -26,19 +38,28 @@ import { RefundsService } from './refunds.service';
     GatewaysModule,
   ],
   providers: [
-    PaymentIntentRepository,
+    { provide: PaymentIntentRepository, useClass: TypeOrmPaymentIntentRepository },
+    { provide: GatewayEventLog, useClass: TypeOrmGatewayEventLog },
+    AvailableProcessorsService,
     PaymentAttemptParties,
+    AttemptOutcomes,
     PaymentAttemptsService,
+    GatewayEventsService,
     PaymentIntentCreationService,
     PaymentIntentQueriesService,
     RefundsService,
+    SessionExpiryService,
+    ReconciliationService,
     PaymentIntentSweeps,
   ],
   exports: [
     PaymentAttemptsService,
+    GatewayEventsService,
     PaymentIntentCreationService,
     PaymentIntentQueriesService,
     RefundsService,
+    SessionExpiryService,
+    ReconciliationService,
     PaymentIntentSweeps,
     GatewaysModule,
     PayinsModule,

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { GatewayRegistry } from '@pcs/gateways';
 import { Public, RawBodyRequest } from '@pcs/http';
 import { DomainError } from '@pcs/kernel';
-import { PaymentAttemptsService } from '@pcs/payment-intents';
+import { GatewayEventsService } from '@pcs/payment-intents';
 import type { Request } from 'express';
 
 /**
@@ -15,7 +15,7 @@ import type { Request } from 'express';
 export class GatewayCallbackController {
   constructor(
     private readonly gateways: GatewayRegistry,
-    private readonly attempts: PaymentAttemptsService,
+    private readonly events: GatewayEventsService,
   ) {}
 
   @Public()
@@ -29,7 +29,7 @@ export class GatewayCallbackController {
       throw new DomainError('GATEWAY_CALLBACK_REJECTED');
     }
     const event = gateway.verifyCallback(request.headers, request.rawBody ?? Buffer.alloc(0));
-    const result = await this.attempts.applyGatewayEvent(event);
+    const result = await this.events.apply(event);
     return { received: true, result };
   }
 }

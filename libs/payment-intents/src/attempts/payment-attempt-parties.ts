@@ -7,7 +7,7 @@ import { PayerService } from '@pcs/payers';
 import { ConceptCode, Payin, PaymentIntentInitiator } from '@pcs/payins';
 import { PaymentInstrumentService } from '@pcs/payment-instruments';
 import { EntityManager } from 'typeorm';
-import { PaymentIntent } from './domain/payment-intent';
+import { PaymentIntent } from '../domain/payment-intent';
 
 /**
  * What a payin records about the parties of a payment — merchant name and

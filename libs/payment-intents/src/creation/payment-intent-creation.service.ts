@@ -19,10 +19,11 @@ import { PayinLedgerService } from '@pcs/payins';
 import { PaymentInstrumentService } from '@pcs/payment-instruments';
 import * as crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { PaymentIntent } from './domain/payment-intent';
-import { PaymentAttemptParties } from './payment-attempt-parties';
-import { PaymentAttemptsService } from './payment-attempts.service';
-import { PaymentIntentRepository } from './payment-intent.repository';
+import { PaymentIntent } from '../domain/payment-intent';
+import { AvailableProcessorsService } from '../available-processors.service';
+import { PaymentAttemptParties } from '../attempts/payment-attempt-parties';
+import { PaymentAttemptsService } from '../attempts/payment-attempts.service';
+import { PaymentIntentRepository } from '../payment-intent.repository';
 
 export interface PaymentInstrumentData {
   paymentInstrumentTypeName?: string;
@@ -88,6 +89,7 @@ export class PaymentIntentCreationService {
     private readonly ledger: PayinLedgerService,
     private readonly attempts: PaymentAttemptsService,
     private readonly parties: PaymentAttemptParties,
+    private readonly available: AvailableProcessorsService,
   ) {}
 
   /**
@@ -190,7 +192,7 @@ export class PaymentIntentCreationService {
    */
   private async resume(caller: Caller, paymentIntentId: string): Promise<PaymentIntent | null> {
     if (!(await this.intents.findById(this.dataSource.manager, paymentIntentId))) return null;
-    const intent = await this.intents.loadVisible(this.dataSource.manager, caller, paymentIntentId);
+    const intent = await this.intents.getVisible(this.dataSource.manager, caller, paymentIntentId);
     const charge = await this.ledger.openOffSessionCharge(this.dataSource.manager, intent.id);
     if (!charge) return intent;
     await this.attempts.chargeOffSession(charge.id);
@@ -247,7 +249,7 @@ export class PaymentIntentCreationService {
     });
     if (
       (command.paymentMethodName || command.paymentInstrumentTypeName) &&
-      (await this.attempts.availableProcessors(intent)).length === 0
+      (await this.available.of(intent)).length === 0
     ) {
       const method = [command.paymentMethodName, command.paymentInstrumentTypeName].filter(Boolean).join(' ');
       throw new DomainError('PAYMENT_METHOD_NOT_AVAILABLE', `the merchant has no active processor for ${method} in ${country.iso3}`, {
@@ -328,7 +330,7 @@ export class PaymentIntentCreationService {
 
   private async processorForInstrument(manager: EntityManager, intent: PaymentIntent, paymentInstrumentId: string, caller: Caller) {
     const instrument = (await this.instruments.loadVisible(caller, paymentInstrumentId, manager)).snapshot();
-    const processor = (await this.attempts.availableProcessors(intent, manager)).find(
+    const processor = (await this.available.of(intent, manager)).find(
       (p) =>
         p.paymentMethod.paymentMethodId === instrument.paymentMethodId &&
         (!instrument.paymentInstrumentTypeId || p.paymentInstrumentType.paymentInstrumentTypeId === instrument.paymentInstrumentTypeId),

@@ -8,9 +8,9 @@ import { PayinLedgerService } from '@pcs/payins';
 import { CatalogService } from '@pcs/catalog';
 import * as crypto from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { PaymentIntent } from './domain/payment-intent';
-import { PaymentAttemptParties } from './payment-attempt-parties';
-import { PaymentIntentRepository } from './payment-intent.repository';
+import { PaymentIntent } from '../domain/payment-intent';
+import { PaymentAttemptParties } from '../attempts/payment-attempt-parties';
+import { PaymentIntentRepository } from '../payment-intent.repository';
 
 /**
  * Refunds (operations 22 and 23). The refundable amount is received minus
@@ -44,12 +44,12 @@ export class RefundsService {
     const refundId = operationId ?? crypto.randomUUID();
     const earlier = operationId && (await this.ledger.get(this.dataSource.manager, operationId));
     if (earlier) {
-      const intent = await this.intents.loadVisible(this.dataSource.manager, caller, paymentIntentId);
+      const intent = await this.intents.getVisible(this.dataSource.manager, caller, paymentIntentId);
       if (earlier.snapshot().paymentIntentId !== intent.id)
         throw new DomainError('PAYMENT_INTENT_INVALID_STATE', undefined, { status: intent.status });
     } else {
       await inTransaction(this.dataSource, async (manager) => {
-        const intent = await this.intents.loadVisible(manager, caller, paymentIntentId, true);
+        const intent = await this.intents.getVisible(manager, caller, paymentIntentId, true);
         const now = new Date();
         const amount = intent.reserveRefund(this.requested(intent, requestedAmount), now);
         await this.ledger.insert(manager, await this.parties.newRefund(manager, intent, refundId, amount.minor, 'REFUND', now));
@@ -140,7 +140,7 @@ export class RefundsService {
     operationId?: string,
   ): Promise<PaymentIntent> {
     return inTransaction(this.dataSource, async (manager) => {
-      const intent = await this.intents.loadVisible(manager, caller, paymentIntentId, true);
+      const intent = await this.intents.getVisible(manager, caller, paymentIntentId, true);
       if (operationId && (await this.ledger.recordedByOperation(manager, intent.id, operationId))) return intent;
       const recordId = operationId ?? crypto.randomUUID();
       const now = new Date();

@@ -1,15 +1,20 @@
 import { Global, Injectable, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PayerPaymentActivity } from '@pcs/payers';
-import { EntityManager, In } from 'typeorm';
-import { OPEN_STATUSES } from './domain/payment-intent';
+import { EntityManager } from 'typeorm';
+import { PaymentIntentRepository } from './payment-intent.repository';
 import { PaymentIntentOrmEntity } from './persistence/payment-intent.orm-entity';
+import { TypeOrmPaymentIntentRepository } from './persistence/typeorm-payment-intent.repository';
 
-/** The payers context's port, answered from payment intents (index payment_intent_payer_open_idx). */
+/** The payers context's port, answered from payment intents. */
 @Injectable()
 export class PaymentIntentActivity extends PayerPaymentActivity {
+  constructor(private readonly intents: PaymentIntentRepository) {
+    super();
+  }
+
   async hasOpenPaymentIntents(payerId: string, manager: EntityManager): Promise<boolean> {
-    return manager.exists(PaymentIntentOrmEntity, { where: { payerId, status: In([...OPEN_STATUSES]) } });
+    return this.intents.hasOpenForPayer(manager, payerId);
   }
 }
 
@@ -17,7 +22,7 @@ export class PaymentIntentActivity extends PayerPaymentActivity {
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([PaymentIntentOrmEntity])],
-  providers: [{ provide: PayerPaymentActivity, useClass: PaymentIntentActivity }],
+  providers: [{ provide: PaymentIntentRepository, useClass: TypeOrmPaymentIntentRepository }, { provide: PayerPaymentActivity, useClass: PaymentIntentActivity }],
   exports: [PayerPaymentActivity],
 })
 export class PaymentIntentActivityModule {}

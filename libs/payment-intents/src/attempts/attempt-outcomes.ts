@@ -1,0 +1,107 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { CatalogService } from '@pcs/catalog';
+import { RuntimeSettings } from '@pcs/config';
+import { inTransaction } from '@pcs/database';
+import type { ChargeOutcome, GatewayEvent } from '@pcs/gateways';
+import { GatewayRegistry } from '@pcs/gateways';
+import { Payin, PayinLedgerService } from '@pcs/payins';
+import { DataSource, EntityManager } from 'typeorm';
+import { PaymentIntent } from '../domain/payment-intent';
+import { PaymentIntentRepository } from '../payment-intent.repository';
+import { PaymentAttemptParties } from './payment-attempt-parties';
+
+/** What a gateway said of an attempt, from a callback, a charge's answer or a lookup. */
+export type AttemptOutcome = Omit<GatewayEvent, 'gateway'> & { gateway: string };
+
+/**
+ * The one set of rules for what an attempt's outcome does to its payin and
+ * its intent, whichever way the outcome arrives (a gateway callback, the
+ * answer to an off-session charge, reconciliation). Callers hold the intent's
+ * row lock, then the payin's: the same order everywhere, so flows never
+ * deadlock. Final payins absorb anything late.
+ */
+@Injectable()
+export class AttemptOutcomes {
+  private readonly logger = new Logger('PaymentAttempts');
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly intents: PaymentIntentRepository,
+    private readonly ledger: PayinLedgerService,
+    private readonly catalog: CatalogService,
+    private readonly gateways: GatewayRegistry,
+    private readonly parties: PaymentAttemptParties,
+    private readonly settings: RuntimeSettings,
+  ) {}
+
+  /** Applies an outcome to a locked intent and payin; nothing happens to a final payin. */
+  async apply(manager: EntityManager, intent: PaymentIntent, payin: Payin, event: AttemptOutcome): Promise<void> {
+    const now = new Date();
+    const p = payin.snapshot();
+    if (p.transactionType !== 'PAYIN') return;
+    let changed: boolean;
+    if (event.outcome === 'PENDING') {
+      changed = payin.schedule('pending', now, this.settings.gateway.reconcileAfterSeconds * 1000);
+      if (changed && intent.status === 'REQUIRES_ACTION') intent.markProcessing(now);
+    } else if (event.outcome === 'APPROVED') {
+      const days = await this.settlementDelayDays(p.countryProcessorId);
+      changed = payin.approve('approved', days, now, { maskedPan: event.maskedPan, cardType: event.cardType });
+      if (changed && (intent.status === 'REQUIRES_ACTION' || intent.status === 'PROCESSING')) {
+        intent.succeed(event.reference, now);
+        await this.parties.validateInstrument(manager, intent);
+      } else if (changed) {
+        this.logger.warn(`payin ${payin.id} approved while its intent is ${intent.status}`);
+      }
+    } else {
+      changed = payin.reject(event.error ?? 'rejected', now);
+      if (changed && (intent.status === 'REQUIRES_ACTION' || intent.status === 'PROCESSING'))
+        intent.fail(event.error ?? 'the payment was rejected', now);
+    }
+    if (!changed) return;
+    await this.ledger.save(manager, payin);
+    await this.intents.save(manager, intent);
+  }
+
+  /** Applies what a gateway answered about a charge (its answer, or a lookup's), in a transaction of its own. */
+  async applyChargeAnswer(payinId: string, gatewayName: string, outcome: ChargeOutcome): Promise<void> {
+    await inTransaction(this.dataSource, async (manager) => {
+      const found = await this.ledger.get(manager, payinId);
+      const intent = found && (await this.intents.lockById(manager, found.snapshot().paymentIntentId));
+      const locked = await this.ledger.get(manager, payinId, true);
+      if (!intent || !locked || locked.isFinal) return;
+      if (!locked.snapshot().externalId) {
+        locked.bindGatewayReference(outcome.reference, null, new Date());
+        await this.ledger.save(manager, locked);
+      }
+      if (outcome.instrumentToken) await this.parties.recordInstrumentToken(manager, intent, outcome);
+      const { status, error, maskedPan, cardType } = outcome;
+      await this.apply(manager, intent, locked, {
+        gateway: gatewayName,
+        eventId: `charge:${outcome.reference}`,
+        reference: outcome.reference,
+        outcome: status,
+        error,
+        maskedPan,
+        cardType,
+      });
+    });
+  }
+
+  /** Closes an attempt's checkout at its gateway; a failure is logged, never thrown (the payin is already final). */
+  async closeCheckoutQuietly(payin: Payin, reason: 'CANCELLED' | 'EXPIRED'): Promise<void> {
+    const p = payin.snapshot();
+    if (!p.gateway || !p.externalId) return;
+    try {
+      await this.gateways.get(p.gateway).closeCheckout(p.externalId, reason);
+    } catch (error) {
+      this.logger.warn(`could not close checkout ${p.externalId}: ${(error as Error).message}`);
+    }
+  }
+
+  private async settlementDelayDays(countryProcessorId: string | null): Promise<number> {
+    if (!countryProcessorId) return 0;
+    const [processor] = await this.catalog.findCountryProcessors([countryProcessorId]);
+    return processor?.paymentMethod.settlementDelayDays ?? 0;
+  }
+}

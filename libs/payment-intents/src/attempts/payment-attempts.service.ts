@@ -1,0 +1,144 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { CatalogService } from '@pcs/catalog';
+import { RuntimeSettings } from '@pcs/config';
+import { inTransaction } from '@pcs/database';
+import type { ChargeOutcome } from '@pcs/gateways';
+import { GatewayRegistry } from '@pcs/gateways';
+import { Caller, DomainError } from '@pcs/kernel';
+import { MerchantService } from '@pcs/merchants';
+import { Payin, PayinLedgerService } from '@pcs/payins';
+import * as crypto from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { AvailableProcessorsService } from '../available-processors.service';
+import { PaymentIntent } from '../domain/payment-intent';
+import { PaymentIntentRepository } from '../payment-intent.repository';
+import { AttemptOutcomes } from './attempt-outcomes';
+import { PaymentAttemptParties } from './payment-attempt-parties';
+
+export interface InitializedAttempt {
+  readonly intent: PaymentIntent;
+  readonly gatewayReferenceId: string;
+  readonly gatewayUrl: string;
+}
+
+/**
+ * Collection attempts: at a gateway's page (operation 21) and off-session with
+ * an instrument. Gateway calls happen outside database transactions; the
+ * database work around them is short and locks the intent first, then its
+ * payins.
+ */
+@Injectable()
+export class PaymentAttemptsService {
+  private readonly logger = new Logger('PaymentAttempts');
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly intents: PaymentIntentRepository,
+    private readonly ledger: PayinLedgerService,
+    private readonly gateways: GatewayRegistry,
+    private readonly catalog: CatalogService,
+    private readonly merchants: MerchantService,
+    private readonly parties: PaymentAttemptParties,
+    private readonly available: AvailableProcessorsService,
+    private readonly outcomes: AttemptOutcomes,
+    private readonly settings: RuntimeSettings,
+  ) {}
+
+  /**
+   * Operation 21. Opens a checkout at the processor's gateway and records a
+   * PENDING payin; the intent waits for the payer (REQUIRES_ACTION). A new
+   * initialization replaces an earlier attempt: its payin is CANCELLED and its
+   * checkout closed. `operationId` (derived from the request's
+   * Idempotency-Key, when it has one) names the attempt: an attempt already
+   * recorded under it is answered again instead of opening another.
+   */
+  async initialize(caller: Caller, paymentIntentId: string, countryProcessorId: string, operationId?: string): Promise<InitializedAttempt> {
+    const current = await this.intents.getVisible(this.dataSource.manager, caller, paymentIntentId);
+    const earlier = operationId && (await this.ledger.get(this.dataSource.manager, operationId));
+    if (earlier) return this.recordedAttempt(current, earlier);
+    const payinId = operationId ?? crypto.randomUUID();
+    // Refuse early what the state machine refuses, before a checkout is opened.
+    PaymentIntent.restore(current.snapshot()).awaitPayerAtGateway(new Date());
+    const processor = (await this.available.of(current)).find((p) => p.countryProcessorId === countryProcessorId);
+    if (!processor) throw new DomainError('COUNTRY_PROCESSOR_NOT_AVAILABLE');
+    const gateway = this.gateways.get(processor.gateway);
+    const merchantName = (await this.merchants.load(caller, current.snapshot().merchantId)).snapshot().merchantName;
+    const expiresAt = new Date(Date.now() + this.settings.gateway.sessionMinutes * 60_000);
+    const checkout = await gateway.openCheckout({
+      payinId,
+      merchantName,
+      paymentMethod: processor.paymentMethod.name,
+      currency: current.snapshot().currency,
+      amount: current.total.minor,
+      expiresAt,
+    });
+
+    let replaced: Payin[] = [];
+    try {
+      const intent = await inTransaction(this.dataSource, async (manager) => {
+        const intent = await this.intents.getVisible(manager, caller, paymentIntentId, true);
+        const now = new Date();
+        intent.awaitPayerAtGateway(now);
+        replaced = await this.ledger.openAttempts(manager, intent.id);
+        for (const old of replaced) {
+          old.cancel('replaced by a new payment attempt', now);
+          await this.ledger.save(manager, old);
+        }
+        const payin = await this.parties.newAttempt(manager, intent, processor, 'PAYER', payinId, now);
+        payin.bindGatewayReference(checkout.reference, expiresAt, now);
+        await this.ledger.insert(manager, payin);
+        await this.intents.save(manager, intent);
+        return intent;
+      });
+      for (const old of replaced) await this.outcomes.closeCheckoutQuietly(old, 'CANCELLED');
+      return { intent, gatewayReferenceId: checkout.reference, gatewayUrl: checkout.url };
+    } catch (error) {
+      await gateway.closeCheckout(checkout.reference, 'CANCELLED').catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private recordedAttempt(intent: PaymentIntent, payin: Payin): InitializedAttempt {
+    const p = payin.snapshot();
+    if (p.paymentIntentId !== intent.id || p.transactionType !== 'PAYIN' || !p.gateway || !p.externalId)
+      throw new DomainError('PAYMENT_INTENT_INVALID_STATE', undefined, { status: intent.status });
+    return { intent, gatewayReferenceId: p.externalId, gatewayUrl: this.gateways.get(p.gateway).checkoutUrl(p.externalId) };
+  }
+
+  /**
+   * Charges the intent's instrument without the payer. The intent and a
+   * PENDING payin were committed by the caller; the outcome is applied as a
+   * gateway event would be, so both paths share one set of rules. The payin's
+   * id is the gateway's idempotency key, so charging again (a retried request)
+   * returns the first outcome. If the gateway cannot be reached the payin
+   * stays PENDING and reconciliation settles it.
+   */
+  async chargeOffSession(payinId: string): Promise<void> {
+    const payin = await this.ledger.get(this.dataSource.manager, payinId);
+    if (!payin || payin.isFinal) return;
+    const p = payin.snapshot();
+    const processor = p.countryProcessorId ? (await this.catalog.findCountryProcessors([p.countryProcessorId]))[0] : undefined;
+    if (!processor) return;
+    const gateway = this.gateways.get(processor.gateway);
+    const intentNow = await this.intents.findById(this.dataSource.manager, p.paymentIntentId);
+    const token = intentNow ? await this.parties.instrumentToken(intentNow) : null;
+    let outcome: ChargeOutcome;
+    try {
+      outcome = await gateway.chargeOffSession({
+        payinId,
+        instrumentToken: token,
+        merchantName: p.merchantName,
+        paymentMethod: processor.paymentMethod.name,
+        currency: p.currency,
+        amount: p.amount,
+      });
+    } catch (error) {
+      this.logger.warn(
+        `off-session charge ${payinId} got no answer from ${gateway.name} (${(error as Error).message}); reconciliation will settle it`,
+      );
+      return;
+    }
+    await this.outcomes.applyChargeAnswer(payinId, gateway.name, outcome);
+  }
+}

@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { CountryProcessor } from '@pcs/catalog';
+import { MerchantCountryProcessorService } from '@pcs/merchants';
+import { DataSource, EntityManager } from 'typeorm';
+import { PaymentIntent } from './domain/payment-intent';
+
+/**
+ * Where a payment intent can be paid (operation 20, and the check behind
+ * operations 18 and 21 and off-session charges): the merchant's ACTIVE,
+ * active processors in the intent's country that take its currency, narrowed
+ * to the method or instrument type a fast intent chose.
+ */
+@Injectable()
+export class AvailableProcessorsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly processors: MerchantCountryProcessorService,
+  ) {}
+
+  async of(intent: PaymentIntent, manager: EntityManager = this.dataSource.manager): Promise<CountryProcessor[]> {
+    const p = intent.snapshot();
+    return (await this.processors.offeredCountryProcessors(p.merchantId, manager)).filter(
+      (cp) =>
+        cp.country.countryId === p.countryId &&
+        cp.currencies.includes(p.currency) &&
+        (!p.preferredPaymentMethod || cp.paymentMethod.name === p.preferredPaymentMethod) &&
+        (!p.preferredInstrumentType || cp.paymentInstrumentType.name === p.preferredInstrumentType),
+    );
+  }
+}

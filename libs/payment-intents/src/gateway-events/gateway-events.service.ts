@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { inTransaction } from '@pcs/database';
+import { GatewayEvent } from '@pcs/gateways';
+import { PayinLedgerService } from '@pcs/payins';
+import { DataSource } from 'typeorm';
+import { AttemptOutcomes } from '../attempts/attempt-outcomes';
+import { GatewayEventLog, PaymentIntentRepository } from '../payment-intent.repository';
+
+/** What gateways report back about attempts, through their signed callbacks. */
+@Injectable()
+export class GatewayEventsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly intents: PaymentIntentRepository,
+    private readonly ledger: PayinLedgerService,
+    private readonly events: GatewayEventLog,
+    private readonly outcomes: AttemptOutcomes,
+  ) {}
+
+  /**
+   * A verified gateway callback. Applied once: the event id is recorded in the
+   * same transaction, so a replay finds it and changes nothing; a late or
+   * out-of-order event meets a final payin, which absorbs it.
+   */
+  async apply(event: GatewayEvent): Promise<'applied' | 'replayed' | 'unknown'> {
+    const found = await this.ledger.findByExternalId(this.dataSource.manager, event.gateway, event.reference);
+    if (!found) return 'unknown';
+    return inTransaction(this.dataSource, async (manager) => {
+      if (!(await this.events.record(manager, event.gateway, event.eventId, event.reference))) return 'replayed';
+      const intent = await this.intents.lockById(manager, found.snapshot().paymentIntentId);
+      const payin = await this.ledger.get(manager, found.id, true);
+      if (!intent || !payin) return 'unknown';
+      await this.outcomes.apply(manager, intent, payin, event);
+      return 'applied';
+    });
+  }
+}

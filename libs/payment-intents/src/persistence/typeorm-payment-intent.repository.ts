@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import { Caller, isMerchantCaller } from '@pcs/kernel';
+import { EntityManager, In } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { OPEN_STATUSES, PaymentIntent } from '../domain/payment-intent';
+import { GatewayEventLog, PaymentIntentRepository } from '../payment-intent.repository';
+import { intentFromRow, intentToRow } from './payment-intent.mapper';
+import { PaymentIntentOrmEntity } from './payment-intent.orm-entity';
+
+@Injectable()
+export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
+  async findVisible(manager: EntityManager, caller: Caller, paymentIntentId: string, lock = false): Promise<PaymentIntent | null> {
+    const row = await manager.findOne(PaymentIntentOrmEntity, {
+      where: { paymentIntentId, businessId: caller.businessId, ...(isMerchantCaller(caller) ? { merchantId: caller.merchantId } : {}) },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    return row ? intentFromRow(row) : null;
+  }
+
+  async lockById(manager: EntityManager, paymentIntentId: string, skipLocked = false): Promise<PaymentIntent | null> {
+    const query = manager
+      .createQueryBuilder(PaymentIntentOrmEntity, 'i')
+      .setLock('pessimistic_write')
+      .where('i.payment_intent_id = :paymentIntentId', { paymentIntentId });
+    if (skipLocked) query.setOnLocked('skip_locked');
+    const row = await query.getOne();
+    return row ? intentFromRow(row) : null;
+  }
+
+  async findById(manager: EntityManager, paymentIntentId: string): Promise<PaymentIntent | null> {
+    const row = await manager.findOne(PaymentIntentOrmEntity, { where: { paymentIntentId } });
+    return row ? intentFromRow(row) : null;
+  }
+
+  async insert(manager: EntityManager, intent: PaymentIntent): Promise<void> {
+    // The jsonb columns' types confuse TypeORM's partial-entity typing; the row is complete.
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(PaymentIntentOrmEntity)
+      .values(intentToRow(intent) as QueryDeepPartialEntity<PaymentIntentOrmEntity>)
+      .execute();
+  }
+
+  async save(manager: EntityManager, intent: PaymentIntent): Promise<void> {
+    await manager.save(intentToRow(intent));
+  }
+
+  async hasOpenForPayer(manager: EntityManager, payerId: string): Promise<boolean> {
+    // Served by payment_intent_payer_open_idx.
+    return manager.exists(PaymentIntentOrmEntity, { where: { payerId, status: In([...OPEN_STATUSES]) } });
+  }
+}
+
+@Injectable()
+export class TypeOrmGatewayEventLog extends GatewayEventLog {
+  async record(manager: EntityManager, gateway: string, eventId: string, reference: string): Promise<boolean> {
+    const inserted: unknown[] = await manager.query(
+      `INSERT INTO gateway_event (gateway, event_id, reference) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING event_id`,
+      [gateway, eventId, reference],
+    );
+    return inserted.length === 1;
+  }
+}
