@@ -77,7 +77,7 @@ module.exports = {
     {
       name: 'orm-entities-stay-in-persistence',
       comment:
-        "Inside a context, TypeORM entities are used only by its persistence/ folder (the repository adapters and mappers) and its module, " +
+        'Inside a context, TypeORM entities are used only by its persistence/ folder (the repository adapters and mappers) and its module, ' +
         'which registers them. The sandbox gateway is itself an adapter standing in for a remote system: all of it is infrastructure.',
       severity: 'error',
       from: { path: '^libs/[^/]+/src/', pathNot: ['/persistence/', '\\.module\\.ts$', '^libs/gateways/src/sandbox/', TEST_FILE] },
@@ -92,7 +92,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(dist|node_modules)/' },
+    exclude: { path: '^dist/' },
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true,
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },

@@ -48,11 +48,13 @@ export const COMMANDS: Record<string, { usage: string; run: (app: INestApplicati
   },
   'merchant:approve': {
     usage: 'merchant:approve --merchant <merchantId>',
-    run: async (app, o) => merchantRepresentation({ merchant: await app.get(MerchantService).approve(uuid(o, 'merchant')), credentials: null }),
+    run: async (app, o) =>
+      merchantRepresentation({ merchant: await app.get(MerchantService).approve(uuid(o, 'merchant')), credentials: null }),
   },
   'merchant:suspend': {
     usage: 'merchant:suspend --merchant <merchantId>',
-    run: async (app, o) => merchantRepresentation({ merchant: await app.get(MerchantService).suspend(uuid(o, 'merchant')), credentials: null }),
+    run: async (app, o) =>
+      merchantRepresentation({ merchant: await app.get(MerchantService).suspend(uuid(o, 'merchant')), credentials: null }),
   },
   'credentials:rotate': {
     usage: 'credentials:rotate (--business <businessId> | --merchant <merchantId>) [--grace-minutes <n>]',

@@ -3,11 +3,10 @@ import { inTransaction } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService, CountryProcessor, PaymentMethod } from '@pcs/catalog';
 import * as crypto from 'node:crypto';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { BusinessRepository } from './business.repository';
 import { CredentialService } from './credential.service';
 import { IssuedCredentials } from './domain/credential';
-import { BusinessOrmEntity } from './persistence/business.orm-entity';
-import { BusinessCountryProcessorOrmEntity } from './persistence/business-country-processor.orm-entity';
 
 export interface CreatedBusiness extends IssuedCredentials {
   readonly businessId: string;
@@ -25,6 +24,7 @@ export class BusinessService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly credentials: CredentialService,
     private readonly catalog: CatalogService,
+    private readonly businesses: BusinessRepository,
   ) {}
 
   /**
@@ -37,14 +37,11 @@ export class BusinessService {
     const processors = (await this.catalog.listCountryProcessors()).filter((p) => p.active);
     return inTransaction(this.dataSource, async (manager) => {
       const businessId = crypto.randomUUID();
-      await manager.insert(BusinessOrmEntity, { businessId, name: trimmed });
-      await manager.insert(
-        BusinessCountryProcessorOrmEntity,
-        processors.map((p) => ({
-          businessCountryProcessorId: crypto.randomUUID(),
-          businessId,
-          countryProcessorId: p.countryProcessorId,
-        })),
+      await this.businesses.insert(manager, { businessId, name: trimmed });
+      await this.businesses.enableCountryProcessors(
+        manager,
+        businessId,
+        processors.map((p) => p.countryProcessorId),
       );
       const issued = await this.credentials.issue({ businessId, merchantId: null }, manager);
       return { businessId, name: trimmed, ...issued };
@@ -52,14 +49,12 @@ export class BusinessService {
   }
 
   async exists(businessId: string): Promise<boolean> {
-    return this.dataSource.getRepository(BusinessOrmEntity).exists({ where: { businessId } });
+    return this.businesses.exists(this.dataSource.manager, businessId);
   }
 
   /** Operation 38: the country processors enabled for the business. */
   async listCountryProcessors(businessId: string): Promise<BusinessCountryProcessor[]> {
-    const rows = await this.dataSource
-      .getRepository(BusinessCountryProcessorOrmEntity)
-      .find({ where: { businessId }, order: { createdAt: 'ASC', countryProcessorId: 'ASC' } });
+    const rows = await this.businesses.enabledCountryProcessors(this.dataSource.manager, businessId);
     const processors = new Map((await this.catalog.listCountryProcessors()).map((p) => [p.countryProcessorId, p]));
     return rows.flatMap((row) => {
       const countryProcessor = processors.get(row.countryProcessorId);
@@ -84,11 +79,6 @@ export class BusinessService {
     countryProcessorIds: readonly string[],
     manager: EntityManager = this.dataSource.manager,
   ): Promise<Set<string>> {
-    if (countryProcessorIds.length === 0) return new Set();
-    const rows = await manager.find(BusinessCountryProcessorOrmEntity, {
-      where: { businessId, countryProcessorId: In([...countryProcessorIds]) },
-      select: { countryProcessorId: true },
-    });
-    return new Set(rows.map((r) => r.countryProcessorId));
+    return this.businesses.enabledAmong(manager, businessId, countryProcessorIds);
   }
 }

@@ -2,7 +2,9 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CatalogModule } from '@pcs/catalog';
 import { RuntimeSettings } from '@pcs/config';
+import { BusinessRepository, CredentialRepository } from './business.repository';
 import { BusinessService } from './business.service';
+import { TypeOrmBusinessRepository, TypeOrmCredentialRepository } from './persistence/typeorm-business.repository';
 import { CredentialService } from './credential.service';
 import { SecretBox } from './domain/secret-box';
 import { ApiCredentialOrmEntity } from './persistence/api-credential.orm-entity';
@@ -12,6 +14,8 @@ import { BusinessCountryProcessorOrmEntity } from './persistence/business-countr
 @Module({
   imports: [TypeOrmModule.forFeature([BusinessOrmEntity, BusinessCountryProcessorOrmEntity, ApiCredentialOrmEntity]), CatalogModule],
   providers: [
+    { provide: BusinessRepository, useClass: TypeOrmBusinessRepository },
+    { provide: CredentialRepository, useClass: TypeOrmCredentialRepository },
     BusinessService,
     CredentialService,
     { provide: SecretBox, inject: [RuntimeSettings], useFactory: (settings: RuntimeSettings) => new SecretBox(settings.secretsMasterKey) },

@@ -1,13 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { CatalogRepository } from './catalog.repository';
 import { Country, CountryProcessor, PaymentMethod } from './domain/catalog.types';
-import { toCountry, toCountryProcessor, toPaymentMethod } from './persistence/catalog.mapper';
-import { CountryOrmEntity } from './persistence/country.orm-entity';
-import { CountryProcessorOrmEntity } from './persistence/country-processor.orm-entity';
-import { PaymentMethodOrmEntity } from './persistence/payment-method.orm-entity';
-
-const PROCESSOR_RELATIONS = { country: true, paymentMethod: true, paymentInstrumentType: true } as const;
 
 /**
  * Reference data. It changes only through migrations, so the service keeps
@@ -18,14 +11,10 @@ export class CatalogService {
   private countries?: Promise<Country[]>;
   private processors?: Promise<CountryProcessor[]>;
 
-  constructor(
-    @InjectRepository(CountryOrmEntity) private readonly countryRows: Repository<CountryOrmEntity>,
-    @InjectRepository(PaymentMethodOrmEntity) private readonly methodRows: Repository<PaymentMethodOrmEntity>,
-    @InjectRepository(CountryProcessorOrmEntity) private readonly processorRows: Repository<CountryProcessorOrmEntity>,
-  ) {}
+  constructor(private readonly catalog: CatalogRepository) {}
 
   async listCountries(): Promise<Country[]> {
-    this.countries ??= this.countryRows.find({ order: { iso3: 'ASC' } }).then((rows) => rows.map(toCountry));
+    this.countries ??= this.catalog.countries();
     return this.countries.catch((error) => {
       this.countries = undefined;
       throw error;
@@ -41,14 +30,11 @@ export class CatalogService {
   }
 
   async listPaymentMethods(): Promise<PaymentMethod[]> {
-    const rows = await this.methodRows.find({ order: { name: 'ASC' } });
-    return rows.map(toPaymentMethod);
+    return this.catalog.paymentMethods();
   }
 
   async listCountryProcessors(): Promise<CountryProcessor[]> {
-    this.processors ??= this.processorRows
-      .find({ relations: PROCESSOR_RELATIONS, order: { countryId: 'ASC', paymentMethodId: 'ASC' } })
-      .then((rows) => rows.map(toCountryProcessor));
+    this.processors ??= this.catalog.countryProcessors();
     return this.processors.catch((error) => {
       this.processors = undefined;
       throw error;

@@ -105,7 +105,12 @@ export class MerchantConfigurationService {
     const countryConfigurations = [];
     for (const stored of await this.configurations.countryVats(manager, merchantId)) {
       const country = await this.catalog.findCountryById(stored.countryId);
-      if (country) countryConfigurations.push({ merchantCountryConfigurationId: stored.merchantCountryConfigurationId, country, vatRateBp: stored.vatRateBp });
+      if (country)
+        countryConfigurations.push({
+          merchantCountryConfigurationId: stored.merchantCountryConfigurationId,
+          country,
+          vatRateBp: stored.vatRateBp,
+        });
     }
     return { configuration, countryConfigurations };
   }

@@ -47,7 +47,9 @@ export class MerchantCountryProcessorService {
     countryProcessorIds: readonly string[],
   ): Promise<MerchantCountryProcessorView[]> {
     const id = await this.access.resolveMerchantId(caller, merchantId);
-    return this.views(await inTransaction(this.dataSource, (manager) => this.relateWithin(manager, caller.businessId, id, countryProcessorIds)));
+    return this.views(
+      await inTransaction(this.dataSource, (manager) => this.relateWithin(manager, caller.businessId, id, countryProcessorIds)),
+    );
   }
 
   /** Relates inside the caller's transaction (also used by the merchant update). */
@@ -62,7 +64,9 @@ export class MerchantCountryProcessorService {
     const now = new Date();
     await this.relationships.insertMissing(
       manager,
-      wanted.map((countryProcessorId) => MerchantCountryProcessor.relate({ merchantCountryProcessorId: crypto.randomUUID(), merchantId, countryProcessorId, now })),
+      wanted.map((countryProcessorId) =>
+        MerchantCountryProcessor.relate({ merchantCountryProcessorId: crypto.randomUUID(), merchantId, countryProcessorId, now }),
+      ),
     );
     return this.relationships.ofMerchant(manager, merchantId, wanted);
   }

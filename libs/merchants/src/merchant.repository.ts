@@ -14,7 +14,11 @@ export abstract class MerchantRepository {
   /** A live merchant the caller may see (contract §4), optionally locked for update. */
   abstract findVisible(manager: EntityManager, caller: Caller, merchantId: string, lock?: boolean): Promise<Merchant | null>;
   /** A merchant by id, for the operator and the service's own flows; deleted ones only when asked. */
-  abstract findById(manager: EntityManager, merchantId: string, options?: { lock?: boolean; includeDeleted?: boolean }): Promise<Merchant | null>;
+  abstract findById(
+    manager: EntityManager,
+    merchantId: string,
+    options?: { lock?: boolean; includeDeleted?: boolean },
+  ): Promise<Merchant | null>;
   /** Up to `limit` ids of a business's live merchants. */
   abstract liveIdsOfBusiness(manager: EntityManager, businessId: string, limit: number): Promise<string[]>;
   /** Operation 1: newest first; the search term matches name, fantasy name, email or tax id. */
@@ -55,7 +59,11 @@ export class ShortNameTakenError extends Error {
 
 export abstract class MerchantCountryProcessorRepository {
   /** A merchant's relationships, oldest first. */
-  abstract ofMerchant(manager: EntityManager, merchantId: string, countryProcessorIds?: readonly string[]): Promise<MerchantCountryProcessor[]>;
+  abstract ofMerchant(
+    manager: EntityManager,
+    merchantId: string,
+    countryProcessorIds?: readonly string[],
+  ): Promise<MerchantCountryProcessor[]>;
   /** Inserts relationships; one that already exists (merchant and processor) stays as it is. */
   abstract insertMissing(manager: EntityManager, relationships: readonly MerchantCountryProcessor[]): Promise<void>;
   abstract findById(manager: EntityManager, merchantCountryProcessorId: string, lock?: boolean): Promise<MerchantCountryProcessor | null>;

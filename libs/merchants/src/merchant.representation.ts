@@ -64,4 +64,3 @@ export function merchantRepresentation({ merchant: m, credentials }: MerchantVie
     },
   };
 }
-

@@ -95,7 +95,13 @@ export class MerchantService {
   /** Operation 1: the caller's merchants, newest first, optionally filtered. */
   async list(caller: Caller, page: PageRequest, searchTerm?: string): Promise<Page<MerchantView>> {
     const found = await this.merchants.list(this.dataSource.manager, caller, page, searchTerm);
-    return { ...found, items: await this.withCredentials(caller, found.items.map((m) => m.snapshot())) };
+    return {
+      ...found,
+      items: await this.withCredentials(
+        caller,
+        found.items.map((m) => m.snapshot()),
+      ),
+    };
   }
 
   /** Operation 2. */

@@ -16,7 +16,12 @@ export abstract class PayerRepository {
   /** Which of these payers are live and of the caller's business. */
   abstract liveIds(manager: EntityManager, businessId: string, payerIds: readonly string[]): Promise<Set<string>>;
   /** Operation 11: newest first; the search term matches names, email and document ignoring case and accents. */
-  abstract list(manager: EntityManager, businessId: string, filter: { merchantId?: string; searchTerm?: string }, page: PageRequest): Promise<Page<Payer>>;
+  abstract list(
+    manager: EntityManager,
+    businessId: string,
+    filter: { merchantId?: string; searchTerm?: string },
+    page: PageRequest,
+  ): Promise<Page<Payer>>;
   /** A new payer; another live payer with its document for the merchant throws DuplicateDocumentError. */
   abstract insert(manager: EntityManager, payer: Payer): Promise<void>;
   /** Saves changes; completing a document another live payer holds throws DuplicateDocumentError. */
@@ -30,4 +35,3 @@ export class DuplicateDocumentError extends Error {
     this.name = 'DuplicateDocumentError';
   }
 }
-

@@ -80,7 +80,12 @@ export class PaymentInstrumentService {
     const paymentInstrumentTypeId = types.length === 1 ? types[0] : null;
     const paymentMethodId = candidates[0].paymentMethod.paymentMethodId;
 
-    const existing = await this.instruments.findActive(manager, { payerId, paymentMethodId, countryId: country.countryId, paymentInstrumentTypeId });
+    const existing = await this.instruments.findActive(manager, {
+      payerId,
+      paymentMethodId,
+      countryId: country.countryId,
+      paymentInstrumentTypeId,
+    });
     if (existing) return { instrument: existing, paymentMethodName: request.paymentMethodName };
 
     const instrument = PaymentInstrument.create({
@@ -105,10 +110,15 @@ export class PaymentInstrumentService {
   }
 
   /** An instrument the caller may see, whose payer still exists; PAYMENT_INSTRUMENT_NOT_FOUND otherwise. */
-  async loadVisible(caller: Caller, paymentInstrumentId: string, manager: EntityManager = this.dataSource.manager): Promise<PaymentInstrument> {
+  async loadVisible(
+    caller: Caller,
+    paymentInstrumentId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<PaymentInstrument> {
     const instrument = await this.instruments.findVisible(manager, caller, paymentInstrumentId);
     const payerId = instrument?.snapshot().payerId;
-    if (!instrument || !payerId || !(await this.payers.liveIds(caller, [payerId], manager)).has(payerId)) throw new DomainError('PAYMENT_INSTRUMENT_NOT_FOUND');
+    if (!instrument || !payerId || !(await this.payers.liveIds(caller, [payerId], manager)).has(payerId))
+      throw new DomainError('PAYMENT_INSTRUMENT_NOT_FOUND');
     return instrument;
   }
 
@@ -120,7 +130,12 @@ export class PaymentInstrumentService {
 
   /** Operation 26: the caller's instruments (optionally one merchant's), newest first, at most 100. */
   async list(caller: Caller, merchantId?: string): Promise<PaymentInstrumentView[]> {
-    const instruments = await this.instruments.newest(this.dataSource.manager, caller.businessId, isMerchantCaller(caller) ? caller.merchantId : merchantId, MAX_LISTED);
+    const instruments = await this.instruments.newest(
+      this.dataSource.manager,
+      caller.businessId,
+      isMerchantCaller(caller) ? caller.merchantId : merchantId,
+      MAX_LISTED,
+    );
     const live = await this.payers.liveIds(
       caller,
       instruments.map((i) => i.snapshot().payerId),

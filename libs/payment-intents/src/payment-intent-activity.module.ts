@@ -22,7 +22,10 @@ export class PaymentIntentActivity extends PayerPaymentActivity {
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([PaymentIntentOrmEntity])],
-  providers: [{ provide: PaymentIntentRepository, useClass: TypeOrmPaymentIntentRepository }, { provide: PayerPaymentActivity, useClass: PaymentIntentActivity }],
+  providers: [
+    { provide: PaymentIntentRepository, useClass: TypeOrmPaymentIntentRepository },
+    { provide: PayerPaymentActivity, useClass: PaymentIntentActivity },
+  ],
   exports: [PayerPaymentActivity],
 })
 export class PaymentIntentActivityModule {}

@@ -24,3 +24,15 @@ export function isUsable(credential: { revokedAt: Date | null; expiresAt: Date |
 }
 
 export const DEFAULT_ROTATION_GRACE_MINUTES = 60;
+
+/** A pair as stored: the secret sealed (AES-256-GCM, bound to its key), never in plain text. */
+export interface StoredCredential {
+  readonly credentialId: string;
+  readonly apiKey: string;
+  readonly secretCiphertext: string;
+  readonly businessId: string;
+  readonly merchantId: string | null;
+  readonly createdAt?: Date;
+  readonly expiresAt: Date | null;
+  readonly revokedAt: Date | null;
+}

@@ -20,7 +20,11 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
 
   async insert(manager: EntityManager, configuration: MerchantConfiguration, now: Date): Promise<void> {
     const { countryVats: _countryVats, ...settings } = configuration.snapshot();
-    await manager.insert(MerchantConfigurationOrmEntity, { ...settings, notificationEmails: [...settings.notificationEmails], updatedAt: now });
+    await manager.insert(MerchantConfigurationOrmEntity, {
+      ...settings,
+      notificationEmails: [...settings.notificationEmails],
+      updatedAt: now,
+    });
   }
 
   async save(manager: EntityManager, configuration: MerchantConfiguration, now: Date, replaceCountryVats: boolean): Promise<void> {
@@ -47,7 +51,11 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
 
   async countryVats(manager: EntityManager, merchantId: string): Promise<StoredCountryVat[]> {
     const rows = await manager.find(MerchantCountryConfigurationOrmEntity, { where: { merchantId }, order: { countryId: 'ASC' } });
-    return rows.map(({ merchantCountryConfigurationId, countryId, vatRateBp }) => ({ merchantCountryConfigurationId, countryId, vatRateBp }));
+    return rows.map(({ merchantCountryConfigurationId, countryId, vatRateBp }) => ({
+      merchantCountryConfigurationId,
+      countryId,
+      vatRateBp,
+    }));
   }
 
   async vatRateFor(manager: EntityManager, merchantId: string, countryId: string): Promise<number | null> {
@@ -67,7 +75,11 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
     return row?.merchantId ?? null;
   }
 
-  private async replaceCountryVats(manager: EntityManager, merchantId: string, countryVats: readonly { countryId: string; vatRateBp: number }[]): Promise<void> {
+  private async replaceCountryVats(
+    manager: EntityManager,
+    merchantId: string,
+    countryVats: readonly { countryId: string; vatRateBp: number }[],
+  ): Promise<void> {
     const existing = await manager.find(MerchantCountryConfigurationOrmEntity, { where: { merchantId } });
     const keep = new Set(countryVats.map((c) => c.countryId));
     const stale = existing.filter((row) => !keep.has(row.countryId));

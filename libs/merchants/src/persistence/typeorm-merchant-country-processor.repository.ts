@@ -8,7 +8,11 @@ import { MerchantCountryProcessorOrmEntity } from './merchant-country-processor.
 
 @Injectable()
 export class TypeOrmMerchantCountryProcessorRepository extends MerchantCountryProcessorRepository {
-  async ofMerchant(manager: EntityManager, merchantId: string, countryProcessorIds?: readonly string[]): Promise<MerchantCountryProcessor[]> {
+  async ofMerchant(
+    manager: EntityManager,
+    merchantId: string,
+    countryProcessorIds?: readonly string[],
+  ): Promise<MerchantCountryProcessor[]> {
     if (countryProcessorIds && countryProcessorIds.length === 0) return [];
     const rows = await manager.find(MerchantCountryProcessorOrmEntity, {
       where: { merchantId, ...(countryProcessorIds ? { countryProcessorId: In([...countryProcessorIds]) } : {}) },

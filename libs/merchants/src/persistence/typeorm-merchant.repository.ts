@@ -17,7 +17,11 @@ export class TypeOrmMerchantRepository extends MerchantRepository {
     return row ? merchantFromRow(row) : null;
   }
 
-  async findById(manager: EntityManager, merchantId: string, options: { lock?: boolean; includeDeleted?: boolean } = {}): Promise<Merchant | null> {
+  async findById(
+    manager: EntityManager,
+    merchantId: string,
+    options: { lock?: boolean; includeDeleted?: boolean } = {},
+  ): Promise<Merchant | null> {
     const row = await manager.findOne(MerchantOrmEntity, {
       where: { merchantId, ...(options.includeDeleted ? {} : { deletedAt: IsNull() }) },
       ...(options.lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
@@ -26,7 +30,11 @@ export class TypeOrmMerchantRepository extends MerchantRepository {
   }
 
   async liveIdsOfBusiness(manager: EntityManager, businessId: string, limit: number): Promise<string[]> {
-    const rows = await manager.find(MerchantOrmEntity, { where: { businessId, deletedAt: IsNull() }, select: { merchantId: true }, take: limit });
+    const rows = await manager.find(MerchantOrmEntity, {
+      where: { businessId, deletedAt: IsNull() },
+      select: { merchantId: true },
+      take: limit,
+    });
     return rows.map((r) => r.merchantId);
   }
 

@@ -12,7 +12,12 @@ export class TypeOrmPayerRepository extends PayerRepository {
   async findVisible(manager: EntityManager, caller: Caller, payerId: string, lock: PayerLock = 'none'): Promise<Payer | null> {
     const mode = lock === 'share' ? ('for_key_share' as const) : lock === 'update' ? ('pessimistic_write' as const) : null;
     const row = await manager.findOne(PayerOrmEntity, {
-      where: { payerId, businessId: caller.businessId, deletedAt: IsNull(), ...(isMerchantCaller(caller) ? { merchantId: caller.merchantId } : {}) },
+      where: {
+        payerId,
+        businessId: caller.businessId,
+        deletedAt: IsNull(),
+        ...(isMerchantCaller(caller) ? { merchantId: caller.merchantId } : {}),
+      },
       ...(mode ? { lock: { mode } } : {}),
     });
     return row ? payerFromRow(row) : null;
@@ -32,8 +37,15 @@ export class TypeOrmPayerRepository extends PayerRepository {
     return new Set(rows.map((r) => r.payerId));
   }
 
-  async list(manager: EntityManager, businessId: string, filter: { merchantId?: string; searchTerm?: string }, page: PageRequest): Promise<Page<Payer>> {
-    const builder = manager.createQueryBuilder(PayerOrmEntity, 'p').where('p.business_id = :businessId AND p.deleted_at IS NULL', { businessId });
+  async list(
+    manager: EntityManager,
+    businessId: string,
+    filter: { merchantId?: string; searchTerm?: string },
+    page: PageRequest,
+  ): Promise<Page<Payer>> {
+    const builder = manager
+      .createQueryBuilder(PayerOrmEntity, 'p')
+      .where('p.business_id = :businessId AND p.deleted_at IS NULL', { businessId });
     if (filter.merchantId) builder.andWhere('p.merchant_id = :merchantId', { merchantId: filter.merchantId });
     const term = filter.searchTerm?.trim();
     if (term) {
@@ -71,7 +83,12 @@ export class TypeOrmPayerRepository extends PayerRepository {
     if (!isUniqueViolation(error, 'payer_document_unique')) return error;
     const p = payer.snapshot();
     const existing = await manager.findOne(PayerOrmEntity, {
-      where: { merchantId: p.merchantId, documentType: p.documentType ?? undefined, documentNumber: p.documentNumber ?? undefined, deletedAt: IsNull() },
+      where: {
+        merchantId: p.merchantId,
+        documentType: p.documentType ?? undefined,
+        documentNumber: p.documentNumber ?? undefined,
+        deletedAt: IsNull(),
+      },
       select: { payerId: true },
     });
     return new DuplicateDocumentError(existing?.payerId ?? null);

@@ -1,5 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { Caller, currencyExponent, decimalToScaledInteger, isMerchantCaller, OrderBy, Page, PageRequest, pageOffset, SortBy } from '@pcs/kernel';
+import {
+  Caller,
+  currencyExponent,
+  decimalToScaledInteger,
+  isMerchantCaller,
+  OrderBy,
+  Page,
+  PageRequest,
+  pageOffset,
+  SortBy,
+} from '@pcs/kernel';
 import { EntityManager, LessThan, SelectQueryBuilder } from 'typeorm';
 import { Payin } from '../domain/payin';
 import { PayinFilters, PayinRepository } from '../payin.repository';
@@ -36,7 +46,10 @@ export class TypeOrmPayinRepository extends PayinRepository {
   }
 
   async get(manager: EntityManager, transactionId: string, lock = false): Promise<Payin | null> {
-    const row = await manager.findOne(PayinOrmEntity, { where: { transactionId }, ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+    const row = await manager.findOne(PayinOrmEntity, {
+      where: { transactionId },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
     return row ? payinFromRow(row) : null;
   }
 
@@ -49,7 +62,9 @@ export class TypeOrmPayinRepository extends PayinRepository {
     const rows = await manager
       .createQueryBuilder(PayinOrmEntity, 'p')
       .setLock('pessimistic_write')
-      .where(`p.payment_intent_id = :paymentIntentId AND p.transaction_type = 'PAYIN' AND p.status IN ('PENDING', 'SCHEDULED')`, { paymentIntentId })
+      .where(`p.payment_intent_id = :paymentIntentId AND p.transaction_type = 'PAYIN' AND p.status IN ('PENDING', 'SCHEDULED')`, {
+        paymentIntentId,
+      })
       .getMany();
     return rows.map(payinFromRow);
   }

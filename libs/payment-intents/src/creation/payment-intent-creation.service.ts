@@ -247,10 +247,7 @@ export class PaymentIntentCreationService {
       additionalInfo: command.paymentIntentAdditionalInfo ?? null,
       createdAt: new Date(),
     });
-    if (
-      (command.paymentMethodName || command.paymentInstrumentTypeName) &&
-      (await this.available.of(intent)).length === 0
-    ) {
+    if ((command.paymentMethodName || command.paymentInstrumentTypeName) && (await this.available.of(intent)).length === 0) {
       const method = [command.paymentMethodName, command.paymentInstrumentTypeName].filter(Boolean).join(' ');
       throw new DomainError('PAYMENT_METHOD_NOT_AVAILABLE', `the merchant has no active processor for ${method} in ${country.iso3}`, {
         method,

@@ -56,7 +56,9 @@ export class ReconciliationService {
     const answer = await this.gateways.get(gatewayName).lookup(payinId);
     if (
       answer.reference &&
-      (answer.status === 'APPROVED' || answer.status === 'REJECTED' || (answer.status === 'PENDING' && payin.status === TransactionStatus.PENDING))
+      (answer.status === 'APPROVED' ||
+        answer.status === 'REJECTED' ||
+        (answer.status === 'PENDING' && payin.status === TransactionStatus.PENDING))
     ) {
       const { status, reference, error, maskedPan, cardType, instrumentToken } = answer;
       await this.outcomes.applyChargeAnswer(payinId, gatewayName, { status, reference, error, maskedPan, cardType, instrumentToken });
@@ -66,7 +68,8 @@ export class ReconciliationService {
       const locked = intent && (await this.ledger.get(manager, payinId, true));
       if (!intent || !locked || locked.isFinal) return;
       if (answer.status === 'NOT_RECEIVED' || answer.status === 'EXPIRED') {
-        const reason = answer.status === 'NOT_RECEIVED' ? 'the charge never reached the gateway' : 'the payer did not complete the payment in time';
+        const reason =
+          answer.status === 'NOT_RECEIVED' ? 'the charge never reached the gateway' : 'the payer did not complete the payment in time';
         if (answer.status === 'EXPIRED') locked.expire(now);
         else locked.reject(reason, now);
         if (intent.status === 'REQUIRES_ACTION' || intent.status === 'PROCESSING') intent.fail(reason, now);

@@ -1,0 +1,36 @@
+import type { EntityManager } from 'typeorm';
+import { StoredCredential } from './domain/credential';
+
+/** Where businesses and the country processors enabled for them are kept (port; the TypeORM adapter is in persistence/). */
+export abstract class BusinessRepository {
+  abstract insert(manager: EntityManager, business: { businessId: string; name: string }): Promise<void>;
+  abstract exists(manager: EntityManager, businessId: string): Promise<boolean>;
+  abstract enableCountryProcessors(manager: EntityManager, businessId: string, countryProcessorIds: readonly string[]): Promise<void>;
+  /** The business's enabled processors, oldest first. */
+  abstract enabledCountryProcessors(
+    manager: EntityManager,
+    businessId: string,
+  ): Promise<{ businessCountryProcessorId: string; countryProcessorId: string }[]>;
+  /** The subset of `countryProcessorIds` enabled for the business. */
+  abstract enabledAmong(manager: EntityManager, businessId: string, countryProcessorIds: readonly string[]): Promise<Set<string>>;
+}
+
+/** Where API credentials are kept (port; the TypeORM adapter is in persistence/). */
+export abstract class CredentialRepository {
+  abstract insert(manager: EntityManager, credential: StoredCredential): Promise<void>;
+  abstract findByApiKey(manager: EntityManager, apiKey: string): Promise<StoredCredential | null>;
+  abstract exists(manager: EntityManager, apiKey: string): Promise<boolean>;
+  /**
+   * Serialises work on one owner's credentials (a transaction-scoped advisory
+   * lock): concurrent rotations of an owner run one after another.
+   */
+  abstract lockOwner(manager: EntityManager, owner: { businessId: string; merchantId: string | null }): Promise<void>;
+  /** The owner's pairs that are not revoked. */
+  abstract unrevokedOf(manager: EntityManager, owner: { businessId: string; merchantId: string | null }): Promise<StoredCredential[]>;
+  abstract setExpiry(manager: EntityManager, credentialId: string, expiresAt: Date): Promise<void>;
+  /** Revokes a key (false when it was not usable, or unknown). */
+  abstract revoke(manager: EntityManager, apiKey: string, at: Date): Promise<boolean>;
+  abstract revokeAllOfMerchant(manager: EntityManager, merchantId: string, at: Date): Promise<void>;
+  /** Each merchant's unrevoked, non-expiring pairs, newest first. */
+  abstract openEndedOfMerchants(manager: EntityManager, merchantIds: readonly string[]): Promise<StoredCredential[]>;
+}

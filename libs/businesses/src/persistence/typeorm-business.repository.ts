@@ -1,0 +1,97 @@
+import { Injectable } from '@nestjs/common';
+import * as crypto from 'node:crypto';
+import { EntityManager, In, IsNull } from 'typeorm';
+import { BusinessRepository, CredentialRepository } from '../business.repository';
+import { StoredCredential } from '../domain/credential';
+import { ApiCredentialOrmEntity } from './api-credential.orm-entity';
+import { BusinessOrmEntity } from './business.orm-entity';
+import { BusinessCountryProcessorOrmEntity } from './business-country-processor.orm-entity';
+
+@Injectable()
+export class TypeOrmBusinessRepository extends BusinessRepository {
+  async insert(manager: EntityManager, business: { businessId: string; name: string }): Promise<void> {
+    await manager.insert(BusinessOrmEntity, business);
+  }
+
+  async exists(manager: EntityManager, businessId: string): Promise<boolean> {
+    return manager.exists(BusinessOrmEntity, { where: { businessId } });
+  }
+
+  async enableCountryProcessors(manager: EntityManager, businessId: string, countryProcessorIds: readonly string[]): Promise<void> {
+    if (countryProcessorIds.length === 0) return;
+    await manager.insert(
+      BusinessCountryProcessorOrmEntity,
+      countryProcessorIds.map((countryProcessorId) => ({
+        businessCountryProcessorId: crypto.randomUUID(),
+        businessId,
+        countryProcessorId,
+      })),
+    );
+  }
+
+  async enabledCountryProcessors(
+    manager: EntityManager,
+    businessId: string,
+  ): Promise<{ businessCountryProcessorId: string; countryProcessorId: string }[]> {
+    const rows = await manager.find(BusinessCountryProcessorOrmEntity, {
+      where: { businessId },
+      order: { createdAt: 'ASC', countryProcessorId: 'ASC' },
+    });
+    return rows.map(({ businessCountryProcessorId, countryProcessorId }) => ({ businessCountryProcessorId, countryProcessorId }));
+  }
+
+  async enabledAmong(manager: EntityManager, businessId: string, countryProcessorIds: readonly string[]): Promise<Set<string>> {
+    if (countryProcessorIds.length === 0) return new Set();
+    const rows = await manager.find(BusinessCountryProcessorOrmEntity, {
+      where: { businessId, countryProcessorId: In([...countryProcessorIds]) },
+      select: { countryProcessorId: true },
+    });
+    return new Set(rows.map((r) => r.countryProcessorId));
+  }
+}
+
+@Injectable()
+export class TypeOrmCredentialRepository extends CredentialRepository {
+  async insert(manager: EntityManager, credential: StoredCredential): Promise<void> {
+    await manager.insert(ApiCredentialOrmEntity, credential);
+  }
+
+  async findByApiKey(manager: EntityManager, apiKey: string): Promise<StoredCredential | null> {
+    return manager.findOne(ApiCredentialOrmEntity, { where: { apiKey } });
+  }
+
+  async exists(manager: EntityManager, apiKey: string): Promise<boolean> {
+    return manager.exists(ApiCredentialOrmEntity, { where: { apiKey } });
+  }
+
+  async lockOwner(manager: EntityManager, owner: { businessId: string; merchantId: string | null }): Promise<void> {
+    await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`credentials:${owner.merchantId ?? owner.businessId}`]);
+  }
+
+  async unrevokedOf(manager: EntityManager, owner: { businessId: string; merchantId: string | null }): Promise<StoredCredential[]> {
+    return manager.find(ApiCredentialOrmEntity, {
+      where: { businessId: owner.businessId, merchantId: owner.merchantId ?? IsNull(), revokedAt: IsNull() },
+    });
+  }
+
+  async setExpiry(manager: EntityManager, credentialId: string, expiresAt: Date): Promise<void> {
+    await manager.update(ApiCredentialOrmEntity, { credentialId }, { expiresAt });
+  }
+
+  async revoke(manager: EntityManager, apiKey: string, at: Date): Promise<boolean> {
+    const result = await manager.update(ApiCredentialOrmEntity, { apiKey, revokedAt: IsNull() }, { revokedAt: at });
+    return Boolean(result.affected);
+  }
+
+  async revokeAllOfMerchant(manager: EntityManager, merchantId: string, at: Date): Promise<void> {
+    await manager.update(ApiCredentialOrmEntity, { merchantId, revokedAt: IsNull() }, { revokedAt: at });
+  }
+
+  async openEndedOfMerchants(manager: EntityManager, merchantIds: readonly string[]): Promise<StoredCredential[]> {
+    if (merchantIds.length === 0) return [];
+    return manager.find(ApiCredentialOrmEntity, {
+      where: { merchantId: In([...merchantIds]), revokedAt: IsNull(), expiresAt: IsNull() },
+      order: { createdAt: 'DESC' },
+    });
+  }
+}
