@@ -1,6 +1,7 @@
 export * from './money/currency';
 export * from './money/decimal';
 export * from './money/money';
+export * from './money/wire-money';
 export * from './money/vat-rate';
 export * from './enumerations';
 export * from './errors/error-catalogue';

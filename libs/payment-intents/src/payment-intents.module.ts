@@ -10,6 +10,8 @@ import { AttemptOutcomes } from './attempts/attempt-outcomes';
 import { PaymentAttemptParties } from './attempts/payment-attempt-parties';
 import { PaymentAttemptsService } from './attempts/payment-attempts.service';
 import { AvailableProcessorsService } from './available-processors.service';
+import { CreationRules } from './creation/creation-rules';
+import { FastPaymentIntentService } from './creation/fast-payment-intent.service';
 import { PaymentIntentCreationService } from './creation/payment-intent-creation.service';
 import { SessionExpiryService } from './expiry/session-expiry.service';
 import { GatewayEventsService } from './gateway-events/gateway-events.service';
@@ -45,7 +47,9 @@ import { RefundsService } from './refunds/refunds.service';
     AttemptOutcomes,
     PaymentAttemptsService,
     GatewayEventsService,
+    CreationRules,
     PaymentIntentCreationService,
+    FastPaymentIntentService,
     PaymentIntentQueriesService,
     RefundsService,
     SessionExpiryService,
@@ -56,6 +60,7 @@ import { RefundsService } from './refunds/refunds.service';
     PaymentAttemptsService,
     GatewayEventsService,
     PaymentIntentCreationService,
+    FastPaymentIntentService,
     PaymentIntentQueriesService,
     RefundsService,
     SessionExpiryService,

@@ -1,4 +1,4 @@
-import { Currency, Money } from '@pcs/kernel';
+import { Currency, wireAmount } from '@pcs/kernel';
 import type { SandboxPageView } from '@pcs/gateways';
 
 const escape = (text: string) =>
@@ -15,9 +15,10 @@ const STATUS_TEXT: Record<SandboxPageView['status'], string> = {
 
 /** The sandbox checkout page: merchant, amount, method, and the three decisions. */
 export function renderSandboxPage(view: SandboxPageView): string {
-  const amount = Money.ofMinor(view.amount, view.currency as Currency)
-    .toWire()
-    .toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 2 });
+  const amount = wireAmount(view.amount, view.currency as Currency).toLocaleString('en-US', {
+    minimumFractionDigits: 0,
+    maximumFractionDigits: 2,
+  });
   const buttons = view.open
     ? `<form method="post" action="/sandbox/gateway/${escape(view.reference)}">
         <button name="outcome" value="approve" class="approve">Approve</button>

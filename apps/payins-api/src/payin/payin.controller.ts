@@ -1,7 +1,7 @@
 import { Get, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
 import { CurrentCaller, payinsEnvelope, SignedController } from '@pcs/http';
-import { InvalidRequestError, Money } from '@pcs/kernel';
+import { InvalidRequestError, wireAmount } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 import { MerchantAccess } from '@pcs/merchants';
 import { PayinLedgerService } from '@pcs/payins';
@@ -13,7 +13,7 @@ import { PayinPageResponse, PayinResponse } from './payin.responses';
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 export function presentPayin(p: Readonly<PayinProps>): PayinResponse {
-  const wire = (minor: number) => Money.ofMinor(minor, p.currency).toWire();
+  const wire = (minor: number) => wireAmount(minor, p.currency);
   return {
     transactionId: p.transactionId,
     accountId: p.accountId,

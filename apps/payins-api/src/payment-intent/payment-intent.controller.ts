@@ -1,9 +1,15 @@
 import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { CurrentCaller, Idempotent, OperationId, SignedController, UuidParamPipe } from '@pcs/http';
-import { Money } from '@pcs/kernel';
+import { Money, moneyFromWire, wireAmount } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
-import { PaymentAttemptsService, PaymentIntentCreationService, PaymentIntentQueriesService, RefundsService } from '@pcs/payment-intents';
+import {
+  FastPaymentIntentService,
+  PaymentAttemptsService,
+  PaymentIntentCreationService,
+  PaymentIntentQueriesService,
+  RefundsService,
+} from '@pcs/payment-intents';
 import { presentCountryProcessor } from '../catalog/catalog.presenter';
 import { toPayerRequest } from '../payer/dto/payer-request.dto';
 import { ApiStandardErrors } from '../shared/api-errors.decorator';
@@ -28,6 +34,7 @@ const keyReused = ApiUnprocessableEntityResponse({ type: ErrorResponse, descript
 export class PaymentIntentController {
   constructor(
     private readonly creation: PaymentIntentCreationService,
+    private readonly fast: FastPaymentIntentService,
     private readonly queries: PaymentIntentQueriesService,
     private readonly attempts: PaymentAttemptsService,
     private readonly refunds: RefundsService,
@@ -46,10 +53,15 @@ export class PaymentIntentController {
     @Body() body: CreatePaymentIntentDto,
     @OperationId() operationId?: string,
   ): Promise<PaymentIntentCreationResponse> {
-    const { payerData, ...rest } = body;
+    const { payerData, amount, tipAmount, currency, ...rest } = body;
     const intent = await this.creation.create(
       caller,
-      { ...rest, ...(payerData ? { payerData: toPayerRequest(payerData, 'payerData.address') } : {}) },
+      {
+        ...rest,
+        amount: moneyFromWire('amount', amount, currency),
+        ...(tipAmount ? { tipAmount: moneyFromWire('tipAmount', tipAmount, currency) } : {}),
+        ...(payerData ? { payerData: toPayerRequest(payerData, 'payerData.address') } : {}),
+      },
       operationId,
     );
     return presentCreation(intent);
@@ -71,10 +83,14 @@ export class PaymentIntentController {
     @Body() body: FastPaymentIntentDto,
     @OperationId() operationId?: string,
   ): Promise<PaymentIntentCreationResponse> {
-    const { paymentIntentAdditionalInfo, ...rest } = body;
-    const intent = await this.creation.createFast(
+    const { paymentIntentAdditionalInfo, amount, currency, ...rest } = body;
+    const intent = await this.fast.create(
       caller,
-      { ...rest, paymentIntentAdditionalInfo: paymentIntentAdditionalInfo ? { ...paymentIntentAdditionalInfo } : undefined },
+      {
+        ...rest,
+        amount: moneyFromWire('amount', amount, currency),
+        paymentIntentAdditionalInfo: paymentIntentAdditionalInfo ? { ...paymentIntentAdditionalInfo } : undefined,
+      },
       operationId,
     );
     return presentCreation(intent);
@@ -105,8 +121,8 @@ export class PaymentIntentController {
         description: paymentData.description,
         countryId: paymentData.countryId,
         currency: p.currency,
-        amount: paymentData.intent.total.toWire(),
-        vatAmount: Money.ofMinor(p.taxAmount, p.currency).toWire(),
+        amount: wireAmount(paymentData.intent.total.minor, p.currency),
+        vatAmount: wireAmount(p.taxAmount, p.currency),
         merchantFantasyName: paymentData.merchantFantasyName,
       },
     };
@@ -152,7 +168,9 @@ export class PaymentIntentController {
     @Body() body: RefundDto,
     @OperationId() operationId?: string,
   ): Promise<PaymentIntentResponse> {
-    return presentPaymentIntent(await this.refunds.refund(caller, id, body.requestedRefundAmount, operationId));
+    return presentPaymentIntent(
+      await this.refunds.refund(caller, id, await this.refundAmount(caller, id, body.requestedRefundAmount), operationId),
+    );
   }
 
   @Post(':paymentIntentId/manual-refund')
@@ -169,6 +187,14 @@ export class PaymentIntentController {
     @Body() body: ManualRefundDto,
     @OperationId() operationId?: string,
   ): Promise<PaymentIntentResponse> {
-    return presentPaymentIntent(await this.refunds.manualRefund(caller, id, body.status, body.requestedRefundAmount, operationId));
+    const amount = await this.refundAmount(caller, id, body.requestedRefundAmount);
+    return presentPaymentIntent(await this.refunds.manualRefund(caller, id, body.status, amount, operationId));
+  }
+
+  /** A requested refund amount, read in the currency of the payment intent it refunds (the request carries none). */
+  private async refundAmount(caller: Caller, paymentIntentId: string, requested: number | undefined): Promise<Money | undefined> {
+    if (requested === undefined) return undefined;
+    const { currency } = (await this.queries.get(caller, paymentIntentId)).snapshot();
+    return moneyFromWire('requestedRefundAmount', requested, currency);
   }
 }

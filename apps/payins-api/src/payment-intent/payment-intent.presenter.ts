@@ -1,4 +1,4 @@
-import { Money } from '@pcs/kernel';
+import { wireAmount } from '@pcs/kernel';
 import type { PaymentIntent, PaymentIntentStatus } from '@pcs/payment-intents';
 import { PaymentIntentCreationResponse, PaymentIntentResponse } from './payment-intent.responses';
 
@@ -11,7 +11,7 @@ const NEXT_ACTIONS: Partial<Record<PaymentIntentStatus, string>> = {
 
 export function presentPaymentIntent(intent: PaymentIntent): PaymentIntentResponse {
   const p = intent.snapshot();
-  const wire = (minor: number) => Money.ofMinor(minor, p.currency).toWire();
+  const wire = (minor: number) => wireAmount(minor, p.currency);
   return {
     paymentIntentId: p.paymentIntentId,
     businessId: p.businessId,
@@ -29,7 +29,7 @@ export function presentPaymentIntent(intent: PaymentIntent): PaymentIntentRespon
     subtotalAmount: wire(intent.subtotalAmount),
     taxAmount: wire(p.taxAmount),
     tipAmount: wire(p.tipAmount),
-    totalAmount: intent.total.toWire(),
+    totalAmount: wire(intent.total.minor),
     receivedAmount: wire(p.receivedAmount),
     confirmationInstrument: null,
     nextAction: null,

@@ -3,6 +3,7 @@ import { Currency, currencyExponent } from './currency';
 import { decimalToScaledInteger } from './decimal';
 import { MAX_MINOR_UNITS, Money, MoneyError } from './money';
 import { basisPointsToVatPercentage, vatPercentageToBasisPoints } from './vat-rate';
+import { moneyFromWire, wireAmount } from './wire-money';
 
 const currencies = fc.constantFrom(...Object.values(Currency));
 
@@ -116,5 +117,36 @@ describe('decimal and VAT rate conversion', () => {
     expect(vatPercentageToBasisPoints(-1)).toBeNull();
     expect(vatPercentageToBasisPoints(101)).toBeNull();
     expect(basisPointsToVatPercentage(1050)).toBe(10.5);
+  });
+});
+
+describe('Money at the edges and in proportion', () => {
+  it('reads a wire amount for a named field, or refuses it naming that field', () => {
+    expect(moneyFromWire('amount', 100.1, Currency.UYU).minor).toBe(10010);
+    expect(() => moneyFromWire('tipAmount', 1.001, Currency.UYU)).toThrow(expect.objectContaining({ fields: ['tipAmount'] }));
+    expect(() => moneyFromWire('requestedRefundAmount', -1, Currency.USD)).toThrow(/requestedRefundAmount/);
+    expect(wireAmount(10010, Currency.UYU)).toBe(100.1);
+    expect(wireAmount(500, Currency.CLP)).toBe(500);
+  });
+
+  it('takes a proportion rounding down, so shares never exceed the whole (property)', () => {
+    expect(Money.ofMinor(1000, Currency.UYU).proportion(1, 3).minor).toBe(333);
+    expect(() => Money.ofMinor(1000, Currency.UYU).proportion(4, 3)).toThrow(MoneyError);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: MAX_MINOR_UNITS }),
+        fc.integer({ min: 1, max: MAX_MINOR_UNITS }),
+        fc.nat(),
+        (amount, whole, seed) => {
+          const part = seed % (whole + 1);
+          const share = Money.ofMinor(amount, Currency.USD).proportion(part, whole).minor;
+          expect(share).toBeGreaterThanOrEqual(0);
+          expect(share).toBeLessThanOrEqual(amount);
+          // Exact: share = floor(amount × part / whole).
+          expect(BigInt(share)).toBe((BigInt(amount) * BigInt(part)) / BigInt(whole));
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

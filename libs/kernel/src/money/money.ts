@@ -102,6 +102,23 @@ export class Money {
     return { tax: Money.ofMinor(tax, this.currency), subtotal: Money.ofMinor(this.minor - tax, this.currency) };
   }
 
+  /**
+   * This amount's share `part / whole`, rounded down to a minor unit (a
+   * refund's tip or tax share: what is left of the split goes to the
+   * subtotal, so the parts always add back to the whole). Integer arithmetic.
+   */
+  proportion(part: number, whole: number): Money {
+    if (!Number.isSafeInteger(part) || !Number.isSafeInteger(whole) || part < 0 || whole <= 0 || part > whole) {
+      throw new MoneyError('NOT_A_NUMBER', 'a proportion is part / whole with 0 <= part <= whole and whole > 0');
+    }
+    return Money.ofMinor(Number((BigInt(this.minor) * BigInt(part)) / BigInt(whole)), this.currency);
+  }
+
+  /** Whether the amount stays within the largest amount the service accepts (MAX_MINOR_UNITS). */
+  isWithinLimit(): boolean {
+    return this.minor <= MAX_MINOR_UNITS;
+  }
+
   private assertSameCurrency(other: Money): void {
     if (other.currency !== this.currency) {
       throw new MoneyError('CURRENCY_MISMATCH', `cannot combine ${this.currency} and ${other.currency}`);

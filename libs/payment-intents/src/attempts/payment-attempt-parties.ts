@@ -6,6 +6,7 @@ import { MerchantService } from '@pcs/merchants';
 import { PayerService } from '@pcs/payers';
 import { ConceptCode, Payin, PaymentIntentInitiator } from '@pcs/payins';
 import { PaymentInstrumentService } from '@pcs/payment-instruments';
+import { Money } from '@pcs/kernel';
 import { EntityManager } from 'typeorm';
 import { PaymentIntent } from '../domain/payment-intent';
 
@@ -32,15 +33,15 @@ export class PaymentAttemptParties {
     transactionId: string,
     now: Date,
   ): Promise<Payin> {
-    return this.record(manager, intent, { transactionId, processor, initiator, concept: 'PAYIN', amount: intent.total.minor, now });
+    return this.record(manager, intent, { transactionId, processor, initiator, concept: 'PAYIN', amount: intent.total, now });
   }
 
-  /** A REFUND record (PENDING) of `amount` minor units. */
+  /** A REFUND record (PENDING) of `amount`. */
   async newRefund(
     manager: EntityManager,
     intent: PaymentIntent,
     transactionId: string,
-    amount: number,
+    amount: Money,
     concept: ConceptCode,
     now: Date,
   ): Promise<Payin> {
@@ -76,7 +77,7 @@ export class PaymentAttemptParties {
       processor: CountryProcessor | null;
       initiator: PaymentIntentInitiator;
       concept: ConceptCode;
-      amount: number;
+      amount: Money;
       now: Date;
     },
   ): Promise<Payin> {
@@ -84,7 +85,7 @@ export class PaymentAttemptParties {
     const merchant = await this.merchants.findById(p.merchantId, manager);
     const payer = p.payerId ? await this.payers.findById(p.payerId, manager) : null;
     const isPayin = input.concept === 'PAYIN';
-    // A refund's tax share is proportional to the gross it refunds (rounded like the VAT split).
+    // A refund's tax share is proportional to the gross it refunds.
     const share = isPayin ? { subtotal: intent.subtotalAmount, tax: p.taxAmount, tip: p.tipAmount } : refundShares(intent, input.amount);
     return Payin.open({
       transactionId: input.transactionId,
@@ -98,7 +99,8 @@ export class PaymentAttemptParties {
       gateway: input.processor?.gateway ?? null,
       externalId: null,
       currency: p.currency,
-      amount: input.amount,
+      // The mapper's side of the edge: from here on the record holds minor units.
+      amount: input.amount.minor,
       subtotalAmount: share.subtotal,
       taxAmount: share.tax,
       tipAmount: share.tip,
@@ -121,12 +123,15 @@ export class PaymentAttemptParties {
   }
 }
 
-/** Splits a refunded amount into tip, tax and subtotal in the intent's proportions, in integers. */
-export function refundShares(intent: PaymentIntent, amount: number): { subtotal: number; tax: number; tip: number } {
+/**
+ * Splits a refunded amount into tip, tax and subtotal in the intent's
+ * proportions: the tip's share of the total, then the tax's share of what is
+ * left, each rounded down; the subtotal takes the rest, so the parts add back.
+ */
+export function refundShares(intent: PaymentIntent, refunded: Money): { subtotal: number; tax: number; tip: number } {
   const p = intent.snapshot();
-  const total = p.amount + p.tipAmount;
-  const tip = Number((BigInt(amount) * BigInt(p.tipAmount)) / BigInt(total));
-  const gross = amount - tip;
-  const tax = p.amount === 0 ? 0 : Number((BigInt(gross) * BigInt(p.taxAmount)) / BigInt(p.amount));
-  return { subtotal: gross - tax, tax, tip };
+  const tip = refunded.proportion(p.tipAmount, p.amount + p.tipAmount);
+  const gross = refunded.minus(tip);
+  const tax = p.amount === 0 ? Money.zero(p.currency) : gross.proportion(p.taxAmount, p.amount);
+  return { subtotal: gross.minus(tax).minor, tax: tax.minor, tip: tip.minor };
 }

@@ -2,18 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { inTransaction, isUniqueViolation } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService, Country } from '@pcs/catalog';
-import {
-  basisPointsToVatPercentage,
-  Caller,
-  Currency,
-  DomainError,
-  InvalidRequestError,
-  Money,
-  MoneyError,
-  PayinType,
-  vatPercentageToBasisPoints,
-} from '@pcs/kernel';
-import { MerchantConfigurationService, MerchantService } from '@pcs/merchants';
+import { Caller, DomainError, InvalidRequestError, Money, PayinType } from '@pcs/kernel';
+import { MerchantService } from '@pcs/merchants';
 import { PayerRequest, PayerService } from '@pcs/payers';
 import { PayinLedgerService } from '@pcs/payins';
 import { PaymentInstrumentService } from '@pcs/payment-instruments';
@@ -24,6 +14,7 @@ import { AvailableProcessorsService } from '../available-processors.service';
 import { PaymentAttemptParties } from '../attempts/payment-attempt-parties';
 import { PaymentAttemptsService } from '../attempts/payment-attempts.service';
 import { PaymentIntentRepository } from '../payment-intent.repository';
+import { CreationRules } from './creation-rules';
 
 export interface PaymentInstrumentData {
   paymentInstrumentTypeName?: string;
@@ -34,10 +25,10 @@ export interface PaymentInstrumentData {
   merchantId?: string;
 }
 
-/** Operation 17's request, syntax already checked. Amounts are wire numbers (major units). */
+/** Operation 17's request, syntax checked and amounts read at the edge (Money, in the request's currency). */
 export interface CreatePaymentIntentCommand {
-  currency: Currency;
-  amount: number;
+  /** Gross, VAT included, tip excluded. */
+  amount: Money;
   payinType: PayinType;
   externalReference: string;
   payerId?: string;
@@ -52,28 +43,8 @@ export interface CreatePaymentIntentCommand {
   setupFutureUsage?: boolean;
   metadata?: { limitIssuers?: string[] };
   description?: string;
-  tipAmount?: number;
+  tipAmount?: Money;
   vatPercentage?: number;
-}
-
-export interface FastPaymentIntentCommand {
-  amount: number;
-  currency: Currency;
-  comment?: string;
-  paymentInstrumentTypeName?: string;
-  paymentMethodName?: string;
-  merchantShortName: string;
-  countryCode: string;
-  paymentIntentAdditionalInfo?: Record<string, unknown>;
-}
-
-function money(field: string, value: number, currency: Currency): Money {
-  try {
-    return Money.fromWire(value, currency);
-  } catch (error) {
-    if (error instanceof MoneyError) throw new InvalidRequestError([field], `${field}: ${error.message}`);
-    throw error;
-  }
 }
 
 @Injectable()
@@ -81,7 +52,6 @@ export class PaymentIntentCreationService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly merchants: MerchantService,
-    private readonly configurations: MerchantConfigurationService,
     private readonly catalog: CatalogService,
     private readonly payers: PayerService,
     private readonly instruments: PaymentInstrumentService,
@@ -90,6 +60,7 @@ export class PaymentIntentCreationService {
     private readonly attempts: PaymentAttemptsService,
     private readonly parties: PaymentAttemptParties,
     private readonly available: AvailableProcessorsService,
+    private readonly rules: CreationRules,
   ) {}
 
   /**
@@ -104,19 +75,19 @@ export class PaymentIntentCreationService {
   async create(caller: Caller, command: CreatePaymentIntentCommand, operationId?: string): Promise<PaymentIntent> {
     if (!command.payerId && !command.payerData)
       throw new InvalidRequestError(['payerId'], 'payerId is required unless payerData describes a new payer');
-    const earlier = operationId && (await this.resume(caller, operationId));
+    const earlier = operationId && (await this.rules.resume(caller, operationId));
     if (earlier) return earlier;
     const paymentIntentId = operationId ?? crypto.randomUUID();
-    const country = await this.countryAccepting(command.country, command.currency);
-    const amount = money('amount', command.amount, command.currency);
-    const tip = command.tipAmount ? money('tipAmount', command.tipAmount, command.currency) : Money.zero(command.currency);
-    if (amount.plus(tip).minor > 999_999_999_999) throw new InvalidRequestError(['tipAmount'], 'amount plus tipAmount exceeds the maximum');
+    const { amount } = command;
+    const tip = command.tipAmount ?? Money.zero(amount.currency);
+    const country = await this.rules.countryAccepting(command.country, amount.currency);
+    if (!amount.plus(tip).isWithinLimit()) throw new InvalidRequestError(['tipAmount'], 'amount plus tipAmount exceeds the maximum');
 
     const created = await inTransaction(this.dataSource, async (manager) => {
       const merchant = await this.merchants.resolve(caller, command.merchantId ?? command.paymentInstrumentData?.merchantId, manager);
       const merchantId = merchant.id;
       merchant.assertCanCollect();
-      const vatRateBp = await this.vatRate(merchantId, country, command.vatPercentage, manager);
+      const vatRateBp = await this.rules.vatRate(merchantId, country, command.vatPercentage, manager);
 
       const payer = command.payerId
         ? command.payerData
@@ -143,9 +114,8 @@ export class PaymentIntentCreationService {
         countryId: country.countryId,
         origin: 'API',
         payinType: command.payinType,
-        currency: command.currency,
-        amount: amount.minor,
-        tipAmount: tip.minor,
+        amount,
+        tip,
         vatRateBp,
         externalReference: command.externalReference,
         externalInvoiceId: String(command.invoiceNumber),
@@ -177,116 +147,13 @@ export class PaymentIntentCreationService {
       return { intent, payinId };
     }).catch(async (error: unknown) => {
       // The same operation committed meanwhile (a retry racing its own first attempt).
-      if (isUniqueViolation(error, 'payment_intent_pkey')) return { intent: (await this.resume(caller, paymentIntentId))!, payinId: null };
+      if (isUniqueViolation(error, 'payment_intent_pkey'))
+        return { intent: (await this.rules.resume(caller, paymentIntentId))!, payinId: null };
       throw error;
     });
     if (!created.payinId) return created.intent;
     await this.attempts.chargeOffSession(created.payinId);
     return (await this.intents.findById(this.dataSource.manager, created.intent.id)) ?? created.intent;
-  }
-
-  /**
-   * An intent this operation already committed, carried on: an off-session
-   * charge whose answer was never recorded is sent again (the gateway answers
-   * a repeated charge with its first outcome).
-   */
-  private async resume(caller: Caller, paymentIntentId: string): Promise<PaymentIntent | null> {
-    if (!(await this.intents.findById(this.dataSource.manager, paymentIntentId))) return null;
-    const intent = await this.intents.getVisible(this.dataSource.manager, caller, paymentIntentId);
-    const charge = await this.ledger.openOffSessionCharge(this.dataSource.manager, intent.id);
-    if (!charge) return intent;
-    await this.attempts.chargeOffSession(charge.id);
-    return (await this.intents.findById(this.dataSource.manager, intent.id)) ?? intent;
-  }
-
-  /**
-   * Operation 18. The merchant is the one whose configuration has this
-   * shortName with fast payments enabled (and that the caller may act for);
-   * VAT is the merchant's configured rate for the country, else the country's
-   * default (specification, rule 2).
-   */
-  async createFast(caller: Caller, command: FastPaymentIntentCommand, operationId?: string): Promise<PaymentIntent> {
-    const earlier = operationId && (await this.resume(caller, operationId));
-    if (earlier) return earlier;
-    const paymentIntentId = operationId ?? crypto.randomUUID();
-    const merchantId = await this.configurations.fastPaymentMerchantId(command.merchantShortName);
-    if (!merchantId) throw new DomainError('FAST_PAYMENTS_NOT_ENABLED');
-    const merchant = await this.merchants.load(caller, merchantId).catch((error: unknown) => {
-      throw error instanceof DomainError && error.code === 'MERCHANT_NOT_FOUND' ? new DomainError('FAST_PAYMENTS_NOT_ENABLED') : error;
-    });
-    merchant.assertCanCollect();
-    const country = await this.countryAccepting(command.countryCode, command.currency);
-    const amount = money('amount', command.amount, command.currency);
-    const vatRateBp = await this.vatRate(merchantId, country, undefined);
-    const intent = PaymentIntent.create({
-      paymentIntentId,
-      businessId: caller.businessId,
-      merchantId,
-      payerId: null,
-      paymentInstrumentId: null,
-      countryId: country.countryId,
-      origin: 'FAST',
-      payinType: PayinType.DEFAULT,
-      currency: command.currency,
-      amount: amount.minor,
-      tipAmount: 0,
-      vatRateBp,
-      externalReference: null,
-      externalInvoiceId: null,
-      invoiceNumber: null,
-      invoiceEmail: null,
-      description: command.comment ?? null,
-      receiptEmail: (command.paymentIntentAdditionalInfo?.payerInfo as { email?: string } | undefined)?.email ?? null,
-      setupFutureUsage: false,
-      offSession: false,
-      confirmationMethod: 'MANUAL',
-      metadata: null,
-      linkId: null,
-      preferredPaymentMethod: command.paymentMethodName ?? null,
-      preferredInstrumentType: command.paymentInstrumentTypeName ?? null,
-      additionalInfo: command.paymentIntentAdditionalInfo ?? null,
-      createdAt: new Date(),
-    });
-    if ((command.paymentMethodName || command.paymentInstrumentTypeName) && (await this.available.of(intent)).length === 0) {
-      const method = [command.paymentMethodName, command.paymentInstrumentTypeName].filter(Boolean).join(' ');
-      throw new DomainError('PAYMENT_METHOD_NOT_AVAILABLE', `the merchant has no active processor for ${method} in ${country.iso3}`, {
-        method,
-        country: country.iso3,
-      });
-    }
-    try {
-      await this.intents.insert(this.dataSource.manager, intent);
-    } catch (error) {
-      if (isUniqueViolation(error, 'payment_intent_pkey')) return (await this.resume(caller, paymentIntentId))!;
-      throw error;
-    }
-    return intent;
-  }
-
-  private async countryAccepting(iso3: string, currency: Currency): Promise<Country> {
-    const country = await this.catalog.findCountryByIso3(iso3);
-    if (!country) throw new InvalidRequestError(['country'], `${iso3} is not a supported country`);
-    if (!country.currencies.includes(currency))
-      throw new DomainError('CURRENCY_NOT_ACCEPTED', undefined, { currency, country: country.iso3 });
-    return country;
-  }
-
-  /** The request's VAT if given, else the merchant's for the country, else the country's default; always one the country allows. */
-  private async vatRate(merchantId: string, country: Country, requested: number | undefined, manager?: EntityManager): Promise<number> {
-    let rate: number | null;
-    if (requested !== undefined) {
-      rate = vatPercentageToBasisPoints(requested);
-    } else {
-      rate = (await this.configurations.vatRateFor(merchantId, country.countryId, manager)) ?? country.defaultVatRateBp;
-    }
-    if (rate === null || !country.vatRatesBp.includes(rate)) {
-      throw new DomainError('VAT_RATE_NOT_ALLOWED', undefined, {
-        vat: String(requested ?? ''),
-        country: country.iso3,
-        allowed: country.vatRatesBp.map(basisPointsToVatPercentage).join(', '),
-      });
-    }
-    return rate;
   }
 
   private async instrumentFor(

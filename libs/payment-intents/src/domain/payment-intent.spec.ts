@@ -14,9 +14,8 @@ function intentIn(status: PaymentIntentStatus, received = 0, refunded = 0): Paym
     countryId: 'ury',
     origin: 'API',
     payinType: PayinType.DEFAULT,
-    currency: Currency.UYU,
-    amount: 12200,
-    tipAmount: 0,
+    amount: Money.ofMinor(12200, Currency.UYU),
+    tip: Money.zero(Currency.UYU),
     vatRateBp: 2200,
     externalReference: 'r',
     externalInvoiceId: '1',
@@ -139,5 +138,20 @@ describe('PaymentIntent state machine (contract §9)', () => {
         expect(intent.status).toBe(accepted === 0 ? 'SUCCEEDED' : accepted === 12200 ? 'REFUNDED' : 'PARTIALLY_REFUNDED');
       }),
     );
+  });
+});
+
+describe('PaymentIntent.create and money', () => {
+  it('takes Money and keeps minor units, splitting VAT out of the gross', () => {
+    const intent = intentIn('REQUIRES_PAYMENT_INSTRUMENT');
+    expect(intent.snapshot()).toMatchObject({ currency: Currency.UYU, amount: 12200, taxAmount: 2200, tipAmount: 0 });
+    expect(intent.total.equals(Money.ofMinor(12200, Currency.UYU))).toBe(true);
+  });
+
+  it('refuses an amount plus tip above the largest amount accepted', () => {
+    const base = intentIn('REQUIRES_PAYMENT_INSTRUMENT').snapshot();
+    expect(() =>
+      PaymentIntent.create({ ...base, amount: Money.ofMinor(999_999_999_999, Currency.UYU), tip: Money.ofMinor(1, Currency.UYU) }),
+    ).toThrow(/exceeds the maximum/);
   });
 });

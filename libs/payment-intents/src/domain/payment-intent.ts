@@ -1,4 +1,4 @@
-import { Currency, DomainError, Money, PayinType } from '@pcs/kernel';
+import { Currency, DomainError, Money, MoneyError, PayinType } from '@pcs/kernel';
 
 export type PaymentIntentStatus =
   | 'REQUIRES_PAYMENT_INSTRUMENT'
@@ -77,6 +77,12 @@ export type NewPaymentIntent = Omit<
   | 'exchangeRate'
 >;
 
+/** A new intent's input: amounts arrive as Money (gross VAT included, and the tip), in one currency. */
+export type PaymentIntentInput = Omit<NewPaymentIntent, 'amount' | 'tipAmount' | 'currency'> & {
+  readonly amount: Money;
+  readonly tip: Money;
+};
+
 /**
  * One attempt to collect an amount (contract §9). Every transition is a
  * method that refuses what the state machine does not allow, with a 409
@@ -85,11 +91,15 @@ export type NewPaymentIntent = Omit<
 export class PaymentIntent {
   private constructor(private readonly props: PaymentIntentProps) {}
 
-  static create(input: NewPaymentIntent): PaymentIntent {
-    const gross = Money.ofMinor(input.amount, input.currency);
+  static create(input: PaymentIntentInput): PaymentIntent {
+    const { amount: gross, tip, ...rest } = input;
+    if (!gross.plus(tip).isWithinLimit()) throw new MoneyError('TOO_LARGE', 'the amount plus the tip exceeds the maximum');
     const { tax } = gross.splitVat(input.vatRateBp);
     return new PaymentIntent({
-      ...input,
+      ...rest,
+      currency: gross.currency,
+      amount: gross.minor,
+      tipAmount: tip.minor,
       status: input.paymentInstrumentId ? 'REQUIRES_CONFIRMATION' : 'REQUIRES_PAYMENT_INSTRUMENT',
       taxAmount: tax.minor,
       receivedAmount: 0,

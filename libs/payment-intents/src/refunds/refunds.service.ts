@@ -3,7 +3,7 @@ import { inTransaction } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { GatewayRegistry, RefundOutcome } from '@pcs/gateways';
 import { RuntimeSettings } from '@pcs/config';
-import { Caller, DomainError, InvalidRequestError, ManualRefundStatus, Money, MoneyError } from '@pcs/kernel';
+import { Caller, DomainError, ManualRefundStatus, Money } from '@pcs/kernel';
 import { PayinLedgerService } from '@pcs/payins';
 import { CatalogService } from '@pcs/catalog';
 import * as crypto from 'node:crypto';
@@ -40,7 +40,7 @@ export class RefundsService {
    * one) names the refund: a refund already recorded under it is carried on,
    * not made twice.
    */
-  async refund(caller: Caller, paymentIntentId: string, requestedAmount?: number, operationId?: string): Promise<PaymentIntent> {
+  async refund(caller: Caller, paymentIntentId: string, requestedAmount?: Money, operationId?: string): Promise<PaymentIntent> {
     const refundId = operationId ?? crypto.randomUUID();
     const earlier = operationId && (await this.ledger.get(this.dataSource.manager, operationId));
     if (earlier) {
@@ -51,8 +51,8 @@ export class RefundsService {
       await inTransaction(this.dataSource, async (manager) => {
         const intent = await this.intents.getVisible(manager, caller, paymentIntentId, true);
         const now = new Date();
-        const amount = intent.reserveRefund(this.requested(intent, requestedAmount), now);
-        await this.ledger.insert(manager, await this.parties.newRefund(manager, intent, refundId, amount.minor, 'REFUND', now));
+        const amount = intent.reserveRefund(requestedAmount ?? null, now);
+        await this.ledger.insert(manager, await this.parties.newRefund(manager, intent, refundId, amount, 'REFUND', now));
         await this.intents.save(manager, intent);
       });
     }
@@ -136,7 +136,7 @@ export class RefundsService {
     caller: Caller,
     paymentIntentId: string,
     status: ManualRefundStatus,
-    requestedAmount?: number,
+    requestedAmount?: Money,
     operationId?: string,
   ): Promise<PaymentIntent> {
     return inTransaction(this.dataSource, async (manager) => {
@@ -144,7 +144,7 @@ export class RefundsService {
       if (operationId && (await this.ledger.recordedByOperation(manager, intent.id, operationId))) return intent;
       const recordId = operationId ?? crypto.randomUUID();
       const now = new Date();
-      const requested = this.requested(intent, requestedAmount);
+      const requested = requestedAmount ?? null;
       if (status === ManualRefundStatus.MANUAL_REFUND_CONFIRMED) {
         const pending = await this.ledger.pendingManualRefunds(manager, intent.id);
         const match = requested ? pending.find((p) => p.snapshot().amount === requested.minor) : pending[0];
@@ -156,22 +156,12 @@ export class RefundsService {
         if (pending.length > 0) throw new DomainError('NO_PENDING_MANUAL_REFUND');
       }
       const amount = intent.reserveRefund(requested, now);
-      const refund = await this.parties.newRefund(manager, intent, recordId, amount.minor, 'MANUAL_REFUND', now);
+      const refund = await this.parties.newRefund(manager, intent, recordId, amount, 'MANUAL_REFUND', now);
       if (status === ManualRefundStatus.MANUAL_REFUND_CONFIRMED) refund.approve('manually refunded', 0, now);
       await this.ledger.insert(manager, refund);
       await this.intents.save(manager, intent);
       return intent;
     });
-  }
-
-  private requested(intent: PaymentIntent, amount: number | undefined): Money | null {
-    if (amount === undefined) return null;
-    try {
-      return Money.fromWire(amount, intent.snapshot().currency);
-    } catch (error) {
-      if (error instanceof MoneyError) throw new InvalidRequestError(['requestedRefundAmount'], `requestedRefundAmount: ${error.message}`);
-      throw error;
-    }
   }
 
   /** The gateway and charge a refund goes back through: those of the approved collection. */

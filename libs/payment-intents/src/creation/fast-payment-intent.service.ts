@@ -1,0 +1,97 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { isUniqueViolation } from '@pcs/database';
+import { Caller, DomainError, Money, PayinType } from '@pcs/kernel';
+import { MerchantConfigurationService, MerchantService } from '@pcs/merchants';
+import * as crypto from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { AvailableProcessorsService } from '../available-processors.service';
+import { PaymentIntent } from '../domain/payment-intent';
+import { PaymentIntentRepository } from '../payment-intent.repository';
+import { CreationRules } from './creation-rules';
+
+/** Operation 18's request, syntax checked and the amount read at the edge. */
+export interface FastPaymentIntentCommand {
+  /** Gross, VAT included, in the request's currency. */
+  amount: Money;
+  comment?: string;
+  paymentInstrumentTypeName?: string;
+  paymentMethodName?: string;
+  merchantShortName: string;
+  countryCode: string;
+  paymentIntentAdditionalInfo?: Record<string, unknown>;
+}
+
+@Injectable()
+export class FastPaymentIntentService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly merchants: MerchantService,
+    private readonly configurations: MerchantConfigurationService,
+    private readonly intents: PaymentIntentRepository,
+    private readonly available: AvailableProcessorsService,
+    private readonly rules: CreationRules,
+  ) {}
+
+  /**
+   * Operation 18. The merchant is the one whose configuration has this
+   * shortName with fast payments enabled (and that the caller may act for);
+   * VAT is the merchant's configured rate for the country, else the country's
+   * default (specification, rule 2).
+   */
+  async create(caller: Caller, command: FastPaymentIntentCommand, operationId?: string): Promise<PaymentIntent> {
+    const earlier = operationId && (await this.rules.resume(caller, operationId));
+    if (earlier) return earlier;
+    const paymentIntentId = operationId ?? crypto.randomUUID();
+    const merchantId = await this.configurations.fastPaymentMerchantId(command.merchantShortName);
+    if (!merchantId) throw new DomainError('FAST_PAYMENTS_NOT_ENABLED');
+    const merchant = await this.merchants.load(caller, merchantId).catch((error: unknown) => {
+      throw error instanceof DomainError && error.code === 'MERCHANT_NOT_FOUND' ? new DomainError('FAST_PAYMENTS_NOT_ENABLED') : error;
+    });
+    merchant.assertCanCollect();
+    const country = await this.rules.countryAccepting(command.countryCode, command.amount.currency);
+    const vatRateBp = await this.rules.vatRate(merchantId, country, undefined);
+    const intent = PaymentIntent.create({
+      paymentIntentId,
+      businessId: caller.businessId,
+      merchantId,
+      payerId: null,
+      paymentInstrumentId: null,
+      countryId: country.countryId,
+      origin: 'FAST',
+      payinType: PayinType.DEFAULT,
+      amount: command.amount,
+      tip: Money.zero(command.amount.currency),
+      vatRateBp,
+      externalReference: null,
+      externalInvoiceId: null,
+      invoiceNumber: null,
+      invoiceEmail: null,
+      description: command.comment ?? null,
+      receiptEmail: (command.paymentIntentAdditionalInfo?.payerInfo as { email?: string } | undefined)?.email ?? null,
+      setupFutureUsage: false,
+      offSession: false,
+      confirmationMethod: 'MANUAL',
+      metadata: null,
+      linkId: null,
+      preferredPaymentMethod: command.paymentMethodName ?? null,
+      preferredInstrumentType: command.paymentInstrumentTypeName ?? null,
+      additionalInfo: command.paymentIntentAdditionalInfo ?? null,
+      createdAt: new Date(),
+    });
+    if ((command.paymentMethodName || command.paymentInstrumentTypeName) && (await this.available.of(intent)).length === 0) {
+      const method = [command.paymentMethodName, command.paymentInstrumentTypeName].filter(Boolean).join(' ');
+      throw new DomainError('PAYMENT_METHOD_NOT_AVAILABLE', `the merchant has no active processor for ${method} in ${country.iso3}`, {
+        method,
+        country: country.iso3,
+      });
+    }
+    try {
+      await this.intents.insert(this.dataSource.manager, intent);
+    } catch (error) {
+      if (isUniqueViolation(error, 'payment_intent_pkey')) return (await this.rules.resume(caller, paymentIntentId))!;
+      throw error;
+    }
+    return intent;
+  }
+}
