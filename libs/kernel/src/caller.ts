@@ -1,3 +1,5 @@
+import type { BusinessId, MerchantId } from './ids';
+
 /**
  * Who is calling, as established by a verified signature. Business
  * credentials act on every merchant of the business; merchant credentials on
@@ -5,10 +7,10 @@
  */
 export interface Caller {
   readonly credentialId: string;
-  readonly businessId: string;
-  readonly merchantId: string | null;
+  readonly businessId: BusinessId;
+  readonly merchantId: MerchantId | null;
 }
 
-export function isMerchantCaller(caller: Caller): caller is Caller & { merchantId: string } {
+export function isMerchantCaller(caller: Caller): caller is Caller & { merchantId: MerchantId } {
   return caller.merchantId !== null;
 }

@@ -12,3 +12,30 @@ export function uuidFrom(name: string): string {
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+declare const brand: unique symbol;
+
+/**
+ * Ids are strings at run time and distinct types at compile time: passing a
+ * payer's id where a merchant's is expected does not compile. An id gets its
+ * type where it enters (a validated request, a row read by a mapper, a new
+ * UUID) through the functions below, and keeps it from there on.
+ */
+export type Id<Kind extends string> = string & { readonly [brand]: Kind };
+
+export type BusinessId = Id<'BusinessId'>;
+export type MerchantId = Id<'MerchantId'>;
+export type PayerId = Id<'PayerId'>;
+export type PaymentInstrumentId = Id<'PaymentInstrumentId'>;
+export type PaymentIntentId = Id<'PaymentIntentId'>;
+
+export const BusinessId = (value: string) => value as BusinessId;
+export const MerchantId = (value: string) => value as MerchantId;
+export const PayerId = (value: string) => value as PayerId;
+export const PaymentInstrumentId = (value: string) => value as PaymentInstrumentId;
+export const PaymentIntentId = (value: string) => value as PaymentIntentId;
+
+/** A new random id of a kind: `newId<PayerId>()`. */
+export function newId<T extends Id<string>>(): T {
+  return crypto.randomUUID() as T;
+}

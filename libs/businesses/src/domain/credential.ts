@@ -1,3 +1,4 @@
+import type { BusinessId, MerchantId } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
 
 /** A freshly issued key pair; the secret is shown once and stored sealed. */
@@ -14,8 +15,8 @@ export function generateCredentials(): IssuedCredentials {
 }
 
 export interface CredentialOwner {
-  readonly businessId: string;
-  readonly merchantId: string | null;
+  readonly businessId: BusinessId;
+  readonly merchantId: MerchantId | null;
 }
 
 /** A credential is usable until revoked, and until its grace period ends once rotated. */
@@ -30,8 +31,8 @@ export interface StoredCredential {
   readonly credentialId: string;
   readonly apiKey: string;
   readonly secretCiphertext: string;
-  readonly businessId: string;
-  readonly merchantId: string | null;
+  readonly businessId: BusinessId;
+  readonly merchantId: MerchantId | null;
   readonly createdAt?: Date;
   readonly expiresAt: Date | null;
   readonly revokedAt: Date | null;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import * as crypto from 'node:crypto';
 import { EntityManager, In, IsNull } from 'typeorm';
 import { BusinessRepository, CredentialRepository } from '../business.repository';
+import { BusinessId, MerchantId } from '@pcs/kernel';
 import { StoredCredential } from '../domain/credential';
 import { ApiCredentialOrmEntity } from './api-credential.orm-entity';
 import { BusinessOrmEntity } from './business.orm-entity';
@@ -57,7 +58,8 @@ export class TypeOrmCredentialRepository extends CredentialRepository {
   }
 
   async findByApiKey(manager: EntityManager, apiKey: string): Promise<StoredCredential | null> {
-    return manager.findOne(ApiCredentialOrmEntity, { where: { apiKey } });
+    const row = await manager.findOne(ApiCredentialOrmEntity, { where: { apiKey } });
+    return row ? credentialFromRow(row) : null;
   }
 
   async exists(manager: EntityManager, apiKey: string): Promise<boolean> {
@@ -69,9 +71,10 @@ export class TypeOrmCredentialRepository extends CredentialRepository {
   }
 
   async unrevokedOf(manager: EntityManager, owner: { businessId: string; merchantId: string | null }): Promise<StoredCredential[]> {
-    return manager.find(ApiCredentialOrmEntity, {
+    const rows = await manager.find(ApiCredentialOrmEntity, {
       where: { businessId: owner.businessId, merchantId: owner.merchantId ?? IsNull(), revokedAt: IsNull() },
     });
+    return rows.map(credentialFromRow);
   }
 
   async setExpiry(manager: EntityManager, credentialId: string, expiresAt: Date): Promise<void> {
@@ -89,9 +92,14 @@ export class TypeOrmCredentialRepository extends CredentialRepository {
 
   async openEndedOfMerchants(manager: EntityManager, merchantIds: readonly string[]): Promise<StoredCredential[]> {
     if (merchantIds.length === 0) return [];
-    return manager.find(ApiCredentialOrmEntity, {
+    const rows = await manager.find(ApiCredentialOrmEntity, {
       where: { merchantId: In([...merchantIds]), revokedAt: IsNull(), expiresAt: IsNull() },
       order: { createdAt: 'DESC' },
     });
+    return rows.map(credentialFromRow);
   }
+}
+
+function credentialFromRow(row: ApiCredentialOrmEntity): StoredCredential {
+  return { ...row, businessId: BusinessId(row.businessId), merchantId: row.merchantId === null ? null : MerchantId(row.merchantId) };
 }

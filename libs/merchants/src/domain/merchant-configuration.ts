@@ -1,4 +1,4 @@
-import { DomainError } from '@pcs/kernel';
+import { DomainError, MerchantId } from '@pcs/kernel';
 
 export interface CountryVat {
   readonly countryId: string;
@@ -7,7 +7,7 @@ export interface CountryVat {
 
 export interface MerchantConfigurationProps {
   readonly merchantConfigurationId: string;
-  readonly merchantId: string;
+  readonly merchantId: MerchantId;
   paymentSuccessNotification: boolean;
   paymentErrorNotification: boolean;
   notificationEmails: string[];
@@ -41,7 +41,7 @@ function invalid(reason: string, reasonEs: string): DomainError {
 export class MerchantConfiguration {
   private constructor(private readonly props: MerchantConfigurationProps) {}
 
-  static createDefault(merchantConfigurationId: string, merchantId: string): MerchantConfiguration {
+  static createDefault(merchantConfigurationId: string, merchantId: MerchantId): MerchantConfiguration {
     return new MerchantConfiguration({
       merchantConfigurationId,
       merchantId,

@@ -1,10 +1,10 @@
-import { DomainError } from '@pcs/kernel';
+import { DomainError, MerchantId } from '@pcs/kernel';
 
 export type OnboardingStatus = 'ONBOARDING' | 'ACTIVE' | 'REJECTED';
 
 export interface MerchantCountryProcessorProps {
   readonly merchantCountryProcessorId: string;
-  readonly merchantId: string;
+  readonly merchantId: MerchantId;
   countryProcessorId: string;
   onboardingStatus: OnboardingStatus;
   active: boolean;
@@ -23,7 +23,7 @@ export class MerchantCountryProcessor {
 
   static relate(input: {
     merchantCountryProcessorId: string;
-    merchantId: string;
+    merchantId: MerchantId;
     countryProcessorId: string;
     now: Date;
   }): MerchantCountryProcessor {

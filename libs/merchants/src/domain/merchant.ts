@@ -1,4 +1,4 @@
-import { Currency, DomainError, TransfersType } from '@pcs/kernel';
+import { BusinessId, Currency, DomainError, MerchantId, TransfersType } from '@pcs/kernel';
 
 export type MerchantStatus = 'ONBOARDING' | 'ACTIVE' | 'SUSPENDED';
 
@@ -35,8 +35,8 @@ export interface DeclaredVolumes {
 }
 
 export interface MerchantProps {
-  readonly merchantId: string;
-  readonly businessId: string;
+  readonly merchantId: MerchantId;
+  readonly businessId: BusinessId;
   readonly countryId: string;
   type: string;
   merchantName: string;
@@ -80,8 +80,8 @@ export class Merchant {
   private constructor(private readonly props: MerchantProps) {}
 
   static create(input: {
-    merchantId: string;
-    businessId: string;
+    merchantId: MerchantId;
+    businessId: BusinessId;
     countryId: string;
     merchantName: string;
     currencies: Currency[];

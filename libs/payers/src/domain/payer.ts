@@ -1,4 +1,4 @@
-import { DocumentType, DomainError } from '@pcs/kernel';
+import { BusinessId, DocumentType, DomainError, MerchantId, PayerId } from '@pcs/kernel';
 
 export interface PayerAddress {
   readonly country?: string;
@@ -11,9 +11,9 @@ export interface PayerAddress {
 }
 
 export interface PayerProps {
-  readonly payerId: string;
-  readonly businessId: string;
-  readonly merchantId: string;
+  readonly payerId: PayerId;
+  readonly businessId: BusinessId;
+  readonly merchantId: MerchantId;
   externalId: string | null;
   firstName: string | null;
   lastName: string | null;
@@ -53,7 +53,7 @@ export interface PayerChanges {
 export class Payer {
   private constructor(private readonly props: PayerProps) {}
 
-  static create(ids: { payerId: string; businessId: string; merchantId: string }, details: PayerDetails, now: Date): Payer {
+  static create(ids: { payerId: PayerId; businessId: BusinessId; merchantId: MerchantId }, details: PayerDetails, now: Date): Payer {
     return new Payer({
       ...ids,
       externalId: null,

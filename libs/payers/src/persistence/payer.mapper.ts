@@ -1,10 +1,16 @@
-import { DocumentType } from '@pcs/kernel';
+import { BusinessId, DocumentType, MerchantId, PayerId } from '@pcs/kernel';
 import { Payer } from '../domain/payer';
 import { PayerOrmEntity } from './payer.orm-entity';
 
 export function payerFromRow(row: PayerOrmEntity): Payer {
   const { searchText: _ignored, ...rest } = row;
-  return Payer.restore({ ...rest, documentType: row.documentType as DocumentType | null });
+  return Payer.restore({
+    ...rest,
+    payerId: PayerId(row.payerId),
+    businessId: BusinessId(row.businessId),
+    merchantId: MerchantId(row.merchantId),
+    documentType: row.documentType as DocumentType | null,
+  });
 }
 
 export function payerToRow(payer: Payer): PayerOrmEntity {

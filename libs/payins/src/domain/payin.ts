@@ -1,4 +1,4 @@
-import { Currency, TransactionStatus } from '@pcs/kernel';
+import { BusinessId, Currency, MerchantId, PaymentIntentId, TransactionStatus } from '@pcs/kernel';
 
 export type TransactionType = 'PAYIN' | 'REFUND';
 export type ConceptCode = 'PAYIN' | 'REFUND' | 'MANUAL_REFUND';
@@ -14,9 +14,9 @@ const FINAL: readonly TransactionStatus[] = [
 
 export interface PayinProps {
   readonly transactionId: string;
-  readonly businessId: string;
-  readonly merchantId: string;
-  readonly paymentIntentId: string;
+  readonly businessId: BusinessId;
+  readonly merchantId: MerchantId;
+  readonly paymentIntentId: PaymentIntentId;
   readonly accountId: string | null;
   readonly transactionType: TransactionType;
   readonly conceptCode: ConceptCode;

@@ -1,4 +1,4 @@
-import { DomainError } from '@pcs/kernel';
+import { BusinessId, DomainError, MerchantId, PayerId, PaymentInstrumentId } from '@pcs/kernel';
 
 export type PaymentInstrumentStatus = 'ACTIVE' | 'INACTIVE';
 
@@ -6,10 +6,10 @@ export type PaymentInstrumentStatus = 'ACTIVE' | 'INACTIVE';
 export const NEXT_ACTION_FIRST_PAYMENT = 'REQUIRES_FIRST_PAYMENT';
 
 export interface PaymentInstrumentProps {
-  readonly paymentInstrumentId: string;
-  readonly businessId: string;
-  readonly merchantId: string;
-  readonly payerId: string;
+  readonly paymentInstrumentId: PaymentInstrumentId;
+  readonly businessId: BusinessId;
+  readonly merchantId: MerchantId;
+  readonly payerId: PayerId;
   readonly paymentMethodId: string;
   readonly paymentInstrumentTypeId: string | null;
   readonly countryId: string;

@@ -1,4 +1,4 @@
-import { Currency, DomainError, Money, MoneyError, PayinType } from '@pcs/kernel';
+import { BusinessId, Currency, DomainError, MerchantId, Money, MoneyError, PayerId, PayinType, PaymentInstrumentId, PaymentIntentId } from '@pcs/kernel';
 
 export type PaymentIntentStatus =
   | 'REQUIRES_PAYMENT_INSTRUMENT'
@@ -21,11 +21,11 @@ export const OPEN_STATUSES: readonly PaymentIntentStatus[] = [
 ];
 
 export interface PaymentIntentProps {
-  readonly paymentIntentId: string;
-  readonly businessId: string;
-  readonly merchantId: string;
-  payerId: string | null;
-  paymentInstrumentId: string | null;
+  readonly paymentIntentId: PaymentIntentId;
+  readonly businessId: BusinessId;
+  readonly merchantId: MerchantId;
+  payerId: PayerId | null;
+  paymentInstrumentId: PaymentInstrumentId | null;
   readonly countryId: string;
   readonly origin: PaymentIntentOrigin;
   readonly payinType: PayinType;
