@@ -1,8 +1,7 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { BusinessService, CredentialService, DEFAULT_ROTATION_GRACE_MINUTES } from '@pcs/businesses';
 import { merchantRepresentation, MerchantService } from '@pcs/merchants';
-import { getDataSourceToken } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { asBusinessId, asMerchantId, BusinessId, MerchantId } from '@pcs/kernel';
 
 export type Options = Record<string, string | boolean | undefined>;
 
@@ -22,12 +21,13 @@ function uuid(options: Options, name: string): string {
   return value.toLowerCase();
 }
 
-async function merchantOwner(app: INestApplicationContext, merchantId: string): Promise<{ businessId: string; merchantId: string }> {
-  const rows: { business_id: string }[] = await app
-    .get<DataSource>(getDataSourceToken())
-    .query('SELECT business_id FROM merchant WHERE merchant_id = $1 AND deleted_at IS NULL', [merchantId]);
-  if (rows.length === 0) throw new UsageError('no merchant has that id');
-  return { businessId: rows[0].business_id, merchantId };
+async function merchantOwner(
+  app: INestApplicationContext,
+  merchantId: MerchantId,
+): Promise<{ businessId: BusinessId; merchantId: MerchantId }> {
+  const merchant = await app.get(MerchantService).findById(merchantId);
+  if (!merchant || merchant.deletedAt !== null) throw new UsageError('no merchant has that id');
+  return { businessId: merchant.businessId, merchantId };
 }
 
 /** Each command prints exactly one JSON object (contract §11). */
@@ -41,20 +41,23 @@ export const COMMANDS: Record<string, { usage: string; run: (app: INestApplicati
     run: async (app, o) => {
       const country = typeof o.country === 'string' ? o.country.toUpperCase() : 'URY';
       if (!['URY', 'ARG', 'BRA'].includes(country)) throw new UsageError('--country must be URY, ARG or BRA');
-      return app
-        .get(MerchantService)
-        .create({ businessId: uuid(o, 'business'), name: required(o, 'name'), countryIso3: country, approve: o.approve === true });
+      return app.get(MerchantService).create({
+        businessId: asBusinessId(uuid(o, 'business')),
+        name: required(o, 'name'),
+        countryIso3: country,
+        approve: o.approve === true,
+      });
     },
   },
   'merchant:approve': {
     usage: 'merchant:approve --merchant <merchantId>',
     run: async (app, o) =>
-      merchantRepresentation({ merchant: await app.get(MerchantService).approve(uuid(o, 'merchant')), credentials: null }),
+      merchantRepresentation({ merchant: await app.get(MerchantService).approve(asMerchantId(uuid(o, 'merchant'))), credentials: null }),
   },
   'merchant:suspend': {
     usage: 'merchant:suspend --merchant <merchantId>',
     run: async (app, o) =>
-      merchantRepresentation({ merchant: await app.get(MerchantService).suspend(uuid(o, 'merchant')), credentials: null }),
+      merchantRepresentation({ merchant: await app.get(MerchantService).suspend(asMerchantId(uuid(o, 'merchant'))), credentials: null }),
   },
   'credentials:rotate': {
     usage: 'credentials:rotate (--business <businessId> | --merchant <merchantId>) [--grace-minutes <n>]',
@@ -62,10 +65,10 @@ export const COMMANDS: Record<string, { usage: string; run: (app: INestApplicati
       const grace = o['grace-minutes'] === undefined ? DEFAULT_ROTATION_GRACE_MINUTES : Number(o['grace-minutes']);
       if (!Number.isInteger(grace) || grace < 0) throw new UsageError('--grace-minutes must be a non-negative integer');
       if ((o.business === undefined) === (o.merchant === undefined)) throw new UsageError('give exactly one of --business or --merchant');
-      let owner: { businessId: string; merchantId: string | null };
-      if (o.merchant !== undefined) owner = await merchantOwner(app, uuid(o, 'merchant'));
+      let owner: { businessId: BusinessId; merchantId: MerchantId | null };
+      if (o.merchant !== undefined) owner = await merchantOwner(app, asMerchantId(uuid(o, 'merchant')));
       else {
-        const businessId = uuid(o, 'business');
+        const businessId = asBusinessId(uuid(o, 'business'));
         if (!(await app.get(BusinessService).exists(businessId))) throw new UsageError('no business has that id');
         owner = { businessId, merchantId: null };
       }

@@ -1,18 +1,19 @@
 import type { EntityManager } from 'typeorm';
 import { StoredCredential } from './domain/credential';
+import type { BusinessId, MerchantId } from '@pcs/kernel';
 
 /** Where businesses and the country processors enabled for them are kept (port; the TypeORM adapter is in persistence/). */
 export abstract class BusinessRepository {
-  abstract insert(manager: EntityManager, business: { businessId: string; name: string }): Promise<void>;
-  abstract exists(manager: EntityManager, businessId: string): Promise<boolean>;
-  abstract enableCountryProcessors(manager: EntityManager, businessId: string, countryProcessorIds: readonly string[]): Promise<void>;
+  abstract insert(manager: EntityManager, business: { businessId: BusinessId; name: string }): Promise<void>;
+  abstract exists(manager: EntityManager, businessId: BusinessId): Promise<boolean>;
+  abstract enableCountryProcessors(manager: EntityManager, businessId: BusinessId, countryProcessorIds: readonly string[]): Promise<void>;
   /** The business's enabled processors, oldest first. */
   abstract enabledCountryProcessors(
     manager: EntityManager,
-    businessId: string,
+    businessId: BusinessId,
   ): Promise<{ businessCountryProcessorId: string; countryProcessorId: string }[]>;
   /** The subset of `countryProcessorIds` enabled for the business. */
-  abstract enabledAmong(manager: EntityManager, businessId: string, countryProcessorIds: readonly string[]): Promise<Set<string>>;
+  abstract enabledAmong(manager: EntityManager, businessId: BusinessId, countryProcessorIds: readonly string[]): Promise<Set<string>>;
 }
 
 /** Where API credentials are kept (port; the TypeORM adapter is in persistence/). */
@@ -24,13 +25,16 @@ export abstract class CredentialRepository {
    * Serialises work on one owner's credentials (a transaction-scoped advisory
    * lock): concurrent rotations of an owner run one after another.
    */
-  abstract lockOwner(manager: EntityManager, owner: { businessId: string; merchantId: string | null }): Promise<void>;
+  abstract lockOwner(manager: EntityManager, owner: { businessId: BusinessId; merchantId: MerchantId | null }): Promise<void>;
   /** The owner's pairs that are not revoked. */
-  abstract unrevokedOf(manager: EntityManager, owner: { businessId: string; merchantId: string | null }): Promise<StoredCredential[]>;
+  abstract unrevokedOf(
+    manager: EntityManager,
+    owner: { businessId: BusinessId; merchantId: MerchantId | null },
+  ): Promise<StoredCredential[]>;
   abstract setExpiry(manager: EntityManager, credentialId: string, expiresAt: Date): Promise<void>;
   /** Revokes a key (false when it was not usable, or unknown). */
   abstract revoke(manager: EntityManager, apiKey: string, at: Date): Promise<boolean>;
-  abstract revokeAllOfMerchant(manager: EntityManager, merchantId: string, at: Date): Promise<void>;
+  abstract revokeAllOfMerchant(manager: EntityManager, merchantId: MerchantId, at: Date): Promise<void>;
   /** Each merchant's unrevoked, non-expiring pairs, newest first. */
-  abstract openEndedOfMerchants(manager: EntityManager, merchantIds: readonly string[]): Promise<StoredCredential[]>;
+  abstract openEndedOfMerchants(manager: EntityManager, merchantIds: readonly MerchantId[]): Promise<StoredCredential[]>;
 }

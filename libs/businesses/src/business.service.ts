@@ -2,14 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { inTransaction } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService, CountryProcessor, PaymentMethod } from '@pcs/catalog';
-import * as crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { BusinessRepository } from './business.repository';
 import { CredentialService } from './credential.service';
 import { IssuedCredentials } from './domain/credential';
+import { BusinessId, newId } from '@pcs/kernel';
 
 export interface CreatedBusiness extends IssuedCredentials {
-  readonly businessId: string;
+  readonly businessId: BusinessId;
   readonly name: string;
 }
 
@@ -36,7 +36,7 @@ export class BusinessService {
     if (trimmed.length === 0 || trimmed.length > 128) throw new Error('a business name has 1 to 128 characters');
     const processors = (await this.catalog.listCountryProcessors()).filter((p) => p.active);
     return inTransaction(this.dataSource, async (manager) => {
-      const businessId = crypto.randomUUID();
+      const businessId = newId<BusinessId>();
       await this.businesses.insert(manager, { businessId, name: trimmed });
       await this.businesses.enableCountryProcessors(
         manager,
@@ -48,12 +48,12 @@ export class BusinessService {
     });
   }
 
-  async exists(businessId: string): Promise<boolean> {
+  async exists(businessId: BusinessId): Promise<boolean> {
     return this.businesses.exists(this.dataSource.manager, businessId);
   }
 
   /** Operation 38: the country processors enabled for the business. */
-  async listCountryProcessors(businessId: string): Promise<BusinessCountryProcessor[]> {
+  async listCountryProcessors(businessId: BusinessId): Promise<BusinessCountryProcessor[]> {
     const rows = await this.businesses.enabledCountryProcessors(this.dataSource.manager, businessId);
     const processors = new Map((await this.catalog.listCountryProcessors()).map((p) => [p.countryProcessorId, p]));
     return rows.flatMap((row) => {
@@ -63,7 +63,7 @@ export class BusinessService {
   }
 
   /** Operation 10: payment methods of the active country processors enabled for the business. */
-  async availablePaymentMethods(businessId: string): Promise<PaymentMethod[]> {
+  async availablePaymentMethods(businessId: BusinessId): Promise<PaymentMethod[]> {
     const enabled = await this.listCountryProcessors(businessId);
     const methods = new Map(
       enabled
@@ -75,7 +75,7 @@ export class BusinessService {
 
   /** The subset of `countryProcessorIds` that is enabled for the business. */
   async enabledCountryProcessorIds(
-    businessId: string,
+    businessId: BusinessId,
     countryProcessorIds: readonly string[],
     manager: EntityManager = this.dataSource.manager,
   ): Promise<Set<string>> {

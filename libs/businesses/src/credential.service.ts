@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { inTransaction } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Caller } from '@pcs/kernel';
+import { Caller, MerchantId } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { CredentialRepository } from './business.repository';
@@ -81,7 +81,7 @@ export class CredentialService {
   }
 
   /** Revokes every pair of a merchant (used when the merchant is deleted). */
-  async revokeAllOfMerchant(merchantId: string, manager: EntityManager): Promise<void> {
+  async revokeAllOfMerchant(merchantId: MerchantId, manager: EntityManager): Promise<void> {
     await this.credentials.revokeAllOfMerchant(manager, merchantId, new Date());
   }
 
@@ -89,7 +89,7 @@ export class CredentialService {
    * The current (newest, non-expiring) pair of each merchant, secrets
    * decrypted. Only for presenting a merchant to its owning business.
    */
-  async currentMerchantCredentials(merchantIds: readonly string[]): Promise<Map<string, IssuedCredentials>> {
+  async currentMerchantCredentials(merchantIds: readonly MerchantId[]): Promise<Map<string, IssuedCredentials>> {
     const result = new Map<string, IssuedCredentials>();
     if (merchantIds.length === 0) return result;
     const rows = await this.credentials.openEndedOfMerchants(this.dataSource.manager, merchantIds);

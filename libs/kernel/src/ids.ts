@@ -19,7 +19,9 @@ declare const brand: unique symbol;
  * Ids are strings at run time and distinct types at compile time: passing a
  * payer's id where a merchant's is expected does not compile. An id gets its
  * type where it enters (a validated request, a row read by a mapper, a new
- * UUID) through the functions below, and keeps it from there on.
+ * UUID) through the `as…` functions below, and keeps it from there on. (The
+ * functions are not named like the types on purpose: a parameter typed
+ * `MerchantId` must not make Nest's decorator metadata point at a function.)
  */
 export type Id<Kind extends string> = string & { readonly [brand]: Kind };
 
@@ -29,11 +31,31 @@ export type PayerId = Id<'PayerId'>;
 export type PaymentInstrumentId = Id<'PaymentInstrumentId'>;
 export type PaymentIntentId = Id<'PaymentIntentId'>;
 
-export const BusinessId = (value: string) => value as BusinessId;
-export const MerchantId = (value: string) => value as MerchantId;
-export const PayerId = (value: string) => value as PayerId;
-export const PaymentInstrumentId = (value: string) => value as PaymentInstrumentId;
-export const PaymentIntentId = (value: string) => value as PaymentIntentId;
+export function asBusinessId(value: string): BusinessId;
+export function asBusinessId(value: string | undefined): BusinessId | undefined;
+export function asBusinessId(value: string | undefined): BusinessId | undefined {
+  return value as BusinessId | undefined;
+}
+export function asMerchantId(value: string): MerchantId;
+export function asMerchantId(value: string | undefined): MerchantId | undefined;
+export function asMerchantId(value: string | undefined): MerchantId | undefined {
+  return value as MerchantId | undefined;
+}
+export function asPayerId(value: string): PayerId;
+export function asPayerId(value: string | undefined): PayerId | undefined;
+export function asPayerId(value: string | undefined): PayerId | undefined {
+  return value as PayerId | undefined;
+}
+export function asPaymentInstrumentId(value: string): PaymentInstrumentId;
+export function asPaymentInstrumentId(value: string | undefined): PaymentInstrumentId | undefined;
+export function asPaymentInstrumentId(value: string | undefined): PaymentInstrumentId | undefined {
+  return value as PaymentInstrumentId | undefined;
+}
+export function asPaymentIntentId(value: string): PaymentIntentId;
+export function asPaymentIntentId(value: string | undefined): PaymentIntentId | undefined;
+export function asPaymentIntentId(value: string | undefined): PaymentIntentId | undefined {
+  return value as PaymentIntentId | undefined;
+}
 
 /** A new random id of a kind: `newId<PayerId>()`. */
 export function newId<T extends Id<string>>(): T {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Caller, DomainError, isMerchantCaller } from '@pcs/kernel';
+import { Caller, DomainError, isMerchantCaller, MerchantId } from '@pcs/kernel';
 import { DataSource, EntityManager } from 'typeorm';
 import { Merchant } from './domain/merchant';
 import { MerchantRepository } from './merchant.repository';
@@ -21,7 +21,11 @@ export class MerchantAccess {
    * The merchant a request acts on. Merchant credentials imply their merchant;
    * a business with a single merchant implies it; otherwise it must be named.
    */
-  async resolveMerchantId(caller: Caller, merchantId?: string | null, manager: EntityManager = this.dataSource.manager): Promise<string> {
+  async resolveMerchantId(
+    caller: Caller,
+    merchantId?: MerchantId | null,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<MerchantId> {
     if (merchantId) return (await this.loadVisible(caller, merchantId, manager)).id;
     if (isMerchantCaller(caller)) return caller.merchantId;
     const ids = await this.merchants.liveIdsOfBusiness(manager, caller.businessId, 2);
@@ -30,7 +34,12 @@ export class MerchantAccess {
   }
 
   /** The merchant if the caller may see it; MERCHANT_NOT_FOUND otherwise. */
-  async loadVisible(caller: Caller, merchantId: string, manager: EntityManager = this.dataSource.manager, lock = false): Promise<Merchant> {
+  async loadVisible(
+    caller: Caller,
+    merchantId: MerchantId,
+    manager: EntityManager = this.dataSource.manager,
+    lock = false,
+  ): Promise<Merchant> {
     const merchant = await this.merchants.findVisible(manager, caller, merchantId, lock);
     if (!merchant) throw new DomainError('MERCHANT_NOT_FOUND');
     return merchant;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService, Country } from '@pcs/catalog';
 import { inTransaction } from '@pcs/database';
-import { basisPointsToVatPercentage, Caller, DomainError, vatPercentageToBasisPoints } from '@pcs/kernel';
+import { basisPointsToVatPercentage, Caller, DomainError, MerchantId, vatPercentageToBasisPoints } from '@pcs/kernel';
 import { DataSource, EntityManager } from 'typeorm';
 import { CountryVat, MerchantConfiguration, MerchantConfigurationProps } from './domain/merchant-configuration';
 import { MerchantAccess } from './merchant-access';
@@ -36,18 +36,18 @@ export class MerchantConfigurationService {
   ) {}
 
   /** Operation 6. */
-  async get(caller: Caller, merchantId: string): Promise<MerchantConfigurationView> {
+  async get(caller: Caller, merchantId: MerchantId): Promise<MerchantConfigurationView> {
     await this.access.loadVisible(caller, merchantId);
     return this.view(this.dataSource.manager, merchantId);
   }
 
   /** The VAT rate (basis points) the merchant configured for a country, if any. */
-  async vatRateFor(merchantId: string, countryId: string, manager: EntityManager = this.dataSource.manager): Promise<number | null> {
+  async vatRateFor(merchantId: MerchantId, countryId: string, manager: EntityManager = this.dataSource.manager): Promise<number | null> {
     return this.configurations.vatRateFor(manager, merchantId, countryId);
   }
 
   /** The merchant that takes fast payments under this short name, if any (case-insensitive). */
-  async fastPaymentMerchantId(shortName: string): Promise<string | null> {
+  async fastPaymentMerchantId(shortName: string): Promise<MerchantId | null> {
     return this.configurations.fastPaymentMerchantId(this.dataSource.manager, shortName);
   }
 
@@ -56,7 +56,7 @@ export class MerchantConfigurationService {
    * when sent, replaces the whole set; each VAT percentage must be one the
    * country allows.
    */
-  async upsert(caller: Caller, merchantId: string, request: ConfigurationRequest): Promise<MerchantConfigurationView> {
+  async upsert(caller: Caller, merchantId: MerchantId, request: ConfigurationRequest): Promise<MerchantConfigurationView> {
     const countryVats = request.merchantCountryConfigurations && (await this.toCountryVats(request.merchantCountryConfigurations));
     try {
       return await inTransaction(this.dataSource, async (manager) => {
@@ -94,13 +94,13 @@ export class MerchantConfigurationService {
     return result;
   }
 
-  private async load(manager: EntityManager, merchantId: string, lock: boolean): Promise<MerchantConfiguration> {
+  private async load(manager: EntityManager, merchantId: MerchantId, lock: boolean): Promise<MerchantConfiguration> {
     const configuration = await this.configurations.load(manager, merchantId, lock);
     if (!configuration) throw new DomainError('MERCHANT_NOT_FOUND');
     return configuration;
   }
 
-  private async view(manager: EntityManager, merchantId: string): Promise<MerchantConfigurationView> {
+  private async view(manager: EntityManager, merchantId: MerchantId): Promise<MerchantConfigurationView> {
     const configuration = (await this.load(manager, merchantId, false)).snapshot();
     const countryConfigurations = [];
     for (const stored of await this.configurations.countryVats(manager, merchantId)) {

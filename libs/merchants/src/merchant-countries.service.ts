@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Country, CountryProcessor } from '@pcs/catalog';
-import { Caller, Currency, DomainError } from '@pcs/kernel';
+import { Caller, Currency, DomainError, MerchantId } from '@pcs/kernel';
 import { MerchantAccess } from './merchant-access';
 import { MerchantCountryProcessorService } from './merchant-country-processor.service';
 
@@ -19,7 +19,7 @@ export interface MerchantCountry {
 }
 
 export interface MerchantCountries {
-  readonly merchant: { readonly merchantId: string; readonly merchantName: string };
+  readonly merchant: { readonly merchantId: MerchantId; readonly merchantName: string };
   readonly countries: readonly MerchantCountry[];
 }
 
@@ -35,7 +35,7 @@ export class MerchantCountriesService {
     private readonly processors: MerchantCountryProcessorService,
   ) {}
 
-  async countriesOf(caller: Caller, merchantId?: string, countryIso3?: string): Promise<MerchantCountries> {
+  async countriesOf(caller: Caller, merchantId?: MerchantId, countryIso3?: string): Promise<MerchantCountries> {
     const id = await this.access.resolveMerchantId(caller, merchantId);
     const merchant = (await this.access.loadVisible(caller, id)).snapshot();
     const offered = await this.processors.offeredCountryProcessors(id);

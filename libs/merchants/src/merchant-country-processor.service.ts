@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { BusinessService } from '@pcs/businesses';
 import { CatalogService, CountryProcessor } from '@pcs/catalog';
 import { inTransaction } from '@pcs/database';
-import { Caller, DomainError } from '@pcs/kernel';
+import { BusinessId, Caller, DomainError, MerchantId } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { MerchantCountryProcessor, MerchantCountryProcessorProps } from './domain/merchant-country-processor';
@@ -32,7 +32,7 @@ export class MerchantCountryProcessorService {
   ) {}
 
   /** Operation 8. */
-  async list(caller: Caller, merchantId?: string): Promise<MerchantCountryProcessorView[]> {
+  async list(caller: Caller, merchantId?: MerchantId): Promise<MerchantCountryProcessorView[]> {
     const id = await this.access.resolveMerchantId(caller, merchantId);
     return this.views(await this.relationships.ofMerchant(this.dataSource.manager, id));
   }
@@ -43,7 +43,7 @@ export class MerchantCountryProcessorService {
    */
   async relate(
     caller: Caller,
-    merchantId: string | undefined,
+    merchantId: MerchantId | undefined,
     countryProcessorIds: readonly string[],
   ): Promise<MerchantCountryProcessorView[]> {
     const id = await this.access.resolveMerchantId(caller, merchantId);
@@ -55,8 +55,8 @@ export class MerchantCountryProcessorService {
   /** Relates inside the caller's transaction (also used by the merchant update). */
   async relateWithin(
     manager: EntityManager,
-    businessId: string,
-    merchantId: string,
+    businessId: BusinessId,
+    merchantId: MerchantId,
     countryProcessorIds: readonly string[],
   ): Promise<MerchantCountryProcessor[]> {
     const wanted = [...new Set(countryProcessorIds)];
@@ -100,7 +100,7 @@ export class MerchantCountryProcessorService {
   }
 
   /** Completes onboarding of every pending relationship of a merchant (operator approval). */
-  async completeOnboarding(merchantId: string, manager: EntityManager): Promise<void> {
+  async completeOnboarding(merchantId: MerchantId, manager: EntityManager): Promise<void> {
     const now = new Date();
     for (const relationship of await this.relationships.onboarding(manager, merchantId)) {
       relationship.completeOnboarding(now);
@@ -109,12 +109,12 @@ export class MerchantCountryProcessorService {
   }
 
   /** Country processors a merchant offers to payers: ACTIVE, active, and active at the platform. */
-  async offeredCountryProcessors(merchantId: string, manager: EntityManager = this.dataSource.manager): Promise<CountryProcessor[]> {
+  async offeredCountryProcessors(merchantId: MerchantId, manager: EntityManager = this.dataSource.manager): Promise<CountryProcessor[]> {
     const processors = await this.catalog.findCountryProcessors(await this.relationships.offeredCountryProcessorIds(manager, merchantId));
     return processors.filter((p) => p.active);
   }
 
-  private async assertEnabled(businessId: string, countryProcessorIds: readonly string[], manager: EntityManager): Promise<void> {
+  private async assertEnabled(businessId: BusinessId, countryProcessorIds: readonly string[], manager: EntityManager): Promise<void> {
     const enabled = await this.businesses.enabledCountryProcessorIds(businessId, countryProcessorIds, manager);
     const missing = countryProcessorIds.filter((id) => !enabled.has(id));
     if (missing.length > 0) throw new DomainError('COUNTRY_PROCESSOR_NOT_ENABLED', undefined, { ids: missing.join(', ') });

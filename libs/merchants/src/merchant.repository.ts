@@ -1,4 +1,4 @@
-import { Caller, Page, PageRequest } from '@pcs/kernel';
+import { BusinessId, Caller, MerchantId, Page, PageRequest } from '@pcs/kernel';
 import type { EntityManager } from 'typeorm';
 import { Merchant } from './domain/merchant';
 import { MerchantConfiguration } from './domain/merchant-configuration';
@@ -12,15 +12,15 @@ import { MerchantCountryProcessor } from './domain/merchant-country-processor';
  */
 export abstract class MerchantRepository {
   /** A live merchant the caller may see (contract §4), optionally locked for update. */
-  abstract findVisible(manager: EntityManager, caller: Caller, merchantId: string, lock?: boolean): Promise<Merchant | null>;
+  abstract findVisible(manager: EntityManager, caller: Caller, merchantId: MerchantId, lock?: boolean): Promise<Merchant | null>;
   /** A merchant by id, for the operator and the service's own flows; deleted ones only when asked. */
   abstract findById(
     manager: EntityManager,
-    merchantId: string,
+    merchantId: MerchantId,
     options?: { lock?: boolean; includeDeleted?: boolean },
   ): Promise<Merchant | null>;
   /** Up to `limit` ids of a business's live merchants. */
-  abstract liveIdsOfBusiness(manager: EntityManager, businessId: string, limit: number): Promise<string[]>;
+  abstract liveIdsOfBusiness(manager: EntityManager, businessId: BusinessId, limit: number): Promise<MerchantId[]>;
   /** Operation 1: newest first; the search term matches name, fantasy name, email or tax id. */
   abstract list(manager: EntityManager, caller: Caller, page: PageRequest, searchTerm?: string): Promise<Page<Merchant>>;
   abstract insert(manager: EntityManager, merchant: Merchant): Promise<void>;
@@ -35,7 +35,7 @@ export interface StoredCountryVat {
 }
 
 export abstract class MerchantConfigurationRepository {
-  abstract load(manager: EntityManager, merchantId: string, lock?: boolean): Promise<MerchantConfiguration | null>;
+  abstract load(manager: EntityManager, merchantId: MerchantId, lock?: boolean): Promise<MerchantConfiguration | null>;
   abstract insert(manager: EntityManager, configuration: MerchantConfiguration, now: Date): Promise<void>;
   /**
    * Saves the settings; with `replaceCountryVats`, the country VATs become
@@ -44,10 +44,10 @@ export abstract class MerchantConfigurationRepository {
    */
   abstract save(manager: EntityManager, configuration: MerchantConfiguration, now: Date, replaceCountryVats: boolean): Promise<void>;
   /** The stored country VATs, by country id. */
-  abstract countryVats(manager: EntityManager, merchantId: string): Promise<StoredCountryVat[]>;
-  abstract vatRateFor(manager: EntityManager, merchantId: string, countryId: string): Promise<number | null>;
+  abstract countryVats(manager: EntityManager, merchantId: MerchantId): Promise<StoredCountryVat[]>;
+  abstract vatRateFor(manager: EntityManager, merchantId: MerchantId, countryId: string): Promise<number | null>;
   /** The merchant taking fast payments under a short name (case-insensitive), if any. */
-  abstract fastPaymentMerchantId(manager: EntityManager, shortName: string): Promise<string | null>;
+  abstract fastPaymentMerchantId(manager: EntityManager, shortName: string): Promise<MerchantId | null>;
 }
 
 export class ShortNameTakenError extends Error {
@@ -61,16 +61,16 @@ export abstract class MerchantCountryProcessorRepository {
   /** A merchant's relationships, oldest first. */
   abstract ofMerchant(
     manager: EntityManager,
-    merchantId: string,
+    merchantId: MerchantId,
     countryProcessorIds?: readonly string[],
   ): Promise<MerchantCountryProcessor[]>;
   /** Inserts relationships; one that already exists (merchant and processor) stays as it is. */
   abstract insertMissing(manager: EntityManager, relationships: readonly MerchantCountryProcessor[]): Promise<void>;
   abstract findById(manager: EntityManager, merchantCountryProcessorId: string, lock?: boolean): Promise<MerchantCountryProcessor | null>;
   /** Relationships still ONBOARDING, locked for update. */
-  abstract onboarding(manager: EntityManager, merchantId: string): Promise<MerchantCountryProcessor[]>;
+  abstract onboarding(manager: EntityManager, merchantId: MerchantId): Promise<MerchantCountryProcessor[]>;
   /** Ids of the country processors of the merchant's ACTIVE, active relationships. */
-  abstract offeredCountryProcessorIds(manager: EntityManager, merchantId: string): Promise<string[]>;
+  abstract offeredCountryProcessorIds(manager: EntityManager, merchantId: MerchantId): Promise<string[]>;
   /** Saves a relationship; moving it onto a processor it already has throws RelationshipExistsError. */
   abstract save(manager: EntityManager, relationship: MerchantCountryProcessor): Promise<void>;
 }

@@ -3,7 +3,7 @@ import { inTransaction } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { BusinessService, CredentialService, IssuedCredentials } from '@pcs/businesses';
 import { CatalogService, PaymentMethod } from '@pcs/catalog';
-import { Caller, DomainError, InvalidRequestError, isMerchantCaller, Page, PageRequest } from '@pcs/kernel';
+import { BusinessId, Caller, DomainError, InvalidRequestError, isMerchantCaller, MerchantId, newId, Page, PageRequest } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { Merchant, MerchantChanges, MerchantProps } from './domain/merchant';
@@ -24,8 +24,8 @@ export interface MerchantUpdate extends MerchantChanges {
 }
 
 export interface CreatedMerchant extends IssuedCredentials {
-  readonly merchantId: string;
-  readonly businessId: string;
+  readonly merchantId: MerchantId;
+  readonly businessId: BusinessId;
   readonly status: string;
 }
 
@@ -47,7 +47,7 @@ export class MerchantService {
    * configuration and its own credentials. With `approve`, it is ACTIVE and
    * related to every country processor of its country.
    */
-  async create(input: { businessId: string; name: string; countryIso3: string; approve: boolean }): Promise<CreatedMerchant> {
+  async create(input: { businessId: BusinessId; name: string; countryIso3: string; approve: boolean }): Promise<CreatedMerchant> {
     const country = await this.catalog.findCountryByIso3(input.countryIso3);
     if (!country) throw new Error(`unknown country ${input.countryIso3}`);
     if (!(await this.businesses.exists(input.businessId))) throw new Error('no business has that id');
@@ -55,7 +55,7 @@ export class MerchantService {
     return inTransaction(this.dataSource, async (manager) => {
       const now = new Date();
       const merchant = Merchant.create({
-        merchantId: crypto.randomUUID(),
+        merchantId: newId<MerchantId>(),
         businessId: input.businessId,
         countryId: country.countryId,
         merchantName: input.name,
@@ -79,11 +79,11 @@ export class MerchantService {
   }
 
   /** Operator command: ACTIVE, and every pending processor relationship onboarded. */
-  async approve(merchantId: string): Promise<Readonly<MerchantProps>> {
+  async approve(merchantId: MerchantId): Promise<Readonly<MerchantProps>> {
     return inTransaction(this.dataSource, (manager) => this.approveWithin(manager, merchantId));
   }
 
-  async suspend(merchantId: string): Promise<Readonly<MerchantProps>> {
+  async suspend(merchantId: MerchantId): Promise<Readonly<MerchantProps>> {
     return inTransaction(this.dataSource, async (manager) => {
       const merchant = await this.loadForOperator(manager, merchantId);
       merchant.suspend(new Date());
@@ -105,13 +105,13 @@ export class MerchantService {
   }
 
   /** Operation 2. */
-  async get(caller: Caller, merchantId: string): Promise<MerchantView> {
+  async get(caller: Caller, merchantId: MerchantId): Promise<MerchantView> {
     const merchant = await this.access.loadVisible(caller, merchantId);
     return (await this.withCredentials(caller, [merchant.snapshot()]))[0];
   }
 
   /** The merchant aggregate, for other contexts that need its rules (e.g. can it collect?). */
-  async load(caller: Caller, merchantId: string, manager: EntityManager = this.dataSource.manager): Promise<Merchant> {
+  async load(caller: Caller, merchantId: MerchantId, manager: EntityManager = this.dataSource.manager): Promise<Merchant> {
     return this.access.loadVisible(caller, merchantId, manager);
   }
 
@@ -119,17 +119,17 @@ export class MerchantService {
    * The merchant a request acts on (the rule of MerchantAccess.resolveMerchantId),
    * as an aggregate, read once: a named merchant is loaded with the tenancy check itself.
    */
-  async resolve(caller: Caller, merchantId?: string, manager: EntityManager = this.dataSource.manager): Promise<Merchant> {
+  async resolve(caller: Caller, merchantId?: MerchantId, manager: EntityManager = this.dataSource.manager): Promise<Merchant> {
     return this.load(caller, merchantId ?? (await this.access.resolveMerchantId(caller, undefined, manager)), manager);
   }
 
   /** A merchant by id for the service's own flows (gateway events, sweeps), which act for no caller; deleted ones too (records keep their names). */
-  async findById(merchantId: string, manager: EntityManager = this.dataSource.manager): Promise<Readonly<MerchantProps> | null> {
+  async findById(merchantId: MerchantId, manager: EntityManager = this.dataSource.manager): Promise<Readonly<MerchantProps> | null> {
     return (await this.merchants.findById(manager, merchantId, { includeDeleted: true }))?.snapshot() ?? null;
   }
 
   /** Operation 3. */
-  async update(caller: Caller, merchantId: string, changes: MerchantUpdate): Promise<MerchantView> {
+  async update(caller: Caller, merchantId: MerchantId, changes: MerchantUpdate): Promise<MerchantView> {
     if (changes.address?.country !== undefined && !(await this.catalog.findCountryById(changes.address.country))) {
       throw new InvalidRequestError(['address.country'], 'address.country is not a known country id');
     }
@@ -150,7 +150,7 @@ export class MerchantService {
   }
 
   /** Operation 4: soft delete; the merchant's own credentials stop working at once. */
-  async delete(caller: Caller, merchantId: string): Promise<void> {
+  async delete(caller: Caller, merchantId: MerchantId): Promise<void> {
     await inTransaction(this.dataSource, async (manager) => {
       const merchant = await this.access.loadVisible(caller, merchantId, manager, true);
       merchant.delete(new Date());
@@ -160,14 +160,14 @@ export class MerchantService {
   }
 
   /** Operation 5: the payment methods the merchant offers to payers. */
-  async paymentMethods(caller: Caller, merchantId: string): Promise<PaymentMethod[]> {
+  async paymentMethods(caller: Caller, merchantId: MerchantId): Promise<PaymentMethod[]> {
     const id = (await this.access.loadVisible(caller, merchantId)).id;
     const offered = await this.processors.offeredCountryProcessors(id);
     const byId = new Map(offered.map((p) => [p.paymentMethod.paymentMethodId, p.paymentMethod]));
     return [...byId.values()].sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  private async approveWithin(manager: EntityManager, merchantId: string): Promise<Readonly<MerchantProps>> {
+  private async approveWithin(manager: EntityManager, merchantId: MerchantId): Promise<Readonly<MerchantProps>> {
     const merchant = await this.loadForOperator(manager, merchantId);
     merchant.approve(new Date());
     await this.merchants.save(manager, merchant);
@@ -175,7 +175,7 @@ export class MerchantService {
     return merchant.snapshot();
   }
 
-  private async loadForOperator(manager: EntityManager, merchantId: string): Promise<Merchant> {
+  private async loadForOperator(manager: EntityManager, merchantId: MerchantId): Promise<Merchant> {
     const merchant = await this.merchants.findById(manager, merchantId, { lock: true });
     if (!merchant) throw new DomainError('MERCHANT_NOT_FOUND');
     return merchant;

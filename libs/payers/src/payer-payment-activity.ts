@@ -1,4 +1,5 @@
 import { EntityManager } from 'typeorm';
+import type { PayerId } from '@pcs/kernel';
 
 /**
  * What the payers context needs to know of payment intents, asked through
@@ -7,5 +8,5 @@ import { EntityManager } from 'typeorm';
  */
 export abstract class PayerPaymentActivity {
   /** True when the payer has a payment intent in a state where money may still move towards collection. */
-  abstract hasOpenPaymentIntents(payerId: string, manager: EntityManager): Promise<boolean>;
+  abstract hasOpenPaymentIntents(payerId: PayerId, manager: EntityManager): Promise<boolean>;
 }

@@ -1,4 +1,4 @@
-import { Caller, Page, PageRequest } from '@pcs/kernel';
+import { BusinessId, Caller, MerchantId, Page, PageRequest, PayerId } from '@pcs/kernel';
 import type { EntityManager } from 'typeorm';
 import { Payer } from './domain/payer';
 
@@ -10,16 +10,16 @@ export abstract class PayerRepository {
    * A live payer the caller may see. `share` takes it for key share (paying
    * with it), `update` for update (changing or deleting it).
    */
-  abstract findVisible(manager: EntityManager, caller: Caller, payerId: string, lock?: PayerLock): Promise<Payer | null>;
+  abstract findVisible(manager: EntityManager, caller: Caller, payerId: PayerId, lock?: PayerLock): Promise<Payer | null>;
   /** By id, deleted payers included (payment records keep their names). */
-  abstract findById(manager: EntityManager, payerId: string): Promise<Payer | null>;
+  abstract findById(manager: EntityManager, payerId: PayerId): Promise<Payer | null>;
   /** Which of these payers are live and of the caller's business. */
-  abstract liveIds(manager: EntityManager, businessId: string, payerIds: readonly string[]): Promise<Set<string>>;
+  abstract liveIds(manager: EntityManager, businessId: BusinessId, payerIds: readonly PayerId[]): Promise<Set<string>>;
   /** Operation 11: newest first; the search term matches names, email and document ignoring case and accents. */
   abstract list(
     manager: EntityManager,
-    businessId: string,
-    filter: { merchantId?: string; searchTerm?: string },
+    businessId: BusinessId,
+    filter: { merchantId?: MerchantId; searchTerm?: string },
     page: PageRequest,
   ): Promise<Page<Payer>>;
   /** A new payer; another live payer with its document for the merchant throws DuplicateDocumentError. */

@@ -2,9 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService } from '@pcs/catalog';
 import { inTransaction } from '@pcs/database';
-import { Caller, DocumentType, DomainError, InvalidRequestError, isMerchantCaller, Page, PageRequest } from '@pcs/kernel';
+import {
+  Caller,
+  DocumentType,
+  DomainError,
+  InvalidRequestError,
+  isMerchantCaller,
+  MerchantId,
+  newId,
+  Page,
+  PageRequest,
+  PayerId,
+} from '@pcs/kernel';
 import { MerchantAccess } from '@pcs/merchants';
-import * as crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { checkIdentityDocument } from './domain/identity-document';
 import { Payer, PayerAddress, PayerChanges, PayerDetails, PayerProps } from './domain/payer';
@@ -18,7 +28,7 @@ export interface PayerRequest {
   documentType?: DocumentType;
   document?: string;
   email?: string;
-  merchantId?: string;
+  merchantId?: MerchantId;
   address?: PayerAddress;
   phone?: string;
   country?: string;
@@ -27,7 +37,7 @@ export interface PayerRequest {
 
 export interface PayerListQuery {
   searchTerm?: string;
-  merchantId?: string;
+  merchantId?: MerchantId;
 }
 
 @Injectable()
@@ -50,13 +60,13 @@ export class PayerService {
     const merchantId = await this.access.resolveMerchantId(caller, request.merchantId, manager);
     const merchant = await this.access.loadVisible(caller, merchantId, manager);
     const details = await this.details(request, merchant.snapshot().countryId);
-    const payer = Payer.create({ payerId: crypto.randomUUID(), businessId: caller.businessId, merchantId }, details, new Date());
+    const payer = Payer.create({ payerId: newId<PayerId>(), businessId: caller.businessId, merchantId }, details, new Date());
     await this.payers.insert(manager, payer).catch(asConflict);
     return payer;
   }
 
   /** Operation 13. */
-  async get(caller: Caller, payerId: string): Promise<Readonly<PayerProps>> {
+  async get(caller: Caller, payerId: PayerId): Promise<Readonly<PayerProps>> {
     return (await this.loadVisible(caller, payerId)).snapshot();
   }
 
@@ -68,7 +78,7 @@ export class PayerService {
    */
   async loadVisible(
     caller: Caller,
-    payerId: string,
+    payerId: PayerId,
     manager: EntityManager = this.dataSource.manager,
     lock: boolean | 'update' | 'share' = false,
   ): Promise<Payer> {
@@ -78,17 +88,17 @@ export class PayerService {
   }
 
   /** A payer by id for the service's own flows, which act for no caller (deleted payers included: records keep their names). */
-  async findById(payerId: string, manager: EntityManager = this.dataSource.manager): Promise<Readonly<PayerProps> | null> {
+  async findById(payerId: PayerId, manager: EntityManager = this.dataSource.manager): Promise<Readonly<PayerProps> | null> {
     return (await this.payers.findById(manager, payerId))?.snapshot() ?? null;
   }
 
   /** Which of these payers still exist (not deleted) for the caller. */
-  async liveIds(caller: Caller, payerIds: readonly string[], manager: EntityManager = this.dataSource.manager): Promise<Set<string>> {
+  async liveIds(caller: Caller, payerIds: readonly PayerId[], manager: EntityManager = this.dataSource.manager): Promise<Set<string>> {
     return this.payers.liveIds(manager, caller.businessId, payerIds);
   }
 
   /** Operation 14. */
-  async update(caller: Caller, payerId: string, changes: PayerChanges): Promise<Readonly<PayerProps>> {
+  async update(caller: Caller, payerId: PayerId, changes: PayerChanges): Promise<Readonly<PayerProps>> {
     if (changes.address) await this.assertKnownCountry(changes.address);
     return inTransaction(this.dataSource, async (manager) => {
       const payer = await this.loadVisible(caller, payerId, manager, true);
@@ -102,7 +112,7 @@ export class PayerService {
    * Completes a payer with `payerData` sent along another request: fills what
    * is missing, never overwrites. Runs inside the caller's transaction.
    */
-  async completeWithin(manager: EntityManager, caller: Caller, payerId: string, request: PayerRequest): Promise<Payer> {
+  async completeWithin(manager: EntityManager, caller: Caller, payerId: PayerId, request: PayerRequest): Promise<Payer> {
     const payer = await this.loadVisible(caller, payerId, manager, true);
     const merchant = await this.access.loadVisible(caller, payer.snapshot().merchantId, manager);
     payer.complete(await this.details(request, merchant.snapshot().countryId), new Date());
@@ -123,7 +133,7 @@ export class PayerService {
    * that are not final. The payer row stays locked while checking, so no
    * intent can be created for it meanwhile (intent creation locks it too).
    */
-  async delete(caller: Caller, payerId: string): Promise<void> {
+  async delete(caller: Caller, payerId: PayerId): Promise<void> {
     await inTransaction(this.dataSource, async (manager) => {
       const payer = await this.loadVisible(caller, payerId, manager, true);
       if (await this.activity.hasOpenPaymentIntents(payer.id, manager)) {

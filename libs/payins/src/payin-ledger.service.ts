@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Caller, Page, PageRequest } from '@pcs/kernel';
+import { Caller, Page, PageRequest, PaymentIntentId } from '@pcs/kernel';
 import { DataSource, EntityManager } from 'typeorm';
 import { Payin, PayinProps } from './domain/payin';
 import { PayinFilters, PayinRepository } from './payin.repository';
@@ -35,26 +35,26 @@ export class PayinLedgerService {
   }
 
   /** The intent's collection attempts still open (PENDING or SCHEDULED), locked. */
-  openAttempts(manager: EntityManager, paymentIntentId: string): Promise<Payin[]> {
+  openAttempts(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin[]> {
     return this.payins.openAttempts(manager, paymentIntentId);
   }
 
   /** The intent's off-session charge still waiting on the gateway's answer, if any. */
-  openOffSessionCharge(manager: EntityManager, paymentIntentId: string): Promise<Payin | null> {
+  openOffSessionCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null> {
     return this.payins.openOffSessionCharge(manager, paymentIntentId);
   }
 
   /** The intent's latest approved collection: what a refund goes back through. */
-  latestApprovedCharge(manager: EntityManager, paymentIntentId: string): Promise<Payin | null> {
+  latestApprovedCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null> {
     return this.payins.latestApprovedCharge(manager, paymentIntentId);
   }
 
-  pendingManualRefunds(manager: EntityManager, paymentIntentId: string): Promise<Payin[]> {
+  pendingManualRefunds(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin[]> {
     return this.payins.pendingManualRefunds(manager, paymentIntentId);
   }
 
   /** Whether a request (by its operation id) already created or confirmed a record of this intent. */
-  recordedByOperation(manager: EntityManager, paymentIntentId: string, operationId: string): Promise<boolean> {
+  recordedByOperation(manager: EntityManager, paymentIntentId: PaymentIntentId, operationId: string): Promise<boolean> {
     return this.payins.recordedByOperation(manager, paymentIntentId, operationId);
   }
 

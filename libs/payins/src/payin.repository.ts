@@ -1,4 +1,4 @@
-import { Caller, Currency, OrderBy, Page, PageRequest, SortBy, TransactionStatus } from '@pcs/kernel';
+import { Caller, Currency, MerchantId, OrderBy, Page, PageRequest, PaymentIntentId, SortBy, TransactionStatus } from '@pcs/kernel';
 import type { EntityManager } from 'typeorm';
 import { Payin } from './domain/payin';
 
@@ -11,7 +11,7 @@ export interface PayinFilters {
   /** Inclusive bounds. */
   dateFrom?: Date;
   dateUntil?: Date;
-  merchantId?: string;
+  merchantId?: MerchantId;
   order?: OrderBy;
   sort?: SortBy;
 }
@@ -24,15 +24,15 @@ export abstract class PayinRepository {
   abstract get(manager: EntityManager, transactionId: string, lock?: boolean): Promise<Payin | null>;
   abstract findByExternalId(manager: EntityManager, gateway: string, externalId: string): Promise<Payin | null>;
   /** The intent's collection attempts still open (PENDING or SCHEDULED), locked. */
-  abstract openAttempts(manager: EntityManager, paymentIntentId: string): Promise<Payin[]>;
+  abstract openAttempts(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin[]>;
   /** The intent's off-session charge still waiting on its gateway's answer, if any. */
-  abstract openOffSessionCharge(manager: EntityManager, paymentIntentId: string): Promise<Payin | null>;
+  abstract openOffSessionCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null>;
   /** The intent's latest approved collection: what a refund goes back through. */
-  abstract latestApprovedCharge(manager: EntityManager, paymentIntentId: string): Promise<Payin | null>;
+  abstract latestApprovedCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null>;
   /** The intent's manual refunds awaiting confirmation, oldest first, locked. */
-  abstract pendingManualRefunds(manager: EntityManager, paymentIntentId: string): Promise<Payin[]>;
+  abstract pendingManualRefunds(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin[]>;
   /** Whether a request (by its operation id) already created or confirmed a record of this intent. */
-  abstract recordedByOperation(manager: EntityManager, paymentIntentId: string, operationId: string): Promise<boolean>;
+  abstract recordedByOperation(manager: EntityManager, paymentIntentId: PaymentIntentId, operationId: string): Promise<boolean>;
   /** Payins waiting on a gateway whose time to ask it has come (crash recovery, lost callbacks). */
   abstract dueForReconciliation(manager: EntityManager, now: Date, limit: number): Promise<Payin[]>;
   /** Attempts whose payer's session at a gateway page ended before `now`. */

@@ -4,7 +4,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { BusinessService } from '@pcs/businesses';
 import { RuntimeSettingsModule } from '@pcs/config';
 import { DatabaseModule } from '@pcs/database';
-import { Caller, DocumentType } from '@pcs/kernel';
+import { asPayerId, Caller, DocumentType } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { PayerService } from '@pcs/payers';
 import { PaymentIntentActivityModule } from '@pcs/payment-intents';
@@ -41,7 +41,7 @@ describe('payer and instrument services on PostgreSQL', () => {
   it('creating a payer and an instrument inside one transaction leaves nothing behind when it rolls back', async () => {
     const payers = context.get(PayerService);
     const instruments = context.get(PaymentInstrumentService);
-    let payerId = '';
+    let payerId = asPayerId('');
     await expect(
       dataSource.transaction(async (manager) => {
         const payer = await payers.createWithin(manager, caller, {

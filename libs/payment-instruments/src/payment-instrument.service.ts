@@ -2,16 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { inTransaction } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService } from '@pcs/catalog';
-import { Caller, DomainError, InvalidRequestError, isMerchantCaller } from '@pcs/kernel';
+import { Caller, DomainError, InvalidRequestError, isMerchantCaller, MerchantId, newId, PayerId, PaymentInstrumentId } from '@pcs/kernel';
 import { MerchantCountryProcessorService } from '@pcs/merchants';
 import { PayerRequest, PayerService } from '@pcs/payers';
-import * as crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { PaymentInstrument } from './domain/payment-instrument';
 import { PaymentInstrumentRepository } from './payment-instrument.repository';
 
 export interface PaymentInstrumentRequest {
-  payerId: string;
+  payerId: PayerId;
   payerData?: PayerRequest;
   paymentMethodName: string;
   /** Narrows the processor when a method has several instrument types (VISA credit or debit). */
@@ -89,7 +88,7 @@ export class PaymentInstrumentService {
     if (existing) return { instrument: existing, paymentMethodName: request.paymentMethodName };
 
     const instrument = PaymentInstrument.create({
-      paymentInstrumentId: crypto.randomUUID(),
+      paymentInstrumentId: newId<PaymentInstrumentId>(),
       businessId: caller.businessId,
       merchantId,
       payerId,
@@ -105,14 +104,14 @@ export class PaymentInstrumentService {
   }
 
   /** Operation 28. */
-  async get(caller: Caller, paymentInstrumentId: string): Promise<PaymentInstrumentView> {
+  async get(caller: Caller, paymentInstrumentId: PaymentInstrumentId): Promise<PaymentInstrumentView> {
     return (await this.views([await this.loadVisible(caller, paymentInstrumentId)]))[0];
   }
 
   /** An instrument the caller may see, whose payer still exists; PAYMENT_INSTRUMENT_NOT_FOUND otherwise. */
   async loadVisible(
     caller: Caller,
-    paymentInstrumentId: string,
+    paymentInstrumentId: PaymentInstrumentId,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<PaymentInstrument> {
     const instrument = await this.instruments.findVisible(manager, caller, paymentInstrumentId);
@@ -123,13 +122,13 @@ export class PaymentInstrumentService {
   }
 
   /** Operations 16 and 25: a payer's instruments, newest first. */
-  async listOfPayer(caller: Caller, payerId: string): Promise<PaymentInstrumentView[]> {
+  async listOfPayer(caller: Caller, payerId: PayerId): Promise<PaymentInstrumentView[]> {
     await this.payers.loadVisible(caller, payerId);
     return this.views(await this.instruments.ofPayer(this.dataSource.manager, payerId));
   }
 
   /** Operation 26: the caller's instruments (optionally one merchant's), newest first, at most 100. */
-  async list(caller: Caller, merchantId?: string): Promise<PaymentInstrumentView[]> {
+  async list(caller: Caller, merchantId?: MerchantId): Promise<PaymentInstrumentView[]> {
     const instruments = await this.instruments.newest(
       this.dataSource.manager,
       caller.businessId,
@@ -144,14 +143,14 @@ export class PaymentInstrumentService {
   }
 
   /** The gateway's token for an instrument, if it has one. */
-  async tokenOf(paymentInstrumentId: string): Promise<string | null> {
+  async tokenOf(paymentInstrumentId: PaymentInstrumentId): Promise<string | null> {
     return (await this.instruments.findById(this.dataSource.manager, paymentInstrumentId))?.snapshot().externalId ?? null;
   }
 
   /** Keeps what a gateway handed back for the instrument: its token and masked card data. */
   async recordGatewayData(
     manager: EntityManager,
-    paymentInstrumentId: string,
+    paymentInstrumentId: PaymentInstrumentId,
     data: { externalId: string; cardBrand?: string; cardLast4?: string },
   ): Promise<void> {
     const instrument = await this.instruments.findById(manager, paymentInstrumentId, true);
@@ -161,7 +160,7 @@ export class PaymentInstrumentService {
   }
 
   /** The first approved payment validates the instrument. */
-  async markValidated(manager: EntityManager, paymentInstrumentId: string): Promise<void> {
+  async markValidated(manager: EntityManager, paymentInstrumentId: PaymentInstrumentId): Promise<void> {
     const instrument = await this.instruments.findById(manager, paymentInstrumentId, true);
     if (!instrument || instrument.snapshot().validated) return;
     instrument.markValidated(new Date());

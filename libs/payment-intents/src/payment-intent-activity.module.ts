@@ -5,6 +5,7 @@ import { EntityManager } from 'typeorm';
 import { PaymentIntentRepository } from './payment-intent.repository';
 import { PaymentIntentOrmEntity } from './persistence/payment-intent.orm-entity';
 import { TypeOrmPaymentIntentRepository } from './persistence/typeorm-payment-intent.repository';
+import type { PayerId } from '@pcs/kernel';
 
 /** The payers context's port, answered from payment intents. */
 @Injectable()
@@ -13,7 +14,7 @@ export class PaymentIntentActivity extends PayerPaymentActivity {
     super();
   }
 
-  async hasOpenPaymentIntents(payerId: string, manager: EntityManager): Promise<boolean> {
+  async hasOpenPaymentIntents(payerId: PayerId, manager: EntityManager): Promise<boolean> {
     return this.intents.hasOpenForPayer(manager, payerId);
   }
 }

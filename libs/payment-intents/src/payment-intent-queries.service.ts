@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CountryProcessor } from '@pcs/catalog';
-import { Caller } from '@pcs/kernel';
+import { Caller, PaymentIntentId } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { DataSource } from 'typeorm';
 import { PaymentIntent } from './domain/payment-intent';
@@ -29,12 +29,12 @@ export class PaymentIntentQueriesService {
   ) {}
 
   /** Operation 19. */
-  async get(caller: Caller, paymentIntentId: string): Promise<PaymentIntent> {
+  async get(caller: Caller, paymentIntentId: PaymentIntentId): Promise<PaymentIntent> {
     return this.intents.getVisible(this.dataSource.manager, caller, paymentIntentId);
   }
 
   /** Operation 20: where the payer can pay this intent, and what it is for. */
-  async methods(caller: Caller, paymentIntentId: string): Promise<PaymentIntentMethods> {
+  async methods(caller: Caller, paymentIntentId: PaymentIntentId): Promise<PaymentIntentMethods> {
     const intent = await this.get(caller, paymentIntentId);
     const p = intent.snapshot();
     const merchant = await this.merchants.findById(p.merchantId);

@@ -1,4 +1,4 @@
-import { Caller, DomainError } from '@pcs/kernel';
+import { Caller, DomainError, PayerId, PaymentIntentId } from '@pcs/kernel';
 import type { EntityManager } from 'typeorm';
 import { PaymentIntent } from './domain/payment-intent';
 
@@ -8,18 +8,23 @@ import { PaymentIntent } from './domain/payment-intent';
  * made for a caller.
  */
 export abstract class PaymentIntentRepository {
-  abstract findVisible(manager: EntityManager, caller: Caller, paymentIntentId: string, lock?: boolean): Promise<PaymentIntent | null>;
+  abstract findVisible(
+    manager: EntityManager,
+    caller: Caller,
+    paymentIntentId: PaymentIntentId,
+    lock?: boolean,
+  ): Promise<PaymentIntent | null>;
   /** For the service's own flows (gateway events, sweeps), which act for no caller; with `skipLocked`, null when another holds it. */
-  abstract lockById(manager: EntityManager, paymentIntentId: string, skipLocked?: boolean): Promise<PaymentIntent | null>;
-  abstract findById(manager: EntityManager, paymentIntentId: string): Promise<PaymentIntent | null>;
+  abstract lockById(manager: EntityManager, paymentIntentId: PaymentIntentId, skipLocked?: boolean): Promise<PaymentIntent | null>;
+  abstract findById(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<PaymentIntent | null>;
   /** A new intent: a plain INSERT. */
   abstract insert(manager: EntityManager, intent: PaymentIntent): Promise<void>;
   abstract save(manager: EntityManager, intent: PaymentIntent): Promise<void>;
   /** Whether the payer has an intent that is not final (the payers context asks, through its port). */
-  abstract hasOpenForPayer(manager: EntityManager, payerId: string): Promise<boolean>;
+  abstract hasOpenForPayer(manager: EntityManager, payerId: PayerId): Promise<boolean>;
 
   /** findVisible, or PAYMENT_INTENT_NOT_FOUND. */
-  async getVisible(manager: EntityManager, caller: Caller, paymentIntentId: string, lock = false): Promise<PaymentIntent> {
+  async getVisible(manager: EntityManager, caller: Caller, paymentIntentId: PaymentIntentId, lock = false): Promise<PaymentIntent> {
     const intent = await this.findVisible(manager, caller, paymentIntentId, lock);
     if (!intent) throw new DomainError('PAYMENT_INTENT_NOT_FOUND');
     return intent;

@@ -8,7 +8,7 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { CurrentCaller, SignedController, UuidParamPipe } from '@pcs/http';
-import { B2bCountry, basisPointsToVatPercentage, InvalidRequestError } from '@pcs/kernel';
+import { asMerchantId, B2bCountry, basisPointsToVatPercentage, InvalidRequestError } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 import { MerchantCountries, MerchantCountriesService } from '@pcs/merchants';
 import { MerchantCountriesResponse } from './merchant-countries.responses';
@@ -66,7 +66,7 @@ export class MerchantCountriesController {
     @CurrentCaller() caller: Caller,
     @Param('merchantId', UuidParamPipe) merchantId: string,
   ): Promise<MerchantCountriesResponse> {
-    return present(await this.countries.countriesOf(caller, merchantId));
+    return present(await this.countries.countriesOf(caller, asMerchantId(merchantId)));
   }
 
   @Get(':merchantId/countries/:countryCode')
@@ -79,6 +79,6 @@ export class MerchantCountriesController {
     @Param('merchantId', UuidParamPipe) merchantId: string,
     @Param('countryCode', countryCodePipe) countryCode: B2bCountry,
   ): Promise<MerchantCountriesResponse> {
-    return present(await this.countries.countriesOf(caller, merchantId, countryCode));
+    return present(await this.countries.countriesOf(caller, asMerchantId(merchantId), countryCode));
   }
 }

@@ -11,6 +11,7 @@ import {
   UpdateMerchantCountryProcessorDto,
 } from './dto/merchant-country-processor.dto';
 import { MerchantCountryProcessorResponse } from './merchant-country-processor.responses';
+import { asMerchantId } from '@pcs/kernel';
 
 function present({ relationship, countryProcessor }: MerchantCountryProcessorView): MerchantCountryProcessorResponse {
   return {
@@ -31,7 +32,7 @@ export class MerchantCountryProcessorController {
   @ApiOkResponse({ type: [MerchantCountryProcessorResponse] })
   @ApiStandardErrors()
   async list(@CurrentCaller() caller: Caller, @Query() query: MerchantCountryProcessorsQuery): Promise<MerchantCountryProcessorResponse[]> {
-    return (await this.relationships.list(caller, query.merchantId)).map(present);
+    return (await this.relationships.list(caller, asMerchantId(query.merchantId))).map(present);
   }
 
   @Post()
@@ -44,7 +45,7 @@ export class MerchantCountryProcessorController {
   @ApiOkResponse({ type: [MerchantCountryProcessorResponse] })
   @ApiStandardErrors()
   async relate(@CurrentCaller() caller: Caller, @Body() body: RelateCountryProcessorsDto): Promise<MerchantCountryProcessorResponse[]> {
-    return (await this.relationships.relate(caller, body.merchantId, body.countryProcessorsId)).map(present);
+    return (await this.relationships.relate(caller, asMerchantId(body.merchantId), body.countryProcessorsId)).map(present);
   }
 
   @Patch(':merchantCountryProcessorId')

@@ -2,7 +2,6 @@ import { Body, Delete, Get, HttpCode, Inject, Param, Patch, Put, Query } from '@
 import { ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
 import { RuntimeSettings } from '@pcs/config';
 import { CurrentCaller, InvalidRequestsAs, payinsEnvelope, SignedController, UuidParamPipe } from '@pcs/http';
-import type { Caller } from '@pcs/kernel';
 import { MerchantConfigurationService, MerchantService } from '@pcs/merchants';
 import { presentPaymentMethod } from '../catalog/catalog.presenter';
 import { PaymentMethodSummaryResponse } from '../catalog/catalog.responses';
@@ -12,6 +11,8 @@ import { MerchantConfigurationDto } from './dto/merchant-configuration.dto';
 import { UpdateMerchantDto } from './dto/update-merchant.dto';
 import { presentConfiguration, presentMerchant } from './merchant.presenter';
 import { DeletedResponse, MerchantConfigurationResponse, MerchantPageResponse, MerchantResponse } from './merchant.responses';
+import { asMerchantId } from '@pcs/kernel';
+import type { Caller } from '@pcs/kernel';
 
 @SignedController('merchant', 'merchants')
 @ApiExtraModels(MerchantPageResponse)
@@ -36,7 +37,7 @@ export class MerchantController {
   @ApiOkResponse({ type: MerchantResponse })
   @ApiStandardErrors()
   async get(@CurrentCaller() caller: Caller, @Param('merchantId', UuidParamPipe) merchantId: string): Promise<MerchantResponse> {
-    return presentMerchant(await this.merchants.get(caller, merchantId));
+    return presentMerchant(await this.merchants.get(caller, asMerchantId(merchantId)));
   }
 
   @Patch(':merchantId')
@@ -49,7 +50,7 @@ export class MerchantController {
     @Body() body: UpdateMerchantDto,
   ): Promise<MerchantResponse> {
     const { account, address, ...rest } = body;
-    const view = await this.merchants.update(caller, merchantId, {
+    const view = await this.merchants.update(caller, asMerchantId(merchantId), {
       ...rest,
       ...(address !== undefined ? { address: { ...address } } : {}),
       ...(account !== undefined
@@ -77,7 +78,7 @@ export class MerchantController {
   @ApiOkResponse({ type: DeletedResponse })
   @ApiStandardErrors()
   async delete(@CurrentCaller() caller: Caller, @Param('merchantId', UuidParamPipe) merchantId: string): Promise<DeletedResponse> {
-    await this.merchants.delete(caller, merchantId);
+    await this.merchants.delete(caller, asMerchantId(merchantId));
     return { success: true, id: merchantId };
   }
 
@@ -89,7 +90,7 @@ export class MerchantController {
     @CurrentCaller() caller: Caller,
     @Param('merchantId', UuidParamPipe) merchantId: string,
   ): Promise<PaymentMethodSummaryResponse[]> {
-    const methods = await this.merchants.paymentMethods(caller, merchantId);
+    const methods = await this.merchants.paymentMethods(caller, asMerchantId(merchantId));
     return methods.map((m) => presentPaymentMethod(m, this.settings));
   }
 
@@ -101,7 +102,7 @@ export class MerchantController {
     @CurrentCaller() caller: Caller,
     @Param('merchantId', UuidParamPipe) merchantId: string,
   ): Promise<MerchantConfigurationResponse> {
-    return presentConfiguration(await this.configurations.get(caller, merchantId));
+    return presentConfiguration(await this.configurations.get(caller, asMerchantId(merchantId)));
   }
 
   @Put(':merchantId/configuration')
@@ -118,6 +119,6 @@ export class MerchantController {
     @Param('merchantId', UuidParamPipe) merchantId: string,
     @Body() body: MerchantConfigurationDto,
   ): Promise<MerchantConfigurationResponse> {
-    return presentConfiguration(await this.configurations.upsert(caller, merchantId, body));
+    return presentConfiguration(await this.configurations.upsert(caller, asMerchantId(merchantId), body));
   }
 }

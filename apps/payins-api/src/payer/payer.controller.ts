@@ -1,7 +1,6 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
 import { CurrentCaller, InvalidRequestsAs, payinsEnvelope, SignedController, UuidParamPipe } from '@pcs/http';
-import type { Caller } from '@pcs/kernel';
 import { PaymentInstrumentService } from '@pcs/payment-instruments';
 import { PayerService } from '@pcs/payers';
 import { DeletedResponse } from '../merchant/merchant.responses';
@@ -13,6 +12,8 @@ import { ListPayersQuery, UpdatePayerDto } from './dto/payer-queries.dto';
 import { PayerRequestDto, toPayerAddress, toPayerRequest } from './dto/payer-request.dto';
 import { presentPayer } from './payer.presenter';
 import { PayerPageResponse, PayerResponse } from './payer.responses';
+import { asMerchantId, asPayerId } from '@pcs/kernel';
+import type { Caller } from '@pcs/kernel';
 
 @SignedController('payer', 'payers')
 @ApiExtraModels(PayerPageResponse)
@@ -27,7 +28,11 @@ export class PayerController {
   @ApiOkResponse({ schema: { type: 'array', items: { $ref: getSchemaPath(PayerPageResponse) } } })
   @ApiStandardErrors()
   async list(@CurrentCaller() caller: Caller, @Query() query: ListPayersQuery) {
-    const page = await this.payers.list(caller, { searchTerm: query.searchTerm, merchantId: query.merchantId }, query.toPageRequest());
+    const page = await this.payers.list(
+      caller,
+      { searchTerm: query.searchTerm, merchantId: asMerchantId(query.merchantId) },
+      query.toPageRequest(),
+    );
     return payinsEnvelope(page, presentPayer);
   }
 
@@ -46,7 +51,7 @@ export class PayerController {
   @ApiOkResponse({ type: PayerResponse })
   @ApiStandardErrors()
   async get(@CurrentCaller() caller: Caller, @Param('payerId', UuidParamPipe) payerId: string): Promise<PayerResponse> {
-    return presentPayer(await this.payers.get(caller, payerId));
+    return presentPayer(await this.payers.get(caller, asPayerId(payerId)));
   }
 
   @Patch(':payerId')
@@ -60,7 +65,7 @@ export class PayerController {
   ): Promise<PayerResponse> {
     const { merchantExternalId, address, ...rest } = body;
     return presentPayer(
-      await this.payers.update(caller, payerId, {
+      await this.payers.update(caller, asPayerId(payerId), {
         ...rest,
         ...(merchantExternalId !== undefined ? { externalId: merchantExternalId } : {}),
         ...(address !== undefined ? { address: toPayerAddress(address) } : {}),
@@ -80,7 +85,7 @@ export class PayerController {
   @ApiOkResponse({ type: DeletedResponse })
   @ApiStandardErrors()
   async delete(@CurrentCaller() caller: Caller, @Param('payerId', UuidParamPipe) payerId: string): Promise<DeletedResponse> {
-    await this.payers.delete(caller, payerId);
+    await this.payers.delete(caller, asPayerId(payerId));
     return { success: true, id: payerId };
   }
 
@@ -92,6 +97,6 @@ export class PayerController {
     @CurrentCaller() caller: Caller,
     @Param('payerId', UuidParamPipe) payerId: string,
   ): Promise<PaymentInstrumentResponse[]> {
-    return (await this.instruments.listOfPayer(caller, payerId)).map(presentPaymentInstrument);
+    return (await this.instruments.listOfPayer(caller, asPayerId(payerId))).map(presentPaymentInstrument);
   }
 }

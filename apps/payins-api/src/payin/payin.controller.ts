@@ -1,7 +1,7 @@
 import { Get, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
 import { CurrentCaller, payinsEnvelope, SignedController } from '@pcs/http';
-import { InvalidRequestError, wireAmount } from '@pcs/kernel';
+import { asMerchantId, InvalidRequestError, wireAmount } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 import { MerchantAccess } from '@pcs/merchants';
 import { PayinLedgerService } from '@pcs/payins';
@@ -72,8 +72,12 @@ export class PayinController {
     if (query.minAmount !== undefined && query.maxAmount !== undefined && query.minAmount > query.maxAmount) {
       throw new InvalidRequestError(['minAmount', 'maxAmount'], 'minAmount is above maxAmount');
     }
-    if (query.merchantId) await this.access.loadVisible(caller, query.merchantId);
-    const page = await this.ledger.list(caller, { ...query, dateFrom, dateUntil }, query.toPageRequest());
+    if (query.merchantId) await this.access.loadVisible(caller, asMerchantId(query.merchantId));
+    const page = await this.ledger.list(
+      caller,
+      { ...query, merchantId: asMerchantId(query.merchantId), dateFrom, dateUntil },
+      query.toPageRequest(),
+    );
     return payinsEnvelope(page, presentPayin);
   }
 }

@@ -2,13 +2,14 @@ import { Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
 import { CurrentCaller, Optional, SignedController, UuidParamPipe } from '@pcs/http';
-import type { Caller } from '@pcs/kernel';
 import { PaymentInstrumentService } from '@pcs/payment-instruments';
 import { toPayerRequest } from '../payer/dto/payer-request.dto';
 import { ApiStandardErrors } from '../shared/api-errors.decorator';
 import { CreatePaymentInstrumentDto } from './dto/create-payment-instrument.dto';
 import { presentPaymentInstrument } from './payment-instrument.presenter';
 import { PaymentInstrumentResponse } from './payment-instrument.responses';
+import { asMerchantId, asPayerId, asPaymentInstrumentId } from '@pcs/kernel';
+import type { Caller } from '@pcs/kernel';
 
 class ListPaymentInstrumentsQuery {
   @ApiPropertyOptional({ format: 'uuid' })
@@ -29,7 +30,7 @@ export class PaymentInstrumentController {
   @ApiOkResponse({ type: [PaymentInstrumentResponse] })
   @ApiStandardErrors()
   async ofPayer(@CurrentCaller() caller: Caller, @Param('payerId', UuidParamPipe) payerId: string): Promise<PaymentInstrumentResponse[]> {
-    return (await this.instruments.listOfPayer(caller, payerId)).map(presentPaymentInstrument);
+    return (await this.instruments.listOfPayer(caller, asPayerId(payerId))).map(presentPaymentInstrument);
   }
 
   @Get()
@@ -41,7 +42,7 @@ export class PaymentInstrumentController {
   @ApiOkResponse({ type: [PaymentInstrumentResponse] })
   @ApiStandardErrors({ notFound: false })
   async list(@CurrentCaller() caller: Caller, @Query() query: ListPaymentInstrumentsQuery): Promise<PaymentInstrumentResponse[]> {
-    return (await this.instruments.list(caller, query.merchantId)).map(presentPaymentInstrument);
+    return (await this.instruments.list(caller, asMerchantId(query.merchantId))).map(presentPaymentInstrument);
   }
 
   @Post()
@@ -55,9 +56,10 @@ export class PaymentInstrumentController {
   @ApiOkResponse({ type: PaymentInstrumentResponse })
   @ApiStandardErrors()
   async create(@CurrentCaller() caller: Caller, @Body() body: CreatePaymentInstrumentDto): Promise<PaymentInstrumentResponse> {
-    const { payerData, ...rest } = body;
+    const { payerData, payerId, ...rest } = body;
     const view = await this.instruments.create(caller, {
       ...rest,
+      payerId: asPayerId(payerId),
       ...(payerData ? { payerData: toPayerRequest(payerData, 'payerData.address') } : {}),
     });
     return presentPaymentInstrument(view);
@@ -68,6 +70,6 @@ export class PaymentInstrumentController {
   @ApiOkResponse({ type: PaymentInstrumentResponse })
   @ApiStandardErrors()
   async get(@CurrentCaller() caller: Caller, @Param('paymentInstrumentId', UuidParamPipe) id: string): Promise<PaymentInstrumentResponse> {
-    return presentPaymentInstrument(await this.instruments.get(caller, id));
+    return presentPaymentInstrument(await this.instruments.get(caller, asPaymentInstrumentId(id)));
   }
 }

@@ -1,7 +1,8 @@
 import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { CurrentCaller, Idempotent, OperationId, SignedController, UuidParamPipe } from '@pcs/http';
-import { Money, moneyFromWire, wireAmount } from '@pcs/kernel';
+import { asMerchantId, asPayerId, asPaymentInstrumentId, asPaymentIntentId, Money, moneyFromWire, wireAmount } from '@pcs/kernel';
+import type { PaymentIntentId } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 import {
   FastPaymentIntentService,
@@ -53,11 +54,17 @@ export class PaymentIntentController {
     @Body() body: CreatePaymentIntentDto,
     @OperationId() operationId?: string,
   ): Promise<PaymentIntentCreationResponse> {
-    const { payerData, amount, tipAmount, currency, ...rest } = body;
+    const { payerData, amount, tipAmount, currency, payerId, merchantId, paymentInstrumentId, paymentInstrumentData, ...rest } = body;
     const intent = await this.creation.create(
       caller,
       {
         ...rest,
+        payerId: asPayerId(payerId),
+        merchantId: asMerchantId(merchantId),
+        paymentInstrumentId: asPaymentInstrumentId(paymentInstrumentId),
+        ...(paymentInstrumentData
+          ? { paymentInstrumentData: { ...paymentInstrumentData, merchantId: asMerchantId(paymentInstrumentData.merchantId) } }
+          : {}),
         amount: moneyFromWire('amount', amount, currency),
         ...(tipAmount ? { tipAmount: moneyFromWire('tipAmount', tipAmount, currency) } : {}),
         ...(payerData ? { payerData: toPayerRequest(payerData, 'payerData.address') } : {}),
@@ -101,7 +108,7 @@ export class PaymentIntentController {
   @ApiOkResponse({ type: PaymentIntentResponse })
   @ApiStandardErrors()
   async get(@CurrentCaller() caller: Caller, @Param('paymentIntentId', UuidParamPipe) id: string): Promise<PaymentIntentResponse> {
-    return presentPaymentIntent(await this.queries.get(caller, id));
+    return presentPaymentIntent(await this.queries.get(caller, asPaymentIntentId(id)));
   }
 
   @Get(':paymentIntentId/payment-methods')
@@ -112,7 +119,7 @@ export class PaymentIntentController {
     @CurrentCaller() caller: Caller,
     @Param('paymentIntentId', UuidParamPipe) id: string,
   ): Promise<PaymentIntentMethodsResponse> {
-    const { processors, paymentData } = await this.queries.methods(caller, id);
+    const { processors, paymentData } = await this.queries.methods(caller, asPaymentIntentId(id));
     const p = paymentData.intent.snapshot();
     return {
       paymentIntentAvailablePaymentMethods: processors.map(presentCountryProcessor),
@@ -142,7 +149,7 @@ export class PaymentIntentController {
     @Body() body: InitializePaymentDto,
     @OperationId() operationId?: string,
   ): Promise<InitializePaymentResponse> {
-    const result = await this.attempts.initialize(caller, id, body.countryProcessorId, operationId);
+    const result = await this.attempts.initialize(caller, asPaymentIntentId(id), body.countryProcessorId, operationId);
     return {
       paymentIntent: presentPaymentIntent(result.intent),
       gatewayReferenceId: result.gatewayReferenceId,
@@ -169,7 +176,12 @@ export class PaymentIntentController {
     @OperationId() operationId?: string,
   ): Promise<PaymentIntentResponse> {
     return presentPaymentIntent(
-      await this.refunds.refund(caller, id, await this.refundAmount(caller, id, body.requestedRefundAmount), operationId),
+      await this.refunds.refund(
+        caller,
+        asPaymentIntentId(id),
+        await this.refundAmount(caller, asPaymentIntentId(id), body.requestedRefundAmount),
+        operationId,
+      ),
     );
   }
 
@@ -187,12 +199,12 @@ export class PaymentIntentController {
     @Body() body: ManualRefundDto,
     @OperationId() operationId?: string,
   ): Promise<PaymentIntentResponse> {
-    const amount = await this.refundAmount(caller, id, body.requestedRefundAmount);
-    return presentPaymentIntent(await this.refunds.manualRefund(caller, id, body.status, amount, operationId));
+    const amount = await this.refundAmount(caller, asPaymentIntentId(id), body.requestedRefundAmount);
+    return presentPaymentIntent(await this.refunds.manualRefund(caller, asPaymentIntentId(id), body.status, amount, operationId));
   }
 
   /** A requested refund amount, read in the currency of the payment intent it refunds (the request carries none). */
-  private async refundAmount(caller: Caller, paymentIntentId: string, requested: number | undefined): Promise<Money | undefined> {
+  private async refundAmount(caller: Caller, paymentIntentId: PaymentIntentId, requested: number | undefined): Promise<Money | undefined> {
     if (requested === undefined) return undefined;
     const { currency } = (await this.queries.get(caller, paymentIntentId)).snapshot();
     return moneyFromWire('requestedRefundAmount', requested, currency);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import * as crypto from 'node:crypto';
 import { EntityManager, In, IsNull } from 'typeorm';
 import { BusinessRepository, CredentialRepository } from '../business.repository';
-import { BusinessId, MerchantId } from '@pcs/kernel';
+import { asBusinessId, asMerchantId, BusinessId, MerchantId } from '@pcs/kernel';
 import { StoredCredential } from '../domain/credential';
 import { ApiCredentialOrmEntity } from './api-credential.orm-entity';
 import { BusinessOrmEntity } from './business.orm-entity';
@@ -10,15 +10,15 @@ import { BusinessCountryProcessorOrmEntity } from './business-country-processor.
 
 @Injectable()
 export class TypeOrmBusinessRepository extends BusinessRepository {
-  async insert(manager: EntityManager, business: { businessId: string; name: string }): Promise<void> {
+  async insert(manager: EntityManager, business: { businessId: BusinessId; name: string }): Promise<void> {
     await manager.insert(BusinessOrmEntity, business);
   }
 
-  async exists(manager: EntityManager, businessId: string): Promise<boolean> {
+  async exists(manager: EntityManager, businessId: BusinessId): Promise<boolean> {
     return manager.exists(BusinessOrmEntity, { where: { businessId } });
   }
 
-  async enableCountryProcessors(manager: EntityManager, businessId: string, countryProcessorIds: readonly string[]): Promise<void> {
+  async enableCountryProcessors(manager: EntityManager, businessId: BusinessId, countryProcessorIds: readonly string[]): Promise<void> {
     if (countryProcessorIds.length === 0) return;
     await manager.insert(
       BusinessCountryProcessorOrmEntity,
@@ -32,7 +32,7 @@ export class TypeOrmBusinessRepository extends BusinessRepository {
 
   async enabledCountryProcessors(
     manager: EntityManager,
-    businessId: string,
+    businessId: BusinessId,
   ): Promise<{ businessCountryProcessorId: string; countryProcessorId: string }[]> {
     const rows = await manager.find(BusinessCountryProcessorOrmEntity, {
       where: { businessId },
@@ -41,7 +41,7 @@ export class TypeOrmBusinessRepository extends BusinessRepository {
     return rows.map(({ businessCountryProcessorId, countryProcessorId }) => ({ businessCountryProcessorId, countryProcessorId }));
   }
 
-  async enabledAmong(manager: EntityManager, businessId: string, countryProcessorIds: readonly string[]): Promise<Set<string>> {
+  async enabledAmong(manager: EntityManager, businessId: BusinessId, countryProcessorIds: readonly string[]): Promise<Set<string>> {
     if (countryProcessorIds.length === 0) return new Set();
     const rows = await manager.find(BusinessCountryProcessorOrmEntity, {
       where: { businessId, countryProcessorId: In([...countryProcessorIds]) },
@@ -66,11 +66,11 @@ export class TypeOrmCredentialRepository extends CredentialRepository {
     return manager.exists(ApiCredentialOrmEntity, { where: { apiKey } });
   }
 
-  async lockOwner(manager: EntityManager, owner: { businessId: string; merchantId: string | null }): Promise<void> {
+  async lockOwner(manager: EntityManager, owner: { businessId: BusinessId; merchantId: MerchantId | null }): Promise<void> {
     await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`credentials:${owner.merchantId ?? owner.businessId}`]);
   }
 
-  async unrevokedOf(manager: EntityManager, owner: { businessId: string; merchantId: string | null }): Promise<StoredCredential[]> {
+  async unrevokedOf(manager: EntityManager, owner: { businessId: BusinessId; merchantId: MerchantId | null }): Promise<StoredCredential[]> {
     const rows = await manager.find(ApiCredentialOrmEntity, {
       where: { businessId: owner.businessId, merchantId: owner.merchantId ?? IsNull(), revokedAt: IsNull() },
     });
@@ -86,11 +86,11 @@ export class TypeOrmCredentialRepository extends CredentialRepository {
     return Boolean(result.affected);
   }
 
-  async revokeAllOfMerchant(manager: EntityManager, merchantId: string, at: Date): Promise<void> {
+  async revokeAllOfMerchant(manager: EntityManager, merchantId: MerchantId, at: Date): Promise<void> {
     await manager.update(ApiCredentialOrmEntity, { merchantId, revokedAt: IsNull() }, { revokedAt: at });
   }
 
-  async openEndedOfMerchants(manager: EntityManager, merchantIds: readonly string[]): Promise<StoredCredential[]> {
+  async openEndedOfMerchants(manager: EntityManager, merchantIds: readonly MerchantId[]): Promise<StoredCredential[]> {
     if (merchantIds.length === 0) return [];
     const rows = await manager.find(ApiCredentialOrmEntity, {
       where: { merchantId: In([...merchantIds]), revokedAt: IsNull(), expiresAt: IsNull() },
@@ -101,5 +101,5 @@ export class TypeOrmCredentialRepository extends CredentialRepository {
 }
 
 function credentialFromRow(row: ApiCredentialOrmEntity): StoredCredential {
-  return { ...row, businessId: BusinessId(row.businessId), merchantId: row.merchantId === null ? null : MerchantId(row.merchantId) };
+  return { ...row, businessId: asBusinessId(row.businessId), merchantId: row.merchantId === null ? null : asMerchantId(row.merchantId) };
 }

@@ -1,4 +1,4 @@
-import { Currency, DomainError, TransfersType } from '@pcs/kernel';
+import { asBusinessId, asMerchantId, Currency, DomainError, TransfersType } from '@pcs/kernel';
 import { Merchant } from './merchant';
 import { MerchantConfiguration } from './merchant-configuration';
 import { MerchantCountryProcessor } from './merchant-country-processor';
@@ -8,8 +8,8 @@ const later = new Date('2026-11-02T10:00:00Z');
 
 function newMerchant(): Merchant {
   return Merchant.create({
-    merchantId: 'm1',
-    businessId: 'b1',
+    merchantId: asMerchantId('m1'),
+    businessId: asBusinessId('b1'),
     countryId: 'c1',
     merchantName: '  Café  ',
     currencies: [Currency.UYU],
@@ -81,14 +81,14 @@ describe('Merchant', () => {
 
   it('refuses an empty or overlong name at creation', () => {
     const create = (merchantName: string) => () =>
-      Merchant.create({ merchantId: 'm', businessId: 'b', countryId: 'c', merchantName, currencies: [], now });
+      Merchant.create({ merchantId: asMerchantId('m'), businessId: asBusinessId('b'), countryId: 'c', merchantName, currencies: [], now });
     expect(codeOf(create('   '))).toBe('ERROR_IN_UPDATE_MERCHANT');
     expect(codeOf(create('x'.repeat(129)))).toBe('ERROR_IN_UPDATE_MERCHANT');
   });
 });
 
 describe('MerchantConfiguration', () => {
-  const fresh = () => MerchantConfiguration.createDefault('cfg', 'm1');
+  const fresh = () => MerchantConfiguration.createDefault('cfg', asMerchantId('m1'));
 
   it('normalises the short name and refuses malformed ones', () => {
     const configuration = fresh();
@@ -143,7 +143,8 @@ describe('MerchantConfiguration', () => {
 });
 
 describe('MerchantCountryProcessor', () => {
-  const relate = () => MerchantCountryProcessor.relate({ merchantCountryProcessorId: 'r', merchantId: 'm', countryProcessorId: 'p1', now });
+  const relate = () =>
+    MerchantCountryProcessor.relate({ merchantCountryProcessorId: 'r', merchantId: asMerchantId('m'), countryProcessorId: 'p1', now });
 
   it('is offered to payers only when onboarded and active', () => {
     const relationship = relate();

@@ -124,7 +124,7 @@ export class Merchant {
     return new Merchant({ ...props });
   }
 
-  get id(): string {
+  get id(): MerchantId {
     return this.props.merchantId;
   }
 

@@ -1,4 +1,4 @@
-import { BusinessId, Currency, MerchantId, TransfersType } from '@pcs/kernel';
+import { asBusinessId, asMerchantId, Currency, TransfersType } from '@pcs/kernel';
 import { Merchant, MerchantProps, MerchantStatus } from '../domain/merchant';
 import { MerchantConfiguration } from '../domain/merchant-configuration';
 import { MerchantCountryProcessor, OnboardingStatus } from '../domain/merchant-country-processor';
@@ -17,8 +17,8 @@ export function merchantFromRow(row: MerchantOrmEntity): Merchant {
         }
       : null;
   return Merchant.restore({
-    merchantId: MerchantId(row.merchantId),
-    businessId: BusinessId(row.businessId),
+    merchantId: asMerchantId(row.merchantId),
+    businessId: asBusinessId(row.businessId),
     countryId: row.countryId,
     type: row.type,
     merchantName: row.merchantName,
@@ -88,7 +88,7 @@ export function configurationFromRows(
 ): MerchantConfiguration {
   return MerchantConfiguration.restore({
     merchantConfigurationId: row.merchantConfigurationId,
-    merchantId: MerchantId(row.merchantId),
+    merchantId: asMerchantId(row.merchantId),
     paymentSuccessNotification: row.paymentSuccessNotification,
     paymentErrorNotification: row.paymentErrorNotification,
     notificationEmails: row.notificationEmails,
@@ -99,7 +99,11 @@ export function configurationFromRows(
 }
 
 export function merchantCountryProcessorFromRow(row: MerchantCountryProcessorOrmEntity): MerchantCountryProcessor {
-  return MerchantCountryProcessor.restore({ ...row, merchantId: MerchantId(row.merchantId), onboardingStatus: row.onboardingStatus as OnboardingStatus });
+  return MerchantCountryProcessor.restore({
+    ...row,
+    merchantId: asMerchantId(row.merchantId),
+    onboardingStatus: row.onboardingStatus as OnboardingStatus,
+  });
 }
 
 export function merchantCountryProcessorToRow(relationship: MerchantCountryProcessor): MerchantCountryProcessorOrmEntity {

@@ -6,10 +6,11 @@ import { MerchantConfiguration } from '../domain/merchant-configuration';
 import { MerchantConfigurationRepository, ShortNameTakenError, StoredCountryVat } from '../merchant.repository';
 import { configurationFromRows } from './merchant.mapper';
 import { MerchantConfigurationOrmEntity, MerchantCountryConfigurationOrmEntity } from './merchant-configuration.orm-entity';
+import { asMerchantId, MerchantId } from '@pcs/kernel';
 
 @Injectable()
 export class TypeOrmMerchantConfigurationRepository extends MerchantConfigurationRepository {
-  async load(manager: EntityManager, merchantId: string, lock = false): Promise<MerchantConfiguration | null> {
+  async load(manager: EntityManager, merchantId: MerchantId, lock = false): Promise<MerchantConfiguration | null> {
     const row = await manager.findOne(MerchantConfigurationOrmEntity, {
       where: { merchantId },
       ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
@@ -49,7 +50,7 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
     if (replaceCountryVats) await this.replaceCountryVats(manager, next.merchantId, next.countryVats);
   }
 
-  async countryVats(manager: EntityManager, merchantId: string): Promise<StoredCountryVat[]> {
+  async countryVats(manager: EntityManager, merchantId: MerchantId): Promise<StoredCountryVat[]> {
     const rows = await manager.find(MerchantCountryConfigurationOrmEntity, { where: { merchantId }, order: { countryId: 'ASC' } });
     return rows.map(({ merchantCountryConfigurationId, countryId, vatRateBp }) => ({
       merchantCountryConfigurationId,
@@ -58,7 +59,7 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
     }));
   }
 
-  async vatRateFor(manager: EntityManager, merchantId: string, countryId: string): Promise<number | null> {
+  async vatRateFor(manager: EntityManager, merchantId: MerchantId, countryId: string): Promise<number | null> {
     const row = await manager.findOne(MerchantCountryConfigurationOrmEntity, {
       where: { merchantId, countryId },
       select: { vatRateBp: true, merchantCountryConfigurationId: true },
@@ -66,18 +67,18 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
     return row?.vatRateBp ?? null;
   }
 
-  async fastPaymentMerchantId(manager: EntityManager, shortName: string): Promise<string | null> {
+  async fastPaymentMerchantId(manager: EntityManager, shortName: string): Promise<MerchantId | null> {
     const row = await manager
       .createQueryBuilder(MerchantConfigurationOrmEntity, 'c')
       .select('c.merchant_id', 'merchantId')
       .where('lower(c.short_name) = lower(:shortName) AND c.fast_payments_enabled', { shortName })
       .getRawOne<{ merchantId: string }>();
-    return row?.merchantId ?? null;
+    return row ? asMerchantId(row.merchantId) : null;
   }
 
   private async replaceCountryVats(
     manager: EntityManager,
-    merchantId: string,
+    merchantId: MerchantId,
     countryVats: readonly { countryId: string; vatRateBp: number }[],
   ): Promise<void> {
     const existing = await manager.find(MerchantCountryConfigurationOrmEntity, { where: { merchantId } });

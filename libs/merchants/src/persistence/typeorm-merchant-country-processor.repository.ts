@@ -5,12 +5,13 @@ import { MerchantCountryProcessor } from '../domain/merchant-country-processor';
 import { MerchantCountryProcessorRepository, RelationshipExistsError } from '../merchant.repository';
 import { merchantCountryProcessorFromRow, merchantCountryProcessorToRow } from './merchant.mapper';
 import { MerchantCountryProcessorOrmEntity } from './merchant-country-processor.orm-entity';
+import type { MerchantId } from '@pcs/kernel';
 
 @Injectable()
 export class TypeOrmMerchantCountryProcessorRepository extends MerchantCountryProcessorRepository {
   async ofMerchant(
     manager: EntityManager,
-    merchantId: string,
+    merchantId: MerchantId,
     countryProcessorIds?: readonly string[],
   ): Promise<MerchantCountryProcessor[]> {
     if (countryProcessorIds && countryProcessorIds.length === 0) return [];
@@ -40,7 +41,7 @@ export class TypeOrmMerchantCountryProcessorRepository extends MerchantCountryPr
     return row ? merchantCountryProcessorFromRow(row) : null;
   }
 
-  async onboarding(manager: EntityManager, merchantId: string): Promise<MerchantCountryProcessor[]> {
+  async onboarding(manager: EntityManager, merchantId: MerchantId): Promise<MerchantCountryProcessor[]> {
     const rows = await manager.find(MerchantCountryProcessorOrmEntity, {
       where: { merchantId, onboardingStatus: 'ONBOARDING' },
       lock: { mode: 'pessimistic_write' },
@@ -48,7 +49,7 @@ export class TypeOrmMerchantCountryProcessorRepository extends MerchantCountryPr
     return rows.map(merchantCountryProcessorFromRow);
   }
 
-  async offeredCountryProcessorIds(manager: EntityManager, merchantId: string): Promise<string[]> {
+  async offeredCountryProcessorIds(manager: EntityManager, merchantId: MerchantId): Promise<string[]> {
     const rows = await manager.find(MerchantCountryProcessorOrmEntity, {
       where: { merchantId, onboardingStatus: 'ACTIVE', active: true },
       select: { countryProcessorId: true, merchantCountryProcessorId: true },

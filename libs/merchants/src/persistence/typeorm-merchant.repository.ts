@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Caller, isMerchantCaller, Page, PageRequest, pageOffset } from '@pcs/kernel';
+import { asMerchantId, BusinessId, Caller, isMerchantCaller, MerchantId, Page, pageOffset, PageRequest } from '@pcs/kernel';
 import { Brackets, EntityManager, IsNull } from 'typeorm';
 import { Merchant } from '../domain/merchant';
 import { MerchantRepository } from '../merchant.repository';
@@ -8,7 +8,7 @@ import { MerchantOrmEntity } from './merchant.orm-entity';
 
 @Injectable()
 export class TypeOrmMerchantRepository extends MerchantRepository {
-  async findVisible(manager: EntityManager, caller: Caller, merchantId: string, lock = false): Promise<Merchant | null> {
+  async findVisible(manager: EntityManager, caller: Caller, merchantId: MerchantId, lock = false): Promise<Merchant | null> {
     if (isMerchantCaller(caller) && caller.merchantId !== merchantId) return null;
     const row = await manager.findOne(MerchantOrmEntity, {
       where: { merchantId, businessId: caller.businessId, deletedAt: IsNull() },
@@ -19,7 +19,7 @@ export class TypeOrmMerchantRepository extends MerchantRepository {
 
   async findById(
     manager: EntityManager,
-    merchantId: string,
+    merchantId: MerchantId,
     options: { lock?: boolean; includeDeleted?: boolean } = {},
   ): Promise<Merchant | null> {
     const row = await manager.findOne(MerchantOrmEntity, {
@@ -29,13 +29,13 @@ export class TypeOrmMerchantRepository extends MerchantRepository {
     return row ? merchantFromRow(row) : null;
   }
 
-  async liveIdsOfBusiness(manager: EntityManager, businessId: string, limit: number): Promise<string[]> {
+  async liveIdsOfBusiness(manager: EntityManager, businessId: BusinessId, limit: number): Promise<MerchantId[]> {
     const rows = await manager.find(MerchantOrmEntity, {
       where: { businessId, deletedAt: IsNull() },
       select: { merchantId: true },
       take: limit,
     });
-    return rows.map((r) => r.merchantId);
+    return rows.map((r) => asMerchantId(r.merchantId));
   }
 
   async list(manager: EntityManager, caller: Caller, page: PageRequest, searchTerm?: string): Promise<Page<Merchant>> {

@@ -1,8 +1,8 @@
-import { DocumentType, DomainError } from '@pcs/kernel';
+import { asBusinessId, asMerchantId, asPayerId, DocumentType, DomainError } from '@pcs/kernel';
 import { Payer } from './payer';
 
 const now = new Date('2026-11-01T00:00:00Z');
-const ids = { payerId: 'p', businessId: 'b', merchantId: 'm' };
+const ids = { payerId: asPayerId('p'), businessId: asBusinessId('b'), merchantId: asMerchantId('m') };
 const codeOf = (fn: () => unknown) => {
   try {
     fn();

@@ -76,7 +76,7 @@ export class Payer {
     return new Payer({ ...props });
   }
 
-  get id(): string {
+  get id(): PayerId {
     return this.props.payerId;
   }
 

@@ -1,4 +1,4 @@
-import { BusinessId, DocumentType, MerchantId, PayerId } from '@pcs/kernel';
+import { asBusinessId, asMerchantId, asPayerId, DocumentType } from '@pcs/kernel';
 import { Payer } from '../domain/payer';
 import { PayerOrmEntity } from './payer.orm-entity';
 
@@ -6,9 +6,9 @@ export function payerFromRow(row: PayerOrmEntity): Payer {
   const { searchText: _ignored, ...rest } = row;
   return Payer.restore({
     ...rest,
-    payerId: PayerId(row.payerId),
-    businessId: BusinessId(row.businessId),
-    merchantId: MerchantId(row.merchantId),
+    payerId: asPayerId(row.payerId),
+    businessId: asBusinessId(row.businessId),
+    merchantId: asMerchantId(row.merchantId),
     documentType: row.documentType as DocumentType | null,
   });
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isUniqueViolation } from '@pcs/database';
-import { Caller, isMerchantCaller, Page, PageRequest, pageOffset } from '@pcs/kernel';
+import { BusinessId, Caller, isMerchantCaller, MerchantId, Page, pageOffset, PageRequest, PayerId } from '@pcs/kernel';
 import { EntityManager, In, IsNull } from 'typeorm';
 import { Payer } from '../domain/payer';
 import { DuplicateDocumentError, PayerLock, PayerRepository } from '../payer.repository';
@@ -9,7 +9,7 @@ import { PayerOrmEntity } from './payer.orm-entity';
 
 @Injectable()
 export class TypeOrmPayerRepository extends PayerRepository {
-  async findVisible(manager: EntityManager, caller: Caller, payerId: string, lock: PayerLock = 'none'): Promise<Payer | null> {
+  async findVisible(manager: EntityManager, caller: Caller, payerId: PayerId, lock: PayerLock = 'none'): Promise<Payer | null> {
     const mode = lock === 'share' ? ('for_key_share' as const) : lock === 'update' ? ('pessimistic_write' as const) : null;
     const row = await manager.findOne(PayerOrmEntity, {
       where: {
@@ -23,12 +23,12 @@ export class TypeOrmPayerRepository extends PayerRepository {
     return row ? payerFromRow(row) : null;
   }
 
-  async findById(manager: EntityManager, payerId: string): Promise<Payer | null> {
+  async findById(manager: EntityManager, payerId: PayerId): Promise<Payer | null> {
     const row = await manager.findOne(PayerOrmEntity, { where: { payerId } });
     return row ? payerFromRow(row) : null;
   }
 
-  async liveIds(manager: EntityManager, businessId: string, payerIds: readonly string[]): Promise<Set<string>> {
+  async liveIds(manager: EntityManager, businessId: BusinessId, payerIds: readonly PayerId[]): Promise<Set<string>> {
     if (payerIds.length === 0) return new Set();
     const rows = await manager.find(PayerOrmEntity, {
       where: { payerId: In([...new Set(payerIds)]), businessId, deletedAt: IsNull() },
@@ -39,8 +39,8 @@ export class TypeOrmPayerRepository extends PayerRepository {
 
   async list(
     manager: EntityManager,
-    businessId: string,
-    filter: { merchantId?: string; searchTerm?: string },
+    businessId: BusinessId,
+    filter: { merchantId?: MerchantId; searchTerm?: string },
     page: PageRequest,
   ): Promise<Page<Payer>> {
     const builder = manager

@@ -1,13 +1,13 @@
-import { Currency, TransactionStatus } from '@pcs/kernel';
+import { asBusinessId, asMerchantId, asPaymentIntentId, Currency, TransactionStatus } from '@pcs/kernel';
 import { addBusinessDays, Payin } from './payin';
 
 const now = new Date('2026-11-20T15:00:00Z'); // a Friday
 const open = () =>
   Payin.open({
     transactionId: 't',
-    businessId: 'b',
-    merchantId: 'm',
-    paymentIntentId: 'pi',
+    businessId: asBusinessId('b'),
+    merchantId: asMerchantId('m'),
+    paymentIntentId: asPaymentIntentId('pi'),
     accountId: null,
     transactionType: 'PAYIN',
     conceptCode: 'PAYIN',

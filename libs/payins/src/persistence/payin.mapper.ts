@@ -1,4 +1,4 @@
-import { BusinessId, Currency, MerchantId, PaymentIntentId, TransactionStatus } from '@pcs/kernel';
+import { asBusinessId, asMerchantId, asPaymentIntentId, Currency, TransactionStatus } from '@pcs/kernel';
 import { ConceptCode, ManualRefundStatus, Payin, PaymentIntentInitiator, TransactionType } from '../domain/payin';
 import { PayinOrmEntity } from './payin.orm-entity';
 
@@ -6,9 +6,9 @@ export function payinFromRow(row: PayinOrmEntity): Payin {
   const { payoutRequestId: _payout, ...rest } = row;
   return Payin.restore({
     ...rest,
-    businessId: BusinessId(row.businessId),
-    merchantId: MerchantId(row.merchantId),
-    paymentIntentId: PaymentIntentId(row.paymentIntentId),
+    businessId: asBusinessId(row.businessId),
+    merchantId: asMerchantId(row.merchantId),
+    paymentIntentId: asPaymentIntentId(row.paymentIntentId),
     transactionType: row.transactionType as TransactionType,
     conceptCode: row.conceptCode as ConceptCode,
     status: row.status as TransactionStatus,

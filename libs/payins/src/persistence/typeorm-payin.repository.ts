@@ -6,8 +6,9 @@ import {
   isMerchantCaller,
   OrderBy,
   Page,
-  PageRequest,
   pageOffset,
+  PageRequest,
+  PaymentIntentId,
   SortBy,
 } from '@pcs/kernel';
 import { EntityManager, LessThan, SelectQueryBuilder } from 'typeorm';
@@ -58,7 +59,7 @@ export class TypeOrmPayinRepository extends PayinRepository {
     return row ? payinFromRow(row) : null;
   }
 
-  async openAttempts(manager: EntityManager, paymentIntentId: string): Promise<Payin[]> {
+  async openAttempts(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin[]> {
     const rows = await manager
       .createQueryBuilder(PayinOrmEntity, 'p')
       .setLock('pessimistic_write')
@@ -69,7 +70,7 @@ export class TypeOrmPayinRepository extends PayinRepository {
     return rows.map(payinFromRow);
   }
 
-  async openOffSessionCharge(manager: EntityManager, paymentIntentId: string): Promise<Payin | null> {
+  async openOffSessionCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null> {
     const row = await manager.findOne(PayinOrmEntity, {
       where: { paymentIntentId, transactionType: 'PAYIN', paymentIntentInitiator: 'MERCHANT', status: 'PENDING' },
       order: { createdAt: 'DESC' },
@@ -77,7 +78,7 @@ export class TypeOrmPayinRepository extends PayinRepository {
     return row ? payinFromRow(row) : null;
   }
 
-  async latestApprovedCharge(manager: EntityManager, paymentIntentId: string): Promise<Payin | null> {
+  async latestApprovedCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null> {
     const row = await manager.findOne(PayinOrmEntity, {
       where: { paymentIntentId, transactionType: 'PAYIN', status: 'APPROVED' },
       order: { createdAt: 'DESC' },
@@ -85,7 +86,7 @@ export class TypeOrmPayinRepository extends PayinRepository {
     return row ? payinFromRow(row) : null;
   }
 
-  async pendingManualRefunds(manager: EntityManager, paymentIntentId: string): Promise<Payin[]> {
+  async pendingManualRefunds(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin[]> {
     const rows = await manager.find(PayinOrmEntity, {
       where: { paymentIntentId, conceptCode: 'MANUAL_REFUND', manualRefundStatus: 'MANUAL_REFUND_PENDING', status: 'PENDING' },
       order: { createdAt: 'ASC' },
@@ -94,7 +95,7 @@ export class TypeOrmPayinRepository extends PayinRepository {
     return rows.map(payinFromRow);
   }
 
-  async recordedByOperation(manager: EntityManager, paymentIntentId: string, operationId: string): Promise<boolean> {
+  async recordedByOperation(manager: EntityManager, paymentIntentId: PaymentIntentId, operationId: string): Promise<boolean> {
     const rows: unknown[] = await manager.query(
       `SELECT 1 FROM payin WHERE payment_intent_id = $1 AND (transaction_id = $2 OR confirmed_by_operation = $2) LIMIT 1`,
       [paymentIntentId, operationId],

@@ -1,13 +1,13 @@
-import { DomainError } from '@pcs/kernel';
+import { asBusinessId, asMerchantId, asPayerId, asPaymentInstrumentId, DomainError } from '@pcs/kernel';
 import { NEXT_ACTION_FIRST_PAYMENT, PaymentInstrument } from './payment-instrument';
 
 const now = new Date('2026-11-01T00:00:00Z');
 const create = () =>
   PaymentInstrument.create({
-    paymentInstrumentId: 'i',
-    businessId: 'b',
-    merchantId: 'm',
-    payerId: 'p',
+    paymentInstrumentId: asPaymentInstrumentId('i'),
+    businessId: asBusinessId('b'),
+    merchantId: asMerchantId('m'),
+    payerId: asPayerId('p'),
     paymentMethodId: 'visa',
     paymentInstrumentTypeId: null,
     countryId: 'ury',

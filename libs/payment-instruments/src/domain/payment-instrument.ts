@@ -53,7 +53,7 @@ export class PaymentInstrument {
     return new PaymentInstrument({ ...props });
   }
 
-  get id(): string {
+  get id(): PaymentInstrumentId {
     return this.props.paymentInstrumentId;
   }
 

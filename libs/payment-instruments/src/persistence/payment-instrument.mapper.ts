@@ -1,14 +1,14 @@
-import { BusinessId, MerchantId, PayerId, PaymentInstrumentId } from '@pcs/kernel';
+import { asBusinessId, asMerchantId, asPayerId, asPaymentInstrumentId } from '@pcs/kernel';
 import { PaymentInstrument, PaymentInstrumentStatus } from '../domain/payment-instrument';
 import { PaymentInstrumentOrmEntity } from './payment-instrument.orm-entity';
 
 export function instrumentFromRow(row: PaymentInstrumentOrmEntity): PaymentInstrument {
   return PaymentInstrument.restore({
     ...row,
-    paymentInstrumentId: PaymentInstrumentId(row.paymentInstrumentId),
-    businessId: BusinessId(row.businessId),
-    merchantId: MerchantId(row.merchantId),
-    payerId: PayerId(row.payerId),
+    paymentInstrumentId: asPaymentInstrumentId(row.paymentInstrumentId),
+    businessId: asBusinessId(row.businessId),
+    merchantId: asMerchantId(row.merchantId),
+    payerId: asPayerId(row.payerId),
     status: row.status as PaymentInstrumentStatus,
   });
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Caller, isMerchantCaller } from '@pcs/kernel';
+import { BusinessId, Caller, isMerchantCaller, MerchantId, PayerId, PaymentInstrumentId } from '@pcs/kernel';
 import { EntityManager } from 'typeorm';
 import { PaymentInstrument } from '../domain/payment-instrument';
 import { PaymentInstrumentRepository } from '../payment-instrument.repository';
@@ -8,14 +8,14 @@ import { PaymentInstrumentOrmEntity } from './payment-instrument.orm-entity';
 
 @Injectable()
 export class TypeOrmPaymentInstrumentRepository extends PaymentInstrumentRepository {
-  async findVisible(manager: EntityManager, caller: Caller, paymentInstrumentId: string): Promise<PaymentInstrument | null> {
+  async findVisible(manager: EntityManager, caller: Caller, paymentInstrumentId: PaymentInstrumentId): Promise<PaymentInstrument | null> {
     const row = await manager.findOne(PaymentInstrumentOrmEntity, {
       where: { paymentInstrumentId, businessId: caller.businessId, ...(isMerchantCaller(caller) ? { merchantId: caller.merchantId } : {}) },
     });
     return row ? instrumentFromRow(row) : null;
   }
 
-  async findById(manager: EntityManager, paymentInstrumentId: string, lock = false): Promise<PaymentInstrument | null> {
+  async findById(manager: EntityManager, paymentInstrumentId: PaymentInstrumentId, lock = false): Promise<PaymentInstrument | null> {
     const row = await manager.findOne(PaymentInstrumentOrmEntity, {
       where: { paymentInstrumentId },
       ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
@@ -25,7 +25,7 @@ export class TypeOrmPaymentInstrumentRepository extends PaymentInstrumentReposit
 
   async findActive(
     manager: EntityManager,
-    criteria: { payerId: string; paymentMethodId: string; countryId: string; paymentInstrumentTypeId: string | null },
+    criteria: { payerId: PayerId; paymentMethodId: string; countryId: string; paymentInstrumentTypeId: string | null },
   ): Promise<PaymentInstrument | null> {
     const { paymentInstrumentTypeId, ...rest } = criteria;
     const row = await manager.findOne(PaymentInstrumentOrmEntity, {
@@ -35,11 +35,16 @@ export class TypeOrmPaymentInstrumentRepository extends PaymentInstrumentReposit
     return row ? instrumentFromRow(row) : null;
   }
 
-  async ofPayer(manager: EntityManager, payerId: string): Promise<PaymentInstrument[]> {
+  async ofPayer(manager: EntityManager, payerId: PayerId): Promise<PaymentInstrument[]> {
     return (await manager.find(PaymentInstrumentOrmEntity, { where: { payerId }, order: { createdAt: 'DESC' } })).map(instrumentFromRow);
   }
 
-  async newest(manager: EntityManager, businessId: string, merchantId: string | undefined, limit: number): Promise<PaymentInstrument[]> {
+  async newest(
+    manager: EntityManager,
+    businessId: BusinessId,
+    merchantId: MerchantId | undefined,
+    limit: number,
+  ): Promise<PaymentInstrument[]> {
     const rows = await manager.find(PaymentInstrumentOrmEntity, {
       where: { businessId, ...(merchantId ? { merchantId } : {}) },
       order: { createdAt: 'DESC', paymentInstrumentId: 'ASC' },

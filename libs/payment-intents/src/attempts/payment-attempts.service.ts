@@ -5,7 +5,7 @@ import { RuntimeSettings } from '@pcs/config';
 import { inTransaction } from '@pcs/database';
 import type { ChargeOutcome } from '@pcs/gateways';
 import { GatewayRegistry } from '@pcs/gateways';
-import { Caller, DomainError } from '@pcs/kernel';
+import { Caller, DomainError, PaymentIntentId } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { Payin, PayinLedgerService } from '@pcs/payins';
 import * as crypto from 'node:crypto';
@@ -53,7 +53,12 @@ export class PaymentAttemptsService {
    * Idempotency-Key, when it has one) names the attempt: an attempt already
    * recorded under it is answered again instead of opening another.
    */
-  async initialize(caller: Caller, paymentIntentId: string, countryProcessorId: string, operationId?: string): Promise<InitializedAttempt> {
+  async initialize(
+    caller: Caller,
+    paymentIntentId: PaymentIntentId,
+    countryProcessorId: string,
+    operationId?: string,
+  ): Promise<InitializedAttempt> {
     const current = await this.intents.getVisible(this.dataSource.manager, caller, paymentIntentId);
     const earlier = operationId && (await this.ledger.get(this.dataSource.manager, operationId));
     if (earlier) return this.recordedAttempt(current, earlier);

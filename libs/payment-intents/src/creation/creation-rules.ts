@@ -1,7 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService, Country } from '@pcs/catalog';
-import { basisPointsToVatPercentage, Caller, Currency, DomainError, InvalidRequestError, vatPercentageToBasisPoints } from '@pcs/kernel';
+import {
+  basisPointsToVatPercentage,
+  Caller,
+  Currency,
+  DomainError,
+  InvalidRequestError,
+  MerchantId,
+  PaymentIntentId,
+  vatPercentageToBasisPoints,
+} from '@pcs/kernel';
 import { MerchantConfigurationService } from '@pcs/merchants';
 import { PayinLedgerService } from '@pcs/payins';
 import { DataSource, EntityManager } from 'typeorm';
@@ -31,7 +40,7 @@ export class CreationRules {
   }
 
   /** The request's VAT if given, else the merchant's for the country, else the country's default; always one the country allows. */
-  async vatRate(merchantId: string, country: Country, requested: number | undefined, manager?: EntityManager): Promise<number> {
+  async vatRate(merchantId: MerchantId, country: Country, requested: number | undefined, manager?: EntityManager): Promise<number> {
     let rate: number | null;
     if (requested !== undefined) {
       rate = vatPercentageToBasisPoints(requested);
@@ -53,7 +62,7 @@ export class CreationRules {
    * carried on: an off-session charge whose answer was never recorded is sent
    * again (the gateway answers a repeated charge with its first outcome).
    */
-  async resume(caller: Caller, paymentIntentId: string): Promise<PaymentIntent | null> {
+  async resume(caller: Caller, paymentIntentId: PaymentIntentId): Promise<PaymentIntent | null> {
     if (!(await this.intents.findById(this.dataSource.manager, paymentIntentId))) return null;
     const intent = await this.intents.getVisible(this.dataSource.manager, caller, paymentIntentId);
     const charge = await this.ledger.openOffSessionCharge(this.dataSource.manager, intent.id);

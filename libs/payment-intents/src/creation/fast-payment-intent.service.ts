@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isUniqueViolation } from '@pcs/database';
-import { Caller, DomainError, Money, PayinType } from '@pcs/kernel';
+import { asPaymentIntentId, Caller, DomainError, Money, newId, PayinType, PaymentIntentId } from '@pcs/kernel';
 import { MerchantConfigurationService, MerchantService } from '@pcs/merchants';
-import * as crypto from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AvailableProcessorsService } from '../available-processors.service';
 import { PaymentIntent } from '../domain/payment-intent';
@@ -40,9 +39,9 @@ export class FastPaymentIntentService {
    * default (specification, rule 2).
    */
   async create(caller: Caller, command: FastPaymentIntentCommand, operationId?: string): Promise<PaymentIntent> {
-    const earlier = operationId && (await this.rules.resume(caller, operationId));
+    const earlier = operationId && (await this.rules.resume(caller, asPaymentIntentId(operationId)));
     if (earlier) return earlier;
-    const paymentIntentId = operationId ?? crypto.randomUUID();
+    const paymentIntentId = operationId ? asPaymentIntentId(operationId) : newId<PaymentIntentId>();
     const merchantId = await this.configurations.fastPaymentMerchantId(command.merchantShortName);
     if (!merchantId) throw new DomainError('FAST_PAYMENTS_NOT_ENABLED');
     const merchant = await this.merchants.load(caller, merchantId).catch((error: unknown) => {

@@ -2,7 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { inTransaction, isUniqueViolation } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService, Country } from '@pcs/catalog';
-import { Caller, DomainError, InvalidRequestError, Money, PayinType } from '@pcs/kernel';
+import {
+  asPaymentIntentId,
+  Caller,
+  DomainError,
+  InvalidRequestError,
+  MerchantId,
+  Money,
+  newId,
+  PayerId,
+  PayinType,
+  PaymentInstrumentId,
+  PaymentIntentId,
+} from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { PayerRequest, PayerService } from '@pcs/payers';
 import { PayinLedgerService } from '@pcs/payins';
@@ -22,7 +34,7 @@ export interface PaymentInstrumentData {
   /** Country ids (uuid) where the instrument may be used. */
   countries?: string[];
   metadata?: Record<string, unknown>;
-  merchantId?: string;
+  merchantId?: MerchantId;
 }
 
 /** Operation 17's request, syntax checked and amounts read at the edge (Money, in the request's currency). */
@@ -31,12 +43,12 @@ export interface CreatePaymentIntentCommand {
   amount: Money;
   payinType: PayinType;
   externalReference: string;
-  payerId?: string;
+  payerId?: PayerId;
   offSession: boolean;
   invoiceNumber: number;
   country: string;
-  merchantId?: string;
-  paymentInstrumentId?: string;
+  merchantId?: MerchantId;
+  paymentInstrumentId?: PaymentInstrumentId;
   paymentInstrumentData?: PaymentInstrumentData;
   confirm?: boolean;
   payerData?: PayerRequest;
@@ -75,9 +87,9 @@ export class PaymentIntentCreationService {
   async create(caller: Caller, command: CreatePaymentIntentCommand, operationId?: string): Promise<PaymentIntent> {
     if (!command.payerId && !command.payerData)
       throw new InvalidRequestError(['payerId'], 'payerId is required unless payerData describes a new payer');
-    const earlier = operationId && (await this.rules.resume(caller, operationId));
+    const earlier = operationId && (await this.rules.resume(caller, asPaymentIntentId(operationId)));
     if (earlier) return earlier;
-    const paymentIntentId = operationId ?? crypto.randomUUID();
+    const paymentIntentId = operationId ? asPaymentIntentId(operationId) : newId<PaymentIntentId>();
     const { amount } = command;
     const tip = command.tipAmount ?? Money.zero(amount.currency);
     const country = await this.rules.countryAccepting(command.country, amount.currency);
@@ -160,9 +172,9 @@ export class PaymentIntentCreationService {
     manager: EntityManager,
     caller: Caller,
     command: CreatePaymentIntentCommand,
-    payerId: string,
+    payerId: PayerId,
     country: Country,
-  ): Promise<string | null> {
+  ): Promise<PaymentInstrumentId | null> {
     if (command.paymentInstrumentId) {
       const instrument = await this.instruments.loadVisible(caller, command.paymentInstrumentId, manager);
       const i = instrument.snapshot();
@@ -192,7 +204,12 @@ export class PaymentIntentCreationService {
     return view.instrument.id;
   }
 
-  private async processorForInstrument(manager: EntityManager, intent: PaymentIntent, paymentInstrumentId: string, caller: Caller) {
+  private async processorForInstrument(
+    manager: EntityManager,
+    intent: PaymentIntent,
+    paymentInstrumentId: PaymentInstrumentId,
+    caller: Caller,
+  ) {
     const instrument = (await this.instruments.loadVisible(caller, paymentInstrumentId, manager)).snapshot();
     const processor = (await this.available.of(intent, manager)).find(
       (p) =>

@@ -1,16 +1,26 @@
 import fc from 'fast-check';
-import { Currency, DomainError, Money, PayinType } from '@pcs/kernel';
+import {
+  asBusinessId,
+  asMerchantId,
+  asPayerId,
+  asPaymentInstrumentId,
+  asPaymentIntentId,
+  Currency,
+  DomainError,
+  Money,
+  PayinType,
+} from '@pcs/kernel';
 import { PaymentIntent, PaymentIntentStatus } from './payment-intent';
 
 const now = new Date('2026-11-01T00:00:00Z');
 
 function intentIn(status: PaymentIntentStatus, received = 0, refunded = 0): PaymentIntent {
   const created = PaymentIntent.create({
-    paymentIntentId: 'pi',
-    businessId: 'b',
-    merchantId: 'm',
-    payerId: 'p',
-    paymentInstrumentId: 'i',
+    paymentIntentId: asPaymentIntentId('pi'),
+    businessId: asBusinessId('b'),
+    merchantId: asMerchantId('m'),
+    payerId: asPayerId('p'),
+    paymentInstrumentId: asPaymentInstrumentId('i'),
     countryId: 'ury',
     origin: 'API',
     payinType: PayinType.DEFAULT,

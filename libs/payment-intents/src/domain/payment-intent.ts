@@ -1,4 +1,15 @@
-import { BusinessId, Currency, DomainError, MerchantId, Money, MoneyError, PayerId, PayinType, PaymentInstrumentId, PaymentIntentId } from '@pcs/kernel';
+import {
+  BusinessId,
+  Currency,
+  DomainError,
+  MerchantId,
+  Money,
+  MoneyError,
+  PayerId,
+  PayinType,
+  PaymentInstrumentId,
+  PaymentIntentId,
+} from '@pcs/kernel';
 
 export type PaymentIntentStatus =
   | 'REQUIRES_PAYMENT_INSTRUMENT'
@@ -118,7 +129,7 @@ export class PaymentIntent {
     return new PaymentIntent({ ...props });
   }
 
-  get id(): string {
+  get id(): PaymentIntentId {
     return this.props.paymentIntentId;
   }
 

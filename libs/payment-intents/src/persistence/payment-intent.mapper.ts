@@ -1,15 +1,15 @@
-import { BusinessId, Currency, MerchantId, PayerId, PayinType, PaymentInstrumentId, PaymentIntentId } from '@pcs/kernel';
+import { asBusinessId, asMerchantId, asPayerId, asPaymentInstrumentId, asPaymentIntentId, Currency, PayinType } from '@pcs/kernel';
 import { PaymentIntent, PaymentIntentOrigin, PaymentIntentStatus } from '../domain/payment-intent';
 import { PaymentIntentOrmEntity } from './payment-intent.orm-entity';
 
 export function intentFromRow(row: PaymentIntentOrmEntity): PaymentIntent {
   return PaymentIntent.restore({
     ...row,
-    paymentIntentId: PaymentIntentId(row.paymentIntentId),
-    businessId: BusinessId(row.businessId),
-    merchantId: MerchantId(row.merchantId),
-    payerId: row.payerId === null ? null : PayerId(row.payerId),
-    paymentInstrumentId: row.paymentInstrumentId === null ? null : PaymentInstrumentId(row.paymentInstrumentId),
+    paymentIntentId: asPaymentIntentId(row.paymentIntentId),
+    businessId: asBusinessId(row.businessId),
+    merchantId: asMerchantId(row.merchantId),
+    payerId: row.payerId === null ? null : asPayerId(row.payerId),
+    paymentInstrumentId: row.paymentInstrumentId === null ? null : asPaymentInstrumentId(row.paymentInstrumentId),
     origin: row.origin as PaymentIntentOrigin,
     payinType: row.payinType as PayinType,
     status: row.status as PaymentIntentStatus,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Caller, isMerchantCaller } from '@pcs/kernel';
+import { Caller, isMerchantCaller, PayerId, PaymentIntentId } from '@pcs/kernel';
 import { EntityManager, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { OPEN_STATUSES, PaymentIntent } from '../domain/payment-intent';
@@ -9,7 +9,7 @@ import { PaymentIntentOrmEntity } from './payment-intent.orm-entity';
 
 @Injectable()
 export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
-  async findVisible(manager: EntityManager, caller: Caller, paymentIntentId: string, lock = false): Promise<PaymentIntent | null> {
+  async findVisible(manager: EntityManager, caller: Caller, paymentIntentId: PaymentIntentId, lock = false): Promise<PaymentIntent | null> {
     const row = await manager.findOne(PaymentIntentOrmEntity, {
       where: { paymentIntentId, businessId: caller.businessId, ...(isMerchantCaller(caller) ? { merchantId: caller.merchantId } : {}) },
       ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
@@ -17,7 +17,7 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
     return row ? intentFromRow(row) : null;
   }
 
-  async lockById(manager: EntityManager, paymentIntentId: string, skipLocked = false): Promise<PaymentIntent | null> {
+  async lockById(manager: EntityManager, paymentIntentId: PaymentIntentId, skipLocked = false): Promise<PaymentIntent | null> {
     const query = manager
       .createQueryBuilder(PaymentIntentOrmEntity, 'i')
       .setLock('pessimistic_write')
@@ -27,7 +27,7 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
     return row ? intentFromRow(row) : null;
   }
 
-  async findById(manager: EntityManager, paymentIntentId: string): Promise<PaymentIntent | null> {
+  async findById(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<PaymentIntent | null> {
     const row = await manager.findOne(PaymentIntentOrmEntity, { where: { paymentIntentId } });
     return row ? intentFromRow(row) : null;
   }
@@ -46,7 +46,7 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
     await manager.save(intentToRow(intent));
   }
 
-  async hasOpenForPayer(manager: EntityManager, payerId: string): Promise<boolean> {
+  async hasOpenForPayer(manager: EntityManager, payerId: PayerId): Promise<boolean> {
     // Served by payment_intent_payer_open_idx.
     return manager.exists(PaymentIntentOrmEntity, { where: { payerId, status: In([...OPEN_STATUSES]) } });
   }

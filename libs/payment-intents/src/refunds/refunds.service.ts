@@ -3,7 +3,7 @@ import { inTransaction } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { GatewayRegistry, RefundOutcome } from '@pcs/gateways';
 import { RuntimeSettings } from '@pcs/config';
-import { Caller, DomainError, ManualRefundStatus, Money } from '@pcs/kernel';
+import { Caller, DomainError, ManualRefundStatus, Money, PaymentIntentId } from '@pcs/kernel';
 import { PayinLedgerService } from '@pcs/payins';
 import { CatalogService } from '@pcs/catalog';
 import * as crypto from 'node:crypto';
@@ -40,7 +40,7 @@ export class RefundsService {
    * one) names the refund: a refund already recorded under it is carried on,
    * not made twice.
    */
-  async refund(caller: Caller, paymentIntentId: string, requestedAmount?: Money, operationId?: string): Promise<PaymentIntent> {
+  async refund(caller: Caller, paymentIntentId: PaymentIntentId, requestedAmount?: Money, operationId?: string): Promise<PaymentIntent> {
     const refundId = operationId ?? crypto.randomUUID();
     const earlier = operationId && (await this.ledger.get(this.dataSource.manager, operationId));
     if (earlier) {
@@ -134,7 +134,7 @@ export class RefundsService {
    */
   async manualRefund(
     caller: Caller,
-    paymentIntentId: string,
+    paymentIntentId: PaymentIntentId,
     status: ManualRefundStatus,
     requestedAmount?: Money,
     operationId?: string,
@@ -165,7 +165,7 @@ export class RefundsService {
   }
 
   /** The gateway and charge a refund goes back through: those of the approved collection. */
-  private async refundContext(paymentIntentId: string, refundId: string) {
+  private async refundContext(paymentIntentId: PaymentIntentId, refundId: string) {
     const charge = (await this.ledger.latestApprovedCharge(this.dataSource.manager, paymentIntentId))?.snapshot();
     const [processor] = charge?.countryProcessorId ? await this.catalog.findCountryProcessors([charge.countryProcessorId]) : [];
     if (!charge?.gateway || !processor) throw new Error(`refund ${refundId}: the intent has no approved collection to refund`);

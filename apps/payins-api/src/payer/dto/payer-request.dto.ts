@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEnum, IsNotEmpty, IsString, IsUUID, MaxLength } from 'class-validator';
 import { Optional, NestedObject } from '@pcs/http';
-import { CountryCode, DocumentType, InvalidRequestError } from '@pcs/kernel';
+import { asMerchantId, CountryCode, DocumentType, InvalidRequestError } from '@pcs/kernel';
 import type { PayerRequest } from '@pcs/payers';
 import { AddressDto } from '../../shared/address.dto';
 import { OptionalEmail, OptionalPhone } from '../../shared/validation';
@@ -75,8 +75,8 @@ export class PayerRequestDto {
 
 /** The DTO as the payers context takes it: `address.countryId` folded into `address.country`. */
 export function toPayerRequest(dto: PayerRequestDto, field = 'address'): PayerRequest {
-  const { address, ...rest } = dto;
-  return { ...rest, ...(address ? { address: toPayerAddress(address, field) } : {}) };
+  const { address, merchantId, ...rest } = dto;
+  return { ...rest, merchantId: asMerchantId(merchantId), ...(address ? { address: toPayerAddress(address, field) } : {}) };
 }
 
 export function toPayerAddress(address: PayerAddressDto, field = 'address'): PayerRequest['address'] {
