@@ -2,7 +2,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { clientFor } from '@pcs/testing';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { startPayinsApi } from './payins-app';
+import { Testbed, testbed } from './testbed';
 
 const CLI = path.join(__dirname, '..', 'dist', 'apps', 'ops', 'src', 'admin.js');
 
@@ -23,12 +23,14 @@ function admin(...args: string[]): { status: number | null; stdout: string; stde
 }
 
 describe('operator commands (npm run admin)', () => {
+  let bed: Testbed;
   let app: NestExpressApplication;
 
   beforeAll(async () => {
-    app = await startPayinsApi();
+    bed = await testbed({});
+    ({ app } = bed);
   });
-  afterAll(() => app.close());
+  afterAll(() => bed.close());
 
   it('creates a business and an approved merchant whose credentials work over HTTP, printing one JSON object each', async () => {
     const business = admin('business:create', '--name', 'CLI business');

@@ -1,18 +1,19 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { clientFor, createTenant, TestTenant } from '@pcs/testing';
-import { startB2bApi } from './payins-app';
+import { Testbed, testbed } from './testbed';
 
 describe('B2B merchant countries (B1–B4)', () => {
+  let bed: Testbed;
   let app: NestExpressApplication;
   let tenant: TestTenant;
   let stranger: TestTenant;
 
   beforeAll(async () => {
-    app = await startB2bApi();
-    tenant = await createTenant(app, { merchants: 2 });
+    bed = await testbed({ api: 'b2b', merchants: 2 });
+    ({ app, tenant } = bed);
     stranger = await createTenant(app);
   });
-  afterAll(() => app.close());
+  afterAll(() => bed.close());
 
   it('B1: tells the authenticated merchant where and how it collects', async () => {
     const response = await clientFor(app, tenant.merchants[0]).get('/merchant/countries');

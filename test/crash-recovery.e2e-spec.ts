@@ -1,12 +1,10 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
-import { getDataSourceToken } from '@nestjs/typeorm';
-import { createTenant, hmacHex, TestTenant } from '@pcs/testing';
+import { hmacHex, TestTenant } from '@pcs/testing';
 import { ChildProcess, spawn } from 'node:child_process';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
-import { startPayinsApi } from './payins-app';
+import { Testbed, testbed } from './testbed';
 
 const MAIN = path.join(__dirname, '..', 'dist', 'apps', 'payins-api', 'src', 'main.js');
 const RECONCILE_AFTER_SECONDS = 2;
@@ -87,19 +85,19 @@ async function send(port: number, credentials: { apiKey: string; apiSecret: stri
  * finishes without doing its work twice.
  */
 describe('crash recovery: SIGKILL under load and a restart', () => {
-  let app: NestExpressApplication;
   let dataSource: DataSource;
   let tenant: TestTenant;
   let child: ChildProcess | undefined;
 
+  let bed: Testbed;
+
   beforeAll(async () => {
-    app = await startPayinsApi();
-    dataSource = app.get<DataSource>(getDataSourceToken());
-    tenant = await createTenant(app, { name: 'Crash business' });
+    bed = await testbed({ name: 'Crash business' });
+    ({ dataSource, tenant } = bed);
   });
   afterAll(async () => {
     child?.kill('SIGKILL');
-    await app.close();
+    await bed.close();
   });
 
   it('loses nothing acknowledged, settles everything in flight, and lets every interrupted request finish', async () => {

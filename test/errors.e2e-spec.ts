@@ -1,17 +1,18 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { clientFor, createTenant, errorShape, hmacHex, TestTenant } from '@pcs/testing';
+import { clientFor, errorShape, hmacHex, TestTenant } from '@pcs/testing';
 import request from 'supertest';
-import { startPayinsApi } from './payins-app';
+import { Testbed, testbed } from './testbed';
 
 describe('error contract (contract §6)', () => {
+  let bed: Testbed;
   let app: NestExpressApplication;
   let tenant: TestTenant;
 
   beforeAll(async () => {
-    app = await startPayinsApi();
-    tenant = await createTenant(app);
+    bed = await testbed({});
+    ({ app, tenant } = bed);
   });
-  afterAll(() => app.close());
+  afterAll(() => bed.close());
 
   const signedRaw = (method: 'patch' | 'put', path: string, raw: string, contentType = 'application/json') =>
     request(app.getHttpServer())

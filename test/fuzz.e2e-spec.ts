@@ -1,12 +1,12 @@
 import { INestApplication } from '@nestjs/common';
-import { getDataSourceToken } from '@nestjs/typeorm';
-import { clientFor, createTenant, hmacHex, TestTenant } from '@pcs/testing';
+import { hmacHex, SignedClient, TestTenant } from '@pcs/testing';
 import fc from 'fast-check';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { startB2bApi, startPayinsApi } from './payins-app';
+import { startB2bApi } from './payins-app';
+import { Testbed, testbed } from './testbed';
 
 /**
  * Generated bad requests for every route of both committed OpenAPI
@@ -213,6 +213,8 @@ const hostilePathValue = fc.oneof(
 );
 
 describe('fuzz: generated bad requests on every documented route', () => {
+  let bed: Testbed;
+  let merchant: SignedClient;
   let payins: INestApplication;
   let b2b: INestApplication;
   let tenant: TestTenant;
@@ -221,12 +223,10 @@ describe('fuzz: generated bad requests on every documented route', () => {
   const operations = [...operationsOf('payins'), ...operationsOf('b2b')];
 
   beforeAll(async () => {
-    payins = await startPayinsApi();
+    bed = await testbed({ name: 'Fuzz business', payer: { firstName: 'Fuzz', lastName: 'Target', email: 'fuzz@example.uy' } });
+    ({ app: payins, dataSource, tenant, merchant } = bed);
     b2b = await startB2bApi();
-    dataSource = payins.get<DataSource>(getDataSourceToken());
-    tenant = await createTenant(payins, { name: 'Fuzz business' });
-    const merchant = clientFor(payins, tenant.merchants[0]);
-    const payer = (await merchant.post('/payer', { firstName: 'Fuzz', lastName: 'Target', email: 'fuzz@example.uy' })).body;
+    const payer = { payerId: bed.payerId };
     const instrument = (await merchant.post('/payment-instrument', { payerId: payer.payerId, paymentMethodName: 'VISA', country: 'URY' }))
       .body;
     const intent = (
@@ -255,7 +255,7 @@ describe('fuzz: generated bad requests on every documented route', () => {
   });
   afterAll(async () => {
     await b2b.close();
-    await payins.close();
+    await bed.close();
   });
 
   /** The tenant's rows, hashed: equal before and after a refused request. */

@@ -1,17 +1,18 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { clientFor, createTenant, errorShape, hmacHex, SignedClient, TestTenant } from '@pcs/testing';
+import { errorShape, hmacHex, SignedClient, TestTenant } from '@pcs/testing';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { startPayinsApi } from './payins-app';
+import { Testbed, testbed } from './testbed';
 
 /**
  * Each class of hostile input found by the probe of issue 7, answered with the
  * error contract and a precise 4xx, changing nothing.
  */
 describe('hostile input, class by class', () => {
+  let bed: Testbed;
   let app: NestExpressApplication;
   let tenant: TestTenant;
   let business: SignedClient;
@@ -20,10 +21,8 @@ describe('hostile input, class by class', () => {
   let payerId: string;
 
   beforeAll(async () => {
-    app = await startPayinsApi();
-    tenant = await createTenant(app);
-    business = clientFor(app, tenant.business);
-    merchant = clientFor(app, tenant.merchants[0]);
+    bed = await testbed({});
+    ({ app, tenant, business, merchant } = bed);
     merchantId = tenant.merchants[0].merchantId;
     const payer = await merchant.post('/payer', {
       firstName: 'Hostile',
@@ -32,7 +31,7 @@ describe('hostile input, class by class', () => {
     });
     payerId = payer.body.payerId;
   });
-  afterAll(() => app.close());
+  afterAll(() => bed.close());
 
   const expect400 = (response: request.Response, errorId: string | RegExp, field?: string) => {
     expect(response.status).toBe(400);

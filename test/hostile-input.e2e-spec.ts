@@ -1,19 +1,20 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { sandboxCallbackKey, signCallback } from '@pcs/gateways';
-import { clientFor, createTenant, errorShape, hmacHex, TestTenant } from '@pcs/testing';
+import { clientFor, errorShape, hmacHex, TestTenant } from '@pcs/testing';
 import request from 'supertest';
-import { startPayinsApi } from './payins-app';
+import { Testbed, testbed } from './testbed';
 
 /** Bad input gets the specification's error body, never a 500. */
 describe('hostile input on the payment routes', () => {
+  let bed: Testbed;
   let app: NestExpressApplication;
   let tenant: TestTenant;
 
   beforeAll(async () => {
-    app = await startPayinsApi();
-    tenant = await createTenant(app);
+    bed = await testbed({});
+    ({ app, tenant } = bed);
   });
-  afterAll(() => app.close());
+  afterAll(() => bed.close());
 
   const expectClientError = (response: request.Response) => {
     expect(response.status).toBeGreaterThanOrEqual(400);

@@ -1,20 +1,20 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { clientFor, createTenant, SignedClient, TestTenant } from '@pcs/testing';
-import { startPayinsApi } from './payins-app';
+import { Testbed, testbed } from './testbed';
 
 describe('merchants, configuration and country processors (operations 1–10, 37, 38)', () => {
+  let bed: Testbed;
   let app: NestExpressApplication;
   let tenant: TestTenant;
   let business: SignedClient;
   let merchantId: string;
 
   beforeAll(async () => {
-    app = await startPayinsApi();
-    tenant = await createTenant(app, { merchants: 3 });
-    business = clientFor(app, tenant.business);
+    bed = await testbed({ merchants: 3 });
+    ({ app, tenant, business } = bed);
     merchantId = tenant.merchants[0].merchantId;
   });
-  afterAll(() => app.close());
+  afterAll(() => bed.close());
 
   describe('list and get (1, 2)', () => {
     it("pages the business's merchants in the specification's envelope", async () => {

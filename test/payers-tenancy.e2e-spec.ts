@@ -1,9 +1,10 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { clientFor, createTenant, SignedClient, TestTenant } from '@pcs/testing';
-import { startPayinsApi } from './payins-app';
+import { Testbed, testbed } from './testbed';
 
 /** Contract §4 for payers and instruments: another tenant's are a 404 and stay unchanged. */
 describe('payer and instrument isolation', () => {
+  let bed: Testbed;
   let app: NestExpressApplication;
   let owner: TestTenant;
   let stranger: TestTenant;
@@ -11,8 +12,8 @@ describe('payer and instrument isolation', () => {
   let instrumentId: string;
 
   beforeAll(async () => {
-    app = await startPayinsApi();
-    owner = await createTenant(app, { merchants: 2 });
+    bed = await testbed({ merchants: 2 });
+    ({ app, tenant: owner } = bed);
     stranger = await createTenant(app);
     const c = clientFor(app, owner.merchants[0]);
     payerId = (
@@ -20,7 +21,7 @@ describe('payer and instrument isolation', () => {
     ).body.payerId;
     instrumentId = (await c.post('/payment-instrument', { payerId, paymentMethodName: 'VISA', country: 'URY' })).body.paymentInstrumentId;
   });
-  afterAll(() => app.close());
+  afterAll(() => bed.close());
 
   const intruders = (): [string, () => SignedClient][] => [
     ['another business', () => clientFor(app, stranger.business)],

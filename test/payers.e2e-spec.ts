@@ -1,23 +1,22 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { clientFor, createTenant, SignedClient, TestTenant } from '@pcs/testing';
+import { clientFor, SignedClient, TestTenant } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { startPayinsApi } from './payins-app';
+import { Testbed, testbed } from './testbed';
 
 describe('payers (operations 11–15)', () => {
+  let bed: Testbed;
   let app: NestExpressApplication;
   let tenant: TestTenant;
   let merchant: SignedClient;
   let business: SignedClient;
 
   beforeAll(async () => {
-    app = await startPayinsApi();
-    tenant = await createTenant(app, { merchants: 2 });
-    merchant = clientFor(app, tenant.merchants[0]);
-    business = clientFor(app, tenant.business);
+    bed = await testbed({ merchants: 2 });
+    ({ app, tenant, merchant, business } = bed);
   });
-  afterAll(() => app.close());
+  afterAll(() => bed.close());
 
   const countryId = async (iso3: string) =>
     (await app.get<DataSource>(getDataSourceToken()).query('SELECT country_id FROM country WHERE iso3 = $1', [iso3]))[0]

@@ -3,10 +3,10 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { sandboxCallbackKey, signCallback } from '@pcs/gateways';
 import { PaymentIntentSweeps, SessionExpiryService } from '@pcs/payment-intents';
-import { clientFor, createTenant, SignedClient, TestTenant } from '@pcs/testing';
+import { SignedClient } from '@pcs/testing';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { startPayinsApi } from './payins-app';
+import { Testbed, testbed } from './testbed';
 
 type Processor = {
   countryProcessorId: string;
@@ -15,18 +15,16 @@ type Processor = {
 };
 
 describe('collection attempts, gateway callbacks and the state machine', () => {
+  let bed: Testbed;
   let app: NestExpressApplication;
-  let tenant: TestTenant;
   let merchant: SignedClient;
   let payerId: string;
 
   beforeAll(async () => {
-    app = await startPayinsApi({ sandboxSettleSeconds: 0 });
-    tenant = await createTenant(app);
-    merchant = clientFor(app, tenant.merchants[0]);
-    payerId = (await merchant.post('/payer', { firstName: 'Pablo', lastName: 'Suárez' })).body.payerId;
+    bed = await testbed({ gateway: { sandboxSettleSeconds: 0 }, payer: { firstName: 'Pablo', lastName: 'Suárez' } });
+    ({ app, merchant, payerId } = bed);
   });
-  afterAll(() => app.close());
+  afterAll(() => bed.close());
 
   const createIntent = async (amount = 500, extra: Record<string, unknown> = {}) =>
     (

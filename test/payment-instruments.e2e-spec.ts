@@ -1,23 +1,22 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { clientFor, createTenant, hmacHex, SignedClient, TestTenant } from '@pcs/testing';
+import { clientFor, hmacHex, SignedClient, TestTenant } from '@pcs/testing';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { startPayinsApi } from './payins-app';
+import { Testbed, testbed } from './testbed';
 
 describe('payment instruments (operations 16, 25–28)', () => {
+  let bed: Testbed;
   let app: NestExpressApplication;
   let tenant: TestTenant;
   let merchant: SignedClient;
   let payerId: string;
 
   beforeAll(async () => {
-    app = await startPayinsApi();
-    tenant = await createTenant(app);
-    merchant = clientFor(app, tenant.merchants[0]);
-    payerId = (await merchant.post('/payer', { firstName: 'Lucía', lastName: 'Gómez' })).body.payerId;
+    bed = await testbed({ payer: { firstName: 'Lucía', lastName: 'Gómez' } });
+    ({ app, tenant, merchant, payerId } = bed);
   });
-  afterAll(() => app.close());
+  afterAll(() => bed.close());
 
   it('creates an instrument for a method the merchant offers, and uses it again for the same method and country', async () => {
     const created = await merchant.post('/payment-instrument', {

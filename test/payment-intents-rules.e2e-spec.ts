@@ -3,21 +3,20 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { cbuFrom } from '@pcs/payment-intents';
 import { clientFor, createTenant, SignedClient, TestTenant } from '@pcs/testing';
 import { DataSource } from 'typeorm';
-import { startPayinsApi } from './payins-app';
+import { Testbed, testbed } from './testbed';
 
 describe('payment intent creation rules, fast intents, ledger filters, isolation', () => {
+  let bed: Testbed;
   let app: NestExpressApplication;
   let tenant: TestTenant;
   let merchant: SignedClient;
   let payerId: string;
 
   beforeAll(async () => {
-    app = await startPayinsApi();
-    tenant = await createTenant(app, { merchants: 2 });
-    merchant = clientFor(app, tenant.merchants[0]);
-    payerId = (await merchant.post('/payer', { firstName: 'Rule', lastName: 'Checker', email: 'rules@x.uy' })).body.payerId;
+    bed = await testbed({ merchants: 2, payer: { firstName: 'Rule', lastName: 'Checker', email: 'rules@x.uy' } });
+    ({ app, tenant, merchant, payerId } = bed);
   });
-  afterAll(() => app.close());
+  afterAll(() => bed.close());
 
   const base = () => ({
     currency: 'UYU',

@@ -1,7 +1,7 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { clientFor, createTenant, SignedClient, TestTenant } from '@pcs/testing';
+import { SignedClient, TestTenant } from '@pcs/testing';
 import request from 'supertest';
-import { startPayinsApi } from './payins-app';
+import { Testbed, testbed } from './testbed';
 
 type Processor = {
   countryProcessorId: string;
@@ -11,18 +11,17 @@ type Processor = {
 
 /** The whole sandbox journey over signed HTTP (issue 4, item 12). */
 describe('a payment from creation to refund through the sandbox gateway', () => {
+  let bed: Testbed;
   let app: NestExpressApplication;
   let tenant: TestTenant;
   let merchant: SignedClient;
   let payerId: string;
 
   beforeAll(async () => {
-    app = await startPayinsApi();
-    tenant = await createTenant(app);
-    merchant = clientFor(app, tenant.merchants[0]);
-    payerId = (await merchant.post('/payer', { firstName: 'Lucía', lastName: 'Gómez', email: 'lucia@example.uy' })).body.payerId;
+    bed = await testbed({ payer: { firstName: 'Lucía', lastName: 'Gómez', email: 'lucia@example.uy' } });
+    ({ app, tenant, merchant, payerId } = bed);
   });
-  afterAll(() => app.close());
+  afterAll(() => bed.close());
 
   const gatewayPath = (url: string) => new URL(url).pathname;
 

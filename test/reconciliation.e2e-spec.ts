@@ -1,10 +1,9 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { getDataSourceToken } from '@nestjs/typeorm';
 import { GatewayRegistry, GatewayRequestVoidedError, PaymentGateway } from '@pcs/gateways';
 import { PaymentAttemptsService, ReconciliationService } from '@pcs/payment-intents';
-import { clientFor, createTenant, SignedClient, TestTenant } from '@pcs/testing';
+import { SignedClient, TestTenant } from '@pcs/testing';
 import { DataSource } from 'typeorm';
-import { startPayinsApi } from './payins-app';
+import { Testbed, testbed } from './testbed';
 
 /**
  * Reconciliation, one failure at a time: the sandbox gateway itself (a real
@@ -13,6 +12,7 @@ import { startPayinsApi } from './payins-app';
  * the gateway and settles the payin as the normal path would have.
  */
 describe('reconciliation with the gateway after lost or unsent requests', () => {
+  let bed: Testbed;
   const WINDOW_MS = 30_000;
   let app: NestExpressApplication;
   let tenant: TestTenant;
@@ -24,17 +24,14 @@ describe('reconciliation with the gateway after lost or unsent requests', () => 
   let instrumentId: string;
 
   beforeAll(async () => {
-    app = await startPayinsApi({ reconcileAfterSeconds: WINDOW_MS / 1000 });
-    tenant = await createTenant(app);
-    merchant = clientFor(app, tenant.merchants[0]);
-    dataSource = app.get<DataSource>(getDataSourceToken());
+    bed = await testbed({ gateway: { reconcileAfterSeconds: WINDOW_MS / 1000 }, payer: { firstName: 'Recon', lastName: 'Ciliation' } });
+    ({ app, tenant, merchant, dataSource, payerId } = bed);
     sandbox = app.get(GatewayRegistry).get('SANDBOX');
     sweeps = app.get(ReconciliationService);
-    payerId = (await merchant.post('/payer', { firstName: 'Recon', lastName: 'Ciliation' })).body.payerId;
     instrumentId = (await merchant.post('/payment-instrument', { payerId, paymentMethodName: 'VISA', country: 'URY' })).body
       .paymentInstrumentId;
   });
-  afterAll(() => app.close());
+  afterAll(() => bed.close());
   afterEach(() => jest.restoreAllMocks());
 
   const charge = (reference: string, amount = 250) => ({

@@ -1,24 +1,23 @@
 import * as crypto from 'node:crypto';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { clientFor, createTenant, hmacHex, SignedClient, TestTenant } from '@pcs/testing';
+import { hmacHex, SignedClient, TestTenant } from '@pcs/testing';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { startPayinsApi } from './payins-app';
+import { Testbed, testbed } from './testbed';
 
 describe('refunds under concurrency, manual refunds, idempotency keys', () => {
+  let bed: Testbed;
   let app: NestExpressApplication;
   let tenant: TestTenant;
   let merchant: SignedClient;
   let payerId: string;
 
   beforeAll(async () => {
-    app = await startPayinsApi();
-    tenant = await createTenant(app);
-    merchant = clientFor(app, tenant.merchants[0]);
-    payerId = (await merchant.post('/payer', { firstName: 'Refund', lastName: 'Tester' })).body.payerId;
+    bed = await testbed({ payer: { firstName: 'Refund', lastName: 'Tester' } });
+    ({ app, tenant, merchant, payerId } = bed);
   });
-  afterAll(() => app.close());
+  afterAll(() => bed.close());
 
   /** A SUCCEEDED intent, charged off-session in the sandbox. */
   const paidIntent = async (amount: number): Promise<string> => {

@@ -4,19 +4,21 @@ import { clientFor, createTenant, errorShape, hmacHex, TestTenant } from '@pcs/t
 import { getDataSourceToken } from '@nestjs/typeorm';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { startB2bApi, startPayinsApi } from './payins-app';
+import { startB2bApi } from './payins-app';
+import { Testbed, testbed } from './testbed';
 
 describe('request signing (contract §5)', () => {
+  let bed: Testbed;
   let app: NestExpressApplication;
   let tenant: TestTenant;
   let merchantPath: string;
 
   beforeAll(async () => {
-    app = await startPayinsApi();
-    tenant = await createTenant(app);
+    bed = await testbed({});
+    ({ app, tenant } = bed);
     merchantPath = `/merchant/${tenant.merchants[0].merchantId}`;
   });
-  afterAll(() => app.close());
+  afterAll(() => bed.close());
 
   const key = () => tenant.business.apiKey;
   const secret = () => tenant.business.apiSecret;

@@ -1,9 +1,10 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { clientFor, createTenant, SignedClient, TestTenant } from '@pcs/testing';
-import { startPayinsApi } from './payins-app';
+import { Testbed, testbed } from './testbed';
 
 /** Contract §4: another tenant's resource is a 404, never its data, and nothing changes. */
 describe('tenant isolation', () => {
+  let bed: Testbed;
   let app: NestExpressApplication;
   let owner: TestTenant;
   let stranger: TestTenant;
@@ -11,14 +12,14 @@ describe('tenant isolation', () => {
   let relationshipId: string;
 
   beforeAll(async () => {
-    app = await startPayinsApi();
-    owner = await createTenant(app, { merchants: 2 });
+    bed = await testbed({ merchants: 2 });
+    ({ app, tenant: owner } = bed);
     stranger = await createTenant(app);
     victimId = owner.merchants[0].merchantId;
     relationshipId = (await clientFor(app, owner.business).get(`/merchant-country-processor?merchantId=${victimId}`)).body[0]
       .merchantCountryProcessorId;
   });
-  afterAll(() => app.close());
+  afterAll(() => bed.close());
 
   const intruders = (): [string, SignedClient][] => [
     ['another business', clientFor(app, stranger.business)],
