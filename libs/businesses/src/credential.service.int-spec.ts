@@ -1,8 +1,4 @@
-import { Test } from '@nestjs/testing';
-import { getDataSourceToken } from '@nestjs/typeorm';
-import { RuntimeSettingsModule } from '@pcs/config';
-import { DatabaseModule } from '@pcs/database';
-import { testSettings } from '@pcs/testing';
+import { serviceContext, ServiceContext } from '@pcs/testing';
 import { DataSource } from 'typeorm';
 import { BusinessesModule } from './businesses.module';
 import { BusinessService } from './business.service';
@@ -11,26 +7,20 @@ import { signPayload } from './domain/request-signature';
 import { INestApplicationContext } from '@nestjs/common';
 
 describe('CredentialService on PostgreSQL', () => {
+  let services: ServiceContext;
   let context: INestApplicationContext;
   let credentials: CredentialService;
   let businesses: BusinessService;
   let dataSource: DataSource;
 
   beforeAll(async () => {
-    const settings = testSettings();
-    const module = await Test.createTestingModule({
-      imports: [
-        RuntimeSettingsModule.forRoot(settings),
-        DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: 4 }),
-        BusinessesModule,
-      ],
-    }).compile();
-    context = await module.init();
+    services = await serviceContext([BusinessesModule], { poolSize: 4 });
+    context = services.context;
     credentials = context.get(CredentialService);
     businesses = context.get(BusinessService);
-    dataSource = context.get(getDataSourceToken());
+    dataSource = services.dataSource;
   });
-  afterAll(() => context.close());
+  afterAll(() => services.close());
 
   it('stores the secret encrypted, never in plain text', async () => {
     const business = await businesses.create('Encrypted at rest');

@@ -1,12 +1,9 @@
 import { INestApplicationContext } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { BusinessService, CreatedBusiness } from '@pcs/businesses';
 import { CatalogService } from '@pcs/catalog';
-import { RuntimeSettingsModule } from '@pcs/config';
-import { DatabaseModule } from '@pcs/database';
 import { Caller, DomainError } from '@pcs/kernel';
-import { testSettings } from '@pcs/testing';
+import { serviceContext, ServiceContext } from '@pcs/testing';
 import { DataSource } from 'typeorm';
 import { MerchantConfigurationService } from './merchant-configuration.service';
 import { MerchantCountryProcessorService } from './merchant-country-processor.service';
@@ -14,6 +11,7 @@ import { CreatedMerchant, MerchantService } from './merchant.service';
 import { MerchantsModule } from './merchants.module';
 
 describe('merchant services on PostgreSQL', () => {
+  let services: ServiceContext;
   let context: INestApplicationContext;
   let merchants: MerchantService;
   let business: CreatedBusiness;
@@ -22,21 +20,14 @@ describe('merchant services on PostgreSQL', () => {
   const asBusiness = (b: CreatedBusiness): Caller => ({ credentialId: 'c', businessId: b.businessId, merchantId: null });
 
   beforeAll(async () => {
-    const settings = testSettings();
-    const module = await Test.createTestingModule({
-      imports: [
-        RuntimeSettingsModule.forRoot(settings),
-        DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: 6 }),
-        MerchantsModule,
-      ],
-    }).compile();
-    context = await module.init();
+    services = await serviceContext([MerchantsModule], { poolSize: 6 });
+    context = services.context;
     merchants = context.get(MerchantService);
     business = await context.get(BusinessService).create('Service tests');
     other = await context.get(BusinessService).create('Someone else');
     merchant = await merchants.create({ businessId: business.businessId, name: 'Tienda', countryIso3: 'ARG', approve: false });
   });
-  afterAll(() => context.close());
+  afterAll(() => services.close());
 
   const codeOf = async (promise: Promise<unknown>) =>
     promise.then(

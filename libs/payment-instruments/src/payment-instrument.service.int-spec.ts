@@ -1,42 +1,31 @@
 import { INestApplicationContext } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
-import { getDataSourceToken } from '@nestjs/typeorm';
 import { BusinessService } from '@pcs/businesses';
-import { RuntimeSettingsModule } from '@pcs/config';
-import { DatabaseModule } from '@pcs/database';
 import { asPayerId, Caller, DocumentType } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { PayerService } from '@pcs/payers';
 import { PaymentIntentActivityModule } from '@pcs/payment-intents';
-import { testSettings } from '@pcs/testing';
+import { serviceContext, ServiceContext } from '@pcs/testing';
 import { DataSource } from 'typeorm';
 import { PaymentInstrumentService } from './payment-instrument.service';
 import { PaymentInstrumentsModule } from './payment-instruments.module';
 
 describe('payer and instrument services on PostgreSQL', () => {
+  let services: ServiceContext;
   let context: INestApplicationContext;
   let caller: Caller;
   let dataSource: DataSource;
 
   beforeAll(async () => {
-    const settings = testSettings();
-    const module = await Test.createTestingModule({
-      imports: [
-        RuntimeSettingsModule.forRoot(settings),
-        DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: 6 }),
-        PaymentIntentActivityModule,
-        PaymentInstrumentsModule,
-      ],
-    }).compile();
-    context = await module.init();
-    dataSource = context.get(getDataSourceToken());
+    services = await serviceContext([PaymentIntentActivityModule, PaymentInstrumentsModule], { poolSize: 6 });
+    context = services.context;
+    dataSource = services.dataSource;
     const business = await context.get(BusinessService).create('Instrument services');
     const merchant = await context
       .get(MerchantService)
       .create({ businessId: business.businessId, name: 'Shop', countryIso3: 'URY', approve: true });
     caller = { credentialId: 'c', businessId: business.businessId, merchantId: merchant.merchantId };
   });
-  afterAll(() => context.close());
+  afterAll(() => services.close());
 
   it('creating a payer and an instrument inside one transaction leaves nothing behind when it rolls back', async () => {
     const payers = context.get(PayerService);

@@ -2,3 +2,4 @@ export * from './test-settings';
 export * from './signed-client';
 export * from './test-apps';
 export * from './error-shape';
+export * from './service-context';

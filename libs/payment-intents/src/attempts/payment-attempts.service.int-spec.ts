@@ -1,15 +1,11 @@
 import { INestApplicationContext } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
-import { getDataSourceToken } from '@nestjs/typeorm';
 import { BusinessService } from '@pcs/businesses';
 import { CatalogService } from '@pcs/catalog';
-import { RuntimeSettingsModule } from '@pcs/config';
-import { DatabaseModule } from '@pcs/database';
 import { Caller, Currency, Money, PayinType } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { PayerService } from '@pcs/payers';
 import { PaymentInstrumentService } from '@pcs/payment-instruments';
-import { testSettings } from '@pcs/testing';
+import { serviceContext, ServiceContext } from '@pcs/testing';
 import { DataSource } from 'typeorm';
 import { PaymentIntentCreationService } from '../creation/payment-intent-creation.service';
 import { PaymentIntentActivityModule } from '../payment-intent-activity.module';
@@ -19,6 +15,7 @@ import { PaymentAttemptsService } from './payment-attempts.service';
 
 /** Collection attempts with their real collaborators on PostgreSQL: checkouts, off-session outcomes, reconciliation. */
 describe('payment attempts service on PostgreSQL', () => {
+  let services: ServiceContext;
   let context: INestApplicationContext;
   let dataSource: DataSource;
   let attempts: PaymentAttemptsService;
@@ -27,17 +24,12 @@ describe('payment attempts service on PostgreSQL', () => {
   let create: (amountMinor: number, withInstrument: boolean) => ReturnType<PaymentIntentCreationService['create']>;
 
   beforeAll(async () => {
-    const settings = testSettings('http://localhost:3000', { sandboxSettleSeconds: 0, reconcileAfterSeconds: 30 });
-    const module = await Test.createTestingModule({
-      imports: [
-        RuntimeSettingsModule.forRoot(settings),
-        DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: 8 }),
-        PaymentIntentActivityModule,
-        PaymentIntentsModule,
-      ],
-    }).compile();
-    context = await module.init();
-    dataSource = context.get(getDataSourceToken());
+    services = await serviceContext([PaymentIntentActivityModule, PaymentIntentsModule], {
+      gateway: { sandboxSettleSeconds: 0, reconcileAfterSeconds: 30 },
+      poolSize: 8,
+    });
+    context = services.context;
+    dataSource = services.dataSource;
     attempts = context.get(PaymentAttemptsService);
     const business = await context.get(BusinessService).create('Attempt services');
     const merchant = await context
@@ -63,7 +55,7 @@ describe('payment attempts service on PostgreSQL', () => {
         ...(withInstrument ? { paymentInstrumentId: instrument.instrument.id, confirm: true } : {}),
       });
   });
-  afterAll(() => context.close());
+  afterAll(() => services.close());
 
   const payins = (
     paymentIntentId: string,

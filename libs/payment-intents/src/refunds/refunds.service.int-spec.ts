@@ -1,14 +1,10 @@
 import { INestApplicationContext } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
-import { getDataSourceToken } from '@nestjs/typeorm';
 import { BusinessService } from '@pcs/businesses';
-import { RuntimeSettingsModule } from '@pcs/config';
-import { DatabaseModule } from '@pcs/database';
 import { asPaymentIntentId, Caller, Currency, DomainError, ManualRefundStatus, Money, PayinType } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { PayerService } from '@pcs/payers';
 import { PaymentInstrumentService } from '@pcs/payment-instruments';
-import { testSettings } from '@pcs/testing';
+import { serviceContext, ServiceContext } from '@pcs/testing';
 import { DataSource } from 'typeorm';
 import { PaymentIntentCreationService } from '../creation/payment-intent-creation.service';
 import { PaymentIntent } from '../domain/payment-intent';
@@ -18,6 +14,7 @@ import { RefundsService } from './refunds.service';
 
 /** The refunds service with its real collaborators on PostgreSQL (the sandbox gateway answers in process). */
 describe('refunds service on PostgreSQL', () => {
+  let services: ServiceContext;
   let context: INestApplicationContext;
   let dataSource: DataSource;
   let refunds: RefundsService;
@@ -25,17 +22,9 @@ describe('refunds service on PostgreSQL', () => {
   let paid: () => Promise<PaymentIntent>;
 
   beforeAll(async () => {
-    const settings = testSettings();
-    const module = await Test.createTestingModule({
-      imports: [
-        RuntimeSettingsModule.forRoot(settings),
-        DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: 8 }),
-        PaymentIntentActivityModule,
-        PaymentIntentsModule,
-      ],
-    }).compile();
-    context = await module.init();
-    dataSource = context.get(getDataSourceToken());
+    services = await serviceContext([PaymentIntentActivityModule, PaymentIntentsModule], { poolSize: 8 });
+    context = services.context;
+    dataSource = services.dataSource;
     refunds = context.get(RefundsService);
     const business = await context.get(BusinessService).create('Refund services');
     const merchant = await context
@@ -62,7 +51,7 @@ describe('refunds service on PostgreSQL', () => {
         confirm: true,
       });
   });
-  afterAll(() => context.close());
+  afterAll(() => services.close());
 
   const refundRows = (
     paymentIntentId: string,
