@@ -12,7 +12,7 @@ import tseslint from 'typescript-eslint';
  *   (eslint-config-prettier turns this rule off for the same reason).
  */
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  { ignores: ['dist/**', 'node_modules/**', 'test-output/**', 'coverage/**', '.data/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -76,18 +76,28 @@ describe('hostile input on the payment routes', () => {
         .send(raw);
       expectClientError(response);
     }
-    expectClientError(
+    // A person at an unknown address gets a page saying so (404), never JSON.
+    for (const response of [
       await request(app.getHttpServer()).post('/sandbox/gateway/unknown-reference').type('form').send({ outcome: 'approve' }),
-    );
+      await request(app.getHttpServer()).get('/sandbox/gateway/unknown-reference'),
+    ]) {
+      expect(response.status).toBe(404);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.text).toContain('Pago no encontrado');
+      expect(response.text).not.toContain('errorId');
+    }
     expectClientError(
       await request(app.getHttpServer()).post('/sandbox/gateway/unknown-reference').type('form').send({ outcome: 'steal' }),
     );
-    expectClientError(await request(app.getHttpServer()).get('/sandbox/gateway/unknown-reference'));
     const json = await request(app.getHttpServer())
       .post('/sandbox/gateway/x')
       .set('content-type', 'application/json')
       .send('{"outcome":"approve"}');
-    expectClientError(json);
+    expect(json.status).toBe(404);
+    expect(json.headers['content-type']).toMatch(/^text\/html/);
+    expectClientError(
+      await request(app.getHttpServer()).post('/sandbox/gateway/x').set('content-type', 'application/json').send('{"outcome":["approve"]}'),
+    );
   });
 
   it('refuses an unsigned refund whatever its body', async () => {

@@ -84,7 +84,14 @@ describe('a payment from creation to refund through the sandbox gateway', () => 
 
     const page = await request(app.getHttpServer()).get(gatewayPath(initialized.body.gatewayUrl));
     expect(page.status).toBe(200);
-    expect(page.text).toContain('1,220 UYU');
+    // Spanish unless the browser prefers English; every decimal of the currency, grouped for the language.
+    expect(page.text).toContain('1.220,00 UYU');
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    const inEnglish = await request(app.getHttpServer())
+      .get(gatewayPath(initialized.body.gatewayUrl))
+      .set('accept-language', 'en-US,en;q=0.9');
+    expect(inEnglish.text).toContain('1,220.00 UYU');
+    expect(inEnglish.text).toContain('Approve');
     expect(page.text).toContain('VISA');
     expect(page.text).toContain(`Merchant 1 of ${tenant.business.name}`);
 

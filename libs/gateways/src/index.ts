@@ -4,3 +4,4 @@ export * from './sandbox/sandbox-callbacks';
 export * from './sandbox/sandbox-desk';
 export * from './sandbox/sandbox-rules';
 export { SANDBOX } from './sandbox/sandbox.gateway';
+export * from './sandbox/sandbox-page';

@@ -7,6 +7,12 @@ export interface CheckoutRequest {
   readonly currency: Currency;
   readonly amount: number;
   readonly expiresAt: Date;
+  /**
+   * Where the gateway sends the payer back once the decision is recorded
+   * (the link page, the B2B checkout); absent, the gateway's page shows the
+   * outcome itself.
+   */
+  readonly returnUrl?: string;
 }
 
 export interface CheckoutSession {

@@ -3,3 +3,4 @@ export * from './signed-client';
 export * from './test-apps';
 export * from './error-shape';
 export * from './service-context';
+export * from './browser';

@@ -1,15 +1,19 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { SandboxDecision, SandboxDesk } from '@pcs/gateways';
+import { renderSandboxNotFound, renderSandboxPage, SandboxDecision, SandboxDesk, SandboxPageView } from '@pcs/gateways';
 import { Public } from '@pcs/http';
-import { InvalidRequestError } from '@pcs/kernel';
-import { renderSandboxPage } from './sandbox-page';
+import { DomainError, InvalidRequestError } from '@pcs/kernel';
+import { PAGE_HEADERS, pageLanguage } from '@pcs/pages';
+import type { Response } from 'express';
 
 const DECISIONS: readonly SandboxDecision[] = ['approve', 'reject', 'pending'];
 
 /**
  * The sandbox gateway's payer-facing page (contract §10): public, no
- * signature, like a real gateway's checkout. Its form posts `outcome`.
+ * signature, like a real gateway's checkout, in Spanish unless the browser
+ * prefers English. Its form posts `outcome`; when the service opened the
+ * attempt with a return address, the answer is a 303 there once the decision
+ * is recorded. An unknown address is an HTML page saying so.
  */
 @ApiExcludeController()
 @Controller('sandbox/gateway')
@@ -18,22 +22,51 @@ export class SandboxGatewayController {
 
   @Public()
   @Get(':reference')
-  @Header('Content-Type', 'text/html; charset=utf-8')
-  @Header('Cache-Control', 'no-store')
-  async page(@Param('reference') reference: string): Promise<string> {
-    return renderSandboxPage(await this.desk.page(reference));
+  async page(
+    @Param('reference') reference: string,
+    @Headers('accept-language') acceptLanguage: string | undefined,
+    @Res() response: Response,
+  ): Promise<void> {
+    const language = pageLanguage(acceptLanguage);
+    const view = await this.view(() => this.desk.page(reference));
+    response
+      .status(view ? 200 : 404)
+      .set(PAGE_HEADERS)
+      .send(view ? renderSandboxPage(view, language) : renderSandboxNotFound(language));
   }
 
   @Public()
   @Post(':reference')
   @HttpCode(200)
-  @Header('Content-Type', 'text/html; charset=utf-8')
-  @Header('Cache-Control', 'no-store')
-  async decide(@Param('reference') reference: string, @Body() body: Record<string, unknown>): Promise<string> {
+  async decide(
+    @Param('reference') reference: string,
+    @Body() body: Record<string, unknown>,
+    @Headers('accept-language') acceptLanguage: string | undefined,
+    @Res() response: Response,
+  ): Promise<void> {
     const outcome = body?.outcome;
     if (typeof outcome !== 'string' || !DECISIONS.includes(outcome as SandboxDecision)) {
       throw new InvalidRequestError(['outcome'], 'outcome must be approve, reject or pending');
     }
-    return renderSandboxPage(await this.desk.decide(reference, outcome as SandboxDecision));
+    const language = pageLanguage(acceptLanguage);
+    const view = await this.view(() => this.desk.decide(reference, outcome as SandboxDecision));
+    if (!view) {
+      response.status(404).set(PAGE_HEADERS).send(renderSandboxNotFound(language));
+      return;
+    }
+    if (view.returnUrl) {
+      response.set('Cache-Control', 'no-store').redirect(303, view.returnUrl);
+      return;
+    }
+    response.status(200).set(PAGE_HEADERS).send(renderSandboxPage(view, language));
+  }
+
+  private async view(load: () => Promise<SandboxPageView>): Promise<SandboxPageView | null> {
+    try {
+      return await load();
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'GATEWAY_SESSION_NOT_FOUND') return null;
+      throw error;
+    }
   }
 }

@@ -2,6 +2,7 @@ import { InitialSchema1795300000000 } from './1795300000000-initial-schema';
 import { PayersInstrumentsIntents1795400000000 } from './1795400000000-payers-instruments-intents';
 import { PayinsGatewayIdempotency1795500000000 } from './1795500000000-payins-gateway-idempotency';
 import { CrashRecovery1795600000000 } from './1795600000000-crash-recovery';
+import { SandboxReturnUrl1795700000000 } from './1795700000000-sandbox-return-url';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   PayersInstrumentsIntents1795400000000,
   PayinsGatewayIdempotency1795500000000,
   CrashRecovery1795600000000,
+  SandboxReturnUrl1795700000000,
 ];

@@ -15,6 +15,8 @@ export interface SandboxPageView {
   readonly currency: string;
   readonly amount: number;
   readonly open: boolean;
+  /** Where the payer goes back to (the page that sent them), when the service gave one. */
+  readonly returnUrl: string | null;
 }
 
 /**
@@ -41,6 +43,7 @@ export class SandboxDesk {
       currency: session.currency,
       amount: session.amount,
       open: !expired && (session.status === 'OPEN' || session.status === 'PENDING'),
+      returnUrl: session.returnUrl,
     };
   }
 

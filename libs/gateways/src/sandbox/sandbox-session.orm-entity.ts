@@ -13,6 +13,7 @@ export class SandboxSessionOrmEntity {
   @Column({ type: 'bigint', transformer: bigintTransformer }) amount: number;
   @Column({ name: 'settle_at', type: 'timestamptz', nullable: true }) settleAt: Date | null;
   @Column({ name: 'expires_at', type: 'timestamptz', nullable: true }) expiresAt: Date | null;
+  @Column({ name: 'return_url', type: 'varchar', length: 2048, nullable: true }) returnUrl: string | null;
   @Column({ name: 'callback_sequence', type: 'integer' }) callbackSequence: number;
   @Column({ name: 'callback_pending', type: 'boolean' }) callbackPending: boolean;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;

@@ -49,6 +49,7 @@ export class SandboxGateway extends PaymentGateway {
       status: 'OPEN',
       ...this.describe(request),
       expiresAt: request.expiresAt,
+      returnUrl: request.returnUrl ?? null,
     }));
     return { reference: session.reference, url: this.checkoutUrl(session.reference) };
   }
@@ -201,6 +202,7 @@ export class SandboxGateway extends PaymentGateway {
       const session = Object.assign(new SandboxSessionOrmEntity(), {
         settleAt: null,
         expiresAt: null,
+        returnUrl: null,
         callbackSequence: 0,
         callbackPending: false,
         createdAt: now,

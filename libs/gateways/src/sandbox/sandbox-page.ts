@@ -1,0 +1,94 @@
+import { Currency } from '@pcs/kernel';
+import { escapeHtml, formatAmount, PageLanguage, renderPage } from '@pcs/pages';
+import type { SandboxPageView } from './sandbox-desk';
+
+type Texts = {
+  readonly badge: string;
+  readonly method: string;
+  readonly reference: string;
+  readonly approve: string;
+  readonly reject: string;
+  readonly pending: string;
+  readonly back: string;
+  readonly status: Record<SandboxPageView['status'], string>;
+  readonly notFoundTitle: string;
+  readonly notFound: string;
+};
+
+const TEXTS: Record<PageLanguage, Texts> = {
+  es: {
+    badge: 'Pasarela de prueba: no se mueve dinero real',
+    method: 'Medio de pago',
+    reference: 'Referencia',
+    approve: 'Aprobar',
+    reject: 'Rechazar',
+    pending: 'Dejar pendiente',
+    back: 'Volver al comercio',
+    status: {
+      OPEN: 'Esperando su decisión.',
+      PENDING: 'Quedó pendiente: el pago está en camino. Todavía puede aprobarlo o rechazarlo.',
+      APPROVED: 'Pago aprobado. Puede cerrar esta ventana.',
+      REJECTED: 'Pago rechazado. Puede cerrar esta ventana.',
+      CANCELLED: 'Este pago fue reemplazado o cancelado.',
+      EXPIRED: 'Esta página de pago venció.',
+    },
+    notFoundTitle: 'Pago no encontrado',
+    notFound: 'No existe ningún pago con esta dirección. Revise el enlace o vuelva al comercio para empezar de nuevo.',
+  },
+  en: {
+    badge: 'Sandbox gateway: no real money moves',
+    method: 'Payment method',
+    reference: 'Reference',
+    approve: 'Approve',
+    reject: 'Reject',
+    pending: 'Leave pending',
+    back: 'Back to the merchant',
+    status: {
+      OPEN: 'Waiting for your decision.',
+      PENDING: 'Left pending: the payment is on its way. You can still approve or reject it.',
+      APPROVED: 'Payment approved. You can close this window.',
+      REJECTED: 'Payment rejected. You can close this window.',
+      CANCELLED: 'This payment was replaced or cancelled.',
+      EXPIRED: 'This payment page has expired.',
+    },
+    notFoundTitle: 'Payment not found',
+    notFound: 'There is no payment at this address. Check the link, or go back to the merchant to start again.',
+  },
+};
+
+/** The sandbox checkout page: merchant, amount, method, the three decisions, and the way back. */
+export function renderSandboxPage(view: SandboxPageView, language: PageLanguage): string {
+  const t = TEXTS[language];
+  const buttons = view.open
+    ? `<form class="actions" method="post" action="/sandbox/gateway/${encodeURIComponent(view.reference)}">
+<button name="outcome" value="approve" class="approve">${t.approve}</button>
+<button name="outcome" value="reject" class="reject">${t.reject}</button>
+${view.status === 'OPEN' ? `<button name="outcome" value="pending" class="pending">${t.pending}</button>` : ''}
+</form>`
+    : '';
+  const back = view.returnUrl ? `<a class="back" id="back" href="${escapeHtml(view.returnUrl)}">${t.back}</a>` : '';
+  return renderPage({
+    language,
+    title: `${view.merchantName} · ${t.badge}`,
+    body: `<span class="badge">${t.badge}</span>
+<h1 id="merchant">${escapeHtml(view.merchantName)}</h1>
+<div class="amount" id="amount">${escapeHtml(formatAmount(view.amount, view.currency as Currency, language))}</div>
+<dl><dt>${t.method}</dt><dd id="method">${escapeHtml(view.paymentMethod.replace(/_/g, ' '))}</dd>
+<dt>${t.reference}</dt><dd><code id="reference">${escapeHtml(view.reference)}</code></dd></dl>
+<p class="status" id="status" data-status="${view.status}">${t.status[view.status]}</p>
+${buttons}
+${back}`,
+  });
+}
+
+/** An address the sandbox has no payment for: an HTML page, never JSON. */
+export function renderSandboxNotFound(language: PageLanguage): string {
+  const t = TEXTS[language];
+  return renderPage({
+    language,
+    title: t.notFoundTitle,
+    body: `<span class="badge">${t.badge}</span>
+<h1 id="not-found">${t.notFoundTitle}</h1>
+<p class="status">${t.notFound}</p>`,
+  });
+}

@@ -1,0 +1,3 @@
+export * from './language';
+export * from './format';
+export * from './layout';

@@ -1,0 +1,27 @@
+import { Currency } from '@pcs/kernel';
+import { escapeHtml, formatAmount } from './format';
+import { pageLanguage } from './language';
+
+describe('pages: language and formatting', () => {
+  it('is Spanish unless the browser prefers English', () => {
+    expect(pageLanguage(undefined)).toBe('es');
+    expect(pageLanguage('*')).toBe('es');
+    expect(pageLanguage('fr-FR,fr;q=0.9')).toBe('es');
+    expect(pageLanguage('en-US,en;q=0.9')).toBe('en');
+    expect(pageLanguage('es-UY,es;q=0.9,en;q=0.8')).toBe('es');
+    expect(pageLanguage('fr;q=1, en;q=0.5, es;q=0.4')).toBe('en');
+    expect(pageLanguage('es;q=0.2, en;q=0.3')).toBe('en');
+    expect(pageLanguage('en;q=0, es')).toBe('es');
+  });
+
+  it('shows every decimal of the currency, grouped for the language', () => {
+    expect(formatAmount(123450, Currency.UYU, 'en')).toBe('1,234.50 UYU');
+    expect(formatAmount(123450, Currency.UYU, 'es')).toBe('1.234,50 UYU');
+    expect(formatAmount(1500, Currency.CLP, 'es')).toBe('1.500 CLP');
+    expect(formatAmount(5, Currency.USD, 'en')).toBe('0.05 USD');
+  });
+
+  it('escapes what it places in HTML', () => {
+    expect(escapeHtml(`<a href="x" onclick='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
+  });
+});
