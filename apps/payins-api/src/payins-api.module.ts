@@ -19,6 +19,7 @@ import { GatewayCallbackController } from './gateway/gateway-callback.controller
 import { SandboxGatewayController } from './gateway/sandbox-gateway.controller';
 import { PayinController } from './payin/payin.controller';
 import { PaymentIntentController } from './payment-intent/payment-intent.controller';
+import { LinkController } from './link/link.controller';
 
 /** The payins API: merchants, payers, instruments, payment intents, links, payins. */
 @Module({})
@@ -47,6 +48,7 @@ export class PayinsApiModule {
         PayerController,
         PaymentInstrumentController,
         PaymentIntentController,
+        LinkController,
         PayinController,
         SandboxGatewayController,
         GatewayCallbackController,

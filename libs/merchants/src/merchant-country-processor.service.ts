@@ -99,6 +99,24 @@ export class MerchantCountryProcessorService {
     return (await this.views([saved]))[0];
   }
 
+  /**
+   * The relationships with these ids that the caller may see (their merchant
+   * visible to it), with their country processors; unknown and foreign ones
+   * are simply absent.
+   */
+  async findVisible(
+    caller: Caller,
+    merchantCountryProcessorIds: readonly string[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<MerchantCountryProcessorView[]> {
+    const found = await this.relationships.findByIds(manager, [...new Set(merchantCountryProcessorIds)]);
+    const visible: MerchantCountryProcessor[] = [];
+    for (const relationship of found) {
+      if (await this.merchants.findVisible(manager, caller, relationship.snapshot().merchantId)) visible.push(relationship);
+    }
+    return this.views(visible);
+  }
+
   /** Completes onboarding of every pending relationship of a merchant (operator approval). */
   async completeOnboarding(merchantId: MerchantId, manager: EntityManager): Promise<void> {
     const now = new Date();

@@ -67,6 +67,7 @@ export abstract class MerchantCountryProcessorRepository {
   /** Inserts relationships; one that already exists (merchant and processor) stays as it is. */
   abstract insertMissing(manager: EntityManager, relationships: readonly MerchantCountryProcessor[]): Promise<void>;
   abstract findById(manager: EntityManager, merchantCountryProcessorId: string, lock?: boolean): Promise<MerchantCountryProcessor | null>;
+  abstract findByIds(manager: EntityManager, merchantCountryProcessorIds: readonly string[]): Promise<MerchantCountryProcessor[]>;
   /** Relationships still ONBOARDING, locked for update. */
   abstract onboarding(manager: EntityManager, merchantId: MerchantId): Promise<MerchantCountryProcessor[]>;
   /** Ids of the country processors of the merchant's ACTIVE, active relationships. */

@@ -4,6 +4,7 @@ export * from './attempts/payment-attempts.service';
 export * from './gateway-events/gateway-events.service';
 export * from './creation/payment-intent-creation.service';
 export * from './creation/fast-payment-intent.service';
+export * from './creation/link-payment-intent.service';
 export * from './payment-intent-queries.service';
 export * from './refunds/refunds.service';
 export * from './expiry/session-expiry.service';

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CatalogModule } from '@pcs/catalog';
 import { GatewaysModule } from '@pcs/gateways';
+import { LinksModule } from '@pcs/links';
 import { MerchantsModule } from '@pcs/merchants';
 import { PayersModule } from '@pcs/payers';
 import { PayinsModule } from '@pcs/payins';
@@ -12,6 +13,7 @@ import { PaymentAttemptsService } from './attempts/payment-attempts.service';
 import { AvailableProcessorsService } from './available-processors.service';
 import { CreationRules } from './creation/creation-rules';
 import { FastPaymentIntentService } from './creation/fast-payment-intent.service';
+import { LinkPaymentIntentService } from './creation/link-payment-intent.service';
 import { PaymentIntentCreationService } from './creation/payment-intent-creation.service';
 import { SessionExpiryService } from './expiry/session-expiry.service';
 import { GatewayEventsService } from './gateway-events/gateway-events.service';
@@ -38,6 +40,7 @@ import { RefundsService } from './refunds/refunds.service';
     PaymentInstrumentsModule,
     PayinsModule,
     GatewaysModule,
+    LinksModule,
   ],
   providers: [
     { provide: PaymentIntentRepository, useClass: TypeOrmPaymentIntentRepository },
@@ -50,6 +53,7 @@ import { RefundsService } from './refunds/refunds.service';
     CreationRules,
     PaymentIntentCreationService,
     FastPaymentIntentService,
+    LinkPaymentIntentService,
     PaymentIntentQueriesService,
     RefundsService,
     SessionExpiryService,
@@ -61,12 +65,14 @@ import { RefundsService } from './refunds/refunds.service';
     GatewayEventsService,
     PaymentIntentCreationService,
     FastPaymentIntentService,
+    LinkPaymentIntentService,
     PaymentIntentQueriesService,
     RefundsService,
     SessionExpiryService,
     ReconciliationService,
     PaymentIntentSweeps,
     GatewaysModule,
+    LinksModule,
     PayinsModule,
   ],
 })

@@ -3,6 +3,7 @@ import { PayersInstrumentsIntents1795400000000 } from './1795400000000-payers-in
 import { PayinsGatewayIdempotency1795500000000 } from './1795500000000-payins-gateway-idempotency';
 import { CrashRecovery1795600000000 } from './1795600000000-crash-recovery';
 import { SandboxReturnUrl1795700000000 } from './1795700000000-sandbox-return-url';
+import { Links1795800000000 } from './1795800000000-links';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   PayinsGatewayIdempotency1795500000000,
   CrashRecovery1795600000000,
   SandboxReturnUrl1795700000000,
+  Links1795800000000,
 ];

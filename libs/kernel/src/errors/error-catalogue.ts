@@ -246,6 +246,20 @@ export const ERRORS = {
     'A VAT of {vat}% is not allowed in {country} (allowed: {allowed}).',
     'Un IVA de {vat}% no está permitido en {country} (permitidos: {allowed}).',
   ),
+  LINK_NOT_FOUND: define('LINK_NOT_FOUND', 'NOT_FOUND', 'The payment link was not found.', 'No se encontró el link de pago.'),
+  LINK_ALREADY_USED: define(
+    'LINK_ALREADY_USED',
+    'CONFLICT',
+    'This payment link has already been used.',
+    'Este link de pago ya fue utilizado.',
+  ),
+  LINK_EXPIRED: define('LINK_EXPIRED', 'CONFLICT', 'This payment link has expired.', 'Este link de pago venció.'),
+  ERROR_DELETING_LINK: define(
+    'ERROR_DELETING_LINK',
+    'INVALID',
+    'The payment link could not be deleted: {reason}.',
+    'No se pudo eliminar el link de pago: {reasonEs}.',
+  ),
   FAST_PAYMENTS_NOT_ENABLED: define(
     'FAST_PAYMENTS_NOT_ENABLED',
     'NOT_FOUND',

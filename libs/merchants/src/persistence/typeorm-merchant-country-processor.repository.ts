@@ -41,6 +41,14 @@ export class TypeOrmMerchantCountryProcessorRepository extends MerchantCountryPr
     return row ? merchantCountryProcessorFromRow(row) : null;
   }
 
+  async findByIds(manager: EntityManager, merchantCountryProcessorIds: readonly string[]): Promise<MerchantCountryProcessor[]> {
+    if (merchantCountryProcessorIds.length === 0) return [];
+    const rows = await manager.find(MerchantCountryProcessorOrmEntity, {
+      where: { merchantCountryProcessorId: In([...merchantCountryProcessorIds]) },
+    });
+    return rows.map(merchantCountryProcessorFromRow);
+  }
+
   async onboarding(manager: EntityManager, merchantId: MerchantId): Promise<MerchantCountryProcessor[]> {
     const rows = await manager.find(MerchantCountryProcessorOrmEntity, {
       where: { merchantId, onboardingStatus: 'ONBOARDING' },

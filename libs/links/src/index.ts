@@ -1,0 +1,3 @@
+export * from './links.module';
+export * from './link.service';
+export * from './domain/link';

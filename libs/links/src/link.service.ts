@@ -1,0 +1,268 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { CatalogService, Country, CountryProcessor } from '@pcs/catalog';
+import { RuntimeSettings } from '@pcs/config';
+import { inTransaction } from '@pcs/database';
+import {
+  basisPointsToVatPercentage,
+  Caller,
+  DomainError,
+  InvalidRequestError,
+  MerchantId,
+  Money,
+  newId,
+  Page,
+  PageRequest,
+  PaymentIntentId,
+  vatPercentageToBasisPoints,
+} from '@pcs/kernel';
+import { MerchantCountryProcessorService, MerchantService } from '@pcs/merchants';
+import { DataSource, EntityManager } from 'typeorm';
+import { Link, LinkId, LinkStatus, LinkTerms } from './domain/link';
+import { LinkRepository, StoredLinkProcessor } from './link.repository';
+
+/** Operation 30's request (amount read at the edge). */
+export interface CreateLinkCommand {
+  readonly amount: Money;
+  readonly vatPercentage: number;
+  readonly merchantCountryProcessors: readonly string[];
+  readonly country: string;
+  readonly merchantId?: MerchantId;
+  readonly description?: string;
+  readonly reference?: string;
+  readonly expirationDate?: Date;
+}
+
+/** Operation 31's request: what is sent changes. The amount's currency is the request's, or the link's. */
+export interface UpdateLinkCommand {
+  readonly amount?: Money;
+  readonly vatPercentage?: number;
+  readonly merchantCountryProcessors?: readonly string[];
+  readonly description?: string;
+  readonly reference?: string;
+  readonly expirationDate?: Date;
+}
+
+/** A link as shown: the aggregate, its status now, its processors with their records' ids, its page. */
+export interface LinkView {
+  readonly link: Link;
+  readonly status: LinkStatus;
+  readonly processors: readonly (StoredLinkProcessor & { countryProcessor: CountryProcessor })[];
+  readonly url: string;
+}
+
+@Injectable()
+export class LinkService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly links: LinkRepository,
+    private readonly merchants: MerchantService,
+    private readonly relationships: MerchantCountryProcessorService,
+    private readonly catalog: CatalogService,
+    private readonly settings: RuntimeSettings,
+  ) {}
+
+  /**
+   * Operation 30. The merchant is the owner of the listed merchant country
+   * processors (all of one merchant the caller may act for, each ACTIVE and
+   * active, in the link's country, taking its currency); an ACTIVE merchant.
+   */
+  async create(caller: Caller, command: CreateLinkCommand): Promise<LinkView> {
+    const country = await this.country(command.country);
+    const link = await inTransaction(this.dataSource, async (manager) => {
+      const { merchantId, terms } = await this.terms(
+        manager,
+        caller,
+        country,
+        command.amount,
+        command.vatPercentage,
+        command.merchantCountryProcessors,
+        command.merchantId,
+      );
+      const now = new Date();
+      const link = Link.create({ linkId: newId<LinkId>(), businessId: caller.businessId, merchantId }, terms, command, now);
+      await this.links.insert(manager, link);
+      return link;
+    });
+    return (await this.views([link]))[0];
+  }
+
+  /** Operation 31: only an ACTIVE link changes (409 LINK_ALREADY_USED or LINK_EXPIRED otherwise). */
+  async update(caller: Caller, linkId: LinkId, command: UpdateLinkCommand): Promise<LinkView> {
+    const link = await inTransaction(this.dataSource, async (manager) => {
+      const link = await this.load(manager, caller, linkId, true);
+      const now = new Date();
+      link.assertActive(now);
+      const p = link.snapshot();
+      const changesTerms = command.amount || command.vatPercentage !== undefined || command.merchantCountryProcessors;
+      let terms: LinkTerms | undefined;
+      if (changesTerms) {
+        const country = await this.catalog.findCountryById(p.countryId);
+        if (!country) throw new Error(`link ${linkId} names an unknown country`);
+        const processorIds = command.merchantCountryProcessors;
+        const amount = command.amount ?? link.amount;
+        const vat = command.vatPercentage ?? basisPointsToVatPercentage(p.vatRateBp);
+        terms = processorIds
+          ? (await this.terms(manager, caller, country, amount, vat, processorIds, p.merchantId)).terms
+          : await this.keptProcessors(country, amount, vat, p.countryProcessorIds);
+      }
+      link.update({ terms, description: command.description, reference: command.reference, expirationDate: command.expirationDate }, now);
+      await this.links.save(manager, link);
+      return link;
+    });
+    return (await this.views([link]))[0];
+  }
+
+  /** Operation 33: a link in any status; deleted, unknown and foreign links are 404. */
+  async get(caller: Caller, linkId: LinkId): Promise<LinkView> {
+    return (await this.views([await this.load(this.dataSource.manager, caller, linkId)]))[0];
+  }
+
+  /** Operation 32: 404 unknown or deleted, 409 used or expired, the link otherwise. */
+  async validate(caller: Caller, linkId: LinkId): Promise<LinkView> {
+    const link = await this.load(this.dataSource.manager, caller, linkId);
+    link.assertActive(new Date());
+    return (await this.views([link]))[0];
+  }
+
+  /** Operation 29: newest first. */
+  async list(caller: Caller, filter: { merchantId?: MerchantId; status?: LinkStatus }, page: PageRequest): Promise<Page<LinkView>> {
+    if (filter.merchantId) await this.merchants.load(caller, filter.merchantId);
+    const found = await this.links.list(this.dataSource.manager, caller, { ...filter, now: new Date() }, page);
+    return { ...found, items: await this.views(found.items) };
+  }
+
+  /** Operation 35: a soft delete; a used link is a 400 ERROR_DELETING_LINK. */
+  async delete(caller: Caller, linkId: LinkId): Promise<void> {
+    await inTransaction(this.dataSource, async (manager) => {
+      const link = await this.load(manager, caller, linkId, true);
+      link.delete(new Date());
+      await this.links.save(manager, link);
+    });
+  }
+
+  /** Marks a link taken with loadForPayment as used by the payment intent, in the same transaction. */
+  async markUsed(manager: EntityManager, link: Link, paymentIntentId: PaymentIntentId): Promise<void> {
+    link.use(paymentIntentId, new Date());
+    await this.links.save(manager, link);
+  }
+
+  /**
+   * The link, taken for update, for a payment about to be made from it (the
+   * caller's transaction): of any number of concurrent attempts one finds it
+   * ACTIVE and the others wait, then find it USED (409).
+   */
+  async loadForPayment(manager: EntityManager, caller: Caller, linkId: LinkId): Promise<Link> {
+    const link = await this.load(manager, caller, linkId, true);
+    link.assertActive(new Date());
+    return link;
+  }
+
+  /** The processors a link offers, from the catalogue. */
+  async processorsOf(link: Link): Promise<CountryProcessor[]> {
+    return this.catalog.findCountryProcessors(link.snapshot().countryProcessorIds);
+  }
+
+  /** The absolute address of a link's hosted pay page (contract §12: clients never build it). */
+  urlOf(linkId: LinkId): string {
+    return `${this.settings.publicBaseUrl}/pay/${linkId}`;
+  }
+
+  private async load(manager: EntityManager, caller: Caller, linkId: LinkId, lock = false): Promise<Link> {
+    const link = await this.links.findVisible(manager, caller, linkId, lock);
+    if (!link) throw new DomainError('LINK_NOT_FOUND');
+    return link;
+  }
+
+  private async country(iso3: string): Promise<Country> {
+    const country = await this.catalog.findCountryByIso3(iso3);
+    if (!country) throw new InvalidRequestError(['country'], `${iso3} is not a supported country`);
+    return country;
+  }
+
+  /** The rules of §12 for what a link asks: merchant, processors, currency, VAT. */
+  private async terms(
+    manager: EntityManager,
+    caller: Caller,
+    country: Country,
+    amount: Money,
+    vatPercentage: number,
+    merchantCountryProcessorIds: readonly string[],
+    merchantId: MerchantId | undefined,
+  ): Promise<{ merchantId: MerchantId; terms: LinkTerms }> {
+    const field = ['merchantCountryProcessors'];
+    if (merchantCountryProcessorIds.length === 0)
+      throw new InvalidRequestError(field, 'merchantCountryProcessors must name at least one processor');
+    const views = await this.relationships.findVisible(caller, merchantCountryProcessorIds, manager);
+    if (views.length !== new Set(merchantCountryProcessorIds).size)
+      throw new InvalidRequestError(field, 'merchantCountryProcessors names a processor that is not yours');
+    const owners = new Set(views.map((v) => v.relationship.merchantId));
+    if (owners.size !== 1) throw new InvalidRequestError(field, 'merchantCountryProcessors must all belong to one merchant');
+    const owner = views[0].relationship.merchantId;
+    if (merchantId && merchantId !== owner)
+      throw new InvalidRequestError(['merchantId'], 'merchantId is not the owner of merchantCountryProcessors');
+    for (const { relationship: r, countryProcessor: cp } of views) {
+      if (r.onboardingStatus !== 'ACTIVE' || !r.active || !cp.active)
+        throw new InvalidRequestError(field, `merchantCountryProcessors: ${r.merchantCountryProcessorId} is not active`);
+      if (cp.country.countryId !== country.countryId)
+        throw new InvalidRequestError(field, `merchantCountryProcessors: ${r.merchantCountryProcessorId} is not in ${country.iso3}`);
+      if (!cp.currencies.includes(amount.currency))
+        throw new InvalidRequestError(field, `merchantCountryProcessors: ${r.merchantCountryProcessorId} does not take ${amount.currency}`);
+    }
+    (await this.merchants.load(caller, owner, manager)).assertCanCollect();
+    return {
+      merchantId: owner,
+      terms: this.checkedTerms(
+        country,
+        amount,
+        vatPercentage,
+        views.map((v) => v.countryProcessor.countryProcessorId),
+      ),
+    };
+  }
+
+  private async keptProcessors(
+    country: Country,
+    amount: Money,
+    vatPercentage: number,
+    countryProcessorIds: readonly string[],
+  ): Promise<LinkTerms> {
+    const processors = await this.catalog.findCountryProcessors(countryProcessorIds);
+    if (processors.some((p) => !p.currencies.includes(amount.currency))) {
+      throw new InvalidRequestError(['amount'], `the link's processors do not take ${amount.currency}`);
+    }
+    return this.checkedTerms(country, amount, vatPercentage, countryProcessorIds);
+  }
+
+  private checkedTerms(country: Country, amount: Money, vatPercentage: number, countryProcessorIds: readonly string[]): LinkTerms {
+    if (!country.currencies.includes(amount.currency))
+      throw new DomainError('CURRENCY_NOT_ACCEPTED', undefined, { currency: amount.currency, country: country.iso3 });
+    const vatRateBp = vatPercentageToBasisPoints(vatPercentage);
+    if (vatRateBp === null || !country.vatRatesBp.includes(vatRateBp)) {
+      throw new DomainError('VAT_RATE_NOT_ALLOWED', undefined, {
+        vat: String(vatPercentage),
+        country: country.iso3,
+        allowed: country.vatRatesBp.map(basisPointsToVatPercentage).join(', '),
+      });
+    }
+    return { amount, vatRateBp, countryId: country.countryId, countryProcessorIds };
+  }
+
+  private async views(links: readonly Link[]): Promise<LinkView[]> {
+    const stored = await this.links.processorsOf(
+      this.dataSource.manager,
+      links.map((l) => l.id),
+    );
+    const catalog = new Map((await this.catalog.listCountryProcessors()).map((p) => [p.countryProcessorId, p]));
+    const now = new Date();
+    return links.map((link) => ({
+      link,
+      status: link.statusAt(now),
+      processors: (stored.get(link.id) ?? []).flatMap((p) => {
+        const countryProcessor = catalog.get(p.countryProcessorId);
+        return countryProcessor ? [{ ...p, countryProcessor }] : [];
+      }),
+      url: this.urlOf(link.id),
+    }));
+  }
+}

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CatalogModule } from '@pcs/catalog';
+import { MerchantsModule } from '@pcs/merchants';
+import { LinkRepository } from './link.repository';
+import { LinkService } from './link.service';
+import { LinkCountryProcessorOrmEntity, LinkOrmEntity } from './persistence/link.orm-entity';
+import { TypeOrmLinkRepository } from './persistence/typeorm-link.repository';
+
+/** Payment links (operations 24, 29–35). */
+@Module({
+  imports: [TypeOrmModule.forFeature([LinkOrmEntity, LinkCountryProcessorOrmEntity]), CatalogModule, MerchantsModule],
+  providers: [{ provide: LinkRepository, useClass: TypeOrmLinkRepository }, LinkService],
+  exports: [LinkService],
+})
+export class LinksModule {}
