@@ -1,3 +1,4 @@
+import * as net from 'node:net';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { GatewaySettings } from '@pcs/config';
 import { testSettings } from '@pcs/testing';
@@ -8,10 +9,21 @@ import { createPayinsApi } from '../apps/payins-api/src/payins-api';
  * The real payins API, exactly as main.ts builds it, on this run's database,
  * listening on a free loopback port (the sandbox gateway calls back over HTTP).
  */
-export async function startPayinsApi(gateway: Partial<GatewaySettings> = {}): Promise<NestExpressApplication> {
-  const app = await createPayinsApi(testSettings('http://localhost:3000', gateway), 'silent');
-  await app.listen(0, '127.0.0.1');
+export async function startPayinsApi(gateway: Partial<GatewaySettings> = {}, port?: number): Promise<NestExpressApplication> {
+  // With a port, the URLs handed to payers (PUBLIC_BASE_URL) point at this very server, as a browser test needs.
+  const app = await createPayinsApi(testSettings(port ? `http://127.0.0.1:${port}` : 'http://localhost:3000', gateway), 'silent');
+  await app.listen(port ?? 0, '127.0.0.1');
   return app;
+}
+
+/** A free loopback port. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 export async function startB2bApi(): Promise<NestExpressApplication> {

@@ -3,7 +3,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { GatewaySettings } from '@pcs/config';
 import { ApiCredentials, clientFor, createTenant, SignedClient, TestTenant } from '@pcs/testing';
 import { DataSource } from 'typeorm';
-import { startB2bApi, startPayinsApi } from './payins-app';
+import { freePort, startB2bApi, startPayinsApi } from './payins-app';
 
 /** What an end-to-end spec works with: a real app on this run's database, a tenant, signed clients. */
 export interface Testbed {
@@ -29,11 +29,14 @@ export interface TestbedOptions {
   readonly name?: string;
   /** A payer to create for the first merchant (POST /payer with this body). */
   readonly payer?: Record<string, unknown>;
+  /** Listen where PUBLIC_BASE_URL points (a free port), so the URLs handed to payers work in a browser. */
+  readonly reachable?: boolean;
 }
 
 /** The one opening of every end-to-end spec: boot the app, a tenant, signed clients, optionally a payer. */
 export async function testbed(options: TestbedOptions = {}): Promise<Testbed> {
-  const app = options.api === 'b2b' ? await startB2bApi() : await startPayinsApi(options.gateway);
+  const app =
+    options.api === 'b2b' ? await startB2bApi() : await startPayinsApi(options.gateway, options.reachable ? await freePort() : undefined);
   const tenant = await createTenant(app, { merchants: options.merchants, country: options.country, name: options.name });
   const merchant = clientFor(app, tenant.merchants[0]);
   let payerId = '';

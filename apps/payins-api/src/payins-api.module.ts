@@ -20,6 +20,7 @@ import { SandboxGatewayController } from './gateway/sandbox-gateway.controller';
 import { PayinController } from './payin/payin.controller';
 import { PaymentIntentController } from './payment-intent/payment-intent.controller';
 import { LinkController } from './link/link.controller';
+import { PayPageController } from './pay-page/pay-page.controller';
 
 /** The payins API: merchants, payers, instruments, payment intents, links, payins. */
 @Module({})
@@ -49,6 +50,7 @@ export class PayinsApiModule {
         PaymentInstrumentController,
         PaymentIntentController,
         LinkController,
+        PayPageController,
         PayinController,
         SandboxGatewayController,
         GatewayCallbackController,

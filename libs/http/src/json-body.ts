@@ -81,8 +81,8 @@ export function nestingDepthExceeds(json: string, max: number): boolean {
   return false;
 }
 
-/** Routes that take HTML form posts (the sandbox gateway's page), parsed before the JSON rules apply. */
-export const FORM_ROUTES = '/sandbox/gateway';
+/** Routes that take HTML form posts (the sandbox gateway's page, the links' pay page), parsed before the JSON rules apply. */
+export const FORM_ROUTES = ['/sandbox/gateway', '/pay'];
 
 export function formBodyParser(): RequestHandler {
   return urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 });
@@ -92,7 +92,7 @@ export function formBodyParser(): RequestHandler {
 export function requireJsonContentType(respond: ErrorResponder): RequestHandler {
   return (request, response, next) => {
     const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
-    const isForm = request.path.startsWith(FORM_ROUTES) && request.is('application/x-www-form-urlencoded');
+    const isForm = FORM_ROUTES.some((route) => request.path.startsWith(`${route}/`)) && request.is('application/x-www-form-urlencoded');
     if (hasBody && !isForm && !request.is(['application/json', 'application/*+json'])) {
       respond(response, new DomainError('UNSUPPORTED_MEDIA_TYPE'));
       return;

@@ -125,6 +125,12 @@ export class LinkService {
     return (await this.views([link]))[0];
   }
 
+  /** A live link for its public pay page, which acts for no caller (null: unknown or deleted). */
+  async findForPayer(linkId: LinkId): Promise<LinkView | null> {
+    const link = await this.links.findLive(this.dataSource.manager, linkId);
+    return link ? (await this.views([link]))[0] : null;
+  }
+
   /** Operation 29: newest first. */
   async list(caller: Caller, filter: { merchantId?: MerchantId; status?: LinkStatus }, page: PageRequest): Promise<Page<LinkView>> {
     if (filter.merchantId) await this.merchants.load(caller, filter.merchantId);

@@ -21,6 +21,7 @@ dt{color:#6b7280}dd{margin:0;min-width:0}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.85rem;word-break:break-all}
 .status{color:#374151}
 .actions{display:flex;gap:.5rem;flex-wrap:wrap;margin:0}
+.actions+.actions{margin-top:.5rem}
 .actions button,.button{flex:1 1 8rem;border:0;border-radius:8px;padding:.8rem 1rem;font-size:1rem;cursor:pointer;color:#fff;background:#2563eb;text-align:center;text-decoration:none}
 .actions .approve{background:#059669}.actions .reject{background:#dc2626}.actions .pending{background:#6b7280}
 .back{display:inline-block;margin-top:1.25rem;color:#2563eb}

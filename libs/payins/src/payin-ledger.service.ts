@@ -44,6 +44,11 @@ export class PayinLedgerService {
     return this.payins.openOffSessionCharge(manager, paymentIntentId);
   }
 
+  /** The intent's checkout still open at a gateway page, if any. */
+  openCheckout(manager: EntityManager, paymentIntentId: PaymentIntentId, now: Date): Promise<Payin | null> {
+    return this.payins.openCheckout(manager, paymentIntentId, now);
+  }
+
   /** The intent's latest approved collection: what a refund goes back through. */
   latestApprovedCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null> {
     return this.payins.latestApprovedCharge(manager, paymentIntentId);

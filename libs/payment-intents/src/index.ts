@@ -12,3 +12,4 @@ export * from './reconciliation/reconciliation.service';
 export * from './payment-intent-sweeps';
 export * from './domain/payment-intent';
 export * from './domain/argentine-payment-info';
+export * from './link-checkout/link-checkout.service';

@@ -17,6 +17,7 @@ import { LinkPaymentIntentService } from './creation/link-payment-intent.service
 import { PaymentIntentCreationService } from './creation/payment-intent-creation.service';
 import { SessionExpiryService } from './expiry/session-expiry.service';
 import { GatewayEventsService } from './gateway-events/gateway-events.service';
+import { LinkCheckoutService } from './link-checkout/link-checkout.service';
 import { PaymentIntentQueriesService } from './payment-intent-queries.service';
 import { GatewayEventLog, PaymentIntentRepository } from './payment-intent.repository';
 import { PaymentIntentSweeps } from './payment-intent-sweeps';
@@ -54,6 +55,7 @@ import { RefundsService } from './refunds/refunds.service';
     PaymentIntentCreationService,
     FastPaymentIntentService,
     LinkPaymentIntentService,
+    LinkCheckoutService,
     PaymentIntentQueriesService,
     RefundsService,
     SessionExpiryService,
@@ -66,6 +68,7 @@ import { RefundsService } from './refunds/refunds.service';
     PaymentIntentCreationService,
     FastPaymentIntentService,
     LinkPaymentIntentService,
+    LinkCheckoutService,
     PaymentIntentQueriesService,
     RefundsService,
     SessionExpiryService,

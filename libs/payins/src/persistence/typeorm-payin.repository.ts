@@ -11,7 +11,7 @@ import {
   PaymentIntentId,
   SortBy,
 } from '@pcs/kernel';
-import { EntityManager, LessThan, SelectQueryBuilder } from 'typeorm';
+import { EntityManager, LessThan, MoreThan, SelectQueryBuilder } from 'typeorm';
 import { Payin } from '../domain/payin';
 import { PayinFilters, PayinRepository } from '../payin.repository';
 import { payinFromRow, payinToRow } from './payin.mapper';
@@ -73,6 +73,20 @@ export class TypeOrmPayinRepository extends PayinRepository {
   async openOffSessionCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null> {
     const row = await manager.findOne(PayinOrmEntity, {
       where: { paymentIntentId, transactionType: 'PAYIN', paymentIntentInitiator: 'MERCHANT', status: 'PENDING' },
+      order: { createdAt: 'DESC' },
+    });
+    return row ? payinFromRow(row) : null;
+  }
+
+  async openCheckout(manager: EntityManager, paymentIntentId: PaymentIntentId, now: Date): Promise<Payin | null> {
+    const row = await manager.findOne(PayinOrmEntity, {
+      where: {
+        paymentIntentId,
+        transactionType: 'PAYIN',
+        paymentIntentInitiator: 'PAYER',
+        status: 'PENDING',
+        sessionExpiresAt: MoreThan(now),
+      },
       order: { createdAt: 'DESC' },
     });
     return row ? payinFromRow(row) : null;

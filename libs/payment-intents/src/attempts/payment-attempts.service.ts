@@ -52,12 +52,14 @@ export class PaymentAttemptsService {
    * checkout closed. `operationId` (derived from the request's
    * Idempotency-Key, when it has one) names the attempt: an attempt already
    * recorded under it is answered again instead of opening another.
+   * `returnUrl`: where the gateway sends the payer back (a hosted page of ours).
    */
   async initialize(
     caller: Caller,
     paymentIntentId: PaymentIntentId,
     countryProcessorId: string,
     operationId?: string,
+    returnUrl?: string,
   ): Promise<InitializedAttempt> {
     const current = await this.intents.getVisible(this.dataSource.manager, caller, paymentIntentId);
     const earlier = operationId && (await this.ledger.get(this.dataSource.manager, operationId));
@@ -77,6 +79,7 @@ export class PaymentAttemptsService {
       currency: current.snapshot().currency,
       amount: current.total.minor,
       expiresAt,
+      returnUrl,
     });
 
     let replaced: Payin[] = [];
