@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, Logger, Param, Post, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { RuntimeSettings } from '@pcs/config';
 import { Public } from '@pcs/http';
@@ -22,6 +22,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 @ApiExcludeController()
 @Controller('pay')
 export class PayPageController {
+  private readonly logger = new Logger('PayPage');
   private readonly key: Buffer;
 
   constructor(
@@ -78,8 +79,9 @@ export class PayPageController {
     try {
       const gatewayUrl = await this.checkout.start(linkId, countryProcessorId, `${this.base}/pay/${linkId}`);
       response.set('Cache-Control', 'no-store').redirect(303, gatewayUrl);
-    } catch {
+    } catch (error) {
       // Used, expired, deleted or a method no longer offered meanwhile: the page says where things stand.
+      this.logger.warn(`pay page ${linkId}: ${(error as Error).message}`);
       response.set('Cache-Control', 'no-store').redirect(303, `/pay/${linkId}`);
     }
   }
