@@ -21,7 +21,7 @@ describe('link service on PostgreSQL', () => {
     const merchant = await services
       .get(MerchantService)
       .create({ businessId: business.businessId, name: 'Shop', countryIso3: 'URY', approve: true });
-    caller = { credentialId: 'c', businessId: business.businessId, merchantId: merchant.merchantId as MerchantId };
+    caller = { credentialId: 'c', businessId: business.businessId, merchantId: merchant.merchantId };
     const relationships = await services.get(MerchantCountryProcessorService).list(caller);
     processorIds = relationships
       .filter((r) => ['VISA', 'OCA'].includes(r.countryProcessor.paymentMethod.name))
@@ -71,7 +71,7 @@ describe('link service on PostgreSQL', () => {
     await links.delete(caller, deleted.id);
     await new Promise((resolve) => setTimeout(resolve, 350));
     const ids = async (status?: 'ACTIVE' | 'USED' | 'EXPIRED') =>
-      (await links.list(caller, { status }, { page: 1, limit: 100 })).items.map((v) => v.link.id as LinkId);
+      (await links.list(caller, { status }, { page: 1, limit: 100 })).items.map((v) => v.link.id);
     expect(await ids('ACTIVE')).toContain(active.id);
     expect(await ids('ACTIVE')).not.toContain(expiring.id);
     expect(await ids('EXPIRED')).toEqual([expiring.id]);
