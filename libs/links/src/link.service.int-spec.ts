@@ -1,9 +1,8 @@
 import { BusinessService } from '@pcs/businesses';
 import { inTransaction } from '@pcs/database';
-import { asPaymentIntentId, Caller, Currency, DomainError, MerchantId, Money } from '@pcs/kernel';
+import { asPaymentIntentId, Caller, Currency, DomainError, Money } from '@pcs/kernel';
 import { MerchantCountryProcessorService, MerchantService } from '@pcs/merchants';
 import { serviceContext, ServiceContext } from '@pcs/testing';
-import { LinkId } from './domain/link';
 import { LinkService } from './link.service';
 import { LinksModule } from './links.module';
 
