@@ -16,7 +16,8 @@ const CONTEXTS = {
   payers: ['catalog', 'database', 'kernel', 'merchants'],
   payins: ['database', 'kernel'],
   'payment-instruments': ['catalog', 'database', 'kernel', 'merchants', 'payers'],
-  links: ['catalog', 'config', 'database', 'kernel', 'merchants'],
+  mail: ['config', 'database', 'kernel'],
+  links: ['catalog', 'config', 'database', 'kernel', 'mail', 'merchants', 'pages'],
   'payment-intents': [
     'catalog',
     'config',

@@ -25,6 +25,8 @@ async function startProcess(port: number): Promise<ChildProcess> {
     env: {
       ...process.env,
       DATABASE_URL: process.env.TEST_DATABASE_URL,
+      // Required with DATABASE_URL (contract §15); nothing in this test sends mail.
+      SMTP_URL: 'smtp://127.0.0.1:2525',
       SECRETS_MASTER_KEY: process.env.TEST_SECRETS_MASTER_KEY,
       PAYINS_API_PORT: String(port),
       LOG_LEVEL: 'silent',

@@ -201,6 +201,7 @@ describe('payment links', () => {
       await merchant.patch(`/link/${link.linkId}`, { description: 'x' }),
       await merchant.delete(`/link/${link.linkId}`),
       await merchant.post(`/link/${link.linkId}/payment-intent`, { paymentInstrumentTypeName: 'CREDIT_CARD', paymentMethodName: 'VISA' }),
+      await merchant.post(`/link/${link.linkId}/share`, { receiverEmail: 'ana@example.uy', receiverName: 'Ana' }),
     ]) {
       expect(response.body).toEqual(errorShape('Payins:LINK_NOT_FOUND'));
     }
@@ -227,6 +228,7 @@ describe('payment links', () => {
           await client.patch(`/link/${link.linkId}`, { description: 'mine now' }),
           await client.delete(`/link/${link.linkId}`),
           await client.post(`/link/${link.linkId}/payment-intent`, { paymentInstrumentTypeName: 'CREDIT_CARD', paymentMethodName: 'VISA' }),
+          await client.post(`/link/${link.linkId}/share`, { receiverEmail: 'intruder@example.uy', receiverName: 'Intruder' }),
         ]) {
           expect(response.status).toBe(404);
         }
@@ -234,6 +236,7 @@ describe('payment links', () => {
       }
       expect((await clientFor(bed.app, stranger.business).get(`/link?merchantId=${bed.tenant.merchants[0].merchantId}`)).status).toBe(404);
       expect((await merchant.get(`/link/${link.linkId}`)).body.status).toBe('ACTIVE');
+      expect(await bed.dataSource.query(`SELECT 1 FROM mail_message WHERE to_address = 'intruder@example.uy'`)).toEqual([]);
     });
   });
 });

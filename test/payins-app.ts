@@ -1,6 +1,6 @@
 import * as net from 'node:net';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { GatewaySettings } from '@pcs/config';
+import { GatewaySettings, MailSettings } from '@pcs/config';
 import { testSettings } from '@pcs/testing';
 import { createB2bApi } from '../apps/b2b-api/src/b2b-api';
 import { createPayinsApi } from '../apps/payins-api/src/payins-api';
@@ -9,9 +9,13 @@ import { createPayinsApi } from '../apps/payins-api/src/payins-api';
  * The real payins API, exactly as main.ts builds it, on this run's database,
  * listening on a free loopback port (the sandbox gateway calls back over HTTP).
  */
-export async function startPayinsApi(gateway: Partial<GatewaySettings> = {}, port?: number): Promise<NestExpressApplication> {
+export async function startPayinsApi(
+  gateway: Partial<GatewaySettings> = {},
+  port?: number,
+  mail: Partial<MailSettings> = {},
+): Promise<NestExpressApplication> {
   // With a port, the URLs handed to payers (PUBLIC_BASE_URL) point at this very server, as a browser test needs.
-  const app = await createPayinsApi(testSettings(port ? `http://127.0.0.1:${port}` : 'http://localhost:3000', gateway), 'silent');
+  const app = await createPayinsApi(testSettings(port ? `http://127.0.0.1:${port}` : 'http://localhost:3000', gateway, mail), 'silent');
   await app.listen(port ?? 0, '127.0.0.1');
   return app;
 }

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { loadDotEnv, loadEnvironment, resolveSecretsMasterKey } from '@pcs/config';
-import { prepareRuntime } from '@pcs/database';
+import { mailDirectoryFor, prepareRuntime, requireMailTransport } from '@pcs/database';
 import { ChildProcess, spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { seedDemoIfEmpty } from './demo-seed';
@@ -23,6 +23,7 @@ const APIS = [
 async function main(): Promise<void> {
   loadDotEnv();
   const env = loadEnvironment();
+  requireMailTransport(env);
   const runtime = await prepareRuntime(env, log);
   const settings = runtime.settingsFor(env.PAYINS_API_PORT);
 
@@ -38,6 +39,8 @@ async function main(): Promise<void> {
     ...process.env,
     DATABASE_URL: runtime.database.url,
     SECRETS_MASTER_KEY: resolveSecretsMasterKey(env).toString('base64'),
+    // The APIs see DATABASE_URL (the launcher's embedded server) yet keep the embedded default's .eml folder.
+    ...(mailDirectoryFor(env) ? { MAIL_DIRECTORY: mailDirectoryFor(env) as string } : {}),
   };
   const children: ChildProcess[] = APIS.map(({ name, main }) => {
     const child = spawn(process.execPath, [main], { env: childEnv, stdio: 'inherit' });

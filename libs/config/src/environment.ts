@@ -79,6 +79,23 @@ export class Environment {
   @Max(3600)
   SWEEP_SECONDS: number = 5;
 
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @Matches(/^smtps?:\/\//, { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })
+  SMTP_URL?: string;
+
+  @IsString()
+  MAIL_FROM: string = 'Pagos <no-reply@localhost>';
+
+  /**
+   * Set by `npm start` for its API processes on the embedded database (where
+   * mail becomes .eml files); not a production setting.
+   */
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsString()
+  MAIL_DIRECTORY?: string;
+
   get dataDir(): string {
     return path.resolve(this.DATA_DIR);
   }

@@ -25,6 +25,31 @@ export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
   reconcileAfterSeconds: 30,
 };
 
+/**
+ * Where mail goes (contract §15): an SMTP server, or on the embedded default
+ * without one, `.eml` files in a folder a developer can open.
+ */
+export interface MailSettings {
+  readonly smtpUrl: string | null;
+  readonly directory: string | null;
+  readonly from: string;
+  /** How often the mail worker looks for messages, and how long it first waits before retrying one. */
+  readonly pollSeconds: number;
+  readonly retryDelaySeconds: number;
+  /** The job queue's name: every replica of a deployment works the same one. */
+  readonly queue: string;
+}
+
+export const DEFAULT_MAIL_FROM = 'Pagos <no-reply@localhost>';
+export const DEFAULT_MAIL_SETTINGS: MailSettings = {
+  smtpUrl: null,
+  directory: null,
+  from: DEFAULT_MAIL_FROM,
+  pollSeconds: 2,
+  retryDelaySeconds: 5,
+  queue: 'mail',
+};
+
 /** How long a request holds its Idempotency-Key before a retry may take the key over (a request that died). */
 export const DEFAULT_IDEMPOTENCY_LEASE_SECONDS = 60;
 
@@ -42,6 +67,7 @@ export class RuntimeSettings {
     readonly poolSize: number = 10,
     readonly gateway: GatewaySettings = DEFAULT_GATEWAY_SETTINGS,
     readonly idempotencyLeaseSeconds: number = DEFAULT_IDEMPOTENCY_LEASE_SECONDS,
+    readonly mail: MailSettings = DEFAULT_MAIL_SETTINGS,
   ) {}
 }
 

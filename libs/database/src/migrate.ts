@@ -1,11 +1,20 @@
+import PgBoss from 'pg-boss';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from './migrations';
 
 // Arbitrary constant shared by every process of this service.
 const MIGRATION_LOCK_KEY = 7_130_501_001;
 
+/** The schema of the job queue (pg-boss, schema `pgboss`), created or migrated by pg-boss itself, with ours. */
+async function migrateJobQueue(url: string): Promise<void> {
+  const boss = new PgBoss({ connectionString: url, supervise: false, schedule: false, max: 1 });
+  boss.on('error', () => undefined);
+  await boss.start();
+  await boss.stop({ graceful: false, wait: true });
+}
+
 /**
- * Applies pending migrations. Several replicas may start together: a
+ * Applies pending migrations (and the job queue's). Several replicas may start together: a
  * session-level advisory lock lets exactly one migrate while the others wait,
  * then find nothing pending.
  */
@@ -24,6 +33,7 @@ export async function migrateDatabase(url: string, log: (line: string) => void =
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     const applied = await dataSource.runMigrations({ transaction: 'each' });
     for (const migration of applied) log(`applied migration ${migration.name}`);
+    await migrateJobQueue(url);
     return applied.map((m) => m.name);
   } finally {
     await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);

@@ -1,7 +1,29 @@
-import { Environment, publicBaseUrlFor, resolveSecretsMasterKey, RuntimeSettings } from '@pcs/config';
+import {
+  DEFAULT_MAIL_SETTINGS,
+  Environment,
+  EnvironmentError,
+  publicBaseUrlFor,
+  resolveSecretsMasterKey,
+  RuntimeSettings,
+} from '@pcs/config';
+import * as path from 'node:path';
 import { resolveDatabase } from './connection';
 import { RunningDatabase } from './embedded-postgres';
 import { migrateDatabase } from './migrate';
+
+/** Contract §15: an API on a real database sends real mail; only the embedded default may write .eml files instead. */
+export function requireMailTransport(env: Environment): void {
+  if (env.DATABASE_URL && !env.SMTP_URL && !env.MAIL_DIRECTORY) {
+    throw new EnvironmentError('SMTP_URL is required when DATABASE_URL is set (smtp://user:password@host:587)');
+  }
+}
+
+/** Where .eml files go when there is no SMTP server: only on the embedded default. */
+export function mailDirectoryFor(env: Environment): string | null {
+  if (env.SMTP_URL) return null;
+  if (env.MAIL_DIRECTORY) return path.resolve(env.MAIL_DIRECTORY);
+  return env.DATABASE_URL ? null : path.join(env.dataDir, 'mail');
+}
 
 export interface PreparedRuntime {
   readonly database: RunningDatabase;
@@ -14,6 +36,12 @@ export interface PreparedRuntime {
  */
 export async function prepareRuntime(env: Environment, log: (line: string) => void): Promise<PreparedRuntime> {
   const secretsMasterKey = resolveSecretsMasterKey(env);
+  const mail = {
+    ...DEFAULT_MAIL_SETTINGS,
+    smtpUrl: env.SMTP_URL ?? null,
+    directory: mailDirectoryFor(env),
+    from: env.MAIL_FROM,
+  };
   const database = await resolveDatabase(env, log);
   try {
     await migrateDatabase(database.url, log);
@@ -36,6 +64,7 @@ export async function prepareRuntime(env: Environment, log: (line: string) => vo
           reconcileAfterSeconds: env.RECONCILE_AFTER_SECONDS,
         },
         env.IDEMPOTENCY_LEASE_SECONDS,
+        mail,
       ),
   };
 }

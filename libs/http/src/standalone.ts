@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { closeOnSignal, Environment, loadDotEnv, loadEnvironment, RuntimeSettings } from '@pcs/config';
-import { prepareRuntime } from '@pcs/database';
+import { prepareRuntime, requireMailTransport } from '@pcs/database';
 
 /**
  * Runs one API in its own process (one container per API). `npm start` runs
@@ -15,6 +15,7 @@ export function serveStandalone(
   const run = async () => {
     loadDotEnv();
     const env = loadEnvironment();
+    requireMailTransport(env);
     const runtime = await prepareRuntime(env, log);
     const app = await create(runtime.settingsFor(portOf(env)), env.LOG_LEVEL);
     await app.listen(portOf(env));

@@ -16,9 +16,11 @@ import {
   PaymentIntentId,
   vatPercentageToBasisPoints,
 } from '@pcs/kernel';
+import { MailOutbox } from '@pcs/mail';
 import { MerchantCountryProcessorService, MerchantService } from '@pcs/merchants';
 import { DataSource, EntityManager } from 'typeorm';
 import { Link, LinkId, LinkStatus, LinkTerms } from './domain/link';
+import { linkShareEmail } from './link-share-email';
 import { LinkRepository, StoredLinkProcessor } from './link.repository';
 
 /** Operation 30's request (amount read at the edge). */
@@ -60,6 +62,7 @@ export class LinkService {
     private readonly relationships: MerchantCountryProcessorService,
     private readonly catalog: CatalogService,
     private readonly settings: RuntimeSettings,
+    private readonly mail: MailOutbox,
   ) {}
 
   /**
@@ -136,6 +139,20 @@ export class LinkService {
     if (filter.merchantId) await this.merchants.load(caller, filter.merchantId);
     const found = await this.links.list(this.dataSource.manager, caller, { ...filter, now: new Date() }, page);
     return { ...found, items: await this.views(found.items) };
+  }
+
+  /**
+   * Operation 34: only an ACTIVE link (409 LINK_ALREADY_USED or LINK_EXPIRED
+   * otherwise). The email is queued in the same transaction (the mail outbox);
+   * the answer comes once it is queued.
+   */
+  async share(caller: Caller, linkId: LinkId, receiver: { receiverEmail: string; receiverName: string }): Promise<void> {
+    await inTransaction(this.dataSource, async (manager) => {
+      const link = await this.load(manager, caller, linkId, true);
+      link.assertActive(new Date());
+      const merchantName = (await this.merchants.load(caller, link.snapshot().merchantId, manager)).snapshot().merchantName;
+      await this.mail.enqueue(manager, linkShareEmail({ link, url: this.urlOf(link.id), merchantName, ...receiver }));
+    });
   }
 
   /** Operation 35: a soft delete; a used link is a 400 ERROR_DELETING_LINK. */

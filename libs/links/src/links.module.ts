@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CatalogModule } from '@pcs/catalog';
+import { MailModule } from '@pcs/mail';
 import { MerchantsModule } from '@pcs/merchants';
 import { LinkRepository } from './link.repository';
 import { LinkService } from './link.service';
@@ -9,7 +10,7 @@ import { TypeOrmLinkRepository } from './persistence/typeorm-link.repository';
 
 /** Payment links (operations 24, 29–35). */
 @Module({
-  imports: [TypeOrmModule.forFeature([LinkOrmEntity, LinkCountryProcessorOrmEntity]), CatalogModule, MerchantsModule],
+  imports: [TypeOrmModule.forFeature([LinkOrmEntity, LinkCountryProcessorOrmEntity]), CatalogModule, MerchantsModule, MailModule],
   providers: [{ provide: LinkRepository, useClass: TypeOrmLinkRepository }, LinkService],
   exports: [LinkService],
 })

@@ -1,14 +1,41 @@
-import { DEFAULT_GATEWAY_SETTINGS, GatewaySettings, RuntimeSettings } from '@pcs/config';
+import {
+  DEFAULT_GATEWAY_SETTINGS,
+  DEFAULT_IDEMPOTENCY_LEASE_SECONDS,
+  DEFAULT_MAIL_SETTINGS,
+  GatewaySettings,
+  MailSettings,
+  RuntimeSettings,
+} from '@pcs/config';
+import * as crypto from 'node:crypto';
+import * as os from 'node:os';
+import * as path from 'node:path';
 
 /** Settings pointing at this run's database (see global-setup.ts). */
-export function testSettings(publicBaseUrl = 'http://localhost:3000', gateway: Partial<GatewaySettings> = {}): RuntimeSettings {
+export function testSettings(
+  publicBaseUrl = 'http://localhost:3000',
+  gateway: Partial<GatewaySettings> = {},
+  mail: Partial<MailSettings> = {},
+): RuntimeSettings {
   const url = process.env.TEST_DATABASE_URL;
   const key = process.env.TEST_SECRETS_MASTER_KEY;
   if (!url || !key) throw new Error('TEST_DATABASE_URL is not set: run the tests through jest (npm test)');
   // Sweeps run only when a test asks (sweepSeconds is long), so timing never decides an outcome.
-  return new RuntimeSettings(url, Buffer.from(key, 'base64'), publicBaseUrl, 4, {
-    ...DEFAULT_GATEWAY_SETTINGS,
-    sweepSeconds: 3600,
-    ...gateway,
-  });
+  // Mail goes to .eml files in a temporary folder unless a test brings its own SMTP server.
+  return new RuntimeSettings(
+    url,
+    Buffer.from(key, 'base64'),
+    publicBaseUrl,
+    4,
+    { ...DEFAULT_GATEWAY_SETTINGS, sweepSeconds: 3600, ...gateway },
+    DEFAULT_IDEMPOTENCY_LEASE_SECONDS,
+    {
+      ...DEFAULT_MAIL_SETTINGS,
+      directory: path.join(os.tmpdir(), 'pcs-test-mail'),
+      pollSeconds: 0.5,
+      retryDelaySeconds: 1,
+      // Each app of a test run works its own queue: apps of other spec files share the database.
+      queue: `mail-test-${crypto.randomBytes(4).toString('hex')}`,
+      ...mail,
+    },
+  );
 }

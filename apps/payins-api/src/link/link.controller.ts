@@ -9,9 +9,9 @@ import { presentCreation } from '../payment-intent/payment-intent.presenter';
 import { PaymentIntentCreationResponse } from '../payment-intent/payment-intent.responses';
 import { ApiStandardErrors } from '../shared/api-errors.decorator';
 import { ErrorResponse } from '../shared/error.response';
-import { CreateLinkDto, LinkPaymentIntentDto, ListLinksQuery, UpdateLinkDto } from './dto/link-requests.dto';
+import { CreateLinkDto, LinkPaymentIntentDto, ListLinksQuery, ShareLinkDto, UpdateLinkDto } from './dto/link-requests.dto';
 import { presentLink } from './link.presenter';
-import { LinkDeletedResponse, LinkResponse } from './link.responses';
+import { LinkDeletedResponse, LinkResponse, LinkSharedResponse } from './link.responses';
 
 const usedOrExpired = ApiConflictResponse({ type: ErrorResponse, description: 'Payins:LINK_ALREADY_USED or Payins:LINK_EXPIRED' });
 const expiration = (value: string | undefined) => (value === undefined ? undefined : new Date(value));
@@ -98,6 +98,25 @@ export class LinkController {
   @ApiStandardErrors()
   async get(@CurrentCaller() caller: Caller, @Param('linkId', UuidParamPipe) id: string): Promise<LinkResponse> {
     return presentLink(await this.links.get(caller, asLinkId(id)));
+  }
+
+  @Post(':linkId/share')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Share a link',
+    description: 'Emails the link to the receiver (Spanish, English below); answered once the email is queued. Only an ACTIVE link.',
+    operationId: 'shareLink',
+  })
+  @ApiOkResponse({ type: LinkSharedResponse })
+  @ApiStandardErrors()
+  @usedOrExpired
+  async share(
+    @CurrentCaller() caller: Caller,
+    @Param('linkId', UuidParamPipe) id: string,
+    @Body() body: ShareLinkDto,
+  ): Promise<LinkSharedResponse> {
+    await this.links.share(caller, asLinkId(id), { receiverEmail: body.receiverEmail.trim(), receiverName: body.receiverName.trim() });
+    return { success: true, linkId: id };
   }
 
   @Delete(':linkId')

@@ -32,3 +32,8 @@ export class LinkDeletedResponse {
   @ApiProperty({ example: true }) success: boolean;
   @ApiProperty({ format: 'uuid' }) linkId: string;
 }
+
+export class LinkSharedResponse {
+  @ApiProperty({ example: true }) success: boolean;
+  @ApiProperty({ format: 'uuid' }) linkId: string;
+}

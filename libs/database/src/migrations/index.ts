@@ -4,6 +4,7 @@ import { PayinsGatewayIdempotency1795500000000 } from './1795500000000-payins-ga
 import { CrashRecovery1795600000000 } from './1795600000000-crash-recovery';
 import { SandboxReturnUrl1795700000000 } from './1795700000000-sandbox-return-url';
 import { Links1795800000000 } from './1795800000000-links';
+import { MailOutbox1795900000000 } from './1795900000000-mail-outbox';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   CrashRecovery1795600000000,
   SandboxReturnUrl1795700000000,
   Links1795800000000,
+  MailOutbox1795900000000,
 ];

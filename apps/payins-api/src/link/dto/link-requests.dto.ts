@@ -1,5 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsEnum, IsISO8601, IsNumber, IsString, IsUUID, MaxLength } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  IsArray,
+  IsEnum,
+  IsISO8601,
+  IsEmail,
+  IsNumber,
+  IsString,
+  IsUUID,
+  Matches,
+  MaxLength,
+} from 'class-validator';
 import { NestedObject, Optional, PageQueryDto } from '@pcs/http';
 import { CountryCode, Currency, PaymentInstrumentTypeName, PaymentMethodName } from '@pcs/kernel';
 import { PaymentIntentAdditionalInfoDto } from '../../payment-intent/dto/payment-intent-additional-info.dto';
@@ -138,4 +150,18 @@ export class ListLinksQuery extends PageQueryDto {
   @Optional()
   @IsEnum(LINK_STATUSES)
   status?: (typeof LINK_STATUSES)[number];
+}
+
+/** Link share request (operation 34). */
+export class ShareLinkDto {
+  @ApiProperty({ maxLength: 128, example: 'ana@example.uy' })
+  @IsEmail()
+  @MaxLength(128)
+  receiverEmail: string;
+
+  @ApiProperty({ maxLength: 128, example: 'Ana' })
+  @IsString()
+  @Matches(/\S/, { message: 'receiverName must not be blank' })
+  @MaxLength(128)
+  receiverName: string;
 }

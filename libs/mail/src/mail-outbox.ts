@@ -1,0 +1,95 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { RuntimeSettings } from '@pcs/config';
+import * as crypto from 'node:crypto';
+import PgBoss from 'pg-boss';
+import { DataSource, EntityManager } from 'typeorm';
+import { MailMessage } from './mail-message';
+import { MailTransport } from './mail.transport';
+
+/**
+ * The mail outbox (contract §15). `enqueue` writes the message and its
+ * delivery job inside the caller's transaction: nothing is sent for what was
+ * rolled back, and nothing committed is lost. A pg-boss worker in every API
+ * process delivers it, retrying with backoff; a message is marked SENT once
+ * the SMTP server took it, so a job that runs again after that sends nothing
+ * (a crash between the server's acceptance and that mark can repeat it — the
+ * one duplicate no outbox can rule out; the Message-ID lets a reader spot it).
+ */
+@Injectable()
+export class MailOutbox implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('Mail');
+  private readonly boss: PgBoss;
+  private started: Promise<void> | null = null;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transport: MailTransport,
+    private readonly settings: RuntimeSettings,
+  ) {
+    this.boss = new PgBoss({ connectionString: settings.databaseUrl, max: 2, migrate: false, schedule: false });
+    this.boss.on('error', (error: Error) => this.logger.warn(`job queue: ${error.message}`));
+  }
+
+  async enqueue(manager: EntityManager, message: MailMessage): Promise<string> {
+    const id = crypto.randomUUID();
+    await manager.query(
+      `INSERT INTO mail_message (mail_message_id, to_address, subject, text_body, html_body, status) VALUES ($1, $2, $3, $4, $5, 'PENDING')`,
+      [id, message.to, message.subject, message.text, message.html],
+    );
+    await this.start();
+    await this.boss.send(
+      this.settings.mail.queue,
+      { mailMessageId: id },
+      {
+        retryLimit: 12,
+        retryDelay: this.settings.mail.retryDelaySeconds,
+        retryBackoff: true,
+        // The job row is written by the caller's transaction: it commits or rolls back with the message.
+        db: { executeSql: async (text: string, values: unknown[]) => ({ rows: await manager.query<unknown[]>(text, values) }) },
+      },
+    );
+    return id;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.start();
+    await this.boss.work<{ mailMessageId: string }>(
+      this.settings.mail.queue,
+      { batchSize: 5, pollingIntervalSeconds: this.settings.mail.pollSeconds },
+      async (jobs) => {
+        for (const job of jobs) await this.deliver(job.data.mailMessageId);
+      },
+    );
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.started) await this.boss.stop({ graceful: true, wait: true, timeout: 5_000 });
+  }
+
+  /** One message: sent at most once on purpose; a failure is recorded and thrown, so pg-boss retries it. */
+  async deliver(mailMessageId: string): Promise<void> {
+    const [row] = await this.dataSource.query<
+      { to_address: string; subject: string; text_body: string; html_body: string; status: string }[]
+    >(`SELECT to_address, subject, text_body, html_body, status FROM mail_message WHERE mail_message_id = $1`, [mailMessageId]);
+    if (!row || row.status === 'SENT') return;
+    try {
+      await this.transport.send(mailMessageId, { to: row.to_address, subject: row.subject, text: row.text_body, html: row.html_body });
+    } catch (error) {
+      await this.dataSource.query(`UPDATE mail_message SET attempts = attempts + 1, last_error = $2 WHERE mail_message_id = $1`, [
+        mailMessageId,
+        (error as Error).message.slice(0, 500),
+      ]);
+      throw error;
+    }
+    await this.dataSource.query(
+      `UPDATE mail_message SET status = 'SENT', attempts = attempts + 1, sent_at = now(), last_error = NULL WHERE mail_message_id = $1`,
+      [mailMessageId],
+    );
+  }
+
+  private start(): Promise<void> {
+    this.started ??= this.boss.start().then(() => this.boss.createQueue(this.settings.mail.queue));
+    return this.started;
+  }
+}
