@@ -19,6 +19,7 @@ const CONTEXTS = {
   mail: ['config', 'database', 'kernel'],
   links: ['catalog', 'config', 'database', 'kernel', 'mail', 'merchants', 'pages'],
   'payment-intents': [
+    'businesses',
     'catalog',
     'config',
     'database',
@@ -31,6 +32,7 @@ const CONTEXTS = {
     'payment-instruments',
   ],
   http: ['businesses', 'config', 'database', 'kernel'],
+  'gateway-routes': ['gateways', 'http', 'kernel', 'pages', 'payment-intents'],
   testing: ['businesses', 'config', 'database', 'merchants'],
 };
 

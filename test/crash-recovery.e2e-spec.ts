@@ -1,32 +1,23 @@
 import { hmacHex, TestTenant } from '@pcs/testing';
 import { ChildProcess, spawn } from 'node:child_process';
-import * as net from 'node:net';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
+import { freePort } from './payins-app';
+import { Inbox } from './smtp-inbox';
 import { Testbed, testbed } from './testbed';
 
 const MAIN = path.join(__dirname, '..', 'dist', 'apps', 'payins-api', 'src', 'main.js');
 const RECONCILE_AFTER_SECONDS = 2;
 const LEASE_SECONDS = 3;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** The built payins API (`npm test` builds first) as its own process on this run's database. */
-async function startProcess(port: number): Promise<ChildProcess> {
+async function startProcess(port: number, smtpPort = 2525): Promise<ChildProcess> {
   const child = spawn(process.execPath, [MAIN], {
     env: {
       ...process.env,
       DATABASE_URL: process.env.TEST_DATABASE_URL,
-      // Required with DATABASE_URL (contract §15); nothing in this test sends mail.
-      SMTP_URL: 'smtp://127.0.0.1:2525',
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       SECRETS_MASTER_KEY: process.env.TEST_SECRETS_MASTER_KEY,
       PAYINS_API_PORT: String(port),
       LOG_LEVEL: 'silent',
@@ -97,8 +88,17 @@ describe('crash recovery: SIGKILL under load and a restart', () => {
     bed = await testbed({ name: 'Crash business' });
     ({ dataSource, tenant } = bed);
   });
+  // Each test ends with its process gone, so that no earlier process (its
+  // workers included) takes part in a later test on the same database.
+  afterEach(async () => {
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child!.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+    }
+    child = undefined;
+  });
   afterAll(async () => {
-    child?.kill('SIGKILL');
     await bed.close();
   });
 
@@ -260,4 +260,59 @@ describe('crash recovery: SIGKILL under load and a restart', () => {
     // Each of the 24 refund requests approved at most once (1,000 minor units each, 30,000 collected per intent).
     expect(refundRecords).toBeLessThanOrEqual(24);
   }, 180_000);
+
+  it("keeps a shared link's email through a kill -9 while its SMTP server is down, and delivers it after the restart", async () => {
+    const credentials = tenant.merchants[0];
+    const smtpPort = await freePort();
+    let port = await freePort();
+    child = await startProcess(port, smtpPort); // nothing listens on smtpPort yet
+    const processors = (await bed.business.get(`/merchant-country-processor?merchantId=${credentials.merchantId}`)).body as {
+      merchantCountryProcessorId: string;
+      countryProcessor: { paymentMethod: { paymentMethodName: string } };
+    }[];
+    const link = await bed.merchant.post('/link', {
+      amount: 500,
+      vatPercentage: 22,
+      currency: 'UYU',
+      country: 'URY',
+      merchantCountryProcessors: processors
+        .filter((r) => r.countryProcessor.paymentMethod.paymentMethodName === 'VISA')
+        .map((r) => r.merchantCountryProcessorId),
+    });
+    expect(link.status).toBe(200);
+    const shared = await send(port, credentials, {
+      path: `/link/${link.body.linkId}/share`,
+      body: { receiverEmail: 'crash@example.uy', receiverName: 'Carla' },
+      key: 'share-crash',
+    });
+    expect(shared.status).toBe(200);
+    const attempts = async () =>
+      (await dataSource.query<{ attempts: number }[]>(`SELECT attempts FROM mail_message WHERE to_address = 'crash@example.uy'`))[0]
+        ?.attempts ?? 0;
+    for (let i = 0; i < 200 && (await attempts()) === 0; i++) await sleep(100);
+    expect(await attempts()).toBeGreaterThan(0); // the worker tried and failed: the job now waits for its retry
+    await sleep(500);
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child!.once('exit', resolve));
+
+    const inbox = new Inbox(smtpPort);
+    await inbox.start();
+    try {
+      port = await freePort();
+      child = await startProcess(port, smtpPort);
+      const received = await inbox.waitFor(1, 60);
+      expect(received.map((m) => m.text?.includes('Hola Carla:'))).toEqual([true]);
+      expect(received[0].text).toContain(`/pay/${link.body.linkId}`);
+      // Marked SENT just after the server took it.
+      const status = async () =>
+        (await dataSource.query<{ status: string }[]>(`SELECT status FROM mail_message WHERE to_address = 'crash@example.uy'`))[0].status;
+      for (let i = 0; i < 50 && (await status()) !== 'SENT'; i++) await sleep(100);
+      expect(await status()).toBe('SENT');
+      expect(inbox.messages).toHaveLength(1);
+    } finally {
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child!.once('exit', resolve));
+      await inbox.stop();
+    }
+  });
 });

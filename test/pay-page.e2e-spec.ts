@@ -1,12 +1,15 @@
 import { errorShape, fitsWidth, launchChromium, screenshot } from '@pcs/testing';
 import { Browser } from 'playwright-core';
 import request from 'supertest';
+import { freePort } from './payins-app';
+import { Inbox } from './smtp-inbox';
 import { Testbed, testbed } from './testbed';
 
 type Relationship = { merchantCountryProcessorId: string; countryProcessor: { paymentMethod: { paymentMethodName: string } } };
 
 /**
- * A link's hosted pay page in a real browser: a payer opens the link on a
+ * A link's hosted pay page in a real browser: the merchant shares a link, the
+ * email reaches a real SMTP server, the payer opens the link it carries on a
  * phone, picks a method, approves at the sandbox gateway, comes back to the
  * paid page; the link is then USED everywhere. Also on a desktop in English,
  * the expired and deleted pages, and a cross-site form post refused.
@@ -14,10 +17,13 @@ type Relationship = { merchantCountryProcessorId: string; countryProcessor: { pa
 describe("a link's pay page in a real browser", () => {
   let bed: Testbed;
   let browser: Browser;
+  let inbox: Inbox;
   let processors: string[];
 
   beforeAll(async () => {
-    bed = await testbed({ reachable: true });
+    inbox = new Inbox(await freePort());
+    await inbox.start();
+    bed = await testbed({ reachable: true, mail: { smtpUrl: `smtp://127.0.0.1:${inbox.port}`, directory: null } });
     const relationships = (await bed.business.get(`/merchant-country-processor?merchantId=${bed.tenant.merchants[0].merchantId}`))
       .body as Relationship[];
     processors = relationships
@@ -28,6 +34,7 @@ describe("a link's pay page in a real browser", () => {
   afterAll(async () => {
     await browser?.close();
     await bed.close();
+    await inbox.stop();
   });
 
   const newLink = async (extra: Record<string, unknown> = {}) =>
@@ -43,11 +50,18 @@ describe("a link's pay page in a real browser", () => {
       })
     ).body as { linkId: string; url: string };
 
-  it('takes a payer on a phone from the link to the gateway and back to the paid page; the link is then USED', async () => {
+  it('takes a payer on a phone from the emailed link to the gateway and back to the paid page; the link is then USED', async () => {
     const link = await newLink();
+    const shared = await bed.merchant.post(`/link/${link.linkId}/share`, { receiverEmail: 'payer@example.uy', receiverName: 'Paula' });
+    expect(shared.status).toBe(200);
+    const [mail] = await inbox.waitFor(1);
+    expect((mail.to as { text: string }).text).toBe('payer@example.uy');
+    // The payer follows the link in the email's HTML part, as a mail client would.
+    const emailed = /href="([^"]+)"/.exec(String(mail.html))?.[1];
+    expect(emailed).toBe(link.url);
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'es-UY', deviceScaleFactor: 2 });
     const page = await context.newPage();
-    await page.goto(link.url);
+    await page.goto(emailed!);
     expect(await page.getAttribute('#state', 'data-state')).toBe('CHOOSE');
     expect(await page.textContent('#amount')).toBe('1.220,00 UYU');
     expect(await page.textContent('#vat')).toBe('IVA incluido: 220,00 UYU');
@@ -67,6 +81,9 @@ describe("a link's pay page in a real browser", () => {
 
     const stored = (await bed.merchant.get(`/link/${link.linkId}`)).body;
     expect(stored).toMatchObject({ status: 'USED', used: true });
+    const listed = (await bed.merchant.get(`/link?status=USED`)).body as { linkId: string }[];
+    expect(listed.map((l) => l.linkId)).toContain(link.linkId);
+    expect((await bed.merchant.get(`/link/${link.linkId}/validate`)).body).toEqual(errorShape('Payins:LINK_ALREADY_USED'));
     expect((await bed.merchant.get(`/payment-intent/${stored.paymentIntentId}`)).body).toMatchObject({
       paymentIntentStatus: 'SUCCEEDED',
       linkId: link.linkId,

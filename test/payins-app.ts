@@ -9,13 +9,19 @@ import { createPayinsApi } from '../apps/payins-api/src/payins-api';
  * The real payins API, exactly as main.ts builds it, on this run's database,
  * listening on a free loopback port (the sandbox gateway calls back over HTTP).
  */
-export async function startPayinsApi(
-  gateway: Partial<GatewaySettings> = {},
-  port?: number,
-  mail: Partial<MailSettings> = {},
+export function startPayinsApi(gateway: Partial<GatewaySettings> = {}, port?: number, mail: Partial<MailSettings> = {}) {
+  return startApi(createPayinsApi, 'http://localhost:3000', gateway, port, mail);
+}
+
+/** With a port, the URLs handed to payers (PUBLIC_BASE_URL) point at this very server, as a browser test needs. */
+async function startApi(
+  create: typeof createPayinsApi,
+  defaultBase: string,
+  gateway: Partial<GatewaySettings>,
+  port: number | undefined,
+  mail: Partial<MailSettings>,
 ): Promise<NestExpressApplication> {
-  // With a port, the URLs handed to payers (PUBLIC_BASE_URL) point at this very server, as a browser test needs.
-  const app = await createPayinsApi(testSettings(port ? `http://127.0.0.1:${port}` : 'http://localhost:3000', gateway, mail), 'silent');
+  const app = await create(testSettings(port ? `http://127.0.0.1:${port}` : defaultBase, gateway, mail), 'silent');
   await app.listen(port ?? 0, '127.0.0.1');
   return app;
 }
@@ -30,8 +36,11 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function startB2bApi(): Promise<NestExpressApplication> {
-  const app = await createB2bApi(testSettings('http://localhost:3001'), 'silent');
-  await app.init();
-  return app;
+/**
+ * The real B2B API, exactly as main.ts builds it, listening on a free loopback
+ * port (it runs the sandbox gateway of the checkouts it opens, which calls back
+ * over HTTP); with a port, PUBLIC_BASE_URL points at it, as a browser test needs.
+ */
+export function startB2bApi(gateway: Partial<GatewaySettings> = {}, port?: number, mail: Partial<MailSettings> = {}) {
+  return startApi(createB2bApi, 'http://localhost:3001', gateway, port, mail);
 }

@@ -38,7 +38,7 @@ export interface TestbedOptions {
 export async function testbed(options: TestbedOptions = {}): Promise<Testbed> {
   const app =
     options.api === 'b2b'
-      ? await startB2bApi()
+      ? await startB2bApi(options.gateway, options.reachable ? await freePort() : undefined, options.mail)
       : await startPayinsApi(options.gateway, options.reachable ? await freePort() : undefined, options.mail);
   const tenant = await createTenant(app, { merchants: options.merchants, country: options.country, name: options.name });
   const merchant = clientFor(app, tenant.merchants[0]);

@@ -3,11 +3,19 @@ import { BusinessesModule } from '@pcs/businesses';
 import { CatalogModule } from '@pcs/catalog';
 import { RuntimeSettings, RuntimeSettingsModule } from '@pcs/config';
 import { DatabaseModule } from '@pcs/database';
+import { GatewayRoutesModule } from '@pcs/gateway-routes';
 import { HttpFoundationModule } from '@pcs/http';
 import { MerchantsModule } from '@pcs/merchants';
+import { PaymentIntentActivityModule, PaymentIntentsModule } from '@pcs/payment-intents';
+import { CheckoutController } from './checkout/checkout.controller';
 import { MerchantCountriesController } from './merchant/merchant-countries.controller';
+import { B2bPaymentIntentController } from './payment-intent/b2b-payment-intent.controller';
 
-/** The B2B API: merchant countries and payment intents with a hosted-checkout redirect. */
+/**
+ * The B2B API: merchant countries, payment intents with a hosted-checkout
+ * redirect, and the pages a payer sees on the way (the checkout, the sandbox
+ * gateway) with the gateway callbacks, so that it works deployed alone.
+ */
 @Module({})
 export class B2bApiModule {
   static forRoot(settings: RuntimeSettings, logLevel = 'info'): DynamicModule {
@@ -20,8 +28,11 @@ export class B2bApiModule {
         CatalogModule,
         BusinessesModule,
         MerchantsModule,
+        PaymentIntentActivityModule,
+        PaymentIntentsModule,
+        GatewayRoutesModule,
       ],
-      controllers: [MerchantCountriesController],
+      controllers: [MerchantCountriesController, B2bPaymentIntentController, CheckoutController],
     };
   }
 }

@@ -3,6 +3,7 @@ import { BusinessesModule } from '@pcs/businesses';
 import { CatalogModule } from '@pcs/catalog';
 import { RuntimeSettings, RuntimeSettingsModule } from '@pcs/config';
 import { DatabaseModule } from '@pcs/database';
+import { GatewayRoutesModule } from '@pcs/gateway-routes';
 import { HttpFoundationModule } from '@pcs/http';
 import { MerchantsModule } from '@pcs/merchants';
 import { PayersModule } from '@pcs/payers';
@@ -15,8 +16,6 @@ import { MerchantCountryProcessorController } from './merchant-country-processor
 import { PayerController } from './payer/payer.controller';
 import { PaymentInstrumentController } from './payment-instrument/payment-instrument.controller';
 import { PaymentMethodController } from './payment-method/payment-method.controller';
-import { GatewayCallbackController } from './gateway/gateway-callback.controller';
-import { SandboxGatewayController } from './gateway/sandbox-gateway.controller';
 import { PayinController } from './payin/payin.controller';
 import { PaymentIntentController } from './payment-intent/payment-intent.controller';
 import { LinkController } from './link/link.controller';
@@ -39,6 +38,7 @@ export class PayinsApiModule {
         PayersModule,
         PaymentInstrumentsModule,
         PaymentIntentsModule,
+        GatewayRoutesModule,
       ],
       controllers: [
         MerchantController,
@@ -52,8 +52,6 @@ export class PayinsApiModule {
         LinkController,
         PayPageController,
         PayinController,
-        SandboxGatewayController,
-        GatewayCallbackController,
       ],
     };
   }

@@ -20,6 +20,7 @@ export abstract class BusinessRepository {
 export abstract class CredentialRepository {
   abstract insert(manager: EntityManager, credential: StoredCredential): Promise<void>;
   abstract findByApiKey(manager: EntityManager, apiKey: string): Promise<StoredCredential | null>;
+  abstract findById(manager: EntityManager, credentialId: string): Promise<StoredCredential | null>;
   abstract exists(manager: EntityManager, apiKey: string): Promise<boolean>;
   /**
    * Serialises work on one owner's credentials (a transaction-scoped advisory

@@ -52,6 +52,16 @@ export class CredentialService {
   }
 
   /**
+   * The secret of a pair, decrypted, whatever its state: what signs the
+   * return to a merchant from a checkout the pair opened (contract §13). Never
+   * for presenting; null for an unknown id.
+   */
+  async secretOf(credentialId: string): Promise<string | null> {
+    const row = await this.credentials.findById(this.dataSource.manager, credentialId);
+    return row ? this.secretBox.open(row.secretCiphertext, row.apiKey) : null;
+  }
+
+  /**
    * New pair for the owner; the pairs it had keep working for the grace
    * period, then never again. Concurrent rotations of one owner run one after another.
    */

@@ -79,6 +79,13 @@ export class Environment {
   @Max(3600)
   SWEEP_SECONDS: number = 5;
 
+  /** How long a B2B checkout stays open unpaid before it expires (contract §13). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(43200)
+  CHECKOUT_MINUTES: number = 1440;
+
   @IsOptional()
   @Transform(emptyToUndefined)
   @Matches(/^smtps?:\/\//, { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })

@@ -16,6 +16,8 @@ export interface GatewaySettings {
    * takes, short enough that nothing stays open long after a restart.
    */
   readonly reconcileAfterSeconds: number;
+  /** How long a B2B checkout stays open unpaid (CHECKOUT_MINUTES); its intent is then cancelled as EXPIRED. */
+  readonly checkoutMinutes: number;
 }
 
 export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
@@ -23,6 +25,7 @@ export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
   sandboxSettleSeconds: 20,
   sweepSeconds: 5,
   reconcileAfterSeconds: 30,
+  checkoutMinutes: 1440,
 };
 
 /**

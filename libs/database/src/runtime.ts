@@ -62,6 +62,7 @@ export async function prepareRuntime(env: Environment, log: (line: string) => vo
           sandboxSettleSeconds: env.SANDBOX_SETTLE_SECONDS,
           sweepSeconds: env.SWEEP_SECONDS,
           reconcileAfterSeconds: env.RECONCILE_AFTER_SECONDS,
+          checkoutMinutes: env.CHECKOUT_MINUTES,
         },
         env.IDEMPOTENCY_LEASE_SECONDS,
         mail,

@@ -17,3 +17,6 @@ export * from './idempotency';
 export * from './client-errors';
 export * from './validation-decorators';
 export * from './openapi-document';
+export * from './error.response';
+export * from './api-errors.decorator';
+export * from './date-range';

@@ -12,3 +12,4 @@ export * from './input/card-data';
 export * from './input/json-walk';
 export * from './input/unsafe-text';
 export * from './ids';
+export * from './signing/redirect-signature';

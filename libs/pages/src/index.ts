@@ -1,3 +1,5 @@
 export * from './language';
 export * from './format';
 export * from './layout';
+export * from './checkout-page';
+export * from './form-tokens';

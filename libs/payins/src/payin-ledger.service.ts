@@ -54,6 +54,11 @@ export class PayinLedgerService {
     return this.payins.latestApprovedCharge(manager, paymentIntentId);
   }
 
+  /** The intent's latest collection attempt, whatever its state (the method the payer chose last). */
+  latestCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null> {
+    return this.payins.latestCharge(manager, paymentIntentId);
+  }
+
   pendingManualRefunds(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin[]> {
     return this.payins.pendingManualRefunds(manager, paymentIntentId);
   }

@@ -31,6 +31,8 @@ export abstract class PayinRepository {
   abstract openCheckout(manager: EntityManager, paymentIntentId: PaymentIntentId, now: Date): Promise<Payin | null>;
   /** The intent's latest approved collection: what a refund goes back through. */
   abstract latestApprovedCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null>;
+  /** The intent's latest collection attempt, whatever its state. */
+  abstract latestCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null>;
   /** The intent's manual refunds awaiting confirmation, oldest first, locked. */
   abstract pendingManualRefunds(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin[]>;
   /** Whether a request (by its operation id) already created or confirmed a record of this intent. */

@@ -9,7 +9,8 @@ import { PaymentIntent } from './domain/payment-intent';
  * Where a payment intent can be paid (operation 20, and the check behind
  * operations 18 and 21 and off-session charges): the merchant's ACTIVE,
  * active processors in the intent's country that take its currency, narrowed
- * to the method or instrument type a fast intent chose.
+ * to the method or instrument type a fast intent chose, or the methods a B2B
+ * intent allows.
  */
 @Injectable()
 export class AvailableProcessorsService {
@@ -25,7 +26,8 @@ export class AvailableProcessorsService {
         cp.country.countryId === p.countryId &&
         cp.currencies.includes(p.currency) &&
         (!p.preferredPaymentMethod || cp.paymentMethod.name === p.preferredPaymentMethod) &&
-        (!p.preferredInstrumentType || cp.paymentInstrumentType.name === p.preferredInstrumentType),
+        (!p.preferredInstrumentType || cp.paymentInstrumentType.name === p.preferredInstrumentType) &&
+        (!p.allowedPaymentMethods || p.allowedPaymentMethods.includes(cp.paymentMethod.name)),
     );
   }
 }

@@ -13,3 +13,8 @@ export * from './payment-intent-sweeps';
 export * from './domain/payment-intent';
 export * from './domain/argentine-payment-info';
 export * from './link-checkout/link-checkout.service';
+export * from './b2b/b2b-payment-intents.service';
+export * from './b2b/b2b-checkout.service';
+export * from './b2b/checkout-expiry.service';
+export * from './domain/b2b-status';
+export * from './domain/b2b-checkout';

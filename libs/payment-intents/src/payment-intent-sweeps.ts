@@ -1,11 +1,13 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
 import { SandboxDesk } from '@pcs/gateways';
+import { CheckoutExpiryService } from './b2b/checkout-expiry.service';
 import { SessionExpiryService } from './expiry/session-expiry.service';
 import { ReconciliationService } from './reconciliation/reconciliation.service';
 
 /**
- * Background work of an API process: expiring abandoned gateway sessions,
+ * Background work of an API process: expiring abandoned gateway sessions
+ * and unpaid B2B checkouts,
  * reconciling charges and refunds that waited too long for their gateway
  * (what a crash leaves behind), and the sandbox gateway's own housekeeping.
  * It runs at start-up and then every few seconds. Every step is safe with
@@ -20,6 +22,7 @@ export class PaymentIntentSweeps implements OnApplicationBootstrap, OnApplicatio
 
   constructor(
     private readonly expiry: SessionExpiryService,
+    private readonly checkouts: CheckoutExpiryService,
     private readonly reconciliation: ReconciliationService,
     private readonly sandbox: SandboxDesk,
     private readonly settings: RuntimeSettings,
@@ -49,6 +52,8 @@ export class PaymentIntentSweeps implements OnApplicationBootstrap, OnApplicatio
     try {
       const expired = await this.expiry.expireSessions();
       if (expired) this.logger.log(`expired ${expired} abandoned gateway session(s)`);
+      const checkouts = await this.checkouts.expireDue();
+      if (checkouts) this.logger.log(`expired ${checkouts} unpaid B2B checkout(s)`);
       const reconciled = await this.reconciliation.reconcileDue();
       if (reconciled) this.logger.log(`asked the gateways about ${reconciled} overdue payin(s)`);
       await this.sandbox.settleDue();

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { BusinessesModule } from '@pcs/businesses';
 import { CatalogModule } from '@pcs/catalog';
 import { GatewaysModule } from '@pcs/gateways';
 import { LinksModule } from '@pcs/links';
@@ -11,6 +12,10 @@ import { AttemptOutcomes } from './attempts/attempt-outcomes';
 import { PaymentAttemptParties } from './attempts/payment-attempt-parties';
 import { PaymentAttemptsService } from './attempts/payment-attempts.service';
 import { AvailableProcessorsService } from './available-processors.service';
+import { B2bCheckoutRepository } from './b2b/b2b-checkout.repository';
+import { B2bCheckoutService } from './b2b/b2b-checkout.service';
+import { B2bPaymentIntentsService } from './b2b/b2b-payment-intents.service';
+import { CheckoutExpiryService } from './b2b/checkout-expiry.service';
 import { CreationRules } from './creation/creation-rules';
 import { FastPaymentIntentService } from './creation/fast-payment-intent.service';
 import { LinkPaymentIntentService } from './creation/link-payment-intent.service';
@@ -21,7 +26,9 @@ import { LinkCheckoutService } from './link-checkout/link-checkout.service';
 import { PaymentIntentQueriesService } from './payment-intent-queries.service';
 import { GatewayEventLog, PaymentIntentRepository } from './payment-intent.repository';
 import { PaymentIntentSweeps } from './payment-intent-sweeps';
+import { B2bCheckoutOrmEntity } from './persistence/b2b-checkout.orm-entity';
 import { PaymentIntentOrmEntity } from './persistence/payment-intent.orm-entity';
+import { TypeOrmB2bCheckoutRepository } from './persistence/typeorm-b2b-checkout.repository';
 import { TypeOrmGatewayEventLog, TypeOrmPaymentIntentRepository } from './persistence/typeorm-payment-intent.repository';
 import { ReconciliationService } from './reconciliation/reconciliation.service';
 import { RefundsService } from './refunds/refunds.service';
@@ -29,12 +36,14 @@ import { RefundsService } from './refunds/refunds.service';
 /**
  * Payment intents, one home per use case: creation (17, 18), attempts at a
  * gateway (21, off-session charges), gateway events (callbacks), refunds (22,
- * 23), session expiry, reconciliation, queries (19, 20), and the available
- * processors that creation, attempts and queries share.
+ * 23), session expiry, reconciliation, queries (19, 20), the available
+ * processors that creation, attempts and queries share, and B2B intents with
+ * their hosted checkout (B5–B7).
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([PaymentIntentOrmEntity]),
+    TypeOrmModule.forFeature([PaymentIntentOrmEntity, B2bCheckoutOrmEntity]),
+    BusinessesModule,
     CatalogModule,
     MerchantsModule,
     PayersModule,
@@ -46,6 +55,10 @@ import { RefundsService } from './refunds/refunds.service';
   providers: [
     { provide: PaymentIntentRepository, useClass: TypeOrmPaymentIntentRepository },
     { provide: GatewayEventLog, useClass: TypeOrmGatewayEventLog },
+    { provide: B2bCheckoutRepository, useClass: TypeOrmB2bCheckoutRepository },
+    B2bPaymentIntentsService,
+    B2bCheckoutService,
+    CheckoutExpiryService,
     AvailableProcessorsService,
     PaymentAttemptParties,
     AttemptOutcomes,
@@ -63,6 +76,9 @@ import { RefundsService } from './refunds/refunds.service';
     PaymentIntentSweeps,
   ],
   exports: [
+    B2bPaymentIntentsService,
+    B2bCheckoutService,
+    CheckoutExpiryService,
     PaymentAttemptsService,
     GatewayEventsService,
     PaymentIntentCreationService,

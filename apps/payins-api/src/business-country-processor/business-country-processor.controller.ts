@@ -1,11 +1,10 @@
 import { Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { BusinessService } from '@pcs/businesses';
-import { CurrentCaller, SignedController } from '@pcs/http';
+import { ApiStandardErrors, CurrentCaller, SignedController } from '@pcs/http';
 import type { Caller } from '@pcs/kernel';
 import { presentCountryProcessor } from '../catalog/catalog.presenter';
 import { BusinessCountryProcessorResponse } from '../merchant-country-processor/merchant-country-processor.responses';
-import { ApiStandardErrors } from '../shared/api-errors.decorator';
 
 @SignedController('business-country-processor', 'business country processors')
 export class BusinessCountryProcessorController {

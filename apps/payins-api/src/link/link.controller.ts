@@ -1,14 +1,12 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import { CurrentCaller, Idempotent, OperationId, SignedController, UuidParamPipe } from '@pcs/http';
+import { ApiStandardErrors, CurrentCaller, ErrorResponse, Idempotent, OperationId, SignedController, UuidParamPipe } from '@pcs/http';
 import { asMerchantId, Currency, Money, moneyFromWire, wireAmount } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 import { asLinkId, LinkService } from '@pcs/links';
 import { LinkPaymentIntentService } from '@pcs/payment-intents';
 import { presentCreation } from '../payment-intent/payment-intent.presenter';
 import { PaymentIntentCreationResponse } from '../payment-intent/payment-intent.responses';
-import { ApiStandardErrors } from '../shared/api-errors.decorator';
-import { ErrorResponse } from '../shared/error.response';
 import { CreateLinkDto, LinkPaymentIntentDto, ListLinksQuery, ShareLinkDto, UpdateLinkDto } from './dto/link-requests.dto';
 import { presentLink } from './link.presenter';
 import { LinkDeletedResponse, LinkResponse, LinkSharedResponse } from './link.responses';

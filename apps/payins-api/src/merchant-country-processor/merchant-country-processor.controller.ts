@@ -1,10 +1,9 @@
 import { Body, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { CurrentCaller, SignedController, UuidParamPipe } from '@pcs/http';
+import { ApiStandardErrors, CurrentCaller, SignedController, UuidParamPipe } from '@pcs/http';
 import type { Caller } from '@pcs/kernel';
 import { MerchantCountryProcessorService, MerchantCountryProcessorView } from '@pcs/merchants';
 import { presentCountryProcessor } from '../catalog/catalog.presenter';
-import { ApiStandardErrors } from '../shared/api-errors.decorator';
 import {
   MerchantCountryProcessorsQuery,
   RelateCountryProcessorsDto,

@@ -1,11 +1,10 @@
 import { Body, Delete, Get, HttpCode, Inject, Param, Patch, Put, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
 import { RuntimeSettings } from '@pcs/config';
-import { CurrentCaller, InvalidRequestsAs, payinsEnvelope, SignedController, UuidParamPipe } from '@pcs/http';
+import { ApiStandardErrors, CurrentCaller, InvalidRequestsAs, payinsEnvelope, SignedController, UuidParamPipe } from '@pcs/http';
 import { MerchantConfigurationService, MerchantService } from '@pcs/merchants';
 import { presentPaymentMethod } from '../catalog/catalog.presenter';
 import { PaymentMethodSummaryResponse } from '../catalog/catalog.responses';
-import { ApiStandardErrors } from '../shared/api-errors.decorator';
 import { ListMerchantsQuery } from './dto/list-merchants.query';
 import { MerchantConfigurationDto } from './dto/merchant-configuration.dto';
 import { UpdateMerchantDto } from './dto/update-merchant.dto';

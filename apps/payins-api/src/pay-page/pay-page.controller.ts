@@ -2,14 +2,12 @@ import { Body, Controller, Get, Headers, Logger, Param, Post, Res } from '@nestj
 import { ApiExcludeController } from '@nestjs/swagger';
 import { RuntimeSettings } from '@pcs/config';
 import { Public } from '@pcs/http';
-import { asLinkId, LinkId } from '@pcs/links';
-import { PAGE_HEADERS, pageLanguage } from '@pcs/pages';
+import { asLinkId } from '@pcs/links';
+import { FormTokens, PAGE_HEADERS, pageLanguage, renderStalePage } from '@pcs/pages';
 import { LinkCheckoutService } from '@pcs/payment-intents';
 import type { Response } from 'express';
-import * as crypto from 'node:crypto';
-import { renderPayPage, renderStalePage } from './pay-page.view';
+import { renderPayPage } from './pay-page.view';
 
-const COOKIE = 'pcs_pay';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -23,17 +21,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 @Controller('pay')
 export class PayPageController {
   private readonly logger = new Logger('PayPage');
-  private readonly key: Buffer;
+  private readonly forms: FormTokens;
+  private readonly base: string;
 
   constructor(
     private readonly checkout: LinkCheckoutService,
     settings: RuntimeSettings,
   ) {
-    this.key = Buffer.from(crypto.hkdfSync('sha256', settings.secretsMasterKey, Buffer.alloc(0), 'pcs pay page forms', 32));
+    this.forms = new FormTokens(settings.secretsMasterKey, 'pcs_pay', '/pay');
     this.base = settings.publicBaseUrl;
   }
-
-  private readonly base: string;
 
   @Public()
   @Get(':linkId')
@@ -45,12 +42,12 @@ export class PayPageController {
   ): Promise<void> {
     const language = pageLanguage(acceptLanguage);
     const state = UUID.test(id) ? await this.checkout.page(asLinkId(id.toLowerCase())) : ({ kind: 'GONE' } as const);
-    const nonce = this.nonceOf(cookie) ?? crypto.randomBytes(16).toString('base64url');
+    const nonce = this.forms.nonceOf(cookie) ?? this.forms.newNonce();
     response
       .status(state.kind === 'GONE' ? 404 : 200)
       .set(PAGE_HEADERS)
-      .cookie(COOKIE, nonce, { httpOnly: true, sameSite: 'strict', path: '/pay', secure: this.base.startsWith('https:') })
-      .send(renderPayPage(state, language, state.kind === 'GONE' ? '' : this.token(asLinkId(id.toLowerCase()), nonce)));
+      .cookie(this.forms.cookie, nonce, this.forms.cookieOptions(this.base.startsWith('https:')))
+      .send(renderPayPage(state, language, state.kind === 'GONE' ? '' : this.forms.token(asLinkId(id.toLowerCase()), nonce)));
   }
 
   @Public()
@@ -63,16 +60,9 @@ export class PayPageController {
     @Res() response: Response,
   ): Promise<void> {
     const language = pageLanguage(acceptLanguage);
-    const nonce = this.nonceOf(cookie);
     const linkId = UUID.test(id) ? asLinkId(id.toLowerCase()) : null;
     const { token, countryProcessorId } = body ?? {};
-    if (
-      !linkId ||
-      !nonce ||
-      typeof token !== 'string' ||
-      !this.sameToken(token, this.token(linkId, nonce)) ||
-      typeof countryProcessorId !== 'string'
-    ) {
+    if (!linkId || !this.forms.verify(linkId, this.forms.nonceOf(cookie), token) || typeof countryProcessorId !== 'string') {
       response.status(403).set(PAGE_HEADERS).send(renderStalePage(language));
       return;
     }
@@ -84,22 +74,5 @@ export class PayPageController {
       this.logger.warn(`pay page ${linkId}: ${(error as Error).message}`);
       response.set('Cache-Control', 'no-store').redirect(303, `/pay/${linkId}`);
     }
-  }
-
-  private nonceOf(cookie: string | undefined): string | null {
-    const match = cookie
-      ?.split(';')
-      .map((part) => part.trim().split('='))
-      .find(([name]) => name === COOKIE);
-    return match && /^[\w-]{22}$/.test(match[1] ?? '') ? match[1] : null;
-  }
-
-  private token(linkId: LinkId, nonce: string): string {
-    // base64url, not hex: a long run of digits in a form value would be refused as a card number.
-    return crypto.createHmac('sha256', this.key).update(`${linkId}:${nonce}`).digest('base64url');
-  }
-
-  private sameToken(given: string, expected: string): boolean {
-    return given.length === expected.length && crypto.timingSafeEqual(Buffer.from(given), Buffer.from(expected));
   }
 }

@@ -1,13 +1,19 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
-import { CurrentCaller, InvalidRequestsAs, payinsEnvelope, SignedController, UuidParamPipe } from '@pcs/http';
+import {
+  ApiStandardErrors,
+  CurrentCaller,
+  ErrorResponse,
+  InvalidRequestsAs,
+  payinsEnvelope,
+  SignedController,
+  UuidParamPipe,
+} from '@pcs/http';
 import { PaymentInstrumentService } from '@pcs/payment-instruments';
 import { PayerService } from '@pcs/payers';
 import { DeletedResponse } from '../merchant/merchant.responses';
 import { presentPaymentInstrument } from '../payment-instrument/payment-instrument.presenter';
 import { PaymentInstrumentResponse } from '../payment-instrument/payment-instrument.responses';
-import { ApiStandardErrors } from '../shared/api-errors.decorator';
-import { ErrorResponse } from '../shared/error.response';
 import { ListPayersQuery, UpdatePayerDto } from './dto/payer-queries.dto';
 import { PayerRequestDto, toPayerAddress, toPayerRequest } from './dto/payer-request.dto';
 import { presentPayer } from './payer.presenter';

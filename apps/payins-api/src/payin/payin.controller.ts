@@ -1,12 +1,11 @@
 import { Get, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
-import { CurrentCaller, payinsEnvelope, SignedController } from '@pcs/http';
+import { ApiStandardErrors, CurrentCaller, dateRange, payinsEnvelope, SignedController } from '@pcs/http';
 import { asMerchantId, InvalidRequestError, wireAmount } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 import { MerchantAccess } from '@pcs/merchants';
 import { PayinLedgerService } from '@pcs/payins';
 import type { PayinProps } from '@pcs/payins';
-import { ApiStandardErrors } from '../shared/api-errors.decorator';
 import { ListPayinsQuery } from './payin.dto';
 import { PayinPageResponse, PayinResponse } from './payin.responses';
 
@@ -44,14 +43,6 @@ export function presentPayin(p: Readonly<PayinProps>): PayinResponse {
   };
 }
 
-function dateBound(value: string | undefined, end: boolean): Date | undefined {
-  if (!value) return undefined;
-  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : value);
-  if (Number.isNaN(date.getTime()))
-    throw new InvalidRequestError([end ? 'dateUntil' : 'dateFrom'], `${end ? 'dateUntil' : 'dateFrom'} is not a valid date`);
-  return date;
-}
-
 @SignedController('payin', 'payins')
 @ApiExtraModels(PayinPageResponse)
 export class PayinController {
@@ -65,10 +56,7 @@ export class PayinController {
   @ApiOkResponse({ schema: { type: 'array', items: { $ref: getSchemaPath(PayinPageResponse) } } })
   @ApiStandardErrors()
   async list(@CurrentCaller() caller: Caller, @Query() query: ListPayinsQuery) {
-    const dateFrom = dateBound(query.dateFrom, false);
-    const dateUntil = dateBound(query.dateUntil, true);
-    if (dateFrom && dateUntil && dateFrom > dateUntil)
-      throw new InvalidRequestError(['dateFrom', 'dateUntil'], 'dateFrom is after dateUntil');
+    const { dateFrom, dateUntil } = dateRange(query.dateFrom, query.dateUntil);
     if (query.minAmount !== undefined && query.maxAmount !== undefined && query.minAmount > query.maxAmount) {
       throw new InvalidRequestError(['minAmount', 'maxAmount'], 'minAmount is above maxAmount');
     }

@@ -1,11 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsEnum, IsNumber, IsUUID, Matches, Min } from 'class-validator';
-import { Optional, PageQueryDto } from '@pcs/http';
+import { IsEnum, IsNumber, IsUUID, Min } from 'class-validator';
+import { IsDateBound, Optional, PageQueryDto } from '@pcs/http';
 import { Currency, OrderBy, SortBy, TransactionStatus } from '@pcs/kernel';
-
-const DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
-const DATE_MESSAGE = '$property must be a date (YYYY-MM-DD) or an ISO 8601 date-time with a zone';
 
 export class ListPayinsQuery extends PageQueryDto {
   @ApiPropertyOptional({ enum: TransactionStatus })
@@ -34,12 +31,12 @@ export class ListPayinsQuery extends PageQueryDto {
 
   @ApiPropertyOptional({ example: '2026-11-01', description: 'Inclusive; a date means from its start (UTC)' })
   @Optional()
-  @Matches(DATE, { message: DATE_MESSAGE })
+  @IsDateBound()
   dateFrom?: string;
 
   @ApiPropertyOptional({ example: '2026-11-30', description: 'Inclusive; a date means until its end (UTC)' })
   @Optional()
-  @Matches(DATE, { message: DATE_MESSAGE })
+  @IsDateBound()
   dateUntil?: string;
 
   @ApiPropertyOptional({ format: 'uuid' })

@@ -1,10 +1,9 @@
 import { Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
-import { CurrentCaller, Optional, SignedController, UuidParamPipe } from '@pcs/http';
+import { ApiStandardErrors, CurrentCaller, Optional, SignedController, UuidParamPipe } from '@pcs/http';
 import { PaymentInstrumentService } from '@pcs/payment-instruments';
 import { toPayerRequest } from '../payer/dto/payer-request.dto';
-import { ApiStandardErrors } from '../shared/api-errors.decorator';
 import { CreatePaymentInstrumentDto } from './dto/create-payment-instrument.dto';
 import { presentPaymentInstrument } from './payment-instrument.presenter';
 import { PaymentInstrumentResponse } from './payment-instrument.responses';

@@ -1,6 +1,6 @@
 import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import { CurrentCaller, Idempotent, OperationId, SignedController, UuidParamPipe } from '@pcs/http';
+import { ApiStandardErrors, CurrentCaller, ErrorResponse, Idempotent, OperationId, SignedController, UuidParamPipe } from '@pcs/http';
 import { asMerchantId, asPayerId, asPaymentInstrumentId, asPaymentIntentId, Money, moneyFromWire, wireAmount } from '@pcs/kernel';
 import type { PaymentIntentId } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
@@ -13,8 +13,6 @@ import {
 } from '@pcs/payment-intents';
 import { presentCountryProcessor } from '../catalog/catalog.presenter';
 import { toPayerRequest } from '../payer/dto/payer-request.dto';
-import { ApiStandardErrors } from '../shared/api-errors.decorator';
-import { ErrorResponse } from '../shared/error.response';
 import { CreatePaymentIntentDto } from './dto/create-payment-intent.dto';
 import { FastPaymentIntentDto, InitializePaymentDto, ManualRefundDto, RefundDto } from './dto/other-requests.dto';
 import { presentCreation, presentPaymentIntent } from './payment-intent.presenter';

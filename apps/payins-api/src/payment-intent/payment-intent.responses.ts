@@ -1,17 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Currency, PayinType } from '@pcs/kernel';
+import { PAYMENT_INTENT_STATUSES } from '@pcs/payment-intents';
 import { CountryProcessorResponse } from '../catalog/catalog.responses';
-
-export const PAYMENT_INTENT_STATUSES = [
-  'REQUIRES_PAYMENT_INSTRUMENT',
-  'REQUIRES_CONFIRMATION',
-  'REQUIRES_ACTION',
-  'PROCESSING',
-  'SUCCEEDED',
-  'CANCELED',
-  'PARTIALLY_REFUNDED',
-  'REFUNDED',
-];
 
 export class PaymentIntentResponse {
   @ApiProperty({ format: 'uuid' }) paymentIntentId: string;

@@ -2,11 +2,10 @@ import { Get, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { BusinessService } from '@pcs/businesses';
 import { RuntimeSettings } from '@pcs/config';
-import { CurrentCaller, SignedController } from '@pcs/http';
+import { ApiStandardErrors, CurrentCaller, SignedController } from '@pcs/http';
 import type { Caller } from '@pcs/kernel';
 import { presentPaymentMethod } from '../catalog/catalog.presenter';
 import { PaymentMethodSummaryResponse } from '../catalog/catalog.responses';
-import { ApiStandardErrors } from '../shared/api-errors.decorator';
 
 @SignedController('payment-method', 'payment methods')
 export class PaymentMethodController {

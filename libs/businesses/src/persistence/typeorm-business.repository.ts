@@ -62,6 +62,11 @@ export class TypeOrmCredentialRepository extends CredentialRepository {
     return row ? credentialFromRow(row) : null;
   }
 
+  async findById(manager: EntityManager, credentialId: string): Promise<StoredCredential | null> {
+    const row = await manager.findOne(ApiCredentialOrmEntity, { where: { credentialId } });
+    return row ? credentialFromRow(row) : null;
+  }
+
   async exists(manager: EntityManager, apiKey: string): Promise<boolean> {
     return manager.exists(ApiCredentialOrmEntity, { where: { apiKey } });
   }

@@ -5,6 +5,7 @@ import { CrashRecovery1795600000000 } from './1795600000000-crash-recovery';
 import { SandboxReturnUrl1795700000000 } from './1795700000000-sandbox-return-url';
 import { Links1795800000000 } from './1795800000000-links';
 import { MailOutbox1795900000000 } from './1795900000000-mail-outbox';
+import { B2bCheckout1796000000000 } from './1796000000000-b2b-checkout';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   SandboxReturnUrl1795700000000,
   Links1795800000000,
   MailOutbox1795900000000,
+  B2bCheckout1796000000000,
 ];

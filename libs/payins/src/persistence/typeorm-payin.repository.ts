@@ -100,6 +100,15 @@ export class TypeOrmPayinRepository extends PayinRepository {
     return row ? payinFromRow(row) : null;
   }
 
+  async latestCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null> {
+    // Served by payin_intent_idx (payment_intent_id, created_at).
+    const row = await manager.findOne(PayinOrmEntity, {
+      where: { paymentIntentId, transactionType: 'PAYIN' },
+      order: { createdAt: 'DESC' },
+    });
+    return row ? payinFromRow(row) : null;
+  }
+
   async pendingManualRefunds(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin[]> {
     const rows = await manager.find(PayinOrmEntity, {
       where: { paymentIntentId, conceptCode: 'MANUAL_REFUND', manualRefundStatus: 'MANUAL_REFUND_PENDING', status: 'PENDING' },

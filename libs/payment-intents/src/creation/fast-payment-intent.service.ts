@@ -75,6 +75,7 @@ export class FastPaymentIntentService {
       linkId: null,
       preferredPaymentMethod: command.paymentMethodName ?? null,
       preferredInstrumentType: command.paymentInstrumentTypeName ?? null,
+      allowedPaymentMethods: null,
       additionalInfo: command.paymentIntentAdditionalInfo ?? null,
       createdAt: new Date(),
     });

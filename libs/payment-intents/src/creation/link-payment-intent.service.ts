@@ -77,6 +77,7 @@ export class LinkPaymentIntentService {
         linkId: link.id,
         preferredPaymentMethod: command.paymentMethodName,
         preferredInstrumentType: command.paymentInstrumentTypeName,
+        allowedPaymentMethods: null,
         additionalInfo: command.paymentIntentAdditionalInfo ?? null,
         createdAt: new Date(),
       });

@@ -142,6 +142,7 @@ export class PaymentIntentCreationService {
         linkId: null,
         preferredPaymentMethod: null,
         preferredInstrumentType: null,
+        allowedPaymentMethods: null,
         additionalInfo: null,
         createdAt: now,
       });

@@ -10,7 +10,7 @@ import {
   Money,
   PayinType,
 } from '@pcs/kernel';
-import { PaymentIntent, PaymentIntentStatus } from './payment-intent';
+import { PAYMENT_INTENT_STATUSES, PaymentIntent, PaymentIntentStatus } from './payment-intent';
 
 const now = new Date('2026-11-01T00:00:00Z');
 
@@ -40,22 +40,14 @@ function intentIn(status: PaymentIntentStatus, received = 0, refunded = 0): Paym
     linkId: null,
     preferredPaymentMethod: null,
     preferredInstrumentType: null,
+    allowedPaymentMethods: null,
     additionalInfo: null,
     createdAt: now,
   });
   return PaymentIntent.restore({ ...created.snapshot(), status, receivedAmount: received, refundedAmount: refunded });
 }
 
-const ALL: PaymentIntentStatus[] = [
-  'REQUIRES_PAYMENT_INSTRUMENT',
-  'REQUIRES_CONFIRMATION',
-  'REQUIRES_ACTION',
-  'PROCESSING',
-  'SUCCEEDED',
-  'CANCELED',
-  'PARTIALLY_REFUNDED',
-  'REFUNDED',
-];
+const ALL = PAYMENT_INTENT_STATUSES;
 
 /** Contract §9, as (transition, from-states it is allowed in, resulting state). */
 const TRANSITIONS: [string, (i: PaymentIntent) => unknown, PaymentIntentStatus[], PaymentIntentStatus | null][] = [

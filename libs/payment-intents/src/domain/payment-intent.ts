@@ -11,15 +11,18 @@ import {
   PaymentIntentId,
 } from '@pcs/kernel';
 
-export type PaymentIntentStatus =
-  | 'REQUIRES_PAYMENT_INSTRUMENT'
-  | 'REQUIRES_CONFIRMATION'
-  | 'REQUIRES_ACTION'
-  | 'PROCESSING'
-  | 'SUCCEEDED'
-  | 'CANCELED'
-  | 'PARTIALLY_REFUNDED'
-  | 'REFUNDED';
+/** Every state of a payment intent (contract §9). */
+export const PAYMENT_INTENT_STATUSES = [
+  'REQUIRES_PAYMENT_INSTRUMENT',
+  'REQUIRES_CONFIRMATION',
+  'REQUIRES_ACTION',
+  'PROCESSING',
+  'SUCCEEDED',
+  'CANCELED',
+  'PARTIALLY_REFUNDED',
+  'REFUNDED',
+] as const;
+export type PaymentIntentStatus = (typeof PAYMENT_INTENT_STATUSES)[number];
 
 export type PaymentIntentOrigin = 'API' | 'FAST' | 'LINK' | 'B2B';
 
@@ -65,6 +68,8 @@ export interface PaymentIntentProps {
   readonly linkId: string | null;
   readonly preferredPaymentMethod: string | null;
   readonly preferredInstrumentType: string | null;
+  /** Payment method names the payer may choose among (a B2B intent's `paymentMethods.options.networks`); null: any. */
+  readonly allowedPaymentMethods: readonly string[] | null;
   readonly additionalInfo: Record<string, unknown> | null;
   cancelledAt: Date | null;
   cancellationReason: string | null;
@@ -88,10 +93,16 @@ export type NewPaymentIntent = Omit<
   | 'exchangeRate'
 >;
 
-/** A new intent's input: amounts arrive as Money (gross VAT included, and the tip), in one currency. */
+/**
+ * A new intent's input: amounts arrive as Money (gross VAT included, and the
+ * tip), in one currency. `tax`, when the client states it (B2B
+ * `amountDetails.vatAmount`), is recorded as it is instead of computed from
+ * the rate; it must be at least 0 and below the amount.
+ */
 export type PaymentIntentInput = Omit<NewPaymentIntent, 'amount' | 'tipAmount' | 'currency'> & {
   readonly amount: Money;
   readonly tip: Money;
+  readonly tax?: Money;
 };
 
 /**
@@ -103,9 +114,10 @@ export class PaymentIntent {
   private constructor(private readonly props: PaymentIntentProps) {}
 
   static create(input: PaymentIntentInput): PaymentIntent {
-    const { amount: gross, tip, ...rest } = input;
+    const { amount: gross, tip, tax: stated, ...rest } = input;
     if (!gross.plus(tip).isWithinLimit()) throw new MoneyError('TOO_LARGE', 'the amount plus the tip exceeds the maximum');
-    const { tax } = gross.splitVat(input.vatRateBp);
+    if (stated && !gross.isGreaterThan(stated)) throw new MoneyError('TOO_LARGE', 'the VAT amount must be below the amount');
+    const tax = stated ?? gross.splitVat(input.vatRateBp).tax;
     return new PaymentIntent({
       ...rest,
       currency: gross.currency,

@@ -105,6 +105,9 @@ export class PaymentIntentOrmEntity {
   @Column({ name: 'preferred_instrument_type', type: 'text', nullable: true })
   preferredInstrumentType: string | null;
 
+  @Column({ name: 'allowed_payment_methods', type: 'text', array: true, nullable: true })
+  allowedPaymentMethods: string[] | null;
+
   @Column({ name: 'additional_info', type: 'jsonb', nullable: true })
   additionalInfo: Record<string, unknown> | null;
 

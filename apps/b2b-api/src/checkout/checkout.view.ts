@@ -1,0 +1,37 @@
+import { CheckoutPage } from '@pcs/payment-intents';
+import { PageLanguage, renderCheckoutPage, renderUnavailablePage } from '@pcs/pages';
+
+/** The hosted checkout in each of its states (contract §13), on the one checkout template. */
+export function renderCheckout(state: CheckoutPage, language: PageLanguage, token: string): string {
+  if (state.kind === 'GONE') return renderUnavailablePage('checkout', language);
+  const { intent, checkout, merchantName, available } = state.view;
+  const p = intent.snapshot();
+  const base = `/checkout/${checkout.reference}`;
+  return renderCheckoutPage(
+    {
+      subject: 'checkout',
+      state: state.kind,
+      merchantName,
+      description: p.description,
+      currency: p.currency,
+      amount: p.amount,
+      tax: p.taxAmount,
+      tip: p.tipAmount,
+      expiresAt: state.kind === 'CHOOSE' ? checkout.expiresAt : null,
+      methods:
+        state.kind === 'CHOOSE'
+          ? available.map((m) => ({
+              id: m.countryProcessorId,
+              paymentMethod: m.paymentMethod.name,
+              instrumentType: m.paymentInstrumentType.name,
+            }))
+          : [],
+      formAction: base,
+      token,
+      lastError: state.kind === 'CHOOSE' ? state.lastError : null,
+      gatewayUrl: state.kind === 'AT_GATEWAY' ? state.gatewayUrl : undefined,
+      returnUrl: `${base}/back`,
+    },
+    language,
+  );
+}

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { PaymentIntentsModule } from '@pcs/payment-intents';
+import { GatewayCallbackController } from './gateway-callback.controller';
+import { SandboxGatewayController } from './sandbox-gateway.controller';
+
+/**
+ * The gateway's routes every API serves (contract §10, §13): the sandbox
+ * gateway's payer pages and the callbacks of every gateway. Each API is
+ * deployed alone, so each serves the pages of the attempts it opens and
+ * receives their callbacks; both apply them to the same aggregates.
+ */
+@Module({
+  imports: [PaymentIntentsModule],
+  controllers: [SandboxGatewayController, GatewayCallbackController],
+})
+export class GatewayRoutesModule {}

@@ -1,0 +1,177 @@
+import { Currency } from '@pcs/kernel';
+import { escapeHtml, formatAmount, formatDateTime } from './format';
+import { PageLanguage } from './language';
+import { renderPage } from './layout';
+
+/**
+ * The one template of the pages where a payer pays: a link's pay page
+ * (contract §12) and a B2B intent's hosted checkout (§13). The merchant, what
+ * is paid for, the total with its VAT (and tip), the methods as buttons of
+ * forms protected by a token, and each state after the gateway.
+ */
+export type CheckoutState = 'CHOOSE' | 'AT_GATEWAY' | 'PROCESSING' | 'PAID' | 'CLOSED' | 'EXPIRED';
+/** Which page this is: a few texts name it. */
+export type CheckoutSubject = 'link' | 'checkout';
+
+export interface CheckoutMethod {
+  /** What the form posts (a country processor id). */
+  readonly id: string;
+  readonly paymentMethod: string;
+  readonly instrumentType: string;
+}
+
+export interface CheckoutPageModel {
+  readonly subject: CheckoutSubject;
+  readonly state: CheckoutState;
+  readonly merchantName: string;
+  readonly description: string | null;
+  readonly currency: Currency;
+  /** Minor units: the gross amount (VAT included, tip excluded), its VAT, and the tip. */
+  readonly amount: number;
+  readonly tax: number;
+  readonly tip: number;
+  readonly expiresAt: Date | null;
+  readonly methods: readonly CheckoutMethod[];
+  /** Where the method forms post, and their anti-forgery token. */
+  readonly formAction: string;
+  readonly token: string;
+  readonly lastError: string | null;
+  readonly gatewayUrl?: string;
+  /** "Return to the merchant" (the B2B checkout). */
+  readonly returnUrl?: string;
+}
+
+const INSTRUMENT_TYPES: Record<PageLanguage, Record<string, string>> = {
+  es: {
+    CREDIT_CARD: 'tarjeta de crédito',
+    DEBIT_CARD: 'tarjeta de débito',
+    PREPAID_CARD: 'tarjeta prepaga',
+    CASH: 'efectivo',
+    BANK_TRANSFER: 'transferencia bancaria',
+    A2A: 'de cuenta a cuenta',
+    PIX: 'PIX',
+    WALLETS: 'billetera',
+    CRYPTO: 'cripto',
+  },
+  en: {
+    CREDIT_CARD: 'credit card',
+    DEBIT_CARD: 'debit card',
+    PREPAID_CARD: 'prepaid card',
+    CASH: 'cash',
+    BANK_TRANSFER: 'bank transfer',
+    A2A: 'account to account',
+    PIX: 'PIX',
+    WALLETS: 'wallet',
+    CRYPTO: 'crypto',
+  },
+};
+
+const TEXTS = {
+  es: {
+    title: 'Pagar',
+    vat: (tax: string) => `IVA incluido: ${tax}`,
+    tip: (tip: string) => `Propina incluida: ${tip}`,
+    expires: (date: string) => `Vence el ${date}`,
+    choose: 'Elija cómo pagar',
+    goneTitle: { link: 'Link no disponible', checkout: 'Pago no disponible' },
+    gone: { link: 'Este link de pago ya no está disponible.', checkout: 'Este pago ya no está disponible.' },
+    expired: { link: 'Este link de pago venció. Pida uno nuevo al comercio.', checkout: 'El plazo para pagar venció. Vuelva al comercio.' },
+    paid: 'Pago realizado. ¡Gracias!',
+    processing: 'Su pago está en proceso. Le avisaremos cuando se confirme; puede cerrar esta ventana.',
+    atGateway: 'Su pago quedó abierto en la pasarela.',
+    continue: 'Continuar el pago',
+    closed: { link: 'Este pago fue cancelado. Pida un nuevo link al comercio.', checkout: 'Este pago fue cancelado.' },
+    rejected: (reason: string) => `El pago no se completó (${reason}). Puede intentarlo de nuevo.`,
+    stale: 'La página venció. Ábrala de nuevo para pagar.',
+    back: (merchant: string) => `Volver a ${merchant}`,
+  },
+  en: {
+    title: 'Pay',
+    vat: (tax: string) => `VAT included: ${tax}`,
+    tip: (tip: string) => `Tip included: ${tip}`,
+    expires: (date: string) => `Expires on ${date}`,
+    choose: 'Choose how to pay',
+    goneTitle: { link: 'Link not available', checkout: 'Payment not available' },
+    gone: { link: 'This payment link is no longer available.', checkout: 'This payment is no longer available.' },
+    expired: {
+      link: 'This payment link has expired. Ask the merchant for a new one.',
+      checkout: 'The time to pay has run out. Go back to the merchant.',
+    },
+    paid: 'Payment made. Thank you!',
+    processing: 'Your payment is being processed. You will hear when it is confirmed; you can close this window.',
+    atGateway: 'Your payment is still open at the gateway.',
+    continue: 'Continue the payment',
+    closed: { link: 'This payment was cancelled. Ask the merchant for a new link.', checkout: 'This payment was cancelled.' },
+    rejected: (reason: string) => `The payment did not go through (${reason}). You can try again.`,
+    stale: 'This page has expired. Open it again to pay.',
+    back: (merchant: string) => `Return to ${merchant}`,
+  },
+} as const;
+
+export function renderCheckoutPage(model: CheckoutPageModel, language: PageLanguage): string {
+  const t = TEXTS[language];
+  const money = (minor: number) => formatAmount(minor, model.currency, language);
+  const header = `<h1 id="merchant">${escapeHtml(model.merchantName)}</h1>
+${model.description ? `<p id="description">${escapeHtml(model.description)}</p>` : ''}
+<div class="amount" id="amount">${escapeHtml(money(model.amount + model.tip))}</div>
+<p class="fine" id="vat">${escapeHtml(t.vat(money(model.tax)))}${model.tip ? `<br><span id="tip">${escapeHtml(t.tip(money(model.tip)))}</span>` : ''}</p>`;
+  let main: string;
+  switch (model.state) {
+    case 'CHOOSE':
+      main = `${model.lastError ? `<p class="status" id="rejected">${escapeHtml(t.rejected(model.lastError))}</p>` : ''}
+${model.expiresAt ? `<p class="fine" id="expires">${escapeHtml(t.expires(formatDateTime(model.expiresAt, language)))}</p>` : ''}
+<h2 style="font-size:1rem">${t.choose}</h2>
+${[...model.methods]
+  .sort((a, b) => a.instrumentType.localeCompare(b.instrumentType) || a.paymentMethod.localeCompare(b.paymentMethod))
+  .map(
+    (m) => `<form class="actions" method="post" action="${escapeHtml(model.formAction)}">
+<input type="hidden" name="token" value="${escapeHtml(model.token)}">
+<input type="hidden" name="countryProcessorId" value="${escapeHtml(m.id)}">
+<button class="method" data-method="${escapeHtml(m.paymentMethod)}" data-type="${escapeHtml(m.instrumentType)}">${escapeHtml(`${m.paymentMethod.replace(/_/g, ' ')} · ${INSTRUMENT_TYPES[language][m.instrumentType] ?? m.instrumentType}`)}</button>
+</form>`,
+  )
+  .join('\n')}`;
+      break;
+    case 'AT_GATEWAY':
+      main = `<p class="status">${t.atGateway}</p><a class="button" id="continue" href="${escapeHtml(model.gatewayUrl ?? '')}">${t.continue}</a>`;
+      break;
+    case 'EXPIRED':
+      main = `<p class="status">${t.expired[model.subject]}</p>`;
+      break;
+    case 'PAID':
+      main = `<p class="status">${t.paid}</p>`;
+      break;
+    case 'PROCESSING':
+      main = `<p class="status">${t.processing}</p>`;
+      break;
+    default:
+      main = `<p class="status">${t.closed[model.subject]}</p>`;
+  }
+  const back = model.returnUrl
+    ? `\n<a class="back" id="return" href="${escapeHtml(model.returnUrl)}">${escapeHtml(t.back(model.merchantName))}</a>`
+    : '';
+  return renderPage({
+    language,
+    title: `${t.title} · ${model.merchantName}`,
+    body: `<span id="state" data-state="${model.state}"></span>\n${header}\n${main}${back}`,
+  });
+}
+
+/** A payment (link or checkout) that does not exist or is gone. */
+export function renderUnavailablePage(subject: CheckoutSubject, language: PageLanguage): string {
+  const t = TEXTS[language];
+  return renderPage({
+    language,
+    title: t.goneTitle[subject],
+    body: `<h1 id="state" data-state="GONE">${t.goneTitle[subject]}</h1><p class="status">${t.gone[subject]}</p>`,
+  });
+}
+
+/** A form post that did not come from the page (no or wrong token): nothing happened. */
+export function renderStalePage(language: PageLanguage): string {
+  return renderPage({
+    language,
+    title: TEXTS[language].title,
+    body: `<h1 id="state" data-state="STALE">${TEXTS[language].title}</h1><p class="status">${TEXTS[language].stale}</p>`,
+  });
+}

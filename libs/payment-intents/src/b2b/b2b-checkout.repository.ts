@@ -1,0 +1,35 @@
+import { Caller, MerchantId, Page, PageRequest, PaymentIntentId } from '@pcs/kernel';
+import { EntityManager } from 'typeorm';
+import { B2bStatusCondition } from '../domain/b2b-status';
+import { B2bCheckout } from '../domain/b2b-checkout';
+import { PaymentIntent } from '../domain/payment-intent';
+
+/** B5's filters (contract §13); the status arrives as the intent states that give its B2B code. */
+export interface B2bPaymentIntentFilters {
+  readonly merchantId?: MerchantId;
+  readonly status?: B2bStatusCondition;
+  readonly externalReference?: string;
+  readonly dateFrom?: Date;
+  readonly dateUntil?: Date;
+}
+
+export interface B2bPaymentIntentRecord {
+  readonly intent: PaymentIntent;
+  readonly checkout: B2bCheckout;
+}
+
+/** Where B2B checkouts are kept, with their intents (port; the TypeORM adapter is in persistence/). */
+export abstract class B2bCheckoutRepository {
+  abstract insert(manager: EntityManager, checkout: B2bCheckout): Promise<void>;
+  abstract findByPaymentIntent(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<B2bCheckout | null>;
+  abstract findByReference(manager: EntityManager, reference: string): Promise<B2bCheckout | null>;
+  /** B5: the caller's B2B intents, newest first. */
+  abstract list(
+    manager: EntityManager,
+    caller: Caller,
+    filters: B2bPaymentIntentFilters,
+    page: PageRequest,
+  ): Promise<Page<B2bPaymentIntentRecord>>;
+  /** Open B2B intents whose checkout expired by `now` (the sweep). */
+  abstract pastDue(manager: EntityManager, now: Date, limit: number): Promise<PaymentIntentId[]>;
+}

@@ -1,0 +1,230 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { CatalogService, CountryProcessor } from '@pcs/catalog';
+import { RuntimeSettings } from '@pcs/config';
+import { inTransaction, isUniqueViolation } from '@pcs/database';
+import {
+  asPaymentIntentId,
+  Caller,
+  DomainError,
+  InvalidRequestError,
+  MerchantId,
+  Money,
+  newId,
+  Page,
+  PageRequest,
+  PayinType,
+  PaymentIntentId,
+} from '@pcs/kernel';
+import { MerchantService } from '@pcs/merchants';
+import { PayinLedgerService } from '@pcs/payins';
+import * as crypto from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { AvailableProcessorsService } from '../available-processors.service';
+import { CreationRules } from '../creation/creation-rules';
+import { B2bCheckout, InvoiceDetails } from '../domain/b2b-checkout';
+import { B2bStatusCode, b2bStatusCondition } from '../domain/b2b-status';
+import { PaymentIntent } from '../domain/payment-intent';
+import { PaymentIntentRepository } from '../payment-intent.repository';
+import { B2bCheckoutRepository } from './b2b-checkout.repository';
+
+/** B6's request, syntax checked and amounts read at the edge. */
+export interface CreateB2bPaymentIntentCommand {
+  readonly merchantId?: MerchantId;
+  readonly externalReference?: string;
+  readonly description?: string;
+  readonly countryCode: string;
+  /** Gross, VAT included, tip excluded. */
+  readonly amount: Money;
+  readonly tip?: Money;
+  /** The VAT the client states, recorded as the tax amount; otherwise computed from the merchant's rate. */
+  readonly vatAmount?: Money;
+  readonly invoiceDetails?: InvoiceDetails;
+  readonly includeAllPaymentMethods?: boolean;
+  /** One instrument type, optionally narrowed to some networks (payment method names). */
+  readonly paymentMethods?: { readonly name: string; readonly networks?: readonly string[] };
+  readonly redirectUrl: string;
+}
+
+export interface B2bPaymentIntentListFilters {
+  readonly merchantId?: MerchantId;
+  readonly status?: B2bStatusCode;
+  readonly externalReference?: string;
+  readonly dateFrom?: Date;
+  readonly dateUntil?: Date;
+}
+
+/** A B2B payment intent as the B2B API shows it: the intent, its checkout, and what the payer can use. */
+export interface B2bPaymentIntentView {
+  readonly intent: PaymentIntent;
+  readonly checkout: B2bCheckout;
+  readonly merchantName: string;
+  /** The processors the payer may choose among now. */
+  readonly available: readonly CountryProcessor[];
+  /** The processor of the latest attempt, if the payer chose one. */
+  readonly chosen: CountryProcessor | null;
+  readonly checkoutUrl: string;
+}
+
+/**
+ * B2B payment intents (operations B5–B7, contract §13): the payment intent
+ * of the payins API, created with a hosted checkout that the payer is sent
+ * to, listed and read in the B2B shape.
+ */
+@Injectable()
+export class B2bPaymentIntentsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly merchants: MerchantService,
+    private readonly catalog: CatalogService,
+    private readonly intents: PaymentIntentRepository,
+    private readonly checkouts: B2bCheckoutRepository,
+    private readonly available: AvailableProcessorsService,
+    private readonly ledger: PayinLedgerService,
+    private readonly rules: CreationRules,
+    private readonly settings: RuntimeSettings,
+  ) {}
+
+  /**
+   * B6. The intent and its checkout in one transaction. `operationId`
+   * (from the request's Idempotency-Key) becomes the intent's id, so a retry
+   * finds what an earlier run committed.
+   */
+  async create(caller: Caller, command: CreateB2bPaymentIntentCommand, operationId?: string): Promise<B2bPaymentIntentView> {
+    const paymentIntentId: PaymentIntentId = operationId ? asPaymentIntentId(operationId) : newId<PaymentIntentId>();
+    if (operationId) {
+      const earlier = await this.find(caller, paymentIntentId);
+      if (earlier) return earlier;
+    }
+    const { amount } = command;
+    const tip = command.tip ?? Money.zero(amount.currency);
+    const country = await this.rules.countryAccepting(command.countryCode, amount.currency);
+    if (!amount.plus(tip).isWithinLimit())
+      throw new InvalidRequestError(['amountDetails.tip'], 'amountDetails.tip: the amount plus the tip exceeds the maximum');
+    if (command.vatAmount && !amount.isGreaterThan(command.vatAmount))
+      throw new InvalidRequestError(['amountDetails.vatAmount'], 'amountDetails.vatAmount must be below amount');
+    const narrowing = command.includeAllPaymentMethods ? undefined : command.paymentMethods;
+    const networks = narrowing?.networks?.length ? [...new Set(narrowing.networks)] : null;
+
+    try {
+      await inTransaction(this.dataSource, async (manager) => {
+        const merchant = await this.merchants.resolve(caller, command.merchantId, manager);
+        merchant.assertCanCollect();
+        const vatRateBp = await this.rules.vatRate(merchant.id, country, undefined, manager);
+        const now = new Date();
+        const intent = PaymentIntent.create({
+          paymentIntentId,
+          businessId: caller.businessId,
+          merchantId: merchant.id,
+          payerId: null,
+          paymentInstrumentId: null,
+          countryId: country.countryId,
+          origin: 'B2B',
+          payinType: PayinType.DEFAULT,
+          amount,
+          tip,
+          ...(command.vatAmount ? { tax: command.vatAmount } : {}),
+          vatRateBp,
+          externalReference: command.externalReference ?? null,
+          externalInvoiceId: command.invoiceDetails?.reference ?? null,
+          invoiceNumber: command.invoiceDetails?.number ?? null,
+          invoiceEmail: null,
+          description: command.description ?? null,
+          receiptEmail: null,
+          setupFutureUsage: false,
+          offSession: false,
+          confirmationMethod: 'MANUAL',
+          metadata: null,
+          linkId: null,
+          preferredPaymentMethod: null,
+          preferredInstrumentType: narrowing?.name ?? null,
+          allowedPaymentMethods: networks,
+          additionalInfo: null,
+          createdAt: now,
+        });
+        // Nothing to pay with is refused before anything is written.
+        if ((await this.available.of(intent, manager)).length === 0) {
+          const method = narrowing ? [narrowing.name, ...(networks ?? [])].join(' ') : 'any payment method';
+          throw new DomainError(
+            'PAYMENT_METHOD_NOT_AVAILABLE',
+            `the merchant offers no ${method} in ${country.iso3} for ${amount.currency}`,
+            {
+              method,
+              country: country.iso3,
+            },
+          );
+        }
+        await this.intents.insert(manager, intent);
+        await this.checkouts.insert(manager, {
+          paymentIntentId,
+          reference: `chk_${crypto.randomBytes(18).toString('base64url')}`,
+          credentialId: caller.credentialId,
+          redirectUrl: command.redirectUrl,
+          // Whether every method the merchant offers there is available: true unless paymentMethods narrowed it.
+          includeAllPaymentMethods: !narrowing,
+          invoiceDetails: command.invoiceDetails ?? null,
+          expiresAt: new Date(now.getTime() + this.settings.gateway.checkoutMinutes * 60_000),
+          createdAt: now,
+        });
+      });
+    } catch (error) {
+      // The same operation committed meanwhile (a retry racing its own first attempt): answer what it made.
+      if (!isUniqueViolation(error, 'payment_intent_pkey')) throw error;
+    }
+    return this.get(caller, paymentIntentId);
+  }
+
+  /** B7: a B2B intent the caller may see; any other is a 404. */
+  async get(caller: Caller, paymentIntentId: PaymentIntentId): Promise<B2bPaymentIntentView> {
+    const view = await this.find(caller, paymentIntentId);
+    if (!view) throw new DomainError('PAYMENT_INTENT_NOT_FOUND');
+    return view;
+  }
+
+  /** B5, newest first. */
+  async list(caller: Caller, filters: B2bPaymentIntentListFilters, page: PageRequest): Promise<Page<B2bPaymentIntentView>> {
+    if (filters.merchantId) await this.merchants.load(caller, filters.merchantId);
+    const found = await this.checkouts.list(
+      this.dataSource.manager,
+      caller,
+      { ...filters, status: filters.status ? b2bStatusCondition(filters.status) : undefined },
+      page,
+    );
+    const items: B2bPaymentIntentView[] = [];
+    for (const { intent, checkout } of found.items) items.push(await this.viewOf(intent, checkout));
+    return { ...found, items };
+  }
+
+  /** The checkout URL handed to the payer (opaque to clients: they follow it, never build it). */
+  checkoutUrl(checkout: B2bCheckout): string {
+    return `${this.settings.publicBaseUrl}/checkout/${checkout.reference}`;
+  }
+
+  async viewOf(
+    intent: PaymentIntent,
+    checkout: B2bCheckout,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<B2bPaymentIntentView> {
+    const p = intent.snapshot();
+    const merchant = await this.merchants.findById(p.merchantId, manager);
+    const latest = await this.ledger.latestCharge(manager, intent.id);
+    const chosenId = latest?.snapshot().countryProcessorId;
+    const chosen = chosenId ? ((await this.catalog.findCountryProcessors([chosenId]))[0] ?? null) : null;
+    return {
+      intent,
+      checkout,
+      merchantName: merchant?.merchantName ?? '',
+      available: await this.available.of(intent, manager),
+      chosen,
+      checkoutUrl: this.checkoutUrl(checkout),
+    };
+  }
+
+  private async find(caller: Caller, paymentIntentId: PaymentIntentId): Promise<B2bPaymentIntentView | null> {
+    const manager = this.dataSource.manager;
+    const intent = await this.intents.findVisible(manager, caller, paymentIntentId);
+    if (!intent || intent.snapshot().origin !== 'B2B') return null;
+    const checkout = await this.checkouts.findByPaymentIntent(manager, intent.id);
+    return checkout ? this.viewOf(intent, checkout, manager) : null;
+  }
+}
