@@ -16,7 +16,8 @@ const CONTEXTS = {
   payers: ['catalog', 'database', 'kernel', 'merchants'],
   payins: ['database', 'kernel'],
   'payment-instruments': ['catalog', 'database', 'kernel', 'merchants', 'payers'],
-  mail: ['config', 'database', 'kernel'],
+  jobs: ['config', 'database'],
+  mail: ['config', 'database', 'jobs', 'kernel'],
   links: ['catalog', 'config', 'database', 'kernel', 'mail', 'merchants', 'pages'],
   'payment-intents': [
     'businesses',

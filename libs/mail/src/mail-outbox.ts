@@ -1,8 +1,8 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { RuntimeSettings } from '@pcs/config';
+import { JobQueue } from '@pcs/jobs';
 import * as crypto from 'node:crypto';
-import PgBoss from 'pg-boss';
 import { DataSource, EntityManager } from 'typeorm';
 import { MailMessage } from './mail-message';
 import { MailTransport } from './mail.transport';
@@ -17,19 +17,13 @@ import { MailTransport } from './mail.transport';
  * one duplicate no outbox can rule out; the Message-ID lets a reader spot it).
  */
 @Injectable()
-export class MailOutbox implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger('Mail');
-  private readonly boss: PgBoss;
-  private started: Promise<void> | null = null;
-
+export class MailOutbox implements OnApplicationBootstrap {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transport: MailTransport,
+    private readonly jobs: JobQueue,
     private readonly settings: RuntimeSettings,
-  ) {
-    this.boss = new PgBoss({ connectionString: settings.databaseUrl, max: 2, migrate: false, schedule: false });
-    this.boss.on('error', (error: Error) => this.logger.warn(`job queue: ${error.message}`));
-  }
+  ) {}
 
   async enqueue(manager: EntityManager, message: MailMessage): Promise<string> {
     const id = crypto.randomUUID();
@@ -37,34 +31,24 @@ export class MailOutbox implements OnApplicationBootstrap, OnModuleDestroy {
       `INSERT INTO mail_message (mail_message_id, to_address, subject, text_body, html_body, status) VALUES ($1, $2, $3, $4, $5, 'PENDING')`,
       [id, message.to, message.subject, message.text, message.html],
     );
-    await this.start();
-    await this.boss.send(
+    // The job row is written by the caller's transaction: it commits or rolls back with the message.
+    await this.jobs.send(
+      manager,
       this.settings.mail.queue,
       { mailMessageId: id },
-      {
-        retryLimit: 12,
-        retryDelay: this.settings.mail.retryDelaySeconds,
-        retryBackoff: true,
-        // The job row is written by the caller's transaction: it commits or rolls back with the message.
-        db: { executeSql: async (text: string, values: unknown[]) => ({ rows: await manager.query<unknown[]>(text, values) }) },
-      },
+      { retryLimit: 12, retryDelay: this.settings.mail.retryDelaySeconds, retryBackoff: true },
     );
     return id;
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.start();
-    await this.boss.work<{ mailMessageId: string }>(
+    await this.jobs.work<{ mailMessageId: string }>(
       this.settings.mail.queue,
       { batchSize: 5, pollingIntervalSeconds: this.settings.mail.pollSeconds },
       async (jobs) => {
         for (const job of jobs) await this.deliver(job.data.mailMessageId);
       },
     );
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    if (this.started) await this.boss.stop({ graceful: true, wait: true, timeout: 5_000 });
   }
 
   /** One message: sent at most once on purpose; a failure is recorded and thrown, so pg-boss retries it. */
@@ -86,10 +70,5 @@ export class MailOutbox implements OnApplicationBootstrap, OnModuleDestroy {
       `UPDATE mail_message SET status = 'SENT', attempts = attempts + 1, sent_at = now(), last_error = NULL WHERE mail_message_id = $1`,
       [mailMessageId],
     );
-  }
-
-  private start(): Promise<void> {
-    this.started ??= this.boss.start().then(() => this.boss.createQueue(this.settings.mail.queue));
-    return this.started;
   }
 }

@@ -1,0 +1,2 @@
+export * from './jobs.module';
+export * from './job-queue';

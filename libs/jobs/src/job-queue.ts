@@ -1,0 +1,90 @@
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { RuntimeSettings } from '@pcs/config';
+import PgBoss from 'pg-boss';
+import { DataSource, EntityManager } from 'typeorm';
+
+// Arbitrary constant shared by every process of this service: serialises the creation of queues.
+const QUEUE_CREATION_LOCK_KEY = 7_130_501_002;
+
+export type JobSendOptions = Omit<PgBoss.SendOptions, 'db'>;
+export type JobWorkOptions = PgBoss.WorkOptions;
+export type JobHandler<T> = (jobs: PgBoss.Job<T>[]) => Promise<void>;
+
+/**
+ * The process's job queue (contract §15): one pg-boss instance over the
+ * service's own PostgreSQL, shared by every context that works in the
+ * background (mail, webhooks). A job is written by the caller's transaction,
+ * so it exists exactly when the change that caused it committed.
+ *
+ * Queues are created on first use. pg-boss's `create_queue` deadlocks when
+ * two processes create the same queue at the same moment (both APIs start
+ * together), so creation is serialised across processes by an advisory lock
+ * and skipped when the queue is already there.
+ */
+@Injectable()
+export class JobQueue implements OnModuleDestroy {
+  private readonly logger = new Logger('Jobs');
+  private readonly boss: PgBoss;
+  private started: Promise<void> | null = null;
+  private readonly queues = new Map<string, Promise<void>>();
+  private stopped = false;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    settings: RuntimeSettings,
+  ) {
+    this.boss = new PgBoss({ connectionString: settings.databaseUrl, max: 3, migrate: false, schedule: false });
+    this.boss.on('error', (error: Error) => this.logger.warn(`job queue: ${error.message}`));
+  }
+
+  /** Writes a job with the caller's transaction: it commits or rolls back with the change. */
+  async send<T extends object>(manager: EntityManager, queue: string, data: T, options: JobSendOptions = {}): Promise<string | null> {
+    await this.queue(queue);
+    return this.boss.send(queue, data, {
+      ...options,
+      db: { executeSql: async (text: string, values: unknown[]) => ({ rows: await manager.query<unknown[]>(text, values) }) },
+    });
+  }
+
+  /** Starts working a queue in this process; a handler that throws leaves its jobs to pg-boss's retry. */
+  async work<T>(queue: string, options: JobWorkOptions, handler: JobHandler<T>): Promise<void> {
+    await this.queue(queue);
+    await this.boss.work<T>(queue, options, handler);
+  }
+
+  /** The queue exists once this resolves (created by this process or another). */
+  queue(name: string): Promise<void> {
+    let ready = this.queues.get(name);
+    if (!ready) {
+      ready = this.start().then(() => this.createOnce(name));
+      ready.catch(() => this.queues.delete(name)); // a failed creation is tried again by the next caller
+      this.queues.set(name, ready);
+    }
+    return ready;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    if (this.started) await this.started.then(() => this.boss.stop({ graceful: true, wait: true, timeout: 5_000 })).catch(() => undefined);
+  }
+
+  private start(): Promise<void> {
+    if (this.stopped) return Promise.reject(new Error('the job queue is stopped'));
+    this.started ??= this.boss.start().then(() => undefined);
+    return this.started;
+  }
+
+  private async createOnce(name: string): Promise<void> {
+    if (await this.boss.getQueue(name)) return;
+    const lock = this.dataSource.createQueryRunner();
+    await lock.connect();
+    try {
+      await lock.query('SELECT pg_advisory_lock($1)', [QUEUE_CREATION_LOCK_KEY]);
+      if (!(await this.boss.getQueue(name))) await this.boss.createQueue(name);
+    } finally {
+      await lock.query('SELECT pg_advisory_unlock($1)', [QUEUE_CREATION_LOCK_KEY]).catch(() => undefined);
+      await lock.release();
+    }
+  }
+}
