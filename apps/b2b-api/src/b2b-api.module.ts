@@ -6,6 +6,7 @@ import { DatabaseModule } from '@pcs/database';
 import { GatewayRoutesModule } from '@pcs/gateway-routes';
 import { HttpFoundationModule } from '@pcs/http';
 import { MerchantsModule } from '@pcs/merchants';
+import { NotificationsModule } from '@pcs/notifications';
 import { PaymentIntentActivityModule, PaymentIntentsModule } from '@pcs/payment-intents';
 import { CheckoutController } from './checkout/checkout.controller';
 import { MerchantCountriesController } from './merchant/merchant-countries.controller';
@@ -31,6 +32,8 @@ export class B2bApiModule {
         PaymentIntentActivityModule,
         PaymentIntentsModule,
         GatewayRoutesModule,
+        // No routes here: its workers deliver events and emails like the payins API's (contract §15).
+        NotificationsModule,
       ],
       controllers: [MerchantCountriesController, B2bPaymentIntentController, CheckoutController],
     };

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { loadDotEnv, loadEnvironment, resolveSecretsMasterKey } from '@pcs/config';
-import { mailDirectoryFor, prepareRuntime, requireMailTransport } from '@pcs/database';
+import { mailDirectoryFor, prepareRuntime, requireMailTransport, webhooksAllowLocalhost } from '@pcs/database';
 import { ChildProcess, spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { seedDemoIfEmpty } from './demo-seed';
@@ -41,6 +41,8 @@ async function main(): Promise<void> {
     SECRETS_MASTER_KEY: resolveSecretsMasterKey(env).toString('base64'),
     // The APIs see DATABASE_URL (the launcher's embedded server) yet keep the embedded default's .eml folder.
     ...(mailDirectoryFor(env) ? { MAIL_DIRECTORY: mailDirectoryFor(env) as string } : {}),
+    // Likewise the embedded default's webhooks to localhost (contract §14), unless set explicitly.
+    WEBHOOKS_ALLOW_LOCALHOST: String(webhooksAllowLocalhost(env)),
   };
   const children: ChildProcess[] = APIS.map(({ name, main }) => {
     const child = spawn(process.execPath, [main], { env: childEnv, stdio: 'inherit' });

@@ -6,6 +6,7 @@ import { DatabaseModule } from '@pcs/database';
 import { GatewayRoutesModule } from '@pcs/gateway-routes';
 import { HttpFoundationModule } from '@pcs/http';
 import { MerchantsModule } from '@pcs/merchants';
+import { NotificationsModule } from '@pcs/notifications';
 import { PayersModule } from '@pcs/payers';
 import { PaymentInstrumentsModule } from '@pcs/payment-instruments';
 import { PaymentIntentActivityModule, PaymentIntentsModule } from '@pcs/payment-intents';
@@ -20,6 +21,8 @@ import { PayinController } from './payin/payin.controller';
 import { PaymentIntentController } from './payment-intent/payment-intent.controller';
 import { LinkController } from './link/link.controller';
 import { PayPageController } from './pay-page/pay-page.controller';
+import { EventController } from './event/event.controller';
+import { WebhookEndpointController } from './webhook-endpoint/webhook-endpoint.controller';
 
 /** The payins API: merchants, payers, instruments, payment intents, links, payins. */
 @Module({})
@@ -39,9 +42,12 @@ export class PayinsApiModule {
         PaymentInstrumentsModule,
         PaymentIntentsModule,
         GatewayRoutesModule,
+        NotificationsModule,
       ],
       controllers: [
         MerchantController,
+        WebhookEndpointController,
+        EventController,
         MerchantCountryProcessorController,
         BusinessCountryProcessorController,
         PaymentMethodController,

@@ -20,6 +20,6 @@ import { BusinessCountryProcessorOrmEntity } from './persistence/business-countr
     CredentialService,
     { provide: SecretBox, inject: [RuntimeSettings], useFactory: (settings: RuntimeSettings) => new SecretBox(settings.secretsMasterKey) },
   ],
-  exports: [BusinessService, CredentialService],
+  exports: [BusinessService, CredentialService, SecretBox],
 })
 export class BusinessesModule {}

@@ -1,9 +1,20 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, validateSync } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, validateSync } from 'class-validator';
 import * as path from 'node:path';
+
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+const RETRY_SCHEDULE = /^[1-9]\d{0,5}[smh](,[1-9]\d{0,5}[smh]){0,19}$/;
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+const toBoolean = ({ value }: { value: unknown }) =>
+  value === undefined || value === ''
+    ? undefined
+    : value === 'true' || value === '1'
+      ? true
+      : value === 'false' || value === '0'
+        ? false
+        : value;
 
 /**
  * Every variable the service reads (contract §11). Validated once at start-up:
@@ -103,12 +114,29 @@ export class Environment {
   @IsString()
   MAIL_DIRECTORY?: string;
 
+  /** Waits between webhook delivery attempts (contract §14): seconds, minutes or hours, comma-separated. */
+  @Matches(RETRY_SCHEDULE, { message: 'WEBHOOK_RETRY_SCHEDULE must list waits like 5s,5m,30m,2h' })
+  WEBHOOK_RETRY_SCHEDULE: string = DEFAULT_WEBHOOK_RETRY_SCHEDULE;
+
+  /** Whether webhooks may go to http://localhost and http://127.0.0.1; unset: true on the embedded default only. */
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'WEBHOOKS_ALLOW_LOCALHOST must be true or false' })
+  WEBHOOKS_ALLOW_LOCALHOST?: boolean;
+
   get dataDir(): string {
     return path.resolve(this.DATA_DIR);
   }
 }
 
 export class EnvironmentError extends Error {}
+
+/** `5s,5m,30m` in seconds. */
+export function parseRetrySchedule(schedule: string): number[] {
+  if (!RETRY_SCHEDULE.test(schedule)) throw new EnvironmentError(`not a retry schedule: ${schedule}`);
+  const unit: Record<string, number> = { s: 1, m: 60, h: 3600 };
+  return schedule.split(',').map((wait) => Number(wait.slice(0, -1)) * unit[wait.slice(-1)]);
+}
 
 export function loadEnvironment(source: NodeJS.ProcessEnv = process.env): Environment {
   const env = plainToInstance(Environment, { ...source }, { exposeDefaultValues: true });

@@ -53,6 +53,30 @@ export const DEFAULT_MAIL_SETTINGS: MailSettings = {
   queue: 'mail',
 };
 
+/** Events and webhooks (contract §14). */
+export interface WebhookSettings {
+  /** Waits before each retry of a delivery that failed; after the last, the delivery is marked failed. */
+  readonly retryScheduleSeconds: readonly number[];
+  /** Whether http://localhost and http://127.0.0.1 are allowed (development only). */
+  readonly allowLocalhost: boolean;
+  /** How long a receiver has to answer (15 s; shorter only in tests). */
+  readonly timeoutMs: number;
+  /** How often the workers look for jobs. */
+  readonly pollSeconds: number;
+  /** The job queues' names: every replica of a deployment works the same ones. */
+  readonly dispatchQueue: string;
+  readonly deliveryQueue: string;
+}
+
+export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
+  retryScheduleSeconds: [5, 300, 1800, 7200, 18000, 36000, 36000],
+  allowLocalhost: false,
+  timeoutMs: 15_000,
+  pollSeconds: 1,
+  dispatchQueue: 'event-dispatch',
+  deliveryQueue: 'webhook-delivery',
+};
+
 /** How long a request holds its Idempotency-Key before a retry may take the key over (a request that died). */
 export const DEFAULT_IDEMPOTENCY_LEASE_SECONDS = 60;
 
@@ -71,6 +95,7 @@ export class RuntimeSettings {
     readonly gateway: GatewaySettings = DEFAULT_GATEWAY_SETTINGS,
     readonly idempotencyLeaseSeconds: number = DEFAULT_IDEMPOTENCY_LEASE_SECONDS,
     readonly mail: MailSettings = DEFAULT_MAIL_SETTINGS,
+    readonly webhooks: WebhookSettings = DEFAULT_WEBHOOK_SETTINGS,
   ) {}
 }
 

@@ -1,7 +1,9 @@
 import {
   DEFAULT_MAIL_SETTINGS,
+  DEFAULT_WEBHOOK_SETTINGS,
   Environment,
   EnvironmentError,
+  parseRetrySchedule,
   publicBaseUrlFor,
   resolveSecretsMasterKey,
   RuntimeSettings,
@@ -34,6 +36,11 @@ export interface PreparedRuntime {
  * Everything before an app can serve: the database (embedded by default),
  * its migrations, and the secrets master key.
  */
+/** WEBHOOKS_ALLOW_LOCALHOST, or by default whether this is the embedded default (npm start tells its APIs). */
+export function webhooksAllowLocalhost(env: Environment): boolean {
+  return env.WEBHOOKS_ALLOW_LOCALHOST ?? !env.DATABASE_URL;
+}
+
 export async function prepareRuntime(env: Environment, log: (line: string) => void): Promise<PreparedRuntime> {
   const secretsMasterKey = resolveSecretsMasterKey(env);
   const mail = {
@@ -66,6 +73,11 @@ export async function prepareRuntime(env: Environment, log: (line: string) => vo
         },
         env.IDEMPOTENCY_LEASE_SECONDS,
         mail,
+        {
+          ...DEFAULT_WEBHOOK_SETTINGS,
+          retryScheduleSeconds: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
+          allowLocalhost: webhooksAllowLocalhost(env),
+        },
       ),
   };
 }

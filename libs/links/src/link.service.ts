@@ -16,10 +16,12 @@ import {
   PaymentIntentId,
   vatPercentageToBasisPoints,
 } from '@pcs/kernel';
+import { EventRecorder } from '@pcs/events';
 import { MailOutbox } from '@pcs/mail';
 import { MerchantCountryProcessorService, MerchantService } from '@pcs/merchants';
 import { DataSource, EntityManager } from 'typeorm';
 import { Link, LinkId, LinkStatus, LinkTerms } from './domain/link';
+import { linkRepresentation } from './link.representation';
 import { linkShareEmail } from './link-share-email';
 import { LinkRepository, StoredLinkProcessor } from './link.repository';
 
@@ -63,6 +65,7 @@ export class LinkService {
     private readonly catalog: CatalogService,
     private readonly settings: RuntimeSettings,
     private readonly mail: MailOutbox,
+    private readonly events: EventRecorder,
   ) {}
 
   /**
@@ -85,6 +88,7 @@ export class LinkService {
       const now = new Date();
       const link = Link.create({ linkId: newId<LinkId>(), businessId: caller.businessId, merchantId }, terms, command, now);
       await this.links.insert(manager, link);
+      await this.announce(manager, link, 'link.created');
       return link;
     });
     return (await this.views([link]))[0];
@@ -161,6 +165,7 @@ export class LinkService {
       const link = await this.load(manager, caller, linkId, true);
       link.delete(new Date());
       await this.links.save(manager, link);
+      await this.announce(manager, link, 'link.deleted');
     });
   }
 
@@ -168,6 +173,7 @@ export class LinkService {
   async markUsed(manager: EntityManager, link: Link, paymentIntentId: PaymentIntentId): Promise<void> {
     link.use(paymentIntentId, new Date());
     await this.links.save(manager, link);
+    await this.announce(manager, link, 'link.used');
   }
 
   /**
@@ -271,9 +277,23 @@ export class LinkService {
     return { amount, vatRateBp, countryId: country.countryId, countryProcessorIds };
   }
 
-  private async views(links: readonly Link[]): Promise<LinkView[]> {
+  /** Records a link's event with the change, in its transaction (contract §14). */
+  private async announce(manager: EntityManager, link: Link, type: 'link.created' | 'link.used' | 'link.deleted'): Promise<void> {
+    const [view] = await this.views([link], manager);
+    const { businessId, merchantId, updatedAt } = link.snapshot();
+    await this.events.record(manager, {
+      type,
+      businessId,
+      merchantId,
+      subjectId: link.id,
+      object: linkRepresentation(view),
+      at: updatedAt,
+    });
+  }
+
+  private async views(links: readonly Link[], manager: EntityManager = this.dataSource.manager): Promise<LinkView[]> {
     const stored = await this.links.processorsOf(
-      this.dataSource.manager,
+      manager,
       links.map((l) => l.id),
     );
     const catalog = new Map((await this.catalog.listCountryProcessors()).map((p) => [p.countryProcessorId, p]));

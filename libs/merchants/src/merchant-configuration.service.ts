@@ -46,6 +46,17 @@ export class MerchantConfigurationService {
     return this.configurations.vatRateFor(manager, merchantId, countryId);
   }
 
+  /** Who hears about the merchant's payment outcomes by email (contract §14), for the service's own flows; null for an unknown merchant. */
+  async outcomeNotifications(
+    merchantId: MerchantId,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<{ onSuccess: boolean; onError: boolean; emails: readonly string[] } | null> {
+    const configuration = await this.configurations.load(manager, merchantId, false);
+    if (!configuration) return null;
+    const p = configuration.snapshot();
+    return { onSuccess: p.paymentSuccessNotification, onError: p.paymentErrorNotification, emails: p.notificationEmails };
+  }
+
   /** The merchant that takes fast payments under this short name, if any (case-insensitive). */
   async fastPaymentMerchantId(shortName: string): Promise<MerchantId | null> {
     return this.configurations.fastPaymentMerchantId(this.dataSource.manager, shortName);

@@ -2,3 +2,4 @@ export * from './payins.module';
 export * from './payin-ledger.service';
 export * from './domain/payin';
 export type { PayinFilters } from './payin.repository';
+export * from './payin.representation';

@@ -18,3 +18,4 @@ export * from './b2b/b2b-checkout.service';
 export * from './b2b/checkout-expiry.service';
 export * from './domain/b2b-status';
 export * from './domain/b2b-checkout';
+export * from './payment-intent.representation';

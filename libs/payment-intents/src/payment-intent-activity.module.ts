@@ -1,5 +1,6 @@
 import { Global, Injectable, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { EventsModule } from '@pcs/events';
 import { PayerPaymentActivity } from '@pcs/payers';
 import { EntityManager } from 'typeorm';
 import { PaymentIntentRepository } from './payment-intent.repository';
@@ -22,7 +23,7 @@ export class PaymentIntentActivity extends PayerPaymentActivity {
 /** Global so that every module that uses payers finds the port's implementation. */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([PaymentIntentOrmEntity])],
+  imports: [TypeOrmModule.forFeature([PaymentIntentOrmEntity]), EventsModule],
   providers: [
     { provide: PaymentIntentRepository, useClass: TypeOrmPaymentIntentRepository },
     { provide: PayerPaymentActivity, useClass: PaymentIntentActivity },

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { EventsModule } from '@pcs/events';
 import { BusinessesModule } from '@pcs/businesses';
 import { CatalogModule } from '@pcs/catalog';
 import { GatewaysModule } from '@pcs/gateways';
@@ -51,6 +52,7 @@ import { RefundsService } from './refunds/refunds.service';
     PayinsModule,
     GatewaysModule,
     LinksModule,
+    EventsModule,
   ],
   providers: [
     { provide: PaymentIntentRepository, useClass: TypeOrmPaymentIntentRepository },

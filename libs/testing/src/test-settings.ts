@@ -3,8 +3,10 @@ import {
   DEFAULT_IDEMPOTENCY_LEASE_SECONDS,
   DEFAULT_MAIL_SETTINGS,
   GatewaySettings,
+  DEFAULT_WEBHOOK_SETTINGS,
   MailSettings,
   RuntimeSettings,
+  WebhookSettings,
 } from '@pcs/config';
 import * as crypto from 'node:crypto';
 import * as os from 'node:os';
@@ -15,6 +17,7 @@ export function testSettings(
   publicBaseUrl = 'http://localhost:3000',
   gateway: Partial<GatewaySettings> = {},
   mail: Partial<MailSettings> = {},
+  webhooks: Partial<WebhookSettings> = {},
 ): RuntimeSettings {
   const url = process.env.TEST_DATABASE_URL;
   const key = process.env.TEST_SECRETS_MASTER_KEY;
@@ -36,6 +39,17 @@ export function testSettings(
       // Each app of a test run works its own queue: apps of other spec files share the database.
       queue: `mail-test-${crypto.randomBytes(4).toString('hex')}`,
       ...mail,
+    },
+    {
+      ...DEFAULT_WEBHOOK_SETTINGS,
+      // Test receivers listen on 127.0.0.1 over http; retries come quickly.
+      allowLocalhost: true,
+      retryScheduleSeconds: [1, 1, 1],
+      pollSeconds: 0.5,
+      // Each app of a test run works its own queues, like its mail queue.
+      dispatchQueue: `event-dispatch-test-${crypto.randomBytes(4).toString('hex')}`,
+      deliveryQueue: `webhook-delivery-test-${crypto.randomBytes(4).toString('hex')}`,
+      ...webhooks,
     },
   );
 }

@@ -1,5 +1,5 @@
 import { RuntimeSettings } from '@pcs/config';
-import { Country, CountryProcessor, PaymentMethod } from '@pcs/catalog';
+import { Country, CountryProcessor, countryProcessorRepresentation, PaymentMethod } from '@pcs/catalog';
 import { basisPointsToVatPercentage } from '@pcs/kernel';
 import { CountryProcessorResponse, CountryResponse, PaymentMethodSummaryResponse } from './catalog.responses';
 
@@ -31,20 +31,5 @@ export function presentPaymentMethod(method: PaymentMethod, settings: RuntimeSet
 }
 
 export function presentCountryProcessor(processor: CountryProcessor): CountryProcessorResponse {
-  return {
-    countryProcessorId: processor.countryProcessorId,
-    paymentInstrumentTypeId: processor.paymentInstrumentType.paymentInstrumentTypeId,
-    paymentInstrumentType: {
-      paymentInstrumentTypeId: processor.paymentInstrumentType.paymentInstrumentTypeId,
-      paymentInstrumentTypeName: processor.paymentInstrumentType.name,
-    },
-    paymentMethodId: processor.paymentMethod.paymentMethodId,
-    paymentMethod: {
-      paymentMethodId: processor.paymentMethod.paymentMethodId,
-      paymentMethodName: processor.paymentMethod.name,
-      paymentInstrumentTypeId: processor.paymentInstrumentType.paymentInstrumentTypeId,
-    },
-    active: processor.active,
-    currency: [...processor.currencies],
-  };
+  return countryProcessorRepresentation(processor);
 }

@@ -1,46 +1,16 @@
 import { Get, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
 import { ApiStandardErrors, CurrentCaller, dateRange, payinsEnvelope, SignedController } from '@pcs/http';
-import { asMerchantId, InvalidRequestError, wireAmount } from '@pcs/kernel';
+import { asMerchantId, InvalidRequestError } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 import { MerchantAccess } from '@pcs/merchants';
-import { PayinLedgerService } from '@pcs/payins';
+import { PayinLedgerService, payinRepresentation } from '@pcs/payins';
 import type { PayinProps } from '@pcs/payins';
 import { ListPayinsQuery } from './payin.dto';
 import { PayinPageResponse, PayinResponse } from './payin.responses';
 
-const iso = (d: Date | null) => d?.toISOString() ?? null;
-
 export function presentPayin(p: Readonly<PayinProps>): PayinResponse {
-  const wire = (minor: number) => wireAmount(minor, p.currency);
-  return {
-    transactionId: p.transactionId,
-    accountId: p.accountId,
-    merchantId: p.merchantId,
-    payoutRequestId: null,
-    paymentIntentId: p.paymentIntentId,
-    merchantName: p.merchantName,
-    status: p.status,
-    externalId: p.externalId,
-    externalStatus: p.externalStatus,
-    transactionSyncDate: iso(p.transactionSyncDate),
-    transactionType: p.transactionType,
-    currency: p.currency,
-    amount: wire(p.amount),
-    subtotalAmount: wire(p.subtotalAmount),
-    taxAmount: wire(p.taxAmount),
-    tipAmount: wire(p.tipAmount),
-    receivedAmount: wire(p.receivedAmount),
-    description: p.description,
-    conceptCode: p.conceptCode,
-    liquidationDate: iso(p.liquidationDate),
-    cancelledAt: iso(p.cancelledAt),
-    cancellationReason: p.cancellationReason,
-    createdAt: iso(p.createdAt),
-    person: { lastName: p.personLastName, firstName: p.personFirstName },
-    paymentInstrumentData: { maskedPan: p.maskedPan, cardType: p.cardType },
-    paymentIntentInitiator: p.paymentIntentInitiator,
-  };
+  return payinRepresentation(p);
 }
 
 @SignedController('payin', 'payins')

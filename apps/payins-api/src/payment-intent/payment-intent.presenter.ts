@@ -1,4 +1,4 @@
-import { wireAmount } from '@pcs/kernel';
+import { paymentIntentRepresentation } from '@pcs/payment-intents';
 import type { PaymentIntent, PaymentIntentStatus } from '@pcs/payment-intents';
 import { PaymentIntentCreationResponse, PaymentIntentResponse } from './payment-intent.responses';
 
@@ -10,39 +10,7 @@ const NEXT_ACTIONS: Partial<Record<PaymentIntentStatus, string>> = {
 };
 
 export function presentPaymentIntent(intent: PaymentIntent): PaymentIntentResponse {
-  const p = intent.snapshot();
-  const wire = (minor: number) => wireAmount(minor, p.currency);
-  return {
-    paymentIntentId: p.paymentIntentId,
-    businessId: p.businessId,
-    payerId: p.payerId,
-    paymentInstrumentId: p.paymentInstrumentId,
-    payinType: p.payinType,
-    paymentIntentStatus: p.status,
-    lastPaymentError: p.lastPaymentError,
-    externalReference: p.externalReference,
-    externalChargeId: p.externalChargeId,
-    externalInvoiceId: p.externalInvoiceId,
-    invoiceEmail: p.invoiceEmail,
-    description: p.description,
-    currency: p.currency,
-    subtotalAmount: wire(intent.subtotalAmount),
-    taxAmount: wire(p.taxAmount),
-    tipAmount: wire(p.tipAmount),
-    totalAmount: wire(intent.total.minor),
-    receivedAmount: wire(p.receivedAmount),
-    confirmationInstrument: null,
-    nextAction: null,
-    statementDescriptor: null,
-    cancelledAt: p.cancelledAt?.toISOString() ?? null,
-    cancellationReason: p.cancellationReason,
-    receiptEmail: p.receiptEmail,
-    setupFutureUsage: p.setupFutureUsage ? 'OFF_SESSION' : null,
-    metadata: p.metadata ? JSON.stringify(p.metadata) : null,
-    linkId: p.linkId,
-    createdAt: p.createdAt.toISOString(),
-    exchangeRate: Number(p.exchangeRate),
-  };
+  return paymentIntentRepresentation(intent);
 }
 
 export function presentCreation(intent: PaymentIntent): PaymentIntentCreationResponse {

@@ -6,6 +6,7 @@ import { SandboxReturnUrl1795700000000 } from './1795700000000-sandbox-return-ur
 import { Links1795800000000 } from './1795800000000-links';
 import { MailOutbox1795900000000 } from './1795900000000-mail-outbox';
 import { B2bCheckout1796000000000 } from './1796000000000-b2b-checkout';
+import { EventsWebhooks1796100000000 } from './1796100000000-events-webhooks';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   Links1795800000000,
   MailOutbox1795900000000,
   B2bCheckout1796000000000,
+  EventsWebhooks1796100000000,
 ];

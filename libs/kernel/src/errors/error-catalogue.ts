@@ -246,6 +246,25 @@ export const ERRORS = {
     'A VAT of {vat}% is not allowed in {country} (allowed: {allowed}).',
     'Un IVA de {vat}% no está permitido en {country} (permitidos: {allowed}).',
   ),
+  WEBHOOK_ENDPOINT_NOT_FOUND: define(
+    'WEBHOOK_ENDPOINT_NOT_FOUND',
+    'NOT_FOUND',
+    'The webhook endpoint was not found.',
+    'No se encontró el endpoint de webhooks.',
+  ),
+  WEBHOOK_URL_NOT_ALLOWED: define(
+    'WEBHOOK_URL_NOT_ALLOWED',
+    'INVALID',
+    'Webhooks cannot be sent to this URL: {reason}.',
+    'No se pueden enviar webhooks a esta URL: {reasonEs}.',
+  ),
+  WEBHOOK_ENDPOINT_DISABLED: define(
+    'WEBHOOK_ENDPOINT_DISABLED',
+    'CONFLICT',
+    'The webhook endpoint is disabled; enable it before redelivering to it.',
+    'El endpoint de webhooks está deshabilitado; habilítelo antes de reenviarle eventos.',
+  ),
+  EVENT_NOT_FOUND: define('EVENT_NOT_FOUND', 'NOT_FOUND', 'The event was not found.', 'No se encontró el evento.'),
   LINK_NOT_FOUND: define('LINK_NOT_FOUND', 'NOT_FOUND', 'The payment link was not found.', 'No se encontró el link de pago.'),
   LINK_ALREADY_USED: define(
     'LINK_ALREADY_USED',

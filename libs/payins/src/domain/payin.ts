@@ -91,28 +91,54 @@ export function addBusinessDays(from: Date, days: number): Date {
  * is what makes replayed or late gateway callbacks harmless.
  */
 export class Payin {
-  private constructor(private readonly props: PayinProps) {}
+  /** Whether its events so far were handed out: a new payin has not been announced, a loaded one has (up to its state). */
+  private announced: { created: boolean; outcome: boolean };
+
+  private constructor(
+    private readonly props: PayinProps,
+    fresh: boolean,
+  ) {
+    this.announced = { created: !fresh, outcome: !fresh && FINAL.includes(props.status) };
+  }
 
   static open(input: NewPayin): Payin {
-    return new Payin({
-      maskedPan: null,
-      cardType: null,
-      manualRefundStatus: null,
-      ...input,
-      status: TransactionStatus.PENDING,
-      externalStatus: null,
-      transactionSyncDate: null,
-      receivedAmount: 0,
-      liquidationDate: null,
-      cancelledAt: null,
-      cancellationReason: null,
-      confirmedByOperation: null,
-      updatedAt: input.createdAt,
-    });
+    return new Payin(
+      {
+        maskedPan: null,
+        cardType: null,
+        manualRefundStatus: null,
+        ...input,
+        status: TransactionStatus.PENDING,
+        externalStatus: null,
+        transactionSyncDate: null,
+        receivedAmount: 0,
+        liquidationDate: null,
+        cancelledAt: null,
+        cancellationReason: null,
+        confirmedByOperation: null,
+        updatedAt: input.createdAt,
+      },
+      true,
+    );
   }
 
   static restore(props: PayinProps): Payin {
-    return new Payin({ ...props });
+    return new Payin({ ...props }, false);
+  }
+
+  /**
+   * A refund's events not yet recorded (contract §14): created, then
+   * succeeded or failed once it is final. Collections announce nothing here:
+   * their payment intent does. Each is handed out once.
+   */
+  pullRefundEvents(): ('refund.created' | 'refund.succeeded' | 'refund.failed')[] {
+    if (this.props.transactionType !== 'REFUND') return [];
+    const events: ('refund.created' | 'refund.succeeded' | 'refund.failed')[] = [];
+    if (!this.announced.created) events.push('refund.created');
+    if (!this.announced.outcome && this.isFinal)
+      events.push(this.props.status === TransactionStatus.APPROVED ? 'refund.succeeded' : 'refund.failed');
+    this.announced = { created: true, outcome: this.isFinal };
+    return events;
   }
 
   get id(): string {

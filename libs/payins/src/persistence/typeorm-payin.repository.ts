@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EventRecorder } from '@pcs/events';
 import {
   Caller,
   currencyExponent,
@@ -13,6 +14,7 @@ import {
 } from '@pcs/kernel';
 import { EntityManager, LessThan, MoreThan, SelectQueryBuilder } from 'typeorm';
 import { Payin } from '../domain/payin';
+import { payinRepresentation } from '../payin.representation';
 import { PayinFilters, PayinRepository } from '../payin.repository';
 import { payinFromRow, payinToRow } from './payin.mapper';
 import { PayinOrmEntity } from './payin.orm-entity';
@@ -38,12 +40,36 @@ export function boundInMinorUnits(value: number, exponent: number, round: 'up' |
 
 @Injectable()
 export class TypeOrmPayinRepository extends PayinRepository {
+  constructor(private readonly events: EventRecorder) {
+    super();
+  }
+
   async insert(manager: EntityManager, payin: Payin): Promise<void> {
     await manager.createQueryBuilder().insert().into(PayinOrmEntity).values(payinToRow(payin)).execute();
+    await this.announce(manager, payin);
   }
 
   async save(manager: EntityManager, payin: Payin): Promise<void> {
     await manager.save(payinToRow(payin));
+    await this.announce(manager, payin);
+  }
+
+  /** A refund's events, recorded with its row (contract §14); numbered in its payment intent's sequence. */
+  private async announce(manager: EntityManager, payin: Payin): Promise<void> {
+    const types = payin.pullRefundEvents();
+    if (types.length === 0) return;
+    const p = payin.snapshot();
+    const object = payinRepresentation(p);
+    for (const type of types) {
+      await this.events.record(manager, {
+        type,
+        businessId: p.businessId,
+        merchantId: p.merchantId,
+        subjectId: p.paymentIntentId,
+        object,
+        at: p.updatedAt,
+      });
+    }
   }
 
   async get(manager: EntityManager, transactionId: string, lock = false): Promise<Payin | null> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { isUniqueViolation } from '@pcs/database';
+import { inTransaction, isUniqueViolation } from '@pcs/database';
 import { asPaymentIntentId, Caller, DomainError, Money, newId, PayinType, PaymentIntentId } from '@pcs/kernel';
 import { MerchantConfigurationService, MerchantService } from '@pcs/merchants';
 import { DataSource } from 'typeorm';
@@ -87,7 +87,8 @@ export class FastPaymentIntentService {
       });
     }
     try {
-      await this.intents.insert(this.dataSource.manager, intent);
+      // With its payment_intent.created event, in one transaction.
+      await inTransaction(this.dataSource, (manager) => this.intents.insert(manager, intent));
     } catch (error) {
       if (isUniqueViolation(error, 'payment_intent_pkey')) return (await this.rules.resume(caller, paymentIntentId))!;
       throw error;

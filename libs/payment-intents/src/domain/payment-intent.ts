@@ -10,6 +10,7 @@ import {
   PaymentInstrumentId,
   PaymentIntentId,
 } from '@pcs/kernel';
+import type { EventType } from '@pcs/events';
 
 /** Every state of a payment intent (contract §9). */
 export const PAYMENT_INTENT_STATUSES = [
@@ -105,12 +106,18 @@ export type PaymentIntentInput = Omit<NewPaymentIntent, 'amount' | 'tipAmount' |
   readonly tax?: Money;
 };
 
+/** The events a payment intent announces about itself (contract §14); refunds announce theirs. */
+export type PaymentIntentEventType = Extract<EventType, `payment_intent.${string}`>;
+
 /**
  * One attempt to collect an amount (contract §9). Every transition is a
  * method that refuses what the state machine does not allow, with a 409
  * PAYMENT_INTENT_INVALID_STATE, before anything changes.
  */
 export class PaymentIntent {
+  /** What happened to it since it was loaded or created, oldest first: the events its repository records with the row. */
+  private changes: PaymentIntentEventType[] = [];
+
   private constructor(private readonly props: PaymentIntentProps) {}
 
   static create(input: PaymentIntentInput): PaymentIntent {
@@ -118,7 +125,7 @@ export class PaymentIntent {
     if (!gross.plus(tip).isWithinLimit()) throw new MoneyError('TOO_LARGE', 'the amount plus the tip exceeds the maximum');
     if (stated && !gross.isGreaterThan(stated)) throw new MoneyError('TOO_LARGE', 'the VAT amount must be below the amount');
     const tax = stated ?? gross.splitVat(input.vatRateBp).tax;
-    return new PaymentIntent({
+    const intent = new PaymentIntent({
       ...rest,
       currency: gross.currency,
       amount: gross.minor,
@@ -135,6 +142,8 @@ export class PaymentIntent {
       succeededAt: null,
       updatedAt: input.createdAt,
     });
+    intent.changes.push('payment_intent.created');
+    return intent;
   }
 
   static restore(props: PaymentIntentProps): PaymentIntent {
@@ -151,6 +160,13 @@ export class PaymentIntent {
 
   snapshot(): Readonly<PaymentIntentProps> {
     return { ...this.props };
+  }
+
+  /** The events to record with this state, once: the list is emptied. */
+  pullChanges(): PaymentIntentEventType[] {
+    const changes = this.changes;
+    this.changes = [];
+    return changes;
   }
 
   get subtotalAmount(): number {
@@ -172,6 +188,7 @@ export class PaymentIntent {
     this.props.status = 'REQUIRES_ACTION';
     this.props.lastPaymentError = null;
     this.touch(now);
+    this.changes.push('payment_intent.requires_action');
   }
 
   /** A charge without the payer (confirm with an instrument). */
@@ -180,13 +197,16 @@ export class PaymentIntent {
     if (!this.props.paymentInstrumentId) throw this.invalid();
     this.props.status = 'PROCESSING';
     this.touch(now);
+    this.changes.push('payment_intent.processing');
   }
 
   /** The payer completed at the gateway, the money is on its way (asynchronous methods). */
   markProcessing(now: Date): void {
     this.require(['REQUIRES_ACTION', 'PROCESSING']);
+    if (this.props.status === 'PROCESSING') return;
     this.props.status = 'PROCESSING';
     this.touch(now);
+    this.changes.push('payment_intent.processing');
   }
 
   succeed(chargeId: string | null, now: Date): void {
@@ -197,6 +217,7 @@ export class PaymentIntent {
     this.props.succeededAt = now;
     this.props.lastPaymentError = null;
     this.touch(now);
+    this.changes.push('payment_intent.succeeded');
   }
 
   /** The gateway rejected the attempt: the payer may try another instrument. */
@@ -205,6 +226,7 @@ export class PaymentIntent {
     this.props.status = 'REQUIRES_PAYMENT_INSTRUMENT';
     this.props.lastPaymentError = error;
     this.touch(now);
+    this.changes.push('payment_intent.payment_failed');
   }
 
   /** The payer left the gateway's page unfinished past the window. */
@@ -213,6 +235,7 @@ export class PaymentIntent {
     this.props.status = 'REQUIRES_PAYMENT_INSTRUMENT';
     this.props.lastPaymentError = 'the payer did not complete the payment in time';
     this.touch(now);
+    this.changes.push('payment_intent.payment_failed');
   }
 
   cancel(reason: string, now: Date): void {
@@ -221,6 +244,7 @@ export class PaymentIntent {
     this.props.cancelledAt = now;
     this.props.cancellationReason = reason;
     this.touch(now);
+    this.changes.push('payment_intent.canceled');
   }
 
   /**
@@ -247,6 +271,7 @@ export class PaymentIntent {
     }
     this.props.refundedAmount += amount.minor;
     this.settleRefundStatus(now);
+    this.changes.push(this.props.status === 'REFUNDED' ? 'payment_intent.refunded' : 'payment_intent.partially_refunded');
     return amount;
   }
 

@@ -1,14 +1,25 @@
 import { Injectable } from '@nestjs/common';
+import { EventRecorder } from '@pcs/events';
 import { Caller, isMerchantCaller, PayerId, PaymentIntentId } from '@pcs/kernel';
 import { EntityManager, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { OPEN_STATUSES, PaymentIntent } from '../domain/payment-intent';
 import { GatewayEventLog, PaymentIntentRepository } from '../payment-intent.repository';
+import { paymentIntentRepresentation } from '../payment-intent.representation';
 import { intentFromRow, intentToRow } from './payment-intent.mapper';
 import { PaymentIntentOrmEntity } from './payment-intent.orm-entity';
 
+/**
+ * Payment intents in PostgreSQL. Writing an intent also records the events of
+ * what happened to it (contract §14) in the same unit of work: an event exists
+ * exactly when the change it announces committed.
+ */
 @Injectable()
 export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
+  constructor(private readonly events: EventRecorder) {
+    super();
+  }
+
   async findVisible(manager: EntityManager, caller: Caller, paymentIntentId: PaymentIntentId, lock = false): Promise<PaymentIntent | null> {
     const row = await manager.findOne(PaymentIntentOrmEntity, {
       where: { paymentIntentId, businessId: caller.businessId, ...(isMerchantCaller(caller) ? { merchantId: caller.merchantId } : {}) },
@@ -40,10 +51,22 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
       .into(PaymentIntentOrmEntity)
       .values(intentToRow(intent) as QueryDeepPartialEntity<PaymentIntentOrmEntity>)
       .execute();
+    await this.announce(manager, intent);
   }
 
   async save(manager: EntityManager, intent: PaymentIntent): Promise<void> {
     await manager.save(intentToRow(intent));
+    await this.announce(manager, intent);
+  }
+
+  private async announce(manager: EntityManager, intent: PaymentIntent): Promise<void> {
+    const changes = intent.pullChanges();
+    if (changes.length === 0) return;
+    const { businessId, merchantId, updatedAt } = intent.snapshot();
+    const object = paymentIntentRepresentation(intent);
+    for (const type of changes) {
+      await this.events.record(manager, { type, businessId, merchantId, subjectId: intent.id, object, at: updatedAt });
+    }
   }
 
   async hasOpenForPayer(manager: EntityManager, payerId: PayerId): Promise<boolean> {

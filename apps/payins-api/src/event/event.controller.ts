@@ -1,0 +1,57 @@
+import { Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
+import { ApiStandardErrors, CurrentCaller, payinsEnvelope, SignedController, UuidParamPipe } from '@pcs/http';
+import { asMerchantId } from '@pcs/kernel';
+import type { Caller } from '@pcs/kernel';
+import { EventLogService } from '@pcs/notifications';
+import { ListEventsQuery, RedeliverEventDto } from './event.dto';
+import { EventPageResponse, EventWithDeliveriesResponse } from './event.responses';
+
+/** The event log and redelivery (contract §14). */
+@SignedController('event', 'webhooks')
+@ApiExtraModels(EventPageResponse)
+export class EventController {
+  constructor(private readonly log: EventLogService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List events (paged, newest first)', operationId: 'listEvents' })
+  @ApiOkResponse({ schema: { type: 'array', items: { $ref: getSchemaPath(EventPageResponse) } } })
+  @ApiStandardErrors()
+  async list(@CurrentCaller() caller: Caller, @Query() query: ListEventsQuery) {
+    const page = await this.log.list(
+      caller,
+      {
+        type: query.type,
+        merchantId: asMerchantId(query.merchantId),
+        delivered: query.delivered === undefined ? undefined : query.delivered === 'true',
+      },
+      query.toPageRequest(),
+    );
+    return payinsEnvelope(page, (event) => event);
+  }
+
+  @Get(':eventId')
+  @ApiOperation({ summary: 'Get an event with its deliveries', operationId: 'getEvent' })
+  @ApiOkResponse({ type: EventWithDeliveriesResponse })
+  @ApiStandardErrors()
+  get(@CurrentCaller() caller: Caller, @Param('eventId', UuidParamPipe) id: string): Promise<EventWithDeliveriesResponse> {
+    return this.log.get(caller, id) as unknown as Promise<EventWithDeliveriesResponse>;
+  }
+
+  @Post(':eventId/redeliver')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Redeliver an event now',
+    description: 'Answers the event with its deliveries, the new ones pending.',
+    operationId: 'redeliverEvent',
+  })
+  @ApiAcceptedResponse({ type: EventWithDeliveriesResponse })
+  @ApiStandardErrors()
+  redeliver(
+    @CurrentCaller() caller: Caller,
+    @Param('eventId', UuidParamPipe) id: string,
+    @Body() body: RedeliverEventDto,
+  ): Promise<EventWithDeliveriesResponse> {
+    return this.log.redeliver(caller, id, body.webhookEndpointId) as unknown as Promise<EventWithDeliveriesResponse>;
+  }
+}

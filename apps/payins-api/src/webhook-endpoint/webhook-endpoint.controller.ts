@@ -1,0 +1,87 @@
+import { Body, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiStandardErrors, CurrentCaller, SignedController, UuidParamPipe } from '@pcs/http';
+import { asMerchantId } from '@pcs/kernel';
+import type { Caller } from '@pcs/kernel';
+import { WebhookEndpointService } from '@pcs/notifications';
+import { CreateWebhookEndpointDto, RotateWebhookSecretDto, UpdateWebhookEndpointDto } from './webhook-endpoint.dto';
+import { WebhookEndpointDeletedResponse, WebhookEndpointResponse, WebhookEndpointWithSecretResponse } from './webhook-endpoint.responses';
+
+/** Webhook endpoints (contract §14): a business's receives all its merchants' events, a merchant's only its own. */
+@SignedController('webhook-endpoint', 'webhooks')
+export class WebhookEndpointController {
+  constructor(private readonly endpoints: WebhookEndpointService) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Register a webhook endpoint',
+    description: 'Answers its `secret`, shown only here.',
+    operationId: 'createWebhookEndpoint',
+  })
+  @ApiOkResponse({ type: WebhookEndpointWithSecretResponse })
+  @ApiStandardErrors()
+  create(@CurrentCaller() caller: Caller, @Body() body: CreateWebhookEndpointDto): Promise<WebhookEndpointWithSecretResponse> {
+    return this.endpoints.create(caller, {
+      ...body,
+      merchantId: asMerchantId(body.merchantId),
+    }) as Promise<WebhookEndpointWithSecretResponse>;
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List webhook endpoints', operationId: 'listWebhookEndpoints' })
+  @ApiOkResponse({ type: [WebhookEndpointResponse] })
+  @ApiStandardErrors()
+  list(@CurrentCaller() caller: Caller): Promise<WebhookEndpointResponse[]> {
+    return this.endpoints.list(caller) as Promise<WebhookEndpointResponse[]>;
+  }
+
+  @Get(':webhookEndpointId')
+  @ApiOperation({ summary: 'Get a webhook endpoint', operationId: 'getWebhookEndpoint' })
+  @ApiOkResponse({ type: WebhookEndpointResponse })
+  @ApiStandardErrors()
+  get(@CurrentCaller() caller: Caller, @Param('webhookEndpointId', UuidParamPipe) id: string): Promise<WebhookEndpointResponse> {
+    return this.endpoints.get(caller, id) as Promise<WebhookEndpointResponse>;
+  }
+
+  @Patch(':webhookEndpointId')
+  @ApiOperation({ summary: 'Update a webhook endpoint', operationId: 'updateWebhookEndpoint' })
+  @ApiOkResponse({ type: WebhookEndpointResponse })
+  @ApiStandardErrors()
+  update(
+    @CurrentCaller() caller: Caller,
+    @Param('webhookEndpointId', UuidParamPipe) id: string,
+    @Body() body: UpdateWebhookEndpointDto,
+  ): Promise<WebhookEndpointResponse> {
+    return this.endpoints.update(caller, id, body) as Promise<WebhookEndpointResponse>;
+  }
+
+  @Delete(':webhookEndpointId')
+  @ApiOperation({ summary: 'Delete a webhook endpoint', operationId: 'deleteWebhookEndpoint' })
+  @ApiOkResponse({ type: WebhookEndpointDeletedResponse })
+  @ApiStandardErrors()
+  async delete(
+    @CurrentCaller() caller: Caller,
+    @Param('webhookEndpointId', UuidParamPipe) id: string,
+  ): Promise<WebhookEndpointDeletedResponse> {
+    await this.endpoints.delete(caller, id);
+    return { success: true, webhookEndpointId: id };
+  }
+
+  @Post(':webhookEndpointId/rotate-secret')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: "Rotate a webhook endpoint's secret",
+    description: 'Answers the new secret; during `graceMinutes` every delivery carries both signatures.',
+    operationId: 'rotateWebhookSecret',
+  })
+  @ApiOkResponse({ type: WebhookEndpointWithSecretResponse })
+  @ApiStandardErrors()
+  rotate(
+    @CurrentCaller() caller: Caller,
+    @Param('webhookEndpointId', UuidParamPipe) id: string,
+    @Body() body: RotateWebhookSecretDto,
+  ): Promise<WebhookEndpointWithSecretResponse> {
+    return this.endpoints.rotateSecret(caller, id, body.graceMinutes) as Promise<WebhookEndpointWithSecretResponse>;
+  }
+}

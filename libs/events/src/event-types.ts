@@ -1,0 +1,36 @@
+/** Every event type (contract §14), in the order the event log documents them. */
+export const EVENT_TYPES = [
+  'payment_intent.created',
+  'payment_intent.requires_action',
+  'payment_intent.processing',
+  'payment_intent.succeeded',
+  'payment_intent.payment_failed',
+  'payment_intent.canceled',
+  'payment_intent.partially_refunded',
+  'payment_intent.refunded',
+  'refund.created',
+  'refund.succeeded',
+  'refund.failed',
+  'link.created',
+  'link.used',
+  'link.deleted',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export function isEventType(value: unknown): value is EventType {
+  return typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value);
+}
+
+/** How long events (and their delivery log) are kept. */
+export const EVENT_RETENTION_DAYS = 30;
+
+/** An event as stored and delivered: `payload` is the exact JSON body every delivery sends and signs. */
+export interface RecordedEvent {
+  readonly eventId: string;
+  readonly type: EventType;
+  readonly businessId: string;
+  readonly merchantId: string;
+  readonly sequence: number;
+  readonly createdAt: Date;
+  readonly payload: string;
+}

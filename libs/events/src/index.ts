@@ -1,0 +1,3 @@
+export * from './events.module';
+export * from './event-recorder';
+export * from './event-types';

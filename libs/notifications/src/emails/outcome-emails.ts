@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import { CatalogService } from '@pcs/catalog';
+import { Currency, currencyExponent, decimalToScaledInteger, MerchantId, PaymentIntentId } from '@pcs/kernel';
+import { MailOutbox } from '@pcs/mail';
+import { MerchantConfigurationService } from '@pcs/merchants';
+import { PayinLedgerService } from '@pcs/payins';
+import type { EntityManager } from 'typeorm';
+import { outcomeEmail } from './outcome-email';
+
+/** The part of a payment intent event's object an outcome email reads. */
+interface IntentObject {
+  paymentIntentId: string;
+  externalReference: string | null;
+  currency: Currency;
+  totalAmount: number;
+  lastPaymentError: string | null;
+}
+
+/**
+ * Outcome emails (contract §14): when a payment intent succeeds and the
+ * merchant asked for success notifications, or an attempt fails and it asked
+ * for error notifications, one email to each notification address, queued in
+ * the mail outbox inside the dispatch of the event — once per event, so once
+ * per outcome however often the gateway repeats its callback.
+ */
+@Injectable()
+export class OutcomeEmails {
+  constructor(
+    private readonly configurations: MerchantConfigurationService,
+    private readonly ledger: PayinLedgerService,
+    private readonly catalog: CatalogService,
+    private readonly mail: MailOutbox,
+  ) {}
+
+  async queueFor(manager: EntityManager, type: string, merchantId: string, object: IntentObject): Promise<number> {
+    const outcome = type === 'payment_intent.succeeded' ? 'succeeded' : type === 'payment_intent.payment_failed' ? 'failed' : null;
+    if (!outcome) return 0;
+    const settings = await this.configurations.outcomeNotifications(merchantId as MerchantId, manager);
+    if (!settings || settings.emails.length === 0 || !(outcome === 'succeeded' ? settings.onSuccess : settings.onError)) return 0;
+    const charge = await this.ledger.latestCharge(manager, object.paymentIntentId as PaymentIntentId);
+    const processorId = charge?.snapshot().countryProcessorId;
+    const [processor] = processorId ? await this.catalog.findCountryProcessors([processorId]) : [];
+    const amountMinor = decimalToScaledInteger(object.totalAmount, currencyExponent(object.currency)) ?? 0;
+    for (const to of settings.emails) {
+      await this.mail.enqueue(
+        manager,
+        outcomeEmail({
+          outcome,
+          to,
+          merchantName: charge?.snapshot().merchantName ?? '',
+          amountMinor,
+          currency: object.currency,
+          reference: object.externalReference ?? object.paymentIntentId,
+          paymentMethod: processor ? processor.paymentMethod.name : null,
+          error: object.lastPaymentError,
+        }),
+      );
+    }
+    return settings.emails.length;
+  }
+}

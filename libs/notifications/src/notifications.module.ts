@@ -1,0 +1,50 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { BusinessesModule } from '@pcs/businesses';
+import { CatalogModule } from '@pcs/catalog';
+import { EventsModule } from '@pcs/events';
+import { JobsModule } from '@pcs/jobs';
+import { MailModule } from '@pcs/mail';
+import { MerchantsModule } from '@pcs/merchants';
+import { PayinsModule } from '@pcs/payins';
+import { OutcomeEmails } from './emails/outcome-emails';
+import { TypeOrmWebhookEndpointRepository } from './persistence/typeorm-webhook-endpoint.repository';
+import { WebhookEndpointOrmEntity } from './persistence/webhook-endpoint.orm-entity';
+import { EventDispatcher } from './webhooks/event-dispatcher';
+import { EventLogService } from './webhooks/event-log.service';
+import { EventRetention } from './webhooks/event-retention';
+import { WebhookDeliverer } from './webhooks/webhook-deliverer';
+import { WebhookEndpointRepository } from './webhooks/webhook-endpoint.repository';
+import { WebhookEndpointService } from './webhooks/webhook-endpoint.service';
+import { WebhookResolver, WebhookSender } from './webhooks/webhook-sender';
+
+/**
+ * What merchants hear (contract §14): webhook endpoints, the delivery of
+ * recorded events to them and their log, and outcome emails. Its workers run
+ * in every API process that imports it.
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([WebhookEndpointOrmEntity]),
+    BusinessesModule,
+    CatalogModule,
+    EventsModule,
+    JobsModule,
+    MailModule,
+    MerchantsModule,
+    PayinsModule,
+  ],
+  providers: [
+    { provide: WebhookEndpointRepository, useClass: TypeOrmWebhookEndpointRepository },
+    WebhookEndpointService,
+    WebhookResolver,
+    WebhookSender,
+    EventDispatcher,
+    WebhookDeliverer,
+    EventLogService,
+    EventRetention,
+    OutcomeEmails,
+  ],
+  exports: [WebhookEndpointService, EventLogService, EventDispatcher, WebhookDeliverer, EventRetention],
+})
+export class NotificationsModule {}

@@ -1,0 +1,58 @@
+import { Injectable } from '@nestjs/common';
+import type { EventType } from '@pcs/events';
+import { Caller, isMerchantCaller } from '@pcs/kernel';
+import { EntityManager, IsNull } from 'typeorm';
+import { WebhookEndpoint } from '../webhooks/webhook-endpoint';
+import { WebhookEndpointRepository } from '../webhooks/webhook-endpoint.repository';
+import { WebhookEndpointOrmEntity } from './webhook-endpoint.orm-entity';
+
+const fromRow = (row: WebhookEndpointOrmEntity) =>
+  WebhookEndpoint.restore({ ...row, enabledEvents: row.enabledEvents as EventType[] | null });
+const toRow = (endpoint: WebhookEndpoint) => Object.assign(new WebhookEndpointOrmEntity(), endpoint.snapshot());
+
+@Injectable()
+export class TypeOrmWebhookEndpointRepository extends WebhookEndpointRepository {
+  async insert(manager: EntityManager, endpoint: WebhookEndpoint): Promise<void> {
+    await manager.insert(WebhookEndpointOrmEntity, toRow(endpoint));
+  }
+
+  async save(manager: EntityManager, endpoint: WebhookEndpoint): Promise<void> {
+    await manager.save(toRow(endpoint));
+  }
+
+  async findVisible(manager: EntityManager, caller: Caller, id: string, lock = false): Promise<WebhookEndpoint | null> {
+    const row = await manager.findOne(WebhookEndpointOrmEntity, {
+      where: {
+        webhookEndpointId: id,
+        businessId: caller.businessId,
+        deletedAt: IsNull(),
+        ...(isMerchantCaller(caller) ? { merchantId: caller.merchantId } : {}),
+      },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    return row ? fromRow(row) : null;
+  }
+
+  async listVisible(manager: EntityManager, caller: Caller): Promise<WebhookEndpoint[]> {
+    const rows = await manager.find(WebhookEndpointOrmEntity, {
+      where: { businessId: caller.businessId, deletedAt: IsNull(), ...(isMerchantCaller(caller) ? { merchantId: caller.merchantId } : {}) },
+      order: { createdAt: 'ASC', webhookEndpointId: 'ASC' },
+    });
+    return rows.map(fromRow);
+  }
+
+  async receiversOf(manager: EntityManager, businessId: string, merchantId: string, type: string): Promise<WebhookEndpoint[]> {
+    const rows = await manager
+      .createQueryBuilder(WebhookEndpointOrmEntity, 'w')
+      .where('w.business_id = :businessId AND (w.merchant_id IS NULL OR w.merchant_id = :merchantId)', { businessId, merchantId })
+      .andWhere('w.deleted_at IS NULL AND NOT w.disabled')
+      .andWhere('(w.enabled_events IS NULL OR :type = ANY (w.enabled_events))', { type })
+      .getMany();
+    return rows.map(fromRow);
+  }
+
+  async findById(manager: EntityManager, id: string): Promise<WebhookEndpoint | null> {
+    const row = await manager.findOne(WebhookEndpointOrmEntity, { where: { webhookEndpointId: id } });
+    return row ? fromRow(row) : null;
+  }
+}

@@ -1,0 +1,89 @@
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { RuntimeSettings } from '@pcs/config';
+import { inTransaction } from '@pcs/database';
+import { JobQueue } from '@pcs/jobs';
+import * as crypto from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { OutcomeEmails } from '../emails/outcome-emails';
+import { WebhookEndpointRepository } from './webhook-endpoint.repository';
+
+export interface DeliveryJob {
+  readonly deliveryId: string;
+  /** The delivery's generation when the job was queued: a redelivery makes older jobs stale. */
+  readonly generation: number;
+  /** Which attempt of the retry schedule this is (0: the first). */
+  readonly step: number;
+}
+
+/**
+ * Hands each recorded event to its receivers (contract §14): one delivery per
+ * endpoint that wants it, each with its job, and the outcome emails — all in
+ * one transaction that also marks the event dispatched, so a dispatch job run
+ * twice (a crash, a retry) does nothing the second time.
+ */
+@Injectable()
+export class EventDispatcher implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Events');
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly jobs: JobQueue,
+    private readonly endpoints: WebhookEndpointRepository,
+    private readonly emails: OutcomeEmails,
+    private readonly settings: RuntimeSettings,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.jobs.work<{ eventId: string }>(
+      this.settings.webhooks.dispatchQueue,
+      { batchSize: 20, pollingIntervalSeconds: this.settings.webhooks.pollSeconds },
+      async (jobs) => {
+        for (const job of jobs) await this.dispatch(job.data.eventId);
+      },
+    );
+  }
+
+  async dispatch(eventId: string): Promise<void> {
+    await inTransaction(this.dataSource, async (manager) => {
+      const [event] = await manager.query<
+        { type: string; business_id: string; merchant_id: string; payload: string; dispatched_at: Date | null }[]
+      >(`SELECT type, business_id, merchant_id, payload, dispatched_at FROM event WHERE event_id = $1 FOR UPDATE`, [eventId]);
+      if (!event || event.dispatched_at) return;
+      for (const endpoint of await this.endpoints.receiversOf(manager, event.business_id, event.merchant_id, event.type)) {
+        await this.queueDelivery(manager, eventId, endpoint.id, endpoint.snapshot().url);
+      }
+      const object = (JSON.parse(event.payload) as { data: { object: never } }).data.object;
+      const emails = await this.emails.queueFor(manager, event.type, event.merchant_id, object);
+      if (emails) this.logger.log(`queued ${emails} outcome email(s) for event ${eventId}`);
+      await manager.query(`UPDATE event SET dispatched_at = now() WHERE event_id = $1`, [eventId]);
+    });
+  }
+
+  /**
+   * A delivery of the event to the endpoint, due now: a new one, or a new
+   * generation of the existing one (a redelivery). Returns its id.
+   */
+  async queueDelivery(manager: EntityManager, eventId: string, endpointId: string, url: string): Promise<string> {
+    const [row] = await manager.query<{ webhook_delivery_id: string; generation: number }[]>(
+      `INSERT INTO webhook_delivery (webhook_delivery_id, event_id, webhook_endpoint_id, url, status, generation, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, 'PENDING', 1, now(), now())
+       ON CONFLICT (event_id, webhook_endpoint_id) DO UPDATE
+         SET status = 'PENDING', generation = webhook_delivery.generation + 1, url = EXCLUDED.url, updated_at = now()
+       RETURNING webhook_delivery_id, generation`,
+      [crypto.randomUUID(), eventId, endpointId, url],
+    );
+    await this.sendDeliveryJob(manager, { deliveryId: row.webhook_delivery_id, generation: row.generation, step: 0 });
+    return row.webhook_delivery_id;
+  }
+
+  async sendDeliveryJob(manager: EntityManager, job: DeliveryJob, startAfterSeconds?: number): Promise<void> {
+    await this.jobs.send(manager, this.settings.webhooks.deliveryQueue, job, {
+      ...(startAfterSeconds ? { startAfter: startAfterSeconds } : {}),
+      // A worker that dies mid-attempt leaves its job to expire and run again (at least once).
+      expireInSeconds: Math.ceil(this.settings.webhooks.timeoutMs / 1000) + 30,
+      retryLimit: 5,
+      retryDelay: 5,
+    });
+  }
+}

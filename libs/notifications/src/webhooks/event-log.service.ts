@@ -1,0 +1,149 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { inTransaction } from '@pcs/database';
+import { EVENT_RETENTION_DAYS, EventType } from '@pcs/events';
+import { Caller, DomainError, isMerchantCaller, MerchantId, Page, pageOffset, PageRequest } from '@pcs/kernel';
+import { MerchantAccess } from '@pcs/merchants';
+import { DataSource } from 'typeorm';
+import { EventDispatcher } from './event-dispatcher';
+import { WebhookEndpointRepository } from './webhook-endpoint.repository';
+import { WebhookEndpointService } from './webhook-endpoint.service';
+
+/** An event as delivered (contract §14). */
+export type EventBody = Record<string, unknown> & { id: string; type: EventType };
+
+export interface DeliveryView {
+  readonly webhookEndpointId: string;
+  readonly url: string;
+  readonly delivered: boolean;
+  readonly attempts: readonly { at: string; status: number | null; error: string | null; durationMs: number }[];
+}
+
+export interface EventLogFilters {
+  readonly type?: EventType;
+  readonly merchantId?: MerchantId;
+  /** true: every delivery of the event succeeded (or it had none); false: some delivery is pending or failed. */
+  readonly delivered?: boolean;
+}
+
+/** The event log and redelivery (contract §14). Another tenant's event is a 404. */
+@Injectable()
+export class EventLogService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly access: MerchantAccess,
+    private readonly endpoints: WebhookEndpointRepository,
+    private readonly endpointService: WebhookEndpointService,
+    private readonly dispatcher: EventDispatcher,
+  ) {}
+
+  async list(caller: Caller, filters: EventLogFilters, page: PageRequest): Promise<Page<EventBody>> {
+    if (filters.merchantId) await this.access.loadVisible(caller, filters.merchantId);
+    const where: string[] = ['e.business_id = $1'];
+    const values: unknown[] = [caller.businessId];
+    const add = (clause: string, value: unknown) => {
+      values.push(value);
+      where.push(clause.replace('?', `$${values.length}`));
+    };
+    if (isMerchantCaller(caller)) add('e.merchant_id = ?', caller.merchantId);
+    if (filters.merchantId) add('e.merchant_id = ?', filters.merchantId);
+    if (filters.type) add('e.type = ?', filters.type);
+    if (filters.delivered !== undefined) {
+      where.push(
+        `${filters.delivered ? 'NOT ' : ''}EXISTS (SELECT 1 FROM webhook_delivery d WHERE d.event_id = e.event_id AND d.status <> 'DELIVERED')`,
+      );
+    }
+    const condition = where.join(' AND ');
+    const [{ total }] = await this.dataSource.query<{ total: number }[]>(
+      `SELECT count(*)::int AS total FROM event e WHERE ${condition}`,
+      values,
+    );
+    const rows = await this.dataSource.query<{ payload: string }[]>(
+      `SELECT e.payload FROM event e WHERE ${condition} ORDER BY e.created_at DESC, e.event_id DESC LIMIT $${values.length + 1} OFFSET $${values.length + 2}`,
+      [...values, page.limit, pageOffset(page)],
+    );
+    return { items: rows.map((row) => JSON.parse(row.payload) as EventBody), page: page.page, limit: page.limit, total };
+  }
+
+  async get(caller: Caller, eventId: string): Promise<EventBody & { deliveries: DeliveryView[] }> {
+    const event = await this.load(caller, eventId);
+    return { ...event, deliveries: await this.deliveries(eventId) };
+  }
+
+  /**
+   * Queues a new delivery now: to the named endpoint, or to every endpoint
+   * that had one and every endpoint that wants the event today. Older retries
+   * of those deliveries become stale.
+   */
+  async redeliver(caller: Caller, eventId: string, webhookEndpointId?: string): Promise<EventBody & { deliveries: DeliveryView[] }> {
+    const event = await this.load(caller, eventId);
+    await inTransaction(this.dataSource, async (manager) => {
+      const [meta] = await manager.query<{ business_id: string; merchant_id: string }[]>(
+        `SELECT business_id, merchant_id FROM event WHERE event_id = $1`,
+        [eventId],
+      );
+      let targets;
+      if (webhookEndpointId) {
+        const endpoint = await this.endpointService.load(caller, webhookEndpointId, manager);
+        const p = endpoint.snapshot();
+        // An endpoint of another merchant never receives this merchant's events.
+        if (p.merchantId !== null && p.merchantId !== meta.merchant_id) throw new DomainError('WEBHOOK_ENDPOINT_NOT_FOUND');
+        if (p.disabled) throw new DomainError('WEBHOOK_ENDPOINT_DISABLED');
+        targets = [endpoint];
+      } else {
+        const current = await this.endpoints.receiversOf(manager, meta.business_id, meta.merchant_id, event.type);
+        const previous = await manager.query<{ webhook_endpoint_id: string }[]>(
+          `SELECT d.webhook_endpoint_id FROM webhook_delivery d JOIN webhook_endpoint w ON w.webhook_endpoint_id = d.webhook_endpoint_id
+            WHERE d.event_id = $1 AND w.deleted_at IS NULL AND NOT w.disabled`,
+          [eventId],
+        );
+        const ids = new Set(current.map((endpoint) => endpoint.id));
+        targets = [...current];
+        for (const { webhook_endpoint_id } of previous) {
+          if (ids.has(webhook_endpoint_id)) continue;
+          const endpoint = await this.endpoints.findById(manager, webhook_endpoint_id);
+          if (endpoint) targets.push(endpoint);
+        }
+      }
+      for (const endpoint of targets) await this.dispatcher.queueDelivery(manager, eventId, endpoint.id, endpoint.snapshot().url);
+    });
+    return { ...event, deliveries: await this.deliveries(eventId) };
+  }
+
+  /** Retention (contract §14): events older than 30 days go, with their deliveries and attempts. */
+  async purgeExpired(now = new Date()): Promise<number> {
+    const cutoff = new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000);
+    const deleted = await this.dataSource.query<unknown[]>(
+      `DELETE FROM event WHERE event_id IN (SELECT event_id FROM event WHERE created_at < $1 LIMIT 5000) RETURNING event_id`,
+      [cutoff],
+    );
+    return deleted.length;
+  }
+
+  private async load(caller: Caller, eventId: string): Promise<EventBody> {
+    const [row] = await this.dataSource.query<{ payload: string }[]>(
+      `SELECT payload FROM event WHERE event_id = $1 AND business_id = $2 ${isMerchantCaller(caller) ? 'AND merchant_id = $3' : ''}`,
+      isMerchantCaller(caller) ? [eventId, caller.businessId, caller.merchantId] : [eventId, caller.businessId],
+    );
+    if (!row) throw new DomainError('EVENT_NOT_FOUND');
+    return JSON.parse(row.payload) as EventBody;
+  }
+
+  private async deliveries(eventId: string): Promise<DeliveryView[]> {
+    const rows = await this.dataSource.query<
+      { webhook_delivery_id: string; webhook_endpoint_id: string; url: string; status: string; attempts: DeliveryView['attempts'] | null }[]
+    >(
+      `SELECT d.webhook_delivery_id, d.webhook_endpoint_id, d.url, d.status,
+              (SELECT json_agg(json_build_object('at', a.at, 'status', a.status, 'error', a.error, 'durationMs', a.duration_ms) ORDER BY a.at, a.webhook_attempt_id)
+                 FROM webhook_attempt a WHERE a.webhook_delivery_id = d.webhook_delivery_id) AS attempts
+         FROM webhook_delivery d WHERE d.event_id = $1 ORDER BY d.created_at, d.webhook_delivery_id`,
+      [eventId],
+    );
+    return rows.map((row) => ({
+      webhookEndpointId: row.webhook_endpoint_id,
+      url: row.url,
+      delivered: row.status === 'DELIVERED',
+      attempts: (row.attempts ?? []).map((a) => ({ ...a, at: new Date(a.at).toISOString() })),
+    }));
+  }
+}

@@ -1,0 +1,141 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { SecretBox } from '@pcs/businesses';
+import { RuntimeSettings } from '@pcs/config';
+import { inTransaction } from '@pcs/database';
+import { EVENT_TYPES, EventType } from '@pcs/events';
+import { Caller, DomainError, isMerchantCaller, MerchantId } from '@pcs/kernel';
+import { MerchantAccess } from '@pcs/merchants';
+import * as crypto from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { WebhookEndpoint } from './webhook-endpoint';
+import { WebhookEndpointRepository } from './webhook-endpoint.repository';
+import { generateWebhookSecret } from './webhook-signature';
+import { refuseWebhookUrl } from './webhook-url';
+
+export interface WebhookEndpointView {
+  readonly webhookEndpointId: string;
+  readonly url: string;
+  readonly description: string | null;
+  readonly enabledEvents: readonly EventType[];
+  readonly disabled: boolean;
+  readonly merchantId: string | null;
+  readonly createdAt: string;
+}
+
+/** The answer of create and rotate: the only time the secret is shown. */
+export type WebhookEndpointWithSecret = WebhookEndpointView & { readonly secret: string };
+
+export const DEFAULT_SECRET_GRACE_MINUTES = 1440;
+
+/** Webhook endpoints (contract §14): a business's receives all its merchants' events, a merchant's only its own. */
+@Injectable()
+export class WebhookEndpointService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly endpoints: WebhookEndpointRepository,
+    private readonly access: MerchantAccess,
+    private readonly secretBox: SecretBox,
+    private readonly settings: RuntimeSettings,
+  ) {}
+
+  async create(
+    caller: Caller,
+    command: { url: string; enabledEvents?: EventType[]; description?: string; merchantId?: MerchantId },
+  ): Promise<WebhookEndpointWithSecret> {
+    this.checkUrl(command.url);
+    // A merchant's credentials register for their merchant; a business names one of its merchants, or none for all.
+    let merchantId: string | null = null;
+    if (command.merchantId) merchantId = (await this.access.loadVisible(caller, command.merchantId)).id;
+    else if (isMerchantCaller(caller)) merchantId = caller.merchantId;
+    const id = crypto.randomUUID();
+    const secret = generateWebhookSecret();
+    const endpoint = WebhookEndpoint.create({
+      webhookEndpointId: id,
+      businessId: caller.businessId,
+      merchantId,
+      url: command.url,
+      description: command.description ?? null,
+      enabledEvents: command.enabledEvents ?? null,
+      secretCiphertext: this.secretBox.seal(secret, id),
+      createdAt: new Date(),
+    });
+    await this.endpoints.insert(this.dataSource.manager, endpoint);
+    return { ...present(endpoint), secret };
+  }
+
+  async list(caller: Caller): Promise<WebhookEndpointView[]> {
+    return (await this.endpoints.listVisible(this.dataSource.manager, caller)).map(present);
+  }
+
+  async get(caller: Caller, id: string): Promise<WebhookEndpointView> {
+    return present(await this.load(caller, id));
+  }
+
+  async update(
+    caller: Caller,
+    id: string,
+    change: { url?: string; enabledEvents?: EventType[]; description?: string | null; disabled?: boolean },
+  ): Promise<WebhookEndpointView> {
+    if (change.url !== undefined) this.checkUrl(change.url);
+    return inTransaction(this.dataSource, async (manager) => {
+      const endpoint = await this.load(caller, id, manager, true);
+      endpoint.update(change, new Date());
+      await this.endpoints.save(manager, endpoint);
+      return present(endpoint);
+    });
+  }
+
+  async delete(caller: Caller, id: string): Promise<void> {
+    await inTransaction(this.dataSource, async (manager) => {
+      const endpoint = await this.load(caller, id, manager, true);
+      endpoint.delete(new Date());
+      await this.endpoints.save(manager, endpoint);
+    });
+  }
+
+  /** A new secret; the previous one keeps signing (both signatures sent) for `graceMinutes`. */
+  async rotateSecret(caller: Caller, id: string, graceMinutes = DEFAULT_SECRET_GRACE_MINUTES): Promise<WebhookEndpointWithSecret> {
+    return inTransaction(this.dataSource, async (manager) => {
+      const endpoint = await this.load(caller, id, manager, true);
+      const secret = generateWebhookSecret();
+      endpoint.rotate(this.secretBox.seal(secret, endpoint.id), graceMinutes, new Date());
+      await this.endpoints.save(manager, endpoint);
+      return { ...present(endpoint), secret };
+    });
+  }
+
+  /** The secrets that sign a delivery now: the current one, and the previous one during its grace period. */
+  secretsOf(endpoint: WebhookEndpoint, now: Date): string[] {
+    const p = endpoint.snapshot();
+    const secrets = [this.secretBox.open(p.secretCiphertext, p.webhookEndpointId)];
+    if (p.previousSecretCiphertext && p.previousSecretExpiresAt && p.previousSecretExpiresAt > now) {
+      secrets.push(this.secretBox.open(p.previousSecretCiphertext, p.webhookEndpointId));
+    }
+    return secrets;
+  }
+
+  async load(caller: Caller, id: string, manager = this.dataSource.manager, lock = false): Promise<WebhookEndpoint> {
+    const endpoint = await this.endpoints.findVisible(manager, caller, id, lock);
+    if (!endpoint) throw new DomainError('WEBHOOK_ENDPOINT_NOT_FOUND');
+    return endpoint;
+  }
+
+  private checkUrl(url: string): void {
+    const refusal = refuseWebhookUrl(url, this.settings.webhooks.allowLocalhost);
+    if (refusal) throw new DomainError('WEBHOOK_URL_NOT_ALLOWED', `webhooks cannot go to ${url}: ${refusal.reason}`, { ...refusal });
+  }
+}
+
+export function present(endpoint: WebhookEndpoint): WebhookEndpointView {
+  const p = endpoint.snapshot();
+  return {
+    webhookEndpointId: p.webhookEndpointId,
+    url: p.url,
+    description: p.description,
+    enabledEvents: endpoint.enabledEvents.length === EVENT_TYPES.length ? [...EVENT_TYPES] : [...endpoint.enabledEvents],
+    disabled: p.disabled,
+    merchantId: p.merchantId,
+    createdAt: p.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,39 @@
+import { wireAmount } from '@pcs/kernel';
+import type { PaymentIntent } from './domain/payment-intent';
+
+/** A payment intent as the payins API shows it: operations 19–23, and the object of its events. */
+export function paymentIntentRepresentation(intent: PaymentIntent) {
+  const p = intent.snapshot();
+  const wire = (minor: number) => wireAmount(minor, p.currency);
+  return {
+    paymentIntentId: p.paymentIntentId,
+    businessId: p.businessId,
+    payerId: p.payerId,
+    paymentInstrumentId: p.paymentInstrumentId,
+    payinType: p.payinType,
+    paymentIntentStatus: p.status,
+    lastPaymentError: p.lastPaymentError,
+    externalReference: p.externalReference,
+    externalChargeId: p.externalChargeId,
+    externalInvoiceId: p.externalInvoiceId,
+    invoiceEmail: p.invoiceEmail,
+    description: p.description,
+    currency: p.currency,
+    subtotalAmount: wire(intent.subtotalAmount),
+    taxAmount: wire(p.taxAmount),
+    tipAmount: wire(p.tipAmount),
+    totalAmount: wire(intent.total.minor),
+    receivedAmount: wire(p.receivedAmount),
+    confirmationInstrument: null,
+    nextAction: null,
+    statementDescriptor: null,
+    cancelledAt: p.cancelledAt?.toISOString() ?? null,
+    cancellationReason: p.cancellationReason,
+    receiptEmail: p.receiptEmail,
+    setupFutureUsage: p.setupFutureUsage ? 'OFF_SESSION' : null,
+    metadata: p.metadata ? JSON.stringify(p.metadata) : null,
+    linkId: p.linkId,
+    createdAt: p.createdAt.toISOString(),
+    exchangeRate: Number(p.exchangeRate),
+  };
+}
