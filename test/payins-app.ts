@@ -1,6 +1,6 @@
 import * as net from 'node:net';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { GatewaySettings, MailSettings } from '@pcs/config';
+import { GatewaySettings, MailSettings, WebhookSettings } from '@pcs/config';
 import { testSettings } from '@pcs/testing';
 import { createB2bApi } from '../apps/b2b-api/src/b2b-api';
 import { createPayinsApi } from '../apps/payins-api/src/payins-api';
@@ -9,8 +9,13 @@ import { createPayinsApi } from '../apps/payins-api/src/payins-api';
  * The real payins API, exactly as main.ts builds it, on this run's database,
  * listening on a free loopback port (the sandbox gateway calls back over HTTP).
  */
-export function startPayinsApi(gateway: Partial<GatewaySettings> = {}, port?: number, mail: Partial<MailSettings> = {}) {
-  return startApi(createPayinsApi, 'http://localhost:3000', gateway, port, mail);
+export function startPayinsApi(
+  gateway: Partial<GatewaySettings> = {},
+  port?: number,
+  mail: Partial<MailSettings> = {},
+  webhooks: Partial<WebhookSettings> = {},
+) {
+  return startApi(createPayinsApi, 'http://localhost:3000', gateway, port, mail, webhooks);
 }
 
 /** With a port, the URLs handed to payers (PUBLIC_BASE_URL) point at this very server, as a browser test needs. */
@@ -20,8 +25,9 @@ async function startApi(
   gateway: Partial<GatewaySettings>,
   port: number | undefined,
   mail: Partial<MailSettings>,
+  webhooks: Partial<WebhookSettings> = {},
 ): Promise<NestExpressApplication> {
-  const app = await create(testSettings(port ? `http://127.0.0.1:${port}` : defaultBase, gateway, mail), 'silent');
+  const app = await create(testSettings(port ? `http://127.0.0.1:${port}` : defaultBase, gateway, mail, webhooks), 'silent');
   await app.listen(port ?? 0, '127.0.0.1');
   return app;
 }

@@ -1,6 +1,6 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { GatewaySettings, MailSettings } from '@pcs/config';
+import { GatewaySettings, MailSettings, WebhookSettings } from '@pcs/config';
 import { ApiCredentials, clientFor, createTenant, SignedClient, TestTenant } from '@pcs/testing';
 import { DataSource } from 'typeorm';
 import { freePort, startB2bApi, startPayinsApi } from './payins-app';
@@ -32,6 +32,7 @@ export interface TestbedOptions {
   /** Listen where PUBLIC_BASE_URL points (a free port), so the URLs handed to payers work in a browser. */
   readonly reachable?: boolean;
   readonly mail?: Partial<MailSettings>;
+  readonly webhooks?: Partial<WebhookSettings>;
 }
 
 /** The one opening of every end-to-end spec: boot the app, a tenant, signed clients, optionally a payer. */
@@ -39,7 +40,7 @@ export async function testbed(options: TestbedOptions = {}): Promise<Testbed> {
   const app =
     options.api === 'b2b'
       ? await startB2bApi(options.gateway, options.reachable ? await freePort() : undefined, options.mail)
-      : await startPayinsApi(options.gateway, options.reachable ? await freePort() : undefined, options.mail);
+      : await startPayinsApi(options.gateway, options.reachable ? await freePort() : undefined, options.mail, options.webhooks);
   const tenant = await createTenant(app, { merchants: options.merchants, country: options.country, name: options.name });
   const merchant = clientFor(app, tenant.merchants[0]);
   let payerId = '';
