@@ -21,9 +21,9 @@ import { MailOutbox } from '@pcs/mail';
 import { MerchantCountryProcessorService, MerchantService } from '@pcs/merchants';
 import { DataSource, EntityManager } from 'typeorm';
 import { Link, LinkId, LinkStatus, LinkTerms } from './domain/link';
-import { linkRepresentation } from './link.representation';
+import { LinkView, linkRepresentation } from './link.representation';
 import { linkShareEmail } from './link-share-email';
-import { LinkRepository, StoredLinkProcessor } from './link.repository';
+import { LinkRepository } from './link.repository';
 
 /** Operation 30's request (amount read at the edge). */
 export interface CreateLinkCommand {
@@ -47,13 +47,7 @@ export interface UpdateLinkCommand {
   readonly expirationDate?: Date;
 }
 
-/** A link as shown: the aggregate, its status now, its processors with their records' ids, its page. */
-export interface LinkView {
-  readonly link: Link;
-  readonly status: LinkStatus;
-  readonly processors: readonly (StoredLinkProcessor & { countryProcessor: CountryProcessor })[];
-  readonly url: string;
-}
+export type { LinkView } from './link.representation';
 
 @Injectable()
 export class LinkService {

@@ -19,7 +19,7 @@ const MAX_ERROR = 200;
 /** Name resolution for deliveries: the system's (dns.lookup). */
 @Injectable()
 export class WebhookResolver {
-  readonly lookup: Lookup = dns.lookup as unknown as Lookup;
+  readonly lookup: Lookup = dns.lookup;
 }
 
 /**
@@ -62,7 +62,7 @@ export class WebhookSender {
             'content-length': Buffer.byteLength(body),
             'user-agent': 'payments-webhooks/1',
           },
-          lookup: guardedLookup(loopback, this.resolver.lookup) as never,
+          lookup: guardedLookup(loopback, this.resolver.lookup),
           agent: false,
         },
         (response) => {

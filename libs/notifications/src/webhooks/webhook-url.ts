@@ -53,7 +53,7 @@ export type Lookup = (hostname: string, options: LookupOptions, callback: Lookup
  * window for DNS rebinding). `loopback` allows 127.0.0.1 and ::1 (an
  * http://localhost endpoint while WEBHOOKS_ALLOW_LOCALHOST holds).
  */
-export function guardedLookup(loopback: boolean, resolve: Lookup = dns.lookup as unknown as Lookup): Lookup {
+export function guardedLookup(loopback: boolean, resolve: Lookup = dns.lookup): Lookup {
   const allowed = (address: string) => (loopback && (address === '127.0.0.1' || address === '::1')) || refuseAddress(address) === null;
   return (hostname, options, callback) => {
     resolve(hostname, { ...options, all: true }, (error, addresses) => {

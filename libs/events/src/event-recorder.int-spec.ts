@@ -1,0 +1,83 @@
+import { BusinessesModule, BusinessService } from '@pcs/businesses';
+import { RuntimeSettings } from '@pcs/config';
+import { inTransaction } from '@pcs/database';
+import { MerchantsModule, MerchantService } from '@pcs/merchants';
+import { serviceContext, ServiceContext } from '@pcs/testing';
+import * as crypto from 'node:crypto';
+import { EventRecorder } from './event-recorder';
+import { EventsModule } from './events.module';
+
+/** Recording events on PostgreSQL: with the transaction or not at all, and one gapless sequence per subject under concurrency. */
+describe('event recorder on PostgreSQL', () => {
+  let services: ServiceContext;
+  let recorder: EventRecorder;
+  let ids: { businessId: string; merchantId: string };
+
+  beforeAll(async () => {
+    services = await serviceContext([EventsModule, BusinessesModule, MerchantsModule], { poolSize: 12 });
+    recorder = services.get(EventRecorder);
+    const business = await services.get(BusinessService).create('Event recorder');
+    const merchant = await services
+      .get(MerchantService)
+      .create({ businessId: business.businessId, name: 'Shop', countryIso3: 'URY', approve: true });
+    ids = { businessId: business.businessId, merchantId: merchant.merchantId };
+  });
+  afterAll(() => services.close());
+
+  const eventsOf = (subjectId: string) =>
+    services.dataSource.query<{ event_id: string; sequence: number; payload: string }[]>(
+      `SELECT event_id, sequence, payload FROM event WHERE subject_id = $1 ORDER BY sequence`,
+      [subjectId],
+    );
+  const dispatchJobs = (eventId: string) =>
+    services.dataSource
+      .query<unknown[]>(`SELECT 1 FROM pgboss.job WHERE name = $1 AND data->>'eventId' = $2`, [
+        services.get(RuntimeSettings).webhooks.dispatchQueue,
+        eventId,
+      ])
+      .then((rows) => rows.length);
+
+  it('records nothing, and queues nothing, for a change that rolled back', async () => {
+    const subjectId = crypto.randomUUID();
+    let eventId = '';
+    await expect(
+      inTransaction(services.dataSource, async (manager) => {
+        eventId = (await recorder.record(manager, { type: 'link.created', ...ids, subjectId, object: { linkId: subjectId } })).eventId;
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    expect(await eventsOf(subjectId)).toEqual([]);
+    expect(await dispatchJobs(eventId)).toBe(0);
+  });
+
+  it('commits the event as delivered bytes with its dispatch job', async () => {
+    const subjectId = crypto.randomUUID();
+    const recorded = await inTransaction(services.dataSource, (manager) =>
+      recorder.record(manager, { type: 'link.used', ...ids, subjectId, object: { linkId: subjectId, amount: 12.5 } }),
+    );
+    const [stored] = await eventsOf(subjectId);
+    expect(stored.payload).toBe(recorded.payload);
+    expect(JSON.parse(stored.payload)).toEqual({
+      id: recorded.eventId,
+      type: 'link.used',
+      createdAt: recorded.createdAt.toISOString(),
+      businessId: ids.businessId,
+      merchantId: ids.merchantId,
+      sequence: 1,
+      data: { object: { linkId: subjectId, amount: 12.5 } },
+    });
+    expect(await dispatchJobs(recorded.eventId)).toBe(1);
+  });
+
+  it('numbers one subject 1..n without gaps or repeats when ten transactions record at once', async () => {
+    const subjectId = crypto.randomUUID();
+    await Promise.all(
+      Array.from({ length: 10 }, (_, n) =>
+        inTransaction(services.dataSource, (manager) =>
+          recorder.record(manager, { type: 'payment_intent.processing', ...ids, subjectId, object: { n } }),
+        ),
+      ),
+    );
+    expect((await eventsOf(subjectId)).map((event) => event.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+});
