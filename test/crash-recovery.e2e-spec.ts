@@ -6,13 +6,14 @@ import { DataSource } from 'typeorm';
 import { freePort } from './payins-app';
 import { Inbox } from './smtp-inbox';
 import { Testbed, testbed } from './testbed';
+import { WebhookReceiver } from './webhook-receiver';
 
 const MAIN = path.join(__dirname, '..', 'dist', 'apps', 'payins-api', 'src', 'main.js');
 const RECONCILE_AFTER_SECONDS = 2;
 const LEASE_SECONDS = 3;
 
 /** The built payins API (`npm test` builds first) as its own process on this run's database. */
-async function startProcess(port: number, smtpPort = 2525): Promise<ChildProcess> {
+async function startProcess(port: number, smtpPort = 2525, extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, [MAIN], {
     env: {
       ...process.env,
@@ -26,6 +27,7 @@ async function startProcess(port: number, smtpPort = 2525): Promise<ChildProcess
       SWEEP_SECONDS: '1',
       SANDBOX_SETTLE_SECONDS: '2',
       DATABASE_POOL_SIZE: '10',
+      ...extraEnv,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -313,6 +315,71 @@ describe('crash recovery: SIGKILL under load and a restart', () => {
       child.kill('SIGKILL');
       await new Promise((resolve) => child!.once('exit', resolve));
       await inbox.stop();
+    }
+  });
+
+  it('delivers the events of changes committed before a kill -9, once the API is back and the receiver is up', async () => {
+    const credentials = tenant.merchants[0];
+    const receiverPort = await freePort(); // nothing listens there until after the restart
+    const webhooks = { WEBHOOKS_ALLOW_LOCALHOST: 'true', WEBHOOK_RETRY_SCHEDULE: '2s,2s,2s,2s,2s,2s,2s,2s,2s,2s' };
+    let port = await freePort();
+    child = await startProcess(port, undefined, webhooks);
+    const endpoint = await bed.merchant.post('/webhook-endpoint', {
+      url: `http://127.0.0.1:${receiverPort}/hooks`,
+      enabledEvents: ['payment_intent.created'],
+    });
+    expect(endpoint.status).toBe(200);
+    const payer = await bed.merchant.post('/payer', { firstName: 'Hugo', lastName: 'Crash' });
+    expect(payer.status).toBe(200);
+    const create = (reference: string) =>
+      send(port, credentials, {
+        path: '/payment-intent',
+        body: {
+          currency: 'UYU',
+          amount: 300,
+          payinType: 'DEFAULT',
+          externalReference: reference,
+          payerId: payer.body.payerId,
+          offSession: false,
+          invoiceNumber: 1,
+          country: 'URY',
+        },
+        key: reference,
+      });
+    // One change whose delivery already failed once (the receiver is down) and waits for its retry...
+    const first = await create('crash-hook-1');
+    expect([first.status, first.body.errorId]).toEqual([200, undefined]);
+    const attemptsOf = async (reference: string) =>
+      (
+        await dataSource.query<{ n: number }[]>(
+          `SELECT count(a.*)::int AS n FROM event e JOIN webhook_delivery d ON d.event_id = e.event_id
+             LEFT JOIN webhook_attempt a ON a.webhook_delivery_id = d.webhook_delivery_id
+            WHERE e.payload LIKE '%' || $1 || '%'`,
+          [reference],
+        )
+      )[0].n;
+    for (let i = 0; i < 100 && (await attemptsOf('crash-hook-1')) === 0; i++) await sleep(100);
+    expect(await attemptsOf('crash-hook-1')).toBeGreaterThan(0);
+    // ...and one killed right after its commit was acknowledged, before anything was delivered.
+    const second = await create('crash-hook-2');
+    expect(second.status).toBe(200);
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child!.once('exit', resolve));
+
+    const receiver = await new WebhookReceiver().start(receiverPort);
+    try {
+      port = await freePort();
+      child = await startProcess(port, undefined, webhooks);
+      const received = await receiver.waitFor(
+        (all) => ['crash-hook-1', 'crash-hook-2'].every((ref) => all.some((w) => w.event.data.object.externalReference === ref)),
+        60,
+      );
+      const references = received.map((w) => w.event.data.object.externalReference);
+      expect(references).toEqual(expect.arrayContaining(['crash-hook-1', 'crash-hook-2']));
+      expect(received.every((w) => w.event.type === 'payment_intent.created')).toBe(true);
+    } finally {
+      await bed.merchant.delete(`/webhook-endpoint/${endpoint.body.webhookEndpointId}`);
+      await receiver.stop();
     }
   });
 });
