@@ -129,7 +129,9 @@ describe('events, webhooks and outcome emails', () => {
     expect(JSON.stringify((await merchant.get('/webhook-endpoint')).body)).not.toContain(endpoint.secret);
 
     const { intent } = await pay();
-    const received = await shop.waitFor((all) => all.some((w) => w.event.type === 'payment_intent.succeeded'));
+    // Order is not guaranteed (contract §14): wait for all three.
+    const types = ['payment_intent.created', 'payment_intent.requires_action', 'payment_intent.succeeded'];
+    const received = await shop.waitFor((all) => types.every((type) => all.some((w) => w.event.type === type)));
     const mine = received.filter((w) => (w.event.data.object as { paymentIntentId?: string }).paymentIntentId === intent.paymentIntentId);
     expect(mine.map((w) => w.event.type)).toEqual(
       expect.arrayContaining(['payment_intent.created', 'payment_intent.requires_action', 'payment_intent.succeeded']),
@@ -206,6 +208,11 @@ describe('events, webhooks and outcome emails', () => {
 
   it('emails a failed attempt once even when the gateway repeats its callback, and announces refunds', async () => {
     const shop = await receiver();
+    const configured = await business.put(`/merchant/${tenant.merchants[0].merchantId}/configuration`, {
+      notificationEmails: ['ventas@tienda.uy'],
+      paymentErrorNotification: true,
+    });
+    expect(configured.status).toBe(200);
     await register(merchant, { url: shop.url, enabledEvents: ['payment_intent.payment_failed', 'refund.created', 'refund.succeeded'] });
     const intent = await newIntent();
     const attempt = await initialize(intent.paymentIntentId);
@@ -233,12 +240,19 @@ describe('events, webhooks and outcome emails', () => {
     const { intent: paid } = await pay();
     expect((await merchant.post(`/payment-intent/${paid.paymentIntentId}/refund`, { requestedRefundAmount: 100 })).status).toBe(200);
     const refunds = await shop.waitFor((all) => all.filter((w) => w.event.type.startsWith('refund.')).length >= 2);
-    const ofPaid = refunds.filter(
-      (w) => w.event.type.startsWith('refund.') && w.event.data.object.paymentIntentId === paid.paymentIntentId,
-    );
+    // Arrival order is not guaranteed (contract §14); the sequence tells the order things happened in.
+    const ofPaid = refunds
+      .filter((w) => w.event.type.startsWith('refund.') && w.event.data.object.paymentIntentId === paid.paymentIntentId)
+      .sort((a, b) => a.event.sequence - b.event.sequence);
     expect(ofPaid.map((w) => w.event.type)).toEqual(['refund.created', 'refund.succeeded']);
+    expect(ofPaid[0].event.data.object).toMatchObject({ transactionType: 'REFUND', status: 'PENDING', amount: 100 });
     expect(ofPaid[1].event.data.object).toMatchObject({ transactionType: 'REFUND', status: 'APPROVED', amount: 100 });
-    expect(ofPaid[0].event.sequence).toBeLessThan(ofPaid[1].event.sequence);
+    // The intent's sequence: created 1, requires_action 2, succeeded 3, refund.created 4, partially_refunded 5, refund.succeeded 6.
+    expect(ofPaid.map((w) => w.event.sequence)).toEqual([4, 6]);
+    const partially = (await merchant.get(`/event?type=payment_intent.partially_refunded&limit=5`)).body[0].results.find(
+      (e: { data: { object: { paymentIntentId: string } } }) => e.data.object.paymentIntentId === paid.paymentIntentId,
+    );
+    expect(partially.sequence).toBe(5);
     // Nothing it did not ask for.
     expect(shop.received.every((w) => ['payment_intent.payment_failed', 'refund.created', 'refund.succeeded'].includes(w.event.type))).toBe(
       true,

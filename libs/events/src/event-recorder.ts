@@ -35,35 +35,23 @@ export class EventRecorder {
   async record(manager: EntityManager, event: NewEvent): Promise<RecordedEvent> {
     const eventId = crypto.randomUUID();
     const createdAt = event.at ?? new Date();
-    // One row per subject, incremented under its row lock: concurrent recorders of one subject queue here.
-    const [{ last }] = await manager.query<{ last: number }[]>(
-      `INSERT INTO event_sequence (subject_id, last) VALUES ($1, 1)
-       ON CONFLICT (subject_id) DO UPDATE SET last = event_sequence.last + 1 RETURNING last`,
-      [event.subjectId],
-    );
-    const payload = JSON.stringify({
-      id: eventId,
-      type: event.type,
-      createdAt: createdAt.toISOString(),
-      businessId: event.businessId,
-      merchantId: event.merchantId,
-      sequence: last,
-      data: { object: event.object },
-    });
-    await manager.query(
-      `INSERT INTO event (event_id, type, business_id, merchant_id, subject_id, sequence, payload, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [eventId, event.type, event.businessId, event.merchantId, event.subjectId, last, payload, createdAt],
+    // The exact bytes every delivery sends; the sequence is spliced in by the statement that takes it.
+    const head =
+      `{"id":${JSON.stringify(eventId)},"type":${JSON.stringify(event.type)},"createdAt":${JSON.stringify(createdAt.toISOString())},` +
+      `"businessId":${JSON.stringify(event.businessId)},"merchantId":${JSON.stringify(event.merchantId)},"sequence":`;
+    const tail = `,"data":{"object":${JSON.stringify(event.object)}}}`;
+    // One round trip: the subject's next number (its row lock queues concurrent recorders of one subject) and the event.
+    const [{ sequence, payload }] = await manager.query<{ sequence: number; payload: string }[]>(
+      `WITH next AS (
+         INSERT INTO event_sequence (subject_id, last) VALUES ($5, 1)
+         ON CONFLICT (subject_id) DO UPDATE SET last = event_sequence.last + 1 RETURNING last
+       )
+       INSERT INTO event (event_id, type, business_id, merchant_id, subject_id, sequence, payload, created_at)
+       SELECT $1, $2, $3, $4, $5, next.last, $6 || next.last || $7, $8 FROM next
+       RETURNING sequence, payload`,
+      [eventId, event.type, event.businessId, event.merchantId, event.subjectId, head, tail, createdAt],
     );
     await this.jobs.send(manager, this.settings.webhooks.dispatchQueue, { eventId }, { retryLimit: 20, retryDelay: 5, retryBackoff: true });
-    return {
-      eventId,
-      type: event.type,
-      businessId: event.businessId,
-      merchantId: event.merchantId,
-      sequence: last,
-      createdAt,
-      payload,
-    };
+    return { eventId, type: event.type, businessId: event.businessId, merchantId: event.merchantId, sequence, createdAt, payload };
   }
 }

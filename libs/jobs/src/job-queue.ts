@@ -47,10 +47,19 @@ export class JobQueue implements OnModuleDestroy {
     });
   }
 
-  /** Starts working a queue in this process; a handler that throws leaves its jobs to pg-boss's retry. */
+  /**
+   * Starts working a queue in this process; a handler that throws leaves its
+   * jobs to pg-boss's retry. A full batch means more may be waiting: the worker
+   * then fetches again at once instead of sleeping its polling interval.
+   */
   async work<T>(queue: string, options: JobWorkOptions, handler: JobHandler<T>): Promise<void> {
     await this.queue(queue);
-    await this.boss.work<T>(queue, options, handler);
+    const batchSize = options.batchSize ?? 1;
+    let workerId = '';
+    workerId = await this.boss.work<T>(queue, options, async (jobs) => {
+      await handler(jobs);
+      if (jobs.length >= batchSize && workerId) this.boss.notifyWorker(workerId);
+    });
   }
 
   /** The queue exists once this resolves (created by this process or another). */

@@ -9,6 +9,7 @@ import { MerchantService } from '@pcs/merchants';
 import { ChildProcess, fork } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -45,6 +46,10 @@ async function main(): Promise<void> {
         PAYINS_API_PORT: String(apiPort),
         LOG_LEVEL: 'warn',
         DATABASE_POOL_SIZE: process.env.BENCH_API_POOL_SIZE ?? '20',
+        // The webhook figure's receiver listens on loopback.
+        WEBHOOKS_ALLOW_LOCALHOST: 'true',
+        // Required with DATABASE_URL; nothing the benchmark does sends mail.
+        SMTP_URL: 'smtp://127.0.0.1:2525',
       }),
     );
     await waitForHealth(`http://127.0.0.1:${apiPort}/health`);
@@ -75,6 +80,8 @@ async function main(): Promise<void> {
     const list = await load(`http://127.0.0.1:${apiPort}${listPath}`, 'GET', getHeaders, undefined, 10, SECONDS);
     const listAmountOne = await load(`http://127.0.0.1:${apiPort}${amountPath}`, 'GET', getHeaders, undefined, 1, SECONDS);
     const listAmount = await load(`http://127.0.0.1:${apiPort}${amountPath}`, 'GET', getHeaders, undefined, 10, SECONDS);
+
+    const webhooks = await webhookDelivery(url, apiPort, sign, seeded);
 
     const barePort = await freePort();
     children.push(
@@ -109,12 +116,102 @@ async function main(): Promise<void> {
       `\npayment intent creation at ${(ratio * 100).toFixed(0)}% of the bare ceiling (target: at least 50%, p99 under 50 ms)\n`,
     );
     process.stdout.write(
+      `webhooks: ${webhooks.events} payment_intent.created events delivered to a local receiver at ${webhooks.deliveredPerSecond.toFixed(0)} events/s ` +
+        `(first to last delivery; ${webhooks.endToEndPerSecond.toFixed(0)} events/s from the first creation to the last delivery, ` +
+        `p50 ${webhooks.p50LatencyMs} ms / p99 ${webhooks.p99LatencyMs} ms from an event's creation to its arrival)\n`,
+    );
+    process.stdout.write(
       `payins listing p99 at ${PAYINS.toLocaleString('en-US')} rows: ${listOne.p99} / ${listAmountOne.p99} ms with 1 connection, ${list.p99} / ${listAmount.p99} ms with 10 (target: under 30 ms)\n`,
     );
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(children.map((c) => new Promise((resolve) => (c.exitCode !== null ? resolve(null) : c.once('exit', resolve)))));
     await cleanup();
+  }
+}
+
+/**
+ * How fast the workers of one API process deliver webhooks: a local receiver,
+ * an endpoint for payment_intent.created, BENCH_WEBHOOK_EVENTS (default 2,000)
+ * creations through the API, and the time until the last one arrived.
+ */
+async function webhookDelivery(
+  url: string,
+  apiPort: number,
+  sign: (payload: string) => string,
+  seeded: { payerId: string; apiKey: string },
+): Promise<{ events: number; deliveredPerSecond: number; endToEndPerSecond: number; p50LatencyMs: number; p99LatencyMs: number }> {
+  const events = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 2000);
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  const latencies: number[] = [];
+  let first = 0;
+  let last = 0;
+  const receiver = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { createdAt: string };
+      const now = Date.now();
+      first ||= now;
+      last = now;
+      latencies.push(now - new Date(event.createdAt).getTime());
+      response.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  try {
+    // The creation benchmark's events are dispatched first (no endpoint then: nothing to deliver).
+    for (let i = 0; i < 600; i++) {
+      const [{ n }] = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM event WHERE dispatched_at IS NULL`)).rows;
+      if (n === 0) break;
+      if (i % 20 === 0) log(`waiting for ${n} earlier events to be dispatched`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const registration = JSON.stringify({
+      url: `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/hooks`,
+      enabledEvents: ['payment_intent.created'],
+    });
+    const registered = await fetch(`http://127.0.0.1:${apiPort}/webhook-endpoint`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'api-key': seeded.apiKey, signature: sign(registration) },
+      body: registration,
+    });
+    if (!registered.ok) throw new Error(`could not register the bench endpoint: ${registered.status} ${await registered.text()}`);
+    const body = JSON.stringify({
+      currency: 'UYU',
+      amount: 100,
+      payinType: 'DEFAULT',
+      externalReference: 'bench-webhooks',
+      payerId: seeded.payerId,
+      offSession: false,
+      invoiceNumber: 1,
+      country: 'URY',
+    });
+    log(`creating ${events} payment intents for the webhook figure`);
+    const started = Date.now();
+    await autocannon({
+      url: `http://127.0.0.1:${apiPort}/payment-intent`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'api-key': seeded.apiKey, signature: sign(body) },
+      body,
+      connections: 10,
+      amount: events,
+    });
+    const until = Date.now() + 600_000;
+    while (latencies.length < events && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
+    if (latencies.length < events) throw new Error(`only ${latencies.length} of ${events} webhooks arrived`);
+    latencies.sort((a, b) => a - b);
+    return {
+      events,
+      deliveredPerSecond: events / Math.max(0.001, (last - first) / 1000),
+      endToEndPerSecond: events / ((last - started) / 1000),
+      p50LatencyMs: latencies[Math.floor(events * 0.5)],
+      p99LatencyMs: latencies[Math.floor(events * 0.99)],
+    };
+  } finally {
+    await new Promise((resolve) => receiver.close(resolve));
+    await db.end();
   }
 }
 

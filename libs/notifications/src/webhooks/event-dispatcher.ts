@@ -37,7 +37,7 @@ export class EventDispatcher implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     await this.jobs.work<{ eventId: string }>(
       this.settings.webhooks.dispatchQueue,
-      { batchSize: 20, pollingIntervalSeconds: this.settings.webhooks.pollSeconds },
+      { batchSize: 50, pollingIntervalSeconds: this.settings.webhooks.pollSeconds },
       async (jobs) => {
         for (const job of jobs) await this.dispatch(job.data.eventId);
       },

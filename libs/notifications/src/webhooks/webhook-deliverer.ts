@@ -12,7 +12,7 @@ import { WebhookSender } from './webhook-sender';
 import { webhookHeaders } from './webhook-signature';
 
 /** How many deliveries one worker attempts at once; each API process runs two workers. */
-const BATCH = 10;
+const BATCH = 25;
 
 /**
  * Delivers webhooks (contract §14) from pg-boss jobs, in every API process:
