@@ -448,8 +448,15 @@ describe('events, webhooks and outcome emails', () => {
         client.post(`/webhook-endpoint/${endpoint.webhookEndpointId}/rotate-secret`, {}),
         client.get(`/event/${webhook.event.id}`),
         client.post(`/event/${webhook.event.id}/redeliver`, {}),
+        client.get(`/event?merchantId=${tenant.merchants[0].merchantId}`),
       ]);
-      expect([who, answers.map((a) => a.status)]).toEqual([who, [404, 404, 404, 404, 404, 404]]);
+      expect([who, answers.map((a) => a.status)]).toEqual([who, [404, 404, 404, 404, 404, 404, 404]]);
+      expect(answers.map((a) => a.body.errorId)).toEqual([
+        ...Array(4).fill('Payins:WEBHOOK_ENDPOINT_NOT_FOUND'),
+        'Payins:EVENT_NOT_FOUND',
+        'Payins:EVENT_NOT_FOUND',
+        'Payins:MERCHANT_NOT_FOUND',
+      ]);
       const list = await client.get('/event?limit=100');
       expect(list.body[0].results.map((e: { id: string }) => e.id)).not.toContain(webhook.event.id);
       expect((await client.get('/webhook-endpoint')).body.map((e: { webhookEndpointId: string }) => e.webhookEndpointId)).not.toContain(

@@ -1,3 +1,7 @@
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { generateWebhookSecret, signWebhook, webhookHeaders } from './webhook-signature';
 
@@ -24,5 +28,48 @@ describe('Standard Webhooks signatures', () => {
     expect(headers['webhook-signature'].split(' ')).toHaveLength(2);
     for (const secret of [older, newer]) expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
     expect(() => new Webhook(generateWebhookSecret()).verify(body, headers)).toThrow();
+  });
+});
+
+describe("the README's receiver", () => {
+  it('accepts what the service signs and refuses a tampered body', async () => {
+    const readme = fs.readFileSync(path.join(__dirname, '..', '..', '..', '..', 'README.md'), 'utf8');
+    const code = /```js\n((?:(?!```)[\s\S])*new Webhook\(process\.env\.PAYMENTS_WEBHOOK_SECRET\)(?:(?!```)[\s\S])*)```/.exec(readme)?.[1];
+    expect(code).toBeDefined();
+    const secret = generateWebhookSecret();
+    process.env.PAYMENTS_WEBHOOK_SECRET = secret;
+    let server: http.Server | undefined;
+    // The snippet as written; only its listen(4000) is moved to a free port.
+    const load = (name: string): unknown => {
+      const real = jest.requireActual<object>(name);
+      if (name !== 'express') return real;
+      const express = real as unknown as (() => { listen: (port: number) => http.Server }) & Record<string, unknown>;
+      return Object.assign(() => {
+        const app = express();
+        const listen = app.listen.bind(app);
+        app.listen = () => (server = listen(0));
+        return app;
+      }, express);
+    };
+    const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval
+    new Function('require', code!)(load);
+    await new Promise<void>((resolve) => server!.once('listening', () => resolve()));
+    try {
+      const { port } = server!.address() as AddressInfo;
+      const event = JSON.stringify({ id: 'evt_1', type: 'payment_intent.succeeded', data: { object: { paymentIntentId: 'pi_1' } } });
+      const post = (payload: string) =>
+        fetch(`http://127.0.0.1:${port}/webhooks/payments`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...webhookHeaders([secret], 'evt_1', Math.floor(Date.now() / 1000), event) },
+          body: payload,
+        });
+      expect((await post(event)).status).toBe(204);
+      expect(log).toHaveBeenCalledWith('paid', 'pi_1');
+      expect((await post(event.replace('pi_1', 'pi_2'))).status).toBe(400);
+    } finally {
+      log.mockRestore();
+      await new Promise((resolve) => server!.close(resolve));
+    }
   });
 });

@@ -1,0 +1,26 @@
+import { DEFAULT_WEBHOOK_SETTINGS } from './runtime-settings';
+import { DEFAULT_WEBHOOK_RETRY_SCHEDULE, EnvironmentError, loadEnvironment, parseRetrySchedule } from './environment';
+
+describe('webhook settings from the environment (contract §14)', () => {
+  it('reads the default retry schedule as the contract states it, and the 15 s deadline', () => {
+    expect(DEFAULT_WEBHOOK_RETRY_SCHEDULE).toBe('5s,5m,30m,2h,5h,10h,10h');
+    expect(parseRetrySchedule(DEFAULT_WEBHOOK_RETRY_SCHEDULE)).toEqual([5, 300, 1800, 7200, 18000, 36000, 36000]);
+    expect(DEFAULT_WEBHOOK_SETTINGS.retryScheduleSeconds).toEqual(parseRetrySchedule(DEFAULT_WEBHOOK_RETRY_SCHEDULE));
+    expect(DEFAULT_WEBHOOK_SETTINGS.timeoutMs).toBe(15_000);
+  });
+
+  it('refuses a schedule it cannot read, naming the variable', () => {
+    for (const bad of ['', '5', '5x', '0s', '5s,', ',5s', '5s 5m', '-5s']) {
+      expect(() => loadEnvironment({ WEBHOOK_RETRY_SCHEDULE: bad })).toThrow(EnvironmentError);
+    }
+    expect(() => parseRetrySchedule('1h,')).toThrow('not a retry schedule');
+  });
+
+  it('reads WEBHOOKS_ALLOW_LOCALHOST as a boolean, unset when empty', () => {
+    expect(loadEnvironment({}).WEBHOOKS_ALLOW_LOCALHOST).toBeUndefined();
+    expect(loadEnvironment({ WEBHOOKS_ALLOW_LOCALHOST: '' }).WEBHOOKS_ALLOW_LOCALHOST).toBeUndefined();
+    expect(loadEnvironment({ WEBHOOKS_ALLOW_LOCALHOST: 'true' }).WEBHOOKS_ALLOW_LOCALHOST).toBe(true);
+    expect(loadEnvironment({ WEBHOOKS_ALLOW_LOCALHOST: 'false' }).WEBHOOKS_ALLOW_LOCALHOST).toBe(false);
+    expect(() => loadEnvironment({ WEBHOOKS_ALLOW_LOCALHOST: 'maybe' })).toThrow('WEBHOOKS_ALLOW_LOCALHOST must be true or false');
+  });
+});
