@@ -1,5 +1,6 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { sandboxCallbackKey, signCallback } from '@pcs/gateways';
+import { EventRetention } from '@pcs/notifications';
 import { clientFor, createTenant, errorShape, SignedClient, TestTenant } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
@@ -503,5 +504,32 @@ describe('events, webhooks and outcome emails', () => {
     });
     expect((await merchant.get(`/webhook-endpoint/${endpoint.webhookEndpointId}`)).status).toBe(404);
     expect((await merchant.get(`/event/${crypto.randomUUID()}`)).status).toBe(404);
+  });
+
+  it('keeps events 30 days: older ones go with their deliveries, younger ones stay', async () => {
+    const endpoint = await register(merchant, { url: 'https://shop.example.com/hooks' });
+    const age = (days: number) => new Date(Date.now() - days * 86_400_000);
+    const copy = async (days: number) => {
+      const id = crypto.randomUUID();
+      await bed.dataSource.query(
+        `INSERT INTO event (event_id, type, business_id, merchant_id, subject_id, sequence, payload, created_at, dispatched_at)
+         VALUES ($1, 'link.created', $2, $3, $4, 1, '{}', $5, now())`,
+        [id, tenant.business.businessId, tenant.merchants[0].merchantId, crypto.randomUUID(), age(days)],
+      );
+      await bed.dataSource.query(
+        `INSERT INTO webhook_delivery (webhook_delivery_id, event_id, webhook_endpoint_id, url, status, created_at, updated_at)
+         VALUES ($1, $2, $3, 'https://shop.example.com/hooks', 'DELIVERED', $4, $4)`,
+        [crypto.randomUUID(), id, endpoint.webhookEndpointId, age(days)],
+      );
+      return id;
+    };
+    const [old, young, fresh] = [await copy(31), await copy(29), await copy(0)];
+    await bed.app.get(EventRetention).run();
+    const left = async (table: string) =>
+      (await bed.dataSource.query(`SELECT event_id FROM ${table} WHERE event_id = ANY($1)`, [[old, young, fresh]]))
+        .map((row: { event_id: string }) => row.event_id)
+        .sort();
+    expect(await left('event')).toEqual([young, fresh].sort());
+    expect(await left('webhook_delivery')).toEqual([young, fresh].sort());
   });
 });

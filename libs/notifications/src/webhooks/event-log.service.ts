@@ -113,11 +113,13 @@ export class EventLogService {
   /** Retention (contract §14): events older than 30 days go, with their deliveries and attempts. */
   async purgeExpired(now = new Date()): Promise<number> {
     const cutoff = new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000);
-    const deleted = await this.dataSource.query<unknown[]>(
-      `DELETE FROM event WHERE event_id IN (SELECT event_id FROM event WHERE created_at < $1 LIMIT 5000) RETURNING event_id`,
+    // A SELECT around the DELETE: its rows are the count (a bare DELETE answers TypeORM's [rows, count] pair).
+    const [{ n }] = await this.dataSource.query<{ n: number }[]>(
+      `WITH gone AS (DELETE FROM event WHERE event_id IN (SELECT event_id FROM event WHERE created_at < $1 LIMIT 5000) RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
       [cutoff],
     );
-    return deleted.length;
+    return n;
   }
 
   private async load(caller: Caller, eventId: string): Promise<EventBody> {
