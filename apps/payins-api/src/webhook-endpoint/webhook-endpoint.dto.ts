@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
 import { EVENT_TYPES } from '@pcs/events';
@@ -7,6 +8,21 @@ import { Optional } from '@pcs/http';
 const URL_DESCRIPTION =
   'https only; http://localhost or http://127.0.0.1 only while WEBHOOKS_ALLOW_LOCALHOST is true; never a private, loopback or link-local address';
 
+/** The optional fields registration and update share. */
+function EnabledEventsField(description?: string): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ enum: EVENT_TYPES, isArray: true, description }),
+    Optional(),
+    IsArray(),
+    ArrayMaxSize(EVENT_TYPES.length * 2),
+    IsIn(EVENT_TYPES, { each: true }),
+  );
+}
+
+function DescriptionField(): PropertyDecorator {
+  return applyDecorators(ApiPropertyOptional({ maxLength: 256 }), Optional(), IsString(), MaxLength(256));
+}
+
 /** Webhook endpoint registration (contract §14). */
 export class CreateWebhookEndpointDto {
   @ApiProperty({ maxLength: 2048, example: 'https://shop.example.com/webhooks/payments', description: URL_DESCRIPTION })
@@ -14,17 +30,10 @@ export class CreateWebhookEndpointDto {
   @MaxLength(2048)
   url: string;
 
-  @ApiPropertyOptional({ enum: EVENT_TYPES, isArray: true, description: 'Default: every type' })
-  @Optional()
-  @IsArray()
-  @ArrayMaxSize(EVENT_TYPES.length * 2)
-  @IsIn(EVENT_TYPES, { each: true })
+  @EnabledEventsField('Default: every type')
   enabledEvents?: EventType[];
 
-  @ApiPropertyOptional({ maxLength: 256 })
-  @Optional()
-  @IsString()
-  @MaxLength(256)
+  @DescriptionField()
   description?: string;
 
   @ApiPropertyOptional({ format: 'uuid', description: "One of the business's merchants: only its events. Absent: all merchants' events" })
@@ -40,17 +49,10 @@ export class UpdateWebhookEndpointDto {
   @MaxLength(2048)
   url?: string;
 
-  @ApiPropertyOptional({ enum: EVENT_TYPES, isArray: true })
-  @Optional()
-  @IsArray()
-  @ArrayMaxSize(EVENT_TYPES.length * 2)
-  @IsIn(EVENT_TYPES, { each: true })
+  @EnabledEventsField()
   enabledEvents?: EventType[];
 
-  @ApiPropertyOptional({ maxLength: 256 })
-  @Optional()
-  @IsString()
-  @MaxLength(256)
+  @DescriptionField()
   description?: string;
 
   @ApiPropertyOptional({ description: 'true: nothing is delivered to it; pending deliveries are marked failed' })
