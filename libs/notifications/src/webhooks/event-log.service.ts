@@ -10,7 +10,7 @@ import { WebhookEndpointRepository } from './webhook-endpoint.repository';
 import { WebhookEndpointService } from './webhook-endpoint.service';
 
 /** An event as delivered (contract §14). */
-export type EventBody = Record<string, unknown> & { id: string; type: EventType };
+export type EventBody = Record<string, unknown> & { id: string; type: EventType; businessId: string; merchantId: string };
 
 export interface DeliveryView {
   readonly webhookEndpointId: string;
@@ -78,20 +78,16 @@ export class EventLogService {
   async redeliver(caller: Caller, eventId: string, webhookEndpointId?: string): Promise<EventBody & { deliveries: DeliveryView[] }> {
     const event = await this.load(caller, eventId);
     await inTransaction(this.dataSource, async (manager) => {
-      const [meta] = await manager.query<{ business_id: string; merchant_id: string }[]>(
-        `SELECT business_id, merchant_id FROM event WHERE event_id = $1`,
-        [eventId],
-      );
       let targets;
       if (webhookEndpointId) {
         const endpoint = await this.endpointService.load(caller, webhookEndpointId, manager);
         const p = endpoint.snapshot();
         // An endpoint of another merchant never receives this merchant's events.
-        if (p.merchantId !== null && p.merchantId !== meta.merchant_id) throw new DomainError('WEBHOOK_ENDPOINT_NOT_FOUND');
+        if (p.merchantId !== null && p.merchantId !== event.merchantId) throw new DomainError('WEBHOOK_ENDPOINT_NOT_FOUND');
         if (p.disabled) throw new DomainError('WEBHOOK_ENDPOINT_DISABLED');
         targets = [endpoint];
       } else {
-        const current = await this.endpoints.receiversOf(manager, meta.business_id, meta.merchant_id, event.type);
+        const current = await this.endpoints.receiversOf(manager, event.businessId, event.merchantId, event.type);
         const previous = await manager.query<{ webhook_endpoint_id: string }[]>(
           `SELECT d.webhook_endpoint_id FROM webhook_delivery d JOIN webhook_endpoint w ON w.webhook_endpoint_id = d.webhook_endpoint_id
             WHERE d.event_id = $1 AND w.deleted_at IS NULL AND NOT w.disabled`,

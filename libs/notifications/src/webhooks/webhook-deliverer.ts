@@ -65,7 +65,7 @@ export class WebhookDeliverer implements OnApplicationBootstrap {
     const endpoint = await this.endpoints.findById(this.dataSource.manager, row.webhook_endpoint_id);
     const state = endpoint?.snapshot();
     if (!endpoint || !state || state.deletedAt || state.disabled) {
-      await this.finish(job, 'FAILED');
+      await this.fail(job);
       return;
     }
     const now = new Date();
@@ -109,10 +109,11 @@ export class WebhookDeliverer implements OnApplicationBootstrap {
     });
   }
 
-  private async finish(job: DeliveryJob, status: 'FAILED'): Promise<void> {
+  /** The endpoint is gone or disabled: this generation of the delivery ends failed, without an attempt. */
+  private async fail(job: DeliveryJob): Promise<void> {
     await this.dataSource.query(
-      `UPDATE webhook_delivery SET status = $3, updated_at = now() WHERE webhook_delivery_id = $1 AND generation = $2 AND status = 'PENDING'`,
-      [job.deliveryId, job.generation, status],
+      `UPDATE webhook_delivery SET status = 'FAILED', updated_at = now() WHERE webhook_delivery_id = $1 AND generation = $2 AND status = 'PENDING'`,
+      [job.deliveryId, job.generation],
     );
   }
 }

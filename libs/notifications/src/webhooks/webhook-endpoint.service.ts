@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { SecretBox } from '@pcs/businesses';
 import { RuntimeSettings } from '@pcs/config';
 import { inTransaction } from '@pcs/database';
-import { EVENT_TYPES, EventType } from '@pcs/events';
+import type { EventType } from '@pcs/events';
 import { Caller, DomainError, isMerchantCaller, MerchantId } from '@pcs/kernel';
 import { MerchantAccess } from '@pcs/merchants';
 import * as crypto from 'node:crypto';
@@ -61,15 +61,15 @@ export class WebhookEndpointService {
       createdAt: new Date(),
     });
     await this.endpoints.insert(this.dataSource.manager, endpoint);
-    return { ...present(endpoint), secret };
+    return { ...webhookEndpointView(endpoint), secret };
   }
 
   async list(caller: Caller): Promise<WebhookEndpointView[]> {
-    return (await this.endpoints.listVisible(this.dataSource.manager, caller)).map(present);
+    return (await this.endpoints.listVisible(this.dataSource.manager, caller)).map(webhookEndpointView);
   }
 
   async get(caller: Caller, id: string): Promise<WebhookEndpointView> {
-    return present(await this.load(caller, id));
+    return webhookEndpointView(await this.load(caller, id));
   }
 
   async update(
@@ -82,7 +82,7 @@ export class WebhookEndpointService {
       const endpoint = await this.load(caller, id, manager, true);
       endpoint.update(change, new Date());
       await this.endpoints.save(manager, endpoint);
-      return present(endpoint);
+      return webhookEndpointView(endpoint);
     });
   }
 
@@ -101,7 +101,7 @@ export class WebhookEndpointService {
       const secret = generateWebhookSecret();
       endpoint.rotate(this.secretBox.seal(secret, endpoint.id), graceMinutes, new Date());
       await this.endpoints.save(manager, endpoint);
-      return { ...present(endpoint), secret };
+      return { ...webhookEndpointView(endpoint), secret };
     });
   }
 
@@ -127,13 +127,13 @@ export class WebhookEndpointService {
   }
 }
 
-export function present(endpoint: WebhookEndpoint): WebhookEndpointView {
+export function webhookEndpointView(endpoint: WebhookEndpoint): WebhookEndpointView {
   const p = endpoint.snapshot();
   return {
     webhookEndpointId: p.webhookEndpointId,
     url: p.url,
     description: p.description,
-    enabledEvents: endpoint.enabledEvents.length === EVENT_TYPES.length ? [...EVENT_TYPES] : [...endpoint.enabledEvents],
+    enabledEvents: [...endpoint.enabledEvents],
     disabled: p.disabled,
     merchantId: p.merchantId,
     createdAt: p.createdAt.toISOString(),

@@ -3,7 +3,7 @@ import { RuntimeSettings } from '@pcs/config';
 import * as dns from 'node:dns';
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { guardedLookup, Lookup } from './webhook-url';
+import { guardedLookup, isAllowedLocalUrl, Lookup } from './webhook-url';
 
 /** One attempt's outcome, as the delivery log keeps it. */
 export interface AttemptOutcome {
@@ -40,8 +40,7 @@ export class WebhookSender {
     const started = process.hrtime.bigint();
     const elapsed = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
     const target = new URL(url);
-    const host = target.hostname.replace(/^\[|\]$/g, '');
-    const loopback = this.settings.webhooks.allowLocalhost && target.protocol === 'http:' && ['localhost', '127.0.0.1'].includes(host);
+    const loopback = isAllowedLocalUrl(target, this.settings.webhooks.allowLocalhost);
     const client = target.protocol === 'https:' ? https : http;
     const timeoutMs = this.settings.webhooks.timeoutMs;
     return new Promise<AttemptOutcome>((resolve) => {

@@ -10,6 +10,11 @@ export interface Refusal {
 
 const LOCAL_HOSTS = ['localhost', '127.0.0.1'];
 
+/** `http://localhost` or `http://127.0.0.1` while allowed: the one place loopback is reachable (development). */
+export function isAllowedLocalUrl(url: URL, allowLocalhost: boolean): boolean {
+  return allowLocalhost && url.protocol === 'http:' && LOCAL_HOSTS.includes(url.hostname.replace(/^\[|\]$/g, ''));
+}
+
 /**
  * Where webhooks may go (contract §14), checked when an endpoint is saved:
  * `https` only; `http` to localhost or 127.0.0.1 only while allowed; no
@@ -24,8 +29,8 @@ export function refuseWebhookUrl(raw: string, allowLocalhost: boolean): Refusal 
     return { reason: 'it is not an absolute URL', reasonEs: 'no es una URL absoluta' };
   }
   if (url.username || url.password) return { reason: 'it must not carry credentials', reasonEs: 'no debe llevar credenciales' };
+  if (isAllowedLocalUrl(url, allowLocalhost)) return null;
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (allowLocalhost && url.protocol === 'http:' && LOCAL_HOSTS.includes(host)) return null;
   if (url.protocol !== 'https:') return { reason: 'it must use https', reasonEs: 'debe usar https' };
   if (host === 'localhost' || host.endsWith('.localhost'))
     return { reason: 'it points at this machine', reasonEs: 'apunta a esta máquina' };
