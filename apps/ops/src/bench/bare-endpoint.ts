@@ -3,9 +3,11 @@ import * as http from 'node:http';
 import { Pool } from 'pg';
 
 /**
- * The ceiling to compare against: node:http + pg, no framework. Verifies one
- * HMAC of the body and inserts one row comparable to a payment intent's.
- * Run as its own process by the benchmark: BENCH_* variables configure it.
+ * The ceiling to compare against: node:http + pg, no framework. POST /
+ * verifies one HMAC of the body and inserts one row comparable to a payment
+ * intent's; GET /ledger verifies the HMAC of `{}` and runs the page query the
+ * payins API runs for the same filters (the page only: no count). Run as its
+ * own process by the benchmark: BENCH_* variables configure it.
  */
 const secret = process.env.BENCH_SECRET as string;
 const pool = new Pool({ connectionString: process.env.BENCH_DATABASE_URL, max: Number(process.env.BENCH_POOL_SIZE ?? 10) });
@@ -16,43 +18,76 @@ const context = JSON.parse(process.env.BENCH_CONTEXT as string) as {
   countryId: string;
 };
 
+function signed(request: http.IncomingMessage, payload: Buffer): boolean {
+  const expected = crypto.createHmac('sha256', secret).update(payload).digest();
+  const given = Buffer.from(String(request.headers.signature ?? ''), 'hex');
+  return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+}
+
+function insert(raw: Buffer, response: http.ServerResponse): void {
+  const body = JSON.parse(raw.toString('utf8')) as { amount: number; currency: string; externalReference: string };
+  const id = crypto.randomUUID();
+  pool
+    .query(
+      `INSERT INTO payment_intent (payment_intent_id, business_id, merchant_id, payer_id, country_id, origin, payin_type, status, currency, amount, tax_amount, vat_rate_bp, external_reference)
+       VALUES ($1, $2, $3, $4, $5, 'API', 'DEFAULT', 'REQUIRES_PAYMENT_INSTRUMENT', $6, $7, $8, 2200, $9)`,
+      [
+        id,
+        context.businessId,
+        context.merchantId,
+        context.payerId,
+        context.countryId,
+        body.currency,
+        Math.round(body.amount * 100),
+        Math.round((body.amount * 100 * 22) / 122),
+        body.externalReference,
+      ],
+    )
+    .then(
+      () => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ paymentIntentId: id })),
+      () => response.writeHead(500).end(),
+    );
+}
+
+/** The payins API's page query for these filters (merchant credentials, currency given, so amounts compare in minor units). */
+function ledger(query: URLSearchParams, response: http.ServerResponse): void {
+  const where = ['p.merchant_id = $1', 'p.business_id = $2'];
+  const values: unknown[] = [context.merchantId, context.businessId];
+  const add = (sql: string, value: unknown) => {
+    values.push(value);
+    where.push(sql.replace('?', `$${values.length}`));
+  };
+  if (query.get('status')) add('p.status = ?', query.get('status'));
+  if (query.get('currency')) add('p.currency = ?', query.get('currency'));
+  if (query.get('dateFrom')) add('p.created_at >= ?', new Date(`${query.get('dateFrom')}T00:00:00Z`));
+  if (query.get('dateUntil')) add('p.created_at <= ?', new Date(`${query.get('dateUntil')}T23:59:59.999Z`));
+  if (query.get('minAmount')) add('p.amount >= ?', Math.round(Number(query.get('minAmount')) * 100));
+  if (query.get('maxAmount')) add('p.amount <= ?', Math.round(Number(query.get('maxAmount')) * 100));
+  const direction = query.get('order') === 'ASC' ? 'ASC' : 'DESC';
+  const order =
+    query.get('sort') === 'AMOUNT'
+      ? `p.amount ${direction}, p.created_at DESC, p.transaction_id ASC`
+      : `p.created_at ${direction}, p.transaction_id ASC`;
+  pool
+    .query(`SELECT p.* FROM payin p WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${Number(query.get('limit') ?? 20)} OFFSET 0`, values)
+    .then(
+      (result) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: result.rows })),
+      (error: Error) => response.writeHead(500).end(error.message),
+    );
+}
+
 const server = http.createServer((request, response) => {
   const chunks: Buffer[] = [];
   request.on('data', (chunk: Buffer) => chunks.push(chunk));
   request.on('end', () => {
+    const url = new URL(request.url ?? '/', 'http://bench');
+    if (url.pathname === '/health') return void response.writeHead(200).end('{}');
     const raw = Buffer.concat(chunks);
-    const expected = crypto.createHmac('sha256', secret).update(raw).digest();
-    const given = Buffer.from(String(request.headers.signature ?? ''), 'hex');
-    if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) {
-      response.writeHead(401).end();
-      return;
-    }
-    const body = JSON.parse(raw.toString('utf8')) as { amount: number; currency: string; externalReference: string };
-    const id = crypto.randomUUID();
-    pool
-      .query(
-        `INSERT INTO payment_intent (payment_intent_id, business_id, merchant_id, payer_id, country_id, origin, payin_type, status, currency, amount, tax_amount, vat_rate_bp, external_reference)
-         VALUES ($1, $2, $3, $4, $5, 'API', 'DEFAULT', 'REQUIRES_PAYMENT_INSTRUMENT', $6, $7, $8, 2200, $9)`,
-        [
-          id,
-          context.businessId,
-          context.merchantId,
-          context.payerId,
-          context.countryId,
-          body.currency,
-          Math.round(body.amount * 100),
-          Math.round((body.amount * 100 * 22) / 122),
-          body.externalReference,
-        ],
-      )
-      .then(
-        () => {
-          response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ paymentIntentId: id }));
-        },
-        () => response.writeHead(500).end(),
-      );
+    if (!signed(request, request.method === 'GET' ? Buffer.from('{}') : raw)) return void response.writeHead(401).end();
+    if (request.method === 'GET' && url.pathname === '/ledger') return ledger(url.searchParams, response);
+    insert(raw, response);
   });
 });
 
-server.listen(Number(process.env.BENCH_PORT), '127.0.0.1', () => process.send?.('ready'));
+server.listen(Number(process.env.BENCH_PORT), '127.0.0.1');
 process.on('SIGTERM', () => server.close(() => void pool.end().then(() => process.exit(0))));

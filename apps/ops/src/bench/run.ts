@@ -16,45 +16,125 @@ import * as path from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { OpsModule } from '../ops.module';
+import { summarizeProfile } from './profile-summary';
 
 /**
  * `npm run bench`: a fresh database (a new one on DATABASE_URL's server, or
- * an embedded PostgreSQL), a million payins, the payins API and a bare
- * node:http + pg endpoint as separate processes, and autocannon against both.
- * Prints figures; asserts nothing. BENCH_SECONDS (default 15) per run,
- * BENCH_PAYINS (default 1,000,000).
+ * an embedded PostgreSQL), the payins and B2B APIs and a bare node:http + pg
+ * endpoint as separate processes, and autocannon against them. Prints every
+ * figure with its ratio to the bare endpoint; asserts nothing.
+ *
+ * BENCH_SECONDS (default 15) per run; BENCH_PAYINS, the ledger sizes measured
+ * in one run (default 100000,1000000); BENCH_SCENARIOS, a comma list of
+ * ledger, create, link, b2b, refund, cluster, webhooks (default all);
+ * BENCH_PROFILE=1 writes a CPU profile of the payins API under the creation
+ * load to test-output/bench and prints its breakdown.
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
-const PAYINS = Number(process.env.BENCH_PAYINS ?? 1_000_000);
+const SIZES = (process.env.BENCH_PAYINS ?? '100000,1000000')
+  .split(',')
+  .map(Number)
+  .sort((a, b) => a - b);
+const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'all').split(',').map((s) => s.trim()));
+const want = (scenario: string) => SCENARIOS.has('all') || SCENARIOS.has(scenario);
+const PROFILE = process.env.BENCH_PROFILE === '1';
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+interface Seeded {
+  businessId: string;
+  merchantId: string;
+  payerId: string;
+  countryId: string;
+  apiKey: string;
+  apiSecret: string;
+}
+
+interface Figures {
+  requests: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+interface Row {
+  what: string;
+  figures: Figures;
+  /** The bare endpoint's figures this row is compared with. */
+  bare?: Figures;
+  target?: number;
+  roundTrips?: number;
+}
 
 async function main(): Promise<void> {
   loadDotEnv();
   const env = loadEnvironment();
   const { url, cleanup } = await freshDatabase(env.DATABASE_URL);
   const children: ChildProcess[] = [];
+  const rows: Row[] = [];
+  const notes: string[] = [];
   try {
     await migrateDatabase(url, log);
     const masterKey = crypto.randomBytes(32);
     const seeded = await seed(url, masterKey);
+    const sign = (payload: string) => crypto.createHmac('sha256', seeded.apiSecret).update(payload).digest('hex');
+    const apiEnv = {
+      DATABASE_URL: url,
+      SECRETS_MASTER_KEY: masterKey.toString('base64'),
+      LOG_LEVEL: 'warn',
+      DATABASE_POOL_SIZE: process.env.BENCH_API_POOL_SIZE ?? '20',
+      // The webhook figure's receiver listens on loopback.
+      WEBHOOKS_ALLOW_LOCALHOST: 'true',
+      // Required with DATABASE_URL; nothing the benchmark does sends mail.
+      SMTP_URL: 'smtp://127.0.0.1:2525',
+    };
+    const api = await Instrumented.start(path.resolve(__dirname, '../../../payins-api/src/main.js'), 'PAYINS_API_PORT', apiEnv);
+    children.push(api.child);
+    const bare = await Instrumented.start(path.resolve(__dirname, 'bare-endpoint.js'), 'BENCH_PORT', {
+      BENCH_DATABASE_URL: url,
+      BENCH_SECRET: seeded.apiSecret,
+      BENCH_POOL_SIZE: '10',
+      BENCH_CONTEXT: JSON.stringify(seeded),
+    });
+    children.push(bare.child);
+    const getHeaders = { 'api-key': seeded.apiKey, signature: sign('{}') };
+    const post = (body: object) => {
+      const json = JSON.stringify(body);
+      return { body: json, headers: { 'content-type': 'application/json', 'api-key': seeded.apiKey, signature: sign(json) } };
+    };
 
-    const apiPort = await freePort();
-    children.push(
-      await startProcess(path.resolve(__dirname, '../../../payins-api/src/main.js'), {
-        DATABASE_URL: url,
-        SECRETS_MASTER_KEY: masterKey.toString('base64'),
-        PAYINS_API_PORT: String(apiPort),
-        LOG_LEVEL: 'warn',
-        DATABASE_POOL_SIZE: process.env.BENCH_API_POOL_SIZE ?? '20',
-        // The webhook figure's receiver listens on loopback.
-        WEBHOOKS_ALLOW_LOCALHOST: 'true',
-        // Required with DATABASE_URL; nothing the benchmark does sends mail.
-        SMTP_URL: 'smtp://127.0.0.1:2525',
-      }),
-    );
-    await waitForHealth(`http://127.0.0.1:${apiPort}/health`);
+    // The ledger at each size: the bare endpoint runs the same page query (no count).
+    if (want('ledger')) {
+      const from = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+      const until = new Date().toISOString().slice(0, 10);
+      const filters = [
+        ['selective', `status=APPROVED&currency=UYU&dateFrom=${from}&dateUntil=${until}`],
+        ['broad', 'currency=USD&sort=AMOUNT&order=DESC'],
+        ['amount range', 'currency=USD&minAmount=5000&maxAmount=9000&sort=AMOUNT&order=DESC'],
+      ] as const;
+      for (const size of SIZES) {
+        await growPayins(url, seeded, size);
+        for (const [kind, query] of filters) {
+          const ours = `${api.url}/payin?${query}&limit=20`;
+          const theirs = `${bare.url}/ledger?${query}&limit=20`;
+          await load({ url: ours, method: 'GET', headers: getHeaders, connections: 2, duration: 2 });
+          await load({ url: theirs, method: 'GET', headers: getHeaders, connections: 2, duration: 2 });
+          const roundTrips = await api.roundTrips(10, () => fetch(ours, { headers: getHeaders }));
+          for (const connections of [1, 10]) {
+            const figures = await load({ url: ours, method: 'GET', headers: getHeaders, connections, duration: SECONDS });
+            const bareFigures = await load({ url: theirs, method: 'GET', headers: getHeaders, connections, duration: SECONDS });
+            rows.push({
+              what: `GET /payin, ${kind} (${query}), ${size.toLocaleString('en-US')} payins, ${connections} connection${connections > 1 ? 's' : ''}`,
+              figures,
+              bare: bareFigures,
+              target: 0.5,
+              roundTrips,
+            });
+          }
+        }
+      }
+    }
 
-    const body = JSON.stringify({
+    const creation = post({
       currency: 'UYU',
       amount: 1220,
       payinType: 'DEFAULT',
@@ -64,69 +144,346 @@ async function main(): Promise<void> {
       invoiceNumber: 1,
       country: 'URY',
     });
-    const sign = (payload: string) => crypto.createHmac('sha256', seeded.apiSecret).update(payload).digest('hex');
-    const postHeaders = { 'content-type': 'application/json', 'api-key': seeded.apiKey, signature: sign(body) };
+    await load({ url: `${bare.url}/`, method: 'POST', ...creation, connections: 10, duration: 3 });
+    const bareCreate = await load({ url: `${bare.url}/`, method: 'POST', ...creation, connections: 50, duration: SECONDS });
+    rows.push({ what: 'bare node:http + pg: HMAC check + one INSERT, 50 connections', figures: bareCreate, bare: bareCreate, roundTrips: 1 });
 
-    await load(`http://127.0.0.1:${apiPort}/payment-intent`, 'POST', postHeaders, body, 10, 3); // warm-up
-    const create = await load(`http://127.0.0.1:${apiPort}/payment-intent`, 'POST', postHeaders, body, 50, SECONDS);
+    if (want('create')) {
+      const target = `${api.url}/payment-intent`;
+      await load({ url: target, method: 'POST', ...creation, connections: 10, duration: 3 });
+      const roundTrips = await api.roundTrips(50, () => fetch(target, { method: 'POST', ...creation }));
+      if (PROFILE) await api.startProfile();
+      const rss = api.sampleRss();
+      const figures = await load({ url: target, method: 'POST', ...creation, connections: 50, duration: SECONDS });
+      notes.push(`payins API RSS under the creation load: ${(rss.stop() / 1024 / 1024).toFixed(0)} MiB at most`);
+      rows.push({ what: 'signed POST /payment-intent (17), 50 connections', figures, bare: bareCreate, target: 0.5, roundTrips });
+      if (PROFILE) {
+        const file = path.resolve('test-output/bench', `payins-api-creation-${Date.now()}.cpuprofile`);
+        await api.stopProfile(file);
+        notes.push(`CPU profile of the payins API under the creation load: ${path.relative(process.cwd(), file)}`);
+        for (const share of summarizeProfile(file)) notes.push(`  ${(share.share * 100).toFixed(1).padStart(5)}%  ${share.what}`);
+      }
+    }
 
-    const from = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
-    const until = new Date().toISOString().slice(0, 10);
-    const listPath = `/payin?status=APPROVED&currency=UYU&dateFrom=${from}&dateUntil=${until}&minAmount=100&limit=20`;
-    const getHeaders = { 'api-key': seeded.apiKey, signature: sign('{}') };
-    const amountPath = '/payin?currency=USD&minAmount=5000&sort=AMOUNT&order=DESC&limit=20';
-    await load(`http://127.0.0.1:${apiPort}${listPath}`, 'GET', getHeaders, undefined, 2, 3); // warm-up
-    const listOne = await load(`http://127.0.0.1:${apiPort}${listPath}`, 'GET', getHeaders, undefined, 1, SECONDS);
-    const list = await load(`http://127.0.0.1:${apiPort}${listPath}`, 'GET', getHeaders, undefined, 10, SECONDS);
-    const listAmountOne = await load(`http://127.0.0.1:${apiPort}${amountPath}`, 'GET', getHeaders, undefined, 1, SECONDS);
-    const listAmount = await load(`http://127.0.0.1:${apiPort}${amountPath}`, 'GET', getHeaders, undefined, 10, SECONDS);
+    if (want('link')) {
+      const links = await createLinks(api.url, seeded, post, Number(process.env.BENCH_LINKS ?? 3000));
+      const pay = post({ paymentInstrumentTypeName: 'CREDIT_CARD', paymentMethodName: 'VISA', amount: 1220 });
+      const roundTrips = await api.roundTrips(20, () => fetch(`${api.url}/link/${links.pop()}/payment-intent`, { method: 'POST', ...pay }));
+      const figures = await load({
+        url: api.url,
+        method: 'POST',
+        ...pay,
+        connections: 50,
+        amount: links.length,
+        pathOf: () => `/link/${links.pop()}/payment-intent`,
+      });
+      rows.push({ what: `signed POST /link/:id/payment-intent (24), 50 connections, ${figures.total} links`, figures, bare: bareCreate, target: 0.4, roundTrips });
+    }
 
-    const webhooks = await webhookDelivery(url, apiPort, sign, seeded);
+    if (want('b2b')) {
+      const b2b = await Instrumented.start(path.resolve(__dirname, '../../../b2b-api/src/main.js'), 'B2B_API_PORT', apiEnv);
+      children.push(b2b.child);
+      const order = post({
+        merchantId: seeded.merchantId,
+        countryCode: 'URY',
+        currency: 'UYU',
+        amount: 1220,
+        externalReference: 'bench',
+        description: 'Bench',
+        redirectUrl: 'https://shop.example/return',
+      });
+      const target = `${b2b.url}/payment-intent`;
+      await load({ url: target, method: 'POST', ...order, connections: 10, duration: 3 });
+      const roundTrips = await b2b.roundTrips(50, () => fetch(target, { method: 'POST', ...order }));
+      const figures = await load({ url: target, method: 'POST', ...order, connections: 50, duration: SECONDS });
+      rows.push({ what: 'signed B2B POST /payment-intent (B6), 50 connections', figures, bare: bareCreate, target: 0.4, roundTrips });
+      b2b.child.kill('SIGTERM');
+    }
 
-    const barePort = await freePort();
-    children.push(
-      await startProcess(
-        path.resolve(__dirname, 'bare-endpoint.js'),
-        {
-          BENCH_DATABASE_URL: url,
-          BENCH_SECRET: seeded.apiSecret,
-          BENCH_PORT: String(barePort),
-          BENCH_POOL_SIZE: '10',
-          BENCH_CONTEXT: JSON.stringify(seeded),
-        },
-        true,
-      ),
-    );
-    await load(`http://127.0.0.1:${barePort}/`, 'POST', postHeaders, body, 10, 3);
-    const bare = await load(`http://127.0.0.1:${barePort}/`, 'POST', postHeaders, body, 50, SECONDS);
+    if (want('refund')) {
+      const intents = await paidIntents(api.url, seeded, post, 100);
+      const refund = post({ requestedRefundAmount: 1 });
+      let next = 0;
+      const pathOf = () => `/payment-intent/${intents[next++ % intents.length]}/refund`;
+      await load({ url: api.url, method: 'POST', ...refund, connections: 10, duration: 3, pathOf });
+      const roundTrips = await api.roundTrips(50, () => fetch(`${api.url}${pathOf()}`, { method: 'POST', ...refund }));
+      const figures = await load({ url: api.url, method: 'POST', ...refund, connections: 50, duration: SECONDS, pathOf });
+      rows.push({ what: 'signed POST /payment-intent/:id/refund (22), 50 connections', figures, bare: bareCreate, target: 0.4, roundTrips });
+    }
 
-    const ratio = create.requests / bare.requests;
-    const rows = [
-      ['signed POST /payment-intent, 50 connections', create],
-      ['bare node:http + pg, HMAC + insert, 50 connections', bare],
-      [`GET ${listPath.split('&limit')[0]}, 1 connection`, listOne],
-      [`GET ${listPath.split('&limit')[0]}, 10 connections`, list],
-      [`GET ${amountPath.split('&limit')[0]}, 1 connection`, listAmountOne],
-      [`GET ${amountPath.split('&limit')[0]}, 10 connections`, listAmount],
-    ] as const;
-    process.stdout.write(`\nBenchmark on ${os.cpus().length} cores, ${PAYINS.toLocaleString('en-US')} payins, ${SECONDS} s per run\n\n`);
-    process.stdout.write('| what | requests/s | p50 ms | p99 ms | errors |\n|---|---|---|---|---|\n');
-    for (const [name, r] of rows) process.stdout.write(`| ${name} | ${r.requests.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} |\n`);
-    process.stdout.write(
-      `\npayment intent creation at ${(ratio * 100).toFixed(0)}% of the bare ceiling (target: at least 50%, p99 under 50 ms)\n`,
-    );
-    process.stdout.write(
-      `webhooks: ${webhooks.events} payment_intent.created events delivered to a local receiver at ${webhooks.deliveredPerSecond.toFixed(0)} events/s ` +
-        `(first to last delivery; ${webhooks.endToEndPerSecond.toFixed(0)} events/s from the first creation to the last delivery, ` +
-        `p50 ${webhooks.p50LatencyMs} ms / p99 ${webhooks.p99LatencyMs} ms from an event's creation to its arrival)\n`,
-    );
-    process.stdout.write(
-      `payins listing p99 at ${PAYINS.toLocaleString('en-US')} rows: ${listOne.p99} / ${listAmountOne.p99} ms with 1 connection, ${list.p99} / ${listAmount.p99} ms with 10 (target: under 30 ms)\n`,
-    );
+    if (want('cluster')) {
+      for (const workers of [1, 2]) {
+        const clustered = await Instrumented.start(path.resolve(__dirname, 'cluster.js'), 'PAYINS_API_PORT', {
+          ...apiEnv,
+          BENCH_WORKERS: String(workers),
+        });
+        const target = `${clustered.url}/payment-intent`;
+        await load({ url: target, method: 'POST', ...creation, connections: 10, duration: 3 });
+        const figures = await load({ url: target, method: 'POST', ...creation, connections: 50, duration: SECONDS });
+        rows.push({ what: `signed POST /payment-intent, ${workers} API process${workers > 1 ? 'es' : ''} behind one port (cluster)`, figures, bare: bareCreate });
+        clustered.child.kill('SIGTERM');
+        await new Promise((resolve) => (clustered.child.exitCode !== null ? resolve(null) : clustered.child.once('exit', resolve)));
+      }
+    }
+
+    const webhooks = want('webhooks') ? await webhookDelivery(url, api.port, sign, seeded) : null;
+
+    process.stdout.write(`\nBenchmark on ${os.cpus().length} cores, ${SECONDS} s per run\n\n`);
+    process.stdout.write('| what | requests/s | × bare | target | p50 ms | p99 ms | errors | queries/request |\n|---|---|---|---|---|---|---|---|\n');
+    for (const { what, figures, bare: compared, target, roundTrips } of rows) {
+      const ratio = compared ? figures.requests / compared.requests : null;
+      process.stdout.write(
+        `| ${what} | ${figures.requests.toFixed(0)} | ${ratio === null ? '' : ratio.toFixed(2)}${compared && compared !== bareCreate ? ` (bare ${compared.requests.toFixed(0)}/s, p99 ${compared.p99} ms)` : ''} | ${target ? `≥ ${target}` : ''} | ${figures.p50} | ${figures.p99} | ${figures.errors} | ${roundTrips === undefined ? '' : roundTrips.toFixed(1)} |\n`,
+      );
+    }
+    process.stdout.write('\n');
+    for (const note of notes) process.stdout.write(`${note}\n`);
+    if (webhooks)
+      process.stdout.write(
+        `webhooks: ${webhooks.events} payment_intent.created events delivered to a local receiver at ${webhooks.deliveredPerSecond.toFixed(0)} events/s ` +
+          `(first to last delivery; ${webhooks.endToEndPerSecond.toFixed(0)} events/s from the first creation to the last delivery, ` +
+          `p50 ${webhooks.p50LatencyMs} ms / p99 ${webhooks.p99LatencyMs} ms from an event's creation to its arrival)\n`,
+      );
   } finally {
-    for (const child of children) child.kill('SIGTERM');
+    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
     await Promise.all(children.map((c) => new Promise((resolve) => (c.exitCode !== null ? resolve(null) : c.once('exit', resolve)))));
     await cleanup();
+  }
+}
+
+/** A process the benchmark started with instrument.js preloaded: its port, query count, RSS and CPU profile. */
+class Instrumented {
+  private constructor(
+    readonly child: ChildProcess,
+    readonly port: number,
+  ) {}
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  static async start(script: string, portVariable: string, extraEnv: Record<string, string>): Promise<Instrumented> {
+    const port = await freePort();
+    const child = fork(script, [], {
+      env: { ...process.env, ...extraEnv, [portVariable]: String(port) },
+      execArgv: ['--require', path.resolve(__dirname, 'instrument.js')],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const started = new Instrumented(child, port);
+    await waitForHealth(`${started.url}/health`);
+    return started;
+  }
+
+  private ask<T>(message: object, answer: string): Promise<T> {
+    return new Promise((resolve) => {
+      const listener = (reply: { bench?: string }) => {
+        if (reply?.bench !== answer) return;
+        this.child.off('message', listener);
+        resolve(reply as T);
+      };
+      this.child.on('message', listener);
+      this.child.send(message);
+    });
+  }
+
+  stats(): Promise<{ requests: number; queries: number; rss: number }> {
+    return this.ask({ bench: 'stats' }, 'stats');
+  }
+
+  async startProfile(): Promise<void> {
+    await this.ask({ bench: 'profile:start' }, 'profile:started');
+  }
+
+  async stopProfile(file: string): Promise<void> {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    await this.ask({ bench: 'profile:stop', file }, 'profile:stopped');
+  }
+
+  /** The most RSS seen, sampled every 500 ms until stop(). */
+  sampleRss(): { stop: () => number } {
+    let most = 0;
+    const timer = setInterval(() => void this.stats().then((s) => (most = Math.max(most, s.rss))), 500);
+    return {
+      stop: () => {
+        clearInterval(timer);
+        return most;
+      },
+    };
+  }
+
+  /** Queries sent to PostgreSQL per request (those of the request itself, not the background workers'), over `count` requests. */
+  async roundTrips(count: number, request: () => Promise<Response>): Promise<number> {
+    const before = await this.stats();
+    for (let i = 0; i < count; i++) {
+      const response = await request();
+      if (!response.ok) throw new Error(`round-trip count: ${response.status} ${await response.text()}`);
+    }
+    const after = await this.stats();
+    return (after.queries - before.queries) / (after.requests - before.requests);
+  }
+}
+
+/** Payment links for operation 24, created through the API (one per request: a link pays once). */
+async function createLinks(
+  apiUrl: string,
+  seeded: Seeded,
+  post: (body: object) => { body: string; headers: Record<string, string> },
+  count: number,
+): Promise<string[]> {
+  const sign = (payload: string) => crypto.createHmac('sha256', seeded.apiSecret).update(payload).digest('hex');
+  const relationships = (await (
+    await fetch(`${apiUrl}/merchant-country-processor?merchantId=${seeded.merchantId}`, {
+      headers: { 'api-key': seeded.apiKey, signature: sign('{}') },
+    })
+  ).json()) as { merchantCountryProcessorId: string; countryProcessor: { paymentMethod: { paymentMethodName: string } } }[];
+  const visa = relationships.filter((r) => r.countryProcessor.paymentMethod.paymentMethodName === 'VISA');
+  const link = post({
+    amount: 1220,
+    vatPercentage: 22,
+    currency: 'UYU',
+    merchantCountryProcessors: visa.map((r) => r.merchantCountryProcessorId),
+    country: 'URY',
+    description: 'Bench',
+  });
+  log(`creating ${count} links`);
+  return inParallel(count, 10, async () => {
+    const response = await fetch(`${apiUrl}/link`, { method: 'POST', ...link });
+    if (!response.ok) throw new Error(`link: ${response.status} ${await response.text()}`);
+    return ((await response.json()) as { linkId: string }).linkId;
+  });
+}
+
+/** Payment intents collected off-session through the sandbox, large enough for many small refunds each. */
+async function paidIntents(
+  apiUrl: string,
+  seeded: Seeded,
+  post: (body: object) => { body: string; headers: Record<string, string> },
+  count: number,
+): Promise<string[]> {
+  const charge = post({
+    currency: 'UYU',
+    amount: 100000,
+    payinType: 'DEFAULT',
+    externalReference: 'bench-refunds',
+    payerId: seeded.payerId,
+    offSession: true,
+    invoiceNumber: 1,
+    country: 'URY',
+    paymentInstrumentData: { paymentMethodName: 'OCA' },
+    confirm: true,
+  });
+  log(`collecting ${count} payment intents to refund`);
+  return inParallel(count, 10, async () => {
+    const response = await fetch(`${apiUrl}/payment-intent`, { method: 'POST', ...charge });
+    const body = (await response.json()) as { status: string; paymentIntent: { paymentIntentId: string } };
+    if (!response.ok || body.status !== 'SUCCEEDED') throw new Error(`paid intent: ${response.status} ${JSON.stringify(body)}`);
+    return body.paymentIntent.paymentIntentId;
+  });
+}
+
+async function inParallel<T>(count: number, concurrency: number, task: () => Promise<T>): Promise<T[]> {
+  const results: T[] = [];
+  let started = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (started < count) {
+        started += 1;
+        results.push(await task());
+      }
+    }),
+  );
+  return results;
+}
+
+interface LoadOptions {
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  connections: number;
+  duration?: number;
+  amount?: number;
+  /** A path per request (the url's origin stays). */
+  pathOf?: () => string;
+}
+
+async function load(options: LoadOptions): Promise<Figures & { total: number }> {
+  const { pathOf, ...rest } = options;
+  const result = await autocannon({
+    ...rest,
+    ...(pathOf ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: pathOf() }) }] } : {}),
+  });
+  const errors = result.errors + result.timeouts + result.non2xx;
+  return { requests: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors, total: result.requests.total };
+}
+
+async function seed(url: string, masterKey: Buffer): Promise<Seeded> {
+  const app = await NestFactory.createApplicationContext(OpsModule.forRoot(new RuntimeSettings(url, masterKey, 'http://localhost')), {
+    logger: false,
+  });
+  try {
+    const business = await app.get(BusinessService).create('Bench business');
+    const merchant = await app
+      .get(MerchantService)
+      .create({ businessId: business.businessId, name: 'Bench merchant', countryIso3: 'URY', approve: true });
+    const dataSource = app.get<DataSource>(getDataSourceToken());
+    const [{ country_id: countryId }] = await dataSource.query(`SELECT country_id FROM country WHERE iso3 = 'URY'`);
+    const payerId = crypto.randomUUID();
+    await dataSource.query(
+      `INSERT INTO payer (payer_id, business_id, merchant_id, first_name, last_name) VALUES ($1, $2, $3, 'Bench', 'Payer')`,
+      [payerId, business.businessId, merchant.merchantId],
+    );
+    await dataSource.query(
+      `INSERT INTO payment_intent (payment_intent_id, business_id, merchant_id, payer_id, country_id, origin, payin_type, status, currency, amount, tax_amount, vat_rate_bp, received_amount)
+       SELECT gen_random_uuid(), $1, $2, $3, $4, 'API', 'DEFAULT', 'SUCCEEDED', 'UYU', 12200, 2200, 2200, 12200 FROM generate_series(1, 1000)`,
+      [business.businessId, merchant.merchantId, payerId, countryId],
+    );
+    return {
+      businessId: business.businessId,
+      merchantId: merchant.merchantId,
+      payerId,
+      countryId: countryId as string,
+      apiKey: merchant.apiKey,
+      apiSecret: merchant.apiSecret,
+    };
+  } finally {
+    await app.close();
+  }
+}
+
+/** Grows the bench merchant's payins to `size` rows spread over the last year, then does what autovacuum would. */
+async function growPayins(url: string, seeded: Seeded, size: number): Promise<void> {
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  try {
+    const [{ n: present }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM payin WHERE merchant_id = $1', [seeded.merchantId]))
+      .rows;
+    if (present >= size) return;
+    log(`seeding payins up to ${size.toLocaleString('en-US')}`);
+    const started = Date.now();
+    const chunk = 100_000;
+    for (let offset = present; offset < size; offset += chunk) {
+      await db.query(
+        `WITH intents AS (SELECT array_agg(payment_intent_id) AS ids FROM payment_intent WHERE merchant_id = $2)
+         INSERT INTO payin (transaction_id, business_id, merchant_id, payment_intent_id, transaction_type, concept_code, status, currency,
+                            amount, subtotal_amount, tax_amount, received_amount, merchant_name, person_first_name, person_last_name,
+                            payment_intent_initiator, created_at, updated_at)
+         SELECT gen_random_uuid(), $1, $2, intents.ids[1 + (i % 1000)], 'PAYIN', 'PAYIN',
+                (ARRAY['PENDING','SCHEDULED','APPROVED','CANCELLED','REJECTED','EXPIRED'])[1 + (i % 6)],
+                CASE WHEN i % 5 = 0 THEN 'USD' ELSE 'UYU' END,
+                a, a - a * 22 / 122, a * 22 / 122, CASE WHEN i % 6 = 2 THEN a ELSE 0 END,
+                'Bench merchant', 'Bench', 'Payer', 'PAYER', ts, ts
+         FROM intents, generate_series($3::int, $4::int) AS i,
+              LATERAL (SELECT (100 + (hashint4(i) & 2147483647) % 1000000)::bigint AS a, now() - ((hashint4(i * 7) & 2147483647) % 31536000) * interval '1 second' AS ts) v`,
+        [seeded.businessId, seeded.merchantId, offset + 1, Math.min(offset + chunk, size)],
+      );
+    }
+    // What autovacuum does after a bulk load: statistics, and the visibility map index-only scans rely on.
+    await db.query('VACUUM ANALYZE payin');
+    await db.query('VACUUM ANALYZE payment_intent');
+    log(`seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    await db.end();
   }
 }
 
@@ -139,7 +496,7 @@ async function webhookDelivery(
   url: string,
   apiPort: number,
   sign: (payload: string) => string,
-  seeded: { payerId: string; apiKey: string },
+  seeded: Seeded,
 ): Promise<{ events: number; deliveredPerSecond: number; endToEndPerSecond: number; p50LatencyMs: number; p99LatencyMs: number }> {
   const events = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 2000);
   const db = new Client({ connectionString: url });
@@ -215,83 +572,6 @@ async function webhookDelivery(
   }
 }
 
-interface Figures {
-  requests: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
-
-async function load(
-  url: string,
-  method: 'GET' | 'POST',
-  headers: Record<string, string>,
-  body: string | undefined,
-  connections: number,
-  duration: number,
-): Promise<Figures> {
-  const result = await autocannon({ url, method, headers, body, connections, duration });
-  const errors = result.errors + result.timeouts + result.non2xx;
-  return { requests: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
-}
-
-async function seed(url: string, masterKey: Buffer) {
-  const app = await NestFactory.createApplicationContext(OpsModule.forRoot(new RuntimeSettings(url, masterKey, 'http://localhost')), {
-    logger: false,
-  });
-  try {
-    const business = await app.get(BusinessService).create('Bench business');
-    const merchant = await app
-      .get(MerchantService)
-      .create({ businessId: business.businessId, name: 'Bench merchant', countryIso3: 'URY', approve: true });
-    const dataSource = app.get<DataSource>(getDataSourceToken());
-    const [{ country_id: countryId }] = await dataSource.query(`SELECT country_id FROM country WHERE iso3 = 'URY'`);
-    const payerId = crypto.randomUUID();
-    await dataSource.query(
-      `INSERT INTO payer (payer_id, business_id, merchant_id, first_name, last_name) VALUES ($1, $2, $3, 'Bench', 'Payer')`,
-      [payerId, business.businessId, merchant.merchantId],
-    );
-    log(`seeding ${PAYINS.toLocaleString('en-US')} payins`);
-    const started = Date.now();
-    await dataSource.query(
-      `INSERT INTO payment_intent (payment_intent_id, business_id, merchant_id, payer_id, country_id, origin, payin_type, status, currency, amount, tax_amount, vat_rate_bp, received_amount)
-       SELECT gen_random_uuid(), $1, $2, $3, $4, 'API', 'DEFAULT', 'SUCCEEDED', 'UYU', 12200, 2200, 2200, 12200 FROM generate_series(1, 1000)`,
-      [business.businessId, merchant.merchantId, payerId, countryId],
-    );
-    const chunk = 100_000;
-    for (let offset = 0; offset < PAYINS; offset += chunk) {
-      await dataSource.query(
-        `WITH intents AS (SELECT array_agg(payment_intent_id) AS ids FROM payment_intent WHERE merchant_id = $2)
-         INSERT INTO payin (transaction_id, business_id, merchant_id, payment_intent_id, transaction_type, concept_code, status, currency,
-                            amount, subtotal_amount, tax_amount, received_amount, merchant_name, person_first_name, person_last_name,
-                            payment_intent_initiator, created_at, updated_at)
-         SELECT gen_random_uuid(), $1, $2, intents.ids[1 + (i % 1000)], 'PAYIN', 'PAYIN',
-                (ARRAY['PENDING','SCHEDULED','APPROVED','CANCELLED','REJECTED','EXPIRED'])[1 + (i % 6)],
-                CASE WHEN i % 5 = 0 THEN 'USD' ELSE 'UYU' END,
-                a, a - a * 22 / 122, a * 22 / 122, CASE WHEN i % 6 = 2 THEN a ELSE 0 END,
-                'Bench merchant', 'Bench', 'Payer', 'PAYER', ts, ts
-         FROM intents, generate_series($3::int, $4::int) AS i,
-              LATERAL (SELECT (100 + (hashint4(i) & 2147483647) % 1000000)::bigint AS a, now() - ((hashint4(i * 7) & 2147483647) % 31536000) * interval '1 second' AS ts) v`,
-        [business.businessId, merchant.merchantId, offset + 1, Math.min(offset + chunk, PAYINS)],
-      );
-    }
-    // What autovacuum does after a bulk load: statistics, and the visibility map index-only scans rely on.
-    await dataSource.query('VACUUM ANALYZE payin');
-    await dataSource.query('VACUUM ANALYZE payment_intent');
-    log(`seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    return {
-      businessId: business.businessId,
-      merchantId: merchant.merchantId,
-      payerId,
-      countryId: countryId as string,
-      apiKey: merchant.apiKey,
-      apiSecret: merchant.apiSecret,
-    };
-  } finally {
-    await app.close();
-  }
-}
-
 async function freshDatabase(serverUrl: string | undefined): Promise<{ url: string; cleanup: () => Promise<void> }> {
   let embedded: RunningDatabase | null = null;
   let dataDir: string | null = null;
@@ -320,15 +600,6 @@ async function freshDatabase(serverUrl: string | undefined): Promise<{ url: stri
       if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-function startProcess(script: string, extraEnv: Record<string, string>, waitForReady = false): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = fork(script, [], { env: { ...process.env, ...extraEnv }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    child.once('error', reject);
-    if (!waitForReady) return resolve(child);
-    child.once('message', () => resolve(child));
-  });
 }
 
 async function waitForHealth(url: string): Promise<void> {

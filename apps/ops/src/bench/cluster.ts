@@ -1,0 +1,26 @@
+import cluster from 'node:cluster';
+
+/**
+ * The payins API as BENCH_WORKERS processes behind one port (Node's cluster:
+ * the primary accepts and hands connections round-robin to the workers).
+ * Started by the benchmark to show that throughput grows with processes:
+ * every process is stateless apart from its caches, which LISTEN/NOTIFY keeps
+ * in step.
+ */
+if (cluster.isPrimary) {
+  const workers = Number(process.env.BENCH_WORKERS ?? 2);
+  let listening = 0;
+  cluster.on('listening', () => {
+    listening += 1;
+    if (listening === workers) process.send?.('ready');
+  });
+  for (let i = 0; i < workers; i++) cluster.fork();
+  process.on('SIGTERM', () => {
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    cluster.on('exit', () => {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+    });
+  });
+} else {
+  require('../../../payins-api/src/main');
+}

@@ -1,0 +1,64 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as inspector from 'node:inspector';
+import { Client } from 'pg';
+
+/**
+ * Preloaded (`--require`) into an API process the benchmark starts. It counts
+ * the queries each HTTP request sends to PostgreSQL (every round trip goes
+ * through `Client.prototype.query`; an AsyncLocalStorage started with the
+ * request tells its queries from the background workers') and answers the
+ * benchmark's messages over IPC: `stats` (requests finished and their
+ * queries, RSS), and
+ * `profile:start` / `profile:stop <file>` for a CPU profile of exactly the
+ * load in between (the V8 profiler `--cpu-prof` uses, without start-up in it).
+ */
+const current = new AsyncLocalStorage<{ queries: number }>();
+let requests = 0;
+let queries = 0;
+const query = Client.prototype.query;
+Client.prototype.query = function (this: Client, ...args: unknown[]) {
+  const request = current.getStore();
+  if (request) request.queries += 1;
+  return (query as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof Client.prototype.query;
+
+const emit = http.Server.prototype.emit as (this: http.Server, event: string, ...args: unknown[]) => boolean;
+http.Server.prototype.emit = function (this: http.Server, event: string, ...args: unknown[]) {
+  if (event !== 'request') return emit.call(this, event, ...args);
+  const store = { queries: 0 };
+  (args[1] as http.ServerResponse).once('finish', () => {
+    requests += 1;
+    queries += store.queries;
+  });
+  return current.run(store, () => emit.call(this, event, ...args));
+} as typeof http.Server.prototype.emit;
+
+let session: inspector.Session | null = null;
+
+interface Message {
+  bench?: 'stats' | 'profile:start' | 'profile:stop';
+  file?: string;
+}
+
+process.on('message', (message: Message) => {
+  if (message?.bench === 'stats') {
+    process.send?.({ bench: 'stats', requests, queries, rss: process.memoryUsage().rss });
+  } else if (message.bench === 'profile:start') {
+    session = new inspector.Session();
+    session.connect();
+    session.post('Profiler.enable', () =>
+      session!.post('Profiler.setSamplingInterval', { interval: 500 }, () =>
+        session!.post('Profiler.start', () => process.send?.({ bench: 'profile:started' })),
+      ),
+    );
+  } else if (message.bench === 'profile:stop' && session) {
+    session.post('Profiler.stop', (error, result) => {
+      if (!error) fs.writeFileSync(message.file!, JSON.stringify(result.profile));
+      session!.disconnect();
+      session = null;
+      process.send?.({ bench: 'profile:stopped', error: error?.message });
+    });
+  }
+});
