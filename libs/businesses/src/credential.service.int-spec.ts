@@ -58,4 +58,48 @@ describe('CredentialService on PostgreSQL', () => {
   it('refuses to revoke a key that does not exist', async () => {
     await expect(credentials.revoke('pk_missing')).rejects.toThrow('no credential');
   });
+
+  describe('kept in memory, forgotten when a pair changes', () => {
+    let other: ServiceContext;
+    beforeAll(async () => {
+      other = await serviceContext([BusinessesModule], { poolSize: 2 });
+    });
+    afterAll(() => other.close());
+
+    const signed = (service: CredentialService, pair: { apiKey: string; apiSecret: string }) =>
+      service.authenticate(pair.apiKey, signPayload(pair.apiSecret, '{}'), ['{}']);
+    /** Another process hears of a committed change through PostgreSQL's notification: a few milliseconds at most. */
+    const refusedSoon = async (service: CredentialService, pair: { apiKey: string; apiSecret: string }) => {
+      for (let i = 0; i < 100 && (await signed(service, pair)) !== null; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      return signed(service, pair);
+    };
+
+    it('stops accepting a pair in every process once its revocation commits: at once here, by the change feed elsewhere', async () => {
+      const pair = await businesses.create('Revoked everywhere');
+      const there = other.get(CredentialService);
+      expect(await signed(credentials, pair)).not.toBeNull();
+      expect(await signed(there, pair)).not.toBeNull(); // now kept in the other process's memory
+      const reads = jest.spyOn(dataSource.manager, 'findOne');
+      expect(await signed(credentials, pair)).not.toBeNull();
+      expect(reads).not.toHaveBeenCalled(); // answered from memory
+      reads.mockRestore();
+
+      await credentials.revoke(pair.apiKey);
+      expect(await signed(credentials, pair)).toBeNull();
+      expect(await refusedSoon(there, pair)).toBeNull();
+    });
+
+    it('hears of changes made outside the service, by plain SQL, and of rotations in another process', async () => {
+      const pair = await businesses.create('Expired by hand');
+      const there = other.get(CredentialService);
+      expect(await signed(there, pair)).not.toBeNull();
+      await dataSource.query(`UPDATE api_credential SET expires_at = now() - interval '1 second' WHERE api_key = $1`, [pair.apiKey]);
+      expect(await refusedSoon(there, pair)).toBeNull();
+
+      const rotated = await businesses.create('Rotated elsewhere');
+      expect(await signed(there, rotated)).not.toBeNull();
+      await credentials.rotate({ businessId: rotated.businessId, merchantId: null }, 0);
+      expect(await refusedSoon(there, rotated)).toBeNull();
+    });
+  });
 });

@@ -1,11 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { inTransaction } from '@pcs/database';
+import { ChangeFeed, InvalidatedCache, inTransaction } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Caller, MerchantId } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { CredentialRepository } from './business.repository';
-import { CredentialOwner, DEFAULT_ROTATION_GRACE_MINUTES, generateCredentials, IssuedCredentials, isUsable } from './domain/credential';
+import {
+  CredentialOwner,
+  DEFAULT_ROTATION_GRACE_MINUTES,
+  generateCredentials,
+  IssuedCredentials,
+  isUsable,
+  StoredCredential,
+} from './domain/credential';
 import { signatureMatches } from './domain/request-signature';
 import { SecretBox } from './domain/secret-box';
 
@@ -13,13 +20,26 @@ import { SecretBox } from './domain/secret-box';
 // close to the time of a hit.
 const DECOY_SECRET = crypto.randomBytes(32).toString('hex');
 
+/**
+ * Credentials of API callers. Every signed request authenticates, so pairs
+ * and their opened secrets are kept in memory by api key; the database
+ * announces every change of a pair (a trigger on api_credential, contract of
+ * the change feed), which forgets it in every process at once, so a revoked
+ * or rotated pair stops working as soon as the change commits. This process
+ * also forgets at once what it changed itself.
+ */
 @Injectable()
 export class CredentialService {
+  private readonly cache: InvalidatedCache<{ row: StoredCredential; secret: string }>;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly secretBox: SecretBox,
     private readonly credentials: CredentialRepository,
-  ) {}
+    changes: ChangeFeed,
+  ) {
+    this.cache = new InvalidatedCache(changes, 'credential', { maxEntries: 10_000, ttlMs: 10 * 60_000 });
+  }
 
   /** Issues a new pair for the owner. Call inside the owner's creation transaction. */
   async issue(owner: CredentialOwner, manager: EntityManager = this.dataSource.manager): Promise<IssuedCredentials> {
@@ -41,12 +61,19 @@ export class CredentialService {
    * revoked or expired key, or a signature that matches none of the payloads.
    */
   async authenticate(apiKey: string, signature: string, payloads: readonly (string | Buffer)[]): Promise<Caller | null> {
-    const row = apiKey.length <= 64 ? await this.credentials.findByApiKey(this.dataSource.manager, apiKey) : null;
-    if (!row || !isUsable(row, new Date())) {
+    const known =
+      apiKey.length <= 64
+        ? await this.cache.get(apiKey, async () => {
+            const row = await this.credentials.findByApiKey(this.dataSource.manager, apiKey);
+            return row && { row, secret: this.secretBox.open(row.secretCiphertext, row.apiKey) };
+          })
+        : null;
+    // Expiry is a time on the row: checked on every request, cached or not.
+    if (!known || !isUsable(known.row, new Date())) {
       signatureMatches(DECOY_SECRET, signature, payloads);
       return null;
     }
-    const secret = this.secretBox.open(row.secretCiphertext, row.apiKey);
+    const { row, secret } = known;
     if (!signatureMatches(secret, signature, payloads)) return null;
     return { credentialId: row.credentialId, businessId: row.businessId, merchantId: row.merchantId };
   }
@@ -67,7 +94,7 @@ export class CredentialService {
    */
   async rotate(owner: CredentialOwner, graceMinutes = DEFAULT_ROTATION_GRACE_MINUTES): Promise<IssuedCredentials> {
     if (!Number.isInteger(graceMinutes) || graceMinutes < 0) throw new Error('grace minutes must be a non-negative integer');
-    return inTransaction(this.dataSource, async (manager) => {
+    const issued = await inTransaction(this.dataSource, async (manager) => {
       // Lock the owner, not just its current pairs: a concurrent rotation's new
       // pair would not be among the rows locked here. With the owner locked,
       // the next rotation reads after this one commits and sees its pair.
@@ -81,6 +108,8 @@ export class CredentialService {
       }
       return this.issue(owner, manager);
     });
+    this.cache.clear();
+    return issued;
   }
 
   async revoke(apiKey: string): Promise<void> {
@@ -88,11 +117,20 @@ export class CredentialService {
     if (!(await this.credentials.revoke(manager, apiKey, new Date())) && !(await this.credentials.exists(manager, apiKey))) {
       throw new Error('no credential has that api key');
     }
+    this.cache.invalidate(apiKey);
   }
 
-  /** Revokes every pair of a merchant (used when the merchant is deleted). */
+  /**
+   * Revokes every pair of a merchant (used when the merchant is deleted),
+   * in the caller's transaction: the change feed forgets them when it commits.
+   */
   async revokeAllOfMerchant(merchantId: MerchantId, manager: EntityManager): Promise<void> {
     await this.credentials.revokeAllOfMerchant(manager, merchantId, new Date());
+  }
+
+  /** Forgets every pair kept in memory: for a change this process committed outside this service (a merchant's deletion). */
+  forgetCached(): void {
+    this.cache.clear();
   }
 
   /**

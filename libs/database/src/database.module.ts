@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ChangeFeed } from './change-feed';
 
 export interface DatabaseOptions {
   readonly url: string;
@@ -9,13 +10,17 @@ export interface DatabaseOptions {
 /**
  * The one TypeORM connection of an app. Entities register themselves through
  * each context's TypeOrmModule.forFeature; the schema only ever changes through
- * migrations (synchronize is off everywhere).
+ * migrations (synchronize is off everywhere). The change feed (one LISTEN
+ * connection) is available to every context's caches.
  */
 @Module({})
 export class DatabaseModule {
   static forRoot(options: DatabaseOptions): DynamicModule {
     return {
       module: DatabaseModule,
+      global: true,
+      providers: [ChangeFeed],
+      exports: [ChangeFeed],
       imports: [
         TypeOrmModule.forRoot({
           type: 'postgres',

@@ -6,3 +6,4 @@ export * from './bigint.transformer';
 export * from './unique-violation';
 export * from './runtime';
 export * from './transactions';
+export * from './change-feed';

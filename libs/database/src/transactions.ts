@@ -20,10 +20,32 @@ export function isRetryableTransactionFailure(error: unknown): boolean {
 export async function inTransaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await dataSource.transaction(work);
+      const committed: (() => void)[] = [];
+      const result = await dataSource.transaction((manager) => {
+        (manager.queryRunner!.data as AfterCommitData).afterCommit = committed;
+        return work(manager);
+      });
+      for (const callback of committed) callback();
+      return result;
     } catch (error) {
       if (attempt >= MAX_ATTEMPTS || !isRetryableTransactionFailure(error)) throw error;
       await sleep(5 + Math.random() * 20 * attempt);
     }
   }
+}
+
+interface AfterCommitData {
+  afterCommit?: (() => void)[];
+}
+
+/**
+ * Runs `callback` once the manager's transaction (opened by inTransaction)
+ * commits, never if it rolls back; at once outside a transaction. For what
+ * this process must forget about rows it changed (its caches), as soon as
+ * others can read the change.
+ */
+export function afterCommit(manager: EntityManager, callback: () => void): void {
+  const pending = manager.queryRunner?.isTransactionActive ? (manager.queryRunner.data as AfterCommitData).afterCommit : undefined;
+  if (pending) pending.push(callback);
+  else callback();
 }

@@ -157,6 +157,8 @@ export class MerchantService {
       await this.merchants.save(manager, merchant);
       await this.credentials.revokeAllOfMerchant(merchant.id, manager);
     });
+    // Other processes hear of it from the change feed; this one stops accepting them now.
+    this.credentials.forgetCached();
   }
 
   /** Operation 5: the payment methods the merchant offers to payers. */

@@ -7,6 +7,7 @@ import { Links1795800000000 } from './1795800000000-links';
 import { MailOutbox1795900000000 } from './1795900000000-mail-outbox';
 import { B2bCheckout1796000000000 } from './1796000000000-b2b-checkout';
 import { EventsWebhooks1796100000000 } from './1796100000000-events-webhooks';
+import { Performance1796200000000 } from './1796200000000-performance';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   MailOutbox1795900000000,
   B2bCheckout1796000000000,
   EventsWebhooks1796100000000,
+  Performance1796200000000,
 ];

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isUniqueViolation } from '@pcs/database';
+import { afterCommit, ChangeFeed, InvalidatedCache, isUniqueViolation } from '@pcs/database';
 import * as crypto from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { MerchantConfiguration } from '../domain/merchant-configuration';
@@ -8,8 +8,21 @@ import { configurationFromRows } from './merchant.mapper';
 import { MerchantConfigurationOrmEntity, MerchantCountryConfigurationOrmEntity } from './merchant-configuration.orm-entity';
 import { asMerchantId, MerchantId } from '@pcs/kernel';
 
+/**
+ * Merchant configuration in PostgreSQL. A merchant's VAT rates by country are
+ * read by every payment intent's creation, so they are kept in memory, with
+ * the merchant cache's invalidation (change feed, and at once after this
+ * process commits a change).
+ */
 @Injectable()
 export class TypeOrmMerchantConfigurationRepository extends MerchantConfigurationRepository {
+  private readonly vatRates: InvalidatedCache<ReadonlyMap<string, number>>;
+
+  constructor(changes: ChangeFeed) {
+    super();
+    this.vatRates = new InvalidatedCache(changes, 'merchant-vat', { maxEntries: 10_000, ttlMs: 10 * 60_000 });
+  }
+
   async load(manager: EntityManager, merchantId: MerchantId, lock = false): Promise<MerchantConfiguration | null> {
     const row = await manager.findOne(MerchantConfigurationOrmEntity, {
       where: { merchantId },
@@ -47,7 +60,10 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
       if (isUniqueViolation(error, 'merchant_configuration_short_name_idx')) throw new ShortNameTakenError();
       throw error;
     }
-    if (replaceCountryVats) await this.replaceCountryVats(manager, next.merchantId, next.countryVats);
+    if (replaceCountryVats) {
+      await this.replaceCountryVats(manager, next.merchantId, next.countryVats);
+      afterCommit(manager, () => this.vatRates.invalidate(next.merchantId));
+    }
   }
 
   async countryVats(manager: EntityManager, merchantId: MerchantId): Promise<StoredCountryVat[]> {
@@ -60,11 +76,14 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
   }
 
   async vatRateFor(manager: EntityManager, merchantId: MerchantId, countryId: string): Promise<number | null> {
-    const row = await manager.findOne(MerchantCountryConfigurationOrmEntity, {
-      where: { merchantId, countryId },
-      select: { vatRateBp: true, merchantCountryConfigurationId: true },
+    const rates = await this.vatRates.get(merchantId, async () => {
+      const rows = await manager.find(MerchantCountryConfigurationOrmEntity, {
+        where: { merchantId },
+        select: { countryId: true, vatRateBp: true, merchantCountryConfigurationId: true },
+      });
+      return new Map(rows.map((row) => [row.countryId, row.vatRateBp]));
     });
-    return row?.vatRateBp ?? null;
+    return rates?.get(countryId) ?? null;
   }
 
   async fastPaymentMerchantId(manager: EntityManager, shortName: string): Promise<MerchantId | null> {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { afterCommit, ChangeFeed, InvalidatedCache } from '@pcs/database';
 import { asMerchantId, BusinessId, Caller, isMerchantCaller, MerchantId, Page, pageOffset, PageRequest } from '@pcs/kernel';
 import { Brackets, EntityManager, IsNull } from 'typeorm';
 import { Merchant } from '../domain/merchant';
@@ -6,10 +7,28 @@ import { MerchantRepository } from '../merchant.repository';
 import { merchantFromRow, merchantToRow } from './merchant.mapper';
 import { MerchantOrmEntity } from './merchant.orm-entity';
 
+/**
+ * Merchants in PostgreSQL. Reads without a lock come from memory: nearly every
+ * request reads its merchant, which rarely changes. The database announces
+ * every change (trigger, change feed) to every process; this one also forgets
+ * what it changed as soon as it commits.
+ */
 @Injectable()
 export class TypeOrmMerchantRepository extends MerchantRepository {
+  private readonly cache: InvalidatedCache<MerchantOrmEntity>;
+
+  constructor(changes: ChangeFeed) {
+    super();
+    this.cache = new InvalidatedCache(changes, 'merchant', { maxEntries: 10_000, ttlMs: 10 * 60_000 });
+  }
+
   async findVisible(manager: EntityManager, caller: Caller, merchantId: MerchantId, lock = false): Promise<Merchant | null> {
     if (isMerchantCaller(caller) && caller.merchantId !== merchantId) return null;
+    if (!lock) {
+      const row = await this.cache.get(merchantId, () => manager.findOne(MerchantOrmEntity, { where: { merchantId } }));
+      // A copy: the aggregate may change what it is given.
+      return row && row.businessId === caller.businessId && row.deletedAt === null ? merchantFromRow(structuredClone(row)) : null;
+    }
     const row = await manager.findOne(MerchantOrmEntity, {
       where: { merchantId, businessId: caller.businessId, deletedAt: IsNull() },
       ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
@@ -71,5 +90,6 @@ export class TypeOrmMerchantRepository extends MerchantRepository {
 
   async save(manager: EntityManager, merchant: Merchant): Promise<void> {
     await manager.save(merchantToRow(merchant));
+    afterCommit(manager, () => this.cache.invalidate(merchant.id));
   }
 }

@@ -38,6 +38,56 @@ export function boundInMinorUnits(value: number, exponent: number, round: 'up' |
   return round === 'up' ? floor + 1 : floor;
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * An inclusive upper bound that is the last millisecond of a UTC day (what a
+ * date-only dateUntil means) as the next midnight, exclusive: the whole day,
+ * microseconds included, exactly as the day's counter counts it. Null for any
+ * other bound.
+ */
+function untilExclusive(until: Date | undefined): Date | null {
+  if (!until || (until.getTime() + 1) % DAY_MS !== 0) return null;
+  return new Date(until.getTime() + 1);
+}
+
+interface Slice {
+  from?: Date;
+  before?: Date;
+  until?: Date;
+}
+
+/**
+ * A created_at range as whole UTC days [from, until) (either end open) plus
+ * the slices of partly covered days at its edges, to be counted row by row.
+ * A range within one day is one slice.
+ */
+export function splitByUtcDays(
+  from: Date | undefined,
+  untilExclusiveBound: Date | null,
+  untilInclusive: Date | undefined,
+): { fullDays: { from?: string; until?: string } | null; slices: Slice[] } {
+  const day = (t: number) => new Date(t).toISOString().slice(0, 10);
+  const firstFull = from === undefined ? undefined : Math.ceil(from.getTime() / DAY_MS) * DAY_MS;
+  const endFull =
+    untilExclusiveBound !== null
+      ? untilExclusiveBound.getTime()
+      : untilInclusive === undefined
+        ? undefined
+        : Math.floor(untilInclusive.getTime() / DAY_MS) * DAY_MS;
+  if (firstFull !== undefined && endFull !== undefined && firstFull >= endFull) {
+    // No whole day inside: the range itself, row by row.
+    return { fullDays: null, slices: [{ from, ...(untilExclusiveBound ? { before: untilExclusiveBound } : { until: untilInclusive }) }] };
+  }
+  const slices: Slice[] = [];
+  if (from !== undefined && firstFull !== from.getTime()) slices.push({ from, before: new Date(firstFull!) });
+  if (untilExclusiveBound === null && untilInclusive !== undefined) slices.push({ from: new Date(endFull!), until: untilInclusive });
+  return {
+    fullDays: { from: firstFull === undefined ? undefined : day(firstFull), until: endFull === undefined ? undefined : day(endFull) },
+    slices,
+  };
+}
+
 @Injectable()
 export class TypeOrmPayinRepository extends PayinRepository {
   constructor(private readonly events: EventRecorder) {
@@ -187,15 +237,48 @@ export class TypeOrmPayinRepository extends PayinRepository {
     query
       .addOrderBy('p.created_at', filters.sort === undefined || filters.sort === SortBy.DATE ? direction : 'DESC')
       .addOrderBy('p.transaction_id', 'ASC');
-    // A plain count(*): getManyAndCount would count DISTINCT ids, which sorts every matching row.
-    const counted = manager.createQueryBuilder(PayinOrmEntity, 'p').select('count(*)::int', 'total');
-    this.applyFilters(counted, caller, filters);
-    const [rows, count] = await Promise.all([
-      query.offset(pageOffset(page)).limit(page.limit).getMany(),
-      counted.getRawOne<{ total: number }>(),
-    ]);
-    const total = count?.total ?? 0;
+    const [rows, total] = await Promise.all([query.offset(pageOffset(page)).limit(page.limit).getMany(), this.count(manager, caller, filters)]);
     return { items: rows.map(payinFromRow), page: page.page, limit: page.limit, total };
+  }
+
+  /**
+   * The exact number of payins the filters select. Without amount bounds,
+   * whole UTC days come from payin_daily_count (kept by triggers with every
+   * payin write) and only the part of a day a date-time bound cuts is counted
+   * row by row; amount bounds need the rows, so they count them (served by
+   * the currency-amount indexes). One statement: one snapshot.
+   */
+  async count(manager: EntityManager, caller: Caller, f: PayinFilters): Promise<number> {
+    if (f.minAmount !== undefined || f.maxAmount !== undefined) {
+      const counted = manager.createQueryBuilder(PayinOrmEntity, 'p').select('count(*)::int', 'total');
+      this.applyFilters(counted, caller, f);
+      return (await counted.getRawOne<{ total: number }>())?.total ?? 0;
+    }
+    const merchantId = isMerchantCaller(caller) ? caller.merchantId : f.merchantId;
+    if (isMerchantCaller(caller) && f.merchantId && f.merchantId !== caller.merchantId) return 0;
+    const values: unknown[] = [caller.businessId];
+    const param = (value: unknown) => `$${values.push(value)}`;
+    const tenant = ['business_id = $1'];
+    if (merchantId) tenant.push(`merchant_id = ${param(merchantId)}`);
+    if (f.status) tenant.push(`status = ${param(f.status)}`);
+    if (f.currency) tenant.push(`currency = ${param(f.currency)}`);
+    const { fullDays, slices } = splitByUtcDays(f.dateFrom, untilExclusive(f.dateUntil), f.dateUntil);
+    const parts: string[] = [];
+    if (fullDays) {
+      const days = [...tenant];
+      if (fullDays.from) days.push(`day >= ${param(fullDays.from)}::date`);
+      if (fullDays.until) days.push(`day < ${param(fullDays.until)}::date`);
+      parts.push(`(SELECT COALESCE(sum(n), 0) FROM payin_daily_count WHERE ${days.join(' AND ')})`);
+    }
+    for (const slice of slices) {
+      const rows = [...tenant];
+      if (slice.from) rows.push(`created_at >= ${param(slice.from)}`);
+      if (slice.before) rows.push(`created_at < ${param(slice.before)}`);
+      if (slice.until) rows.push(`created_at <= ${param(slice.until)}`);
+      parts.push(`(SELECT count(*) FROM payin WHERE ${rows.join(' AND ')})`);
+    }
+    const [{ total }] = await manager.query<{ total: string }[]>(`SELECT (${parts.join(' + ')})::bigint AS total`, values);
+    return Number(total);
   }
 
   private applyFilters(query: SelectQueryBuilder<PayinOrmEntity>, caller: Caller, f: PayinFilters): void {
@@ -207,7 +290,9 @@ export class TypeOrmPayinRepository extends PayinRepository {
     if (f.status) query.andWhere('p.status = :status', { status: f.status });
     if (f.currency) query.andWhere('p.currency = :currency', { currency: f.currency });
     if (f.dateFrom) query.andWhere('p.created_at >= :dateFrom', { dateFrom: f.dateFrom });
-    if (f.dateUntil) query.andWhere('p.created_at <= :dateUntil', { dateUntil: f.dateUntil });
+    const until = untilExclusive(f.dateUntil);
+    if (until) query.andWhere('p.created_at < :dateUntil', { dateUntil: until });
+    else if (f.dateUntil) query.andWhere('p.created_at <= :dateUntil', { dateUntil: f.dateUntil });
     for (const [bound, value, operator] of [
       ['minAmount', f.minAmount, '>='],
       ['maxAmount', f.maxAmount, '<='],
