@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import * as path from 'node:path';
 
 /**
  * The payins API as BENCH_WORKERS processes behind one port (Node's cluster:
@@ -22,5 +23,6 @@ if (cluster.isPrimary) {
     });
   });
 } else {
-  require('../../../payins-api/src/main');
+  // The built API's entry point, as `npm run start:payins-api` runs it.
+  require(path.resolve(__dirname, '../../../payins-api/src/main.js'));
 }
