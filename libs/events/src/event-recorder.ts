@@ -33,25 +33,74 @@ export class EventRecorder {
   ) {}
 
   async record(manager: EntityManager, event: NewEvent): Promise<RecordedEvent> {
-    const eventId = crypto.randomUUID();
-    const createdAt = event.at ?? new Date();
-    // The exact bytes every delivery sends; the sequence is spliced in by the statement that takes it.
-    const head =
-      `{"id":${JSON.stringify(eventId)},"type":${JSON.stringify(event.type)},"createdAt":${JSON.stringify(createdAt.toISOString())},` +
-      `"businessId":${JSON.stringify(event.businessId)},"merchantId":${JSON.stringify(event.merchantId)},"sequence":`;
-    const tail = `,"data":{"object":${JSON.stringify(event.object)}}}`;
-    // One round trip: the subject's next number (its row lock queues concurrent recorders of one subject) and the event.
-    const [{ sequence, payload }] = await manager.query<{ sequence: number; payload: string }[]>(
-      `WITH next AS (
-         INSERT INTO event_sequence (subject_id, last) VALUES ($5, 1)
-         ON CONFLICT (subject_id) DO UPDATE SET last = event_sequence.last + 1 RETURNING last
-       )
-       INSERT INTO event (event_id, type, business_id, merchant_id, subject_id, sequence, payload, created_at)
-       SELECT $1, $2, $3, $4, $5, next.last, $6 || next.last || $7, $8 FROM next
-       RETURNING sequence, payload`,
-      [eventId, event.type, event.businessId, event.merchantId, event.subjectId, head, tail, createdAt],
+    return (await this.recordAll(manager, [event]))[0];
+  }
+
+  /**
+   * Records the events of one subject (in order) in one statement: their
+   * numbers in the subject's sequence (its row lock queues concurrent
+   * recorders of one subject), the rows, and their dispatch jobs (pg-boss's
+   * own INSERT, as CTEs). `change`, when given, is the statement that writes
+   * the change itself (an INSERT or UPDATE with its values): it runs first in
+   * the same statement, so the change and its events cost one round trip.
+   */
+  async recordAll(
+    manager: EntityManager,
+    events: readonly NewEvent[],
+    change?: { sql: string; values: unknown[] },
+  ): Promise<RecordedEvent[]> {
+    if (events.length === 0) throw new Error('no events to record');
+    const { businessId, merchantId, subjectId } = events[0];
+    if (events.some((e) => e.subjectId !== subjectId || e.businessId !== businessId || e.merchantId !== merchantId))
+      throw new Error('events recorded together share their subject');
+    const values: unknown[] = [...(change?.values ?? [])];
+    const param = (value: unknown) => `$${values.push(value)}`;
+    const prepared = events.map((event) => {
+      const eventId = crypto.randomUUID();
+      const createdAt = event.at ?? new Date();
+      // The exact bytes every delivery sends; the sequence is spliced in by the statement that takes it.
+      const head =
+        `{"id":${JSON.stringify(eventId)},"type":${JSON.stringify(event.type)},"createdAt":${JSON.stringify(createdAt.toISOString())},` +
+        `"businessId":${JSON.stringify(businessId)},"merchantId":${JSON.stringify(merchantId)},"sequence":`;
+      const tail = `,"data":{"object":${JSON.stringify(event.object)}}}`;
+      return { eventId, type: event.type, createdAt, head, tail };
+    });
+    const count = param(events.length);
+    const subject = param(subjectId);
+    const ctes = [
+      ...(change ? [`change AS (${change.sql})`] : []),
+      `next AS (
+         INSERT INTO event_sequence (subject_id, last) VALUES (${subject}, ${count}::int)
+         ON CONFLICT (subject_id) DO UPDATE SET last = event_sequence.last + EXCLUDED.last RETURNING last
+       )`,
+      `recorded AS (
+         INSERT INTO event (event_id, type, business_id, merchant_id, subject_id, sequence, payload, created_at)
+         SELECT e.id, e.type, ${param(businessId)}, ${param(merchantId)}, ${subject}, next.last - ${count}::int + e.n::int,
+                e.head || (next.last - ${count}::int + e.n::int) || e.tail, e.at
+         FROM next, unnest(${param(prepared.map((p) => p.eventId))}::uuid[], ${param(prepared.map((p) => p.type))}::text[],
+                           ${param(prepared.map((p) => p.head))}::text[], ${param(prepared.map((p) => p.tail))}::text[],
+                           ${param(prepared.map((p) => p.createdAt))}::timestamptz[]) WITH ORDINALITY AS e(id, type, head, tail, at, n)
+         RETURNING event_id, sequence, payload
+       )`,
+    ];
+    for (const [i, p] of prepared.entries()) {
+      const job = await this.jobs.sendStatement(
+        this.settings.webhooks.dispatchQueue,
+        { eventId: p.eventId },
+        { retryLimit: 20, retryDelay: 5, retryBackoff: true },
+        values.length + 1,
+      );
+      values.push(...job.values);
+      ctes.push(`job${i} AS (${job.sql})`);
+    }
+    const rows = await manager.query<{ event_id: string; sequence: number; payload: string }[]>(
+      `WITH ${ctes.join(',\n')} SELECT event_id, sequence, payload FROM recorded`,
+      values,
     );
-    await this.jobs.send(manager, this.settings.webhooks.dispatchQueue, { eventId }, { retryLimit: 20, retryDelay: 5, retryBackoff: true });
-    return { eventId, type: event.type, businessId: event.businessId, merchantId: event.merchantId, sequence, createdAt, payload };
+    const byId = new Map(rows.map((row) => [row.event_id, row]));
+    return prepared.map((p) => {
+      const row = byId.get(p.eventId)!;
+      return { eventId: p.eventId, type: p.type, businessId, merchantId, sequence: row.sequence, createdAt: p.createdAt, payload: row.payload };
+    });
   }
 }

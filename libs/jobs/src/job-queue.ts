@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { RuntimeSettings } from '@pcs/config';
+import * as crypto from 'node:crypto';
 import PgBoss from 'pg-boss';
 import { DataSource, EntityManager } from 'typeorm';
 
@@ -45,6 +46,38 @@ export class JobQueue implements OnModuleDestroy {
       ...options,
       db: { executeSql: async (text: string, values: unknown[]) => ({ rows: await manager.query<unknown[]>(text, values) }) },
     });
+  }
+
+  /**
+   * The statement `send` would run, not run: pg-boss's own INSERT of the job
+   * (its SQL and values, captured from `send` itself, so defaults and option
+   * checks stay pg-boss's) with its parameters numbered from `firstParameter`,
+   * for a caller to run inside a statement of its own (a CTE): the job then
+   * costs no round trip of its own. The job's id is chosen here.
+   */
+  async sendStatement<T extends object>(
+    queue: string,
+    data: T,
+    options: JobSendOptions,
+    firstParameter: number,
+  ): Promise<{ sql: string; values: unknown[]; id: string }> {
+    await this.queue(queue);
+    const id = crypto.randomUUID();
+    let captured: { text: string; values: unknown[] } | null = null;
+    await this.boss.send(queue, data, {
+      ...options,
+      id,
+      db: {
+        executeSql: async (text: string, values: unknown[]) => {
+          captured = { text, values };
+          return { rows: [{ id }] };
+        },
+      },
+    });
+    if (!captured) throw new Error('pg-boss did not build its insert');
+    const { text, values } = captured as { text: string; values: unknown[] };
+    const sql = text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + firstParameter - 1}`);
+    return { sql: sql.trim(), values, id };
   }
 
   /**

@@ -16,6 +16,10 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * rowCount sums days instead of counting rows; days only partly inside a date
  * range are counted exactly. Upserts go in key order, so concurrent writers
  * queue on a counter row instead of deadlocking.
+ *
+ * The merchant's payin indexes also carry business_id: every ledger query
+ * checks it with the merchant, and without it a count over an amount range
+ * visited each matching row in the table (no index-only scan).
  */
 export class Performance1796200000000 implements MigrationInterface {
   name = 'Performance1796200000000';
@@ -91,6 +95,13 @@ CREATE TRIGGER payin_counted_update AFTER UPDATE ON payin REFERENCING OLD TABLE 
 CREATE TRIGGER payin_counted_delete AFTER DELETE ON payin REFERENCING OLD TABLE AS old_rows
   FOR EACH STATEMENT EXECUTE FUNCTION payin_daily_count_delete();
 
+DROP INDEX payin_merchant_date_idx;
+DROP INDEX payin_merchant_status_date_idx;
+DROP INDEX payin_merchant_currency_amount_idx;
+CREATE INDEX payin_merchant_date_idx ON payin (merchant_id, created_at DESC, transaction_id) INCLUDE (status, currency, amount, business_id);
+CREATE INDEX payin_merchant_status_date_idx ON payin (merchant_id, status, created_at DESC) INCLUDE (currency, amount, business_id);
+CREATE INDEX payin_merchant_currency_amount_idx ON payin (merchant_id, currency, amount) INCLUDE (status, created_at, business_id);
+
 -- Counted after the triggers exist: creating them locked payin against writes until this commits.
 INSERT INTO payin_daily_count (merchant_id, day, status, currency, business_id, n)
 SELECT merchant_id, (created_at AT TIME ZONE 'UTC')::date, status, currency, business_id, count(*)
@@ -100,6 +111,12 @@ FROM payin GROUP BY 1, 2, 3, 4, 5;
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
+DROP INDEX payin_merchant_date_idx;
+DROP INDEX payin_merchant_status_date_idx;
+DROP INDEX payin_merchant_currency_amount_idx;
+CREATE INDEX payin_merchant_date_idx ON payin (merchant_id, created_at DESC, transaction_id) INCLUDE (status, currency, amount);
+CREATE INDEX payin_merchant_status_date_idx ON payin (merchant_id, status, created_at DESC) INCLUDE (currency, amount);
+CREATE INDEX payin_merchant_currency_amount_idx ON payin (merchant_id, currency, amount) INCLUDE (status, created_at);
 DROP TRIGGER payin_counted_insert ON payin;
 DROP TRIGGER payin_counted_update ON payin;
 DROP TRIGGER payin_counted_delete ON payin;

@@ -95,31 +95,33 @@ export class TypeOrmPayinRepository extends PayinRepository {
   }
 
   async insert(manager: EntityManager, payin: Payin): Promise<void> {
-    await manager.createQueryBuilder().insert().into(PayinOrmEntity).values(payinToRow(payin)).execute();
-    await this.announce(manager, payin);
+    const [sql, values] = manager.createQueryBuilder().insert().into(PayinOrmEntity).values(payinToRow(payin)).getQueryAndParameters();
+    await this.write(manager, payin, sql, values);
   }
 
+  /** The payin's row as it now is: a plain UPDATE (the payin was read in this transaction). */
   async save(manager: EntityManager, payin: Payin): Promise<void> {
-    await manager.save(payinToRow(payin));
-    await this.announce(manager, payin);
+    const { transactionId, ...row } = payinToRow(payin);
+    const [sql, values] = manager
+      .createQueryBuilder()
+      .update(PayinOrmEntity)
+      .set(row)
+      .where('transaction_id = :transactionId', { transactionId })
+      .getQueryAndParameters();
+    await this.write(manager, payin, sql, values);
   }
 
-  /** A refund's events, recorded with its row (contract §14); numbered in its payment intent's sequence. */
-  private async announce(manager: EntityManager, payin: Payin): Promise<void> {
+  /** The change and a refund's events (contract §14, numbered in its payment intent's sequence), in one statement. */
+  private async write(manager: EntityManager, payin: Payin, sql: string, values: unknown[]): Promise<void> {
     const types = payin.pullRefundEvents();
-    if (types.length === 0) return;
+    if (types.length === 0) return void (await manager.query(sql, values));
     const p = payin.snapshot();
     const object = payinRepresentation(p);
-    for (const type of types) {
-      await this.events.record(manager, {
-        type,
-        businessId: p.businessId,
-        merchantId: p.merchantId,
-        subjectId: p.paymentIntentId,
-        object,
-        at: p.updatedAt,
-      });
-    }
+    await this.events.recordAll(
+      manager,
+      types.map((type) => ({ type, businessId: p.businessId, merchantId: p.merchantId, subjectId: p.paymentIntentId, object, at: p.updatedAt })),
+      { sql, values },
+    );
   }
 
   async get(manager: EntityManager, transactionId: string, lock = false): Promise<Payin | null> {

@@ -45,28 +45,38 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
 
   async insert(manager: EntityManager, intent: PaymentIntent): Promise<void> {
     // The jsonb columns' types confuse TypeORM's partial-entity typing; the row is complete.
-    await manager
+    const [sql, values] = manager
       .createQueryBuilder()
       .insert()
       .into(PaymentIntentOrmEntity)
       .values(intentToRow(intent) as QueryDeepPartialEntity<PaymentIntentOrmEntity>)
-      .execute();
-    await this.announce(manager, intent);
+      .getQueryAndParameters();
+    await this.write(manager, intent, sql, values);
   }
 
+  /** The intent's row as it now is: a plain UPDATE (the intent was read, and locked, in this transaction). */
   async save(manager: EntityManager, intent: PaymentIntent): Promise<void> {
-    await manager.save(intentToRow(intent));
-    await this.announce(manager, intent);
+    const { paymentIntentId, ...row } = intentToRow(intent);
+    const [sql, values] = manager
+      .createQueryBuilder()
+      .update(PaymentIntentOrmEntity)
+      .set(row as QueryDeepPartialEntity<PaymentIntentOrmEntity>)
+      .where('payment_intent_id = :paymentIntentId', { paymentIntentId })
+      .getQueryAndParameters();
+    await this.write(manager, intent, sql, values);
   }
 
-  private async announce(manager: EntityManager, intent: PaymentIntent): Promise<void> {
+  /** The change and the events of what happened to the intent, in one statement. */
+  private async write(manager: EntityManager, intent: PaymentIntent, sql: string, values: unknown[]): Promise<void> {
     const changes = intent.pullChanges();
-    if (changes.length === 0) return;
+    if (changes.length === 0) return void (await manager.query(sql, values));
     const { businessId, merchantId, updatedAt } = intent.snapshot();
     const object = paymentIntentRepresentation(intent);
-    for (const type of changes) {
-      await this.events.record(manager, { type, businessId, merchantId, subjectId: intent.id, object, at: updatedAt });
-    }
+    await this.events.recordAll(
+      manager,
+      changes.map((type) => ({ type, businessId, merchantId, subjectId: intent.id, object, at: updatedAt })),
+      { sql, values },
+    );
   }
 
   async hasOpenForPayer(manager: EntityManager, payerId: PayerId): Promise<boolean> {
