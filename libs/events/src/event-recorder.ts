@@ -100,7 +100,15 @@ export class EventRecorder {
     const byId = new Map(rows.map((row) => [row.event_id, row]));
     return prepared.map((p) => {
       const row = byId.get(p.eventId)!;
-      return { eventId: p.eventId, type: p.type, businessId, merchantId, sequence: row.sequence, createdAt: p.createdAt, payload: row.payload };
+      return {
+        eventId: p.eventId,
+        type: p.type,
+        businessId,
+        merchantId,
+        sequence: row.sequence,
+        createdAt: p.createdAt,
+        payload: row.payload,
+      };
     });
   }
 }

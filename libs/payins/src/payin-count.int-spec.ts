@@ -34,7 +34,9 @@ describe('payin counts on PostgreSQL', () => {
     const business = await services.get(BusinessService).create('Payin counts');
     businessId = business.businessId as BusinessId;
     for (const name of ['One', 'Two']) {
-      const merchant = await services.get(MerchantService).create({ businessId: business.businessId, name, countryIso3: 'URY', approve: true });
+      const merchant = await services
+        .get(MerchantService)
+        .create({ businessId: business.businessId, name, countryIso3: 'URY', approve: true });
       merchants.push(asMerchantId(merchant.merchantId));
     }
     [{ country_id: countryId }] = await services.dataSource.query(`SELECT country_id FROM country WHERE iso3 = 'URY'`);
@@ -136,7 +138,13 @@ describe('payin counts on PostgreSQL', () => {
           : i % 19 === 0
             ? new Date(dayStart + DAY - 1).toISOString().replace('Z', '999Z')
             : new Date(dayStart + ((i * 7_919_000) % DAY)).toISOString();
-      rows.push({ merchantId: merchants[i % 3 === 0 ? 1 : 0], at, status: STATUSES[i % 6], currency: i % 4 === 0 ? 'USD' : 'UYU', amount: 100 + i });
+      rows.push({
+        merchantId: merchants[i % 3 === 0 ? 1 : 0],
+        at,
+        status: STATUSES[i % 6],
+        currency: i % 4 === 0 ? 'USD' : 'UYU',
+        amount: 100 + i,
+      });
     }
     await insert(rows);
     expect(await compareAll()).toBeGreaterThan(500);

@@ -69,7 +69,10 @@ function ledger(query: URLSearchParams, response: http.ServerResponse): void {
       ? `p.amount ${direction}, p.created_at DESC, p.transaction_id ASC`
       : `p.created_at ${direction}, p.transaction_id ASC`;
   pool
-    .query(`SELECT p.* FROM payin p WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${Number(query.get('limit') ?? 20)} OFFSET 0`, values)
+    .query(
+      `SELECT p.* FROM payin p WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${Number(query.get('limit') ?? 20)} OFFSET 0`,
+      values,
+    )
     .then(
       (result) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: result.rows })),
       (error: Error) => response.writeHead(500).end(error.message),

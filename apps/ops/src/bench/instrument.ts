@@ -24,9 +24,11 @@ Client.prototype.query = function (this: Client, ...args: unknown[]) {
   return (query as (...a: unknown[]) => unknown).apply(this, args);
 } as typeof Client.prototype.query;
 
+// Counting costs a little (an AsyncLocalStorage per request): on only while the benchmark counts, not under load.
+let counting = false;
 const emit = http.Server.prototype.emit as (this: http.Server, event: string, ...args: unknown[]) => boolean;
 http.Server.prototype.emit = function (this: http.Server, event: string, ...args: unknown[]) {
-  if (event !== 'request') return emit.call(this, event, ...args);
+  if (event !== 'request' || !counting) return emit.call(this, event, ...args);
   const store = { queries: 0 };
   (args[1] as http.ServerResponse).once('finish', () => {
     requests += 1;
@@ -38,12 +40,15 @@ http.Server.prototype.emit = function (this: http.Server, event: string, ...args
 let session: inspector.Session | null = null;
 
 interface Message {
-  bench?: 'stats' | 'profile:start' | 'profile:stop';
+  bench?: 'stats' | 'count:on' | 'count:off' | 'profile:start' | 'profile:stop';
   file?: string;
 }
 
 process.on('message', (message: Message) => {
-  if (message?.bench === 'stats') {
+  if (message?.bench === 'count:on' || message?.bench === 'count:off') {
+    counting = message.bench === 'count:on';
+    process.send?.({ bench: 'counting' });
+  } else if (message?.bench === 'stats') {
     process.send?.({ bench: 'stats', requests, queries, rss: process.memoryUsage().rss });
   } else if (message.bench === 'profile:start') {
     session = new inspector.Session();

@@ -17,7 +17,10 @@ interface CpuProfile {
 /** Where a function's self time goes in the breakdown, by the file it lives in. */
 const CATEGORIES: readonly (readonly [string, RegExp])[] = [
   ['signing and credential lookup', /\/dist\/libs\/(businesses|http\/src\/signature)|node:internal\/crypto/],
-  ['validation (class-validator, class-transformer, our DTO checks)', /node_modules\/(class-validator|class-transformer|validator|libphonenumber)|\/dist\/libs\/(http\/src\/(validation|json-body|validation-decorators)|kernel\/src\/input)/],
+  [
+    'validation (class-validator, class-transformer, our DTO checks)',
+    /node_modules\/(class-validator|class-transformer|validator|libphonenumber)|\/dist\/libs\/(http\/src\/(validation|json-body|validation-decorators)|kernel\/src\/input)/,
+  ],
   ['ORM (TypeORM)', /node_modules\/typeorm\//],
   ['PostgreSQL driver (pg)', /node_modules\/(pg|pg-protocol|pg-pool|pg-types|postgres-[a-z]+|buffer-writer|packet-reader)\//],
   ['job queue (pg-boss)', /node_modules\/pg-boss\//],
@@ -63,9 +66,7 @@ export function summarizeProfile(file: string): ProfileShare[] {
     totals.set(what, (totals.get(what) ?? 0) + (profile.timeDeltas[i] ?? 0));
   });
   const all = [...totals.values()].reduce((a, b) => a + b, 0);
-  return [...totals.entries()]
-    .map(([what, us]) => ({ what, ms: us / 1000, share: us / all }))
-    .sort((a, b) => b.ms - a.ms);
+  return [...totals.entries()].map(([what, us]) => ({ what, ms: us / 1000, share: us / all })).sort((a, b) => b.ms - a.ms);
 }
 
 if (require.main === module) {

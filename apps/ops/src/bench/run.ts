@@ -146,7 +146,12 @@ async function main(): Promise<void> {
     });
     await load({ url: `${bare.url}/`, method: 'POST', ...creation, connections: 10, duration: 3 });
     const bareCreate = await load({ url: `${bare.url}/`, method: 'POST', ...creation, connections: 50, duration: SECONDS });
-    rows.push({ what: 'bare node:http + pg: HMAC check + one INSERT, 50 connections', figures: bareCreate, bare: bareCreate, roundTrips: 1 });
+    rows.push({
+      what: 'bare node:http + pg: HMAC check + one INSERT, 50 connections',
+      figures: bareCreate,
+      bare: bareCreate,
+      roundTrips: 1,
+    });
 
     if (want('create')) {
       const target = `${api.url}/payment-intent`;
@@ -177,7 +182,13 @@ async function main(): Promise<void> {
         amount: links.length,
         pathOf: () => `/link/${links.pop()}/payment-intent`,
       });
-      rows.push({ what: `signed POST /link/:id/payment-intent (24), 50 connections, ${figures.total} links`, figures, bare: bareCreate, target: 0.4, roundTrips });
+      rows.push({
+        what: `signed POST /link/:id/payment-intent (24), 50 connections, ${figures.total} links`,
+        figures,
+        bare: bareCreate,
+        target: 0.4,
+        roundTrips,
+      });
     }
 
     if (want('b2b')) {
@@ -208,7 +219,13 @@ async function main(): Promise<void> {
       await load({ url: api.url, method: 'POST', ...refund, connections: 10, duration: 3, pathOf });
       const roundTrips = await api.roundTrips(50, () => fetch(`${api.url}${pathOf()}`, { method: 'POST', ...refund }));
       const figures = await load({ url: api.url, method: 'POST', ...refund, connections: 50, duration: SECONDS, pathOf });
-      rows.push({ what: 'signed POST /payment-intent/:id/refund (22), 50 connections', figures, bare: bareCreate, target: 0.4, roundTrips });
+      rows.push({
+        what: 'signed POST /payment-intent/:id/refund (22), 50 connections',
+        figures,
+        bare: bareCreate,
+        target: 0.4,
+        roundTrips,
+      });
     }
 
     if (want('cluster')) {
@@ -220,7 +237,11 @@ async function main(): Promise<void> {
         const target = `${clustered.url}/payment-intent`;
         await load({ url: target, method: 'POST', ...creation, connections: 10, duration: 3 });
         const figures = await load({ url: target, method: 'POST', ...creation, connections: 50, duration: SECONDS });
-        rows.push({ what: `signed POST /payment-intent, ${workers} API process${workers > 1 ? 'es' : ''} behind one port (cluster)`, figures, bare: bareCreate });
+        rows.push({
+          what: `signed POST /payment-intent, ${workers} API process${workers > 1 ? 'es' : ''} behind one port (cluster)`,
+          figures,
+          bare: bareCreate,
+        });
         clustered.child.kill('SIGTERM');
         await new Promise((resolve) => (clustered.child.exitCode !== null ? resolve(null) : clustered.child.once('exit', resolve)));
       }
@@ -229,7 +250,9 @@ async function main(): Promise<void> {
     const webhooks = want('webhooks') ? await webhookDelivery(url, api.port, sign, seeded) : null;
 
     process.stdout.write(`\nBenchmark on ${os.cpus().length} cores, ${SECONDS} s per run\n\n`);
-    process.stdout.write('| what | requests/s | × bare | target | p50 ms | p99 ms | errors | queries/request |\n|---|---|---|---|---|---|---|---|\n');
+    process.stdout.write(
+      '| what | requests/s | × bare | target | p50 ms | p99 ms | errors | queries/request |\n|---|---|---|---|---|---|---|---|\n',
+    );
     for (const { what, figures, bare: compared, target, roundTrips } of rows) {
       const ratio = compared ? figures.requests / compared.requests : null;
       process.stdout.write(
@@ -313,12 +336,14 @@ class Instrumented {
 
   /** Queries sent to PostgreSQL per request (those of the request itself, not the background workers'), over `count` requests. */
   async roundTrips(count: number, request: () => Promise<Response>): Promise<number> {
+    await this.ask({ bench: 'count:on' }, 'counting');
     const before = await this.stats();
     for (let i = 0; i < count; i++) {
       const response = await request();
       if (!response.ok) throw new Error(`round-trip count: ${response.status} ${await response.text()}`);
     }
     const after = await this.stats();
+    await this.ask({ bench: 'count:off' }, 'counting');
     return (after.queries - before.queries) / (after.requests - before.requests);
   }
 }
@@ -456,8 +481,9 @@ async function growPayins(url: string, seeded: Seeded, size: number): Promise<vo
   const db = new Client({ connectionString: url });
   await db.connect();
   try {
-    const [{ n: present }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM payin WHERE merchant_id = $1', [seeded.merchantId]))
-      .rows;
+    const [{ n: present }] = (
+      await db.query<{ n: number }>('SELECT count(*)::int AS n FROM payin WHERE merchant_id = $1', [seeded.merchantId])
+    ).rows;
     if (present >= size) return;
     log(`seeding payins up to ${size.toLocaleString('en-US')}`);
     const started = Date.now();

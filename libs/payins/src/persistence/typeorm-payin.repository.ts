@@ -119,7 +119,14 @@ export class TypeOrmPayinRepository extends PayinRepository {
     const object = payinRepresentation(p);
     await this.events.recordAll(
       manager,
-      types.map((type) => ({ type, businessId: p.businessId, merchantId: p.merchantId, subjectId: p.paymentIntentId, object, at: p.updatedAt })),
+      types.map((type) => ({
+        type,
+        businessId: p.businessId,
+        merchantId: p.merchantId,
+        subjectId: p.paymentIntentId,
+        object,
+        at: p.updatedAt,
+      })),
       { sql, values },
     );
   }
@@ -239,8 +246,12 @@ export class TypeOrmPayinRepository extends PayinRepository {
     query
       .addOrderBy('p.created_at', filters.sort === undefined || filters.sort === SortBy.DATE ? direction : 'DESC')
       .addOrderBy('p.transaction_id', 'ASC');
-    const [rows, total] = await Promise.all([query.offset(pageOffset(page)).limit(page.limit).getMany(), this.count(manager, caller, filters)]);
-    return { items: rows.map(payinFromRow), page: page.page, limit: page.limit, total };
+    // The total rides along with the page: one round trip (a page past the end counts on its own).
+    const total = this.totalExpression(manager, caller, filters);
+    query.addSelect(`(${total.sql})`, 'ledger_total').setParameters(total.parameters);
+    const { entities, raw } = await query.offset(pageOffset(page)).limit(page.limit).getRawAndEntities<{ ledger_total: string }>();
+    const counted = raw.length > 0 ? Number(raw[0].ledger_total) : await this.count(manager, caller, filters);
+    return { items: entities.map(payinFromRow), page: page.page, limit: page.limit, total: counted };
   }
 
   /**
@@ -251,16 +262,29 @@ export class TypeOrmPayinRepository extends PayinRepository {
    * the currency-amount indexes). One statement: one snapshot.
    */
   async count(manager: EntityManager, caller: Caller, f: PayinFilters): Promise<number> {
+    const { sql, parameters } = this.totalExpression(manager, caller, f);
+    const [query, values] = manager.connection.driver.escapeQueryWithParameters(`SELECT (${sql}) AS total`, parameters, {});
+    const [{ total }] = await manager.query<{ total: string }[]>(query, values);
+    return Number(total);
+  }
+
+  /** The count as one SQL expression with named parameters (prefixed `total_`, or the filters' own for a row count). */
+  private totalExpression(manager: EntityManager, caller: Caller, f: PayinFilters): { sql: string; parameters: Record<string, unknown> } {
     if (f.minAmount !== undefined || f.maxAmount !== undefined) {
-      const counted = manager.createQueryBuilder(PayinOrmEntity, 'p').select('count(*)::int', 'total');
-      this.applyFilters(counted, caller, f);
-      return (await counted.getRawOne<{ total: number }>())?.total ?? 0;
+      // The same alias as the page's: inside the subquery, p is the subquery's own row.
+      const rows = manager.createQueryBuilder(PayinOrmEntity, 'p').select('count(*)');
+      this.applyFilters(rows, caller, f);
+      return { sql: rows.getQuery(), parameters: rows.getParameters() };
     }
     const merchantId = isMerchantCaller(caller) ? caller.merchantId : f.merchantId;
-    if (isMerchantCaller(caller) && f.merchantId && f.merchantId !== caller.merchantId) return 0;
-    const values: unknown[] = [caller.businessId];
-    const param = (value: unknown) => `$${values.push(value)}`;
-    const tenant = ['business_id = $1'];
+    if (isMerchantCaller(caller) && f.merchantId && f.merchantId !== caller.merchantId) return { sql: '0::bigint', parameters: {} };
+    const parameters: Record<string, unknown> = { total_business: caller.businessId };
+    const param = (value: unknown, cast?: string) => {
+      const name = `total_${Object.keys(parameters).length}`;
+      parameters[name] = value;
+      return cast ? `CAST(:${name} AS ${cast})` : `:${name}`;
+    };
+    const tenant = ['business_id = :total_business'];
     if (merchantId) tenant.push(`merchant_id = ${param(merchantId)}`);
     if (f.status) tenant.push(`status = ${param(f.status)}`);
     if (f.currency) tenant.push(`currency = ${param(f.currency)}`);
@@ -268,8 +292,8 @@ export class TypeOrmPayinRepository extends PayinRepository {
     const parts: string[] = [];
     if (fullDays) {
       const days = [...tenant];
-      if (fullDays.from) days.push(`day >= ${param(fullDays.from)}::date`);
-      if (fullDays.until) days.push(`day < ${param(fullDays.until)}::date`);
+      if (fullDays.from) days.push(`day >= ${param(fullDays.from, 'date')}`);
+      if (fullDays.until) days.push(`day < ${param(fullDays.until, 'date')}`);
       parts.push(`(SELECT COALESCE(sum(n), 0) FROM payin_daily_count WHERE ${days.join(' AND ')})`);
     }
     for (const slice of slices) {
@@ -279,8 +303,7 @@ export class TypeOrmPayinRepository extends PayinRepository {
       if (slice.until) rows.push(`created_at <= ${param(slice.until)}`);
       parts.push(`(SELECT count(*) FROM payin WHERE ${rows.join(' AND ')})`);
     }
-    const [{ total }] = await manager.query<{ total: string }[]>(`SELECT (${parts.join(' + ')})::bigint AS total`, values);
-    return Number(total);
+    return { sql: `(${parts.join(' + ')})::bigint`, parameters };
   }
 
   private applyFilters(query: SelectQueryBuilder<PayinOrmEntity>, caller: Caller, f: PayinFilters): void {
