@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { BusinessesModule } from '@pcs/businesses';
 import { LoggerModule } from 'nestjs-pino';
 import * as crypto from 'node:crypto';
+import pino from 'pino';
 import { ApiArea } from './error-body';
 import { ErrorFilter } from './error.filter';
 import { HealthController } from './health.controller';
@@ -13,6 +14,24 @@ import { RequestValidationPipe } from './validation.pipe';
 export interface HttpFoundationOptions {
   readonly area: ApiArea;
   readonly logLevel?: string;
+}
+
+let logDestination: pino.DestinationStream | null = null;
+
+/**
+ * The process's log stream: standard output written asynchronously
+ * (sonic-boom): a request does not wait on a write(2) of its log line, and
+ * lines that arrive while a write is under way go out together in the next.
+ * Flushed when the process exits; a kill -9 loses at most the lines not yet
+ * written.
+ */
+function logStream(): pino.DestinationStream {
+  if (!logDestination) {
+    const destination = pino.destination({ dest: 1, sync: false });
+    process.once('exit', () => destination.flushSync());
+    logDestination = destination;
+  }
+  return logDestination;
 }
 
 /**
@@ -51,6 +70,7 @@ export class HttpFoundationModule {
               }),
             },
             autoLogging: { ignore: (request) => request.url === '/health' },
+            stream: logStream(),
           },
         }),
       ],

@@ -80,7 +80,8 @@ async function main(): Promise<void> {
     const apiEnv = {
       DATABASE_URL: url,
       SECRETS_MASTER_KEY: masterKey.toString('base64'),
-      LOG_LEVEL: 'warn',
+      // The default level: a line per request, as in production (to /dev/null: see Instrumented.start).
+      LOG_LEVEL: 'info',
       DATABASE_POOL_SIZE: process.env.BENCH_API_POOL_SIZE ?? '20',
       // The webhook figure's receiver listens on loopback.
       WEBHOOKS_ALLOW_LOCALHOST: 'true',
@@ -120,7 +121,11 @@ async function main(): Promise<void> {
           await load({ url: theirs, method: 'GET', headers: getHeaders, connections: 2, duration: 2 });
           const roundTrips = await api.roundTrips(10, () => fetch(ours, { headers: getHeaders }));
           for (const connections of [1, 10]) {
-            const figures = await load({ url: ours, method: 'GET', headers: getHeaders, connections, duration: SECONDS });
+            const run = () => load({ url: ours, method: 'GET', headers: getHeaders, connections, duration: SECONDS });
+            const figures =
+              kind === 'selective' && connections === 10 && size === SIZES[SIZES.length - 1]
+                ? await profiled(api, 'ledger', notes, run)
+                : await run();
             const bareFigures = await load({ url: theirs, method: 'GET', headers: getHeaders, connections, duration: SECONDS });
             rows.push({
               what: `GET /payin, ${kind} (${query}), ${size.toLocaleString('en-US')} payins, ${connections} connection${connections > 1 ? 's' : ''}`,
@@ -145,7 +150,9 @@ async function main(): Promise<void> {
       country: 'URY',
     });
     await load({ url: `${bare.url}/`, method: 'POST', ...creation, connections: 10, duration: 3 });
-    const bareCreate = await load({ url: `${bare.url}/`, method: 'POST', ...creation, connections: 50, duration: SECONDS });
+    const bareCreate = await cpuDuring(bare.child.pid!, 'the bare endpoint', notes, () =>
+      load({ url: `${bare.url}/`, method: 'POST', ...creation, connections: 50, duration: SECONDS }),
+    );
     rows.push({
       what: 'bare node:http + pg: HMAC check + one INSERT, 50 connections',
       figures: bareCreate,
@@ -157,17 +164,14 @@ async function main(): Promise<void> {
       const target = `${api.url}/payment-intent`;
       await load({ url: target, method: 'POST', ...creation, connections: 10, duration: 3 });
       const roundTrips = await api.roundTrips(50, () => fetch(target, { method: 'POST', ...creation }));
-      if (PROFILE) await api.startProfile();
       const rss = api.sampleRss();
-      const figures = await load({ url: target, method: 'POST', ...creation, connections: 50, duration: SECONDS });
+      const figures = await profiled(api, 'creation', notes, () =>
+        cpuDuring(api.child.pid!, 'the creation load (one API process)', notes, () =>
+          load({ url: target, method: 'POST', ...creation, connections: 50, duration: SECONDS }),
+        ),
+      );
       notes.push(`payins API RSS under the creation load: ${(rss.stop() / 1024 / 1024).toFixed(0)} MiB at most`);
       rows.push({ what: 'signed POST /payment-intent (17), 50 connections', figures, bare: bareCreate, target: 0.5, roundTrips });
-      if (PROFILE) {
-        const file = path.resolve('test-output/bench', `payins-api-creation-${Date.now()}.cpuprofile`);
-        await api.stopProfile(file);
-        notes.push(`CPU profile of the payins API under the creation load: ${path.relative(process.cwd(), file)}`);
-        for (const share of summarizeProfile(file)) notes.push(`  ${(share.share * 100).toFixed(1).padStart(5)}%  ${share.what}`);
-      }
     }
 
     if (want('link')) {
@@ -236,7 +240,12 @@ async function main(): Promise<void> {
         });
         const target = `${clustered.url}/payment-intent`;
         await load({ url: target, method: 'POST', ...creation, connections: 10, duration: 3 });
-        const figures = await load({ url: target, method: 'POST', ...creation, connections: 50, duration: SECONDS });
+        const figures = await cpuDuring(
+          clustered.child.pid!,
+          `the creation load (${workers} process${workers > 1 ? 'es' : ''}, cluster)`,
+          notes,
+          () => load({ url: target, method: 'POST', ...creation, connections: 50, duration: SECONDS }),
+        );
         rows.push({
           what: `signed POST /payment-intent, ${workers} API process${workers > 1 ? 'es' : ''} behind one port (cluster)`,
           figures,
@@ -274,6 +283,72 @@ async function main(): Promise<void> {
   }
 }
 
+/** With BENCH_PROFILE=1, a CPU profile of the API during `run`, written to test-output/bench and summarised in the notes. */
+async function profiled<T>(api: Instrumented, label: string, notes: string[], run: () => Promise<T>): Promise<T> {
+  if (!PROFILE) return run();
+  await api.startProfile();
+  const result = await run();
+  const file = path.resolve('test-output/bench', `payins-api-${label}-${Date.now()}.cpuprofile`);
+  await api.stopProfile(file);
+  notes.push(`CPU profile of the payins API under the ${label} load: ${path.relative(process.cwd(), file)}`);
+  for (const share of summarizeProfile(file)) notes.push(`  ${(share.share * 100).toFixed(1).padStart(5)}%  ${share.what}`);
+  return result;
+}
+
+/** CPU ticks by process from /proc (Linux): pid -> [ppid, name, user + system ticks]. */
+function processTicks(): Map<number, [number, string, number]> {
+  const result = new Map<number, [number, string, number]>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      result.set(Number(entry), [Number(fields[1]), name, Number(fields[11]) + Number(fields[12])]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return result;
+}
+
+function machineTicks(): number {
+  const [cpu] = fs.readFileSync('/proc/stat', 'utf8').split('\n');
+  return cpu
+    .split(/\s+/)
+    .slice(1)
+    .reduce((sum, n) => sum + (Number(n) || 0), 0);
+}
+
+/**
+ * Where the machine's CPU went while `run` ran: the API (the process and its
+ * children), PostgreSQL's processes, the load generator (this process), and
+ * the rest (idle, the kernel's softirq, other tenants), as shares of all cores.
+ */
+async function cpuDuring<T>(apiPid: number, label: string, notes: string[], run: () => Promise<T>): Promise<T> {
+  if (process.platform !== 'linux') return run();
+  const before = processTicks();
+  const machineBefore = machineTicks();
+  const result = await run();
+  const after = processTicks();
+  const machine = machineTicks() - machineBefore;
+  const delta = (pid: number) => (after.get(pid)?.[2] ?? 0) - (before.get(pid)?.[2] ?? 0);
+  const isApi = (pid: number) => pid === apiPid || after.get(pid)?.[0] === apiPid;
+  let api = 0;
+  let postgres = 0;
+  for (const [pid, [, name]] of after) {
+    if (isApi(pid)) api += delta(pid);
+    else if (name === 'postgres' || name.startsWith('postgres')) postgres += delta(pid);
+  }
+  const self = delta(process.pid);
+  const share = (ticks: number) => `${((ticks / machine) * 100).toFixed(0)}%`;
+  notes.push(
+    `machine CPU during ${label}: API ${share(api)}, PostgreSQL ${share(postgres)}, load generator ${share(self)}, ` +
+      `everything else (idle, kernel, other processes) ${share(machine - api - postgres - self)}`,
+  );
+  return result;
+}
+
 /** A process the benchmark started with instrument.js preloaded: its port, query count, RSS and CPU profile. */
 class Instrumented {
   private constructor(
@@ -290,7 +365,8 @@ class Instrumented {
     const child = fork(script, [], {
       env: { ...process.env, ...extraEnv, [portVariable]: String(port) },
       execArgv: ['--require', path.resolve(__dirname, 'instrument.js')],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      // Request logs (stdout) are written, as in production, and discarded; start-up and errors (stderr) show.
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
     const started = new Instrumented(child, port);
     await waitForHealth(`${started.url}/health`);
