@@ -43,11 +43,14 @@ export class EventRecorder {
    * own INSERT, as CTEs). `change`, when given, is the statement that writes
    * the change itself (an INSERT or UPDATE with its values): it runs first in
    * the same statement, so the change and its events cost one round trip.
+   * `change.requires`, a boolean SQL expression over the change's own
+   * parameters, is checked in the statement (pcs_require): when false, the
+   * statement fails with SQLSTATE P0004 and writes nothing.
    */
   async recordAll(
     manager: EntityManager,
     events: readonly NewEvent[],
-    change?: { sql: string; values: unknown[] },
+    change?: { sql: string; values: unknown[]; requires?: { sql: string; reason: string } },
   ): Promise<RecordedEvent[]> {
     if (events.length === 0) throw new Error('no events to record');
     const { businessId, merchantId, subjectId } = events[0];
@@ -93,8 +96,9 @@ export class EventRecorder {
       values.push(...job.values);
       ctes.push(`job${i} AS (${job.sql})`);
     }
+    const requirement = change?.requires ? `, pcs_require(${change.requires.sql}, ${param(change.requires.reason)}) AS required` : '';
     const rows = await manager.query<{ event_id: string; sequence: number; payload: string }[]>(
-      `WITH ${ctes.join(',\n')} SELECT event_id, sequence, payload FROM recorded`,
+      `WITH ${ctes.join(',\n')} SELECT event_id, sequence, payload${requirement} FROM recorded`,
       values,
     );
     const byId = new Map(rows.map((row) => [row.event_id, row]));

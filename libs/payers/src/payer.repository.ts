@@ -13,6 +13,8 @@ export abstract class PayerRepository {
   abstract findVisible(manager: EntityManager, caller: Caller, payerId: PayerId, lock?: PayerLock): Promise<Payer | null>;
   /** By id, deleted payers included (payment records keep their names). */
   abstract findById(manager: EntityManager, payerId: PayerId): Promise<Payer | null>;
+  /** SQL true while the payer (its id in `parameter`) exists and is not deleted, taking it as a 'share' lock does. */
+  abstract liveCondition(parameter: string): string;
   /** Which of these payers are live and of the caller's business. */
   abstract liveIds(manager: EntityManager, businessId: BusinessId, payerIds: readonly PayerId[]): Promise<Set<string>>;
   /** Operation 11: newest first; the search term matches names, email and document ignoring case and accents. */

@@ -87,6 +87,17 @@ export class PayerService {
     return payer;
   }
 
+  /**
+   * For another context that writes in a single statement what depends on a
+   * payer (a payment intent's fast creation): a condition true while the
+   * payer exists and is not deleted, which takes the payer as `loadVisible(...,
+   * 'share')` does, so the payer's deletion waits for that write or the write
+   * sees the payer gone. `parameter` is where the statement holds the payer's id.
+   */
+  liveCondition(parameter: string): string {
+    return this.payers.liveCondition(parameter);
+  }
+
   /** A payer by id for the service's own flows, which act for no caller (deleted payers included: records keep their names). */
   async findById(payerId: PayerId, manager: EntityManager = this.dataSource.manager): Promise<Readonly<PayerProps> | null> {
     return (await this.payers.findById(manager, payerId))?.snapshot() ?? null;

@@ -19,6 +19,17 @@ export abstract class PaymentIntentRepository {
   abstract findById(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<PaymentIntent | null>;
   /** A new intent: a plain INSERT. */
   abstract insert(manager: EntityManager, intent: PaymentIntent): Promise<void>;
+  /**
+   * A new intent and its events in one statement, written only if
+   * `requirement` (SQL over the parameter it is given, holding `value`) holds
+   * when the statement runs; false (nothing written) otherwise. Needs no
+   * transaction of its own.
+   */
+  abstract insertRequiring(
+    manager: EntityManager,
+    intent: PaymentIntent,
+    requirement: { condition: (parameter: string) => string; value: unknown; reason: string },
+  ): Promise<boolean>;
   abstract save(manager: EntityManager, intent: PaymentIntent): Promise<void>;
   /** Whether the payer has an intent that is not final (the payers context asks, through its port). */
   abstract hasOpenForPayer(manager: EntityManager, payerId: PayerId): Promise<boolean>;

@@ -17,6 +17,11 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * range are counted exactly. Upserts go in key order, so concurrent writers
  * queue on a counter row instead of deadlocking.
  *
+ * `pcs_require(ok, message)` aborts the statement it is part of unless `ok`:
+ * a change written as one statement (no explicit transaction) checks a
+ * condition it depends on, under the lock the condition takes, in the same
+ * statement.
+ *
  * The merchant's payin indexes also carry business_id: every ledger query
  * checks it with the merchant, and without it a count over an amount range
  * visited each matching row in the table (no index-only scan).
@@ -26,6 +31,14 @@ export class Performance1796200000000 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
+CREATE FUNCTION pcs_require(ok boolean, message text) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+  IF ok IS NOT TRUE THEN
+    RAISE EXCEPTION USING ERRCODE = 'P0004', MESSAGE = 'requirement failed: ' || message;
+  END IF;
+  RETURN true;
+END $$;
+
 CREATE FUNCTION notify_credential_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM pg_notify('pcs_changes', 'credential:' || COALESCE(NEW.api_key, OLD.api_key));
@@ -129,6 +142,7 @@ DROP TRIGGER merchant_changed ON merchant;
 DROP FUNCTION notify_merchant_change();
 DROP TRIGGER api_credential_changed ON api_credential;
 DROP FUNCTION notify_credential_change();
+DROP FUNCTION pcs_require(boolean, text);
 `);
   }
 }

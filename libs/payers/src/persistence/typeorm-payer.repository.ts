@@ -9,6 +9,10 @@ import { PayerOrmEntity } from './payer.orm-entity';
 
 @Injectable()
 export class TypeOrmPayerRepository extends PayerRepository {
+  liveCondition(parameter: string): string {
+    return `EXISTS (SELECT 1 FROM payer WHERE payer_id = ${parameter} AND deleted_at IS NULL FOR KEY SHARE)`;
+  }
+
   async findVisible(manager: EntityManager, caller: Caller, payerId: PayerId, lock: PayerLock = 'none'): Promise<Payer | null> {
     const mode = lock === 'share' ? ('for_key_share' as const) : lock === 'update' ? ('pessimistic_write' as const) : null;
     const row = await manager.findOne(PayerOrmEntity, {

@@ -95,6 +95,9 @@ export class PaymentIntentCreationService {
     const country = await this.rules.countryAccepting(command.country, amount.currency);
     if (!amount.plus(tip).isWithinLimit()) throw new InvalidRequestError(['tipAmount'], 'amount plus tipAmount exceeds the maximum');
 
+    if (command.payerId && !command.payerData && !command.paymentInstrumentId && !command.paymentInstrumentData && !command.confirm) {
+      return this.createForExistingPayer(caller, command, command.payerId, paymentIntentId, country, tip);
+    }
     const created = await inTransaction(this.dataSource, async (manager) => {
       const merchant = await this.merchants.resolve(caller, command.merchantId ?? command.paymentInstrumentData?.merchantId, manager);
       const merchantId = merchant.id;
@@ -117,35 +120,19 @@ export class PaymentIntentCreationService {
 
       const paymentInstrumentId = await this.instrumentFor(manager, caller, command, payer.id, country);
       const now = new Date();
-      const intent = PaymentIntent.create({
+      const intent = this.newIntent(
+        caller,
+        command,
         paymentIntentId,
-        businessId: caller.businessId,
         merchantId,
-        payerId: payer.id,
-        paymentInstrumentId,
-        countryId: country.countryId,
-        origin: 'API',
-        payinType: command.payinType,
-        amount,
-        tip,
+        country,
         vatRateBp,
-        externalReference: command.externalReference,
-        externalInvoiceId: String(command.invoiceNumber),
-        invoiceNumber: command.invoiceNumber,
-        invoiceEmail: payer.snapshot().email,
-        description: command.description ?? null,
-        receiptEmail: payer.snapshot().email,
-        setupFutureUsage: command.setupFutureUsage ?? false,
-        offSession: command.offSession,
-        confirmationMethod: command.confirm ? 'AUTOMATIC' : 'MANUAL',
-        metadata: command.metadata ?? null,
-        linkId: null,
-        preferredPaymentMethod: null,
-        preferredInstrumentType: null,
-        allowedPaymentMethods: null,
-        additionalInfo: null,
-        createdAt: now,
-      });
+        tip,
+        payer.id,
+        payer.snapshot().email,
+        paymentInstrumentId,
+        now,
+      );
       let payinId: string | null = null;
       if (command.confirm && paymentInstrumentId) {
         const processor = await this.processorForInstrument(manager, intent, paymentInstrumentId, caller);
@@ -167,6 +154,99 @@ export class PaymentIntentCreationService {
     if (!created.payinId) return created.intent;
     await this.attempts.chargeOffSession(created.payinId);
     return (await this.intents.findById(this.dataSource.manager, created.intent.id)) ?? created.intent;
+  }
+
+  /**
+   * The common creation (an existing payer, no instrument, no charge) in two
+   * round trips and no explicit transaction: the payer is read, then one
+   * statement inserts the intent, its event and the event's dispatch job only
+   * if the payer is still there, taking it for key share as the general path
+   * does (a deletion of the payer waits for it, or it sees the payer gone).
+   * The merchant and its VAT rates come from memory.
+   */
+  private async createForExistingPayer(
+    caller: Caller,
+    command: CreatePaymentIntentCommand,
+    payerId: PayerId,
+    paymentIntentId: PaymentIntentId,
+    country: Country,
+    tip: Money,
+  ): Promise<PaymentIntent> {
+    const merchant = await this.merchants.resolve(caller, command.merchantId);
+    merchant.assertCanCollect();
+    const vatRateBp = await this.rules.vatRate(merchant.id, country, command.vatPercentage);
+    const payer = (await this.payers.loadVisible(caller, payerId)).snapshot();
+    if (payer.merchantId !== merchant.id) throw new DomainError('PAYER_NOT_FOUND');
+    const intent = this.newIntent(
+      caller,
+      command,
+      paymentIntentId,
+      merchant.id,
+      country,
+      vatRateBp,
+      tip,
+      payerId,
+      payer.email,
+      null,
+      new Date(),
+    );
+    try {
+      const written = await this.intents.insertRequiring(this.dataSource.manager, intent, {
+        condition: (parameter) => this.payers.liveCondition(parameter),
+        value: payerId,
+        reason: 'the payer is gone',
+      });
+      if (!written) throw new DomainError('PAYER_NOT_FOUND');
+      return intent;
+    } catch (error) {
+      // The same operation committed meanwhile (a retry racing its own first attempt).
+      if (isUniqueViolation(error, 'payment_intent_pkey')) return (await this.rules.resume(caller, paymentIntentId))!;
+      throw error;
+    }
+  }
+
+  private newIntent(
+    caller: Caller,
+    command: CreatePaymentIntentCommand,
+    paymentIntentId: PaymentIntentId,
+    merchantId: MerchantId,
+    country: Country,
+    vatRateBp: number,
+    tip: Money,
+    payerId: PayerId,
+    payerEmail: string | null,
+    paymentInstrumentId: PaymentInstrumentId | null,
+    now: Date,
+  ): PaymentIntent {
+    return PaymentIntent.create({
+      paymentIntentId,
+      businessId: caller.businessId,
+      merchantId,
+      payerId,
+      paymentInstrumentId,
+      countryId: country.countryId,
+      origin: 'API',
+      payinType: command.payinType,
+      amount: command.amount,
+      tip,
+      vatRateBp,
+      externalReference: command.externalReference,
+      externalInvoiceId: String(command.invoiceNumber),
+      invoiceNumber: command.invoiceNumber,
+      invoiceEmail: payerEmail,
+      description: command.description ?? null,
+      receiptEmail: payerEmail,
+      setupFutureUsage: command.setupFutureUsage ?? false,
+      offSession: command.offSession,
+      confirmationMethod: command.confirm ? 'AUTOMATIC' : 'MANUAL',
+      metadata: command.metadata ?? null,
+      linkId: null,
+      preferredPaymentMethod: null,
+      preferredInstrumentType: null,
+      allowedPaymentMethods: null,
+      additionalInfo: null,
+      createdAt: now,
+    });
   }
 
   private async instrumentFor(

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventRecorder } from '@pcs/events';
 import { Caller, isMerchantCaller, PayerId, PaymentIntentId } from '@pcs/kernel';
-import { EntityManager, In } from 'typeorm';
+import { EntityManager, In, QueryFailedError } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { OPEN_STATUSES, PaymentIntent } from '../domain/payment-intent';
 import { GatewayEventLog, PaymentIntentRepository } from '../payment-intent.repository';
@@ -52,6 +52,33 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
       .values(intentToRow(intent) as QueryDeepPartialEntity<PaymentIntentOrmEntity>)
       .getQueryAndParameters();
     await this.write(manager, intent, sql, values);
+  }
+
+  async insertRequiring(
+    manager: EntityManager,
+    intent: PaymentIntent,
+    requirement: { condition: (parameter: string) => string; value: unknown; reason: string },
+  ): Promise<boolean> {
+    const [sql, values] = manager
+      .createQueryBuilder()
+      .insert()
+      .into(PaymentIntentOrmEntity)
+      .values(intentToRow(intent) as QueryDeepPartialEntity<PaymentIntentOrmEntity>)
+      .getQueryAndParameters();
+    const { businessId, merchantId, updatedAt } = intent.snapshot();
+    const object = paymentIntentRepresentation(intent);
+    const events = intent.pullChanges().map((type) => ({ type, businessId, merchantId, subjectId: intent.id, object, at: updatedAt }));
+    try {
+      await this.events.recordAll(manager, events, {
+        sql,
+        values: [...values, requirement.value],
+        requires: { sql: requirement.condition(`$${values.length + 1}`), reason: requirement.reason },
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === 'P0004') return false;
+      throw error;
+    }
   }
 
   /** The intent's row as it now is: a plain UPDATE (the intent was read, and locked, in this transaction). */
