@@ -32,7 +32,7 @@ describe('payin counts on PostgreSQL', () => {
     services = await serviceContext([PayinsModule, BusinessesModule, MerchantsModule], { poolSize: 12 });
     ledger = services.get(PayinLedgerService);
     const business = await services.get(BusinessService).create('Payin counts');
-    businessId = business.businessId as BusinessId;
+    businessId = business.businessId;
     for (const name of ['One', 'Two']) {
       const merchant = await services
         .get(MerchantService)

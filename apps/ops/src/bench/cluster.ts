@@ -23,6 +23,6 @@ if (cluster.isPrimary) {
     });
   });
 } else {
-  // The built API's entry point, as `npm run start:payins-api` runs it.
-  require(path.resolve(__dirname, '../../../payins-api/src/main.js'));
+  // The built API's entry point, as `npm run start:payins-api` runs it (apps do not import each other).
+  void import(path.resolve(__dirname, '../../../payins-api/src/main.js'));
 }

@@ -87,7 +87,7 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
     const [sql, values] = manager
       .createQueryBuilder()
       .update(PaymentIntentOrmEntity)
-      .set(row as QueryDeepPartialEntity<PaymentIntentOrmEntity>)
+      .set(row)
       .where('payment_intent_id = :paymentIntentId', { paymentIntentId })
       .getQueryAndParameters();
     await this.write(manager, intent, sql, values);
