@@ -4,7 +4,7 @@ import { inTransaction } from '@pcs/database';
 import { MerchantsModule, MerchantService } from '@pcs/merchants';
 import { serviceContext, ServiceContext } from '@pcs/testing';
 import * as crypto from 'node:crypto';
-import { EventRecorder } from './event-recorder';
+import { EventRecorder, runChange } from './event-recorder';
 import { EventsModule } from './events.module';
 
 /** Recording events on PostgreSQL: with the transaction or not at all, and one gapless sequence per subject under concurrency. */
@@ -79,5 +79,25 @@ describe('event recorder on PostgreSQL', () => {
       ),
     );
     expect((await eventsOf(subjectId)).map((event) => event.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it('refuses an update that must find its row and does not, with or without events (nothing is written)', async () => {
+    const subjectId = crypto.randomUUID();
+    const update = `UPDATE event_sequence SET last = last WHERE subject_id = $1 RETURNING subject_id`;
+    await expect(runChange(services.dataSource.manager, update, [subjectId], 'the row exists')).rejects.toThrow(
+      'requirement failed: the row exists',
+    );
+    await expect(
+      inTransaction(services.dataSource, (manager) =>
+        recorder.recordAll(manager, [{ type: 'link.used', ...ids, subjectId, object: {} }], {
+          sql: update,
+          values: [subjectId],
+          requires: { sql: 'EXISTS (SELECT 1 FROM change)', reason: 'the row exists' },
+        }),
+      ),
+    ).rejects.toThrow('requirement failed: the row exists');
+    expect(await eventsOf(subjectId)).toEqual([]);
+    await inTransaction(services.dataSource, (manager) => recorder.record(manager, { type: 'link.used', ...ids, subjectId, object: {} }));
+    await expect(runChange(services.dataSource.manager, update, [subjectId], 'the row exists')).resolves.toBeUndefined();
   });
 });

@@ -116,3 +116,19 @@ export class EventRecorder {
     });
   }
 }
+
+/**
+ * Runs a change that records no events; with `mustExist`, an UPDATE ...
+ * RETURNING that must have found its row (the statement fails, SQLSTATE
+ * P0004, if it did not: an aggregate saved that was never inserted).
+ */
+export async function runChange(manager: EntityManager, sql: string, values: unknown[], mustExist?: string): Promise<void> {
+  if (!mustExist) {
+    await manager.query(sql, values);
+    return;
+  }
+  await manager.query(`WITH change AS (${sql}) SELECT pcs_require(EXISTS (SELECT 1 FROM change), $${values.length + 1})`, [
+    ...values,
+    mustExist,
+  ]);
+}

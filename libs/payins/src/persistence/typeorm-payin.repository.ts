@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EventRecorder } from '@pcs/events';
+import { EventRecorder, runChange } from '@pcs/events';
 import {
   Caller,
   currencyExponent,
@@ -107,14 +107,15 @@ export class TypeOrmPayinRepository extends PayinRepository {
       .update(PayinOrmEntity)
       .set(row)
       .where('transaction_id = :transactionId', { transactionId })
+      .returning('transaction_id')
       .getQueryAndParameters();
-    await this.write(manager, payin, sql, values);
+    await this.write(manager, payin, sql, values, 'the payin to update exists');
   }
 
   /** The change and a refund's events (contract §14, numbered in its payment intent's sequence), in one statement. */
-  private async write(manager: EntityManager, payin: Payin, sql: string, values: unknown[]): Promise<void> {
+  private async write(manager: EntityManager, payin: Payin, sql: string, values: unknown[], mustExist?: string): Promise<void> {
     const types = payin.pullRefundEvents();
-    if (types.length === 0) return void (await manager.query(sql, values));
+    if (types.length === 0) return void (await runChange(manager, sql, values, mustExist));
     const p = payin.snapshot();
     const object = payinRepresentation(p);
     await this.events.recordAll(
@@ -127,7 +128,7 @@ export class TypeOrmPayinRepository extends PayinRepository {
         object,
         at: p.updatedAt,
       })),
-      { sql, values },
+      { sql, values, ...(mustExist ? { requires: { sql: 'EXISTS (SELECT 1 FROM change)', reason: mustExist } } : {}) },
     );
   }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EventRecorder } from '@pcs/events';
+import { EventRecorder, runChange } from '@pcs/events';
 import { Caller, isMerchantCaller, PayerId, PaymentIntentId } from '@pcs/kernel';
 import { EntityManager, In, QueryFailedError } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -89,20 +89,21 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
       .update(PaymentIntentOrmEntity)
       .set(row)
       .where('payment_intent_id = :paymentIntentId', { paymentIntentId })
+      .returning('payment_intent_id')
       .getQueryAndParameters();
-    await this.write(manager, intent, sql, values);
+    await this.write(manager, intent, sql, values, 'the payment intent to update exists');
   }
 
   /** The change and the events of what happened to the intent, in one statement. */
-  private async write(manager: EntityManager, intent: PaymentIntent, sql: string, values: unknown[]): Promise<void> {
+  private async write(manager: EntityManager, intent: PaymentIntent, sql: string, values: unknown[], mustExist?: string): Promise<void> {
     const changes = intent.pullChanges();
-    if (changes.length === 0) return void (await manager.query(sql, values));
+    if (changes.length === 0) return void (await runChange(manager, sql, values, mustExist));
     const { businessId, merchantId, updatedAt } = intent.snapshot();
     const object = paymentIntentRepresentation(intent);
     await this.events.recordAll(
       manager,
       changes.map((type) => ({ type, businessId, merchantId, subjectId: intent.id, object, at: updatedAt })),
-      { sql, values },
+      { sql, values, ...(mustExist ? { requires: { sql: 'EXISTS (SELECT 1 FROM change)', reason: mustExist } } : {}) },
     );
   }
 
