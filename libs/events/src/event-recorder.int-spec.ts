@@ -4,7 +4,7 @@ import { inTransaction } from '@pcs/database';
 import { MerchantsModule, MerchantService } from '@pcs/merchants';
 import { serviceContext, ServiceContext } from '@pcs/testing';
 import * as crypto from 'node:crypto';
-import { EventRecorder, runChange } from './event-recorder';
+import { EventRecorder, rowFound, runChange } from './event-recorder';
 import { EventsModule } from './events.module';
 
 /** Recording events on PostgreSQL: with the transaction or not at all, and one gapless sequence per subject under concurrency. */
@@ -84,20 +84,20 @@ describe('event recorder on PostgreSQL', () => {
   it('refuses an update that must find its row and does not, with or without events (nothing is written)', async () => {
     const subjectId = crypto.randomUUID();
     const update = `UPDATE event_sequence SET last = last WHERE subject_id = $1 RETURNING subject_id`;
-    await expect(runChange(services.dataSource.manager, update, [subjectId], 'the row exists')).rejects.toThrow(
-      'requirement failed: the row exists',
+    await expect(runChange(services.dataSource.manager, update, [subjectId], rowFound('sequence'))).rejects.toThrow(
+      'requirement failed: the sequence to update exists',
     );
     await expect(
       inTransaction(services.dataSource, (manager) =>
         recorder.recordAll(manager, [{ type: 'link.used', ...ids, subjectId, object: {} }], {
           sql: update,
           values: [subjectId],
-          requires: { sql: 'EXISTS (SELECT 1 FROM change)', reason: 'the row exists' },
+          requires: rowFound('sequence'),
         }),
       ),
-    ).rejects.toThrow('requirement failed: the row exists');
+    ).rejects.toThrow('requirement failed: the sequence to update exists');
     expect(await eventsOf(subjectId)).toEqual([]);
     await inTransaction(services.dataSource, (manager) => recorder.record(manager, { type: 'link.used', ...ids, subjectId, object: {} }));
-    await expect(runChange(services.dataSource.manager, update, [subjectId], 'the row exists')).resolves.toBeUndefined();
+    await expect(runChange(services.dataSource.manager, update, [subjectId], rowFound('sequence'))).resolves.toBeUndefined();
   });
 });

@@ -118,17 +118,24 @@ export class EventRecorder {
 }
 
 /**
- * Runs a change that records no events; with `mustExist`, an UPDATE ...
- * RETURNING that must have found its row (the statement fails, SQLSTATE
- * P0004, if it did not: an aggregate saved that was never inserted).
+ * Runs a change that records no events; with `requires` (as in
+ * `recordAll`), a condition checked in the same statement, which fails with
+ * SQLSTATE P0004 and writes nothing when it does not hold.
  */
-export async function runChange(manager: EntityManager, sql: string, values: unknown[], mustExist?: string): Promise<void> {
-  if (!mustExist) {
+export async function runChange(
+  manager: EntityManager,
+  sql: string,
+  values: unknown[],
+  requires?: { sql: string; reason: string },
+): Promise<void> {
+  if (!requires) {
     await manager.query(sql, values);
     return;
   }
-  await manager.query(`WITH change AS (${sql}) SELECT pcs_require(EXISTS (SELECT 1 FROM change), $${values.length + 1})`, [
-    ...values,
-    mustExist,
-  ]);
+  await manager.query(`WITH change AS (${sql}) SELECT pcs_require(${requires.sql}, $${values.length + 1})`, [...values, requires.reason]);
+}
+
+/** What an UPDATE ... RETURNING written through `runChange` or `recordAll` requires: that it found its row. */
+export function rowFound(what: string): { sql: string; reason: string } {
+  return { sql: 'EXISTS (SELECT 1 FROM change)', reason: `the ${what} to update exists` };
 }

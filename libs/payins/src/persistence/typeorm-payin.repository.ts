@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EventRecorder, runChange } from '@pcs/events';
+import { EventRecorder, rowFound, runChange } from '@pcs/events';
 import {
   Caller,
   currencyExponent,
@@ -109,13 +109,19 @@ export class TypeOrmPayinRepository extends PayinRepository {
       .where('transaction_id = :transactionId', { transactionId })
       .returning('transaction_id')
       .getQueryAndParameters();
-    await this.write(manager, payin, sql, values, 'the payin to update exists');
+    await this.write(manager, payin, sql, values, rowFound('payin'));
   }
 
   /** The change and a refund's events (contract §14, numbered in its payment intent's sequence), in one statement. */
-  private async write(manager: EntityManager, payin: Payin, sql: string, values: unknown[], mustExist?: string): Promise<void> {
+  private async write(
+    manager: EntityManager,
+    payin: Payin,
+    sql: string,
+    values: unknown[],
+    requires?: { sql: string; reason: string },
+  ): Promise<void> {
     const types = payin.pullRefundEvents();
-    if (types.length === 0) return void (await runChange(manager, sql, values, mustExist));
+    if (types.length === 0) return runChange(manager, sql, values, requires);
     const p = payin.snapshot();
     const object = payinRepresentation(p);
     await this.events.recordAll(
@@ -128,7 +134,7 @@ export class TypeOrmPayinRepository extends PayinRepository {
         object,
         at: p.updatedAt,
       })),
-      { sql, values, ...(mustExist ? { requires: { sql: 'EXISTS (SELECT 1 FROM change)', reason: mustExist } } : {}) },
+      { sql, values, requires },
     );
   }
 

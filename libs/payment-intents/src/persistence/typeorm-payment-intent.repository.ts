@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EventRecorder, runChange } from '@pcs/events';
+import { EventRecorder, rowFound, runChange } from '@pcs/events';
 import { Caller, isMerchantCaller, PayerId, PaymentIntentId } from '@pcs/kernel';
 import { EntityManager, In, QueryFailedError } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -44,13 +44,7 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
   }
 
   async insert(manager: EntityManager, intent: PaymentIntent): Promise<void> {
-    // The jsonb columns' types confuse TypeORM's partial-entity typing; the row is complete.
-    const [sql, values] = manager
-      .createQueryBuilder()
-      .insert()
-      .into(PaymentIntentOrmEntity)
-      .values(intentToRow(intent) as QueryDeepPartialEntity<PaymentIntentOrmEntity>)
-      .getQueryAndParameters();
+    const [sql, values] = this.insertStatement(manager, intent);
     await this.write(manager, intent, sql, values);
   }
 
@@ -59,20 +53,11 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
     intent: PaymentIntent,
     requirement: { condition: (parameter: string) => string; value: unknown; reason: string },
   ): Promise<boolean> {
-    const [sql, values] = manager
-      .createQueryBuilder()
-      .insert()
-      .into(PaymentIntentOrmEntity)
-      .values(intentToRow(intent) as QueryDeepPartialEntity<PaymentIntentOrmEntity>)
-      .getQueryAndParameters();
-    const { businessId, merchantId, updatedAt } = intent.snapshot();
-    const object = paymentIntentRepresentation(intent);
-    const events = intent.pullChanges().map((type) => ({ type, businessId, merchantId, subjectId: intent.id, object, at: updatedAt }));
+    const [sql, values] = this.insertStatement(manager, intent);
     try {
-      await this.events.recordAll(manager, events, {
-        sql,
-        values: [...values, requirement.value],
-        requires: { sql: requirement.condition(`$${values.length + 1}`), reason: requirement.reason },
+      await this.write(manager, intent, sql, [...values, requirement.value], {
+        sql: requirement.condition(`$${values.length + 1}`),
+        reason: requirement.reason,
       });
       return true;
     } catch (error) {
@@ -91,19 +76,35 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
       .where('payment_intent_id = :paymentIntentId', { paymentIntentId })
       .returning('payment_intent_id')
       .getQueryAndParameters();
-    await this.write(manager, intent, sql, values, 'the payment intent to update exists');
+    await this.write(manager, intent, sql, values, rowFound('payment intent'));
   }
 
-  /** The change and the events of what happened to the intent, in one statement. */
-  private async write(manager: EntityManager, intent: PaymentIntent, sql: string, values: unknown[], mustExist?: string): Promise<void> {
+  private insertStatement(manager: EntityManager, intent: PaymentIntent): [string, unknown[]] {
+    // The jsonb columns' types confuse TypeORM's partial-entity typing; the row is complete.
+    return manager
+      .createQueryBuilder()
+      .insert()
+      .into(PaymentIntentOrmEntity)
+      .values(intentToRow(intent) as QueryDeepPartialEntity<PaymentIntentOrmEntity>)
+      .getQueryAndParameters();
+  }
+
+  /** The change and the events of what happened to the intent, in one statement (with its condition, if any). */
+  private async write(
+    manager: EntityManager,
+    intent: PaymentIntent,
+    sql: string,
+    values: unknown[],
+    requires?: { sql: string; reason: string },
+  ): Promise<void> {
     const changes = intent.pullChanges();
-    if (changes.length === 0) return void (await runChange(manager, sql, values, mustExist));
+    if (changes.length === 0) return runChange(manager, sql, values, requires);
     const { businessId, merchantId, updatedAt } = intent.snapshot();
     const object = paymentIntentRepresentation(intent);
     await this.events.recordAll(
       manager,
       changes.map((type) => ({ type, businessId, merchantId, subjectId: intent.id, object, at: updatedAt })),
-      { sql, values, ...(mustExist ? { requires: { sql: 'EXISTS (SELECT 1 FROM change)', reason: mustExist } } : {}) },
+      { sql, values, requires },
     );
   }
 
