@@ -21,6 +21,22 @@ describe('OpenAPI documents', () => {
     expect(serializeOpenApiDocument(documents[name])).toBe(committed);
   });
 
+  it.each(['payins-api', 'b2b-api'] as const)(
+    '%s declares no property as a bare object (a nullable string without its type reads as one)',
+    (name) => {
+      const bare: string[] = [];
+      for (const [schemaName, schema] of Object.entries(documents[name].components?.schemas ?? {})) {
+        for (const [property, declared] of Object.entries(
+          (schema as { properties?: Record<string, Record<string, unknown>> }).properties ?? {},
+        )) {
+          if (declared.type === 'object' && !declared.properties && !declared.additionalProperties && !declared.allOf)
+            bare.push(`${schemaName}.${property}`);
+        }
+      }
+      expect(bare).toEqual([]);
+    },
+  );
+
   it('documents every operation of the payins API as signed with both headers, except health', () => {
     for (const [route, operations] of Object.entries(documents['payins-api'].paths)) {
       for (const [method, operation] of Object.entries(operations as Record<string, { security?: unknown; summary?: string }>)) {

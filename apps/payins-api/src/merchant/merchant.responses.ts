@@ -4,14 +4,14 @@ import { CountryResponse } from '../catalog/catalog.responses';
 import { AddressDto } from '../shared/address.dto';
 
 export class SettlementBankResponse {
-  @ApiProperty({ format: 'uuid', nullable: true }) settlementBankId: string | null;
-  @ApiProperty({ format: 'uuid', nullable: true }) bankId: string | null;
-  @ApiProperty({ nullable: true }) accountNumber: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) settlementBankId: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) bankId: string | null;
+  @ApiProperty({ type: String, nullable: true }) accountNumber: string | null;
   @ApiProperty({ enum: Currency, nullable: true }) currency: string | null;
 }
 
 export class AccountResponse {
-  @ApiProperty({ format: 'uuid', nullable: true }) serviceAccount: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) serviceAccount: string | null;
   @ApiProperty({ type: SettlementBankResponse, nullable: true }) settlementBank: SettlementBankResponse | null;
 }
 
@@ -19,11 +19,11 @@ export class MerchantResponse {
   @ApiProperty({ format: 'uuid' }) merchantId: string;
   @ApiProperty({ example: 'SOLE_PROPRIETORSHIP_CORPORATION' }) type: string;
   @ApiProperty() merchantName: string;
-  @ApiProperty({ nullable: true }) phone: string | null;
-  @ApiProperty({ nullable: true }) taxIdNumber: string | null;
-  @ApiProperty({ nullable: true }) fantasyName: string | null;
-  @ApiProperty({ nullable: true }) email: string | null;
-  @ApiProperty({ nullable: true }) webSite: string | null;
+  @ApiProperty({ type: String, nullable: true }) phone: string | null;
+  @ApiProperty({ type: String, nullable: true }) taxIdNumber: string | null;
+  @ApiProperty({ type: String, nullable: true }) fantasyName: string | null;
+  @ApiProperty({ type: String, nullable: true }) email: string | null;
+  @ApiProperty({ type: String, nullable: true }) webSite: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) dateOfFoundation: string | null;
   @ApiProperty({ type: Number, nullable: true }) monthlyLoad: number | null;
   @ApiProperty({ type: Number, nullable: true }) monthlyLoadUsd: number | null;
@@ -32,13 +32,14 @@ export class MerchantResponse {
   @ApiProperty({ type: Number, nullable: true }) averageAnnualBilling: number | null;
   @ApiProperty({ enum: ['ONBOARDING', 'ACTIVE', 'SUSPENDED'] }) status: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) approvedAt: string | null;
-  @ApiProperty({ nullable: true }) metadata: string | null;
+  @ApiProperty({ type: String, nullable: true }) metadata: string | null;
   @ApiProperty({ format: 'uuid' }) businessId: string;
   @ApiProperty({ example: 'UYU,USD', description: 'Comma-separated currencies of the merchant' }) accountCurrencies: string;
   @ApiProperty({ enum: TransfersType, nullable: true }) transfersType: string | null;
   @ApiPropertyOptional({ type: AddressDto, nullable: true }) address: AddressDto | null;
-  @ApiProperty({ nullable: true, description: 'Only shown to the credentials of the owning business' }) apiKey: string | null;
-  @ApiProperty({ nullable: true, description: 'Only shown to the credentials of the owning business' }) apiSecret: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Only shown to the credentials of the owning business' }) apiKey: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Only shown to the credentials of the owning business' }) apiSecret:
+    string | null;
   @ApiProperty({ type: AccountResponse }) account: AccountResponse;
 }
 
