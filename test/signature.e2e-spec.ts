@@ -128,6 +128,8 @@ describe('request signing (contract §5)', () => {
     const docs = await request(app.getHttpServer()).get('/docs-json');
     expect(docs.status).toBe(200);
     expect(docs.body.info.title).toBe('Payins API');
+    // Served by the API itself, the document points "Try it out" at the address it was opened at.
+    expect(docs.body.servers).toEqual([{ url: '/', description: 'this API' }]);
     expect((await request(app.getHttpServer()).get('/docs')).status).toBe(200);
   });
 

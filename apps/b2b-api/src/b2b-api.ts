@@ -14,6 +14,7 @@ export const B2B_API: ApiDescription = {
     'The same payment intent is visible and refundable through the payins API. ' +
     'Every request carries `api-key` and `signature` (see the README).',
   version: '0.0.1',
+  localUrl: 'http://localhost:3001',
 };
 
 export function createB2bApi(settings: RuntimeSettings, logLevel?: string): Promise<NestExpressApplication> {

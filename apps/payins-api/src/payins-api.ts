@@ -10,6 +10,7 @@ export const PAYINS_API: ApiDescription = {
     'Merchants and their configuration, country processors, payers, payment instruments, payment intents, refunds, links and payins. ' +
     'Every request carries `api-key` and `signature` (see the README).',
   version: '0.0.1',
+  localUrl: 'http://localhost:3000',
 };
 
 export function createPayinsApi(settings: RuntimeSettings, logLevel?: string): Promise<NestExpressApplication> {
