@@ -1,6 +1,6 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { sandboxCallbackKey, signCallback } from '@pcs/gateways';
-import { EventRetention } from '@pcs/notifications';
+import { EventDispatcher, EventRetention } from '@pcs/notifications';
 import { clientFor, createTenant, errorShape, SignedClient, TestTenant } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
@@ -537,5 +537,24 @@ describe('events, webhooks and outcome emails', () => {
         .sort();
     expect(await left('event')).toEqual([young, fresh].sort());
     expect(await left('webhook_delivery')).toEqual([young, fresh].sort());
+  });
+
+  it('dispatches the rest of a batch when one of its events cannot be dispatched, and fails the batch for its retries', async () => {
+    const insert = async (payload: string) => {
+      const id = crypto.randomUUID();
+      await bed.dataSource.query(
+        `INSERT INTO event (event_id, type, business_id, merchant_id, subject_id, sequence, payload, created_at)
+         VALUES ($1, 'link.created', $2, $3, $4, 1, $5, now())`,
+        [id, tenant.business.businessId, tenant.merchants[0].merchantId, crypto.randomUUID(), payload],
+      );
+      return id;
+    };
+    // One transaction for both: the broken one's failure would roll back the fine one's dispatch too.
+    const [broken, fine] = [await insert('not json'), await insert('{"data":{"object":{}}}')];
+    await expect(bed.app.get(EventDispatcher).dispatchBatch([broken, fine])).rejects.toThrow();
+    const dispatched = await bed.dataSource.query(`SELECT event_id FROM event WHERE event_id = ANY($1) AND dispatched_at IS NOT NULL`, [
+      [broken, fine],
+    ]);
+    expect(dispatched).toEqual([{ event_id: fine }]);
   });
 });

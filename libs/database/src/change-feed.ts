@@ -98,7 +98,8 @@ export class ChangeFeed implements OnModuleInit, OnApplicationShutdown {
  * Values read from the database, kept in memory until the change feed says
  * their key changed (or `ttlMs` passes, a safety net). A read that was under
  * way when any invalidation arrived is answered but not kept: it may hold
- * what the change replaced. Absent values (null) are never kept.
+ * what the change replaced. Absent values (null) are never kept, nor what a
+ * transaction read (see `get`).
  */
 export class InvalidatedCache<V> {
   private readonly entries = new Map<string, { value: V; at: number }>();
@@ -116,12 +117,17 @@ export class InvalidatedCache<V> {
     );
   }
 
-  async get(key: string, load: () => Promise<V | null>): Promise<V | null> {
+  /**
+   * The kept value, or `load()`'s. Pass `keep: false` when the load reads
+   * inside a transaction: what it sees may not be committed (the transaction's
+   * own writes), so it is answered but not kept for others.
+   */
+  async get(key: string, load: () => Promise<V | null>, keep = true): Promise<V | null> {
     const hit = this.entries.get(key);
     if (hit && this.feed.listening && Date.now() - hit.at < this.options.ttlMs) return hit.value;
     const generation = this.generation;
     const value = await load();
-    if (value !== null && this.feed.listening && generation === this.generation) {
+    if (keep && value !== null && this.feed.listening && generation === this.generation) {
       if (this.entries.size >= this.options.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
       this.entries.set(key, { value, at: Date.now() });
     }

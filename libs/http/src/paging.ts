@@ -1,8 +1,21 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { Optional } from './validation-decorators';
 import { IsInt, Max, Min } from 'class-validator';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE, Page, PageRequest, pageCount } from '@pcs/kernel';
+
+/** How many items a page holds, whatever the API names the parameter (contract §7). */
+function PageSize(): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE }),
+    Optional(),
+    Type(() => Number),
+    IsInt(),
+    Min(1),
+    Max(MAX_PAGE_SIZE),
+  );
+}
 
 /** `page`, 1-based, of both APIs (contract §7). */
 class PageNumberQueryDto {
@@ -17,12 +30,7 @@ class PageNumberQueryDto {
 
 /** `page` (1-based) and `limit` of the payins API (contract §7). */
 export class PageQueryDto extends PageNumberQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
-  @Optional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_PAGE_SIZE)
+  @PageSize()
   limit?: number;
 
   toPageRequest(): PageRequest {
@@ -53,12 +61,7 @@ export function payinsEnvelope<T, U>(page: Page<T>, present: (item: T) => U): [P
 
 /** `page` (1-based) and `pageSize` of the B2B API (contract §7). */
 export class B2bPageQueryDto extends PageNumberQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
-  @Optional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_PAGE_SIZE)
+  @PageSize()
   pageSize?: number;
 
   toPageRequest(): PageRequest {

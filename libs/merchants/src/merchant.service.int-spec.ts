@@ -4,6 +4,7 @@ import { BusinessService, CreatedBusiness } from '@pcs/businesses';
 import { CatalogService } from '@pcs/catalog';
 import { Caller, DomainError } from '@pcs/kernel';
 import { serviceContext, ServiceContext } from '@pcs/testing';
+import { inTransaction } from '@pcs/database';
 import { DataSource } from 'typeorm';
 import { MerchantConfigurationService } from './merchant-configuration.service';
 import { MerchantCountryProcessorService } from './merchant-country-processor.service';
@@ -98,5 +99,19 @@ describe('merchant services on PostgreSQL', () => {
     expect(row.deleted_at).toBeInstanceOf(Date);
     const [credential] = await dataSource.query('SELECT revoked_at FROM api_credential WHERE merchant_id = $1', [doomed.merchantId]);
     expect(credential.revoked_at).toBeInstanceOf(Date);
+  });
+
+  it('keeps in memory only what was committed: a merchant read inside a transaction that rolls back is read again', async () => {
+    const fresh = await merchants.create({ businessId: business.businessId, name: 'Committed', countryIso3: 'URY', approve: false });
+    const caller = asBusiness(business);
+    await expect(
+      inTransaction(services.dataSource, async (manager) => {
+        await manager.query(`UPDATE merchant SET merchant_name = 'Uncommitted' WHERE merchant_id = $1`, [fresh.merchantId]);
+        // Read from the transaction itself (not from memory): it sees its own write.
+        expect((await merchants.load(caller, fresh.merchantId, manager)).snapshot().merchantName).toBe('Uncommitted');
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect((await merchants.load(caller, fresh.merchantId)).snapshot().merchantName).toBe('Committed');
   });
 });

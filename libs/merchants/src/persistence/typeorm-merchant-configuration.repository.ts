@@ -76,13 +76,17 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
   }
 
   async vatRateFor(manager: EntityManager, merchantId: MerchantId, countryId: string): Promise<number | null> {
-    const rates = await this.vatRates.get(merchantId, async () => {
-      const rows = await manager.find(MerchantCountryConfigurationOrmEntity, {
-        where: { merchantId },
-        select: { countryId: true, vatRateBp: true, merchantCountryConfigurationId: true },
-      });
-      return new Map(rows.map((row) => [row.countryId, row.vatRateBp]));
-    });
+    const rates = await this.vatRates.get(
+      merchantId,
+      async () => {
+        const rows = await manager.find(MerchantCountryConfigurationOrmEntity, {
+          where: { merchantId },
+          select: { countryId: true, vatRateBp: true, merchantCountryConfigurationId: true },
+        });
+        return new Map(rows.map((row) => [row.countryId, row.vatRateBp]));
+      },
+      !manager.queryRunner?.isTransactionActive,
+    );
     return rates?.get(countryId) ?? null;
   }
 

@@ -25,7 +25,11 @@ export class TypeOrmMerchantRepository extends MerchantRepository {
   async findVisible(manager: EntityManager, caller: Caller, merchantId: MerchantId, lock = false): Promise<Merchant | null> {
     if (isMerchantCaller(caller) && caller.merchantId !== merchantId) return null;
     if (!lock) {
-      const row = await this.cache.get(merchantId, () => manager.findOne(MerchantOrmEntity, { where: { merchantId } }));
+      const row = await this.cache.get(
+        merchantId,
+        () => manager.findOne(MerchantOrmEntity, { where: { merchantId } }),
+        !manager.queryRunner?.isTransactionActive,
+      );
       // A copy: the aggregate may change what it is given.
       return row && row.businessId === caller.businessId && row.deletedAt === null ? merchantFromRow(structuredClone(row)) : null;
     }

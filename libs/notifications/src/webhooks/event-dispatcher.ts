@@ -41,11 +41,28 @@ export class EventDispatcher implements OnApplicationBootstrap {
     await this.jobs.work<{ eventId: string }>(
       this.settings.webhooks.dispatchQueue,
       { batchSize: 50, pollingIntervalSeconds: this.settings.webhooks.pollSeconds },
-      (jobs) => this.dispatch(jobs.map((job) => job.data.eventId)),
+      (jobs) => this.dispatchBatch(jobs.map((job) => job.data.eventId)),
     );
   }
 
-  /** Dispatches the events not dispatched yet, in one transaction; if it fails, the batch's jobs are retried. */
+  /**
+   * A worker's batch: in one transaction; if that fails, each event on its
+   * own, so one event that cannot be dispatched does not hold back the
+   * others. Fails if any event did (the batch's retries find the dispatched
+   * ones done).
+   */
+  async dispatchBatch(eventIds: readonly string[]): Promise<void> {
+    try {
+      await this.dispatch(eventIds);
+    } catch (error) {
+      this.logger.warn(`a batch of ${eventIds.length} events failed (${(error as Error).message}); dispatching them one by one`);
+      const failures: unknown[] = [];
+      for (const eventId of eventIds) await this.dispatch([eventId]).catch((failure: unknown) => failures.push(failure));
+      if (failures.length > 0) throw failures[0];
+    }
+  }
+
+  /** Dispatches the events not dispatched yet, in one transaction. */
   async dispatch(eventIds: readonly string[]): Promise<void> {
     await inTransaction(this.dataSource, async (manager) => {
       // Locked in one order, so two batches that share events queue instead of deadlocking.

@@ -62,7 +62,7 @@ interface Slice {
  * the slices of partly covered days at its edges, to be counted row by row.
  * A range within one day is one slice.
  */
-export function splitByUtcDays(
+function splitByUtcDays(
   from: Date | undefined,
   untilExclusiveBound: Date | null,
   untilInclusive: Date | undefined,
