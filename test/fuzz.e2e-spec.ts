@@ -21,12 +21,13 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 3000);
 
 type Schema = {
   $ref?: string;
-  type?: string;
+  type?: string | string[];
   enum?: unknown[];
   format?: string;
   properties?: Record<string, Schema>;
   items?: Schema;
   allOf?: Schema[];
+  oneOf?: Schema[];
 };
 type Document = {
   paths: Record<
@@ -69,6 +70,9 @@ function resolve(schema: Schema, doc: Document): Schema {
   let s = schema;
   while (s.$ref) s = doc.components.schemas[s.$ref.split('/').pop()!];
   if (s.allOf?.length === 1) return resolve(s.allOf[0], doc);
+  // OpenAPI 3.1's nullable reference: oneOf [the schema, { type: 'null' }].
+  const notNull = s.oneOf?.filter((option) => option.type !== 'null');
+  if (notNull?.length === 1) return resolve(notNull[0], doc);
   return s;
 }
 
@@ -124,7 +128,7 @@ function plausible(schema: Schema, doc: Document, known: KnownIds, depth = 0): f
   const s = resolve(schema, doc);
   if (s.enum) return fc.constantFrom(...s.enum);
   if (s.format === 'uuid') return fc.oneof(fc.uuid(), fc.constantFrom(...Object.values(known).flat()));
-  switch (s.type) {
+  switch (Array.isArray(s.type) ? s.type.find((type) => type !== 'null') : s.type) {
     case 'string':
       return fc.oneof(
         fc.string({ maxLength: 12 }),

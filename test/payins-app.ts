@@ -1,7 +1,7 @@
 import * as net from 'node:net';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { GatewaySettings, MailSettings, WebhookSettings } from '@pcs/config';
-import { testSettings } from '@pcs/testing';
+import { ResponseContract, testSettings } from '@pcs/testing';
 import { createB2bApi } from '../apps/b2b-api/src/b2b-api';
 import { createPayinsApi } from '../apps/payins-api/src/payins-api';
 
@@ -15,19 +15,22 @@ export function startPayinsApi(
   mail: Partial<MailSettings> = {},
   webhooks: Partial<WebhookSettings> = {},
 ) {
-  return startApi(createPayinsApi, 'http://localhost:3000', gateway, port, mail, webhooks);
+  return startApi(createPayinsApi, 'payins-api', gateway, port, mail, webhooks);
 }
 
 /** With a port, the URLs handed to payers (PUBLIC_BASE_URL) point at this very server, as a browser test needs. */
 async function startApi(
   create: typeof createPayinsApi,
-  defaultBase: string,
+  api: 'payins-api' | 'b2b-api',
   gateway: Partial<GatewaySettings>,
   port: number | undefined,
   mail: Partial<MailSettings>,
   webhooks: Partial<WebhookSettings> = {},
 ): Promise<NestExpressApplication> {
+  const defaultBase = api === 'payins-api' ? 'http://localhost:3000' : 'http://localhost:3001';
   const app = await create(testSettings(port ? `http://127.0.0.1:${port}` : defaultBase, gateway, mail, webhooks), 'silent');
+  // Every answer is checked against the committed document (see contract-after-each.ts).
+  ResponseContract.forApi(api).watch(app.getHttpServer());
   await app.listen(port ?? 0, '127.0.0.1');
   return app;
 }
@@ -48,5 +51,5 @@ export function freePort(): Promise<number> {
  * over HTTP); with a port, PUBLIC_BASE_URL points at it, as a browser test needs.
  */
 export function startB2bApi(gateway: Partial<GatewaySettings> = {}, port?: number, mail: Partial<MailSettings> = {}) {
-  return startApi(createB2bApi, 'http://localhost:3001', gateway, port, mail);
+  return startApi(createB2bApi, 'b2b-api', gateway, port, mail);
 }

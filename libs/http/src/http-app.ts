@@ -4,6 +4,8 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { ApiArea, errorResponder } from './error-body';
+import { asOpenApi31 } from './openapi-31';
+import { documentEveryAnswer } from './openapi-responses';
 import { answerClientErrorsInShape } from './client-errors';
 import {
   FORM_ROUTES,
@@ -58,6 +60,7 @@ export function buildOpenApiDocument(app: INestApplication, api: ApiDescription)
     .setTitle(api.title)
     .setDescription(api.description)
     .setVersion(api.version)
+    .setOpenAPIVersion('3.1.0')
     .addServer(api.localUrl, 'npm start on this machine')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'api-key', description: 'API key of a business or a merchant' }, API_KEY_SCHEME)
     .addApiKey(
@@ -76,5 +79,5 @@ export function buildOpenApiDocument(app: INestApplication, api: ApiDescription)
   // The one unsigned route says so: no security requirement at all (not "unspecified").
   const health = document.paths['/health']?.get;
   if (health) health.security = [];
-  return document;
+  return asOpenApi31(documentEveryAnswer(document));
 }

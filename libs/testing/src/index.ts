@@ -4,3 +4,4 @@ export * from './test-apps';
 export * from './error-shape';
 export * from './service-context';
 export * from './browser';
+export * from './response-contract';

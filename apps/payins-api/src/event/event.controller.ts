@@ -1,6 +1,6 @@
 import { Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
-import { ApiStandardErrors, CurrentCaller, payinsEnvelope, SignedController, UuidParamPipe } from '@pcs/http';
+import { ApiAcceptedResponse, ApiConflictResponse, ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
+import { ApiStandardErrors, CurrentCaller, ErrorResponse, payinsEnvelope, SignedController, UuidParamPipe } from '@pcs/http';
 import { asMerchantId } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 import { EventLogService } from '@pcs/notifications';
@@ -46,6 +46,7 @@ export class EventController {
     operationId: 'redeliverEvent',
   })
   @ApiAcceptedResponse({ type: EventWithDeliveriesResponse })
+  @ApiConflictResponse({ type: ErrorResponse, description: 'Payins:WEBHOOK_ENDPOINT_DISABLED: enable the endpoint before redelivering to it' })
   @ApiStandardErrors()
   redeliver(
     @CurrentCaller() caller: Caller,

@@ -1,6 +1,6 @@
 import { Body, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { ApiStandardErrors, CurrentCaller, SignedController, UuidParamPipe } from '@pcs/http';
+import { ApiConflictResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiStandardErrors, CurrentCaller, ErrorResponse, SignedController, UuidParamPipe } from '@pcs/http';
 import type { Caller } from '@pcs/kernel';
 import { MerchantCountryProcessorService, MerchantCountryProcessorView } from '@pcs/merchants';
 import { presentCountryProcessor } from '../catalog/catalog.presenter';
@@ -53,6 +53,10 @@ export class MerchantCountryProcessorController {
     operationId: 'updateMerchantCountryProcessor',
   })
   @ApiOkResponse({ type: MerchantCountryProcessorResponse })
+  @ApiConflictResponse({
+    type: ErrorResponse,
+    description: 'Payins:MERCHANT_COUNTRY_PROCESSOR_ALREADY_EXISTS: the merchant is already related to that country processor',
+  })
   @ApiStandardErrors()
   async update(
     @CurrentCaller() caller: Caller,

@@ -1,0 +1,42 @@
+import { OpenAPIObject } from '@nestjs/swagger';
+
+type Responses = Record<string, { description: string; content?: Record<string, { schema: unknown }> }>;
+
+/** Answers every route can give, whatever its controller says: the body handling and the error filter are shared. */
+const SHARED_ANSWERS: Record<string, string> = {
+  '400':
+    'Invalid input (Validation:INVALID_REQUEST, Validation:MALFORMED_JSON, Validation:JSON_TOO_DEEP, Validation:CARD_DATA_NOT_ACCEPTED or an operation code)',
+  '413': 'Validation:PAYLOAD_TOO_LARGE: the body is larger than the API accepts',
+  '415': 'Validation:UNSUPPORTED_MEDIA_TYPE: a body that is not application/json in UTF-8',
+  '500': 'Internal:INTERNAL_ERROR: an unexpected failure; nothing was half-written, and a retry with the same Idempotency-Key is safe',
+};
+
+/**
+ * Every answer an operation can give is in the document, each error with the
+ * specification's error body: the shared answers of the body handling (400,
+ * 413, 415) and of the error filter (500), 401 on every signed operation, and
+ * the error body on error answers a controller declared by description only.
+ */
+export function documentEveryAnswer(document: OpenAPIObject): OpenAPIObject {
+  if (!document.components?.schemas?.ErrorResponse) return document;
+  const errorBody = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } };
+  for (const methods of Object.values(document.paths)) {
+    for (const method of ['get', 'put', 'post', 'delete', 'patch'] as const) {
+      const operation = methods[method];
+      if (!operation) continue;
+      const responses = operation.responses as Responses;
+      const signed = operation.security === undefined || operation.security.length > 0;
+      const shared = signed
+        ? { ...SHARED_ANSWERS, '401': 'Auth:UNAUTHORIZED: a missing or unknown api-key, or a signature that does not match the body' }
+        : SHARED_ANSWERS;
+      for (const [status, description] of Object.entries(shared)) responses[status] ??= { description };
+      for (const [status, response] of Object.entries(responses)) {
+        if (Number(status) >= 400 && !response.content) response.content = errorBody;
+      }
+      operation.responses = Object.fromEntries(
+        Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)),
+      ) as typeof operation.responses;
+    }
+  }
+  return document;
+}
