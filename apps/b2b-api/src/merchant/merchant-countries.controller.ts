@@ -39,7 +39,12 @@ export class MerchantCountriesController {
   constructor(private readonly countries: MerchantCountriesService) {}
 
   @Get('countries')
-  @ApiOperation({ summary: 'Get merchant countries (for the authenticated merchant)', operationId: 'getMerchantCountries' })
+  @ApiOperation({
+    summary: 'Get merchant countries (for the authenticated merchant)',
+    description:
+      'The countries, currencies and payment methods the merchant can collect in. Business credentials with several merchants must use /merchant/{merchantId}/countries.',
+    operationId: 'getMerchantCountries',
+  })
   @ApiOkResponse({ type: MerchantCountriesResponse })
   @ApiBadRequestResponse({ description: 'B2B:MERCHANT_REQUIRED when business credentials have several merchants' })
   async mine(@CurrentCaller() caller: Caller): Promise<MerchantCountriesResponse> {
@@ -47,7 +52,11 @@ export class MerchantCountriesController {
   }
 
   @Get('countries/:countryCode')
-  @ApiOperation({ summary: 'Get merchant country details', operationId: 'getMerchantCountryDetails' })
+  @ApiOperation({
+    summary: 'Get merchant country details',
+    description: 'One country (ISO 3166 alpha-3) of the merchant with its payment methods; a country not offered is a 404.',
+    operationId: 'getMerchantCountryDetails',
+  })
   @ApiParam({ name: 'countryCode', enum: B2bCountry })
   @ApiOkResponse({ type: MerchantCountriesResponse })
   @ApiNotFoundResponse({ description: 'B2B:COUNTRY_NOT_OFFERED' })
@@ -59,7 +68,11 @@ export class MerchantCountriesController {
   }
 
   @Get(':merchantId/countries')
-  @ApiOperation({ summary: 'Get merchant countries of a merchant', operationId: 'getMerchantCountriesOfMerchant' })
+  @ApiOperation({
+    summary: 'Get merchant countries of a merchant',
+    description: "The countries and payment methods of one merchant of the caller's business.",
+    operationId: 'getMerchantCountriesOfMerchant',
+  })
   @ApiOkResponse({ type: MerchantCountriesResponse })
   @ApiNotFoundResponse({ description: 'B2B:MERCHANT_NOT_FOUND' })
   async ofMerchant(
@@ -70,7 +83,11 @@ export class MerchantCountriesController {
   }
 
   @Get(':merchantId/countries/:countryCode')
-  @ApiOperation({ summary: 'Get merchant country details of a merchant', operationId: 'getMerchantCountryDetailsOfMerchant' })
+  @ApiOperation({
+    summary: 'Get merchant country details of a merchant',
+    description: "One country of one merchant of the caller's business, with its payment methods.",
+    operationId: 'getMerchantCountryDetailsOfMerchant',
+  })
   @ApiParam({ name: 'countryCode', enum: B2bCountry })
   @ApiOkResponse({ type: MerchantCountriesResponse })
   @ApiNotFoundResponse({ description: 'B2B:MERCHANT_NOT_FOUND or B2B:COUNTRY_NOT_OFFERED' })

@@ -90,7 +90,11 @@ export class B2bPaymentIntentController {
   }
 
   @Get(':paymentIntentId')
-  @ApiOperation({ summary: 'Get payment intent details', operationId: 'getPaymentIntent' })
+  @ApiOperation({
+    summary: 'Get payment intent details',
+    description: 'One payment intent of the caller, with its status, amounts (receivedAmount, refunded) and lastPaymentError.',
+    operationId: 'getPaymentIntent',
+  })
   @ApiOkResponse({ type: B2bPaymentIntentResponse })
   @ApiStandardErrors()
   async get(

@@ -11,7 +11,11 @@ export class BusinessCountryProcessorController {
   constructor(private readonly businesses: BusinessService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Get business country processors', operationId: 'getBusinessCountryProcessors' })
+  @ApiOperation({
+    summary: 'Get business country processors',
+    description: "The country processors (gateways per country) enabled for the caller's business, which its merchants can be related to.",
+    operationId: 'getBusinessCountryProcessors',
+  })
   @ApiOkResponse({ type: [BusinessCountryProcessorResponse] })
   @ApiStandardErrors({ notFound: false })
   async list(@CurrentCaller() caller: Caller): Promise<BusinessCountryProcessorResponse[]> {

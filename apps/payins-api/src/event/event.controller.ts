@@ -14,7 +14,12 @@ export class EventController {
   constructor(private readonly log: EventLogService) {}
 
   @Get()
-  @ApiOperation({ summary: 'List events (paged, newest first)', operationId: 'listEvents' })
+  @ApiOperation({
+    summary: 'List events (paged, newest first)',
+    description:
+      "The merchant's events (payment_intent.*, refund.*, link.*), newest first, in the payins paged envelope; filter by type and creation dates.",
+    operationId: 'listEvents',
+  })
   @ApiOkResponse({ schema: { type: 'array', items: { $ref: getSchemaPath(EventPageResponse) } } })
   @ApiStandardErrors()
   async list(@CurrentCaller() caller: Caller, @Query() query: ListEventsQuery) {
@@ -31,7 +36,11 @@ export class EventController {
   }
 
   @Get(':eventId')
-  @ApiOperation({ summary: 'Get an event with its deliveries', operationId: 'getEvent' })
+  @ApiOperation({
+    summary: 'Get an event with its deliveries',
+    description: 'One event with every delivery attempt made to each webhook endpoint: status, HTTP status and time.',
+    operationId: 'getEvent',
+  })
   @ApiOkResponse({ type: EventWithDeliveriesResponse })
   @ApiStandardErrors()
   get(@CurrentCaller() caller: Caller, @Param('eventId', UuidParamPipe) id: string): Promise<EventWithDeliveriesResponse> {
@@ -46,7 +55,10 @@ export class EventController {
     operationId: 'redeliverEvent',
   })
   @ApiAcceptedResponse({ type: EventWithDeliveriesResponse })
-  @ApiConflictResponse({ type: ErrorResponse, description: 'Payins:WEBHOOK_ENDPOINT_DISABLED: enable the endpoint before redelivering to it' })
+  @ApiConflictResponse({
+    type: ErrorResponse,
+    description: 'Payins:WEBHOOK_ENDPOINT_DISABLED: enable the endpoint before redelivering to it',
+  })
   @ApiStandardErrors()
   redeliver(
     @CurrentCaller() caller: Caller,

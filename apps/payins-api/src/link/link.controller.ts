@@ -33,7 +33,12 @@ export class LinkController {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Create a link', operationId: 'createLink' })
+  @ApiOperation({
+    summary: 'Create a link',
+    description:
+      'Creates a payment link: a page a payer opens to pay a fixed amount once. Without expiration it expires after 7 days; an expiration in the past is a 400.',
+    operationId: 'createLink',
+  })
   @ApiOkResponse({ type: LinkResponse })
   @ApiStandardErrors()
   async create(@CurrentCaller() caller: Caller, @Body() body: CreateLinkDto): Promise<LinkResponse> {
@@ -91,7 +96,11 @@ export class LinkController {
   }
 
   @Get(':linkId')
-  @ApiOperation({ summary: 'Get a link', operationId: 'getLink' })
+  @ApiOperation({
+    summary: 'Get a link',
+    description: 'One link of the caller in any status (ACTIVE, USED, EXPIRED); a deleted link is a 404.',
+    operationId: 'getLink',
+  })
   @ApiOkResponse({ type: LinkResponse })
   @ApiStandardErrors()
   async get(@CurrentCaller() caller: Caller, @Param('linkId', UuidParamPipe) id: string): Promise<LinkResponse> {

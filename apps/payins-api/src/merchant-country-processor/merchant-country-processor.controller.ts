@@ -27,7 +27,12 @@ export class MerchantCountryProcessorController {
   constructor(private readonly relationships: MerchantCountryProcessorService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Get country processors of a merchant', operationId: 'getMerchantCountryProcessors' })
+  @ApiOperation({
+    summary: 'Get country processors of a merchant',
+    description:
+      "The merchant's relationships with country processors, each with its onboardingStatus and whether it is active. Only ACTIVE and active relationships are offered to payers.",
+    operationId: 'getMerchantCountryProcessors',
+  })
   @ApiOkResponse({ type: [MerchantCountryProcessorResponse] })
   @ApiStandardErrors()
   async list(@CurrentCaller() caller: Caller, @Query() query: MerchantCountryProcessorsQuery): Promise<MerchantCountryProcessorResponse[]> {
@@ -50,6 +55,7 @@ export class MerchantCountryProcessorController {
   @Patch(':merchantCountryProcessorId')
   @ApiOperation({
     summary: 'Update a merchant country processor (status of the relationship and the country processor)',
+    description: 'Switches the relationship on or off (active), or moves it to another country processor the business has enabled.',
     operationId: 'updateMerchantCountryProcessor',
   })
   @ApiOkResponse({ type: MerchantCountryProcessorResponse })

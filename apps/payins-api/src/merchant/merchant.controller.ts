@@ -23,7 +23,12 @@ export class MerchantController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'List merchants (paged)', operationId: 'listMerchants' })
+  @ApiOperation({
+    summary: 'List merchants (paged)',
+    description:
+      "The caller's merchants, newest first, in the payins paged envelope: all the business's merchants with business credentials, only itself with merchant credentials. apiKey and apiSecret are shown only to the owning business's credentials.",
+    operationId: 'listMerchants',
+  })
   @ApiOkResponse({ schema: { type: 'array', items: { $ref: getSchemaPath(MerchantPageResponse) } } })
   @ApiStandardErrors({ notFound: false })
   async list(@CurrentCaller() caller: Caller, @Query() query: ListMerchantsQuery) {
@@ -32,7 +37,11 @@ export class MerchantController {
   }
 
   @Get(':merchantId')
-  @ApiOperation({ summary: 'Get a merchant', operationId: 'getMerchant' })
+  @ApiOperation({
+    summary: 'Get a merchant',
+    description: "One merchant of the caller. Another business's or a deleted merchant is a 404.",
+    operationId: 'getMerchant',
+  })
   @ApiOkResponse({ type: MerchantResponse })
   @ApiStandardErrors()
   async get(@CurrentCaller() caller: Caller, @Param('merchantId', UuidParamPipe) merchantId: string): Promise<MerchantResponse> {
@@ -40,7 +49,11 @@ export class MerchantController {
   }
 
   @Patch(':merchantId')
-  @ApiOperation({ summary: 'Update a merchant', operationId: 'updateMerchant' })
+  @ApiOperation({
+    summary: 'Update a merchant',
+    description: 'Changes only the fields sent; the others keep their values. Answers the merchant as it is now.',
+    operationId: 'updateMerchant',
+  })
   @ApiOkResponse({ type: MerchantResponse })
   @ApiStandardErrors()
   async update(
@@ -73,7 +86,12 @@ export class MerchantController {
 
   @Delete(':merchantId')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Delete a merchant', operationId: 'deleteMerchant' })
+  @ApiOperation({
+    summary: 'Delete a merchant',
+    description:
+      'A soft delete: the merchant disappears from the API (404 afterwards) and its financial records stay. Answers { success: true, merchantId }.',
+    operationId: 'deleteMerchant',
+  })
   @ApiOkResponse({ type: DeletedResponse })
   @ApiStandardErrors()
   async delete(@CurrentCaller() caller: Caller, @Param('merchantId', UuidParamPipe) merchantId: string): Promise<DeletedResponse> {
@@ -82,7 +100,11 @@ export class MerchantController {
   }
 
   @Get(':merchantId/payment-methods')
-  @ApiOperation({ summary: 'Get the payment methods of a merchant', operationId: 'getMerchantPaymentMethods' })
+  @ApiOperation({
+    summary: 'Get the payment methods of a merchant',
+    description: 'The payment methods the merchant can offer: those of its ACTIVE and active country processors, per country.',
+    operationId: 'getMerchantPaymentMethods',
+  })
   @ApiOkResponse({ type: [PaymentMethodSummaryResponse] })
   @ApiStandardErrors()
   async paymentMethods(
@@ -94,7 +116,11 @@ export class MerchantController {
   }
 
   @Get(':merchantId/configuration')
-  @ApiOperation({ summary: 'Get merchant configuration', operationId: 'getMerchantConfiguration' })
+  @ApiOperation({
+    summary: 'Get merchant configuration',
+    description: "The merchant's configuration: fees, VAT per country, accounts and settlement banks.",
+    operationId: 'getMerchantConfiguration',
+  })
   @ApiOkResponse({ type: MerchantConfigurationResponse })
   @ApiStandardErrors()
   async getConfiguration(

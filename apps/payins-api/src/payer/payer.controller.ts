@@ -30,7 +30,11 @@ export class PayerController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Get payers (paged)', operationId: 'listPayers' })
+  @ApiOperation({
+    summary: 'Get payers (paged)',
+    description: "The merchant's payers, newest first, in the payins paged envelope.",
+    operationId: 'listPayers',
+  })
   @ApiOkResponse({ schema: { type: 'array', items: { $ref: getSchemaPath(PayerPageResponse) } } })
   @ApiStandardErrors()
   async list(@CurrentCaller() caller: Caller, @Query() query: ListPayersQuery) {
@@ -44,7 +48,12 @@ export class PayerController {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Create a payer', operationId: 'createPayer' })
+  @ApiOperation({
+    summary: 'Create a payer',
+    description:
+      'Creates a payer of the merchant. A document (type and number) can belong to one payer per merchant: a second one is a 409 that names the payer holding it.',
+    operationId: 'createPayer',
+  })
   @ApiOkResponse({ type: PayerResponse })
   @ApiConflictResponse({ type: ErrorResponse, description: 'Payins:PAYER_ALREADY_EXISTS names the payer that holds the document' })
   @ApiStandardErrors()
@@ -53,7 +62,11 @@ export class PayerController {
   }
 
   @Get(':payerId')
-  @ApiOperation({ summary: 'Get a payer', operationId: 'getPayer' })
+  @ApiOperation({
+    summary: 'Get a payer',
+    description: "One payer of the caller's merchant; another merchant's or a deleted payer is a 404.",
+    operationId: 'getPayer',
+  })
   @ApiOkResponse({ type: PayerResponse })
   @ApiStandardErrors()
   async get(@CurrentCaller() caller: Caller, @Param('payerId', UuidParamPipe) payerId: string): Promise<PayerResponse> {
@@ -61,7 +74,11 @@ export class PayerController {
   }
 
   @Patch(':payerId')
-  @ApiOperation({ summary: 'Update a payer', operationId: 'updatePayer' })
+  @ApiOperation({
+    summary: 'Update a payer',
+    description: 'Changes only the fields sent; the others keep their values. Answers the payer as it is now.',
+    operationId: 'updatePayer',
+  })
   @ApiOkResponse({ type: PayerResponse })
   @ApiStandardErrors()
   async update(
@@ -96,7 +113,11 @@ export class PayerController {
   }
 
   @Get(':payerId/payment-instruments')
-  @ApiOperation({ summary: "Get a payer's payment instruments", operationId: 'getPayerPaymentInstruments' })
+  @ApiOperation({
+    summary: "Get a payer's payment instruments",
+    description: "The payer's saved payment instruments (tokens and masked data only; card numbers never reach this API).",
+    operationId: 'getPayerPaymentInstruments',
+  })
   @ApiOkResponse({ type: [PaymentInstrumentResponse] })
   @ApiStandardErrors()
   async paymentInstruments(

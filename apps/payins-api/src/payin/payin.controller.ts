@@ -22,7 +22,12 @@ export class PayinController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Get payins (paged)', operationId: 'listPayins' })
+  @ApiOperation({
+    summary: 'Get payins (paged)',
+    description:
+      'The payins ledger: one row per collection attempt (PAYIN) and per refund (REFUND), newest first, in the payins paged envelope, with filters on merchant, status, type, currency, amounts and dates. rowCount is exact.',
+    operationId: 'listPayins',
+  })
   @ApiOkResponse({ schema: { type: 'array', items: { $ref: getSchemaPath(PayinPageResponse) } } })
   @ApiStandardErrors()
   async list(@CurrentCaller() caller: Caller, @Query() query: ListPayinsQuery) {

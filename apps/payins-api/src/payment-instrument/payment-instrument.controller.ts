@@ -24,6 +24,7 @@ export class PaymentInstrumentController {
   @Get('payer/:payerId')
   @ApiOperation({
     summary: "Get a payer's payment instruments (second listing of the same shape)",
+    description: "The payer's saved payment instruments, as GET /payer/{payerId}/payment-instruments answers them.",
     operationId: 'getPaymentInstrumentsOfPayer',
   })
   @ApiOkResponse({ type: [PaymentInstrumentResponse] })
@@ -65,7 +66,11 @@ export class PaymentInstrumentController {
   }
 
   @Get(':paymentInstrumentId')
-  @ApiOperation({ summary: 'Get a payment instrument', operationId: 'getPaymentInstrument' })
+  @ApiOperation({
+    summary: 'Get a payment instrument',
+    description: "One payment instrument of the caller's merchant.",
+    operationId: 'getPaymentInstrument',
+  })
   @ApiOkResponse({ type: PaymentInstrumentResponse })
   @ApiStandardErrors()
   async get(@CurrentCaller() caller: Caller, @Param('paymentInstrumentId', UuidParamPipe) id: string): Promise<PaymentInstrumentResponse> {

@@ -42,7 +42,12 @@ export class PaymentIntentController {
   @Post()
   @HttpCode(200)
   @Idempotent()
-  @ApiOperation({ summary: 'Create a payment intent', operationId: 'createPaymentIntent' })
+  @ApiOperation({
+    summary: 'Create a payment intent',
+    description:
+      "Creates a payment intent for a payer, optionally with a payment instrument and confirm to charge it at once. Amounts are decimal numbers in the currency's units (kept as integer minor units). Send an Idempotency-Key header to retry safely: a retry answers the first result.",
+    operationId: 'createPaymentIntent',
+  })
   @ApiOkResponse({ type: PaymentIntentCreationResponse })
   @ApiStandardErrors()
   @invalidState
@@ -102,7 +107,11 @@ export class PaymentIntentController {
   }
 
   @Get(':paymentIntentId')
-  @ApiOperation({ summary: 'Get a payment intent', operationId: 'getPaymentIntent' })
+  @ApiOperation({
+    summary: 'Get a payment intent',
+    description: 'One payment intent of the caller, with its status, amounts (receivedAmount, refunded) and lastPaymentError.',
+    operationId: 'getPaymentIntent',
+  })
   @ApiOkResponse({ type: PaymentIntentResponse })
   @ApiStandardErrors()
   async get(@CurrentCaller() caller: Caller, @Param('paymentIntentId', UuidParamPipe) id: string): Promise<PaymentIntentResponse> {
@@ -110,7 +119,11 @@ export class PaymentIntentController {
   }
 
   @Get(':paymentIntentId/payment-methods')
-  @ApiOperation({ summary: 'Get the payment methods of a payment intent', operationId: 'getPaymentIntentPaymentMethods' })
+  @ApiOperation({
+    summary: 'Get the payment methods of a payment intent',
+    description: "The payment methods the payer can use for this intent: those of the merchant in the intent's country and currency.",
+    operationId: 'getPaymentIntentPaymentMethods',
+  })
   @ApiOkResponse({ type: PaymentIntentMethodsResponse })
   @ApiStandardErrors()
   async methods(
@@ -136,7 +149,12 @@ export class PaymentIntentController {
   @Post(':paymentIntentId/initialize')
   @HttpCode(200)
   @Idempotent()
-  @ApiOperation({ summary: 'Initialize a payment (B2B) with a payment method', operationId: 'initializePayment' })
+  @ApiOperation({
+    summary: 'Initialize a payment (B2B) with a payment method',
+    description:
+      'Starts the payment at the gateway of the chosen payment method. The intent moves to REQUIRES_ACTION and gatewayUrl is where the payer completes it (the sandbox page in development).',
+    operationId: 'initializePayment',
+  })
   @ApiOkResponse({ type: InitializePaymentResponse })
   @ApiStandardErrors()
   @invalidState
@@ -186,7 +204,12 @@ export class PaymentIntentController {
   @Post(':paymentIntentId/manual-refund')
   @HttpCode(200)
   @Idempotent()
-  @ApiOperation({ summary: 'Refund a payment intent (manual refund)', operationId: 'manualRefundPaymentIntent' })
+  @ApiOperation({
+    summary: 'Refund a payment intent (manual refund)',
+    description:
+      'Records a refund made outside the gateway. MANUAL_REFUND_PENDING reserves the amount; a later call with MANUAL_REFUND_CONFIRMED confirms it. The refundable amount counts manual refunds too.',
+    operationId: 'manualRefundPaymentIntent',
+  })
   @ApiOkResponse({ type: PaymentIntentResponse })
   @ApiStandardErrors()
   @invalidState

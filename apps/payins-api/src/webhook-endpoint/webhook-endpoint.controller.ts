@@ -29,7 +29,11 @@ export class WebhookEndpointController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List webhook endpoints', operationId: 'listWebhookEndpoints' })
+  @ApiOperation({
+    summary: 'List webhook endpoints',
+    description: "The merchant's webhook endpoints, without their signing secrets (a secret is shown once, when it is created or rotated).",
+    operationId: 'listWebhookEndpoints',
+  })
   @ApiOkResponse({ type: [WebhookEndpointResponse] })
   @ApiStandardErrors()
   list(@CurrentCaller() caller: Caller): Promise<WebhookEndpointResponse[]> {
@@ -37,7 +41,11 @@ export class WebhookEndpointController {
   }
 
   @Get(':webhookEndpointId')
-  @ApiOperation({ summary: 'Get a webhook endpoint', operationId: 'getWebhookEndpoint' })
+  @ApiOperation({
+    summary: 'Get a webhook endpoint',
+    description: 'One webhook endpoint of the caller, without its signing secret.',
+    operationId: 'getWebhookEndpoint',
+  })
   @ApiOkResponse({ type: WebhookEndpointResponse })
   @ApiStandardErrors()
   get(@CurrentCaller() caller: Caller, @Param('webhookEndpointId', UuidParamPipe) id: string): Promise<WebhookEndpointResponse> {
@@ -45,7 +53,12 @@ export class WebhookEndpointController {
   }
 
   @Patch(':webhookEndpointId')
-  @ApiOperation({ summary: 'Update a webhook endpoint', operationId: 'updateWebhookEndpoint' })
+  @ApiOperation({
+    summary: 'Update a webhook endpoint',
+    description:
+      'Changes url, enabledEvents, description or disabled; the fields not sent keep their values. A disabled endpoint receives nothing until enabled again.',
+    operationId: 'updateWebhookEndpoint',
+  })
   @ApiOkResponse({ type: WebhookEndpointResponse })
   @ApiStandardErrors()
   update(
@@ -57,7 +70,11 @@ export class WebhookEndpointController {
   }
 
   @Delete(':webhookEndpointId')
-  @ApiOperation({ summary: 'Delete a webhook endpoint', operationId: 'deleteWebhookEndpoint' })
+  @ApiOperation({
+    summary: 'Delete a webhook endpoint',
+    description: 'Removes the endpoint: no new deliveries go to it. Answers { success: true, webhookEndpointId }.',
+    operationId: 'deleteWebhookEndpoint',
+  })
   @ApiOkResponse({ type: WebhookEndpointDeletedResponse })
   @ApiStandardErrors()
   async delete(
