@@ -6,6 +6,8 @@
 /** Which bounded contexts (libs) each library may use, besides itself. Tests may also use `testing`. */
 const CONTEXTS = {
   kernel: [],
+  // The client is handed to business clients: it uses nothing of the service.
+  client: [],
   config: [],
   database: ['config'],
   catalog: ['kernel'],
@@ -80,6 +82,16 @@ module.exports = {
       from: { path: `^libs/${lib}/`, pathNot: TEST_FILE },
       to: { path: '^libs/([^/]+)/', pathNot: `^libs/(${[lib, ...allowed].map((l) => l.replace('-', '\\-')).join('|')})/` },
     })),
+    {
+      name: 'client-stands-alone',
+      comment: 'libs/client runs in browsers and in business clients: Web Crypto, openapi-fetch and standardwebhooks only, no Node module.',
+      severity: 'error',
+      from: { path: '^libs/client/', pathNot: TEST_FILE },
+      to: {
+        dependencyTypes: ['core', 'npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'],
+        pathNot: '^node_modules/(openapi-fetch|standardwebhooks)/',
+      },
+    },
     {
       name: 'domain-is-plain',
       comment: 'Domain code knows no framework, no ORM, no HTTP, and nothing of persistence.',

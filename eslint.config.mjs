@@ -12,7 +12,19 @@ import tseslint from 'typescript-eslint';
  *   (eslint-config-prettier turns this rule off for the same reason).
  */
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test-output/**', 'coverage/**', '.data/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'libs/client/src/generated/**',
+      'test-output/**',
+      'coverage/**',
+      '.data/**',
+      '**/*.js',
+      '**/*.mjs',
+      '**/*.cjs',
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -1,7 +1,7 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { verifyRedirect } from '@pcs/kernel';
+import { B2bClient, B2bComponents, createB2bClient, verifyRedirect } from '@pcs/client';
 import { CheckoutExpiryService } from '@pcs/payment-intents';
-import { clientFor, fitsWidth, hmacHex, launchChromium, screenshot, SignedClient } from '@pcs/testing';
+import { clientFor, fitsWidth, launchChromium, screenshot, SignedClient } from '@pcs/testing';
 import * as http from 'node:http';
 import { Browser } from 'playwright-core';
 import request from 'supertest';
@@ -27,10 +27,14 @@ class Shop {
   private server!: http.Server;
   port = 0;
 
+  private readonly api: B2bClient;
+
   constructor(
-    private readonly b2bBase: string,
+    b2bBase: string,
     private readonly credentials: { apiKey: string; apiSecret: string },
-  ) {}
+  ) {
+    this.api = createB2bClient({ baseUrl: b2bBase, ...credentials });
+  }
 
   get returnUrl(): string {
     return `http://127.0.0.1:${this.port}/return`;
@@ -46,20 +50,11 @@ class Shop {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
-  /** B6 from the shop's server. */
-  async createIntent(body: Record<string, unknown>): Promise<{ paymentIntentId: string; nextAction: { redirect: { reference: string } } }> {
-    const payload = JSON.stringify({ redirectUrl: this.returnUrl, ...body });
-    const response = await fetch(`${this.b2bBase}/payment-intent`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'api-key': this.credentials.apiKey,
-        signature: hmacHex(this.credentials.apiSecret, payload),
-      },
-      body: payload,
-    });
-    if (response.status !== 200) throw new Error(`B6 answered ${response.status}: ${await response.text()}`);
-    return (await response.json()) as { paymentIntentId: string; nextAction: { redirect: { reference: string } } };
+  /** B6 from the shop's server, through the typed client (signed by it). */
+  async createIntent(body: Omit<B2bComponents['schemas']['CreateB2bPaymentIntentDto'], 'redirectUrl'>) {
+    const { data, error, response } = await this.api.POST('/payment-intent', { body: { redirectUrl: this.returnUrl, ...body } });
+    if (!data) throw new Error(`B6 answered ${response.status}: ${JSON.stringify(error)}`);
+    return data;
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -70,14 +65,14 @@ class Shop {
         currency: 'UYU',
         amount: Number(url.searchParams.get('amount')),
         amountDetails: { tip: Number(url.searchParams.get('tip') ?? 0) },
-        externalReference: url.searchParams.get('order'),
+        externalReference: url.searchParams.get('order') ?? undefined,
         description: 'Mesa 4 <café>',
       });
-      res.writeHead(303, { location: intent.nextAction.redirect.reference }).end();
+      res.writeHead(303, { location: intent.nextAction!.redirect.reference }).end();
       return;
     }
     if (url.pathname === '/return') {
-      const verified = verifyRedirect(url, this.credentials.apiSecret);
+      const verified = await verifyRedirect(url, this.credentials.apiSecret);
       const verdict: Verdict = {
         valid: verified.valid,
         status: url.searchParams.get('status'),
@@ -217,7 +212,7 @@ describe('the B2B hosted checkout in a real browser', () => {
 
   it('refuses a form post from another site (no cookie, or a forged token), changing nothing', async () => {
     const intent = await shop.createIntent({ countryCode: 'URY', currency: 'UYU', amount: 10 });
-    const path = new URL(intent.nextAction.redirect.reference).pathname;
+    const path = new URL(intent.nextAction!.redirect.reference).pathname;
     const server = bed.app.getHttpServer();
     const opened = await request(server).get(path);
     const token = /name="token" value="([\w-]{43})"/.exec(opened.text)![1];
@@ -241,7 +236,7 @@ describe('the B2B hosted checkout in a real browser', () => {
   it('answers hostile requests to its pages with a 4xx, never a 500 and never a change', async () => {
     const server = bed.app.getHttpServer();
     const intent = await shop.createIntent({ countryCode: 'URY', currency: 'UYU', amount: 10 });
-    const path = new URL(intent.nextAction.redirect.reference).pathname;
+    const path = new URL(intent.nextAction!.redirect.reference).pathname;
     const odd = ['chk_', 'chk_%00', `chk_${'A'.repeat(500)}`, 'chk_ñandú-ñandú-ñandú-ñandú', '..%2f..%2fetc', 'null', '%F0%9F%92%B3'];
     for (const reference of odd) {
       for (const suffix of ['', '/return', '/back']) {

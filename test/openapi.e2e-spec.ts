@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { OpenAPIObject } from '@nestjs/swagger';
 import { serializeOpenApiDocument } from '@pcs/http';
@@ -7,7 +9,8 @@ import { payinsOpenApiDocument } from '../apps/payins-api/src/openapi';
 
 /**
  * The committed OpenAPI documents are what clients read: they must match the
- * code. When this fails, run `npm run openapi` and commit the result.
+ * code, and the typed client (libs/client) must be generated from them. When
+ * this fails, run `npm run openapi` and commit the result.
  */
 describe('OpenAPI documents', () => {
   let documents: Record<'payins-api' | 'b2b-api', OpenAPIObject>;
@@ -20,6 +23,29 @@ describe('OpenAPI documents', () => {
     const committed = fs.readFileSync(path.join(__dirname, '..', 'docs', 'openapi', `${name}.json`), 'utf8');
     expect(serializeOpenApiDocument(documents[name])).toBe(committed);
   });
+
+  it.each(['payins-api', 'b2b-api'] as const)(
+    'libs/client/src/generated/%s.ts is what openapi-typescript makes of the committed document',
+    (name) => {
+      const root = path.join(__dirname, '..');
+      const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'client-')), `${name}.ts`);
+      execFileSync(
+        process.execPath,
+        [
+          path.join(__dirname, '..', 'node_modules', 'openapi-typescript', 'bin', 'cli.js'),
+          '--default-non-nullable',
+          'false',
+          `docs/openapi/${name}.json`,
+          '-o',
+          out,
+        ],
+        { cwd: root, stdio: 'pipe' },
+      );
+      expect(fs.readFileSync(out, 'utf8')).toBe(
+        fs.readFileSync(path.join(root, 'libs', 'client', 'src', 'generated', `${name}.ts`), 'utf8'),
+      );
+    },
+  );
 
   it.each(['payins-api', 'b2b-api'] as const)(
     '%s declares no property as a bare object (a nullable string without its type reads as one)',

@@ -5,7 +5,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { ApiArea, errorResponder } from './error-body';
 import { asOpenApi31 } from './openapi-31';
-import { documentEveryAnswer } from './openapi-responses';
+import { documentEveryAnswer, optionalBodiesOptional } from './openapi-responses';
 import { answerClientErrorsInShape } from './client-errors';
 import {
   FORM_ROUTES,
@@ -79,5 +79,5 @@ export function buildOpenApiDocument(app: INestApplication, api: ApiDescription)
   // The one unsigned route says so: no security requirement at all (not "unspecified").
   const health = document.paths['/health']?.get;
   if (health) health.security = [];
-  return asOpenApi31(documentEveryAnswer(document));
+  return asOpenApi31(optionalBodiesOptional(documentEveryAnswer(document)));
 }

@@ -40,3 +40,23 @@ export function documentEveryAnswer(document: OpenAPIObject): OpenAPIObject {
   }
   return document;
 }
+
+/**
+ * A body whose fields are all optional may be left out (it reads as `{}`, and
+ * `{}` is what is signed): such a request body is documented as not required,
+ * so that a generated client may send none (an empty refund refunds all).
+ */
+export function optionalBodiesOptional(document: OpenAPIObject): OpenAPIObject {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, { required?: string[] }>;
+  for (const methods of Object.values(document.paths)) {
+    for (const operation of [methods.post, methods.put, methods.patch]) {
+      const body = operation?.requestBody;
+      if (!body || !('content' in body)) continue;
+      const schema = body.content['application/json']?.schema;
+      if (!schema) continue;
+      const resolved = '$ref' in schema ? schemas[schema.$ref.split('/').pop()!] : schema;
+      if (resolved && !resolved.required?.length) body.required = false;
+    }
+  }
+  return document;
+}

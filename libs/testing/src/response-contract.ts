@@ -123,10 +123,9 @@ export class ResponseContract {
       const write = response.write.bind(response) as (...args: unknown[]) => boolean;
       const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
       const keep = (chunk: unknown, encoding?: unknown) => {
-        if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-        chunks.push(
-          Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk), typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'),
-        );
+        if (chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
+        else if (typeof chunk === 'string')
+          chunks.push(Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
       };
       response.write = ((chunk: unknown, ...rest: unknown[]) => {
         keep(chunk, rest[0]);
