@@ -4,6 +4,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { ApiArea, errorResponder } from './error-body';
+import { DOCS_SIGNING_SCRIPT, DOCS_SWAGGER_OPTIONS } from './docs-signing';
 import { asOpenApi31 } from './openapi-31';
 import { documentEveryAnswer, optionalBodiesOptional } from './openapi-responses';
 import { answerClientErrorsInShape } from './client-errors';
@@ -52,6 +53,9 @@ export function configureHttpApp(app: NestExpressApplication, api: ApiDescriptio
   SwaggerModule.setup('docs', app, () => ({ ...buildOpenApiDocument(app, api), servers: [{ url: '/', description: 'this API' }] }), {
     jsonDocumentUrl: 'docs-json',
     yamlDocumentUrl: 'docs-yaml',
+    customSiteTitle: `${api.title}: reference`,
+    customJsStr: DOCS_SIGNING_SCRIPT,
+    swaggerOptions: DOCS_SWAGGER_OPTIONS,
   });
 }
 
@@ -68,7 +72,9 @@ export function buildOpenApiDocument(app: INestApplication, api: ApiDescription)
         type: 'apiKey',
         in: 'header',
         name: 'signature',
-        description: 'Lowercase hex HMAC-SHA256 of the compact JSON body (`{}` for requests without a body), keyed with the API secret',
+        description:
+          'Lowercase hex HMAC-SHA256 of the body as sent (`{}` for requests without a body), keyed with the API secret. ' +
+          'On the /docs page, enter the API secret itself here: the page signs each request in the browser and sends only the signature.',
       },
       SIGNATURE_SCHEME,
     )

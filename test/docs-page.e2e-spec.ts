@@ -1,0 +1,96 @@
+import { launchChromium, screenshot } from '@pcs/testing';
+import type { AddressInfo } from 'node:net';
+import { Browser, Page } from 'playwright-core';
+import { Testbed, testbed } from './testbed';
+
+/**
+ * /docs signs in the browser (issue 13): a developer authorizes with the
+ * api-key and the secret, and "Try it out" works for a GET and a POST alike,
+ * the page computing each request's signature with Web Crypto. A real
+ * Chromium against the real API.
+ */
+describe('the /docs page signs its requests in a real browser', () => {
+  let bed: Testbed;
+  let browser: Browser;
+  let base: string;
+
+  beforeAll(async () => {
+    bed = await testbed();
+    base = `http://127.0.0.1:${(bed.app.getHttpServer().address() as AddressInfo).port}`;
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await bed.close();
+  });
+
+  const authorize = async (page: Page, apiKey: string, secret: string) => {
+    await page.locator('button.authorize').first().click();
+    const dialog = page.locator('.dialog-ux');
+    for (const [scheme, value] of [
+      ['api-key', apiKey],
+      ['signature', secret],
+    ]) {
+      const container = dialog.locator('.auth-container').filter({ has: page.locator('h4 code', { hasText: new RegExp(`^${scheme}$`) }) });
+      await container.locator('input').fill(value);
+      await container.locator('button.authorize').click();
+    }
+    await dialog.locator('button.btn-done').first().click();
+  };
+
+  /** Opens an operation, presses "Try it out", optionally sets the body, executes, and answers the status the page shows. */
+  const tryItOut = async (page: Page, tagAndOperation: string, body?: unknown) => {
+    const operation = page.locator(`#operations-${tagAndOperation}`);
+    await operation.locator('.opblock-summary').first().click();
+    await operation.locator('button.try-out__btn').click();
+    if (body !== undefined) await operation.locator('textarea.body-param__text').fill(JSON.stringify(body, null, 2));
+    const answered = page.waitForResponse((response) => response.url().startsWith(base) && response.request().method() !== 'OPTIONS');
+    await operation.locator('button.execute').click();
+    const response = await answered;
+    await operation.locator('.live-responses-table .response-col_status').first().waitFor();
+    const curl = await operation.locator('.curl-command').first().innerText();
+    return {
+      status: response.status(),
+      signature: response.request().headers()['signature'],
+      body: (await response.json()) as unknown,
+      curl,
+    };
+  };
+
+  it('authorizes with the api-key and the secret, then a GET and a POST answer 200 with the page-made signature', async () => {
+    const merchant = bed.tenant.merchants[0];
+    const page = await browser.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(`${base}/docs`);
+    await authorize(page, merchant.apiKey, merchant.apiSecret);
+
+    const listed = await tryItOut(page, 'payers-listPayers');
+    expect(listed.status).toBe(200);
+    expect(listed.signature).toMatch(/^[0-9a-f]{64}$/);
+    expect(listed.signature).not.toBe(merchant.apiSecret);
+    // The curl the page shows carries the signature it sent, never the secret typed in the dialog.
+    expect(listed.curl).toContain(listed.signature);
+    expect(listed.curl).not.toContain(merchant.apiSecret);
+
+    const created = await tryItOut(page, 'payers-createPayer', { firstName: 'Ana', lastName: 'Docs', email: 'ana@example.uy' });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ firstName: 'Ana', lastName: 'Docs' });
+    await screenshot(page, 'docs-signed-post');
+
+    // The payer exists: the page's POST really went through, signed with this merchant's secret.
+    const payers = await bed.merchant.get('/payer');
+    expect(payers.body[0].results.map((payer: { lastName: string }) => payer.lastName)).toContain('Docs');
+    await page.close();
+  });
+
+  it('answers 401 in the page when the secret is wrong (the signature is checked, not just present)', async () => {
+    const page = await browser.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(`${base}/docs`);
+    await authorize(page, bed.tenant.merchants[0].apiKey, 'not-the-secret');
+    const refused = await tryItOut(page, 'payers-listPayers');
+    expect(refused.status).toBe(401);
+    expect(refused.body).toMatchObject({ errorId: 'Auth:UNAUTHORIZED' });
+    await page.close();
+  });
+});
