@@ -63,13 +63,16 @@ describe('OpenAPI documents', () => {
     },
   );
 
-  it('documents every operation of the payins API as signed with both headers, except health', () => {
+  it('documents every operation of the payins API as signed with both headers, except health and metrics, each with a description', () => {
     expect(documents['payins-api'].servers).toEqual([{ url: 'http://localhost:3000', description: 'npm start on this machine' }]);
     expect(documents['b2b-api'].servers).toEqual([{ url: 'http://localhost:3001', description: 'npm start on this machine' }]);
     for (const [route, operations] of Object.entries(documents['payins-api'].paths)) {
-      for (const [method, operation] of Object.entries(operations as Record<string, { security?: unknown; summary?: string }>)) {
+      for (const [method, operation] of Object.entries(
+        operations as Record<string, { security?: unknown; summary?: string; description?: string }>,
+      )) {
         expect(operation.summary).toEqual(expect.any(String));
-        if (route === '/health') expect(operation.security).toEqual([]);
+        expect({ route, method, described: (operation.description ?? '').length > 20 }).toEqual({ route, method, described: true });
+        if (route === '/health' || route === '/metrics') expect(operation.security).toEqual([]);
         else
           expect({ route, method, security: operation.security }).toEqual({ route, method, security: [{ 'api-key': [], signature: [] }] });
       }

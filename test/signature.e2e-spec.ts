@@ -124,7 +124,8 @@ describe('request signing (contract §5)', () => {
   });
 
   it('leaves /health and /docs public', async () => {
-    expect((await request(app.getHttpServer()).get('/health')).body).toEqual({ status: 'ok', database: 'up' });
+    expect((await request(app.getHttpServer()).get('/health')).body).toMatchObject({ status: 'ok', info: { database: { status: 'up' } } });
+    expect((await request(app.getHttpServer()).get('/metrics')).status).toBe(200);
     const docs = await request(app.getHttpServer()).get('/docs-json');
     expect(docs.status).toBe(200);
     expect(docs.body.info.title).toBe('Payins API');

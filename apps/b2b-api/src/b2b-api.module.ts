@@ -25,7 +25,7 @@ export class B2bApiModule {
       imports: [
         RuntimeSettingsModule.forRoot(settings),
         DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: settings.poolSize }),
-        HttpFoundationModule.forRoot({ area: 'B2B', logLevel }),
+        HttpFoundationModule.forRoot({ area: 'B2B', app: 'b2b-api', logLevel }),
         CatalogModule,
         BusinessesModule,
         MerchantsModule,

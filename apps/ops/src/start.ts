@@ -4,7 +4,7 @@ import { loadDotEnv, loadEnvironment, resolveSecretsMasterKey } from '@pcs/confi
 import { mailDirectoryFor, prepareRuntime, requireMailTransport, webhooksAllowLocalhost } from '@pcs/database';
 import { ChildProcess, spawn } from 'node:child_process';
 import * as path from 'node:path';
-import { seedDemoIfEmpty } from './demo-seed';
+import { DemoCredentials, seedDemoIfEmpty } from './demo-seed';
 import { OpsModule } from './ops.module';
 
 const log = (line: string) => process.stderr.write(`[start] ${line}\n`);
@@ -29,11 +29,6 @@ async function main(): Promise<void> {
 
   const ops = await NestFactory.createApplicationContext(OpsModule.forRoot(settings), { logger: false });
   const demo = await seedDemoIfEmpty(ops, env.dataDir).finally(() => ops.close());
-  if (demo) {
-    process.stdout.write(
-      `Demo credentials (also in ${path.join(env.dataDir, 'demo-credentials.json')}):\n${JSON.stringify(demo, null, 2)}\n`,
-    );
-  }
 
   const childEnv = {
     ...process.env,
@@ -55,6 +50,14 @@ async function main(): Promise<void> {
     return child;
   });
 
+  const apis = [
+    { name: 'payins API', url: `http://localhost:${env.PAYINS_API_PORT}` },
+    { name: 'B2B API', url: `http://localhost:${env.B2B_API_PORT}` },
+  ];
+  void whenReady(apis.map((api) => `${api.url}/health`)).then((ready) => {
+    if (ready && !stopping) process.stdout.write(summary(apis, path.join(env.dataDir, 'demo-credentials.json'), demo));
+  });
+
   let stopping = false;
   const stop = async (exitCode: number) => {
     if (stopping) return;
@@ -74,6 +77,43 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => void stop(0));
   process.once('SIGTERM', () => void stop(0));
+}
+
+/** True once every URL answers 200 (within a minute); false if one never does. */
+async function whenReady(urls: string[]): Promise<boolean> {
+  for (let i = 0; i < 600; i++) {
+    const answers = await Promise.all(
+      urls.map((url) =>
+        fetch(url).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      ),
+    );
+    if (answers.every(Boolean)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}
+
+/** What a person needs after `npm start`: where the APIs and their docs are, and the credentials to sign with. */
+function summary(apis: { name: string; url: string }[], credentialsFile: string, demo: DemoCredentials | null): string {
+  const lines = [
+    '',
+    'Payment Collection Service is ready',
+    ...apis.map((api) => `  ${api.name.padEnd(11)} ${api.url}   docs ${api.url}/docs`),
+    `  credentials ${credentialsFile}`,
+  ];
+  if (demo) {
+    lines.push(
+      '',
+      'First start: a demo business and an ACTIVE demo merchant (Uruguay) were created. Sign requests with:',
+      `  business  api-key ${demo.business.apiKey}  secret ${demo.business.apiSecret}`,
+      `  merchant  api-key ${demo.merchant.apiKey}  secret ${demo.merchant.apiSecret}`,
+      'They are not printed again; the file above keeps them. The README walks through a payment with them.',
+    );
+  }
+  return lines.join('\n') + '\n\n';
 }
 
 main().catch((error: unknown) => {

@@ -33,7 +33,7 @@ export class PayinsApiModule {
       imports: [
         RuntimeSettingsModule.forRoot(settings),
         DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: settings.poolSize }),
-        HttpFoundationModule.forRoot({ area: 'Payins', logLevel }),
+        HttpFoundationModule.forRoot({ area: 'Payins', app: 'payins-api', logLevel }),
         CatalogModule,
         BusinessesModule,
         MerchantsModule,

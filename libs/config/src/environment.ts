@@ -54,6 +54,10 @@ export class Environment {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
 
+  /** `pretty` (one readable line, for a person), `json` (one JSON object per line, for a collector), or `auto`: pretty on a terminal. */
+  @IsIn(['auto', 'pretty', 'json'])
+  LOG_FORMAT: 'auto' | 'pretty' | 'json' = 'auto';
+
   @Transform(toInt)
   @IsInt()
   @Min(1)

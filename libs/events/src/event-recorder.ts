@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
+import { afterCommit } from '@pcs/database';
 import { JobQueue } from '@pcs/jobs';
+import { metrics } from '@pcs/observability';
 import * as crypto from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { EventType, RecordedEvent } from './event-types';
@@ -101,6 +103,7 @@ export class EventRecorder {
       `WITH ${ctes.join(',\n')} SELECT event_id, sequence, payload${requirement} FROM recorded`,
       values,
     );
+    afterCommit(manager, () => events.forEach((event) => metrics.countEvent(event.type)));
     const byId = new Map(rows.map((row) => [row.event_id, row]));
     return prepared.map((p) => {
       const row = byId.get(p.eventId)!;

@@ -6,6 +6,8 @@ import { Logger } from 'nestjs-pino';
 import { ApiArea, errorResponder } from './error-body';
 import { DOCS_SIGNING_SCRIPT, DOCS_SWAGGER_OPTIONS } from './docs-signing';
 import { asOpenApi31 } from './openapi-31';
+import { QuietStartLogger } from './quiet-start-logger';
+import { observeRequests } from './request-observer';
 import { documentEveryAnswer, optionalBodiesOptional } from './openapi-responses';
 import { answerClientErrorsInShape } from './client-errors';
 import {
@@ -31,7 +33,7 @@ export interface ApiDescription {
 /** Creates an API app with the body handling, docs and logger every API shares. */
 export async function createHttpApp(module: unknown, api: ApiDescription): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(module as never, { bodyParser: false, bufferLogs: true });
-  app.useLogger(app.get(Logger));
+  app.useLogger(new QuietStartLogger(app.get(Logger)));
   configureHttpApp(app, api);
   return app;
 }
@@ -39,6 +41,7 @@ export async function createHttpApp(module: unknown, api: ApiDescription): Promi
 export function configureHttpApp(app: NestExpressApplication, api: ApiDescription): void {
   const respond = errorResponder(api.area);
   app.disable('x-powered-by');
+  app.use(observeRequests());
   app.set('query parser', 'simple');
   app.use(FORM_ROUTES, formBodyParser());
   app.use(
@@ -82,8 +85,10 @@ export function buildOpenApiDocument(app: INestApplication, api: ApiDescription)
   const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
   });
-  // The one unsigned route says so: no security requirement at all (not "unspecified").
-  const health = document.paths['/health']?.get;
-  if (health) health.security = [];
+  // The unsigned routes say so: no security requirement at all (not "unspecified").
+  for (const route of ['/health', '/metrics']) {
+    const operation = document.paths[route]?.get;
+    if (operation) operation.security = [];
+  }
   return asOpenApi31(optionalBodiesOptional(documentEveryAnswer(document)));
 }

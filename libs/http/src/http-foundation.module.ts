@@ -2,34 +2,57 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { BusinessesModule } from '@pcs/businesses';
 import { LoggerModule } from 'nestjs-pino';
-import * as crypto from 'node:crypto';
+import * as os from 'node:os';
 import pino from 'pino';
+import pinoPretty from 'pino-pretty';
 import { ApiArea } from './error-body';
 import { ErrorFilter } from './error.filter';
 import { HealthController } from './health.controller';
+import { MetricsController } from './metrics.controller';
+import { requestIdOf } from './request-observer';
+import { TerminusModule } from '@nestjs/terminus';
 import { API_AREA } from './idempotency';
 import { SignatureGuard } from './signature.guard';
 import { RequestValidationPipe } from './validation.pipe';
 
 export interface HttpFoundationOptions {
   readonly area: ApiArea;
+  /** The app's name, on every log line. */
+  readonly app: string;
   readonly logLevel?: string;
 }
 
 let logDestination: pino.DestinationStream | null = null;
+
+/** Pretty lines for a person (LOG_FORMAT=pretty, or auto on a terminal); JSON lines otherwise. */
+export function prettyLogs(format = process.env.LOG_FORMAT ?? 'auto', terminal = process.stdout.isTTY === true): boolean {
+  return format === 'pretty' || (format !== 'json' && terminal);
+}
 
 /**
  * The process's log stream: standard output written asynchronously
  * (sonic-boom): a request does not wait on a write(2) of its log line, and
  * lines that arrive while a write is under way go out together in the next.
  * Flushed when the process exits; a kill -9 loses at most the lines not yet
- * written.
+ * written. On a terminal, one readable line per entry (pino-pretty): the
+ * time, the level, the app, the message, and for a request its method,
+ * path, status, duration and id.
  */
 function logStream(): pino.DestinationStream {
   if (!logDestination) {
     const destination = pino.destination({ dest: 1, sync: false });
     process.once('exit', () => destination.flushSync());
-    logDestination = destination;
+    logDestination = prettyLogs()
+      ? pinoPretty({
+          destination,
+          colorize: process.stdout.isTTY === true,
+          translateTime: 'SYS:HH:MM:ss.l',
+          ignore: 'pid,hostname,app,context,req,res,responseTime,requestId',
+          messageFormat:
+            '{app} {if context}[{context}] {end}{msg}{if req.method} {req.method} {req.path} → {res.statusCode} in {responseTime} ms{end}{if req.id} (request {req.id}){end}',
+          singleLine: true,
+        })
+      : destination;
   }
   return logDestination;
 }
@@ -47,15 +70,14 @@ export class HttpFoundationModule {
       module: HttpFoundationModule,
       imports: [
         BusinessesModule,
+        TerminusModule.forRoot({ logger: false }),
         LoggerModule.forRoot({
           pinoHttp: {
             level: options.logLevel ?? 'info',
-            genReqId: (request, response) => {
-              const given = request.headers['x-request-id'];
-              const id = typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : crypto.randomUUID();
-              response.setHeader('x-request-id', id);
-              return id;
-            },
+            // Every line names its app (two APIs share one terminal under npm start).
+            base: { app: options.app, pid: process.pid, hostname: os.hostname() },
+            // Given by the first middleware (observeRequests), before any body is read.
+            genReqId: (request, response) => requestIdOf(request, response),
             // Credentials and signatures never reach the logs.
             redact: {
               paths: ['req.headers["api-key"]', 'req.headers.signature', 'req.headers.authorization', 'req.headers.cookie'],
@@ -69,12 +91,12 @@ export class HttpFoundationModule {
                 path: request.url.split('?')[0],
               }),
             },
-            autoLogging: { ignore: (request) => request.url === '/health' },
+            autoLogging: { ignore: (request) => request.url === '/health' || request.url === '/metrics' },
             stream: logStream(),
           },
         }),
       ],
-      controllers: [HealthController],
+      controllers: [HealthController, MetricsController],
       providers: [
         { provide: APP_GUARD, useClass: SignatureGuard },
         { provide: APP_FILTER, useFactory: () => new ErrorFilter(options.area) },

@@ -2,6 +2,7 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { RuntimeSettings } from '@pcs/config';
 import * as crypto from 'node:crypto';
+import { metrics, QueueDepth } from '@pcs/observability';
 import PgBoss from 'pg-boss';
 import { DataSource, EntityManager } from 'typeorm';
 
@@ -30,6 +31,7 @@ export class JobQueue implements OnModuleDestroy {
   private started: Promise<void> | null = null;
   private readonly queues = new Map<string, Promise<void>>();
   private stopped = false;
+  private readonly stopObserving: () => void;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -37,6 +39,22 @@ export class JobQueue implements OnModuleDestroy {
   ) {
     this.boss = new PgBoss({ connectionString: settings.databaseUrl, max: 3, migrate: false, schedule: false });
     this.boss.on('error', (error: Error) => this.logger.warn(`job queue: ${error.message}`));
+    this.stopObserving = metrics.observeQueues(() => this.depths());
+  }
+
+  /** Each queue's waiting (created or to retry) and active jobs, for /metrics; nothing before this process uses the queue. */
+  private async depths(): Promise<QueueDepth[]> {
+    if (!this.started || this.stopped) return [];
+    await this.started;
+    return Promise.all(
+      (await this.boss.getQueues()).map(async ({ name }) => {
+        const [waiting, unfinished] = await Promise.all([
+          this.boss.getQueueSize(name, { before: 'active' }),
+          this.boss.getQueueSize(name, { before: 'completed' }),
+        ]);
+        return { queue: name, waiting, active: unfinished - waiting };
+      }),
+    );
   }
 
   /** Writes a job with the caller's transaction: it commits or rolls back with the change. */
@@ -108,6 +126,7 @@ export class JobQueue implements OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
+    this.stopObserving();
     if (this.started) await this.started.then(() => this.boss.stop({ graceful: true, wait: true, timeout: 5_000 })).catch(() => undefined);
   }
 

@@ -6,6 +6,7 @@ import * as crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { MailMessage } from './mail-message';
 import { MailTransport } from './mail.transport';
+import { metrics } from '@pcs/observability';
 
 /**
  * The mail outbox (contract §15). `enqueue` writes the message and its
@@ -64,11 +65,13 @@ export class MailOutbox implements OnApplicationBootstrap {
         mailMessageId,
         (error as Error).message.slice(0, 500),
       ]);
+      metrics.mailDeliveries.inc({ result: 'error' });
       throw error;
     }
     await this.dataSource.query(
       `UPDATE mail_message SET status = 'SENT', attempts = attempts + 1, sent_at = now(), last_error = NULL WHERE mail_message_id = $1`,
       [mailMessageId],
     );
+    metrics.mailDeliveries.inc({ result: 'sent' });
   }
 }

@@ -727,8 +727,31 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Health of the API and its database (public) */
-        get: operations["Health_health"];
+        /**
+         * Readiness of the API and its database (public)
+         * @description Unsigned. 200 when the API and its database answer, 503 otherwise (for load balancers and orchestrators).
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics (public)
+         * @description Unsigned, in the Prometheus text format: http_request_duration_seconds, pcs_payment_outcomes_total, pcs_refunds_total, pcs_queue_jobs, pcs_webhook_deliveries_total, pcs_mail_deliveries_total and the process figures. Serve it only to the scraper (the operator network).
+         */
+        get: operations["getMetrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1707,6 +1730,46 @@ export interface components {
             rowCount: number;
             pageCount: number;
             results: components["schemas"]["PayinResponse"][];
+        };
+        HealthIndicatorResponse: {
+            /**
+             * @example up
+             * @enum {string}
+             */
+            status: "up" | "down";
+            /** @description Why the indicator is down */
+            message?: string;
+        };
+        HealthResponse: {
+            /**
+             * @example ok
+             * @enum {string}
+             */
+            status: "ok" | "error" | "shutting_down";
+            /**
+             * @example {
+             *       "database": {
+             *         "status": "up"
+             *       }
+             *     }
+             */
+            info: {
+                [key: string]: components["schemas"]["HealthIndicatorResponse"];
+            };
+            /** @example {} */
+            error: {
+                [key: string]: components["schemas"]["HealthIndicatorResponse"];
+            };
+            /**
+             * @example {
+             *       "database": {
+             *         "status": "up"
+             *       }
+             *     }
+             */
+            details: {
+                [key: string]: components["schemas"]["HealthIndicatorResponse"];
+            };
         };
     };
     responses: never;
@@ -5467,7 +5530,7 @@ export interface operations {
             };
         };
     };
-    Health_health: {
+    getHealth: {
         parameters: {
             query?: never;
             header?: never;
@@ -5481,7 +5544,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["HealthResponse"];
                 };
             };
             /** @description Invalid input (Validation:INVALID_REQUEST, Validation:MALFORMED_JSON, Validation:JSON_TOO_DEEP, Validation:CARD_DATA_NOT_ACCEPTED or an operation code) */
@@ -5525,7 +5588,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["HealthResponse"];
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text exposition format 0.0.4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Invalid input (Validation:INVALID_REQUEST, Validation:MALFORMED_JSON, Validation:JSON_TOO_DEEP, Validation:CARD_DATA_NOT_ACCEPTED or an operation code) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation:PAYLOAD_TOO_LARGE: the body is larger than the API accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation:UNSUPPORTED_MEDIA_TYPE: a body that is not application/json in UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal:INTERNAL_ERROR: an unexpected failure; nothing was half-written, and a retry with the same Idempotency-Key is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };

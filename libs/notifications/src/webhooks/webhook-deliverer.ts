@@ -10,6 +10,7 @@ import { WebhookEndpointRepository } from './webhook-endpoint.repository';
 import { WebhookEndpointService } from './webhook-endpoint.service';
 import { WebhookSender } from './webhook-sender';
 import { webhookHeaders } from './webhook-signature';
+import { metrics } from '@pcs/observability';
 
 /** How many deliveries one worker attempts at once; each API process runs two workers. */
 const BATCH = 25;
@@ -77,7 +78,9 @@ export class WebhookDeliverer implements OnApplicationBootstrap {
     );
     const outcome = await this.sender.post(state.url, headers, row.payload);
     const delivered = outcome.error === null;
+    let result: 'delivered' | 'retry' | 'failed' | 'disabled' | null = null;
     await inTransaction(this.dataSource, async (manager) => {
+      result = null;
       await manager.query(
         `INSERT INTO webhook_attempt (webhook_attempt_id, webhook_delivery_id, at, status, error, duration_ms) VALUES ($1, $2, $3, $4, $5, $6)`,
         [crypto.randomUUID(), job.deliveryId, now, outcome.status, outcome.error, outcome.durationMs],
@@ -89,9 +92,10 @@ export class WebhookDeliverer implements OnApplicationBootstrap {
       // A redelivery asked meanwhile owns what happens next; this attempt stays in the log.
       if (!current || current.generation !== job.generation || current.status !== 'PENDING') return;
       let status: 'PENDING' | 'DELIVERED' | 'FAILED' = 'PENDING';
-      if (delivered) status = 'DELIVERED';
+      result = 'retry';
+      if (delivered) [status, result] = ['DELIVERED', 'delivered'];
       else if (outcome.status === 410) {
-        status = 'FAILED';
+        [status, result] = ['FAILED', 'disabled'];
         await manager.query(
           `UPDATE webhook_endpoint SET disabled = true, disabled_reason = 'the receiver answered 410 Gone', updated_at = now() WHERE webhook_endpoint_id = $1`,
           [row.webhook_endpoint_id],
@@ -100,13 +104,14 @@ export class WebhookDeliverer implements OnApplicationBootstrap {
       } else if (job.step < this.settings.webhooks.retryScheduleSeconds.length) {
         const wait = this.settings.webhooks.retryScheduleSeconds[job.step];
         await this.dispatcher.sendDeliveryJob(manager, { ...job, step: job.step + 1 }, wait);
-      } else status = 'FAILED';
+      } else [status, result] = ['FAILED', 'failed'];
       await manager.query(`UPDATE webhook_delivery SET status = $2, url = $3, updated_at = now() WHERE webhook_delivery_id = $1`, [
         job.deliveryId,
         status,
         state.url,
       ]);
     });
+    if (result) metrics.webhookDeliveries.inc({ result });
   }
 
   /** The endpoint is gone or disabled: this generation of the delivery ends failed, without an attempt. */

@@ -1,0 +1,96 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Where a queue's jobs stand: waiting (created or to retry) and being worked. */
+export interface QueueDepth {
+  readonly queue: string;
+  readonly waiting: number;
+  readonly active: number;
+}
+
+export type QueueDepthSource = () => Promise<readonly QueueDepth[]>;
+
+/**
+ * The process's Prometheus metrics (prom-client), served at /metrics by each
+ * API. One registry per process, as Prometheus clients keep it: counters
+ * count what this process did, and Prometheus sums the processes. No label
+ * carries a tenant, an id or an amount: route templates, statuses and outcomes
+ * only, so the series stay few and say nothing about anyone's business.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+
+  readonly httpRequestDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP requests by method, route template and status, in seconds',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  readonly paymentOutcomes = new Counter({
+    name: 'pcs_payment_outcomes_total',
+    help: 'Payment intents reaching an outcome: succeeded, payment_failed, canceled',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly refunds = new Counter({
+    name: 'pcs_refunds_total',
+    help: 'Refunds by outcome: created, succeeded, failed',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly webhookDeliveries = new Counter({
+    name: 'pcs_webhook_deliveries_total',
+    help: 'Webhook delivery attempts by result: delivered, retry (to be tried again), failed (given up), disabled (410 from the receiver)',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+
+  readonly mailDeliveries = new Counter({
+    name: 'pcs_mail_deliveries_total',
+    help: 'Attempts to hand an email to the SMTP server by result: sent, or error (the queue tries again with backoff)',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly queueSources = new Set<QueueDepthSource>();
+
+  constructor() {
+    const sources = this.queueSources;
+    new Gauge({
+      name: 'pcs_queue_jobs',
+      help: 'Background jobs (pg-boss) by queue and state: waiting (created or to retry) or active',
+      labelNames: ['queue', 'state'] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const source of sources) {
+          for (const depth of await source().catch(() => [])) {
+            this.set({ queue: depth.queue, state: 'waiting' }, depth.waiting);
+            this.set({ queue: depth.queue, state: 'active' }, depth.active);
+          }
+        }
+      },
+    });
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** A job queue reports its depth at each scrape; the returned function stops it. */
+  observeQueues(source: QueueDepthSource): () => void {
+    this.queueSources.add(source);
+    return () => this.queueSources.delete(source);
+  }
+
+  /** Counts a recorded domain event's outcome (called once it committed). */
+  countEvent(type: string): void {
+    const [subject, outcome] = type.split('.');
+    if (subject === 'payment_intent' && ['succeeded', 'payment_failed', 'canceled'].includes(outcome))
+      this.paymentOutcomes.inc({ outcome });
+    if (subject === 'refund') this.refunds.inc({ outcome });
+  }
+}
+
+/** The process's metrics. */
+export const metrics = new Metrics();
