@@ -117,6 +117,9 @@ function summary(apis: { name: string; url: string }[], credentialsFile: string,
 }
 
 main().catch((error: unknown) => {
-  log(`failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  // The reason, not a stack trace (LOG_LEVEL=debug shows where it came from).
+  const detail =
+    error instanceof Error ? (process.env.LOG_LEVEL === 'debug' ? (error.stack ?? error.message) : error.message) : String(error);
+  log(`failed to start: ${detail}`);
   process.exit(1);
 });

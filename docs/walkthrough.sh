@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# A payment with curl and openssl, from the demo credentials of `npm start`
+# (the README's walkthrough; CI runs this file against the started service).
+set -euo pipefail
+CREDS=${CREDS:-./.data/demo-credentials.json}
+PAYINS=${PAYINS:-http://localhost:3000}
+# The demo merchant's credentials, written by the first npm start
+KEY=$(node -p "require('$CREDS').merchant.apiKey")
+SECRET=$(node -p "require('$CREDS').merchant.apiSecret")
+
+# call METHOD PATH [BODY]: signs the body (or {} when there is none) and sends it to the payins API
+call() {
+  local method=$1 path=$2 body=${3:-}
+  local signature
+  signature=$(printf '%s' "${body:-"{}"}" | openssl dgst -sha256 -hmac "$SECRET" | sed 's/^.* //')
+  curl -s -X "$method" "$PAYINS$path" -H "api-key: $KEY" -H "signature: $signature" \
+    ${body:+-H 'content-type: application/json' --data-raw "$body"}
+}
+# field EXPRESSION: reads JSON on stdin and prints one value of it
+field() { node -p "const it = JSON.parse(require('fs').readFileSync(0, 'utf8')); $1"; }
+
+# 1. A payer
+PAYER=$(call POST /payer '{"firstName":"Lucía","lastName":"Gómez","email":"lucia@example.uy"}' | field 'it.payerId')
+
+# 2. A payment intent of 1,220.00 UYU (VAT included), waiting for a payment method
+INTENT=$(call POST /payment-intent '{"currency":"UYU","amount":1220,"payinType":"DEFAULT","offSession":false,"country":"URY","externalReference":"order-1001","invoiceNumber":1001,"payerId":"'"$PAYER"'"}' \
+  | field 'it.paymentIntent.paymentIntentId')
+
+# 3. The methods the payer can use, and a Visa credit card among them
+PROCESSOR=$(call GET /payment-intent/$INTENT/payment-methods \
+  | field "it.paymentIntentAvailablePaymentMethods.find(m => m.paymentMethod.paymentMethodName === 'VISA').countryProcessorId")
+
+# 4. Initialize at the gateway: the payer continues at gatewayUrl (the sandbox's page)
+GATEWAY_URL=$(call POST /payment-intent/$INTENT/initialize '{"countryProcessorId":"'"$PROCESSOR"'"}' | field 'it.gatewayUrl')
+echo "open $GATEWAY_URL and press Approve, or:"
+
+# 5. Approve on the sandbox page (the form its Approve button sends)
+curl -s -o /dev/null -X POST "$GATEWAY_URL" -d outcome=approve
+
+# 6. The payment in the ledger
+call GET "/payin?status=APPROVED&limit=5" | field 'it[0].results.map(p => [p.paymentIntentId, p.amount, p.status].join(" ")).join("\n")'
+
+# 7. Refund 200.50, then the rest (an empty body refunds all that is left)
+call POST /payment-intent/$INTENT/refund '{"requestedRefundAmount":200.5}' | field 'it.paymentIntentStatus'
+call POST /payment-intent/$INTENT/refund | field 'it.paymentIntentStatus'

@@ -1,0 +1,43 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const ROOT = path.join(__dirname, '..');
+const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
+
+/** Every setting the service validates at start-up (libs/config/src/environment.ts). */
+const SETTINGS = [...read('libs/config/src/environment.ts').matchAll(/^ {2}([A-Z][A-Z0-9_]+)\??:/gm)].map((match) => match[1]);
+
+/**
+ * No Docker engine runs on these machines, so the images and compose are
+ * checked by reading (issue 13): a supported Node LTS, an unprivileged user, a
+ * health check, and every setting the service has given to both APIs.
+ */
+describe('deployment files', () => {
+  it.each(['payins-api', 'b2b-api'])('docker/Dockerfile.%s builds on Node 24 (or 22), runs unprivileged and checks readiness', (api) => {
+    const dockerfile = read(`docker/Dockerfile.${api}`);
+    expect(dockerfile).toMatch(/^ARG NODE_VERSION=(22|24)$/m);
+    const bases = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map((match) => match[1]);
+    expect(bases.length).toBeGreaterThanOrEqual(2);
+    for (const base of bases) expect(base).toBe('node:${NODE_VERSION}-bookworm-slim');
+    expect(dockerfile).toMatch(/^USER node$/m);
+    expect(dockerfile).toMatch(/^HEALTHCHECK .*\/health/m);
+    expect(dockerfile).toContain(`CMD ["node", "dist/apps/${api}/src/main.js"]`);
+  });
+
+  it('gives both APIs in compose every setting of the service, and only real ones', () => {
+    const compose = read('docker/compose.yaml');
+    const block = compose.slice(compose.indexOf('x-api-environment:'), compose.indexOf('\nservices:'));
+    const shared = [...block.matchAll(/^ {2}([A-Z][A-Z0-9_]+):/gm)].map((match) => match[1]);
+    // Per API, or meaningless in a container: its port (the image's), PUBLIC_BASE_URL (per service), DATA_DIR and MAIL_DIRECTORY (embedded default only).
+    const perService = ['PAYINS_API_PORT', 'B2B_API_PORT', 'PUBLIC_BASE_URL', 'DATA_DIR', 'MAIL_DIRECTORY'];
+    expect(shared.filter((name) => !SETTINGS.includes(name))).toEqual([]);
+    expect(SETTINGS.filter((name) => !shared.includes(name) && !perService.includes(name))).toEqual([]);
+    expect(compose.match(/^ +PUBLIC_BASE_URL:/gm)).toHaveLength(2);
+    expect(compose.match(/<<: \*api-environment/g)).toHaveLength(2);
+  });
+
+  it('lists every setting in .env.example', () => {
+    const example = read('.env.example');
+    expect(SETTINGS.filter((name) => name !== 'MAIL_DIRECTORY' && !new RegExp(`^#? ?${name}=`, 'm').test(example))).toEqual([]);
+  });
+});
