@@ -32,6 +32,25 @@ describe('operator commands (npm run admin)', () => {
   });
   afterAll(() => bed.close());
 
+  it('prints only its JSON on stdout when invoked as `npm run admin` (no npm banner: the project .npmrc)', () => {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATABASE_URL: process.env.TEST_DATABASE_URL,
+      SECRETS_MASTER_KEY: process.env.TEST_SECRETS_MASTER_KEY,
+      LOG_LEVEL: 'error',
+    };
+    // As a person types it: npm's own settings come from the project, not from the `npm test` running this.
+    for (const name of Object.keys(env)) if (name.startsWith('npm_')) delete env[name];
+    const result = spawnSync('npm', ['run', 'admin', '--', 'business:create', '--name', 'Through npm'], {
+      cwd: path.join(__dirname, '..'),
+      env,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ name: 'Through npm', apiKey: expect.stringMatching(/^pk_/) });
+  });
+
   it('creates a business and an approved merchant whose credentials work over HTTP, printing one JSON object each', async () => {
     const business = admin('business:create', '--name', 'CLI business');
     expect(business.status).toBe(0);

@@ -209,6 +209,9 @@ function startServer(
   return new Promise((resolve, reject) => {
     const server = spawn(binaries.postgres, ['-D', clusterDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-k', ''], {
       ...owner,
+      // Its own process group: a Ctrl-C in the terminal reaches the APIs, which close their
+      // connections first; the process that started the server stops it after them.
+      detached: true,
       env: { ...process.env, LC_MESSAGES: MESSAGES_LOCALE },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
