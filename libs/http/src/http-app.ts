@@ -3,13 +3,9 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
-import { ApiArea, errorResponder } from './error-body';
-import { DOCS_SIGNING_SCRIPT, DOCS_SWAGGER_OPTIONS } from './docs-signing';
-import { asOpenApi31 } from './openapi-31';
-import { QuietStartLogger } from './quiet-start-logger';
-import { observeRequests } from './request-observer';
-import { documentEveryAnswer, optionalBodiesOptional } from './openapi-responses';
 import { answerClientErrorsInShape } from './client-errors';
+import { DOCS_SIGNING_SCRIPT, DOCS_SWAGGER_OPTIONS } from './docs-signing';
+import { ApiArea, errorResponder } from './error-body';
 import {
   FORM_ROUTES,
   formBodyParser,
@@ -19,6 +15,10 @@ import {
   refuseUnsafeInput,
   requireJsonContentType,
 } from './json-body';
+import { asOpenApi31 } from './openapi-31';
+import { documentEveryAnswer, optionalBodiesOptional } from './openapi-responses';
+import { QuietStartLogger } from './quiet-start-logger';
+import { observeRequests } from './request-observer';
 import { API_KEY_SCHEME, SIGNATURE_SCHEME } from './signed.decorator';
 
 export interface ApiDescription {

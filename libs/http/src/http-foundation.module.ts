@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { TerminusModule } from '@nestjs/terminus';
 import { BusinessesModule } from '@pcs/businesses';
 import { LoggerModule } from 'nestjs-pino';
 import * as os from 'node:os';
@@ -10,7 +11,6 @@ import { ErrorFilter } from './error.filter';
 import { HealthController } from './health.controller';
 import { MetricsController } from './metrics.controller';
 import { requestIdOf } from './request-observer';
-import { TerminusModule } from '@nestjs/terminus';
 import { API_AREA } from './idempotency';
 import { SignatureGuard } from './signature.guard';
 import { RequestValidationPipe } from './validation.pipe';
