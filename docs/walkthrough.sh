@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A payment with curl and openssl, from the demo credentials of `npm start`
-# (the README's walkthrough; CI runs this file against the started service).
+# (the README's walkthrough, for bash or zsh; CI runs this file against the started service).
 set -euo pipefail
 CREDS=${CREDS:-./.data/demo-credentials.json}
 PAYINS=${PAYINS:-http://localhost:3000}
@@ -8,13 +8,17 @@ PAYINS=${PAYINS:-http://localhost:3000}
 KEY=$(node -p "require('$CREDS').merchant.apiKey")
 SECRET=$(node -p "require('$CREDS').merchant.apiSecret")
 
-# call METHOD PATH [BODY]: signs the body (or {} when there is none) and sends it to the payins API
+# call METHOD ROUTE [BODY]: signs the body (or {} when there is none) and sends it to the payins API
 call() {
-  local method=$1 path=$2 body=${3:-}
-  local signature
-  signature=$(printf '%s' "${body:-"{}"}" | openssl dgst -sha256 -hmac "$SECRET" | sed 's/^.* //')
-  curl -s -X "$method" "$PAYINS$path" -H "api-key: $KEY" -H "signature: $signature" \
-    ${body:+-H 'content-type: application/json' --data-raw "$body"}
+  local method=$1 route=$2 body=${3:-} signed signature
+  signed=$body
+  [ -n "$signed" ] || signed='{}'
+  signature=$(printf '%s' "$signed" | openssl dgst -sha256 -hmac "$SECRET" | sed 's/^.* //')
+  if [ -n "$body" ]; then
+    curl -s -X "$method" "$PAYINS$route" -H "api-key: $KEY" -H "signature: $signature" -H 'content-type: application/json' --data-raw "$body"
+  else
+    curl -s -X "$method" "$PAYINS$route" -H "api-key: $KEY" -H "signature: $signature"
+  fi
 }
 # field EXPRESSION: reads JSON on stdin and prints one value of it
 field() { node -p "const it = JSON.parse(require('fs').readFileSync(0, 'utf8')); $1"; }
