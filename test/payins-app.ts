@@ -1,4 +1,3 @@
-import * as net from 'node:net';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { GatewaySettings, MailSettings, WebhookSettings } from '@pcs/config';
 import { ResponseContract, testSettings } from '@pcs/testing';
@@ -35,15 +34,8 @@ async function startApi(
   return app;
 }
 
-/** A free loopback port. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** A free loopback port (the one the embedded server uses). */
+export { freePort } from '@pcs/database';
 
 /**
  * The real B2B API, exactly as main.ts builds it, listening on a free loopback

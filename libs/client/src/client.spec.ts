@@ -30,4 +30,27 @@ describe('libs/client signing and verification', () => {
     });
     expect(await verifyRedirect(url, 'shop-secret', { now: new Date(now.getTime() + 600_000) })).toEqual({ valid: false, reason: 'STALE' });
   });
+
+  it('verifies the contract vector (§13) on a URL with its own query and fragment, and refuses what was changed', async () => {
+    const parameters = {
+      paymentIntentId: '3f1c2b9a-0d4e-4f7a-9a51-6b2f0c8e7d10',
+      externalReference: 'order #42',
+      status: 'APPROVED',
+      timestamp: '1795400000',
+    };
+    const at = new Date(1795400000 * 1000 + 10_000);
+    const url = signedRedirectUrl('https://shop.example/return?cart=7#done', parameters, 'test_secret');
+    expect(new URL(url).searchParams.get('signature')).toBe('01642abe360d3e097e270a38d5816e4f6de40caec976b78ece71cb26bbb311b1');
+    expect(await verifyRedirect(url, 'test_secret', { now: at })).toEqual({ valid: true, parameters });
+    const tampered = new URL(url);
+    tampered.searchParams.set('status', 'REJECTED');
+    expect(await verifyRedirect(tampered, 'test_secret', { now: at })).toEqual({ valid: false, reason: 'BAD_SIGNATURE' });
+    expect(await verifyRedirect(url, 'other_secret', { now: at })).toEqual({ valid: false, reason: 'BAD_SIGNATURE' });
+    const missing = new URL(url);
+    missing.searchParams.delete('timestamp');
+    expect(await verifyRedirect(missing, 'test_secret', { now: at })).toEqual({ valid: false, reason: 'MISSING_PARAMETER' });
+    const later = new Date(at.getTime() + 3600_000);
+    expect(await verifyRedirect(url, 'test_secret', { now: later })).toEqual({ valid: false, reason: 'STALE' });
+    expect((await verifyRedirect(url, 'test_secret', { now: later, maxAgeSeconds: 7200 })).valid).toBe(true);
+  });
 });

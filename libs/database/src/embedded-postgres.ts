@@ -285,7 +285,8 @@ function portOfRunningServer(clusterDir: string): number | null {
   }
 }
 
-function freePort(): Promise<number> {
+/** A loopback port no one listens on now (for the embedded server, the test apps and the benchmarks). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.unref();

@@ -4,7 +4,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import autocannon from 'autocannon';
 import { BusinessService } from '@pcs/businesses';
 import { loadDotEnv, loadEnvironment, RuntimeSettings } from '@pcs/config';
-import { migrateDatabase, openEmbeddedPostgres, RunningDatabase } from '@pcs/database';
+import { freePort, migrateDatabase, openEmbeddedPostgres, RunningDatabase } from '@pcs/database';
 import { MerchantService } from '@pcs/merchants';
 import { ChildProcess, fork } from 'node:child_process';
 import * as crypto from 'node:crypto';
@@ -714,16 +714,6 @@ async function waitForHealth(url: string): Promise<void> {
     await new Promise((r) => setTimeout(r, 500));
   }
   throw new Error(`${url} did not become healthy`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
 }
 
 main().catch((error: unknown) => {

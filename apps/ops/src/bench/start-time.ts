@@ -1,6 +1,6 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
+import { freePort } from '@pcs/database';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -11,15 +11,6 @@ import * as path from 'node:path';
  * real processes, the machine's own figures printed; nothing is asserted.
  */
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..', '..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function healthy(url: string): Promise<boolean> {
   return fetch(url).then(

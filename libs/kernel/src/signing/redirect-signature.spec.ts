@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { redirectSigningBase, signedRedirectUrl, signRedirect, verifyRedirect } from './redirect-signature';
+import { redirectSigningBase, signedRedirectUrl, signRedirect } from './redirect-signature';
 
 const PARAMETERS = {
   paymentIntentId: '3f1c2b9a-0d4e-4f7a-9a51-6b2f0c8e7d10',
@@ -11,7 +11,6 @@ const PARAMETERS = {
 // Computed with openssl, not with this code:
 // printf '%s' 'externalReference=order%20%2342&paymentIntentId=…&status=APPROVED&timestamp=1795400000' | openssl dgst -sha256 -hmac test_secret
 const VECTOR = '01642abe360d3e097e270a38d5816e4f6de40caec976b78ece71cb26bbb311b1';
-const AT = new Date(1795400000 * 1000 + 10_000);
 
 describe('the signed return to the merchant (contract §13)', () => {
   it('signs the four parameters sorted by name, URL-encoded, with the API secret', () => {
@@ -21,28 +20,14 @@ describe('the signed return to the merchant (contract §13)', () => {
     expect(signRedirect(PARAMETERS, 'test_secret')).toBe(VECTOR);
   });
 
-  it("adds them to the merchant's URL, keeping its own query, and verifies what it signed", () => {
+  // Verifying what this signs: libs/client's verifyRedirect (client.spec.ts), the helper merchants use.
+  it("adds them to the merchant's URL, keeping its own query", () => {
     const url = signedRedirectUrl('https://shop.example/return?cart=7#done', PARAMETERS, 'test_secret');
     const parsed = new URL(url);
     expect(parsed.searchParams.get('cart')).toBe('7');
     expect(parsed.hash).toBe('#done');
     expect(parsed.searchParams.get('externalReference')).toBe('order #42');
     expect(parsed.searchParams.get('signature')).toBe(VECTOR);
-    expect(verifyRedirect(url, 'test_secret', { now: AT })).toEqual({ valid: true, parameters: PARAMETERS });
-  });
-
-  it('refuses a changed parameter, another secret, a missing parameter and an old timestamp', () => {
-    const url = new URL(signedRedirectUrl('https://shop.example/return', PARAMETERS, 'test_secret'));
-    const tampered = new URL(url);
-    tampered.searchParams.set('status', 'REJECTED');
-    expect(verifyRedirect(tampered, 'test_secret', { now: AT })).toEqual({ valid: false, reason: 'BAD_SIGNATURE' });
-    expect(verifyRedirect(url, 'other_secret', { now: AT })).toEqual({ valid: false, reason: 'BAD_SIGNATURE' });
-    const missing = new URL(url);
-    missing.searchParams.delete('timestamp');
-    expect(verifyRedirect(missing, 'test_secret', { now: AT })).toEqual({ valid: false, reason: 'MISSING_PARAMETER' });
-    const later = new Date(AT.getTime() + 3600_000);
-    expect(verifyRedirect(url, 'test_secret', { now: later })).toEqual({ valid: false, reason: 'STALE' });
-    expect(verifyRedirect(url, 'test_secret', { now: later, maxAgeSeconds: 7200 }).valid).toBe(true);
   });
 
   it("the README's few lines of Node verify what the service signs, and refuse a tampered return", () => {
