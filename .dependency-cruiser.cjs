@@ -52,7 +52,7 @@ const CONTEXTS = {
     'pages',
     'payins',
   ],
-  http: ['businesses', 'config', 'database', 'kernel', 'observability'],
+  http: ['businesses', 'config', 'database', 'kernel', 'observability', 'pages'],
   'gateway-routes': ['gateways', 'http', 'kernel', 'pages', 'payment-intents'],
   testing: ['businesses', 'config', 'database', 'merchants'],
 };

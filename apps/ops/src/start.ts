@@ -1,11 +1,18 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { loadDotEnv, loadEnvironment, resolveSecretsMasterKey } from '@pcs/config';
-import { mailDirectoryFor, prepareRuntime, requireMailTransport, webhooksAllowLocalhost } from '@pcs/database';
-import { ChildProcess, spawn } from 'node:child_process';
+import {
+  mailDirectoryFor,
+  prepareRuntime,
+  requireMailTransport,
+  resolveDatabase,
+  RunningDatabase,
+  webhooksAllowLocalhost,
+} from '@pcs/database';
 import * as path from 'node:path';
 import { DemoCredentials, seedDemoIfEmpty } from './demo-seed';
 import { OpsModule } from './ops.module';
+import { nodeProcess, Supervisor } from './supervisor';
 
 const log = (line: string) => process.stderr.write(`[start] ${line}\n`);
 
@@ -18,7 +25,8 @@ const APIS = [
  * `npm start`: the database (embedded unless DATABASE_URL is set), its
  * migrations and, on an empty database, the demo seed; then each API in its
  * own process, as they are deployed. The launcher owns the embedded server
- * and stops it once both APIs have exited.
+ * and stops it once both APIs have exited; it restarts either kind when it
+ * dies by itself.
  */
 async function main(): Promise<void> {
   loadDotEnv();
@@ -39,44 +47,42 @@ async function main(): Promise<void> {
     // Likewise the embedded default's webhooks to localhost (contract §14), unless set explicitly.
     WEBHOOKS_ALLOW_LOCALHOST: String(webhooksAllowLocalhost(env)),
   };
-  const children: ChildProcess[] = APIS.map(({ name, main }) => {
-    const child = spawn(process.execPath, [main], { env: childEnv, stdio: 'inherit' });
-    child.on('exit', (code, signal) => {
-      if (!stopping) {
-        log(`${name} exited (${signal ?? code}); stopping`);
-        void stop(1);
-      }
-    });
-    return child;
-  });
+  // The embedded server (when this launcher started it) and each API are kept running: one that
+  // dies is started again after a growing pause (contract §17); only Ctrl-C or SIGTERM ends the service.
+  let started: RunningDatabase | null = runtime.database;
+  const database = new Supervisor(
+    'the embedded PostgreSQL',
+    async () => {
+      const first = started;
+      started = null;
+      // Restarted on the same port: the APIs' DATABASE_URL stays right, and their pools reconnect.
+      return first ?? resolveDatabase(env, log, { port: Number(new URL(runtime.database.url).port) });
+    },
+    log,
+  );
+  await database.run();
+  const apis = APIS.map(({ name, main }) => new Supervisor(name, () => nodeProcess(main, childEnv), log));
+  await Promise.all(apis.map((api) => api.run()));
 
-  const apis = [
+  const urls = [
     { name: 'payins API', url: `http://localhost:${env.PAYINS_API_PORT}` },
     { name: 'B2B API', url: `http://localhost:${env.B2B_API_PORT}` },
   ];
-  void whenReady(apis.map((api) => `${api.url}/health`)).then((ready) => {
-    if (ready && !stopping) process.stdout.write(summary(apis, path.join(env.dataDir, 'demo-credentials.json'), demo));
+  void whenReady(urls.map((api) => `${api.url}/health`)).then((ready) => {
+    if (ready && !stopping) process.stdout.write(summary(urls, path.join(env.dataDir, 'demo-credentials.json'), demo));
   });
 
   let stopping = false;
-  const stop = async (exitCode: number) => {
+  const stop = async () => {
     if (stopping) return;
     stopping = true;
-    await Promise.all(
-      children.map(
-        (child) =>
-          new Promise<void>((resolve) => {
-            if (child.exitCode !== null || child.signalCode !== null) return resolve();
-            child.once('exit', () => resolve());
-            child.kill('SIGTERM');
-          }),
-      ),
-    );
-    await runtime.database.stop();
-    process.exit(exitCode);
+    // The APIs first (they close their connections), then the server they used.
+    await Promise.all(apis.map((api) => api.stop()));
+    await database.stop();
+    process.exit(0);
   };
-  process.once('SIGINT', () => void stop(0));
-  process.once('SIGTERM', () => void stop(0));
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
 }
 
 /** True once every URL answers 200 (within a minute); false if one never does. */

@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { CONNECT_TIMEOUT_MS } from './database-unavailable';
 
 /** The channel the database's change triggers notify on (see the cache-invalidation migration). */
 export const CHANGE_CHANNEL = 'pcs_changes';
@@ -27,6 +28,8 @@ export class ChangeFeed implements OnModuleInit, OnApplicationShutdown {
   private client: Client | null = null;
   private closed = false;
   private retry: NodeJS.Timeout | null = null;
+  /** The pause before the next try to listen: 0.5 s, doubling to 5 s while the database stays away. */
+  private pause = 500;
   listening = false;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -51,7 +54,12 @@ export class ChangeFeed implements OnModuleInit, OnApplicationShutdown {
   private async connect(): Promise<void> {
     if (this.closed) return;
     const options = this.dataSource.options as { url?: string };
-    const client = new Client({ connectionString: options.url, application_name: 'pcs change feed' });
+    const client = new Client({
+      connectionString: options.url,
+      application_name: 'pcs change feed',
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+    });
     const lost = (error?: Error) => {
       if (this.client !== client) return;
       this.client = null;
@@ -60,7 +68,7 @@ export class ChangeFeed implements OnModuleInit, OnApplicationShutdown {
       void client.end().catch(() => undefined);
       if (this.closed) return;
       this.logger.warn(`change feed connection lost (${error?.message ?? 'closed'}); caches read through until it is back`);
-      this.retry = setTimeout(() => void this.connect(), 1000);
+      this.retryLater();
     };
     client.on('error', lost);
     client.on('end', () => lost());
@@ -71,15 +79,22 @@ export class ChangeFeed implements OnModuleInit, OnApplicationShutdown {
     } catch (error) {
       void client.end().catch(() => undefined);
       if (this.closed) return;
-      this.logger.warn(`change feed could not listen (${(error as Error).message}); retrying in 1 s`);
-      this.retry = setTimeout(() => void this.connect(), 1000);
+      this.logger.warn(`change feed could not listen (${(error as Error).message}); retrying in ${this.pause} ms`);
+      this.retryLater();
       return;
     }
     if (this.closed) return void client.end().catch(() => undefined);
+    if (this.pause > 500) this.logger.log('change feed listening again');
+    this.pause = 500;
     this.client = client;
     // Anything cached before now may have changed unheard.
     this.resetAll();
     this.listening = true;
+  }
+
+  private retryLater(): void {
+    this.retry = setTimeout(() => void this.connect(), this.pause);
+    this.pause = Math.min(this.pause * 2, 5_000);
   }
 
   private dispatch(payload: string): void {

@@ -1,6 +1,7 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ChangeFeed } from './change-feed';
+import { CONNECT_TIMEOUT_MS, resilientClientClass } from './database-unavailable';
 
 export interface DatabaseOptions {
   readonly url: string;
@@ -16,6 +17,7 @@ export interface DatabaseOptions {
 @Module({})
 export class DatabaseModule {
   static forRoot(options: DatabaseOptions): DynamicModule {
+    const logger = new Logger('Database');
     return {
       module: DatabaseModule,
       global: true,
@@ -32,7 +34,18 @@ export class DatabaseModule {
           logging: false,
           // JIT compiles queries above a cost threshold (a count over 100k index entries)
           // at ~100 ms a time: right for analytics, wrong for an API. Off for our sessions.
-          extra: { max: options.poolSize ?? 10, options: '-c jit=off' },
+          extra: {
+            max: options.poolSize ?? 10,
+            options: '-c jit=off',
+            connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+            // A broken connection is dropped and replaced by the pool on the next use: the
+            // pool reconnects by itself when the database is back, and no process exits.
+            Client: resilientClientClass((error) => logger.warn(`a database connection broke: ${error.message}`)),
+            // Dead peers are noticed by the kernel even on a connection waiting for nothing.
+            keepAlive: true,
+          },
+          // pg-pool's own report of an idle connection that broke: already logged once by the client above.
+          poolErrorHandler: (error: Error) => logger.debug(`an idle database connection broke: ${error.message}`),
         }),
       ],
     };

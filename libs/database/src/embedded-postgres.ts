@@ -11,6 +11,23 @@ export interface RunningDatabase {
   readonly url: string;
   /** Stops the server if this process started it; no-op otherwise. */
   stop(): Promise<void>;
+  /**
+   * Settles when a server this process started exits without `stop()` (it
+   * crashed or was killed), with how it ended; never otherwise. `npm start`
+   * restarts the server when it does.
+   */
+  readonly exited: Promise<string>;
+}
+
+/** An embedded server: where it listens and, when this process started it, its postmaster's pid. */
+export interface EmbeddedDatabase extends RunningDatabase {
+  readonly port: number;
+  readonly pid: number | null;
+}
+
+export interface EmbeddedOptions {
+  /** The port to listen on (a restarted server keeps its clients' URL); a free one by default. */
+  readonly port?: number;
 }
 
 interface EmbeddedSettings {
@@ -25,7 +42,11 @@ const DATABASE_NAME = 'payments';
  * folder (another process started it: the apps, while an operator command
  * runs), we connect to it instead of starting a second one.
  */
-export async function openEmbeddedPostgres(dataDir: string, log: (line: string) => void = () => {}): Promise<RunningDatabase> {
+export async function openEmbeddedPostgres(
+  dataDir: string,
+  log: (line: string) => void = () => {},
+  options: EmbeddedOptions = {},
+): Promise<EmbeddedDatabase> {
   fs.mkdirSync(dataDir, { recursive: true });
   const clusterDir = path.join(dataDir, 'postgres');
   const settings = readOrCreateSettings(dataDir);
@@ -33,10 +54,16 @@ export async function openEmbeddedPostgres(dataDir: string, log: (line: string) 
   const runningPort = portOfRunningServer(clusterDir);
   if (runningPort !== null) {
     log(`using the embedded PostgreSQL already running on port ${runningPort}`);
-    return { url: urlFor(settings.password, runningPort, DATABASE_NAME), stop: async () => {} };
+    return {
+      url: urlFor(settings.password, runningPort, DATABASE_NAME),
+      port: runningPort,
+      pid: null,
+      stop: async () => {},
+      exited: new Promise<string>(() => {}),
+    };
   }
 
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const owner = serverOwner(dataDir, log);
   const binaries = binariesIn(dataDir, owner, log);
   if (!fs.existsSync(path.join(clusterDir, 'PG_VERSION'))) {
@@ -49,11 +76,20 @@ export async function openEmbeddedPostgres(dataDir: string, log: (line: string) 
   let stopped = false;
   return {
     url: urlFor(settings.password, port, DATABASE_NAME),
+    port,
+    pid: server.pid ?? null,
     stop: async () => {
       if (stopped) return;
       stopped = true;
       await stopServer(server);
     },
+    exited: new Promise<string>((resolve) => {
+      const ended = () => {
+        if (!stopped) resolve(String(server.signalCode ?? server.exitCode));
+      };
+      if (server.exitCode !== null || server.signalCode !== null) ended();
+      else server.once('exit', ended);
+    }),
   };
 }
 

@@ -7,3 +7,4 @@ export * from './unique-violation';
 export * from './runtime';
 export * from './transactions';
 export * from './change-feed';
+export * from './database-unavailable';

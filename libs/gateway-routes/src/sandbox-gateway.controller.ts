@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { renderSandboxNotFound, renderSandboxPage, SandboxDecision, SandboxDesk, SandboxPageView } from '@pcs/gateways';
-import { Public } from '@pcs/http';
+import { PayerPage, Public } from '@pcs/http';
 import { DomainError, InvalidRequestError } from '@pcs/kernel';
 import { PAGE_HEADERS, pageLanguage } from '@pcs/pages';
 import type { Response } from 'express';
@@ -16,6 +16,7 @@ const DECISIONS: readonly SandboxDecision[] = ['approve', 'reject', 'pending'];
  * is recorded. An unknown address is an HTML page saying so.
  */
 @ApiExcludeController()
+@PayerPage()
 @Controller('sandbox/gateway')
 export class SandboxGatewayController {
   constructor(private readonly desk: SandboxDesk) {}

@@ -21,7 +21,11 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   UNPROCESSABLE: 422,
   INTERNAL: 500,
+  UNAVAILABLE: 503,
 };
+
+/** How long a client should wait before trying again when the service is unavailable (contract §17). */
+export const RETRY_AFTER_SECONDS = 5;
 
 export function statusOf(error: DomainError): number {
   return STATUS_BY_KIND[error.definition.kind];
@@ -40,6 +44,7 @@ export type ErrorResponder = (response: Response, error: DomainError) => void;
 
 export function errorResponder(area: ApiArea): ErrorResponder {
   return (response, error) => {
+    if (error.definition.kind === 'UNAVAILABLE') response.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
     // Explicitly: a route may have set another content type (an HTML page) before failing.
     response.status(statusOf(error)).type('application/json').json(errorBodyOf(error, area));
   };

@@ -1,4 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
+import { isDatabaseUnavailable } from '@pcs/database';
 import { DomainError } from '@pcs/kernel';
 import type { Request, Response } from 'express';
 import { errorResponder, ErrorResponder } from './error-body';
@@ -32,8 +33,13 @@ export class ErrorFilter implements ExceptionFilter {
     this.respond(response, this.toDomainError(exception, request));
   }
 
-  private toDomainError(exception: unknown, request: Request & { id?: string }): DomainError {
+  protected toDomainError(exception: unknown, request: Request & { id?: string }): DomainError {
     if (exception instanceof DomainError) return exception;
+    // The database is away (restarting, failing over, out of reach): a 503 with Retry-After, not a 500.
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn({ requestId: request.id, method: request.method, path: request.path }, 'database unavailable');
+      return new DomainError('SERVICE_UNAVAILABLE');
+    }
     // Our code never throws HttpException; these come from Nest itself.
     if (exception instanceof NotFoundException) return new DomainError('ROUTE_NOT_FOUND');
     if (exception instanceof PayloadTooLargeException) return new DomainError('PAYLOAD_TOO_LARGE');

@@ -11,9 +11,11 @@ import {
 import { ApiHeader } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { RuntimeSettings } from '@pcs/config';
+import { isDatabaseUnavailable } from '@pcs/database';
 import { Caller, DomainError, InvalidRequestError, uuidFrom } from '@pcs/kernel';
 import type { Request } from 'express';
 import * as crypto from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { catchError, from, mergeMap, Observable } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { errorBodyOf, statusOf } from './error-body';
@@ -97,7 +99,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
       .update(`${request.method} ${request.path} ${JSON.stringify(request.body ?? {})}`)
       .digest('hex');
 
-    const claimedAt = await this.claim(scope, key, hash);
+    // This request's own mark on the key: only it frees what it took.
+    const holder = crypto.randomUUID();
+    const claimedAt = await this.claim(scope, key, hash, holder).catch(async (error: unknown) => {
+      // The claim may have committed without this process hearing so (the database went away
+      // mid-statement): free it if so, once the database answers, so a retry need not wait the lease.
+      if (isDatabaseUnavailable(error)) await this.release(scope, key, holder);
+      throw error;
+    });
     if (!claimedAt) {
       const [row] = await this.dataSource.query(
         `SELECT request_hash, state, response_status, response_body FROM idempotency_key WHERE scope = $1 AND key = $2`,
@@ -117,12 +126,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
           (async () => {
             if (error instanceof DomainError && statusOf(error) < 500)
               await this.finish(scope, key, statusOf(error), JSON.stringify(errorBodyOf(error, this.area)));
-            // Unexpected: free the key at once for a retry of the same request, which completes the work.
-            else
-              await this.dataSource.query(
-                `UPDATE idempotency_key SET locked_until = now() WHERE scope = $1 AND key = $2 AND state = 'IN_PROGRESS'`,
-                [scope, key],
-              );
+            // Unexpected (a 5xx, the database away): free the key for a retry of the same request, which completes the work.
+            else await this.release(scope, key, holder);
             throw error;
           })(),
         ),
@@ -136,24 +141,50 @@ export class IdempotencyInterceptor implements NestInterceptor {
    * PROGRESS past its lease was held by a request that died: the same request
    * takes it over.
    */
-  private async claim(scope: string, key: string, hash: string): Promise<Date | null> {
+  private async claim(scope: string, key: string, hash: string, holder: string): Promise<Date | null> {
     const lease = `${this.settings.idempotencyLeaseSeconds} seconds`;
     await this.dataSource.query(`DELETE FROM idempotency_key WHERE scope = $1 AND key = $2 AND expires_at < now()`, [scope, key]);
     const inserted: { created_at: Date }[] = await this.dataSource.query(
-      `INSERT INTO idempotency_key (scope, key, request_hash, state, locked_until, expires_at)
-       VALUES ($1, $2, $3, 'IN_PROGRESS', now() + $4::interval, now() + interval '${RETENTION}')
+      `INSERT INTO idempotency_key (scope, key, request_hash, state, locked_until, expires_at, holder)
+       VALUES ($1, $2, $3, 'IN_PROGRESS', now() + $4::interval, now() + interval '${RETENTION}', $5)
        ON CONFLICT DO NOTHING RETURNING created_at`,
-      [scope, key, hash, lease],
+      [scope, key, hash, lease, holder],
     );
     if (inserted.length === 1) return inserted[0].created_at;
     // TypeORM answers an UPDATE with [rows, affected count].
     const [takenOver]: [{ created_at: Date }[], number] = await this.dataSource.query(
-      `UPDATE idempotency_key SET locked_until = now() + $4::interval
+      `UPDATE idempotency_key SET locked_until = now() + $4::interval, holder = $5
        WHERE scope = $1 AND key = $2 AND request_hash = $3 AND state = 'IN_PROGRESS' AND locked_until <= now()
        RETURNING created_at`,
-      [scope, key, hash, lease],
+      [scope, key, hash, lease, holder],
     );
     return takenOver[0]?.created_at ?? null;
+  }
+
+  /**
+   * Frees the key this request holds (`holder`) after it failed, so that its
+   * retry need not wait for the lease. When the database is what failed, the
+   * key is freed as soon as it answers again: tried in the background with a
+   * growing pause while the lease lasts (past the lease it is free anyway).
+   * A claim another request made meanwhile is never touched.
+   */
+  private async release(scope: string, key: string, holder: string): Promise<void> {
+    const free = () =>
+      this.dataSource
+        .query(`UPDATE idempotency_key SET locked_until = now() WHERE scope = $1 AND key = $2 AND state = 'IN_PROGRESS' AND holder = $3`, [
+          scope,
+          key,
+          holder,
+        ])
+        .then(
+          () => true,
+          () => false,
+        );
+    if (await free()) return;
+    const until = Date.now() + this.settings.idempotencyLeaseSeconds * 1000;
+    void (async () => {
+      for (let pause = 250; Date.now() < until && !(await free()); pause = Math.min(pause * 2, 2_000)) await sleep(pause);
+    })();
   }
 
   private async finish(scope: string, key: string, status: number, body: string): Promise<void> {

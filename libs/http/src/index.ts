@@ -20,3 +20,4 @@ export * from './openapi-document';
 export * from './error.response';
 export * from './api-errors.decorator';
 export * from './date-range';
+export * from './payer-page';

@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { closeOnSignal, Environment, loadDotEnv, loadEnvironment, RuntimeSettings } from '@pcs/config';
-import { prepareRuntime, requireMailTransport } from '@pcs/database';
+import { isDatabaseUnavailable, prepareRuntime, requireMailTransport } from '@pcs/database';
 
 /**
  * Runs one API in its own process (one container per API). `npm start` runs
@@ -12,6 +12,12 @@ export function serveStandalone(
   create: (settings: RuntimeSettings, logLevel: string) => Promise<INestApplication>,
 ): void {
   const log = (line: string) => process.stderr.write(`[${name}] ${line}\n`);
+  // A promise nobody awaited that failed (a library's fire-and-forget write while the database
+  // restarts) is reported, not a reason to end the process and every request it is serving.
+  process.on('unhandledRejection', (reason) => {
+    const detail = reason instanceof Error ? reason.message : String(reason);
+    log(`${isDatabaseUnavailable(reason) ? 'while the database was unavailable: ' : ''}unhandled rejection: ${detail}`);
+  });
   const run = async () => {
     loadDotEnv();
     const env = loadEnvironment();

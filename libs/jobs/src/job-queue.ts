@@ -4,6 +4,8 @@ import { RuntimeSettings } from '@pcs/config';
 import * as crypto from 'node:crypto';
 import { metrics, QueueDepth } from '@pcs/observability';
 import PgBoss from 'pg-boss';
+import { CONNECT_TIMEOUT_MS, resilientClientClass } from '@pcs/database';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource, EntityManager } from 'typeorm';
 
 // Arbitrary constant shared by every process of this service: serialises the creation of queues.
@@ -37,7 +39,16 @@ export class JobQueue implements OnModuleDestroy {
     @InjectDataSource() private readonly dataSource: DataSource,
     settings: RuntimeSettings,
   ) {
-    this.boss = new PgBoss({ connectionString: settings.databaseUrl, max: 3, migrate: false, schedule: false });
+    this.boss = new PgBoss({
+      connectionString: settings.databaseUrl,
+      max: 3,
+      migrate: false,
+      schedule: false,
+      // Passed to pg's Pool: a bounded wait for a connection, and clients that survive the database restarting.
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      Client: resilientClientClass((error) => this.logger.warn(`a job queue connection broke: ${error.message}`)),
+    } as PgBoss.ConstructorOptions);
+    // Fetches that fail while the database is away: each worker keeps polling and resumes when it is back.
     this.boss.on('error', (error: Error) => this.logger.warn(`job queue: ${error.message}`));
     this.stopObserving = metrics.observeQueues(() => this.depths());
   }
@@ -102,15 +113,46 @@ export class JobQueue implements OnModuleDestroy {
    * Starts working a queue in this process; a handler that throws leaves its
    * jobs to pg-boss's retry. A full batch means more may be waiting: the worker
    * then fetches again at once instead of sleeping its polling interval.
+   *
+   * The batch's outcome (completed, or failed for a retry) is written here and
+   * written again until the database takes it: pg-boss writes it once, without
+   * waiting, and when the database is down at that moment the jobs would stay
+   * active until they expire (15 minutes by default). Meanwhile this worker
+   * waits, as it could fetch nothing anyway. pg-boss's own write afterwards
+   * changes nothing (it only touches active jobs).
    */
   async work<T>(queue: string, options: JobWorkOptions, handler: JobHandler<T>): Promise<void> {
     await this.queue(queue);
     const batchSize = options.batchSize ?? 1;
     let workerId = '';
     workerId = await this.boss.work<T>(queue, options, async (jobs) => {
-      await handler(jobs);
-      if (jobs.length >= batchSize && workerId) this.boss.notifyWorker(workerId);
+      const ids = jobs.map((job) => job.id);
+      const failure = await handler(jobs).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      const settled = await this.untilWritten(() =>
+        failure === null
+          ? this.boss.complete(queue, ids)
+          : // pg-boss takes (name, ids, data); its types list data only beside a single id.
+            this.boss.fail(queue, ids as unknown as string, { message: failure instanceof Error ? failure.message : 'the handler failed' }),
+      );
+      if (failure === null && settled && jobs.length >= batchSize && workerId) this.boss.notifyWorker(workerId);
     });
+  }
+
+  /** Runs `write` until it succeeds (backing off to 5 s between tries) or the queue stops; true once written. */
+  private async untilWritten(write: () => Promise<unknown>): Promise<boolean> {
+    for (let pause = 250; !this.stopped; pause = Math.min(pause * 2, 5_000)) {
+      try {
+        await write();
+        return true;
+      } catch (error) {
+        this.logger.warn(`job outcome not written yet (${(error as Error).message}); trying again in ${pause} ms`);
+        await sleep(pause);
+      }
+    }
+    return false;
   }
 
   /** The queue exists once this resolves (created by this process or another). */
@@ -132,7 +174,14 @@ export class JobQueue implements OnModuleDestroy {
 
   private start(): Promise<void> {
     if (this.stopped) return Promise.reject(new Error('the job queue is stopped'));
-    this.started ??= this.boss.start().then(() => undefined);
+    // A start that failed (the database was away) is tried again by the next caller.
+    this.started ??= this.boss.start().then(
+      () => undefined,
+      (error: unknown) => {
+        this.started = null;
+        throw error;
+      },
+    );
     return this.started;
   }
 

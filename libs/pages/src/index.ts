@@ -3,3 +3,4 @@ export * from './format';
 export * from './layout';
 export * from './checkout-page';
 export * from './form-tokens';
+export * from './try-again-page';

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Headers, Logger, Param, Post, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { RuntimeSettings } from '@pcs/config';
-import { Public } from '@pcs/http';
+import { PayerPage, Public } from '@pcs/http';
 import { FormTokens, PAGE_HEADERS, pageLanguage, PageLanguage, renderStalePage, renderUnavailablePage } from '@pcs/pages';
 import { B2bCheckoutService, CheckoutPage } from '@pcs/payment-intents';
 import type { Response } from 'express';
@@ -16,6 +16,7 @@ import { renderCheckout } from './checkout.view';
  * "return to the merchant" with the status as it is.
  */
 @ApiExcludeController()
+@PayerPage()
 @Controller('checkout')
 export class CheckoutController {
   private readonly logger = new Logger('Checkout');

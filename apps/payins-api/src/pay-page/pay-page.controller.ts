@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Headers, Logger, Param, Post, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { RuntimeSettings } from '@pcs/config';
-import { Public } from '@pcs/http';
+import { PayerPage, Public } from '@pcs/http';
 import { asLinkId } from '@pcs/links';
 import { FormTokens, PAGE_HEADERS, pageLanguage, renderStalePage } from '@pcs/pages';
 import { LinkCheckoutService } from '@pcs/payment-intents';
@@ -18,6 +18,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * without both (a form on another site) changes nothing.
  */
 @ApiExcludeController()
+@PayerPage()
 @Controller('pay')
 export class PayPageController {
   private readonly logger = new Logger('PayPage');

@@ -8,6 +8,7 @@ import { MailOutbox1795900000000 } from './1795900000000-mail-outbox';
 import { B2bCheckout1796000000000 } from './1796000000000-b2b-checkout';
 import { EventsWebhooks1796100000000 } from './1796100000000-events-webhooks';
 import { Performance1796200000000 } from './1796200000000-performance';
+import { IdempotencyHolder1796300000000 } from './1796300000000-idempotency-holder';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   B2bCheckout1796000000000,
   EventsWebhooks1796100000000,
   Performance1796200000000,
+  IdempotencyHolder1796300000000,
 ];

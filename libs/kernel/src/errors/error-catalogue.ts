@@ -15,7 +15,8 @@ export type ErrorKind =
   | 'PAYLOAD_TOO_LARGE'
   | 'HEADERS_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'INTERNAL';
+  | 'INTERNAL'
+  | 'UNAVAILABLE';
 
 export interface ErrorDefinition {
   readonly code: string;
@@ -111,6 +112,12 @@ export const ERRORS = {
     'INTERNAL',
     'Something went wrong on our side. Please try again later.',
     'Algo salió mal de nuestro lado. Por favor, intente nuevamente más tarde.',
+  ),
+  SERVICE_UNAVAILABLE: define(
+    'SERVICE_UNAVAILABLE',
+    'UNAVAILABLE',
+    'The service cannot reach its database right now. Nothing was changed; please try again in a few seconds.',
+    'El servicio no puede acceder a su base de datos en este momento. No se modificó nada; intente nuevamente en unos segundos.',
   ),
   MERCHANT_REQUIRED: define(
     'MERCHANT_REQUIRED',
