@@ -2,6 +2,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { B2bClient, B2bComponents, createB2bClient, verifyRedirect } from '@pcs/client';
 import { CheckoutExpiryService } from '@pcs/payment-intents';
 import { clientFor, fitsWidth, launchChromium, screenshot, SignedClient } from '@pcs/testing';
+import * as crypto from 'node:crypto';
 import * as http from 'node:http';
 import { Browser } from 'playwright-core';
 import request from 'supertest';
@@ -11,6 +12,8 @@ import { Testbed, testbed } from './testbed';
 /** What the shop's return page saw. */
 interface Verdict {
   readonly valid: boolean;
+  /** Verified as a shop in PHP or Go would: the HMAC of the raw query's pairs, nothing decoded. */
+  readonly rawValid: boolean;
   readonly status: string | null;
   readonly paymentIntentId: string | null;
   readonly externalReference: string | null;
@@ -73,8 +76,14 @@ class Shop {
     }
     if (url.pathname === '/return') {
       const verified = await verifyRedirect(url, this.credentials.apiSecret);
+      const pairs = (req.url ?? '').split('?')[1].split('&');
+      const signed = ['externalReference', 'paymentIntentId', 'status', 'timestamp'].map((name) =>
+        pairs.find((p) => p.startsWith(`${name}=`)),
+      );
+      const expected = crypto.createHmac('sha256', this.credentials.apiSecret).update(signed.join('&')).digest('hex');
       const verdict: Verdict = {
         valid: verified.valid,
+        rawValid: pairs.includes(`signature=${expected}`),
         status: url.searchParams.get('status'),
         paymentIntentId: url.searchParams.get('paymentIntentId'),
         externalReference: url.searchParams.get('externalReference'),
@@ -146,7 +155,7 @@ describe('the B2B hosted checkout in a real browser', () => {
     await context.close();
 
     const verdict = shop.verdicts.at(-1)!;
-    expect(verdict).toMatchObject({ valid: true, status: 'APPROVED', externalReference: 'A-100' });
+    expect(verdict).toMatchObject({ valid: true, rawValid: true, status: 'APPROVED', externalReference: 'A-100' });
     const id = verdict.paymentIntentId!;
     const b7 = await bed.merchant.get(`/payment-intent/${id}`);
     expect(b7.body).toMatchObject({
@@ -197,10 +206,17 @@ describe('the B2B hosted checkout in a real browser', () => {
     expect(shop.verdicts.at(-1)).toMatchObject({ valid: true, status: 'APPROVED', paymentIntentId: id });
 
     // "Return to the merchant" before paying: signed, with the status as it is.
-    await page.goto(`http://127.0.0.1:${shop.port}/buy?amount=75.5&order=C-300`);
+    // An externalReference with a space and a slash: the raw query verifies as it arrived.
+    await page.goto(`http://127.0.0.1:${shop.port}/buy?amount=75.5&order=${encodeURIComponent('C 300/B (mesa)!')}`);
     await page.click('#return');
     await page.waitForURL(/127\.0\.0\.1:\d+\/return\?/);
-    expect(shop.verdicts.at(-1)).toMatchObject({ valid: true, status: 'PAYMENT_METHOD_PENDING', externalReference: 'C-300' });
+    expect(page.url()).toContain('externalReference=C+300%2FB+%28mesa%29%21&');
+    expect(shop.verdicts.at(-1)).toMatchObject({
+      valid: true,
+      rawValid: true,
+      status: 'PAYMENT_METHOD_PENDING',
+      externalReference: 'C 300/B (mesa)!',
+    });
     // A paid checkout says so; an unknown one is a 404 page.
     await page.goto(checkoutUrl);
     expect(await page.getAttribute('#state', 'data-state')).toBe('PAID');

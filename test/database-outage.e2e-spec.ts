@@ -1,5 +1,5 @@
 import { EmbeddedDatabase, migrateDatabase, openEmbeddedPostgres } from '@pcs/database';
-import { hmacHex } from '@pcs/testing';
+import { fitsWidth, hmacHex, launchChromium, screenshot } from '@pcs/testing';
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
+import { Browser } from 'playwright-core';
 import { freePort } from './payins-app';
 import { WebhookReceiver } from './webhook-receiver';
 
@@ -122,6 +123,7 @@ describe('the database crashes under load and comes back', () => {
   let merchant: Credentials;
   let business: Credentials;
   let loading = false;
+  let browser: Browser;
 
   const log = () => undefined;
 
@@ -157,12 +159,12 @@ describe('the database crashes under load and comes back', () => {
     merchant = admin(env, 'merchant:create', '--business', created.businessId, '--name', 'Outage shop', '--approve') as Credentials;
     payins = new ApiProcess('payins-api', await freePort(), env);
     b2b = new ApiProcess('b2b-api', await freePort(), env);
-    await Promise.all([payins.start(), b2b.start(), receiver.start()]);
+    [browser] = await Promise.all([launchChromium(), payins.start(), b2b.start(), receiver.start()]);
   }, 120_000);
 
   afterAll(async () => {
     loading = false;
-    await Promise.all([payins?.stop(), b2b?.stop(), receiver.stop()]);
+    await Promise.all([payins?.stop(), b2b?.stop(), receiver.stop(), browser?.close()]);
     await database?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
@@ -239,6 +241,15 @@ describe('the database crashes under load and comes back', () => {
       expect(page.body).not.toMatch(/Error|at .*\.js|SQL/);
     }
     expect(down.payPageEn.body).toContain('Please try again in a moment');
+    // What a payer sees, on a phone: the short page, readable at 390 px, with a way to try again.
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'es-UY' });
+    const page = await phone.newPage();
+    const shown = await page.goto(`http://127.0.0.1:${payins.port}/pay/${crypto.randomUUID()}`);
+    expect(shown?.status()).toBe(503);
+    expect(await page.textContent('h1')).toBe('Vuelva a intentar en un momento');
+    expect(await fitsWidth(page, '#retry')).toEqual({ pageFits: true, elementFits: true });
+    await screenshot(page, 'database-down-pay-page-phone-es');
+    await phone.close();
     expect(down.b2bSigned.status).toBe(503);
     expect((down.b2bSigned.body as Json).errorId).toBe('B2B:SERVICE_UNAVAILABLE');
     // Credentials cannot be checked without the database: unavailable, not "unauthorized".

@@ -36,6 +36,13 @@ describe('deployment files', () => {
     expect(compose.match(/<<: \*api-environment/g)).toHaveLength(2);
   });
 
+  it('restarts every compose service that fails (contract §17: a dead process is never the end of the service)', () => {
+    const services = read('docker/compose.yaml').split('\nservices:\n')[1].split('\nvolumes:')[0];
+    const blocks = services.split(/\n(?= {2}[a-z][\w-]*:\n)/);
+    expect(blocks.map((block) => /^\s*([\w-]+):/.exec(block)?.[1])).toEqual(['postgres', 'mailpit', 'payins-api', 'b2b-api']);
+    for (const block of blocks) expect(block).toMatch(/^ {4}restart: (unless-stopped|always|on-failure)$/m);
+  });
+
   it('lists every setting in .env.example', () => {
     const example = read('.env.example');
     expect(SETTINGS.filter((name) => name !== 'MAIL_DIRECTORY' && !new RegExp(`^#? ?${name}=`, 'm').test(example))).toEqual([]);

@@ -187,7 +187,7 @@ describe('events, webhooks and outcome emails', () => {
     // Redelivery: the same event (same webhook-id, same bytes) arrives again, freshly signed.
     const before = shop.received.length;
     const redelivered = await merchant.post(`/event/${logged.id}/redeliver`, {});
-    expect(redelivered.status).toBe(202);
+    expect(redelivered.status).toBe(200);
     const again = (await shop.waitFor((all) => all.length > before)).slice(before).find((w) => w.event.id === logged.id)!;
     expect(again.body).toBe(mine.find((w) => w.event.type === 'payment_intent.succeeded')!.body);
     verify(endpoint.secret, again);
@@ -308,6 +308,28 @@ describe('events, webhooks and outcome emails', () => {
     expect(failed).toContain(first.event.id);
     const [{ status }] = await bed.dataSource.query(`SELECT status FROM webhook_delivery WHERE event_id = $1`, [first.event.id]);
     expect(status).toBe('FAILED');
+  });
+
+  it('records a name that does not resolve as failed attempts, and goes on serving', async () => {
+    // `.invalid` never resolves (RFC 6761): the system's own DNS answers, no stand-in.
+    await register(merchant, { url: 'https://pcs-webhook-test.invalid/hook', enabledEvents: ['payment_intent.created'] });
+    const intent = await newIntent();
+    const events = (await merchant.get('/event?type=payment_intent.created&limit=20')).body[0].results as {
+      id: string;
+      data: { object: { paymentIntentId: string } };
+    }[];
+    const event = events.find((e) => e.data.object.paymentIntentId === intent.paymentIntentId)!;
+    const detail = await eventually(
+      () => eventDetail(merchant, event.id),
+      (d) => d.deliveries[0]?.attempts.length === 3,
+      30,
+    );
+    expect(detail.deliveries[0]).toMatchObject({ url: 'https://pcs-webhook-test.invalid/hook', delivered: false });
+    for (const attempt of detail.deliveries[0].attempts) {
+      expect(attempt).toMatchObject({ status: null, error: expect.stringMatching(/does not resolve|EAI_AGAIN/) });
+    }
+    // The process that tried is still serving, payments included.
+    await newIntent();
   });
 
   it('disables an endpoint that answers 410 Gone', async () => {
@@ -501,7 +523,7 @@ describe('events, webhooks and outcome emails', () => {
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject(errorShape('Payins:WEBHOOK_ENDPOINT_DISABLED'));
     await merchant.patch(`/webhook-endpoint/${endpoint.webhookEndpointId}`, { disabled: false });
-    expect((await merchant.post(`/event/${latest.id}/redeliver`, { webhookEndpointId: endpoint.webhookEndpointId })).status).toBe(202);
+    expect((await merchant.post(`/event/${latest.id}/redeliver`, { webhookEndpointId: endpoint.webhookEndpointId })).status).toBe(200);
     const [redelivered] = await shop.waitFor((all) => all.length >= 1);
     expect(redelivered.event.id).toBe(latest.id);
     expect((await merchant.delete(`/webhook-endpoint/${endpoint.webhookEndpointId}`)).body).toEqual({

@@ -28,7 +28,8 @@ export class Supervisor {
   private current: Supervised | null = null;
   private stopping = false;
   private pause: number;
-  private watching: Promise<void> = Promise.resolve();
+  /** A restart under way (its pause or its start), which `stop()` waits for. */
+  private restarting: Promise<void> | null = null;
   private readonly stopped = new AbortController();
 
   constructor(
@@ -49,18 +50,19 @@ export class Supervisor {
   async stop(): Promise<void> {
     this.stopping = true;
     this.stopped.abort();
+    await this.restarting;
+    // An instance's `exited` settles only when it ends by itself: stopping it is awaited, not watched.
     await this.current?.stop();
-    await this.watching;
   }
 
   private watch(instance: Supervised): void {
     this.current = instance;
     const startedAt = Date.now();
-    this.watching = instance.exited.then(async (how) => {
-      if (this.stopping) return;
+    void instance.exited.then((how) => {
+      if (this.stopping || this.current !== instance) return;
       this.current = null;
       if (Date.now() - startedAt >= this.policy.healthyAfterMs) this.pause = this.policy.firstPauseMs;
-      await this.restart(how);
+      this.restarting = this.restart(how).finally(() => (this.restarting = null));
     });
   }
 

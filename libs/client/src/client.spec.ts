@@ -40,7 +40,8 @@ describe('libs/client signing and verification', () => {
     };
     const at = new Date(1795400000 * 1000 + 10_000);
     const url = signedRedirectUrl('https://shop.example/return?cart=7#done', parameters, 'test_secret');
-    expect(new URL(url).searchParams.get('signature')).toBe('01642abe360d3e097e270a38d5816e4f6de40caec976b78ece71cb26bbb311b1');
+    // The contract's vector, computed with openssl (libs/kernel's redirect-signature.spec.ts says how).
+    expect(new URL(url).searchParams.get('signature')).toBe('7d54fb584a9157698b4f265747153e36e6190e76987c0a2073e53edba68dee99');
     expect(await verifyRedirect(url, 'test_secret', { now: at })).toEqual({ valid: true, parameters });
     const tampered = new URL(url);
     tampered.searchParams.set('status', 'REJECTED');
@@ -52,5 +53,26 @@ describe('libs/client signing and verification', () => {
     const later = new Date(at.getTime() + 3600_000);
     expect(await verifyRedirect(url, 'test_secret', { now: later })).toEqual({ valid: false, reason: 'STALE' });
     expect((await verifyRedirect(url, 'test_secret', { now: later, maxAgeSeconds: 7200 })).valid).toBe(true);
+  });
+
+  it('verifies the raw query of a return whose externalReference holds a space, a slash and !()', async () => {
+    // As the service's redirect carries it; the signature computed with openssl over these very bytes.
+    const query =
+      'externalReference=order+1001%2FA+%28gift%29%21&paymentIntentId=3f1c2b9a-0d4e-4f7a-9a51-6b2f0c8e7d10&status=APPROVED' +
+      '&timestamp=1795400000&signature=10134231ce423ab067452eb48cffe89ebe1a4811f748648e1da9f37c313e6351';
+    const at = new Date(1795400000 * 1000);
+    const verdict = await verifyRedirect(`https://shop.example/return?${query}`, 'test_secret', { now: at });
+    expect(verdict).toEqual({
+      valid: true,
+      parameters: {
+        externalReference: 'order 1001/A (gift)!',
+        paymentIntentId: '3f1c2b9a-0d4e-4f7a-9a51-6b2f0c8e7d10',
+        status: 'APPROVED',
+        timestamp: '1795400000',
+      },
+    });
+    // The same value written with %20 (not as the service writes it) is another query: not what was signed.
+    const respelled = `https://shop.example/return?${query.replace('order+1001', 'order%201001')}`;
+    expect(await verifyRedirect(respelled, 'test_secret', { now: at })).toEqual({ valid: false, reason: 'BAD_SIGNATURE' });
   });
 });

@@ -9,7 +9,13 @@ const SHARED_ANSWERS: Record<string, string> = {
   '413': 'Validation:PAYLOAD_TOO_LARGE: the body is larger than the API accepts',
   '415': 'Validation:UNSUPPORTED_MEDIA_TYPE: a body that is not application/json in UTF-8',
   '500': 'Internal:INTERNAL_ERROR: an unexpected failure; nothing was half-written, and a retry with the same Idempotency-Key is safe',
+  '503':
+    'Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now; nothing was changed. ' +
+    'Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe',
 };
+
+/** Answered without the database: never a 503 of the shared kind. */
+const WITHOUT_DATABASE = new Set(['/metrics']);
 
 /**
  * Every answer an operation can give is in the document, each error with the
@@ -20,15 +26,18 @@ const SHARED_ANSWERS: Record<string, string> = {
 export function documentEveryAnswer(document: OpenAPIObject): OpenAPIObject {
   if (!document.components?.schemas?.ErrorResponse) return document;
   const errorBody = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } };
-  for (const methods of Object.values(document.paths)) {
+  for (const [path, methods] of Object.entries(document.paths)) {
     for (const method of ['get', 'put', 'post', 'delete', 'patch'] as const) {
       const operation = methods[method];
       if (!operation) continue;
       const responses = operation.responses as Responses;
       const signed = operation.security === undefined || operation.security.length > 0;
-      const shared = signed
-        ? { ...SHARED_ANSWERS, '401': 'Auth:UNAUTHORIZED: a missing or unknown api-key, or a signature that does not match the body' }
-        : SHARED_ANSWERS;
+      const { '503': unavailable, ...always } = SHARED_ANSWERS;
+      const shared = {
+        ...always,
+        ...(WITHOUT_DATABASE.has(path) ? {} : { '503': unavailable }),
+        ...(signed ? { '401': 'Auth:UNAUTHORIZED: a missing or unknown api-key, or a signature that does not match the body' } : {}),
+      };
       for (const [status, description] of Object.entries(shared)) responses[status] ??= { description };
       for (const [status, response] of Object.entries(responses)) {
         if (Number(status) >= 400 && !response.content) response.content = errorBody;

@@ -1,5 +1,5 @@
 import { Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiConflictResponse, ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
 import { ApiStandardErrors, CurrentCaller, ErrorResponse, payinsEnvelope, SignedController, UuidParamPipe } from '@pcs/http';
 import { asMerchantId } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
@@ -48,13 +48,13 @@ export class EventController {
   }
 
   @Post(':eventId/redeliver')
-  @HttpCode(202)
+  @HttpCode(200)
   @ApiOperation({
     summary: 'Redeliver an event now',
     description: 'Answers the event with its deliveries, the new ones pending.',
     operationId: 'redeliverEvent',
   })
-  @ApiAcceptedResponse({ type: EventWithDeliveriesResponse })
+  @ApiOkResponse({ type: EventWithDeliveriesResponse })
   @ApiConflictResponse({
     type: ErrorResponse,
     description: 'Payins:WEBHOOK_ENDPOINT_DISABLED: enable the endpoint before redelivering to it',

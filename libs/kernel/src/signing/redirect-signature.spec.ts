@@ -9,15 +9,32 @@ const PARAMETERS = {
   timestamp: '1795400000',
 };
 // Computed with openssl, not with this code:
-// printf '%s' 'externalReference=order%20%2342&paymentIntentId=…&status=APPROVED&timestamp=1795400000' | openssl dgst -sha256 -hmac test_secret
-const VECTOR = '01642abe360d3e097e270a38d5816e4f6de40caec976b78ece71cb26bbb311b1';
+// printf '%s' 'externalReference=order+%2342&paymentIntentId=…&status=APPROVED&timestamp=1795400000' | openssl dgst -sha256 -hmac test_secret
+const VECTOR = '7d54fb584a9157698b4f265747153e36e6190e76987c0a2073e53edba68dee99';
+// A space, a slash and the characters encodeURIComponent leaves alone (the old base differed there):
+// printf '%s' 'externalReference=order+1001%2FA+%28gift%29%21&paymentIntentId=…&status=APPROVED&timestamp=1795400000' | openssl dgst -sha256 -hmac test_secret
+const SLASH_VECTOR = '10134231ce423ab067452eb48cffe89ebe1a4811f748648e1da9f37c313e6351';
 
 describe('the signed return to the merchant (contract §13)', () => {
-  it('signs the four parameters sorted by name, URL-encoded, with the API secret', () => {
+  it('signs the four parameters sorted by name, form-encoded as in the query string, with the API secret', () => {
     expect(redirectSigningBase(PARAMETERS)).toBe(
-      'externalReference=order%20%2342&paymentIntentId=3f1c2b9a-0d4e-4f7a-9a51-6b2f0c8e7d10&status=APPROVED&timestamp=1795400000',
+      'externalReference=order+%2342&paymentIntentId=3f1c2b9a-0d4e-4f7a-9a51-6b2f0c8e7d10&status=APPROVED&timestamp=1795400000',
     );
     expect(signRedirect(PARAMETERS, 'test_secret')).toBe(VECTOR);
+    const slashed = { ...PARAMETERS, externalReference: 'order 1001/A (gift)!' };
+    expect(redirectSigningBase(slashed)).toBe(
+      'externalReference=order+1001%2FA+%28gift%29%21&paymentIntentId=3f1c2b9a-0d4e-4f7a-9a51-6b2f0c8e7d10&status=APPROVED&timestamp=1795400000',
+    );
+    expect(signRedirect(slashed, 'test_secret')).toBe(SLASH_VECTOR);
+  });
+
+  it('signs each pair exactly as the redirect carries it: the raw query verifies without decoding anything', () => {
+    const slashed = { ...PARAMETERS, externalReference: 'order 1001/A (gift)!' };
+    const url = signedRedirectUrl('https://shop.example/return?cart=7', slashed, 'test_secret');
+    const pairs = new URL(url).search.slice(1).split('&');
+    const signed = pairs.filter((pair) => !pair.startsWith('signature=') && !pair.startsWith('cart=')).sort();
+    expect(signed.join('&')).toBe(redirectSigningBase(slashed));
+    expect(pairs).toContain(`signature=${SLASH_VECTOR}`);
   });
 
   // Verifying what this signs: libs/client's verifyRedirect (client.spec.ts), the helper merchants use.
