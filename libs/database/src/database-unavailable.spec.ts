@@ -27,6 +27,7 @@ describe('isDatabaseUnavailable', () => {
     ['a statement timeout (57014): the database answered', coded('57014', 'canceling statement due to statement timeout')],
     ['a plain bug', new TypeError("Cannot read properties of undefined (reading 'id')")],
     ['TypeORM wrapping a constraint failure', Object.assign(new Error('query failed'), { driverError: coded('23503') })],
+    ['a failed outside call (fetch: a TypeError whose cause is ENOTFOUND)', new TypeError('fetch failed', { cause: coded('ENOTFOUND') })],
     ['a value that is not an error', 'ECONNREFUSED'],
     ['nothing', undefined],
   ])('is false for %s', (_name, error) => {

@@ -39,7 +39,8 @@ const DRIVER_MESSAGES = [
  * True when an error means "the database cannot be reached now" rather than
  * "this request is wrong" or "our code is wrong": the request gets a 503 with
  * Retry-After (contract §17) instead of a 500. TypeORM wraps driver errors
- * (`driverError`); both are looked at.
+ * (`driverError`); both are looked at. Meant for errors of database calls:
+ * a socket error of another peer would read the same.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current && typeof current === 'object' && depth < 3; depth++) {
@@ -48,7 +49,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (typeof message === 'string' && DRIVER_MESSAGES.some((text) => message.startsWith(text))) return true;
     const errors = (current as { errors?: unknown }).errors; // AggregateError: every address refused
     if (Array.isArray(errors) && errors.length > 0 && errors.every((inner) => isDatabaseUnavailable(inner))) return true;
-    current = (current as { driverError?: unknown; cause?: unknown }).driverError ?? (current as { cause?: unknown }).cause;
+    // Not `cause`: an outside call's failure (fetch's cause ENOTFOUND) is not the database's.
+    current = (current as { driverError?: unknown }).driverError;
   }
   return false;
 }

@@ -1,5 +1,6 @@
 import PgBoss from 'pg-boss';
 import { DataSource } from 'typeorm';
+import { CONNECT_TIMEOUT_MS, resilientClientClass } from './database-unavailable';
 import { MIGRATIONS } from './migrations';
 
 // Arbitrary constant shared by every process of this service.
@@ -25,6 +26,8 @@ export async function migrateDatabase(url: string, log: (line: string) => void =
     migrations: MIGRATIONS,
     migrationsTransactionMode: 'each',
     logging: false,
+    // A connection that breaks mid-migration fails the statement (and start-up, with its reason), not the process.
+    extra: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS, Client: resilientClientClass(() => undefined) },
   });
   await dataSource.initialize();
   const lock = dataSource.createQueryRunner();
