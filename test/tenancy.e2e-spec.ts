@@ -27,6 +27,26 @@ describe('tenant isolation', () => {
     ['another merchant of the same business', clientFor(app, owner.merchants[1])],
   ];
 
+  it.each([0, 1, 2])(
+    "intruder %#: the merchant's Mercado Pago account is a 404 to read, replace or remove, and stays as it was",
+    async (index) => {
+      const route = `/merchant/${victimId}/gateway-account/mercado-pago`;
+      const owned = clientFor(app, owner.business);
+      expect((await owned.put(route, { accessToken: 'TEST-owner-token-0001', webhookSecret: 'owner-secret' })).status).toBe(200);
+      const [, client] = intruders()[index];
+      for (const response of [
+        await client.get(route),
+        await client.put(route, { accessToken: 'TEST-intruder-token-9999', webhookSecret: 'intruder' }),
+        await client.delete(route),
+      ]) {
+        expect(response.status).toBe(404);
+        expect(response.body.errorId).toBe('Payins:MERCHANT_NOT_FOUND');
+      }
+      expect((await owned.get(route)).body).toMatchObject({ accessTokenHint: '…0001', paymentMethods: ['MERCADO_PAGO'] });
+      expect((await owned.delete(route)).status).toBe(200);
+    },
+  );
+
   it.each([0, 1, 2])('intruder %#: every merchant operation answers 404 and changes nothing', async (index) => {
     const [, client] = intruders()[index];
     const attempts = [

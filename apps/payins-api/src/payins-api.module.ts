@@ -4,6 +4,7 @@ import { CatalogModule } from '@pcs/catalog';
 import { RuntimeSettings, RuntimeSettingsModule } from '@pcs/config';
 import { DatabaseModule } from '@pcs/database';
 import { GatewayRoutesModule } from '@pcs/gateway-routes';
+import { GatewaysModule } from '@pcs/gateways';
 import { HttpFoundationModule } from '@pcs/http';
 import { MerchantsModule } from '@pcs/merchants';
 import { NotificationsModule } from '@pcs/notifications';
@@ -23,6 +24,7 @@ import { LinkController } from './link/link.controller';
 import { PayPageController } from './pay-page/pay-page.controller';
 import { EventController } from './event/event.controller';
 import { WebhookEndpointController } from './webhook-endpoint/webhook-endpoint.controller';
+import { GatewayAccountController } from './gateway-account/gateway-account.controller';
 
 /** The payins API: merchants, payers, instruments, payment intents, links, payins. */
 @Module({})
@@ -42,10 +44,12 @@ export class PayinsApiModule {
         PaymentInstrumentsModule,
         PaymentIntentsModule,
         GatewayRoutesModule,
+        GatewaysModule,
         NotificationsModule,
       ],
       controllers: [
         MerchantController,
+        GatewayAccountController,
         WebhookEndpointController,
         EventController,
         MerchantCountryProcessorController,

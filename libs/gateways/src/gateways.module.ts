@@ -1,11 +1,16 @@
 import { Injectable, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { BusinessesModule } from '@pcs/businesses';
+import { MerchantsModule } from '@pcs/merchants';
 import { DomainError } from '@pcs/kernel';
 import { GatewayRegistry, PaymentGateway } from './payment-gateway.port';
 import { SandboxCallbacks, SandboxCallbackTarget, SelfCallbackTarget } from './sandbox/sandbox-callbacks';
 import { SandboxDesk } from './sandbox/sandbox-desk';
 import { SandboxGateway } from './sandbox/sandbox.gateway';
 import { SandboxSessionOrmEntity } from './sandbox/sandbox-session.orm-entity';
+import { GatewayAccountOrmEntity } from './mercado-pago/persistence/gateway-account.orm-entity';
+import { GatewayAccountRepository } from './mercado-pago/persistence/gateway-account.repository';
+import { MercadoPagoAccounts } from './mercado-pago/mercado-pago-accounts.service';
 
 @Injectable()
 class InProcessGatewayRegistry extends GatewayRegistry {
@@ -25,14 +30,16 @@ class InProcessGatewayRegistry extends GatewayRegistry {
 
 /** Gateways behind the port; today the sandbox, which calls back the server it runs in. */
 @Module({
-  imports: [TypeOrmModule.forFeature([SandboxSessionOrmEntity])],
+  imports: [TypeOrmModule.forFeature([SandboxSessionOrmEntity, GatewayAccountOrmEntity]), BusinessesModule, MerchantsModule],
   providers: [
     SandboxGateway,
     SandboxCallbacks,
     SandboxDesk,
+    MercadoPagoAccounts,
+    GatewayAccountRepository,
     { provide: SandboxCallbackTarget, useClass: SelfCallbackTarget },
     { provide: GatewayRegistry, useClass: InProcessGatewayRegistry },
   ],
-  exports: [GatewayRegistry, SandboxDesk],
+  exports: [GatewayRegistry, SandboxDesk, MercadoPagoAccounts],
 })
 export class GatewaysModule {}

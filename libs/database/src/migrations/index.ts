@@ -9,6 +9,7 @@ import { B2bCheckout1796000000000 } from './1796000000000-b2b-checkout';
 import { EventsWebhooks1796100000000 } from './1796100000000-events-webhooks';
 import { Performance1796200000000 } from './1796200000000-performance';
 import { IdempotencyHolder1796300000000 } from './1796300000000-idempotency-holder';
+import { GatewayAccounts1796400000000 } from './1796400000000-gateway-accounts';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   EventsWebhooks1796100000000,
   Performance1796200000000,
   IdempotencyHolder1796300000000,
+  GatewayAccounts1796400000000,
 ];

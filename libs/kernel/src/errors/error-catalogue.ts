@@ -113,6 +113,18 @@ export const ERRORS = {
     'Something went wrong on our side. Please try again later.',
     'Algo salió mal de nuestro lado. Por favor, intente nuevamente más tarde.',
   ),
+  GATEWAY_ACCOUNT_NOT_FOUND: define(
+    'GATEWAY_ACCOUNT_NOT_FOUND',
+    'NOT_FOUND',
+    'This merchant has no Mercado Pago account connected.',
+    'Este comercio no tiene una cuenta de Mercado Pago conectada.',
+  ),
+  OFF_SESSION_NOT_SUPPORTED: define(
+    'OFF_SESSION_NOT_SUPPORTED',
+    'INVALID',
+    'This payment method is collected through Mercado Pago, which does not charge saved instruments yet: the payer must pay at the checkout (initialize the payment intent).',
+    'Este medio de pago se cobra a través de Mercado Pago, que todavía no cobra medios guardados: el pagador debe pagar en el checkout (inicialice la intención de pago).',
+  ),
   SERVICE_UNAVAILABLE: define(
     'SERVICE_UNAVAILABLE',
     'UNAVAILABLE',

@@ -1,0 +1,66 @@
+import { Body, Delete, Get, Param, Put } from '@nestjs/common';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { MercadoPagoAccounts } from '@pcs/gateways';
+import { ApiStandardErrors, CurrentCaller, ErrorResponse, SignedController, UuidParamPipe } from '@pcs/http';
+import { asMerchantId } from '@pcs/kernel';
+import type { Caller } from '@pcs/kernel';
+import { ConnectMercadoPagoAccountDto } from './gateway-account.dto';
+import { MercadoPagoAccountDeletedResponse, MercadoPagoAccountResponse } from './gateway-account.responses';
+
+const NO_ACCOUNT = {
+  type: ErrorResponse,
+  description: 'Payins:MERCHANT_NOT_FOUND, or Payins:GATEWAY_ACCOUNT_NOT_FOUND: no account connected',
+};
+
+/** A merchant's Mercado Pago account (contract §16): business credentials, or the merchant's own. */
+@SignedController('merchant/:merchantId/gateway-account/mercado-pago', 'merchants')
+export class GatewayAccountController {
+  constructor(private readonly accounts: MercadoPagoAccounts) {}
+
+  @Put()
+  @ApiOperation({
+    summary: "Connect or replace the merchant's Mercado Pago account",
+    description:
+      'Payments with the listed methods (default MERCADO_PAGO) go to Mercado Pago Checkout Pro from then on; the rest stay on the sandbox. ' +
+      'The access token and webhook secret are sealed at rest and never answered.',
+    operationId: 'connectMercadoPagoAccount',
+  })
+  @ApiOkResponse({ type: MercadoPagoAccountResponse })
+  @ApiStandardErrors()
+  connect(
+    @CurrentCaller() caller: Caller,
+    @Param('merchantId', UuidParamPipe) merchantId: string,
+    @Body() body: ConnectMercadoPagoAccountDto,
+  ): Promise<MercadoPagoAccountResponse> {
+    return this.accounts.connect(caller, asMerchantId(merchantId), body) as Promise<MercadoPagoAccountResponse>;
+  }
+
+  @Get()
+  @ApiOperation({
+    summary: "The merchant's Mercado Pago account",
+    description: 'Its routed payment methods and a hint of its access token; never the token or the webhook secret.',
+    operationId: 'getMercadoPagoAccount',
+  })
+  @ApiOkResponse({ type: MercadoPagoAccountResponse })
+  @ApiNotFoundResponse(NO_ACCOUNT)
+  @ApiStandardErrors({ notFound: false })
+  get(@CurrentCaller() caller: Caller, @Param('merchantId', UuidParamPipe) merchantId: string): Promise<MercadoPagoAccountResponse> {
+    return this.accounts.get(caller, asMerchantId(merchantId)) as Promise<MercadoPagoAccountResponse>;
+  }
+
+  @Delete()
+  @ApiOperation({
+    summary: "Disconnect the merchant's Mercado Pago account",
+    description: 'Its methods go back to the sandbox; payments already at Mercado Pago keep their records.',
+    operationId: 'disconnectMercadoPagoAccount',
+  })
+  @ApiOkResponse({ type: MercadoPagoAccountDeletedResponse })
+  @ApiNotFoundResponse(NO_ACCOUNT)
+  @ApiStandardErrors({ notFound: false })
+  disconnect(
+    @CurrentCaller() caller: Caller,
+    @Param('merchantId', UuidParamPipe) merchantId: string,
+  ): Promise<MercadoPagoAccountDeletedResponse> {
+    return this.accounts.disconnect(caller, asMerchantId(merchantId));
+  }
+}

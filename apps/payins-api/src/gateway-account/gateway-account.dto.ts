@@ -1,0 +1,42 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Optional } from '@pcs/http';
+import { PaymentMethodName } from '@pcs/kernel';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsEnum, IsString, Matches } from 'class-validator';
+
+/** 1–256 printable characters (contract §16). */
+const PRINTABLE = /^[\x20-\x7E]{1,256}$/;
+
+/** Connects or replaces a merchant's Mercado Pago account (contract §16). */
+export class ConnectMercadoPagoAccountDto {
+  @ApiProperty({
+    minLength: 1,
+    maxLength: 256,
+    example: 'TEST-5417539263426117-112408-8c3d0f2b5e1a4d7e9f6b0a1c2d3e4f5a-123456789',
+    description: "The merchant's access token (test credentials first). Sealed at rest; never answered.",
+  })
+  @IsString()
+  @Matches(PRINTABLE, { message: 'accessToken must have 1 to 256 printable characters' })
+  accessToken: string;
+
+  @ApiProperty({
+    minLength: 1,
+    maxLength: 256,
+    description: "The secret signature of the merchant's Mercado Pago application (Webhooks): verifies notifications. Never answered.",
+  })
+  @IsString()
+  @Matches(PRINTABLE, { message: 'webhookSecret must have 1 to 256 printable characters' })
+  webhookSecret: string;
+
+  @ApiPropertyOptional({
+    enum: PaymentMethodName,
+    isArray: true,
+    default: ['MERCADO_PAGO'],
+    description: 'The payment methods collected through Mercado Pago; each must be one the merchant offers. The rest stay on the sandbox.',
+  })
+  @Optional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(50)
+  @IsEnum(PaymentMethodName, { each: true })
+  paymentMethods?: PaymentMethodName[];
+}
