@@ -15,7 +15,7 @@ const CONTEXTS = {
   catalog: ['kernel'],
   businesses: ['catalog', 'config', 'database', 'kernel'],
   pages: ['kernel'],
-  gateways: ['businesses', 'config', 'database', 'kernel', 'merchants', 'pages'],
+  gateways: ['businesses', 'config', 'database', 'kernel', 'merchants', 'observability', 'pages'],
   merchants: ['businesses', 'catalog', 'database', 'kernel'],
   payers: ['catalog', 'database', 'kernel', 'merchants'],
   events: ['config', 'database', 'jobs', 'kernel', 'observability'],

@@ -106,6 +106,8 @@ describe('the sandbox gateway page in a real browser', () => {
       const gateway = bed.app.get(GatewayRegistry).get('SANDBOX');
       const checkout = await gateway.openCheckout({
         payinId: crypto.randomUUID(),
+        merchantId: bed.tenant.merchants[0].merchantId,
+        title: 'Pedido 42',
         merchantName: 'Tienda de prueba',
         paymentMethod: 'OCA',
         currency: Currency.UYU,

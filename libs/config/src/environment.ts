@@ -76,6 +76,17 @@ export class Environment {
   @Max(86400)
   SANDBOX_SETTLE_SECONDS: number = 20;
 
+  /** Mercado Pago's API (contract §16); a stand-in's address for trying the flow locally. */
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  MERCADOPAGO_API_URL: string = 'https://api.mercadopago.com';
+
+  /** How long one request to Mercado Pago may take (contract §16: at most 10 s); reconciliation settles what timed out. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10)
+  MERCADOPAGO_TIMEOUT_SECONDS: number = 10;
+
   @Transform(toInt)
   @IsInt()
   @Min(1)

@@ -18,6 +18,9 @@ export interface GatewaySettings {
   readonly reconcileAfterSeconds: number;
   /** How long a B2B checkout stays open unpaid (CHECKOUT_MINUTES); its intent is then cancelled as EXPIRED. */
   readonly checkoutMinutes: number;
+  /** Mercado Pago's API base URL (MERCADOPAGO_API_URL) and the bound on each request to it. */
+  readonly mercadoPagoApiUrl: string;
+  readonly mercadoPagoTimeoutMs: number;
 }
 
 export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
@@ -26,6 +29,8 @@ export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
   sweepSeconds: 5,
   reconcileAfterSeconds: 30,
   checkoutMinutes: 1440,
+  mercadoPagoApiUrl: 'https://api.mercadopago.com',
+  mercadoPagoTimeoutMs: 10_000,
 };
 
 /**

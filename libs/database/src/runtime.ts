@@ -70,6 +70,8 @@ export async function prepareRuntime(env: Environment, log: (line: string) => vo
           sweepSeconds: env.SWEEP_SECONDS,
           reconcileAfterSeconds: env.RECONCILE_AFTER_SECONDS,
           checkoutMinutes: env.CHECKOUT_MINUTES,
+          mercadoPagoApiUrl: env.MERCADOPAGO_API_URL.replace(/\/+$/, ''),
+          mercadoPagoTimeoutMs: env.MERCADOPAGO_TIMEOUT_SECONDS * 1000,
         },
         env.IDEMPOTENCY_LEASE_SECONDS,
         mail,

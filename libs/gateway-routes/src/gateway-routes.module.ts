@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PaymentIntentsModule } from '@pcs/payment-intents';
 import { GatewayCallbackController } from './gateway-callback.controller';
+import { MercadoPagoController } from './mercado-pago.controller';
 import { SandboxGatewayController } from './sandbox-gateway.controller';
 
 /**
@@ -11,6 +12,6 @@ import { SandboxGatewayController } from './sandbox-gateway.controller';
  */
 @Module({
   imports: [PaymentIntentsModule],
-  controllers: [SandboxGatewayController, GatewayCallbackController],
+  controllers: [SandboxGatewayController, GatewayCallbackController, MercadoPagoController],
 })
 export class GatewayRoutesModule {}

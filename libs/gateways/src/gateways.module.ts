@@ -11,14 +11,19 @@ import { SandboxSessionOrmEntity } from './sandbox/sandbox-session.orm-entity';
 import { GatewayAccountOrmEntity } from './mercado-pago/persistence/gateway-account.orm-entity';
 import { GatewayAccountRepository } from './mercado-pago/persistence/gateway-account.repository';
 import { MercadoPagoAccounts } from './mercado-pago/mercado-pago-accounts.service';
+import { MercadoPagoGateway } from './mercado-pago/mercado-pago.gateway';
+import { MercadoPagoRecords } from './mercado-pago/persistence/mercado-pago-records.repository';
 
 @Injectable()
 class InProcessGatewayRegistry extends GatewayRegistry {
   private readonly gateways: Map<string, PaymentGateway>;
 
-  constructor(sandbox: SandboxGateway) {
+  constructor(sandbox: SandboxGateway, mercadoPago: MercadoPagoGateway) {
     super();
-    this.gateways = new Map([[sandbox.name, sandbox]]);
+    this.gateways = new Map<string, PaymentGateway>([
+      [sandbox.name, sandbox],
+      [mercadoPago.name, mercadoPago],
+    ]);
   }
 
   get(name: string): PaymentGateway {
@@ -28,7 +33,7 @@ class InProcessGatewayRegistry extends GatewayRegistry {
   }
 }
 
-/** Gateways behind the port; today the sandbox, which calls back the server it runs in. */
+/** Gateways behind the port: the sandbox (which calls back the server it runs in) and Mercado Pago, each merchant with its own account. */
 @Module({
   imports: [TypeOrmModule.forFeature([SandboxSessionOrmEntity, GatewayAccountOrmEntity]), BusinessesModule, MerchantsModule],
   providers: [
@@ -37,9 +42,11 @@ class InProcessGatewayRegistry extends GatewayRegistry {
     SandboxDesk,
     MercadoPagoAccounts,
     GatewayAccountRepository,
+    MercadoPagoGateway,
+    MercadoPagoRecords,
     { provide: SandboxCallbackTarget, useClass: SelfCallbackTarget },
     { provide: GatewayRegistry, useClass: InProcessGatewayRegistry },
   ],
-  exports: [GatewayRegistry, SandboxDesk, MercadoPagoAccounts],
+  exports: [GatewayRegistry, SandboxDesk, MercadoPagoAccounts, MercadoPagoGateway, MercadoPagoRecords],
 })
 export class GatewaysModule {}

@@ -6,3 +6,7 @@ export * from './sandbox/sandbox-rules';
 export { SANDBOX } from './sandbox/sandbox.gateway';
 export * from './sandbox/sandbox-page';
 export * from './mercado-pago/mercado-pago-accounts.service';
+export * from './mercado-pago/mercado-pago.gateway';
+export * from './mercado-pago/mercado-pago.client';
+export * from './mercado-pago/persistence/mercado-pago-records.repository';
+export * from './mercado-pago/mercado-pago-signature';

@@ -2,6 +2,10 @@ import { Currency } from '@pcs/kernel';
 
 export interface CheckoutRequest {
   readonly payinId: string;
+  /** Whose payment: an adapter that works with each merchant's own account uses its credentials. */
+  readonly merchantId: string;
+  /** What the payer is paying for, as a gateway's page names it (the intent's description or reference). */
+  readonly title: string;
   readonly merchantName: string;
   readonly paymentMethod: string;
   readonly currency: Currency;
@@ -18,6 +22,13 @@ export interface CheckoutRequest {
 export interface CheckoutSession {
   readonly reference: string;
   readonly url: string;
+  /**
+   * The gateway's word on the attempt can be lost (it arrives by a
+   * notification we may miss): the attempt does not simply expire with its
+   * session, it is looked up (reconciliation) until the gateway says how it
+   * ended, expiry included.
+   */
+  readonly endsByLookup?: boolean;
 }
 
 export interface ChargeRequest {
@@ -43,6 +54,9 @@ export interface ChargeOutcome extends CardDetails {
 
 export interface RefundRequest {
   readonly refundId: string;
+  readonly merchantId: string;
+  /** Our id of the approved collection being refunded (the gateway knows it as that payment's reference). */
+  readonly chargeId: string;
   readonly chargeReference: string | null;
   readonly merchantName: string;
   readonly paymentMethod: string;
@@ -98,13 +112,13 @@ export abstract class PaymentGateway {
   /** A page where the payer completes the payment. */
   abstract openCheckout(request: CheckoutRequest): Promise<CheckoutSession>;
   /** The address of a checkout already opened. */
-  abstract checkoutUrl(reference: string): string;
+  abstract checkoutUrl(reference: string): Promise<string>;
   /** Closes a checkout the service no longer wants (another method chosen, or expired). */
   abstract closeCheckout(reference: string, reason: 'CANCELLED' | 'EXPIRED'): Promise<void>;
   abstract chargeOffSession(request: ChargeRequest): Promise<ChargeOutcome>;
   abstract refund(request: RefundRequest): Promise<RefundOutcome>;
-  /** What became of our request `requestId` (crash recovery, lost callbacks). */
-  abstract lookup(requestId: string): Promise<GatewayRequestStatus>;
+  /** What became of our request `requestId` of `merchantId` (crash recovery, lost callbacks). */
+  abstract lookup(requestId: string, merchantId: string): Promise<GatewayRequestStatus>;
   /** Verifies a callback's authenticity and reads it; throws GATEWAY_CALLBACK_REJECTED otherwise. */
   abstract verifyCallback(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): GatewayEvent;
 }

@@ -10,7 +10,8 @@ const SHARED_ANSWERS: Record<string, string> = {
   '415': 'Validation:UNSUPPORTED_MEDIA_TYPE: a body that is not application/json in UTF-8',
   '500': 'Internal:INTERNAL_ERROR: an unexpected failure; nothing was half-written, and a retry with the same Idempotency-Key is safe',
   '503':
-    'Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now; nothing was changed. ' +
+    'Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or ' +
+    'Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. ' +
     'Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe',
 };
 

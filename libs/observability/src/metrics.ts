@@ -55,6 +55,14 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly gatewayRequests = new Histogram({
+    name: 'pcs_gateway_request_duration_seconds',
+    help: 'Requests to outside processors by provider, operation and outcome (ok, rejected: a 4xx, failed: a 5xx, timeout, unreachable), in seconds',
+    labelNames: ['provider', 'operation', 'outcome'] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
   private readonly queueSources = new Set<QueueDepthSource>();
 
   constructor() {

@@ -23,6 +23,7 @@ import { LinkPaymentIntentService } from './creation/link-payment-intent.service
 import { PaymentIntentCreationService } from './creation/payment-intent-creation.service';
 import { SessionExpiryService } from './expiry/session-expiry.service';
 import { GatewayEventsService } from './gateway-events/gateway-events.service';
+import { MercadoPagoNotifications } from './mercado-pago/mercado-pago-notifications.service';
 import { LinkCheckoutService } from './link-checkout/link-checkout.service';
 import { PaymentIntentQueriesService } from './payment-intent-queries.service';
 import { GatewayEventLog, PaymentIntentRepository } from './payment-intent.repository';
@@ -66,6 +67,7 @@ import { RefundsService } from './refunds/refunds.service';
     AttemptOutcomes,
     PaymentAttemptsService,
     GatewayEventsService,
+    MercadoPagoNotifications,
     CreationRules,
     PaymentIntentCreationService,
     FastPaymentIntentService,
@@ -83,6 +85,7 @@ import { RefundsService } from './refunds/refunds.service';
     CheckoutExpiryService,
     PaymentAttemptsService,
     GatewayEventsService,
+    MercadoPagoNotifications,
     PaymentIntentCreationService,
     FastPaymentIntentService,
     LinkPaymentIntentService,

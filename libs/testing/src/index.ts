@@ -5,3 +5,4 @@ export * from './error-shape';
 export * from './service-context';
 export * from './browser';
 export * from './response-contract';
+export * from './mercado-pago-stand-in';

@@ -22,9 +22,32 @@ export class GatewayAccounts1796400000000 implements MigrationInterface {
         updated_at            timestamptz NOT NULL,
         PRIMARY KEY (merchant_id, provider)
       );`);
+    // Our side of each Checkout Pro preference: where to send the payer back, and until when it can be paid.
+    await queryRunner.query(`
+      CREATE TABLE mercado_pago_checkout (
+        payin_id      uuid PRIMARY KEY,
+        merchant_id   uuid NOT NULL,
+        preference_id varchar(128) NOT NULL UNIQUE,
+        init_point    varchar(2048) NOT NULL,
+        return_url    varchar(2048),
+        expires_at    timestamptz NOT NULL,
+        created_at    timestamptz NOT NULL
+      );`);
+    // Each refund sent to Mercado Pago: the payment it refunds, and Mercado Pago's refund once it answered.
+    await queryRunner.query(`
+      CREATE TABLE mercado_pago_refund (
+        refund_id     uuid PRIMARY KEY,
+        merchant_id   uuid NOT NULL,
+        payment_id    bigint NOT NULL,
+        amount        numeric(16, 2) NOT NULL,
+        mp_refund_id  bigint,
+        created_at    timestamptz NOT NULL
+      );`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP TABLE mercado_pago_refund;`);
+    await queryRunner.query(`DROP TABLE mercado_pago_checkout;`);
     await queryRunner.query(`DROP TABLE gateway_account;`);
   }
 }

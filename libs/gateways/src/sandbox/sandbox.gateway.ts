@@ -51,10 +51,14 @@ export class SandboxGateway extends PaymentGateway {
       expiresAt: request.expiresAt,
       returnUrl: request.returnUrl ?? null,
     }));
-    return { reference: session.reference, url: this.checkoutUrl(session.reference) };
+    return { reference: session.reference, url: this.urlOf(session.reference) };
   }
 
-  checkoutUrl(reference: string): string {
+  checkoutUrl(reference: string): Promise<string> {
+    return Promise.resolve(this.urlOf(reference));
+  }
+
+  private urlOf(reference: string): string {
     return `${this.settings.publicBaseUrl}/sandbox/gateway/${reference}`;
   }
 

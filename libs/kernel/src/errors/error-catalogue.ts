@@ -125,6 +125,12 @@ export const ERRORS = {
     'This payment method is collected through Mercado Pago, which does not charge saved instruments yet: the payer must pay at the checkout (initialize the payment intent).',
     'Este medio de pago se cobra a través de Mercado Pago, que todavía no cobra medios guardados: el pagador debe pagar en el checkout (inicialice la intención de pago).',
   ),
+  GATEWAY_UNREACHABLE: define(
+    'GATEWAY_UNREACHABLE',
+    'UNAVAILABLE',
+    'The payment processor could not be reached. Nothing was changed; please try again shortly.',
+    'No se pudo contactar al procesador de pagos. No se modificó nada; intente nuevamente en unos momentos.',
+  ),
   SERVICE_UNAVAILABLE: define(
     'SERVICE_UNAVAILABLE',
     'UNAVAILABLE',

@@ -4,7 +4,7 @@ import { CatalogService } from '@pcs/catalog';
 import { RuntimeSettings } from '@pcs/config';
 import { inTransaction } from '@pcs/database';
 import type { ChargeOutcome } from '@pcs/gateways';
-import { GatewayRegistry } from '@pcs/gateways';
+import { GatewayRegistry, MERCADO_PAGO, MercadoPagoAccounts } from '@pcs/gateways';
 import { Caller, DomainError, PaymentIntentId } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { Payin, PayinLedgerService } from '@pcs/payins';
@@ -43,6 +43,7 @@ export class PaymentAttemptsService {
     private readonly available: AvailableProcessorsService,
     private readonly outcomes: AttemptOutcomes,
     private readonly settings: RuntimeSettings,
+    private readonly mercadoPago: MercadoPagoAccounts,
   ) {}
 
   /**
@@ -69,11 +70,16 @@ export class PaymentAttemptsService {
     PaymentIntent.restore(current.snapshot()).awaitPayerAtGateway(new Date());
     const processor = (await this.available.of(current)).find((p) => p.countryProcessorId === countryProcessorId);
     if (!processor) throw new DomainError('COUNTRY_PROCESSOR_NOT_AVAILABLE');
-    const gateway = this.gateways.get(processor.gateway);
+    // A method the merchant routes to its Mercado Pago account goes there; everything else to the processor's gateway.
+    const routed = await this.mercadoPago.routes(current.snapshot().merchantId, processor.paymentMethod.name);
+    const gateway = this.gateways.get(routed ? MERCADO_PAGO : processor.gateway);
     const merchantName = (await this.merchants.load(caller, current.snapshot().merchantId)).snapshot().merchantName;
     const expiresAt = new Date(Date.now() + this.settings.gateway.sessionMinutes * 60_000);
+    const snapshot = current.snapshot();
     const checkout = await gateway.openCheckout({
       payinId,
+      merchantId: snapshot.merchantId,
+      title: snapshot.description ?? snapshot.externalReference ?? merchantName,
       merchantName,
       paymentMethod: processor.paymentMethod.name,
       currency: current.snapshot().currency,
@@ -93,8 +99,12 @@ export class PaymentAttemptsService {
           old.cancel('replaced by a new payment attempt', now);
           await this.ledger.save(manager, old);
         }
-        const payin = await this.parties.newAttempt(manager, intent, processor, 'PAYER', payinId, now);
-        payin.bindGatewayReference(checkout.reference, expiresAt, now);
+        const payin = await this.parties.newAttempt(manager, intent, { ...processor, gateway: gateway.name }, 'PAYER', payinId, now);
+        if (checkout.endsByLookup) {
+          // Never expired blindly: the payer may have paid and the notification be lost. Asked about instead.
+          payin.bindGatewayReference(checkout.reference, null, now);
+          payin.askGatewayAgainLater(now, this.settings.gateway.reconcileAfterSeconds * 1000);
+        } else payin.bindGatewayReference(checkout.reference, expiresAt, now);
         await this.ledger.insert(manager, payin);
         await this.intents.save(manager, intent);
         return intent;
@@ -107,11 +117,11 @@ export class PaymentAttemptsService {
     }
   }
 
-  private recordedAttempt(intent: PaymentIntent, payin: Payin): InitializedAttempt {
+  private async recordedAttempt(intent: PaymentIntent, payin: Payin): Promise<InitializedAttempt> {
     const p = payin.snapshot();
     if (p.paymentIntentId !== intent.id || p.transactionType !== 'PAYIN' || !p.gateway || !p.externalId)
       throw new DomainError('PAYMENT_INTENT_INVALID_STATE', undefined, { status: intent.status });
-    return { intent, gatewayReferenceId: p.externalId, gatewayUrl: this.gateways.get(p.gateway).checkoutUrl(p.externalId) };
+    return { intent, gatewayReferenceId: p.externalId, gatewayUrl: await this.gateways.get(p.gateway).checkoutUrl(p.externalId) };
   }
 
   /**

@@ -65,7 +65,7 @@ export class B2bCheckoutService {
       const open = await this.ledger.openCheckout(this.dataSource.manager, intent.id, new Date());
       const c = open?.snapshot();
       if (c?.gateway && c.externalId)
-        return { kind: 'AT_GATEWAY', view, gatewayUrl: this.gateways.get(c.gateway).checkoutUrl(c.externalId) };
+        return { kind: 'AT_GATEWAY', view, gatewayUrl: await this.gateways.get(c.gateway).checkoutUrl(c.externalId) };
     }
     return { kind: 'CHOOSE', view, lastError: p.lastPaymentError };
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { inTransaction, isUniqueViolation } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { MercadoPagoAccounts } from '@pcs/gateways';
 import { CatalogService, Country } from '@pcs/catalog';
 import {
   asPaymentIntentId,
@@ -62,6 +63,7 @@ export interface CreatePaymentIntentCommand {
 @Injectable()
 export class PaymentIntentCreationService {
   constructor(
+    private readonly mercadoPago: MercadoPagoAccounts,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly merchants: MerchantService,
     private readonly catalog: CatalogService,
@@ -136,6 +138,8 @@ export class PaymentIntentCreationService {
       let payinId: string | null = null;
       if (command.confirm && paymentInstrumentId) {
         const processor = await this.processorForInstrument(manager, intent, paymentInstrumentId, caller);
+        // Mercado Pago does not charge saved instruments here yet (contract §16): refused before anything is written.
+        if (await this.mercadoPago.routes(merchantId, processor.paymentMethod.name)) throw new DomainError('OFF_SESSION_NOT_SUPPORTED');
         intent.startOffSessionCharge(now);
         await this.intents.insert(manager, intent);
         payinId = crypto.randomUUID();

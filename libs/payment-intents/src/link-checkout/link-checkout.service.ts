@@ -73,7 +73,7 @@ export class LinkCheckoutService {
       const checkout = await this.ledger.openCheckout(this.dataSource.manager, intent.id, new Date());
       const c = checkout?.snapshot();
       if (c?.gateway && c.externalId)
-        return { kind: 'AT_GATEWAY', link, merchantName, gatewayUrl: this.gateways.get(c.gateway).checkoutUrl(c.externalId) };
+        return { kind: 'AT_GATEWAY', link, merchantName, gatewayUrl: await this.gateways.get(c.gateway).checkoutUrl(c.externalId) };
     }
     if (OPEN_FOR_A_METHOD.has(p.status))
       return { kind: 'CHOOSE', link, merchantName, methods: await this.methodsFor(link, intent), lastError: p.lastPaymentError };

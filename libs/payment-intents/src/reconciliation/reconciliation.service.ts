@@ -53,7 +53,7 @@ export class ReconciliationService {
     const payin = await this.ledger.get(this.dataSource.manager, payinId);
     const gatewayName = payin?.snapshot().gateway;
     if (!payin || payin.isFinal || !gatewayName) return;
-    const answer = await this.gateways.get(gatewayName).lookup(payinId);
+    const answer = await this.gateways.get(gatewayName).lookup(payinId, payin.snapshot().merchantId);
     if (
       answer.reference &&
       (answer.status === 'APPROVED' ||

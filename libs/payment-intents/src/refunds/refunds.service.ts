@@ -69,10 +69,19 @@ export class RefundsService {
     const refund = await this.ledger.get(this.dataSource.manager, refundId);
     if (!refund || refund.isFinal) return;
     const r = refund.snapshot();
-    const { gateway, chargeReference, paymentMethod, merchantName } = await this.refundContext(r.paymentIntentId, refundId);
+    const { gateway, chargeId, chargeReference, paymentMethod, merchantName } = await this.refundContext(r.paymentIntentId, refundId);
     let outcome: RefundOutcome;
     try {
-      outcome = await gateway.refund({ refundId, chargeReference, merchantName, paymentMethod, currency: r.currency, amount: r.amount });
+      outcome = await gateway.refund({
+        refundId,
+        merchantId: r.merchantId,
+        chargeId,
+        chargeReference,
+        merchantName,
+        paymentMethod,
+        currency: r.currency,
+        amount: r.amount,
+      });
     } catch (error) {
       this.logger.error(
         `refund ${refundId} got no answer from ${gateway.name} (${(error as Error).message}); reconciliation will settle it`,
@@ -92,7 +101,7 @@ export class RefundsService {
     const refund = await this.ledger.get(this.dataSource.manager, refundId);
     if (!refund || refund.isFinal || refund.snapshot().conceptCode !== 'REFUND') return;
     const { gateway } = await this.refundContext(refund.snapshot().paymentIntentId, refundId);
-    const answer = await gateway.lookup(refundId);
+    const answer = await gateway.lookup(refundId, refund.snapshot().merchantId);
     if (answer.status === 'APPROVED') return this.settle(refundId, 'APPROVED', answer.reference);
     if (answer.status !== 'PENDING')
       return this.settle(refundId, 'REJECTED', answer.reference, answer.error ?? 'the refund never reached the gateway');
@@ -171,6 +180,7 @@ export class RefundsService {
     if (!charge?.gateway || !processor) throw new Error(`refund ${refundId}: the intent has no approved collection to refund`);
     return {
       gateway: this.gateways.get(charge.gateway),
+      chargeId: charge.transactionId,
       chargeReference: charge.externalId,
       paymentMethod: processor.paymentMethod.name,
       merchantName: charge.merchantName,

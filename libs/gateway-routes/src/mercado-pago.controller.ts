@@ -1,0 +1,70 @@
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { MercadoPagoRecords } from '@pcs/gateways';
+import { PayerPage, Public } from '@pcs/http';
+import { PAGE_HEADERS, pageLanguage, renderPage } from '@pcs/pages';
+import { MercadoPagoNotifications, NotificationResult } from '@pcs/payment-intents';
+import type { Response } from 'express';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const RETURNED = {
+  es: { title: 'Gracias', body: 'Mercado Pago está procesando su pago. Puede cerrar esta página.' },
+  en: { title: 'Thank you', body: 'Mercado Pago is processing your payment. You may close this page.' },
+};
+
+/**
+ * Mercado Pago's routes on each API (contract §16): its notifications, and
+ * the return from Checkout Pro, which sends the payer on to the page that
+ * opened the attempt (the link page, the B2B checkout) as the sandbox does.
+ * Both are public: notifications carry Mercado Pago's own signature.
+ */
+@ApiExcludeController()
+@Controller('gateways/mercado-pago')
+export class MercadoPagoController {
+  constructor(
+    private readonly notifications: MercadoPagoNotifications,
+    private readonly records: MercadoPagoRecords,
+  ) {}
+
+  @Public()
+  @Post('notifications/:merchantId')
+  @HttpCode(200)
+  async notify(
+    @Param('merchantId') merchantId: string,
+    @Query() query: Record<string, unknown>,
+    @Body() body: Record<string, unknown> | undefined,
+    @Headers('x-signature') signature: string | undefined,
+    @Headers('x-request-id') requestId: string | undefined,
+  ): Promise<{ received: true; result: NotificationResult }> {
+    const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+    const topic = text(query.type) ?? text(query.topic) ?? text(body?.type);
+    const result = await this.notifications.receive(merchantId, topic, { signature, requestId, dataId: text(query['data.id']) });
+    return { received: true, result };
+  }
+
+  @Public()
+  @PayerPage()
+  @Get('return/:payinId')
+  async returned(
+    @Param('payinId') payinId: string,
+    @Headers('accept-language') acceptLanguage: string | undefined,
+    @Res() response: Response,
+  ): Promise<void> {
+    // What Mercado Pago appends to the address (payment_id, status…) is not trusted: the outcome comes by notification.
+    const checkout = UUID.test(payinId) ? await this.records.checkoutOfPayin(payinId.toLowerCase()) : null;
+    if (checkout?.returnUrl) return void response.set('Cache-Control', 'no-store').redirect(303, checkout.returnUrl);
+    const language = pageLanguage(acceptLanguage);
+    const t = RETURNED[language];
+    response
+      .status(checkout ? 200 : 404)
+      .set(PAGE_HEADERS)
+      .send(
+        renderPage({
+          language,
+          title: t.title,
+          body: `<h1 id="state" data-state="RETURNED">${t.title}</h1><p class="status">${t.body}</p>`,
+        }),
+      );
+  }
+}

@@ -1,0 +1,158 @@
+import { metrics } from '@pcs/observability';
+
+/** Checkout Pro preference (POST /checkout/preferences), the fields this service sends. */
+export interface PreferenceRequest {
+  readonly items: readonly {
+    readonly id: string;
+    readonly title: string;
+    readonly quantity: 1;
+    readonly unit_price: number;
+    readonly currency_id: string;
+  }[];
+  readonly external_reference: string;
+  readonly back_urls: { readonly success: string; readonly pending: string; readonly failure: string };
+  readonly auto_return: 'approved';
+  readonly notification_url: string;
+  readonly expires: true;
+  readonly expiration_date_from: string;
+  readonly expiration_date_to: string;
+}
+
+export interface Preference {
+  readonly id: string;
+  readonly init_point: string;
+}
+
+/** A payment as GET /v1/payments/:id answers it, the fields read here. */
+export interface MercadoPagoPayment {
+  readonly id: number;
+  readonly status: string;
+  readonly status_detail?: string | null;
+  readonly external_reference?: string | null;
+  readonly transaction_amount?: number;
+  readonly currency_id?: string;
+  readonly payment_method_id?: string | null;
+  readonly payment_type_id?: string | null;
+  readonly card?: { readonly last_four_digits?: string | null } | null;
+  readonly date_approved?: string | null;
+}
+
+export interface MercadoPagoRefund {
+  readonly id: number;
+  readonly payment_id: number;
+  readonly amount: number;
+  readonly status: string;
+}
+
+/**
+ * A failed request to Mercado Pago. `status` is the HTTP status, or null when
+ * no answer came (timeout, connection refused): then the request may or may
+ * not have been applied, and only asking again (with the same idempotency
+ * key) or looking it up tells.
+ */
+export class MercadoPagoRequestError extends Error {
+  constructor(
+    readonly operation: string,
+    readonly status: number | null,
+    detail: string,
+  ) {
+    super(`Mercado Pago ${operation}: ${detail}`);
+    this.name = 'MercadoPagoRequestError';
+  }
+
+  /** No answer, or Mercado Pago's own failure: the outcome is unknown, not a refusal. */
+  get unknownOutcome(): boolean {
+    return this.status === null || this.status >= 500 || this.status === 429;
+  }
+}
+
+/**
+ * A small typed client of Mercado Pago's REST API over fetch (why not the
+ * official SDK: README, "Mercado Pago"). Every request carries
+ * `Authorization: Bearer <access token>`; every POST an `X-Idempotency-Key`
+ * that is our own id for the operation, so a retry after a timeout or a crash
+ * never creates a second preference or refund. Each request is bounded by
+ * `timeoutMs`, and none is retried here: the callers' reconciliation asks
+ * again. The token is never put in an error or a log line.
+ */
+export class MercadoPagoClient {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly timeoutMs: number,
+    private readonly accessToken: string,
+  ) {}
+
+  createPreference(body: PreferenceRequest, idempotencyKey: string): Promise<Preference> {
+    return this.request('create_preference', 'POST', '/checkout/preferences', body, idempotencyKey);
+  }
+
+  getPayment(paymentId: string): Promise<MercadoPagoPayment> {
+    return this.request('get_payment', 'GET', `/v1/payments/${encodeURIComponent(paymentId)}`);
+  }
+
+  async searchPayments(externalReference: string): Promise<MercadoPagoPayment[]> {
+    const query = new URLSearchParams({ external_reference: externalReference, sort: 'date_created', criteria: 'desc' });
+    const answer = await this.request<{ results?: MercadoPagoPayment[] }>(
+      'search_payments',
+      'GET',
+      `/v1/payments/search?${query.toString()}`,
+    );
+    return answer.results ?? [];
+  }
+
+  /** A refund of `amount` (a decimal in the payment's currency), or of everything left when it is absent. */
+  refund(paymentId: number, amount: number | undefined, idempotencyKey: string): Promise<MercadoPagoRefund> {
+    return this.request('refund', 'POST', `/v1/payments/${paymentId}/refunds`, amount === undefined ? {} : { amount }, idempotencyKey);
+  }
+
+  listRefunds(paymentId: number): Promise<MercadoPagoRefund[]> {
+    return this.request('list_refunds', 'GET', `/v1/payments/${paymentId}/refunds`);
+  }
+
+  private async request<T>(operation: string, method: 'GET' | 'POST', path: string, body?: unknown, idempotencyKey?: string): Promise<T> {
+    const started = process.hrtime.bigint();
+    const observe = (outcome: string) =>
+      metrics.gatewayRequests.observe({ provider: 'MERCADO_PAGO', operation, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
+    const headers: Record<string, string> = { authorization: `Bearer ${this.accessToken}`, accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (idempotencyKey) headers['x-idempotency-key'] = idempotencyKey;
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.timeoutMs),
+        redirect: 'error',
+      });
+    } catch (error) {
+      const timedOut = (error as Error).name === 'TimeoutError';
+      observe(timedOut ? 'timeout' : 'unreachable');
+      throw new MercadoPagoRequestError(operation, null, timedOut ? `no answer within ${this.timeoutMs / 1000} s` : 'unreachable');
+    }
+    const text = await response.text().catch(() => '');
+    if (!response.ok) {
+      observe(response.status >= 500 ? 'failed' : 'rejected');
+      throw new MercadoPagoRequestError(operation, response.status, `answered ${response.status} ${describe(text)}`);
+    }
+    try {
+      const parsed = JSON.parse(text) as T;
+      observe('ok');
+      return parsed;
+    } catch {
+      observe('failed');
+      throw new MercadoPagoRequestError(operation, null, 'answered something that is not JSON');
+    }
+  }
+}
+
+/** Mercado Pago's error body says what was wrong (`message`, `error`); at most 200 characters of it. */
+function describe(text: string): string {
+  try {
+    const body = JSON.parse(text) as { message?: unknown; error?: unknown };
+    const said = [body.error, body.message].filter((part) => typeof part === 'string').join(': ');
+    return said ? `(${said.slice(0, 200)})` : '';
+  } catch {
+    return '';
+  }
+}

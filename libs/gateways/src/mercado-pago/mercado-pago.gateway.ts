@@ -1,0 +1,201 @@
+import { Injectable } from '@nestjs/common';
+import { RuntimeSettings } from '@pcs/config';
+import { DomainError, Money } from '@pcs/kernel';
+import {
+  ChargeOutcome,
+  CheckoutRequest,
+  CheckoutSession,
+  GatewayEvent,
+  GatewayRequestStatus,
+  PaymentGateway,
+  RefundOutcome,
+  RefundRequest,
+} from '../payment-gateway.port';
+import { MercadoPagoClient, MercadoPagoPayment, MercadoPagoRequestError } from './mercado-pago.client';
+import { MERCADO_PAGO, MercadoPagoAccounts } from './mercado-pago-accounts.service';
+import { MercadoPagoRecords } from './persistence/mercado-pago-records.repository';
+
+/** Mercado Pago's payment statuses, as the attempt's outcome (contract §16). */
+export function outcomeOfPayment(payment: MercadoPagoPayment): GatewayEvent['outcome'] {
+  // Refunded or charged back later at Mercado Pago: it was collected; that never re-opens the intent.
+  switch (payment.status) {
+    case 'approved':
+    case 'refunded':
+    case 'charged_back':
+      return 'APPROVED';
+    case 'rejected':
+    case 'cancelled':
+      return 'REJECTED';
+    default: // pending, in_process, authorized, in_mediation
+      return 'PENDING';
+  }
+}
+
+/** Which of several payments for one attempt tells its outcome: a collected one, else one under way, else the latest. */
+function decisive(payments: MercadoPagoPayment[]): MercadoPagoPayment | undefined {
+  return (
+    payments.find((p) => outcomeOfPayment(p) === 'APPROVED') ??
+    payments.find((p) => outcomeOfPayment(p) === 'PENDING') ??
+    [...payments].sort((a, b) => b.id - a.id)[0]
+  );
+}
+
+/**
+ * Mercado Pago behind the gateway port (contract §16), each merchant with its
+ * own account: a collection attempt is a Checkout Pro preference whose
+ * `external_reference` is the attempt's id; the outcome arrives by a verified
+ * notification (MercadoPagoNotifications) or by reconciliation (`lookup`,
+ * searching payments by that reference); refunds go to the payment's refunds
+ * with the refund's id as idempotency key. Amounts cross to Mercado Pago as
+ * decimals in the currency's precision, here and nowhere else.
+ */
+@Injectable()
+export class MercadoPagoGateway extends PaymentGateway {
+  readonly name = MERCADO_PAGO;
+
+  constructor(
+    private readonly accounts: MercadoPagoAccounts,
+    private readonly records: MercadoPagoRecords,
+    private readonly settings: RuntimeSettings,
+  ) {
+    super();
+  }
+
+  async openCheckout(request: CheckoutRequest): Promise<CheckoutSession> {
+    const client = await this.clientOf(request.merchantId);
+    const base = this.settings.publicBaseUrl;
+    const back = `${base}/gateways/mercado-pago/return/${request.payinId}`;
+    const preference = await client
+      .createPreference(
+        {
+          items: [
+            {
+              id: request.payinId,
+              title: request.title.slice(0, 256),
+              quantity: 1,
+              unit_price: Money.ofMinor(request.amount, request.currency).toWire(),
+              currency_id: request.currency,
+            },
+          ],
+          external_reference: request.payinId,
+          back_urls: { success: back, pending: back, failure: back },
+          auto_return: 'approved',
+          notification_url: `${base}/gateways/mercado-pago/notifications/${request.merchantId}`,
+          expires: true,
+          expiration_date_from: new Date().toISOString(),
+          expiration_date_to: request.expiresAt.toISOString(),
+        },
+        // Our id for the attempt: a retry (a timeout, a crash, a retried request) gets the same preference.
+        request.payinId,
+      )
+      .catch((error: unknown) => {
+        // Nothing was recorded: the request may be retried (with its Idempotency-Key, to the same preference).
+        throw error instanceof MercadoPagoRequestError ? new DomainError('GATEWAY_UNREACHABLE', error.message) : error;
+      });
+    await this.records.saveCheckout({
+      payinId: request.payinId,
+      merchantId: request.merchantId,
+      preferenceId: preference.id,
+      initPoint: preference.init_point,
+      returnUrl: request.returnUrl ?? null,
+      expiresAt: request.expiresAt,
+    });
+    return { reference: preference.id, url: preference.init_point, endsByLookup: true };
+  }
+
+  async checkoutUrl(reference: string): Promise<string> {
+    const record = await this.records.checkoutByPreference(reference);
+    if (!record) throw new Error(`no Mercado Pago checkout ${reference}`);
+    return record.initPoint;
+  }
+
+  /**
+   * Nothing to tell Mercado Pago: the preference expires by itself, and a
+   * payment made on it anyway meets a final attempt here, which absorbs it
+   * (logged, for the merchant to refund; README, "Not supported yet").
+   */
+  async closeCheckout(): Promise<void> {}
+
+  chargeOffSession(): Promise<ChargeOutcome> {
+    // Refused before anything is written (payment intent creation checks the route); never reached otherwise.
+    return Promise.reject(new DomainError('OFF_SESSION_NOT_SUPPORTED'));
+  }
+
+  async refund(request: RefundRequest): Promise<RefundOutcome> {
+    const client = await this.clientOf(request.merchantId);
+    const payment = decisive(await client.searchPayments(request.chargeId));
+    if (!payment || outcomeOfPayment(payment) !== 'APPROVED')
+      return { status: 'REJECTED', reference: request.refundId, error: 'Mercado Pago has no approved payment to refund' };
+    const amount = Money.ofMinor(request.amount, request.currency).toWire();
+    await this.records.saveRefund({ refundId: request.refundId, merchantId: request.merchantId, paymentId: payment.id, amount });
+    try {
+      // A total refund leaves the amount out (Mercado Pago refunds what is left).
+      const total = payment.transaction_amount !== undefined && amount === payment.transaction_amount;
+      const refund = await client.refund(payment.id, total ? undefined : amount, request.refundId);
+      await this.records.refundAnswered(request.refundId, refund.id);
+      return refund.status === 'approved'
+        ? { status: 'APPROVED', reference: String(refund.id) }
+        : { status: 'REJECTED', reference: String(refund.id), error: `Mercado Pago answered the refund ${refund.status}` };
+    } catch (error) {
+      // A refusal (4xx) is final and releases the amount; no answer or a 5xx is settled by reconciliation.
+      if (error instanceof MercadoPagoRequestError && !error.unknownOutcome)
+        return { status: 'REJECTED', reference: request.refundId, error: error.message };
+      throw error;
+    }
+  }
+
+  async lookup(requestId: string, merchantId: string): Promise<GatewayRequestStatus> {
+    const refund = await this.records.refund(requestId);
+    if (refund) return this.lookupRefund(refund.refundId, merchantId);
+    const checkout = await this.records.checkoutOfPayin(requestId);
+    const client = await this.clientOf(merchantId);
+    const payment = decisive(await client.searchPayments(requestId));
+    if (payment) {
+      const outcome = outcomeOfPayment(payment);
+      return {
+        status: outcome,
+        reference: String(payment.id),
+        error: outcome === 'REJECTED' ? (payment.status_detail ?? payment.status) : undefined,
+        maskedPan: payment.card?.last_four_digits ? `************${payment.card.last_four_digits}` : undefined,
+      };
+    }
+    // No payment: the payer has not paid (yet). Past the preference's expiry, never.
+    if (checkout && checkout.expiresAt.getTime() <= Date.now()) return { status: 'EXPIRED', reference: checkout.preferenceId };
+    // A refund we hold no record of was never sent (the record is written before the request).
+    if (!checkout) return { status: 'NOT_RECEIVED', reference: null };
+    return { status: 'PENDING', reference: null };
+  }
+
+  /** Notifications come through their own route (they need the merchant's secret); the generic callback route refuses them. */
+  verifyCallback(): GatewayEvent {
+    throw new DomainError('GATEWAY_CALLBACK_REJECTED');
+  }
+
+  /** The merchant's client, with its own access token. */
+  async clientOf(merchantId: string): Promise<MercadoPagoClient> {
+    const credentials = await this.accounts.credentials(merchantId);
+    if (!credentials) throw new DomainError('GATEWAY_ACCOUNT_NOT_FOUND');
+    return new MercadoPagoClient(
+      this.settings.gateway.mercadoPagoApiUrl,
+      this.settings.gateway.mercadoPagoTimeoutMs,
+      credentials.accessToken,
+    );
+  }
+
+  private async lookupRefund(refundId: string, merchantId: string): Promise<GatewayRequestStatus> {
+    const record = (await this.records.refund(refundId))!;
+    const client = await this.clientOf(merchantId);
+    const refunds = await client.listRefunds(record.paymentId);
+    const known = await this.records.knownRefundIds(record.paymentId);
+    // Ours: the one Mercado Pago answered with, or (the answer was lost) one of the same amount no other refund of ours claims.
+    const ours =
+      record.mpRefundId !== null
+        ? refunds.find((r) => r.id === record.mpRefundId)
+        : refunds.find((r) => !known.has(r.id) && r.amount === record.amount);
+    if (!ours) return { status: 'NOT_RECEIVED', reference: null };
+    if (record.mpRefundId === null) await this.records.refundAnswered(refundId, ours.id);
+    if (ours.status === 'approved') return { status: 'APPROVED', reference: String(ours.id) };
+    if (ours.status === 'in_process' || ours.status === 'pending') return { status: 'PENDING', reference: String(ours.id) };
+    return { status: 'REJECTED', reference: String(ours.id), error: `Mercado Pago answered the refund ${ours.status}` };
+  }
+}

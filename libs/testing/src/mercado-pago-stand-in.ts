@@ -1,0 +1,382 @@
+import * as crypto from 'node:crypto';
+import * as http from 'node:http';
+import * as net from 'node:net';
+
+/**
+ * A stand-in for Mercado Pago's API, for tests and for trying the flow
+ * locally (never in the production path). Written from Mercado Pago's public
+ * developer documentation, not from our adapter, and strict where it is:
+ * `Authorization: Bearer <access token>` on every request, `X-Idempotency-Key`
+ * on every POST (the same key answers the first answer again), the
+ * preference's required fields, decimal amounts with the currency's
+ * precision. Its `init_point` is a page where a person approves, rejects or
+ * leaves the payment pending; notifications are signed as Mercado Pago signs
+ * them (`x-signature: ts=…,v1=HMAC(id:<data.id>;request-id:<x-request-id>;ts:<ts>;)`)
+ * and sent to the preference's `notification_url` as
+ * `POST ?data.id=<payment id>&type=payment`. `notifications` can delay,
+ * repeat, hold (to send later, in any order) or drop them.
+ */
+
+interface Account {
+  readonly userId: number;
+  readonly webhookSecret: string;
+}
+
+interface StoredPreference {
+  readonly id: string;
+  readonly token: string;
+  readonly body: PreferenceBody;
+  readonly initPoint: string;
+}
+
+interface PreferenceBody {
+  items: { title: string; quantity: number; unit_price: number; currency_id: string }[];
+  external_reference?: string;
+  back_urls?: { success?: string; pending?: string; failure?: string };
+  auto_return?: string;
+  notification_url?: string;
+  expires?: boolean;
+  expiration_date_to?: string;
+}
+
+export interface StandInPayment {
+  id: number;
+  status: 'approved' | 'rejected' | 'pending' | 'in_process' | 'cancelled' | 'refunded';
+  status_detail: string;
+  external_reference: string | null;
+  transaction_amount: number;
+  currency_id: string;
+  date_created: string;
+  payment_method_id: string;
+  card: { last_four_digits: string };
+  refunds: { id: number; payment_id: number; amount: number; status: string; date_created: string }[];
+  readonly token: string;
+  readonly notificationUrl: string | null;
+}
+
+export interface HeldNotification {
+  readonly paymentId: number;
+  send(): Promise<number>;
+}
+
+/** Currencies Mercado Pago takes and the decimals it accepts in each. */
+const DECIMALS: Record<string, number> = { ARS: 2, BRL: 2, UYU: 2, CLP: 0, COP: 0, MXN: 2, PEN: 2, USD: 2 };
+
+export class MercadoPagoStandIn {
+  private server: http.Server | null = null;
+  private readonly sockets = new Set<net.Socket>();
+  private readonly accounts = new Map<string, Account>();
+  private readonly preferences = new Map<string, StoredPreference>();
+  readonly payments = new Map<number, StandInPayment>();
+  private readonly idempotent = new Map<string, { status: number; body: unknown; fingerprint: string }>();
+  private nextPayment = 1_300_000_001;
+  private nextRefund = 2_000_000_001;
+  port = 0;
+  /** Every request the stand-in received (method, path), for assertions. */
+  readonly requests: { method: string; path: string; idempotencyKey: string | undefined }[] = [];
+
+  /** How notifications are sent: at once (default), delayed, repeated, held for the test to send, or dropped. */
+  notifications: { mode: 'send' | 'hold' | 'drop'; delayMs: number; repeat: number } = { mode: 'send', delayMs: 0, repeat: 1 };
+  readonly held: HeldNotification[] = [];
+  /** Faults to answer the next requests to a path prefix with: an HTTP status, or `hang` (never answer). */
+  readonly faults: { method: string; pathPrefix: string; answer: number | 'hang'; times: number }[] = [];
+  /** What the next refund answers: approved (default), or rejected by Mercado Pago. */
+  refundStatus: 'approved' | 'rejected' = 'approved';
+
+  /** An account whose access token and webhook secret a merchant would paste into our API. */
+  account(accessToken: string, webhookSecret: string): this {
+    this.accounts.set(accessToken, { userId: 100_000 + this.accounts.size, webhookSecret });
+    return this;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<this> {
+    this.server = http.createServer((request, response) => void this.handle(request, response));
+    this.server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as net.AddressInfo).port;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /** The payer's decision on a preference's page, as its buttons post it (a test may do it without a browser). */
+  async decide(preferenceId: string, outcome: 'approve' | 'reject' | 'pending'): Promise<StandInPayment> {
+    const preference = this.preferences.get(preferenceId);
+    if (!preference) throw new Error(`no preference ${preferenceId}`);
+    const item = preference.body.items[0];
+    const payment: StandInPayment = {
+      id: this.nextPayment++,
+      status: outcome === 'approve' ? 'approved' : outcome === 'reject' ? 'rejected' : 'in_process',
+      status_detail:
+        outcome === 'approve' ? 'accredited' : outcome === 'reject' ? 'cc_rejected_insufficient_amount' : 'pending_contingency',
+      external_reference: preference.body.external_reference ?? null,
+      transaction_amount: item.unit_price * item.quantity,
+      currency_id: item.currency_id,
+      date_created: new Date().toISOString(),
+      payment_method_id: 'visa',
+      card: { last_four_digits: '4242' },
+      refunds: [],
+      token: preference.token,
+      notificationUrl: preference.body.notification_url ?? null,
+    };
+    this.payments.set(payment.id, payment);
+    await this.notify(payment);
+    return payment;
+  }
+
+  /** A payment left in process is decided later (as an asynchronous method settles), and notified. */
+  async settle(paymentId: number, status: 'approved' | 'rejected'): Promise<void> {
+    const payment = this.payments.get(paymentId)!;
+    payment.status = status;
+    payment.status_detail = status === 'approved' ? 'accredited' : 'cc_rejected_other_reason';
+    await this.notify(payment);
+  }
+
+  /** The `x-signature` and `x-request-id` Mercado Pago would send for a notification about `dataId`. */
+  signedHeaders(webhookSecret: string, dataId: string, ts = String(Math.floor(Date.now() / 1000))): Record<string, string> {
+    const requestId = crypto.randomUUID();
+    const id = /^[a-z0-9]+$/i.test(dataId) ? dataId.toLowerCase() : dataId;
+    const v1 = crypto.createHmac('sha256', webhookSecret).update(`id:${id};request-id:${requestId};ts:${ts};`).digest('hex');
+    return { 'x-signature': `ts=${ts},v1=${v1}`, 'x-request-id': requestId };
+  }
+
+  private async notify(payment: StandInPayment): Promise<void> {
+    if (!payment.notificationUrl || this.notifications.mode === 'drop') return;
+    const account = this.accounts.get(payment.token)!;
+    const send = async (): Promise<number> => {
+      const url = new URL(payment.notificationUrl!);
+      url.searchParams.set('data.id', String(payment.id));
+      url.searchParams.set('type', 'payment');
+      const body = JSON.stringify({
+        id: crypto.randomInt(1e9, 1e10),
+        live_mode: false,
+        type: 'payment',
+        date_created: new Date().toISOString(),
+        user_id: account.userId,
+        api_version: 'v1',
+        action: 'payment.updated',
+        data: { id: String(payment.id) },
+      });
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...this.signedHeaders(account.webhookSecret, String(payment.id)) },
+        body,
+      }).catch(() => null);
+      return response?.status ?? 0;
+    };
+    if (this.notifications.mode === 'hold') {
+      this.held.push({ paymentId: payment.id, send });
+      return;
+    }
+    const deliver = async () => {
+      for (let i = 0; i < this.notifications.repeat; i++) await send();
+    };
+    if (this.notifications.delayMs > 0) setTimeout(() => void deliver(), this.notifications.delayMs);
+    else await deliver();
+  }
+
+  private async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', this.url);
+    const body = await readBody(request);
+    const idempotencyKey = header(request, 'x-idempotency-key');
+    this.requests.push({ method: request.method ?? '', path: url.pathname, idempotencyKey });
+    const fault = this.faults.find((f) => f.method === request.method && url.pathname.startsWith(f.pathPrefix) && f.times > 0);
+    if (fault) {
+      fault.times -= 1;
+      if (fault.answer === 'hang') return; // never answers: the client's timeout decides
+      return json(response, fault.answer, { message: 'stand-in fault', error: 'internal_error', status: fault.answer });
+    }
+    // The payer's pages (public, like Mercado Pago's checkout).
+    if (url.pathname === '/checkout/v1/redirect') return this.page(request, response, url, body);
+
+    const token = /^Bearer (\S+)$/.exec(header(request, 'authorization') ?? '')?.[1];
+    if (!token || !this.accounts.has(token))
+      return json(response, 401, { message: 'invalid access token', error: 'unauthorized', status: 401 });
+    if (request.method === 'POST') {
+      if (!idempotencyKey)
+        return json(response, 400, { message: 'X-Idempotency-Key header is required', error: 'bad_request', status: 400 });
+      const remembered = this.idempotent.get(`${token}:${idempotencyKey}`);
+      if (remembered) {
+        if (remembered.fingerprint !== `${url.pathname}:${body}`)
+          return json(response, 409, { message: 'idempotency key already used with another request', error: 'conflict', status: 409 });
+        return json(response, remembered.status, remembered.body);
+      }
+      const [status, answer] = this.post(token, url.pathname, body);
+      if (status < 500) this.idempotent.set(`${token}:${idempotencyKey}`, { status, body: answer, fingerprint: `${url.pathname}:${body}` });
+      return json(response, status, answer);
+    }
+    if (request.method === 'GET') {
+      const [status, answer] = this.get(token, url);
+      return json(response, status, answer);
+    }
+    json(response, 405, { message: 'method not allowed', error: 'method_not_allowed', status: 405 });
+  }
+
+  private post(token: string, path: string, raw: string): [number, unknown] {
+    let body: unknown;
+    try {
+      body = raw ? JSON.parse(raw) : {};
+    } catch {
+      return [400, { message: 'invalid JSON', error: 'bad_request', status: 400 }];
+    }
+    if (path === '/checkout/preferences') return this.createPreference(token, body as PreferenceBody);
+    const refund = /^\/v1\/payments\/(\d+)\/refunds$/.exec(path);
+    if (refund) return this.refund(token, Number(refund[1]), body as { amount?: unknown });
+    return [404, { message: 'resource not found', error: 'not_found', status: 404 }];
+  }
+
+  private createPreference(token: string, body: PreferenceBody): [number, unknown] {
+    const invalid = (message: string): [number, unknown] => [400, { message, error: 'invalid_items', status: 400 }];
+    if (!Array.isArray(body.items) || body.items.length === 0) return invalid('items needed');
+    for (const item of body.items) {
+      if (typeof item.title !== 'string' || item.title.length === 0) return invalid('item.title is required');
+      if (!Number.isInteger(item.quantity) || item.quantity < 1) return invalid('item.quantity must be a positive integer');
+      if (!(item.currency_id in DECIMALS)) return invalid(`currency_id invalid: ${String(item.currency_id)}`);
+      if (typeof item.unit_price !== 'number' || !(item.unit_price > 0) || !hasDecimals(item.unit_price, DECIMALS[item.currency_id]))
+        return invalid(`unit_price invalid for ${item.currency_id}: ${String(item.unit_price)}`);
+    }
+    if (body.auto_return !== undefined && !body.back_urls?.success)
+      return [400, { message: 'auto_return invalid. back_url.success must be defined', error: 'invalid_auto_return', status: 400 }];
+    if (body.notification_url !== undefined && !/^https?:\/\//.test(body.notification_url))
+      return [400, { message: 'notification_url invalid', error: 'invalid_notification_url', status: 400 }];
+    if (body.external_reference !== undefined && String(body.external_reference).length > 256)
+      return [400, { message: 'external_reference too long', error: 'bad_request', status: 400 }];
+    const id = `${this.accounts.get(token)!.userId}-${crypto.randomUUID()}`;
+    const initPoint = `${this.url}/checkout/v1/redirect?pref_id=${id}`;
+    this.preferences.set(id, { id, token, body, initPoint });
+    return [
+      201,
+      { id, init_point: initPoint, sandbox_init_point: initPoint, external_reference: body.external_reference ?? '', items: body.items },
+    ];
+  }
+
+  private refund(token: string, paymentId: number, body: { amount?: unknown }): [number, unknown] {
+    const payment = this.payments.get(paymentId);
+    if (!payment || payment.token !== token) return [404, { message: 'Payment not found', error: 'not_found', status: 404 }];
+    if (payment.status !== 'approved') return [400, { message: 'Payment not refundable', error: 'bad_request', status: 400 }];
+    const refunded = payment.refunds.filter((r) => r.status === 'approved').reduce((sum, r) => sum + r.amount, 0);
+    const left = round(payment.transaction_amount - refunded, DECIMALS[payment.currency_id]);
+    const amount = body.amount === undefined ? left : body.amount;
+    if (typeof amount !== 'number' || !(amount > 0) || !hasDecimals(amount, DECIMALS[payment.currency_id]))
+      return [400, { message: 'invalid amount', error: 'bad_request', status: 400 }];
+    if (amount > left) return [400, { message: 'amount exceeds the refundable amount', error: 'bad_request', status: 400 }];
+    const refund = {
+      id: this.nextRefund++,
+      payment_id: paymentId,
+      amount,
+      status: this.refundStatus,
+      date_created: new Date().toISOString(),
+    };
+    payment.refunds.push(refund);
+    if (refund.status === 'approved' && round(left - amount, DECIMALS[payment.currency_id]) === 0) payment.status = 'refunded';
+    return [201, refund];
+  }
+
+  private get(token: string, url: URL): [number, unknown] {
+    const owned = (payment: StandInPayment | undefined) => (payment && payment.token === token ? payment : undefined);
+    if (url.pathname === '/v1/payments/search') {
+      const reference = url.searchParams.get('external_reference');
+      const results = [...this.payments.values()]
+        .filter((p) => p.token === token && (reference === null || p.external_reference === reference))
+        .sort((a, b) => b.id - a.id)
+        .map(view);
+      return [200, { paging: { total: results.length, limit: 30, offset: 0 }, results }];
+    }
+    const refunds = /^\/v1\/payments\/(\d+)\/refunds$/.exec(url.pathname);
+    if (refunds) {
+      const payment = owned(this.payments.get(Number(refunds[1])));
+      return payment ? [200, payment.refunds] : [404, { message: 'Payment not found', error: 'not_found', status: 404 }];
+    }
+    const one = /^\/v1\/payments\/(\d+)$/.exec(url.pathname);
+    if (one) {
+      const payment = owned(this.payments.get(Number(one[1])));
+      return payment ? [200, view(payment)] : [404, { message: 'Payment not found', error: 'not_found', status: 404 }];
+    }
+    return [404, { message: 'resource not found', error: 'not_found', status: 404 }];
+  }
+
+  /** Checkout Pro's page, reduced to what a test needs: the amount, and approve / reject / leave pending. */
+  private async page(request: http.IncomingMessage, response: http.ServerResponse, url: URL, body: string): Promise<void> {
+    const preference = this.preferences.get(url.searchParams.get('pref_id') ?? '');
+    if (!preference) {
+      response.writeHead(404, { 'content-type': 'text/html; charset=utf-8' }).end('<h1>Preference not found</h1>');
+      return;
+    }
+    const item = preference.body.items[0];
+    if (request.method === 'POST') {
+      const outcome = new URLSearchParams(body).get('outcome');
+      if (outcome !== 'approve' && outcome !== 'reject' && outcome !== 'pending') {
+        response.writeHead(400).end('outcome?');
+        return;
+      }
+      const payment = await this.decide(preference.id, outcome);
+      const back =
+        outcome === 'approve'
+          ? preference.body.back_urls?.success
+          : outcome === 'reject'
+            ? preference.body.back_urls?.failure
+            : preference.body.back_urls?.pending;
+      if (back) {
+        // Mercado Pago appends the payment's data to the back URL.
+        const target = new URL(back);
+        target.searchParams.set('payment_id', String(payment.id));
+        target.searchParams.set('status', payment.status);
+        target.searchParams.set('external_reference', payment.external_reference ?? '');
+        target.searchParams.set('preference_id', preference.id);
+        response.writeHead(303, { location: target.toString() }).end();
+      } else response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<h1 id="result">${payment.status}</h1>`);
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html>
+<html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Mercado Pago (stand-in)</title></head>
+<body style="font-family:sans-serif;max-width:420px;margin:1rem auto;padding:0 1rem">
+<h1>Mercado Pago</h1><p id="title">${escape(item.title)}</p><p id="amount">${item.currency_id} ${item.unit_price}</p>
+<form method="post"><button name="outcome" value="approve" class="approve">Pagar</button>
+<button name="outcome" value="reject" class="reject">Rechazar</button>
+<button name="outcome" value="pending" class="pending">Dejar pendiente</button></form></body></html>`);
+  }
+}
+
+function view(payment: StandInPayment): Record<string, unknown> {
+  const { token: _token, notificationUrl: _url, ...shown } = payment;
+  return shown;
+}
+
+function hasDecimals(value: number, decimals: number): boolean {
+  return Number.isFinite(value) && Math.abs(Math.round(value * 10 ** decimals) - value * 10 ** decimals) < 1e-6;
+}
+
+function round(value: number, decimals: number): number {
+  return Math.round(value * 10 ** decimals) / 10 ** decimals;
+}
+
+function header(request: http.IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function json(response: http.ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+function escape(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function readBody(request: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+}

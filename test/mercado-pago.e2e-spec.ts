@@ -1,0 +1,282 @@
+import { MercadoPagoStandIn } from '@pcs/testing';
+import { ReconciliationService } from '@pcs/payment-intents';
+import request from 'supertest';
+import { Testbed, testbed } from './testbed';
+
+const TOKEN = 'TEST-8412345678901234-112408-a1b2c3d4e5f6-777000111';
+const SECRET = 'mp-webhook-secret-of-the-shop';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
+
+/**
+ * A merchant collects through Mercado Pago (contract §16), over signed HTTP
+ * against the stand-in Mercado Pago: the preference, the payer's decision at
+ * its page, its signed notifications, reconciliation and refunds.
+ */
+describe('Mercado Pago behind the gateway port', () => {
+  let bed: Testbed;
+  const mp = new MercadoPagoStandIn().account(TOKEN, SECRET).account('TEST-other-merchant-token-000', 'other-secret');
+  let account: string;
+
+  beforeAll(async () => {
+    await mp.start();
+    bed = await testbed({
+      merchants: 2,
+      reachable: true, // notifications and back URLs reach this very server
+      payer: { firstName: 'Lucía', lastName: 'Gómez', email: 'lucia@example.uy' },
+      gateway: { mercadoPagoApiUrl: mp.url, mercadoPagoTimeoutMs: 1500, reconcileAfterSeconds: 1 },
+    });
+    account = `/merchant/${bed.tenant.merchants[0].merchantId}/gateway-account/mercado-pago`;
+    expect((await bed.business.put(account, { accessToken: TOKEN, webhookSecret: SECRET })).status).toBe(200);
+  });
+  afterAll(async () => {
+    await bed.close();
+    await mp.stop();
+  });
+  afterEach(() => {
+    mp.notifications = { mode: 'send', delayMs: 0, repeat: 1 };
+    mp.refundStatus = 'approved';
+  });
+
+  let order = 0;
+  /** An intent of 1,220.50 UYU initialized with the MERCADO_PAGO method: the preference it opened. */
+  const initialized = async (key?: string) => {
+    order += 1;
+    const created = await bed.merchant.post('/payment-intent', {
+      currency: 'UYU',
+      amount: 1220.5,
+      payinType: 'DEFAULT',
+      offSession: false,
+      country: 'URY',
+      externalReference: `mp-order-${order}`,
+      description: 'Mesa 4',
+      invoiceNumber: order,
+      payerId: bed.payerId,
+    });
+    expect(created.status).toBe(200);
+    const intentId = created.body.paymentIntent.paymentIntentId as string;
+    const methods = (await bed.merchant.get(`/payment-intent/${intentId}/payment-methods`)).body
+      .paymentIntentAvailablePaymentMethods as Json[];
+    const wallet = methods.find((m) => m.paymentMethod.paymentMethodName === 'MERCADO_PAGO')!;
+    const initialize = bed.merchant.post(`/payment-intent/${intentId}/initialize`, { countryProcessorId: wallet.countryProcessorId });
+    const started = await (key ? initialize.set('Idempotency-Key', key) : initialize);
+    return { intentId, started, wallet };
+  };
+  const intent = async (id: string) => (await bed.merchant.get(`/payment-intent/${id}`)).body as Json;
+  const eventually = async (id: string, status: string) => {
+    for (let i = 0; i < 100 && (await intent(id)).paymentIntentStatus !== status; i++) await new Promise((r) => setTimeout(r, 100));
+    return intent(id);
+  };
+  const payinsOf = (intentId: string): Promise<Json[]> =>
+    bed.dataSource.query(`SELECT * FROM payin WHERE payment_intent_id = $1 ORDER BY created_at`, [intentId]);
+
+  it('opens a Checkout Pro preference as Mercado Pago documents it, and an approval arrives by its signed notification', async () => {
+    const { intentId, started } = await initialized();
+    expect(started.status).toBe(200);
+    expect(started.body.gatewayUrl).toMatch(new RegExp(`^${mp.url}/checkout/v1/redirect\\?pref_id=`));
+    const [attempt] = await payinsOf(intentId);
+    expect(attempt).toMatchObject({ gateway: 'MERCADO_PAGO', external_id: started.body.gatewayReferenceId, status: 'PENDING' });
+    const sent = mp.requests.filter((r) => r.method === 'POST' && r.path === '/checkout/preferences').at(-1)!;
+    expect(sent.idempotencyKey).toBe(attempt.transaction_id);
+
+    const payment = await mp.decide(started.body.gatewayReferenceId, 'approve');
+    const paid = await eventually(intentId, 'SUCCEEDED');
+    expect(paid).toMatchObject({ paymentIntentStatus: 'SUCCEEDED', receivedAmount: 1220.5 });
+    expect(payment.transaction_amount).toBe(1220.5);
+    expect(payment.external_reference).toBe(attempt.transaction_id);
+    expect((await payinsOf(intentId))[0]).toMatchObject({ status: 'APPROVED' });
+  });
+
+  it('shows a rejection with its reason, and lets the payer try again', async () => {
+    const { intentId, started } = await initialized();
+    await mp.decide(started.body.gatewayReferenceId, 'reject');
+    const failed = await eventually(intentId, 'REQUIRES_PAYMENT_INSTRUMENT');
+    expect(failed.lastPaymentError).toContain('cc_rejected_insufficient_amount');
+  });
+
+  it('keeps a pending payment processing until Mercado Pago approves it later', async () => {
+    const { intentId, started } = await initialized();
+    const payment = await mp.decide(started.body.gatewayReferenceId, 'pending');
+    expect((await eventually(intentId, 'PROCESSING')).paymentIntentStatus).toBe('PROCESSING');
+    await mp.settle(payment.id, 'approved');
+    expect((await eventually(intentId, 'SUCCEEDED')).paymentIntentStatus).toBe('SUCCEEDED');
+  });
+
+  it('settles a payment whose notification was lost through reconciliation (payments search by external_reference)', async () => {
+    mp.notifications.mode = 'drop';
+    const { intentId, started } = await initialized();
+    await mp.decide(started.body.gatewayReferenceId, 'approve');
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await intent(intentId)).paymentIntentStatus).toBe('REQUIRES_ACTION');
+    await bed.app.get(ReconciliationService).reconcileDue(new Date(Date.now() + 5_000));
+    expect((await intent(intentId)).paymentIntentStatus).toBe('SUCCEEDED');
+    expect(mp.requests.some((r) => r.path === '/v1/payments/search')).toBe(true);
+  });
+
+  it('applies the same news once, whatever the order and however often it comes', async () => {
+    mp.notifications.mode = 'hold';
+    const { intentId, started } = await initialized();
+    const payment = await mp.decide(started.body.gatewayReferenceId, 'pending');
+    await mp.settle(payment.id, 'approved');
+    const [pending, approved] = mp.held.splice(0);
+    // Each notification makes the service read the payment as it is now: approved, three times, then the stale one.
+    for (const notification of [approved, approved, pending, approved]) expect(await notification.send()).toBe(200);
+    expect((await intent(intentId)).paymentIntentStatus).toBe('SUCCEEDED');
+    const events = (await bed.merchant.get(`/event?type=payment_intent.succeeded&limit=100`)).body[0].results as Json[];
+    expect(events.filter((e) => e.data.object.paymentIntentId === intentId)).toHaveLength(1);
+  });
+
+  it('refuses a forged, stale or foreign notification with a 401 and changes nothing', async () => {
+    mp.notifications.mode = 'drop';
+    const { intentId, started } = await initialized();
+    const payment = await mp.decide(started.body.gatewayReferenceId, 'approve');
+    const merchantId = bed.tenant.merchants[0].merchantId;
+    const post = (headers: Record<string, string>, merchant = merchantId) =>
+      request(bed.app.getHttpServer())
+        .post(`/gateways/mercado-pago/notifications/${merchant}?data.id=${payment.id}&type=payment`)
+        .set(headers)
+        .send({ type: 'payment', data: { id: String(payment.id) } });
+    const stale = String(Math.floor(Date.now() / 1000) - 3600);
+    for (const headers of [
+      {},
+      mp.signedHeaders('not-the-secret', String(payment.id)),
+      mp.signedHeaders(SECRET, String(payment.id), stale),
+      { ...mp.signedHeaders(SECRET, String(payment.id)), 'x-request-id': 'another-request' },
+      mp.signedHeaders(SECRET, String(payment.id + 1)),
+    ]) {
+      const refused = await post(headers);
+      expect(refused.status).toBe(401);
+      expect(refused.body.errorId).toBe('Payins:GATEWAY_CALLBACK_REJECTED');
+    }
+    // Signed for a merchant without an account (the other merchant): refused too.
+    expect((await post(mp.signedHeaders(SECRET, String(payment.id)), bed.tenant.merchants[1].merchantId)).status).toBe(401);
+    expect((await intent(intentId)).paymentIntentStatus).toBe('REQUIRES_ACTION');
+    // The genuine one applies.
+    const accepted = await post(mp.signedHeaders(SECRET, String(payment.id)));
+    expect(accepted.body).toEqual({ received: true, result: 'applied' });
+    expect((await intent(intentId)).paymentIntentStatus).toBe('SUCCEEDED');
+  });
+
+  it("changes nothing when a merchant's notification names another merchant's attempt", async () => {
+    mp.notifications.mode = 'drop';
+    const { intentId, started } = await initialized();
+    await mp.decide(started.body.gatewayReferenceId, 'approve');
+    // The second merchant connects its own account; a payment of its account names the first merchant's attempt.
+    const second = bed.tenant.merchants[1].merchantId;
+    expect(
+      (
+        await bed.business.put(`/merchant/${second}/gateway-account/mercado-pago`, {
+          accessToken: 'TEST-other-merchant-token-000',
+          webhookSecret: 'other-secret',
+        })
+      ).status,
+    ).toBe(200);
+    const attempt = (await payinsOf(intentId))[0];
+    const forged = {
+      id: 999_000_111,
+      status: 'approved' as const,
+      status_detail: 'accredited',
+      external_reference: attempt.transaction_id as string,
+      transaction_amount: 1220.5,
+      currency_id: 'UYU',
+      date_created: new Date().toISOString(),
+      payment_method_id: 'visa',
+      card: { last_four_digits: '4242' },
+      refunds: [],
+      token: 'TEST-other-merchant-token-000',
+      notificationUrl: null,
+    };
+    mp.payments.set(forged.id, forged);
+    const answer = await request(bed.app.getHttpServer())
+      .post(`/gateways/mercado-pago/notifications/${second}?data.id=${forged.id}&type=payment`)
+      .set(mp.signedHeaders('other-secret', String(forged.id)))
+      .send({ type: 'payment', data: { id: String(forged.id) } });
+    expect(answer.body).toEqual({ received: true, result: 'unknown' });
+    expect((await intent(intentId)).paymentIntentStatus).toBe('REQUIRES_ACTION');
+    await bed.business.delete(`/merchant/${second}/gateway-account/mercado-pago`);
+  });
+
+  it('refunds part, then the rest, through Mercado Pago; a refund Mercado Pago refuses releases its amount', async () => {
+    const { intentId, started } = await initialized();
+    const payment = await mp.decide(started.body.gatewayReferenceId, 'approve');
+    await eventually(intentId, 'SUCCEEDED');
+
+    const partial = await bed.merchant.post(`/payment-intent/${intentId}/refund`, { requestedRefundAmount: 200.25 });
+    expect(partial.status).toBe(200);
+    expect(partial.body.paymentIntentStatus).toBe('PARTIALLY_REFUNDED');
+    expect(payment.refunds.map((r) => r.amount)).toEqual([200.25]);
+    const refundRequest = mp.requests.filter((r) => r.path === `/v1/payments/${payment.id}/refunds` && r.method === 'POST').at(-1)!;
+    const refundRows = (await payinsOf(intentId)).filter((p) => p.transaction_type === 'REFUND');
+    expect(refundRequest.idempotencyKey).toBe(refundRows[0].transaction_id);
+
+    mp.refundStatus = 'rejected';
+    const refused = await bed.merchant.post(`/payment-intent/${intentId}/refund`, { requestedRefundAmount: 100 });
+    expect(refused.body.paymentIntentStatus).toBe('PARTIALLY_REFUNDED');
+    const failedRefund = (await payinsOf(intentId)).filter((p) => p.transaction_type === 'REFUND').at(-1)!;
+    expect(failedRefund.status).toBe('REJECTED');
+
+    mp.refundStatus = 'approved';
+    const rest = await bed.merchant.post(`/payment-intent/${intentId}/refund`);
+    expect(rest.status).toBe(200);
+    expect(rest.body.paymentIntentStatus).toBe('REFUNDED');
+    expect(payment.refunds.filter((r) => r.status === 'approved').map((r) => r.amount)).toEqual([200.25, 1020.25]);
+    expect(payment.status).toBe('refunded');
+  });
+
+  it('answers a preference that timed out with a 503, and its retry with the same Idempotency-Key opens no second preference', async () => {
+    mp.faults.push({ method: 'POST', pathPrefix: '/checkout/preferences', answer: 'hang', times: 1 });
+    const before = mp.requests.filter((r) => r.path === '/checkout/preferences').length;
+    const { intentId, started, wallet } = await initialized('init-timeout-1');
+    expect(started.status).toBe(503);
+    expect(started.body.errorId).toBe('Payins:GATEWAY_UNREACHABLE');
+    expect(await payinsOf(intentId)).toEqual([]);
+    const retried = await bed.merchant
+      .post(`/payment-intent/${intentId}/initialize`, { countryProcessorId: wallet.countryProcessorId })
+      .set('Idempotency-Key', 'init-timeout-1');
+    expect(retried.status).toBe(200);
+    const sent = mp.requests.filter((r) => r.path === '/checkout/preferences').slice(before);
+    expect(sent).toHaveLength(2);
+    expect(sent[0].idempotencyKey).toBe(sent[1].idempotencyKey);
+    expect(await payinsOf(intentId)).toHaveLength(1);
+  });
+
+  it('refuses an off-session charge on a method routed to Mercado Pago with a 400, writing nothing', async () => {
+    const instrument = await bed.merchant.post('/payment-instrument', { payerId: bed.payerId, paymentMethodName: 'VISA', country: 'URY' });
+    expect(instrument.status).toBe(200);
+    await bed.business.put(account, { accessToken: TOKEN, webhookSecret: SECRET, paymentMethods: ['MERCADO_PAGO', 'VISA'] });
+    const charge = {
+      currency: 'UYU',
+      amount: 300,
+      payinType: 'DEFAULT',
+      offSession: true,
+      country: 'URY',
+      externalReference: 'mp-off-session',
+      invoiceNumber: 77,
+      payerId: bed.payerId,
+      paymentInstrumentId: instrument.body.paymentInstrumentId,
+      confirm: true,
+    };
+    try {
+      const refused = await bed.merchant.post('/payment-intent', charge);
+      expect(refused.status).toBe(400);
+      expect(refused.body.errorId).toBe('Payins:OFF_SESSION_NOT_SUPPORTED');
+      expect(await bed.dataSource.query(`SELECT 1 FROM payment_intent WHERE external_reference = 'mp-off-session'`)).toEqual([]);
+    } finally {
+      await bed.business.put(account, { accessToken: TOKEN, webhookSecret: SECRET });
+    }
+    // Routed back to the sandbox, the same charge goes through.
+    expect((await bed.merchant.post('/payment-intent', charge)).status).toBe(200);
+  });
+
+  it('sends the payer back from Checkout Pro to where the attempt was opened, or thanks them', async () => {
+    const { started } = await initialized();
+    const [attempt] = await bed.dataSource.query(`SELECT payin_id FROM mercado_pago_checkout WHERE preference_id = $1`, [
+      started.body.gatewayReferenceId,
+    ]);
+    const back = await request(bed.app.getHttpServer()).get(`/gateways/mercado-pago/return/${attempt.payin_id}?status=approved`);
+    expect(back.status).toBe(200);
+    expect(back.text).toContain('Mercado Pago está procesando su pago');
+    expect((await request(bed.app.getHttpServer()).get(`/gateways/mercado-pago/return/${crypto.randomUUID()}`)).status).toBe(404);
+  });
+});
