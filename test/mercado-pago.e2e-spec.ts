@@ -269,6 +269,49 @@ describe('Mercado Pago behind the gateway port', () => {
     expect((await bed.merchant.post('/payment-intent', charge)).status).toBe(200);
   });
 
+  it('answers hostile notifications and return addresses with clear refusals, never a 500', async () => {
+    const merchantId = bed.tenant.merchants[0].merchantId;
+    const server = bed.app.getHttpServer();
+    const route = `/gateways/mercado-pago/notifications/${merchantId}`;
+    const signed = mp.signedHeaders(SECRET, '1');
+    const answers = [
+      await request(server).post(`${route}?data.id=1&type=payment`).set(signed).set('content-type', 'application/json').send('null'),
+      await request(server).post(`${route}?data.id=1&data.id=2&type=payment`).set(signed).send({}),
+      await request(server)
+        .post(`${route}?type=payment`)
+        .set(signed)
+        .send({ data: { id: { $gt: '' } } }),
+      await request(server).post('/gateways/mercado-pago/notifications/not-a-merchant?data.id=1').set(signed).send({}),
+      await request(server).post(`${route}?data.id=%00%27`).set({ 'x-signature': 'ts=,v1=', 'x-request-id': '<script>' }).send({}),
+    ];
+    for (const answer of answers) {
+      expect([400, 401]).toContain(answer.status);
+      expect(answer.body.errorId).toMatch(/^(Payins:GATEWAY_CALLBACK_REJECTED|Validation:[A-Z_]+)$/);
+    }
+    // Signed by Mercado Pago for a payment it does not know: acknowledged, nothing changes (the body is not what is read).
+    const odd = await request(server).post(`${route}?data.id=1&type=payment`).set(signed).send([1, 2]);
+    expect(odd.status).toBe(200);
+    expect(odd.body).toEqual({ received: true, result: 'unknown' });
+    for (const id of ['not-a-uuid', '%2e%2e', 'A'.repeat(300)]) {
+      const page = await request(server).get(`/gateways/mercado-pago/return/${id}`);
+      expect(page.status).toBe(404);
+      expect(page.text).not.toMatch(/Error|stack/);
+    }
+  });
+
+  it('counts its requests to Mercado Pago in /metrics by operation and outcome, without tenants or tokens', async () => {
+    const text = (await request(bed.app.getHttpServer()).get('/metrics')).text;
+    expect(text).toMatch(
+      /pcs_gateway_request_duration_seconds_count\{provider="MERCADO_PAGO",operation="create_preference",outcome="ok"\} [1-9]/,
+    );
+    expect(text).toMatch(
+      /pcs_gateway_request_duration_seconds_count\{provider="MERCADO_PAGO",operation="create_preference",outcome="timeout"\} [1-9]/,
+    );
+    expect(text).toMatch(/operation="refund",outcome="ok"/);
+    expect(text).not.toContain(TOKEN);
+    expect(text).not.toContain(bed.tenant.merchants[0].merchantId);
+  });
+
   it('sends the payer back from Checkout Pro to where the attempt was opened, or thanks them', async () => {
     const { started } = await initialized();
     const [attempt] = await bed.dataSource.query(`SELECT payin_id FROM mercado_pago_checkout WHERE preference_id = $1`, [
