@@ -1,4 +1,4 @@
-import { hmacHex, TestTenant } from '@pcs/testing';
+import { hmacHex, MercadoPagoStandIn, TestTenant } from '@pcs/testing';
 import { ChildProcess, spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -380,6 +380,78 @@ describe('crash recovery: SIGKILL under load and a restart', () => {
     } finally {
       await bed.merchant.delete(`/webhook-endpoint/${endpoint.body.webhookEndpointId}`);
       await receiver.stop();
+    }
+  });
+
+  it('opens one Mercado Pago preference when the API is killed between creating it and answering, and the retry completes it', async () => {
+    const credentials = tenant.merchants[0];
+    const mp = await new MercadoPagoStandIn().account('TEST-crash-token-0000000000', 'crash-secret').start();
+    try {
+      const port = await freePort();
+      // The same address before and after the restart: the preference's notification URL points there.
+      const env = { MERCADOPAGO_API_URL: mp.url, MERCADOPAGO_TIMEOUT_SECONDS: '10', PUBLIC_BASE_URL: `http://127.0.0.1:${port}` };
+      child = await startProcess(port, undefined, env);
+      const account = `/merchant/${credentials.merchantId}/gateway-account/mercado-pago`;
+      expect((await bed.merchant.put(account, { accessToken: 'TEST-crash-token-0000000000', webhookSecret: 'crash-secret' })).status).toBe(
+        200,
+      );
+      const created = await bed.merchant.post('/payment-intent', {
+        currency: 'UYU',
+        amount: 640,
+        payinType: 'DEFAULT',
+        externalReference: 'crash-mp-1',
+        payerId: (await bed.merchant.post('/payer', { firstName: 'Mara', lastName: 'Pago' })).body.payerId,
+        offSession: false,
+        invoiceNumber: 1,
+        country: 'URY',
+      });
+      const intentId = created.body.paymentIntent.paymentIntentId as string;
+      const methods = (await bed.merchant.get(`/payment-intent/${intentId}/payment-methods`)).body.paymentIntentAvailablePaymentMethods as {
+        countryProcessorId: string;
+        paymentMethod: { paymentMethodName: string };
+      }[];
+      const wallet = methods.find((m) => m.paymentMethod.paymentMethodName === 'MERCADO_PAGO')!;
+      const initialize = {
+        path: `/payment-intent/${intentId}/initialize`,
+        body: { countryProcessorId: wallet.countryProcessorId },
+        key: 'crash-mp-init',
+      };
+
+      // Mercado Pago creates the preference, but answers late: the API is killed while it waits.
+      mp.faults.push({ method: 'POST', pathPrefix: '/checkout/preferences', answer: 'late', lateMs: 1500, times: 1 });
+      const cut = send(port, credentials, initialize).catch(() => null);
+      for (let i = 0; i < 100 && !mp.requests.some((r) => r.path === '/checkout/preferences'); i++) await sleep(20);
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child!.once('exit', resolve));
+      expect(await cut).toBeNull();
+      await sleep(1600); // the preference is made at Mercado Pago; nothing of it here
+      expect(await dataSource.query(`SELECT 1 FROM payin WHERE payment_intent_id = $1`, [intentId])).toEqual([]);
+
+      child = await startProcess(port, undefined, env);
+      let retried = await send(port, credentials, initialize);
+      for (let i = 0; i < 30 && retried.status === 409; i++) {
+        await sleep(250); // the cut request's key is held until its lease ends
+        retried = await send(port, credentials, initialize);
+      }
+      expect(retried.status).toBe(200);
+      const sent = mp.requests.filter((r) => r.path === '/checkout/preferences');
+      expect(sent).toHaveLength(2);
+      expect(new Set(sent.map((r) => r.idempotencyKey)).size).toBe(1);
+      const payins = await dataSource.query<{ external_id: string }[]>(`SELECT external_id FROM payin WHERE payment_intent_id = $1`, [
+        intentId,
+      ]);
+      expect(payins).toEqual([{ external_id: retried.body.gatewayReferenceId }]);
+      await mp.rejectOpen(); // nothing left open for later suites' reconciliation
+      for (
+        let i = 0;
+        i < 50 && (await dataSource.query(`SELECT 1 FROM payin WHERE payment_intent_id = $1 AND status = 'PENDING'`, [intentId])).length;
+        i++
+      )
+        await sleep(100);
+      expect(await dataSource.query(`SELECT status FROM payin WHERE payment_intent_id = $1`, [intentId])).toEqual([{ status: 'REJECTED' }]);
+      await bed.merchant.delete(account);
+    } finally {
+      await mp.stop();
     }
   });
 });

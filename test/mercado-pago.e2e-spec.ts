@@ -31,6 +31,8 @@ describe('Mercado Pago behind the gateway port', () => {
     expect((await bed.business.put(account, { accessToken: TOKEN, webhookSecret: SECRET })).status).toBe(200);
   });
   afterAll(async () => {
+    // No attempt left waiting for reconciliation with a Mercado Pago that stops here (later suites share the database).
+    await mp.rejectOpen();
     await bed.close();
     await mp.stop();
   });

@@ -68,7 +68,7 @@ export class MercadoPagoStandIn {
   private readonly accounts = new Map<string, Account>();
   private readonly preferences = new Map<string, StoredPreference>();
   readonly payments = new Map<number, StandInPayment>();
-  private readonly idempotent = new Map<string, { status: number; body: unknown; fingerprint: string }>();
+  private readonly idempotent = new Map<string, { status: number; body: unknown }>();
   private nextPayment = 1_300_000_001;
   private nextRefund = 2_000_000_001;
   port = 0;
@@ -78,8 +78,11 @@ export class MercadoPagoStandIn {
   /** How notifications are sent: at once (default), delayed, repeated, held for the test to send, or dropped. */
   notifications: { mode: 'send' | 'hold' | 'drop'; delayMs: number; repeat: number } = { mode: 'send', delayMs: 0, repeat: 1 };
   readonly held: HeldNotification[] = [];
-  /** Faults to answer the next requests to a path prefix with: an HTTP status, or `hang` (never answer). */
-  readonly faults: { method: string; pathPrefix: string; answer: number | 'hang'; times: number }[] = [];
+  /**
+   * Faults for the next requests to a path prefix: answer an HTTP status, `hang` (never answer, nothing done),
+   * or `late` (wait `lateMs`, then do the work and answer: the caller may be gone by then).
+   */
+  readonly faults: { method: string; pathPrefix: string; answer: number | 'hang' | 'late'; times: number; lateMs?: number }[] = [];
   /** What the next refund answers: approved (default), or rejected by Mercado Pago. */
   refundStatus: 'approved' | 'rejected' = 'approved';
 
@@ -142,6 +145,20 @@ export class MercadoPagoStandIn {
     await this.notify(payment);
   }
 
+  /**
+   * Ends every checkout still open (no payment, or one still in process) with a rejection, notified:
+   * a test leaves no attempt waiting for a Mercado Pago that is about to stop.
+   */
+  async rejectOpen(): Promise<void> {
+    this.notifications = { mode: 'send', delayMs: 0, repeat: 1 };
+    for (const preference of this.preferences.values()) {
+      const payments = [...this.payments.values()].filter((p) => p.external_reference === (preference.body.external_reference ?? null));
+      const open = payments.filter((p) => p.status === 'in_process' || p.status === 'pending');
+      for (const payment of open) await this.settle(payment.id, 'rejected');
+      if (payments.length === 0) await this.decide(preference.id, 'reject');
+    }
+  }
+
   /** The `x-signature` and `x-request-id` Mercado Pago would send for a notification about `dataId`. */
   signedHeaders(webhookSecret: string, dataId: string, ts = String(Math.floor(Date.now() / 1000))): Record<string, string> {
     const requestId = crypto.randomUUID();
@@ -191,10 +208,14 @@ export class MercadoPagoStandIn {
     const idempotencyKey = header(request, 'x-idempotency-key');
     this.requests.push({ method: request.method ?? '', path: url.pathname, idempotencyKey });
     const fault = this.faults.find((f) => f.method === request.method && url.pathname.startsWith(f.pathPrefix) && f.times > 0);
-    if (fault) {
+    if (fault && fault.answer === 'late') {
       fault.times -= 1;
-      if (fault.answer === 'hang') return; // never answers: the client's timeout decides
-      return json(response, fault.answer, { message: 'stand-in fault', error: 'internal_error', status: fault.answer });
+      await new Promise((resolve) => setTimeout(resolve, fault.lateMs ?? 1000));
+    } else if (fault) {
+      fault.times -= 1;
+      const status = fault.answer;
+      if (typeof status !== 'number') return; // hang: never answers, the client's timeout decides
+      return json(response, status, { message: 'stand-in fault', error: 'internal_error', status });
     }
     // The payer's pages (public, like Mercado Pago's checkout).
     if (url.pathname === '/checkout/v1/redirect') return this.page(request, response, url, body);
@@ -205,14 +226,11 @@ export class MercadoPagoStandIn {
     if (request.method === 'POST') {
       if (!idempotencyKey)
         return json(response, 400, { message: 'X-Idempotency-Key header is required', error: 'bad_request', status: 400 });
-      const remembered = this.idempotent.get(`${token}:${idempotencyKey}`);
-      if (remembered) {
-        if (remembered.fingerprint !== `${url.pathname}:${body}`)
-          return json(response, 409, { message: 'idempotency key already used with another request', error: 'conflict', status: 409 });
-        return json(response, remembered.status, remembered.body);
-      }
+      // The same key on the same resource answers the first answer again (the request is executed once).
+      const remembered = this.idempotent.get(`${token}:${url.pathname}:${idempotencyKey}`);
+      if (remembered) return json(response, remembered.status, remembered.body);
       const [status, answer] = this.post(token, url.pathname, body);
-      if (status < 500) this.idempotent.set(`${token}:${idempotencyKey}`, { status, body: answer, fingerprint: `${url.pathname}:${body}` });
+      if (status < 500) this.idempotent.set(`${token}:${url.pathname}:${idempotencyKey}`, { status, body: answer });
       return json(response, status, answer);
     }
     if (request.method === 'GET') {
