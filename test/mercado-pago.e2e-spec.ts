@@ -226,6 +226,55 @@ describe('Mercado Pago behind the gateway port', () => {
     expect(payment.status).toBe('refunded');
   });
 
+  it('sends a confirmed manual refund through Mercado Pago: pending reserves, confirmation refunds there, once', async () => {
+    const { intentId, started } = await initialized();
+    const payment = await mp.decide(started.body.gatewayReferenceId, 'approve');
+    await eventually(intentId, 'SUCCEEDED');
+    const pending = await bed.merchant.post(`/payment-intent/${intentId}/manual-refund`, {
+      status: 'MANUAL_REFUND_PENDING',
+      requestedRefundAmount: 120.5,
+    });
+    expect(pending.status).toBe(200);
+    expect(payment.refunds).toEqual([]); // reserved only: nothing returned yet
+
+    const confirm = () =>
+      bed.merchant
+        .post(`/payment-intent/${intentId}/manual-refund`, { status: 'MANUAL_REFUND_CONFIRMED', requestedRefundAmount: 120.5 })
+        .set('Idempotency-Key', `confirm-${intentId}`);
+    const confirmed = await confirm();
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.paymentIntentStatus).toBe('PARTIALLY_REFUNDED');
+    expect(payment.refunds.map((r) => [r.amount, r.status])).toEqual([[120.5, 'approved']]);
+    const manual = (await payinsOf(intentId)).filter((p) => p.concept_code === 'MANUAL_REFUND');
+    expect(manual).toHaveLength(1);
+    expect(manual[0]).toMatchObject({ status: 'APPROVED', manual_refund_status: 'MANUAL_REFUND_CONFIRMED' });
+    // The same confirmation again refunds nothing more.
+    expect((await confirm()).status).toBe(200);
+    expect(payment.refunds).toHaveLength(1);
+
+    // Confirmed at once (nothing pending): refunded at Mercado Pago too, the rest of it.
+    const rest = await bed.merchant.post(`/payment-intent/${intentId}/manual-refund`, { status: 'MANUAL_REFUND_CONFIRMED' });
+    expect(rest.body.paymentIntentStatus).toBe('REFUNDED');
+    expect(payment.refunds.map((r) => r.amount)).toEqual([120.5, 1100]);
+  });
+
+  it("settles a refund whose answer timed out by listing the payment's refunds, never refunding twice", async () => {
+    const { intentId, started } = await initialized();
+    const payment = await mp.decide(started.body.gatewayReferenceId, 'approve');
+    await eventually(intentId, 'SUCCEEDED');
+    // Mercado Pago makes the refund, but answers after our 1.5 s bound.
+    mp.faults.push({ method: 'POST', pathPrefix: `/v1/payments/${payment.id}/refunds`, answer: 'late', lateMs: 2000, times: 1 });
+    const refunded = await bed.merchant.post(`/payment-intent/${intentId}/refund`, { requestedRefundAmount: 300 });
+    expect(refunded.status).toBe(200);
+    const [refund] = (await payinsOf(intentId)).filter((p) => p.transaction_type === 'REFUND');
+    expect(refund.status).toBe('PENDING'); // its amount stays reserved meanwhile
+    for (let i = 0; i < 50 && payment.refunds.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    await bed.app.get(ReconciliationService).reconcileDue(new Date(Date.now() + 5_000));
+    expect((await payinsOf(intentId)).find((p) => p.transaction_id === refund.transaction_id)).toMatchObject({ status: 'APPROVED' });
+    expect(payment.refunds.map((r) => r.amount)).toEqual([300]);
+    expect(mp.requests.some((r) => r.method === 'GET' && r.path === `/v1/payments/${payment.id}/refunds`)).toBe(true);
+  });
+
   it('answers a preference that timed out with a 503, and its retry with the same Idempotency-Key opens no second preference', async () => {
     mp.faults.push({ method: 'POST', pathPrefix: '/checkout/preferences', answer: 'hang', times: 1 });
     const before = mp.requests.filter((r) => r.path === '/checkout/preferences').length;

@@ -109,6 +109,12 @@ export class GatewayRequestVoidedError extends Error {
  */
 export abstract class PaymentGateway {
   abstract readonly name: string;
+  /**
+   * Whether confirming a manual refund (operation 23) sends it to this gateway,
+   * which returns the money itself; otherwise a manual refund records what
+   * the merchant refunded by other means.
+   */
+  abstract readonly refundsManualConfirmations: boolean;
   /** A page where the payer completes the payment. */
   abstract openCheckout(request: CheckoutRequest): Promise<CheckoutSession>;
   /** The address of a checkout already opened. */

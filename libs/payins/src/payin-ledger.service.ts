@@ -59,6 +59,10 @@ export class PayinLedgerService {
     return this.payins.latestCharge(manager, paymentIntentId);
   }
 
+  manualRefundsAtGateway(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<string[]> {
+    return this.payins.manualRefundsAtGateway(manager, paymentIntentId);
+  }
+
   pendingManualRefunds(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin[]> {
     return this.payins.pendingManualRefunds(manager, paymentIntentId);
   }

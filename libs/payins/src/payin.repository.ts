@@ -35,6 +35,8 @@ export abstract class PayinRepository {
   abstract latestCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null>;
   /** The intent's manual refunds awaiting confirmation, oldest first, locked. */
   abstract pendingManualRefunds(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin[]>;
+  /** The intent's confirmed manual refunds still waiting for their gateway's answer (ids only). */
+  abstract manualRefundsAtGateway(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<string[]>;
   /** Whether a request (by its operation id) already created or confirmed a record of this intent. */
   abstract recordedByOperation(manager: EntityManager, paymentIntentId: PaymentIntentId, operationId: string): Promise<boolean>;
   /** Payins waiting on a gateway whose time to ask it has come (crash recovery, lost callbacks). */

@@ -52,6 +52,8 @@ function decisive(payments: MercadoPagoPayment[]): MercadoPagoPayment | undefine
 @Injectable()
 export class MercadoPagoGateway extends PaymentGateway {
   readonly name = MERCADO_PAGO;
+  /** A merchant's confirmation of a manual refund returns the money through Mercado Pago (contract §16). */
+  readonly refundsManualConfirmations = true;
 
   constructor(
     private readonly accounts: MercadoPagoAccounts,

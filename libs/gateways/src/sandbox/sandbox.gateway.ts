@@ -33,6 +33,7 @@ export const SANDBOX = 'SANDBOX';
 @Injectable()
 export class SandboxGateway extends PaymentGateway {
   readonly name = SANDBOX;
+  readonly refundsManualConfirmations = false;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,

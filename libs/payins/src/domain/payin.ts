@@ -190,6 +190,21 @@ export class Payin {
   }
 
   /** A manual refund confirmed by a request (its operation id), recognised if that request is retried. */
+  /**
+   * A manual refund confirmed by a request (its operation id) at a gateway
+   * that returns the money itself on confirmation: it stays PENDING until the
+   * gateway answers (asked again after `askGatewayAfterMs` if nothing is heard),
+   * and is no longer a pending manual refund to confirm.
+   */
+  confirmManualRefundAtGateway(operationId: string, now: Date, askGatewayAfterMs: number): boolean {
+    if (this.isFinal || this.props.conceptCode !== 'MANUAL_REFUND') return false;
+    this.props.manualRefundStatus = 'MANUAL_REFUND_CONFIRMED';
+    this.props.confirmedByOperation = operationId;
+    this.props.reconcileAt = new Date(now.getTime() + askGatewayAfterMs);
+    this.props.updatedAt = now;
+    return true;
+  }
+
   confirmManualRefund(operationId: string, now: Date): boolean {
     if (!this.approve('manually refunded', 0, now)) return false;
     this.props.confirmedByOperation = operationId;

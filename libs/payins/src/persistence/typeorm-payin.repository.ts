@@ -201,6 +201,14 @@ export class TypeOrmPayinRepository extends PayinRepository {
     return row ? payinFromRow(row) : null;
   }
 
+  async manualRefundsAtGateway(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<string[]> {
+    const rows = await manager.find(PayinOrmEntity, {
+      select: { transactionId: true },
+      where: { paymentIntentId, conceptCode: 'MANUAL_REFUND', manualRefundStatus: 'MANUAL_REFUND_CONFIRMED', status: 'PENDING' },
+    });
+    return rows.map((row) => row.transactionId);
+  }
+
   async pendingManualRefunds(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin[]> {
     const rows = await manager.find(PayinOrmEntity, {
       where: { paymentIntentId, conceptCode: 'MANUAL_REFUND', manualRefundStatus: 'MANUAL_REFUND_PENDING', status: 'PENDING' },

@@ -4,10 +4,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { GatewayRegistry, RefundOutcome } from '@pcs/gateways';
 import { RuntimeSettings } from '@pcs/config';
 import { Caller, DomainError, ManualRefundStatus, Money, PaymentIntentId } from '@pcs/kernel';
-import { PayinLedgerService } from '@pcs/payins';
+import { Payin, PayinLedgerService } from '@pcs/payins';
 import { CatalogService } from '@pcs/catalog';
 import * as crypto from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { PaymentIntent } from '../domain/payment-intent';
 import { PaymentAttemptParties } from '../attempts/payment-attempt-parties';
 import { PaymentIntentRepository } from '../payment-intent.repository';
@@ -99,7 +99,9 @@ export class RefundsService {
    */
   async reconcileRefund(refundId: string, now = new Date()): Promise<void> {
     const refund = await this.ledger.get(this.dataSource.manager, refundId);
-    if (!refund || refund.isFinal || refund.snapshot().conceptCode !== 'REFUND') return;
+    // Refunds sent to a gateway: gateway refunds, and manual ones confirmed at a gateway that refunds them.
+    const r = refund?.snapshot();
+    if (!refund || !r || refund.isFinal || (r.conceptCode === 'MANUAL_REFUND' && r.manualRefundStatus !== 'MANUAL_REFUND_CONFIRMED')) return;
     const { gateway } = await this.refundContext(refund.snapshot().paymentIntentId, refundId);
     const answer = await gateway.lookup(refundId, refund.snapshot().merchantId);
     if (answer.status === 'APPROVED') return this.settle(refundId, 'APPROVED', answer.reference);
@@ -148,17 +150,23 @@ export class RefundsService {
     requestedAmount?: Money,
     operationId?: string,
   ): Promise<PaymentIntent> {
-    return inTransaction(this.dataSource, async (manager) => {
+    const intent = await inTransaction(this.dataSource, async (manager) => {
       const intent = await this.intents.getVisible(manager, caller, paymentIntentId, true);
       if (operationId && (await this.ledger.recordedByOperation(manager, intent.id, operationId))) return intent;
       const recordId = operationId ?? crypto.randomUUID();
       const now = new Date();
       const requested = requestedAmount ?? null;
+      // At a gateway that returns the money on confirmation (Mercado Pago), a confirmation is a refund there.
+      const atGateway = status === ManualRefundStatus.MANUAL_REFUND_CONFIRMED && (await this.confirmationsRefundAtGateway(manager, intent.id));
+      const confirm = (refund: Payin) =>
+        atGateway
+          ? refund.confirmManualRefundAtGateway(recordId, now, this.settings.gateway.reconcileAfterSeconds * 1000)
+          : refund.confirmManualRefund(recordId, now);
       if (status === ManualRefundStatus.MANUAL_REFUND_CONFIRMED) {
         const pending = await this.ledger.pendingManualRefunds(manager, intent.id);
         const match = requested ? pending.find((p) => p.snapshot().amount === requested.minor) : pending[0];
         if (match) {
-          match.confirmManualRefund(recordId, now);
+          confirm(match);
           await this.ledger.save(manager, match);
           return intent;
         }
@@ -166,11 +174,23 @@ export class RefundsService {
       }
       const amount = intent.reserveRefund(requested, now);
       const refund = await this.parties.newRefund(manager, intent, recordId, amount, 'MANUAL_REFUND', now);
-      if (status === ManualRefundStatus.MANUAL_REFUND_CONFIRMED) refund.approve('manually refunded', 0, now);
+      if (status === ManualRefundStatus.MANUAL_REFUND_CONFIRMED) confirm(refund);
       await this.ledger.insert(manager, refund);
       await this.intents.save(manager, intent);
       return intent;
     });
+    // Confirmed refunds still waiting for their gateway (this one, or one a cut request left): sent now.
+    // Sending again is safe: the refund's id is its idempotency key there.
+    const waiting = await this.ledger.manualRefundsAtGateway(this.dataSource.manager, intent.id);
+    if (waiting.length === 0) return intent;
+    for (const refundId of waiting) await this.sendToGateway(refundId);
+    return (await this.intents.findById(this.dataSource.manager, intent.id))!;
+  }
+
+  /** Whether the intent was collected at a gateway that returns the money itself when a manual refund is confirmed. */
+  private async confirmationsRefundAtGateway(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<boolean> {
+    const gateway = (await this.ledger.latestApprovedCharge(manager, paymentIntentId))?.snapshot().gateway;
+    return gateway ? this.gateways.get(gateway).refundsManualConfirmations : false;
   }
 
   /** The gateway and charge a refund goes back through: those of the approved collection. */
