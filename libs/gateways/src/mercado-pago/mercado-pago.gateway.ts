@@ -31,6 +31,22 @@ export function outcomeOfPayment(payment: MercadoPagoPayment): GatewayEvent['out
   }
 }
 
+/**
+ * A payment as the attempt's outcome: the event id is the payment and its
+ * status, so the same news twice is applied once and a later status is news.
+ */
+export function eventOfPayment(payment: MercadoPagoPayment): GatewayEvent {
+  const outcome = outcomeOfPayment(payment);
+  return {
+    gateway: MERCADO_PAGO,
+    eventId: `payment:${payment.id}:${payment.status}`,
+    reference: String(payment.id),
+    outcome,
+    error: outcome === 'REJECTED' ? `Mercado Pago: ${payment.status_detail ?? payment.status}` : undefined,
+    maskedPan: payment.card?.last_four_digits ? `************${payment.card.last_four_digits}` : undefined,
+  };
+}
+
 /** Which of several payments for one attempt tells its outcome: a collected one, else one under way, else the latest. */
 function decisive(payments: MercadoPagoPayment[]): MercadoPagoPayment | undefined {
   return (
@@ -153,13 +169,8 @@ export class MercadoPagoGateway extends PaymentGateway {
     const client = await this.clientOf(merchantId);
     const payment = decisive(await client.searchPayments(requestId));
     if (payment) {
-      const outcome = outcomeOfPayment(payment);
-      return {
-        status: outcome,
-        reference: String(payment.id),
-        error: outcome === 'REJECTED' ? (payment.status_detail ?? payment.status) : undefined,
-        maskedPan: payment.card?.last_four_digits ? `************${payment.card.last_four_digits}` : undefined,
-      };
+      const { outcome, reference, error, maskedPan } = eventOfPayment(payment);
+      return { status: outcome, reference, error, maskedPan };
     }
     // No payment: the payer has not paid (yet). Past the preference's expiry, never.
     if (checkout && checkout.expiresAt.getTime() <= Date.now()) return { status: 'EXPIRED', reference: checkout.preferenceId };

@@ -1,8 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { inTransaction } from '@pcs/database';
 import { GatewayEvent } from '@pcs/gateways';
-import { PayinLedgerService } from '@pcs/payins';
+import { Payin, PayinLedgerService } from '@pcs/payins';
+import { TransactionStatus } from '@pcs/kernel';
 import { DataSource } from 'typeorm';
 import { AttemptOutcomes } from '../attempts/attempt-outcomes';
 import { GatewayEventLog, PaymentIntentRepository } from '../payment-intent.repository';
@@ -10,6 +11,8 @@ import { GatewayEventLog, PaymentIntentRepository } from '../payment-intent.repo
 /** What gateways report back about attempts, through their signed callbacks. */
 @Injectable()
 export class GatewayEventsService {
+  private readonly logger = new Logger('GatewayEvents');
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly intents: PaymentIntentRepository,
@@ -25,12 +28,18 @@ export class GatewayEventsService {
    */
   async apply(event: GatewayEvent): Promise<'applied' | 'replayed' | 'unknown'> {
     const found = await this.ledger.findByExternalId(this.dataSource.manager, event.gateway, event.reference);
-    if (!found) return 'unknown';
+    return found ? this.applyTo(found, event) : 'unknown';
+  }
+
+  /** The same, for an attempt the gateway names by our own id for it (Mercado Pago's external_reference). */
+  async applyTo(attempt: Payin, event: GatewayEvent): Promise<'applied' | 'replayed' | 'unknown'> {
     return inTransaction(this.dataSource, async (manager) => {
       if (!(await this.events.record(manager, event.gateway, event.eventId, event.reference))) return 'replayed';
-      const intent = await this.intents.lockById(manager, found.snapshot().paymentIntentId);
-      const payin = await this.ledger.get(manager, found.id, true);
+      const intent = await this.intents.lockById(manager, attempt.snapshot().paymentIntentId);
+      const payin = await this.ledger.get(manager, attempt.id, true);
       if (!intent || !payin) return 'unknown';
+      if (payin.isFinal && event.outcome === 'APPROVED' && payin.status !== TransactionStatus.APPROVED)
+        this.logger.error(`${event.gateway} approved ${event.reference} for attempt ${payin.id}, which had already ended: refund it there`);
       await this.outcomes.apply(manager, intent, payin, event);
       return 'applied';
     });

@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { inTransaction } from '@pcs/database';
 import {
   MERCADO_PAGO,
   MercadoPagoAccounts,
@@ -8,15 +7,14 @@ import {
   MercadoPagoPayment,
   MercadoPagoRecords,
   MercadoPagoRequestError,
+  eventOfPayment,
   NotificationSignatureInput,
-  outcomeOfPayment,
   verifyNotification,
 } from '@pcs/gateways';
-import { DomainError, TransactionStatus } from '@pcs/kernel';
+import { DomainError } from '@pcs/kernel';
 import { PayinLedgerService } from '@pcs/payins';
 import { DataSource } from 'typeorm';
-import { AttemptOutcomes } from '../attempts/attempt-outcomes';
-import { GatewayEventLog, PaymentIntentRepository } from '../payment-intent.repository';
+import { GatewayEventsService } from '../gateway-events/gateway-events.service';
 
 export type NotificationResult = 'applied' | 'replayed' | 'unknown' | 'ignored';
 
@@ -38,10 +36,8 @@ export class MercadoPagoNotifications {
     private readonly accounts: MercadoPagoAccounts,
     private readonly gateway: MercadoPagoGateway,
     private readonly records: MercadoPagoRecords,
-    private readonly intents: PaymentIntentRepository,
     private readonly ledger: PayinLedgerService,
-    private readonly events: GatewayEventLog,
-    private readonly outcomes: AttemptOutcomes,
+    private readonly events: GatewayEventsService,
   ) {}
 
   async receive(merchantId: string, topic: string | undefined, signature: NotificationSignatureInput): Promise<NotificationResult> {
@@ -66,29 +62,9 @@ export class MercadoPagoNotifications {
     const checkout = /^[0-9a-f-]{36}$/i.test(payinId) ? await this.records.checkoutOfPayin(payinId) : null;
     // Another merchant's attempt, or no attempt of ours at all: nothing changes.
     if (!checkout || checkout.merchantId !== merchantId) return 'unknown';
-    const found = await this.ledger.get(this.dataSource.manager, payinId);
-    const p = found?.snapshot();
-    if (!found || !p || p.merchantId !== merchantId || p.gateway !== MERCADO_PAGO || p.transactionType !== 'PAYIN') return 'unknown';
-    const outcome = outcomeOfPayment(payment);
-    const eventId = `payment:${payment.id}:${payment.status}`;
-    return inTransaction(this.dataSource, async (manager) => {
-      if (!(await this.events.record(manager, MERCADO_PAGO, eventId, String(payment.id)))) return 'replayed';
-      const intent = await this.intents.lockById(manager, p.paymentIntentId);
-      const payin = await this.ledger.get(manager, payinId, true);
-      if (!intent || !payin) return 'unknown';
-      if (payin.isFinal && outcome === 'APPROVED' && payin.status !== TransactionStatus.APPROVED)
-        this.logger.error(
-          `Mercado Pago payment ${payment.id} was approved for attempt ${payinId}, which had already ended: refund it at Mercado Pago`,
-        );
-      await this.outcomes.apply(manager, intent, payin, {
-        gateway: MERCADO_PAGO,
-        eventId,
-        reference: String(payment.id),
-        outcome,
-        error: outcome === 'REJECTED' ? `Mercado Pago: ${payment.status_detail ?? payment.status}` : undefined,
-        maskedPan: payment.card?.last_four_digits ? `************${payment.card.last_four_digits}` : undefined,
-      });
-      return 'applied';
-    });
+    const attempt = await this.ledger.get(this.dataSource.manager, payinId);
+    const p = attempt?.snapshot();
+    if (!attempt || !p || p.merchantId !== merchantId || p.gateway !== MERCADO_PAGO || p.transactionType !== 'PAYIN') return 'unknown';
+    return this.events.applyTo(attempt, eventOfPayment(payment));
   }
 }

@@ -101,7 +101,8 @@ export class RefundsService {
     const refund = await this.ledger.get(this.dataSource.manager, refundId);
     // Refunds sent to a gateway: gateway refunds, and manual ones confirmed at a gateway that refunds them.
     const r = refund?.snapshot();
-    if (!refund || !r || refund.isFinal || (r.conceptCode === 'MANUAL_REFUND' && r.manualRefundStatus !== 'MANUAL_REFUND_CONFIRMED')) return;
+    if (!refund || !r || refund.isFinal || (r.conceptCode === 'MANUAL_REFUND' && r.manualRefundStatus !== 'MANUAL_REFUND_CONFIRMED'))
+      return;
     const { gateway } = await this.refundContext(refund.snapshot().paymentIntentId, refundId);
     const answer = await gateway.lookup(refundId, refund.snapshot().merchantId);
     if (answer.status === 'APPROVED') return this.settle(refundId, 'APPROVED', answer.reference);
@@ -157,7 +158,8 @@ export class RefundsService {
       const now = new Date();
       const requested = requestedAmount ?? null;
       // At a gateway that returns the money on confirmation (Mercado Pago), a confirmation is a refund there.
-      const atGateway = status === ManualRefundStatus.MANUAL_REFUND_CONFIRMED && (await this.confirmationsRefundAtGateway(manager, intent.id));
+      const atGateway =
+        status === ManualRefundStatus.MANUAL_REFUND_CONFIRMED && (await this.confirmationsRefundAtGateway(manager, intent.id));
       const confirm = (refund: Payin) =>
         atGateway
           ? refund.confirmManualRefundAtGateway(recordId, now, this.settings.gateway.reconcileAfterSeconds * 1000)
