@@ -1,5 +1,6 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { clientFor } from '@pcs/testing';
+import { clientFor, hmacHex } from '@pcs/testing';
+import request from 'supertest';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { Testbed, testbed } from './testbed';
@@ -103,6 +104,30 @@ describe('operator commands (npm run admin)', () => {
 
     expect(admin('credentials:revoke', '--api-key', String(rotated.json.apiKey)).json).toEqual({ revoked: true });
     expect((await newPair.get('/merchant')).status).toBe(401);
+  });
+
+  it('makes a credential require version 2 signing, and back (credentials:require-timestamp)', async () => {
+    const business = admin('business:create', '--name', 'Timestamped business').json as { apiKey: string; apiSecret: string };
+    const pair = clientFor(app, { apiKey: business.apiKey, apiSecret: business.apiSecret });
+    expect((await pair.get('/merchant')).status).toBe(200);
+    expect(admin('credentials:require-timestamp', '--api-key', business.apiKey).json).toEqual({
+      apiKey: business.apiKey,
+      requireTimestamp: true,
+    });
+    expect((await pair.get('/merchant')).status).toBe(401); // version 1: refused at once (the change feed forgets the cached pair)
+    const at = String(Math.floor(Date.now() / 1000));
+    const v2 = await request(app.getHttpServer())
+      .get('/merchant')
+      .set('api-key', business.apiKey)
+      .set('timestamp', at)
+      .set('signature', hmacHex(business.apiSecret, `${at}.{}`));
+    expect(v2.status).toBe(200);
+    expect(admin('credentials:require-timestamp', '--api-key', business.apiKey, '--off').json).toEqual({
+      apiKey: business.apiKey,
+      requireTimestamp: false,
+    });
+    expect((await pair.get('/merchant')).status).toBe(200);
+    expect(admin('credentials:require-timestamp', '--api-key', 'pk_nobody').status).toBe(1);
   });
 
   it('fails with a non-zero exit, nothing on stdout and a reason on stderr', () => {

@@ -76,6 +76,15 @@ export const COMMANDS: Record<string, { usage: string; run: (app: INestApplicati
       return { apiKey, apiSecret };
     },
   },
+  'credentials:require-timestamp': {
+    usage: 'credentials:require-timestamp --api-key <apiKey> [--off]',
+    run: async (app, o) => {
+      const apiKey = required(o, 'api-key');
+      const requireTimestamp = o.off !== true;
+      await app.get(CredentialService).requireTimestamp(apiKey, requireTimestamp);
+      return { apiKey, requireTimestamp };
+    },
+  },
   'credentials:revoke': {
     usage: 'credentials:revoke --api-key <apiKey>',
     run: async (app, o) => {

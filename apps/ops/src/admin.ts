@@ -33,6 +33,7 @@ async function main(argv: string[]): Promise<number> {
         approve: { type: 'boolean' },
         'grace-minutes': { type: 'string' },
         'api-key': { type: 'string' },
+        off: { type: 'boolean' },
       },
       strict: true,
     }).values;

@@ -35,6 +35,13 @@ export abstract class CredentialRepository {
   abstract setExpiry(manager: EntityManager, credentialId: string, expiresAt: Date): Promise<void>;
   /** Revokes a key (false when it was not usable, or unknown). */
   abstract revoke(manager: EntityManager, apiKey: string, at: Date): Promise<boolean>;
+  /** False when no credential has that key. */
+  abstract setRequireTimestamp(manager: EntityManager, apiKey: string, required: boolean): Promise<boolean>;
+  /**
+   * Records a signed request until `expiresAt`; false when it was recorded
+   * before (a replay). A few expired records are removed on the way.
+   */
+  abstract recordSignedRequest(manager: EntityManager, apiKey: string, signature: string, expiresAt: Date): Promise<boolean>;
   abstract revokeAllOfMerchant(manager: EntityManager, merchantId: MerchantId, at: Date): Promise<void>;
   /** Each merchant's unrevoked, non-expiring pairs, newest first. */
   abstract openEndedOfMerchants(manager: EntityManager, merchantIds: readonly MerchantId[]): Promise<StoredCredential[]>;

@@ -60,7 +60,27 @@ export class CredentialService {
    * The caller behind a signed request, or null when anything fails: unknown,
    * revoked or expired key, or a signature that matches none of the payloads.
    */
-  async authenticate(apiKey: string, signature: string, payloads: readonly (string | Buffer)[]): Promise<Caller | null> {
+  async authenticate(
+    apiKey: string,
+    signature: string,
+    payloads: readonly (string | Buffer)[],
+    version: 1 | 2 = 1,
+  ): Promise<Caller | null> {
+    const verdict = await this.verify(apiKey, signature, payloads, version);
+    return 'caller' in verdict ? verdict.caller : null;
+  }
+
+  /**
+   * `authenticate`, saying why a request was refused (for metrics; the answer
+   * is the same 401 whatever the reason): a version 1 signature to a
+   * credential that requires version 2, or anything else.
+   */
+  async verify(
+    apiKey: string,
+    signature: string,
+    payloads: readonly (string | Buffer)[],
+    version: 1 | 2,
+  ): Promise<{ caller: Caller } | { refused: 'signature' | 'version' }> {
     const known =
       apiKey.length <= 64
         ? await this.cache.get(apiKey, async () => {
@@ -71,11 +91,30 @@ export class CredentialService {
     // Expiry is a time on the row: checked on every request, cached or not.
     if (!known || !isUsable(known.row, new Date())) {
       signatureMatches(DECOY_SECRET, signature, payloads);
-      return null;
+      return { refused: 'signature' };
     }
     const { row, secret } = known;
-    if (!signatureMatches(secret, signature, payloads)) return null;
-    return { credentialId: row.credentialId, businessId: row.businessId, merchantId: row.merchantId };
+    if (!signatureMatches(secret, signature, payloads)) return { refused: 'signature' };
+    if (version === 1 && row.requireTimestamp) return { refused: 'version' };
+    return { caller: { credentialId: row.credentialId, businessId: row.businessId, merchantId: row.merchantId } };
+  }
+
+  /**
+   * A mutating version 2 request is accepted once (contract §17): its
+   * (api-key, signature) is recorded in the database, shared by every process
+   * and kept across restarts, until its timestamp could no longer be accepted.
+   * False for a replay.
+   */
+  acceptOnce(apiKey: string, signature: string, timestampSeconds: number, toleranceSeconds: number): Promise<boolean> {
+    const expiresAt = new Date((timestampSeconds + toleranceSeconds + 1) * 1000);
+    return this.credentials.recordSignedRequest(this.dataSource.manager, apiKey, signature, expiresAt);
+  }
+
+  /** `credentials:require-timestamp`: whether the pair accepts only version 2 signatures. */
+  async requireTimestamp(apiKey: string, required: boolean): Promise<void> {
+    if (!(await this.credentials.setRequireTimestamp(this.dataSource.manager, apiKey, required)))
+      throw new Error('no credential has that api key');
+    this.cache.invalidate(apiKey);
   }
 
   /**

@@ -63,6 +63,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly authRefusals = new Counter({
+    name: 'pcs_auth_refusals_total',
+    help: 'Signed requests refused with 401 by reason: missing (headers), signature, version (v1 to a credential requiring v2), stale (timestamp), replay',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
   private readonly queueSources = new Set<QueueDepthSource>();
 
   constructor() {

@@ -36,4 +36,6 @@ export interface StoredCredential {
   readonly createdAt?: Date;
   readonly expiresAt: Date | null;
   readonly revokedAt: Date | null;
+  /** Only version 2 signatures (with a timestamp) are accepted (contract §17). */
+  readonly requireTimestamp?: boolean;
 }

@@ -25,4 +25,7 @@ export class ApiCredentialOrmEntity {
 
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt: Date | null;
+
+  @Column({ name: 'require_timestamp', type: 'boolean', default: false })
+  requireTimestamp: boolean;
 }

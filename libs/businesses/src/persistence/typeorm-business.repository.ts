@@ -91,6 +91,23 @@ export class TypeOrmCredentialRepository extends CredentialRepository {
     return Boolean(result.affected);
   }
 
+  async setRequireTimestamp(manager: EntityManager, apiKey: string, required: boolean): Promise<boolean> {
+    return Boolean((await manager.update(ApiCredentialOrmEntity, { apiKey }, { requireTimestamp: required })).affected);
+  }
+
+  async recordSignedRequest(manager: EntityManager, apiKey: string, signature: string, expiresAt: Date): Promise<boolean> {
+    // One statement: the insert, and the removal of a few records whose timestamps can no longer be accepted.
+    const rows = await manager.query<unknown[]>(
+      `WITH purged AS (
+         DELETE FROM signed_request WHERE ctid IN (SELECT ctid FROM signed_request WHERE expires_at < now() LIMIT 20)
+       )
+       INSERT INTO signed_request (api_key, signature, expires_at) VALUES ($1, $2, $3)
+       ON CONFLICT DO NOTHING RETURNING 1`,
+      [apiKey, signature, expiresAt],
+    );
+    return rows.length === 1;
+  }
+
   async revokeAllOfMerchant(manager: EntityManager, merchantId: MerchantId, at: Date): Promise<void> {
     await manager.update(ApiCredentialOrmEntity, { merchantId, revokedAt: IsNull() }, { revokedAt: at });
   }

@@ -10,6 +10,7 @@ import { EventsWebhooks1796100000000 } from './1796100000000-events-webhooks';
 import { Performance1796200000000 } from './1796200000000-performance';
 import { IdempotencyHolder1796300000000 } from './1796300000000-idempotency-holder';
 import { GatewayAccounts1796400000000 } from './1796400000000-gateway-accounts';
+import { SigningV21796500000000 } from './1796500000000-signing-v2';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   Performance1796200000000,
   IdempotencyHolder1796300000000,
   GatewayAccounts1796400000000,
+  SigningV21796500000000,
 ];
