@@ -8,16 +8,17 @@ PAYINS=${PAYINS:-http://localhost:3000}
 KEY=$(node -p "require('$CREDS').merchant.apiKey")
 SECRET=$(node -p "require('$CREDS').merchant.apiSecret")
 
-# call METHOD ROUTE [BODY]: signs the body (or {} when there is none) and sends it to the payins API
+# call METHOD ROUTE [BODY]: signs "<timestamp>.<body>" (version 2; {} when there is no body) and sends it to the payins API
 call() {
-  local method=$1 route=$2 body=${3:-} signed signature
+  local method=$1 route=$2 body=${3:-} signed signature timestamp
   signed=$body
   [ -n "$signed" ] || signed='{}'
-  signature=$(printf '%s' "$signed" | openssl dgst -sha256 -hmac "$SECRET" | sed 's/^.* //')
+  timestamp=$(date +%s)
+  signature=$(printf '%s' "$timestamp.$signed" | openssl dgst -sha256 -hmac "$SECRET" | sed 's/^.* //')
   if [ -n "$body" ]; then
-    curl -s -X "$method" "$PAYINS$route" -H "api-key: $KEY" -H "signature: $signature" -H 'content-type: application/json' --data-raw "$body"
+    curl -s -X "$method" "$PAYINS$route" -H "api-key: $KEY" -H "timestamp: $timestamp" -H "signature: $signature" -H 'content-type: application/json' --data-raw "$body"
   else
-    curl -s -X "$method" "$PAYINS$route" -H "api-key: $KEY" -H "signature: $signature"
+    curl -s -X "$method" "$PAYINS$route" -H "api-key: $KEY" -H "timestamp: $timestamp" -H "signature: $signature"
   fi
 }
 # field EXPRESSION: reads JSON on stdin and prints one value of it

@@ -310,13 +310,15 @@ describe('fuzz: generated bad requests on every documented route', () => {
           )
         : fc.option(rawBodies, { freq: 4 }),
       signer: fc.constantFrom<'business' | 'merchant' | 'none' | 'wrong'>('business', 'business', 'merchant', 'merchant', 'none', 'wrong'),
+      // Signing version 1, or version 2 with a current, stale or hostile timestamp (contract §17).
+      timestamp: fc.constantFrom<'none' | 'now' | 'stale' | 'junk'>('none', 'none', 'now', 'now', 'stale', 'junk'),
     }),
   );
 
   it(`answers ${RUNS} generated bad requests (seed ${SEED}) with no 5xx, the error shape, and no change when refused`, async () => {
     const statuses = new Map<number, number>();
     await fc.assert(
-      fc.asyncProperty(requestArbitrary, async ({ op, pathValues, query, body, signer }) => {
+      fc.asyncProperty(requestArbitrary, async ({ op, pathValues, query, body, signer, timestamp }) => {
         let url = op.path;
         op.pathParams.forEach((name, i) => (url = url.replace(`{${name}}`, pathValues[i])));
         if (query.length) url += `?${query.join('&')}`;
@@ -325,9 +327,15 @@ describe('fuzz: generated bad requests on every documented route', () => {
         let test = request(app.getHttpServer())[op.method](url);
         if (signer !== 'none') {
           const credentials = signer === 'merchant' ? tenant.merchants[0] : tenant.business;
-          test = test
-            .set('api-key', credentials.apiKey)
-            .set('signature', hmacHex(signer === 'wrong' ? 'not the secret' : credentials.apiSecret, payload));
+          const secret = signer === 'wrong' ? 'not the secret' : credentials.apiSecret;
+          const at = {
+            none: '',
+            now: String(Math.floor(Date.now() / 1000)),
+            stale: String(Math.floor(Date.now() / 1000) - 301),
+            junk: '1e9',
+          }[timestamp];
+          test = test.set('api-key', credentials.apiKey).set('signature', hmacHex(secret, at ? `${at}.${payload}` : payload));
+          if (at) test = test.set('timestamp', at);
         }
         if (body !== null) test = test.set('content-type', 'application/json').send(body);
         const mutating = op.method !== 'get';

@@ -1,5 +1,5 @@
 import { signedRedirectUrl } from '@pcs/kernel';
-import { hmacSha256Hex, signRequestBody, verifyRedirect } from './index';
+import { hmacSha256Hex, signingMiddleware, signRequestBody, verifyRedirect } from './index';
 
 describe('libs/client signing and verification', () => {
   it('signs the contract test vectors (§5), a request without a body as {}', async () => {
@@ -7,6 +7,37 @@ describe('libs/client signing and verification', () => {
       '8ee2ba75bc2e456fc81722d4b5d7187efb0cd6754d679bb13bf7b3309d0391e4',
     );
     expect(await signRequestBody('test_secret', undefined)).toBe('748a263298986af60d952005bd6587eb7fe36a5a9f1ddaf94ca4cb46729473cb');
+  });
+
+  it('signs version 2 over `<timestamp>.<body>` (vectors computed with openssl, §17)', async () => {
+    expect(await signRequestBody('test_secret', '{"amount":100,"currency":"UYU"}', 1795400000)).toBe(
+      '89c7933af872b465b461ee4e962a2312d409c0ec502665534f4674c76ee1be96',
+    );
+    expect(await signRequestBody('test_secret', undefined, 1795400000)).toBe(
+      '530de017b4c45d09537e2d13b26afb94c17a6469184c5658e31d051ee011ef95',
+    );
+  });
+
+  it('never signs the same change twice: a repeat within a second moves to the next second', async () => {
+    const middleware = signingMiddleware({ apiKey: 'pk_test', apiSecret: 'test_secret' });
+    const send = async (method: string, body?: string) => {
+      const request = new Request('http://localhost/payer', { method, body, headers: body ? { 'content-type': 'application/json' } : {} });
+      const signed = (await middleware.onRequest!({ request } as never)) as Request;
+      return { timestamp: Number(signed.headers.get('timestamp')), signature: signed.headers.get('signature') };
+    };
+    const first = await send('POST', '{"firstName":"Ana"}');
+    const again = await send('POST', '{"firstName":"Ana"}');
+    const other = await send('POST', '{"firstName":"Eva"}');
+    // Two bodiless changes sign the same `{}`: the second moves too.
+    const removed = await send('DELETE');
+    const removedAgain = await send('DELETE');
+    expect(removedAgain.signature).not.toBe(removed.signature);
+    const read = await send('GET');
+    expect(again.timestamp).toBeGreaterThan(first.timestamp);
+    expect(again.signature).not.toBe(first.signature);
+    expect(other.timestamp).toBeLessThanOrEqual(first.timestamp + 1);
+    // Reads are never moved: they may be repeated.
+    expect(Math.abs(read.timestamp - Date.now() / 1000)).toBeLessThan(2);
   });
 
   it('verifies a redirect the service signed, and refuses a changed, unsigned or stale one', async () => {

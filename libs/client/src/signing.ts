@@ -19,20 +19,43 @@ export async function hmacSha256Hex(secret: string, payload: string): Promise<st
 }
 
 /**
- * The `signature` header of a request (contract §5): the HMAC of the body
- * exactly as sent, or of `{}` when there is none (GET, DELETE).
+ * The `signature` header of a request: the HMAC of the body exactly as sent,
+ * or of `{}` when there is none (GET, DELETE) — version 1 (contract §5); with
+ * a `timestamp` (Unix seconds), of `<timestamp>.<body>` — version 2, which
+ * the service accepts within 300 s and, for a change, only once (§17).
  */
-export function signRequestBody(secret: string, body: string | undefined): Promise<string> {
-  return hmacSha256Hex(secret, body === undefined || body === '' ? '{}' : body);
+export function signRequestBody(secret: string, body: string | undefined, timestamp?: number): Promise<string> {
+  const payload = body === undefined || body === '' ? '{}' : body;
+  return hmacSha256Hex(secret, timestamp === undefined ? payload : `${timestamp}.${payload}`);
 }
 
-/** openapi-fetch middleware: every request leaves with `api-key` and the `signature` of its body. */
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * openapi-fetch middleware: every request leaves signed, version 2 (`api-key`,
+ * `timestamp`, `signature`). The signature covers the timestamp and the body,
+ * not the path, and the service accepts a change's signature once: two
+ * changes with the same body in one second (a retry with its
+ * Idempotency-Key, two DELETEs, two empty refunds) would carry the same
+ * signature, and the second would be refused as a replay. The client moves
+ * such a repeat to a later second of its own, within the service's 300 s.
+ */
 export function signingMiddleware(credentials: ApiCredentials): Middleware {
+  const lastSent = new Map<string, number>();
   return {
     async onRequest({ request }) {
       const body = request.body === null ? undefined : await request.clone().text();
+      let timestamp = Math.floor(Date.now() / 1000);
+      if (MUTATING.has(request.method)) {
+        const change = body === undefined || body === '' ? '{}' : body;
+        const last = lastSent.get(change);
+        if (last !== undefined && last >= timestamp) timestamp = last + 1;
+        lastSent.set(change, timestamp);
+        for (const [sent, at] of lastSent) if (at < timestamp - 300) lastSent.delete(sent);
+      }
       request.headers.set('api-key', credentials.apiKey);
-      request.headers.set('signature', await signRequestBody(credentials.apiSecret, body));
+      request.headers.set('timestamp', String(timestamp));
+      request.headers.set('signature', await signRequestBody(credentials.apiSecret, body, timestamp));
       return request;
     },
   };
