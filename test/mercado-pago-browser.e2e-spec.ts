@@ -74,7 +74,7 @@ describe('paying through Mercado Pago in a browser', () => {
     } finally {
       await bed.close();
     }
-  });
+  }, 90_000);
 
   it("from the B2B checkout to Mercado Pago's page and back to the shop, signed", async () => {
     const bed: Testbed = await testbed({ api: 'b2b', reachable: true, gateway: { mercadoPagoApiUrl: mp.url, mercadoPagoTimeoutMs: 3000 } });
@@ -119,5 +119,5 @@ describe('paying through Mercado Pago in a browser', () => {
       await payins.close();
       await bed.close();
     }
-  });
+  }, 90_000);
 });
