@@ -25,7 +25,7 @@ describe('Mercado Pago behind the gateway port', () => {
       merchants: 2,
       reachable: true, // notifications and back URLs reach this very server
       payer: { firstName: 'Lucía', lastName: 'Gómez', email: 'lucia@example.uy' },
-      gateway: { mercadoPagoApiUrl: mp.url, mercadoPagoTimeoutMs: 1500, reconcileAfterSeconds: 1 },
+      gateway: { mercadoPagoApiUrl: mp.url, mercadoPagoTimeoutMs: 4000, reconcileAfterSeconds: 1 },
     });
     account = `/merchant/${bed.tenant.merchants[0].merchantId}/gateway-account/mercado-pago`;
     expect((await bed.business.put(account, { accessToken: TOKEN, webhookSecret: SECRET })).status).toBe(200);
@@ -262,13 +262,13 @@ describe('Mercado Pago behind the gateway port', () => {
     const { intentId, started } = await initialized();
     const payment = await mp.decide(started.body.gatewayReferenceId, 'approve');
     await eventually(intentId, 'SUCCEEDED');
-    // Mercado Pago makes the refund, but answers after our 1.5 s bound.
-    mp.faults.push({ method: 'POST', pathPrefix: `/v1/payments/${payment.id}/refunds`, answer: 'late', lateMs: 2000, times: 1 });
+    // Mercado Pago makes the refund, but answers after our 4 s bound.
+    mp.faults.push({ method: 'POST', pathPrefix: `/v1/payments/${payment.id}/refunds`, answer: 'late', lateMs: 5000, times: 1 });
     const refunded = await bed.merchant.post(`/payment-intent/${intentId}/refund`, { requestedRefundAmount: 300 });
     expect(refunded.status).toBe(200);
     const [refund] = (await payinsOf(intentId)).filter((p) => p.transaction_type === 'REFUND');
     expect(refund.status).toBe('PENDING'); // its amount stays reserved meanwhile
-    for (let i = 0; i < 50 && payment.refunds.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 100 && payment.refunds.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
     await bed.app.get(ReconciliationService).reconcileDue(new Date(Date.now() + 5_000));
     expect((await payinsOf(intentId)).find((p) => p.transaction_id === refund.transaction_id)).toMatchObject({ status: 'APPROVED' });
     expect(payment.refunds.map((r) => r.amount)).toEqual([300]);

@@ -195,8 +195,16 @@ export class MercadoPagoStandIn {
       this.held.push({ paymentId: payment.id, send });
       return;
     }
+    // As Mercado Pago does, a notification not answered 200/201 is sent again (here after a second, three times at most).
+    const sendUntilTaken = async () => {
+      for (let attempt = 0; attempt < 4; attempt++) {
+        const status = await send();
+        if (status === 200 || status === 201) return;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    };
     const deliver = async () => {
-      for (let i = 0; i < this.notifications.repeat; i++) await send();
+      for (let i = 0; i < this.notifications.repeat; i++) await sendUntilTaken();
     };
     if (this.notifications.delayMs > 0) setTimeout(() => void deliver(), this.notifications.delayMs);
     else await deliver();
