@@ -69,8 +69,10 @@ export class MercadoPagoStandIn {
   private readonly preferences = new Map<string, StoredPreference>();
   readonly payments = new Map<number, StandInPayment>();
   private readonly idempotent = new Map<string, { status: number; body: unknown }>();
-  private nextPayment = 1_300_000_001;
-  private nextRefund = 2_000_000_001;
+  // Mercado Pago's ids are unique across all its accounts: each stand-in starts its own range, so
+  // stand-ins of different test files never hand out the same payment (the service keys events on it).
+  private nextPayment = 1_300_000_000 + crypto.randomInt(0, 2 ** 30) * 16;
+  private nextRefund = 2_000_000_000 + crypto.randomInt(0, 2 ** 30) * 16;
   port = 0;
   /** Every request the stand-in received (method, path), for assertions. */
   readonly requests: { method: string; path: string; idempotencyKey: string | undefined }[] = [];
