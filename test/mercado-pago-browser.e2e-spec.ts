@@ -76,6 +76,51 @@ describe('paying through Mercado Pago in a browser', () => {
     }
   }, 90_000);
 
+  it('from a gatewayUrl the API handed out (operation 21) to Mercado Pago and back to our thank-you page, in English', async () => {
+    const bed = await testbed({
+      reachable: true,
+      payer: { firstName: 'Ana', lastName: 'Sosa' },
+      gateway: { mercadoPagoApiUrl: mp.url, mercadoPagoTimeoutMs: 3000 },
+    });
+    try {
+      const merchantId = bed.tenant.merchants[0].merchantId;
+      await bed.business.put(`/merchant/${merchantId}/gateway-account/mercado-pago`, { accessToken: TOKEN, webhookSecret: SECRET });
+      const created = await bed.merchant.post('/payment-intent', {
+        currency: 'UYU',
+        amount: 99.9,
+        payinType: 'DEFAULT',
+        offSession: false,
+        country: 'URY',
+        externalReference: 'api-op-21',
+        invoiceNumber: 21,
+        payerId: bed.payerId,
+      });
+      const intentId = created.body.paymentIntent.paymentIntentId as string;
+      const methods = (await bed.merchant.get(`/payment-intent/${intentId}/payment-methods`)).body.paymentIntentAvailablePaymentMethods as {
+        countryProcessorId: string;
+        paymentMethod: { paymentMethodName: string };
+      }[];
+      const wallet = methods.find((m) => m.paymentMethod.paymentMethodName === 'MERCADO_PAGO')!;
+      const started = await bed.merchant.post(`/payment-intent/${intentId}/initialize`, { countryProcessorId: wallet.countryProcessorId });
+      const context = await browser.newContext({
+        viewport: { width: 390, height: 844 },
+        locale: 'en-GB',
+        extraHTTPHeaders: { 'accept-language': 'en-GB,en;q=0.9' },
+      });
+      const page = await context.newPage();
+      await page.goto(started.body.gatewayUrl);
+      await page.click('button.approve');
+      await page.waitForURL(/\/gateways\/mercado-pago\/return\//);
+      expect(await page.textContent('h1')).toBe('Thank you');
+      expect(await fitsWidth(page, 'h1')).toEqual({ pageFits: true, elementFits: true });
+      await screenshot(page, 'mercado-pago-returned-phone-en');
+      await context.close();
+      expect((await bed.merchant.get(`/payment-intent/${intentId}`)).body.paymentIntentStatus).toBe('SUCCEEDED');
+    } finally {
+      await bed.close();
+    }
+  }, 90_000);
+
   it("from the B2B checkout to Mercado Pago's page and back to the shop, signed", async () => {
     const bed: Testbed = await testbed({ api: 'b2b', reachable: true, gateway: { mercadoPagoApiUrl: mp.url, mercadoPagoTimeoutMs: 3000 } });
     const payins: NestExpressApplication = await startPayinsApi();
