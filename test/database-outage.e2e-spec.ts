@@ -1,6 +1,6 @@
 import { EmbeddedDatabase, migrateDatabase, openEmbeddedPostgres } from '@pcs/database';
 import { fitsWidth, hmacHex, launchChromium, screenshot } from '@pcs/testing';
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -8,10 +8,10 @@ import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { Browser } from 'playwright-core';
+import { ApiProcess, DIST } from './api-process';
 import { freePort } from './payins-app';
 import { WebhookReceiver } from './webhook-receiver';
 
-const DIST = path.join(__dirname, '..', 'dist', 'apps');
 const OUTAGE_MS = 8_000;
 
 type Credentials = { apiKey: string; apiSecret: string };
@@ -62,48 +62,6 @@ async function call(
     };
   } catch {
     return { status: 0, ms: Date.now() - sentAt, body: null, retryAfter: null, contentType: null, sentAt };
-  }
-}
-
-/** A built API (`npm test` builds first) as its own process on the test's own PostgreSQL server. */
-class ApiProcess {
-  private child!: ChildProcess;
-  output = '';
-  exits: string[] = [];
-
-  constructor(
-    readonly name: 'payins-api' | 'b2b-api',
-    readonly port: number,
-    private readonly env: NodeJS.ProcessEnv,
-  ) {}
-
-  async start(): Promise<void> {
-    this.child = spawn(process.execPath, [path.join(DIST, this.name, 'src', 'main.js')], {
-      env: { ...process.env, ...this.env, [this.name === 'payins-api' ? 'PAYINS_API_PORT' : 'B2B_API_PORT']: String(this.port) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    this.child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-    this.child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-    this.child.on('exit', (code, signal) => this.exits.push(String(signal ?? code)));
-    for (let i = 0; i < 300; i++) {
-      if (this.exits.length) throw new Error(`${this.name} exited: ${this.output}`);
-      if ((await call(this.port, 'GET', '/health')).status === 200) return;
-      await sleep(100);
-    }
-    throw new Error(`${this.name} did not start: ${this.output}`);
-  }
-
-  get running(): boolean {
-    return this.child.exitCode === null && this.child.signalCode === null;
-  }
-
-  async stop(): Promise<void> {
-    if (!this.running) return;
-    const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    this.child.kill('SIGTERM');
-    const overdue = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(overdue);
   }
 }
 

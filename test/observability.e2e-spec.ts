@@ -237,7 +237,8 @@ describe('logs and readiness of the running process', () => {
   });
 
   it("writes JSON lines on a pipe, each with its app, the request line with the answer's request id, and no start-up route table", async () => {
-    const answer = await fetch(`http://127.0.0.1:${port}/payer`, { headers: { 'api-key': 'pk_unknown', signature: 'x' } });
+    const signature = 'f'.repeat(64);
+    const answer = await fetch(`http://127.0.0.1:${port}/payer`, { headers: { 'api-key': 'pk_unknown', signature } });
     expect(answer.status).toBe(401);
     const id = answer.headers.get('x-request-id');
     for (let i = 0; i < 50 && !lines.some((line) => (line.req as { id?: string } | undefined)?.id === id); i++) {
@@ -249,10 +250,13 @@ describe('logs and readiness of the running process', () => {
       msg: 'request completed',
       req: { method: 'GET', path: '/payer' },
       res: { statusCode: 401 },
+      // Why it was refused (contract §17), never with the key or the signature.
+      refusal: 'signature',
     });
     expect(lines.every((line) => line.app === 'payins-api')).toBe(true);
     expect(lines.filter((line) => line.context === 'RouterExplorer')).toEqual([]);
     expect(JSON.stringify(lines)).not.toContain('pk_unknown');
+    expect(JSON.stringify(lines)).not.toContain(signature);
   });
 
   it('is not ready (503) while its database is unreachable, and ready again when it returns', async () => {

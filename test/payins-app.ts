@@ -1,5 +1,5 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { GatewaySettings, MailSettings, WebhookSettings } from '@pcs/config';
+import { GatewaySettings, MailSettings, RateLimitSettings, WebhookSettings } from '@pcs/config';
 import { ResponseContract, testSettings } from '@pcs/testing';
 import { createB2bApi } from '../apps/b2b-api/src/b2b-api';
 import { createPayinsApi } from '../apps/payins-api/src/payins-api';
@@ -13,8 +13,9 @@ export function startPayinsApi(
   port?: number,
   mail: Partial<MailSettings> = {},
   webhooks: Partial<WebhookSettings> = {},
+  rateLimits: Partial<RateLimitSettings> = {},
 ) {
-  return startApi(createPayinsApi, 'payins-api', gateway, port, mail, webhooks);
+  return startApi(createPayinsApi, 'payins-api', gateway, port, mail, webhooks, rateLimits);
 }
 
 /** With a port, the URLs handed to payers (PUBLIC_BASE_URL) point at this very server, as a browser test needs. */
@@ -25,9 +26,10 @@ async function startApi(
   port: number | undefined,
   mail: Partial<MailSettings>,
   webhooks: Partial<WebhookSettings> = {},
+  rateLimits: Partial<RateLimitSettings> = {},
 ): Promise<NestExpressApplication> {
   const defaultBase = api === 'payins-api' ? 'http://localhost:3000' : 'http://localhost:3001';
-  const app = await create(testSettings(port ? `http://127.0.0.1:${port}` : defaultBase, gateway, mail, webhooks), 'silent');
+  const app = await create(testSettings(port ? `http://127.0.0.1:${port}` : defaultBase, gateway, mail, webhooks, rateLimits), 'silent');
   // Every answer is checked against the committed document (see contract-after-each.ts).
   ResponseContract.forApi(api).watch(app.getHttpServer());
   await app.listen(port ?? 0, '127.0.0.1');

@@ -1,6 +1,6 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { GatewaySettings, MailSettings, WebhookSettings } from '@pcs/config';
+import { GatewaySettings, MailSettings, RateLimitSettings, WebhookSettings } from '@pcs/config';
 import { ApiCredentials, clientFor, createTenant, SignedClient, TestTenant } from '@pcs/testing';
 import { DataSource } from 'typeorm';
 import { freePort, startB2bApi, startPayinsApi } from './payins-app';
@@ -33,6 +33,8 @@ export interface TestbedOptions {
   readonly reachable?: boolean;
   readonly mail?: Partial<MailSettings>;
   readonly webhooks?: Partial<WebhookSettings>;
+  /** Rate limits of the payins API (high unless a test sets them). */
+  readonly rateLimits?: Partial<RateLimitSettings>;
 }
 
 /** The one opening of every end-to-end spec: boot the app, a tenant, signed clients, optionally a payer. */
@@ -40,7 +42,13 @@ export async function testbed(options: TestbedOptions = {}): Promise<Testbed> {
   const app =
     options.api === 'b2b'
       ? await startB2bApi(options.gateway, options.reachable ? await freePort() : undefined, options.mail)
-      : await startPayinsApi(options.gateway, options.reachable ? await freePort() : undefined, options.mail, options.webhooks);
+      : await startPayinsApi(
+          options.gateway,
+          options.reachable ? await freePort() : undefined,
+          options.mail,
+          options.webhooks,
+          options.rateLimits,
+        );
   const tenant = await createTenant(app, { merchants: options.merchants, country: options.country, name: options.name });
   const merchant = clientFor(app, tenant.merchants[0]);
   let payerId = '';

@@ -139,6 +139,50 @@ export class Environment {
   @IsBoolean({ message: 'WEBHOOKS_ALLOW_LOCALHOST must be true or false' })
   WEBHOOKS_ALLOW_LOCALHOST?: boolean;
 
+  /**
+   * `off` only where something in front of the APIs already limits every
+   * caller (an API gateway): the limits then cost nothing here, and nothing
+   * here protects one tenant from another.
+   */
+  @IsIn(['on', 'off'])
+  RATE_LIMITS: 'on' | 'off' = 'on';
+
+  /** Signed reads (GET) per api-key per second, shared by every process (contract §17); bursts of twice this pass. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  RATE_LIMIT_READS_PER_SECOND: number = 200;
+
+  /** Signed writes (every other method) per api-key per second, shared by every process; bursts of twice this pass. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  RATE_LIMIT_WRITES_PER_SECOND: number = 50;
+
+  /**
+   * Unauthenticated requests (refused signatures, payer pages, gateway
+   * callbacks) per client address per second; bursts of twice this pass.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  RATE_LIMIT_ADDRESS_PER_SECOND: number = 50;
+
+  /**
+   * Which proxies in front of the APIs to believe about the client's address
+   * (X-Forwarded-For), as Express's `trust proxy`: `false` (the default: the
+   * address is the connection's), a hop count, or addresses/subnets
+   * (`loopback`, `10.0.0.0/8, 172.16.0.1`). Behind a load balancer without
+   * it, every caller shares the balancer's address and its limit. `true`
+   * (believe any X-Forwarded-For) is refused: any caller could then choose
+   * its own address and escape its limit.
+   */
+  @Matches(/^(false|\d{1,2}|[0-9A-Za-z.:/,\s]{1,500})$/, { message: 'TRUST_PROXY must be false, a hop count, or addresses and subnets' })
+  TRUST_PROXY: string = 'false';
+
   get dataDir(): string {
     return path.resolve(this.DATA_DIR);
   }

@@ -86,6 +86,36 @@ export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
 export const DEFAULT_IDEMPOTENCY_LEASE_SECONDS = 60;
 
 /**
+ * Rate limits (contract §17): per api-key for signed reads and writes, per
+ * client address for everything unauthenticated; each allows a burst of
+ * twice its rate. Shared by every process through PostgreSQL.
+ */
+export interface RateLimitSettings {
+  /** RATE_LIMITS=off: nothing is counted (something in front already limits). */
+  readonly enabled: boolean;
+  readonly readsPerSecond: number;
+  readonly writesPerSecond: number;
+  readonly addressPerSecond: number;
+  /** Express's `trust proxy`: false, a hop count, or addresses and subnets of the proxies in front. */
+  readonly trustProxy: boolean | number | string;
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
+  enabled: true,
+  readsPerSecond: 200,
+  writesPerSecond: 50,
+  addressPerSecond: 50,
+  trustProxy: false,
+};
+
+/** TRUST_PROXY as Express takes it. */
+export function trustProxyOf(value: string): boolean | number | string {
+  if (value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
+/**
  * What an app needs at run time, resolved once at start-up from the
  * environment (and DATA_DIR for the embedded default). Injected as a value.
  */
@@ -101,6 +131,7 @@ export class RuntimeSettings {
     readonly idempotencyLeaseSeconds: number = DEFAULT_IDEMPOTENCY_LEASE_SECONDS,
     readonly mail: MailSettings = DEFAULT_MAIL_SETTINGS,
     readonly webhooks: WebhookSettings = DEFAULT_WEBHOOK_SETTINGS,
+    readonly rateLimits: RateLimitSettings = DEFAULT_RATE_LIMITS,
   ) {}
 }
 

@@ -7,6 +7,7 @@ import {
   publicBaseUrlFor,
   resolveSecretsMasterKey,
   RuntimeSettings,
+  trustProxyOf,
 } from '@pcs/config';
 import * as path from 'node:path';
 import { resolveDatabase } from './connection';
@@ -79,6 +80,13 @@ export async function prepareRuntime(env: Environment, log: (line: string) => vo
           ...DEFAULT_WEBHOOK_SETTINGS,
           retryScheduleSeconds: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
           allowLocalhost: webhooksAllowLocalhost(env),
+        },
+        {
+          enabled: env.RATE_LIMITS === 'on',
+          readsPerSecond: env.RATE_LIMIT_READS_PER_SECOND,
+          writesPerSecond: env.RATE_LIMIT_WRITES_PER_SECOND,
+          addressPerSecond: env.RATE_LIMIT_ADDRESS_PER_SECOND,
+          trustProxy: trustProxyOf(env.TRUST_PROXY),
         },
       ),
   };

@@ -22,6 +22,7 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
   UNPROCESSABLE: 422,
   INTERNAL: 500,
   UNAVAILABLE: 503,
+  TOO_MANY_REQUESTS: 429,
 };
 
 /** How long a client should wait before trying again when the service is unavailable (contract §17). */
@@ -45,6 +46,7 @@ export type ErrorResponder = (response: Response, error: DomainError) => void;
 export function errorResponder(area: ApiArea): ErrorResponder {
   return (response, error) => {
     if (error.definition.kind === 'UNAVAILABLE') response.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+    if (error.definition.kind === 'TOO_MANY_REQUESTS') response.setHeader('Retry-After', String(error.params.retryAfter ?? 1));
     // Explicitly: a route may have set another content type (an HTML page) before failing.
     response.status(statusOf(error)).type('application/json').json(errorBodyOf(error, area));
   };

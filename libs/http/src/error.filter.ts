@@ -5,6 +5,8 @@ import type { Request, Response } from 'express';
 import { errorResponder, ErrorResponder } from './error-body';
 import type { ApiArea } from './error-body';
 import { ReplayedResponse } from './idempotency';
+import { answerWithTryAgainPage } from './payer-page';
+import type { GuardedRequest } from './signature.guard';
 
 /**
  * The one place failures become HTTP responses. Domain errors keep their code;
@@ -30,7 +32,13 @@ export class ErrorFilter implements ExceptionFilter {
       response.type('application/json').send(exception.body);
       return;
     }
-    this.respond(response, this.toDomainError(exception, request));
+    const error = this.toDomainError(exception, request);
+    // A payer refused for their rate reads a page in their language, not an API's error body.
+    if (error.definition.kind === 'TOO_MANY_REQUESTS' && (request as GuardedRequest).payerPage) {
+      answerWithTryAgainPage(request, response, 429, Number(error.params.retryAfter ?? 1));
+      return;
+    }
+    this.respond(response, error);
   }
 
   protected toDomainError(exception: unknown, request: Request & { id?: string }): DomainError {

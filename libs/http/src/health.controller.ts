@@ -52,7 +52,8 @@ export class HealthController {
     private readonly database: TypeOrmHealthIndicator,
   ) {}
 
-  @Public()
+  // Probes and scrapes are never rate-limited (contract §17).
+  @Public({ limited: false })
   @Get()
   @HttpCode(200)
   @ApiOperation({

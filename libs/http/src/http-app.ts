@@ -1,6 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import { RuntimeSettings } from '@pcs/config';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { answerClientErrorsInShape } from './client-errors';
@@ -43,6 +44,8 @@ export function configureHttpApp(app: NestExpressApplication, api: ApiDescriptio
   app.disable('x-powered-by');
   app.use(observeRequests());
   app.set('query parser', 'simple');
+  // The client address the per-address rate limit counts (TRUST_PROXY, contract §17).
+  app.set('trust proxy', app.get(RuntimeSettings, { strict: false }).rateLimits.trustProxy);
   app.use(FORM_ROUTES, formBodyParser());
   app.use(
     requireJsonContentType(respond),

@@ -12,6 +12,7 @@ import { HealthController } from './health.controller';
 import { MetricsController } from './metrics.controller';
 import { requestIdOf } from './request-observer';
 import { API_AREA } from './idempotency';
+import { RateLimits } from './rate-limits';
 import { SignatureGuard } from './signature.guard';
 import { RequestValidationPipe } from './validation.pipe';
 
@@ -91,6 +92,11 @@ export class HttpFoundationModule {
                 path: request.url.split('?')[0],
               }),
             },
+            // Why a request was refused (missing, signature, stale, replay, rate-limited:writes …): never the key or the signature.
+            customProps: (request) => {
+              const refusal = (request as { refusal?: string }).refusal;
+              return refusal ? { refusal } : {};
+            },
             autoLogging: { ignore: (request) => request.url === '/health' || request.url === '/metrics' },
             stream: logStream(),
           },
@@ -98,6 +104,7 @@ export class HttpFoundationModule {
       ],
       controllers: [HealthController, MetricsController],
       providers: [
+        RateLimits,
         { provide: APP_GUARD, useClass: SignatureGuard },
         { provide: APP_FILTER, useFactory: () => new ErrorFilter(options.area) },
         { provide: APP_PIPE, useClass: RequestValidationPipe },

@@ -13,7 +13,8 @@ import { Public } from './public.decorator';
 @ApiTags('health')
 @Controller('metrics')
 export class MetricsController {
-  @Public()
+  // Probes and scrapes are never rate-limited (contract §17).
+  @Public({ limited: false })
   @Get()
   @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
   @Header('cache-control', 'no-store')

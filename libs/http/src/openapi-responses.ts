@@ -1,6 +1,6 @@
 import { OpenAPIObject } from '@nestjs/swagger';
 
-type Responses = Record<string, { description: string; content?: Record<string, { schema: unknown }> }>;
+type Responses = Record<string, { description: string; content?: Record<string, { schema: unknown }>; headers?: Record<string, unknown> }>;
 
 /** Answers every route can give, whatever its controller says: the body handling and the error filter are shared. */
 const SHARED_ANSWERS: Record<string, string> = {
@@ -17,6 +17,30 @@ const SHARED_ANSWERS: Record<string, string> = {
 
 /** Answered without the database: never a 503 of the shared kind. */
 const WITHOUT_DATABASE = new Set(['/metrics']);
+/** Never rate-limited (contract §17). */
+const UNLIMITED = new Set(['/health', '/metrics']);
+
+const RATE_LIMITED_SIGNED =
+  "Auth:RATE_LIMITED: over the api-key's rate (reads and writes apart, contract §17), or too many refused requests from this address; " +
+  'nothing was changed. Wait Retry-After seconds; a version 2 request refused for its rate may be sent again unchanged within its 300 s';
+const RATE_LIMITED_PUBLIC = 'Auth:RATE_LIMITED: too many requests from this client address (contract §17); wait Retry-After seconds';
+const RETRY_AFTER_HEADER = {
+  'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } },
+};
+/** On every answer of a signed operation that got past the signature (the IETF draft's fields); defined once under components. */
+const RATE_LIMIT_HEADER_DEFINITIONS = {
+  'RateLimit-Policy': {
+    description: 'The api-key\'s quota for this kind of request: `"default";q=<requests>;w=<seconds>` (bursts of up to twice q pass)',
+    schema: { type: 'string', example: '"default";q=50;w=1' },
+  },
+  RateLimit: {
+    description: 'What is left of it: `"default";r=<remaining>;t=<seconds until the window starts afresh>`',
+    schema: { type: 'string', example: '"default";r=49;t=1' },
+  },
+};
+const RATE_LIMIT_HEADERS = Object.fromEntries(
+  Object.keys(RATE_LIMIT_HEADER_DEFINITIONS).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+);
 
 /**
  * Every answer an operation can give is in the document, each error with the
@@ -27,6 +51,7 @@ const WITHOUT_DATABASE = new Set(['/metrics']);
 export function documentEveryAnswer(document: OpenAPIObject): OpenAPIObject {
   if (!document.components?.schemas?.ErrorResponse) return document;
   const errorBody = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } };
+  document.components.headers = { ...document.components.headers, ...RATE_LIMIT_HEADER_DEFINITIONS };
   for (const [path, methods] of Object.entries(document.paths)) {
     for (const method of ['get', 'put', 'post', 'delete', 'patch'] as const) {
       const operation = methods[method];
@@ -38,8 +63,15 @@ export function documentEveryAnswer(document: OpenAPIObject): OpenAPIObject {
         ...always,
         ...(WITHOUT_DATABASE.has(path) ? {} : { '503': unavailable }),
         ...(signed ? { '401': 'Auth:UNAUTHORIZED: a missing or unknown api-key, or a signature that does not match the body' } : {}),
+        ...(UNLIMITED.has(path) ? {} : { '429': signed ? RATE_LIMITED_SIGNED : RATE_LIMITED_PUBLIC }),
       };
       for (const [status, description] of Object.entries(shared)) responses[status] ??= { description };
+      if (responses['429']) responses['429'].headers = { ...RETRY_AFTER_HEADER, ...(signed ? RATE_LIMIT_HEADERS : {}) };
+      if (signed) {
+        for (const [status, response] of Object.entries(responses)) {
+          if (Number(status) < 300) response.headers = { ...response.headers, ...RATE_LIMIT_HEADERS };
+        }
+      }
       for (const [status, response] of Object.entries(responses)) {
         if (Number(status) >= 400 && !response.content) response.content = errorBody;
       }

@@ -1,4 +1,13 @@
-import { applyDecorators, CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor, UseInterceptors } from '@nestjs/common';
+import {
+  applyDecorators,
+  CallHandler,
+  ExecutionContext,
+  Injectable,
+  Logger,
+  NestInterceptor,
+  SetMetadata,
+  UseInterceptors,
+} from '@nestjs/common';
 import { isDatabaseUnavailable } from '@pcs/database';
 import { DomainError } from '@pcs/kernel';
 import { PAGE_HEADERS, pageLanguage, renderTryAgainPage } from '@pcs/pages';
@@ -13,7 +22,19 @@ import { RETRY_AFTER_SECONDS } from './error-body';
  * JSON error body. Every other failure goes on to the error filter as before.
  */
 export function PayerPage(): ClassDecorator & MethodDecorator {
-  return applyDecorators(UseInterceptors(TryAgainWhenUnavailable));
+  return applyDecorators(SetMetadata(IS_PAYER_PAGE, true), UseInterceptors(TryAgainWhenUnavailable));
+}
+
+/** Read by the signature guard: a payer's page refused for its rate gets the same page (see ErrorFilter). */
+export const IS_PAYER_PAGE = 'pcs:payer-page';
+
+/** The page a payer gets instead of an error body: 503 (database away) or 429 (too many requests from their address). */
+export function answerWithTryAgainPage(request: Request, response: Response, status: 503 | 429, retryAfterSeconds: number): void {
+  response
+    .status(status)
+    .set(PAGE_HEADERS)
+    .set('Retry-After', String(retryAfterSeconds))
+    .send(renderTryAgainPage(pageLanguage(request.header('accept-language')), request.originalUrl));
 }
 
 @Injectable()
@@ -28,11 +49,7 @@ class TryAgainWhenUnavailable implements NestInterceptor {
         if (!unavailable || response.headersSent) return throwError(() => error);
         const request = context.switchToHttp().getRequest<Request>();
         this.logger.warn(`${request.method} ${request.path}: database unavailable`);
-        response
-          .status(503)
-          .set(PAGE_HEADERS)
-          .set('Retry-After', String(RETRY_AFTER_SECONDS))
-          .send(renderTryAgainPage(pageLanguage(request.header('accept-language')), request.originalUrl));
+        answerWithTryAgainPage(request, response, 503, RETRY_AFTER_SECONDS);
         return EMPTY;
       }),
     );

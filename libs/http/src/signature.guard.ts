@@ -3,10 +3,18 @@ import { Reflector } from '@nestjs/core';
 import { CredentialService } from '@pcs/businesses';
 import { DomainError } from '@pcs/kernel';
 import { metrics } from '@pcs/observability';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { AuthenticatedRequest } from './caller.decorator';
-import { IS_PUBLIC } from './public.decorator';
+import { IS_PUBLIC, PublicOptions } from './public.decorator';
 import { RawBodyRequest } from './json-body';
+import { IS_PAYER_PAGE } from './payer-page';
+import { LimitScope, RateLimits, setRateLimitHeaders } from './rate-limits';
+
+/** What the guard leaves on the request for the error filter (a payer's page) and the request log line (why it was refused). */
+export interface GuardedRequest {
+  payerPage?: boolean;
+  refusal?: string;
+}
 
 /** How far a version 2 request's `timestamp` may be from the server's clock (contract §17). */
 export const TIMESTAMP_TOLERANCE_SECONDS = 300;
@@ -21,42 +29,86 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * the signature covers `<timestamp>.<payload>`, the timestamp must be within
  * 300 s of the server's clock, and a mutating request is accepted once. Every
  * failure is the same 401, whatever part failed; /metrics counts the reasons.
+ *
+ * Rate limits (contract §17) are counted here too: a verified request against
+ * its api-key's reads or writes, with the draft's RateLimit headers on its
+ * answer; an unauthenticated one (a public route, or a refused signature)
+ * against its client address. Over a limit: 429 Auth:RATE_LIMITED with
+ * Retry-After. An address over its limit is refused before any verification.
  */
 @Injectable()
 export class SignatureGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly credentials: CredentialService,
+    private readonly limits: RateLimits,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
-    const request = context.switchToHttp().getRequest<Request & RawBodyRequest & AuthenticatedRequest>();
+    const targets = [context.getHandler(), context.getClass()];
+    const request = context.switchToHttp().getRequest<Request & RawBodyRequest & AuthenticatedRequest & GuardedRequest>();
+    const open = this.reflector.getAllAndOverride<PublicOptions | undefined>(IS_PUBLIC, targets);
+    if (open) {
+      request.payerPage = this.reflector.getAllAndOverride<boolean>(IS_PAYER_PAGE, targets) === true;
+      if (open.limited) await this.limitAddress(request);
+      return true;
+    }
+    // An address that spent its budget on refused signatures gets nothing verified until its window ends.
+    const blockedSeconds = this.limits.addressBlockedSeconds(request.ip ?? '');
+    if (blockedSeconds > 0) throw rateLimited(request, 'address', blockedSeconds);
     const apiKey = request.header('api-key');
     const signature = request.header('signature')?.trim().toLowerCase();
     const timestamp = request.header('timestamp');
-    if (!apiKey || !signature) return refuse('missing');
+    if (!apiKey || !signature) return this.refuse(request, 'missing');
     let payloads = signedPayloads(request);
     if (timestamp !== undefined) {
       if (!/^\d{1,12}$/.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > TIMESTAMP_TOLERANCE_SECONDS)
-        return refuse('stale');
+        return this.refuse(request, 'stale');
       payloads = payloads.map((payload) => Buffer.concat([Buffer.from(`${timestamp}.`), Buffer.from(payload)]));
     }
     const verdict = await this.credentials.verify(apiKey, signature, payloads, timestamp === undefined ? 1 : 2);
-    if ('refused' in verdict) return refuse(verdict.refused);
+    if ('refused' in verdict) return this.refuse(request, verdict.refused);
+    // Counted before the replay record: a request refused for its rate may be sent again, signature and all, when its wait is over.
+    const scope: LimitScope = request.method === 'GET' || request.method === 'HEAD' ? 'reads' : 'writes';
+    const limit = await this.limits.count(scope, apiKey);
+    if (limit) {
+      setRateLimitHeaders(context.switchToHttp().getResponse<Response>(), limit);
+      if (!limit.allowed) throw rateLimited(request, scope, limit.resetSeconds);
+    }
     // A captured version 2 change cannot be sent again: (api-key, signature) is accepted once.
     if (timestamp !== undefined && MUTATING.has(request.method)) {
-      if (!(await this.credentials.acceptOnce(apiKey, signature, Number(timestamp), TIMESTAMP_TOLERANCE_SECONDS))) return refuse('replay');
+      if (!(await this.credentials.acceptOnce(apiKey, signature, Number(timestamp), TIMESTAMP_TOLERANCE_SECONDS)))
+        return this.refuse(request, 'replay');
     }
     request.caller = verdict.caller;
     return true;
   }
+
+  /** Unauthenticated traffic counts against its client address. */
+  private async limitAddress(request: Request & GuardedRequest): Promise<void> {
+    const limit = await this.limits.count('address', request.ip ?? '');
+    if (limit && !limit.allowed) throw rateLimited(request, 'address', limit.resetSeconds);
+  }
+
+  /**
+   * Every refusal is the same 401; only /metrics and the request's log line
+   * tell the reasons apart (never the tenant). Each one counts against the
+   * client's address: wrong signatures cannot be tried at full speed.
+   */
+  private async refuse(
+    request: Request & GuardedRequest,
+    reason: 'missing' | 'signature' | 'version' | 'stale' | 'replay',
+  ): Promise<never> {
+    metrics.authRefusals.inc({ reason });
+    request.refusal = reason;
+    await this.limitAddress(request);
+    throw new DomainError('UNAUTHORIZED');
+  }
 }
 
-/** Every refusal is the same 401; only /metrics tells the reasons apart (never the tenant). */
-function refuse(reason: 'missing' | 'signature' | 'version' | 'stale' | 'replay'): never {
-  metrics.authRefusals.inc({ reason });
-  throw new DomainError('UNAUTHORIZED');
+function rateLimited(request: GuardedRequest, scope: LimitScope, retryAfter: number): DomainError {
+  request.refusal = `rate-limited:${scope}`;
+  return new DomainError('RATE_LIMITED', undefined, { retryAfter });
 }
 
 function signedPayloads(request: Request & RawBodyRequest): (string | Buffer)[] {

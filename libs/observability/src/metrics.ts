@@ -63,6 +63,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly rateLimited = new Counter({
+    name: 'pcs_rate_limited_total',
+    help: 'Requests refused with 429 by limit: reads and writes (per api-key), address (unauthenticated, per client address)',
+    labelNames: ['limit'] as const,
+    registers: [this.registry],
+  });
+
   readonly authRefusals = new Counter({
     name: 'pcs_auth_refusals_total',
     help: 'Signed requests refused with 401 by reason: missing (headers), signature, version (v1 to a credential requiring v2), stale (timestamp), replay',

@@ -5,6 +5,7 @@ import {
   GatewaySettings,
   DEFAULT_WEBHOOK_SETTINGS,
   MailSettings,
+  RateLimitSettings,
   RuntimeSettings,
   WebhookSettings,
 } from '@pcs/config';
@@ -18,6 +19,7 @@ export function testSettings(
   gateway: Partial<GatewaySettings> = {},
   mail: Partial<MailSettings> = {},
   webhooks: Partial<WebhookSettings> = {},
+  rateLimits: Partial<RateLimitSettings> = {},
 ): RuntimeSettings {
   const url = process.env.TEST_DATABASE_URL;
   const key = process.env.TEST_SECRETS_MASTER_KEY;
@@ -51,5 +53,7 @@ export function testSettings(
       deliveryQueue: `webhook-delivery-test-${crypto.randomBytes(4).toString('hex')}`,
       ...webhooks,
     },
+    // Every spec file calls from 127.0.0.1, many at once: limits only where a test sets them (signature-v2, rate-limits).
+    { enabled: true, readsPerSecond: 1_000_000, writesPerSecond: 1_000_000, addressPerSecond: 1_000_000, trustProxy: false, ...rateLimits },
   );
 }

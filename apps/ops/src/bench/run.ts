@@ -26,7 +26,7 @@ import { summarizeProfile } from './profile-summary';
  *
  * BENCH_SECONDS (default 15) per run; BENCH_PAYINS, the ledger sizes measured
  * in one run (default 100000,1000000); BENCH_SCENARIOS, a comma list of
- * ledger, create, link, b2b, refund, cluster, webhooks (default all);
+ * ledger, create, checks, link, b2b, refund, cluster, webhooks (default all);
  * BENCH_PROFILE=1 writes a CPU profile of the payins API under the creation
  * load to test-output/bench and prints its breakdown.
  */
@@ -87,6 +87,10 @@ async function main(): Promise<void> {
       WEBHOOKS_ALLOW_LOCALHOST: 'true',
       // Required with DATABASE_URL; nothing the benchmark does sends mail.
       SMTP_URL: 'smtp://127.0.0.1:2525',
+      // Limits counted on every request, as in production, with quotas no load here reaches (the checks row measures their cost).
+      RATE_LIMIT_READS_PER_SECOND: '1000000',
+      RATE_LIMIT_WRITES_PER_SECOND: '1000000',
+      RATE_LIMIT_ADDRESS_PER_SECOND: '1000000',
     };
     const api = await Instrumented.start(path.resolve(__dirname, '../../../payins-api/src/main.js'), 'PAYINS_API_PORT', apiEnv);
     children.push(api.child);
@@ -172,6 +176,44 @@ async function main(): Promise<void> {
       );
       notes.push(`payins API RSS under the creation load: ${(rss.stop() / 1024 / 1024).toFixed(0)} MiB at most`);
       rows.push({ what: 'signed POST /payment-intent (17), 50 connections', figures, bare: bareCreate, target: 0.5, roundTrips });
+    }
+
+    // What the checks of contract §17 cost: the same API with RATE_LIMITS=off, and version 2 (one more row, the replay record, per change).
+    if (want('checks')) {
+      const unlimited = await Instrumented.start(path.resolve(__dirname, '../../../payins-api/src/main.js'), 'PAYINS_API_PORT', {
+        ...apiEnv,
+        RATE_LIMITS: 'off',
+      });
+      children.push(unlimited.child);
+      const read = (base: string) => ({ url: `${base}/payer?limit=1`, method: 'GET' as const, headers: getHeaders });
+      const createAt = (base: string) => ({ url: `${base}/payment-intent`, method: 'POST' as const, ...creation });
+      let n = 0;
+      const versionTwo = () => {
+        const body = JSON.stringify({ ...JSON.parse(creation.body), externalReference: `bench-v2-${n++}` });
+        const timestamp = String(Math.floor(Date.now() / 1000));
+        return { body, headers: { ...creation.headers, timestamp, signature: sign(`${timestamp}.${body}`) } };
+      };
+      const runs: [string, Instrumented, LoadOptions][] = [
+        ['signed GET /payer?limit=1 (v1), RATE_LIMITS=off', unlimited, { ...read(unlimited.url), connections: 50 }],
+        ['signed GET /payer?limit=1 (v1), limits counted', api, { ...read(api.url), connections: 50 }],
+        ['signed POST /payment-intent (v1), RATE_LIMITS=off', unlimited, { ...createAt(unlimited.url), connections: 50 }],
+        ['signed POST /payment-intent (v1), limits counted', api, { ...createAt(api.url), connections: 50 }],
+        [
+          'signed POST /payment-intent (v2: + replay record), limits counted',
+          api,
+          { ...createAt(api.url), connections: 50, requestOf: versionTwo },
+        ],
+      ];
+      for (const [what, target, options] of runs) {
+        await load({ ...options, duration: 3 });
+        const roundTrips = await target.roundTrips(20, () => {
+          const next = options.requestOf ? options.requestOf() : { body: options.body, headers: options.headers };
+          return fetch(options.url, { method: options.method, headers: next.headers, body: next.body });
+        });
+        const figures = await cpuDuring(target.child.pid!, what, notes, () => load({ ...options, duration: SECONDS }));
+        rows.push({ what: `checks: ${what}, 50 connections`, figures, bare: bareCreate, roundTrips });
+      }
+      unlimited.child.kill('SIGTERM');
     }
 
     if (want('link')) {
@@ -506,14 +548,18 @@ interface LoadOptions {
   amount?: number;
   /** A path per request (the url's origin stays). */
   pathOf?: () => string;
+  /** Body and headers per request (a version 2 signature is accepted once). */
+  requestOf?: () => { body?: string; headers: Record<string, string> };
 }
 
 async function load(options: LoadOptions): Promise<Figures & { total: number }> {
-  const { pathOf, ...rest } = options;
-  const result = await autocannon({
-    ...rest,
-    ...(pathOf ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: pathOf() }) }] } : {}),
+  const { pathOf, requestOf, ...rest } = options;
+  const setupRequest = (request: autocannon.Request) => ({
+    ...request,
+    ...(pathOf ? { path: pathOf() } : {}),
+    ...(requestOf ? requestOf() : {}),
   });
+  const result = await autocannon({ ...rest, ...(pathOf || requestOf ? { requests: [{ setupRequest }] } : {}) });
   const errors = result.errors + result.timeouts + result.non2xx;
   return { requests: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors, total: result.requests.total };
 }

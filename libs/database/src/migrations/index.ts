@@ -11,6 +11,7 @@ import { Performance1796200000000 } from './1796200000000-performance';
 import { IdempotencyHolder1796300000000 } from './1796300000000-idempotency-holder';
 import { GatewayAccounts1796400000000 } from './1796400000000-gateway-accounts';
 import { SigningV21796500000000 } from './1796500000000-signing-v2';
+import { RateLimits1796600000000 } from './1796600000000-rate-limits';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   IdempotencyHolder1796300000000,
   GatewayAccounts1796400000000,
   SigningV21796500000000,
+  RateLimits1796600000000,
 ];

@@ -16,7 +16,8 @@ export type ErrorKind =
   | 'HEADERS_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'INTERNAL'
-  | 'UNAVAILABLE';
+  | 'UNAVAILABLE'
+  | 'TOO_MANY_REQUESTS';
 
 export interface ErrorDefinition {
   readonly code: string;
@@ -43,6 +44,13 @@ export const ERRORS = {
     'UNAUTHORIZED',
     'The request could not be authenticated. Check the api-key and signature headers.',
     'No se pudo autenticar la solicitud. Revise los encabezados api-key y signature.',
+    'Auth',
+  ),
+  RATE_LIMITED: define(
+    'RATE_LIMITED',
+    'TOO_MANY_REQUESTS',
+    'Too many requests. Nothing was changed; wait {retryAfter} s (the Retry-After header) and try again.',
+    'Demasiadas solicitudes. No se modificó nada; espere {retryAfter} s (encabezado Retry-After) e intente nuevamente.',
     'Auth',
   ),
   INVALID_REQUEST: define(

@@ -1,0 +1,55 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export const DIST = path.join(__dirname, '..', 'dist', 'apps');
+
+async function healthy(port: number): Promise<boolean> {
+  try {
+    return (await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(5_000) })).status === 200;
+  } catch {
+    return false;
+  }
+}
+
+/** A built API (`npm test` builds first) as a process of its own, configured by its environment. */
+export class ApiProcess {
+  private child!: ChildProcess;
+  output = '';
+  exits: string[] = [];
+
+  constructor(
+    readonly name: 'payins-api' | 'b2b-api',
+    readonly port: number,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  async start(): Promise<void> {
+    this.child = spawn(process.execPath, [path.join(DIST, this.name, 'src', 'main.js')], {
+      env: { ...process.env, ...this.env, [this.name === 'payins-api' ? 'PAYINS_API_PORT' : 'B2B_API_PORT']: String(this.port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    this.child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    this.child.on('exit', (code, signal) => this.exits.push(String(signal ?? code)));
+    for (let i = 0; i < 300; i++) {
+      if (this.exits.length) throw new Error(`${this.name} exited: ${this.output}`);
+      if (await healthy(this.port)) return;
+      await sleep(100);
+    }
+    throw new Error(`${this.name} did not start: ${this.output}`);
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.kill('SIGTERM');
+    const overdue = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(overdue);
+  }
+}
