@@ -9,6 +9,8 @@ const CONTEXTS = {
   // The client is handed to business clients: it uses nothing of the service.
   client: [],
   config: [],
+  // The dashboard's people, sessions and audit log: nothing of payments.
+  'dashboard-identity': [],
   // Prometheus metrics: a leaf every context may count in.
   observability: [],
   database: ['config'],
@@ -129,6 +131,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^libs/[^/]+/src/', pathNot: ['/persistence/', '\\.module\\.ts$', '^libs/gateways/src/sandbox/', TEST_FILE] },
       to: { path: '\\.orm-entity\\.ts$' },
+    },
+    {
+      name: 'dashboard-only-through-the-api',
+      comment:
+        'The dashboard reads and changes payments only through the payins API with the typed client (contract §18): ' +
+        'its own context, configuration, pages and the database connection for its own tables, never a payments context.',
+      severity: 'error',
+      from: { path: '^apps/dashboard/' },
+      to: { path: '^libs/', pathNot: '^libs/(client|config|dashboard-identity|database|observability|pages)/' },
     },
     {
       name: 'no-circular',

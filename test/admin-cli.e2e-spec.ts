@@ -130,6 +130,55 @@ describe('operator commands (npm run admin)', () => {
     expect(admin('credentials:require-timestamp', '--api-key', 'pk_nobody').status).toBe(1);
   });
 
+  it('creates dashboard users (user:create) with a password shown once, scoped to a merchant of the business, and resets it', async () => {
+    const business = admin('business:create', '--name', 'Dashboard business').json as { businessId: string };
+    const other = admin('business:create', '--name', 'Another business').json as { businessId: string };
+    const merchant = admin('merchant:create', '--business', business.businessId, '--name', 'Shop', '--approve').json as {
+      merchantId: string;
+    };
+    const email = `ops-${Date.now()}@example.uy`;
+    const admin1 = admin('user:create', '--business', business.businessId, '--email', email, '--role', 'admin');
+    expect(admin1.status).toBe(0);
+    expect(admin1.json).toEqual({ userId: expect.any(String), email, role: 'admin', password: expect.stringMatching(/^\w{20}$/) });
+    const scoped = admin(
+      'user:create',
+      '--business',
+      business.businessId,
+      '--email',
+      `shop-${email}`,
+      '--role',
+      'viewer',
+      '--merchant',
+      merchant.merchantId,
+    );
+    expect(scoped.json).toMatchObject({ role: 'viewer', merchantId: merchant.merchantId });
+    const [row] = await bed.dataSource.query('SELECT business_id, merchant_id, password_hash FROM dashboard_user WHERE user_id = $1', [
+      scoped.json.userId,
+    ]);
+    expect(row).toMatchObject({ business_id: business.businessId, merchant_id: merchant.merchantId });
+    expect(row.password_hash).not.toContain(scoped.json.password as string);
+
+    const reset = admin('user:reset-password', '--email', email);
+    expect(reset.json).toEqual({ userId: admin1.json.userId, email, password: expect.stringMatching(/^\w{20}$/) });
+    expect(reset.json.password).not.toBe(admin1.json.password);
+
+    for (const [args, reason] of [
+      [['--business', business.businessId, '--email', email, '--role', 'admin'], 'already exists'],
+      [['--business', business.businessId, '--email', `x-${email}`, '--role', 'root'], '--role'],
+      [
+        ['--business', other.businessId, '--email', `y-${email}`, '--role', 'viewer', '--merchant', merchant.merchantId],
+        'not of that business',
+      ],
+      [['--business', '00000000-0000-4000-8000-000000000000', '--email', `z-${email}`, '--role', 'viewer'], 'no business'],
+    ] as const) {
+      const refused = admin('user:create', ...args);
+      expect(refused.status).toBe(1);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toContain(reason);
+    }
+    expect(admin('user:reset-password', '--email', 'nobody@example.uy').stderr).toContain('no user has that email');
+  });
+
   it('fails with a non-zero exit, nothing on stdout and a reason on stderr', () => {
     const missing = admin('merchant:create', '--name', 'No business');
     expect(missing.status).not.toBe(0);

@@ -2,6 +2,9 @@ import { INestApplicationContext } from '@nestjs/common';
 import { BusinessService, CredentialService, DEFAULT_ROTATION_GRACE_MINUTES } from '@pcs/businesses';
 import { merchantRepresentation, MerchantService } from '@pcs/merchants';
 import { asBusinessId, asMerchantId, BusinessId, MerchantId } from '@pcs/kernel';
+import { DashboardIdentity, IdentityError, isRole, ROLES } from '@pcs/dashboard-identity';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 
 export type Options = Record<string, string | boolean | undefined>;
 
@@ -28,6 +31,19 @@ async function merchantOwner(
   const merchant = await app.get(MerchantService).findById(merchantId);
   if (!merchant || merchant.deletedAt !== null) throw new UsageError('no merchant has that id');
   return { businessId: merchant.businessId, merchantId };
+}
+
+function dashboard(app: INestApplicationContext): DashboardIdentity {
+  return new DashboardIdentity(app.get<DataSource>(getDataSourceToken()));
+}
+
+/** The dashboard's refusals (an email taken, none with that email) are the operator's to fix: a usage error. */
+async function asUsageErrors<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw error instanceof IdentityError ? new UsageError(error.message) : error;
+  }
 }
 
 /** Each command prints exactly one JSON object (contract §11). */
@@ -83,6 +99,30 @@ export const COMMANDS: Record<string, { usage: string; run: (app: INestApplicati
       const requireTimestamp = o.off !== true;
       await app.get(CredentialService).requireTimestamp(apiKey, requireTimestamp);
       return { apiKey, requireTimestamp };
+    },
+  },
+  'user:create': {
+    usage: 'user:create --business <businessId> --email <email> --role admin|operator|viewer [--merchant <merchantId>]',
+    run: async (app, o) => {
+      const role = o.role;
+      if (!isRole(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+      const businessId = asBusinessId(uuid(o, 'business'));
+      if (!(await app.get(BusinessService).exists(businessId))) throw new UsageError('no business has that id');
+      let merchantId: MerchantId | null = null;
+      if (o.merchant !== undefined) {
+        const owner = await merchantOwner(app, asMerchantId(uuid(o, 'merchant')));
+        if (owner.businessId !== businessId) throw new UsageError('that merchant is not of that business');
+        merchantId = owner.merchantId;
+      }
+      const user = await asUsageErrors(() => dashboard(app).createUser({ businessId, merchantId, email: required(o, 'email'), role }));
+      return { userId: user.userId, email: user.email, role: user.role, ...(merchantId ? { merchantId } : {}), password: user.password };
+    },
+  },
+  'user:reset-password': {
+    usage: 'user:reset-password --email <email>',
+    run: async (app, o) => {
+      const user = await asUsageErrors(() => dashboard(app).resetPassword(required(o, 'email')));
+      return { userId: user.userId, email: user.email, password: user.password };
     },
   },
   'credentials:revoke': {

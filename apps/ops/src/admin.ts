@@ -34,6 +34,8 @@ async function main(argv: string[]): Promise<number> {
         'grace-minutes': { type: 'string' },
         'api-key': { type: 'string' },
         off: { type: 'boolean' },
+        email: { type: 'string' },
+        role: { type: 'string' },
       },
       strict: true,
     }).values;

@@ -12,6 +12,7 @@ import { IdempotencyHolder1796300000000 } from './1796300000000-idempotency-hold
 import { GatewayAccounts1796400000000 } from './1796400000000-gateway-accounts';
 import { SigningV21796500000000 } from './1796500000000-signing-v2';
 import { RateLimits1796600000000 } from './1796600000000-rate-limits';
+import { DashboardIdentity1796700000000 } from './1796700000000-dashboard-identity';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   GatewayAccounts1796400000000,
   SigningV21796500000000,
   RateLimits1796600000000,
+  DashboardIdentity1796700000000,
 ];

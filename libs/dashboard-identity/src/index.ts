@@ -1,0 +1,8 @@
+/**
+ * The operations dashboard's own context (contract §18): its people and
+ * roles, their sessions and the audit log. It knows nothing of payments: the
+ * dashboard reads and changes those only through the payins API.
+ */
+export * from './dashboard-identity';
+export * from './password';
+export * from './roles';
