@@ -13,23 +13,37 @@ const SETTINGS = [...read('libs/config/src/environment.ts').matchAll(/^ {2}([A-Z
  * health check, and every setting the service has given to both APIs.
  */
 describe('deployment files', () => {
-  it.each(['payins-api', 'b2b-api'])('docker/Dockerfile.%s builds on Node 24 (or 22), runs unprivileged and checks readiness', (api) => {
-    const dockerfile = read(`docker/Dockerfile.${api}`);
-    expect(dockerfile).toMatch(/^ARG NODE_VERSION=(22|24)$/m);
-    const bases = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map((match) => match[1]);
-    expect(bases.length).toBeGreaterThanOrEqual(2);
-    for (const base of bases) expect(base).toBe('node:${NODE_VERSION}-bookworm-slim');
-    expect(dockerfile).toMatch(/^USER node$/m);
-    expect(dockerfile).toMatch(/^HEALTHCHECK .*\/health/m);
-    expect(dockerfile).toContain(`CMD ["node", "dist/apps/${api}/src/main.js"]`);
-  });
+  it.each(['payins-api', 'b2b-api', 'dashboard'])(
+    'docker/Dockerfile.%s builds on Node 24 (or 22), runs unprivileged and checks readiness',
+    (api) => {
+      const dockerfile = read(`docker/Dockerfile.${api}`);
+      expect(dockerfile).toMatch(/^ARG NODE_VERSION=(22|24)$/m);
+      const bases = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map((match) => match[1]);
+      expect(bases.length).toBeGreaterThanOrEqual(2);
+      for (const base of bases) expect(base).toBe('node:${NODE_VERSION}-bookworm-slim');
+      expect(dockerfile).toMatch(/^USER node$/m);
+      expect(dockerfile).toMatch(/^HEALTHCHECK .*\/health/m);
+      expect(dockerfile).toContain(`CMD ["node", "dist/apps/${api}/src/main.js"]`);
+    },
+  );
 
   it('gives both APIs in compose every setting of the service, and only real ones', () => {
     const compose = read('docker/compose.yaml');
     const block = compose.slice(compose.indexOf('x-api-environment:'), compose.indexOf('\nservices:'));
     const shared = [...block.matchAll(/^ {2}([A-Z][A-Z0-9_]+):/gm)].map((match) => match[1]);
     // Per API, or meaningless in a container: its port (the image's), PUBLIC_BASE_URL (per service), DATA_DIR and MAIL_DIRECTORY (embedded default only).
-    const perService = ['PAYINS_API_PORT', 'B2B_API_PORT', 'PUBLIC_BASE_URL', 'DATA_DIR', 'MAIL_DIRECTORY'];
+    // The dashboard's own (its compose service has them): where it listens, the payins API it calls, and its credential.
+    const perService = [
+      'PAYINS_API_PORT',
+      'B2B_API_PORT',
+      'PUBLIC_BASE_URL',
+      'DATA_DIR',
+      'MAIL_DIRECTORY',
+      'DASHBOARD_PORT',
+      'PAYINS_API_URL',
+      'DASHBOARD_API_KEY',
+      'DASHBOARD_API_SECRET',
+    ];
     expect(shared.filter((name) => !SETTINGS.includes(name))).toEqual([]);
     expect(SETTINGS.filter((name) => !shared.includes(name) && !perService.includes(name))).toEqual([]);
     expect(compose.match(/^ +PUBLIC_BASE_URL:/gm)).toHaveLength(2);
@@ -39,7 +53,7 @@ describe('deployment files', () => {
   it('restarts every compose service that fails (contract §17: a dead process is never the end of the service)', () => {
     const services = read('docker/compose.yaml').split('\nservices:\n')[1].split('\nvolumes:')[0];
     const blocks = services.split(/\n(?= {2}[a-z][\w-]*:\n)/);
-    expect(blocks.map((block) => /^\s*([\w-]+):/.exec(block)?.[1])).toEqual(['postgres', 'mailpit', 'payins-api', 'b2b-api']);
+    expect(blocks.map((block) => /^\s*([\w-]+):/.exec(block)?.[1])).toEqual(['postgres', 'mailpit', 'payins-api', 'b2b-api', 'dashboard']);
     for (const block of blocks) expect(block).toMatch(/^ {4}restart: (unless-stopped|always|on-failure)$/m);
   });
 

@@ -1,7 +1,7 @@
 import * as crypto from 'node:crypto';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { hmacHex, SignedClient, TestTenant } from '@pcs/testing';
+import { createTenant, hmacHex, SignedClient, TestTenant } from '@pcs/testing';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { Testbed, testbed } from './testbed';
@@ -105,6 +105,29 @@ describe('refunds under concurrency, manual refunds, idempotency keys', () => {
     const missingStatus = await merchant.post(`/payment-intent/${intentId}/manual-refund`, { requestedRefundAmount: 1 });
     expect(missingStatus.status).toBe(400);
     expect(missingStatus.body.message).toContain('status');
+  });
+
+  it("lists one payment's attempts and refunds (GET /payin?paymentIntentId=, beyond the specification), exactly counted, for its tenant only", async () => {
+    const intentId = await paidIntent(700);
+    const other = await paidIntent(800);
+    expect((await merchant.post(`/payment-intent/${intentId}/refund`, { requestedRefundAmount: 100 })).status).toBe(200);
+    const intent = await merchant.get(`/payment-intent/${intentId}`);
+    expect(intent.body.merchantId).toBe(tenant.merchants[0].merchantId);
+    const page = await merchant.get(`/payin?paymentIntentId=${intentId}&order=ASC`);
+    expect(page.status).toBe(200);
+    expect(page.body[0].rowCount).toBe(2);
+    expect(page.body[0].results.map((r: { transactionType: string; amount: number }) => [r.transactionType, r.amount])).toEqual([
+      ['PAYIN', 700],
+      ['REFUND', 100],
+    ]);
+    expect(page.body[0].results.every((r: { paymentIntentId: string }) => r.paymentIntentId === intentId)).toBe(true);
+    expect((await merchant.get(`/payin?paymentIntentId=${other}`)).body[0].rowCount).toBe(1);
+    // Another business sees none of it.
+    const stranger = bed.client((await createTenant(app)).merchants[0]);
+    const theirs = await stranger.get(`/payin?paymentIntentId=${intentId}`);
+    expect(theirs.status).toBe(200);
+    expect(theirs.body[0]).toMatchObject({ rowCount: 0, results: [] });
+    expect((await merchant.get('/payin?paymentIntentId=not-a-uuid')).status).toBe(400);
   });
 
   describe('Idempotency-Key', () => {

@@ -1,6 +1,7 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { BusinessService } from '@pcs/businesses';
+import { DashboardIdentity } from '@pcs/dashboard-identity';
 import { MerchantService } from '@pcs/merchants';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -9,14 +10,19 @@ import { DataSource } from 'typeorm';
 export interface DemoCredentials {
   business: { businessId: string; apiKey: string; apiSecret: string };
   merchant: { merchantId: string; apiKey: string; apiSecret: string };
+  /** The dashboard's first admin (contract §18): its password is shown once and kept only here. */
+  dashboard?: { email: string; password: string };
 }
+
+export const DEMO_ADMIN_EMAIL = 'admin@demo.local';
 
 const SEED_LOCK_KEY = 7_130_501_002;
 
 /**
  * On an empty database: a demo business and an ACTIVE demo merchant in URY
  * with every URY country processor, credentials for both, written to
- * <DATA_DIR>/demo-credentials.json. An advisory lock makes concurrent starts
+ * <DATA_DIR>/demo-credentials.json, with the dashboard's first admin and
+ * its generated password. An advisory lock makes concurrent starts
  * seed once. Returns null when the database already has a business.
  */
 export async function seedDemoIfEmpty(app: INestApplicationContext, dataDir: string): Promise<DemoCredentials | null> {
@@ -31,9 +37,16 @@ export async function seedDemoIfEmpty(app: INestApplicationContext, dataDir: str
     const merchant = await app
       .get(MerchantService)
       .create({ businessId: business.businessId, name: 'Demo merchant', countryIso3: 'URY', approve: true });
+    const admin = await new DashboardIdentity(dataSource).createUser({
+      businessId: business.businessId,
+      merchantId: null,
+      email: DEMO_ADMIN_EMAIL,
+      role: 'admin',
+    });
     const demo: DemoCredentials = {
       business: { businessId: business.businessId, apiKey: business.apiKey, apiSecret: business.apiSecret },
       merchant: { merchantId: merchant.merchantId, apiKey: merchant.apiKey, apiSecret: merchant.apiSecret },
+      dashboard: { email: admin.email, password: admin.password },
     };
     fs.mkdirSync(dataDir, { recursive: true });
     fs.writeFileSync(path.join(dataDir, 'demo-credentials.json'), JSON.stringify(demo, null, 2) + '\n', { mode: 0o600 });

@@ -9,6 +9,7 @@ import {
   RunningDatabase,
   webhooksAllowLocalhost,
 } from '@pcs/database';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DemoCredentials, seedDemoIfEmpty } from './demo-seed';
 import { OpsModule } from './ops.module';
@@ -20,6 +21,7 @@ const APIS = [
   { name: 'payins-api', main: path.resolve(__dirname, '../../payins-api/src/main.js') },
   { name: 'b2b-api', main: path.resolve(__dirname, '../../b2b-api/src/main.js') },
 ];
+const DASHBOARD = { name: 'dashboard', main: path.resolve(__dirname, '../../dashboard/src/main.js') };
 
 /**
  * `npm start`: the database (embedded unless DATABASE_URL is set), its
@@ -61,15 +63,21 @@ async function main(): Promise<void> {
     log,
   );
   await database.run();
-  const apis = APIS.map(({ name, main }) => new Supervisor(name, () => nodeProcess(main, childEnv), log));
+  // The dashboard signs with a business's credential: DASHBOARD_API_KEY/SECRET, or the demo business's (its main reads the file).
+  const credentialsFile = path.join(env.dataDir, 'demo-credentials.json');
+  const dashboardCan = Boolean(env.DASHBOARD_API_KEY && env.DASHBOARD_API_SECRET) || fs.existsSync(credentialsFile);
+  const processes = [...APIS, ...(dashboardCan ? [DASHBOARD] : [])];
+  if (!dashboardCan) log('the dashboard is not started: set DASHBOARD_API_KEY and DASHBOARD_API_SECRET (a business credential) to run it');
+  const apis = processes.map(({ name, main }) => new Supervisor(name, () => nodeProcess(main, childEnv), log));
   await Promise.all(apis.map((api) => api.run()));
 
   const urls = [
     { name: 'payins API', url: `http://localhost:${env.PAYINS_API_PORT}` },
     { name: 'B2B API', url: `http://localhost:${env.B2B_API_PORT}` },
   ];
-  void whenReady(urls.map((api) => `${api.url}/health`)).then((ready) => {
-    if (ready && !stopping) process.stdout.write(summary(urls, path.join(env.dataDir, 'demo-credentials.json'), demo));
+  const dashboardUrl = dashboardCan ? `http://localhost:${env.DASHBOARD_PORT}` : null;
+  void whenReady([...urls.map((api) => `${api.url}/health`), ...(dashboardUrl ? [`${dashboardUrl}/sign-in`] : [])]).then((ready) => {
+    if (ready && !stopping) process.stdout.write(summary(urls, dashboardUrl, credentialsFile, demo));
   });
 
   let stopping = false;
@@ -103,11 +111,17 @@ async function whenReady(urls: string[]): Promise<boolean> {
 }
 
 /** What a person needs after `npm start`: where the APIs and their docs are, and the credentials to sign with. */
-function summary(apis: { name: string; url: string }[], credentialsFile: string, demo: DemoCredentials | null): string {
+function summary(
+  apis: { name: string; url: string }[],
+  dashboardUrl: string | null,
+  credentialsFile: string,
+  demo: DemoCredentials | null,
+): string {
   const lines = [
     '',
     'Payment Collection Service is ready',
     ...apis.map((api) => `  ${api.name.padEnd(11)} ${api.url}   docs ${api.url}/docs`),
+    ...(dashboardUrl ? [`  ${'dashboard'.padEnd(11)} ${dashboardUrl}`] : []),
     `  credentials ${credentialsFile}`,
   ];
   if (demo) {
@@ -116,6 +130,7 @@ function summary(apis: { name: string; url: string }[], credentialsFile: string,
       'First start: a demo business and an ACTIVE demo merchant (Uruguay) were created. Sign requests with:',
       `  business  api-key ${demo.business.apiKey}  secret ${demo.business.apiSecret}`,
       `  merchant  api-key ${demo.merchant.apiKey}  secret ${demo.merchant.apiSecret}`,
+      ...(demo.dashboard ? [`  dashboard admin  ${demo.dashboard.email}  password ${demo.dashboard.password}`] : []),
       'They are not printed again; the file above keeps them. The README walks through a payment with them.',
     );
   }

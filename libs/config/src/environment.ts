@@ -41,6 +41,32 @@ export class Environment {
   @Max(65535)
   B2B_API_PORT: number = 3001;
 
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  DASHBOARD_PORT: number = 3002;
+
+  /** Where the dashboard reaches the payins API (contract §18); unset: http://localhost:<PAYINS_API_PORT>. */
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  PAYINS_API_URL?: string;
+
+  /**
+   * The credential of the business the dashboard serves (a business's api-key
+   * and secret); under `npm start` on the embedded default, the demo business's.
+   */
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsString()
+  DASHBOARD_API_KEY?: string;
+
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsString()
+  DASHBOARD_API_SECRET?: string;
+
   @IsOptional()
   @Transform(emptyToUndefined)
   @IsUrl({ require_tld: false, require_protocol: true })

@@ -12,6 +12,8 @@ export interface PayinFilters {
   dateFrom?: Date;
   dateUntil?: Date;
   merchantId?: MerchantId;
+  /** One payment's rows: its collection attempts and its refunds (the dashboard's payment page). */
+  paymentIntentId?: PaymentIntentId;
   order?: OrderBy;
   sort?: SortBy;
 }

@@ -8,6 +8,8 @@ export function paymentIntentRepresentation(intent: PaymentIntent) {
   return {
     paymentIntentId: p.paymentIntentId,
     businessId: p.businessId,
+    // Beyond the specification: which merchant collects it (the dashboard scopes people by merchant).
+    merchantId: p.merchantId,
     payerId: p.payerId,
     paymentInstrumentId: p.paymentInstrumentId,
     payinType: p.payinType,

@@ -1,7 +1,7 @@
 import { Get, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
 import { ApiStandardErrors, CurrentCaller, dateRange, payinsEnvelope, SignedController } from '@pcs/http';
-import { asMerchantId, InvalidRequestError } from '@pcs/kernel';
+import { asMerchantId, asPaymentIntentId, InvalidRequestError } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 import { MerchantAccess } from '@pcs/merchants';
 import { PayinLedgerService, payinRepresentation } from '@pcs/payins';
@@ -38,7 +38,13 @@ export class PayinController {
     if (query.merchantId) await this.access.loadVisible(caller, asMerchantId(query.merchantId));
     const page = await this.ledger.list(
       caller,
-      { ...query, merchantId: asMerchantId(query.merchantId), dateFrom, dateUntil },
+      {
+        ...query,
+        merchantId: asMerchantId(query.merchantId),
+        paymentIntentId: query.paymentIntentId === undefined ? undefined : asPaymentIntentId(query.paymentIntentId),
+        dateFrom,
+        dateUntil,
+      },
       query.toPageRequest(),
     );
     return payinsEnvelope(page, presentPayin);

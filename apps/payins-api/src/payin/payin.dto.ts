@@ -44,6 +44,11 @@ export class ListPayinsQuery extends PageQueryDto {
   @IsUUID('all')
   merchantId?: string;
 
+  @ApiPropertyOptional({ format: 'uuid', description: "One payment intent's rows: its collection attempts and its refunds" })
+  @Optional()
+  @IsUUID('all')
+  paymentIntentId?: string;
+
   @ApiPropertyOptional({ enum: OrderBy, default: OrderBy.DESC })
   @Optional()
   @IsEnum(OrderBy)

@@ -6,6 +6,7 @@ import { CountryProcessorResponse } from '../catalog/catalog.responses';
 export class PaymentIntentResponse {
   @ApiProperty({ format: 'uuid' }) paymentIntentId: string;
   @ApiProperty({ format: 'uuid' }) businessId: string;
+  @ApiProperty({ format: 'uuid', description: 'The merchant that collects the payment (beyond the specification)' }) merchantId: string;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) payerId: string | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) paymentInstrumentId: string | null;
   @ApiProperty({ enum: PayinType }) payinType: string;

@@ -1458,6 +1458,11 @@ export interface components {
             paymentIntentId: string;
             /** Format: uuid */
             businessId: string;
+            /**
+             * Format: uuid
+             * @description The merchant that collects the payment (beyond the specification)
+             */
+            merchantId: string;
             /** Format: uuid */
             payerId: string | null;
             /** Format: uuid */
@@ -6933,6 +6938,8 @@ export interface operations {
                 /** @description Inclusive; a date means until its end (UTC) */
                 dateUntil?: string;
                 merchantId?: string;
+                /** @description One payment intent's rows: its collection attempts and its refunds */
+                paymentIntentId?: string;
                 order?: "ASC" | "DESC";
                 sort?: "AMOUNT" | "DATE" | "STATUS";
             };

@@ -273,7 +273,7 @@ export class TypeOrmPayinRepository extends PayinRepository {
    * The exact number of payins the filters select. Without amount bounds,
    * whole UTC days come from payin_daily_count (kept by triggers with every
    * payin write) and only the part of a day a date-time bound cuts is counted
-   * row by row; amount bounds need the rows, so they count them (served by
+   * row by row; amount bounds and one payment's rows need the rows, so they count them (served by
    * the currency-amount indexes). One statement: one snapshot.
    */
   async count(manager: EntityManager, caller: Caller, f: PayinFilters): Promise<number> {
@@ -285,7 +285,7 @@ export class TypeOrmPayinRepository extends PayinRepository {
 
   /** The count as one SQL expression with named parameters (prefixed `total_`, or the filters' own for a row count). */
   private totalExpression(manager: EntityManager, caller: Caller, f: PayinFilters): { sql: string; parameters: Record<string, unknown> } {
-    if (f.minAmount !== undefined || f.maxAmount !== undefined) {
+    if (f.minAmount !== undefined || f.maxAmount !== undefined || f.paymentIntentId) {
       // The same alias as the page's: inside the subquery, p is the subquery's own row.
       const rows = manager.createQueryBuilder(PayinOrmEntity, 'p').select('count(*)');
       this.applyFilters(rows, caller, f);
@@ -329,6 +329,7 @@ export class TypeOrmPayinRepository extends PayinRepository {
     if (isMerchantCaller(caller) && f.merchantId && f.merchantId !== caller.merchantId) query.andWhere('false');
     if (f.status) query.andWhere('p.status = :status', { status: f.status });
     if (f.currency) query.andWhere('p.currency = :currency', { currency: f.currency });
+    if (f.paymentIntentId) query.andWhere('p.payment_intent_id = :paymentIntentId', { paymentIntentId: f.paymentIntentId });
     if (f.dateFrom) query.andWhere('p.created_at >= :dateFrom', { dateFrom: f.dateFrom });
     const until = untilExclusive(f.dateUntil);
     if (until) query.andWhere('p.created_at < :dateUntil', { dateUntil: until });

@@ -1,0 +1,39 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { DashboardIdentity } from '@pcs/dashboard-identity';
+import { DatabaseModule } from '@pcs/database';
+import { DataSource } from 'typeorm';
+import { AuditController } from './audit.controller';
+import { AuthController } from './auth.controller';
+import { HealthController } from './health.controller';
+import { Payins } from './payins';
+import { PaymentsController } from './payments.controller';
+import { DashboardSettings } from './settings';
+import { PageErrors, SessionGuard } from './web';
+
+/**
+ * The operations dashboard (contract §18): its own people, sessions and audit
+ * log on its own tables, and payments only through the payins API.
+ */
+@Module({})
+export class DashboardModule {
+  static forRoot(settings: DashboardSettings): DynamicModule {
+    return {
+      module: DashboardModule,
+      imports: [DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: 5 })],
+      controllers: [AuthController, PaymentsController, AuditController, HealthController],
+      providers: [
+        { provide: DashboardSettings, useValue: settings },
+        { provide: Payins, useFactory: () => new Payins(settings) },
+        {
+          provide: DashboardIdentity,
+          useFactory: (dataSource: DataSource) => new DashboardIdentity(dataSource),
+          inject: [getDataSourceToken()],
+        },
+        { provide: APP_GUARD, useClass: SessionGuard },
+        { provide: APP_FILTER, useClass: PageErrors },
+      ],
+    };
+  }
+}

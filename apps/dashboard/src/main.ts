@@ -1,0 +1,68 @@
+import 'reflect-metadata';
+import { closeOnSignal, loadDotEnv, loadEnvironment, trustProxyOf } from '@pcs/config';
+import { resolveDatabase } from '@pcs/database';
+import { Client } from 'pg';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createDashboard } from './dashboard';
+
+const log = (line: string) => process.stderr.write(`[dashboard] ${line}\n`);
+
+/**
+ * The dashboard in its own process (contract §18): its tables on DATABASE_URL
+ * (or the embedded default, which `npm start` runs), the payins API at PAYINS_API_URL, signing with
+ * DASHBOARD_API_KEY / DASHBOARD_API_SECRET — on the embedded default without
+ * them, the demo business's credentials that the first `npm start` wrote.
+ */
+async function main(): Promise<void> {
+  loadDotEnv();
+  const env = loadEnvironment();
+  let apiKey = env.DASHBOARD_API_KEY;
+  let apiSecret = env.DASHBOARD_API_SECRET;
+  const demoFile = path.join(env.dataDir, 'demo-credentials.json');
+  if ((!apiKey || !apiSecret) && fs.existsSync(demoFile)) {
+    const demo = JSON.parse(fs.readFileSync(demoFile, 'utf8')) as { business: { apiKey: string; apiSecret: string } };
+    ({ apiKey, apiSecret } = demo.business);
+  }
+  if (!apiKey || !apiSecret)
+    throw new Error('set DASHBOARD_API_KEY and DASHBOARD_API_SECRET: the credential of the business the dashboard serves');
+  const database = await resolveDatabase(env, log);
+  await requireOwnTables(database.url);
+  const app = await createDashboard(
+    {
+      databaseUrl: database.url,
+      payinsApiUrl: (env.PAYINS_API_URL ?? `http://localhost:${env.PAYINS_API_PORT}`).replace(/\/+$/, ''),
+      apiKey,
+      apiSecret,
+      trustProxy: trustProxyOf(env.TRUST_PROXY),
+    },
+    env.LOG_LEVEL,
+  );
+  await app.listen(env.DASHBOARD_PORT);
+  log(`listening on ${await app.getUrl()}`);
+  closeOnSignal(async () => {
+    await app.close();
+    await database.stop();
+  }, log);
+}
+
+/**
+ * Its tables come with the service's migrations (`npm run db:migrate`, or
+ * any API's start): the dashboard changes no schema, least of all the
+ * payments' tables, so it only checks that its own are there.
+ */
+async function requireOwnTables(url: string): Promise<void> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(`SELECT to_regclass('dashboard_user') IS NOT NULL AS present`);
+    if (!rows[0].present) throw new Error("the dashboard's tables are missing: run npm run db:migrate (or start an API) first");
+  } finally {
+    await client.end();
+  }
+}
+
+main().catch((error: unknown) => {
+  log(`failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

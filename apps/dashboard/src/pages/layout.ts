@@ -1,0 +1,105 @@
+import { escapeHtml, PageLanguage } from '@pcs/pages';
+import type { DashboardUser } from '@pcs/dashboard-identity';
+import { can } from '@pcs/dashboard-identity';
+import { TEXTS } from './texts';
+
+const LOCALES: Record<PageLanguage, string> = { es: 'es-UY', en: 'en-US' };
+
+/** An amount in major units as the wire gives it, with its currency's decimals, grouped for the language (1.234,50 UYU). */
+export function money(amount: number, currency: string, language: PageLanguage): string {
+  const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return `${amount.toLocaleString(LOCALES[language], { minimumFractionDigits: digits, maximumFractionDigits: digits })} ${currency}`;
+}
+
+export function dateTime(iso: string | null | undefined, language: PageLanguage): string {
+  if (!iso) return '—';
+  return `${new Date(iso).toLocaleString(LOCALES[language], { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC`;
+}
+
+export const html = escapeHtml;
+
+const STYLES = `
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f4f5f7}
+a{color:#0b57d0}
+header{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;padding:.75rem 1rem;background:#15233b;color:#fff}
+header a,header button{color:#fff}
+header .product{font-weight:600;margin-right:auto}
+header nav{display:flex;gap:1rem;flex-wrap:wrap}
+header form{margin:0}
+header button{background:none;border:1px solid #fff6;border-radius:6px;padding:.3rem .7rem;font:inherit;cursor:pointer}
+main{max-width:72rem;margin:0 auto;padding:1rem}
+h1{font-size:1.5rem;margin:.5rem 0 1rem}
+h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
+.card{background:#fff;border:1px solid #d9dde3;border-radius:10px;padding:1rem;margin-bottom:1rem}
+label{display:block;font-size:.9rem;font-weight:600;margin-bottom:.2rem}
+input,select{font:inherit;padding:.45rem .55rem;border:1px solid #8a94a3;border-radius:6px;width:100%;background:#fff;color:inherit}
+.grid{display:grid;gap:.75rem;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr))}
+.actions{display:flex;flex-wrap:wrap;gap:.5rem;margin-top:.75rem;align-items:center}
+.button{display:inline-block;font:inherit;font-weight:600;padding:.55rem 1rem;border-radius:6px;border:1px solid #0b57d0;background:#0b57d0;color:#fff;text-decoration:none;cursor:pointer}
+.button.secondary{background:#fff;color:#0b57d0}
+.button.danger{background:#b3261e;border-color:#b3261e}
+:focus-visible{outline:3px solid #f2a900;outline-offset:2px}
+.table{overflow-x:auto;margin-bottom:1rem}
+table{border-collapse:collapse;width:100%;background:#fff}
+th,td{text-align:left;padding:.5rem .6rem;border-bottom:1px solid #e3e6ea;white-space:nowrap}
+td.num,th.num{text-align:right}
+.notice{padding:.75rem 1rem;border-radius:8px;margin-bottom:1rem;background:#e8f0fe;border:1px solid #b6cdfb}
+.notice.error{background:#fdecea;border-color:#f5b5ae}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.35rem 1rem;margin:0}
+dt{font-weight:600}
+dd{margin:0;overflow-wrap:anywhere}
+.status{font-size:.8rem;font-weight:700;padding:.1rem .45rem;border-radius:999px;background:#e3e6ea}
+.status.APPROVED,.status.SUCCEEDED,.status.succeeded{background:#d8f3dc}
+.status.REJECTED,.status.CANCELLED,.status.refused,.status.failed{background:#fdecea}
+.pager{display:flex;gap:1rem;align-items:center;margin-top:.75rem;flex-wrap:wrap}
+@media (max-width:480px){main{padding:.75rem}dl{grid-template-columns:1fr}dt{margin-top:.4rem}}
+`;
+
+/** Headers of every dashboard page: never cached, never framed, nothing loaded from elsewhere, no script at all. */
+export const DASHBOARD_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'Content-Security-Policy':
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+};
+
+export interface PageFrame {
+  readonly language: PageLanguage;
+  readonly title: string;
+  /** The signed-in person (navigation and sign-out); none on the sign-in page. */
+  readonly user?: DashboardUser;
+  readonly csrfToken?: string;
+  readonly body: string;
+}
+
+/** The dashboard's frame: server-rendered, usable without JavaScript, with a keyboard and on a 390-pixel phone. */
+export function dashboardPage({ language, title, user, csrfToken, body }: PageFrame): string {
+  const t = TEXTS[language];
+  const nav = user
+    ? `<nav aria-label="${html(t.product)}"><a href="/payments">${t.payments}</a>${can(user.role, 'read-audit') ? `<a href="/audit">${t.audit}</a>` : ''}</nav>
+<span class="who">${html(user.email)}</span>
+<form method="post" action="/sign-out">${csrfField(csrfToken)}<button type="submit">${t.signOut}</button></form>`
+    : '';
+  return `<!doctype html>
+<html lang="${language}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${html(title)} · ${t.product}</title>
+<style>${STYLES}</style>
+</head>
+<body>
+<header><span class="product">${t.product}</span>${nav}</header>
+<main>
+${body}
+</main>
+</body>
+</html>`;
+}
+
+export function csrfField(token: string | undefined): string {
+  return token ? `<input type="hidden" name="_csrf" value="${html(token)}">` : '';
+}

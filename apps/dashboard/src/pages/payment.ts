@@ -1,0 +1,107 @@
+import { can, DashboardUser } from '@pcs/dashboard-identity';
+import { PageLanguage } from '@pcs/pages';
+import type { Payin, PaymentIntent } from '../payins';
+import { csrfField, dashboardPage, dateTime, html, money } from './layout';
+import { fill, TEXTS } from './texts';
+
+/** The decimals of a currency (ISO 4217, as Intl knows them): CLP and PYG have none. */
+export function decimalsOf(currency: string): number {
+  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+}
+
+/** What was collected and refunded, in minor units (integers: never a sum of floats), from the payment's ledger rows. */
+export function balanceOf(intent: PaymentIntent, rows: Payin[]): { collected: number; refunded: number; refundable: number } {
+  const scale = 10 ** decimalsOf(intent.currency);
+  const minor = (amount: number) => Math.round(Math.abs(amount) * scale);
+  const collected = rows
+    .filter((r) => r.transactionType === 'PAYIN' && r.status === 'APPROVED')
+    .reduce((sum, r) => sum + minor(r.amount), 0);
+  const refunded = rows
+    .filter((r) => r.transactionType === 'REFUND' && ['APPROVED', 'PENDING', 'SCHEDULED'].includes(r.status))
+    .reduce((sum, r) => sum + minor(r.amount), 0);
+  return { collected, refunded, refundable: Math.max(collected - refunded, 0) };
+}
+
+export function paymentPage(
+  language: PageLanguage,
+  view: { user: DashboardUser; csrfToken: string; intent: PaymentIntent; rows: Payin[]; notice?: string; problem?: string },
+): string {
+  const t = TEXTS[language];
+  const { intent, rows } = view;
+  const scale = 10 ** decimalsOf(intent.currency);
+  const balance = balanceOf(intent, rows);
+  const amount = (minor: number) => money(minor / scale, intent.currency, language);
+  const ledger = rows
+    .map(
+      (row) =>
+        `<tr><td>${dateTime(row.createdAt, language)}</td><td>${html(row.conceptCode)}</td><td><span class="status ${html(row.status)}">${html(row.status)}</span></td><td class="num">${money(row.amount, row.currency, language)}</td><td>${html(row.externalId ?? '—')}</td></tr>`,
+    )
+    .join('');
+  const refundForm =
+    can(view.user.role, 'refund') && balance.refundable > 0
+      ? `<section class="card" aria-labelledby="refund-title"><h2 id="refund-title" style="margin-top:0">${t.refund}</h2>
+<form method="post" action="/payments/${html(intent.paymentIntentId)}/refund">${csrfField(view.csrfToken)}
+<p><label for="amount">${t.amount} (${html(intent.currency)})</label><input id="amount" name="amount" type="number" step="any" min="0" inputmode="decimal" aria-describedby="amount-hint"><small id="amount-hint">${t.refundAmountHint} · ${t.refundable}: ${amount(balance.refundable)}</small></p>
+<fieldset style="border:0;padding:0"><legend><strong>${t.refundKind}</strong></legend>
+<label style="font-weight:400"><input type="radio" name="kind" value="refund" checked style="width:auto"> ${t.refundAtGateway}</label>
+<label style="font-weight:400"><input type="radio" name="kind" value="manual" style="width:auto"> ${t.manualRefund}</label></fieldset>
+<div class="actions"><button class="button" type="submit" id="refund">${t.refund}</button></div></form></section>`
+      : '';
+  return dashboardPage({
+    language,
+    title: `${t.payment} ${intent.paymentIntentId}`,
+    user: view.user,
+    csrfToken: view.csrfToken,
+    body: `<p><a href="/payments">← ${t.payments}</a></p>
+<h1>${t.payment} <span class="status ${html(intent.paymentIntentStatus)}" id="state">${html(intent.paymentIntentStatus)}</span></h1>
+${view.notice ? `<p class="notice" role="status" id="notice">${html(view.notice)}</p>` : ''}
+${view.problem ? `<p class="notice error" role="alert" id="problem">${html(view.problem)}</p>` : ''}
+<section class="card" aria-labelledby="fields"><h2 id="fields" style="margin-top:0">${t.fields}</h2><dl>
+<dt>ID</dt><dd>${html(intent.paymentIntentId)}</dd>
+<dt>${t.total}</dt><dd>${money(intent.totalAmount, intent.currency, language)}</dd>
+<dt>${t.collected}</dt><dd id="collected">${amount(balance.collected)}</dd>
+<dt>${t.refunded}</dt><dd id="refunded">${amount(balance.refunded)}</dd>
+<dt>${t.refundable}</dt><dd id="refundable">${amount(balance.refundable)}</dd>
+<dt>${t.reference}</dt><dd>${html(intent.externalReference ?? '—')}</dd>
+<dt>${t.description}</dt><dd>${html(intent.description ?? '—')}</dd>
+<dt>${t.createdAt}</dt><dd>${dateTime(intent.createdAt, language)}</dd>
+</dl></section>
+<section aria-labelledby="ledger"><h2 id="ledger">${t.ledger}</h2><div class="table"><table id="rows"><thead><tr><th>${t.date}</th><th>${t.type}</th><th>${t.status}</th><th class="num">${t.amount}</th><th>Gateway</th></tr></thead><tbody>${ledger}</tbody></table></div></section>
+${refundForm}`,
+  });
+}
+
+/** The confirmation step of a refund: what will be refunded, and the key that makes a double submit refund once. */
+export function confirmRefundPage(
+  language: PageLanguage,
+  view: {
+    user: DashboardUser;
+    csrfToken: string;
+    intent: PaymentIntent;
+    kind: 'refund' | 'manual';
+    amountMinor: number;
+    typedAmount: string;
+    operation: string;
+  },
+): string {
+  const t = TEXTS[language];
+  const scale = 10 ** decimalsOf(view.intent.currency);
+  const shown = money(view.amountMinor / scale, view.intent.currency, language);
+  const id = html(view.intent.paymentIntentId);
+  return dashboardPage({
+    language,
+    title: t.confirmRefund,
+    user: view.user,
+    csrfToken: view.csrfToken,
+    body: `<div class="card"><h1>${t.confirmRefund}</h1>
+<p id="question">${html(fill(t.confirmQuestion, { amount: shown }))}</p>
+<p>${view.kind === 'manual' ? t.manualRefund : t.refundAtGateway}</p>
+<form method="post" action="/payments/${id}/refund">${csrfField(view.csrfToken)}
+<input type="hidden" name="amount" value="${html(view.typedAmount)}">
+<input type="hidden" name="kind" value="${view.kind}">
+<input type="hidden" name="operation" value="${html(view.operation)}">
+<input type="hidden" name="confirmed" value="yes">
+<div class="actions"><button class="button danger" type="submit" id="confirm">${t.confirm}</button><a class="button secondary" href="/payments/${id}">${t.cancel}</a></div>
+</form></div>`,
+  });
+}

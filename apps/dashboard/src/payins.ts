@@ -1,0 +1,106 @@
+import { createPayinsClient, PayinsClient, PayinsComponents, PayinsPaths } from '@pcs/client';
+import type { DashboardUser } from '@pcs/dashboard-identity';
+import { DashboardSettings } from './settings';
+
+export type PaymentIntent = PayinsComponents['schemas']['PaymentIntentResponse'];
+export type Payin = PayinsComponents['schemas']['PayinResponse'];
+export type Merchant = PayinsComponents['schemas']['MerchantResponse'];
+export type PayinFilters = NonNullable<PayinsPaths['/payin']['get']['parameters']['query']>;
+type ErrorBody = { errorId?: string; showMessage?: { EN: string; ES: string } };
+
+/** A refusal or failure of the payins API, with its error body (errorId and both texts) when it gave one. */
+export class PayinsApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody | undefined,
+  ) {
+    super(`the payins API answered ${status}${body?.errorId ? ` ${body.errorId}` : ''}`);
+  }
+}
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The dashboard's only way to payments: the payins API over HTTP, with the
+ * typed client, signed (version 2) with the business's credential. A
+ * merchant-scoped person's requests carry their merchant, and whatever belongs
+ * to another merchant is "not found", exactly as the API answers another
+ * tenant.
+ */
+export class Payins {
+  private readonly client: PayinsClient;
+
+  constructor(settings: DashboardSettings) {
+    this.client = createPayinsClient({
+      baseUrl: settings.payinsApiUrl,
+      apiKey: settings.apiKey,
+      apiSecret: settings.apiSecret,
+      fetch: settings.fetch,
+    });
+  }
+
+  /** The business of the dashboard's credential: the only one whose people may sign in. */
+  async businessId(): Promise<string | null> {
+    const { data } = await this.client.GET('/merchant', { params: { query: { limit: 1 } } });
+    return data?.[0]?.results[0]?.businessId ?? null;
+  }
+
+  /** The merchants the person may see. */
+  async merchants(user: DashboardUser): Promise<Merchant[]> {
+    const merchants: Merchant[] = [];
+    for (let page = 1; page <= 50; page++) {
+      const { data, error, response } = await this.client.GET('/merchant', { params: { query: { page, limit: 100 } } });
+      if (!data) throw new PayinsApiError(response.status, error);
+      merchants.push(...data[0].results);
+      if (page >= data[0].pageCount) break;
+    }
+    return user.merchantId ? merchants.filter((m) => m.merchantId === user.merchantId) : merchants;
+  }
+
+  /** Operation 36 with the person's scope; a page of rows and the exact total. */
+  async ledger(user: DashboardUser, filters: PayinFilters): Promise<{ rows: Payin[]; total: number; pageCount: number }> {
+    const query = user.merchantId ? { ...filters, merchantId: user.merchantId } : filters;
+    const { data, error, response } = await this.client.GET('/payin', { params: { query } });
+    if (!data) throw new PayinsApiError(response.status, error);
+    return { rows: data[0].results, total: data[0].rowCount, pageCount: data[0].pageCount };
+  }
+
+  /** One payment, or null when it does not exist or is outside the person's scope. */
+  async paymentIntent(user: DashboardUser, paymentIntentId: string): Promise<PaymentIntent | null> {
+    if (!UUID.test(paymentIntentId)) return null;
+    const { data, error, response } = await this.client.GET('/payment-intent/{paymentIntentId}', { params: { path: { paymentIntentId } } });
+    if (response.status === 404) return null;
+    if (!data) throw new PayinsApiError(response.status, error);
+    return user.merchantId === null || user.merchantId === data.merchantId ? data : null;
+  }
+
+  /** Every ledger row of one payment (its attempts and refunds), oldest first. */
+  async rowsOf(user: DashboardUser, paymentIntentId: string): Promise<Payin[]> {
+    const { rows } = await this.ledger(user, { paymentIntentId, limit: 100, order: 'ASC' });
+    return rows;
+  }
+
+  /**
+   * A refund (operation 22) or a manual refund (23) through the API, with the
+   * Idempotency-Key of the confirmation page: the same confirmation sent twice
+   * refunds once.
+   */
+  async refund(
+    paymentIntentId: string,
+    kind: 'refund' | 'manual',
+    amount: number | undefined,
+    idempotencyKey: string,
+  ): Promise<PaymentIntent> {
+    const body = amount === undefined ? {} : { requestedRefundAmount: amount };
+    const params = { path: { paymentIntentId }, header: { 'Idempotency-Key': idempotencyKey } };
+    const { data, error, response } =
+      kind === 'refund'
+        ? await this.client.POST('/payment-intent/{paymentIntentId}/refund', { params, body })
+        : await this.client.POST('/payment-intent/{paymentIntentId}/manual-refund', {
+            params,
+            body: { ...body, status: 'MANUAL_REFUND_CONFIRMED' },
+          });
+    if (!data) throw new PayinsApiError(response.status, error);
+    return data;
+  }
+}

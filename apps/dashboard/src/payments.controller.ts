@@ -1,0 +1,174 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { DashboardIdentity } from '@pcs/dashboard-identity';
+import type { Response } from 'express';
+import * as crypto from 'node:crypto';
+import { DASHBOARD_HEADERS, money } from './pages/layout';
+import { balanceOf, confirmRefundPage, decimalsOf, paymentPage } from './pages/payment';
+import { CURRENCIES, FilterForm, paymentsPage, STATUSES } from './pages/payments';
+import { fill, TEXTS } from './pages/texts';
+import { PayinFilters, Payins, PayinsApiError, UUID } from './payins';
+import type { DashboardRequest } from './web';
+import { languageOf, PageError, Redirect, Requires } from './web';
+
+const PAGE_SIZE = 25;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const AMOUNT = /^\d{1,13}(\.\d{1,4})?$/;
+
+/** The form's filters, kept only when well-formed (the API validates again): what the list and its links carry. */
+function filterForm(query: Record<string, unknown>): FilterForm {
+  const pick = (name: string, valid: (v: string) => boolean) => {
+    const value = query[name];
+    return typeof value === 'string' && value !== '' && valid(value) ? value : undefined;
+  };
+  return {
+    status: pick('status', (v) => (STATUSES as readonly string[]).includes(v)),
+    currency: pick('currency', (v) => (CURRENCIES as readonly string[]).includes(v)),
+    minAmount: pick('minAmount', (v) => AMOUNT.test(v)),
+    maxAmount: pick('maxAmount', (v) => AMOUNT.test(v)),
+    dateFrom: pick('dateFrom', (v) => DATE.test(v)),
+    dateUntil: pick('dateUntil', (v) => DATE.test(v)),
+    merchantId: pick('merchantId', (v) => UUID.test(v)),
+    sort: pick('sort', (v) => ['DATE', 'AMOUNT', 'STATUS'].includes(v)),
+    order: pick('order', (v) => ['ASC', 'DESC'].includes(v)),
+  };
+}
+
+export function toApiFilters(form: FilterForm): PayinFilters {
+  return {
+    status: form.status as PayinFilters['status'],
+    currency: form.currency as PayinFilters['currency'],
+    minAmount: form.minAmount === undefined ? undefined : Number(form.minAmount),
+    maxAmount: form.maxAmount === undefined ? undefined : Number(form.maxAmount),
+    dateFrom: form.dateFrom,
+    dateUntil: form.dateUntil,
+    merchantId: form.merchantId,
+    sort: form.sort as PayinFilters['sort'],
+    order: form.order as PayinFilters['order'],
+  };
+}
+
+/** Payments: the ledger with every filter of operation 36, one payment's page, and refunds with a confirmation step. */
+@Controller('payments')
+export class PaymentsController {
+  constructor(
+    private readonly payins: Payins,
+    private readonly identity: DashboardIdentity,
+  ) {}
+
+  @Get()
+  async list(@Req() request: DashboardRequest, @Res() response: Response, @Query() query: Record<string, unknown>): Promise<void> {
+    const { user, csrfToken } = request.dashboard!;
+    const language = languageOf(request);
+    const filters = filterForm(query);
+    const page = typeof query.page === 'string' && /^[1-9]\d{0,5}$/.test(query.page) ? Number(query.page) : 1;
+    const merchants = await this.payins.merchants(user);
+    let result = { rows: [] as Awaited<ReturnType<Payins['ledger']>>['rows'], total: 0, pageCount: 0 };
+    let problem: string | undefined;
+    try {
+      result = await this.payins.ledger(user, { ...toApiFilters(filters), page, limit: PAGE_SIZE });
+    } catch (error) {
+      if (!(error instanceof PayinsApiError) || error.status !== 400) throw error;
+      problem = error.body?.showMessage?.[language === 'es' ? 'ES' : 'EN'] ?? error.message;
+    }
+    response
+      .status(problem ? 400 : 200)
+      .set(DASHBOARD_HEADERS)
+      .send(paymentsPage(language, { user, csrfToken, filters, merchants, ...result, page, limit: PAGE_SIZE, problem }));
+  }
+
+  @Get(':id')
+  async show(
+    @Req() request: DashboardRequest,
+    @Res() response: Response,
+    @Param('id') id: string,
+    @Query('done') done: unknown,
+  ): Promise<void> {
+    const { user, csrfToken } = request.dashboard!;
+    const intent = await this.payins.paymentIntent(user, id);
+    if (!intent) throw new PageError(404, 'notFound');
+    const rows = await this.payins.rowsOf(user, intent.paymentIntentId);
+    const t = TEXTS[languageOf(request)];
+    response
+      .set(DASHBOARD_HEADERS)
+      .send(paymentPage(languageOf(request), { user, csrfToken, intent, rows, notice: done === 'refund' ? t.refundDone : undefined }));
+  }
+
+  /**
+   * A refund in two steps: the first post shows what will be refunded and
+   * gives the confirmation a key of its own (its Idempotency-Key at the API,
+   * so a double submit refunds once); the second refunds and is audited.
+   */
+  @Post(':id/refund')
+  @HttpCode(200)
+  @Requires('refund', 'refund')
+  async refund(
+    @Req() request: DashboardRequest,
+    @Res() response: Response,
+    @Param('id') id: string,
+    @Body() body: Record<string, unknown>,
+  ): Promise<void> {
+    const { user, csrfToken } = request.dashboard!;
+    const language = languageOf(request);
+    const t = TEXTS[language];
+    const intent = await this.payins.paymentIntent(user, id);
+    if (!intent) throw new PageError(404, 'notFound');
+    const rows = await this.payins.rowsOf(user, intent.paymentIntentId);
+    const { refundable } = balanceOf(intent, rows);
+    const kind = body.kind === 'manual' ? 'manual' : 'refund';
+    const typed = typeof body.amount === 'string' ? body.amount.trim().replace(',', '.') : '';
+    const decimals = decimalsOf(intent.currency);
+    const shapeOk =
+      typed === '' || (new RegExp(`^\\d{1,13}(\\.\\d{1,${decimals}})?$`).test(typed) && (decimals > 0 || !typed.includes('.')));
+    const amountMinor = typed === '' ? refundable : Math.round(Number(typed) * 10 ** decimals);
+    const refusal =
+      refundable === 0
+        ? t.nothingRefundable
+        : !shapeOk || amountMinor <= 0 || amountMinor > refundable
+          ? fill(t.refundAmountInvalid, { refundable: money(refundable / 10 ** decimals, intent.currency, language) })
+          : null;
+    if (refusal) {
+      response
+        .status(400)
+        .set(DASHBOARD_HEADERS)
+        .send(paymentPage(language, { user, csrfToken, intent, rows, problem: refusal }));
+      return;
+    }
+    if (body.confirmed !== 'yes') {
+      response
+        .set(DASHBOARD_HEADERS)
+        .send(
+          confirmRefundPage(language, { user, csrfToken, intent, kind, amountMinor, typedAmount: typed, operation: crypto.randomUUID() }),
+        );
+      return;
+    }
+    const operation = typeof body.operation === 'string' && UUID.test(body.operation) ? body.operation : null;
+    if (!operation) throw new PageError(403, 'forbidden');
+    const audit = {
+      businessId: user.businessId,
+      userId: user.userId,
+      email: user.email,
+      action: kind === 'manual' ? 'manual-refund' : 'refund',
+      target: intent.paymentIntentId,
+    };
+    const detail = { amount: typed === '' ? 'all' : typed, currency: intent.currency, operation };
+    try {
+      await this.payins.refund(intent.paymentIntentId, kind, typed === '' ? undefined : Number(typed), operation);
+    } catch (error) {
+      const refused = error instanceof PayinsApiError && error.status < 500 && error.status !== 429;
+      await this.identity.audit({
+        ...audit,
+        result: refused ? 'refused' : 'failed',
+        detail: { ...detail, errorId: error instanceof PayinsApiError ? error.body?.errorId : undefined },
+      });
+      if (!refused) throw error;
+      const reason = error.body?.showMessage?.[language === 'es' ? 'ES' : 'EN'] ?? '';
+      response
+        .status(422)
+        .set(DASHBOARD_HEADERS)
+        .send(paymentPage(language, { user, csrfToken, intent, rows, problem: fill(t.refundRefused, { reason }) }));
+      return;
+    }
+    await this.identity.audit({ ...audit, result: 'succeeded', detail });
+    throw new Redirect(`/payments/${intent.paymentIntentId}?done=refund`);
+  }
+}

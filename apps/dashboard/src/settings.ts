@@ -1,0 +1,13 @@
+/** What the dashboard needs at run time (contract §18), resolved once at start-up; a class only to be Nest's injection token. */
+export abstract class DashboardSettings {
+  /** Its own tables (dashboard_*): people, sessions, the audit log. */
+  abstract readonly databaseUrl: string;
+  /** The payins API it reads and changes payments through, and the business credential it signs with. */
+  abstract readonly payinsApiUrl: string;
+  abstract readonly apiKey: string;
+  abstract readonly apiSecret: string;
+  /** Another fetch for the payins client (tests); the global one by default. */
+  abstract readonly fetch?: typeof fetch;
+  /** Express's `trust proxy` (TRUST_PROXY): the client address sign-in throttling counts. */
+  abstract readonly trustProxy: boolean | number | string;
+}

@@ -1,0 +1,177 @@
+import {
+  ArgumentsHost,
+  CanActivate,
+  Catch,
+  ExceptionFilter,
+  ExecutionContext,
+  Injectable,
+  Logger,
+  NotFoundException,
+  SetMetadata,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { can, DashboardIdentity, DashboardSession, Permission } from '@pcs/dashboard-identity';
+import { PageLanguage, pageLanguage } from '@pcs/pages';
+import type { Request, Response } from 'express';
+import * as crypto from 'node:crypto';
+import { DASHBOARD_HEADERS, dashboardPage, html } from './pages/layout';
+import { Texts, TEXTS } from './pages/texts';
+import { PayinsApiError } from './payins';
+
+export const SESSION_COOKIE = 'pcs_dashboard';
+/** The sign-in form's own CSRF token (double submit: a cookie and the same value in the form), before any session exists. */
+export const SIGN_IN_COOKIE = 'pcs_dashboard_sign_in';
+
+export interface DashboardRequest extends Request {
+  dashboard?: DashboardSession;
+  sessionToken?: string;
+}
+
+/** A page answered with a status and one sentence (403, 404, 503). */
+export class PageError extends Error {
+  constructor(
+    readonly status: 403 | 404 | 503,
+    readonly text: keyof Texts,
+  ) {
+    super(text);
+  }
+}
+
+/** A redirect to another page (303: the browser follows with a GET). */
+export class Redirect extends Error {
+  constructor(readonly location: string) {
+    super(location);
+  }
+}
+
+export function languageOf(request: Request): PageLanguage {
+  return pageLanguage(request.header('accept-language'));
+}
+
+export function cookieOf(request: Request, name: string): string | undefined {
+  for (const part of (request.header('cookie') ?? '').split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+  }
+  return undefined;
+}
+
+export function sameToken(a: unknown, b: string): boolean {
+  if (typeof a !== 'string' || a.length !== b.length) return false;
+  return crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
+}
+
+const ANONYMOUS = 'dashboard:anonymous';
+const REQUIRES = 'dashboard:requires';
+
+/** A page anyone may open (sign-in). */
+export const Anonymous = () => SetMetadata(ANONYMOUS, true);
+/** What a route needs of the person's role; the server refuses (403) and audits anything else. */
+export const Requires = (permission: Permission, action: string) => SetMetadata(REQUIRES, { permission, action });
+
+/**
+ * Every page needs a session (an HttpOnly, SameSite cookie); every change
+ * (any method but GET/HEAD) also needs the session's CSRF token in its form
+ * and, when the browser sends an Origin, this site's. A route's permission is
+ * checked here, so a hidden button is never the only guard: a forged post is
+ * a 403, recorded in the audit log.
+ */
+@Injectable()
+export class SessionGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly identity: DashboardIdentity,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<DashboardRequest>();
+    const targets = [context.getHandler(), context.getClass()];
+    const changes = request.method !== 'GET' && request.method !== 'HEAD';
+    if (changes && !sameOrigin(request)) throw new PageError(403, 'forbidden');
+    if (this.reflector.getAllAndOverride<boolean>(ANONYMOUS, targets)) return true;
+    const token = cookieOf(request, SESSION_COOKIE);
+    const session = token ? await this.identity.session(token) : null;
+    if (!session) {
+      if (changes) throw new PageError(403, 'sessionEnded');
+      throw new Redirect(`/sign-in?next=${encodeURIComponent(request.originalUrl)}`);
+    }
+    if (changes && !sameToken((request.body as Record<string, unknown> | undefined)?._csrf, session.csrfToken)) {
+      throw new PageError(403, 'forbidden');
+    }
+    request.dashboard = session;
+    request.sessionToken = token;
+    const required = this.reflector.getAllAndOverride<{ permission: Permission; action: string } | undefined>(REQUIRES, targets);
+    if (required && !can(session.user.role, required.permission)) {
+      await this.identity.audit({
+        businessId: session.user.businessId,
+        userId: session.user.userId,
+        email: session.user.email,
+        action: required.action,
+        target: typeof request.params.id === 'string' ? request.params.id.slice(0, 200) : null,
+        result: 'refused',
+        detail: { reason: `role ${session.user.role}` },
+      });
+      throw new PageError(403, 'forbidden');
+    }
+    return true;
+  }
+}
+
+/** A change whose Origin (when the browser sends one) is another site's is refused. */
+function sameOrigin(request: Request): boolean {
+  const origin = request.header('origin');
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).host === request.header('host');
+  } catch {
+    return false;
+  }
+}
+
+/** Failures become pages: a redirect, a 403/404/503 sentence in the person's language, or a 500 that shows nothing inside. */
+@Catch()
+export class PageErrors implements ExceptionFilter {
+  private readonly logger = new Logger('Dashboard');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const request = host.switchToHttp().getRequest<DashboardRequest>();
+    const response = host.switchToHttp().getResponse<Response>();
+    if (response.headersSent) return;
+    if (exception instanceof Redirect) {
+      response.redirect(303, exception.location);
+      return;
+    }
+    let status = 500;
+    let text: keyof Texts = 'apiUnavailable';
+    if (exception instanceof PageError) ({ status, text } = exception);
+    else if (exception instanceof NotFoundException) [status, text] = [404, 'notFound'];
+    else if (exception instanceof PayinsApiError && (exception.status >= 500 || exception.status === 429)) status = 503;
+    else if (isNetworkFailure(exception)) status = 503;
+    else {
+      const error =
+        exception instanceof Error
+          ? { type: exception.name, message: exception.message, stack: exception.stack }
+          : { value: String(exception) };
+      this.logger.error({ error, method: request.method, path: request.path }, 'unhandled error');
+    }
+    const language = languageOf(request);
+    const t = TEXTS[language];
+    if (status === 503) response.setHeader('Retry-After', '5');
+    response
+      .status(status)
+      .set(DASHBOARD_HEADERS)
+      .send(
+        dashboardPage({
+          language,
+          title: t[text],
+          user: request.dashboard?.user,
+          csrfToken: request.dashboard?.csrfToken,
+          body: `<h1 id="problem" data-status="${status}">${html(t[text])}</h1><p><a href="/payments">${t.back}</a></p>`,
+        }),
+      );
+  }
+}
+
+function isNetworkFailure(error: unknown): boolean {
+  return error instanceof TypeError && /fetch failed/i.test(error.message);
+}

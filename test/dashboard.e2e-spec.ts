@@ -1,0 +1,248 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { DashboardIdentity } from '@pcs/dashboard-identity';
+import { fitsWidth, launchChromium, screenshot, SignedClient, clientFor, TestTenant } from '@pcs/testing';
+import * as crypto from 'node:crypto';
+import { Browser, Page } from 'playwright-core';
+import { createDashboard } from '../apps/dashboard/src/dashboard';
+import { freePort } from './payins-app';
+import { Testbed, testbed } from './testbed';
+
+type Person = { email: string; password: string; userId: string };
+
+/**
+ * The operations dashboard (contract §18) in a real browser: its own app on
+ * its own port, reading and changing payments only through the payins API
+ * over HTTP (signed with the business's credential), its people in its own
+ * tables.
+ */
+describe('the operations dashboard', () => {
+  let bed: Testbed;
+  let tenant: TestTenant;
+  let dashboard: NestExpressApplication;
+  let base: string;
+  let browser: Browser;
+  let identity: DashboardIdentity;
+  let operator: Person;
+  let viewer: Person;
+  let scoped: Person;
+  let otherMerchant: SignedClient;
+  let payerId: string;
+
+  beforeAll(async () => {
+    bed = await testbed({ merchants: 2, payer: { firstName: 'Dash', lastName: 'Board' } });
+    ({ tenant, payerId } = bed);
+    otherMerchant = clientFor(bed.app, tenant.merchants[1]);
+    const payinsUrl = (await bed.app.getUrl()).replace('[::1]', '127.0.0.1');
+    dashboard = await createDashboard(
+      {
+        databaseUrl: process.env.TEST_DATABASE_URL!,
+        payinsApiUrl: payinsUrl,
+        apiKey: tenant.business.apiKey,
+        apiSecret: tenant.business.apiSecret,
+        trustProxy: false,
+      },
+      'silent',
+    );
+    const port = await freePort();
+    await dashboard.listen(port, '127.0.0.1');
+    base = `http://127.0.0.1:${port}`;
+    identity = new DashboardIdentity(bed.dataSource);
+    const person = (role: 'operator' | 'viewer', merchantId: string | null = null) =>
+      identity.createUser({
+        businessId: tenant.business.businessId,
+        merchantId,
+        email: `${role}-${crypto.randomUUID().slice(0, 8)}@example.uy`,
+        role,
+      });
+    [operator, viewer, scoped] = await Promise.all([
+      person('operator'),
+      person('viewer'),
+      person('viewer', tenant.merchants[0].merchantId),
+    ]);
+    browser = await launchChromium();
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await dashboard?.close();
+    await bed?.close();
+  });
+
+  /** A SUCCEEDED intent of a merchant, charged off-session in the sandbox. */
+  const paidIntent = async (client: SignedClient, amount: number, reference: string, payer = payerId): Promise<string> => {
+    const response = await client.post('/payment-intent', {
+      currency: 'UYU',
+      amount,
+      payinType: 'DEFAULT',
+      externalReference: reference,
+      payerId: payer,
+      offSession: true,
+      invoiceNumber: 1,
+      country: 'URY',
+      paymentInstrumentData: { paymentMethodName: 'OCA' },
+      confirm: true,
+    });
+    expect(response.body.status).toBe('SUCCEEDED');
+    return response.body.paymentIntent.paymentIntentId;
+  };
+
+  const signIn = async (person: Person, options: { width?: number; locale?: string } = {}): Promise<Page> => {
+    const context = await browser.newContext({
+      viewport: { width: options.width ?? 1280, height: 900 },
+      locale: options.locale ?? 'es-UY',
+    });
+    const page = await context.newPage();
+    await page.goto(`${base}/payments`);
+    // Not signed in: the sign-in page, which comes back to where the person was going.
+    expect(new URL(page.url()).pathname).toBe('/sign-in');
+    await page.fill('#email', person.email);
+    await page.fill('#password', person.password);
+    await page.click('button[type=submit]');
+    await page.waitForURL(/\/payments/);
+    return page;
+  };
+
+  it('lets an operator find a payment by its filters, refund part of it after a confirmation, and see it in the audit log', async () => {
+    const intentId = await paidIntent(bed.merchant, 1234.5, `dash-${crypto.randomUUID().slice(0, 6)}`);
+    const page = await signIn(operator, { locale: 'en-US' });
+
+    // Filters of operation 36: approved, UYU, this exact amount.
+    await page.selectOption('#status', 'APPROVED');
+    await page.selectOption('#currency', 'UYU');
+    await page.fill('#minAmount', '1234.5');
+    await page.fill('#maxAmount', '1234.5');
+    await page.click('button:has-text("Apply")');
+    await page.waitForURL(/minAmount=1234.5/);
+    const link = page.locator(`a[href="/payments/${intentId}"]`);
+    await expect(link.count()).resolves.toBe(1);
+    expect(await page.textContent('#payments')).toContain('1,234.50 UYU');
+    await link.click();
+    await page.waitForURL(`${base}/payments/${intentId}`);
+    expect(await page.textContent('#refundable')).toBe('1,234.50 UYU');
+
+    await page.fill('#amount', '200.25');
+    await page.click('#refund');
+    // The confirmation step says what will be refunded; nothing is refunded yet.
+    expect(await page.textContent('#question')).toContain('200.25 UYU');
+    const [{ refunds }] = await bed.dataSource.query(
+      `SELECT count(*)::int AS refunds FROM payin WHERE payment_intent_id = $1 AND transaction_type = 'REFUND'`,
+      [intentId],
+    );
+    expect(refunds).toBe(0);
+    const confirmation = {
+      _csrf: (await page.locator('input[name=_csrf]').last().getAttribute('value'))!,
+      operation: (await page.locator('input[name=operation]').getAttribute('value'))!,
+    };
+    await page.click('#confirm');
+    await page.waitForURL(/done=refund/);
+    expect(await page.textContent('#notice')).toContain('Refund recorded');
+    expect(await page.textContent('#refunded')).toBe('200.25 UYU');
+    expect(await page.textContent('#refundable')).toBe('1,034.25 UYU');
+    expect(await page.textContent('#rows')).toContain('REFUND');
+
+    // At the API: exactly one refund of 200.25, made through the payins API.
+    const intent = await bed.merchant.get(`/payment-intent/${intentId}`);
+    expect(intent.body.paymentIntentStatus).toBe('PARTIALLY_REFUNDED');
+
+    // The same confirmation sent again (a double click, the back button) refunds nothing more: its key is the API's Idempotency-Key.
+    const again = await page.request.post(`${base}/payments/${intentId}/refund`, {
+      form: { ...confirmation, amount: '200.25', kind: 'refund', confirmed: 'yes' },
+    });
+    expect(again.status()).toBe(200);
+    const [{ total }] = await bed.dataSource.query(
+      `SELECT count(*)::int AS total FROM payin WHERE payment_intent_id = $1 AND transaction_type = 'REFUND'`,
+      [intentId],
+    );
+    expect(total).toBe(1);
+
+    const entries = await identity.auditLog(tenant.business.businessId, { limit: 20 });
+    expect(entries.find((e) => e.action === 'refund' && e.target === intentId)).toMatchObject({
+      email: operator.email,
+      result: 'succeeded',
+      detail: expect.objectContaining({ amount: '200.25', currency: 'UYU' }),
+    });
+    expect(entries.find((e) => e.action === 'sign-in' && e.email === operator.email)?.result).toBe('succeeded');
+    await screenshot(page, 'dashboard-payment-refunded');
+    await page.context().close();
+  }, 90_000);
+
+  it("shows a viewer no refund button, and refuses a viewer's forged refund post with 403, changing nothing and auditing the refusal", async () => {
+    const intentId = await paidIntent(bed.merchant, 300, `viewer-${crypto.randomUUID().slice(0, 6)}`);
+    const page = await signIn(viewer);
+    await page.goto(`${base}/payments/${intentId}`);
+    expect(await page.locator('#refund').count()).toBe(0);
+    // The viewer's own session and CSRF token: only the role stands in the way.
+    const csrf = await page.locator('input[name=_csrf]').first().getAttribute('value');
+    const forged = await page.request.post(`${base}/payments/${intentId}/refund`, {
+      form: { _csrf: csrf!, amount: '', kind: 'refund', confirmed: 'yes', operation: crypto.randomUUID() },
+    });
+    expect(forged.status()).toBe(403);
+    const intent = await bed.merchant.get(`/payment-intent/${intentId}`);
+    expect(intent.body.paymentIntentStatus).toBe('SUCCEEDED');
+    const entries = await identity.auditLog(tenant.business.businessId, { limit: 50 });
+    expect(entries.find((e) => e.action === 'refund' && e.target === intentId)).toMatchObject({ email: viewer.email, result: 'refused' });
+    // Nor the audit log: an admin's.
+    expect((await page.goto(`${base}/audit`))?.status()).toBe(403);
+    await page.context().close();
+  }, 90_000);
+
+  it("never shows a merchant-scoped person another merchant's payment, guessed URLs included, and fits a 390-pixel phone", async () => {
+    const mine = await paidIntent(bed.merchant, 150, `mine-${crypto.randomUUID().slice(0, 6)}`);
+    const otherPayer = (await otherMerchant.post('/payer', { firstName: 'Otro', lastName: 'Comercio' })).body.payerId;
+    const theirs = await paidIntent(otherMerchant, 175, `theirs-${crypto.randomUUID().slice(0, 6)}`, otherPayer);
+    const page = await signIn(scoped, { width: 390 });
+    const table = await page.textContent('#payments');
+    expect(await page.locator(`a[href="/payments/${mine}"]`).count()).toBe(1);
+    expect(await page.locator(`a[href="/payments/${theirs}"]`).count()).toBe(0);
+    expect(table).not.toContain(tenant.merchants[1].merchantId);
+    // No merchant filter to choose another merchant; a merchantId in the address is overridden by the person's own.
+    expect(await page.locator('#merchantId').count()).toBe(0);
+    await page.goto(`${base}/payments?merchantId=${tenant.merchants[1].merchantId}`);
+    expect(await page.locator(`a[href="/payments/${theirs}"]`).count()).toBe(0);
+    const guessed = await page.goto(`${base}/payments/${theirs}`);
+    expect(guessed?.status()).toBe(404);
+    expect((await page.goto(`${base}/payments/${mine}`))?.status()).toBe(200);
+    expect(await fitsWidth(page, '#fields')).toEqual({ pageFits: true, elementFits: true });
+    await screenshot(page, 'dashboard-payment-phone');
+    await page.context().close();
+  }, 90_000);
+
+  it('refuses posts without the CSRF token or from another origin, and sign-ins past the throttle', async () => {
+    const page = await signIn(operator);
+    const noToken = await page.request.post(`${base}/sign-out`, { form: {} });
+    expect(noToken.status()).toBe(403);
+    const csrf = await page.locator('input[name=_csrf]').first().getAttribute('value');
+    const otherOrigin = await page.request.post(`${base}/sign-out`, {
+      form: { _csrf: csrf! },
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(otherOrigin.status()).toBe(403);
+    // Still signed in after both.
+    expect((await page.goto(`${base}/payments`))?.url()).toBe(`${base}/payments`);
+
+    const target = await identity.createUser({
+      businessId: tenant.business.businessId,
+      merchantId: null,
+      email: `throttled-${crypto.randomUUID().slice(0, 8)}@example.uy`,
+      role: 'viewer',
+    });
+    const context = await browser.newContext();
+    const attempt = await context.newPage();
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      await attempt.goto(`${base}/sign-in`);
+      await attempt.fill('#email', target.email);
+      await attempt.fill('#password', i < 5 ? 'wrong password' : target.password);
+      const [response] = await Promise.all([
+        attempt.waitForResponse((r) => r.url().endsWith('/sign-in') && r.request().method() === 'POST'),
+        attempt.click('button[type=submit]'),
+      ]);
+      statuses.push(response.status());
+    }
+    // Five wrong passwords, then even the right one waits.
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    expect(await attempt.textContent('#problem')).toMatch(/Demasiados intentos/);
+    await context.close();
+    await page.context().close();
+  }, 120_000);
+});
