@@ -6,6 +6,7 @@ import { DashboardSettings } from './settings';
 /** The dashboard app, as its main.ts and the tests build it. */
 export async function createDashboard(settings: DashboardSettings, logLevel = 'info'): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(DashboardModule.forRoot(settings), {
+    bodyParser: false,
     logger: logLevel === 'silent' ? false : ['error', 'warn', ...(logLevel === 'info' || logLevel === 'debug' ? (['log'] as const) : [])],
   });
   app.disable('x-powered-by');

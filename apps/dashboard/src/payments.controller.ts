@@ -114,7 +114,8 @@ export class PaymentsController {
     if (!intent) throw new PageError(404, 'notFound');
     const rows = await this.payins.rowsOf(user, intent.paymentIntentId);
     const { refundable } = balanceOf(intent, rows);
-    const kind = body.kind === 'manual' ? 'manual' : 'refund';
+    if (body.kind !== 'refund' && body.kind !== 'manual') throw new PageError(400, 'unreadable');
+    const kind = body.kind;
     const typed = typeof body.amount === 'string' ? body.amount.trim().replace(',', '.') : '';
     const decimals = decimalsOf(intent.currency);
     const shapeOk =

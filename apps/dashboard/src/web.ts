@@ -27,10 +27,10 @@ export interface DashboardRequest extends Request {
   sessionToken?: string;
 }
 
-/** A page answered with a status and one sentence (403, 404, 503). */
+/** A page answered with a status and one sentence (400, 403, 404, 503). */
 export class PageError extends Error {
   constructor(
-    readonly status: 403 | 404 | 503,
+    readonly status: 400 | 403 | 404 | 503,
     readonly text: keyof Texts,
   ) {
     super(text);
@@ -143,8 +143,11 @@ export class PageErrors implements ExceptionFilter {
     }
     let status = 500;
     let text: keyof Texts = 'apiUnavailable';
+    const clientError = httpStatusOf(exception);
     if (exception instanceof PageError) ({ status, text } = exception);
     else if (exception instanceof NotFoundException) [status, text] = [404, 'notFound'];
+    // The body parser's refusals (too large, unreadable, another charset): the request's fault, said so.
+    else if (clientError !== null) [status, text] = [clientError, 'unreadable'];
     else if (exception instanceof PayinsApiError && (exception.status >= 500 || exception.status === 429)) status = 503;
     else if (isNetworkFailure(exception)) status = 503;
     else {
@@ -170,6 +173,12 @@ export class PageErrors implements ExceptionFilter {
         }),
       );
   }
+}
+
+function httpStatusOf(error: unknown): number | null {
+  const status =
+    (error as { status?: unknown; getStatus?: () => number } | null)?.getStatus?.() ?? (error as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : null;
 }
 
 function isNetworkFailure(error: unknown): boolean {

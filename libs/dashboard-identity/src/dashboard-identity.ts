@@ -129,6 +129,7 @@ export class DashboardIdentity {
   }
 
   async userByEmail(email: string): Promise<DashboardUser | null> {
+    if (email.includes('\u0000')) return null;
     const rows = await this.dataSource.query(
       'SELECT user_id, business_id, merchant_id, email, role FROM dashboard_user WHERE lower(email) = lower($1) AND disabled_at IS NULL',
       [email.trim()],
@@ -142,6 +143,8 @@ export class DashboardIdentity {
    * account or the address, nothing is checked until the window ends.
    */
   async signIn(email: string, password: string, address: string): Promise<SignInResult> {
+    // PostgreSQL text holds no NUL: such an email is no one's (and must not fail the query).
+    email = email.replace(/\u0000/g, '');
     const account = accountKey(email);
     const waits = await Promise.all([
       blockedSeconds(this.failuresByAccount, account, SIGN_IN_FAILURES_PER_ACCOUNT),

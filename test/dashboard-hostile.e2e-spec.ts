@@ -1,0 +1,172 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { DashboardIdentity } from '@pcs/dashboard-identity';
+import * as crypto from 'node:crypto';
+import request from 'supertest';
+import { createDashboard } from '../apps/dashboard/src/dashboard';
+import { Testbed, testbed } from './testbed';
+
+/**
+ * Hostile input on every dashboard route (forms and addresses): odd
+ * characters, arrays, absurd numbers, huge bodies. Each gets a page (4xx or a
+ * 200 that ignored what it could not use), never a 500, never a change, and
+ * nothing typed comes back unescaped.
+ */
+describe('the dashboard under hostile input', () => {
+  let bed: Testbed;
+  let dashboard: NestExpressApplication;
+  let cookie: string;
+  let csrf: string;
+  let intentId: string;
+
+  const HOSTILE = [
+    '<script>alert(1)</script>',
+    '"><img src=x onerror=alert(1)>',
+    '\u0000',
+    '../../etc/passwd',
+    '1e400',
+    '-1',
+    '１００',
+    '0x10',
+    'NaN',
+    ' '.repeat(3),
+    'ñ'.repeat(300),
+    "'; DROP TABLE payin; --",
+  ];
+
+  beforeAll(async () => {
+    bed = await testbed({ payer: { firstName: 'Hostile', lastName: 'Input' } });
+    const payinsUrl = await bed.app.getUrl();
+    dashboard = await createDashboard(
+      {
+        databaseUrl: process.env.TEST_DATABASE_URL!,
+        payinsApiUrl: payinsUrl,
+        apiKey: bed.tenant.business.apiKey,
+        apiSecret: bed.tenant.business.apiSecret,
+        trustProxy: false,
+      },
+      'silent',
+    );
+    await dashboard.init();
+    const person = await new DashboardIdentity(bed.dataSource).createUser({
+      businessId: bed.tenant.business.businessId,
+      merchantId: null,
+      email: `hostile-${crypto.randomUUID().slice(0, 8)}@example.uy`,
+      role: 'operator',
+    });
+    const form = await request(dashboard.getHttpServer()).get('/sign-in');
+    const preCookie = (form.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
+    const token = /name="_csrf" value="([^"]+)"/.exec(form.text)![1];
+    const signedIn = await request(dashboard.getHttpServer())
+      .post('/sign-in')
+      .set('cookie', preCookie)
+      .type('form')
+      .send({ _csrf: token, email: person.email, password: person.password, next: '/payments' });
+    expect(signedIn.status).toBe(303);
+    cookie = (signedIn.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('pcs_dashboard='))!.split(';')[0];
+    const page = await request(dashboard.getHttpServer()).get('/payments').set('cookie', cookie);
+    csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
+    const created = await bed.merchant.post('/payment-intent', {
+      currency: 'UYU',
+      amount: 500,
+      payinType: 'DEFAULT',
+      externalReference: 'hostile',
+      payerId: bed.payerId,
+      offSession: true,
+      invoiceNumber: 1,
+      country: 'URY',
+      paymentInstrumentData: { paymentMethodName: 'OCA' },
+      confirm: true,
+    });
+    intentId = created.body.paymentIntent.paymentIntentId;
+  }, 60_000);
+
+  afterAll(async () => {
+    await dashboard?.close();
+    await bed?.close();
+  });
+
+  const refunds = async () =>
+    (
+      await bed.dataSource.query(`SELECT count(*)::int AS n FROM payin WHERE payment_intent_id = $1 AND transaction_type = 'REFUND'`, [
+        intentId,
+      ])
+    )[0].n as number;
+
+  it('answers every filter value, page and id in the address with a page, never a 500, and escapes what it shows', async () => {
+    for (const value of HOSTILE) {
+      const query = new URLSearchParams({
+        status: value,
+        currency: value,
+        minAmount: value,
+        dateFrom: value,
+        merchantId: value,
+        page: value,
+        sort: value,
+      });
+      const list = await request(dashboard.getHttpServer()).get(`/payments?${query}`).set('cookie', cookie);
+      expect(list.status).toBe(200);
+      expect(list.text).not.toContain('<script>alert');
+      expect(list.text).not.toContain('<img src=x');
+      const one = await request(dashboard.getHttpServer())
+        .get(`/payments/${encodeURIComponent(value)}`)
+        .set('cookie', cookie);
+      expect(one.status).toBe(404);
+    }
+    // Arrays and repeated fields are not filters.
+    expect(
+      (await request(dashboard.getHttpServer()).get('/payments?status=APPROVED&status=PENDING&currency[]=UYU').set('cookie', cookie))
+        .status,
+    ).toBe(200);
+  });
+
+  it('refuses every odd refund amount and kind with a page, refunding nothing', async () => {
+    for (const amount of [...HOSTILE, '0', '0.001', '500.01', '1,2,3']) {
+      const response = await request(dashboard.getHttpServer())
+        .post(`/payments/${intentId}/refund`)
+        .set('cookie', cookie)
+        .type('form')
+        .send({ _csrf: csrf, amount, kind: amount, confirmed: 'yes', operation: crypto.randomUUID() });
+      expect(response.status).toBe(400);
+      expect(response.text).not.toContain('<script>alert');
+    }
+    const arrays = await request(dashboard.getHttpServer())
+      .post(`/payments/${intentId}/refund`)
+      .set('cookie', cookie)
+      .type('form')
+      .send(`_csrf=${encodeURIComponent(csrf)}&amount[]=1&amount[]=2&confirmed=yes&operation=x`);
+    expect(arrays.status).toBeLessThan(500);
+    // A confirmed refund without a well-formed key of its own is refused.
+    const keyless = await request(dashboard.getHttpServer())
+      .post(`/payments/${intentId}/refund`)
+      .set('cookie', cookie)
+      .type('form')
+      .send({ _csrf: csrf, amount: '1', kind: 'refund', confirmed: 'yes', operation: '<script>' });
+    expect(keyless.status).toBe(403);
+    expect(await refunds()).toBe(0);
+  });
+
+  it('refuses odd sign-ins and oversized bodies without a 500', async () => {
+    for (const value of HOSTILE) {
+      const response = await request(dashboard.getHttpServer())
+        .post('/sign-in')
+        .type('form')
+        .send({ _csrf: value, email: value, password: value, next: value });
+      // Without the sign-in form's cookie: refused before anything is read; above 16 kB, too large to read.
+      expect([403, 413]).toContain(response.status);
+    }
+    const huge = await request(dashboard.getHttpServer())
+      .post(`/payments/${intentId}/refund`)
+      .set('cookie', cookie)
+      .type('form')
+      .send({ _csrf: csrf, amount: '1', filler: 'x'.repeat(100_000) });
+    expect(huge.status).toBe(413);
+    const json = await request(dashboard.getHttpServer())
+      .post(`/payments/${intentId}/refund`)
+      .set('cookie', cookie)
+      .set('content-type', 'application/json')
+      .send(JSON.stringify({ _csrf: csrf, amount: '1', confirmed: 'yes', operation: crypto.randomUUID() }));
+    // Forms only: a JSON body carries no form fields, so no CSRF token either.
+    expect(json.status).toBe(403);
+    expect(await refunds()).toBe(0);
+  });
+});
