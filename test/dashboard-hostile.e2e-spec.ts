@@ -103,7 +103,7 @@ describe('the dashboard under hostile input', () => {
         page: value,
         sort: value,
       });
-      const list = await request(dashboard.getHttpServer()).get(`/payments?${query}`).set('cookie', cookie);
+      const list = await request(dashboard.getHttpServer()).get(`/payments?${query.toString()}`).set('cookie', cookie);
       expect(list.status).toBe(200);
       expect(list.text).not.toContain('<script>alert');
       expect(list.text).not.toContain('<img src=x');

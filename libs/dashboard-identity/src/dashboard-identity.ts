@@ -144,7 +144,7 @@ export class DashboardIdentity {
    */
   async signIn(email: string, password: string, address: string): Promise<SignInResult> {
     // PostgreSQL text holds no NUL: such an email is no one's (and must not fail the query).
-    email = email.replace(/\u0000/g, '');
+    email = email.split('\u0000').join('');
     const account = accountKey(email);
     const waits = await Promise.all([
       blockedSeconds(this.failuresByAccount, account, SIGN_IN_FAILURES_PER_ACCOUNT),
