@@ -6,6 +6,7 @@ import { Browser, Page } from 'playwright-core';
 import { createDashboard } from '../apps/dashboard/src/dashboard';
 import { freePort } from './payins-app';
 import { Testbed, testbed } from './testbed';
+import { WebhookReceiver } from './webhook-receiver';
 
 type Person = { email: string; password: string; userId: string };
 
@@ -25,6 +26,8 @@ describe('the operations dashboard', () => {
   let operator: Person;
   let viewer: Person;
   let scoped: Person;
+  let admin: Person;
+  const receiver = new WebhookReceiver();
   let otherMerchant: SignedClient;
   let payerId: string;
 
@@ -54,15 +57,25 @@ describe('the operations dashboard', () => {
         email: `${role}-${crypto.randomUUID().slice(0, 8)}@example.uy`,
         role,
       });
-    [operator, viewer, scoped] = await Promise.all([
+    [operator, viewer, scoped, admin] = await Promise.all([
       person('operator'),
       person('viewer'),
       person('viewer', tenant.merchants[0].merchantId),
+      identity.createUser({
+        businessId: tenant.business.businessId,
+        merchantId: null,
+        email: `admin-${crypto.randomUUID().slice(0, 8)}@example.uy`,
+        role: 'admin',
+      }),
     ]);
+    // The first merchant's webhooks go to a receiver here: the payment's story shows their deliveries.
+    await receiver.start();
+    expect((await bed.merchant.post('/webhook-endpoint', { url: receiver.url })).status).toBe(200);
     browser = await launchChromium();
   }, 90_000);
 
   afterAll(async () => {
+    await receiver.stop();
     await browser?.close();
     await dashboard?.close();
     await bed?.close();
@@ -139,6 +152,21 @@ describe('the operations dashboard', () => {
     expect(await page.textContent('#refunded')).toBe('200.25 UYU');
     expect(await page.textContent('#refundable')).toBe('1,034.25 UYU');
     expect(await page.textContent('#rows')).toContain('REFUND');
+    // The story: the refund's events, and their webhook delivered to the merchant's receiver.
+    await receiver.waitFor((received) =>
+      received.some((w) => w.event.type === 'refund.succeeded' && w.event.data.object.paymentIntentId === intentId),
+    );
+    await page.reload();
+    const refunded = page.locator('#timeline li[data-event="refund.succeeded"]');
+    await expect(refunded.count()).resolves.toBe(1);
+    for (let i = 0; i < 50 && !(await refunded.textContent())?.includes('delivered'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await page.reload();
+    }
+    expect(await refunded.textContent()).toContain(`delivered ${receiver.url}`);
+    expect(await page.textContent('#timeline')).toContain('payment_intent.succeeded');
+    // An operator does not redeliver (webhooks are an admin's).
+    expect(await page.locator('#timeline button').count()).toBe(0);
 
     // At the API: exactly one refund of 200.25, made through the payins API.
     const intent = await bed.merchant.get(`/payment-intent/${intentId}`);
@@ -204,6 +232,30 @@ describe('the operations dashboard', () => {
     expect((await page.goto(`${base}/payments/${mine}`))?.status()).toBe(200);
     expect(await fitsWidth(page, '#fields')).toEqual({ pageFits: true, elementFits: true });
     await screenshot(page, 'dashboard-payment-phone');
+    await page.context().close();
+  }, 90_000);
+
+  it("lets an admin send a payment's event to its webhooks again, audited", async () => {
+    const intentId = await paidIntent(bed.merchant, 99, `again-${crypto.randomUUID().slice(0, 6)}`);
+    await receiver.waitFor((received) =>
+      received.some((w) => w.event.type === 'payment_intent.succeeded' && w.event.data.object.paymentIntentId === intentId),
+    );
+    const before = receiver.ofType('payment_intent.succeeded').filter((w) => w.event.data.object.paymentIntentId === intentId).length;
+    const page = await signIn(admin, { locale: 'en-US' });
+    await page.goto(`${base}/payments/${intentId}`);
+    await page.click('#timeline li[data-event="payment_intent.succeeded"] button');
+    await page.waitForURL(/done=redeliver/);
+    expect(await page.textContent('#notice')).toContain('Event sent again');
+    await receiver.waitFor(
+      (received) =>
+        received.filter((w) => w.event.type === 'payment_intent.succeeded' && w.event.data.object.paymentIntentId === intentId).length >
+        before,
+    );
+    const entries = await identity.auditLog(tenant.business.businessId, { limit: 20 });
+    expect(entries.find((e) => e.action === 'event:redeliver')).toMatchObject({ email: admin.email, result: 'succeeded' });
+    // The audit log page shows it to the admin.
+    await page.goto(`${base}/audit`);
+    expect(await page.textContent('#audit')).toContain('event:redeliver');
     await page.context().close();
   }, 90_000);
 

@@ -128,6 +128,19 @@ describe('refunds under concurrency, manual refunds, idempotency keys', () => {
     expect(theirs.status).toBe(200);
     expect(theirs.body[0]).toMatchObject({ rowCount: 0, results: [] });
     expect((await merchant.get('/payin?paymentIntentId=not-a-uuid')).status).toBe(400);
+
+    // Its story in the event log (GET /event?paymentIntentId=): its payment_intent.* and refund.* events only.
+    const events = (await merchant.get(`/event?paymentIntentId=${intentId}&limit=100`)).body[0];
+    const types = events.results.map((e: { type: string }) => e.type);
+    expect(types).toEqual(
+      expect.arrayContaining(['payment_intent.created', 'payment_intent.succeeded', 'refund.created', 'payment_intent.partially_refunded']),
+    );
+    expect(events.results.every((e: { data: { object: { paymentIntentId: string } } }) => e.data.object.paymentIntentId === intentId)).toBe(
+      true,
+    );
+    expect(events.rowCount).toBe(types.length);
+    expect((await stranger.get(`/event?paymentIntentId=${intentId}`)).body[0]).toMatchObject({ rowCount: 0, results: [] });
+    expect((await merchant.get('/event?paymentIntentId=nope')).status).toBe(400);
   });
 
   describe('Idempotency-Key', () => {

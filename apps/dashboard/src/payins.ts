@@ -6,6 +6,7 @@ export type PaymentIntent = PayinsComponents['schemas']['PaymentIntentResponse']
 export type Payin = PayinsComponents['schemas']['PayinResponse'];
 export type Merchant = PayinsComponents['schemas']['MerchantResponse'];
 export type PayinFilters = NonNullable<PayinsPaths['/payin']['get']['parameters']['query']>;
+export type EventWithDeliveries = PayinsComponents['schemas']['EventWithDeliveriesResponse'];
 type ErrorBody = { errorId?: string; showMessage?: { EN: string; ES: string } };
 
 /** A refusal or failure of the payins API, with its error body (errorId and both texts) when it gave one. */
@@ -78,6 +79,33 @@ export class Payins {
   async rowsOf(user: DashboardUser, paymentIntentId: string): Promise<Payin[]> {
     const { rows } = await this.ledger(user, { paymentIntentId, limit: 100, order: 'ASC' });
     return rows;
+  }
+
+  /** The ids of one payment's events, newest first. */
+  async eventIdsOf(user: DashboardUser, paymentIntentId: string): Promise<string[]> {
+    const query = { paymentIntentId, limit: 100, ...(user.merchantId ? { merchantId: user.merchantId } : {}) };
+    const { data, error, response } = await this.client.GET('/event', { params: { query } });
+    if (!data) throw new PayinsApiError(response.status, error as ErrorBody);
+    return data[0].results.map((event) => event.id);
+  }
+
+  /** One payment's events, oldest first, each with its webhook deliveries and their attempts. */
+  async timelineOf(user: DashboardUser, paymentIntentId: string): Promise<EventWithDeliveries[]> {
+    const events = (await this.eventIdsOf(user, paymentIntentId)).reverse().map((id) => ({ id }));
+    return Promise.all(
+      events.map(async (event) => {
+        const one = await this.client.GET('/event/{eventId}', { params: { path: { eventId: event.id } } });
+        if (!one.data) throw new PayinsApiError(one.response.status, one.error as ErrorBody);
+        return one.data;
+      }),
+    );
+  }
+
+  /** Sends an event again now, to every endpoint that wants it (contract §14). The caller checks it is the person's to send. */
+  async redeliver(eventId: string): Promise<EventWithDeliveries> {
+    const { data, error, response } = await this.client.POST('/event/{eventId}/redeliver', { params: { path: { eventId } }, body: {} });
+    if (!data) throw new PayinsApiError(response.status, error as ErrorBody);
+    return data;
   }
 
   /**

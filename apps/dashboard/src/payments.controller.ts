@@ -86,11 +86,13 @@ export class PaymentsController {
     const { user, csrfToken } = request.dashboard!;
     const intent = await this.payins.paymentIntent(user, id);
     if (!intent) throw new PageError(404, 'notFound');
-    const rows = await this.payins.rowsOf(user, intent.paymentIntentId);
+    const [rows, timeline] = await Promise.all([
+      this.payins.rowsOf(user, intent.paymentIntentId),
+      this.payins.timelineOf(user, intent.paymentIntentId),
+    ]);
     const t = TEXTS[languageOf(request)];
-    response
-      .set(DASHBOARD_HEADERS)
-      .send(paymentPage(languageOf(request), { user, csrfToken, intent, rows, notice: done === 'refund' ? t.refundDone : undefined }));
+    const notice = done === 'refund' ? t.refundDone : done === 'redeliver' ? t.redelivered : undefined;
+    response.set(DASHBOARD_HEADERS).send(paymentPage(languageOf(request), { user, csrfToken, intent, rows, timeline, notice }));
   }
 
   /**
@@ -131,7 +133,7 @@ export class PaymentsController {
       response
         .status(400)
         .set(DASHBOARD_HEADERS)
-        .send(paymentPage(language, { user, csrfToken, intent, rows, problem: refusal }));
+        .send(paymentPage(language, { user, csrfToken, intent, rows, timeline: await this.payins.timelineOf(user, id), problem: refusal }));
       return;
     }
     if (body.confirmed !== 'yes') {
@@ -166,10 +168,40 @@ export class PaymentsController {
       response
         .status(422)
         .set(DASHBOARD_HEADERS)
-        .send(paymentPage(language, { user, csrfToken, intent, rows, problem: fill(t.refundRefused, { reason }) }));
+        .send(
+          paymentPage(language, {
+            user,
+            csrfToken,
+            intent,
+            rows,
+            timeline: await this.payins.timelineOf(user, id),
+            problem: fill(t.refundRefused, { reason }),
+          }),
+        );
       return;
     }
     await this.identity.audit({ ...audit, result: 'succeeded', detail });
     throw new Redirect(`/payments/${intent.paymentIntentId}?done=refund`);
+  }
+
+  /** Sends one of the payment's events to its webhooks again (admins: webhooks are theirs), audited. */
+  @Post(':id/events/:eventId/redeliver')
+  @Requires('manage-webhooks', 'event:redeliver')
+  async redeliver(@Req() request: DashboardRequest, @Param('id') id: string, @Param('eventId') eventId: string): Promise<never> {
+    const { user } = request.dashboard!;
+    const intent = await this.payins.paymentIntent(user, id);
+    // Only an event of this payment, which the person may see.
+    if (!intent || !(await this.payins.eventIdsOf(user, intent.paymentIntentId)).includes(eventId)) throw new PageError(404, 'notFound');
+    const event = await this.payins.redeliver(eventId);
+    await this.identity.audit({
+      businessId: user.businessId,
+      userId: user.userId,
+      email: user.email,
+      action: 'event:redeliver',
+      target: eventId,
+      result: 'succeeded',
+      detail: { type: event.type, paymentIntentId: intent.paymentIntentId },
+    });
+    throw new Redirect(`/payments/${intent.paymentIntentId}?done=redeliver`);
   }
 }

@@ -1,6 +1,6 @@
 import { can, DashboardUser } from '@pcs/dashboard-identity';
 import { PageLanguage } from '@pcs/pages';
-import type { Payin, PaymentIntent } from '../payins';
+import type { EventWithDeliveries, Payin, PaymentIntent } from '../payins';
 import { csrfField, dashboardPage, dateTime, html, money } from './layout';
 import { fill, TEXTS } from './texts';
 
@@ -24,7 +24,15 @@ export function balanceOf(intent: PaymentIntent, rows: Payin[]): { collected: nu
 
 export function paymentPage(
   language: PageLanguage,
-  view: { user: DashboardUser; csrfToken: string; intent: PaymentIntent; rows: Payin[]; notice?: string; problem?: string },
+  view: {
+    user: DashboardUser;
+    csrfToken: string;
+    intent: PaymentIntent;
+    rows: Payin[];
+    timeline: EventWithDeliveries[];
+    notice?: string;
+    problem?: string;
+  },
 ): string {
   const t = TEXTS[language];
   const { intent, rows } = view;
@@ -37,6 +45,27 @@ export function paymentPage(
         `<tr><td>${dateTime(row.createdAt, language)}</td><td>${html(row.conceptCode)}</td><td><span class="status ${html(row.status)}">${html(row.status)}</span></td><td class="num">${money(row.amount, row.currency, language)}</td><td>${html(row.externalId ?? '—')}</td></tr>`,
     )
     .join('');
+  const events = view.timeline
+    .map((event) => {
+      const sent = event.deliveries ?? [];
+      const deliveries = sent.length
+        ? `<ul>${sent
+            .map((d) => {
+              const last = d.attempts[d.attempts.length - 1];
+              const outcome = last ? `${t.attempt} ${d.attempts.length}: ${last.status ?? html(last.error ?? '—')}` : '—';
+              return `<li><span class="status ${d.delivered ? 'succeeded' : 'failed'}">${d.delivered ? t.delivered : t.notDelivered}</span> ${html(d.url)} · ${outcome}</li>`;
+            })
+            .join('')}</ul>`
+        : `<p>${t.noDeliveries}</p>`;
+      const redeliver = can(view.user.role, 'manage-webhooks')
+        ? `<form method="post" action="/payments/${html(intent.paymentIntentId)}/events/${html(event.id)}/redeliver">${csrfField(view.csrfToken)}<button class="button secondary" type="submit">${t.redeliver}</button></form>`
+        : '';
+      return `<li data-event="${html(event.type)}"><strong>${html(event.type)}</strong> · ${dateTime(event.createdAt, language)}${deliveries}${redeliver}</li>`;
+    })
+    .join('');
+  const timeline = `<section class="card" aria-labelledby="timeline-title"><h2 id="timeline-title" style="margin-top:0">${t.timeline}</h2>${
+    events ? `<ol id="timeline">${events}</ol>` : `<p>${t.noEvents}</p>`
+  }</section>`;
   const refundForm =
     can(view.user.role, 'refund') && balance.refundable > 0
       ? `<section class="card" aria-labelledby="refund-title"><h2 id="refund-title" style="margin-top:0">${t.refund}</h2>
@@ -67,6 +96,7 @@ ${view.problem ? `<p class="notice error" role="alert" id="problem">${html(view.
 <dt>${t.createdAt}</dt><dd>${dateTime(intent.createdAt, language)}</dd>
 </dl></section>
 <section aria-labelledby="ledger"><h2 id="ledger">${t.ledger}</h2><div class="table"><table id="rows"><thead><tr><th>${t.date}</th><th>${t.type}</th><th>${t.status}</th><th class="num">${t.amount}</th><th>Gateway</th></tr></thead><tbody>${ledger}</tbody></table></div></section>
+${timeline}
 ${refundForm}`,
   });
 }

@@ -17,7 +17,7 @@ export class EventController {
   @ApiOperation({
     summary: 'List events (paged, newest first)',
     description:
-      "The merchant's events (payment_intent.*, refund.*, link.*), newest first, in the payins paged envelope; filter by type and creation dates.",
+      "The merchant's events (payment_intent.*, refund.*, link.*), newest first, in the payins paged envelope; filter by type, merchant, delivery, and payment intent (one payment's story).",
     operationId: 'listEvents',
   })
   @ApiOkResponse({ schema: { type: 'array', items: { $ref: getSchemaPath(EventPageResponse) } } })
@@ -28,6 +28,7 @@ export class EventController {
       {
         type: query.type,
         merchantId: asMerchantId(query.merchantId),
+        subjectId: query.paymentIntentId,
         delivered: query.delivered === undefined ? undefined : query.delivered === 'true',
       },
       query.toPageRequest(),

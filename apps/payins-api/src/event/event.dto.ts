@@ -15,6 +15,11 @@ export class ListEventsQuery extends PageQueryDto {
   @IsUUID('all')
   merchantId?: string;
 
+  @ApiPropertyOptional({ format: 'uuid', description: "One payment intent's story: its payment_intent.* and refund.* events" })
+  @Optional()
+  @IsUUID('all')
+  paymentIntentId?: string;
+
   @ApiPropertyOptional({
     enum: ['true', 'false'],
     description: 'true: every delivery of the event succeeded (or it had none); false: some delivery is pending or failed',

@@ -205,7 +205,7 @@ export interface paths {
         };
         /**
          * List events (paged, newest first)
-         * @description The merchant's events (payment_intent.*, refund.*, link.*), newest first, in the payins paged envelope; filter by type and creation dates.
+         * @description The merchant's events (payment_intent.*, refund.*, link.*), newest first, in the payins paged envelope; filter by type, merchant, delivery, and payment intent (one payment's story).
          */
         get: operations["listEvents"];
         put?: never;
@@ -3461,6 +3461,8 @@ export interface operations {
                 limit?: number;
                 type?: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "link.created" | "link.used" | "link.deleted";
                 merchantId?: string;
+                /** @description One payment intent's story: its payment_intent.* and refund.* events */
+                paymentIntentId?: string;
                 /** @description true: every delivery of the event succeeded (or it had none); false: some delivery is pending or failed */
                 delivered?: "true" | "false";
             };

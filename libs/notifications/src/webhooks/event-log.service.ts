@@ -22,6 +22,8 @@ export interface DeliveryView {
 export interface EventLogFilters {
   readonly type?: EventType;
   readonly merchantId?: MerchantId;
+  /** The events of one subject: a payment intent (its payment_intent.* and refund.* events) or a link. */
+  readonly subjectId?: string;
   /** true: every delivery of the event succeeded (or it had none); false: some delivery is pending or failed. */
   readonly delivered?: boolean;
 }
@@ -48,6 +50,7 @@ export class EventLogService {
     if (isMerchantCaller(caller)) add('e.merchant_id = ?', caller.merchantId);
     if (filters.merchantId) add('e.merchant_id = ?', filters.merchantId);
     if (filters.type) add('e.type = ?', filters.type);
+    if (filters.subjectId) add('e.subject_id = ?', filters.subjectId);
     if (filters.delivered !== undefined) {
       where.push(
         `${filters.delivered ? 'NOT ' : ''}EXISTS (SELECT 1 FROM webhook_delivery d WHERE d.event_id = e.event_id AND d.status <> 'DELIVERED')`,
