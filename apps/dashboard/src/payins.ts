@@ -85,7 +85,7 @@ export class Payins {
   async eventIdsOf(user: DashboardUser, paymentIntentId: string): Promise<string[]> {
     const query = { paymentIntentId, limit: 100, ...(user.merchantId ? { merchantId: user.merchantId } : {}) };
     const { data, error, response } = await this.client.GET('/event', { params: { query } });
-    if (!data) throw new PayinsApiError(response.status, error as ErrorBody);
+    if (!data) throw new PayinsApiError(response.status, error);
     return data[0].results.map((event) => event.id);
   }
 
@@ -95,7 +95,7 @@ export class Payins {
     return Promise.all(
       events.map(async (event) => {
         const one = await this.client.GET('/event/{eventId}', { params: { path: { eventId: event.id } } });
-        if (!one.data) throw new PayinsApiError(one.response.status, one.error as ErrorBody);
+        if (!one.data) throw new PayinsApiError(one.response.status, one.error);
         return one.data;
       }),
     );
@@ -104,7 +104,7 @@ export class Payins {
   /** Sends an event again now, to every endpoint that wants it (contract §14). The caller checks it is the person's to send. */
   async redeliver(eventId: string): Promise<EventWithDeliveries> {
     const { data, error, response } = await this.client.POST('/event/{eventId}/redeliver', { params: { path: { eventId } }, body: {} });
-    if (!data) throw new PayinsApiError(response.status, error as ErrorBody);
+    if (!data) throw new PayinsApiError(response.status, error);
     return data;
   }
 
