@@ -259,6 +259,42 @@ describe('the operations dashboard', () => {
     await page.context().close();
   }, 90_000);
 
+  it("exports the filtered rows as CSV, equal to the API's rows for the same filters", async () => {
+    for (let i = 0; i < 3; i++) await paidIntent(bed.merchant, 10 + i, `csv-${i},"quoted"`);
+    const page = await signIn(viewer);
+    await page.selectOption('#status', 'APPROVED');
+    await page.selectOption('#currency', 'UYU');
+    await page.click('button[type=submit]:has-text("Aplicar")');
+    await page.waitForURL(/status=APPROVED/);
+    const href = await page.getAttribute('#export', 'href');
+    // The list's filters (its sort too: the export itself always runs oldest first).
+    expect(href).toBe('/payments/export.csv?status=APPROVED&currency=UYU&sort=DATE&order=DESC');
+    const download = await page.request.get(`${base}${href}`);
+    expect(download.status()).toBe(200);
+    expect(download.headers()['content-type']).toBe('text/csv; charset=utf-8');
+    const [header, ...lines] = (await download.text()).trimEnd().split('\r\n');
+    expect(header).toBe(
+      'transactionId,paymentIntentId,createdAt,merchantId,merchantName,transactionType,conceptCode,status,currency,amount,externalId,liquidationDate',
+    );
+
+    const expected: { transactionId: string; amount: number; status: string }[] = [];
+    for (let n = 1; ; n++) {
+      const answer = await bed.business.get(`/payin?status=APPROVED&currency=UYU&sort=DATE&order=ASC&limit=100&page=${n}`);
+      expected.push(...answer.body[0].results);
+      if (n >= answer.body[0].pageCount) break;
+    }
+    expect(expected.length).toBeGreaterThanOrEqual(3);
+    expect(lines.map((line) => line.split(',')[0])).toEqual(expected.map((row) => row.transactionId));
+    expect(lines.map((line) => Number(line.split(',')[9]))).toEqual(expected.map((row) => row.amount));
+    expect(lines.every((line) => line.includes(',APPROVED,UYU,'))).toBe(true);
+    const entries = await identity.auditLog(tenant.business.businessId, { limit: 10 });
+    expect(entries.find((e) => e.action === 'payments:export')).toMatchObject({
+      email: viewer.email,
+      detail: expect.objectContaining({ rows: expected.length }),
+    });
+    await page.context().close();
+  }, 90_000);
+
   it('refuses posts without the CSRF token or from another origin, and sign-ins past the throttle', async () => {
     const page = await signIn(operator);
     const noToken = await page.request.post(`${base}/sign-out`, { form: {} });

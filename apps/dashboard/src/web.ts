@@ -136,7 +136,11 @@ export class PageErrors implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<DashboardRequest>();
     const response = host.switchToHttp().getResponse<Response>();
-    if (response.headersSent) return;
+    // Failed halfway through a stream (an export): cut it, so that the download fails rather than looking complete.
+    if (response.headersSent) {
+      if (!response.writableEnded) response.destroy();
+      return;
+    }
     if (exception instanceof Redirect) {
       response.redirect(303, exception.location);
       return;

@@ -73,7 +73,8 @@ ${select('order', t.order, f.order, [
   ['ASC', t.oldest],
 ])}
 </div>
-<div class="actions"><button class="button" type="submit">${t.apply}</button><a class="button secondary" href="/payments">${t.clear}</a></div>
+<div class="actions"><button class="button" type="submit">${t.apply}</button><a class="button secondary" href="/payments">${t.clear}</a>
+<a class="button secondary" id="export" href="/payments/export.csv${query(1).replace(/&?page=1$/, '')}" download>${t.exportCsv}</a></div>
 </form>`;
   const first = view.total === 0 ? 0 : (view.page - 1) * view.limit + 1;
   const rows = view.rows
