@@ -295,6 +295,45 @@ describe('the operations dashboard', () => {
     await page.context().close();
   }, 90_000);
 
+  it('shows the overview — today, the last 30 days, approval rate, charts — equal to the API, reached with the keyboard alone on a phone', async () => {
+    await paidIntent(bed.merchant, 321.5, `overview-${crypto.randomUUID().slice(0, 6)}`);
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
+    const page = await context.newPage();
+    await page.goto(`${base}/sign-in`);
+    // The keyboard alone: the email field first, then the password, then the button.
+    await page.keyboard.press('Tab');
+    const focused = () => page.evaluate('document.activeElement && document.activeElement.id');
+    for (let i = 0; i < 10 && (await focused()) !== 'email'; i++) await page.keyboard.press('Tab');
+    expect(await focused()).toBe('email');
+    await page.keyboard.type(operator.email);
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('password');
+    await page.keyboard.type(operator.password);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${base}/overview`);
+
+    const api = (await bed.business.get('/payin/summary')).body;
+    const uyu = api.totals.find((total: { currency: string }) => total.currency === 'UYU');
+    const card = page.locator('#figures [data-currency="UYU"]');
+    const number = (text: string | null) => Number(text!.replace(/[^\d.]/g, ''));
+    expect(number(await card.locator('[data-figure="span"]').textContent())).toBe(uyu.collected);
+    const today = api.days.find(
+      (d: { day: string; currency: string }) => d.currency === 'UYU' && d.day === new Date().toISOString().slice(0, 10),
+    );
+    expect(number(await card.locator('[data-figure="today"]').textContent())).toBe(today.collected);
+    expect(await card.locator('[data-figure="approval"]').textContent()).toBe(`${Math.round(uyu.approvalRate * 1000) / 10}%`);
+    expect(await page.locator('svg.chart[role=img]').count()).toBe(2);
+    expect(await page.locator('svg.chart rect.bar').count()).toBeGreaterThanOrEqual(31);
+    expect(await fitsWidth(page, '#figures')).toEqual({ pageFits: true, elementFits: true });
+    await screenshot(page, 'dashboard-overview-phone');
+
+    // Keyboard on to the payments page: a visible link in the header, then Enter.
+    await page.focus('header a[href="/payments"]');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${base}/payments`);
+    await context.close();
+  }, 90_000);
+
   it('refuses posts without the CSRF token or from another origin, and sign-ins past the throttle', async () => {
     const page = await signIn(operator);
     const noToken = await page.request.post(`${base}/sign-out`, { form: {} });

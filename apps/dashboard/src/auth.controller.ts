@@ -11,7 +11,7 @@ import { Anonymous, cookieOf, languageOf, PageError, Redirect, sameToken, SESSIO
 
 /** Only a path of this site: `//host` or `https://…` would send a person elsewhere after signing in. */
 function safeNext(next: unknown): string {
-  return typeof next === 'string' && /^\/(?![/\\])[\x21-\x7e]{0,500}$/.test(next) ? next : '/payments';
+  return typeof next === 'string' && /^\/(?![/\\])[\x21-\x7e]{0,500}$/.test(next) ? next : '/overview';
 }
 
 @Controller()
@@ -32,7 +32,7 @@ export class AuthController {
   @Anonymous()
   @Get()
   home(): never {
-    throw new Redirect('/payments');
+    throw new Redirect('/overview');
   }
 
   @Anonymous()

@@ -7,6 +7,7 @@ import { DataSource } from 'typeorm';
 import { AuditController } from './audit.controller';
 import { AuthController } from './auth.controller';
 import { HealthController } from './health.controller';
+import { OverviewController } from './overview.controller';
 import { Payins } from './payins';
 import { PaymentsController } from './payments.controller';
 import { DashboardSettings } from './settings';
@@ -22,7 +23,7 @@ export class DashboardModule {
     return {
       module: DashboardModule,
       imports: [DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: 5 })],
-      controllers: [AuthController, PaymentsController, AuditController, HealthController],
+      controllers: [AuthController, OverviewController, PaymentsController, AuditController, HealthController],
       providers: [
         { provide: DashboardSettings, useValue: settings },
         { provide: Payins, useFactory: () => new Payins(settings) },

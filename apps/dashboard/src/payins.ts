@@ -7,6 +7,7 @@ export type Payin = PayinsComponents['schemas']['PayinResponse'];
 export type Merchant = PayinsComponents['schemas']['MerchantResponse'];
 export type PayinFilters = NonNullable<PayinsPaths['/payin']['get']['parameters']['query']>;
 export type EventWithDeliveries = PayinsComponents['schemas']['EventWithDeliveriesResponse'];
+export type PayinSummary = PayinsComponents['schemas']['PayinSummaryResponse'];
 type ErrorBody = { errorId?: string; showMessage?: { EN: string; ES: string } };
 
 /** A refusal or failure of the payins API, with its error body (errorId and both texts) when it gave one. */
@@ -64,6 +65,17 @@ export class Payins {
     const { data, error, response } = await this.client.GET('/payin', { params: { query } });
     if (!data) throw new PayinsApiError(response.status, error);
     return { rows: data[0].results, total: data[0].rowCount, pageCount: data[0].pageCount };
+  }
+
+  /** The overview's figures over the last `days` UTC days, within the person's scope. */
+  async summary(user: DashboardUser, days: number, merchantId?: string): Promise<PayinSummary> {
+    const until = new Date();
+    const dateFrom = new Date(until.getTime() - (days - 1) * 86_400_000).toISOString().slice(0, 10);
+    const scope = user.merchantId ?? merchantId;
+    const query = { dateFrom, dateUntil: until.toISOString().slice(0, 10), ...(scope ? { merchantId: scope } : {}) };
+    const { data, error, response } = await this.client.GET('/payin/summary', { params: { query } });
+    if (!data) throw new PayinsApiError(response.status, error as ErrorBody);
+    return data;
   }
 
   /** One payment, or null when it does not exist or is outside the person's scope. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Caller, Page, PageRequest, PaymentIntentId } from '@pcs/kernel';
+import { Caller, Currency, MerchantId, Page, PageRequest, PaymentIntentId, wireAmount } from '@pcs/kernel';
 import { DataSource, EntityManager } from 'typeorm';
 import { Payin, PayinProps } from './domain/payin';
 import { PayinFilters, PayinRepository } from './payin.repository';
@@ -87,4 +87,62 @@ export class PayinLedgerService {
     const found = await this.payins.list(this.dataSource.manager, caller, filters, page);
     return { ...found, items: found.items.map((p) => p.snapshot()) };
   }
+
+  /**
+   * The ledger's figures over whole UTC days (the operations dashboard's
+   * overview): per day, per payment method and in total, per currency, in
+   * wire amounts; approval rate = approved / (approved + rejected) attempts.
+   */
+  async summary(caller: Caller, merchantId: MerchantId | undefined, from: Date, until: Date): Promise<PayinSummary> {
+    const rows = await this.payins.summary(this.dataSource.manager, caller, merchantId, from, until);
+    const wire = <T extends { currency: Currency; collected: number }>(row: T) => ({
+      ...row,
+      collected: wireAmount(row.collected, row.currency),
+    });
+    const totals = new Map<Currency, { currency: Currency; collected: number; refunded: number; approved: number; rejected: number }>();
+    for (const day of rows.days) {
+      const total = totals.get(day.currency) ?? { currency: day.currency, collected: 0, refunded: 0, approved: 0, rejected: 0 };
+      totals.set(day.currency, {
+        ...total,
+        collected: total.collected + day.collected,
+        approved: total.approved + day.approved,
+        rejected: total.rejected + day.rejected,
+      });
+    }
+    for (const refund of rows.refunds) {
+      const total = totals.get(refund.currency) ?? { currency: refund.currency, collected: 0, refunded: 0, approved: 0, rejected: 0 };
+      totals.set(refund.currency, { ...total, refunded: refund.refunded });
+    }
+    return {
+      days: rows.days.map(wire),
+      paymentMethods: rows.paymentMethods.map(wire),
+      totals: [...totals.values()]
+        .sort((a, b) => a.currency.localeCompare(b.currency))
+        .map((t) => ({
+          ...t,
+          collected: wireAmount(t.collected, t.currency),
+          refunded: wireAmount(t.refunded, t.currency),
+          approvalRate: t.approved + t.rejected === 0 ? null : Math.round((t.approved / (t.approved + t.rejected)) * 10_000) / 10_000,
+        })),
+    };
+  }
+}
+
+export interface PayinSummary {
+  readonly days: readonly { day: string; currency: Currency; collected: number; approved: number; rejected: number }[];
+  readonly paymentMethods: readonly {
+    paymentMethodName: string;
+    currency: Currency;
+    collected: number;
+    approved: number;
+    rejected: number;
+  }[];
+  readonly totals: readonly {
+    currency: Currency;
+    collected: number;
+    refunded: number;
+    approved: number;
+    rejected: number;
+    approvalRate: number | null;
+  }[];
 }

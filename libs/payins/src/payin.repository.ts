@@ -18,6 +18,22 @@ export interface PayinFilters {
   sort?: SortBy;
 }
 
+/** The ledger's figures over a span (the dashboard's overview): whole UTC days, in minor units. */
+export interface PayinSummaryRows {
+  /** Per UTC day and currency: collected (approved collections), approved and rejected attempts. */
+  readonly days: readonly { day: string; currency: Currency; collected: number; approved: number; rejected: number }[];
+  /** Per payment method and currency, the same figures. */
+  readonly paymentMethods: readonly {
+    paymentMethodName: string;
+    currency: Currency;
+    collected: number;
+    approved: number;
+    rejected: number;
+  }[];
+  /** Per currency: refunds approved or under way. */
+  readonly refunds: readonly { currency: Currency; refunded: number }[];
+}
+
 /** Where payins are kept (port; the TypeORM adapter is in persistence/). The unit of work comes first. */
 export abstract class PayinRepository {
   /** A new record: a plain INSERT. */
@@ -47,4 +63,12 @@ export abstract class PayinRepository {
   abstract expiredSessions(manager: EntityManager, now: Date, limit: number): Promise<Payin[]>;
   /** Operation 36. */
   abstract list(manager: EntityManager, caller: Caller, filters: PayinFilters, page: PageRequest): Promise<Page<Payin>>;
+  /** Figures of the caller's ledger (optionally one merchant's) created in [from, until). */
+  abstract summary(
+    manager: EntityManager,
+    caller: Caller,
+    merchantId: MerchantId | undefined,
+    from: Date,
+    until: Date,
+  ): Promise<PayinSummaryRows>;
 }

@@ -53,6 +53,13 @@ dd{margin:0;overflow-wrap:anywhere}
 .status.APPROVED,.status.SUCCEEDED,.status.succeeded{background:#d8f3dc}
 .status.REJECTED,.status.CANCELLED,.status.refused,.status.failed{background:#fdecea}
 .pager{display:flex;gap:1rem;align-items:center;margin-top:.75rem;flex-wrap:wrap}
+.figures{display:grid;gap:.75rem;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));margin-bottom:1rem}
+.figure .value{font-size:1.4rem;font-weight:700}
+figure{margin:0}
+svg.chart{width:100%;max-width:720px;height:auto;display:block}
+svg.chart .bar{fill:#0b57d0}
+svg.chart text{font-size:18px;fill:#4a5361}
+details{margin-top:.5rem}
 @media (max-width:480px){main{padding:.75rem}dl{grid-template-columns:1fr}dt{margin-top:.4rem}}
 `;
 
@@ -79,7 +86,7 @@ export interface PageFrame {
 export function dashboardPage({ language, title, user, csrfToken, body }: PageFrame): string {
   const t = TEXTS[language];
   const nav = user
-    ? `<nav aria-label="${html(t.product)}"><a href="/payments">${t.payments}</a>${can(user.role, 'read-audit') ? `<a href="/audit">${t.audit}</a>` : ''}</nav>
+    ? `<nav aria-label="${html(t.product)}"><a href="/overview">${t.overview}</a><a href="/payments">${t.payments}</a>${can(user.role, 'read-audit') ? `<a href="/audit">${t.audit}</a>` : ''}</nav>
 <span class="who">${html(user.email)}</span>
 <form method="post" action="/sign-out">${csrfField(csrfToken)}<button type="submit">${t.signOut}</button></form>`
     : '';

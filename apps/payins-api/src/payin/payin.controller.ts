@@ -6,8 +6,8 @@ import type { Caller } from '@pcs/kernel';
 import { MerchantAccess } from '@pcs/merchants';
 import { PayinLedgerService, payinRepresentation } from '@pcs/payins';
 import type { PayinProps } from '@pcs/payins';
-import { ListPayinsQuery } from './payin.dto';
-import { PayinPageResponse, PayinResponse } from './payin.responses';
+import { ListPayinsQuery, PayinSummaryQuery } from './payin.dto';
+import { PayinPageResponse, PayinResponse, PayinSummaryResponse } from './payin.responses';
 
 export function presentPayin(p: Readonly<PayinProps>): PayinResponse {
   return payinRepresentation(p);
@@ -48,5 +48,36 @@ export class PayinController {
       query.toPageRequest(),
     );
     return payinsEnvelope(page, presentPayin);
+  }
+
+  @Get('summary')
+  @ApiOperation({
+    summary: "The ledger's figures over whole days (beyond the specification)",
+    description:
+      'For the operations dashboard: per UTC day, per payment method and per currency over the span, the amount collected (approved collections), ' +
+      'approved and rejected attempts, refunds, and the approval rate (approved / (approved + rejected)). Default span: the last 30 days; at most 366.',
+    operationId: 'summarizePayins',
+  })
+  @ApiOkResponse({ type: PayinSummaryResponse })
+  @ApiStandardErrors()
+  async summarize(@CurrentCaller() caller: Caller, @Query() query: PayinSummaryQuery): Promise<PayinSummaryResponse> {
+    const day = (value: string, field: string) => {
+      const date = new Date(`${value}T00:00:00.000Z`);
+      if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value)
+        throw new InvalidRequestError([field], `${field} is not a date`);
+      return date;
+    };
+    const until = query.dateUntil ? day(query.dateUntil, 'dateUntil') : day(new Date().toISOString().slice(0, 10), 'dateUntil');
+    const from = query.dateFrom ? day(query.dateFrom, 'dateFrom') : new Date(until.getTime() - 29 * 86_400_000);
+    const days = (until.getTime() - from.getTime()) / 86_400_000 + 1;
+    if (days < 1) throw new InvalidRequestError(['dateFrom', 'dateUntil'], 'dateFrom is after dateUntil');
+    if (days > 366) throw new InvalidRequestError(['dateFrom', 'dateUntil'], 'the span is longer than 366 days');
+    if (query.merchantId) await this.access.loadVisible(caller, asMerchantId(query.merchantId));
+    const summary = await this.ledger.summary(caller, asMerchantId(query.merchantId), from, new Date(until.getTime() + 86_400_000));
+    return {
+      dateFrom: from.toISOString().slice(0, 10),
+      dateUntil: until.toISOString().slice(0, 10),
+      ...summary,
+    } as PayinSummaryResponse;
   }
 }

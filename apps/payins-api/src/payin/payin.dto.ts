@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsEnum, IsNumber, IsUUID, Min } from 'class-validator';
+import { IsEnum, IsNumber, IsUUID, Matches, Min } from 'class-validator';
 import { IsDateBound, Optional, PageQueryDto } from '@pcs/http';
 import { Currency, OrderBy, SortBy, TransactionStatus } from '@pcs/kernel';
 
@@ -58,4 +58,22 @@ export class ListPayinsQuery extends PageQueryDto {
   @Optional()
   @IsEnum(SortBy)
   sort?: SortBy;
+}
+
+/** The overview's span: whole UTC days (beyond the specification; the operations dashboard's figures). */
+export class PayinSummaryQuery {
+  @ApiPropertyOptional({ example: '2026-10-26', description: 'First UTC day, inclusive (default: 29 days before dateUntil)' })
+  @Optional()
+  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'dateFrom must be a date (YYYY-MM-DD)' })
+  dateFrom?: string;
+
+  @ApiPropertyOptional({ example: '2026-11-24', description: 'Last UTC day, inclusive (default: today)' })
+  @Optional()
+  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'dateUntil must be a date (YYYY-MM-DD)' })
+  dateUntil?: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @Optional()
+  @IsUUID('all')
+  merchantId?: string;
 }

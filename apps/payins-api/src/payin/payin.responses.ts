@@ -53,3 +53,35 @@ export class PayinPageResponse {
   @ApiProperty() pageCount: number;
   @ApiProperty({ type: [PayinResponse] }) results: PayinResponse[];
 }
+
+class SummaryFigures {
+  @ApiProperty({ enum: Currency }) currency: string;
+  @ApiProperty({ description: 'Approved collections, major units' }) collected: number;
+  @ApiProperty({ description: 'Approved collection attempts' }) approved: number;
+  @ApiProperty({ description: 'Rejected collection attempts' }) rejected: number;
+}
+
+export class PayinSummaryDayResponse extends SummaryFigures {
+  @ApiProperty({ example: '2026-11-24', description: 'UTC day' }) day: string;
+}
+
+export class PayinSummaryMethodResponse extends SummaryFigures {
+  @ApiProperty({ example: 'VISA' }) paymentMethodName: string;
+}
+
+export class PayinSummaryTotalResponse extends SummaryFigures {
+  @ApiProperty({ description: 'Refunds approved or under way, major units' }) refunded: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'approved / (approved + rejected), 4 decimals; null without either' })
+  approvalRate: number | null;
+}
+
+export class PayinSummaryResponse {
+  @ApiProperty({ example: '2026-10-26' }) dateFrom: string;
+  @ApiProperty({ example: '2026-11-24' }) dateUntil: string;
+  @ApiProperty({ type: [PayinSummaryDayResponse], description: 'Per UTC day and currency (days without payins are absent)' })
+  days: PayinSummaryDayResponse[];
+  @ApiProperty({ type: [PayinSummaryMethodResponse], description: 'Per payment method and currency, most collected first' })
+  paymentMethods: PayinSummaryMethodResponse[];
+  @ApiProperty({ type: [PayinSummaryTotalResponse], description: 'Per currency, over the whole span' })
+  totals: PayinSummaryTotalResponse[];
+}

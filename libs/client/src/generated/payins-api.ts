@@ -748,6 +748,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payin/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The ledger's figures over whole days (beyond the specification)
+         * @description For the operations dashboard: per UTC day, per payment method and per currency over the span, the amount collected (approved collections), approved and rejected attempts, refunds, and the approval rate (approved / (approved + rejected)). Default span: the last 30 days; at most 366.
+         */
+        get: operations["summarizePayins"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -1801,6 +1821,59 @@ export interface components {
             rowCount: number;
             pageCount: number;
             results: components["schemas"]["PayinResponse"][];
+        };
+        PayinSummaryDayResponse: {
+            /** @enum {string} */
+            currency: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
+            /** @description Approved collections, major units */
+            collected: number;
+            /** @description Approved collection attempts */
+            approved: number;
+            /** @description Rejected collection attempts */
+            rejected: number;
+            /**
+             * @description UTC day
+             * @example 2026-11-24
+             */
+            day: string;
+        };
+        PayinSummaryMethodResponse: {
+            /** @enum {string} */
+            currency: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
+            /** @description Approved collections, major units */
+            collected: number;
+            /** @description Approved collection attempts */
+            approved: number;
+            /** @description Rejected collection attempts */
+            rejected: number;
+            /** @example VISA */
+            paymentMethodName: string;
+        };
+        PayinSummaryTotalResponse: {
+            /** @enum {string} */
+            currency: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
+            /** @description Approved collections, major units */
+            collected: number;
+            /** @description Approved collection attempts */
+            approved: number;
+            /** @description Rejected collection attempts */
+            rejected: number;
+            /** @description Refunds approved or under way, major units */
+            refunded: number;
+            /** @description approved / (approved + rejected), 4 decimals; null without either */
+            approvalRate: number | null;
+        };
+        PayinSummaryResponse: {
+            /** @example 2026-10-26 */
+            dateFrom: string;
+            /** @example 2026-11-24 */
+            dateUntil: string;
+            /** @description Per UTC day and currency (days without payins are absent) */
+            days: components["schemas"]["PayinSummaryDayResponse"][];
+            /** @description Per payment method and currency, most collected first */
+            paymentMethods: components["schemas"]["PayinSummaryMethodResponse"][];
+            /** @description Per currency, over the whole span */
+            totals: components["schemas"]["PayinSummaryTotalResponse"][];
         };
         HealthIndicatorResponse: {
             /**
@@ -6959,6 +7032,109 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayinPageResponse"][];
+                };
+            };
+            /** @description Invalid input (Validation:INVALID_REQUEST or an operation code) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown, deleted or another tenant's resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation:PAYLOAD_TOO_LARGE: the body is larger than the API accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation:UNSUPPORTED_MEDIA_TYPE: a body that is not application/json in UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:RATE_LIMITED: over the api-key's rate (reads and writes apart, contract §17), or too many refused requests from this address; nothing was changed. Wait Retry-After seconds; a version 2 request refused for its rate may be sent again unchanged within its 300 s */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal:INTERNAL_ERROR: an unexpected failure; nothing was half-written, and a retry with the same Idempotency-Key is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    summarizePayins: {
+        parameters: {
+            query?: {
+                /** @description First UTC day, inclusive (default: 29 days before dateUntil) */
+                dateFrom?: string;
+                /** @description Last UTC day, inclusive (default: today) */
+                dateUntil?: string;
+                merchantId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayinSummaryResponse"];
                 };
             };
             /** @description Invalid input (Validation:INVALID_REQUEST or an operation code) */

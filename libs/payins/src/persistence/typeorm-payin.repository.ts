@@ -2,9 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { EventRecorder, rowFound, runChange } from '@pcs/events';
 import {
   Caller,
+  Currency,
   currencyExponent,
   decimalToScaledInteger,
   isMerchantCaller,
+  MerchantId,
   OrderBy,
   Page,
   pageOffset,
@@ -15,7 +17,7 @@ import {
 import { EntityManager, LessThan, MoreThan, SelectQueryBuilder } from 'typeorm';
 import { Payin } from '../domain/payin';
 import { payinRepresentation } from '../payin.representation';
-import { PayinFilters, PayinRepository } from '../payin.repository';
+import { PayinFilters, PayinRepository, PayinSummaryRows } from '../payin.repository';
 import { payinFromRow, payinToRow } from './payin.mapper';
 import { PayinOrmEntity } from './payin.orm-entity';
 
@@ -245,6 +247,58 @@ export class TypeOrmPayinRepository extends PayinRepository {
       take: limit,
     });
     return rows.map(payinFromRow);
+  }
+
+  /**
+   * The overview's figures, computed by PostgreSQL in one statement per
+   * grouping (served by the business/merchant date indexes): bigint sums of
+   * minor units, never floats.
+   */
+  async summary(
+    manager: EntityManager,
+    caller: Caller,
+    merchantId: MerchantId | undefined,
+    from: Date,
+    until: Date,
+  ): Promise<PayinSummaryRows> {
+    const scope = isMerchantCaller(caller) ? caller.merchantId : merchantId;
+    if (isMerchantCaller(caller) && merchantId && merchantId !== caller.merchantId) return { days: [], paymentMethods: [], refunds: [] };
+    const where = `p.business_id = $1 AND p.created_at >= $2 AND p.created_at < $3 ${scope ? 'AND p.merchant_id = $4' : ''}`;
+    const values = scope ? [caller.businessId, from, until, scope] : [caller.businessId, from, until];
+    const figures = `coalesce(sum(p.amount) FILTER (WHERE p.status = 'APPROVED'), 0)::bigint AS collected,
+                     count(*) FILTER (WHERE p.status = 'APPROVED')::int AS approved,
+                     count(*) FILTER (WHERE p.status = 'REJECTED')::int AS rejected`;
+    type Figures = { currency: Currency; collected: string; approved: number; rejected: number };
+    const [days, methods, refunds] = await Promise.all([
+      manager.query<(Figures & { day: string })[]>(
+        `SELECT to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, p.currency, ${figures}
+           FROM payin p WHERE ${where} AND p.transaction_type = 'PAYIN' GROUP BY 1, 2 ORDER BY 1, 2`,
+        values,
+      ),
+      manager.query<(Figures & { name: string | null })[]>(
+        `SELECT m.name, p.currency, ${figures}
+           FROM payin p LEFT JOIN country_processor cp ON cp.country_processor_id = p.country_processor_id
+           LEFT JOIN payment_method m ON m.payment_method_id = cp.payment_method_id
+          WHERE ${where} AND p.transaction_type = 'PAYIN' GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2`,
+        values,
+      ),
+      manager.query<{ currency: Currency; refunded: string }[]>(
+        `SELECT p.currency, coalesce(sum(p.amount), 0)::bigint AS refunded FROM payin p
+          WHERE ${where} AND p.transaction_type = 'REFUND' AND p.status IN ('APPROVED', 'PENDING', 'SCHEDULED') GROUP BY 1 ORDER BY 1`,
+        values,
+      ),
+    ]);
+    const numbers = (row: Figures) => ({
+      currency: row.currency,
+      collected: Number(row.collected),
+      approved: row.approved,
+      rejected: row.rejected,
+    });
+    return {
+      days: days.map((row) => ({ day: row.day, ...numbers(row) })),
+      paymentMethods: methods.map((row) => ({ paymentMethodName: row.name ?? 'OTHER', ...numbers(row) })),
+      refunds: refunds.map((row) => ({ currency: row.currency, refunded: Number(row.refunded) })),
+    };
   }
 
   /** Operation 36. */
