@@ -22,18 +22,16 @@ export class OverviewController {
         ? query.merchantId
         : undefined;
     const summary = await this.payins.summary(user, span, merchantId);
-    response
-      .set(DASHBOARD_HEADERS)
-      .send(
-        overviewPage(languageOf(request), {
-          user,
-          csrfToken,
-          summary,
-          today: new Date().toISOString().slice(0, 10),
-          span,
-          merchants,
-          merchantId,
-        }),
-      );
+    response.set(DASHBOARD_HEADERS).send(
+      overviewPage(languageOf(request), {
+        user,
+        csrfToken,
+        summary,
+        today: new Date().toISOString().slice(0, 10),
+        span,
+        merchants,
+        merchantId,
+      }),
+    );
   }
 }

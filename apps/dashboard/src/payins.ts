@@ -74,7 +74,7 @@ export class Payins {
     const scope = user.merchantId ?? merchantId;
     const query = { dateFrom, dateUntil: until.toISOString().slice(0, 10), ...(scope ? { merchantId: scope } : {}) };
     const { data, error, response } = await this.client.GET('/payin/summary', { params: { query } });
-    if (!data) throw new PayinsApiError(response.status, error as ErrorBody);
+    if (!data) throw new PayinsApiError(response.status, error);
     return data;
   }
 
