@@ -4,6 +4,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { DashboardIdentity } from '@pcs/dashboard-identity';
 import { DatabaseModule } from '@pcs/database';
 import { DataSource } from 'typeorm';
+import { LinksController, MerchantsController, PayersController, TeamController, WebhooksController } from './areas.controller';
 import { AuditController } from './audit.controller';
 import { AuthController } from './auth.controller';
 import { HealthController } from './health.controller';
@@ -23,7 +24,18 @@ export class DashboardModule {
     return {
       module: DashboardModule,
       imports: [DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: 5 })],
-      controllers: [AuthController, OverviewController, PaymentsController, AuditController, HealthController],
+      controllers: [
+        AuthController,
+        OverviewController,
+        PaymentsController,
+        LinksController,
+        PayersController,
+        WebhooksController,
+        MerchantsController,
+        TeamController,
+        AuditController,
+        HealthController,
+      ],
       providers: [
         { provide: DashboardSettings, useValue: settings },
         { provide: Payins, useFactory: () => new Payins(settings) },

@@ -8,6 +8,13 @@ export type Merchant = PayinsComponents['schemas']['MerchantResponse'];
 export type PayinFilters = NonNullable<PayinsPaths['/payin']['get']['parameters']['query']>;
 export type EventWithDeliveries = PayinsComponents['schemas']['EventWithDeliveriesResponse'];
 export type PayinSummary = PayinsComponents['schemas']['PayinSummaryResponse'];
+export type Link = PayinsComponents['schemas']['LinkResponse'];
+export type Payer = PayinsComponents['schemas']['PayerResponse'];
+export type WebhookEndpoint = PayinsComponents['schemas']['WebhookEndpointResponse'];
+export type EventSummary = PayinsComponents['schemas']['EventResponse'];
+export type MerchantCountryProcessor = PayinsComponents['schemas']['MerchantCountryProcessorResponse'];
+export type MerchantConfiguration = PayinsComponents['schemas']['MerchantConfigurationResponse'];
+export type CreateLink = PayinsComponents['schemas']['CreateLinkDto'];
 type ErrorBody = { errorId?: string; showMessage?: { EN: string; ES: string } };
 
 /** A refusal or failure of the payins API, with its error body (errorId and both texts) when it gave one. */
@@ -140,6 +147,98 @@ export class Payins {
             params,
             body: { ...body, status: 'MANUAL_REFUND_CONFIRMED' },
           });
+    if (!data) throw new PayinsApiError(response.status, error);
+    return data;
+  }
+
+  private async answer<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+    const { data, error, response } = await call;
+    if (data === undefined) throw new PayinsApiError(response.status, error as ErrorBody);
+    return data;
+  }
+
+  /** A merchant's scope: the person's own merchant, or the one asked for. */
+  private scope(user: DashboardUser, merchantId?: string): { merchantId?: string } {
+    const scope = user.merchantId ?? merchantId;
+    return scope ? { merchantId: scope } : {};
+  }
+
+  async links(
+    user: DashboardUser,
+    filters: { page: number; status?: 'ACTIVE' | 'USED' | 'EXPIRED'; merchantId?: string },
+  ): Promise<Link[]> {
+    return this.answer(
+      this.client.GET('/link', {
+        params: { query: { page: filters.page, limit: 25, status: filters.status, ...this.scope(user, filters.merchantId) } },
+      }),
+    );
+  }
+
+  async link(user: DashboardUser, linkId: string): Promise<Link | null> {
+    if (!UUID.test(linkId)) return null;
+    const { data, error, response } = await this.client.GET('/link/{linkId}', { params: { path: { linkId } } });
+    if (response.status === 404) return null;
+    if (!data) throw new PayinsApiError(response.status, error);
+    return user.merchantId === null || user.merchantId === data.merchantId ? data : null;
+  }
+
+  createLink(body: CreateLink): Promise<Link> {
+    return this.answer(this.client.POST('/link', { body }));
+  }
+
+  async shareLink(linkId: string, receiverEmail: string, receiverName: string): Promise<void> {
+    await this.answer(this.client.POST('/link/{linkId}/share', { params: { path: { linkId } }, body: { receiverEmail, receiverName } }));
+  }
+
+  async deleteLink(linkId: string): Promise<void> {
+    await this.answer(this.client.DELETE('/link/{linkId}', { params: { path: { linkId } } }));
+  }
+
+  /** The merchant's processors a link may offer: ACTIVE and offered. */
+  async processorsOf(merchantId: string): Promise<MerchantCountryProcessor[]> {
+    const all = await this.answer(this.client.GET('/merchant-country-processor', { params: { query: { merchantId } } }));
+    return all.filter((p) => p.onboardingStatus === 'ACTIVE' && p.active);
+  }
+
+  async payers(
+    user: DashboardUser,
+    query: { page: number; searchTerm?: string; merchantId?: string },
+  ): Promise<{ rows: Payer[]; total: number; pageCount: number }> {
+    const data = await this.answer(
+      this.client.GET('/payer', {
+        params: { query: { page: query.page, limit: 25, searchTerm: query.searchTerm, ...this.scope(user, query.merchantId) } },
+      }),
+    );
+    return { rows: data[0].results, total: data[0].rowCount, pageCount: data[0].pageCount };
+  }
+
+  async webhookEndpoints(user: DashboardUser): Promise<WebhookEndpoint[]> {
+    const endpoints = await this.answer(this.client.GET('/webhook-endpoint'));
+    return user.merchantId ? endpoints.filter((e) => e.merchantId === user.merchantId) : endpoints;
+  }
+
+  async events(
+    user: DashboardUser,
+    query: { page: number; delivered?: 'true' | 'false' },
+  ): Promise<{ rows: EventSummary[]; total: number; pageCount: number }> {
+    const data = await this.answer(
+      this.client.GET('/event', { params: { query: { page: query.page, limit: 25, delivered: query.delivered, ...this.scope(user) } } }),
+    );
+    return { rows: data[0].results, total: data[0].rowCount, pageCount: data[0].pageCount };
+  }
+
+  /** One event of the person's scope, or null. */
+  async event(user: DashboardUser, eventId: string): Promise<EventWithDeliveries | null> {
+    if (!UUID.test(eventId)) return null;
+    const { data, error, response } = await this.client.GET('/event/{eventId}', { params: { path: { eventId } } });
+    if (response.status === 404) return null;
+    if (!data) throw new PayinsApiError(response.status, error);
+    return user.merchantId === null || user.merchantId === data.merchantId ? data : null;
+  }
+
+  async configurationOf(merchantId: string): Promise<MerchantConfiguration | null> {
+    const { data, response, error } = await this.client.GET('/merchant/{merchantId}/configuration', { params: { path: { merchantId } } });
+    if (response.status === 404) return null;
     if (!data) throw new PayinsApiError(response.status, error);
     return data;
   }

@@ -128,6 +128,25 @@ export class DashboardIdentity {
     });
   }
 
+  /** The people of a business, by email (the team page). */
+  async usersOf(businessId: string): Promise<(DashboardUser & { createdAt: Date })[]> {
+    const rows = await this.dataSource.query(
+      `SELECT user_id, business_id, merchant_id, email, role, created_at FROM dashboard_user
+        WHERE business_id = $1 AND disabled_at IS NULL ORDER BY lower(email) LIMIT 500`,
+      [businessId],
+    );
+    return rows.map((row: Record<string, string> & { created_at: Date }) => ({ ...toUser(row), createdAt: row.created_at }));
+  }
+
+  /** `resetPassword` of one of a business's people (the team page); null when the person is not of that business. */
+  async resetPasswordOf(businessId: string, userId: string): Promise<(DashboardUser & { password: string }) | null> {
+    const rows = await this.dataSource.query(
+      'SELECT email FROM dashboard_user WHERE user_id = $1 AND business_id = $2 AND disabled_at IS NULL',
+      [userId, businessId],
+    );
+    return rows.length ? this.resetPassword(rows[0].email) : null;
+  }
+
   async userByEmail(email: string): Promise<DashboardUser | null> {
     if (email.includes('\u0000')) return null;
     const rows = await this.dataSource.query(

@@ -60,6 +60,8 @@ svg.chart{width:100%;max-width:720px;height:auto;display:block}
 svg.chart .bar{fill:#0b57d0}
 svg.chart text{font-size:18px;fill:#4a5361}
 details{margin-top:.5rem}
+.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+input.url{min-width:16rem}
 @media (max-width:480px){main{padding:.75rem}dl{grid-template-columns:1fr}dt{margin-top:.4rem}}
 `;
 
@@ -86,7 +88,9 @@ export interface PageFrame {
 export function dashboardPage({ language, title, user, csrfToken, body }: PageFrame): string {
   const t = TEXTS[language];
   const nav = user
-    ? `<nav aria-label="${html(t.product)}"><a href="/overview">${t.overview}</a><a href="/payments">${t.payments}</a>${can(user.role, 'read-audit') ? `<a href="/audit">${t.audit}</a>` : ''}</nav>
+    ? `<nav aria-label="${html(t.product)}"><a href="/overview">${t.overview}</a><a href="/payments">${t.payments}</a><a href="/links">${t.links}</a><a href="/payers">${t.payers}</a><a href="/webhooks">${t.webhooks}</a><a href="/merchants">${t.merchants}</a>${
+        can(user.role, 'manage-users') && !user.merchantId ? `<a href="/team">${t.team}</a>` : ''
+      }${can(user.role, 'read-audit') && !user.merchantId ? `<a href="/audit">${t.audit}</a>` : ''}</nav>
 <span class="who">${html(user.email)}</span>
 <form method="post" action="/sign-out">${csrfField(csrfToken)}<button type="submit">${t.signOut}</button></form>`
     : '';

@@ -1,0 +1,329 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { DashboardIdentity, IdentityError, isRole } from '@pcs/dashboard-identity';
+import type { Response } from 'express';
+import { linksPage, merchantsPage, payersPage, teamPage, webhooksPage } from './pages/areas';
+import { DASHBOARD_HEADERS } from './pages/layout';
+import { fill, TEXTS } from './pages/texts';
+import { CreateLink, Payins, PayinsApiError, UUID } from './payins';
+import type { DashboardRequest } from './web';
+import { languageOf, PageError, Redirect, Requires } from './web';
+
+const pageOf = (value: unknown) => (typeof value === 'string' && /^[1-9]\d{0,4}$/.test(value) ? Number(value) : 1);
+const text = (value: unknown, max: number) => (typeof value === 'string' ? value.trim().slice(0, max) : '');
+const apiProblem = (error: unknown, language: 'es' | 'en'): string => {
+  if (error instanceof PayinsApiError && error.status < 500 && error.status !== 429)
+    return error.body?.showMessage?.[language === 'es' ? 'ES' : 'EN'] ?? error.message;
+  throw error;
+};
+
+/** Whose: the person's own merchant, or (for the whole business) one of the business's. */
+async function ownMerchant(payins: Payins, request: DashboardRequest, merchantId: unknown): Promise<string | undefined> {
+  const { user } = request.dashboard!;
+  if (user.merchantId) return user.merchantId;
+  if (typeof merchantId !== 'string' || !UUID.test(merchantId)) return undefined;
+  return (await payins.merchants(user)).some((m) => m.merchantId === merchantId) ? merchantId : undefined;
+}
+
+/** Links (operations 29–35 through the API): list, create, share by email, delete. */
+@Controller('links')
+export class LinksController {
+  constructor(
+    private readonly payins: Payins,
+    private readonly identity: DashboardIdentity,
+  ) {}
+
+  @Get()
+  async list(@Req() request: DashboardRequest, @Res() response: Response, @Query() query: Record<string, unknown>): Promise<void> {
+    await this.render(request, response, query);
+  }
+
+  private async render(
+    request: DashboardRequest,
+    response: Response,
+    query: Record<string, unknown>,
+    status = 200,
+    problem?: string,
+  ): Promise<void> {
+    const { user, csrfToken } = request.dashboard!;
+    const language = languageOf(request);
+    const t = TEXTS[language];
+    const linkStatus = ['ACTIVE', 'USED', 'EXPIRED'].find((s) => s === query.status) as 'ACTIVE' | 'USED' | 'EXPIRED' | undefined;
+    const pageNumber = pageOf(query.page);
+    const formMerchantId = await ownMerchant(this.payins, request, query.merchantId);
+    const [links, merchants, processors] = await Promise.all([
+      this.payins.links(user, { page: pageNumber, status: linkStatus }),
+      this.payins.merchants(user),
+      formMerchantId ? this.payins.processorsOf(formMerchantId) : Promise.resolve([]),
+    ]);
+    const done = { created: t.linkCreated, shared: t.linkShared, deleted: t.linkDeleted }[String(query.done)];
+    response
+      .status(status)
+      .set(DASHBOARD_HEADERS)
+      .send(
+        linksPage(language, {
+          user,
+          csrfToken,
+          links,
+          pageNumber,
+          status: linkStatus,
+          merchants,
+          formMerchantId,
+          processors,
+          notice: done,
+          problem,
+        }),
+      );
+  }
+
+  @Post()
+  @HttpCode(200)
+  @Requires('manage-links', 'link:create')
+  async create(@Req() request: DashboardRequest, @Res() response: Response, @Body() body: Record<string, unknown>): Promise<void> {
+    const { user } = request.dashboard!;
+    const merchantId = await ownMerchant(this.payins, request, body.merchantId);
+    if (!merchantId) throw new PageError(404, 'notFound');
+    const processors = (Array.isArray(body.processor) ? body.processor : [body.processor]).filter(
+      (p): p is string => typeof p === 'string' && UUID.test(p),
+    );
+    const number = (value: unknown) => (typeof value === 'string' && /^\d{1,13}(\.\d{1,4})?$/.test(value.trim()) ? Number(value) : NaN);
+    const link: CreateLink = {
+      merchantId,
+      amount: number(body.amount),
+      vatPercentage: number(body.vatPercentage),
+      currency: text(body.currency, 3) as CreateLink['currency'],
+      country: text(body.country, 3) as CreateLink['country'],
+      merchantCountryProcessors: processors,
+      ...(text(body.description, 255) ? { description: text(body.description, 255) } : {}),
+      ...(text(body.reference, 128) ? { reference: text(body.reference, 128) } : {}),
+    };
+    const audit = { businessId: user.businessId, userId: user.userId, email: user.email, action: 'link:create' };
+    try {
+      const created = await this.payins.createLink(link);
+      await this.identity.audit({
+        ...audit,
+        target: created.linkId,
+        result: 'succeeded',
+        detail: { amount: created.amount, currency: created.currency },
+      });
+    } catch (error) {
+      const problem = apiProblem(error, languageOf(request));
+      await this.identity.audit({ ...audit, result: 'refused', detail: { errorId: (error as PayinsApiError).body?.errorId } });
+      await this.render(request, response, { merchantId }, 400, problem);
+      return;
+    }
+    throw new Redirect('/links?done=created');
+  }
+
+  @Post(':id/share')
+  @HttpCode(200)
+  @Requires('manage-links', 'link:share')
+  async share(
+    @Req() request: DashboardRequest,
+    @Res() response: Response,
+    @Param('id') id: string,
+    @Body() body: Record<string, unknown>,
+  ): Promise<void> {
+    const { user } = request.dashboard!;
+    if (!(await this.payins.link(user, id))) throw new PageError(404, 'notFound');
+    const receiverEmail = text(body.receiverEmail, 254);
+    const audit = { businessId: user.businessId, userId: user.userId, email: user.email, action: 'link:share', target: id };
+    try {
+      await this.payins.shareLink(id, receiverEmail, text(body.receiverName, 128));
+      await this.identity.audit({ ...audit, result: 'succeeded', detail: { receiverEmail } });
+    } catch (error) {
+      const problem = apiProblem(error, languageOf(request));
+      await this.identity.audit({ ...audit, result: 'refused', detail: { errorId: (error as PayinsApiError).body?.errorId } });
+      await this.render(request, response, {}, 400, problem);
+      return;
+    }
+    throw new Redirect('/links?done=shared');
+  }
+
+  @Post(':id/delete')
+  @Requires('manage-links', 'link:delete')
+  async remove(@Req() request: DashboardRequest, @Param('id') id: string): Promise<never> {
+    const { user } = request.dashboard!;
+    if (!(await this.payins.link(user, id))) throw new PageError(404, 'notFound');
+    await this.payins.deleteLink(id);
+    await this.identity.audit({
+      businessId: user.businessId,
+      userId: user.userId,
+      email: user.email,
+      action: 'link:delete',
+      target: id,
+      result: 'succeeded',
+    });
+    throw new Redirect('/links?done=deleted');
+  }
+}
+
+/** Payers: search by name, document, email or phone (operation 9's searchTerm). */
+@Controller('payers')
+export class PayersController {
+  constructor(private readonly payins: Payins) {}
+
+  @Get()
+  async search(@Req() request: DashboardRequest, @Res() response: Response, @Query() query: Record<string, unknown>): Promise<void> {
+    const { user, csrfToken } = request.dashboard!;
+    const searchTerm = text(query.searchTerm, 100) || undefined;
+    const pageNumber = pageOf(query.page);
+    const found = await this.payins.payers(user, { page: pageNumber, searchTerm });
+    response.set(DASHBOARD_HEADERS).send(
+      payersPage(languageOf(request), {
+        user,
+        csrfToken,
+        payers: found.rows,
+        searchTerm,
+        pageNumber,
+        pageCount: found.pageCount,
+        total: found.total,
+      }),
+    );
+  }
+}
+
+/** Webhooks: the endpoints, the event log (by delivery), and redelivery (admins). */
+@Controller('webhooks')
+export class WebhooksController {
+  constructor(
+    private readonly payins: Payins,
+    private readonly identity: DashboardIdentity,
+  ) {}
+
+  @Get()
+  async show(@Req() request: DashboardRequest, @Res() response: Response, @Query() query: Record<string, unknown>): Promise<void> {
+    const { user, csrfToken } = request.dashboard!;
+    const delivered = query.delivered === 'true' || query.delivered === 'false' ? query.delivered : undefined;
+    const pageNumber = pageOf(query.page);
+    const [endpoints, events] = await Promise.all([
+      this.payins.webhookEndpoints(user),
+      this.payins.events(user, { page: pageNumber, delivered }),
+    ]);
+    const notice = query.done === 'redeliver' ? TEXTS[languageOf(request)].redelivered : undefined;
+    response.set(DASHBOARD_HEADERS).send(
+      webhooksPage(languageOf(request), {
+        user,
+        csrfToken,
+        endpoints,
+        events: events.rows,
+        delivered,
+        pageNumber,
+        pageCount: events.pageCount,
+        notice,
+      }),
+    );
+  }
+
+  @Post('events/:eventId/redeliver')
+  @Requires('manage-webhooks', 'event:redeliver')
+  async redeliver(@Req() request: DashboardRequest, @Param('eventId') eventId: string): Promise<never> {
+    const { user } = request.dashboard!;
+    const event = await this.payins.event(user, eventId);
+    if (!event) throw new PageError(404, 'notFound');
+    await this.payins.redeliver(eventId);
+    await this.identity.audit({
+      businessId: user.businessId,
+      userId: user.userId,
+      email: user.email,
+      action: 'event:redeliver',
+      target: eventId,
+      result: 'succeeded',
+      detail: { type: event.type },
+    });
+    throw new Redirect('/webhooks?done=redeliver');
+  }
+}
+
+/** Merchants and their configuration. */
+@Controller('merchants')
+export class MerchantsController {
+  constructor(private readonly payins: Payins) {}
+
+  @Get()
+  async show(@Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
+    const { user, csrfToken } = request.dashboard!;
+    const merchants = await this.payins.merchants(user);
+    const configurations = new Map(
+      await Promise.all(merchants.map(async (m) => [m.merchantId, await this.payins.configurationOf(m.merchantId)] as const)),
+    );
+    response.set(DASHBOARD_HEADERS).send(merchantsPage(languageOf(request), { user, csrfToken, merchants, configurations }));
+  }
+}
+
+/** The team: the business's people, adding one, and a new password for one (admins of the whole business). */
+@Controller('team')
+export class TeamController {
+  constructor(
+    private readonly payins: Payins,
+    private readonly identity: DashboardIdentity,
+  ) {}
+
+  @Get()
+  @Requires('manage-users', 'team:read')
+  async show(@Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
+    await this.render(request, response);
+  }
+
+  private async render(request: DashboardRequest, response: Response, notice?: string, problem?: string, status = 200): Promise<void> {
+    const { user, csrfToken } = request.dashboard!;
+    if (user.merchantId) throw new PageError(403, 'forbidden');
+    const [people, merchants] = await Promise.all([this.identity.usersOf(user.businessId), this.payins.merchants(user)]);
+    response
+      .status(status)
+      .set(DASHBOARD_HEADERS)
+      .send(teamPage(languageOf(request), { user, csrfToken, people, merchants, notice, problem }));
+  }
+
+  @Post()
+  @HttpCode(200)
+  @Requires('manage-users', 'user:create')
+  async add(@Req() request: DashboardRequest, @Res() response: Response, @Body() body: Record<string, unknown>): Promise<void> {
+    const { user } = request.dashboard!;
+    if (user.merchantId) throw new PageError(403, 'forbidden');
+    const t = TEXTS[languageOf(request)];
+    const merchantId =
+      body.merchantId === '' || body.merchantId === undefined ? null : await ownMerchant(this.payins, request, body.merchantId);
+    if (merchantId === undefined || !isRole(body.role)) throw new PageError(400, 'unreadable');
+    const audit = {
+      businessId: user.businessId,
+      userId: user.userId,
+      email: user.email,
+      action: 'user:create',
+      target: text(body.email, 200),
+    };
+    try {
+      const created = await this.identity.createUser({
+        businessId: user.businessId,
+        merchantId,
+        email: text(body.email, 254),
+        role: body.role,
+      });
+      await this.identity.audit({ ...audit, result: 'succeeded', detail: { role: created.role, merchantId } });
+      // The password is shown once, on this answer (not in a URL, not in the audit log).
+      await this.render(request, response, fill(t.personAdded, { password: created.password }));
+    } catch (error) {
+      if (!(error instanceof IdentityError)) throw error;
+      await this.identity.audit({ ...audit, result: 'refused', detail: { reason: error.message } });
+      await this.render(request, response, undefined, error.message, 400);
+    }
+  }
+
+  @Post(':id/reset-password')
+  @HttpCode(200)
+  @Requires('manage-users', 'user:reset-password')
+  async reset(@Req() request: DashboardRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
+    const { user } = request.dashboard!;
+    if (user.merchantId || !UUID.test(id) || id === user.userId) throw new PageError(404, 'notFound');
+    const reset = await this.identity.resetPasswordOf(user.businessId, id);
+    if (!reset) throw new PageError(404, 'notFound');
+    await this.identity.audit({
+      businessId: user.businessId,
+      userId: user.userId,
+      email: user.email,
+      action: 'user:reset-password',
+      target: reset.email,
+      result: 'succeeded',
+    });
+    await this.render(request, response, fill(TEXTS[languageOf(request)].passwordReset, { email: reset.email, password: reset.password }));
+  }
+}

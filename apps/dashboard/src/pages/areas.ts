@@ -1,0 +1,235 @@
+import { can, DashboardUser, Role, ROLES } from '@pcs/dashboard-identity';
+import { PageLanguage } from '@pcs/pages';
+import type { EventSummary, Link, Merchant, MerchantConfiguration, MerchantCountryProcessor, Payer, WebhookEndpoint } from '../payins';
+import { csrfField, dashboardPage, dateTime, html, money } from './layout';
+import { CURRENCIES } from './payments';
+import { fill, Texts, TEXTS } from './texts';
+
+interface Frame {
+  readonly user: DashboardUser;
+  readonly csrfToken: string;
+  readonly notice?: string;
+  readonly problem?: string;
+}
+
+function page(language: PageLanguage, frame: Frame, title: string, body: string): string {
+  return dashboardPage({
+    language,
+    title,
+    user: frame.user,
+    csrfToken: frame.csrfToken,
+    body: `<h1>${html(title)}</h1>
+${frame.notice ? `<p class="notice" role="status" id="notice">${html(frame.notice)}</p>` : ''}
+${frame.problem ? `<p class="notice error" role="alert" id="problem">${html(frame.problem)}</p>` : ''}
+${body}`,
+  });
+}
+
+function table(id: string, headers: string[], rows: string[][]): string {
+  return `<div class="table"><table id="${id}"><thead><tr>${headers.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>${rows
+    .map((cells) => `<tr>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`)
+    .join('')}</tbody></table></div>`;
+}
+
+function pager(t: Texts, path: string, params: Record<string, string | undefined>, pageNumber: number, pageCount: number): string {
+  const href = (n: number) =>
+    `${path}?${new URLSearchParams({ ...(Object.fromEntries(Object.entries(params).filter(([, v]) => v)) as Record<string, string>), page: String(n) }).toString()}`;
+  return `<div class="pager">${pageNumber > 1 ? `<a href="${html(href(pageNumber - 1))}" rel="prev">${t.previous}</a>` : ''}${
+    pageNumber < pageCount ? `<a href="${html(href(pageNumber + 1))}" rel="next">${t.next}</a>` : ''
+  }</div>`;
+}
+
+function merchantOptions(t: Texts, merchants: Merchant[], selected: string | undefined, withAll: boolean): string {
+  return `${withAll ? `<option value="">${t.allMerchants}</option>` : ''}${merchants
+    .map((m) => `<option value="${html(m.merchantId)}"${m.merchantId === selected ? ' selected' : ''}>${html(m.merchantName)}</option>`)
+    .join('')}`;
+}
+
+/** Links: the list (by status), a new link's form (its merchant's methods), and each link's URL to copy, share by email or delete. */
+export function linksPage(
+  language: PageLanguage,
+  frame: Frame & {
+    links: Link[];
+    pageNumber: number;
+    status?: string;
+    merchants: Merchant[];
+    formMerchantId?: string;
+    processors: MerchantCountryProcessor[];
+  },
+): string {
+  const t = TEXTS[language];
+  const manage = can(frame.user.role, 'manage-links');
+  const rows = frame.links.map((link) => [
+    `<span class="status ${html(link.status)}">${html(link.status)}</span>`,
+    money(link.amount, link.currency, language),
+    html(link.description ?? '—'),
+    dateTime(link.expirationDate, language),
+    `<label class="sr-only" for="url-${html(link.linkId)}">URL</label><input id="url-${html(link.linkId)}" class="url" readonly value="${html(link.url)}" title="${t.copyHint}">`,
+    manage && link.status === 'ACTIVE'
+      ? `<details><summary>${t.share}</summary><form method="post" action="/links/${html(link.linkId)}/share">${csrfField(frame.csrfToken)}
+<p><label for="name-${html(link.linkId)}">${t.receiverName}</label><input id="name-${html(link.linkId)}" name="receiverName" required maxlength="128"></p>
+<p><label for="email-${html(link.linkId)}">${t.receiverEmail}</label><input id="email-${html(link.linkId)}" name="receiverEmail" type="email" required maxlength="254"></p>
+<button class="button" type="submit">${t.share}</button></form></details>
+<form method="post" action="/links/${html(link.linkId)}/delete">${csrfField(frame.csrfToken)}<button class="button secondary" type="submit">${t.deleteLink}</button></form>`
+      : '',
+  ]);
+  const statusSelect = `<form method="get" action="/links" class="actions"><label for="status">${t.status}</label><select id="status" name="status" style="width:auto">${[
+    ['', t.any],
+    ['ACTIVE', 'ACTIVE'],
+    ['USED', 'USED'],
+    ['EXPIRED', 'EXPIRED'],
+  ]
+    .map(([v, label]) => `<option value="${v}"${v === (frame.status ?? '') ? ' selected' : ''}>${label}</option>`)
+    .join('')}</select><button class="button secondary" type="submit">${t.apply}</button></form>`;
+  const merchantId = frame.user.merchantId ?? frame.formMerchantId;
+  const form = !manage
+    ? ''
+    : !merchantId
+      ? `<section class="card" aria-labelledby="new-link"><h2 id="new-link" style="margin-top:0">${t.newLink}</h2><form method="get" action="/links"><p><label for="merchantId">${t.merchant}</label><select id="merchantId" name="merchantId">${merchantOptions(
+          t,
+          frame.merchants,
+          undefined,
+          false,
+        )}</select></p><p>${t.chooseMerchant}</p><button class="button secondary" type="submit">${t.apply}</button></form></section>`
+      : `<section class="card" aria-labelledby="new-link"><h2 id="new-link" style="margin-top:0">${t.newLink}</h2>
+<form method="post" action="/links">${csrfField(frame.csrfToken)}<input type="hidden" name="merchantId" value="${html(merchantId)}">
+<div class="grid">
+<p><label for="amount">${t.amount}</label><input id="amount" name="amount" type="number" step="any" min="0" inputmode="decimal" required></p>
+<p><label for="currency">${t.currency}</label><select id="currency" name="currency">${CURRENCIES.map((c) => `<option${c === 'UYU' ? ' selected' : ''}>${c}</option>`).join('')}</select></p>
+<p><label for="vat">${t.vat}</label><input id="vat" name="vatPercentage" type="number" step="any" min="0" value="22" required></p>
+<p><label for="country">${t.country}</label><select id="country" name="country"><option>URY</option><option>ARG</option></select></p>
+<p><label for="description">${t.description}</label><input id="description" name="description" maxlength="255"></p>
+<p><label for="reference">${t.reference}</label><input id="reference" name="reference" maxlength="128"></p>
+</div>
+<fieldset style="border:0;padding:0"><legend><strong>${t.methods}</strong></legend>${frame.processors
+          .map(
+            (p) =>
+              `<label style="font-weight:400"><input type="checkbox" name="processor" value="${html(p.merchantCountryProcessorId)}" checked style="width:auto"> ${html(
+                p.countryProcessor.paymentMethod.paymentMethodName,
+              )} (${html(p.countryProcessor.currency.join(', '))})</label>`,
+          )
+          .join('')}</fieldset>
+<div class="actions"><button class="button" type="submit" id="create-link">${t.createLink}</button></div></form></section>`;
+  return page(
+    language,
+    frame,
+    t.links,
+    `${form}${statusSelect}${
+      rows.length ? table('links', [t.status, t.amount, t.description, t.expires, 'URL', ''], rows) : `<p class="notice">${t.noLinks}</p>`
+    }${pager(t, '/links', { status: frame.status }, frame.pageNumber, frame.links.length === 25 ? frame.pageNumber + 1 : frame.pageNumber)}`,
+  );
+}
+
+export function payersPage(
+  language: PageLanguage,
+  frame: Frame & { payers: Payer[]; searchTerm?: string; pageNumber: number; pageCount: number; total: number },
+): string {
+  const t = TEXTS[language];
+  const rows = frame.payers.map((p) => [
+    html(`${p.firstName} ${p.lastName}`),
+    html(p.documentNumber ? `${p.documentType ?? ''} ${p.documentNumber}` : '—'),
+    html(p.email ?? '—'),
+    html(p.phone ?? '—'),
+  ]);
+  return page(
+    language,
+    frame,
+    t.payers,
+    `<form method="get" action="/payers" class="card" role="search"><p><label for="searchTerm">${t.search}</label><input id="searchTerm" name="searchTerm" maxlength="100" value="${html(
+      frame.searchTerm ?? '',
+    )}" aria-describedby="search-hint"><small id="search-hint">${t.searchHint}</small></p><button class="button" type="submit">${t.search}</button></form>
+${rows.length ? table('payers', [t.name, t.document, t.email, t.phone], rows) : `<p class="notice" id="payers">${t.noPayers}</p>`}
+${pager(t, '/payers', { searchTerm: frame.searchTerm }, frame.pageNumber, frame.pageCount)}`,
+  );
+}
+
+export function webhooksPage(
+  language: PageLanguage,
+  frame: Frame & { endpoints: WebhookEndpoint[]; events: EventSummary[]; delivered?: string; pageNumber: number; pageCount: number },
+): string {
+  const t = TEXTS[language];
+  const endpoints = frame.endpoints.map((e) => [
+    html(e.url),
+    html(e.description ?? '—'),
+    `<span class="status ${e.disabled ? 'failed' : 'succeeded'}">${e.disabled ? 'disabled' : 'enabled'}</span>`,
+    html(e.enabledEvents.join(', ')),
+  ]);
+  const redeliver = can(frame.user.role, 'manage-webhooks');
+  const events = frame.events.map((e) => [
+    dateTime(e.createdAt, language),
+    html(e.type),
+    html(typeof e.data.object.paymentIntentId === 'string' ? e.data.object.paymentIntentId : '—'),
+    redeliver
+      ? `<form method="post" action="/webhooks/events/${html(e.id)}/redeliver">${csrfField(frame.csrfToken)}<button class="button secondary" type="submit">${t.redeliver}</button></form>`
+      : '',
+  ]);
+  const filter = `<form method="get" action="/webhooks" class="actions"><label for="delivered">${t.events}</label><select id="delivered" name="delivered" style="width:auto">${[
+    ['', t.allEvents],
+    ['true', t.deliveredOnly],
+    ['false', t.undelivered],
+  ]
+    .map(([v, label]) => `<option value="${v}"${v === (frame.delivered ?? '') ? ' selected' : ''}>${label}</option>`)
+    .join('')}</select><button class="button secondary" type="submit">${t.apply}</button></form>`;
+  return page(
+    language,
+    frame,
+    t.webhooks,
+    `<h2>${t.endpoints}</h2>${endpoints.length ? table('endpoints', ['URL', t.description, t.status, t.events], endpoints) : `<p class="notice">${t.noEndpoints}</p>`}
+<h2>${t.events}</h2>${filter}${table('events', [t.date, t.type, t.payment, ''], events)}
+${pager(t, '/webhooks', { delivered: frame.delivered }, frame.pageNumber, frame.pageCount)}`,
+  );
+}
+
+/** Merchants and their configuration; never their API credentials (the API answers them to the business; the browser never sees one). */
+export function merchantsPage(
+  language: PageLanguage,
+  frame: Frame & { merchants: Merchant[]; configurations: Map<string, MerchantConfiguration | null> },
+): string {
+  const t = TEXTS[language];
+  const cards = frame.merchants
+    .map((m) => {
+      const c = frame.configurations.get(m.merchantId);
+      return `<section class="card" data-merchant="${html(m.merchantId)}"><h2 style="margin-top:0">${html(m.merchantName)} <span class="status ${html(m.status)}">${html(m.status)}</span></h2><dl>
+<dt>ID</dt><dd>${html(m.merchantId)}</dd>
+<dt>${t.email}</dt><dd>${html(m.email ?? '—')}</dd>
+<dt>${t.phone}</dt><dd>${html(m.phone ?? '—')}</dd>
+${
+  c
+    ? `<dt>${t.configuration}</dt><dd>${html(c.shortName ?? '—')}</dd><dt>${t.notificationEmails}</dt><dd>${html((c.notificationEmails ?? []).join(', ') || '—')}</dd><dt>${t.fastPayments}</dt><dd>${c.fastPaymentsEnabled ? t.yes : t.no}</dd>`
+    : ''
+}
+</dl></section>`;
+    })
+    .join('');
+  return page(language, frame, t.merchants, cards);
+}
+
+export function teamPage(
+  language: PageLanguage,
+  frame: Frame & { people: (DashboardUser & { createdAt: Date })[]; merchants: Merchant[] },
+): string {
+  const t = TEXTS[language];
+  const names = new Map(frame.merchants.map((m) => [m.merchantId, m.merchantName]));
+  const rows = frame.people.map((p) => [
+    html(p.email),
+    html(p.role),
+    html(p.merchantId ? (names.get(p.merchantId) ?? p.merchantId) : t.wholeBusiness),
+    p.userId === frame.user.userId
+      ? ''
+      : `<form method="post" action="/team/${html(p.userId)}/reset-password">${csrfField(frame.csrfToken)}<button class="button secondary" type="submit">${t.resetPassword}</button></form>`,
+  ]);
+  const roleOptions = ROLES.map((role: Role) => `<option${role === 'viewer' ? ' selected' : ''}>${role}</option>`).join('');
+  return page(
+    language,
+    frame,
+    t.team,
+    `${table('team', [t.email, t.role, t.scope, ''], rows)}
+<section class="card" aria-labelledby="add-person"><h2 id="add-person" style="margin-top:0">${t.addPerson}</h2><form method="post" action="/team">${csrfField(frame.csrfToken)}<div class="grid">
+<p><label for="email">${t.email}</label><input id="email" name="email" type="email" required maxlength="254"></p>
+<p><label for="role">${t.role}</label><select id="role" name="role">${roleOptions}</select></p>
+<p><label for="merchantId">${t.scope}</label><select id="merchantId" name="merchantId"><option value="">${t.wholeBusiness}</option>${merchantOptions(t, frame.merchants, undefined, false)}</select></p>
+</div><button class="button" type="submit" id="add">${t.addPerson}</button></form></section>`,
+  );
+}
+
+export { fill };

@@ -1,0 +1,190 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { DashboardIdentity } from '@pcs/dashboard-identity';
+import { launchChromium, screenshot } from '@pcs/testing';
+import * as crypto from 'node:crypto';
+import { Browser, Page } from 'playwright-core';
+import { createDashboard } from '../apps/dashboard/src/dashboard';
+import { freePort } from './payins-app';
+import { Testbed, testbed } from './testbed';
+import { WebhookReceiver } from './webhook-receiver';
+
+type Person = { email: string; password: string; userId: string };
+
+/** The dashboard's other pages (contract §18) in a real browser: links, payers, webhooks, merchants, team. */
+describe('the dashboard: links, payers, webhooks, merchants, team', () => {
+  let bed: Testbed;
+  let dashboard: NestExpressApplication;
+  let base: string;
+  let browser: Browser;
+  let identity: DashboardIdentity;
+  let admin: Person;
+  let operator: Person;
+  let viewer: Person;
+  const receiver = new WebhookReceiver();
+
+  beforeAll(async () => {
+    bed = await testbed({ payer: { firstName: 'Valentina', lastName: `Areas${crypto.randomInt(1000, 9999)}`, email: 'vale@example.uy' } });
+    dashboard = await createDashboard(
+      {
+        databaseUrl: process.env.TEST_DATABASE_URL!,
+        payinsApiUrl: await bed.app.getUrl(),
+        apiKey: bed.tenant.business.apiKey,
+        apiSecret: bed.tenant.business.apiSecret,
+        trustProxy: false,
+      },
+      'silent',
+    );
+    const port = await freePort();
+    await dashboard.listen(port, '127.0.0.1');
+    base = `http://127.0.0.1:${port}`;
+    identity = new DashboardIdentity(bed.dataSource);
+    const person = (role: 'admin' | 'operator' | 'viewer') =>
+      identity.createUser({
+        businessId: bed.tenant.business.businessId,
+        merchantId: null,
+        email: `${role}-${crypto.randomUUID().slice(0, 8)}@example.uy`,
+        role,
+      });
+    [admin, operator, viewer] = await Promise.all([person('admin'), person('operator'), person('viewer')]);
+    await receiver.start();
+    expect((await bed.merchant.post('/webhook-endpoint', { url: receiver.url, description: 'Areas receiver' })).status).toBe(200);
+    browser = await launchChromium();
+  }, 90_000);
+
+  afterAll(async () => {
+    await receiver.stop();
+    await browser?.close();
+    await dashboard?.close();
+    await bed?.close();
+  });
+
+  const signIn = async (person: Person): Promise<Page> => {
+    const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
+    await page.goto(`${base}/sign-in`);
+    await page.fill('#email', person.email);
+    await page.fill('#password', person.password);
+    await page.click('button[type=submit]');
+    await page.waitForURL(`${base}/overview`);
+    return page;
+  };
+  const audited = async (action: string, email: string) =>
+    (await identity.auditLog(bed.tenant.business.businessId, { limit: 100 })).find((e) => e.action === action && e.email === email);
+
+  it('lets an operator create a link with the merchant’s methods, copy its URL, share it by email and delete it, all audited', async () => {
+    const page = await signIn(operator);
+    await page.goto(`${base}/links`);
+    await page.selectOption('#merchantId', bed.tenant.merchants[0].merchantId);
+    await page.click('#new-link ~ form button');
+    await page.waitForURL(/merchantId=/);
+    expect(await page.locator('input[name=processor]').count()).toBeGreaterThan(0);
+    await page.fill('#amount', '1220');
+    await page.fill('#description', 'Dashboard link');
+    await page.click('#create-link');
+    await page.waitForURL(/done=created/);
+    expect(await page.textContent('#notice')).toContain('Link created');
+    const url = await page.locator('#links input.url').first().inputValue();
+    expect(url).toMatch(/\/pay\/[0-9a-f-]{36}$/);
+    const linkId = url.split('/').pop()!;
+    expect((await bed.merchant.get(`/link/${linkId}`)).body).toMatchObject({
+      amount: 1220,
+      description: 'Dashboard link',
+      status: 'ACTIVE',
+    });
+    expect(await audited('link:create', operator.email)).toMatchObject({ target: linkId, result: 'succeeded' });
+
+    await page.click('#links summary');
+    await page.fill(`#name-${linkId}`, 'Ana Pérez');
+    await page.fill(`#email-${linkId}`, 'ana@example.uy');
+    await page.click(`form[action="/links/${linkId}/share"] button`);
+    await page.waitForURL(/done=shared/);
+    expect(await audited('link:share', operator.email)).toMatchObject({ target: linkId, detail: { receiverEmail: 'ana@example.uy' } });
+
+    await page.click(`form[action="/links/${linkId}/delete"] button`);
+    await page.waitForURL(/done=deleted/);
+    expect((await bed.merchant.get(`/link/${linkId}`)).status).toBe(404);
+    expect(await audited('link:delete', operator.email)).toMatchObject({ target: linkId, result: 'succeeded' });
+    await page.context().close();
+  }, 90_000);
+
+  it('shows a viewer no link form, and refuses a viewer’s forged link post with 403', async () => {
+    const page = await signIn(viewer);
+    await page.goto(`${base}/links`);
+    expect(await page.locator('#new-link').count()).toBe(0);
+    const csrf = await page.locator('input[name=_csrf]').first().getAttribute('value');
+    const forged = await page.request.post(`${base}/links`, {
+      form: {
+        _csrf: csrf!,
+        merchantId: bed.tenant.merchants[0].merchantId,
+        amount: '10',
+        vatPercentage: '22',
+        currency: 'UYU',
+        country: 'URY',
+      },
+    });
+    expect(forged.status()).toBe(403);
+    expect(await audited('link:create', viewer.email)).toMatchObject({ result: 'refused' });
+    await page.context().close();
+  }, 60_000);
+
+  it('finds a payer by name, and lists webhook endpoints and events, which an admin redelivers', async () => {
+    const page = await signIn(admin);
+    await page.goto(`${base}/payers`);
+    const lastName = (await bed.merchant.get(`/payer/${bed.payerId}`)).body.lastName as string;
+    await page.fill('#searchTerm', lastName);
+    await page.click('form[role=search] button');
+    await page.waitForURL(/searchTerm=/);
+    expect(await page.textContent('#payers')).toContain(`Valentina ${lastName}`);
+
+    await page.goto(`${base}/webhooks`);
+    expect(await page.textContent('#endpoints')).toContain(receiver.url);
+    expect(await page.locator('#events tbody tr').count()).toBeGreaterThan(0);
+    const before = receiver.received.length;
+    await page.click('#events tbody tr:first-child button');
+    await page.waitForURL(/done=redeliver/);
+    await receiver.waitFor((received) => received.length > before);
+    expect(receiver.received.length).toBeGreaterThan(before);
+    expect(await audited('event:redeliver', admin.email)).toMatchObject({ result: 'succeeded' });
+    await page.context().close();
+  }, 60_000);
+
+  it('shows merchants and their configuration but never their API credentials', async () => {
+    const page = await signIn(admin);
+    const answer = await page.goto(`${base}/merchants`);
+    const html = await answer!.text();
+    expect(html).toContain(bed.tenant.merchants[0].merchantId);
+    expect(html).not.toContain(bed.tenant.merchants[0].apiSecret);
+    expect(html).not.toContain(bed.tenant.merchants[0].apiKey);
+    expect(html).not.toContain(bed.tenant.business.apiSecret);
+    await page.context().close();
+  }, 60_000);
+
+  it('lets an admin add a person, who signs in with the password shown once, and give another a new password; refuses the team to others', async () => {
+    const page = await signIn(admin);
+    await page.goto(`${base}/team`);
+    const email = `new-${crypto.randomUUID().slice(0, 8)}@example.uy`;
+    await page.fill('#email', email);
+    await page.selectOption('#role', 'viewer');
+    await page.click('#add');
+    const notice = await page.textContent('#notice');
+    const password = /\(shown once\): (\w{20})/.exec(notice ?? '')![1];
+    expect(await page.textContent('#team')).toContain(email);
+    await screenshot(page, 'dashboard-team');
+    const newcomer = await signIn({ email, password, userId: '' });
+    await newcomer.context().close();
+    expect(await audited('user:create', admin.email)).toMatchObject({ target: email, result: 'succeeded' });
+    // The audit log never holds a password.
+    expect(JSON.stringify(await identity.auditLog(bed.tenant.business.businessId, { limit: 100 }))).not.toContain(password);
+
+    await page.click(`form[action="/team/${operator.userId}/reset-password"] button`);
+    const reset = /\(shown once\): (\w{20})/.exec((await page.textContent('#notice')) ?? '')![1];
+    expect((await identity.signIn(operator.email, reset, '198.51.100.7')).outcome).toBe('signed-in');
+    expect((await identity.signIn(operator.email, operator.password, '198.51.100.7')).outcome).toBe('refused');
+    operator = { ...operator, password: reset };
+    await page.context().close();
+
+    const other = await signIn(operator);
+    expect((await other.goto(`${base}/team`))?.status()).toBe(403);
+    expect(await other.locator('header a[href="/team"]').count()).toBe(0);
+    await other.context().close();
+  }, 90_000);
+});
