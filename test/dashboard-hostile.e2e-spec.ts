@@ -145,6 +145,68 @@ describe('the dashboard under hostile input', () => {
     expect(await refunds()).toBe(0);
   });
 
+  it('answers hostile values on every other page and form with a page, never a 500, writing nothing it should not', async () => {
+    const server = dashboard.getHttpServer();
+    for (const value of HOSTILE) {
+      for (const route of ['/overview', '/links', '/payers', '/webhooks', '/merchants', '/team', '/audit']) {
+        const query = new URLSearchParams({
+          span: value,
+          merchantId: value,
+          status: value,
+          page: value,
+          searchTerm: value,
+          delivered: value,
+          before: value,
+        });
+        const answer = await request(server).get(`${route}?${query.toString()}`).set('cookie', cookie);
+        // An operator: the team and the audit log are an admin's (403); every other page answers.
+        expect([route, answer.status]).toEqual([route, ['/team', '/audit'].includes(route) ? 403 : 200]);
+        expect(answer.text).not.toContain('<script>alert');
+      }
+      const form = (fields: Record<string, string>) => ({ _csrf: csrf, ...fields });
+      const posts: [string, Record<string, string>][] = [
+        [
+          '/links',
+          form({
+            merchantId: value,
+            amount: value,
+            vatPercentage: value,
+            currency: value,
+            country: value,
+            processor: value,
+            description: value,
+          }),
+        ],
+        [
+          '/links',
+          form({
+            merchantId: bed.tenant.merchants[0].merchantId,
+            amount: value,
+            vatPercentage: value,
+            currency: value,
+            country: value,
+            processor: value,
+          }),
+        ],
+        [`/links/${encodeURIComponent(value)}/share`, form({ receiverEmail: value, receiverName: value })],
+        [`/links/${encodeURIComponent(value)}/delete`, form({})],
+        [`/webhooks/events/${encodeURIComponent(value)}/redeliver`, form({})],
+        [`/payments/${intentId}/events/${encodeURIComponent(value)}/redeliver`, form({})],
+        ['/team', form({ email: value, role: value, merchantId: value })],
+        [`/team/${encodeURIComponent(value)}/reset-password`, form({})],
+      ];
+      for (const [route, fields] of posts) {
+        const answer = await request(server).post(route).set('cookie', cookie).type('form').send(fields);
+        expect([route, value, [400, 403, 404].includes(answer.status)]).toEqual([route, value, true]);
+        expect(answer.text).not.toContain('<script>alert');
+      }
+    }
+    const [{ n }] = await bed.dataSource.query('SELECT count(*)::int AS n FROM link WHERE merchant_id = $1', [
+      bed.tenant.merchants[0].merchantId,
+    ]);
+    expect(n).toBe(0);
+  });
+
   it('refuses odd sign-ins and oversized bodies without a 500', async () => {
     for (const value of HOSTILE) {
       const response = await request(dashboard.getHttpServer())

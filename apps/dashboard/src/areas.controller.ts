@@ -9,7 +9,15 @@ import type { DashboardRequest } from './web';
 import { languageOf, PageError, Redirect, Requires } from './web';
 
 const pageOf = (value: unknown) => (typeof value === 'string' && /^[1-9]\d{0,4}$/.test(value) ? Number(value) : 1);
-const text = (value: unknown, max: number) => (typeof value === 'string' ? value.trim().slice(0, max) : '');
+/** A typed text field: trimmed, at most `max` characters, without control characters (a NUL is refused by the API and stored by no one). */
+const text = (value: unknown, max: number) =>
+  typeof value === 'string'
+    ? [...value]
+        .filter((c) => c >= ' ' && c !== '\u007f')
+        .join('')
+        .trim()
+        .slice(0, max)
+    : '';
 const apiProblem = (error: unknown, language: 'es' | 'en'): string => {
   if (error instanceof PayinsApiError && error.status < 500 && error.status !== 429)
     return error.body?.showMessage?.[language === 'es' ? 'ES' : 'EN'] ?? error.message;

@@ -108,5 +108,17 @@ describe('the dashboard identity on PostgreSQL', () => {
     const secondPage = await identity.auditLog(business, { limit: 2, before: firstPage[1].auditId });
     expect(secondPage.map((entry) => entry.action)).toEqual(['sign-in']);
     expect(await identity.auditLog(crypto.randomUUID(), { limit: 10 })).toEqual([]);
+    // Whatever a hostile request typed is recorded, without the NUL PostgreSQL cannot hold; a typed backslash stays as typed.
+    await identity.audit({
+      businessId: business,
+      userId: null,
+      email: 'x\u0000@example.uy',
+      action: 'refund',
+      target: 'a\u0000b',
+      result: 'refused',
+      detail: { typed: 'c\u0000d', literal: '\\u0000', list: ['\u0000'] },
+    });
+    const [hostile] = await identity.auditLog(business, { limit: 1 });
+    expect(hostile).toMatchObject({ email: 'x@example.uy', target: 'ab', detail: { typed: 'cd', literal: '\\u0000', list: [''] } });
   });
 });

@@ -221,7 +221,16 @@ export class DashboardIdentity {
   async audit(entry: AuditEntry): Promise<void> {
     await this.dataSource.query(
       `INSERT INTO dashboard_audit (business_id, user_id, email, action, target, result, detail) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [entry.businessId, entry.userId, entry.email, entry.action, entry.target ?? null, entry.result, JSON.stringify(entry.detail ?? {})],
+      [
+        entry.businessId,
+        entry.userId,
+        withoutNul(entry.email),
+        entry.action,
+        entry.target === null || entry.target === undefined ? null : withoutNul(entry.target).slice(0, 200),
+        entry.result,
+        // jsonb holds no \u0000 either: what a hostile request typed is recorded without it.
+        JSON.stringify(withoutNulDeep(entry.detail ?? {})),
+      ],
     );
   }
 
@@ -244,6 +253,19 @@ export class DashboardIdentity {
       detail: row.detail,
     }));
   }
+}
+
+/** PostgreSQL's text holds no NUL: what a request typed is recorded without it, never refused for it. */
+function withoutNul(value: string): string {
+  return value.split('\u0000').join('');
+}
+
+function withoutNulDeep(value: unknown): unknown {
+  if (typeof value === 'string') return withoutNul(value);
+  if (Array.isArray(value)) return value.map(withoutNulDeep);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [withoutNul(k), withoutNulDeep(v)]));
+  return value;
 }
 
 function toUser(row: Record<string, string>): DashboardUser {
