@@ -147,6 +147,59 @@ describe('the dashboard: links, payers, webhooks, merchants, team', () => {
     await page.context().close();
   }, 60_000);
 
+  it('lets an admin add a webhook endpoint (its secret shown once), pause and delete it, and change a merchant’s configuration; an operator cannot', async () => {
+    const page = await signIn(admin);
+    await page.goto(`${base}/webhooks`);
+    const second = await new WebhookReceiver().start();
+    await page.fill('#url', second.url);
+    await page.fill('#description', 'Second receiver');
+    await page.selectOption('#merchantId', bed.tenant.merchants[0].merchantId);
+    await page.click('#add-endpoint-button');
+    expect(await page.textContent('#notice')).toMatch(/\(shown once\): whsec_/);
+    const endpoints = (await bed.business.get('/webhook-endpoint')).body as { webhookEndpointId: string; url: string; disabled: boolean }[];
+    const added = endpoints.find((e) => e.url === second.url)!;
+    expect(added).toBeDefined();
+    await page.click(`form[action="/webhooks/endpoints/${added.webhookEndpointId}/disable"] button`);
+    await page.waitForURL(/done=endpoint/);
+    expect((await bed.business.get(`/webhook-endpoint/${added.webhookEndpointId}`)).body.disabled).toBe(true);
+    await page.click(`form[action="/webhooks/endpoints/${added.webhookEndpointId}/delete"] button`);
+    await page.waitForURL(/done=endpoint/);
+    expect((await bed.business.get(`/webhook-endpoint/${added.webhookEndpointId}`)).status).toBe(404);
+    await second.stop();
+    expect(await audited('webhook-endpoint:create', admin.email)).toMatchObject({ result: 'succeeded' });
+    expect(await audited('webhook-endpoint:delete', admin.email)).toMatchObject({ target: added.webhookEndpointId });
+
+    await page.goto(`${base}/merchants`);
+    const merchantId = bed.tenant.merchants[0].merchantId;
+    await page.click(`[data-merchant="${merchantId}"] summary`);
+    await page.fill(`#emails-${merchantId}`, 'ops@example.uy, finance@example.uy');
+    await page.check(`#success-${merchantId}`);
+    await page.click(`form[action="/merchants/${merchantId}/configuration"] button`);
+    await page.waitForURL(/done=configured/);
+    const configuration = (await bed.business.get(`/merchant/${merchantId}/configuration`)).body;
+    expect(configuration).toMatchObject({ notificationEmails: ['ops@example.uy', 'finance@example.uy'], paymentSuccessNotification: true });
+    expect(await audited('merchant:configure', admin.email)).toMatchObject({ target: merchantId, result: 'succeeded' });
+    await page.context().close();
+
+    const operatorPage = await signIn(operator);
+    await operatorPage.goto(`${base}/merchants`);
+    expect(await operatorPage.locator(`form[action="/merchants/${merchantId}/configuration"]`).count()).toBe(0);
+    const csrf = await operatorPage.locator('input[name=_csrf]').first().getAttribute('value');
+    const forged = await operatorPage.request.post(`${base}/merchants/${merchantId}/configuration`, {
+      form: { _csrf: csrf!, notificationEmails: 'evil@example.uy' },
+    });
+    expect(forged.status()).toBe(403);
+    const forgedEndpoint = await operatorPage.request.post(`${base}/webhooks/endpoints`, {
+      form: { _csrf: csrf!, url: 'https://evil.example/hook' },
+    });
+    expect(forgedEndpoint.status()).toBe(403);
+    expect((await bed.business.get(`/merchant/${merchantId}/configuration`)).body.notificationEmails).toEqual([
+      'ops@example.uy',
+      'finance@example.uy',
+    ]);
+    await operatorPage.context().close();
+  }, 90_000);
+
   it('shows merchants and their configuration but never their API credentials', async () => {
     const page = await signIn(admin);
     const answer = await page.goto(`${base}/merchants`);

@@ -27,7 +27,8 @@ const apiProblem = (error: unknown, language: 'es' | 'en'): string => {
 /** Whose: the person's own merchant, or (for the whole business) one of the business's. */
 async function ownMerchant(payins: Payins, request: DashboardRequest, merchantId: unknown): Promise<string | undefined> {
   const { user } = request.dashboard!;
-  if (user.merchantId) return user.merchantId;
+  // A person of one merchant: that merchant, whatever else was asked for (and nothing for another's id).
+  if (user.merchantId) return merchantId === undefined || merchantId === '' || merchantId === user.merchantId ? user.merchantId : undefined;
   if (typeof merchantId !== 'string' || !UUID.test(merchantId)) return undefined;
   return (await payins.merchants(user)).some((m) => m.merchantId === merchantId) ? merchantId : undefined;
 }
@@ -200,26 +201,99 @@ export class WebhooksController {
 
   @Get()
   async show(@Req() request: DashboardRequest, @Res() response: Response, @Query() query: Record<string, unknown>): Promise<void> {
+    const t = TEXTS[languageOf(request)];
+    const notice = query.done === 'redeliver' ? t.redelivered : query.done === 'endpoint' ? t.endpointChanged : undefined;
+    await this.render(request, response, query, notice);
+  }
+
+  private async render(
+    request: DashboardRequest,
+    response: Response,
+    query: Record<string, unknown>,
+    notice?: string,
+    problem?: string,
+    status = 200,
+  ): Promise<void> {
     const { user, csrfToken } = request.dashboard!;
     const delivered = query.delivered === 'true' || query.delivered === 'false' ? query.delivered : undefined;
     const pageNumber = pageOf(query.page);
-    const [endpoints, events] = await Promise.all([
+    const [endpoints, events, merchants] = await Promise.all([
       this.payins.webhookEndpoints(user),
       this.payins.events(user, { page: pageNumber, delivered }),
+      this.payins.merchants(user),
     ]);
-    const notice = query.done === 'redeliver' ? TEXTS[languageOf(request)].redelivered : undefined;
-    response.set(DASHBOARD_HEADERS).send(
-      webhooksPage(languageOf(request), {
-        user,
-        csrfToken,
-        endpoints,
-        events: events.rows,
-        delivered,
-        pageNumber,
-        pageCount: events.pageCount,
-        notice,
-      }),
-    );
+    response
+      .status(status)
+      .set(DASHBOARD_HEADERS)
+      .send(
+        webhooksPage(languageOf(request), {
+          user,
+          csrfToken,
+          endpoints,
+          events: events.rows,
+          delivered,
+          pageNumber,
+          pageCount: events.pageCount,
+          merchants,
+          notice,
+          problem,
+        }),
+      );
+  }
+
+  /** A new endpoint; its signing secret is shown once, on this answer. */
+  @Post('endpoints')
+  @HttpCode(200)
+  @Requires('manage-webhooks', 'webhook-endpoint:create')
+  async addEndpoint(@Req() request: DashboardRequest, @Res() response: Response, @Body() body: Record<string, unknown>): Promise<void> {
+    const { user } = request.dashboard!;
+    const t = TEXTS[languageOf(request)];
+    const merchantId = user.merchantId ?? (body.merchantId ? await ownMerchant(this.payins, request, body.merchantId) : undefined);
+    if (body.merchantId && !merchantId) throw new PageError(404, 'notFound');
+    const url = text(body.url, 2048);
+    const audit = {
+      businessId: user.businessId,
+      userId: user.userId,
+      email: user.email,
+      action: 'webhook-endpoint:create',
+      target: url.slice(0, 200),
+    };
+    try {
+      const created = await this.payins.createEndpoint({
+        url,
+        ...(text(body.description, 256) ? { description: text(body.description, 256) } : {}),
+        ...(merchantId ? { merchantId } : {}),
+      });
+      await this.identity.audit({ ...audit, result: 'succeeded', detail: { webhookEndpointId: created.webhookEndpointId } });
+      await this.render(request, response, {}, fill(t.endpointAdded, { secret: created.secret }));
+    } catch (error) {
+      const problem = apiProblem(error, languageOf(request));
+      await this.identity.audit({ ...audit, result: 'refused', detail: { errorId: (error as PayinsApiError).body?.errorId } });
+      await this.render(request, response, {}, undefined, problem, 400);
+    }
+  }
+
+  @Post('endpoints/:id/:change')
+  @Requires('manage-webhooks', 'webhook-endpoint:change')
+  async changeEndpoint(@Req() request: DashboardRequest, @Param('id') id: string, @Param('change') change: string): Promise<never> {
+    const { user } = request.dashboard!;
+    if (
+      !['enable', 'disable', 'delete'].includes(change) ||
+      !(await this.payins.webhookEndpoints(user)).some((e) => e.webhookEndpointId === id)
+    ) {
+      throw new PageError(404, 'notFound');
+    }
+    if (change === 'delete') await this.payins.deleteEndpoint(id);
+    else await this.payins.updateEndpoint(id, { disabled: change === 'disable' });
+    await this.identity.audit({
+      businessId: user.businessId,
+      userId: user.userId,
+      email: user.email,
+      action: `webhook-endpoint:${change}`,
+      target: id,
+      result: 'succeeded',
+    });
+    throw new Redirect('/webhooks?done=endpoint');
   }
 
   @Post('events/:eventId/redeliver')
@@ -242,19 +316,65 @@ export class WebhooksController {
   }
 }
 
-/** Merchants and their configuration. */
+/** Merchants and their configuration (admins change it). */
 @Controller('merchants')
 export class MerchantsController {
-  constructor(private readonly payins: Payins) {}
+  constructor(
+    private readonly payins: Payins,
+    private readonly identity: DashboardIdentity,
+  ) {}
 
   @Get()
-  async show(@Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
+  async show(@Req() request: DashboardRequest, @Res() response: Response, @Query('done') done: unknown): Promise<void> {
+    await this.render(request, response, done === 'configured' ? TEXTS[languageOf(request)].configurationSaved : undefined);
+  }
+
+  private async render(request: DashboardRequest, response: Response, notice?: string, problem?: string, status = 200): Promise<void> {
     const { user, csrfToken } = request.dashboard!;
     const merchants = await this.payins.merchants(user);
     const configurations = new Map(
       await Promise.all(merchants.map(async (m) => [m.merchantId, await this.payins.configurationOf(m.merchantId)] as const)),
     );
-    response.set(DASHBOARD_HEADERS).send(merchantsPage(languageOf(request), { user, csrfToken, merchants, configurations }));
+    response
+      .status(status)
+      .set(DASHBOARD_HEADERS)
+      .send(merchantsPage(languageOf(request), { user, csrfToken, merchants, configurations, notice, problem }));
+  }
+
+  @Post(':id/configuration')
+  @HttpCode(200)
+  @Requires('configure-merchants', 'merchant:configure')
+  async configure(
+    @Req() request: DashboardRequest,
+    @Res() response: Response,
+    @Param('id') id: string,
+    @Body() body: Record<string, unknown>,
+  ): Promise<void> {
+    const { user } = request.dashboard!;
+    const merchantId = await ownMerchant(this.payins, request, id);
+    if (!merchantId) throw new PageError(404, 'notFound');
+    const emails = text(body.notificationEmails, 1000)
+      .split(/[,;\s]+/)
+      .filter(Boolean)
+      .slice(0, 20);
+    const configuration = {
+      ...(text(body.shortName, 32) ? { shortName: text(body.shortName, 32) } : {}),
+      notificationEmails: emails,
+      paymentSuccessNotification: body.paymentSuccessNotification === 'on',
+      paymentErrorNotification: body.paymentErrorNotification === 'on',
+      fastPaymentsEnabled: body.fastPaymentsEnabled === 'on',
+    };
+    const audit = { businessId: user.businessId, userId: user.userId, email: user.email, action: 'merchant:configure', target: merchantId };
+    try {
+      await this.payins.configure(merchantId, configuration);
+    } catch (error) {
+      const problem = apiProblem(error, languageOf(request));
+      await this.identity.audit({ ...audit, result: 'refused', detail: { errorId: (error as PayinsApiError).body?.errorId } });
+      await this.render(request, response, undefined, problem, 400);
+      return;
+    }
+    await this.identity.audit({ ...audit, result: 'succeeded', detail: configuration });
+    throw new Redirect('/merchants?done=configured');
   }
 }
 

@@ -242,4 +242,29 @@ export class Payins {
     if (!data) throw new PayinsApiError(response.status, error);
     return data;
   }
+
+  createEndpoint(body: { url: string; description?: string; merchantId?: string }): Promise<{ webhookEndpointId: string; secret: string }> {
+    return this.answer(this.client.POST('/webhook-endpoint', { body }));
+  }
+
+  async updateEndpoint(webhookEndpointId: string, body: { disabled: boolean }): Promise<void> {
+    await this.answer(this.client.PATCH('/webhook-endpoint/{webhookEndpointId}', { params: { path: { webhookEndpointId } }, body }));
+  }
+
+  async deleteEndpoint(webhookEndpointId: string): Promise<void> {
+    await this.answer(this.client.DELETE('/webhook-endpoint/{webhookEndpointId}', { params: { path: { webhookEndpointId } } }));
+  }
+
+  async configure(
+    merchantId: string,
+    body: {
+      shortName?: string;
+      notificationEmails: string[];
+      paymentSuccessNotification: boolean;
+      paymentErrorNotification: boolean;
+      fastPaymentsEnabled: boolean;
+    },
+  ): Promise<void> {
+    await this.answer(this.client.PUT('/merchant/{merchantId}/configuration', { params: { path: { merchantId } }, body }));
+  }
 }

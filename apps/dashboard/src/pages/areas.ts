@@ -145,15 +145,35 @@ ${pager(t, '/payers', { searchTerm: frame.searchTerm }, frame.pageNumber, frame.
 
 export function webhooksPage(
   language: PageLanguage,
-  frame: Frame & { endpoints: WebhookEndpoint[]; events: EventSummary[]; delivered?: string; pageNumber: number; pageCount: number },
+  frame: Frame & {
+    endpoints: WebhookEndpoint[];
+    events: EventSummary[];
+    delivered?: string;
+    pageNumber: number;
+    pageCount: number;
+    merchants: Merchant[];
+  },
 ): string {
   const t = TEXTS[language];
+  const admin = can(frame.user.role, 'manage-webhooks');
   const endpoints = frame.endpoints.map((e) => [
     html(e.url),
     html(e.description ?? '—'),
     `<span class="status ${e.disabled ? 'failed' : 'succeeded'}">${e.disabled ? 'disabled' : 'enabled'}</span>`,
     html(e.enabledEvents.join(', ')),
+    admin
+      ? `<form method="post" action="/webhooks/endpoints/${html(e.webhookEndpointId)}/${e.disabled ? 'enable' : 'disable'}">${csrfField(frame.csrfToken)}<button class="button secondary" type="submit">${
+          e.disabled ? t.enable : t.disable
+        }</button></form><form method="post" action="/webhooks/endpoints/${html(e.webhookEndpointId)}/delete">${csrfField(frame.csrfToken)}<button class="button secondary" type="submit">${t.remove}</button></form>`
+      : '',
   ]);
+  const addForm = admin
+    ? `<section class="card" aria-labelledby="add-endpoint"><h2 id="add-endpoint" style="margin-top:0">${t.addEndpoint}</h2><form method="post" action="/webhooks/endpoints">${csrfField(frame.csrfToken)}<div class="grid">
+<p><label for="url">URL</label><input id="url" name="url" type="url" required maxlength="2048"></p>
+<p><label for="description">${t.description}</label><input id="description" name="description" maxlength="256"></p>
+${frame.user.merchantId ? '' : `<p><label for="merchantId">${t.merchant}</label><select id="merchantId" name="merchantId">${merchantOptions(t, frame.merchants, undefined, true)}</select></p>`}
+</div><button class="button" type="submit" id="add-endpoint-button">${t.addEndpoint}</button></form></section>`
+    : '';
   const redeliver = can(frame.user.role, 'manage-webhooks');
   const events = frame.events.map((e) => [
     dateTime(e.createdAt, language),
@@ -174,7 +194,7 @@ export function webhooksPage(
     language,
     frame,
     t.webhooks,
-    `<h2>${t.endpoints}</h2>${endpoints.length ? table('endpoints', ['URL', t.description, t.status, t.events], endpoints) : `<p class="notice">${t.noEndpoints}</p>`}
+    `<h2>${t.endpoints}</h2>${endpoints.length ? table('endpoints', ['URL', t.description, t.status, t.events, ''], endpoints) : `<p class="notice">${t.noEndpoints}</p>`}${addForm}
 <h2>${t.events}</h2>${filter}${table('events', [t.date, t.type, t.payment, ''], events)}
 ${pager(t, '/webhooks', { delivered: frame.delivered }, frame.pageNumber, frame.pageCount)}`,
   );
@@ -195,13 +215,27 @@ export function merchantsPage(
 <dt>${t.phone}</dt><dd>${html(m.phone ?? '—')}</dd>
 ${
   c
-    ? `<dt>${t.configuration}</dt><dd>${html(c.shortName ?? '—')}</dd><dt>${t.notificationEmails}</dt><dd>${html((c.notificationEmails ?? []).join(', ') || '—')}</dd><dt>${t.fastPayments}</dt><dd>${c.fastPaymentsEnabled ? t.yes : t.no}</dd>`
+    ? `<dt>${t.shortName}</dt><dd>${html(c.shortName ?? '—')}</dd><dt>${t.notificationEmails}</dt><dd>${html((c.notificationEmails ?? []).join(', ') || '—')}</dd><dt>${t.fastPayments}</dt><dd>${c.fastPaymentsEnabled ? t.yes : t.no}</dd>`
     : ''
 }
-</dl></section>`;
+</dl>${
+        can(frame.user.role, 'configure-merchants')
+          ? `<details><summary>${t.configuration}</summary><form method="post" action="/merchants/${html(m.merchantId)}/configuration">${csrfField(frame.csrfToken)}
+<p><label for="short-${html(m.merchantId)}">${t.shortName}</label><input id="short-${html(m.merchantId)}" name="shortName" maxlength="32" value="${html(c?.shortName ?? '')}"></p>
+<p><label for="emails-${html(m.merchantId)}">${t.notificationEmails}</label><input id="emails-${html(m.merchantId)}" name="notificationEmails" maxlength="1000" value="${html((c?.notificationEmails ?? []).join(', '))}"></p>
+${checkbox(`success-${m.merchantId}`, 'paymentSuccessNotification', t.successNotice, c?.paymentSuccessNotification ?? false)}
+${checkbox(`error-${m.merchantId}`, 'paymentErrorNotification', t.errorNotice, c?.paymentErrorNotification ?? false)}
+${checkbox(`fast-${m.merchantId}`, 'fastPaymentsEnabled', t.fastPayments, c?.fastPaymentsEnabled ?? false)}
+<button class="button" type="submit">${t.save}</button></form></details>`
+          : ''
+      }</section>`;
     })
     .join('');
   return page(language, frame, t.merchants, cards);
+}
+
+function checkbox(id: string, name: string, label: string, checked: boolean): string {
+  return `<p><label for="${html(id)}" style="font-weight:400"><input id="${html(id)}" type="checkbox" name="${name}" value="on"${checked ? ' checked' : ''} style="width:auto"> ${html(label)}</label></p>`;
 }
 
 export function teamPage(
