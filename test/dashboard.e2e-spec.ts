@@ -165,6 +165,8 @@ describe('the operations dashboard', () => {
     }
     expect(await refunded.textContent()).toContain(`delivered ${receiver.url}`);
     expect(await page.textContent('#timeline')).toContain('payment_intent.succeeded');
+    // In the order it happened (the events' sequence), created first.
+    expect(await page.locator('#timeline li').first().getAttribute('data-event')).toBe('payment_intent.created');
     // An operator does not redeliver (webhooks are an admin's).
     expect(await page.locator('#timeline button').count()).toBe(0);
 

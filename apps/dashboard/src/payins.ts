@@ -108,16 +108,17 @@ export class Payins {
     return data[0].results.map((event) => event.id);
   }
 
-  /** One payment's events, oldest first, each with its webhook deliveries and their attempts. */
+  /** One payment's events in the order they happened (their sequence: one transaction's events share a time), each with its webhook deliveries. */
   async timelineOf(user: DashboardUser, paymentIntentId: string): Promise<EventWithDeliveries[]> {
-    const events = (await this.eventIdsOf(user, paymentIntentId)).reverse().map((id) => ({ id }));
-    return Promise.all(
+    const events = (await this.eventIdsOf(user, paymentIntentId)).map((id) => ({ id }));
+    const story = await Promise.all(
       events.map(async (event) => {
         const one = await this.client.GET('/event/{eventId}', { params: { path: { eventId: event.id } } });
         if (!one.data) throw new PayinsApiError(one.response.status, one.error);
         return one.data;
       }),
     );
+    return story.sort((a, b) => a.sequence - b.sequence);
   }
 
   /** Sends an event again now, to every endpoint that wants it (contract §14). The caller checks it is the person's to send. */
