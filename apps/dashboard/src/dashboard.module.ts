@@ -8,6 +8,7 @@ import { LinksController, MerchantsController, PayersController, TeamController,
 import { AuditController } from './audit.controller';
 import { AuthController } from './auth.controller';
 import { HealthController } from './health.controller';
+import { Housekeeping } from './housekeeping';
 import { OverviewController } from './overview.controller';
 import { Payins } from './payins';
 import { PaymentsController } from './payments.controller';
@@ -44,6 +45,7 @@ export class DashboardModule {
           useFactory: (dataSource: DataSource) => new DashboardIdentity(dataSource),
           inject: [getDataSourceToken()],
         },
+        Housekeeping,
         { provide: APP_GUARD, useClass: SessionGuard },
         { provide: APP_FILTER, useClass: PageErrors },
       ],

@@ -59,6 +59,10 @@ describe('the dashboard identity on PostgreSQL', () => {
     ]);
     expect(await identity.session(first.token)).toBeNull();
     expect(await identity.session(second.token)).not.toBeNull();
+    // Ended sessions are purged; live ones stay.
+    await identity.purgeExpired();
+    const [{ n }] = await dataSource.query('SELECT count(*)::int AS n FROM dashboard_session WHERE user_id = $1', [created.userId]);
+    expect(n).toBe(1);
     const reset = await identity.resetPassword(created.email);
     expect(reset.password).not.toBe(created.password);
     expect(await identity.session(second.token)).toBeNull();

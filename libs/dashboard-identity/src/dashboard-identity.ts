@@ -213,9 +213,13 @@ export class DashboardIdentity {
     await this.dataSource.query('DELETE FROM dashboard_session WHERE token_hash = $1', [sha256(token)]);
   }
 
-  /** Removes sessions that ended (run now and then; an ended session is refused either way). */
-  async purgeSessions(): Promise<void> {
+  /**
+   * Removes what has ended: sessions (an ended one is refused either way) and
+   * sign-in counters whose window is over. Run now and then by the dashboard.
+   */
+  async purgeExpired(): Promise<void> {
     await this.dataSource.query('DELETE FROM dashboard_session WHERE expires_at < now()');
+    await this.dataSource.query('DELETE FROM dashboard_sign_in_limit WHERE expire < $1', [Date.now()]);
   }
 
   async audit(entry: AuditEntry): Promise<void> {
