@@ -26,7 +26,7 @@ import { summarizeProfile } from './profile-summary';
  *
  * BENCH_SECONDS (default 15) per run; BENCH_PAYINS, the ledger sizes measured
  * in one run (default 100000,1000000); BENCH_SCENARIOS, a comma list of
- * ledger, create, checks, link, b2b, refund, cluster, webhooks (default all);
+ * ledger, floor, create, checks, link, b2b, refund, cluster, webhooks (default all);
  * BENCH_PROFILE=1 writes a CPU profile of the payins API under the creation
  * load to test-output/bench and prints its breakdown.
  */
@@ -163,6 +163,42 @@ async function main(): Promise<void> {
       bare: bareCreate,
       roundTrips: 1,
     });
+
+    // Issue 23: the stack's floor (a minimal Nest app doing the bare endpoint's work) and the same route in our HTTP foundation.
+    let floorCreate: Figures | null = null;
+    if (want('floor')) {
+      const floorEnv = {
+        BENCH_DATABASE_URL: url,
+        BENCH_SECRET: seeded.apiSecret,
+        BENCH_POOL_SIZE: '10',
+        BENCH_CONTEXT: JSON.stringify(seeded),
+        BENCH_MASTER_KEY: masterKey.toString('base64'),
+      };
+      for (const variant of ['floor', 'foundation'] as const) {
+        const server = await Instrumented.start(path.resolve(__dirname, 'stack-floor.js'), 'BENCH_PORT', {
+          ...floorEnv,
+          BENCH_VARIANT: variant,
+        });
+        children.push(server.child);
+        const target = variant === 'floor' ? `${server.url}/` : `${server.url}/bench-creation`;
+        await load({ url: target, method: 'POST', ...creation, connections: 10, duration: 3 });
+        const roundTrips = await server.roundTrips(50, () => fetch(target, { method: 'POST', ...creation }));
+        const figures = await cpuDuring(server.child.pid!, `the ${variant === 'floor' ? "stack's floor" : 'foundation'}`, notes, () =>
+          load({ url: target, method: 'POST', ...creation, connections: 50, duration: SECONDS }),
+        );
+        if (variant === 'floor') floorCreate = figures;
+        rows.push({
+          what:
+            variant === 'floor'
+              ? "the stack's floor: minimal Nest + Express, a class-validator DTO, the HMAC check, one INSERT through TypeORM, 50 connections"
+              : 'the same route in our HTTP foundation (every global middleware, guard, pipe, filter, logger, metric), 50 connections',
+          figures,
+          bare: bareCreate,
+          roundTrips,
+        });
+        server.child.kill('SIGTERM');
+      }
+    }
 
     if (want('create')) {
       const target = `${api.url}/payment-intent`;
@@ -302,12 +338,14 @@ async function main(): Promise<void> {
 
     process.stdout.write(`\nBenchmark on ${os.cpus().length} cores, ${SECONDS} s per run\n\n`);
     process.stdout.write(
-      '| what | requests/s | × bare | target | p50 ms | p99 ms | errors | queries/request |\n|---|---|---|---|---|---|---|---|\n',
+      '| what | requests/s | × bare | × floor | target | p50 ms | p99 ms | errors | queries/request |\n|---|---|---|---|---|---|---|---|---|\n',
     );
+    const floor = floorCreate;
     for (const { what, figures, bare: compared, target, roundTrips } of rows) {
       const ratio = compared ? figures.requests / compared.requests : null;
+      const toFloor = floor ? (figures.requests / floor.requests).toFixed(2) : '';
       process.stdout.write(
-        `| ${what} | ${figures.requests.toFixed(0)} | ${ratio === null ? '' : ratio.toFixed(2)}${compared && compared !== bareCreate ? ` (bare ${compared.requests.toFixed(0)}/s, p99 ${compared.p99} ms)` : ''} | ${target ? `≥ ${target}` : ''} | ${figures.p50} | ${figures.p99} | ${figures.errors} | ${roundTrips === undefined ? '' : roundTrips.toFixed(1)} |\n`,
+        `| ${what} | ${figures.requests.toFixed(0)} | ${ratio === null ? '' : ratio.toFixed(2)}${compared && compared !== bareCreate ? ` (bare ${compared.requests.toFixed(0)}/s, p99 ${compared.p99} ms)` : ''} | ${toFloor} | ${target ? `≥ ${target}` : ''} | ${figures.p50} | ${figures.p99} | ${figures.errors} | ${roundTrips === undefined ? '' : roundTrips.toFixed(1)} |\n`,
       );
     }
     process.stdout.write('\n');
