@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EventRecorder, rowFound, runChange } from '@pcs/events';
 import {
   Caller,
+  CURRENCIES,
   Currency,
   currencyExponent,
   decimalToScaledInteger,
@@ -21,8 +22,8 @@ import { PayinFilters, PayinRepository, PayinSummaryRows } from '../payin.reposi
 import { payinFromRow, payinToRow } from './payin.mapper';
 import { PayinOrmEntity } from './payin.orm-entity';
 
-// Amount in major units, exact: minor units over the currency's power of ten.
-const MAJOR_AMOUNT = `(p.amount::numeric / CASE WHEN p.currency IN ('CLP', 'PYG') THEN 1 ELSE 100 END)`;
+// Amount in major units, exact: minor units over the power of ten of the currency's exponent (the kernel's, not a list of our own).
+const MAJOR_AMOUNT = `(p.amount::numeric / CASE p.currency ${CURRENCIES.map((c) => `WHEN '${c}' THEN ${10 ** currencyExponent(c)}`).join(' ')} END)`;
 
 /**
  * A wire bound (major units) in minor units, rounded towards the inside of
