@@ -216,6 +216,21 @@ describe('the dashboard under hostile input', () => {
       // Without the sign-in form's cookie: refused before anything is read; above 16 kB, too large to read.
       expect([403, 413]).toContain(response.status);
     }
+    // A token of the right length in characters but not in bytes (ñ is two): refused, not a failed comparison.
+    const wide = await request(dashboard.getHttpServer())
+      .post(`/payments/${intentId}/refund`)
+      .set('cookie', cookie)
+      .type('form')
+      .send({ _csrf: 'ñ'.repeat(csrf.length), amount: '1', kind: 'refund' });
+    expect(wide.status).toBe(403);
+    const form = await request(dashboard.getHttpServer()).get('/sign-in');
+    const preCookie = (form.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
+    const wideSignIn = await request(dashboard.getHttpServer())
+      .post('/sign-in')
+      .set('cookie', preCookie)
+      .type('form')
+      .send({ _csrf: 'ñ'.repeat(43), email: 'x@example.uy', password: 'x' });
+    expect(wideSignIn.status).toBe(403);
     const huge = await request(dashboard.getHttpServer())
       .post(`/payments/${intentId}/refund`)
       .set('cookie', cookie)

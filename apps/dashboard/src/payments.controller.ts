@@ -89,7 +89,7 @@ export class PaymentsController {
     const { user } = request.dashboard!;
     const filters = { ...toApiFilters(filterForm(query)), sort: 'DATE' as const, order: 'ASC' as const };
     const startedAt = new Date().toISOString();
-    if (!filters.dateUntil || filters.dateUntil > startedAt.slice(0, 10)) filters.dateUntil = startedAt;
+    if (!filters.dateUntil || filters.dateUntil >= startedAt.slice(0, 10)) filters.dateUntil = startedAt;
     // The first page before any byte: a refusal (a bad filter) is still a page, not half a file.
     let page = await this.payins.ledger(user, { ...filters, page: 1, limit: EXPORT_PAGE });
     response.status(200).set({

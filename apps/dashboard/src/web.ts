@@ -56,9 +56,12 @@ export function cookieOf(request: Request, name: string): string | undefined {
   return undefined;
 }
 
+/** Whether a posted token is the expected one, in constant time (compared as bytes: a string of the same length may be longer in UTF-8). */
 export function sameToken(a: unknown, b: string): boolean {
-  if (typeof a !== 'string' || a.length !== b.length) return false;
-  return crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
+  if (typeof a !== 'string') return false;
+  const given = Buffer.from(a);
+  const expected = Buffer.from(b);
+  return given.length === expected.length && crypto.timingSafeEqual(given, expected);
 }
 
 const ANONYMOUS = 'dashboard:anonymous';
