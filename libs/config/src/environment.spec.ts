@@ -23,4 +23,12 @@ describe('webhook settings from the environment (contract §14)', () => {
     expect(loadEnvironment({ WEBHOOKS_ALLOW_LOCALHOST: 'false' }).WEBHOOKS_ALLOW_LOCALHOST).toBe(false);
     expect(() => loadEnvironment({ WEBHOOKS_ALLOW_LOCALHOST: 'maybe' })).toThrow('WEBHOOKS_ALLOW_LOCALHOST must be true or false');
   });
+
+  it('takes TRUST_PROXY as false, a hop count or addresses, and refuses `true` (any caller could pick its own address)', () => {
+    expect(loadEnvironment({}).TRUST_PROXY).toBe('false');
+    for (const value of ['false', '1', 'loopback', '10.0.0.0/8, 172.16.0.1', 'loopback, uniquelocal'])
+      expect(loadEnvironment({ TRUST_PROXY: value }).TRUST_PROXY).toBe(value);
+    for (const value of ['true', 'x'.repeat(501), '10.0.0.1;rm'])
+      expect(() => loadEnvironment({ TRUST_PROXY: value })).toThrow('TRUST_PROXY');
+  });
 });

@@ -206,7 +206,9 @@ export class Environment {
    * (believe any X-Forwarded-For) is refused: any caller could then choose
    * its own address and escape its limit.
    */
-  @Matches(/^(false|\d{1,2}|[0-9A-Za-z.:/,\s]{1,500})$/, { message: 'TRUST_PROXY must be false, a hop count, or addresses and subnets' })
+  @Matches(/^(?!true$)(false|\d{1,2}|[0-9A-Za-z.:/,\s]{1,500})$/, {
+    message: 'TRUST_PROXY must be false, a hop count, or addresses and subnets',
+  })
   TRUST_PROXY: string = 'false';
 
   get dataDir(): string {
