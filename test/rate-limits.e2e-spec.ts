@@ -132,6 +132,19 @@ describe('rate limits', () => {
     expect(replay.body).toEqual(errorShape('Auth:UNAUTHORIZED'));
   });
 
+  it("does not let replays of a captured change spend the victim's write quota (a replay is refused before it is counted, and counts against the replaying address)", async () => {
+    const merchant = (await createTenant(app)).merchants[0];
+    const at = now();
+    const body = { firstName: 'Captured', lastName: 'Once' };
+    expect((await signed('post', '/payer', merchant, body, { at })).status).toBe(200);
+    const attacker = addressOf();
+    const replays = await Promise.all(Array.from({ length: 8 }, () => signed('post', '/payer', merchant, body, { at, address: attacker })));
+    expect(replays.map((r) => r.status)).toEqual(Array(8).fill(401));
+    // The merchant's own writes still have their whole quota: 1 + 5 fits twice the rate.
+    const own = await Promise.all(Array.from({ length: 5 }, (_, n) => signed('post', '/payer', merchant, payerBody(n))));
+    expect(own.map((r) => r.status)).toEqual(Array(5).fill(200));
+  });
+
   it('throttles wrong signatures per address: then even a right one waits, other addresses do not, and /health and /metrics always answer', async () => {
     const address = addressOf();
     const merchant = tenant.merchants[0];

@@ -42,6 +42,7 @@ export abstract class CredentialRepository {
    * before (a replay). A few expired records are removed on the way.
    */
   abstract recordSignedRequest(manager: EntityManager, apiKey: string, signature: string, expiresAt: Date): Promise<boolean>;
+  abstract forgetSignedRequest(manager: EntityManager, apiKey: string, signature: string): Promise<void>;
   abstract revokeAllOfMerchant(manager: EntityManager, merchantId: MerchantId, at: Date): Promise<void>;
   /** Each merchant's unrevoked, non-expiring pairs, newest first. */
   abstract openEndedOfMerchants(manager: EntityManager, merchantIds: readonly MerchantId[]): Promise<StoredCredential[]>;

@@ -110,6 +110,11 @@ export class CredentialService {
     return this.credentials.recordSignedRequest(this.dataSource.manager, apiKey, signature, expiresAt);
   }
 
+  /** Forgets an accepted signature (its request was then refused for its rate and did nothing): it may be sent again. */
+  forgetSigned(apiKey: string, signature: string): Promise<void> {
+    return this.credentials.forgetSignedRequest(this.dataSource.manager, apiKey, signature);
+  }
+
   /** `credentials:require-timestamp`: whether the pair accepts only version 2 signatures. */
   async requireTimestamp(apiKey: string, required: boolean): Promise<void> {
     if (!(await this.credentials.setRequireTimestamp(this.dataSource.manager, apiKey, required)))

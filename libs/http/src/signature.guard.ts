@@ -68,17 +68,21 @@ export class SignatureGuard implements CanActivate {
     }
     const verdict = await this.credentials.verify(apiKey, signature, payloads, timestamp === undefined ? 1 : 2);
     if ('refused' in verdict) return this.refuse(request, verdict.refused);
-    // Counted before the replay record: a request refused for its rate may be sent again, signature and all, when its wait is over.
+    // A captured version 2 change cannot be sent again: (api-key, signature) is accepted once. Checked before the
+    // rate is counted, so that replaying a captured request spends the replaying address's budget, never the victim's quota.
+    const recorded = timestamp !== undefined && MUTATING.has(request.method);
+    if (recorded && !(await this.credentials.acceptOnce(apiKey, signature, Number(timestamp), TIMESTAMP_TOLERANCE_SECONDS))) {
+      return this.refuse(request, 'replay');
+    }
     const scope: LimitScope = request.method === 'GET' || request.method === 'HEAD' ? 'reads' : 'writes';
     const limit = await this.limits.count(scope, apiKey);
     if (limit) {
       setRateLimitHeaders(context.switchToHttp().getResponse<Response>(), limit);
-      if (!limit.allowed) throw rateLimited(request, scope, limit.resetSeconds);
-    }
-    // A captured version 2 change cannot be sent again: (api-key, signature) is accepted once.
-    if (timestamp !== undefined && MUTATING.has(request.method)) {
-      if (!(await this.credentials.acceptOnce(apiKey, signature, Number(timestamp), TIMESTAMP_TOLERANCE_SECONDS)))
-        return this.refuse(request, 'replay');
+      if (!limit.allowed) {
+        // Refused for its rate, nothing done: its record goes, and it may be sent again, signature and all, after its wait.
+        if (recorded) await this.credentials.forgetSigned(apiKey, signature);
+        throw rateLimited(request, scope, limit.resetSeconds);
+      }
     }
     request.caller = verdict.caller;
     return true;

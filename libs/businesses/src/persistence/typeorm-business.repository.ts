@@ -108,6 +108,10 @@ export class TypeOrmCredentialRepository extends CredentialRepository {
     return rows.length === 1;
   }
 
+  async forgetSignedRequest(manager: EntityManager, apiKey: string, signature: string): Promise<void> {
+    await manager.query('DELETE FROM signed_request WHERE api_key = $1 AND signature = $2', [apiKey, signature]);
+  }
+
   async revokeAllOfMerchant(manager: EntityManager, merchantId: MerchantId, at: Date): Promise<void> {
     await manager.update(ApiCredentialOrmEntity, { merchantId, revokedAt: IsNull() }, { revokedAt: at });
   }
