@@ -1,8 +1,10 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DashboardIdentity } from '@pcs/dashboard-identity';
 import * as crypto from 'node:crypto';
+import * as net from 'node:net';
 import request from 'supertest';
 import { createDashboard } from '../apps/dashboard/src/dashboard';
+import { freePort } from './payins-app';
 import { Testbed, testbed } from './testbed';
 
 /**
@@ -245,5 +247,66 @@ describe('the dashboard under hostile input', () => {
     // Forms only: a JSON body carries no form fields, so no CSRF token either.
     expect(json.status).toBe(403);
     expect(await refunds()).toBe(0);
+  });
+});
+
+/** The payins API going away (contract §17 for the dashboard's own outside call): a 503 page within the bound, never a hang or a 500. */
+describe('the dashboard when the payins API does not answer', () => {
+  let bed: Testbed;
+  const silent = net.createServer(() => undefined); // accepts, never answers
+  const dashboards: NestExpressApplication[] = [];
+
+  beforeAll(async () => {
+    bed = await testbed({});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    await Promise.all(dashboards.map((d) => d.close()));
+    silent.close();
+    await bed.close();
+  });
+
+  const dashboardAt = async (payinsApiUrl: string) => {
+    const dashboard = await createDashboard(
+      {
+        databaseUrl: process.env.TEST_DATABASE_URL!,
+        payinsApiUrl,
+        apiKey: bed.tenant.business.apiKey,
+        apiSecret: bed.tenant.business.apiSecret,
+        trustProxy: false,
+        payinsTimeoutMs: 500,
+      },
+      'silent',
+    );
+    await dashboard.init();
+    dashboards.push(dashboard);
+    return dashboard;
+  };
+
+  it('answers a 503 page with Retry-After when the API hangs or refuses the connection', async () => {
+    const person = await new DashboardIdentity(bed.dataSource).createUser({
+      businessId: bed.tenant.business.businessId,
+      merchantId: null,
+      email: `outage-${crypto.randomUUID().slice(0, 8)}@example.uy`,
+      role: 'viewer',
+    });
+    const closedPort = await freePort();
+    for (const url of [`http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`, `http://127.0.0.1:${closedPort}`]) {
+      const dashboard = await dashboardAt(url);
+      const form = await request(dashboard.getHttpServer()).get('/sign-in');
+      const preCookie = (form.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
+      const token = /name="_csrf" value="([^"]+)"/.exec(form.text)![1];
+      const startedAt = Date.now();
+      // Signing in asks the API which business the dashboard serves.
+      const answer = await request(dashboard.getHttpServer())
+        .post('/sign-in')
+        .set('cookie', preCookie)
+        .type('form')
+        .send({ _csrf: token, email: person.email, password: person.password });
+      expect(Date.now() - startedAt).toBeLessThan(5_000);
+      expect(answer.status).toBe(503);
+      expect(answer.headers['retry-after']).toBe('5');
+      expect(answer.text).toContain('El servicio de pagos no responde');
+    }
   });
 });

@@ -1,12 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { DashboardIdentity, IdentityError, isRole } from '@pcs/dashboard-identity';
+import { DashboardIdentity, DashboardUser, IdentityError, isRole } from '@pcs/dashboard-identity';
 import type { Response } from 'express';
 import { linksPage, merchantsPage, payersPage, teamPage, webhooksPage } from './pages/areas';
 import { DASHBOARD_HEADERS } from './pages/layout';
 import { fill, TEXTS } from './pages/texts';
-import { CreateLink, Payins, PayinsApiError, UUID } from './payins';
+import { CreateLink, Merchant, Payins, PayinsApiError, UUID } from './payins';
 import type { DashboardRequest } from './web';
-import { languageOf, PageError, Redirect, Requires } from './web';
+import { actorOf, languageOf, PageError, Redirect, Requires } from './web';
 
 const pageOf = (value: unknown) => (typeof value === 'string' && /^[1-9]\d{0,4}$/.test(value) ? Number(value) : 1);
 /** A typed text field: trimmed, at most `max` characters, without control characters (a NUL is refused by the API and stored by no one). */
@@ -24,13 +24,18 @@ const apiProblem = (error: unknown, language: 'es' | 'en'): string => {
   throw error;
 };
 
-/** Whose: the person's own merchant, or (for the whole business) one of the business's. */
-async function ownMerchant(payins: Payins, request: DashboardRequest, merchantId: unknown): Promise<string | undefined> {
-  const { user } = request.dashboard!;
+/** Whose: the person's own merchant, or (for the whole business) one of `merchants`, the business's. */
+function merchantAmong(user: DashboardUser, merchants: readonly Merchant[], merchantId: unknown): string | undefined {
   // A person of one merchant: that merchant, whatever else was asked for (and nothing for another's id).
   if (user.merchantId) return merchantId === undefined || merchantId === '' || merchantId === user.merchantId ? user.merchantId : undefined;
   if (typeof merchantId !== 'string' || !UUID.test(merchantId)) return undefined;
-  return (await payins.merchants(user)).some((m) => m.merchantId === merchantId) ? merchantId : undefined;
+  return merchants.some((m) => m.merchantId === merchantId) ? merchantId : undefined;
+}
+
+/** `merchantAmong` the business's merchants, asked of the API (only when the person is not of one merchant). */
+async function ownMerchant(payins: Payins, request: DashboardRequest, merchantId: unknown): Promise<string | undefined> {
+  const { user } = request.dashboard!;
+  return merchantAmong(user, user.merchantId ? [] : await payins.merchants(user), merchantId);
 }
 
 /** Links (operations 29–35 through the API): list, create, share by email, delete. */
@@ -58,12 +63,12 @@ export class LinksController {
     const t = TEXTS[language];
     const linkStatus = ['ACTIVE', 'USED', 'EXPIRED'].find((s) => s === query.status) as 'ACTIVE' | 'USED' | 'EXPIRED' | undefined;
     const pageNumber = pageOf(query.page);
-    const formMerchantId = await ownMerchant(this.payins, request, query.merchantId);
-    const [links, merchants, processors] = await Promise.all([
+    const [links, merchants] = await Promise.all([
       this.payins.links(user, { page: pageNumber, status: linkStatus }),
       this.payins.merchants(user),
-      formMerchantId ? this.payins.processorsOf(formMerchantId) : Promise.resolve([]),
     ]);
+    const formMerchantId = merchantAmong(user, merchants, query.merchantId);
+    const processors = formMerchantId ? await this.payins.processorsOf(formMerchantId) : [];
     const done = { created: t.linkCreated, shared: t.linkShared, deleted: t.linkDeleted }[String(query.done)];
     response
       .status(status)
@@ -105,7 +110,7 @@ export class LinksController {
       ...(text(body.description, 255) ? { description: text(body.description, 255) } : {}),
       ...(text(body.reference, 128) ? { reference: text(body.reference, 128) } : {}),
     };
-    const audit = { businessId: user.businessId, userId: user.userId, email: user.email, action: 'link:create' };
+    const audit = { ...actorOf(user), action: 'link:create' };
     try {
       const created = await this.payins.createLink(link);
       await this.identity.audit({
@@ -135,7 +140,7 @@ export class LinksController {
     const { user } = request.dashboard!;
     if (!(await this.payins.link(user, id))) throw new PageError(404, 'notFound');
     const receiverEmail = text(body.receiverEmail, 254);
-    const audit = { businessId: user.businessId, userId: user.userId, email: user.email, action: 'link:share', target: id };
+    const audit = { ...actorOf(user), action: 'link:share', target: id };
     try {
       await this.payins.shareLink(id, receiverEmail, text(body.receiverName, 128));
       await this.identity.audit({ ...audit, result: 'succeeded', detail: { receiverEmail } });
@@ -155,9 +160,7 @@ export class LinksController {
     if (!(await this.payins.link(user, id))) throw new PageError(404, 'notFound');
     await this.payins.deleteLink(id);
     await this.identity.audit({
-      businessId: user.businessId,
-      userId: user.userId,
-      email: user.email,
+      ...actorOf(user),
       action: 'link:delete',
       target: id,
       result: 'succeeded',
@@ -252,9 +255,7 @@ export class WebhooksController {
     if (body.merchantId && !merchantId) throw new PageError(404, 'notFound');
     const url = text(body.url, 2048);
     const audit = {
-      businessId: user.businessId,
-      userId: user.userId,
-      email: user.email,
+      ...actorOf(user),
       action: 'webhook-endpoint:create',
       target: url.slice(0, 200),
     };
@@ -286,9 +287,7 @@ export class WebhooksController {
     if (change === 'delete') await this.payins.deleteEndpoint(id);
     else await this.payins.updateEndpoint(id, { disabled: change === 'disable' });
     await this.identity.audit({
-      businessId: user.businessId,
-      userId: user.userId,
-      email: user.email,
+      ...actorOf(user),
       action: `webhook-endpoint:${change}`,
       target: id,
       result: 'succeeded',
@@ -304,9 +303,7 @@ export class WebhooksController {
     if (!event) throw new PageError(404, 'notFound');
     await this.payins.redeliver(eventId);
     await this.identity.audit({
-      businessId: user.businessId,
-      userId: user.userId,
-      email: user.email,
+      ...actorOf(user),
       action: 'event:redeliver',
       target: eventId,
       result: 'succeeded',
@@ -364,7 +361,7 @@ export class MerchantsController {
       paymentErrorNotification: body.paymentErrorNotification === 'on',
       fastPaymentsEnabled: body.fastPaymentsEnabled === 'on',
     };
-    const audit = { businessId: user.businessId, userId: user.userId, email: user.email, action: 'merchant:configure', target: merchantId };
+    const audit = { ...actorOf(user), action: 'merchant:configure', target: merchantId };
     try {
       await this.payins.configure(merchantId, configuration);
     } catch (error) {
@@ -413,9 +410,7 @@ export class TeamController {
       body.merchantId === '' || body.merchantId === undefined ? null : await ownMerchant(this.payins, request, body.merchantId);
     if (merchantId === undefined || !isRole(body.role)) throw new PageError(400, 'unreadable');
     const audit = {
-      businessId: user.businessId,
-      userId: user.userId,
-      email: user.email,
+      ...actorOf(user),
       action: 'user:create',
       target: text(body.email, 200),
     };
@@ -445,9 +440,7 @@ export class TeamController {
     const reset = await this.identity.resetPasswordOf(user.businessId, id);
     if (!reset) throw new PageError(404, 'notFound');
     await this.identity.audit({
-      businessId: user.businessId,
-      userId: user.userId,
-      email: user.email,
+      ...actorOf(user),
       action: 'user:reset-password',
       target: reset.email,
       result: 'succeeded',

@@ -7,7 +7,7 @@ import { signInPage } from './pages/sign-in';
 import { fill, TEXTS } from './pages/texts';
 import { Payins } from './payins';
 import type { DashboardRequest } from './web';
-import { Anonymous, cookieOf, languageOf, PageError, Redirect, sameToken, SESSION_COOKIE, SIGN_IN_COOKIE } from './web';
+import { actorOf, Anonymous, cookieOf, languageOf, PageError, Redirect, sameToken, SESSION_COOKIE, SIGN_IN_COOKIE } from './web';
 
 /** Only a path of this site: `//host` or `https://…` would send a person elsewhere after signing in. */
 function safeNext(next: unknown): string {
@@ -64,9 +64,7 @@ export class AuthController {
     const user = result.outcome === 'signed-in' ? result.session.user : await this.identity.userByEmail(email);
     if (user) {
       await this.identity.audit({
-        businessId: user.businessId,
-        userId: user.userId,
-        email: user.email,
+        ...actorOf(user),
         action: 'sign-in',
         result: result.outcome === 'signed-in' ? 'succeeded' : 'refused',
         detail: result.outcome === 'signed-in' ? {} : { reason: result.outcome },

@@ -27,6 +27,9 @@ export class PayinsApiError extends Error {
   }
 }
 
+/** The bound on each request to the payins API. */
+export const PAYINS_TIMEOUT_MS = 10_000;
+
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -40,11 +43,14 @@ export class Payins {
   private readonly client: PayinsClient;
 
   constructor(settings: DashboardSettings) {
+    const send = settings.fetch ?? fetch;
+    const timeoutMs = settings.payinsTimeoutMs ?? PAYINS_TIMEOUT_MS;
     this.client = createPayinsClient({
       baseUrl: settings.payinsApiUrl,
       apiKey: settings.apiKey,
       apiSecret: settings.apiSecret,
-      fetch: settings.fetch,
+      // Bounded: a payins API that does not answer is a 503 page after this, never a page that hangs.
+      fetch: (input, init) => send(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }),
     });
   }
 

@@ -9,7 +9,7 @@ import { CURRENCIES, FilterForm, paymentsPage, STATUSES } from './pages/payments
 import { fill, TEXTS } from './pages/texts';
 import { PayinFilters, Payins, PayinsApiError, UUID } from './payins';
 import type { DashboardRequest } from './web';
-import { languageOf, PageError, Redirect, Requires } from './web';
+import { actorOf, languageOf, PageError, Redirect, Requires } from './web';
 
 const PAGE_SIZE = 25;
 /** The API's largest page (operation 36). */
@@ -107,9 +107,7 @@ export class PaymentsController {
     }
     response.end();
     await this.identity.audit({
-      businessId: user.businessId,
-      userId: user.userId,
-      email: user.email,
+      ...actorOf(user),
       action: 'payments:export',
       result: 'succeeded',
       detail: { rows: page.total, filters: Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined)) },
@@ -187,9 +185,7 @@ export class PaymentsController {
     const operation = typeof body.operation === 'string' && UUID.test(body.operation) ? body.operation : null;
     if (!operation) throw new PageError(403, 'forbidden');
     const audit = {
-      businessId: user.businessId,
-      userId: user.userId,
-      email: user.email,
+      ...actorOf(user),
       action: kind === 'manual' ? 'manual-refund' : 'refund',
       target: intent.paymentIntentId,
     };
@@ -234,9 +230,7 @@ export class PaymentsController {
     if (!intent || !(await this.payins.eventIdsOf(user, intent.paymentIntentId)).includes(eventId)) throw new PageError(404, 'notFound');
     const event = await this.payins.redeliver(eventId);
     await this.identity.audit({
-      businessId: user.businessId,
-      userId: user.userId,
-      email: user.email,
+      ...actorOf(user),
       action: 'event:redeliver',
       target: eventId,
       result: 'succeeded',

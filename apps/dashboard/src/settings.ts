@@ -6,6 +6,8 @@ export abstract class DashboardSettings {
   abstract readonly payinsApiUrl: string;
   abstract readonly apiKey: string;
   abstract readonly apiSecret: string;
+  /** How long one request to the payins API may take (10 s unless a test says less); then the page is a 503. */
+  abstract readonly payinsTimeoutMs?: number;
   /** Another fetch for the payins client (tests); the global one by default. */
   abstract readonly fetch?: typeof fetch;
   /** Express's `trust proxy` (TRUST_PROXY): the client address sign-in throttling counts. */

@@ -10,7 +10,8 @@ import {
   SetMetadata,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { can, DashboardIdentity, DashboardSession, Permission } from '@pcs/dashboard-identity';
+import { can, DashboardIdentity, DashboardSession, DashboardUser, Permission } from '@pcs/dashboard-identity';
+import { isDatabaseUnavailable } from '@pcs/database';
 import { PageLanguage, pageLanguage } from '@pcs/pages';
 import type { Request, Response } from 'express';
 import * as crypto from 'node:crypto';
@@ -64,6 +65,11 @@ export function sameToken(a: unknown, b: string): boolean {
   return given.length === expected.length && crypto.timingSafeEqual(given, expected);
 }
 
+/** Who did it, as every audit entry records it. */
+export function actorOf(user: DashboardUser): { businessId: string; userId: string; email: string } {
+  return { businessId: user.businessId, userId: user.userId, email: user.email };
+}
+
 const ANONYMOUS = 'dashboard:anonymous';
 const REQUIRES = 'dashboard:requires';
 
@@ -106,9 +112,7 @@ export class SessionGuard implements CanActivate {
     const required = this.reflector.getAllAndOverride<{ permission: Permission; action: string } | undefined>(REQUIRES, targets);
     if (required && !can(session.user.role, required.permission)) {
       await this.identity.audit({
-        businessId: session.user.businessId,
-        userId: session.user.userId,
-        email: session.user.email,
+        ...actorOf(session.user),
         action: required.action,
         target: typeof request.params.id === 'string' ? request.params.id.slice(0, 200) : null,
         result: 'refused',
@@ -188,6 +192,11 @@ function httpStatusOf(error: unknown): number | null {
   return typeof status === 'number' && status >= 400 && status < 500 ? status : null;
 }
 
+/** The payins API out of reach (refused, reset, timed out) or the dashboard's own database away: a 503, not a 500. */
 function isNetworkFailure(error: unknown): boolean {
-  return error instanceof TypeError && /fetch failed/i.test(error.message);
+  // By name, not instanceof: fetch's errors come from Node's own realm (a test runner's sandbox has other classes).
+  const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
+  if (name === 'TypeError' && typeof message === 'string' && /fetch failed/i.test(message)) return true;
+  if (name === 'TimeoutError' || name === 'AbortError') return true;
+  return isDatabaseUnavailable(error);
 }

@@ -1,6 +1,7 @@
 import * as crypto from 'node:crypto';
 import * as http from 'node:http';
 import { Pool } from 'pg';
+import { CREATION_INSERT, CreationContext, creationRow } from './creation-row';
 
 /**
  * The ceiling to compare against: node:http + pg, no framework. POST /
@@ -11,12 +12,7 @@ import { Pool } from 'pg';
  */
 const secret = process.env.BENCH_SECRET as string;
 const pool = new Pool({ connectionString: process.env.BENCH_DATABASE_URL, max: Number(process.env.BENCH_POOL_SIZE ?? 10) });
-const context = JSON.parse(process.env.BENCH_CONTEXT as string) as {
-  businessId: string;
-  merchantId: string;
-  payerId: string;
-  countryId: string;
-};
+const context = JSON.parse(process.env.BENCH_CONTEXT as string) as CreationContext;
 
 function signed(request: http.IncomingMessage, payload: Buffer): boolean {
   const expected = crypto.createHmac('sha256', secret).update(payload).digest();
@@ -25,28 +21,11 @@ function signed(request: http.IncomingMessage, payload: Buffer): boolean {
 }
 
 function insert(raw: Buffer, response: http.ServerResponse): void {
-  const body = JSON.parse(raw.toString('utf8')) as { amount: number; currency: string; externalReference: string };
-  const id = crypto.randomUUID();
-  pool
-    .query(
-      `INSERT INTO payment_intent (payment_intent_id, business_id, merchant_id, payer_id, country_id, origin, payin_type, status, currency, amount, tax_amount, vat_rate_bp, external_reference)
-       VALUES ($1, $2, $3, $4, $5, 'API', 'DEFAULT', 'REQUIRES_PAYMENT_INSTRUMENT', $6, $7, $8, 2200, $9)`,
-      [
-        id,
-        context.businessId,
-        context.merchantId,
-        context.payerId,
-        context.countryId,
-        body.currency,
-        Math.round(body.amount * 100),
-        Math.round((body.amount * 100 * 22) / 122),
-        body.externalReference,
-      ],
-    )
-    .then(
-      () => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ paymentIntentId: id })),
-      () => response.writeHead(500).end(),
-    );
+  const row = creationRow(context, JSON.parse(raw.toString('utf8')) as { amount: number; currency: string; externalReference: string });
+  pool.query(CREATION_INSERT, row.values).then(
+    () => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ paymentIntentId: row.id })),
+    () => response.writeHead(500).end(),
+  );
 }
 
 /** The payins API's page query for these filters (merchant credentials, currency given, so amounts compare in minor units). */

@@ -26,6 +26,7 @@ import { IsBoolean, IsIn, IsInt, IsNumber, IsString, IsUUID, MaxLength, Min } fr
 import type { Request } from 'express';
 import * as crypto from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { CREATION_INSERT, CreationContext, creationRow } from './creation-row';
 
 /**
  * Two reference points for the benchmark (issue 23), each in its own process
@@ -43,13 +44,7 @@ import { DataSource } from 'typeorm';
  * Both insert the row the bare endpoint inserts. BENCH_DATABASE_URL,
  * BENCH_SECRET, BENCH_CONTEXT and BENCH_PORT configure them.
  */
-const context = JSON.parse(process.env.BENCH_CONTEXT as string) as {
-  businessId: string;
-  merchantId: string;
-  payerId: string;
-  countryId: string;
-  apiKey: string;
-};
+const context = JSON.parse(process.env.BENCH_CONTEXT as string) as CreationContext;
 
 class CreationDto {
   @IsIn(['UYU', 'USD', 'ARS', 'BRL'])
@@ -83,23 +78,9 @@ class CreationDto {
 }
 
 async function insert(dataSource: DataSource, body: CreationDto): Promise<{ paymentIntentId: string }> {
-  const id = crypto.randomUUID();
-  await dataSource.query(
-    `INSERT INTO payment_intent (payment_intent_id, business_id, merchant_id, payer_id, country_id, origin, payin_type, status, currency, amount, tax_amount, vat_rate_bp, external_reference)
-     VALUES ($1, $2, $3, $4, $5, 'API', 'DEFAULT', 'REQUIRES_PAYMENT_INSTRUMENT', $6, $7, $8, 2200, $9)`,
-    [
-      id,
-      context.businessId,
-      context.merchantId,
-      context.payerId,
-      context.countryId,
-      body.currency,
-      Math.round(body.amount * 100),
-      Math.round((body.amount * 100 * 22) / 122),
-      body.externalReference,
-    ],
-  );
-  return { paymentIntentId: id };
+  const row = creationRow(context, body);
+  await dataSource.query(CREATION_INSERT, row.values);
+  return { paymentIntentId: row.id };
 }
 
 /** The floor's guard: the bare endpoint's HMAC check of the raw body, nothing else. */
