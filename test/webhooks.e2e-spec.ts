@@ -562,17 +562,18 @@ describe('events, webhooks and outcome emails', () => {
   });
 
   it('dispatches the rest of a batch when one of its events cannot be dispatched, and fails the batch for its retries', async () => {
-    const insert = async (payload: string) => {
+    const insert = async (type: string, payload: string) => {
       const id = crypto.randomUUID();
       await bed.dataSource.query(
         `INSERT INTO event (event_id, type, business_id, merchant_id, subject_id, sequence, payload, created_at)
-         VALUES ($1, 'link.created', $2, $3, $4, 1, $5, now())`,
-        [id, tenant.business.businessId, tenant.merchants[0].merchantId, crypto.randomUUID(), payload],
+         VALUES ($1, $2, $3, $4, $5, 1, $6, now())`,
+        [id, type, tenant.business.businessId, tenant.merchants[0].merchantId, crypto.randomUUID(), payload],
       );
       return id;
     };
     // One transaction for both: the broken one's failure would roll back the fine one's dispatch too.
-    const [broken, fine] = [await insert('not json'), await insert('{"data":{"object":{}}}')];
+    // (An outcome event's object is read for its emails: unreadable bytes make its dispatch fail.)
+    const [broken, fine] = [await insert('payment_intent.succeeded', 'not json'), await insert('link.created', '{"data":{"object":{}}}')];
     await expect(bed.app.get(EventDispatcher).dispatchBatch([broken, fine])).rejects.toThrow();
     const dispatched = await bed.dataSource.query(`SELECT event_id FROM event WHERE event_id = ANY($1) AND dispatched_at IS NOT NULL`, [
       [broken, fine],

@@ -53,4 +53,31 @@ describe('job queue on PostgreSQL', () => {
     while (received.length === 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(received).toEqual([2]);
   });
+
+  it('writes many jobs in one statement with the transaction, each with its own options', async () => {
+    const jobs = services.get(JobQueue);
+    const queue = `many-${crypto.randomBytes(4).toString('hex')}`;
+    await expect(
+      inTransaction(services.dataSource, async (manager) => {
+        await jobs.sendMany(manager, queue, [{ data: { n: 1 } }, { data: { n: 2 } }]);
+        throw new Error('the cause failed');
+      }),
+    ).rejects.toThrow('the cause failed');
+    expect(await jobsIn(queue)).toEqual([]);
+    await inTransaction(services.dataSource, (manager) =>
+      jobs.sendMany(manager, queue, [
+        { data: { n: 3 }, options: { retryLimit: 7, expireInSeconds: 45 } },
+        { data: { n: 4 }, options: { startAfter: 300, retryLimit: 1 } },
+      ]),
+    );
+    const rows = await services.dataSource.query<{ n: number; retry_limit: number; expire: number; later: boolean }[]>(
+      `SELECT (data->>'n')::int AS n, retry_limit, extract(epoch FROM expire_in)::int AS expire, start_after > now() + interval '200 seconds' AS later
+         FROM pgboss.job WHERE name = $1 ORDER BY 1`,
+      [queue],
+    );
+    expect(rows).toEqual([
+      { n: 3, retry_limit: 7, expire: 45, later: false },
+      { n: 4, retry_limit: 1, expire: 900, later: true },
+    ]);
+  });
 });

@@ -78,6 +78,34 @@ export class JobQueue implements OnModuleDestroy {
   }
 
   /**
+   * Writes many jobs of one queue with the caller's transaction, in one
+   * statement (pg-boss's own bulk insert). Each job's options are those of
+   * `send` that pg-boss's insert takes: startAfter (seconds), retryLimit,
+   * retryDelay, retryBackoff, expireInSeconds.
+   */
+  async sendMany<T extends object>(
+    manager: EntityManager,
+    queue: string,
+    jobs: readonly {
+      data: T;
+      options?: Pick<JobSendOptions, 'retryLimit' | 'retryDelay' | 'retryBackoff' | 'expireInSeconds'> & { startAfter?: number };
+    }[],
+  ): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.queue(queue);
+    await this.boss.insert(
+      jobs.map(({ data, options: { startAfter, ...options } = {} }) => ({
+        name: queue,
+        data,
+        ...options,
+        // pg-boss reads a start that is not a timestamp as an interval: seconds.
+        ...(startAfter ? { startAfter: String(startAfter) } : {}),
+      })),
+      { db: { executeSql: async (text: string, values: unknown[]) => ({ rows: await manager.query<unknown[]>(text, values) }) } },
+    );
+  }
+
+  /**
    * The statement `send` would run, not run: pg-boss's own INSERT of the job
    * (its SQL and values, captured from `send` itself, so defaults and option
    * checks stay pg-boss's) with its parameters numbered from `firstParameter`,

@@ -32,8 +32,13 @@ export class OutcomeEmails {
     private readonly mail: MailOutbox,
   ) {}
 
+  /** Whether an event of this type may cause an outcome email (others need not be read). */
+  concerns(type: string): boolean {
+    return outcomeOf(type) !== null;
+  }
+
   async queueFor(manager: EntityManager, type: string, merchantId: string, object: IntentObject): Promise<number> {
-    const outcome = type === 'payment_intent.succeeded' ? 'succeeded' : type === 'payment_intent.payment_failed' ? 'failed' : null;
+    const outcome = outcomeOf(type);
     if (!outcome) return 0;
     const settings = await this.configurations.outcomeNotifications(merchantId as MerchantId, manager);
     if (!settings || settings.emails.length === 0 || !(outcome === 'succeeded' ? settings.onSuccess : settings.onError)) return 0;
@@ -58,4 +63,8 @@ export class OutcomeEmails {
     }
     return settings.emails.length;
   }
+}
+
+function outcomeOf(type: string): 'succeeded' | 'failed' | null {
+  return type === 'payment_intent.succeeded' ? 'succeeded' : type === 'payment_intent.payment_failed' ? 'failed' : null;
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EventType } from '@pcs/events';
 import { Caller, isMerchantCaller } from '@pcs/kernel';
-import { EntityManager, IsNull } from 'typeorm';
+import { EntityManager, In, IsNull } from 'typeorm';
 import { WebhookEndpoint } from '../webhooks/webhook-endpoint';
 import { WebhookEndpointRepository } from '../webhooks/webhook-endpoint.repository';
 import { WebhookEndpointOrmEntity } from './webhook-endpoint.orm-entity';
@@ -54,5 +54,10 @@ export class TypeOrmWebhookEndpointRepository extends WebhookEndpointRepository 
   async findById(manager: EntityManager, id: string): Promise<WebhookEndpoint | null> {
     const row = await manager.findOne(WebhookEndpointOrmEntity, { where: { webhookEndpointId: id } });
     return row ? fromRow(row) : null;
+  }
+
+  async findByIds(manager: EntityManager, ids: readonly string[]): Promise<WebhookEndpoint[]> {
+    if (ids.length === 0) return [];
+    return (await manager.find(WebhookEndpointOrmEntity, { where: { webhookEndpointId: In([...ids]) } })).map(fromRow);
   }
 }

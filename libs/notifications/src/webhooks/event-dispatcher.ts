@@ -8,6 +8,9 @@ import { DataSource, EntityManager } from 'typeorm';
 import { OutcomeEmails } from '../emails/outcome-emails';
 import { WebhookEndpointRepository } from './webhook-endpoint.repository';
 
+/** Events one dispatch worker takes at once. */
+const DISPATCH_BATCH = 100;
+
 export interface DeliveryJob {
   readonly deliveryId: string;
   /** The delivery's generation when the job was queued: a redelivery makes older jobs stale. */
@@ -21,7 +24,7 @@ export interface DeliveryJob {
  * endpoint that wants it, each with its job, and the outcome emails — all in
  * one transaction that also marks the event dispatched, so a dispatch job run
  * twice (a crash, a retry) does nothing the second time. A worker's batch of
- * jobs (up to 50) is dispatched in one such transaction: a handful of
+ * jobs (up to 100) is dispatched in one such transaction: a handful of
  * statements for the whole batch instead of as many per event, which matters
  * because every payment intent's creation records one.
  */
@@ -40,7 +43,7 @@ export class EventDispatcher implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     await this.jobs.work<{ eventId: string }>(
       this.settings.webhooks.dispatchQueue,
-      { batchSize: 50, pollingIntervalSeconds: this.settings.webhooks.pollSeconds },
+      { batchSize: DISPATCH_BATCH, pollingIntervalSeconds: this.settings.webhooks.pollSeconds },
       (jobs) => this.dispatchBatch(jobs.map((job) => job.data.eventId)),
     );
   }
@@ -62,7 +65,7 @@ export class EventDispatcher implements OnApplicationBootstrap {
     }
   }
 
-  /** Dispatches the events not dispatched yet, in one transaction. */
+  /** Dispatches the events not dispatched yet, in one transaction: every delivery of the batch in one statement, their jobs in another. */
   async dispatch(eventIds: readonly string[]): Promise<void> {
     await inTransaction(this.dataSource, async (manager) => {
       // Locked in one order, so two batches that share events queue instead of deadlocking.
@@ -73,6 +76,7 @@ export class EventDispatcher implements OnApplicationBootstrap {
       );
       if (events.length === 0) return;
       const receivers = new Map<string, Awaited<ReturnType<WebhookEndpointRepository['receiversOf']>>>();
+      const deliveries: DeliveryTarget[] = [];
       for (const event of events) {
         const key = `${event.business_id} ${event.merchant_id} ${event.type}`;
         let endpoints = receivers.get(key);
@@ -80,39 +84,64 @@ export class EventDispatcher implements OnApplicationBootstrap {
           endpoints = await this.endpoints.receiversOf(manager, event.business_id, event.merchant_id, event.type);
           receivers.set(key, endpoints);
         }
-        for (const endpoint of endpoints) await this.queueDelivery(manager, event.event_id, endpoint.id, endpoint.snapshot().url);
+        for (const endpoint of endpoints)
+          deliveries.push({ eventId: event.event_id, endpointId: endpoint.id, url: endpoint.snapshot().url });
+        if (!this.emails.concerns(event.type)) continue;
         const object = (JSON.parse(event.payload) as { data: { object: never } }).data.object;
         const emails = await this.emails.queueFor(manager, event.type, event.merchant_id, object);
         if (emails) this.logger.log(`queued ${emails} outcome email(s) for event ${event.event_id}`);
       }
+      await this.queueDeliveries(manager, deliveries);
       await manager.query(`UPDATE event SET dispatched_at = now() WHERE event_id = ANY($1::uuid[])`, [events.map((e) => e.event_id)]);
     });
   }
 
   /**
-   * A delivery of the event to the endpoint, due now: a new one, or a new
-   * generation of the existing one (a redelivery). Returns its id.
+   * Deliveries due now (new ones, or new generations of existing ones) and
+   * their jobs: two statements however many there are. Returns their ids,
+   * in the order given; each (event, endpoint) pair at most once.
    */
-  async queueDelivery(manager: EntityManager, eventId: string, endpointId: string, url: string): Promise<string> {
-    const [row] = await manager.query<{ webhook_delivery_id: string; generation: number }[]>(
+  async queueDeliveries(manager: EntityManager, targets: readonly DeliveryTarget[]): Promise<string[]> {
+    if (targets.length === 0) return [];
+    const rows = await manager.query<{ webhook_delivery_id: string; event_id: string; webhook_endpoint_id: string; generation: number }[]>(
       `INSERT INTO webhook_delivery (webhook_delivery_id, event_id, webhook_endpoint_id, url, status, generation, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, 'PENDING', 1, now(), now())
+       SELECT t.id, t.event_id, t.endpoint_id, t.url, 'PENDING', 1, now(), now()
+         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[]) AS t(id, event_id, endpoint_id, url)
        ON CONFLICT (event_id, webhook_endpoint_id) DO UPDATE
          SET status = 'PENDING', generation = webhook_delivery.generation + 1, url = EXCLUDED.url, updated_at = now()
-       RETURNING webhook_delivery_id, generation`,
-      [crypto.randomUUID(), eventId, endpointId, url],
+       RETURNING webhook_delivery_id, event_id, webhook_endpoint_id, generation`,
+      [targets.map(() => crypto.randomUUID()), targets.map((t) => t.eventId), targets.map((t) => t.endpointId), targets.map((t) => t.url)],
     );
-    await this.sendDeliveryJob(manager, { deliveryId: row.webhook_delivery_id, generation: row.generation, step: 0 });
-    return row.webhook_delivery_id;
+    await this.sendDeliveryJobs(
+      manager,
+      rows.map((row) => ({ job: { deliveryId: row.webhook_delivery_id, generation: row.generation, step: 0 } })),
+    );
+    const byPair = new Map(rows.map((row) => [`${row.event_id} ${row.webhook_endpoint_id}`, row.webhook_delivery_id]));
+    return targets.map((t) => byPair.get(`${t.eventId} ${t.endpointId}`)!);
   }
 
-  async sendDeliveryJob(manager: EntityManager, job: DeliveryJob, startAfterSeconds?: number): Promise<void> {
-    await this.jobs.send(manager, this.settings.webhooks.deliveryQueue, job, {
-      ...(startAfterSeconds ? { startAfter: startAfterSeconds } : {}),
-      // A worker that dies mid-attempt leaves its job to expire and run again (at least once).
-      expireInSeconds: Math.ceil(this.settings.webhooks.timeoutMs / 1000) + 30,
-      retryLimit: 5,
-      retryDelay: 5,
-    });
+  /** Delivery jobs, each due now or after its wait, in one statement. */
+  async sendDeliveryJobs(manager: EntityManager, jobs: readonly { job: DeliveryJob; startAfterSeconds?: number }[]): Promise<void> {
+    await this.jobs.sendMany(
+      manager,
+      this.settings.webhooks.deliveryQueue,
+      jobs.map(({ job, startAfterSeconds }) => ({
+        data: job,
+        options: {
+          ...(startAfterSeconds ? { startAfter: startAfterSeconds } : {}),
+          // A worker that dies mid-attempt leaves its job to expire and run again (at least once).
+          expireInSeconds: Math.ceil(this.settings.webhooks.timeoutMs / 1000) + 30,
+          retryLimit: 5,
+          retryDelay: 5,
+        },
+      })),
+    );
   }
+}
+
+/** Where one event is to be delivered. */
+export interface DeliveryTarget {
+  readonly eventId: string;
+  readonly endpointId: string;
+  readonly url: string;
 }

@@ -104,7 +104,10 @@ export class EventLogService {
           if (endpoint) targets.push(endpoint);
         }
       }
-      for (const endpoint of targets) await this.dispatcher.queueDelivery(manager, eventId, endpoint.id, endpoint.snapshot().url);
+      await this.dispatcher.queueDeliveries(
+        manager,
+        targets.map((endpoint) => ({ eventId, endpointId: endpoint.id, url: endpoint.snapshot().url })),
+      );
     });
     return { ...event, deliveries: await this.deliveries(eventId) };
   }

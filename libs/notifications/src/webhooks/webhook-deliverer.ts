@@ -3,17 +3,29 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { RuntimeSettings } from '@pcs/config';
 import { inTransaction } from '@pcs/database';
 import { JobQueue } from '@pcs/jobs';
+import { metrics } from '@pcs/observability';
 import * as crypto from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { DeliveryJob, EventDispatcher } from './event-dispatcher';
 import { WebhookEndpointRepository } from './webhook-endpoint.repository';
 import { WebhookEndpointService } from './webhook-endpoint.service';
-import { WebhookSender } from './webhook-sender';
+import { AttemptOutcome, WebhookSender } from './webhook-sender';
 import { webhookHeaders } from './webhook-signature';
-import { metrics } from '@pcs/observability';
 
 /** How many deliveries one worker attempts at once; each API process runs two workers. */
-const BATCH = 25;
+export const DELIVERY_BATCH = 100;
+
+type Result = 'delivered' | 'retry' | 'failed' | 'disabled';
+
+/** One attempt made, and what it leads to if its delivery is still the current generation when recorded. */
+interface Attempted {
+  readonly job: DeliveryJob;
+  readonly endpointId: string;
+  readonly url: string;
+  readonly at: Date;
+  readonly outcome: AttemptOutcome;
+  readonly result: Result;
+}
 
 /**
  * Delivers webhooks (contract §14) from pg-boss jobs, in every API process:
@@ -22,6 +34,17 @@ const BATCH = 25;
  * the transaction that records this one, until the schedule is spent and the
  * delivery is marked FAILED. Every attempt is kept with its time, status or
  * error, and duration.
+ *
+ * A worker's batch (up to 100 jobs) costs a fixed number of statements
+ * however large it is: one reads the deliveries still current with their
+ * events' bytes, one their endpoints, the attempts go out at once (over
+ * kept-alive connections, see WebhookSender), and one statement records
+ * every attempt and settles every delivery that is still the generation its
+ * job was for (a redelivery asked meanwhile owns what happens next; the
+ * attempt stays in the log). Only when some attempt leads to a retry or a
+ * 410 does the recording become a transaction that also queues the retries'
+ * jobs and disables the endpoints, so a retry exists exactly when its
+ * attempt's failure was recorded.
  */
 @Injectable()
 export class WebhookDeliverer implements OnApplicationBootstrap {
@@ -41,84 +64,137 @@ export class WebhookDeliverer implements OnApplicationBootstrap {
     for (let worker = 0; worker < 2; worker++) {
       await this.jobs.work<DeliveryJob>(
         this.settings.webhooks.deliveryQueue,
-        { batchSize: BATCH, pollingIntervalSeconds: this.settings.webhooks.pollSeconds },
-        async (jobs) => {
-          const outcomes = await Promise.allSettled(jobs.map((job) => this.attempt(job.data)));
-          const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
-          // Only the bookkeeping can throw here: the batch runs again, and what was recorded is skipped.
-          if (failed) throw failed.reason;
-        },
+        { batchSize: DELIVERY_BATCH, pollingIntervalSeconds: this.settings.webhooks.pollSeconds },
+        // Only the bookkeeping can throw here: the batch runs again, and what was recorded is skipped.
+        (jobs) => this.deliver(jobs.map((job) => job.data)),
       );
     }
   }
 
-  /** One attempt of one delivery; a stale job (delivered, redelivered, gone) does nothing. */
-  async attempt(job: DeliveryJob): Promise<void> {
-    const [row] = await this.dataSource.query<
-      { event_id: string; webhook_endpoint_id: string; payload: string; status: string; generation: number }[]
+  /** One attempt of each delivery of the batch; a stale job (delivered, redelivered, gone) does nothing. */
+  async deliver(batch: readonly DeliveryJob[]): Promise<void> {
+    const jobs = [...new Map(batch.map((job) => [`${job.deliveryId} ${job.generation}`, job])).values()];
+    const rows = await this.dataSource.query<
+      { webhook_delivery_id: string; event_id: string; webhook_endpoint_id: string; payload: string; generation: number }[]
     >(
-      `SELECT d.event_id, d.webhook_endpoint_id, e.payload, d.status, d.generation
+      `SELECT d.webhook_delivery_id, d.event_id, d.webhook_endpoint_id, e.payload, d.generation
          FROM webhook_delivery d JOIN event e ON e.event_id = d.event_id
-        WHERE d.webhook_delivery_id = $1`,
-      [job.deliveryId],
+        WHERE d.webhook_delivery_id = ANY($1::uuid[]) AND d.status = 'PENDING'`,
+      [jobs.map((job) => job.deliveryId)],
     );
-    if (!row || row.status !== 'PENDING' || row.generation !== job.generation) return;
-    const endpoint = await this.endpoints.findById(this.dataSource.manager, row.webhook_endpoint_id);
-    const state = endpoint?.snapshot();
-    if (!endpoint || !state || state.deletedAt || state.disabled) {
-      await this.fail(job);
-      return;
-    }
-    const now = new Date();
-    const headers = webhookHeaders(
-      this.endpointService.secretsOf(endpoint, now),
-      row.event_id,
-      Math.floor(now.getTime() / 1000),
-      row.payload,
+    const current = new Map(rows.map((row) => [row.webhook_delivery_id, row]));
+    const live = jobs.filter((job) => current.get(job.deliveryId)?.generation === job.generation);
+    if (live.length === 0) return;
+    const endpoints = new Map(
+      (
+        await this.endpoints.findByIds(this.dataSource.manager, [
+          ...new Set(live.map((job) => current.get(job.deliveryId)!.webhook_endpoint_id)),
+        ])
+      )
+        .filter((endpoint) => !endpoint.snapshot().deletedAt && !endpoint.snapshot().disabled)
+        .map((endpoint) => [endpoint.id, endpoint]),
     );
-    const outcome = await this.sender.post(state.url, headers, row.payload);
-    const delivered = outcome.error === null;
-    let result: 'delivered' | 'retry' | 'failed' | 'disabled' | null = null;
-    await inTransaction(this.dataSource, async (manager) => {
-      result = null;
-      await manager.query(
-        `INSERT INTO webhook_attempt (webhook_attempt_id, webhook_delivery_id, at, status, error, duration_ms) VALUES ($1, $2, $3, $4, $5, $6)`,
-        [crypto.randomUUID(), job.deliveryId, now, outcome.status, outcome.error, outcome.durationMs],
-      );
-      const [current] = await manager.query<{ generation: number; status: string }[]>(
-        `SELECT generation, status FROM webhook_delivery WHERE webhook_delivery_id = $1 FOR UPDATE`,
-        [job.deliveryId],
-      );
-      // A redelivery asked meanwhile owns what happens next; this attempt stays in the log.
-      if (!current || current.generation !== job.generation || current.status !== 'PENDING') return;
-      let status: 'PENDING' | 'DELIVERED' | 'FAILED' = 'PENDING';
-      result = 'retry';
-      if (delivered) [status, result] = ['DELIVERED', 'delivered'];
-      else if (outcome.status === 410) {
-        [status, result] = ['FAILED', 'disabled'];
-        await manager.query(
-          `UPDATE webhook_endpoint SET disabled = true, disabled_reason = 'the receiver answered 410 Gone', updated_at = now() WHERE webhook_endpoint_id = $1`,
-          [row.webhook_endpoint_id],
-        );
-        this.logger.warn(`endpoint ${row.webhook_endpoint_id} answered 410 Gone: disabled`);
-      } else if (job.step < this.settings.webhooks.retryScheduleSeconds.length) {
-        const wait = this.settings.webhooks.retryScheduleSeconds[job.step];
-        await this.dispatcher.sendDeliveryJob(manager, { ...job, step: job.step + 1 }, wait);
-      } else [status, result] = ['FAILED', 'failed'];
-      await manager.query(`UPDATE webhook_delivery SET status = $2, url = $3, updated_at = now() WHERE webhook_delivery_id = $1`, [
-        job.deliveryId,
-        status,
-        state.url,
-      ]);
-    });
-    if (result) metrics.webhookDeliveries.inc({ result });
+    const orphaned = live.filter((job) => !endpoints.has(current.get(job.deliveryId)!.webhook_endpoint_id));
+    await this.fail(orphaned);
+    const attempted = await Promise.all(
+      live
+        .filter((job) => endpoints.has(current.get(job.deliveryId)!.webhook_endpoint_id))
+        .map(async (job): Promise<Attempted> => {
+          const row = current.get(job.deliveryId)!;
+          const endpoint = endpoints.get(row.webhook_endpoint_id)!;
+          const { url } = endpoint.snapshot();
+          const at = new Date();
+          // The sender answers every failure as an outcome; anything else thrown is this attempt's failure, not the batch's.
+          const send = async () => {
+            const headers = webhookHeaders(
+              this.endpointService.secretsOf(endpoint, at),
+              row.event_id,
+              Math.floor(at.getTime() / 1000),
+              row.payload,
+            );
+            return this.sender.post(url, headers, row.payload);
+          };
+          const outcome = await send().catch((error: unknown): AttemptOutcome => ({
+            status: null,
+            error: String((error as Error)?.message ?? error).slice(0, 200),
+            durationMs: 0,
+          }));
+          return { job, endpointId: endpoint.id, url, at, outcome, result: this.resultOf(job, outcome) };
+        }),
+    );
+    await this.record(attempted);
   }
 
-  /** The endpoint is gone or disabled: this generation of the delivery ends failed, without an attempt. */
-  private async fail(job: DeliveryJob): Promise<void> {
+  private resultOf(job: DeliveryJob, outcome: AttemptOutcome): Result {
+    if (outcome.error === null) return 'delivered';
+    if (outcome.status === 410) return 'disabled';
+    return job.step < this.settings.webhooks.retryScheduleSeconds.length ? 'retry' : 'failed';
+  }
+
+  /** Every attempt into the log, and the deliveries still current settled; retries and 410s in the same transaction. */
+  private async record(attempted: readonly Attempted[]): Promise<void> {
+    if (attempted.length === 0) return;
+    const statusAfter = (result: Result) => (result === 'delivered' ? 'DELIVERED' : result === 'retry' ? 'PENDING' : 'FAILED');
+    const write = async (manager: EntityManager): Promise<Set<string>> => {
+      const settled = await manager.query<{ webhook_delivery_id: string }[]>(
+        `WITH outcome AS (
+           SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::timestamptz[], $6::int[], $7::text[], $8::int[], $9::text[])
+             AS o(attempt_id, delivery_id, generation, next_status, at, http_status, error, duration_ms, url)
+         ), attempt AS (
+           INSERT INTO webhook_attempt (webhook_attempt_id, webhook_delivery_id, at, status, error, duration_ms)
+           SELECT attempt_id, delivery_id, at, http_status, error, duration_ms FROM outcome
+         ), settled AS (
+           UPDATE webhook_delivery d SET status = o.next_status, url = o.url, updated_at = now()
+             FROM outcome o
+            WHERE d.webhook_delivery_id = o.delivery_id AND d.generation = o.generation AND d.status = 'PENDING'
+           RETURNING d.webhook_delivery_id
+         )
+         SELECT webhook_delivery_id FROM settled`,
+        [
+          attempted.map(() => crypto.randomUUID()),
+          attempted.map((a) => a.job.deliveryId),
+          attempted.map((a) => a.job.generation),
+          attempted.map((a) => statusAfter(a.result)),
+          attempted.map((a) => a.at),
+          attempted.map((a) => a.outcome.status),
+          attempted.map((a) => a.outcome.error),
+          attempted.map((a) => a.outcome.durationMs),
+          attempted.map((a) => a.url),
+        ],
+      );
+      const current = new Set(settled.map((row) => row.webhook_delivery_id));
+      const schedule = this.settings.webhooks.retryScheduleSeconds;
+      await this.dispatcher.sendDeliveryJobs(
+        manager,
+        attempted
+          .filter((a) => a.result === 'retry' && current.has(a.job.deliveryId))
+          .map((a) => ({ job: { ...a.job, step: a.job.step + 1 }, startAfterSeconds: schedule[a.job.step] })),
+      );
+      const gone = [...new Set(attempted.filter((a) => a.result === 'disabled' && current.has(a.job.deliveryId)).map((a) => a.endpointId))];
+      if (gone.length > 0) {
+        await manager.query(
+          `UPDATE webhook_endpoint SET disabled = true, disabled_reason = 'the receiver answered 410 Gone', updated_at = now()
+            WHERE webhook_endpoint_id = ANY($1::uuid[])`,
+          [gone],
+        );
+        for (const id of gone) this.logger.warn(`endpoint ${id} answered 410 Gone: disabled`);
+      }
+      return current;
+    };
+    // Deliveries and final failures settle in one statement; retries and 410s need their follow-ups in the same transaction.
+    const followUps = attempted.some((a) => a.result === 'retry' || a.result === 'disabled');
+    const current = followUps ? await inTransaction(this.dataSource, write) : await write(this.dataSource.manager);
+    for (const a of attempted) if (current.has(a.job.deliveryId)) metrics.webhookDeliveries.inc({ result: a.result });
+  }
+
+  /** The endpoint is gone or disabled: this generation of each delivery ends failed, without an attempt. */
+  private async fail(jobs: readonly DeliveryJob[]): Promise<void> {
+    if (jobs.length === 0) return;
     await this.dataSource.query(
-      `UPDATE webhook_delivery SET status = 'FAILED', updated_at = now() WHERE webhook_delivery_id = $1 AND generation = $2 AND status = 'PENDING'`,
-      [job.deliveryId, job.generation],
+      `UPDATE webhook_delivery d SET status = 'FAILED', updated_at = now()
+         FROM unnest($1::uuid[], $2::int[]) AS j(delivery_id, generation)
+        WHERE d.webhook_delivery_id = j.delivery_id AND d.generation = j.generation AND d.status = 'PENDING'`,
+      [jobs.map((job) => job.deliveryId), jobs.map((job) => job.generation)],
     );
   }
 }

@@ -12,4 +12,6 @@ export abstract class WebhookEndpointRepository {
   /** The live, enabled endpoints an event of this merchant and type goes to. */
   abstract receiversOf(manager: EntityManager, businessId: string, merchantId: string, type: string): Promise<WebhookEndpoint[]>;
   abstract findById(manager: EntityManager, id: string): Promise<WebhookEndpoint | null>;
+  /** The endpoints with these ids (deleted ones included), in one query. */
+  abstract findByIds(manager: EntityManager, ids: readonly string[]): Promise<WebhookEndpoint[]>;
 }

@@ -65,4 +65,59 @@ describe('webhook sender: addresses are checked where the socket connects', () =
     const reserved = await sender(false, resolvingTo('192.0.2.1')).post('https://hooks.shop.example/in', {}, '{}');
     expect(reserved.error).toMatch(/192\.0\.2\.1, which webhooks may not reach/);
   });
+
+  it('keeps the connection to a receiver open and reuses it for the next deliveries', async () => {
+    const connections: number[] = [];
+    const counting = http.createServer((request, response) => {
+      request.resume();
+      request.on('end', () => response.writeHead(200).end());
+    });
+    counting.on('connection', () => connections.push(1));
+    await new Promise<void>((resolve) => counting.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(counting.address() as AddressInfo).port}/hooks`;
+    const one = sender(true);
+    try {
+      for (let i = 0; i < 5; i++) expect(await one.post(at, {}, '{}')).toMatchObject({ status: 200, error: null });
+      expect(connections).toHaveLength(1);
+    } finally {
+      one.onModuleDestroy();
+      await new Promise<void>((resolve) => counting.close(() => resolve()));
+    }
+  });
+
+  it('sends again on a new connection when a kept one was closed by the receiver, but never resends on a fresh one', async () => {
+    // The receiver drops every second request on a connection without answering (as one that closed an idle socket would).
+    const served = new WeakMap<object, number>();
+    let dropFresh = false;
+    const closing = http.createServer((request, response) => {
+      const n = (served.get(request.socket) ?? 0) + 1;
+      served.set(request.socket, n);
+      if (n > 1 || dropFresh) return request.socket.destroy();
+      request.resume();
+      request.on('end', () => response.writeHead(204).end());
+    });
+    const received: number[] = [];
+    closing.on('request', () => received.push(1));
+    await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(closing.address() as AddressInfo).port}/hooks`;
+    const one = sender(true);
+    try {
+      expect(await one.post(at, {}, '{}')).toMatchObject({ status: 204, error: null });
+      // Sent on the kept socket (dropped), then once more on a new one (answered).
+      expect(await one.post(at, {}, '{}')).toMatchObject({ status: 204, error: null });
+      expect(received).toHaveLength(3);
+      dropFresh = true;
+      one.onModuleDestroy();
+      const fresh = sender(true);
+      try {
+        expect(await fresh.post(at, {}, '{}')).toMatchObject({ status: null, error: 'the connection was reset' });
+        expect(received).toHaveLength(4);
+      } finally {
+        fresh.onModuleDestroy();
+      }
+    } finally {
+      one.onModuleDestroy();
+      await new Promise<void>((resolve) => closing.close(() => resolve()));
+    }
+  });
 });
