@@ -6,6 +6,7 @@ import * as crypto from 'node:crypto';
 import { PayinLedgerService } from './payin-ledger.service';
 import { PayinFilters } from './payin.repository';
 import { PayinsModule } from './payins.module';
+import { amountBucket } from './persistence/typeorm-payin.repository';
 
 const STATUSES = ['PENDING', 'SCHEDULED', 'APPROVED', 'CANCELLED', 'REJECTED', 'EXPIRED'] as const;
 const DAY = 86_400_000;
@@ -157,7 +158,7 @@ describe('payin counts on PostgreSQL', () => {
     await services.dataSource.query(`DELETE FROM payin WHERE business_id = $1 AND amount % 7 = 0`, [businessId]);
     await compareAll();
 
-    // Amount bounds are counted row by row, as before.
+    // An amount bound (the next test tries many).
     const merchant: Caller = { credentialId: 'test', businessId, merchantId: merchants[0] };
     const f: PayinFilters = { currency: 'UYU' as Currency, minAmount: 4 };
     expect(await counted(merchant, f)).toBe(await exact(merchant, f));
@@ -173,5 +174,91 @@ describe('payin counts on PostgreSQL', () => {
     );
     expect(await exact(merchant, f)).toBe(before + 20);
     expect(await counted(merchant, f)).toBe(before + 20);
+  });
+
+  it('counts amount ranges in one currency from the amount buckets exactly as count(*), through inserts, updates and deletes', async () => {
+    // The SQL bucket function and the service's agree.
+    const probe = [0n, 1n, 99n, 100n, 105n, 110n, 999n, 1000n, 1099n, 12345n, 499999n, 500000n, 900000n, 900001n, 123456789012n];
+    const sql = await services.dataSource.query<{ b: string }[]>(`SELECT pcs_amount_bucket(a)::text AS b FROM unnest($1::bigint[]) AS a`, [
+      probe.map(String),
+    ]);
+    expect(sql.map((row) => BigInt(row.b))).toEqual(probe.map(amountBucket));
+
+    const third = Array.from({ length: 3 }, () => crypto.randomUUID());
+    const business = await services.get(BusinessService).create(`Amount counts ${third[0]}`);
+    const owner = asMerchantId(
+      (await services.get(MerchantService).create({ businessId: business.businessId, name: 'Amounts', countryIso3: 'URY', approve: true }))
+        .merchantId,
+    );
+    const intentId = crypto.randomUUID();
+    await services.dataSource.query(
+      `INSERT INTO payment_intent (payment_intent_id, business_id, merchant_id, payer_id, country_id, origin, payin_type, status, currency, amount, tax_amount, vat_rate_bp)
+       VALUES ($1, $2, $3, NULL, $4, 'API', 'DEFAULT', 'PROCESSING', 'UYU', 12200, 2200, 2200)`,
+      [intentId, business.businessId, owner, countryId],
+    );
+    // Amounts over six decades, many on and beside bucket edges.
+    const amounts = Array.from(
+      { length: 900 },
+      (_, i) => [i + 1, 99 + (i % 3), 1000 * (i % 40) + 1 + (i % 2), 1 + ((i * 7919) % 1_000_003), 500000, 900000][i % 6],
+    );
+    await services.dataSource.query(
+      `INSERT INTO payin (transaction_id, business_id, merchant_id, payment_intent_id, transaction_type, concept_code, status, currency,
+                          amount, subtotal_amount, tax_amount, received_amount, merchant_name, person_first_name, person_last_name,
+                          payment_intent_initiator, created_at, updated_at)
+       SELECT gen_random_uuid(), $1, $2, $3, 'PAYIN', 'PAYIN', (ARRAY['APPROVED','PENDING','REJECTED'])[1 + (i % 3)],
+              CASE WHEN i % 5 = 0 THEN 'USD' ELSE 'UYU' END, a, a, 0, 0, 'Shop', 'Count', 'Payer', 'PAYER', now(), now()
+       FROM unnest($4::bigint[]) WITH ORDINALITY AS t(a, i)`,
+      [business.businessId, owner, intentId, amounts],
+    );
+    const callers: Caller[] = [
+      { credentialId: 'test', businessId: business.businessId, merchantId: null },
+      { credentialId: 'test', businessId: business.businessId, merchantId: owner },
+    ];
+    // Bounds in major units (UYU and USD: two decimals); the last two have more decimals than the currency (rounded inwards).
+    const bounds = [undefined, 0, 0.99, 1, 1.05, 9.9, 10, 123.45, 5000, 9000, 9000.01, 4.995, 9.999];
+    const minor = (value: number, up: boolean) =>
+      up ? Math.ceil(Math.round(value * 1000) / 10) : Math.floor(Math.round(value * 1000) / 10);
+    const compare = async () => {
+      const wrong: object[] = [];
+      let compared = 0;
+      for (const caller of callers)
+        for (const status of [undefined, 'APPROVED'] as const)
+          for (const currency of ['UYU', 'USD'] as const)
+            for (const minAmount of bounds)
+              for (const maxAmount of bounds) {
+                if (minAmount === undefined && maxAmount === undefined) continue;
+                const where = ['business_id = $1', 'currency = $2'];
+                const values: unknown[] = [business.businessId, currency];
+                if (caller.merchantId) where.push(`merchant_id = $${values.push(caller.merchantId)}`);
+                if (status) where.push(`status = $${values.push(status)}`);
+                if (minAmount !== undefined) where.push(`amount >= $${values.push(minor(minAmount, true))}`);
+                if (maxAmount !== undefined) where.push(`amount <= $${values.push(minor(maxAmount, false))}`);
+                const [{ n }] = await services.dataSource.query(
+                  `SELECT count(*)::int AS n FROM payin WHERE ${where.join(' AND ')}`,
+                  values,
+                );
+                const f: PayinFilters = {
+                  status: status as TransactionStatus | undefined,
+                  currency: currency as Currency,
+                  minAmount,
+                  maxAmount,
+                };
+                const total = await counted(caller, f);
+                if (total !== n) wrong.push({ caller: caller.merchantId, f, total, exact: n });
+                compared += 1;
+              }
+      expect(wrong).toEqual([]);
+      return compared;
+    };
+    expect(await compare()).toBeGreaterThan(600);
+    await services.dataSource.query(
+      `UPDATE payin SET status = 'APPROVED' WHERE business_id = $1 AND status = 'PENDING' AND amount % 2 = 0`,
+      [business.businessId],
+    );
+    await services.dataSource.query(`UPDATE payin SET amount = amount + 1 WHERE business_id = $1 AND amount % 3 = 0`, [
+      business.businessId,
+    ]);
+    await services.dataSource.query(`DELETE FROM payin WHERE business_id = $1 AND amount % 7 = 0`, [business.businessId]);
+    await compare();
   });
 });

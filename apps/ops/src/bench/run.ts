@@ -29,7 +29,8 @@ import { summarizeProfile } from './profile-summary';
  * BENCH_SECONDS (default 15) per run; BENCH_PAYINS, the ledger sizes measured
  * in one run (default 100000,1000000); BENCH_SCENARIOS, a comma list of
  * ledger, floor, create, checks, link, b2b, refund, cluster, webhooks (default all);
- * BENCH_PROFILE=1 writes a CPU profile of the payins API under the creation
+ * BENCH_KEEP_DATABASE=1 keeps the database on DATABASE_URL's server afterwards, for
+ * inspection (EXPLAIN); BENCH_PROFILE=1 writes a CPU profile of the payins API under the creation
  * load to test-output/bench and prints its breakdown.
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -823,6 +824,10 @@ async function freshDatabase(serverUrl: string | undefined): Promise<{ url: stri
   return {
     url: url.toString(),
     cleanup: async () => {
+      if (process.env.BENCH_KEEP_DATABASE === '1' && !embedded) {
+        log(`kept ${name} for inspection (BENCH_KEEP_DATABASE=1)`);
+        return;
+      }
       const client = new Client({ connectionString: serverUrl });
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -13,6 +13,7 @@ import { GatewayAccounts1796400000000 } from './1796400000000-gateway-accounts';
 import { SigningV21796500000000 } from './1796500000000-signing-v2';
 import { RateLimits1796600000000 } from './1796600000000-rate-limits';
 import { DashboardIdentity1796700000000 } from './1796700000000-dashboard-identity';
+import { PayinAmountCount1796800000000 } from './1796800000000-payin-amount-count';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   SigningV21796500000000,
   RateLimits1796600000000,
   DashboardIdentity1796700000000,
+  PayinAmountCount1796800000000,
 ];

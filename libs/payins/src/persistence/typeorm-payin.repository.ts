@@ -44,6 +44,40 @@ export function boundInMinorUnits(value: number, exponent: number, round: 'up' |
 const DAY_MS = 86_400_000;
 
 /**
+ * The bucket of payin_amount_count an amount (minor units) is counted in:
+ * its first two significant digits (amounts under 100 each their own), as
+ * SQL's pcs_amount_bucket computes it.
+ */
+export function amountBucket(amount: bigint): bigint {
+  if (amount < 100n) return amount;
+  const width = 10n ** BigInt(amount.toString().length - 2);
+  return amount - (amount % width);
+}
+
+/** The first amount after the bucket that starts at `bucket`. */
+export function nextBucket(bucket: bigint): bigint {
+  return bucket < 100n ? bucket + 1n : bucket + 10n ** BigInt(bucket.toString().length - 2);
+}
+
+/**
+ * An amount range [from, through] (minor units; either end open) as the
+ * buckets wholly inside it, [fullFrom, fullBefore), and the amounts at its
+ * edges that share a bucket with amounts outside it, to be counted as rows.
+ */
+export function splitByAmountBuckets(
+  from: bigint | undefined,
+  through: bigint | undefined,
+): { full: { from?: bigint; before?: bigint } | null; edges: { from?: bigint; before?: bigint; through?: bigint }[] } {
+  const fullFrom = from === undefined ? undefined : amountBucket(from) === from ? from : nextBucket(amountBucket(from));
+  const fullBefore = through === undefined ? undefined : amountBucket(through + 1n);
+  if (fullFrom !== undefined && fullBefore !== undefined && fullFrom >= fullBefore) return { full: null, edges: [{ from, through }] };
+  const edges: { from?: bigint; before?: bigint; through?: bigint }[] = [];
+  if (from !== undefined && fullFrom !== undefined && from < fullFrom) edges.push({ from, before: fullFrom });
+  if (through !== undefined && fullBefore !== undefined && fullBefore <= through) edges.push({ from: fullBefore, through });
+  return { full: { from: fullFrom, before: fullBefore }, edges };
+}
+
+/**
  * An inclusive upper bound that is the last millisecond of a UTC day (what a
  * date-only dateUntil means) as the next midnight, exclusive: the whole day,
  * microseconds included, exactly as the day's counter counts it. Null for any
@@ -328,8 +362,11 @@ export class TypeOrmPayinRepository extends PayinRepository {
    * The exact number of payins the filters select. Without amount bounds,
    * whole UTC days come from payin_daily_count (kept by triggers with every
    * payin write) and only the part of a day a date-time bound cuts is counted
-   * row by row; amount bounds and one payment's rows need the rows, so they count them (served by
-   * the currency-amount indexes). One statement: one snapshot.
+   * row by row; amount bounds in one currency without dates sum whole amount
+   * buckets of payin_amount_count and count the two cut ones; other amount
+   * bounds (no currency, or with dates) and one payment's rows count the
+   * rows (served by the currency-amount and date indexes). One statement: one
+   * snapshot.
    */
   async count(manager: EntityManager, caller: Caller, f: PayinFilters): Promise<number> {
     const { sql, parameters } = this.totalExpression(manager, caller, f);
@@ -340,7 +377,9 @@ export class TypeOrmPayinRepository extends PayinRepository {
 
   /** The count as one SQL expression with named parameters (prefixed `total_`, or the filters' own for a row count). */
   private totalExpression(manager: EntityManager, caller: Caller, f: PayinFilters): { sql: string; parameters: Record<string, unknown> } {
-    if (f.minAmount !== undefined || f.maxAmount !== undefined || f.paymentIntentId) {
+    const amountBounded = f.minAmount !== undefined || f.maxAmount !== undefined;
+    if (amountBounded && f.currency && !f.paymentIntentId && !f.dateFrom && !f.dateUntil) return this.amountTotal(caller, f, f.currency);
+    if (amountBounded || f.paymentIntentId) {
       // The same alias as the page's: inside the subquery, p is the subquery's own row.
       const rows = manager.createQueryBuilder(PayinOrmEntity, 'p').select('count(*)');
       this.applyFilters(rows, caller, f);
@@ -371,6 +410,45 @@ export class TypeOrmPayinRepository extends PayinRepository {
       if (slice.from) rows.push(`created_at >= ${param(slice.from)}`);
       if (slice.before) rows.push(`created_at < ${param(slice.before)}`);
       if (slice.until) rows.push(`created_at <= ${param(slice.until)}`);
+      parts.push(`(SELECT count(*) FROM payin WHERE ${rows.join(' AND ')})`);
+    }
+    return { sql: `(${parts.join(' + ')})::bigint`, parameters };
+  }
+
+  /**
+   * The total over an amount range in one currency without date bounds: the
+   * buckets of payin_amount_count wholly inside the range, plus the rows of
+   * the (at most two) buckets its ends cut, counted on the currency-amount
+   * index. Exact, as the counters change in the transactions of the rows.
+   */
+  private amountTotal(caller: Caller, f: PayinFilters, currency: Currency): { sql: string; parameters: Record<string, unknown> } {
+    const merchantId = isMerchantCaller(caller) ? caller.merchantId : f.merchantId;
+    if (isMerchantCaller(caller) && f.merchantId && f.merchantId !== caller.merchantId) return { sql: '0::bigint', parameters: {} };
+    const exponent = currencyExponent(currency);
+    const from = f.minAmount === undefined ? undefined : BigInt(boundInMinorUnits(f.minAmount, exponent, 'up'));
+    const through = f.maxAmount === undefined ? undefined : BigInt(boundInMinorUnits(f.maxAmount, exponent, 'down'));
+    const parameters: Record<string, unknown> = { total_business: caller.businessId };
+    const param = (value: unknown, cast?: string) => {
+      const name = `total_${Object.keys(parameters).length}`;
+      parameters[name] = typeof value === 'bigint' ? value.toString() : value;
+      return cast ? `CAST(:${name} AS ${cast})` : `:${name}`;
+    };
+    const tenant = ['business_id = :total_business', `currency = ${param(currency)}`];
+    if (merchantId) tenant.push(`merchant_id = ${param(merchantId)}`);
+    if (f.status) tenant.push(`status = ${param(f.status)}`);
+    const { full, edges } = splitByAmountBuckets(from, through);
+    const parts: string[] = [];
+    if (full) {
+      const buckets = [...tenant];
+      if (full.from !== undefined) buckets.push(`bucket >= ${param(full.from, 'bigint')}`);
+      if (full.before !== undefined) buckets.push(`bucket < ${param(full.before, 'bigint')}`);
+      parts.push(`(SELECT COALESCE(sum(n), 0) FROM payin_amount_count WHERE ${buckets.join(' AND ')})`);
+    }
+    for (const edge of edges) {
+      const rows = [...tenant];
+      if (edge.from !== undefined) rows.push(`amount >= ${param(edge.from, 'bigint')}`);
+      if (edge.before !== undefined) rows.push(`amount < ${param(edge.before, 'bigint')}`);
+      if (edge.through !== undefined) rows.push(`amount <= ${param(edge.through, 'bigint')}`);
       parts.push(`(SELECT count(*) FROM payin WHERE ${rows.join(' AND ')})`);
     }
     return { sql: `(${parts.join(' + ')})::bigint`, parameters };
