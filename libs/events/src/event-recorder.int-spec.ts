@@ -100,4 +100,38 @@ describe('event recorder on PostgreSQL', () => {
     await inTransaction(services.dataSource, (manager) => recorder.record(manager, { type: 'link.used', ...ids, subjectId, object: {} }));
     await expect(runChange(services.dataSource.manager, update, [subjectId], rowFound('sequence'))).resolves.toBeUndefined();
   });
+
+  it('records two subjects in one statement, each in its own sequence, and writes nothing when its guard finds no row', async () => {
+    const [one, two] = [crypto.randomUUID(), crypto.randomUUID()];
+    const event = (subjectId: string) => ({ type: 'link.used' as const, ...ids, subjectId, object: { subjectId } });
+    await recorder.record(services.dataSource.manager, event(two));
+    const marker = crypto.randomUUID();
+    const probe = `guard_probe_${marker.slice(0, 8)}`;
+    await services.dataSource.query(`CREATE TABLE ${probe} (id uuid PRIMARY KEY, taken boolean NOT NULL)`);
+    await services.dataSource.query(`INSERT INTO ${probe} VALUES ($1, false)`, [marker]);
+    const take = { sql: `UPDATE ${probe} SET taken = true WHERE id = $1 AND NOT taken RETURNING id`, values: [marker] };
+    const requires = { sql: 'EXISTS (SELECT 1 FROM guard0)', reason: 'the probe was free' };
+    // The guard's own $1 is renumbered after the change's values.
+    const recorded = await recorder.recordAll(services.dataSource.manager, [event(one), event(two), event(one)], {
+      sql: `SELECT $1::int AS unused`,
+      values: [7],
+      guards: [take],
+      requires,
+    });
+    expect(recorded.map((r) => r.sequence)).toEqual([1, 2, 2]);
+    expect((await eventsOf(one)).map((row) => row.sequence)).toEqual([1, 2]);
+    expect((await eventsOf(two)).map((row) => row.sequence)).toEqual([1, 2]);
+    // Taken already: the statement fails and records nothing.
+    await expect(
+      recorder.recordAll(services.dataSource.manager, [event(one), event(two)], {
+        sql: `SELECT $1::int AS unused`,
+        values: [7],
+        guards: [take],
+        requires,
+      }),
+    ).rejects.toMatchObject({ driverError: { code: 'P0004' } });
+    expect(await eventsOf(one)).toHaveLength(2);
+    expect(await eventsOf(two)).toHaveLength(2);
+    await services.dataSource.query(`DROP TABLE ${probe}`);
+  });
 });

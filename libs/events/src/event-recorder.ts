@@ -39,52 +39,71 @@ export class EventRecorder {
   }
 
   /**
-   * Records the events of one subject (in order) in one statement: their
-   * numbers in the subject's sequence (its row lock queues concurrent
-   * recorders of one subject), the rows, and their dispatch jobs (pg-boss's
-   * own INSERT, as CTEs). `change`, when given, is the statement that writes
-   * the change itself (an INSERT or UPDATE with its values): it runs first in
-   * the same statement, so the change and its events cost one round trip.
+   * Records events (of one subject or several; each subject's in order) in
+   * one statement: their numbers in their subjects' sequences (a subject's
+   * sequence row lock queues concurrent recorders of it; rows are taken in
+   * subject order), the rows, and their dispatch jobs (pg-boss's own INSERT,
+   * as CTEs). `change`, when given, is the statement that writes the change
+   * itself (an INSERT or UPDATE with its values): it runs in the same
+   * statement, so the change and its events cost one round trip.
+   * `change.guards` are further statements (each a CTE, `guard0`, `guard1`,
+   * …, with their own values numbered from $1) run to completion before any
+   * sequence is taken, so a row a guard updates is locked before the
+   * sequences, as every other writer of that row does it.
    * `change.requires`, a boolean SQL expression over the change's own
-   * parameters, is checked in the statement (pcs_require): when false, the
-   * statement fails with SQLSTATE P0004 and writes nothing.
+   * parameters (and the guards' CTEs), is checked in the statement
+   * (pcs_require): when false, the statement fails with SQLSTATE P0004 and
+   * writes nothing.
    */
   async recordAll(
     manager: EntityManager,
     events: readonly NewEvent[],
-    change?: { sql: string; values: unknown[]; requires?: { sql: string; reason: string } },
+    change?: { sql?: string; values?: unknown[]; guards?: readonly Statement[]; requires?: { sql: string; reason: string } },
   ): Promise<RecordedEvent[]> {
     if (events.length === 0) throw new Error('no events to record');
-    const { businessId, merchantId, subjectId } = events[0];
-    if (events.some((e) => e.subjectId !== subjectId || e.businessId !== businessId || e.merchantId !== merchantId))
-      throw new Error('events recorded together share their subject');
     const values: unknown[] = [...(change?.values ?? [])];
     const param = (value: unknown) => `$${values.push(value)}`;
+    const guards = (change?.guards ?? []).map((guard, i) => {
+      const sql = shiftParameters(guard.sql, values.length);
+      values.push(...guard.values);
+      return `guard${i} AS (${sql})`;
+    });
+    // Each event's place among its subject's events of this statement, and their count.
+    const counts = new Map<string, number>();
     const prepared = events.map((event) => {
       const eventId = crypto.randomUUID();
       const createdAt = event.at ?? new Date();
+      const n = (counts.get(event.subjectId) ?? 0) + 1;
+      counts.set(event.subjectId, n);
       // The exact bytes every delivery sends; the sequence is spliced in by the statement that takes it.
       const head =
         `{"id":${JSON.stringify(eventId)},"type":${JSON.stringify(event.type)},"createdAt":${JSON.stringify(createdAt.toISOString())},` +
-        `"businessId":${JSON.stringify(businessId)},"merchantId":${JSON.stringify(merchantId)},"sequence":`;
+        `"businessId":${JSON.stringify(event.businessId)},"merchantId":${JSON.stringify(event.merchantId)},"sequence":`;
       const tail = `,"data":{"object":${JSON.stringify(event.object)}}}`;
-      return { eventId, type: event.type, createdAt, head, tail };
+      return { eventId, event, n, createdAt, head, tail };
     });
-    const count = param(events.length);
-    const subject = param(subjectId);
+    const subjects = [...counts.keys()].sort();
     const ctes = [
-      ...(change ? [`change AS (${change.sql})`] : []),
+      ...(change?.sql ? [`change AS (${change.sql})`] : []),
+      ...guards,
       `next AS (
-         INSERT INTO event_sequence (subject_id, last) VALUES (${subject}, ${count}::int)
-         ON CONFLICT (subject_id) DO UPDATE SET last = event_sequence.last + EXCLUDED.last RETURNING last
+         INSERT INTO event_sequence (subject_id, last)
+         SELECT s.subject, s.n FROM unnest(${param(subjects)}::uuid[], ${param(subjects.map((subject) => counts.get(subject)))}::int[]) AS s(subject, n)
+         ${guards.map((_, i) => `CROSS JOIN LATERAL (SELECT count(*) FROM guard${i}) AS g${i}`).join(' ')}
+         ORDER BY s.subject
+         ON CONFLICT (subject_id) DO UPDATE SET last = event_sequence.last + EXCLUDED.last RETURNING subject_id, last
        )`,
       `recorded AS (
          INSERT INTO event (event_id, type, business_id, merchant_id, subject_id, sequence, payload, created_at)
-         SELECT e.id, e.type, ${param(businessId)}, ${param(merchantId)}, ${subject}, next.last - ${count}::int + e.n::int,
-                e.head || (next.last - ${count}::int + e.n::int) || e.tail, e.at
-         FROM next, unnest(${param(prepared.map((p) => p.eventId))}::uuid[], ${param(prepared.map((p) => p.type))}::text[],
-                           ${param(prepared.map((p) => p.head))}::text[], ${param(prepared.map((p) => p.tail))}::text[],
-                           ${param(prepared.map((p) => p.createdAt))}::timestamptz[]) WITH ORDINALITY AS e(id, type, head, tail, at, n)
+         SELECT e.id, e.type, e.business, e.merchant, e.subject, next.last - e.count + e.n,
+                e.head || (next.last - e.count + e.n) || e.tail, e.at
+         FROM unnest(${param(prepared.map((p) => p.eventId))}::uuid[], ${param(prepared.map((p) => p.event.type))}::text[],
+                     ${param(prepared.map((p) => p.head))}::text[], ${param(prepared.map((p) => p.tail))}::text[],
+                     ${param(prepared.map((p) => p.createdAt))}::timestamptz[], ${param(prepared.map((p) => p.event.subjectId))}::uuid[],
+                     ${param(prepared.map((p) => p.event.businessId))}::uuid[], ${param(prepared.map((p) => p.event.merchantId))}::uuid[],
+                     ${param(prepared.map((p) => p.n))}::int[], ${param(prepared.map((p) => counts.get(p.event.subjectId)))}::int[])
+              AS e(id, type, head, tail, at, subject, business, merchant, n, count)
+         JOIN next ON next.subject_id = e.subject
          RETURNING event_id, sequence, payload
        )`,
     ];
@@ -109,15 +128,26 @@ export class EventRecorder {
       const row = byId.get(p.eventId)!;
       return {
         eventId: p.eventId,
-        type: p.type,
-        businessId,
-        merchantId,
+        type: p.event.type,
+        businessId: p.event.businessId,
+        merchantId: p.event.merchantId,
         sequence: row.sequence,
         createdAt: p.createdAt,
         payload: row.payload,
       };
     });
   }
+}
+
+/** A statement with its values, its parameters numbered from $1. */
+export interface Statement {
+  readonly sql: string;
+  readonly values: readonly unknown[];
+}
+
+/** A statement's parameters renumbered after `offset` others ($1 becomes $<offset + 1>), to run inside another statement. */
+export function shiftParameters(sql: string, offset: number): string {
+  return sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
 }
 
 /**

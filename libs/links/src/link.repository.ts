@@ -1,4 +1,5 @@
 import { Caller, MerchantId, Page, PageRequest } from '@pcs/kernel';
+import type { Statement } from '@pcs/events';
 import type { EntityManager } from 'typeorm';
 import { Link, LinkId, LinkStatus } from './domain/link';
 
@@ -25,4 +26,22 @@ export abstract class LinkRepository {
   /** Saves the link; its processors are replaced when they changed. */
   abstract save(manager: EntityManager, link: Link): Promise<void>;
   abstract processorsOf(manager: EntityManager, linkIds: readonly LinkId[]): Promise<Map<LinkId, StoredLinkProcessor[]>>;
+  /**
+   * A live link the caller may see, with its stored processors and the row's
+   * version (it changes with every write of the row), in one query: for a
+   * payment that is then written by `useStatement`. Unlocked unless `lock`.
+   */
+  abstract findForPayment(
+    manager: EntityManager,
+    caller: Caller,
+    linkId: LinkId,
+    lock?: boolean,
+  ): Promise<{ link: Link; processors: StoredLinkProcessor[]; version: string } | null>;
+  /**
+   * The statement that records a link's use (after `Link.use`): it finds its
+   * row only while the link is still the version read, unused, live and not
+   * expired, so of concurrent payments exactly one writes it; its result has
+   * a row exactly when it did.
+   */
+  abstract useStatement(link: Link, version: string): Statement;
 }

@@ -1,8 +1,9 @@
 import { BusinessService } from '@pcs/businesses';
-import { inTransaction } from '@pcs/database';
-import { asPaymentIntentId, Caller, Currency, DomainError, Money } from '@pcs/kernel';
+import { EventRecorder } from '@pcs/events';
+import { asPaymentIntentId, Caller, Currency, DomainError, Money, PaymentIntentId } from '@pcs/kernel';
 import { MerchantCountryProcessorService, MerchantService } from '@pcs/merchants';
 import { serviceContext, ServiceContext } from '@pcs/testing';
+import { LinkId } from './domain/link';
 import { LinkService } from './link.service';
 import { LinksModule } from './links.module';
 
@@ -47,20 +48,56 @@ describe('link service on PostgreSQL', () => {
     return id;
   };
 
-  it('lets one of two concurrent payments of a link win: the other waits for the row and finds it used', async () => {
+  /** What operation 24 does with a link: read it, then write its use (with the intent, there) in one statement that finds the row or fails. */
+  const pay = async (linkId: LinkId, paymentIntentId: PaymentIntentId, meanwhile?: () => Promise<unknown>) => {
+    try {
+      const payment = await links.forPayment(caller, linkId);
+      await meanwhile?.();
+      const use = await links.useOf(payment, paymentIntentId, new Date());
+      await services.get(EventRecorder).recordAll(services.dataSource.manager, [use.event], {
+        guards: [use.statement],
+        requires: { sql: 'EXISTS (SELECT 1 FROM guard0)', reason: 'the link is as read and active' },
+      });
+      return paymentIntentId;
+    } catch (error) {
+      if ((error as { driverError?: { code?: string } }).driverError?.code === 'P0004')
+        return links.refusalOfUse(caller, linkId).then(
+          () => 'changed',
+          (refusal: unknown) => (refusal instanceof DomainError ? refusal.code : 'other'),
+        );
+      return error instanceof DomainError ? error.code : 'other';
+    }
+  };
+
+  it('lets one of two concurrent payments of a link win: the other finds it used', async () => {
     const link = (await create()).link;
     const [first, second] = [await paymentIntentRow(1), await paymentIntentRow(2)];
-    const pay = (paymentIntentId: typeof first) =>
-      inTransaction(services.dataSource, async (manager) => {
-        const locked = await links.loadForPayment(manager, caller, link.id);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        await links.markUsed(manager, locked, paymentIntentId);
-        return paymentIntentId;
-      }).catch((error: unknown) => (error instanceof DomainError ? error.code : 'other'));
-    const results = await Promise.all([pay(first), pay(second)]);
+    // Both read the link before either writes.
+    let read = 0;
+    const bothRead = () => {
+      read += 1;
+      return new Promise<void>((resolve) => {
+        const wait = () => (read >= 2 ? resolve() : setTimeout(wait, 5));
+        wait();
+      });
+    };
+    const results = await Promise.all([pay(link.id, first, bothRead), pay(link.id, second, bothRead)]);
     expect(results.filter((r) => r === 'LINK_ALREADY_USED')).toHaveLength(1);
     const winner = results.find((r) => r !== 'LINK_ALREADY_USED');
+    expect([first, second]).toContain(winner);
     expect((await links.get(caller, link.id)).link.snapshot()).toMatchObject({ used: true, paymentIntentId: winner });
+    // A third finds it used at once.
+    expect(await pay(link.id, await paymentIntentRow(3))).toBe('LINK_ALREADY_USED');
+  });
+
+  it('refuses the use of a link that changed after it was read (the payment is tried again), and of one deleted meanwhile', async () => {
+    const changed = (await create()).link;
+    const intent = await paymentIntentRow(4);
+    expect(await pay(changed.id, intent, () => links.update(caller, changed.id, { description: 'Changed meanwhile' }))).toBe('changed');
+    expect((await links.get(caller, changed.id)).link.snapshot().used).toBe(false);
+    expect(await pay(changed.id, intent)).toBe(intent);
+    const deleted = (await create()).link;
+    expect(await pay(deleted.id, await paymentIntentRow(5), () => links.delete(caller, deleted.id))).toBe('LINK_NOT_FOUND');
   });
 
   it('lists by status as of now, newest first, and hides deleted links', async () => {

@@ -16,14 +16,14 @@ import {
   PaymentIntentId,
   vatPercentageToBasisPoints,
 } from '@pcs/kernel';
-import { EventRecorder } from '@pcs/events';
+import { EventRecorder, NewEvent, Statement } from '@pcs/events';
 import { MailOutbox } from '@pcs/mail';
 import { MerchantCountryProcessorService, MerchantService } from '@pcs/merchants';
 import { DataSource, EntityManager } from 'typeorm';
 import { Link, LinkId, LinkStatus, LinkTerms } from './domain/link';
 import { LinkView, linkRepresentation } from './link.representation';
 import { linkShareEmail } from './link-share-email';
-import { LinkRepository } from './link.repository';
+import { LinkRepository, StoredLinkProcessor } from './link.repository';
 
 /** Operation 30's request (amount read at the edge). */
 export interface CreateLinkCommand {
@@ -48,6 +48,14 @@ export interface UpdateLinkCommand {
 }
 
 export type { LinkView } from './link.representation';
+
+/** A link read for a payment: the aggregate, its stored processors, the row's version, and the processors it offers. */
+export interface LinkPayment {
+  readonly link: Link;
+  readonly processors: StoredLinkProcessor[];
+  readonly version: string;
+  readonly offers: CountryProcessor[];
+}
 
 @Injectable()
 export class LinkService {
@@ -163,27 +171,53 @@ export class LinkService {
     });
   }
 
-  /** Marks a link taken with loadForPayment as used by the payment intent, in the same transaction. */
-  async markUsed(manager: EntityManager, link: Link, paymentIntentId: PaymentIntentId): Promise<void> {
-    link.use(paymentIntentId, new Date());
-    await this.links.save(manager, link);
-    await this.announce(manager, link, 'link.used');
+  /**
+   * A link about to be paid (operation 24): read once, unlocked, with its
+   * processors; ACTIVE now (409 LINK_ALREADY_USED or LINK_EXPIRED otherwise).
+   * Its use is then written by `useOf`'s statement, with the payment intent.
+   * With `lock`, taken for update in the manager's transaction.
+   */
+  async forPayment(caller: Caller, linkId: LinkId, manager: EntityManager = this.dataSource.manager, lock = false): Promise<LinkPayment> {
+    const found = await this.links.findForPayment(manager, caller, linkId, lock);
+    if (!found) throw new DomainError('LINK_NOT_FOUND');
+    found.link.assertActive(new Date());
+    return { ...found, offers: await this.catalog.findCountryProcessors(found.link.snapshot().countryProcessorIds) };
   }
 
   /**
-   * The link, taken for update, for a payment about to be made from it (the
-   * caller's transaction): of any number of concurrent attempts one finds it
-   * ACTIVE and the others wait, then find it USED (409).
+   * The link used by a payment intent: the statement that writes the use
+   * (it finds its row only while the link is as read and still ACTIVE) and
+   * the link.used event, for the intent's own statement to run.
    */
-  async loadForPayment(manager: EntityManager, caller: Caller, linkId: LinkId): Promise<Link> {
-    const link = await this.load(manager, caller, linkId, true);
-    link.assertActive(new Date());
-    return link;
+  async useOf(payment: LinkPayment, paymentIntentId: PaymentIntentId, now: Date): Promise<{ statement: Statement; event: NewEvent }> {
+    const { link } = payment;
+    link.use(paymentIntentId, now);
+    const catalog = new Map((await this.catalog.listCountryProcessors()).map((p) => [p.countryProcessorId, p]));
+    const view: LinkView = {
+      link,
+      status: link.statusAt(now),
+      processors: payment.processors.flatMap((p) => {
+        const countryProcessor = catalog.get(p.countryProcessorId);
+        return countryProcessor ? [{ ...p, countryProcessor }] : [];
+      }),
+      url: this.urlOf(link.id),
+    };
+    const { businessId, merchantId, updatedAt } = link.snapshot();
+    return {
+      statement: this.links.useStatement(link, payment.version),
+      event: { type: 'link.used', businessId, merchantId, subjectId: link.id, object: linkRepresentation(view), at: updatedAt },
+    };
   }
 
-  /** The processors a link offers, from the catalogue. */
-  async processorsOf(link: Link): Promise<CountryProcessor[]> {
-    return this.catalog.findCountryProcessors(link.snapshot().countryProcessorIds);
+  /**
+   * Why a use's statement found no row: the link is gone (404), used or
+   * expired (409) — or it changed since it was read, and the payment may be
+   * tried again (false).
+   */
+  async refusalOfUse(caller: Caller, linkId: LinkId): Promise<false> {
+    const link = await this.load(this.dataSource.manager, caller, linkId);
+    link.assertActive(new Date());
+    return false;
   }
 
   /** The absolute address of a link's hosted pay page (contract §12: clients never build it). */

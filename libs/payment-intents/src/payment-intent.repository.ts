@@ -1,4 +1,5 @@
 import { Caller, DomainError, PayerId, PaymentIntentId } from '@pcs/kernel';
+import type { NewEvent, Statement } from '@pcs/events';
 import type { EntityManager } from 'typeorm';
 import { PaymentIntent } from './domain/payment-intent';
 
@@ -29,6 +30,17 @@ export abstract class PaymentIntentRepository {
     manager: EntityManager,
     intent: PaymentIntent,
     requirement: { condition: (parameter: string) => string; value: unknown; reason: string },
+  ): Promise<boolean>;
+  /**
+   * Inserts the intent in one statement with the changes it goes with
+   * (`guards`, run first, e.g. a link's use) and their events, checking
+   * `requires` in the same statement; false (nothing written) when it does
+   * not hold. Needs no transaction of its own.
+   */
+  abstract insertWith(
+    manager: EntityManager,
+    intent: PaymentIntent,
+    also: { guards: readonly Statement[]; events: readonly NewEvent[]; requires: { sql: string; reason: string } },
   ): Promise<boolean>;
   abstract save(manager: EntityManager, intent: PaymentIntent): Promise<void>;
   /** Whether the payer has an intent that is not final (the payers context asks, through its port). */

@@ -155,14 +155,12 @@ export class LinkController {
     @OperationId() operationId?: string,
   ): Promise<PaymentIntentCreationResponse> {
     const linkId = asLinkId(id);
-    const { amount, paymentIntentAdditionalInfo, ...rest } = body;
-    // A sent amount is read in the link's currency (the request carries none).
-    const money =
-      amount === undefined ? undefined : moneyFromWire('amount', amount, (await this.links.get(caller, linkId)).link.snapshot().currency);
+    const { paymentIntentAdditionalInfo, ...rest } = body;
+    // A sent amount is read by the service, in the link's currency (the request carries none).
     const intent = await this.payments.create(
       caller,
       linkId,
-      { ...rest, amount: money, paymentIntentAdditionalInfo: paymentIntentAdditionalInfo ? { ...paymentIntentAdditionalInfo } : undefined },
+      { ...rest, paymentIntentAdditionalInfo: paymentIntentAdditionalInfo ? { ...paymentIntentAdditionalInfo } : undefined },
       operationId,
     );
     return presentCreation(intent);

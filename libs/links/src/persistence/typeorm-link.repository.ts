@@ -14,6 +14,7 @@ import {
 import * as crypto from 'node:crypto';
 import { EntityManager, In, IsNull } from 'typeorm';
 import { asLinkId, Link, LinkId, LinkStatus } from '../domain/link';
+import type { Statement } from '@pcs/events';
 import { LinkRepository, StoredLinkProcessor } from '../link.repository';
 import { LinkCountryProcessorOrmEntity, LinkOrmEntity } from './link.orm-entity';
 
@@ -102,6 +103,55 @@ export class TypeOrmLinkRepository extends LinkRepository {
       ]);
     }
     return result;
+  }
+
+  async findForPayment(
+    manager: EntityManager,
+    caller: Caller,
+    linkId: LinkId,
+    lock = false,
+  ): Promise<{ link: Link; processors: StoredLinkProcessor[]; version: string } | null> {
+    const values: unknown[] = [linkId, caller.businessId];
+    const merchant = isMerchantCaller(caller) ? `AND l.merchant_id = $${values.push(caller.merchantId)}` : '';
+    const [row] = await manager.query<(Record<string, unknown> & { version: string; processors: StoredLinkProcessor[] })[]>(
+      `SELECT l.link_id, l.business_id, l.merchant_id, l.country_id, l.currency, l.amount, l.vat_rate_bp, l.description, l.reference,
+              l.expiration_date, l.used, l.used_at, l.payment_intent_id, l.created_at, l.updated_at, l.deleted_at, l.xmin::text AS version,
+              COALESCE((SELECT json_agg(json_build_object('linkCountryProcessorId', p.link_country_processor_id,
+                                                          'countryProcessorId', p.country_processor_id) ORDER BY p.country_processor_id)
+                          FROM link_country_processor p WHERE p.link_id = l.link_id), '[]') AS processors
+         FROM link l WHERE l.link_id = $1 AND l.business_id = $2 AND l.deleted_at IS NULL ${merchant} ${lock ? 'FOR UPDATE OF l' : ''}`,
+      values,
+    );
+    if (!row) return null;
+    const entity = Object.assign(new LinkOrmEntity(), {
+      linkId: row.link_id,
+      businessId: row.business_id,
+      merchantId: row.merchant_id,
+      countryId: row.country_id,
+      currency: row.currency,
+      amount: Number(row.amount),
+      vatRateBp: row.vat_rate_bp,
+      description: row.description,
+      reference: row.reference,
+      expirationDate: row.expiration_date,
+      used: row.used,
+      usedAt: row.used_at,
+      paymentIntentId: row.payment_intent_id,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      deletedAt: row.deleted_at,
+    });
+    return { link: this.fromRow(entity, row.processors), processors: row.processors, version: row.version };
+  }
+
+  useStatement(link: Link, version: string): Statement {
+    const { linkId, usedAt, paymentIntentId } = link.snapshot();
+    return {
+      sql: `UPDATE link SET used = true, used_at = $1, payment_intent_id = $2, updated_at = $1
+             WHERE link_id = $3 AND xmin = $4::text::xid AND NOT used AND deleted_at IS NULL AND expiration_date > $1
+            RETURNING link_id`,
+      values: [usedAt, paymentIntentId, linkId, version],
+    };
   }
 
   private async insertProcessors(manager: EntityManager, linkId: LinkId, countryProcessorIds: readonly string[]): Promise<void> {

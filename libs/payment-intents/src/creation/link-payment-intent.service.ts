@@ -1,29 +1,47 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { inTransaction, isUniqueViolation } from '@pcs/database';
-import { asPaymentIntentId, Caller, DomainError, InvalidRequestError, Money, newId, PayinType, PaymentIntentId } from '@pcs/kernel';
-import { LinkId, LinkService } from '@pcs/links';
+import {
+  asPaymentIntentId,
+  Caller,
+  DomainError,
+  InvalidRequestError,
+  Money,
+  moneyFromWire,
+  newId,
+  PayinType,
+  PaymentIntentId,
+} from '@pcs/kernel';
+import { LinkId, LinkPayment, LinkService } from '@pcs/links';
 import { MerchantService } from '@pcs/merchants';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { PaymentIntent } from '../domain/payment-intent';
 import { PaymentIntentRepository } from '../payment-intent.repository';
 import { CreationRules } from './creation-rules';
 
-/** Operation 24's request (the amount, when sent, read at the edge in the link's currency). */
+/** Operation 24's request; a sent amount is a wire decimal, read here in the link's currency. */
 export interface LinkPaymentIntentCommand {
   readonly paymentInstrumentTypeName: string;
   readonly paymentMethodName: string;
-  readonly amount?: Money;
+  readonly amount?: number;
   readonly description?: string;
   readonly paymentIntentAdditionalInfo?: Record<string, unknown>;
 }
 
+/** Attempts at the unlocked path before the link is taken for update (it kept changing under the payment). */
+const UNLOCKED_ATTEMPTS = 3;
+
 /**
  * Paying from a link (operation 24): a payment intent with the link's
  * amount, currency, country, VAT and description, ready for operation 21,
- * and the link used, in one transaction. The link is taken for update first,
- * so of any number of concurrent attempts exactly one succeeds; the others
- * find it used (409).
+ * and the link used — in two round trips and no explicit transaction: the
+ * link is read with its processors (the merchant comes from memory), then
+ * one statement inserts the intent and writes the link's use, both events
+ * and their jobs, the use finding its row only while the link is the
+ * version read and still ACTIVE. Of any number of concurrent payments
+ * exactly one writes it; the others' statements write nothing and they find
+ * the link used (409). A link that changed since it was read (operation 31)
+ * is read again; after a few such changes the link is taken for update.
  */
 @Injectable()
 export class LinkPaymentIntentService {
@@ -39,55 +57,92 @@ export class LinkPaymentIntentService {
     const earlier = operationId && (await this.rules.resume(caller, asPaymentIntentId(operationId)));
     if (earlier) return earlier;
     const paymentIntentId: PaymentIntentId = operationId ? asPaymentIntentId(operationId) : newId<PaymentIntentId>();
-    return inTransaction(this.dataSource, async (manager) => {
-      const link = await this.links.loadForPayment(manager, caller, linkId);
-      const l = link.snapshot();
-      const processor = (await this.links.processorsOf(link)).find(
-        (p) => p.paymentMethod.name === command.paymentMethodName && p.paymentInstrumentType.name === command.paymentInstrumentTypeName,
-      );
-      if (!processor) {
-        const method = `${command.paymentMethodName} ${command.paymentInstrumentTypeName}`;
-        throw new DomainError('PAYMENT_METHOD_NOT_AVAILABLE', `the link does not offer ${method}`, { method, country: 'this link' });
+    try {
+      for (let attempt = 1; attempt <= UNLOCKED_ATTEMPTS; attempt++) {
+        const written = await this.attempt(caller, linkId, command, paymentIntentId, this.dataSource.manager, false);
+        if (written) return written;
+        // Gone, used or expired: refused with its error; otherwise it changed since it was read.
+        await this.links.refusalOfUse(caller, linkId);
       }
-      if (command.amount && !command.amount.equals(link.amount))
-        throw new InvalidRequestError(['amount'], "amount must equal the link's amount");
-      (await this.merchants.load(caller, l.merchantId, manager)).assertCanCollect();
-      const intent = PaymentIntent.create({
-        paymentIntentId,
-        businessId: l.businessId,
-        merchantId: l.merchantId,
-        payerId: null,
-        paymentInstrumentId: null,
-        countryId: l.countryId,
-        origin: 'LINK',
-        payinType: PayinType.DEFAULT,
-        amount: link.amount,
-        tip: Money.zero(l.currency),
-        vatRateBp: l.vatRateBp,
-        externalReference: l.reference,
-        externalInvoiceId: null,
-        invoiceNumber: null,
-        invoiceEmail: null,
-        description: command.description ?? l.description,
-        receiptEmail: (command.paymentIntentAdditionalInfo?.payerInfo as { email?: string } | undefined)?.email ?? null,
-        setupFutureUsage: false,
-        offSession: false,
-        confirmationMethod: 'MANUAL',
-        metadata: null,
-        linkId: link.id,
-        preferredPaymentMethod: command.paymentMethodName,
-        preferredInstrumentType: command.paymentInstrumentTypeName,
-        allowedPaymentMethods: null,
-        additionalInfo: command.paymentIntentAdditionalInfo ?? null,
-        createdAt: new Date(),
-      });
-      await this.intents.insert(manager, intent);
-      await this.links.markUsed(manager, link, intent.id);
-      return intent;
-    }).catch(async (error: unknown) => {
+      const written = await inTransaction(this.dataSource, (manager) =>
+        this.attempt(caller, linkId, command, paymentIntentId, manager, true),
+      );
+      if (written) return written;
+      await this.links.refusalOfUse(caller, linkId);
+      throw new Error('a link taken for update changed under its payment');
+    } catch (error) {
       // The same operation committed meanwhile (a retry racing its own first attempt).
       if (isUniqueViolation(error, 'payment_intent_pkey')) return (await this.rules.resume(caller, paymentIntentId))!;
       throw error;
+    }
+  }
+
+  /** One try: the intent and the link's use in one statement; null when the link was not as read. */
+  private async attempt(
+    caller: Caller,
+    linkId: LinkId,
+    command: LinkPaymentIntentCommand,
+    paymentIntentId: PaymentIntentId,
+    manager: EntityManager,
+    lock: boolean,
+  ): Promise<PaymentIntent | null> {
+    const payment = await this.links.forPayment(caller, linkId, manager, lock);
+    const intent = await this.intentFor(caller, payment, command, paymentIntentId);
+    const use = await this.links.useOf(payment, intent.id, intent.snapshot().createdAt);
+    const written = await this.intents.insertWith(manager, intent, {
+      guards: [use.statement],
+      events: [use.event],
+      requires: { sql: 'EXISTS (SELECT 1 FROM guard0)', reason: 'the link is as it was read and active' },
+    });
+    return written ? intent : null;
+  }
+
+  private async intentFor(
+    caller: Caller,
+    payment: LinkPayment,
+    command: LinkPaymentIntentCommand,
+    paymentIntentId: PaymentIntentId,
+  ): Promise<PaymentIntent> {
+    const { link } = payment;
+    const l = link.snapshot();
+    const processor = payment.offers.find(
+      (p) => p.paymentMethod.name === command.paymentMethodName && p.paymentInstrumentType.name === command.paymentInstrumentTypeName,
+    );
+    if (!processor) {
+      const method = `${command.paymentMethodName} ${command.paymentInstrumentTypeName}`;
+      throw new DomainError('PAYMENT_METHOD_NOT_AVAILABLE', `the link does not offer ${method}`, { method, country: 'this link' });
+    }
+    if (command.amount !== undefined && !moneyFromWire('amount', command.amount, l.currency).equals(link.amount))
+      throw new InvalidRequestError(['amount'], "amount must equal the link's amount");
+    (await this.merchants.load(caller, l.merchantId)).assertCanCollect();
+    return PaymentIntent.create({
+      paymentIntentId,
+      businessId: l.businessId,
+      merchantId: l.merchantId,
+      payerId: null,
+      paymentInstrumentId: null,
+      countryId: l.countryId,
+      origin: 'LINK',
+      payinType: PayinType.DEFAULT,
+      amount: link.amount,
+      tip: Money.zero(l.currency),
+      vatRateBp: l.vatRateBp,
+      externalReference: l.reference,
+      externalInvoiceId: null,
+      invoiceNumber: null,
+      invoiceEmail: null,
+      description: command.description ?? l.description,
+      receiptEmail: (command.paymentIntentAdditionalInfo?.payerInfo as { email?: string } | undefined)?.email ?? null,
+      setupFutureUsage: false,
+      offSession: false,
+      confirmationMethod: 'MANUAL',
+      metadata: null,
+      linkId: link.id,
+      preferredPaymentMethod: command.paymentMethodName,
+      preferredInstrumentType: command.paymentInstrumentTypeName,
+      allowedPaymentMethods: null,
+      additionalInfo: command.paymentIntentAdditionalInfo ?? null,
+      createdAt: new Date(),
     });
   }
 }

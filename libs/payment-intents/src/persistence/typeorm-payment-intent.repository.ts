@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EventRecorder, rowFound, runChange } from '@pcs/events';
+import { EventRecorder, NewEvent, rowFound, runChange, Statement } from '@pcs/events';
 import { Caller, isMerchantCaller, PayerId, PaymentIntentId } from '@pcs/kernel';
 import { EntityManager, In, QueryFailedError } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -59,6 +59,24 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
         sql: requirement.condition(`$${values.length + 1}`),
         reason: requirement.reason,
       });
+      return true;
+    } catch (error) {
+      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === 'P0004') return false;
+      throw error;
+    }
+  }
+
+  async insertWith(
+    manager: EntityManager,
+    intent: PaymentIntent,
+    also: { guards: readonly Statement[]; events: readonly NewEvent[]; requires: { sql: string; reason: string } },
+  ): Promise<boolean> {
+    const [sql, values] = this.insertStatement(manager, intent);
+    const { businessId, merchantId, updatedAt } = intent.snapshot();
+    const object = paymentIntentRepresentation(intent);
+    const own = intent.pullChanges().map((type) => ({ type, businessId, merchantId, subjectId: intent.id, object, at: updatedAt }));
+    try {
+      await this.events.recordAll(manager, [...own, ...also.events], { sql, values, guards: also.guards, requires: also.requires });
       return true;
     } catch (error) {
       if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === 'P0004') return false;
