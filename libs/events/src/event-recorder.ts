@@ -47,7 +47,8 @@ export class EventRecorder {
    * itself (an INSERT or UPDATE with its values): it runs in the same
    * statement, so the change and its events cost one round trip.
    * `change.guards` are further statements (each a CTE, `guard0`, `guard1`,
-   * …, with their own values numbered from $1) run to completion before any
+   * …, with their own values numbered from $1, each with a RETURNING
+   * clause) run to completion before any
    * sequence is taken, so a row a guard updates is locked before the
    * sequences, as every other writer of that row does it.
    * `change.requires`, a boolean SQL expression over the change's own

@@ -40,7 +40,7 @@ export abstract class PaymentIntentRepository {
   abstract insertWith(
     manager: EntityManager,
     intent: PaymentIntent,
-    also: { guards: readonly Statement[]; events: readonly NewEvent[]; requires: { sql: string; reason: string } },
+    also: { guards: readonly Statement[]; events: readonly NewEvent[]; requires?: { sql: string; reason: string } },
   ): Promise<boolean>;
   abstract save(manager: EntityManager, intent: PaymentIntent): Promise<void>;
   /** Whether the payer has an intent that is not final (the payers context asks, through its port). */

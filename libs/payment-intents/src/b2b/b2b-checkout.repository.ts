@@ -1,4 +1,5 @@
 import { Caller, MerchantId, Page, PageRequest, PaymentIntentId } from '@pcs/kernel';
+import type { Statement } from '@pcs/events';
 import { EntityManager } from 'typeorm';
 import { B2bStatusCondition } from '../domain/b2b-status';
 import { B2bCheckout } from '../domain/b2b-checkout';
@@ -20,7 +21,8 @@ export interface B2bPaymentIntentRecord {
 
 /** Where B2B checkouts are kept, with their intents (port; the TypeORM adapter is in persistence/). */
 export abstract class B2bCheckoutRepository {
-  abstract insert(manager: EntityManager, checkout: B2bCheckout): Promise<void>;
+  /** The INSERT of a checkout, for its intent's own statement to run (insertWith). */
+  abstract insertStatement(checkout: B2bCheckout): Statement;
   abstract findByPaymentIntent(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<B2bCheckout | null>;
   abstract findByReference(manager: EntityManager, reference: string): Promise<B2bCheckout | null>;
   /** B5: the caller's B2B intents, newest first. */

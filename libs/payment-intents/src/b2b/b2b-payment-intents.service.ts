@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService, CountryProcessor } from '@pcs/catalog';
 import { RuntimeSettings } from '@pcs/config';
-import { inTransaction, isUniqueViolation } from '@pcs/database';
+import { isUniqueViolation } from '@pcs/database';
 import {
   asPaymentIntentId,
   Caller,
@@ -86,9 +86,12 @@ export class B2bPaymentIntentsService {
   ) {}
 
   /**
-   * B6. The intent and its checkout in one transaction. `operationId`
-   * (from the request's Idempotency-Key) becomes the intent's id, so a retry
-   * finds what an earlier run committed.
+   * B6: the intent, its checkout, its event and the event's job in one
+   * statement (no explicit transaction). The merchant and its VAT rates come
+   * from memory; the processors it offers are read once, before anything is
+   * written, and answered with the rest, so creating costs two round trips.
+   * `operationId` (from the request's Idempotency-Key) becomes the intent's
+   * id, so a retry finds what an earlier run committed.
    */
   async create(caller: Caller, command: CreateB2bPaymentIntentCommand, operationId?: string): Promise<B2bPaymentIntentView> {
     const paymentIntentId: PaymentIntentId = operationId ? asPaymentIntentId(operationId) : newId<PaymentIntentId>();
@@ -106,72 +109,77 @@ export class B2bPaymentIntentsService {
     const narrowing = command.includeAllPaymentMethods ? undefined : command.paymentMethods;
     const networks = narrowing?.networks?.length ? [...new Set(narrowing.networks)] : null;
 
-    try {
-      await inTransaction(this.dataSource, async (manager) => {
-        const merchant = await this.merchants.resolve(caller, command.merchantId, manager);
-        merchant.assertCanCollect();
-        const vatRateBp = await this.rules.vatRate(merchant.id, country, undefined, manager);
-        const now = new Date();
-        const intent = PaymentIntent.create({
-          paymentIntentId,
-          businessId: caller.businessId,
-          merchantId: merchant.id,
-          payerId: null,
-          paymentInstrumentId: null,
-          countryId: country.countryId,
-          origin: 'B2B',
-          payinType: PayinType.DEFAULT,
-          amount,
-          tip,
-          ...(command.vatAmount ? { tax: command.vatAmount } : {}),
-          vatRateBp,
-          externalReference: command.externalReference ?? null,
-          externalInvoiceId: command.invoiceDetails?.reference ?? null,
-          invoiceNumber: command.invoiceDetails?.number ?? null,
-          invoiceEmail: null,
-          description: command.description ?? null,
-          receiptEmail: null,
-          setupFutureUsage: false,
-          offSession: false,
-          confirmationMethod: 'MANUAL',
-          metadata: null,
-          linkId: null,
-          preferredPaymentMethod: null,
-          preferredInstrumentType: narrowing?.name ?? null,
-          allowedPaymentMethods: networks,
-          additionalInfo: null,
-          createdAt: now,
-        });
-        // Nothing to pay with is refused before anything is written.
-        if ((await this.available.of(intent, manager)).length === 0) {
-          const method = narrowing ? [narrowing.name, ...(networks ?? [])].join(' ') : 'any payment method';
-          throw new DomainError(
-            'PAYMENT_METHOD_NOT_AVAILABLE',
-            `the merchant offers no ${method} in ${country.iso3} for ${amount.currency}`,
-            {
-              method,
-              country: country.iso3,
-            },
-          );
-        }
-        await this.intents.insert(manager, intent);
-        await this.checkouts.insert(manager, {
-          paymentIntentId,
-          reference: `chk_${crypto.randomBytes(18).toString('base64url')}`,
-          credentialId: caller.credentialId,
-          redirectUrl: command.redirectUrl,
-          // Whether every method the merchant offers there is available: true unless paymentMethods narrowed it.
-          includeAllPaymentMethods: !narrowing,
-          invoiceDetails: command.invoiceDetails ?? null,
-          expiresAt: new Date(now.getTime() + this.settings.gateway.checkoutMinutes * 60_000),
-          createdAt: now,
-        });
+    const merchant = await this.merchants.resolve(caller, command.merchantId);
+    merchant.assertCanCollect();
+    const vatRateBp = await this.rules.vatRate(merchant.id, country, undefined);
+    const now = new Date();
+    const intent = PaymentIntent.create({
+      paymentIntentId,
+      businessId: caller.businessId,
+      merchantId: merchant.id,
+      payerId: null,
+      paymentInstrumentId: null,
+      countryId: country.countryId,
+      origin: 'B2B',
+      payinType: PayinType.DEFAULT,
+      amount,
+      tip,
+      ...(command.vatAmount ? { tax: command.vatAmount } : {}),
+      vatRateBp,
+      externalReference: command.externalReference ?? null,
+      externalInvoiceId: command.invoiceDetails?.reference ?? null,
+      invoiceNumber: command.invoiceDetails?.number ?? null,
+      invoiceEmail: null,
+      description: command.description ?? null,
+      receiptEmail: null,
+      setupFutureUsage: false,
+      offSession: false,
+      confirmationMethod: 'MANUAL',
+      metadata: null,
+      linkId: null,
+      preferredPaymentMethod: null,
+      preferredInstrumentType: narrowing?.name ?? null,
+      allowedPaymentMethods: networks,
+      additionalInfo: null,
+      createdAt: now,
+    });
+    // Nothing to pay with is refused before anything is written.
+    const available = await this.available.of(intent);
+    if (available.length === 0) {
+      const method = narrowing ? [narrowing.name, ...(networks ?? [])].join(' ') : 'any payment method';
+      throw new DomainError('PAYMENT_METHOD_NOT_AVAILABLE', `the merchant offers no ${method} in ${country.iso3} for ${amount.currency}`, {
+        method,
+        country: country.iso3,
       });
+    }
+    const checkout: B2bCheckout = {
+      paymentIntentId,
+      reference: `chk_${crypto.randomBytes(18).toString('base64url')}`,
+      credentialId: caller.credentialId,
+      redirectUrl: command.redirectUrl,
+      // Whether every method the merchant offers there is available: true unless paymentMethods narrowed it.
+      includeAllPaymentMethods: !narrowing,
+      invoiceDetails: command.invoiceDetails ?? null,
+      expiresAt: new Date(now.getTime() + this.settings.gateway.checkoutMinutes * 60_000),
+      createdAt: now,
+    };
+    try {
+      await this.intents.insertWith(this.dataSource.manager, intent, { guards: [this.checkouts.insertStatement(checkout)], events: [] });
     } catch (error) {
       // The same operation committed meanwhile (a retry racing its own first attempt): answer what it made.
-      if (!isUniqueViolation(error, 'payment_intent_pkey')) throw error;
+      // (Its checkout, written first in the statement, may be what collides.)
+      if (isUniqueViolation(error, 'payment_intent_pkey') || isUniqueViolation(error, 'b2b_checkout_pkey'))
+        return this.get(caller, paymentIntentId);
+      throw error;
     }
-    return this.get(caller, paymentIntentId);
+    return {
+      intent,
+      checkout,
+      merchantName: merchant.snapshot().merchantName,
+      available,
+      chosen: null,
+      checkoutUrl: this.checkoutUrl(checkout),
+    };
   }
 
   /** B7: a B2B intent the caller may see; any other is a 404. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import type { Statement } from '@pcs/events';
 import { asPaymentIntentId, Caller, isMerchantCaller, Page, PageRequest, pageOffset, PaymentIntentId } from '@pcs/kernel';
 import { Brackets, EntityManager, In } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { B2bCheckoutRepository, B2bPaymentIntentFilters, B2bPaymentIntentRecord } from '../b2b/b2b-checkout.repository';
 import { CHECKOUT_EXPIRED_REASON } from '../domain/b2b-status';
 import { B2bCheckout } from '../domain/b2b-checkout';
@@ -22,13 +22,21 @@ const UNPAID = ['REQUIRES_PAYMENT_INSTRUMENT', 'REQUIRES_CONFIRMATION', 'REQUIRE
 
 @Injectable()
 export class TypeOrmB2bCheckoutRepository extends B2bCheckoutRepository {
-  async insert(manager: EntityManager, checkout: B2bCheckout): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(B2bCheckoutOrmEntity)
-      .values({ ...checkout } as QueryDeepPartialEntity<B2bCheckoutOrmEntity>)
-      .execute();
+  insertStatement(checkout: B2bCheckout): Statement {
+    return {
+      sql: `INSERT INTO b2b_checkout (payment_intent_id, reference, credential_id, redirect_url, include_all_payment_methods, invoice_details, expires_at, created_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING payment_intent_id`,
+      values: [
+        checkout.paymentIntentId,
+        checkout.reference,
+        checkout.credentialId,
+        checkout.redirectUrl,
+        checkout.includeAllPaymentMethods,
+        checkout.invoiceDetails === null ? null : JSON.stringify(checkout.invoiceDetails),
+        checkout.expiresAt,
+        checkout.createdAt,
+      ],
+    };
   }
 
   async findByPaymentIntent(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<B2bCheckout | null> {

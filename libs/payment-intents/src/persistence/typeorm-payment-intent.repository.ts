@@ -69,7 +69,7 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
   async insertWith(
     manager: EntityManager,
     intent: PaymentIntent,
-    also: { guards: readonly Statement[]; events: readonly NewEvent[]; requires: { sql: string; reason: string } },
+    also: { guards: readonly Statement[]; events: readonly NewEvent[]; requires?: { sql: string; reason: string } },
   ): Promise<boolean> {
     const [sql, values] = this.insertStatement(manager, intent);
     const { businessId, merchantId, updatedAt } = intent.snapshot();
