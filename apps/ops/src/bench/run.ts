@@ -368,7 +368,7 @@ async function main(): Promise<void> {
     process.stdout.write(
       '| what | requests/s | × bare | × floor | target | p50 ms | p99 ms | errors | queries/request |\n|---|---|---|---|---|---|---|---|---|\n',
     );
-    const floor = floorCreate as Figures | null;
+    const floor = floorCreate;
     for (const { what, figures, bare: compared, target, floorTarget, p99Target, roundTrips } of rows) {
       const ratio = compared ? figures.requests / compared.requests : null;
       const toFloor = floor ? figures.requests / floor.requests : null;

@@ -2,18 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService, CountryProcessor } from '@pcs/catalog';
 import { RuntimeSettings } from '@pcs/config';
-import { isUniqueViolation } from '@pcs/database';
 import {
-  asPaymentIntentId,
   Caller,
   DomainError,
   InvalidRequestError,
   MerchantId,
   Money,
-  newId,
   Page,
   PageRequest,
-  PayinType,
   PaymentIntentId,
 } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
@@ -94,16 +90,24 @@ export class B2bPaymentIntentsService {
    * id, so a retry finds what an earlier run committed.
    */
   async create(caller: Caller, command: CreateB2bPaymentIntentCommand, operationId?: string): Promise<B2bPaymentIntentView> {
-    const paymentIntentId: PaymentIntentId = operationId ? asPaymentIntentId(operationId) : newId<PaymentIntentId>();
-    if (operationId) {
-      const earlier = await this.find(caller, paymentIntentId);
-      if (earlier) return earlier;
-    }
+    // A retry racing its first attempt may collide on the checkout's key first (written first in the statement).
+    return this.rules.once(
+      operationId,
+      (paymentIntentId) => this.find(caller, paymentIntentId),
+      (paymentIntentId) => this.write(caller, command, paymentIntentId),
+      ['payment_intent_pkey', 'b2b_checkout_pkey'],
+    );
+  }
+
+  private async write(
+    caller: Caller,
+    command: CreateB2bPaymentIntentCommand,
+    paymentIntentId: PaymentIntentId,
+  ): Promise<B2bPaymentIntentView> {
     const { amount } = command;
     const tip = command.tip ?? Money.zero(amount.currency);
     const country = await this.rules.countryAccepting(command.countryCode, amount.currency);
-    if (!amount.plus(tip).isWithinLimit())
-      throw new InvalidRequestError(['amountDetails.tip'], 'amountDetails.tip: the amount plus the tip exceeds the maximum');
+    PaymentIntent.assertWithinLimit(amount, tip, 'amountDetails.tip');
     if (command.vatAmount && !amount.isGreaterThan(command.vatAmount))
       throw new InvalidRequestError(['amountDetails.vatAmount'], 'amountDetails.vatAmount must be below amount');
     const narrowing = command.includeAllPaymentMethods ? undefined : command.paymentMethods;
@@ -113,36 +117,27 @@ export class B2bPaymentIntentsService {
     merchant.assertCanCollect();
     const vatRateBp = await this.rules.vatRate(merchant.id, country, undefined);
     const now = new Date();
-    const intent = PaymentIntent.create({
-      paymentIntentId,
-      businessId: caller.businessId,
-      merchantId: merchant.id,
-      payerId: null,
-      paymentInstrumentId: null,
-      countryId: country.countryId,
-      origin: 'B2B',
-      payinType: PayinType.DEFAULT,
-      amount,
-      tip,
-      ...(command.vatAmount ? { tax: command.vatAmount } : {}),
-      vatRateBp,
-      externalReference: command.externalReference ?? null,
-      externalInvoiceId: command.invoiceDetails?.reference ?? null,
-      invoiceNumber: command.invoiceDetails?.number ?? null,
-      invoiceEmail: null,
-      description: command.description ?? null,
-      receiptEmail: null,
-      setupFutureUsage: false,
-      offSession: false,
-      confirmationMethod: 'MANUAL',
-      metadata: null,
-      linkId: null,
-      preferredPaymentMethod: null,
-      preferredInstrumentType: narrowing?.name ?? null,
-      allowedPaymentMethods: networks,
-      additionalInfo: null,
-      createdAt: now,
-    });
+    const intent = PaymentIntent.b2b(
+      {
+        paymentIntentId,
+        businessId: caller.businessId,
+        merchantId: merchant.id,
+        countryId: country.countryId,
+        amount,
+        vatRateBp,
+        createdAt: now,
+      },
+      {
+        tip,
+        ...(command.vatAmount ? { tax: command.vatAmount } : {}),
+        externalReference: command.externalReference ?? null,
+        invoiceReference: command.invoiceDetails?.reference ?? null,
+        invoiceNumber: command.invoiceDetails?.number ?? null,
+        description: command.description ?? null,
+        instrumentType: narrowing?.name ?? null,
+        networks,
+      },
+    );
     // Nothing to pay with is refused before anything is written.
     const available = await this.available.of(intent);
     if (available.length === 0) {
@@ -163,15 +158,7 @@ export class B2bPaymentIntentsService {
       expiresAt: new Date(now.getTime() + this.settings.gateway.checkoutMinutes * 60_000),
       createdAt: now,
     };
-    try {
-      await this.intents.insertWith(this.dataSource.manager, intent, { guards: [this.checkouts.insertStatement(checkout)], events: [] });
-    } catch (error) {
-      // The same operation committed meanwhile (a retry racing its own first attempt): answer what it made.
-      // (Its checkout, written first in the statement, may be what collides.)
-      if (isUniqueViolation(error, 'payment_intent_pkey') || isUniqueViolation(error, 'b2b_checkout_pkey'))
-        return this.get(caller, paymentIntentId);
-      throw error;
-    }
+    await this.intents.insertWith(this.dataSource.manager, intent, { guards: [this.checkouts.insertStatement(checkout)], events: [] });
     return {
       intent,
       checkout,

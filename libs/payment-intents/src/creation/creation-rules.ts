@@ -1,13 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService, Country } from '@pcs/catalog';
+import { isUniqueViolation } from '@pcs/database';
 import {
+  asPaymentIntentId,
   basisPointsToVatPercentage,
   Caller,
   Currency,
   DomainError,
   InvalidRequestError,
   MerchantId,
+  newId,
   PaymentIntentId,
   vatPercentageToBasisPoints,
 } from '@pcs/kernel';
@@ -55,6 +58,34 @@ export class CreationRules {
       });
     }
     return rate;
+  }
+
+  /**
+   * Every creation's shape: under an operation id (from the request's
+   * Idempotency-Key), what an earlier run committed is answered (`resume`);
+   * otherwise `write` creates with the id (a new one without an operation).
+   * A unique violation of one of `keys` means the same operation committed
+   * meanwhile (a retry racing its own first attempt): its result is answered.
+   */
+  async once<T>(
+    operationId: string | undefined,
+    resume: (paymentIntentId: PaymentIntentId) => Promise<T | null>,
+    write: (paymentIntentId: PaymentIntentId) => Promise<T>,
+    keys: readonly string[] = ['payment_intent_pkey'],
+  ): Promise<T> {
+    const paymentIntentId = operationId ? asPaymentIntentId(operationId) : newId<PaymentIntentId>();
+    if (operationId) {
+      const earlier = await resume(paymentIntentId);
+      if (earlier) return earlier;
+    }
+    try {
+      return await write(paymentIntentId);
+    } catch (error) {
+      if (!keys.some((key) => isUniqueViolation(error, key))) throw error;
+      const made = await resume(paymentIntentId);
+      if (!made) throw error;
+      return made;
+    }
   }
 
   /**

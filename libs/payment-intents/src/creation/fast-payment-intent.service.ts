@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { inTransaction, isUniqueViolation } from '@pcs/database';
-import { asPaymentIntentId, Caller, DomainError, Money, newId, PayinType, PaymentIntentId } from '@pcs/kernel';
+import { Caller, DomainError, Money, PaymentIntentId } from '@pcs/kernel';
 import { MerchantConfigurationService, MerchantService } from '@pcs/merchants';
 import { DataSource } from 'typeorm';
 import { AvailableProcessorsService } from '../available-processors.service';
@@ -39,9 +38,14 @@ export class FastPaymentIntentService {
    * default (specification, rule 2).
    */
   async create(caller: Caller, command: FastPaymentIntentCommand, operationId?: string): Promise<PaymentIntent> {
-    const earlier = operationId && (await this.rules.resume(caller, asPaymentIntentId(operationId)));
-    if (earlier) return earlier;
-    const paymentIntentId = operationId ? asPaymentIntentId(operationId) : newId<PaymentIntentId>();
+    return this.rules.once(
+      operationId,
+      (paymentIntentId) => this.rules.resume(caller, paymentIntentId),
+      (paymentIntentId) => this.write(caller, command, paymentIntentId),
+    );
+  }
+
+  private async write(caller: Caller, command: FastPaymentIntentCommand, paymentIntentId: PaymentIntentId): Promise<PaymentIntent> {
     const merchantId = await this.configurations.fastPaymentMerchantId(command.merchantShortName);
     if (!merchantId) throw new DomainError('FAST_PAYMENTS_NOT_ENABLED');
     const merchant = await this.merchants.load(caller, merchantId).catch((error: unknown) => {
@@ -50,35 +54,24 @@ export class FastPaymentIntentService {
     merchant.assertCanCollect();
     const country = await this.rules.countryAccepting(command.countryCode, command.amount.currency);
     const vatRateBp = await this.rules.vatRate(merchantId, country, undefined);
-    const intent = PaymentIntent.create({
-      paymentIntentId,
-      businessId: caller.businessId,
-      merchantId,
-      payerId: null,
-      paymentInstrumentId: null,
-      countryId: country.countryId,
-      origin: 'FAST',
-      payinType: PayinType.DEFAULT,
-      amount: command.amount,
-      tip: Money.zero(command.amount.currency),
-      vatRateBp,
-      externalReference: null,
-      externalInvoiceId: null,
-      invoiceNumber: null,
-      invoiceEmail: null,
-      description: command.comment ?? null,
-      receiptEmail: (command.paymentIntentAdditionalInfo?.payerInfo as { email?: string } | undefined)?.email ?? null,
-      setupFutureUsage: false,
-      offSession: false,
-      confirmationMethod: 'MANUAL',
-      metadata: null,
-      linkId: null,
-      preferredPaymentMethod: command.paymentMethodName ?? null,
-      preferredInstrumentType: command.paymentInstrumentTypeName ?? null,
-      allowedPaymentMethods: null,
-      additionalInfo: command.paymentIntentAdditionalInfo ?? null,
-      createdAt: new Date(),
-    });
+    const intent = PaymentIntent.fast(
+      {
+        paymentIntentId,
+        businessId: caller.businessId,
+        merchantId,
+        countryId: country.countryId,
+        amount: command.amount,
+        vatRateBp,
+        createdAt: new Date(),
+      },
+      {
+        description: command.comment ?? null,
+        receiptEmail: (command.paymentIntentAdditionalInfo?.payerInfo as { email?: string } | undefined)?.email ?? null,
+        preferredPaymentMethod: command.paymentMethodName ?? null,
+        preferredInstrumentType: command.paymentInstrumentTypeName ?? null,
+        additionalInfo: command.paymentIntentAdditionalInfo ?? null,
+      },
+    );
     if ((command.paymentMethodName || command.paymentInstrumentTypeName) && (await this.available.of(intent)).length === 0) {
       const method = [command.paymentMethodName, command.paymentInstrumentTypeName].filter(Boolean).join(' ');
       throw new DomainError('PAYMENT_METHOD_NOT_AVAILABLE', `the merchant has no active processor for ${method} in ${country.iso3}`, {
@@ -86,13 +79,8 @@ export class FastPaymentIntentService {
         country: country.iso3,
       });
     }
-    try {
-      // With its payment_intent.created event, in one transaction.
-      await inTransaction(this.dataSource, (manager) => this.intents.insert(manager, intent));
-    } catch (error) {
-      if (isUniqueViolation(error, 'payment_intent_pkey')) return (await this.rules.resume(caller, paymentIntentId))!;
-      throw error;
-    }
+    // With its payment_intent.created event and the event's job: one statement.
+    await this.intents.insert(this.dataSource.manager, intent);
     return intent;
   }
 }

@@ -1,17 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { inTransaction, isUniqueViolation } from '@pcs/database';
-import {
-  asPaymentIntentId,
-  Caller,
-  DomainError,
-  InvalidRequestError,
-  Money,
-  moneyFromWire,
-  newId,
-  PayinType,
-  PaymentIntentId,
-} from '@pcs/kernel';
+import { inTransaction } from '@pcs/database';
+import { Caller, DomainError, InvalidRequestError, moneyFromWire, PaymentIntentId } from '@pcs/kernel';
 import { LinkId, LinkPayment, LinkService } from '@pcs/links';
 import { MerchantService } from '@pcs/merchants';
 import { DataSource, EntityManager } from 'typeorm';
@@ -54,27 +44,24 @@ export class LinkPaymentIntentService {
   ) {}
 
   async create(caller: Caller, linkId: LinkId, command: LinkPaymentIntentCommand, operationId?: string): Promise<PaymentIntent> {
-    const earlier = operationId && (await this.rules.resume(caller, asPaymentIntentId(operationId)));
-    if (earlier) return earlier;
-    const paymentIntentId: PaymentIntentId = operationId ? asPaymentIntentId(operationId) : newId<PaymentIntentId>();
-    try {
-      for (let attempt = 1; attempt <= UNLOCKED_ATTEMPTS; attempt++) {
-        const written = await this.attempt(caller, linkId, command, paymentIntentId, this.dataSource.manager, false);
+    return this.rules.once(
+      operationId,
+      (paymentIntentId) => this.rules.resume(caller, paymentIntentId),
+      async (paymentIntentId) => {
+        for (let attempt = 1; attempt <= UNLOCKED_ATTEMPTS; attempt++) {
+          const written = await this.attempt(caller, linkId, command, paymentIntentId, this.dataSource.manager, false);
+          if (written) return written;
+          // Gone, used or expired: refused with its error; otherwise it changed since it was read.
+          await this.links.refusalOfUse(caller, linkId);
+        }
+        const written = await inTransaction(this.dataSource, (manager) =>
+          this.attempt(caller, linkId, command, paymentIntentId, manager, true),
+        );
         if (written) return written;
-        // Gone, used or expired: refused with its error; otherwise it changed since it was read.
         await this.links.refusalOfUse(caller, linkId);
-      }
-      const written = await inTransaction(this.dataSource, (manager) =>
-        this.attempt(caller, linkId, command, paymentIntentId, manager, true),
-      );
-      if (written) return written;
-      await this.links.refusalOfUse(caller, linkId);
-      throw new Error('a link taken for update changed under its payment');
-    } catch (error) {
-      // The same operation committed meanwhile (a retry racing its own first attempt).
-      if (isUniqueViolation(error, 'payment_intent_pkey')) return (await this.rules.resume(caller, paymentIntentId))!;
-      throw error;
-    }
+        throw new Error('a link taken for update changed under its payment');
+      },
+    );
   }
 
   /** One try: the intent and the link's use in one statement; null when the link was not as read. */
@@ -115,34 +102,24 @@ export class LinkPaymentIntentService {
     if (command.amount !== undefined && !moneyFromWire('amount', command.amount, l.currency).equals(link.amount))
       throw new InvalidRequestError(['amount'], "amount must equal the link's amount");
     (await this.merchants.load(caller, l.merchantId)).assertCanCollect();
-    return PaymentIntent.create({
-      paymentIntentId,
-      businessId: l.businessId,
-      merchantId: l.merchantId,
-      payerId: null,
-      paymentInstrumentId: null,
-      countryId: l.countryId,
-      origin: 'LINK',
-      payinType: PayinType.DEFAULT,
-      amount: link.amount,
-      tip: Money.zero(l.currency),
-      vatRateBp: l.vatRateBp,
-      externalReference: l.reference,
-      externalInvoiceId: null,
-      invoiceNumber: null,
-      invoiceEmail: null,
-      description: command.description ?? l.description,
-      receiptEmail: (command.paymentIntentAdditionalInfo?.payerInfo as { email?: string } | undefined)?.email ?? null,
-      setupFutureUsage: false,
-      offSession: false,
-      confirmationMethod: 'MANUAL',
-      metadata: null,
-      linkId: link.id,
-      preferredPaymentMethod: command.paymentMethodName,
-      preferredInstrumentType: command.paymentInstrumentTypeName,
-      allowedPaymentMethods: null,
-      additionalInfo: command.paymentIntentAdditionalInfo ?? null,
-      createdAt: new Date(),
-    });
+    return PaymentIntent.fromLink(
+      {
+        paymentIntentId,
+        businessId: l.businessId,
+        merchantId: l.merchantId,
+        countryId: l.countryId,
+        amount: link.amount,
+        vatRateBp: l.vatRateBp,
+        createdAt: new Date(),
+      },
+      { linkId: link.id, reference: l.reference },
+      {
+        description: command.description ?? l.description,
+        receiptEmail: (command.paymentIntentAdditionalInfo?.payerInfo as { email?: string } | undefined)?.email ?? null,
+        preferredPaymentMethod: command.paymentMethodName,
+        preferredInstrumentType: command.paymentInstrumentTypeName,
+        additionalInfo: command.paymentIntentAdditionalInfo ?? null,
+      },
+    );
   }
 }

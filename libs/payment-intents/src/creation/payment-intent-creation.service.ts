@@ -1,16 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { inTransaction, isUniqueViolation } from '@pcs/database';
+import { inTransaction } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { MercadoPagoAccounts } from '@pcs/gateways';
 import { CatalogService, Country } from '@pcs/catalog';
 import {
-  asPaymentIntentId,
   Caller,
   DomainError,
   InvalidRequestError,
   MerchantId,
   Money,
-  newId,
   PayerId,
   PayinType,
   PaymentInstrumentId,
@@ -89,13 +87,18 @@ export class PaymentIntentCreationService {
   async create(caller: Caller, command: CreatePaymentIntentCommand, operationId?: string): Promise<PaymentIntent> {
     if (!command.payerId && !command.payerData)
       throw new InvalidRequestError(['payerId'], 'payerId is required unless payerData describes a new payer');
-    const earlier = operationId && (await this.rules.resume(caller, asPaymentIntentId(operationId)));
-    if (earlier) return earlier;
-    const paymentIntentId = operationId ? asPaymentIntentId(operationId) : newId<PaymentIntentId>();
+    return this.rules.once(
+      operationId,
+      (paymentIntentId) => this.rules.resume(caller, paymentIntentId),
+      (paymentIntentId) => this.write(caller, command, paymentIntentId),
+    );
+  }
+
+  private async write(caller: Caller, command: CreatePaymentIntentCommand, paymentIntentId: PaymentIntentId): Promise<PaymentIntent> {
     const { amount } = command;
     const tip = command.tipAmount ?? Money.zero(amount.currency);
     const country = await this.rules.countryAccepting(command.country, amount.currency);
-    if (!amount.plus(tip).isWithinLimit()) throw new InvalidRequestError(['tipAmount'], 'amount plus tipAmount exceeds the maximum');
+    PaymentIntent.assertWithinLimit(amount, tip, 'tipAmount');
 
     if (command.payerId && !command.payerData && !command.paymentInstrumentId && !command.paymentInstrumentData && !command.confirm) {
       return this.createForExistingPayer(caller, command, command.payerId, paymentIntentId, country, tip);
@@ -149,11 +152,6 @@ export class PaymentIntentCreationService {
         await this.intents.insert(manager, intent);
       }
       return { intent, payinId };
-    }).catch(async (error: unknown) => {
-      // The same operation committed meanwhile (a retry racing its own first attempt).
-      if (isUniqueViolation(error, 'payment_intent_pkey'))
-        return { intent: (await this.rules.resume(caller, paymentIntentId))!, payinId: null };
-      throw error;
     });
     if (!created.payinId) return created.intent;
     await this.attempts.chargeOffSession(created.payinId);
@@ -194,19 +192,13 @@ export class PaymentIntentCreationService {
       null,
       new Date(),
     );
-    try {
-      const written = await this.intents.insertRequiring(this.dataSource.manager, intent, {
-        condition: (parameter) => this.payers.liveCondition(parameter),
-        value: payerId,
-        reason: 'the payer is gone',
-      });
-      if (!written) throw new DomainError('PAYER_NOT_FOUND');
-      return intent;
-    } catch (error) {
-      // The same operation committed meanwhile (a retry racing its own first attempt).
-      if (isUniqueViolation(error, 'payment_intent_pkey')) return (await this.rules.resume(caller, paymentIntentId))!;
-      throw error;
-    }
+    const written = await this.intents.insertRequiring(this.dataSource.manager, intent, {
+      condition: (parameter) => this.payers.liveCondition(parameter),
+      value: payerId,
+      reason: 'the payer is gone',
+    });
+    if (!written) throw new DomainError('PAYER_NOT_FOUND');
+    return intent;
   }
 
   private newIntent(
@@ -222,35 +214,31 @@ export class PaymentIntentCreationService {
     paymentInstrumentId: PaymentInstrumentId | null,
     now: Date,
   ): PaymentIntent {
-    return PaymentIntent.create({
-      paymentIntentId,
-      businessId: caller.businessId,
-      merchantId,
-      payerId,
-      paymentInstrumentId,
-      countryId: country.countryId,
-      origin: 'API',
-      payinType: command.payinType,
-      amount: command.amount,
-      tip,
-      vatRateBp,
-      externalReference: command.externalReference,
-      externalInvoiceId: String(command.invoiceNumber),
-      invoiceNumber: command.invoiceNumber,
-      invoiceEmail: payerEmail,
-      description: command.description ?? null,
-      receiptEmail: payerEmail,
-      setupFutureUsage: command.setupFutureUsage ?? false,
-      offSession: command.offSession,
-      confirmationMethod: command.confirm ? 'AUTOMATIC' : 'MANUAL',
-      metadata: command.metadata ?? null,
-      linkId: null,
-      preferredPaymentMethod: null,
-      preferredInstrumentType: null,
-      allowedPaymentMethods: null,
-      additionalInfo: null,
-      createdAt: now,
-    });
+    return PaymentIntent.fromApi(
+      {
+        paymentIntentId,
+        businessId: caller.businessId,
+        merchantId,
+        countryId: country.countryId,
+        amount: command.amount,
+        vatRateBp,
+        createdAt: now,
+      },
+      {
+        payinType: command.payinType,
+        tip,
+        payerId,
+        payerEmail,
+        paymentInstrumentId,
+        externalReference: command.externalReference,
+        invoiceNumber: command.invoiceNumber,
+        description: command.description ?? null,
+        setupFutureUsage: command.setupFutureUsage ?? false,
+        offSession: command.offSession,
+        confirm: command.confirm ?? false,
+        metadata: command.metadata ?? null,
+      },
+    );
   }
 
   private async instrumentFor(

@@ -156,4 +156,81 @@ describe('PaymentIntent.create and money', () => {
       PaymentIntent.create({ ...base, amount: Money.ofMinor(999_999_999_999, Currency.UYU), tip: Money.ofMinor(1, Currency.UYU) }),
     ).toThrow(/exceeds the maximum/);
   });
+
+  describe('origin factories', () => {
+    const basis = {
+      paymentIntentId: asPaymentIntentId('pi'),
+      businessId: asBusinessId('b'),
+      merchantId: asMerchantId('m'),
+      countryId: 'ury',
+      amount: Money.ofMinor(12200, Currency.UYU),
+      vatRateBp: 2200,
+      createdAt: now,
+    };
+    const offered = {
+      description: 'd',
+      receiptEmail: 'ana@example.uy',
+      preferredPaymentMethod: 'VISA',
+      preferredInstrumentType: 'CREDIT_CARD',
+      additionalInfo: null,
+    };
+
+    it('own the amount-plus-tip limit, naming each origin request field', () => {
+      const huge = { ...basis, amount: Money.ofMinor(999_999_999_999, Currency.UYU) };
+      const api = {
+        payinType: PayinType.DEFAULT,
+        tip: Money.ofMinor(1, Currency.UYU),
+        payerId: asPayerId('p'),
+        payerEmail: null,
+        paymentInstrumentId: null,
+        externalReference: 'r',
+        invoiceNumber: 7,
+        description: null,
+        setupFutureUsage: false,
+        offSession: false,
+        confirm: true,
+        metadata: null,
+      };
+      expect(() => PaymentIntent.fromApi(huge, api)).toThrow(expect.objectContaining({ fields: ['tipAmount'] }));
+      const b2b = {
+        tip: Money.ofMinor(1, Currency.UYU),
+        externalReference: null,
+        invoiceReference: null,
+        invoiceNumber: null,
+        description: null,
+        instrumentType: null,
+        networks: null,
+      };
+      expect(() => PaymentIntent.b2b(huge, b2b)).toThrow(expect.objectContaining({ fields: ['amountDetails.tip'] }));
+      const made = PaymentIntent.fromApi(basis, api).snapshot();
+      expect(made).toMatchObject({ origin: 'API', confirmationMethod: 'AUTOMATIC', externalInvoiceId: '7', tipAmount: 1, taxAmount: 2200 });
+      expect(PaymentIntent.b2b(basis, { ...b2b, tax: Money.ofMinor(100, Currency.UYU) }).snapshot()).toMatchObject({
+        origin: 'B2B',
+        taxAmount: 100,
+      });
+    });
+
+    it('make fast and link intents payerless, tipless and paid on a page', () => {
+      for (const intent of [
+        PaymentIntent.fast(basis, offered),
+        PaymentIntent.fromLink(basis, { linkId: 'l', reference: 'ref' }, offered),
+      ]) {
+        expect(intent.snapshot()).toMatchObject({
+          payerId: null,
+          tipAmount: 0,
+          invoiceNumber: null,
+          confirmationMethod: 'MANUAL',
+          status: 'REQUIRES_PAYMENT_INSTRUMENT',
+          preferredPaymentMethod: 'VISA',
+          receiptEmail: 'ana@example.uy',
+        });
+      }
+      expect(PaymentIntent.fromLink(basis, { linkId: 'l', reference: 'ref' }, offered).snapshot()).toMatchObject({
+        origin: 'LINK',
+        linkId: 'l',
+        externalReference: 'ref',
+      });
+      expect(PaymentIntent.fast(basis, offered).snapshot()).toMatchObject({ origin: 'FAST', linkId: null, externalReference: null });
+    });
+  });
 });

@@ -2,6 +2,7 @@ import {
   BusinessId,
   Currency,
   DomainError,
+  InvalidRequestError,
   MerchantId,
   Money,
   MoneyError,
@@ -106,6 +107,26 @@ export type PaymentIntentInput = Omit<NewPaymentIntent, 'amount' | 'tipAmount' |
   readonly tax?: Money;
 };
 
+/** What every origin of a payment intent states: who, where, how much (gross, VAT included) and when. */
+export interface IntentBasis {
+  readonly paymentIntentId: PaymentIntentId;
+  readonly businessId: BusinessId;
+  readonly merchantId: MerchantId;
+  readonly countryId: string;
+  readonly amount: Money;
+  readonly vatRateBp: number;
+  readonly createdAt: Date;
+}
+
+/** What the payer is offered, as a fast or link intent narrows it, and what the request adds. */
+interface Offered {
+  readonly description: string | null;
+  readonly receiptEmail: string | null;
+  readonly preferredPaymentMethod: string | null;
+  readonly preferredInstrumentType: string | null;
+  readonly additionalInfo: Record<string, unknown> | null;
+}
+
 /** The events a payment intent announces about itself (contract §14); refunds announce theirs. */
 export type PaymentIntentEventType = Extract<EventType, `payment_intent.${string}`>;
 
@@ -120,6 +141,146 @@ export class PaymentIntent {
 
   private constructor(private readonly props: PaymentIntentProps) {}
 
+  /**
+   * The amount plus the tip within the largest amount accepted: each origin
+   * checks it as soon as it reads them (naming its request's field), and
+   * every intent is created under it.
+   */
+  static assertWithinLimit(amount: Money, tip: Money, field: string): void {
+    if (!amount.plus(tip).isWithinLimit()) throw new InvalidRequestError([field], `${field}: the amount plus the tip exceeds the maximum`);
+  }
+
+  /** Operation 17: for a payer, with an instrument or not; `confirm` charges it off-session (automatic confirmation). */
+  static fromApi(
+    basis: IntentBasis,
+    request: {
+      readonly payinType: PayinType;
+      readonly tip: Money;
+      readonly payerId: PayerId;
+      readonly payerEmail: string | null;
+      readonly paymentInstrumentId: PaymentInstrumentId | null;
+      readonly externalReference: string;
+      readonly invoiceNumber: number;
+      readonly description: string | null;
+      readonly setupFutureUsage: boolean;
+      readonly offSession: boolean;
+      readonly confirm: boolean;
+      readonly metadata: Record<string, unknown> | null;
+    },
+  ): PaymentIntent {
+    PaymentIntent.assertWithinLimit(basis.amount, request.tip, 'tipAmount');
+    return PaymentIntent.create({
+      ...basis,
+      origin: 'API',
+      payinType: request.payinType,
+      tip: request.tip,
+      payerId: request.payerId,
+      paymentInstrumentId: request.paymentInstrumentId,
+      externalReference: request.externalReference,
+      externalInvoiceId: String(request.invoiceNumber),
+      invoiceNumber: request.invoiceNumber,
+      invoiceEmail: request.payerEmail,
+      receiptEmail: request.payerEmail,
+      description: request.description,
+      setupFutureUsage: request.setupFutureUsage,
+      offSession: request.offSession,
+      confirmationMethod: request.confirm ? 'AUTOMATIC' : 'MANUAL',
+      metadata: request.metadata,
+      linkId: null,
+      preferredPaymentMethod: null,
+      preferredInstrumentType: null,
+      allowedPaymentMethods: null,
+      additionalInfo: null,
+    });
+  }
+
+  /** Operation 18: a merchant's fast payment, no payer yet. */
+  static fast(basis: IntentBasis, offered: Offered): PaymentIntent {
+    return PaymentIntent.create({
+      ...basis,
+      ...PaymentIntent.payerless(basis, offered),
+      origin: 'FAST',
+      externalReference: null,
+      linkId: null,
+    });
+  }
+
+  /** Operation 24: paying from a link (its amount, country, VAT and reference). */
+  static fromLink(
+    basis: IntentBasis,
+    link: { readonly linkId: string; readonly reference: string | null },
+    offered: Offered,
+  ): PaymentIntent {
+    return PaymentIntent.create({
+      ...basis,
+      ...PaymentIntent.payerless(basis, offered),
+      origin: 'LINK',
+      externalReference: link.reference,
+      linkId: link.linkId,
+    });
+  }
+
+  /** B6: a B2B intent paid through the hosted checkout; a stated VAT amount is recorded as it is. */
+  static b2b(
+    basis: IntentBasis,
+    request: {
+      readonly tip: Money;
+      readonly tax?: Money;
+      readonly externalReference: string | null;
+      readonly invoiceReference: string | null;
+      readonly invoiceNumber: number | null;
+      readonly description: string | null;
+      readonly instrumentType: string | null;
+      readonly networks: string[] | null;
+    },
+  ): PaymentIntent {
+    PaymentIntent.assertWithinLimit(basis.amount, request.tip, 'amountDetails.tip');
+    return PaymentIntent.create({
+      ...basis,
+      origin: 'B2B',
+      payinType: PayinType.DEFAULT,
+      tip: request.tip,
+      ...(request.tax ? { tax: request.tax } : {}),
+      payerId: null,
+      paymentInstrumentId: null,
+      externalReference: request.externalReference,
+      externalInvoiceId: request.invoiceReference,
+      invoiceNumber: request.invoiceNumber,
+      invoiceEmail: null,
+      description: request.description,
+      receiptEmail: null,
+      setupFutureUsage: false,
+      offSession: false,
+      confirmationMethod: 'MANUAL',
+      metadata: null,
+      linkId: null,
+      preferredPaymentMethod: null,
+      preferredInstrumentType: request.instrumentType,
+      allowedPaymentMethods: request.networks,
+      additionalInfo: null,
+    });
+  }
+
+  /** What fast and link intents share: no payer, no tip, no invoice, paid by the payer on a page (manual confirmation). */
+  private static payerless(basis: IntentBasis, offered: Offered) {
+    return {
+      ...offered,
+      payinType: PayinType.DEFAULT,
+      tip: Money.zero(basis.amount.currency),
+      payerId: null,
+      paymentInstrumentId: null,
+      externalInvoiceId: null,
+      invoiceNumber: null,
+      invoiceEmail: null,
+      setupFutureUsage: false,
+      offSession: false,
+      confirmationMethod: 'MANUAL' as const,
+      metadata: null,
+      allowedPaymentMethods: null,
+    };
+  }
+
+  /** The common core of every origin (and of tests that need an intent of any shape). */
   static create(input: PaymentIntentInput): PaymentIntent {
     const { amount: gross, tip, tax: stated, ...rest } = input;
     if (!gross.plus(tip).isWithinLimit()) throw new MoneyError('TOO_LARGE', 'the amount plus the tip exceeds the maximum');
