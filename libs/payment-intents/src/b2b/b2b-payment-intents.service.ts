@@ -2,16 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService, CountryProcessor } from '@pcs/catalog';
 import { RuntimeSettings } from '@pcs/config';
-import {
-  Caller,
-  DomainError,
-  InvalidRequestError,
-  MerchantId,
-  Money,
-  Page,
-  PageRequest,
-  PaymentIntentId,
-} from '@pcs/kernel';
+import { Caller, DomainError, InvalidRequestError, MerchantId, Money, Page, PageRequest, PaymentIntentId } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { PayinLedgerService } from '@pcs/payins';
 import * as crypto from 'node:crypto';
