@@ -15,7 +15,17 @@ export async function launchChromium(): Promise<Browser> {
   const packaged = packagedChromium();
   // Its flags are made for AWS Lambda; --single-process there ends the whole browser with its first context.
   const args = packaged.args.filter((arg) => arg !== '--single-process');
-  return chromium.launch({ executablePath: packaged.executablePath, headless: true, args: [...args, ...QUIET] });
+  // This Lambda build now and then dies at start-up on these shared machines (SIGSEGV before its first page:
+  // seen once in a CI run, the same launch passing at once after); a browser that never started is launched again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await chromium.launch({ executablePath: packaged.executablePath, headless: true, args: [...args, ...QUIET] });
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      process.stderr.write(`[browser] the packaged Chromium did not start (${(error as Error).message.split('\n')[0]}); launching again\n`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
 }
 
 /**
