@@ -192,16 +192,7 @@ export class LinkService {
   async useOf(payment: LinkPayment, paymentIntentId: PaymentIntentId, now: Date): Promise<{ statement: Statement; event: NewEvent }> {
     const { link } = payment;
     link.use(paymentIntentId, now);
-    const catalog = new Map((await this.catalog.listCountryProcessors()).map((p) => [p.countryProcessorId, p]));
-    const view: LinkView = {
-      link,
-      status: link.statusAt(now),
-      processors: payment.processors.flatMap((p) => {
-        const countryProcessor = catalog.get(p.countryProcessorId);
-        return countryProcessor ? [{ ...p, countryProcessor }] : [];
-      }),
-      url: this.urlOf(link.id),
-    };
+    const [view] = await this.viewsOf([link], new Map([[link.id, payment.processors]]), now);
     const { businessId, merchantId, updatedAt } = link.snapshot();
     return {
       statement: this.links.useStatement(link, payment.version),
@@ -211,13 +202,12 @@ export class LinkService {
 
   /**
    * Why a use's statement found no row: the link is gone (404), used or
-   * expired (409) — or it changed since it was read, and the payment may be
-   * tried again (false).
+   * expired (409) — or, when this returns, it changed since it was read
+   * and the payment may be tried again.
    */
-  async refusalOfUse(caller: Caller, linkId: LinkId): Promise<false> {
+  async refusalOfUse(caller: Caller, linkId: LinkId): Promise<void> {
     const link = await this.load(this.dataSource.manager, caller, linkId);
     link.assertActive(new Date());
-    return false;
   }
 
   /** The absolute address of a link's hosted pay page (contract §12: clients never build it). */
@@ -324,8 +314,12 @@ export class LinkService {
       manager,
       links.map((l) => l.id),
     );
+    return this.viewsOf(links, stored, new Date());
+  }
+
+  /** Links as shown, from their stored processors (the catalogue's country processors joined in memory). */
+  private async viewsOf(links: readonly Link[], stored: ReadonlyMap<LinkId, StoredLinkProcessor[]>, now: Date): Promise<LinkView[]> {
     const catalog = new Map((await this.catalog.listCountryProcessors()).map((p) => [p.countryProcessorId, p]));
-    const now = new Date();
     return links.map((link) => ({
       link,
       status: link.statusAt(now),

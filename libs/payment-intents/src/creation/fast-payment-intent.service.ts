@@ -66,7 +66,6 @@ export class FastPaymentIntentService {
       },
       {
         description: command.comment ?? null,
-        receiptEmail: (command.paymentIntentAdditionalInfo?.payerInfo as { email?: string } | undefined)?.email ?? null,
         preferredPaymentMethod: command.paymentMethodName ?? null,
         preferredInstrumentType: command.paymentInstrumentTypeName ?? null,
         additionalInfo: command.paymentIntentAdditionalInfo ?? null,

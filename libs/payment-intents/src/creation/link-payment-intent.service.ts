@@ -115,7 +115,6 @@ export class LinkPaymentIntentService {
       { linkId: link.id, reference: l.reference },
       {
         description: command.description ?? l.description,
-        receiptEmail: (command.paymentIntentAdditionalInfo?.payerInfo as { email?: string } | undefined)?.email ?? null,
         preferredPaymentMethod: command.paymentMethodName,
         preferredInstrumentType: command.paymentInstrumentTypeName,
         additionalInfo: command.paymentIntentAdditionalInfo ?? null,

@@ -169,10 +169,9 @@ describe('PaymentIntent.create and money', () => {
     };
     const offered = {
       description: 'd',
-      receiptEmail: 'ana@example.uy',
       preferredPaymentMethod: 'VISA',
       preferredInstrumentType: 'CREDIT_CARD',
-      additionalInfo: null,
+      additionalInfo: { payerInfo: { email: 'ana@example.uy' } },
     };
 
     it('own the amount-plus-tip limit, naming each origin request field', () => {

@@ -118,10 +118,12 @@ export interface IntentBasis {
   readonly createdAt: Date;
 }
 
-/** What the payer is offered, as a fast or link intent narrows it, and what the request adds. */
+/**
+ * What the payer is offered, as a fast or link intent narrows it, and what
+ * the request adds; the receipt goes to `additionalInfo.payerInfo.email`.
+ */
 interface Offered {
   readonly description: string | null;
-  readonly receiptEmail: string | null;
   readonly preferredPaymentMethod: string | null;
   readonly preferredInstrumentType: string | null;
   readonly additionalInfo: Record<string, unknown> | null;
@@ -265,6 +267,7 @@ export class PaymentIntent {
   private static payerless(basis: IntentBasis, offered: Offered) {
     return {
       ...offered,
+      receiptEmail: (offered.additionalInfo?.payerInfo as { email?: string } | undefined)?.email ?? null,
       payinType: PayinType.DEFAULT,
       tip: Money.zero(basis.amount.currency),
       payerId: null,
