@@ -19,7 +19,7 @@ describe('job queue on PostgreSQL', () => {
 
   it('lets six replicas that start together create the same queue without a deadlock', async () => {
     // Six processes' worth of pg-boss instances; without the lock pg-boss's create_queue deadlocks here.
-    const replicas = Array.from({ length: 6 }, () => new JobQueue(services.dataSource, services.get(RuntimeSettings)));
+    const replicas = Array.from({ length: 6 }, () => new JobQueue(services.get(RuntimeSettings)));
     try {
       for (let round = 0; round < 3; round++) {
         const queue = `replicas-${crypto.randomBytes(4).toString('hex')}`;

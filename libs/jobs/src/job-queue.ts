@@ -1,12 +1,12 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { RuntimeSettings } from '@pcs/config';
 import * as crypto from 'node:crypto';
 import { metrics, QueueDepth } from '@pcs/observability';
 import PgBoss from 'pg-boss';
 import { CONNECT_TIMEOUT_MS, resilientClientClass } from '@pcs/database';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DataSource, EntityManager } from 'typeorm';
+import { Client } from 'pg';
+import type { EntityManager } from 'typeorm';
 
 // Arbitrary constant shared by every process of this service: serialises the creation of queues.
 const QUEUE_CREATION_LOCK_KEY = 7_130_501_002;
@@ -35,10 +35,12 @@ export class JobQueue implements OnModuleDestroy {
   private stopped = false;
   private readonly stopObserving: () => void;
 
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    settings: RuntimeSettings,
-  ) {
+  private readonly databaseUrl: string;
+  private readonly Client: typeof Client;
+
+  constructor(settings: RuntimeSettings) {
+    this.databaseUrl = settings.databaseUrl;
+    this.Client = resilientClientClass((error) => this.logger.warn(`a job queue connection broke: ${error.message}`));
     this.boss = new PgBoss({
       connectionString: settings.databaseUrl,
       max: 3,
@@ -46,7 +48,7 @@ export class JobQueue implements OnModuleDestroy {
       schedule: false,
       // Passed to pg's Pool: a bounded wait for a connection, and clients that survive the database restarting.
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-      Client: resilientClientClass((error) => this.logger.warn(`a job queue connection broke: ${error.message}`)),
+      Client: this.Client,
     } as PgBoss.ConstructorOptions);
     // Fetches that fail while the database is away: each worker keeps polling and resumes when it is back.
     this.boss.on('error', (error: Error) => this.logger.warn(`job queue: ${error.message}`));
@@ -213,16 +215,21 @@ export class JobQueue implements OnModuleDestroy {
     return this.started;
   }
 
+  /**
+   * The advisory lock is held on a connection of its own, opened for this
+   * (once per queue and process): not one of the application's pool, which
+   * may be all taken by transactions that are each waiting for this very
+   * queue (their events' jobs), at start-up under load.
+   */
   private async createOnce(name: string): Promise<void> {
     if (await this.boss.getQueue(name)) return;
-    const lock = this.dataSource.createQueryRunner();
+    const lock = new this.Client({ connectionString: this.databaseUrl, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     await lock.connect();
     try {
       await lock.query('SELECT pg_advisory_lock($1)', [QUEUE_CREATION_LOCK_KEY]);
       if (!(await this.boss.getQueue(name))) await this.boss.createQueue(name);
     } finally {
-      await lock.query('SELECT pg_advisory_unlock($1)', [QUEUE_CREATION_LOCK_KEY]).catch(() => undefined);
-      await lock.release();
+      await lock.end().catch(() => undefined);
     }
   }
 }

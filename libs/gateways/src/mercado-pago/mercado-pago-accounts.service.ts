@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { SecretBox } from '@pcs/businesses';
 import { Caller, DomainError, InvalidRequestError, MerchantId } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
@@ -95,9 +96,14 @@ export class MercadoPagoAccounts {
     };
   }
 
-  /** Whether the merchant's payments with this method go to Mercado Pago (everything else stays on the sandbox). */
-  async routes(merchantId: string, paymentMethod: string): Promise<boolean> {
-    const row = await this.row(merchantId);
+  /**
+   * Whether the merchant's payments with this method go to Mercado Pago
+   * (everything else stays on the sandbox). Asked inside a transaction, pass
+   * its manager: a second connection taken while one is held starves the
+   * pool when as many such transactions run at once as it has connections.
+   */
+  async routes(merchantId: string, paymentMethod: string, manager?: EntityManager): Promise<boolean> {
+    const row = await this.accounts.find(merchantId, MERCADO_PAGO, manager);
     return row !== null && row.paymentMethods.includes(paymentMethod);
   }
 

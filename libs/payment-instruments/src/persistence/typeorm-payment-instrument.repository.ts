@@ -16,9 +16,12 @@ export class TypeOrmPaymentInstrumentRepository extends PaymentInstrumentReposit
   }
 
   async findById(manager: EntityManager, paymentInstrumentId: PaymentInstrumentId, lock = false): Promise<PaymentInstrument | null> {
+    // Locked only to change what a gateway taught (its token, brand, validation), never its key: FOR NO KEY
+    // UPDATE, which payment intents being created for the instrument meanwhile (their foreign key's KEY SHARE)
+    // do not wait for. FOR UPDATE made them wait behind a charge's outcome, and deadlock with it.
     const row = await manager.findOne(PaymentInstrumentOrmEntity, {
       where: { paymentInstrumentId },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+      ...(lock ? { lock: { mode: 'for_no_key_update' as const } } : {}),
     });
     return row ? instrumentFromRow(row) : null;
   }

@@ -107,4 +107,35 @@ describe('payment attempts service on PostgreSQL', () => {
     const [row] = await dataSource.query(`SELECT status, received_amount FROM payment_intent WHERE payment_intent_id = $1`, [pending.id]);
     expect(row).toEqual({ status: 'SUCCEEDED', received_amount: '25014' });
   });
+
+  it('charges one payer off-session many times at once with its instrument named by method: no charge deadlocks with a creation', async () => {
+    // Each creation takes the payer for update and names the instrument (its foreign key takes it for key share)
+    // while earlier charges record what the gateway taught the same instrument: those must not wait on each other
+    // in a cycle (a bench run saw "deadlock detected" become a 500 once charges answered faster).
+    const payer = await context.get(PayerService).create(caller, { firstName: 'Many', lastName: 'Charges' });
+    const charge = () =>
+      context.get(PaymentIntentCreationService).create(caller, {
+        amount: Money.ofMinor(30000, Currency.UYU),
+        payinType: PayinType.DEFAULT,
+        externalReference: 'many-charges',
+        payerId: payer.payerId,
+        offSession: true,
+        invoiceNumber: 1,
+        country: 'URY',
+        paymentInstrumentData: { paymentMethodName: 'OCA' },
+        confirm: true,
+      });
+    const statuses: string[] = [];
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        for (let i = 0; i < 5; i++) statuses.push((await charge()).status);
+      }),
+    );
+    expect(statuses).toEqual(Array.from({ length: 40 }, () => 'SUCCEEDED'));
+    const [row] = await dataSource.query(
+      `SELECT count(*)::int AS instruments, bool_and(validated) AS validated FROM payment_instrument WHERE payer_id = $1`,
+      [payer.payerId],
+    );
+    expect(row).toEqual({ instruments: 1, validated: true });
+  });
 });

@@ -142,7 +142,8 @@ export class PaymentIntentCreationService {
       if (command.confirm && paymentInstrumentId) {
         const processor = await this.processorForInstrument(manager, intent, paymentInstrumentId, caller);
         // Mercado Pago does not charge saved instruments here yet (contract §16): refused before anything is written.
-        if (await this.mercadoPago.routes(merchantId, processor.paymentMethod.name)) throw new DomainError('OFF_SESSION_NOT_SUPPORTED');
+        if (await this.mercadoPago.routes(merchantId, processor.paymentMethod.name, manager))
+          throw new DomainError('OFF_SESSION_NOT_SUPPORTED');
         intent.startOffSessionCharge(now);
         await this.intents.insert(manager, intent);
         payinId = crypto.randomUUID();

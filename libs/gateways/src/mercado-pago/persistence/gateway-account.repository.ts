@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { GatewayAccountOrmEntity } from './gateway-account.orm-entity';
 
 /** A gateway account row as stored: secrets sealed (the service seals and opens them). */
@@ -10,8 +10,8 @@ export type GatewayAccountRow = GatewayAccountOrmEntity;
 export class GatewayAccountRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  find(merchantId: string, provider: 'MERCADO_PAGO'): Promise<GatewayAccountRow | null> {
-    return this.dataSource.manager.findOneBy(GatewayAccountOrmEntity, { merchantId, provider });
+  find(merchantId: string, provider: 'MERCADO_PAGO', manager: EntityManager = this.dataSource.manager): Promise<GatewayAccountRow | null> {
+    return manager.findOneBy(GatewayAccountOrmEntity, { merchantId, provider });
   }
 
   async put(row: GatewayAccountRow): Promise<void> {
