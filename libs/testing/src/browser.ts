@@ -49,7 +49,9 @@ export const SCREENSHOT_DIR = path.resolve(__dirname, '..', '..', '..', 'test-ou
 export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  // Its own bound, not the page's action timeout: a full-page picture of a long page (the /docs page) on a
+  // loaded 2-core machine took over 10 s once (a test run of 2026-11-25), and the picture is evidence, not the check.
+  await page.screenshot({ path: file, fullPage: true, timeout: 45_000 });
   process.stderr.write(`[browser] screenshot ${file}\n`);
   return file;
 }
