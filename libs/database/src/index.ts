@@ -8,3 +8,4 @@ export * from './runtime';
 export * from './transactions';
 export * from './change-feed';
 export * from './database-unavailable';
+export * from './joined-read';

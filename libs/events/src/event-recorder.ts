@@ -4,7 +4,7 @@ import { afterCommit } from '@pcs/database';
 import { JobQueue } from '@pcs/jobs';
 import { metrics } from '@pcs/observability';
 import * as crypto from 'node:crypto';
-import type { EntityManager } from 'typeorm';
+import { EntityManager, QueryFailedError } from 'typeorm';
 import { EventType, RecordedEvent } from './event-types';
 
 export interface NewEvent {
@@ -167,6 +167,11 @@ export async function runChange(
     return;
   }
   await manager.query(`WITH change AS (${sql}) SELECT pcs_require(${requires.sql}, $${values.length + 1})`, [...values, requires.reason]);
+}
+
+/** Whether a statement failed because its `requires` did not hold (SQLSTATE P0004): it wrote nothing. */
+export function isRequirementFailure(error: unknown): boolean {
+  return error instanceof QueryFailedError && (error.driverError as { code?: string }).code === 'P0004';
 }
 
 /** What an UPDATE ... RETURNING written through `runChange` or `recordAll` requires: that it found its row. */

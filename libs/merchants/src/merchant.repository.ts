@@ -13,7 +13,7 @@ import { MerchantCountryProcessor } from './domain/merchant-country-processor';
 export abstract class MerchantRepository {
   /** A live merchant the caller may see (contract §4), optionally locked for update. */
   abstract findVisible(manager: EntityManager, caller: Caller, merchantId: MerchantId, lock?: boolean): Promise<Merchant | null>;
-  /** A merchant by id, for the operator and the service's own flows; deleted ones only when asked. */
+  /** A merchant by id, for the operator and the service's own flows; deleted ones only when asked. Unlocked reads come from memory. */
   abstract findById(
     manager: EntityManager,
     merchantId: MerchantId,

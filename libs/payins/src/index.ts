@@ -1,5 +1,5 @@
 export * from './payins.module';
 export * from './payin-ledger.service';
 export * from './domain/payin';
-export type { PayinFilters } from './payin.repository';
+export type { PayinFilters, RefundRecords } from './payin.repository';
 export * from './payin.representation';

@@ -2,8 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Caller, Currency, MerchantId, Page, PageRequest, PaymentIntentId, wireAmount } from '@pcs/kernel';
 import { DataSource, EntityManager } from 'typeorm';
-import { Payin, PayinProps } from './domain/payin';
-import { PayinFilters, PayinRepository } from './payin.repository';
+import type { JoinedRead } from '@pcs/database';
+import type { NewEvent, Statement } from '@pcs/events';
+import { Payin, PayinProps, PayinState } from './domain/payin';
+import { PayinFilters, PayinRepository, RefundRecords } from './payin.repository';
 
 /**
  * The payins ledger, the context's one public service: its records are
@@ -24,6 +26,21 @@ export class PayinLedgerService {
 
   save(manager: EntityManager, payin: Payin): Promise<void> {
     return this.payins.save(manager, payin);
+  }
+
+  /** Saves the record only if it is still in the state it was read in (`as`); false, writing nothing, otherwise. */
+  saveIfStill(manager: EntityManager, payin: Payin, as: PayinState): Promise<boolean> {
+    return this.payins.saveIfStill(manager, payin, as);
+  }
+
+  /** A new record as a statement and its events, for another context's statement to run with its own change. */
+  insertStatement(manager: EntityManager, payin: Payin): { statement: Statement; events: NewEvent[] } {
+    return this.payins.insertStatement(manager, payin);
+  }
+
+  /** The records a refund of the intent decides on (its approved charge, open refunds, an operation's record), as a read joined to the intent's. */
+  refundRecords(manager: EntityManager, paymentIntentId: PaymentIntentId, operationId: string | null): JoinedRead<RefundRecords> {
+    return this.payins.refundRecords(manager, paymentIntentId, operationId);
   }
 
   get(manager: EntityManager, transactionId: string, lock = false): Promise<Payin | null> {
@@ -57,19 +74,6 @@ export class PayinLedgerService {
   /** The intent's latest collection attempt, whatever its state (the method the payer chose last). */
   latestCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null> {
     return this.payins.latestCharge(manager, paymentIntentId);
-  }
-
-  manualRefundsAtGateway(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<string[]> {
-    return this.payins.manualRefundsAtGateway(manager, paymentIntentId);
-  }
-
-  pendingManualRefunds(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin[]> {
-    return this.payins.pendingManualRefunds(manager, paymentIntentId);
-  }
-
-  /** Whether a request (by its operation id) already created or confirmed a record of this intent. */
-  recordedByOperation(manager: EntityManager, paymentIntentId: PaymentIntentId, operationId: string): Promise<boolean> {
-    return this.payins.recordedByOperation(manager, paymentIntentId, operationId);
   }
 
   /** Payins waiting on a gateway whose time to ask it has come (crash recovery, lost callbacks). */

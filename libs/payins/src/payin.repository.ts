@@ -1,6 +1,8 @@
 import { Caller, Currency, MerchantId, OrderBy, Page, PageRequest, PaymentIntentId, SortBy, TransactionStatus } from '@pcs/kernel';
+import type { JoinedRead } from '@pcs/database';
+import type { NewEvent, Statement } from '@pcs/events';
 import type { EntityManager } from 'typeorm';
-import { Payin } from './domain/payin';
+import { Payin, PayinState } from './domain/payin';
 
 export interface PayinFilters {
   status?: TransactionStatus;
@@ -34,11 +36,31 @@ export interface PayinSummaryRows {
   readonly refunds: readonly { currency: Currency; refunded: number }[];
 }
 
+/** What a refund of a payment intent decides on, read with the intent (one round trip). */
+export interface RefundRecords {
+  /** The intent's latest approved collection: what a refund goes back through, and whom it pays back. */
+  readonly charge: Payin | null;
+  /** The intent's refunds not final yet (at their gateway, or manual ones pending), oldest first. */
+  readonly open: readonly Payin[];
+  /** The record an operation id names (created under it, or confirmed by it), on whatever intent it is. */
+  readonly byOperation: Payin | null;
+}
+
 /** Where payins are kept (port; the TypeORM adapter is in persistence/). The unit of work comes first. */
 export abstract class PayinRepository {
   /** A new record: a plain INSERT. */
   abstract insert(manager: EntityManager, payin: Payin): Promise<void>;
   abstract save(manager: EntityManager, payin: Payin): Promise<void>;
+  /**
+   * Saves the record, with its events, in one statement, only if it is still
+   * in the state it was read in (`as`); false (nothing written) otherwise.
+   * Needs no transaction of its own.
+   */
+  abstract saveIfStill(manager: EntityManager, payin: Payin, as: PayinState): Promise<boolean>;
+  /** A new record as a statement (with RETURNING) and its events, for another context's statement to run (one round trip). */
+  abstract insertStatement(manager: EntityManager, payin: Payin): { statement: Statement; events: NewEvent[] };
+  /** The records a refund of the intent decides on, as a read joined to the intent's own. */
+  abstract refundRecords(manager: EntityManager, paymentIntentId: PaymentIntentId, operationId: string | null): JoinedRead<RefundRecords>;
   abstract get(manager: EntityManager, transactionId: string, lock?: boolean): Promise<Payin | null>;
   abstract findByExternalId(manager: EntityManager, gateway: string, externalId: string): Promise<Payin | null>;
   /** The intent's collection attempts still open (PENDING or SCHEDULED), locked. */
@@ -51,12 +73,6 @@ export abstract class PayinRepository {
   abstract latestApprovedCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null>;
   /** The intent's latest collection attempt, whatever its state. */
   abstract latestCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null>;
-  /** The intent's manual refunds awaiting confirmation, oldest first, locked. */
-  abstract pendingManualRefunds(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin[]>;
-  /** The intent's confirmed manual refunds still waiting for their gateway's answer (ids only). */
-  abstract manualRefundsAtGateway(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<string[]>;
-  /** Whether a request (by its operation id) already created or confirmed a record of this intent. */
-  abstract recordedByOperation(manager: EntityManager, paymentIntentId: PaymentIntentId, operationId: string): Promise<boolean>;
   /** Payins waiting on a gateway whose time to ask it has come (crash recovery, lost callbacks). */
   abstract dueForReconciliation(manager: EntityManager, now: Date, limit: number): Promise<Payin[]>;
   /** Attempts whose payer's session at a gateway page ended before `now`. */

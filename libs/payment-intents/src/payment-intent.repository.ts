@@ -1,4 +1,5 @@
 import { Caller, DomainError, PayerId, PaymentIntentId } from '@pcs/kernel';
+import type { JoinedRead } from '@pcs/database';
 import type { NewEvent, Statement } from '@pcs/events';
 import type { EntityManager } from 'typeorm';
 import { PaymentIntent } from './domain/payment-intent';
@@ -15,6 +16,18 @@ export abstract class PaymentIntentRepository {
     paymentIntentId: PaymentIntentId,
     lock?: boolean,
   ): Promise<PaymentIntent | null>;
+  /**
+   * findVisible with another context's read joined to it (one round trip),
+   * and the row's version, for `saveWith`. With `lock`, taken for update in
+   * the manager's transaction.
+   */
+  abstract findVisibleWith<T>(
+    manager: EntityManager,
+    caller: Caller,
+    paymentIntentId: PaymentIntentId,
+    joined: JoinedRead<T>,
+    lock?: boolean,
+  ): Promise<{ intent: PaymentIntent; version: string; joined: T } | null>;
   /** For the service's own flows (gateway events, sweeps), which act for no caller; with `skipLocked`, null when another holds it. */
   abstract lockById(manager: EntityManager, paymentIntentId: PaymentIntentId, skipLocked?: boolean): Promise<PaymentIntent | null>;
   abstract findById(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<PaymentIntent | null>;
@@ -43,6 +56,19 @@ export abstract class PaymentIntentRepository {
     also: { guards: readonly Statement[]; events: readonly NewEvent[]; requires?: { sql: string; reason: string } },
   ): Promise<boolean>;
   abstract save(manager: EntityManager, intent: PaymentIntent): Promise<void>;
+  /**
+   * Saves the intent only if it is still the version read (`findVisibleWith`),
+   * in one statement with the changes it goes with (`guards`, e.g. a refund's
+   * record) and every event: theirs first, then the intent's. False (nothing
+   * written) when the intent changed meanwhile. The intent must have changed
+   * (it has events to record). Needs no transaction of its own.
+   */
+  abstract saveWith(
+    manager: EntityManager,
+    intent: PaymentIntent,
+    version: string,
+    also: { guards: readonly Statement[]; events: readonly NewEvent[] },
+  ): Promise<boolean>;
   /** Whether the payer has an intent that is not final (the payers context asks, through its port). */
   abstract hasOpenForPayer(manager: EntityManager, payerId: PayerId): Promise<boolean>;
 

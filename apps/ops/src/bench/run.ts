@@ -328,7 +328,9 @@ async function main(): Promise<void> {
       const pathOf = () => `/payment-intent/${intents[next++ % intents.length]}/refund`;
       await load({ url: api.url, method: 'POST', ...refund, connections: 10, duration: 3, pathOf });
       const roundTrips = await api.roundTrips(50, () => fetch(`${api.url}${pathOf()}`, { method: 'POST', ...refund }));
-      const figures = await load({ url: api.url, method: 'POST', ...refund, connections: 50, duration: SECONDS, pathOf });
+      const figures = await profiled(api, 'refund', notes, () =>
+        load({ url: api.url, method: 'POST', ...refund, connections: 50, duration: SECONDS, pathOf }),
+      );
       rows.push({
         what: 'signed POST /payment-intent/:id/refund (22), 50 connections',
         figures,

@@ -1,8 +1,7 @@
 import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { ApiStandardErrors, CurrentCaller, ErrorResponse, Idempotent, OperationId, SignedController, UuidParamPipe } from '@pcs/http';
-import { asMerchantId, asPayerId, asPaymentInstrumentId, asPaymentIntentId, Money, moneyFromWire, wireAmount } from '@pcs/kernel';
-import type { PaymentIntentId } from '@pcs/kernel';
+import { asMerchantId, asPayerId, asPaymentInstrumentId, asPaymentIntentId, moneyFromWire, wireAmount } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 import {
   FastPaymentIntentService,
@@ -191,14 +190,7 @@ export class PaymentIntentController {
     @Body() body: RefundDto,
     @OperationId() operationId?: string,
   ): Promise<PaymentIntentResponse> {
-    return presentPaymentIntent(
-      await this.refunds.refund(
-        caller,
-        asPaymentIntentId(id),
-        await this.refundAmount(caller, asPaymentIntentId(id), body.requestedRefundAmount),
-        operationId,
-      ),
-    );
+    return presentPaymentIntent(await this.refunds.refund(caller, asPaymentIntentId(id), body.requestedRefundAmount, operationId));
   }
 
   @Post(':paymentIntentId/manual-refund')
@@ -220,14 +212,8 @@ export class PaymentIntentController {
     @Body() body: ManualRefundDto,
     @OperationId() operationId?: string,
   ): Promise<PaymentIntentResponse> {
-    const amount = await this.refundAmount(caller, asPaymentIntentId(id), body.requestedRefundAmount);
-    return presentPaymentIntent(await this.refunds.manualRefund(caller, asPaymentIntentId(id), body.status, amount, operationId));
-  }
-
-  /** A requested refund amount, read in the currency of the payment intent it refunds (the request carries none). */
-  private async refundAmount(caller: Caller, paymentIntentId: PaymentIntentId, requested: number | undefined): Promise<Money | undefined> {
-    if (requested === undefined) return undefined;
-    const { currency } = (await this.queries.get(caller, paymentIntentId)).snapshot();
-    return moneyFromWire('requestedRefundAmount', requested, currency);
+    return presentPaymentIntent(
+      await this.refunds.manualRefund(caller, asPaymentIntentId(id), body.status, body.requestedRefundAmount, operationId),
+    );
   }
 }

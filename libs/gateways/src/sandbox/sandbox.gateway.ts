@@ -186,38 +186,55 @@ export class SandboxGateway extends PaymentGateway {
 
   /**
    * The session of request `requestId`: the one made for it earlier, or a new
-   * one. Claiming the id and recording the session are one transaction, so a
+   * one. Claiming the id and recording the session are one statement, so a
    * concurrent lookup sees either nothing (and voids) or the whole session.
    */
   private async once(
     requestId: string,
     create: () => Partial<SandboxSessionOrmEntity> & { reference: string },
   ): Promise<SandboxSessionOrmEntity> {
-    return this.dataSource.transaction(async (manager) => {
-      const claimed = await manager.query(
-        `INSERT INTO sandbox_gateway_request (request_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING request_id`,
-        [requestId],
-      );
-      if (claimed.length === 0) {
-        const earlier = await this.sessionOf(manager, requestId);
-        if (!earlier) throw new GatewayRequestVoidedError(requestId);
-        return earlier;
-      }
-      const now = new Date();
-      const session = Object.assign(new SandboxSessionOrmEntity(), {
-        settleAt: null,
-        expiresAt: null,
-        returnUrl: null,
-        callbackSequence: 0,
-        callbackPending: false,
-        createdAt: now,
-        updatedAt: now,
-        ...create(),
-      });
-      await manager.insert(SandboxSessionOrmEntity, session);
-      await manager.query(`UPDATE sandbox_gateway_request SET reference = $2 WHERE request_id = $1`, [requestId, session.reference]);
-      return session;
+    const now = new Date();
+    const session = Object.assign(new SandboxSessionOrmEntity(), {
+      settleAt: null,
+      expiresAt: null,
+      returnUrl: null,
+      callbackSequence: 0,
+      callbackPending: false,
+      createdAt: now,
+      updatedAt: now,
+      ...create(),
     });
+    const [{ created }] = await this.dataSource.query<{ created: number }[]>(
+      `WITH claimed AS (
+         INSERT INTO sandbox_gateway_request (request_id, reference) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING request_id
+       ), session AS (
+         INSERT INTO sandbox_gateway_session (reference, kind, status, merchant_name, payment_method, currency, amount, settle_at,
+                                              expires_at, return_url, callback_sequence, callback_pending, created_at, updated_at)
+         SELECT $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15 FROM claimed RETURNING reference
+       )
+       SELECT count(*)::int AS created FROM session`,
+      [
+        requestId,
+        session.reference,
+        session.kind,
+        session.status,
+        session.merchantName,
+        session.paymentMethod,
+        session.currency,
+        session.amount,
+        session.settleAt,
+        session.expiresAt,
+        session.returnUrl,
+        session.callbackSequence,
+        session.callbackPending,
+        session.createdAt,
+        session.updatedAt,
+      ],
+    );
+    if (created === 1) return session;
+    const earlier = await this.sessionOf(this.dataSource.manager, requestId);
+    if (!earlier) throw new GatewayRequestVoidedError(requestId);
+    return earlier;
   }
 
   private async sessionOf(manager: EntityManager, requestId: string): Promise<SandboxSessionOrmEntity | null> {

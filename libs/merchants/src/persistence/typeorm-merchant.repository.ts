@@ -25,11 +25,7 @@ export class TypeOrmMerchantRepository extends MerchantRepository {
   async findVisible(manager: EntityManager, caller: Caller, merchantId: MerchantId, lock = false): Promise<Merchant | null> {
     if (isMerchantCaller(caller) && caller.merchantId !== merchantId) return null;
     if (!lock) {
-      const row = await this.cache.get(
-        merchantId,
-        () => manager.findOne(MerchantOrmEntity, { where: { merchantId } }),
-        !manager.queryRunner?.isTransactionActive,
-      );
+      const row = await this.cachedRow(manager, merchantId);
       // A copy: the aggregate may change what it is given.
       return row && row.businessId === caller.businessId && row.deletedAt === null ? merchantFromRow(structuredClone(row)) : null;
     }
@@ -45,11 +41,24 @@ export class TypeOrmMerchantRepository extends MerchantRepository {
     merchantId: MerchantId,
     options: { lock?: boolean; includeDeleted?: boolean } = {},
   ): Promise<Merchant | null> {
+    if (!options.lock) {
+      const row = await this.cachedRow(manager, merchantId);
+      return row && (options.includeDeleted || row.deletedAt === null) ? merchantFromRow(structuredClone(row)) : null;
+    }
     const row = await manager.findOne(MerchantOrmEntity, {
       where: { merchantId, ...(options.includeDeleted ? {} : { deletedAt: IsNull() }) },
-      ...(options.lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+      lock: { mode: 'pessimistic_write' },
     });
     return row ? merchantFromRow(row) : null;
+  }
+
+  /** The merchant's row (deleted ones too) from memory, or read (and kept, outside a transaction). */
+  private cachedRow(manager: EntityManager, merchantId: MerchantId): Promise<MerchantOrmEntity | null> {
+    return this.cache.get(
+      merchantId,
+      () => manager.findOne(MerchantOrmEntity, { where: { merchantId } }),
+      !manager.queryRunner?.isTransactionActive,
+    );
   }
 
   async liveIdsOfBusiness(manager: EntityManager, businessId: BusinessId, limit: number): Promise<MerchantId[]> {

@@ -52,6 +52,12 @@ export interface PayinProps {
   updatedAt: Date;
 }
 
+/** The state a record was read in, which a conditional save requires it still to be in. */
+export interface PayinState {
+  readonly status: TransactionStatus;
+  readonly manualRefundStatus: ManualRefundStatus | null;
+}
+
 export type NewPayin = Omit<
   PayinProps,
   | 'status'
@@ -151,6 +157,29 @@ export class Payin {
 
   get isFinal(): boolean {
     return FINAL.includes(this.props.status);
+  }
+
+  /** The state a conditional save requires the record still to be in (what it was read in). */
+  get state(): PayinState {
+    return { status: this.props.status, manualRefundStatus: this.props.manualRefundStatus };
+  }
+
+  /** A manual refund reserved and waiting for the merchant to confirm it. */
+  get awaitsConfirmation(): boolean {
+    return (
+      this.props.conceptCode === 'MANUAL_REFUND' &&
+      this.props.manualRefundStatus === 'MANUAL_REFUND_PENDING' &&
+      this.props.status === TransactionStatus.PENDING
+    );
+  }
+
+  /** A manual refund confirmed at a gateway that returns the money itself, still waiting for that gateway's answer. */
+  get awaitsGateway(): boolean {
+    return (
+      this.props.conceptCode === 'MANUAL_REFUND' &&
+      this.props.manualRefundStatus === 'MANUAL_REFUND_CONFIRMED' &&
+      this.props.status === TransactionStatus.PENDING
+    );
   }
 
   snapshot(): Readonly<PayinProps> {

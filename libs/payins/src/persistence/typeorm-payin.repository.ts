@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { EventRecorder, rowFound, runChange } from '@pcs/events';
+import { EntityColumns, JoinedRead } from '@pcs/database';
+import { EventRecorder, isRequirementFailure, NewEvent, rowFound, runChange, Statement } from '@pcs/events';
 import {
   Caller,
   CURRENCIES,
@@ -16,9 +17,9 @@ import {
   SortBy,
 } from '@pcs/kernel';
 import { EntityManager, LessThan, MoreThan, SelectQueryBuilder } from 'typeorm';
-import { Payin } from '../domain/payin';
+import { Payin, PayinState } from '../domain/payin';
 import { payinRepresentation } from '../payin.representation';
-import { PayinFilters, PayinRepository, PayinSummaryRows } from '../payin.repository';
+import { PayinFilters, PayinRepository, PayinSummaryRows, RefundRecords } from '../payin.repository';
 import { payinFromRow, payinToRow } from './payin.mapper';
 import { PayinOrmEntity } from './payin.orm-entity';
 
@@ -132,21 +133,79 @@ export class TypeOrmPayinRepository extends PayinRepository {
   }
 
   async insert(manager: EntityManager, payin: Payin): Promise<void> {
-    const [sql, values] = manager.createQueryBuilder().insert().into(PayinOrmEntity).values(payinToRow(payin)).getQueryAndParameters();
+    const [sql, values] = this.insertQuery(manager, payin);
     await this.write(manager, payin, sql, values);
+  }
+
+  insertStatement(manager: EntityManager, payin: Payin): { statement: Statement; events: NewEvent[] } {
+    const [sql, values] = this.insertQuery(manager, payin);
+    return { statement: { sql: `${sql} RETURNING transaction_id`, values }, events: this.eventsOf(payin) };
   }
 
   /** The payin's row as it now is: a plain UPDATE (the payin was read in this transaction). */
   async save(manager: EntityManager, payin: Payin): Promise<void> {
-    const { transactionId, ...row } = payinToRow(payin);
-    const [sql, values] = manager
-      .createQueryBuilder()
-      .update(PayinOrmEntity)
-      .set(row)
-      .where('transaction_id = :transactionId', { transactionId })
-      .returning('transaction_id')
-      .getQueryAndParameters();
+    const [sql, values] = this.updateQuery(manager, payin);
     await this.write(manager, payin, sql, values, rowFound('payin'));
+  }
+
+  async saveIfStill(manager: EntityManager, payin: Payin, as: PayinState): Promise<boolean> {
+    const [sql, values] = this.updateQuery(manager, payin, as);
+    try {
+      await this.write(manager, payin, sql, values, { sql: 'EXISTS (SELECT 1 FROM change)', reason: 'the payin is as it was read' });
+      return true;
+    } catch (error) {
+      if (isRequirementFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  refundRecords(manager: EntityManager, paymentIntentId: PaymentIntentId, operationId: string | null): JoinedRead<RefundRecords> {
+    const columns = new EntityColumns(manager, PayinOrmEntity, 'payin_');
+    const list = columns.select('p');
+    // Served by payin_intent_idx (payment_intent_id, created_at) and the primary key.
+    const sql = `(SELECT 'charge' AS payin_role, ${list} FROM payin p
+                   WHERE p.payment_intent_id = $1 AND p.transaction_type = 'PAYIN' AND p.status = 'APPROVED'
+                   ORDER BY p.created_at DESC LIMIT 1)
+                 UNION ALL
+                 SELECT 'open', ${list} FROM payin p
+                  WHERE p.payment_intent_id = $1 AND p.transaction_type = 'REFUND' AND p.status IN ('PENDING', 'SCHEDULED')
+                 UNION ALL
+                 SELECT 'operation', ${list} FROM payin p
+                  WHERE p.transaction_id = $2 OR (p.payment_intent_id = $1 AND p.confirmed_by_operation = $2)`;
+    return {
+      sql,
+      values: [paymentIntentId, operationId],
+      read: (rows) => {
+        const of = (role: string) =>
+          rows
+            .filter((row) => row.payin_role === role)
+            .flatMap((row) => {
+              const entity = columns.from(row);
+              return entity ? [payinFromRow(entity)] : [];
+            });
+        return {
+          charge: of('charge')[0] ?? null,
+          open: of('open').sort((a, b) => a.snapshot().createdAt.getTime() - b.snapshot().createdAt.getTime()),
+          byOperation: of('operation')[0] ?? null,
+        };
+      },
+    };
+  }
+
+  private insertQuery(manager: EntityManager, payin: Payin): [string, unknown[]] {
+    return manager.createQueryBuilder().insert().into(PayinOrmEntity).values(payinToRow(payin)).getQueryAndParameters();
+  }
+
+  /** UPDATE … RETURNING of the whole row; with `as`, only while the row is still in that state. */
+  private updateQuery(manager: EntityManager, payin: Payin, as?: PayinState): [string, unknown[]] {
+    const { transactionId, ...row } = payinToRow(payin);
+    const query = manager.createQueryBuilder().update(PayinOrmEntity).set(row).where('transaction_id = :transactionId', { transactionId });
+    if (as)
+      query.andWhere('status = :readStatus AND manual_refund_status IS NOT DISTINCT FROM :readManualStatus', {
+        readStatus: as.status,
+        readManualStatus: as.manualRefundStatus,
+      });
+    return query.returning('transaction_id').getQueryAndParameters();
   }
 
   /** The change and a refund's events (contract §14, numbered in its payment intent's sequence), in one statement. */
@@ -157,22 +216,25 @@ export class TypeOrmPayinRepository extends PayinRepository {
     values: unknown[],
     requires?: { sql: string; reason: string },
   ): Promise<void> {
+    const events = this.eventsOf(payin);
+    if (events.length === 0) return runChange(manager, sql, values, requires);
+    await this.events.recordAll(manager, events, { sql, values, requires });
+  }
+
+  /** A refund's events not yet recorded. */
+  private eventsOf(payin: Payin): NewEvent[] {
     const types = payin.pullRefundEvents();
-    if (types.length === 0) return runChange(manager, sql, values, requires);
+    if (types.length === 0) return [];
     const p = payin.snapshot();
     const object = payinRepresentation(p);
-    await this.events.recordAll(
-      manager,
-      types.map((type) => ({
-        type,
-        businessId: p.businessId,
-        merchantId: p.merchantId,
-        subjectId: p.paymentIntentId,
-        object,
-        at: p.updatedAt,
-      })),
-      { sql, values, requires },
-    );
+    return types.map((type) => ({
+      type,
+      businessId: p.businessId,
+      merchantId: p.merchantId,
+      subjectId: p.paymentIntentId,
+      object,
+      at: p.updatedAt,
+    }));
   }
 
   async get(manager: EntityManager, transactionId: string, lock = false): Promise<Payin | null> {
@@ -236,31 +298,6 @@ export class TypeOrmPayinRepository extends PayinRepository {
       order: { createdAt: 'DESC' },
     });
     return row ? payinFromRow(row) : null;
-  }
-
-  async manualRefundsAtGateway(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<string[]> {
-    const rows = await manager.find(PayinOrmEntity, {
-      select: { transactionId: true },
-      where: { paymentIntentId, conceptCode: 'MANUAL_REFUND', manualRefundStatus: 'MANUAL_REFUND_CONFIRMED', status: 'PENDING' },
-    });
-    return rows.map((row) => row.transactionId);
-  }
-
-  async pendingManualRefunds(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin[]> {
-    const rows = await manager.find(PayinOrmEntity, {
-      where: { paymentIntentId, conceptCode: 'MANUAL_REFUND', manualRefundStatus: 'MANUAL_REFUND_PENDING', status: 'PENDING' },
-      order: { createdAt: 'ASC' },
-      lock: { mode: 'pessimistic_write' },
-    });
-    return rows.map(payinFromRow);
-  }
-
-  async recordedByOperation(manager: EntityManager, paymentIntentId: PaymentIntentId, operationId: string): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
-      `SELECT 1 FROM payin WHERE payment_intent_id = $1 AND (transaction_id = $2 OR confirmed_by_operation = $2) LIMIT 1`,
-      [paymentIntentId, operationId],
-    );
-    return rows.length > 0;
   }
 
   async dueForReconciliation(manager: EntityManager, now: Date, limit: number): Promise<Payin[]> {

@@ -33,19 +33,29 @@ export class PaymentAttemptParties {
     transactionId: string,
     now: Date,
   ): Promise<Payin> {
-    return this.record(manager, intent, { transactionId, processor, initiator, concept: 'PAYIN', amount: intent.total, now });
+    const { payerId } = intent.snapshot();
+    const payer = payerId ? await this.payers.findById(payerId, manager) : null;
+    const person = { firstName: payer?.firstName ?? null, lastName: payer?.lastName ?? null };
+    return this.record(manager, intent, { transactionId, processor, initiator, concept: 'PAYIN', amount: intent.total, person, now });
   }
 
-  /** A REFUND record (PENDING) of `amount`. */
+  /**
+   * A REFUND record (PENDING) of `amount`. It pays back the payer of the
+   * approved collection `charge`, named as that record names them (read with
+   * the intent: no read of the payer).
+   */
   async newRefund(
     manager: EntityManager,
     intent: PaymentIntent,
+    charge: Payin | null,
     transactionId: string,
     amount: Money,
     concept: ConceptCode,
     now: Date,
   ): Promise<Payin> {
-    return this.record(manager, intent, { transactionId, processor: null, initiator: 'MERCHANT', concept, amount, now });
+    const paid = charge?.snapshot();
+    const person = { firstName: paid?.personFirstName ?? null, lastName: paid?.personLastName ?? null };
+    return this.record(manager, intent, { transactionId, processor: null, initiator: 'MERCHANT', concept, amount, person, now });
   }
 
   async instrumentToken(intent: PaymentIntent): Promise<string | null> {
@@ -78,12 +88,12 @@ export class PaymentAttemptParties {
       initiator: PaymentIntentInitiator;
       concept: ConceptCode;
       amount: Money;
+      person: { firstName: string | null; lastName: string | null };
       now: Date;
     },
   ): Promise<Payin> {
     const p = intent.snapshot();
     const merchant = await this.merchants.findById(p.merchantId, manager);
-    const payer = p.payerId ? await this.payers.findById(p.payerId, manager) : null;
     const isPayin = input.concept === 'PAYIN';
     // A refund's tax share is proportional to the gross it refunds.
     const share = isPayin ? { subtotal: intent.subtotalAmount, tax: p.taxAmount, tip: p.tipAmount } : refundShares(intent, input.amount);
@@ -106,8 +116,8 @@ export class PaymentAttemptParties {
       tipAmount: share.tip,
       description: p.description,
       merchantName: merchant?.merchantName ?? '',
-      personFirstName: payer?.firstName ?? null,
-      personLastName: payer?.lastName ?? null,
+      personFirstName: input.person.firstName,
+      personLastName: input.person.lastName,
       paymentIntentInitiator: input.initiator,
       sessionExpiresAt: null,
       // Off-session charges and gateway refunds wait on a gateway call made after this commit;

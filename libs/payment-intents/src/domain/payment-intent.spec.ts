@@ -116,6 +116,9 @@ describe('PaymentIntent state machine (contract §9)', () => {
     expect(intent.reserveRefund(Money.ofMinor(2000, Currency.UYU), now).minor).toBe(2000);
     expect(intent.status).toBe('PARTIALLY_REFUNDED');
     expect(() => intent.reserveRefund(Money.ofMinor(10201, Currency.UYU), now)).toThrow('exceeds');
+    expect(() => intent.reserveRefund(Money.ofMinor(100, Currency.USD), now)).toThrow(
+      "the refund must be in the payment intent's currency",
+    );
     expect(intent.reserveRefund(null, now).minor).toBe(10200);
     expect(intent.status).toBe('REFUNDED');
     intent.releaseRefund(Money.ofMinor(200, Currency.UYU), now);

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { EventRecorder, NewEvent, rowFound, runChange, Statement } from '@pcs/events';
+import { EntityColumns, JoinedRead } from '@pcs/database';
+import { EventRecorder, isRequirementFailure, NewEvent, rowFound, runChange, shiftParameters, Statement } from '@pcs/events';
 import { Caller, isMerchantCaller, PayerId, PaymentIntentId } from '@pcs/kernel';
-import { EntityManager, In, QueryFailedError } from 'typeorm';
+import { EntityManager, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { OPEN_STATUSES, PaymentIntent } from '../domain/payment-intent';
 import { GatewayEventLog, PaymentIntentRepository } from '../payment-intent.repository';
@@ -26,6 +27,28 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
       ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
     return row ? intentFromRow(row) : null;
+  }
+
+  async findVisibleWith<T>(
+    manager: EntityManager,
+    caller: Caller,
+    paymentIntentId: PaymentIntentId,
+    joined: JoinedRead<T>,
+    lock = false,
+  ): Promise<{ intent: PaymentIntent; version: string; joined: T } | null> {
+    const columns = new EntityColumns(manager, PaymentIntentOrmEntity, 'i_');
+    const values: unknown[] = [paymentIntentId, caller.businessId];
+    const merchant = isMerchantCaller(caller) ? `AND i.merchant_id = $${values.push(caller.merchantId)}` : '';
+    const joinedSql = shiftParameters(joined.sql, values.length);
+    values.push(...joined.values);
+    const rows = await manager.query<Record<string, unknown>[]>(
+      `SELECT ${columns.select('i')}, i.xmin::text AS i_version, j.*
+         FROM payment_intent i LEFT JOIN LATERAL (${joinedSql}) j ON true
+        WHERE i.payment_intent_id = $1 AND i.business_id = $2 ${merchant} ${lock ? 'FOR UPDATE OF i' : ''}`,
+      values,
+    );
+    const row = rows[0] && columns.from(rows[0]);
+    return row ? { intent: intentFromRow(row), version: String(rows[0].i_version), joined: joined.read(rows) } : null;
   }
 
   async lockById(manager: EntityManager, paymentIntentId: PaymentIntentId, skipLocked = false): Promise<PaymentIntent | null> {
@@ -61,7 +84,7 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
       });
       return true;
     } catch (error) {
-      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === 'P0004') return false;
+      if (isRequirementFailure(error)) return false;
       throw error;
     }
   }
@@ -79,7 +102,7 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
       await this.events.recordAll(manager, [...own, ...also.events], { sql, values, guards: also.guards, requires: also.requires });
       return true;
     } catch (error) {
-      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === 'P0004') return false;
+      if (isRequirementFailure(error)) return false;
       throw error;
     }
   }
@@ -95,6 +118,35 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
       .returning('payment_intent_id')
       .getQueryAndParameters();
     await this.write(manager, intent, sql, values, rowFound('payment intent'));
+  }
+
+  async saveWith(
+    manager: EntityManager,
+    intent: PaymentIntent,
+    version: string,
+    also: { guards: readonly Statement[]; events: readonly NewEvent[] },
+  ): Promise<boolean> {
+    const { paymentIntentId, ...row } = intentToRow(intent);
+    const [sql, values] = manager
+      .createQueryBuilder()
+      .update(PaymentIntentOrmEntity)
+      .set(row)
+      .where('payment_intent_id = :paymentIntentId AND xmin = CAST(CAST(:version AS text) AS xid)', { paymentIntentId, version })
+      .returning('payment_intent_id')
+      .getQueryAndParameters();
+    const { businessId, merchantId, updatedAt } = intent.snapshot();
+    const object = paymentIntentRepresentation(intent);
+    const own = intent.pullChanges().map((type) => ({ type, businessId, merchantId, subjectId: intent.id, object, at: updatedAt }));
+    try {
+      await this.events.recordAll(manager, [...also.events, ...own], {
+        guards: [{ sql, values }, ...also.guards],
+        requires: { sql: 'EXISTS (SELECT 1 FROM guard0)', reason: 'the payment intent is as it was read' },
+      });
+      return true;
+    } catch (error) {
+      if (isRequirementFailure(error)) return false;
+      throw error;
+    }
   }
 
   private insertStatement(manager: EntityManager, intent: PaymentIntent): [string, unknown[]] {

@@ -1,14 +1,16 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { BusinessService } from '@pcs/businesses';
-import { asPaymentIntentId, Caller, Currency, DomainError, ManualRefundStatus, Money, PayinType } from '@pcs/kernel';
+import { asMerchantId, asPaymentIntentId, Caller, Currency, DomainError, ManualRefundStatus, Money, PayinType } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { PayerService } from '@pcs/payers';
 import { PaymentInstrumentService } from '@pcs/payment-instruments';
 import { serviceContext, ServiceContext } from '@pcs/testing';
+import * as crypto from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { PaymentIntentCreationService } from '../creation/payment-intent-creation.service';
 import { PaymentIntent } from '../domain/payment-intent';
 import { PaymentIntentActivityModule } from '../payment-intent-activity.module';
+import { PaymentIntentRepository } from '../payment-intent.repository';
 import { PaymentIntentsModule } from '../payment-intents.module';
 import { RefundsService } from './refunds.service';
 
@@ -52,6 +54,37 @@ describe('refunds service on PostgreSQL', () => {
       });
   });
   afterAll(() => services.close());
+  afterEach(() => jest.restoreAllMocks());
+
+  /**
+   * Runs `meanwhile(n)` after the n-th read of an intent for a refund (the
+   * read every refund decides on), before that refund writes: how a test
+   * makes refunds interleave the way concurrent requests may.
+   */
+  const afterEachRead = (meanwhile: (n: number) => Promise<void>) => {
+    const repository = context.get(PaymentIntentRepository);
+    const read = repository.findVisibleWith.bind(repository);
+    const locks: boolean[] = [];
+    jest.spyOn(repository, 'findVisibleWith').mockImplementation(async (...args: Parameters<typeof read>) => {
+      const found = await read(...args);
+      locks.push(args[4] ?? false);
+      await meanwhile(locks.length);
+      return found;
+    });
+    return locks;
+  };
+  /** A barrier: resolves once `parties` callers are waiting at it. */
+  const barrier = (parties: number) => {
+    let waiting = 0;
+    const all = new Promise<void>((resolve) => {
+      const check = () => (waiting >= parties ? resolve() : setTimeout(check, 5));
+      check();
+    });
+    return () => {
+      waiting += 1;
+      return all;
+    };
+  };
 
   const refundRows = (
     paymentIntentId: string,
@@ -64,7 +97,7 @@ describe('refunds service on PostgreSQL', () => {
   it('refunds partially then totally, each record split into tip, tax and subtotal that add back to it', async () => {
     const intent = await paid();
     expect(intent.status).toBe('SUCCEEDED');
-    const partial = await refunds.refund(caller, intent.id, Money.ofMinor(5000, Currency.UYU));
+    const partial = await refunds.refund(caller, intent.id, 50);
     expect(partial.snapshot()).toMatchObject({ status: 'PARTIALLY_REFUNDED', refundedAmount: 5000 });
     const total = await refunds.refund(caller, intent.id);
     expect(total.snapshot()).toMatchObject({ status: 'REFUNDED', refundedAmount: 12100 });
@@ -81,20 +114,18 @@ describe('refunds service on PostgreSQL', () => {
   it('refuses more than is refundable and writes nothing', async () => {
     const intent = await paid();
     const before = (await refundRows(intent.id)).length;
-    await expect(refunds.refund(caller, intent.id, Money.ofMinor(12101, Currency.UYU))).rejects.toMatchObject({
+    await expect(refunds.refund(caller, intent.id, 121.01)).rejects.toMatchObject({
       code: 'REFUND_AMOUNT_EXCEEDS_AVAILABLE',
     });
     expect(await refundRows(intent.id)).toHaveLength(before);
-    expect(await refunds.refund(caller, intent.id, Money.ofMinor(12100, Currency.USD)).catch((e: DomainError) => e.code)).toBe(
-      'REFUND_AMOUNT_EXCEEDS_AVAILABLE',
-    );
+    // An amount is read in the intent's currency: more decimals than UYU has is refused before anything is reserved.
+    expect(await refunds.refund(caller, intent.id, 1.001).catch((e: DomainError) => e.code)).toBe('INVALID_REQUEST');
+    expect(await refundRows(intent.id)).toHaveLength(before);
   });
 
   it('lets twelve concurrent refunds of 11 UYU take exactly what was collected', async () => {
     const intent = await paid();
-    const results = await Promise.allSettled(
-      Array.from({ length: 12 }, () => refunds.refund(caller, intent.id, Money.ofMinor(1100, Currency.UYU))),
-    );
+    const results = await Promise.allSettled(Array.from({ length: 12 }, () => refunds.refund(caller, intent.id, 11)));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(11);
     const [row] = await dataSource.query(
       `SELECT refunded_amount, received_amount, status FROM payment_intent WHERE payment_intent_id = $1`,
@@ -106,7 +137,7 @@ describe('refunds service on PostgreSQL', () => {
   it('reserves a pending manual refund, confirms it once, and recognises a retried request by its operation id', async () => {
     const intent = await paid();
     const op = asPaymentIntentId('7d3c4b2a-1111-4111-8111-000000000001');
-    await refunds.manualRefund(caller, intent.id, ManualRefundStatus.MANUAL_REFUND_PENDING, Money.ofMinor(2000, Currency.UYU));
+    await refunds.manualRefund(caller, intent.id, ManualRefundStatus.MANUAL_REFUND_PENDING, 20);
     await refunds.manualRefund(caller, intent.id, ManualRefundStatus.MANUAL_REFUND_CONFIRMED, undefined, op);
     // The same request again: recognised, nothing more is confirmed or recorded.
     const again = await refunds.manualRefund(caller, intent.id, ManualRefundStatus.MANUAL_REFUND_CONFIRMED, undefined, op);
@@ -117,8 +148,93 @@ describe('refunds service on PostgreSQL', () => {
   it('makes one refund for one operation id however often it is retried', async () => {
     const intent = await paid();
     const op = '7d3c4b2a-2222-4222-8222-000000000002';
-    await Promise.all([1, 2, 3].map(() => refunds.refund(caller, intent.id, Money.ofMinor(3000, Currency.UYU), op).catch(() => undefined)));
-    await refunds.refund(caller, intent.id, Money.ofMinor(3000, Currency.UYU), op);
+    await Promise.all([1, 2, 3].map(() => refunds.refund(caller, intent.id, 30, op).catch(() => undefined)));
+    await refunds.refund(caller, intent.id, 30, op);
     expect((await refundRows(intent.id)).map((r) => Number(r.amount))).toEqual([3000]);
+  });
+
+  it('decides two refunds that read the same version once each: one writes, the other reads again and refunds what is left', async () => {
+    const intent = await paid();
+    const bothRead = barrier(2);
+    const reads = afterEachRead((n) => (n <= 2 ? bothRead() : Promise.resolve()));
+    const [first, second] = await Promise.all([refunds.refund(caller, intent.id, 100), refunds.refund(caller, intent.id, 21)]);
+    // Two reads before either wrote, then the loser's second read: three in all, none of them locked.
+    expect(reads).toEqual([false, false, false]);
+    expect([first.snapshot().refundedAmount, second.snapshot().refundedAmount].sort((a, b) => a - b)).toEqual(
+      first.snapshot().refundedAmount === 10000 ? [10000, 12100] : [2100, 12100],
+    );
+    const [row] = await dataSource.query(`SELECT refunded_amount, status FROM payment_intent WHERE payment_intent_id = $1`, [intent.id]);
+    expect(row).toMatchObject({ refunded_amount: '12100', status: 'REFUNDED' });
+    expect((await refundRows(intent.id)).map((r) => [Number(r.amount), r.status]).sort()).toEqual([
+      [10000, 'APPROVED'],
+      [2100, 'APPROVED'],
+    ]);
+    // Each refund's events once, numbered without a gap or a repeat in the intent's sequence.
+    const events: { type: string; sequence: number }[] = await dataSource.query(
+      `SELECT type, sequence FROM event WHERE subject_id = $1 ORDER BY sequence`,
+      [intent.id],
+    );
+    expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => i + 1));
+    expect(events.filter((e) => e.type === 'refund.created')).toHaveLength(2);
+    expect(events.filter((e) => e.type === 'refund.succeeded')).toHaveLength(2);
+  });
+
+  it('refuses the second of two total refunds that read the same version, once it has read again', async () => {
+    const intent = await paid();
+    const bothRead = barrier(2);
+    afterEachRead((n) => (n <= 2 ? bothRead() : Promise.resolve()));
+    const results = await Promise.allSettled([refunds.refund(caller, intent.id), refunds.refund(caller, intent.id)]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(results.map((r) => (r.status === 'rejected' ? (r.reason as DomainError).code : 'ok')).sort()).toEqual([
+      'PAYMENT_INTENT_INVALID_STATE',
+      'ok',
+    ]);
+    expect((await refundRows(intent.id)).map((r) => Number(r.amount))).toEqual([12100]);
+  });
+
+  it('takes the intent for update when it keeps changing under a refund, and refunds once', async () => {
+    const intent = await paid();
+    // Every unlocked read is followed by a change of the intent before this refund writes.
+    const reads = afterEachRead(async (n) => {
+      if (!reads[n - 1]) await dataSource.query(`UPDATE payment_intent SET updated_at = now() WHERE payment_intent_id = $1`, [intent.id]);
+    });
+    const refunded = await refunds.refund(caller, intent.id, 5);
+    expect(reads).toEqual([false, false, false, true]);
+    expect(refunded.snapshot()).toMatchObject({ status: 'PARTIALLY_REFUNDED', refundedAmount: 500 });
+    expect((await refundRows(intent.id)).map((r) => [Number(r.amount), r.status])).toEqual([[500, 'APPROVED']]);
+  });
+
+  it('confirms a pending manual refund once when two confirmations read it: the other records and confirms the rest', async () => {
+    const intent = await paid();
+    await refunds.manualRefund(caller, intent.id, ManualRefundStatus.MANUAL_REFUND_PENDING, 20);
+    const bothRead = barrier(2);
+    const reads = afterEachRead((n) => (n <= 2 ? bothRead() : Promise.resolve()));
+    await Promise.all([
+      refunds.manualRefund(caller, intent.id, ManualRefundStatus.MANUAL_REFUND_CONFIRMED),
+      refunds.manualRefund(caller, intent.id, ManualRefundStatus.MANUAL_REFUND_CONFIRMED),
+    ]);
+    expect(reads).toHaveLength(3);
+    expect((await refundRows(intent.id)).map((r) => [r.concept_code, Number(r.amount), r.status])).toEqual([
+      ['MANUAL_REFUND', 2000, 'APPROVED'],
+      ['MANUAL_REFUND', 10100, 'APPROVED'],
+    ]);
+    const [row] = await dataSource.query(`SELECT refunded_amount, status FROM payment_intent WHERE payment_intent_id = $1`, [intent.id]);
+    expect(row).toMatchObject({ refunded_amount: '12100', status: 'REFUNDED' });
+  });
+
+  it('names on a refund the payer the collection named, and writes nothing for an intent of another merchant', async () => {
+    const intent = await paid();
+    await refunds.refund(caller, intent.id, 1);
+    const [row] = await dataSource.query(
+      `SELECT person_first_name, person_last_name FROM payin WHERE payment_intent_id = $1 AND transaction_type = 'REFUND'`,
+      [intent.id],
+    );
+    expect(row).toEqual({ person_first_name: 'Refund', person_last_name: 'Target' });
+    const stranger = { ...caller, merchantId: asMerchantId(crypto.randomUUID()) };
+    await expect(refunds.refund(stranger, intent.id, 1)).rejects.toMatchObject({ code: 'PAYMENT_INTENT_NOT_FOUND' });
+    await expect(refunds.manualRefund(stranger, intent.id, ManualRefundStatus.MANUAL_REFUND_PENDING, 1)).rejects.toMatchObject({
+      code: 'PAYMENT_INTENT_NOT_FOUND',
+    });
+    expect(await refundRows(intent.id)).toHaveLength(1);
   });
 });
