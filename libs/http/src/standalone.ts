@@ -1,6 +1,10 @@
 import { INestApplication } from '@nestjs/common';
 import { closeOnSignal, Environment, loadDotEnv, loadEnvironment, RuntimeSettings } from '@pcs/config';
 import { isDatabaseUnavailable, prepareRuntime, requireMailTransport } from '@pcs/database';
+import { closeGracefully } from './http-app';
+
+/** How long a stopping API waits for the requests in flight (a deployment's grace is usually 10 s or more). */
+const SHUTDOWN_DRAIN_MS = 8_000;
 
 /**
  * Runs one API in its own process (one container per API). `npm start` runs
@@ -27,7 +31,7 @@ export function serveStandalone(
     await app.listen(portOf(env));
     log(`listening on ${await app.getUrl()}`);
     closeOnSignal(async () => {
-      await app.close();
+      await closeGracefully(app, SHUTDOWN_DRAIN_MS, log);
       await runtime.database.stop();
     }, log);
   };
