@@ -24,7 +24,7 @@ export class B2bApiModule {
       module: B2bApiModule,
       imports: [
         RuntimeSettingsModule.forRoot(settings),
-        DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: settings.poolSize }),
+        DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: settings.poolSize, preparedStatements: settings.preparedStatements }),
         HttpFoundationModule.forRoot({ area: 'B2B', app: 'b2b-api', logLevel }),
         CatalogModule,
         BusinessesModule,

@@ -34,7 +34,7 @@ export class PayinsApiModule {
       module: PayinsApiModule,
       imports: [
         RuntimeSettingsModule.forRoot(settings),
-        DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: settings.poolSize }),
+        DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: settings.poolSize, preparedStatements: settings.preparedStatements }),
         HttpFoundationModule.forRoot({ area: 'Payins', app: 'payins-api', logLevel }),
         CatalogModule,
         BusinessesModule,

@@ -90,6 +90,14 @@ export class Environment {
   @Max(200)
   DATABASE_POOL_SIZE: number = 10;
 
+  /**
+   * `on`: the hot statements are named prepared statements, parsed once per
+   * connection. `off` behind a pooler that hands a session's statements to
+   * other connections (PgBouncer in transaction mode before 1.21).
+   */
+  @IsIn(['on', 'off'])
+  DATABASE_PREPARED_STATEMENTS: 'on' | 'off' = 'on';
+
   @Transform(toInt)
   @IsInt()
   @Min(1)

@@ -132,6 +132,8 @@ export class RuntimeSettings {
     readonly mail: MailSettings = DEFAULT_MAIL_SETTINGS,
     readonly webhooks: WebhookSettings = DEFAULT_WEBHOOK_SETTINGS,
     readonly rateLimits: RateLimitSettings = DEFAULT_RATE_LIMITS,
+    /** DATABASE_PREPARED_STATEMENTS: hot statements as named prepared statements. */
+    readonly preparedStatements: boolean = true,
   ) {}
 }
 

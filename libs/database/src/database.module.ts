@@ -1,11 +1,17 @@
 import { DynamicModule, Logger, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { ChangeFeed } from './change-feed';
 import { CONNECT_TIMEOUT_MS, resilientClientClass } from './database-unavailable';
+import { setPreparedStatements } from './prepared-statements';
+
+const PREPARED_STATEMENTS = Symbol('PREPARED_STATEMENTS');
 
 export interface DatabaseOptions {
   readonly url: string;
   readonly poolSize?: number;
+  /** Hot statements as named prepared statements (DATABASE_PREPARED_STATEMENTS; default on). */
+  readonly preparedStatements?: boolean;
 }
 
 /**
@@ -21,7 +27,14 @@ export class DatabaseModule {
     return {
       module: DatabaseModule,
       global: true,
-      providers: [ChangeFeed],
+      providers: [
+        ChangeFeed,
+        {
+          provide: PREPARED_STATEMENTS,
+          inject: [getDataSourceToken()],
+          useFactory: (dataSource: DataSource) => setPreparedStatements(dataSource, options.preparedStatements ?? true),
+        },
+      ],
       exports: [ChangeFeed],
       imports: [
         TypeOrmModule.forRoot({

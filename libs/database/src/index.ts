@@ -9,3 +9,4 @@ export * from './transactions';
 export * from './change-feed';
 export * from './database-unavailable';
 export * from './joined-read';
+export * from './prepared-statements';

@@ -88,6 +88,7 @@ export async function prepareRuntime(env: Environment, log: (line: string) => vo
           addressPerSecond: env.RATE_LIMIT_ADDRESS_PER_SECOND,
           trustProxy: trustProxyOf(env.TRUST_PROXY),
         },
+        env.DATABASE_PREPARED_STATEMENTS === 'on',
       ),
   };
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
-import { afterCommit } from '@pcs/database';
+import { afterCommit, queryPrepared } from '@pcs/database';
 import { JobQueue } from '@pcs/jobs';
 import { metrics } from '@pcs/observability';
 import * as crypto from 'node:crypto';
@@ -119,7 +119,8 @@ export class EventRecorder {
       ctes.push(`job${i} AS (${job.sql})`);
     }
     const requirement = change?.requires ? `, pcs_require(${change.requires.sql}, ${param(change.requires.reason)}) AS required` : '';
-    const rows = await manager.query<{ event_id: string; sequence: number; payload: string }[]>(
+    const rows = await queryPrepared<{ event_id: string; sequence: number; payload: string }>(
+      manager,
       `WITH ${ctes.join(',\n')} SELECT event_id, sequence, payload${requirement} FROM recorded`,
       values,
     );
@@ -163,10 +164,10 @@ export async function runChange(
   requires?: { sql: string; reason: string },
 ): Promise<void> {
   if (!requires) {
-    await manager.query(sql, values);
+    await queryPrepared(manager, sql, values);
     return;
   }
-  await manager.query(`WITH change AS (${sql}) SELECT pcs_require(${requires.sql}, $${values.length + 1})`, [...values, requires.reason]);
+  await queryPrepared(manager, `WITH change AS (${sql}) SELECT pcs_require(${requires.sql}, $${values.length + 1})`, [...values, requires.reason]);
 }
 
 /** Whether a statement failed because its `requires` did not hold (SQLSTATE P0004): it wrote nothing. */

@@ -28,7 +28,7 @@ import { layerLedger, summarizeProfile } from './profile-summary';
  *
  * BENCH_SECONDS (default 15) per run; BENCH_PAYINS, the ledger sizes measured
  * in one run (default 100000,1000000); BENCH_SCENARIOS, a comma list of
- * ledger, floor, create, checks, link, b2b, refund, cluster, webhooks (default all);
+ * ledger, floor, create, checks, link, b2b, refund, prepared, cluster, webhooks (default all);
  * BENCH_KEEP_DATABASE=1 keeps the database on DATABASE_URL's server afterwards, for
  * inspection (EXPLAIN); BENCH_PROFILE=1 writes a CPU profile of the payins API under the creation
  * load to test-output/bench and prints its breakdown.
@@ -338,6 +338,38 @@ async function main(): Promise<void> {
         target: 0.2,
         roundTrips,
       });
+    }
+
+    // What named prepared statements save: the same writes against a second process with DATABASE_PREPARED_STATEMENTS=off.
+    if (want('prepared')) {
+      const unprepared = await Instrumented.start(path.resolve(__dirname, '../../../payins-api/src/main.js'), 'PAYINS_API_PORT', {
+        ...apiEnv,
+        DATABASE_PREPARED_STATEMENTS: 'off',
+      });
+      children.push(unprepared.child);
+      const intents = await paidIntents(api.url, seeded, post, 100);
+      const refund = post({ requestedRefundAmount: 1 });
+      let next = 0;
+      const refundAt = (base: string): LoadOptions => ({
+        url: base,
+        method: 'POST',
+        ...refund,
+        connections: 50,
+        pathOf: () => `/payment-intent/${intents[next++ % intents.length]}/refund`,
+      });
+      const createAt = (base: string): LoadOptions => ({ url: `${base}/payment-intent`, method: 'POST', ...creation, connections: 50 });
+      const runs: [string, Instrumented, LoadOptions][] = [
+        ['signed POST /payment-intent, DATABASE_PREPARED_STATEMENTS=off', unprepared, createAt(unprepared.url)],
+        ['signed POST /payment-intent, prepared (default)', api, createAt(api.url)],
+        ['signed POST /payment-intent/:id/refund, DATABASE_PREPARED_STATEMENTS=off', unprepared, refundAt(unprepared.url)],
+        ['signed POST /payment-intent/:id/refund, prepared (default)', api, refundAt(api.url)],
+      ];
+      for (const [what, target, options] of runs) {
+        await load({ ...options, duration: 3 });
+        const figures = await cpuDuring(target.child.pid!, what, notes, () => load({ ...options, duration: SECONDS }));
+        rows.push({ what: `prepared: ${what}, 50 connections`, figures, bare: bareCreate });
+      }
+      unprepared.child.kill('SIGTERM');
     }
 
     if (want('cluster')) {

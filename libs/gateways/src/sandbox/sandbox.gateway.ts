@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { RuntimeSettings } from '@pcs/config';
+import { queryPrepared } from '@pcs/database';
 import { DomainError } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
 import { DataSource, EntityManager, In } from 'typeorm';
@@ -204,7 +205,8 @@ export class SandboxGateway extends PaymentGateway {
       updatedAt: now,
       ...create(),
     });
-    const [{ created }] = await this.dataSource.query<{ created: number }[]>(
+    const [{ created }] = await queryPrepared<{ created: number }>(
+      this.dataSource.manager,
       `WITH claimed AS (
          INSERT INTO sandbox_gateway_request (request_id, reference) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING request_id
        ), session AS (

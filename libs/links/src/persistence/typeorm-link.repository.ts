@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { queryPrepared } from '@pcs/database';
 import {
   asBusinessId,
   asMerchantId,
@@ -113,7 +114,8 @@ export class TypeOrmLinkRepository extends LinkRepository {
   ): Promise<{ link: Link; processors: StoredLinkProcessor[]; version: string } | null> {
     const values: unknown[] = [linkId, caller.businessId];
     const merchant = isMerchantCaller(caller) ? `AND l.merchant_id = $${values.push(caller.merchantId)}` : '';
-    const [row] = await manager.query<(Record<string, unknown> & { version: string; processors: StoredLinkProcessor[] })[]>(
+    const [row] = await queryPrepared<Record<string, unknown> & { version: string; processors: StoredLinkProcessor[] }>(
+      manager,
       `SELECT l.link_id, l.business_id, l.merchant_id, l.country_id, l.currency, l.amount, l.vat_rate_bp, l.description, l.reference,
               l.expiration_date, l.used, l.used_at, l.payment_intent_id, l.created_at, l.updated_at, l.deleted_at, l.xmin::text AS version,
               COALESCE((SELECT json_agg(json_build_object('linkCountryProcessorId', p.link_country_processor_id,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isUniqueViolation } from '@pcs/database';
+import { EntityColumns, isUniqueViolation, queryPrepared } from '@pcs/database';
 import { BusinessId, Caller, isMerchantCaller, MerchantId, Page, pageOffset, PageRequest, PayerId } from '@pcs/kernel';
 import { EntityManager, In, IsNull } from 'typeorm';
 import { Payer } from '../domain/payer';
@@ -14,7 +14,20 @@ export class TypeOrmPayerRepository extends PayerRepository {
   }
 
   async findVisible(manager: EntityManager, caller: Caller, payerId: PayerId, lock: PayerLock = 'none'): Promise<Payer | null> {
-    const mode = lock === 'share' ? ('for_key_share' as const) : lock === 'update' ? ('pessimistic_write' as const) : null;
+    if (lock === 'none') {
+      // The read of nearly every creation: a prepared statement (TypeORM builds and sends its text anew each time).
+      const columns = new EntityColumns(manager, PayerOrmEntity, 'p_');
+      const values: unknown[] = [payerId, caller.businessId];
+      const merchant = isMerchantCaller(caller) ? `AND p.merchant_id = $${values.push(caller.merchantId)}` : '';
+      const [row] = await queryPrepared<Record<string, unknown>>(
+        manager,
+        `SELECT ${columns.select('p')} FROM payer p WHERE p.payer_id = $1 AND p.business_id = $2 AND p.deleted_at IS NULL ${merchant}`,
+        values,
+      );
+      const entity = row && columns.from(row);
+      return entity ? payerFromRow(entity) : null;
+    }
+    const mode = lock === 'share' ? ('for_key_share' as const) : ('pessimistic_write' as const);
     const row = await manager.findOne(PayerOrmEntity, {
       where: {
         payerId,
@@ -22,7 +35,7 @@ export class TypeOrmPayerRepository extends PayerRepository {
         deletedAt: IsNull(),
         ...(isMerchantCaller(caller) ? { merchantId: caller.merchantId } : {}),
       },
-      ...(mode ? { lock: { mode } } : {}),
+      lock: { mode },
     });
     return row ? payerFromRow(row) : null;
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityColumns, JoinedRead } from '@pcs/database';
+import { EntityColumns, JoinedRead, queryPrepared } from '@pcs/database';
 import { EventRecorder, isRequirementFailure, NewEvent, rowFound, runChange, shiftParameters, Statement } from '@pcs/events';
 import { Caller, isMerchantCaller, PayerId, PaymentIntentId } from '@pcs/kernel';
 import { EntityManager, In } from 'typeorm';
@@ -41,7 +41,8 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
     const merchant = isMerchantCaller(caller) ? `AND i.merchant_id = $${values.push(caller.merchantId)}` : '';
     const joinedSql = shiftParameters(joined.sql, values.length);
     values.push(...joined.values);
-    const rows = await manager.query<Record<string, unknown>[]>(
+    const rows = await queryPrepared<Record<string, unknown>>(
+      manager,
       `SELECT ${columns.select('i')}, i.xmin::text AS i_version, j.*
          FROM payment_intent i LEFT JOIN LATERAL (${joinedSql}) j ON true
         WHERE i.payment_intent_id = $1 AND i.business_id = $2 ${merchant} ${lock ? 'FOR UPDATE OF i' : ''}`,
