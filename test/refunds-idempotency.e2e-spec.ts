@@ -228,5 +228,25 @@ describe('refunds under concurrency, manual refunds, idempotency keys', () => {
       expect((await refund('refund-2', { requestedRefundAmount: 100 })).text).toBe(tooMuch.text);
       expect((await post('x'.repeat(256), body())).status).toBe(400);
     });
+
+    it('takes a key past its 24 hours as new work (another body is no reuse), and deletes other expired keys as keys are taken', async () => {
+      const dataSource = app.get<DataSource>(getDataSourceToken());
+      const payload = { ...body(), externalReference: 'idem-expired' };
+      const first = await post('key-expired', payload);
+      expect(first.status).toBe(200);
+      // Another tenant's stale key, and this one's, a day and a minute old.
+      await dataSource.query(
+        `INSERT INTO idempotency_key (scope, key, request_hash, state, expires_at) VALUES ('gone:*', 'stale', repeat('0', 64), 'DONE', now() - interval '1 minute')`,
+      );
+      await dataSource.query(`UPDATE idempotency_key SET expires_at = now() - interval '1 minute' WHERE key = 'key-expired'`);
+      const again = await post('key-expired', { ...payload, amount: 43 });
+      expect(again.status).toBe(200);
+      expect(again.body.paymentIntent.paymentIntentId).not.toBe(first.body.paymentIntent.paymentIntentId);
+      expect(await intentsWithReference('idem-expired')).toBe(2);
+      const [{ n }] = await dataSource.query(`SELECT count(*)::int AS n FROM idempotency_key WHERE expires_at < now()`);
+      expect(n).toBe(0);
+      // The key now names the new request: its replay is the new answer.
+      expect((await post('key-expired', { ...payload, amount: 43 })).text).toBe(again.text);
+    });
   });
 });

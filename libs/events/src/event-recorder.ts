@@ -167,7 +167,10 @@ export async function runChange(
     await queryPrepared(manager, sql, values);
     return;
   }
-  await queryPrepared(manager, `WITH change AS (${sql}) SELECT pcs_require(${requires.sql}, $${values.length + 1})`, [...values, requires.reason]);
+  await queryPrepared(manager, `WITH change AS (${sql}) SELECT pcs_require(${requires.sql}, $${values.length + 1})`, [
+    ...values,
+    requires.reason,
+  ]);
 }
 
 /** Whether a statement failed because its `requires` did not hold (SQLSTATE P0004): it wrote nothing. */

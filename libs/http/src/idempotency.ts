@@ -11,7 +11,7 @@ import {
 import { ApiHeader } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { RuntimeSettings } from '@pcs/config';
-import { isDatabaseUnavailable } from '@pcs/database';
+import { isDatabaseUnavailable, queryPrepared } from '@pcs/database';
 import { Caller, DomainError, InvalidRequestError, uuidFrom } from '@pcs/kernel';
 import type { Request } from 'express';
 import * as crypto from 'node:crypto';
@@ -34,6 +34,14 @@ export class ReplayedResponse extends Error {
     super('replayed response');
     this.name = 'ReplayedResponse';
   }
+}
+
+/** A key's row as another request left it. */
+interface HeldKey {
+  request_hash: string;
+  state: 'IN_PROGRESS' | 'DONE';
+  response_status: number | null;
+  response_body: string | null;
 }
 
 interface OperationRequest extends Request {
@@ -101,20 +109,18 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
     // This request's own mark on the key: only it frees what it took.
     const holder = crypto.randomUUID();
-    const claimedAt = await this.claim(scope, key, hash, holder).catch(async (error: unknown) => {
+    const claim = await this.claim(scope, key, hash, holder).catch(async (error: unknown) => {
       // The claim may have committed without this process hearing so (the database went away
       // mid-statement): free it if so, once the database answers, so a retry need not wait the lease.
       if (isDatabaseUnavailable(error)) await this.release(scope, key, holder);
       throw error;
     });
+    const { claimedAt } = claim;
     if (!claimedAt) {
-      const [row] = await this.dataSource.query(
-        `SELECT request_hash, state, response_status, response_body FROM idempotency_key WHERE scope = $1 AND key = $2`,
-        [scope, key],
-      );
+      const row = claim.held;
       if (row && row.request_hash !== hash) throw new DomainError('IDEMPOTENCY_KEY_REUSED');
       if (!row || row.state === 'IN_PROGRESS') throw new DomainError('IDEMPOTENCY_REQUEST_IN_PROGRESS');
-      throw new ReplayedResponse(row.response_status, row.response_body);
+      throw new ReplayedResponse(row.response_status!, row.response_body!);
     }
     // The key's creation time is part of the name: a key reused after its 24 hours names new work.
     request.operationId = uuidFrom(`idempotency\n${scope}\n${key}\n${claimedAt.toISOString()}`);
@@ -136,29 +142,46 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 
   /**
-   * Takes the key for this request and returns when the key was first taken;
-   * null when another live request holds it or it is done. A key still IN
-   * PROGRESS past its lease was held by a request that died: the same request
-   * takes it over.
+   * Takes the key for this request, in one statement, and returns when the
+   * key was first taken; otherwise (`claimedAt` null: another live request
+   * holds it, or it is done) the key's row as it was, if it was there. A key
+   * past its 24 hours is taken as new (new time, new request); a key still
+   * IN PROGRESS past its lease was held by a request that died: the same
+   * request takes it over, keeping its time. A few other expired keys are
+   * deleted by the same statement, so the table holds about a day of keys.
    */
-  private async claim(scope: string, key: string, hash: string, holder: string): Promise<Date | null> {
-    const lease = `${this.settings.idempotencyLeaseSeconds} seconds`;
-    await this.dataSource.query(`DELETE FROM idempotency_key WHERE scope = $1 AND key = $2 AND expires_at < now()`, [scope, key]);
-    const inserted: { created_at: Date }[] = await this.dataSource.query(
-      `INSERT INTO idempotency_key (scope, key, request_hash, state, locked_until, expires_at, holder)
-       VALUES ($1, $2, $3, 'IN_PROGRESS', now() + $4::interval, now() + interval '${RETENTION}', $5)
-       ON CONFLICT DO NOTHING RETURNING created_at`,
-      [scope, key, hash, lease, holder],
+  private async claim(scope: string, key: string, hash: string, holder: string): Promise<{ claimedAt: Date | null; held: HeldKey | null }> {
+    const [row] = await queryPrepared<{ claimed_at: Date | null } & Partial<HeldKey>>(
+      this.dataSource.manager,
+      `WITH purged AS (
+         DELETE FROM idempotency_key WHERE ctid IN (
+           SELECT ctid FROM idempotency_key WHERE expires_at < now() AND NOT (scope = $1 AND key = $2) LIMIT 20 FOR UPDATE SKIP LOCKED)
+       ), claimed AS (
+         INSERT INTO idempotency_key AS k (scope, key, request_hash, state, locked_until, expires_at, holder)
+         VALUES ($1, $2, $3, 'IN_PROGRESS', now() + $4::interval, now() + interval '${RETENTION}', $5)
+         ON CONFLICT (scope, key) DO UPDATE SET
+           locked_until = EXCLUDED.locked_until,
+           holder = EXCLUDED.holder,
+           request_hash = CASE WHEN k.expires_at < now() THEN EXCLUDED.request_hash ELSE k.request_hash END,
+           state = CASE WHEN k.expires_at < now() THEN 'IN_PROGRESS' ELSE k.state END,
+           response_status = CASE WHEN k.expires_at < now() THEN NULL ELSE k.response_status END,
+           response_body = CASE WHEN k.expires_at < now() THEN NULL ELSE k.response_body END,
+           created_at = CASE WHEN k.expires_at < now() THEN now() ELSE k.created_at END,
+           expires_at = CASE WHEN k.expires_at < now() THEN EXCLUDED.expires_at ELSE k.expires_at END
+         WHERE k.expires_at < now()
+            OR (k.request_hash = EXCLUDED.request_hash AND k.state = 'IN_PROGRESS' AND k.locked_until <= now())
+         RETURNING created_at
+       )
+       SELECT c.created_at AS claimed_at, h.request_hash, h.state, h.response_status, h.response_body
+         FROM (SELECT 1) AS one
+         LEFT JOIN claimed c ON true
+         LEFT JOIN idempotency_key h ON c.created_at IS NULL AND h.scope = $1 AND h.key = $2 AND h.expires_at >= now()`,
+      [scope, key, hash, `${this.settings.idempotencyLeaseSeconds} seconds`, holder],
     );
-    if (inserted.length === 1) return inserted[0].created_at;
-    // TypeORM answers an UPDATE with [rows, affected count].
-    const [takenOver]: [{ created_at: Date }[], number] = await this.dataSource.query(
-      `UPDATE idempotency_key SET locked_until = now() + $4::interval, holder = $5
-       WHERE scope = $1 AND key = $2 AND request_hash = $3 AND state = 'IN_PROGRESS' AND locked_until <= now()
-       RETURNING created_at`,
-      [scope, key, hash, lease, holder],
-    );
-    return takenOver[0]?.created_at ?? null;
+    return {
+      claimedAt: row.claimed_at,
+      held: row.request_hash ? (row as HeldKey) : null,
+    };
   }
 
   /**
