@@ -14,6 +14,7 @@ import { SigningV21796500000000 } from './1796500000000-signing-v2';
 import { RateLimits1796600000000 } from './1796600000000-rate-limits';
 import { DashboardIdentity1796700000000 } from './1796700000000-dashboard-identity';
 import { PayinAmountCount1796800000000 } from './1796800000000-payin-amount-count';
+import { RefundReads1796900000000 } from './1796900000000-refund-reads';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   RateLimits1796600000000,
   DashboardIdentity1796700000000,
   PayinAmountCount1796800000000,
+  RefundReads1796900000000,
 ];

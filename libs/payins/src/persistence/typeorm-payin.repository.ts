@@ -162,7 +162,7 @@ export class TypeOrmPayinRepository extends PayinRepository {
   refundRecords(manager: EntityManager, paymentIntentId: PaymentIntentId, operationId: string | null): JoinedRead<RefundRecords> {
     const columns = new EntityColumns(manager, PayinOrmEntity, 'payin_');
     const list = columns.select('p');
-    // Served by payin_intent_idx (payment_intent_id, created_at) and the primary key.
+    // Served by payin_intent_approved_charge_idx, payin_intent_open_refund_idx and the primary key.
     const sql = `(SELECT 'charge' AS payin_role, ${list} FROM payin p
                    WHERE p.payment_intent_id = $1 AND p.transaction_type = 'PAYIN' AND p.status = 'APPROVED'
                    ORDER BY p.created_at DESC LIMIT 1)
