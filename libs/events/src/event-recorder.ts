@@ -178,6 +178,17 @@ export function isRequirementFailure(error: unknown): boolean {
   return error instanceof QueryFailedError && (error.driverError as { code?: string }).code === 'P0004';
 }
 
+/** Runs a write that has a `requires`: true once written, false when the requirement did not hold (nothing written). */
+export async function writtenIfRequired(write: Promise<unknown>): Promise<boolean> {
+  try {
+    await write;
+    return true;
+  } catch (error) {
+    if (isRequirementFailure(error)) return false;
+    throw error;
+  }
+}
+
 /** What an UPDATE ... RETURNING written through `runChange` or `recordAll` requires: that it found its row. */
 export function rowFound(what: string): { sql: string; reason: string } {
   return { sql: 'EXISTS (SELECT 1 FROM change)', reason: `the ${what} to update exists` };

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityColumns, JoinedRead } from '@pcs/database';
-import { EventRecorder, isRequirementFailure, NewEvent, rowFound, runChange, Statement } from '@pcs/events';
+import { EventRecorder, NewEvent, rowFound, runChange, Statement, writtenIfRequired } from '@pcs/events';
 import {
   Caller,
   CURRENCIES,
@@ -150,13 +150,9 @@ export class TypeOrmPayinRepository extends PayinRepository {
 
   async saveIfStill(manager: EntityManager, payin: Payin, as: PayinState): Promise<boolean> {
     const [sql, values] = this.updateQuery(manager, payin, as);
-    try {
-      await this.write(manager, payin, sql, values, { sql: 'EXISTS (SELECT 1 FROM change)', reason: 'the payin is as it was read' });
-      return true;
-    } catch (error) {
-      if (isRequirementFailure(error)) return false;
-      throw error;
-    }
+    return writtenIfRequired(
+      this.write(manager, payin, sql, values, { sql: 'EXISTS (SELECT 1 FROM change)', reason: 'the payin is as it was read' }),
+    );
   }
 
   refundRecords(manager: EntityManager, paymentIntentId: PaymentIntentId, operationId: string | null): JoinedRead<RefundRecords> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityColumns, JoinedRead, queryPrepared } from '@pcs/database';
-import { EventRecorder, isRequirementFailure, NewEvent, rowFound, runChange, shiftParameters, Statement } from '@pcs/events';
+import { EventRecorder, NewEvent, rowFound, runChange, shiftParameters, Statement, writtenIfRequired } from '@pcs/events';
 import { Caller, isMerchantCaller, PayerId, PaymentIntentId } from '@pcs/kernel';
 import { EntityManager, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -78,16 +78,12 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
     requirement: { condition: (parameter: string) => string; value: unknown; reason: string },
   ): Promise<boolean> {
     const [sql, values] = this.insertStatement(manager, intent);
-    try {
-      await this.write(manager, intent, sql, [...values, requirement.value], {
+    return writtenIfRequired(
+      this.write(manager, intent, sql, [...values, requirement.value], {
         sql: requirement.condition(`$${values.length + 1}`),
         reason: requirement.reason,
-      });
-      return true;
-    } catch (error) {
-      if (isRequirementFailure(error)) return false;
-      throw error;
-    }
+      }),
+    );
   }
 
   async insertWith(
@@ -96,16 +92,9 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
     also: { guards: readonly Statement[]; events: readonly NewEvent[]; requires?: { sql: string; reason: string } },
   ): Promise<boolean> {
     const [sql, values] = this.insertStatement(manager, intent);
-    const { businessId, merchantId, updatedAt } = intent.snapshot();
-    const object = paymentIntentRepresentation(intent);
-    const own = intent.pullChanges().map((type) => ({ type, businessId, merchantId, subjectId: intent.id, object, at: updatedAt }));
-    try {
-      await this.events.recordAll(manager, [...own, ...also.events], { sql, values, guards: also.guards, requires: also.requires });
-      return true;
-    } catch (error) {
-      if (isRequirementFailure(error)) return false;
-      throw error;
-    }
+    return writtenIfRequired(
+      this.events.recordAll(manager, [...eventsOf(intent), ...also.events], { sql, values, guards: also.guards, requires: also.requires }),
+    );
   }
 
   /** The intent's row as it now is: a plain UPDATE (the intent was read, and locked, in this transaction). */
@@ -135,19 +124,12 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
       .where('payment_intent_id = :paymentIntentId AND xmin = CAST(CAST(:version AS text) AS xid)', { paymentIntentId, version })
       .returning('payment_intent_id')
       .getQueryAndParameters();
-    const { businessId, merchantId, updatedAt } = intent.snapshot();
-    const object = paymentIntentRepresentation(intent);
-    const own = intent.pullChanges().map((type) => ({ type, businessId, merchantId, subjectId: intent.id, object, at: updatedAt }));
-    try {
-      await this.events.recordAll(manager, [...also.events, ...own], {
+    return writtenIfRequired(
+      this.events.recordAll(manager, [...also.events, ...eventsOf(intent)], {
         guards: [{ sql, values }, ...also.guards],
         requires: { sql: 'EXISTS (SELECT 1 FROM guard0)', reason: 'the payment intent is as it was read' },
-      });
-      return true;
-    } catch (error) {
-      if (isRequirementFailure(error)) return false;
-      throw error;
-    }
+      }),
+    );
   }
 
   private insertStatement(manager: EntityManager, intent: PaymentIntent): [string, unknown[]] {
@@ -168,21 +150,24 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
     values: unknown[],
     requires?: { sql: string; reason: string },
   ): Promise<void> {
-    const changes = intent.pullChanges();
-    if (changes.length === 0) return runChange(manager, sql, values, requires);
-    const { businessId, merchantId, updatedAt } = intent.snapshot();
-    const object = paymentIntentRepresentation(intent);
-    await this.events.recordAll(
-      manager,
-      changes.map((type) => ({ type, businessId, merchantId, subjectId: intent.id, object, at: updatedAt })),
-      { sql, values, requires },
-    );
+    const events = eventsOf(intent);
+    if (events.length === 0) return runChange(manager, sql, values, requires);
+    await this.events.recordAll(manager, events, { sql, values, requires });
   }
 
   async hasOpenForPayer(manager: EntityManager, payerId: PayerId): Promise<boolean> {
     // Served by payment_intent_payer_open_idx.
     return manager.exists(PaymentIntentOrmEntity, { where: { payerId, status: In([...OPEN_STATUSES]) } });
   }
+}
+
+/** The events of what happened to the intent since it was last written (each handed out once), as the payins API shows it. */
+function eventsOf(intent: PaymentIntent): NewEvent[] {
+  const changes = intent.pullChanges();
+  if (changes.length === 0) return [];
+  const { businessId, merchantId, updatedAt } = intent.snapshot();
+  const object = paymentIntentRepresentation(intent);
+  return changes.map((type) => ({ type, businessId, merchantId, subjectId: intent.id, object, at: updatedAt }));
 }
 
 @Injectable()
