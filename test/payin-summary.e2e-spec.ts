@@ -1,5 +1,4 @@
 import { createTenant, errorShape } from '@pcs/testing';
-import * as crypto from 'node:crypto';
 import { Testbed, testbed } from './testbed';
 
 /** GET /payin/summary (beyond the specification): the operations dashboard's figures, from the ledger, per tenant. */
@@ -11,22 +10,7 @@ describe('the ledger summary (GET /payin/summary)', () => {
   });
   afterAll(() => bed.close());
 
-  const paid = async (amount: number, currency = 'UYU') => {
-    const response = await bed.merchant.post('/payment-intent', {
-      currency,
-      amount,
-      payinType: 'DEFAULT',
-      externalReference: `sum-${crypto.randomUUID().slice(0, 6)}`,
-      payerId: bed.payerId,
-      offSession: true,
-      invoiceNumber: 1,
-      country: 'URY',
-      paymentInstrumentData: { paymentMethodName: 'OCA' },
-      confirm: true,
-    });
-    expect(response.body.status).toBe('SUCCEEDED');
-    return response.body.paymentIntent.paymentIntentId as string;
-  };
+  const paid = (amount: number, currency = 'UYU') => bed.paidIntent(amount, currency);
 
   it('sums collections and refunds per day, payment method and currency, in wire amounts, with the approval rate', async () => {
     const first = await paid(100.1);

@@ -1,4 +1,3 @@
-import * as crypto from 'node:crypto';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { createTenant, hmacHex, SignedClient, TestTenant } from '@pcs/testing';
@@ -19,23 +18,7 @@ describe('refunds under concurrency, manual refunds, idempotency keys', () => {
   });
   afterAll(() => bed.close());
 
-  /** A SUCCEEDED intent, charged off-session in the sandbox. */
-  const paidIntent = async (amount: number): Promise<string> => {
-    const response = await merchant.post('/payment-intent', {
-      currency: 'UYU',
-      amount,
-      payinType: 'DEFAULT',
-      externalReference: `paid-${crypto.randomUUID()}`,
-      payerId,
-      offSession: true,
-      invoiceNumber: 1,
-      country: 'URY',
-      paymentInstrumentData: { paymentMethodName: 'OCA' },
-      confirm: true,
-    });
-    expect(response.body.status).toBe('SUCCEEDED');
-    return response.body.paymentIntent.paymentIntentId;
-  };
+  const paidIntent = (amount: number) => bed.paidIntent(amount);
   const refundedSum = async (intentId: string): Promise<{ total: number; count: number }> => {
     const [row] = await app
       .get<DataSource>(getDataSourceToken())

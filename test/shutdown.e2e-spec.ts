@@ -37,22 +37,7 @@ describe('an API stopping with requests in flight', () => {
 
   it('finishes every refund in flight before it closes its database, clients gone or not, and exits 0', async () => {
     const intents: string[] = [];
-    for (let i = 0; i < 8; i++) {
-      const paid = await bed.merchant.post('/payment-intent', {
-        currency: 'UYU',
-        amount: 500,
-        payinType: 'DEFAULT',
-        externalReference: `shutdown-${i}`,
-        payerId: bed.payerId,
-        offSession: true,
-        invoiceNumber: 1,
-        country: 'URY',
-        paymentInstrumentData: { paymentMethodName: 'OCA' },
-        confirm: true,
-      });
-      expect(paid.body.status).toBe('SUCCEEDED');
-      intents.push(paid.body.paymentIntent.paymentIntentId);
-    }
+    for (let i = 0; i < 8; i++) intents.push(await bed.paidIntent(500));
     const merchant = bed.tenant.merchants[0];
     const body = JSON.stringify({ requestedRefundAmount: 1 });
     // Half the clients leave as soon as they have sent their refund; the others wait for the answer.

@@ -2,6 +2,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { GatewaySettings, MailSettings, RateLimitSettings, WebhookSettings } from '@pcs/config';
 import { ApiCredentials, clientFor, createTenant, SignedClient, TestTenant } from '@pcs/testing';
+import * as crypto from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { freePort, startB2bApi, startPayinsApi } from './payins-app';
 
@@ -17,6 +18,8 @@ export interface Testbed {
   /** A payer of the first merchant, when asked for. */
   readonly payerId: string;
   client(credentials: ApiCredentials): SignedClient;
+  /** A SUCCEEDED intent of the first merchant's payer (`payer` must be given), charged off-session in the sandbox with an OCA card; its id. */
+  paidIntent(amount: number, currency?: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -65,6 +68,22 @@ export async function testbed(options: TestbedOptions = {}): Promise<Testbed> {
     dataSource: app.get<DataSource>(getDataSourceToken()),
     payerId,
     client: (credentials) => clientFor(app, credentials),
+    paidIntent: async (amount, currency = 'UYU') => {
+      const response = await merchant.post('/payment-intent', {
+        currency,
+        amount,
+        payinType: 'DEFAULT',
+        externalReference: `paid-${crypto.randomUUID()}`,
+        payerId,
+        offSession: true,
+        invoiceNumber: 1,
+        country: 'URY',
+        paymentInstrumentData: { paymentMethodName: 'OCA' },
+        confirm: true,
+      });
+      if (response.body.status !== 'SUCCEEDED') throw new Error(`the intent was not paid: ${JSON.stringify(response.body)}`);
+      return response.body.paymentIntent.paymentIntentId as string;
+    },
     close: () => app.close(),
   };
 }
