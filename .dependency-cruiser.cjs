@@ -26,6 +26,10 @@ const CONTEXTS = {
   jobs: ['config', 'database', 'observability'],
   mail: ['config', 'database', 'jobs', 'kernel', 'observability'],
   links: ['catalog', 'config', 'database', 'events', 'kernel', 'mail', 'merchants', 'pages'],
+  // Money after the collection (contract §19): prices, balances, settlement accounts, payouts.
+  settlement: ['catalog', 'config', 'database', 'events', 'jobs', 'kernel', 'merchants'],
+  // Reconciliation with the processors' reports: our records (payins) against theirs (gateways).
+  'processor-reports': ['catalog', 'config', 'database', 'events', 'gateways', 'jobs', 'kernel', 'merchants', 'observability', 'payins'],
   'payment-intents': [
     'businesses',
     'catalog',
@@ -39,6 +43,7 @@ const CONTEXTS = {
     'payers',
     'payins',
     'payment-instruments',
+    'settlement',
   ],
   notifications: [
     'businesses',

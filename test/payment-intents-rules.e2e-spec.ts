@@ -1,6 +1,6 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { cbuFrom } from '@pcs/payment-intents';
+import { cbuFrom } from '@pcs/kernel';
 import { clientFor, createTenant, SignedClient, TestTenant } from '@pcs/testing';
 import { DataSource } from 'typeorm';
 import { Testbed, testbed } from './testbed';

@@ -219,6 +219,27 @@ export class Environment {
   })
   TRUST_PROXY: string = 'false';
 
+  /**
+   * How payouts leave (contract §19): `sandbox` (in transit at once, paid
+   * after PAYOUT_SANDBOX_DELAY, failed when the account number ends in 13) or
+   * `bank-file` (they wait in a batch file per bank that the operator exports,
+   * and the bank's answer is recorded with payout:mark-paid / mark-failed).
+   */
+  @IsIn(['sandbox', 'bank-file'])
+  PAYOUT_RAIL: 'sandbox' | 'bank-file' = 'sandbox';
+
+  /** How long a sandbox payout stays in transit before it is paid: a duration like 10s, 5m or 1h. */
+  @Matches(/^[1-9]\d{0,5}[smh]$/, { message: 'PAYOUT_SANDBOX_DELAY must be a duration like 10s, 5m or 1h' })
+  PAYOUT_SANDBOX_DELAY: string = '10s';
+
+  /**
+   * Whether this process takes part in the once-a-day runs (scheduled payouts
+   * and balance.available at 06:00, reconciliation at 07:00, each country's
+   * time): `off` only for a process that must never start them (a test's).
+   */
+  @IsIn(['on', 'off'])
+  DAILY_RUNS: 'on' | 'off' = 'on';
+
   get dataDir(): string {
     return path.resolve(this.DATA_DIR);
   }

@@ -82,6 +82,37 @@ export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
   deliveryQueue: 'webhook-delivery',
 };
 
+/** After the collection (contract §19): how payouts leave, and the background work of balances and reports. */
+export interface SettlementSettings {
+  /** The rail payouts leave by: SANDBOX or BANK_FILE. */
+  readonly payoutRail: 'SANDBOX' | 'BANK_FILE';
+  /** How long a sandbox payout stays in transit (PAYOUT_SANDBOX_DELAY). */
+  readonly sandboxPayoutDelaySeconds: number;
+  /** How often the payout worker looks for jobs. */
+  readonly pollSeconds: number;
+  /** The payout job queue's name: every replica of a deployment works the same one. */
+  readonly payoutQueue: string;
+}
+
+export const DEFAULT_SETTLEMENT_SETTINGS: SettlementSettings = {
+  payoutRail: 'SANDBOX',
+  sandboxPayoutDelaySeconds: 10,
+  pollSeconds: 2,
+  payoutQueue: 'payout',
+};
+
+/** Work done once a day per scope (a country's scheduled payouts, a merchant's reconciliation), whatever the number of processes. */
+export interface DailyRunSettings {
+  /** Whether this process claims the day's runs when their hour comes (DAILY_RUNS); its worker runs claimed ones either way. */
+  readonly claim: boolean;
+  /** How often this process looks for runs whose hour has come. */
+  readonly checkSeconds: number;
+  /** The job queue of claimed runs. */
+  readonly queue: string;
+}
+
+export const DEFAULT_DAILY_RUN_SETTINGS: DailyRunSettings = { claim: true, checkSeconds: 60, queue: 'daily-run' };
+
 /** How long a request holds its Idempotency-Key before a retry may take the key over (a request that died). */
 export const DEFAULT_IDEMPOTENCY_LEASE_SECONDS = 60;
 
@@ -134,6 +165,8 @@ export class RuntimeSettings {
     readonly rateLimits: RateLimitSettings = DEFAULT_RATE_LIMITS,
     /** DATABASE_PREPARED_STATEMENTS: hot statements as named prepared statements. */
     readonly preparedStatements: boolean = true,
+    readonly settlement: SettlementSettings = DEFAULT_SETTLEMENT_SETTINGS,
+    readonly dailyRuns: DailyRunSettings = DEFAULT_DAILY_RUN_SETTINGS,
   ) {}
 }
 

@@ -1,5 +1,7 @@
 import {
   DEFAULT_MAIL_SETTINGS,
+  DEFAULT_DAILY_RUN_SETTINGS,
+  DEFAULT_SETTLEMENT_SETTINGS,
   DEFAULT_WEBHOOK_SETTINGS,
   Environment,
   EnvironmentError,
@@ -89,6 +91,12 @@ export async function prepareRuntime(env: Environment, log: (line: string) => vo
           trustProxy: trustProxyOf(env.TRUST_PROXY),
         },
         env.DATABASE_PREPARED_STATEMENTS === 'on',
+        {
+          ...DEFAULT_SETTLEMENT_SETTINGS,
+          payoutRail: env.PAYOUT_RAIL === 'bank-file' ? 'BANK_FILE' : 'SANDBOX',
+          sandboxPayoutDelaySeconds: parseRetrySchedule(env.PAYOUT_SANDBOX_DELAY)[0],
+        },
+        { ...DEFAULT_DAILY_RUN_SETTINGS, claim: env.DAILY_RUNS === 'on' },
       ),
   };
 }

@@ -1,4 +1,4 @@
-/** Every event type (contract §14), in the order the event log documents them. */
+/** Every event type (contracts §14 and §19), in the order the event log documents them. */
 export const EVENT_TYPES = [
   'payment_intent.created',
   'payment_intent.requires_action',
@@ -14,6 +14,13 @@ export const EVENT_TYPES = [
   'link.created',
   'link.used',
   'link.deleted',
+  'payout.created',
+  'payout.in_transit',
+  'payout.paid',
+  'payout.failed',
+  'payout.canceled',
+  'balance.available',
+  'reconciliation.discrepancy',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

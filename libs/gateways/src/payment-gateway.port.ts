@@ -40,9 +40,12 @@ export interface ChargeRequest {
   readonly amount: number;
 }
 
+/** What a gateway tells of a collection besides its outcome. */
 export interface CardDetails {
   readonly maskedPan?: string;
   readonly cardType?: string;
+  /** The gateway's own fee for the collection, minor units, when it reports one (contract §19: processorFeeAmount). */
+  readonly processorFeeAmount?: number;
 }
 
 export interface ChargeOutcome extends CardDetails {

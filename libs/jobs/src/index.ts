@@ -1,2 +1,3 @@
 export * from './jobs.module';
 export * from './job-queue';
+export * from './daily-runs';

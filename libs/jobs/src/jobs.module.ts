@@ -1,6 +1,10 @@
 import { Module } from '@nestjs/common';
+import { DailyRuns } from './daily-runs';
 import { JobQueue } from './job-queue';
 
-/** The process's PostgreSQL-backed job queue (pg-boss), one instance shared by every background context. */
-@Module({ providers: [JobQueue], exports: [JobQueue] })
+/**
+ * The process's PostgreSQL-backed job queue (pg-boss), one instance shared by
+ * every background context, and the once-a-day runs built on it.
+ */
+@Module({ providers: [JobQueue, DailyRuns], exports: [JobQueue, DailyRuns] })
 export class JobsModule {}

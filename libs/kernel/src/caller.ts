@@ -14,3 +14,13 @@ export interface Caller {
 export function isMerchantCaller(caller: Caller): caller is Caller & { merchantId: MerchantId } {
   return caller.merchantId !== null;
 }
+
+/**
+ * What a request may see and touch (contract §4): one business, and within
+ * it one merchant (`merchantId`) or every merchant (null). Built once from
+ * the caller (and a merchant it may act for) and handed to repositories.
+ */
+export interface TenantScope {
+  readonly businessId: BusinessId;
+  readonly merchantId: MerchantId | null;
+}

@@ -13,3 +13,6 @@ export * from './input/json-walk';
 export * from './input/unsafe-text';
 export * from './ids';
 export * from './signing/redirect-signature';
+export * from './banking/cbu';
+export * from './banking/tax-ids';
+export * from './banking/pix-key';

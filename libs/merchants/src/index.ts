@@ -8,3 +8,4 @@ export * from './domain/merchant-configuration';
 export * from './domain/merchant-country-processor';
 export * from './merchant-countries.service';
 export * from './merchant.representation';
+export * from './domain/payout-schedule';

@@ -6,6 +6,7 @@ import { basisPointsToVatPercentage, Caller, DomainError, MerchantId, vatPercent
 import { DataSource, EntityManager } from 'typeorm';
 import { CountryVat, MerchantConfiguration, MerchantConfigurationProps } from './domain/merchant-configuration';
 import { MerchantAccess } from './merchant-access';
+import { PayoutSchedule, PayoutScheduleRequest, payoutScheduleFrom } from './domain/payout-schedule';
 import { MerchantConfigurationRepository, ShortNameTakenError } from './merchant.repository';
 
 export interface MerchantConfigurationView {
@@ -20,6 +21,7 @@ export interface ConfigurationRequest {
   paymentErrorNotification?: boolean;
   fastPaymentsEnabled?: boolean;
   merchantCountryConfigurations?: { countryIsoAlpha3: string; vatPercentage: number }[];
+  payoutSchedule?: PayoutScheduleRequest;
 }
 
 function invalid(reason: string, reasonEs: string): DomainError {
@@ -57,6 +59,11 @@ export class MerchantConfigurationService {
     return { onSuccess: p.paymentSuccessNotification, onError: p.paymentErrorNotification, emails: p.notificationEmails };
   }
 
+  /** The payout schedules of these merchants, for the service's own flows (the scheduled payouts). */
+  payoutSchedules(merchantIds: readonly MerchantId[]): Promise<Map<MerchantId, PayoutSchedule>> {
+    return this.configurations.payoutSchedules(this.dataSource.manager, merchantIds);
+  }
+
   /** The merchant that takes fast payments under this short name, if any (case-insensitive). */
   async fastPaymentMerchantId(shortName: string): Promise<MerchantId | null> {
     return this.configurations.fastPaymentMerchantId(this.dataSource.manager, shortName);
@@ -73,7 +80,8 @@ export class MerchantConfigurationService {
       return await inTransaction(this.dataSource, async (manager) => {
         await this.access.loadVisible(caller, merchantId, manager);
         const configuration = await this.load(manager, merchantId, true);
-        configuration.apply({ ...request, countryVats });
+        const { payoutSchedule, ...settings } = request;
+        configuration.apply({ ...settings, countryVats, payoutSchedule: payoutSchedule && payoutScheduleFrom(payoutSchedule) });
         await this.configurations.save(manager, configuration, new Date(), countryVats !== undefined);
         return this.view(manager, merchantId);
       });

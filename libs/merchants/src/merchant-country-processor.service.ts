@@ -117,6 +117,12 @@ export class MerchantCountryProcessorService {
     return this.views(visible);
   }
 
+  /** A relationship by id for the operator's commands, which act for no caller; null when unknown. */
+  async findForOperator(merchantCountryProcessorId: string): Promise<MerchantCountryProcessorView | null> {
+    const relationship = await this.relationships.findById(this.dataSource.manager, merchantCountryProcessorId);
+    return relationship ? (await this.views([relationship]))[0] : null;
+  }
+
   /** Completes onboarding of every pending relationship of a merchant (operator approval). */
   async completeOnboarding(merchantId: MerchantId, manager: EntityManager): Promise<void> {
     const now = new Date();

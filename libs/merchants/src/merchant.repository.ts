@@ -1,6 +1,7 @@
 import { BusinessId, Caller, MerchantId, Page, PageRequest } from '@pcs/kernel';
 import type { EntityManager } from 'typeorm';
 import { Merchant } from './domain/merchant';
+import type { PayoutSchedule } from './domain/payout-schedule';
 import { MerchantConfiguration } from './domain/merchant-configuration';
 import { MerchantCountryProcessor } from './domain/merchant-country-processor';
 
@@ -48,6 +49,8 @@ export abstract class MerchantConfigurationRepository {
   abstract vatRateFor(manager: EntityManager, merchantId: MerchantId, countryId: string): Promise<number | null>;
   /** The merchant taking fast payments under a short name (case-insensitive), if any. */
   abstract fastPaymentMerchantId(manager: EntityManager, shortName: string): Promise<MerchantId | null>;
+  /** The payout schedules of these merchants (a merchant without a configuration is absent). */
+  abstract payoutSchedules(manager: EntityManager, merchantIds: readonly MerchantId[]): Promise<Map<MerchantId, PayoutSchedule>>;
 }
 
 export class ShortNameTakenError extends Error {

@@ -128,8 +128,8 @@ export class MerchantService {
     return (await this.merchants.findById(manager, merchantId, { includeDeleted: true }))?.snapshot() ?? null;
   }
 
-  /** Operation 3. */
-  async update(caller: Caller, merchantId: MerchantId, changes: MerchantUpdate): Promise<MerchantView> {
+  /** Operation 3; joins the caller's transaction when given one (a settlement account set with it). */
+  async update(caller: Caller, merchantId: MerchantId, changes: MerchantUpdate, within?: EntityManager): Promise<MerchantView> {
     if (changes.address?.country !== undefined && !(await this.catalog.findCountryById(changes.address.country))) {
       throw new InvalidRequestError(['address.country'], 'address.country is not a known country id');
     }
@@ -138,14 +138,15 @@ export class MerchantService {
     if (bankCurrency && currencies && !currencies.includes(bankCurrency)) {
       throw new InvalidRequestError(['account.settlementBank.currency'], 'the settlement currency must be one of the merchant currencies');
     }
-    const saved = await inTransaction(this.dataSource, async (manager) => {
+    const work = async (manager: EntityManager) => {
       const merchant = await this.access.loadVisible(caller, merchantId, manager, true);
       const { countryProcessorsId, ...merchantChanges } = changes;
       merchant.update(merchantChanges, new Date());
       await this.merchants.save(manager, merchant);
       if (countryProcessorsId?.length) await this.processors.relateWithin(manager, caller.businessId, merchant.id, countryProcessorsId);
       return merchant.snapshot();
-    });
+    };
+    const saved = within ? await work(within) : await inTransaction(this.dataSource, work);
     return (await this.withCredentials(caller, [saved]))[0];
   }
 

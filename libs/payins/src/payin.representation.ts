@@ -3,14 +3,22 @@ import type { PayinProps } from './domain/payin';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
-/** A payin (or refund) as the payins API shows it: operation 36, and the object of refund events. */
-export function payinRepresentation(p: Readonly<PayinProps>) {
+/**
+ * A payin (or refund) as the payins API shows it: operation 36, and the
+ * object of refund events. `payoutRequestId` is the payout that swept its
+ * balance transaction (the settlement context knows it; null otherwise).
+ * Fees and net (contract §19): 0 until approved; a refund has no fee and a
+ * negative net.
+ */
+export function payinRepresentation(p: Readonly<PayinProps>, payoutRequestId: string | null = null) {
   const wire = (minor: number) => wireAmount(minor, p.currency);
+  const approved = p.status === 'APPROVED';
+  const net = !approved ? 0 : p.transactionType === 'REFUND' ? -p.amount : p.receivedAmount - p.feeAmount - p.feeTaxAmount;
   return {
     transactionId: p.transactionId,
     accountId: p.accountId,
     merchantId: p.merchantId,
-    payoutRequestId: null,
+    payoutRequestId,
     paymentIntentId: p.paymentIntentId,
     merchantName: p.merchantName,
     status: p.status,
@@ -24,6 +32,10 @@ export function payinRepresentation(p: Readonly<PayinProps>) {
     taxAmount: wire(p.taxAmount),
     tipAmount: wire(p.tipAmount),
     receivedAmount: wire(p.receivedAmount),
+    feeAmount: wire(approved ? p.feeAmount : 0),
+    feeTaxAmount: wire(approved ? p.feeTaxAmount : 0),
+    netAmount: wire(net),
+    processorFeeAmount: p.processorFeeAmount === null ? null : wire(p.processorFeeAmount),
     description: p.description,
     conceptCode: p.conceptCode,
     liquidationDate: iso(p.liquidationDate),

@@ -11,7 +11,6 @@ export * from './expiry/session-expiry.service';
 export * from './reconciliation/reconciliation.service';
 export * from './payment-intent-sweeps';
 export * from './domain/payment-intent';
-export * from './domain/argentine-payment-info';
 export * from './link-checkout/link-checkout.service';
 export * from './b2b/b2b-payment-intents.service';
 export * from './b2b/b2b-checkout.service';

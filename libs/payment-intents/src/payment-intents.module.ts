@@ -9,6 +9,7 @@ import { MerchantsModule } from '@pcs/merchants';
 import { PayersModule } from '@pcs/payers';
 import { PayinsModule } from '@pcs/payins';
 import { PaymentInstrumentsModule } from '@pcs/payment-instruments';
+import { SettlementModule } from '@pcs/settlement';
 import { AttemptOutcomes } from './attempts/attempt-outcomes';
 import { PaymentAttemptParties } from './attempts/payment-attempt-parties';
 import { PaymentAttemptsService } from './attempts/payment-attempts.service';
@@ -54,6 +55,7 @@ import { RefundsService } from './refunds/refunds.service';
     GatewaysModule,
     LinksModule,
     EventsModule,
+    SettlementModule,
   ],
   providers: [
     { provide: PaymentIntentRepository, useClass: TypeOrmPaymentIntentRepository },

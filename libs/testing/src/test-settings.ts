@@ -4,6 +4,9 @@ import {
   DEFAULT_MAIL_SETTINGS,
   GatewaySettings,
   DEFAULT_WEBHOOK_SETTINGS,
+  DEFAULT_DAILY_RUN_SETTINGS,
+  DEFAULT_SETTLEMENT_SETTINGS,
+  SettlementSettings,
   MailSettings,
   RateLimitSettings,
   RuntimeSettings,
@@ -20,6 +23,7 @@ export function testSettings(
   mail: Partial<MailSettings> = {},
   webhooks: Partial<WebhookSettings> = {},
   rateLimits: Partial<RateLimitSettings> = {},
+  settlement: Partial<SettlementSettings> = {},
 ): RuntimeSettings {
   const url = process.env.TEST_DATABASE_URL;
   const key = process.env.TEST_SECRETS_MASTER_KEY;
@@ -55,5 +59,15 @@ export function testSettings(
     },
     // Every spec file calls from 127.0.0.1, many at once: limits only where a test sets them (signature-v2, rate-limits).
     { enabled: true, readsPerSecond: 1_000_000, writesPerSecond: 1_000_000, addressPerSecond: 1_000_000, trustProxy: false, ...rateLimits },
+    true,
+    {
+      ...DEFAULT_SETTLEMENT_SETTINGS,
+      sandboxPayoutDelaySeconds: 1,
+      pollSeconds: 0.5,
+      payoutQueue: `payout-test-${crypto.randomBytes(4).toString('hex')}`,
+      ...settlement,
+    },
+    // Spec files share the database: no app of a test claims the daily runs (they touch every merchant); tests run them by hand.
+    { ...DEFAULT_DAILY_RUN_SETTINGS, claim: false, queue: `daily-run-test-${crypto.randomBytes(4).toString('hex')}` },
   );
 }

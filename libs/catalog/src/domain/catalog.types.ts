@@ -14,6 +14,10 @@ export interface Country {
   readonly continent: string;
   readonly vatRatesBp: readonly number[];
   readonly defaultVatRateBp: number;
+  /** Where the country's business days and payout hours are counted (an IANA zone). */
+  readonly timeZone: string;
+  /** The tax on fees (VAT on the commission), basis points: Uruguay 2200, Argentina 2100, Brazil 0. */
+  readonly feeTaxBp: number;
 }
 
 export interface PaymentMethod {
@@ -23,7 +27,6 @@ export interface PaymentMethod {
   readonly mayHaveAsyncPayments: boolean;
   readonly mayHavePaymentsLimits: boolean;
   readonly supportsReserve: boolean;
-  readonly settlementDelayDays: number;
 }
 
 export interface PaymentInstrumentType {
@@ -39,6 +42,19 @@ export interface CountryProcessor {
   readonly active: boolean;
   readonly currencies: readonly Currency[];
   readonly gateway: string;
+  /** Business days from approval until the money is available (0: at approval). */
+  readonly settlementDelayDays: number;
+  /** What a merchant pays for this processor unless the operator set its own price. */
+  readonly defaultPrice: ProcessorPrice;
+}
+
+/** A fixed fee per currency, in minor units; a currency without one pays none. */
+export type FixedFees = Readonly<Partial<Record<Currency, number>>>;
+
+/** A price: a percentage (basis points: 3.49% = 349) of what the payer paid, plus a fixed fee per currency. */
+export interface ProcessorPrice {
+  readonly percentageBp: number;
+  readonly fixed: FixedFees;
 }
 
 export function allowsVatRate(country: Country, rateBp: number): boolean {

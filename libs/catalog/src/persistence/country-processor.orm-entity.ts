@@ -38,4 +38,14 @@ export class CountryProcessorOrmEntity {
 
   @Column({ type: 'text' })
   gateway: string;
+
+  @Column({ name: 'settlement_delay_days', type: 'integer' })
+  settlementDelayDays: number;
+
+  @Column({ name: 'fee_bp', type: 'integer' })
+  feeBp: number;
+
+  /** Fixed fee per currency, minor units. */
+  @Column({ name: 'fee_fixed', type: 'jsonb' })
+  feeFixed: Record<string, number>;
 }

@@ -37,4 +37,10 @@ export class CountryOrmEntity {
 
   @Column({ name: 'default_vat_rate_bp', type: 'integer' })
   defaultVatRateBp: number;
+
+  @Column({ name: 'time_zone', type: 'text' })
+  timeZone: string;
+
+  @Column({ name: 'fee_tax_bp', type: 'integer' })
+  feeTaxBp: number;
 }

@@ -20,6 +20,4 @@ export class PaymentMethodOrmEntity {
   @Column({ name: 'supports_reserve', type: 'boolean' })
   supportsReserve: boolean;
 
-  @Column({ name: 'settlement_delay_days', type: 'integer' })
-  settlementDelayDays: number;
 }

@@ -15,6 +15,7 @@ import { RateLimits1796600000000 } from './1796600000000-rate-limits';
 import { DashboardIdentity1796700000000 } from './1796700000000-dashboard-identity';
 import { PayinAmountCount1796800000000 } from './1796800000000-payin-amount-count';
 import { RefundReads1796900000000 } from './1796900000000-refund-reads';
+import { Settlement1797000000000 } from './1797000000000-settlement';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   DashboardIdentity1796700000000,
   PayinAmountCount1796800000000,
   RefundReads1796900000000,
+  Settlement1797000000000,
 ];

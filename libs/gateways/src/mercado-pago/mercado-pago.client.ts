@@ -35,6 +35,8 @@ export interface MercadoPagoPayment {
   readonly payment_type_id?: string | null;
   readonly card?: { readonly last_four_digits?: string | null } | null;
   readonly date_approved?: string | null;
+  /** Mercado Pago's charges on the payment; `fee_payer` collector: what the seller pays (mercadopago_fee, financing_fee, …). */
+  readonly fee_details?: readonly { readonly type?: string; readonly amount?: number; readonly fee_payer?: string }[] | null;
 }
 
 export interface MercadoPagoRefund {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
-import { DomainError, Money } from '@pcs/kernel';
+import { currencyExponent, decimalToScaledInteger, DomainError, isCurrency, Money } from '@pcs/kernel';
 import {
   ChargeOutcome,
   CheckoutRequest,
@@ -37,6 +37,7 @@ export function outcomeOfPayment(payment: MercadoPagoPayment): GatewayEvent['out
  */
 export function eventOfPayment(payment: MercadoPagoPayment): GatewayEvent {
   const outcome = outcomeOfPayment(payment);
+  const processorFeeAmount = outcome === 'APPROVED' ? collectorFees(payment) : undefined;
   return {
     gateway: MERCADO_PAGO,
     eventId: `payment:${payment.id}:${payment.status}`,
@@ -44,7 +45,26 @@ export function eventOfPayment(payment: MercadoPagoPayment): GatewayEvent {
     outcome,
     error: outcome === 'REJECTED' ? `Mercado Pago: ${payment.status_detail ?? payment.status}` : undefined,
     maskedPan: payment.card?.last_four_digits ? `************${payment.card.last_four_digits}` : undefined,
+    ...(processorFeeAmount === undefined ? {} : { processorFeeAmount }),
   };
+}
+
+/**
+ * What Mercado Pago charged the seller on a payment (its `fee_details` paid
+ * by the collector), in minor units of the payment's currency; undefined when
+ * it reported none (contract §19: processorFeeAmount, for margin reports).
+ */
+export function collectorFees(payment: MercadoPagoPayment): number | undefined {
+  const fees = (payment.fee_details ?? []).filter((fee) => fee.fee_payer === 'collector' && typeof fee.amount === 'number');
+  const currency = payment.currency_id;
+  if (fees.length === 0 || !currency || !isCurrency(currency)) return undefined;
+  let total = 0;
+  for (const fee of fees) {
+    const minor = decimalToScaledInteger(fee.amount!, currencyExponent(currency));
+    if (minor === null) return undefined;
+    total += minor;
+  }
+  return total;
 }
 
 /** Which of several payments for one attempt tells its outcome: a collected one, else one under way, else the latest. */
@@ -169,8 +189,8 @@ export class MercadoPagoGateway extends PaymentGateway {
     const client = await this.clientOf(merchantId);
     const payment = decisive(await client.searchPayments(requestId));
     if (payment) {
-      const { outcome, reference, error, maskedPan } = eventOfPayment(payment);
-      return { status: outcome, reference, error, maskedPan };
+      const { outcome, reference, error, maskedPan, processorFeeAmount } = eventOfPayment(payment);
+      return { status: outcome, reference, error, maskedPan, processorFeeAmount };
     }
     // No payment: the payer has not paid (yet). Past the preference's expiry, never.
     if (checkout && checkout.expiresAt.getTime() <= Date.now()) return { status: 'EXPIRED', reference: checkout.preferenceId };

@@ -342,6 +342,49 @@ export const ERRORS = {
     'The gateway callback could not be verified.',
     'No se pudo verificar la notificación de la pasarela.',
   ),
+  INVALID_SETTLEMENT_ACCOUNT: define(
+    'INVALID_SETTLEMENT_ACCOUNT',
+    'INVALID',
+    'The settlement account is not valid: {reason}.',
+    'La cuenta de liquidación no es válida: {reasonEs}.',
+    'Payins',
+  ),
+  SETTLEMENT_ACCOUNT_MISSING: define(
+    'SETTLEMENT_ACCOUNT_MISSING',
+    'CONFLICT',
+    'The merchant has no settlement account in {currency}: set one before paying out.',
+    'El comercio no tiene una cuenta de liquidación en {currency}: configure una antes de retirar fondos.',
+    'Payins',
+  ),
+  PAYOUT_AMOUNT_EXCEEDS_AVAILABLE: define(
+    'PAYOUT_AMOUNT_EXCEEDS_AVAILABLE',
+    'INVALID',
+    'The payout amount is more than the available balance ({available} {currency}).',
+    'El monto del retiro supera el saldo disponible ({available} {currency}).',
+    'Payins',
+  ),
+  NOTHING_TO_PAY_OUT: define(
+    'NOTHING_TO_PAY_OUT',
+    'CONFLICT',
+    'There is nothing to pay out in {currency}: the available balance is {available}.',
+    'No hay fondos para retirar en {currency}: el saldo disponible es {available}.',
+    'Payins',
+  ),
+  PAYOUT_NOT_FOUND: define('PAYOUT_NOT_FOUND', 'NOT_FOUND', 'The payout was not found.', 'No se encontró el retiro.', 'Payins'),
+  PAYOUT_INVALID_STATE: define(
+    'PAYOUT_INVALID_STATE',
+    'CONFLICT',
+    'The payout is {status}: only a payout that has not left for the bank can be canceled.',
+    'El retiro está {status}: solo se puede cancelar un retiro que todavía no salió hacia el banco.',
+    'Payins',
+  ),
+  RECONCILIATION_RUN_NOT_FOUND: define(
+    'RECONCILIATION_RUN_NOT_FOUND',
+    'NOT_FOUND',
+    'The reconciliation run was not found.',
+    'No se encontró la conciliación.',
+    'Payins',
+  ),
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

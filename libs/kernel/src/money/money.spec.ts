@@ -150,3 +150,31 @@ describe('Money at the edges and in proportion', () => {
     );
   });
 });
+
+describe('Money rates (fees and the tax on them, contract §19)', () => {
+  it('rounds half away from zero to a minor unit', () => {
+    // 3.49% of 100.00 UYU = 3.49; of 1.00 = 0.0349 → 0.03; of 15.00 = 0.5235 → 0.52; of 50.00 = 1.745 → 1.75 (half up)
+    expect(Money.ofMinor(10_000, Currency.UYU).rateOf(349).minor).toBe(349);
+    expect(Money.ofMinor(100, Currency.UYU).rateOf(349).minor).toBe(3);
+    expect(Money.ofMinor(1_500, Currency.UYU).rateOf(349).minor).toBe(52);
+    expect(Money.ofMinor(5_000, Currency.UYU).rateOf(349).minor).toBe(175);
+    expect(Money.ofMinor(-5_000, Currency.UYU).rateOf(349).minor).toBe(-175);
+    expect(Money.ofMinor(1, Currency.CLP).rateOf(5_000).minor).toBe(1);
+    expect(() => Money.ofMinor(1, Currency.UYU).rateOf(-1)).toThrow(MoneyError);
+    expect(() => Money.ofMinor(1, Currency.UYU).rateOf(1.5)).toThrow(MoneyError);
+  });
+
+  it('equals the exact rational rounded half away from zero, for any amount and rate (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -MAX_MINOR_UNITS, max: MAX_MINOR_UNITS }), fc.integer({ min: 0, max: 10_000 }), (amount, bp) => {
+        const share = BigInt(Money.ofMinor(amount, Currency.USD).rateOf(bp).minor);
+        // |amount × bp − share × 10000| ≤ 5000, and a tie goes away from zero.
+        const error = BigInt(amount) * BigInt(bp) - share * 10_000n;
+        expect(error <= 5_000n && error >= -5_000n).toBe(true);
+        if (error === 5_000n) expect(amount).toBeLessThan(0);
+        if (error === -5_000n) expect(amount).toBeGreaterThan(0);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

@@ -114,6 +114,21 @@ export class Money {
     return Money.ofMinor(Number((BigInt(this.minor) * BigInt(part)) / BigInt(whole)), this.currency);
   }
 
+  /**
+   * A rate of this amount, the rate in basis points (hundredths of a percent:
+   * 3.49% = 349), rounded half away from zero to a minor unit (contract §8's
+   * rounding; a fee and the tax on it, §19). Integer arithmetic.
+   */
+  rateOf(basisPoints: number): Money {
+    if (!Number.isSafeInteger(basisPoints) || basisPoints < 0) {
+      throw new MoneyError('NOT_A_NUMBER', 'a rate must be a non-negative integer of basis points');
+    }
+    const numerator = BigInt(this.minor) * BigInt(basisPoints);
+    const magnitude = numerator < 0n ? -numerator : numerator;
+    const rounded = (magnitude + 5_000n) / 10_000n;
+    return Money.ofMinor(Number(numerator < 0n ? -rounded : rounded), this.currency);
+  }
+
   /** Whether the amount stays within the largest amount the service accepts (MAX_MINOR_UNITS). */
   isWithinLimit(): boolean {
     return this.minor <= MAX_MINOR_UNITS;

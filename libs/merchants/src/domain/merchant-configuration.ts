@@ -1,4 +1,5 @@
 import { DomainError, MerchantId } from '@pcs/kernel';
+import { DEFAULT_PAYOUT_SCHEDULE, PayoutSchedule } from './payout-schedule';
 
 export interface CountryVat {
   readonly countryId: string;
@@ -14,6 +15,7 @@ export interface MerchantConfigurationProps {
   shortName: string | null;
   fastPaymentsEnabled: boolean;
   countryVats: CountryVat[];
+  payoutSchedule: PayoutSchedule;
 }
 
 export interface ConfigurationChanges {
@@ -24,6 +26,7 @@ export interface ConfigurationChanges {
   fastPaymentsEnabled?: boolean;
   /** Replaces the whole set when given. */
   countryVats?: CountryVat[];
+  payoutSchedule?: PayoutSchedule;
 }
 
 /** Lowercase letters, digits and inner hyphens; 3–32 characters. Used in fast-payment lookups. */
@@ -51,6 +54,7 @@ export class MerchantConfiguration {
       shortName: null,
       fastPaymentsEnabled: false,
       countryVats: [],
+      payoutSchedule: DEFAULT_PAYOUT_SCHEDULE,
     });
   }
 
@@ -88,6 +92,7 @@ export class MerchantConfiguration {
     if (changes.paymentSuccessNotification !== undefined) next.paymentSuccessNotification = changes.paymentSuccessNotification;
     if (changes.paymentErrorNotification !== undefined) next.paymentErrorNotification = changes.paymentErrorNotification;
     if (changes.fastPaymentsEnabled !== undefined) next.fastPaymentsEnabled = changes.fastPaymentsEnabled;
+    if (changes.payoutSchedule !== undefined) next.payoutSchedule = changes.payoutSchedule;
     if (changes.countryVats !== undefined) {
       const countries = changes.countryVats.map((c) => c.countryId);
       if (new Set(countries).size !== countries.length) {

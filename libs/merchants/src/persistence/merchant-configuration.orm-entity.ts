@@ -1,3 +1,4 @@
+import type { PayoutSchedule } from '../domain/payout-schedule';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 @Entity({ name: 'merchant_configuration' })
@@ -22,6 +23,10 @@ export class MerchantConfigurationOrmEntity {
 
   @Column({ name: 'fast_payments_enabled', type: 'boolean' })
   fastPaymentsEnabled: boolean;
+
+  /** Null: the default schedule (DAILY). Minimums in minor units. */
+  @Column({ name: 'payout_schedule', type: 'jsonb', nullable: true })
+  payoutSchedule: PayoutSchedule | null;
 
   @Column({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;

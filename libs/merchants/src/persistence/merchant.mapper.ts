@@ -1,3 +1,4 @@
+import { DEFAULT_PAYOUT_SCHEDULE } from '../domain/payout-schedule';
 import { asBusinessId, asMerchantId, Currency, TransfersType } from '@pcs/kernel';
 import { Merchant, MerchantProps, MerchantStatus } from '../domain/merchant';
 import { MerchantConfiguration } from '../domain/merchant-configuration';
@@ -95,6 +96,7 @@ export function configurationFromRows(
     shortName: row.shortName,
     fastPaymentsEnabled: row.fastPaymentsEnabled,
     countryVats: vats.map((v) => ({ countryId: v.countryId, vatRateBp: v.vatRateBp })),
+    payoutSchedule: row.payoutSchedule ?? DEFAULT_PAYOUT_SCHEDULE,
   });
 }
 

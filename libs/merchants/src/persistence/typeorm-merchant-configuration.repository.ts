@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { afterCommit, ChangeFeed, InvalidatedCache, isUniqueViolation } from '@pcs/database';
 import * as crypto from 'node:crypto';
-import { EntityManager } from 'typeorm';
+import { EntityManager, In } from 'typeorm';
+import { DEFAULT_PAYOUT_SCHEDULE, PayoutSchedule } from '../domain/payout-schedule';
 import { MerchantConfiguration } from '../domain/merchant-configuration';
 import { MerchantConfigurationRepository, ShortNameTakenError, StoredCountryVat } from '../merchant.repository';
 import { configurationFromRows } from './merchant.mapper';
@@ -53,6 +54,7 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
           notificationEmails: [...next.notificationEmails],
           shortName: next.shortName,
           fastPaymentsEnabled: next.fastPaymentsEnabled,
+          payoutSchedule: next.payoutSchedule,
           updatedAt: now,
         },
       );
@@ -97,6 +99,15 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
       .where('lower(c.short_name) = lower(:shortName) AND c.fast_payments_enabled', { shortName })
       .getRawOne<{ merchantId: string }>();
     return row ? asMerchantId(row.merchantId) : null;
+  }
+
+  async payoutSchedules(manager: EntityManager, merchantIds: readonly MerchantId[]): Promise<Map<MerchantId, PayoutSchedule>> {
+    if (merchantIds.length === 0) return new Map();
+    const rows = await manager.find(MerchantConfigurationOrmEntity, {
+      where: { merchantId: In([...merchantIds]) },
+      select: { merchantId: true, payoutSchedule: true },
+    });
+    return new Map(rows.map((row) => [asMerchantId(row.merchantId), row.payoutSchedule ?? DEFAULT_PAYOUT_SCHEDULE]));
   }
 
   private async replaceCountryVats(

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { DocumentType } from '@pcs/kernel';
-import { checkIdentityDocument, uruguayanCedulaCheckDigit } from './identity-document';
+import { DocumentType, uruguayanCedulaCheckDigit } from '@pcs/kernel';
+import { checkIdentityDocument } from './identity-document';
 
 describe('identity documents', () => {
   it('accepts Uruguayan cédulas with a valid check digit, in the usual spellings', () => {

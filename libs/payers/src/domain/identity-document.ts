@@ -1,20 +1,8 @@
-import { DocumentType } from '@pcs/kernel';
+import { DocumentType, uruguayanCedulaCheckDigit } from '@pcs/kernel';
 
 export type DocumentCheck = { ok: true; number: string } | { ok: false; reason: string; reasonEs: string };
 
 const fail = (reason: string, reasonEs: string): DocumentCheck => ({ ok: false, reason, reasonEs });
-
-/**
- * Uruguayan cédula de identidad: up to 7 digits plus a check digit. The check
- * digit is (10 − Σ dᵢ·wᵢ mod 10) mod 10 with weights 2 9 8 7 6 3 4 over the
- * base padded to 7 digits.
- */
-export function uruguayanCedulaCheckDigit(base: string): number {
-  const weights = [2, 9, 8, 7, 6, 3, 4];
-  const padded = base.padStart(7, '0');
-  const sum = weights.reduce((total, weight, i) => total + weight * Number(padded[i]), 0);
-  return (10 - (sum % 10)) % 10;
-}
 
 /**
  * Checks a document number for its type and country and returns it

@@ -1,5 +1,5 @@
 import { asBusinessId, asMerchantId, asPaymentIntentId, Currency, TransactionStatus } from '@pcs/kernel';
-import { addBusinessDays, Payin } from './payin';
+import { Payin } from './payin';
 
 const now = new Date('2026-11-20T15:00:00Z'); // a Friday
 const open = () =>
@@ -30,21 +30,29 @@ const open = () =>
   });
 
 describe('Payin', () => {
-  it("settles approved payins after the method's business days, skipping weekends", () => {
-    expect(addBusinessDays(now, 0)).toEqual(now);
-    expect(addBusinessDays(now, 1).toISOString()).toBe('2026-11-23T15:00:00.000Z'); // Monday
-    expect(addBusinessDays(now, 3).toISOString()).toBe('2026-11-25T15:00:00.000Z');
+  it('fixes the fees and availability an approval brings; a refund has no fee and is available at once', () => {
+    const availableOn = new Date('2026-11-24T03:00:00Z');
     const payin = open();
-    expect(payin.approve('approved', 2, now)).toBe(true);
-    expect(payin.snapshot()).toMatchObject({ status: 'APPROVED', receivedAmount: 12200, externalStatus: 'approved' });
-    expect(payin.snapshot().liquidationDate?.toISOString()).toBe('2026-11-24T15:00:00.000Z');
+    expect(payin.approve('approved', now, { feeAmount: 548, feeTaxAmount: 121, availableOn }, { processorFeeAmount: 400 })).toBe(true);
+    expect(payin.snapshot()).toMatchObject({
+      status: 'APPROVED',
+      receivedAmount: 12200,
+      externalStatus: 'approved',
+      feeAmount: 548,
+      feeTaxAmount: 121,
+      processorFeeAmount: 400,
+      liquidationDate: availableOn,
+    });
+    const refund = Payin.open({ ...open().snapshot(), transactionId: 'r', transactionType: 'REFUND', conceptCode: 'REFUND' });
+    refund.approve('refunded', now, { feeAmount: 548, feeTaxAmount: 121, availableOn });
+    expect(refund.snapshot()).toMatchObject({ feeAmount: 0, feeTaxAmount: 0, liquidationDate: now });
   });
 
   it('absorbs anything applied after a final state: nothing changes twice', () => {
     const payin = open();
     payin.reject('insufficient_funds', now);
     const before = payin.snapshot();
-    expect(payin.approve('approved', 2, now)).toBe(false);
+    expect(payin.approve('approved', now)).toBe(false);
     expect(payin.schedule('pending', now, 30_000)).toBe(false);
     expect(payin.cancel('late', now)).toBe(false);
     expect(payin.expire(now)).toBe(false);
@@ -56,7 +64,7 @@ describe('Payin', () => {
     expect(payin.schedule('voucher_issued', now, 30_000)).toBe(true);
     expect(payin.status).toBe(TransactionStatus.SCHEDULED);
     expect(payin.schedule('voucher_issued', now, 30_000)).toBe(false);
-    expect(payin.approve('approved', 1, now)).toBe(true);
+    expect(payin.approve('approved', now)).toBe(true);
   });
 
   it('is asked about while it waits on a gateway, less often the older it is, and never once final', () => {
@@ -69,7 +77,7 @@ describe('Payin', () => {
     const muchLater = new Date(now.getTime() + 5 * 3600_000);
     payin.askGatewayAgainLater(muchLater, 30_000);
     expect(payin.snapshot().reconcileAt).toEqual(new Date(muchLater.getTime() + 3600_000));
-    payin.approve('approved', 0, muchLater);
+    payin.approve('approved', muchLater);
     expect(payin.snapshot().reconcileAt).toBeNull();
   });
 

@@ -42,6 +42,11 @@ export interface PayinProps {
   readonly paymentIntentInitiator: PaymentIntentInitiator;
   sessionExpiresAt: Date | null;
   liquidationDate: Date | null;
+  /** The fee and the tax on it, fixed at approval (minor units; 0 until then, and always 0 on a refund). */
+  feeAmount: number;
+  feeTaxAmount: number;
+  /** The processor's own fee when it reports one (margin reports; never charged to the merchant). */
+  processorFeeAmount: number | null;
   cancelledAt: Date | null;
   cancellationReason: string | null;
   /** When to ask the gateway about this payin if nothing has been heard (null: not waiting on a gateway). */
@@ -66,6 +71,9 @@ export type NewPayin = Omit<
   | 'transactionSyncDate'
   | 'receivedAmount'
   | 'liquidationDate'
+  | 'feeAmount'
+  | 'feeTaxAmount'
+  | 'processorFeeAmount'
   | 'cancelledAt'
   | 'cancellationReason'
   | 'updatedAt'
@@ -77,16 +85,23 @@ export type NewPayin = Omit<
 /** The longest a payin waiting on a gateway goes without being asked about. */
 const MAX_RECONCILE_INTERVAL_MS = 60 * 60 * 1000;
 
-/** Adds business days (Monday to Friday) in UTC: when an approved payin settles. */
-export function addBusinessDays(from: Date, days: number): Date {
-  const date = new Date(from.getTime());
-  let left = days;
-  while (left > 0) {
-    date.setUTCDate(date.getUTCDate() + 1);
-    const weekday = date.getUTCDay();
-    if (weekday !== 0 && weekday !== 6) left -= 1;
-  }
-  return date;
+/**
+ * What an approval fixes for good (contract §19): the fee and its tax
+ * (minor units) and when the money becomes available. A refund's approval
+ * fixes no fee and is available at once.
+ */
+export interface ApprovalTerms {
+  readonly feeAmount: number;
+  readonly feeTaxAmount: number;
+  readonly availableOn: Date;
+}
+
+/** What a gateway reported with an approval. */
+export interface ApprovalDetails {
+  readonly maskedPan?: string;
+  readonly cardType?: string;
+  /** The processor's own fee, minor units. */
+  readonly processorFeeAmount?: number;
 }
 
 /**
@@ -119,6 +134,9 @@ export class Payin {
         transactionSyncDate: null,
         receivedAmount: 0,
         liquidationDate: null,
+        feeAmount: 0,
+        feeTaxAmount: 0,
+        processorFeeAmount: null,
         cancelledAt: null,
         cancellationReason: null,
         confirmedByOperation: null,
@@ -235,18 +253,28 @@ export class Payin {
   }
 
   confirmManualRefund(operationId: string, now: Date): boolean {
-    if (!this.approve('manually refunded', 0, now)) return false;
+    if (!this.approve('manually refunded', now)) return false;
     this.props.confirmedByOperation = operationId;
     return true;
   }
 
-  approve(externalStatus: string, settlementDelayDays: number, now: Date, card?: { maskedPan?: string; cardType?: string }): boolean {
+  /**
+   * Approved: the amount is received, with the fees and availability the
+   * approval fixed (`terms`; a refund's, or a collection without terms, pays
+   * nothing and is available now). The database writes the balance
+   * transaction of this approval in the statement that saves it.
+   */
+  approve(externalStatus: string, now: Date, terms?: ApprovalTerms, details?: ApprovalDetails): boolean {
     if (this.isFinal) return false;
+    const charged = this.props.transactionType === 'PAYIN' && terms;
     this.props.status = TransactionStatus.APPROVED;
     this.props.receivedAmount = this.props.amount;
-    this.props.liquidationDate = addBusinessDays(now, settlementDelayDays);
-    this.props.maskedPan = card?.maskedPan ?? this.props.maskedPan;
-    this.props.cardType = card?.cardType ?? this.props.cardType;
+    this.props.feeAmount = charged ? terms.feeAmount : 0;
+    this.props.feeTaxAmount = charged ? terms.feeTaxAmount : 0;
+    this.props.liquidationDate = charged ? terms.availableOn : now;
+    this.props.processorFeeAmount = details?.processorFeeAmount ?? this.props.processorFeeAmount;
+    this.props.maskedPan = details?.maskedPan ?? this.props.maskedPan;
+    this.props.cardType = details?.cardType ?? this.props.cardType;
     if (this.props.manualRefundStatus) this.props.manualRefundStatus = 'MANUAL_REFUND_CONFIRMED';
     this.finish();
     this.sync(externalStatus, now);

@@ -3,9 +3,8 @@ import { ConceptCode, ManualRefundStatus, Payin, PaymentIntentInitiator, Transac
 import { PayinOrmEntity } from './payin.orm-entity';
 
 export function payinFromRow(row: PayinOrmEntity): Payin {
-  const { payoutRequestId: _payout, ...rest } = row;
   return Payin.restore({
-    ...rest,
+    ...row,
     businessId: asBusinessId(row.businessId),
     merchantId: asMerchantId(row.merchantId),
     paymentIntentId: asPaymentIntentId(row.paymentIntentId),
@@ -19,5 +18,5 @@ export function payinFromRow(row: PayinOrmEntity): Payin {
 }
 
 export function payinToRow(payin: Payin): PayinOrmEntity {
-  return Object.assign(new PayinOrmEntity(), { payoutRequestId: null, ...payin.snapshot() });
+  return Object.assign(new PayinOrmEntity(), payin.snapshot());
 }

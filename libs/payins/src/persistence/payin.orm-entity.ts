@@ -8,7 +8,6 @@ export class PayinOrmEntity {
   @Column({ name: 'merchant_id', type: 'uuid' }) merchantId: string;
   @Column({ name: 'payment_intent_id', type: 'uuid' }) paymentIntentId: string;
   @Column({ name: 'account_id', type: 'uuid', nullable: true }) accountId: string | null;
-  @Column({ name: 'payout_request_id', type: 'uuid', nullable: true }) payoutRequestId: string | null;
   @Column({ name: 'transaction_type', type: 'text' }) transactionType: string;
   @Column({ name: 'concept_code', type: 'text' }) conceptCode: string;
   @Column({ type: 'text' }) status: string;
@@ -33,6 +32,9 @@ export class PayinOrmEntity {
   @Column({ name: 'payment_intent_initiator', type: 'text' }) paymentIntentInitiator: string;
   @Column({ name: 'session_expires_at', type: 'timestamptz', nullable: true }) sessionExpiresAt: Date | null;
   @Column({ name: 'liquidation_date', type: 'timestamptz', nullable: true }) liquidationDate: Date | null;
+  @Column({ name: 'fee_amount', type: 'bigint', transformer: bigintTransformer }) feeAmount: number;
+  @Column({ name: 'fee_tax_amount', type: 'bigint', transformer: bigintTransformer }) feeTaxAmount: number;
+  @Column({ name: 'processor_fee_amount', type: 'bigint', nullable: true, transformer: bigintTransformer }) processorFeeAmount: number | null;
   @Column({ name: 'cancelled_at', type: 'timestamptz', nullable: true }) cancelledAt: Date | null;
   @Column({ name: 'cancellation_reason', type: 'text', nullable: true }) cancellationReason: string | null;
   @Column({ name: 'reconcile_at', type: 'timestamptz', nullable: true }) reconcileAt: Date | null;

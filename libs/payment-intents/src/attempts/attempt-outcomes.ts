@@ -1,11 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { CatalogService } from '@pcs/catalog';
 import { RuntimeSettings } from '@pcs/config';
 import { inTransaction } from '@pcs/database';
 import type { ChargeOutcome, GatewayEvent } from '@pcs/gateways';
 import { GatewayRegistry } from '@pcs/gateways';
+import { Money } from '@pcs/kernel';
 import { Payin, PayinLedgerService } from '@pcs/payins';
+import { PricingService } from '@pcs/settlement';
 import { DataSource, EntityManager } from 'typeorm';
 import { PaymentIntent } from '../domain/payment-intent';
 import { PaymentIntentRepository } from '../payment-intent.repository';
@@ -29,7 +30,7 @@ export class AttemptOutcomes {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly intents: PaymentIntentRepository,
     private readonly ledger: PayinLedgerService,
-    private readonly catalog: CatalogService,
+    private readonly pricing: PricingService,
     private readonly gateways: GatewayRegistry,
     private readonly parties: PaymentAttemptParties,
     private readonly settings: RuntimeSettings,
@@ -45,8 +46,16 @@ export class AttemptOutcomes {
       changed = payin.schedule('pending', now, this.settings.gateway.reconcileAfterSeconds * 1000);
       if (changed && intent.status === 'REQUIRES_ACTION') intent.markProcessing(now);
     } else if (event.outcome === 'APPROVED') {
-      const days = await this.settlementDelayDays(p.countryProcessorId);
-      changed = payin.approve('approved', days, now, { maskedPan: event.maskedPan, cardType: event.cardType });
+      // Fixed for good with the approval (contract §19): the merchant's price now, and when the money becomes available.
+      const terms = await this.pricing.approvalTerms(
+        { merchantId: p.merchantId, countryProcessorId: p.countryProcessorId, received: Money.ofMinor(p.amount, p.currency), approvedAt: now },
+        manager,
+      );
+      changed = payin.approve('approved', now, terms, {
+        maskedPan: event.maskedPan,
+        cardType: event.cardType,
+        processorFeeAmount: event.processorFeeAmount,
+      });
       if (changed && (intent.status === 'REQUIRES_ACTION' || intent.status === 'PROCESSING')) {
         intent.succeed(event.reference, now);
         await this.parties.validateInstrument(manager, intent);
@@ -75,7 +84,7 @@ export class AttemptOutcomes {
         await this.ledger.save(manager, locked);
       }
       if (outcome.instrumentToken) await this.parties.recordInstrumentToken(manager, intent, outcome);
-      const { status, error, maskedPan, cardType } = outcome;
+      const { status, error, maskedPan, cardType, processorFeeAmount } = outcome;
       await this.apply(manager, intent, locked, {
         gateway: gatewayName,
         eventId: `charge:${outcome.reference}`,
@@ -84,6 +93,7 @@ export class AttemptOutcomes {
         error,
         maskedPan,
         cardType,
+        processorFeeAmount,
       });
     });
   }
@@ -97,11 +107,5 @@ export class AttemptOutcomes {
     } catch (error) {
       this.logger.warn(`could not close checkout ${p.externalId}: ${(error as Error).message}`);
     }
-  }
-
-  private async settlementDelayDays(countryProcessorId: string | null): Promise<number> {
-    if (!countryProcessorId) return 0;
-    const [processor] = await this.catalog.findCountryProcessors([countryProcessorId]);
-    return processor?.paymentMethod.settlementDelayDays ?? 0;
   }
 }

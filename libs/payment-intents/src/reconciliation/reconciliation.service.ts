@@ -60,8 +60,16 @@ export class ReconciliationService {
         answer.status === 'REJECTED' ||
         (answer.status === 'PENDING' && payin.status === TransactionStatus.PENDING))
     ) {
-      const { status, reference, error, maskedPan, cardType, instrumentToken } = answer;
-      await this.outcomes.applyChargeAnswer(payinId, gatewayName, { status, reference, error, maskedPan, cardType, instrumentToken });
+      const { status, reference, error, maskedPan, cardType, instrumentToken, processorFeeAmount } = answer;
+      await this.outcomes.applyChargeAnswer(payinId, gatewayName, {
+        status,
+        reference,
+        error,
+        maskedPan,
+        cardType,
+        instrumentToken,
+        processorFeeAmount,
+      });
     }
     await inTransaction(this.dataSource, async (manager) => {
       const intent = await this.intents.lockById(manager, payin.snapshot().paymentIntentId, true);

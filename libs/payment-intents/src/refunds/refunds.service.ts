@@ -274,7 +274,7 @@ export class RefundsService {
       const as = refund.state;
       const now = new Date();
       if (reference && !refund.snapshot().externalId) refund.bindGatewayReference(reference, null, now);
-      if (refund.approve('refunded', 0, now) && (await this.ledger.saveIfStill(this.dataSource.manager, refund, as))) return;
+      if (refund.approve('refunded', now) && (await this.ledger.saveIfStill(this.dataSource.manager, refund, as))) return;
     }
     await this.settleLocked(refund.id, status, reference, error);
   }
@@ -289,7 +289,7 @@ export class RefundsService {
       const now = new Date();
       if (reference && !payin.snapshot().externalId) payin.bindGatewayReference(reference, null, now);
       if (status === 'APPROVED') {
-        payin.approve('refunded', 0, now);
+        payin.approve('refunded', now);
       } else if (payin.reject(error ?? 'refund rejected', now)) {
         intent.releaseRefund(Money.ofMinor(payin.snapshot().amount, payin.snapshot().currency), now);
         await this.intents.save(manager, intent);

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsString, Matches, MaxLength, registerDecorator } from 'class-validator';
 import { Optional, NestedObject } from '@pcs/http';
-import { isValidCbu, isValidCbuAlias } from '@pcs/payment-intents';
+import { isValidCbu, isValidCbuAlias } from '@pcs/kernel';
 
 function Check(name: string, test: (value: string) => boolean, message: string): PropertyDecorator {
   return (target, propertyName) =>

@@ -1,7 +1,9 @@
 /**
- * Argentine CBU (Clave Bancaria Uniforme): 22 digits in two blocks, each
- * ending in a check digit. Block one: bank (3) + branch (4) + check, weights
- * 7 1 3 9 7 1 3. Block two: account (13) + check, weights 3 9 7 1 3 9 7 1 3 9 7 1 3.
+ * Argentine CBU (Clave Bancaria Uniforme) and CVU (Clave Virtual Uniforme,
+ * the same layout for accounts at payment service providers, bank code 000):
+ * 22 digits in two blocks, each ending in a check digit. Block one: bank (3)
+ * + branch (4) + check, weights 7 1 3 9 7 1 3. Block two: account (13) +
+ * check, weights 3 9 7 1 3 9 7 1 3 9 7 1 3 (BCRA, Comunicación "A" 2575).
  */
 function blockCheckDigit(digits: string, weights: number[]): number {
   const sum = weights.reduce((total, weight, i) => total + weight * Number(digits[i]), 0);
@@ -16,6 +18,11 @@ export function isValidCbu(value: string): boolean {
     blockCheckDigit(first, [7, 1, 3, 9, 7, 1, 3]) === Number(first[7]) &&
     blockCheckDigit(second, [3, 9, 7, 1, 3, 9, 7, 1, 3, 9, 7, 1, 3]) === Number(second[13])
   );
+}
+
+/** The BCRA entity code a CBU starts with (000 for a CVU). */
+export function cbuBankCode(cbu: string): string {
+  return cbu.slice(0, 3);
 }
 
 /** A CBU alias: 6 to 20 letters, digits, dots or hyphens. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { cbuFrom, isValidCbu, isValidCbuAlias } from './argentine-payment-info';
+import { cbuFrom, isValidCbu, isValidCbuAlias } from './cbu';
 
-describe('Argentine payment info', () => {
+describe('Argentine CBU and alias', () => {
   it('accepts a CBU whose two check digits are right', () => {
     // Banco Nación (011), branch 0001
     const cbu = cbuFrom('0110001', '0000000000001');

@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Caller, Currency, isMerchantCaller, MerchantId, Page, PageRequest, TenantScope } from '@pcs/kernel';
+import { MerchantAccess } from '@pcs/merchants';
+import * as crypto from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { Balance, BalanceTransaction } from './domain/balance-transaction';
+import { BalanceRepository, BalanceTransactionFilters, PayoutRepository } from './settlement.repository';
+
+export interface BalanceTransactionQuery extends BalanceTransactionFilters {
+  readonly merchantId?: MerchantId;
+}
+
+/**
+ * Balances and their transactions (contract §19). Every movement of money is
+ * a balance transaction, written in the transaction that moves it; balances
+ * are read from figures the database keeps equal to the transactions' sum
+ * (never by summing millions of rows).
+ */
+@Injectable()
+export class BalancesService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly access: MerchantAccess,
+    private readonly balances: BalanceRepository,
+    private readonly payouts: PayoutRepository,
+  ) {}
+
+  /** The merchant's balance in each currency it has (or may have) money in. */
+  async balance(caller: Caller, merchantId: MerchantId): Promise<{ merchantId: MerchantId; balances: Balance[] }> {
+    const merchant = await this.access.loadVisible(caller, merchantId);
+    const manager = this.dataSource.manager;
+    const [figures, underWay] = await Promise.all([this.balances.figures(manager, merchant.id), this.payouts.underWay(manager, merchant.id)]);
+    const currencies = new Set<Currency>([...merchant.snapshot().currencies, ...figures.map((f) => f.currency), ...underWay.keys()]);
+    const balances = [...currencies].sort().map((currency) => {
+      const figure = figures.find((f) => f.currency === currency);
+      return {
+        currency,
+        pending: figure?.pending ?? 0,
+        available: figure?.available ?? 0,
+        inTransit: underWay.get(currency) ?? 0,
+        upcoming: figure?.upcoming ?? [],
+      };
+    });
+    return { merchantId: merchant.id, balances };
+  }
+
+  /** The caller's balance transactions (one merchant's when named, or the merchant caller's), newest first. */
+  async list(caller: Caller, query: BalanceTransactionQuery, page: PageRequest): Promise<Page<BalanceTransaction>> {
+    return this.balances.list(this.dataSource.manager, await this.scopeOf(caller, query.merchantId), query, page);
+  }
+
+  /** Every balance transaction matching, in batches (the CSV answer). */
+  async each(caller: Caller, query: BalanceTransactionQuery, batch: (rows: readonly BalanceTransaction[]) => Promise<void>): Promise<void> {
+    await this.balances.each(this.dataSource.manager, await this.scopeOf(caller, query.merchantId), query, batch);
+  }
+
+  /** The payouts that swept these payins' and refunds' transactions (the ledger's payoutRequestId), by transactionId. */
+  payoutsOfSources(sourceIds: readonly string[]): Promise<Map<string, string>> {
+    return this.balances.payoutsOfSources(this.dataSource.manager, sourceIds);
+  }
+
+  /**
+   * The operator's correction (`balance:adjust`): an ADJUSTMENT of a signed
+   * amount (minor units), available at once. Corrections are new entries;
+   * nothing written is ever changed.
+   */
+  async adjust(merchantId: MerchantId, businessId: string, currency: Currency, amount: number, reason: string): Promise<BalanceTransaction> {
+    if (!Number.isSafeInteger(amount) || amount === 0) throw new Error('an adjustment moves a non-zero whole number of minor units');
+    const id = crypto.randomUUID();
+    const [recorded] = await this.balances.record(this.dataSource.manager, [
+      {
+        balanceTransactionId: id,
+        businessId,
+        merchantId,
+        currency,
+        type: 'ADJUSTMENT',
+        amount,
+        fee: 0,
+        availableOn: null,
+        sourceId: id,
+        payoutId: null,
+        description: reason.slice(0, 512),
+      },
+    ]);
+    return recorded;
+  }
+
+  /** What a read may see: the named merchant (visible to the caller), the merchant caller's own, or the whole business. */
+  async scopeOf(caller: Caller, merchantId: MerchantId | undefined): Promise<TenantScope> {
+    if (merchantId) return { businessId: caller.businessId, merchantId: (await this.access.loadVisible(caller, merchantId)).id };
+    return { businessId: caller.businessId, merchantId: isMerchantCaller(caller) ? caller.merchantId : null };
+  }
+}

@@ -1,0 +1,51 @@
+import { BusinessId, Currency, MerchantId } from '@pcs/kernel';
+
+export const BALANCE_TRANSACTION_TYPES = [
+  'PAYIN',
+  'REFUND',
+  'CHARGEBACK',
+  'CHARGEBACK_REVERSAL',
+  'PAYOUT',
+  'PAYOUT_FAILURE',
+  'ADJUSTMENT',
+] as const;
+export type BalanceTransactionType = (typeof BALANCE_TRANSACTION_TYPES)[number];
+
+/**
+ * One movement of a merchant's money in a currency (contract §19), in minor
+ * units: `net = amount − fee`. It is PENDING until `availableOn`, then
+ * AVAILABLE. Written once; only a payout's sweep marks it (`payoutId`).
+ */
+export interface BalanceTransaction {
+  readonly balanceTransactionId: string;
+  readonly businessId: BusinessId;
+  readonly merchantId: MerchantId;
+  readonly currency: Currency;
+  readonly type: BalanceTransactionType;
+  readonly amount: number;
+  readonly fee: number;
+  readonly net: number;
+  readonly availableOn: Date;
+  /** The payin's or refund's transactionId, the payout's id, a dispute's, or an adjustment's own. */
+  readonly sourceId: string;
+  readonly payoutId: string | null;
+  readonly description: string | null;
+  readonly createdAt: Date;
+}
+
+export function balanceTransactionStatus(transaction: Pick<BalanceTransaction, 'availableOn'>, now: Date): 'PENDING' | 'AVAILABLE' {
+  return transaction.availableOn.getTime() <= now.getTime() ? 'AVAILABLE' : 'PENDING';
+}
+
+/** A merchant's balance in one currency, minor units. */
+export interface Balance {
+  readonly currency: Currency;
+  /** The net of transactions not available yet. */
+  readonly pending: number;
+  /** The net of available transactions, payouts' debits included (negative after refunds or chargebacks: the next payout nets it). */
+  readonly available: number;
+  /** Payouts PENDING or IN_TRANSIT. */
+  readonly inTransit: number;
+  /** What becomes available when, in the coming days (pending, by date). */
+  readonly upcoming: readonly { readonly availableOn: Date; readonly amount: number }[];
+}

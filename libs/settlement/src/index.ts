@@ -1,0 +1,14 @@
+export * from './settlement.module';
+export * from './pricing.service';
+export * from './settlement-accounts.service';
+export * from './balances.service';
+export * from './payouts.service';
+export * from './settlement-daily.service';
+export * from './domain/business-calendar';
+export * from './domain/country-calendar';
+export * from './domain/price';
+export * from './domain/payout';
+export * from './domain/payout-due';
+export * from './domain/balance-transaction';
+export * from './domain/settlement-account';
+export type { BalanceTransactionFilters, PayoutFilters } from './settlement.repository';

@@ -1,0 +1,383 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { CatalogService } from '@pcs/catalog';
+import { RuntimeSettings } from '@pcs/config';
+import { inTransaction } from '@pcs/database';
+import { EventRecorder } from '@pcs/events';
+import { JobQueue } from '@pcs/jobs';
+import { asBusinessId, Caller, Currency, DomainError, isMerchantCaller, MerchantId, Money, moneyFromWire, Page, PageRequest, wireAmount } from '@pcs/kernel';
+import { MerchantService, PayoutSchedule } from '@pcs/merchants';
+import * as crypto from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { BusinessCalendar, CountryCalendar, LocalDate } from './domain/business-calendar';
+import { calendarOf } from './domain/country-calendar';
+import { Payout, PayoutOrigin } from './domain/payout';
+import type { Bank, SettlementAccount } from './domain/settlement-account';
+import { BankFilePayoutRail, PayoutRail, SandboxPayoutRail } from './rails/payout-rail';
+import { BalanceRepository, PayoutFilters, PayoutRepository, SettlementAccountRepository } from './settlement.repository';
+import { BalancesService } from './balances.service';
+
+interface PayoutJob {
+  readonly payoutId: string;
+  /** dispatch: hand it to its rail; settle: the rail's own answer (sandbox). */
+  readonly step: 'dispatch' | 'settle';
+}
+
+export interface PayoutQuery extends PayoutFilters {
+  readonly merchantId?: MerchantId;
+}
+
+/** A scheduled payout that was not made, and why (nothing available, below the minimum, already made today). */
+export type ScheduledOutcome = { readonly made: Payout } | { readonly skipped: string };
+
+/**
+ * Payouts (contract §19): the merchant's available money to its settlement
+ * account in the currency, on request or on its schedule.
+ *
+ * A payout is made in one transaction that holds the merchant's balance in
+ * that currency (an advisory lock: concurrent payouts queue, so the same
+ * money is never paid twice): it reads the available balance from the
+ * figures, writes the payout, its PAYOUT balance transaction (−amount) and,
+ * for the whole balance, marks every available transaction no payout swept
+ * yet as its own — one set-based statement, whatever their number — with its
+ * event and the job that hands it to its rail. A kill at any point leaves the
+ * whole payout or nothing. Refunds are not held: one racing a payout only
+ * moves the available balance below zero, and the next payout nets it.
+ */
+@Injectable()
+export class PayoutsService {
+  private readonly logger = new Logger('Payouts');
+  private readonly rails: ReadonlyMap<string, PayoutRail>;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly merchants: MerchantService,
+    private readonly catalog: CatalogService,
+    private readonly accounts: SettlementAccountRepository,
+    private readonly balances: BalanceRepository,
+    private readonly balanceReads: BalancesService,
+    private readonly payouts: PayoutRepository,
+    private readonly events: EventRecorder,
+    private readonly jobs: JobQueue,
+    private readonly calendar: BusinessCalendar,
+    private readonly settings: RuntimeSettings,
+  ) {
+    const rails: PayoutRail[] = [new SandboxPayoutRail(settings.settlement.sandboxPayoutDelaySeconds), new BankFilePayoutRail()];
+    this.rails = new Map(rails.map((rail) => [rail.name, rail]));
+  }
+
+  /**
+   * A payout on request: the whole available balance, or `amount` (a wire
+   * decimal) of it. Errors in the contract's order: no account 409, a bad or
+   * too large amount 400, nothing available 409. `operationId` (from the
+   * Idempotency-Key) names the payout: a retry finds it instead of paying again.
+   */
+  async request(caller: Caller, merchantId: MerchantId, currency: Currency, amount?: number, operationId?: string): Promise<Payout> {
+    const merchant = (await this.merchants.load(caller, merchantId)).snapshot();
+    const payoutId = operationId ?? crypto.randomUUID();
+    return inTransaction(this.dataSource, async (manager) => {
+      await this.holdBalance(manager, merchant.merchantId, currency);
+      const earlier = await this.payouts.find(manager, payoutId);
+      if (earlier) return earlier;
+      const account = await this.accounts.find(manager, merchant.merchantId, currency);
+      if (!account) throw new DomainError('SETTLEMENT_ACCOUNT_MISSING', undefined, { currency });
+      const available = await this.balances.available(manager, merchant.merchantId, currency);
+      if (amount !== undefined) {
+        const requested = moneyFromWire('amount', amount, currency).minor;
+        if (requested > available)
+          throw new DomainError('PAYOUT_AMOUNT_EXCEEDS_AVAILABLE', undefined, { available: wireAmount(available, currency), currency });
+        return this.make(manager, { payoutId, account, amount: requested, sweep: false, origin: 'REQUESTED', scheduledFor: null });
+      }
+      if (available <= 0) throw new DomainError('NOTHING_TO_PAY_OUT', undefined, { available: wireAmount(available, currency), currency });
+      return this.make(manager, { payoutId, account, amount: available, sweep: true, origin: 'REQUESTED', scheduledFor: null });
+    });
+  }
+
+  /**
+   * The scheduled payout of an account's whole available balance on a local
+   * day: made once per merchant, currency and day (a retried run finds it),
+   * and only when the balance reaches the schedule's minimum.
+   */
+  async payScheduled(account: SettlementAccount, schedule: PayoutSchedule, day: LocalDate): Promise<ScheduledOutcome> {
+    const merchantId = account.merchantId as MerchantId;
+    return inTransaction(this.dataSource, async (manager) => {
+      await this.holdBalance(manager, merchantId, account.currency);
+      const [made] = await manager.query<{ payout_id: string }[]>(
+        `SELECT payout_id FROM payout WHERE merchant_id = $1 AND currency = $2 AND scheduled_for = $3`,
+        [merchantId, account.currency, day],
+      );
+      if (made) return { skipped: 'already paid out today' };
+      const available = await this.balances.available(manager, merchantId, account.currency);
+      if (available <= 0) return { skipped: 'nothing available' };
+      const minimum = schedule.minimumAmount[account.currency] ?? 0;
+      if (available < minimum) return { skipped: 'below the minimum' };
+      return {
+        made: await this.make(manager, {
+          payoutId: crypto.randomUUID(),
+          account,
+          amount: available,
+          sweep: true,
+          origin: 'SCHEDULED',
+          scheduledFor: day,
+        }),
+      };
+    });
+  }
+
+  async get(caller: Caller, payoutId: string): Promise<Payout> {
+    const payout = await this.payouts.find(this.dataSource.manager, payoutId);
+    if (!payout || !(await this.visible(caller, payout))) throw new DomainError('PAYOUT_NOT_FOUND');
+    return payout;
+  }
+
+  async list(caller: Caller, query: PayoutQuery, page: PageRequest): Promise<Page<Payout>> {
+    return this.payouts.list(this.dataSource.manager, await this.balanceReads.scopeOf(caller, query.merchantId), query, page);
+  }
+
+  /** Cancels a payout that has not left (PENDING, or waiting unexported in a bank file): its amount comes back to available. */
+  async cancel(caller: Caller, payoutId: string): Promise<Payout> {
+    return inTransaction(this.dataSource, async (manager) => {
+      const payout = await this.payouts.find(manager, payoutId, true);
+      if (!payout || !(await this.visible(caller, payout, manager))) throw new DomainError('PAYOUT_NOT_FOUND');
+      const now = new Date();
+      payout.cancel(now);
+      await this.giveBack(manager, payout, 'payout canceled');
+      return payout;
+    });
+  }
+
+  /** Hands a payout to its rail (the payout worker, after the payout committed). */
+  async dispatch(payoutId: string): Promise<void> {
+    await inTransaction(this.dataSource, async (manager) => {
+      const payout = await this.payouts.find(manager, payoutId, true);
+      if (!payout || payout.status !== 'PENDING') return;
+      const p = payout.snapshot();
+      const rail = this.railOf(p.rail);
+      const now = new Date();
+      const departure = rail.depart(p, await this.countryOf(p.merchantId), now, this.calendar);
+      payout.markInTransit(now, departure.arrivalDate);
+      await this.save(manager, payout);
+      if (departure.settleAfterSeconds !== null)
+        await this.jobs.send(manager, this.settings.settlement.payoutQueue, { payoutId, step: 'settle' } satisfies PayoutJob, {
+          startAfter: departure.settleAfterSeconds,
+          retryLimit: 20,
+          retryDelay: 5,
+          retryBackoff: true,
+        });
+    });
+  }
+
+  /** A rail's own answer (the sandbox's, after its delay). */
+  async settle(payoutId: string): Promise<void> {
+    await inTransaction(this.dataSource, async (manager) => {
+      const payout = await this.payouts.find(manager, payoutId, true);
+      if (!payout || payout.status !== 'IN_TRANSIT') return;
+      const p = payout.snapshot();
+      const outcome = this.railOf(p.rail).outcome(p);
+      const now = new Date();
+      if (outcome.paid) {
+        payout.markPaid(now, p.arrivalDate ?? this.today(await this.countryOf(p.merchantId), now), outcome.bankReference);
+        await this.save(manager, payout);
+      } else {
+        payout.fail(now, outcome.reason);
+        await this.giveBack(manager, payout, `payout failed: ${outcome.reason}`);
+      }
+    });
+  }
+
+  /** The operator records the bank's credit (`payout:mark-paid`): the arrival date is today, in the merchant's country. */
+  async markPaid(payoutId: string, bankReference: string): Promise<Payout> {
+    return inTransaction(this.dataSource, async (manager) => {
+      const payout = await this.payouts.find(manager, payoutId, true);
+      if (!payout) throw new DomainError('PAYOUT_NOT_FOUND');
+      const now = new Date();
+      if (!payout.markPaid(now, this.today(await this.countryOf(payout.snapshot().merchantId), now), bankReference))
+        throw new DomainError('PAYOUT_INVALID_STATE', `only a payout IN_TRANSIT can be marked paid; this one is ${payout.status}`, {
+          status: payout.status,
+        });
+      await this.save(manager, payout);
+      return payout;
+    });
+  }
+
+  /** The operator records the bank's refusal (`payout:mark-failed`): its amount comes back to available. */
+  async markFailed(payoutId: string, reason: string): Promise<Payout> {
+    return inTransaction(this.dataSource, async (manager) => {
+      const payout = await this.payouts.find(manager, payoutId, true);
+      if (!payout) throw new DomainError('PAYOUT_NOT_FOUND');
+      if (!payout.fail(new Date(), reason))
+        throw new DomainError('PAYOUT_INVALID_STATE', `a payout ${payout.status} cannot be marked failed`, { status: payout.status });
+      await this.giveBack(manager, payout, `payout failed: ${reason}`);
+      return payout;
+    });
+  }
+
+  /**
+   * The bank-file rail's batch for a bank (`payouts:export`): its payouts in
+   * transit not exported yet, marked exported in the transaction that hands
+   * them to `write` (the file); a failed write leaves them waiting.
+   */
+  async exportBatch(bankId: string, write: (payouts: readonly Payout[]) => Promise<void>): Promise<Payout[]> {
+    return inTransaction(this.dataSource, async (manager) => {
+      const payouts = await this.payouts.awaitingExport(manager, bankId, 10_000);
+      const now = new Date();
+      for (const payout of payouts) {
+        payout.markExported(now);
+        await this.payouts.save(manager, payout);
+      }
+      if (payouts.length > 0) await write(payouts);
+      return payouts;
+    });
+  }
+
+  /** The bank a payout goes to. */
+  bankOf(bankId: string): Promise<Bank | null> {
+    return this.accounts.bank(this.dataSource.manager, bankId);
+  }
+
+  private async make(
+    manager: EntityManager,
+    input: { payoutId: string; account: SettlementAccount; amount: number; sweep: boolean; origin: PayoutOrigin; scheduledFor: LocalDate | null },
+  ): Promise<Payout> {
+    const { account } = input;
+    const merchantId = account.merchantId as MerchantId;
+    const transactionCount = input.sweep ? await this.balances.sweep(manager, merchantId, account.currency, input.payoutId) : 0;
+    const payout = Payout.create({
+      payoutId: input.payoutId,
+      businessId: asBusinessId(account.businessId),
+      merchantId,
+      currency: account.currency,
+      amount: input.amount,
+      rail: this.settings.settlement.payoutRail,
+      origin: input.origin,
+      destination: {
+        settlementAccountId: account.settlementAccountId,
+        bankId: account.bank.bankId,
+        accountNumber: account.accountNumber,
+        accountType: account.accountType,
+        holderDocument: account.holderDocument,
+      },
+      transactionCount,
+      scheduledFor: input.scheduledFor,
+      createdAt: new Date(),
+    });
+    await this.payouts.insert(manager, payout);
+    await this.balances.record(manager, [
+      {
+        balanceTransactionId: crypto.randomUUID(),
+        businessId: account.businessId,
+        merchantId,
+        currency: account.currency,
+        type: 'PAYOUT',
+        amount: -input.amount,
+        fee: 0,
+        availableOn: null,
+        sourceId: input.payoutId,
+        payoutId: input.payoutId,
+        description: `payout to ${account.bank.name}`,
+      },
+    ]);
+    await this.recordEvents(manager, payout);
+    await this.jobs.send(manager, this.settings.settlement.payoutQueue, { payoutId: input.payoutId, step: 'dispatch' } satisfies PayoutJob, {
+      retryLimit: 20,
+      retryDelay: 5,
+      retryBackoff: true,
+    });
+    this.logger.log(`payout ${input.payoutId} of ${Money.ofMinor(input.amount, account.currency).toWire()} ${account.currency} made (${input.origin})`);
+    return payout;
+  }
+
+  /** A failed or canceled payout's amount back in available: PAYOUT_FAILURE of +amount, once (its source is the payout). */
+  private async giveBack(manager: EntityManager, payout: Payout, description: string): Promise<void> {
+    const p = payout.snapshot();
+    await this.save(manager, payout);
+    await this.balances.record(manager, [
+      {
+        balanceTransactionId: crypto.randomUUID(),
+        businessId: p.businessId,
+        merchantId: p.merchantId,
+        currency: p.currency,
+        type: 'PAYOUT_FAILURE',
+        amount: p.amount,
+        fee: 0,
+        availableOn: null,
+        sourceId: p.payoutId,
+        payoutId: null,
+        description,
+      },
+    ]);
+  }
+
+  private async save(manager: EntityManager, payout: Payout): Promise<void> {
+    await this.payouts.save(manager, payout);
+    await this.recordEvents(manager, payout);
+  }
+
+  private async recordEvents(manager: EntityManager, payout: Payout): Promise<void> {
+    const types = payout.pullEvents();
+    if (types.length === 0) return;
+    const p = payout.snapshot();
+    const object = payoutRepresentation(payout, await this.accounts.bank(manager, p.destination.bankId));
+    await this.events.recordAll(
+      manager,
+      types.map((type) => ({ type, businessId: p.businessId, merchantId: p.merchantId, subjectId: p.payoutId, object })),
+    );
+  }
+
+  /** Serialises payouts of one merchant and currency (never held by approvals or refunds). */
+  private async holdBalance(manager: EntityManager, merchantId: MerchantId, currency: Currency): Promise<void> {
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`payout:${merchantId}:${currency}`]);
+  }
+
+  private async visible(caller: Caller, payout: Payout, manager: EntityManager = this.dataSource.manager): Promise<boolean> {
+    const p = payout.snapshot();
+    if (p.businessId !== caller.businessId) return false;
+    if (isMerchantCaller(caller) && caller.merchantId !== p.merchantId) return false;
+    // A deleted merchant's payouts leave the API with it (its records stay).
+    const merchant = await this.merchants.findById(p.merchantId, manager);
+    return merchant !== null && merchant.deletedAt === null;
+  }
+
+  private railOf(name: string): PayoutRail {
+    const rail = this.rails.get(name);
+    if (!rail) throw new Error(`no payout rail ${name}`);
+    return rail;
+  }
+
+  private async countryOf(merchantId: MerchantId): Promise<CountryCalendar> {
+    const merchant = await this.merchants.findById(merchantId);
+    const country = merchant && (await this.catalog.findCountryById(merchant.countryId));
+    if (!country) throw new Error(`merchant ${merchantId} has no country`);
+    return calendarOf(country);
+  }
+
+  private today(country: CountryCalendar, now: Date): LocalDate {
+    return this.calendar.localDate(now, country.timeZone);
+  }
+}
+
+/** A payout as the API, its events and the operator's commands show it (wire amounts). */
+export function payoutRepresentation(payout: Payout, bank: Bank | null) {
+  const p = payout.snapshot();
+  return {
+    payoutId: p.payoutId,
+    merchantId: p.merchantId,
+    currency: p.currency,
+    amount: wireAmount(p.amount, p.currency),
+    status: p.status,
+    settlementBank: {
+      settlementAccountId: p.destination.settlementAccountId,
+      bankId: p.destination.bankId,
+      bankName: bank?.name ?? null,
+      accountNumber: p.destination.accountNumber,
+      accountType: p.destination.accountType,
+      currency: p.currency,
+    },
+    arrivalDate: p.arrivalDate,
+    bankReference: p.bankReference,
+    failureReason: p.failureReason,
+    transactionCount: p.transactionCount,
+    createdAt: p.createdAt.toISOString(),
+    paidAt: p.paidAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,387 @@
+import { Injectable } from '@nestjs/common';
+import { afterCommit, ChangeFeed, InvalidatedCache, queryPrepared } from '@pcs/database';
+import { asMerchantId, Currency, MerchantId, Page, pageOffset, PageRequest, TenantScope } from '@pcs/kernel';
+import * as crypto from 'node:crypto';
+import { EntityManager, In } from 'typeorm';
+import type { BalanceTransaction } from '../domain/balance-transaction';
+import type { Payout } from '../domain/payout';
+import type { Bank, SettlementAccount } from '../domain/settlement-account';
+import {
+  BalanceFigures,
+  BalanceRepository,
+  BalanceTransactionFilters,
+  NewBalanceTransaction,
+  NewSettlementAccount,
+  PayoutFilters,
+  PayoutRepository,
+  PricingRepository,
+  SettlementAccountRepository,
+  StoredPrice,
+} from '../settlement.repository';
+import { BalanceTransactionOrmEntity } from './balance-transaction.orm-entity';
+import { BankOrmEntity } from './bank.orm-entity';
+import { MerchantPricingOrmEntity } from './merchant-pricing.orm-entity';
+import { PayoutOrmEntity } from './payout.orm-entity';
+import { SettlementAccountOrmEntity } from './settlement-account.orm-entity';
+import { balanceTransactionFromRow, bankFromRow, payoutFromRow, payoutToRow, settlementAccountFromRow } from './settlement.mapper';
+
+/**
+ * Merchants' own prices. Read at every approval, so each process keeps them
+ * in memory per merchant, forgotten when the change feed (a trigger on
+ * merchant_pricing) or this process's own commit says they changed.
+ */
+@Injectable()
+export class TypeOrmPricingRepository extends PricingRepository {
+  private readonly cache: InvalidatedCache<Map<string, StoredPrice>>;
+
+  constructor(changes: ChangeFeed) {
+    super();
+    this.cache = new InvalidatedCache(changes, 'merchant-pricing', { maxEntries: 10_000, ttlMs: 10 * 60_000 });
+  }
+
+  async pricesOf(manager: EntityManager, merchantId: MerchantId): Promise<Map<string, StoredPrice>> {
+    const prices = await this.cache.get(
+      merchantId,
+      async () => {
+        const rows = await manager.find(MerchantPricingOrmEntity, { where: { merchantId } });
+        return new Map(
+          rows.map((row) => [
+            row.countryProcessorId,
+            { percentageBp: row.feeBp, fixed: row.feeFixed, settlementDelayDays: row.settlementDelayDays } as StoredPrice,
+          ]),
+        );
+      },
+      // Kept even when read inside a transaction (an approval's), unless that transaction wrote prices itself.
+      !(manager.queryRunner?.data as PricingWrites | undefined)?.wrotePricing,
+    );
+    return prices ?? new Map();
+  }
+
+  async put(manager: EntityManager, merchantId: MerchantId, countryProcessorId: string, price: StoredPrice, now: Date): Promise<void> {
+    await manager.upsert(
+      MerchantPricingOrmEntity,
+      {
+        merchantId,
+        countryProcessorId,
+        feeBp: price.percentageBp,
+        feeFixed: { ...price.fixed } as Record<string, number>,
+        settlementDelayDays: price.settlementDelayDays,
+        updatedAt: now,
+      },
+      ['merchantId', 'countryProcessorId'],
+    );
+    if (manager.queryRunner) (manager.queryRunner.data as PricingWrites).wrotePricing = true;
+    afterCommit(manager, () => this.cache.invalidate(merchantId));
+  }
+}
+
+interface PricingWrites {
+  wrotePricing?: boolean;
+}
+
+@Injectable()
+export class TypeOrmSettlementAccountRepository extends SettlementAccountRepository {
+  private catalog?: Promise<Map<string, Bank>>;
+
+  /** The bank catalog changes only through migrations: read once. */
+  private async catalogOf(manager: EntityManager): Promise<Map<string, Bank>> {
+    this.catalog ??= manager
+      .find(BankOrmEntity, { order: { country: 'ASC', code: 'ASC' } })
+      .then((rows) => new Map(rows.map((row) => [row.bankId, bankFromRow(row)])));
+    return this.catalog.catch((error: unknown) => {
+      this.catalog = undefined;
+      throw error;
+    });
+  }
+
+  async banks(manager: EntityManager, country?: string): Promise<Bank[]> {
+    return [...(await this.catalogOf(manager)).values()].filter((bank) => !country || bank.country === country);
+  }
+
+  async bank(manager: EntityManager, bankId: string): Promise<Bank | null> {
+    return (await this.catalogOf(manager)).get(bankId) ?? null;
+  }
+
+  async put(manager: EntityManager, account: NewSettlementAccount, now: Date): Promise<SettlementAccount> {
+    const [row] = await manager.query<SettlementAccountOrmEntity[]>(
+      `INSERT INTO settlement_account AS a (settlement_account_id, business_id, merchant_id, currency, bank_id, account_number, account_type,
+                                            holder_document, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
+       ON CONFLICT (merchant_id, currency) DO UPDATE SET bank_id = EXCLUDED.bank_id, account_number = EXCLUDED.account_number,
+         account_type = EXCLUDED.account_type, holder_document = EXCLUDED.holder_document, updated_at = EXCLUDED.updated_at
+       RETURNING settlement_account_id AS "settlementAccountId", business_id AS "businessId", merchant_id AS "merchantId", currency,
+                 bank_id AS "bankId", account_number AS "accountNumber", account_type AS "accountType", holder_document AS "holderDocument",
+                 created_at AS "createdAt", updated_at AS "updatedAt"`,
+      [
+        crypto.randomUUID(),
+        account.businessId,
+        account.merchantId,
+        account.currency,
+        account.bankId,
+        account.accountNumber,
+        account.accountType,
+        account.holderDocument,
+        now,
+      ],
+    );
+    return settlementAccountFromRow(row, (await this.bank(manager, row.bankId))!);
+  }
+
+  async ofMerchants(manager: EntityManager, merchantIds: readonly MerchantId[]): Promise<SettlementAccount[]> {
+    if (merchantIds.length === 0) return [];
+    const rows = await manager.find(SettlementAccountOrmEntity, {
+      where: { merchantId: In([...merchantIds]) },
+      order: { currency: 'ASC' },
+    });
+    return this.withBanks(manager, rows);
+  }
+
+  async find(manager: EntityManager, merchantId: MerchantId, currency: Currency): Promise<SettlementAccount | null> {
+    const row = await manager.findOne(SettlementAccountOrmEntity, { where: { merchantId, currency } });
+    return row ? (await this.withBanks(manager, [row]))[0] : null;
+  }
+
+  async ofCountry(manager: EntityManager, country: string): Promise<SettlementAccount[]> {
+    const banks = (await this.banks(manager, country)).map((bank) => bank.bankId);
+    const rows = await manager.find(SettlementAccountOrmEntity, { where: { bankId: In(banks) }, order: { merchantId: 'ASC', currency: 'ASC' } });
+    return this.withBanks(manager, rows);
+  }
+
+  private async withBanks(manager: EntityManager, rows: SettlementAccountOrmEntity[]): Promise<SettlementAccount[]> {
+    const catalog = await this.catalogOf(manager);
+    return rows.map((row) => settlementAccountFromRow(row, catalog.get(row.bankId)!));
+  }
+}
+
+const BALANCE_TRANSACTION_COLUMNS = `balance_transaction_id AS "balanceTransactionId", business_id AS "businessId", merchant_id AS "merchantId",
+  currency, type, amount, fee, net, available_on AS "availableOn", source_id AS "sourceId", payout_id AS "payoutId", description,
+  created_at AS "createdAt"`;
+
+const minor = (value: string | number | null) => (value === null ? 0 : Number(value));
+
+@Injectable()
+export class TypeOrmBalanceRepository extends BalanceRepository {
+  async figures(manager: EntityManager, merchantId: MerchantId): Promise<BalanceFigures[]> {
+    // A handful of rows per currency: the always-available figure, and one per day money becomes available.
+    const rows = await queryPrepared<{ currency: Currency; available_from: Date; net: string; available: boolean }>(
+      manager,
+      `SELECT currency, available_from, net, available_from <= now() AS available FROM balance_figure WHERE merchant_id = $1
+        ORDER BY currency, available_from`,
+      [merchantId],
+    );
+    const byCurrency = new Map<Currency, { pending: number; available: number; upcoming: { availableOn: Date; amount: number }[] }>();
+    for (const row of rows) {
+      const figure = byCurrency.get(row.currency) ?? { pending: 0, available: 0, upcoming: [] };
+      const net = minor(row.net);
+      if (row.available) figure.available += net;
+      else {
+        figure.pending += net;
+        if (net !== 0) figure.upcoming.push({ availableOn: row.available_from, amount: net });
+      }
+      byCurrency.set(row.currency, figure);
+    }
+    return [...byCurrency].map(([currency, figure]) => ({ currency, ...figure }));
+  }
+
+  async available(manager: EntityManager, merchantId: MerchantId, currency: Currency): Promise<number> {
+    const [row] = await queryPrepared<{ available: string | null }>(
+      manager,
+      `SELECT sum(net) AS available FROM balance_figure WHERE merchant_id = $1 AND currency = $2 AND available_from <= now()`,
+      [merchantId, currency],
+    );
+    return minor(row.available);
+  }
+
+  async record(manager: EntityManager, transactions: readonly NewBalanceTransaction[]): Promise<BalanceTransaction[]> {
+    if (transactions.length === 0) return [];
+    const column = <K extends keyof NewBalanceTransaction>(key: K) => transactions.map((t) => t[key]);
+    // Written at the moment of writing (not the transaction's start): what is available at once is so from that moment.
+    const rows = await queryPrepared<BalanceTransactionOrmEntity>(
+      manager,
+      `INSERT INTO balance_transaction (balance_transaction_id, business_id, merchant_id, currency, type, amount, fee, net, available_on,
+                                        source_id, payout_id, description, created_at)
+       SELECT t.id, t.business, t.merchant, t.currency, t.type, t.amount, t.fee, t.amount - t.fee, COALESCE(t.available_on, at.now),
+              t.source, t.payout, t.description, at.now
+       FROM (SELECT clock_timestamp() AS now) AS at, unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::char(3)[], $5::text[], $6::bigint[],
+                   $7::bigint[], $8::timestamptz[], $9::uuid[], $10::uuid[], $11::text[])
+         AS t(id, business, merchant, currency, type, amount, fee, available_on, source, payout, description)
+       RETURNING ${BALANCE_TRANSACTION_COLUMNS}`,
+      [
+        column('balanceTransactionId'),
+        column('businessId'),
+        column('merchantId'),
+        column('currency'),
+        column('type'),
+        column('amount'),
+        column('fee'),
+        column('availableOn'),
+        column('sourceId'),
+        column('payoutId'),
+        column('description'),
+      ],
+    );
+    return rows.map((row) => balanceTransactionFromRow(this.typed(row)));
+  }
+
+  async sweep(manager: EntityManager, merchantId: MerchantId, currency: Currency, payoutId: string): Promise<number> {
+    // One set-based statement over balance_transaction_unswept_idx, whatever the number of transactions.
+    const [row] = await queryPrepared<{ swept: string }>(
+      manager,
+      `WITH swept AS (
+         UPDATE balance_transaction SET payout_id = $3
+          WHERE merchant_id = $1 AND currency = $2 AND payout_id IS NULL AND available_on <= greatest(created_at, now())
+          RETURNING 1)
+       SELECT count(*) AS swept FROM swept`,
+      [merchantId, currency, payoutId],
+    );
+    return Number(row.swept);
+  }
+
+  async list(
+    manager: EntityManager,
+    scope: TenantScope,
+    filters: BalanceTransactionFilters,
+    page: PageRequest,
+  ): Promise<Page<BalanceTransaction>> {
+    const { where, values } = this.where(scope, filters);
+    const [rows, [{ total }]] = await Promise.all([
+      manager.query<BalanceTransactionOrmEntity[]>(
+        `SELECT ${BALANCE_TRANSACTION_COLUMNS} FROM balance_transaction WHERE ${where}
+          ORDER BY created_at DESC, balance_transaction_id DESC LIMIT ${page.limit} OFFSET ${pageOffset(page)}`,
+        values,
+      ),
+      manager.query<{ total: string }[]>(`SELECT count(*) AS total FROM balance_transaction WHERE ${where}`, values),
+    ]);
+    return { items: rows.map((row) => balanceTransactionFromRow(this.typed(row))), page: page.page, limit: page.limit, total: Number(total) };
+  }
+
+  async each(
+    manager: EntityManager,
+    scope: TenantScope,
+    filters: BalanceTransactionFilters,
+    batch: (rows: readonly BalanceTransaction[]) => Promise<void>,
+  ): Promise<void> {
+    const { where, values } = this.where(scope, filters);
+    let after: { createdAt: Date; id: string } | null = null;
+    for (;;) {
+      const keyset: string = after ? ` AND (created_at, balance_transaction_id) < ($${values.length + 1}, $${values.length + 2})` : '';
+      const rows: BalanceTransactionOrmEntity[] = await manager.query(
+        `SELECT ${BALANCE_TRANSACTION_COLUMNS} FROM balance_transaction WHERE ${where}${keyset}
+          ORDER BY created_at DESC, balance_transaction_id DESC LIMIT 1000`,
+        after ? [...values, after.createdAt, after.id] : values,
+      );
+      if (rows.length === 0) return;
+      await batch(rows.map((row) => balanceTransactionFromRow(this.typed(row))));
+      const last = rows[rows.length - 1];
+      after = { createdAt: last.createdAt, id: last.balanceTransactionId };
+      if (rows.length < 1000) return;
+    }
+  }
+
+  async payoutsOfSources(manager: EntityManager, sourceIds: readonly string[]): Promise<Map<string, string>> {
+    if (sourceIds.length === 0) return new Map();
+    const rows = await queryPrepared<{ source_id: string; payout_id: string }>(
+      manager,
+      `SELECT source_id, payout_id FROM balance_transaction
+        WHERE source_id = ANY($1::uuid[]) AND type IN ('PAYIN', 'REFUND') AND payout_id IS NOT NULL`,
+      [sourceIds],
+    );
+    return new Map(rows.map((row) => [row.source_id, row.payout_id]));
+  }
+
+  async becameAvailable(manager: EntityManager, after: Date, until: Date): Promise<{ merchantId: MerchantId; currency: Currency; amount: number }[]> {
+    const rows = await manager.query<{ merchant_id: string; currency: Currency; amount: string }[]>(
+      `SELECT merchant_id, currency, sum(net) AS amount FROM balance_figure
+        WHERE available_from > $1 AND available_from <= $2 GROUP BY 1, 2 HAVING sum(net) > 0 ORDER BY 1, 2`,
+      [after, until],
+    );
+    return rows.map((row) => ({ merchantId: asMerchantId(row.merchant_id), currency: row.currency, amount: Number(row.amount) }));
+  }
+
+  async compact(manager: EntityManager, before: Date): Promise<void> {
+    await manager.query(
+      `WITH moved AS (
+         DELETE FROM balance_figure WHERE available_from > '-infinity' AND available_from < $1 RETURNING merchant_id, currency, net)
+       INSERT INTO balance_figure AS f (merchant_id, currency, available_from, net)
+       SELECT merchant_id, currency, '-infinity', sum(net) FROM moved GROUP BY 1, 2 ORDER BY 1, 2
+       ON CONFLICT (merchant_id, currency, available_from) DO UPDATE SET net = f.net + EXCLUDED.net`,
+      [before],
+    );
+  }
+
+  private where(scope: TenantScope, filters: BalanceTransactionFilters): { where: string; values: unknown[] } {
+    const values: unknown[] = [];
+    const conditions: string[] = [];
+    const add = (sql: (parameter: string) => string, value: unknown) => conditions.push(sql(`$${values.push(value)}`));
+    if (scope.merchantId) add((p) => `merchant_id = ${p}`, scope.merchantId);
+    else add((p) => `business_id = ${p}`, scope.businessId);
+    if (filters.currency) add((p) => `currency = ${p}`, filters.currency);
+    if (filters.type) add((p) => `type = ${p}`, filters.type);
+    if (filters.payoutId) add((p) => `payout_id = ${p}`, filters.payoutId);
+    if (filters.dateFrom) add((p) => `created_at >= ${p}`, filters.dateFrom);
+    if (filters.dateTo) add((p) => `created_at <= ${p}`, filters.dateTo);
+    return { where: conditions.join(' AND '), values };
+  }
+
+  /** Raw rows carry bigints as strings. */
+  private typed(row: BalanceTransactionOrmEntity): BalanceTransactionOrmEntity {
+    return { ...row, amount: minor(row.amount), fee: minor(row.fee), net: minor(row.net) };
+  }
+}
+
+@Injectable()
+export class TypeOrmPayoutRepository extends PayoutRepository {
+  async insert(manager: EntityManager, payout: Payout): Promise<void> {
+    await manager.insert(PayoutOrmEntity, payoutToRow(payout));
+  }
+
+  async save(manager: EntityManager, payout: Payout): Promise<void> {
+    const { payoutId, ...row } = payoutToRow(payout);
+    await manager.update(PayoutOrmEntity, { payoutId }, row);
+  }
+
+  async find(manager: EntityManager, payoutId: string, lock = false): Promise<Payout | null> {
+    const row = await manager.findOne(PayoutOrmEntity, {
+      where: { payoutId },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    return row ? payoutFromRow(row) : null;
+  }
+
+  async list(manager: EntityManager, scope: TenantScope, filters: PayoutFilters, page: PageRequest): Promise<Page<Payout>> {
+    const query = manager.createQueryBuilder(PayoutOrmEntity, 'p');
+    if (scope.merchantId) query.where('p.merchant_id = :merchantId', { merchantId: scope.merchantId });
+    else query.where('p.business_id = :businessId', { businessId: scope.businessId });
+    if (filters.status) query.andWhere('p.status = :status', { status: filters.status });
+    if (filters.currency) query.andWhere('p.currency = :currency', { currency: filters.currency });
+    if (filters.dateFrom) query.andWhere('p.created_at >= :dateFrom', { dateFrom: filters.dateFrom });
+    if (filters.dateTo) query.andWhere('p.created_at <= :dateTo', { dateTo: filters.dateTo });
+    const [rows, total] = await query
+      .orderBy('p.created_at', 'DESC')
+      .addOrderBy('p.payout_id', 'DESC')
+      .skip(pageOffset(page))
+      .take(page.limit)
+      .getManyAndCount();
+    return { items: rows.map(payoutFromRow), page: page.page, limit: page.limit, total };
+  }
+
+  async underWay(manager: EntityManager, merchantId: MerchantId): Promise<Map<Currency, number>> {
+    const rows = await queryPrepared<{ currency: Currency; amount: string }>(
+      manager,
+      `SELECT currency, sum(amount) AS amount FROM payout WHERE merchant_id = $1 AND status IN ('PENDING', 'IN_TRANSIT') GROUP BY currency`,
+      [merchantId],
+    );
+    return new Map(rows.map((row) => [row.currency, Number(row.amount)]));
+  }
+
+  async awaitingExport(manager: EntityManager, bankId: string, limit: number): Promise<Payout[]> {
+    const rows = await manager
+      .createQueryBuilder(PayoutOrmEntity, 'p')
+      .where(`p.bank_id = :bankId AND p.status = 'IN_TRANSIT' AND p.exported_at IS NULL`, { bankId })
+      .orderBy('p.created_at', 'ASC')
+      .take(limit)
+      .setLock('pessimistic_write')
+      .getMany();
+    return rows.map(payoutFromRow);
+  }
+}

@@ -1,0 +1,145 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { CatalogService, CountryProcessor, FixedFees } from '@pcs/catalog';
+import { inTransaction } from '@pcs/database';
+import { Currency, MerchantId, Money, MoneyError, scaledIntegerToDecimal } from '@pcs/kernel';
+import { MerchantCountryProcessorService } from '@pcs/merchants';
+import { DataSource, EntityManager } from 'typeorm';
+import { BusinessCalendar } from './domain/business-calendar';
+import { calendarOf } from './domain/country-calendar';
+import { feesOf, MAX_SETTLEMENT_DELAY_DAYS, MerchantPrice, percentageToBasisPoints } from './domain/price';
+import { PricingRepository } from './settlement.repository';
+
+/** What an approval fixes on a payin for good (contract §19), minor units. */
+export interface ApprovalTerms {
+  readonly feeAmount: number;
+  readonly feeTaxAmount: number;
+  /** When the money becomes available (the payin's liquidationDate). */
+  readonly availableOn: Date;
+}
+
+/** The operator's change of a price (`pricing:set`): what is not given keeps its value. */
+export interface PriceChange {
+  /** 0–20, at most two decimals. */
+  readonly percentage: number;
+  /** A fixed fee (wire amount, major units) in a currency. */
+  readonly fixed?: { readonly currency: Currency; readonly amount: number };
+  readonly settlementDelayDays?: number;
+}
+
+export class PricingError extends Error {}
+
+/**
+ * Prices (contract §19): what each merchant pays for each country processor
+ * — its own price, set by the operator, or the catalog's — and the terms an
+ * approval fixes with it: the fee, the tax on the fee, and the moment the
+ * money becomes available, counted in the country's business days.
+ */
+@Injectable()
+export class PricingService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly catalog: CatalogService,
+    private readonly prices: PricingRepository,
+    private readonly calendar: BusinessCalendar,
+    private readonly relationships: MerchantCountryProcessorService,
+  ) {}
+
+  /** The merchant's price for a country processor: its own, or the catalog's. */
+  async priceOf(merchantId: MerchantId, processor: CountryProcessor, manager: EntityManager = this.dataSource.manager): Promise<MerchantPrice> {
+    const own = (await this.prices.pricesOf(manager, merchantId)).get(processor.countryProcessorId);
+    return own
+      ? { ...own, custom: true }
+      : { ...processor.defaultPrice, settlementDelayDays: processor.settlementDelayDays, custom: false };
+  }
+
+  /** The prices of a merchant's country processors, by country processor id. */
+  async pricesOf(merchantId: MerchantId, processors: readonly CountryProcessor[]): Promise<Map<string, MerchantPrice>> {
+    const prices = new Map<string, MerchantPrice>();
+    for (const processor of processors) prices.set(processor.countryProcessorId, await this.priceOf(merchantId, processor));
+    return prices;
+  }
+
+  /**
+   * The terms of a collection approved at `approvedAt` for `received` through
+   * a country processor: the merchant's price now, the country's tax on fees,
+   * and the processor's settlement delay in the country's business days. A
+   * collection with no processor (none today) pays nothing and is available
+   * at once. Safe inside the approval's transaction: prices are read through
+   * the process's memory (the approval writes none).
+   */
+  async approvalTerms(
+    input: { merchantId: MerchantId; countryProcessorId: string | null; received: Money; approvedAt: Date },
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<ApprovalTerms> {
+    const [processor] = input.countryProcessorId ? await this.catalog.findCountryProcessors([input.countryProcessorId]) : [];
+    if (!processor) return { feeAmount: 0, feeTaxAmount: 0, availableOn: input.approvedAt };
+    const price = await this.priceOf(input.merchantId, processor, manager);
+    const fees = feesOf(input.received, price, processor.country.feeTaxBp);
+    return {
+      feeAmount: fees.fee.minor,
+      feeTaxAmount: fees.feeTax.minor,
+      availableOn: this.calendar.availableOn(calendarOf(processor.country), input.approvedAt, price.settlementDelayDays),
+    };
+  }
+
+  /**
+   * The operator's `pricing:set` for a merchant country processor (its
+   * relationship id): the percentage, and optionally a fixed fee in a currency
+   * and the settlement delay; what is not given keeps the price's current
+   * value (its own, or the catalog's the first time).
+   */
+  async set(
+    merchantId: MerchantId,
+    merchantCountryProcessorId: string,
+    change: PriceChange,
+  ): Promise<{ merchantCountryProcessorId: string; countryProcessorId: string; price: MerchantPrice }> {
+    const relationship = await this.relationships.findForOperator(merchantCountryProcessorId);
+    if (!relationship || relationship.relationship.merchantId !== merchantId)
+      throw new PricingError('no country processor of that merchant has that id');
+    const percentageBp = percentageToBasisPoints(change.percentage);
+    if (percentageBp === null) throw new PricingError('--percentage must be 0 to 20 with at most two decimals');
+    const delay = change.settlementDelayDays;
+    if (delay !== undefined && (!Number.isInteger(delay) || delay < 0 || delay > MAX_SETTLEMENT_DELAY_DAYS))
+      throw new PricingError(`--settlement-delay-days must be a whole number from 0 to ${MAX_SETTLEMENT_DELAY_DAYS}`);
+    const processor = relationship.countryProcessor;
+    let fixed: FixedFees | undefined;
+    if (change.fixed) {
+      if (!processor.currencies.includes(change.fixed.currency))
+        throw new PricingError(`${processor.paymentMethod.name} in ${processor.country.iso3} does not take ${change.fixed.currency}`);
+      let minor: number;
+      try {
+        // A fixed fee of 0 is allowed (it removes one): read as a positive amount, or zero.
+        minor = change.fixed.amount === 0 ? 0 : Money.fromWire(change.fixed.amount, change.fixed.currency).minor;
+      } catch (error) {
+        if (error instanceof MoneyError) throw new PricingError(`--fixed: ${error.message}`);
+        throw error;
+      }
+      fixed = { [change.fixed.currency]: minor };
+    }
+    return inTransaction(this.dataSource, async (manager) => {
+      const current = await this.priceOf(merchantId, processor, manager);
+      const price: MerchantPrice = {
+        percentageBp,
+        fixed: fixed ? { ...current.fixed, ...fixed } : current.fixed,
+        settlementDelayDays: delay ?? current.settlementDelayDays,
+        custom: true,
+      };
+      await this.prices.put(manager, merchantId, processor.countryProcessorId, price, new Date());
+      return { merchantCountryProcessorId, countryProcessorId: processor.countryProcessorId, price };
+    });
+  }
+}
+
+/** A price as the API and the operator's commands show it (wire amounts). */
+export function pricingRepresentation(price: MerchantPrice) {
+  return {
+    percentage: scaledIntegerToDecimal(price.percentageBp, 2),
+    fixed: Object.entries(price.fixed)
+      .filter(([, amount]) => amount !== undefined && amount > 0)
+      .map(([currency, amount]) => ({ currency, amount: Money.ofMinor(amount!, currency as Currency).toWire() }))
+      .sort((a, b) => a.currency.localeCompare(b.currency)),
+    settlementDelayDays: price.settlementDelayDays,
+  };
+}
+
