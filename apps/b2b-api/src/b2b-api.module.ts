@@ -8,6 +8,7 @@ import { HttpFoundationModule } from '@pcs/http';
 import { MerchantsModule } from '@pcs/merchants';
 import { NotificationsModule } from '@pcs/notifications';
 import { PaymentIntentActivityModule, PaymentIntentsModule } from '@pcs/payment-intents';
+import { SettlementWorkersModule } from '@pcs/settlement';
 import { CheckoutController } from './checkout/checkout.controller';
 import { MerchantCountriesController } from './merchant/merchant-countries.controller';
 import { B2bPaymentIntentController } from './payment-intent/b2b-payment-intent.controller';
@@ -34,6 +35,8 @@ export class B2bApiModule {
         GatewayRoutesModule,
         // No routes here: its workers deliver events and emails like the payins API's (contract §15).
         NotificationsModule,
+        // Its payout worker and daily settlement runs, like the payins API's (each API works deployed alone).
+        SettlementWorkersModule,
       ],
       controllers: [MerchantCountriesController, B2bPaymentIntentController, CheckoutController],
     };

@@ -25,6 +25,11 @@ import { PayPageController } from './pay-page/pay-page.controller';
 import { EventController } from './event/event.controller';
 import { WebhookEndpointController } from './webhook-endpoint/webhook-endpoint.controller';
 import { GatewayAccountController } from './gateway-account/gateway-account.controller';
+import { SettlementWorkersModule } from '@pcs/settlement';
+import { BankController } from './settlement/bank.controller';
+import { SettlementAccountController } from './settlement/settlement-account.controller';
+import { BalanceController } from './settlement/balance.controller';
+import { PayoutController } from './settlement/payout.controller';
 
 /** The payins API: merchants, payers, instruments, payment intents, links, payins. */
 @Module({})
@@ -46,6 +51,7 @@ export class PayinsApiModule {
         GatewayRoutesModule,
         GatewaysModule,
         NotificationsModule,
+        SettlementWorkersModule,
       ],
       controllers: [
         MerchantController,
@@ -62,6 +68,10 @@ export class PayinsApiModule {
         LinkController,
         PayPageController,
         PayinController,
+        BalanceController,
+        PayoutController,
+        SettlementAccountController,
+        BankController,
       ],
     };
   }

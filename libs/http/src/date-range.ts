@@ -12,10 +12,14 @@ export function IsDateBound(): PropertyDecorator {
  * `dateFrom` and `dateUntil` of a list, both inclusive: a date means from its
  * start, or until its end (UTC). An impossible date or a reversed range is a 400.
  */
-export function dateRange(dateFrom: string | undefined, dateUntil: string | undefined): { dateFrom?: Date; dateUntil?: Date } {
-  const from = dateBound('dateFrom', dateFrom, false);
-  const until = dateBound('dateUntil', dateUntil, true);
-  if (from && until && from > until) throw new InvalidRequestError(['dateFrom', 'dateUntil'], 'dateFrom is after dateUntil');
+export function dateRange(
+  dateFrom: string | undefined,
+  dateUntil: string | undefined,
+  names: readonly [string, string] = ['dateFrom', 'dateUntil'],
+): { dateFrom?: Date; dateUntil?: Date } {
+  const from = dateBound(names[0], dateFrom, false);
+  const until = dateBound(names[1], dateUntil, true);
+  if (from && until && from > until) throw new InvalidRequestError([...names], `${names[0]} is after ${names[1]}`);
   return { dateFrom: from, dateUntil: until };
 }
 

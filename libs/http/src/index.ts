@@ -21,3 +21,4 @@ export * from './error.response';
 export * from './api-errors.decorator';
 export * from './date-range';
 export * from './payer-page';
+export * from './csv-answer';

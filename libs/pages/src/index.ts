@@ -4,3 +4,4 @@ export * from './layout';
 export * from './checkout-page';
 export * from './form-tokens';
 export * from './try-again-page';
+export * from './csv';

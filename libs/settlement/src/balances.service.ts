@@ -51,8 +51,8 @@ export class BalancesService {
   }
 
   /** Every balance transaction matching, in batches (the CSV answer). */
-  async each(caller: Caller, query: BalanceTransactionQuery, batch: (rows: readonly BalanceTransaction[]) => Promise<void>): Promise<void> {
-    await this.balances.each(this.dataSource.manager, await this.scopeOf(caller, query.merchantId), query, batch);
+  async batches(caller: Caller, query: BalanceTransactionQuery): Promise<AsyncGenerator<BalanceTransaction[]>> {
+    return this.balances.batches(this.dataSource.manager, await this.scopeOf(caller, query.merchantId), query);
   }
 
   /** The payouts that swept these payins' and refunds' transactions (the ledger's payoutRequestId), by transactionId. */

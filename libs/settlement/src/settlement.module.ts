@@ -54,5 +54,5 @@ import { BalanceRepository, PayoutRepository, PricingRepository, SettlementAccou
 export class SettlementModule {}
 
 /** The payout worker and the daily settlement runs, for the API processes. */
-@Module({ imports: [SettlementModule, JobsModule], providers: [SettlementWorkers] })
+@Module({ imports: [SettlementModule, JobsModule], providers: [SettlementWorkers], exports: [SettlementModule] })
 export class SettlementWorkersModule {}

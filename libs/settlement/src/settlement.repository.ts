@@ -81,13 +81,8 @@ export abstract class BalanceRepository {
   /** Marks every available transaction no payout swept yet as the payout's, in one statement; how many. */
   abstract sweep(manager: EntityManager, merchantId: MerchantId, currency: Currency, payoutId: string): Promise<number>;
   abstract list(manager: EntityManager, scope: TenantScope, filters: BalanceTransactionFilters, page: PageRequest): Promise<Page<BalanceTransaction>>;
-  /** Every transaction matching, oldest last, in batches (for CSV), up to `max`. */
-  abstract each(
-    manager: EntityManager,
-    scope: TenantScope,
-    filters: BalanceTransactionFilters,
-    batch: (rows: readonly BalanceTransaction[]) => Promise<void>,
-  ): Promise<void>;
+  /** Every transaction matching, newest first, in batches (the CSV answer). */
+  abstract batches(manager: EntityManager, scope: TenantScope, filters: BalanceTransactionFilters): AsyncGenerator<BalanceTransaction[]>;
   /** The payout that swept each of these sources' transactions of a type (PAYIN rows' payoutRequestId). */
   abstract payoutsOfSources(manager: EntityManager, sourceIds: readonly string[]): Promise<Map<string, string>>;
   /** Money that became available in (after, until], per merchant and currency (pending figures whose time came). */

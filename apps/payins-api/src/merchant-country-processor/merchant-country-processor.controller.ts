@@ -11,20 +11,15 @@ import {
 } from './dto/merchant-country-processor.dto';
 import { MerchantCountryProcessorResponse } from './merchant-country-processor.responses';
 import { asMerchantId } from '@pcs/kernel';
+import { pricingRepresentation, PricingService } from '@pcs/settlement';
 
-function present({ relationship, countryProcessor }: MerchantCountryProcessorView): MerchantCountryProcessorResponse {
-  return {
-    merchantCountryProcessorId: relationship.merchantCountryProcessorId,
-    countryProcessor: presentCountryProcessor(countryProcessor),
-    merchant: { merchantId: relationship.merchantId },
-    onboardingStatus: relationship.onboardingStatus,
-    active: relationship.active,
-  };
-}
 
 @SignedController('merchant-country-processor', 'merchant country processors')
 export class MerchantCountryProcessorController {
-  constructor(private readonly relationships: MerchantCountryProcessorService) {}
+  constructor(
+    private readonly relationships: MerchantCountryProcessorService,
+    private readonly pricing: PricingService,
+  ) {}
 
   @Get()
   @ApiOperation({
@@ -36,7 +31,7 @@ export class MerchantCountryProcessorController {
   @ApiOkResponse({ type: [MerchantCountryProcessorResponse] })
   @ApiStandardErrors()
   async list(@CurrentCaller() caller: Caller, @Query() query: MerchantCountryProcessorsQuery): Promise<MerchantCountryProcessorResponse[]> {
-    return (await this.relationships.list(caller, asMerchantId(query.merchantId))).map(present);
+    return this.present(await this.relationships.list(caller, asMerchantId(query.merchantId)));
   }
 
   @Post()
@@ -49,7 +44,7 @@ export class MerchantCountryProcessorController {
   @ApiOkResponse({ type: [MerchantCountryProcessorResponse] })
   @ApiStandardErrors()
   async relate(@CurrentCaller() caller: Caller, @Body() body: RelateCountryProcessorsDto): Promise<MerchantCountryProcessorResponse[]> {
-    return (await this.relationships.relate(caller, asMerchantId(body.merchantId), body.countryProcessorsId)).map(present);
+    return this.present(await this.relationships.relate(caller, asMerchantId(body.merchantId), body.countryProcessorsId));
   }
 
   @Patch(':merchantCountryProcessorId')
@@ -69,6 +64,20 @@ export class MerchantCountryProcessorController {
     @Param('merchantCountryProcessorId', UuidParamPipe) id: string,
     @Body() body: UpdateMerchantCountryProcessorDto,
   ): Promise<MerchantCountryProcessorResponse> {
-    return present(await this.relationships.update(caller, id, body));
+    return (await this.present([await this.relationships.update(caller, id, body)]))[0];
+  }
+
+  /** Each relationship with its price (contract §19: read-only, the merchant's own or the catalog's). */
+  private async present(views: readonly MerchantCountryProcessorView[]): Promise<MerchantCountryProcessorResponse[]> {
+    return Promise.all(
+      views.map(async ({ relationship, countryProcessor }) => ({
+        merchantCountryProcessorId: relationship.merchantCountryProcessorId,
+        countryProcessor: presentCountryProcessor(countryProcessor),
+        merchant: { merchantId: relationship.merchantId },
+        onboardingStatus: relationship.onboardingStatus,
+        active: relationship.active,
+        pricing: pricingRepresentation(await this.pricing.priceOf(relationship.merchantId, countryProcessor)),
+      })),
+    );
   }
 }

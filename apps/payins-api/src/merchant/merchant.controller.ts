@@ -2,7 +2,8 @@ import { Body, Delete, Get, HttpCode, Inject, Param, Patch, Put, Query } from '@
 import { ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
 import { RuntimeSettings } from '@pcs/config';
 import { ApiStandardErrors, CurrentCaller, InvalidRequestsAs, payinsEnvelope, SignedController, UuidParamPipe } from '@pcs/http';
-import { MerchantConfigurationService, MerchantService } from '@pcs/merchants';
+import { MerchantConfigurationService, MerchantService, MerchantView } from '@pcs/merchants';
+import { SettlementAccountsService } from '@pcs/settlement';
 import { presentPaymentMethod } from '../catalog/catalog.presenter';
 import { PaymentMethodSummaryResponse } from '../catalog/catalog.responses';
 import { ListMerchantsQuery } from './dto/list-merchants.query';
@@ -19,6 +20,7 @@ export class MerchantController {
   constructor(
     private readonly merchants: MerchantService,
     private readonly configurations: MerchantConfigurationService,
+    private readonly accounts: SettlementAccountsService,
     @Inject(RuntimeSettings) private readonly settings: RuntimeSettings,
   ) {}
 
@@ -33,7 +35,8 @@ export class MerchantController {
   @ApiStandardErrors({ notFound: false })
   async list(@CurrentCaller() caller: Caller, @Query() query: ListMerchantsQuery) {
     const page = await this.merchants.list(caller, query.toPageRequest(), query.searchTerm);
-    return payinsEnvelope(page, presentMerchant);
+    const accounts = await this.accounts.accountsOf(page.items.map((view) => view.merchant.merchantId));
+    return payinsEnvelope(page, (view) => presentMerchant(view, accounts));
   }
 
   @Get(':merchantId')
@@ -45,7 +48,7 @@ export class MerchantController {
   @ApiOkResponse({ type: MerchantResponse })
   @ApiStandardErrors()
   async get(@CurrentCaller() caller: Caller, @Param('merchantId', UuidParamPipe) merchantId: string): Promise<MerchantResponse> {
-    return presentMerchant(await this.merchants.get(caller, asMerchantId(merchantId)));
+    return this.present(await this.merchants.get(caller, asMerchantId(merchantId)));
   }
 
   @Patch(':merchantId')
@@ -62,7 +65,8 @@ export class MerchantController {
     @Body() body: UpdateMerchantDto,
   ): Promise<MerchantResponse> {
     const { account, address, ...rest } = body;
-    const view = await this.merchants.update(caller, asMerchantId(merchantId), {
+    // The seed's settlementBank sets the settlement account of its currency, checked, in the update's transaction (contract §19).
+    const view = await this.accounts.updateMerchant(caller, asMerchantId(merchantId), {
       ...rest,
       ...(address !== undefined ? { address: { ...address } } : {}),
       ...(account !== undefined
@@ -81,7 +85,7 @@ export class MerchantController {
           }
         : {}),
     });
-    return presentMerchant(view);
+    return this.present(view);
   }
 
   @Delete(':merchantId')
@@ -145,5 +149,9 @@ export class MerchantController {
     @Body() body: MerchantConfigurationDto,
   ): Promise<MerchantConfigurationResponse> {
     return presentConfiguration(await this.configurations.upsert(caller, asMerchantId(merchantId), body));
+  }
+
+  private async present(view: MerchantView): Promise<MerchantResponse> {
+    return presentMerchant(view, await this.accounts.accountsOf([view.merchant.merchantId]));
   }
 }

@@ -1,3 +1,4 @@
+import { PAYOUT_INTERVALS, PAYOUT_WEEKDAYS } from '@pcs/merchants';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Currency, TransfersType } from '@pcs/kernel';
 import { CountryResponse } from '../catalog/catalog.responses';
@@ -59,6 +60,14 @@ export class MerchantCountryConfigurationResponse {
   @ApiProperty({ example: 22 }) vatPercentage: number;
 }
 
+export class PayoutScheduleResponse {
+  @ApiProperty({ enum: PAYOUT_INTERVALS }) interval: string;
+  @ApiPropertyOptional({ enum: PAYOUT_WEEKDAYS }) weeklyAnchor?: string;
+  @ApiPropertyOptional({ minimum: 1, maximum: 31 }) monthlyAnchor?: number;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'number' }, description: 'Per currency, major units' })
+  minimumAmount: Record<string, number>;
+}
+
 export class MerchantConfigurationResponse {
   @ApiProperty({ format: 'uuid' }) merchantConfigurationId: string;
   @ApiProperty({ format: 'uuid' }) merchantId: string;
@@ -67,6 +76,7 @@ export class MerchantConfigurationResponse {
   @ApiProperty({ type: [String] }) notificationEmails: string[];
   @ApiProperty({ type: String, nullable: true }) shortName: string | null;
   @ApiProperty() fastPaymentsEnabled: boolean;
+  @ApiProperty({ type: PayoutScheduleResponse }) payoutSchedule: PayoutScheduleResponse;
   @ApiProperty({ type: [MerchantCountryConfigurationResponse] }) merchantCountryConfigurations: MerchantCountryConfigurationResponse[];
 }
 

@@ -6,11 +6,12 @@ import type { Caller } from '@pcs/kernel';
 import { MerchantAccess } from '@pcs/merchants';
 import { PayinLedgerService, payinRepresentation } from '@pcs/payins';
 import type { PayinProps } from '@pcs/payins';
+import { BalancesService } from '@pcs/settlement';
 import { ListPayinsQuery, PayinSummaryQuery } from './payin.dto';
 import { PayinPageResponse, PayinResponse, PayinSummaryResponse } from './payin.responses';
 
-export function presentPayin(p: Readonly<PayinProps>): PayinResponse {
-  return payinRepresentation(p);
+export function presentPayin(p: Readonly<PayinProps>, payouts: ReadonlyMap<string, string> = new Map()): PayinResponse {
+  return payinRepresentation(p, payouts.get(p.transactionId) ?? null);
 }
 
 @SignedController('payin', 'payins')
@@ -19,6 +20,7 @@ export class PayinController {
   constructor(
     private readonly ledger: PayinLedgerService,
     private readonly access: MerchantAccess,
+    private readonly balances: BalancesService,
   ) {}
 
   @Get()
@@ -47,7 +49,9 @@ export class PayinController {
       },
       query.toPageRequest(),
     );
-    return payinsEnvelope(page, presentPayin);
+    // The payout that swept each row's balance transaction (payoutRequestId), in one read for the page.
+    const payouts = await this.balances.payoutsOfSources(page.items.map((p) => p.transactionId));
+    return payinsEnvelope(page, (p) => presentPayin(p, payouts));
   }
 
   @Get('summary')

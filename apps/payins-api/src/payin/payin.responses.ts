@@ -15,7 +15,8 @@ export class PayinResponse {
   @ApiProperty({ format: 'uuid' }) transactionId: string;
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: "The merchant's service account" }) accountId: string | null;
   @ApiProperty({ format: 'uuid' }) merchantId: string;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true }) payoutRequestId: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The payout that swept its balance transaction' })
+  payoutRequestId: string | null;
   @ApiProperty({ format: 'uuid' }) paymentIntentId: string;
   @ApiProperty() merchantName: string;
   @ApiProperty({ enum: TransactionStatus }) status: string;
@@ -29,13 +30,19 @@ export class PayinResponse {
   @ApiProperty() taxAmount: number;
   @ApiProperty() tipAmount: number;
   @ApiProperty() receivedAmount: number;
+  @ApiProperty({ description: "The fee fixed at approval (0 until then; a refund's is 0)" }) feeAmount: number;
+  @ApiProperty({ description: "The country's tax on the fee" }) feeTaxAmount: number;
+  @ApiProperty({ description: 'receivedAmount − feeAmount − feeTaxAmount (0 until approved; a refund’s is −amount)' }) netAmount: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'The processor’s own fee when it reports one (never charged twice)' })
+  processorFeeAmount: number | null;
   @ApiProperty({ type: String, nullable: true }) description: string | null;
   @ApiProperty({ enum: ['PAYIN', 'REFUND', 'MANUAL_REFUND'] }) conceptCode: string;
   @ApiProperty({
     type: String,
     format: 'date-time',
     nullable: true,
-    description: "When an approved payin settles: approval plus the method's business days",
+    description:
+      "When the money becomes available: approval plus the processor's settlement delay in the country's business days (start of that day, its time zone); a refund's approval",
   })
   liquidationDate: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) cancelledAt: string | null;

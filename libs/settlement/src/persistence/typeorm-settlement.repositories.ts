@@ -157,6 +157,9 @@ const BALANCE_TRANSACTION_COLUMNS = `balance_transaction_id AS "balanceTransacti
   currency, type, amount, fee, net, available_on AS "availableOn", source_id AS "sourceId", payout_id AS "payoutId", description,
   created_at AS "createdAt"`;
 
+/** Rows per batch of a CSV answer. */
+const BATCH = 1_000;
+
 const minor = (value: string | number | null) => (value === null ? 0 : Number(value));
 
 @Injectable()
@@ -255,26 +258,21 @@ export class TypeOrmBalanceRepository extends BalanceRepository {
     return { items: rows.map((row) => balanceTransactionFromRow(this.typed(row))), page: page.page, limit: page.limit, total: Number(total) };
   }
 
-  async each(
-    manager: EntityManager,
-    scope: TenantScope,
-    filters: BalanceTransactionFilters,
-    batch: (rows: readonly BalanceTransaction[]) => Promise<void>,
-  ): Promise<void> {
+  async *batches(manager: EntityManager, scope: TenantScope, filters: BalanceTransactionFilters): AsyncGenerator<BalanceTransaction[]> {
     const { where, values } = this.where(scope, filters);
     let after: { createdAt: Date; id: string } | null = null;
     for (;;) {
-      const keyset: string = after ? ` AND (created_at, balance_transaction_id) < ($${values.length + 1}, $${values.length + 2})` : '';
+      // Keyset paging: each batch starts where the last ended, whatever was written meanwhile.
+      const keyset = after ? ` AND (created_at, balance_transaction_id) < ($${values.length + 1}, $${values.length + 2})` : '';
       const rows: BalanceTransactionOrmEntity[] = await manager.query(
         `SELECT ${BALANCE_TRANSACTION_COLUMNS} FROM balance_transaction WHERE ${where}${keyset}
-          ORDER BY created_at DESC, balance_transaction_id DESC LIMIT 1000`,
+          ORDER BY created_at DESC, balance_transaction_id DESC LIMIT ${BATCH}`,
         after ? [...values, after.createdAt, after.id] : values,
       );
-      if (rows.length === 0) return;
-      await batch(rows.map((row) => balanceTransactionFromRow(this.typed(row))));
+      if (rows.length > 0) yield rows.map((row) => balanceTransactionFromRow(this.typed(row)));
+      if (rows.length < BATCH) return;
       const last = rows[rows.length - 1];
       after = { createdAt: last.createdAt, id: last.balanceTransactionId };
-      if (rows.length < 1000) return;
     }
   }
 
