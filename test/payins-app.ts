@@ -1,5 +1,5 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { GatewaySettings, MailSettings, RateLimitSettings, WebhookSettings } from '@pcs/config';
+import { GatewaySettings, MailSettings, RateLimitSettings, SettlementSettings, WebhookSettings } from '@pcs/config';
 import { ResponseContract, testSettings } from '@pcs/testing';
 import { createB2bApi } from '../apps/b2b-api/src/b2b-api';
 import { createPayinsApi } from '../apps/payins-api/src/payins-api';
@@ -14,8 +14,9 @@ export function startPayinsApi(
   mail: Partial<MailSettings> = {},
   webhooks: Partial<WebhookSettings> = {},
   rateLimits: Partial<RateLimitSettings> = {},
+  settlement: Partial<SettlementSettings> = {},
 ) {
-  return startApi(createPayinsApi, 'payins-api', gateway, port, mail, webhooks, rateLimits);
+  return startApi(createPayinsApi, 'payins-api', gateway, port, mail, webhooks, rateLimits, settlement);
 }
 
 /** With a port, the URLs handed to payers (PUBLIC_BASE_URL) point at this very server, as a browser test needs. */
@@ -27,9 +28,13 @@ async function startApi(
   mail: Partial<MailSettings>,
   webhooks: Partial<WebhookSettings> = {},
   rateLimits: Partial<RateLimitSettings> = {},
+  settlement: Partial<SettlementSettings> = {},
 ): Promise<NestExpressApplication> {
   const defaultBase = api === 'payins-api' ? 'http://localhost:3000' : 'http://localhost:3001';
-  const app = await create(testSettings(port ? `http://127.0.0.1:${port}` : defaultBase, gateway, mail, webhooks, rateLimits), 'silent');
+  const app = await create(
+    testSettings(port ? `http://127.0.0.1:${port}` : defaultBase, gateway, mail, webhooks, rateLimits, settlement),
+    'silent',
+  );
   // Every answer is checked against the committed document (see contract-after-each.ts).
   ResponseContract.forApi(api).watch(app.getHttpServer());
   await app.listen(port ?? 0, '127.0.0.1');

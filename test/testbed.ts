@@ -1,6 +1,6 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { GatewaySettings, MailSettings, RateLimitSettings, WebhookSettings } from '@pcs/config';
+import { GatewaySettings, MailSettings, RateLimitSettings, SettlementSettings, WebhookSettings } from '@pcs/config';
 import { ApiCredentials, clientFor, createTenant, SignedClient, TestTenant } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -38,6 +38,8 @@ export interface TestbedOptions {
   readonly webhooks?: Partial<WebhookSettings>;
   /** Rate limits of the payins API (high unless a test sets them). */
   readonly rateLimits?: Partial<RateLimitSettings>;
+  /** How payouts leave (the sandbox rail, paid after 1 s, unless a test sets it). */
+  readonly settlement?: Partial<SettlementSettings>;
 }
 
 /** The one opening of every end-to-end spec: boot the app, a tenant, signed clients, optionally a payer. */
@@ -51,6 +53,7 @@ export async function testbed(options: TestbedOptions = {}): Promise<Testbed> {
           options.mail,
           options.webhooks,
           options.rateLimits,
+          options.settlement,
         );
   const tenant = await createTenant(app, { merchants: options.merchants, country: options.country, name: options.name });
   const merchant = clientFor(app, tenant.merchants[0]);

@@ -1,5 +1,6 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { sandboxCallbackKey, signCallback } from '@pcs/gateways';
+import { EVENT_TYPES } from '@pcs/events';
 import { EventDispatcher, EventRetention } from '@pcs/notifications';
 import { clientFor, createTenant, errorShape, SignedClient, TestTenant } from '@pcs/testing';
 import * as crypto from 'node:crypto';
@@ -126,7 +127,8 @@ describe('events, webhooks and outcome emails', () => {
     expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(endpoint.secret.slice(6), 'base64')).toHaveLength(32);
     expect(endpoint).toMatchObject({ merchantId, disabled: false, description: 'Tienda', url: shop.url });
-    expect(endpoint.enabledEvents).toHaveLength(14);
+    // Every type by default (contract §14): payments, refunds, links, payouts, balances, reconciliation.
+    expect(endpoint.enabledEvents).toEqual([...EVENT_TYPES]);
     // The secret is shown once: never in reads.
     const read = await merchant.get(`/webhook-endpoint/${endpoint.webhookEndpointId}`);
     expect(read.body.secret).toBeUndefined();

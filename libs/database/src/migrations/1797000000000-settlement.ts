@@ -42,8 +42,10 @@ UPDATE country_processor cp SET
     WHEN 'CASH' THEN 299
     WHEN 'WALLETS' THEN CASE pm.name WHEN 'MERCADO_PAGO' THEN 599 ELSE 399 END
     ELSE 399 END,
+  -- Fixed fees in the processor's own currencies only (minor units).
   fee_fixed = CASE it.name
-    WHEN 'BANK_TRANSFER' THEN '{"UYU": 1500, "ARS": 15000, "USD": 50}'::jsonb
+    WHEN 'BANK_TRANSFER' THEN (SELECT jsonb_object_agg(currency, fixed) FROM (VALUES ('UYU', 1500), ('ARS', 15000), ('USD', 50)) AS f(currency, fixed)
+                               WHERE currency = ANY (cp.currencies))
     WHEN 'CASH' THEN '{"ARS": 10000}'::jsonb
     WHEN 'A2A' THEN '{"BRL": 50}'::jsonb
     ELSE '{}'::jsonb END
@@ -72,6 +74,9 @@ CREATE TRIGGER merchant_pricing_changed AFTER INSERT OR UPDATE OR DELETE ON merc
 -- The payout of a payin is its balance transaction's: the ledger reads it from there.
 ALTER TABLE payin ADD COLUMN fee_amount bigint NOT NULL DEFAULT 0, ADD COLUMN fee_tax_amount bigint NOT NULL DEFAULT 0,
   ADD COLUMN processor_fee_amount bigint, DROP COLUMN payout_request_id;
+
+-- The seed's settlementBank takes any account a settlement account takes (a PIX e-mail key has up to 77 characters).
+ALTER TABLE merchant ALTER COLUMN settlement_account_number TYPE varchar(77);
 
 -- The payout schedule of a merchant (null: the default, DAILY).
 ALTER TABLE merchant_configuration ADD COLUMN payout_schedule jsonb;
@@ -329,6 +334,7 @@ DROP TABLE balance_transaction;
 DROP FUNCTION balance_figure_add();
 DROP FUNCTION balance_transaction_immutable();
 ALTER TABLE merchant_configuration DROP COLUMN payout_schedule;
+ALTER TABLE merchant ALTER COLUMN settlement_account_number TYPE varchar(64);
 ALTER TABLE payin DROP COLUMN fee_amount, DROP COLUMN fee_tax_amount, DROP COLUMN processor_fee_amount, ADD COLUMN payout_request_id uuid;
 DROP TABLE merchant_pricing;
 ALTER TABLE payment_method ADD COLUMN settlement_delay_days integer NOT NULL DEFAULT 0;

@@ -78,7 +78,7 @@ export class MerchantOrmEntity {
   @Column({ name: 'settlement_bank_bank_id', type: 'uuid', nullable: true })
   settlementBankBankId: string | null;
 
-  @Column({ name: 'settlement_account_number', type: 'varchar', length: 64, nullable: true })
+  @Column({ name: 'settlement_account_number', type: 'varchar', length: 77, nullable: true })
   settlementAccountNumber: string | null;
 
   @Column({ name: 'settlement_currency', type: 'char', length: 3, nullable: true })

@@ -124,7 +124,7 @@ function brazilian(type: AccountType, number: string, holder: string | null): Ac
       ? { ok: true, accountNumber: key, holderDocument: holder }
       : refuse('not a PIX key (a CPF, CNPJ, e-mail, +55 phone number or random key)', 'no es una clave PIX (CPF, CNPJ, e-mail, teléfono +55 o clave aleatoria)');
   }
-  const match = /^(\d{4})(-[\dXx])?\s*\/\s*(\d{1,12})-?([\dXx])$/.exec(number);
+  const match = /^(\d{4})(-[\dXx])?\s*\/\s*(\d{1,12})-([\dXx])$/.exec(number);
   if (!match)
     return refuse(
       'a Brazilian account is written branch/account-digit, as 0001/12345678-9',

@@ -16,10 +16,13 @@ export class SettlementBankDto {
   @IsUUID('all')
   bankId?: string;
 
-  @ApiPropertyOptional({ maxLength: 64 })
+  @ApiPropertyOptional({
+    maxLength: 77,
+    description: 'Checked as the settlement account of its currency (PUT /merchant/{merchantId}/settlement-account/{currency})',
+  })
   @Optional()
   @IsString()
-  @Matches(/^[0-9A-Za-z-]{4,64}$/, { message: '$property must have 4 to 64 letters, digits or hyphens' })
+  @Matches(/^[0-9A-Za-z@._+/ -]{4,77}$/, { message: '$property must have 4 to 77 letters, digits, spaces or - . / @ + _' })
   accountNumber?: string;
 
   @ApiPropertyOptional({ enum: Currency })
