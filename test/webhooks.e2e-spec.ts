@@ -2,7 +2,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { sandboxCallbackKey, signCallback } from '@pcs/gateways';
 import { EVENT_TYPES } from '@pcs/events';
 import { EventDispatcher, EventRetention } from '@pcs/notifications';
-import { clientFor, createTenant, errorShape, SignedClient, TestTenant } from '@pcs/testing';
+import { clientFor, createTenant, errorShape, eventually, SignedClient, TestTenant } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
@@ -102,15 +102,6 @@ describe('events, webhooks and outcome emails', () => {
     const attempt = await initialize(intent.paymentIntentId, client);
     expect((await decide(attempt.gatewayUrl, 'approve')).status).toBe(200);
     return { intent, attempt };
-  };
-  const eventually = async <T>(read: () => Promise<T>, done: (value: T) => boolean, seconds = 20): Promise<T> => {
-    const until = Date.now() + seconds * 1000;
-    let value = await read();
-    while (!done(value) && Date.now() < until) {
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      value = await read();
-    }
-    return value;
   };
   const eventDetail = (client: SignedClient, id: string) => client.get(`/event/${id}`).then((r) => r.body);
 

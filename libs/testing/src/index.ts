@@ -6,3 +6,4 @@ export * from './service-context';
 export * from './browser';
 export * from './response-contract';
 export * from './mercado-pago-stand-in';
+export * from './eventually';

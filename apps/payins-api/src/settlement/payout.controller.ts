@@ -1,5 +1,5 @@
 import { Body, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiConflictResponse, ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiUnprocessableEntityResponse, getSchemaPath } from '@nestjs/swagger';
 import {
   ApiStandardErrors,
   csvAnswer,
@@ -62,7 +62,11 @@ export class PayoutController {
     operationId: 'createPayout',
   })
   @ApiOkResponse({ type: PayoutResponse })
-  @ApiConflictResponse({ type: ErrorResponse, description: 'Payins:SETTLEMENT_ACCOUNT_MISSING, Payins:NOTHING_TO_PAY_OUT' })
+  @ApiConflictResponse({
+    type: ErrorResponse,
+    description: 'Payins:SETTLEMENT_ACCOUNT_MISSING, Payins:NOTHING_TO_PAY_OUT, or Payins:IDEMPOTENCY_REQUEST_IN_PROGRESS',
+  })
+  @ApiUnprocessableEntityResponse({ type: ErrorResponse, description: 'Payins:IDEMPOTENCY_KEY_REUSED' })
   @ApiStandardErrors()
   async create(
     @CurrentCaller() caller: Caller,

@@ -1106,6 +1106,7 @@ export interface components {
             settlementBankId?: string;
             /** Format: uuid */
             bankId?: string;
+            /** @description Checked as the settlement account of its currency (PUT /merchant/{merchantId}/settlement-account/{currency}) */
             accountNumber?: string;
             /** @enum {string} */
             currency?: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
@@ -7920,7 +7921,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SETTLEMENT_ACCOUNT_MISSING, Payins:NOTHING_TO_PAY_OUT */
+            /** @description Payins:SETTLEMENT_ACCOUNT_MISSING, Payins:NOTHING_TO_PAY_OUT, or Payins:IDEMPOTENCY_REQUEST_IN_PROGRESS */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7940,6 +7941,15 @@ export interface operations {
             };
             /** @description Validation:UNSUPPORTED_MEDIA_TYPE: a body that is not application/json in UTF-8 */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Payins:IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
