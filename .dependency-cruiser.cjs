@@ -23,11 +23,11 @@ const CONTEXTS = {
   events: ['config', 'database', 'jobs', 'kernel', 'observability'],
   payins: ['database', 'events', 'kernel'],
   'payment-instruments': ['catalog', 'database', 'kernel', 'merchants', 'payers'],
-  jobs: ['config', 'database', 'observability'],
+  jobs: ['config', 'database', 'kernel', 'observability'],
   mail: ['config', 'database', 'jobs', 'kernel', 'observability'],
   links: ['catalog', 'config', 'database', 'events', 'kernel', 'mail', 'merchants', 'pages'],
   // Money after the collection (contract §19): prices, balances, settlement accounts, payouts.
-  settlement: ['catalog', 'config', 'database', 'events', 'jobs', 'kernel', 'merchants'],
+  settlement: ['catalog', 'config', 'database', 'events', 'jobs', 'kernel', 'merchants', 'observability'],
   // Reconciliation with the processors' reports: our records (payins) against theirs (gateways).
   'processor-reports': ['catalog', 'config', 'database', 'events', 'gateways', 'jobs', 'kernel', 'merchants', 'observability', 'payins'],
   'payment-intents': [

@@ -9,6 +9,7 @@ import { MerchantsModule } from '@pcs/merchants';
 import { NotificationsModule } from '@pcs/notifications';
 import { PaymentIntentActivityModule, PaymentIntentsModule } from '@pcs/payment-intents';
 import { SettlementWorkersModule } from '@pcs/settlement';
+import { ProcessorReportsWorkersModule } from '@pcs/processor-reports';
 import { CheckoutController } from './checkout/checkout.controller';
 import { MerchantCountriesController } from './merchant/merchant-countries.controller';
 import { B2bPaymentIntentController } from './payment-intent/b2b-payment-intent.controller';
@@ -37,6 +38,7 @@ export class B2bApiModule {
         NotificationsModule,
         // Its payout worker and daily settlement runs, like the payins API's (each API works deployed alone).
         SettlementWorkersModule,
+        ProcessorReportsWorkersModule,
       ],
       controllers: [MerchantCountriesController, B2bPaymentIntentController, CheckoutController],
     };

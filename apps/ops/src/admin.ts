@@ -1,6 +1,9 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { COMMANDS, Options, UsageError } from './admin-commands';
+import { COMMANDS as IDENTITY_COMMANDS, Options, UsageError } from './admin-commands';
+import { SETTLEMENT_COMMANDS } from './settlement-commands';
+
+const COMMANDS = { ...IDENTITY_COMMANDS, ...SETTLEMENT_COMMANDS };
 import { openOpsContext } from './ops-context';
 
 const log = (line: string) => process.stderr.write(`[admin] ${line}\n`);
@@ -36,6 +39,20 @@ async function main(argv: string[]): Promise<number> {
         off: { type: 'boolean' },
         email: { type: 'string' },
         role: { type: 'string' },
+        'country-processor': { type: 'string' },
+        percentage: { type: 'string' },
+        fixed: { type: 'string' },
+        currency: { type: 'string' },
+        'settlement-delay-days': { type: 'string' },
+        amount: { type: 'string' },
+        reason: { type: 'string' },
+        bank: { type: 'string' },
+        out: { type: 'string' },
+        payout: { type: 'string' },
+        'bank-reference': { type: 'string' },
+        from: { type: 'string' },
+        to: { type: 'string' },
+        date: { type: 'string' },
       },
       strict: true,
     }).values;

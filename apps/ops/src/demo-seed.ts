@@ -2,7 +2,9 @@ import { INestApplicationContext } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { BusinessService } from '@pcs/businesses';
 import { DashboardIdentity } from '@pcs/dashboard-identity';
+import { Currency } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
+import { SettlementAccountsService } from '@pcs/settlement';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
@@ -20,7 +22,7 @@ const SEED_LOCK_KEY = 7_130_501_002;
 
 /**
  * On an empty database: a demo business and an ACTIVE demo merchant in URY
- * with every URY country processor, credentials for both, written to
+ * with every URY country processor and a settlement account in UYU, credentials for both, written to
  * <DATA_DIR>/demo-credentials.json, with the dashboard's first admin and
  * its generated password. An advisory lock makes concurrent starts
  * seed once. Returns null when the database already has a business.
@@ -37,6 +39,15 @@ export async function seedDemoIfEmpty(app: INestApplicationContext, dataDir: str
     const merchant = await app
       .get(MerchantService)
       .create({ businessId: business.businessId, name: 'Demo merchant', countryIso3: 'URY', approve: true });
+    // Its settlement account in UYU at BROU, so payouts work from the first start (contract §19).
+    const settlement = app.get(SettlementAccountsService);
+    const brou = (await settlement.banks('URY')).find((bank) => bank.code === '001')!;
+    await settlement.put(
+      { credentialId: 'demo-seed', businessId: business.businessId, merchantId: merchant.merchantId },
+      merchant.merchantId,
+      Currency.UYU,
+      { bankId: brou.bankId, accountNumber: '00123456700001', accountType: 'SAVINGS' },
+    );
     const admin = await new DashboardIdentity(dataSource).createUser({
       businessId: business.businessId,
       merchantId: null,

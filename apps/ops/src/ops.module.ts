@@ -4,6 +4,8 @@ import { CatalogModule } from '@pcs/catalog';
 import { RuntimeSettings, RuntimeSettingsModule } from '@pcs/config';
 import { DatabaseModule } from '@pcs/database';
 import { MerchantsModule } from '@pcs/merchants';
+import { ProcessorReportsModule } from '@pcs/processor-reports';
+import { SettlementModule } from '@pcs/settlement';
 
 /** The domain without HTTP: what the operator's commands and the demo seed use. */
 @Module({})
@@ -17,6 +19,9 @@ export class OpsModule {
         CatalogModule,
         BusinessesModule,
         MerchantsModule,
+        // Without their workers: a command runs what it is asked, nothing in the background.
+        SettlementModule,
+        ProcessorReportsModule,
       ],
     };
   }

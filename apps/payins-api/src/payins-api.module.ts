@@ -30,6 +30,8 @@ import { BankController } from './settlement/bank.controller';
 import { SettlementAccountController } from './settlement/settlement-account.controller';
 import { BalanceController } from './settlement/balance.controller';
 import { PayoutController } from './settlement/payout.controller';
+import { ReconciliationRunController } from './settlement/reconciliation-run.controller';
+import { ProcessorReportsWorkersModule } from '@pcs/processor-reports';
 
 /** The payins API: merchants, payers, instruments, payment intents, links, payins. */
 @Module({})
@@ -52,6 +54,7 @@ export class PayinsApiModule {
         GatewaysModule,
         NotificationsModule,
         SettlementWorkersModule,
+        ProcessorReportsWorkersModule,
       ],
       controllers: [
         MerchantController,
@@ -72,6 +75,7 @@ export class PayinsApiModule {
         PayoutController,
         SettlementAccountController,
         BankController,
+        ReconciliationRunController,
       ],
     };
   }

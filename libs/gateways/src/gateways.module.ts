@@ -13,6 +13,10 @@ import { GatewayAccountRepository } from './mercado-pago/persistence/gateway-acc
 import { MercadoPagoAccounts } from './mercado-pago/mercado-pago-accounts.service';
 import { MercadoPagoGateway } from './mercado-pago/mercado-pago.gateway';
 import { MercadoPagoRecords } from './mercado-pago/persistence/mercado-pago-records.repository';
+import { MercadoPagoReleaseReports } from './mercado-pago/mercado-pago-release-reports';
+
+/** The processors' reports (ProcessorReports[]), by this token. */
+export const PROCESSOR_REPORTS = Symbol('PROCESSOR_REPORTS');
 
 @Injectable()
 class InProcessGatewayRegistry extends GatewayRegistry {
@@ -46,7 +50,10 @@ class InProcessGatewayRegistry extends GatewayRegistry {
     MercadoPagoRecords,
     { provide: SandboxCallbackTarget, useClass: SelfCallbackTarget },
     { provide: GatewayRegistry, useClass: InProcessGatewayRegistry },
+    MercadoPagoReleaseReports,
+    // Every processor that publishes reports (Mercado Pago today), for the reconciliation runs.
+    { provide: PROCESSOR_REPORTS, useFactory: (mercadoPago: MercadoPagoReleaseReports) => [mercadoPago], inject: [MercadoPagoReleaseReports] },
   ],
-  exports: [GatewayRegistry, SandboxDesk, MercadoPagoAccounts, MercadoPagoGateway, MercadoPagoRecords],
+  exports: [GatewayRegistry, SandboxDesk, MercadoPagoAccounts, MercadoPagoGateway, MercadoPagoRecords, PROCESSOR_REPORTS],
 })
 export class GatewaysModule {}

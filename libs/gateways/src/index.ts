@@ -10,3 +10,5 @@ export * from './mercado-pago/mercado-pago.gateway';
 export * from './mercado-pago/mercado-pago.client';
 export * from './mercado-pago/persistence/mercado-pago-records.repository';
 export * from './mercado-pago/mercado-pago-signature';
+export * from './reports/processor-reports.port';
+export { readReleaseReport } from './mercado-pago/mercado-pago-release-reports';

@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { InjectDataSource } from '@nestjs/typeorm';
 import { RuntimeSettings } from '@pcs/config';
 import { inTransaction } from '@pcs/database';
+import { localDateOf, localHourOf } from '@pcs/kernel';
 import { DataSource } from 'typeorm';
 import { JobQueue } from './job-queue';
 
@@ -99,8 +100,8 @@ export class DailyRuns implements OnApplicationBootstrap, OnApplicationShutdown 
   private async claimDue(now: Date): Promise<void> {
     for (const [kind, { hour, scopes }] of this.kinds) {
       for (const { scope, timeZone } of await scopes()) {
-        const { localDate, localHour } = localTime(now, timeZone);
-        if (localHour < hour) continue;
+        const localDate = localDateOf(now, timeZone);
+        if (localHourOf(now, timeZone) < hour) continue;
         await inTransaction(this.dataSource, async (manager) => {
           const claimed = await manager.query<unknown[]>(
             `INSERT INTO daily_run (kind, scope, local_date) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1`,
@@ -118,11 +119,4 @@ export class DailyRuns implements OnApplicationBootstrap, OnApplicationShutdown 
       }
     }
   }
-}
-
-/** The local date (YYYY-MM-DD) and hour of an instant in a time zone. */
-export function localTime(instant: Date, timeZone: string): { localDate: string; localHour: number } {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', hourCycle: 'h23' }).formatToParts(instant);
-  const part = (type: string) => parts.find((p) => p.type === type)!.value;
-  return { localDate: `${part('year')}-${part('month')}-${part('day')}`, localHour: Number(part('hour')) % 24 };
 }

@@ -16,3 +16,4 @@ export * from './signing/redirect-signature';
 export * from './banking/cbu';
 export * from './banking/tax-ids';
 export * from './banking/pix-key';
+export * from './time/local-time';

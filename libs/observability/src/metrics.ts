@@ -63,6 +63,27 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly reconciliationRuns = new Counter({
+    name: 'pcs_reconciliation_runs_total',
+    help: "Reconciliations of a processor's report by provider and result: completed, failed",
+    labelNames: ['provider', 'result'] as const,
+    registers: [this.registry],
+  });
+
+  readonly reconciliationDiscrepancies = new Counter({
+    name: 'pcs_reconciliation_discrepancies_total',
+    help: 'Discrepancies found reconciling processor reports, by provider and kind (AMOUNT_MISMATCH, FEE_MISMATCH, MISSING_HERE, MISSING_THERE)',
+    labelNames: ['provider', 'kind'] as const,
+    registers: [this.registry],
+  });
+
+  readonly payouts = new Counter({
+    name: 'pcs_payouts_total',
+    help: 'Payouts by status reached: created, in_transit, paid, failed, canceled',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+  });
+
   readonly rateLimited = new Counter({
     name: 'pcs_rate_limited_total',
     help: 'Requests refused with 429 by limit: reads and writes (per api-key), address (unauthenticated, per client address)',

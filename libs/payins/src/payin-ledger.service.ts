@@ -86,6 +86,17 @@ export class PayinLedgerService {
     return this.payins.expiredSessions(this.dataSource.manager, now, limit);
   }
 
+  /** What a processor's report of [from, to) is reconciled with (see PayinRepository.reconciliationRecords). */
+  async reconciliationRecords(
+    merchantId: MerchantId,
+    gateway: string,
+    references: readonly string[],
+    from: Date,
+    to: Date,
+  ): Promise<Readonly<PayinProps>[]> {
+    return (await this.payins.reconciliationRecords(this.dataSource.manager, merchantId, gateway, references, from, to)).map((p) => p.snapshot());
+  }
+
   /** Operation 36. */
   async list(caller: Caller, filters: PayinFilters, page: PageRequest): Promise<Page<Readonly<PayinProps>>> {
     const found = await this.payins.list(this.dataSource.manager, caller, filters, page);

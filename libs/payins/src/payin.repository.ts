@@ -77,6 +77,21 @@ export abstract class PayinRepository {
   abstract dueForReconciliation(manager: EntityManager, now: Date, limit: number): Promise<Payin[]>;
   /** Attempts whose payer's session at a gateway page ended before `now`. */
   abstract expiredSessions(manager: EntityManager, now: Date, limit: number): Promise<Payin[]>;
+  /**
+   * What a processor's report is reconciled with: the merchant's approved
+   * collections at that gateway released in [from, to) or named by the
+   * report's references (our transaction ids), and the approved refunds of
+   * intents collected there: those of these collections, and those approved
+   * in the window.
+   */
+  abstract reconciliationRecords(
+    manager: EntityManager,
+    merchantId: MerchantId,
+    gateway: string,
+    references: readonly string[],
+    from: Date,
+    to: Date,
+  ): Promise<Payin[]>;
   /** Operation 36. */
   abstract list(manager: EntityManager, caller: Caller, filters: PayinFilters, page: PageRequest): Promise<Page<Payin>>;
   /** Figures of the caller's ledger (optionally one merchant's) created in [from, until). */

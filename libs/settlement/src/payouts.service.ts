@@ -2,7 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService } from '@pcs/catalog';
 import { RuntimeSettings } from '@pcs/config';
-import { inTransaction } from '@pcs/database';
+import { afterCommit, inTransaction } from '@pcs/database';
+import { metrics } from '@pcs/observability';
 import { EventRecorder } from '@pcs/events';
 import { JobQueue } from '@pcs/jobs';
 import { asBusinessId, Caller, Currency, DomainError, isMerchantCaller, MerchantId, Money, moneyFromWire, Page, PageRequest, wireAmount } from '@pcs/kernel';
@@ -322,6 +323,7 @@ export class PayoutsService {
       manager,
       types.map((type) => ({ type, businessId: p.businessId, merchantId: p.merchantId, subjectId: p.payoutId, object })),
     );
+    afterCommit(manager, () => types.forEach((type) => metrics.payouts.inc({ status: type.slice('payout.'.length) })));
   }
 
   /** Serialises payouts of one merchant and currency (never held by approvals or refunds). */

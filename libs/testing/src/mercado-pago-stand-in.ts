@@ -49,9 +49,24 @@ export interface StandInPayment {
   date_created: string;
   payment_method_id: string;
   card: { last_four_digits: string };
+  /** Mercado Pago's fee on an approved payment (its `fee_details`, paid by the collector). */
+  fee_details?: { type: string; amount: number; fee_payer: string }[];
+  date_approved?: string | null;
+  /** When the money is released to the seller's available balance (the release report's DATE). */
+  money_release_date?: string | null;
   refunds: { id: number; payment_id: number; amount: number; status: string; date_created: string }[];
   readonly token: string;
   readonly notificationUrl: string | null;
+}
+
+interface StandInReport {
+  readonly id: number;
+  readonly token: string;
+  readonly begin: Date;
+  readonly end: Date;
+  readonly fileName: string;
+  readonly readyAt: number;
+  readonly createdAt: string;
 }
 
 export interface HeldNotification {
@@ -87,6 +102,19 @@ export class MercadoPagoStandIn {
   readonly faults: { method: string; pathPrefix: string; answer: number | 'hang' | 'late'; times: number; lateMs?: number }[] = [];
   /** What the next refund answers: approved (default), or rejected by Mercado Pago. */
   refundStatus: 'approved' | 'rejected' = 'approved';
+  /** Mercado Pago's fee on approved payments (a fraction of the amount, rounded to the currency's decimals). */
+  feeRate = 0.0399;
+  /** How long a release report takes to be ready (listed `pending` until then). */
+  reportDelayMs = 0;
+  /** Edits of the next release reports, for tests of reconciliation: lines left out, amounts or fees changed, lines added. */
+  readonly reportEdits: {
+    omit: Set<number>;
+    gross: Map<number, number>;
+    fee: Map<number, number>;
+    extra: { sourceId: string; externalReference: string; gross: number; fee: number; description: string }[];
+  } = { omit: new Set(), gross: new Map(), fee: new Map(), extra: [] };
+  private readonly reports: { id: number; token: string; begin: Date; end: Date; fileName: string; readyAt: number; createdAt: string }[] = [];
+  private nextReport = 90_000_000_000 + crypto.randomInt(0, 2 ** 30);
 
   /** An account whose access token and webhook secret a merchant would paste into our API. */
   account(accessToken: string, webhookSecret: string): this {
@@ -130,13 +158,25 @@ export class MercadoPagoStandIn {
       date_created: new Date().toISOString(),
       payment_method_id: 'visa',
       card: { last_four_digits: '4242' },
+      fee_details: [],
+      date_approved: null,
+      money_release_date: null,
       refunds: [],
       token: preference.token,
       notificationUrl: preference.body.notification_url ?? null,
     };
+    if (payment.status === 'approved') this.approved(payment);
     this.payments.set(payment.id, payment);
     await this.notify(payment);
     return payment;
+  }
+
+  /** An approval: the fee Mercado Pago keeps, and the money released at once (an account without a release delay). */
+  private approved(payment: StandInPayment): void {
+    const decimals = DECIMALS[payment.currency_id];
+    payment.fee_details = [{ type: 'mercadopago_fee', amount: round(payment.transaction_amount * this.feeRate, decimals), fee_payer: 'collector' }];
+    payment.date_approved = new Date().toISOString();
+    payment.money_release_date = payment.date_approved;
   }
 
   /** A payment left in process is decided later (as an asynchronous method settles), and notified. */
@@ -144,6 +184,7 @@ export class MercadoPagoStandIn {
     const payment = this.payments.get(paymentId)!;
     payment.status = status;
     payment.status_detail = status === 'approved' ? 'accredited' : 'cc_rejected_other_reason';
+    if (status === 'approved') this.approved(payment);
     await this.notify(payment);
   }
 
@@ -233,6 +274,18 @@ export class MercadoPagoStandIn {
     const token = /^Bearer (\S+)$/.exec(header(request, 'authorization') ?? '')?.[1];
     if (!token || !this.accounts.has(token))
       return json(response, 401, { message: 'invalid access token', error: 'unauthorized', status: 401 });
+    // Reports are no payments: Mercado Pago asks no idempotency key for them.
+    if (request.method === 'POST' && url.pathname === '/v1/account/release_report') {
+      const [status, answer] = this.createReport(token, body);
+      return json(response, status, answer);
+    }
+    if (request.method === 'GET' && url.pathname.startsWith('/v1/account/release_report/') && url.pathname !== '/v1/account/release_report/list') {
+      const file = this.reports.find((r) => r.token === token && r.fileName === decodeURIComponent(url.pathname.slice('/v1/account/release_report/'.length)));
+      if (!file || file.readyAt > Date.now())
+        return json(response, 404, { message: `Resource ${url.pathname} not found.`, error: 'not_found', status: 404 });
+      response.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': `attachment; filename=${file.fileName}` }).end(this.reportCsv(file));
+      return;
+    }
     if (request.method === 'POST') {
       if (!idempotencyKey)
         return json(response, 400, { message: 'X-Idempotency-Key header is required', error: 'bad_request', status: 400 });
@@ -310,7 +363,92 @@ export class MercadoPagoStandIn {
     return [201, refund];
   }
 
+  /** POST /v1/account/release_report: begin_date and end_date required, UTC (`Z`), in order, at most 60 days. */
+  private createReport(token: string, raw: string): [number, unknown] {
+    let body: { begin_date?: unknown; end_date?: unknown };
+    try {
+      body = raw ? (JSON.parse(raw) as typeof body) : {};
+    } catch {
+      return [400, { message: 'invalid JSON', error: 'bad_request', status: 400 }];
+    }
+    const instant = (value: unknown) => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(value) ? new Date(value) : null);
+    const begin = instant(body.begin_date);
+    const end = instant(body.end_date);
+    if (!begin) return [400, { message: "You must specify 'begin_date' parameter.", error: 'invalid_begin_date', status: 400 }];
+    if (!end) return [400, { message: "You must specify 'end_date' parameter.", error: 'invalid_end_date', status: 400 }];
+    if (end <= begin) return [400, { message: 'Begin date should be before end date.', error: 'end_date_before_begin_date', status: 400 }];
+    if (end.getTime() - begin.getTime() > 60 * 86_400_000) return [400, { message: 'The maximum period is 60 days.', error: 'invalid_range', status: 400 }];
+    const account = this.accounts.get(token)!;
+    const report = {
+      id: this.nextReport++,
+      token,
+      begin,
+      end,
+      fileName: `release-report-${account.userId}-${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${this.nextReport}.csv`,
+      readyAt: Date.now() + this.reportDelayMs,
+      createdAt: new Date().toISOString(),
+    };
+    this.reports.push(report);
+    return [202, this.reportEntry(report)];
+  }
+
+  private reportEntry(report: StandInReport): Record<string, unknown> {
+    const ready = report.readyAt <= Date.now();
+    return {
+      id: report.id,
+      account_id: this.accounts.get(report.token)!.userId,
+      begin_date: `${report.begin.toISOString().slice(0, 19)}Z`,
+      end_date: `${report.end.toISOString().slice(0, 19)}Z`,
+      created_from: 'manual',
+      currency_id: this.currencyOf(report.token),
+      generation_date: report.createdAt,
+      status: ready ? 'processed' : 'pending',
+      format: 'CSV',
+      ...(ready ? { file_name: report.fileName } : {}),
+    };
+  }
+
+  /** The account's currency (a Mercado Pago account is in its country's). */
+  private currencyOf(token: string): string {
+    return [...this.payments.values()].find((p) => p.token === token)?.currency_id ?? 'ARS';
+  }
+
+  /**
+   * The report's file as Mercado Pago writes it (the columns of its
+   * glossary): the initial balance, a `release` line per payment released in
+   * the window (DESCRIPTION payment, MP_FEE_AMOUNT negative) and per refund
+   * (DESCRIPTION refund, GROSS_AMOUNT negative), and the total.
+   */
+  private reportCsv(report: StandInReport): string {
+    const decimals = DECIMALS[this.currencyOf(report.token)] ?? 2;
+    const money = (value: number) => value.toFixed(decimals);
+    const lines = ['DATE,SOURCE_ID,EXTERNAL_REFERENCE,RECORD_TYPE,DESCRIPTION,NET_CREDIT_AMOUNT,NET_DEBIT_AMOUNT,GROSS_AMOUNT,MP_FEE_AMOUNT,PAYMENT_METHOD'];
+    lines.push(`${report.begin.toISOString()},,,initial_available_balance,,${money(0)},${money(0)},${money(0)},${money(0)},`);
+    let total = 0;
+    const release = (date: string, sourceId: string, reference: string, description: string, gross: number, fee: number, method: string) => {
+      const net = gross - fee;
+      total += net;
+      lines.push(`${date},${sourceId},${reference},release,${description},${money(Math.max(net, 0))},${money(Math.max(-net, 0))},${money(gross)},${money(-fee)},${method}`);
+    };
+    for (const payment of [...this.payments.values()].filter((p) => p.token === report.token).sort((a, b) => a.id - b.id)) {
+      const released = payment.money_release_date ? new Date(payment.money_release_date) : null;
+      if (released && released >= report.begin && released <= report.end && !this.reportEdits.omit.has(payment.id)) {
+        const fee = this.reportEdits.fee.get(payment.id) ?? (payment.fee_details ?? []).reduce((sum, f) => sum + f.amount, 0);
+        release(released.toISOString(), String(payment.id), payment.external_reference ?? '', 'payment', this.reportEdits.gross.get(payment.id) ?? payment.transaction_amount, fee, payment.payment_method_id);
+      }
+      for (const refund of payment.refunds.filter((r) => r.status === 'approved')) {
+        const at = new Date(refund.date_created);
+        if (at >= report.begin && at <= report.end) release(at.toISOString(), String(payment.id), payment.external_reference ?? '', 'refund', -refund.amount, 0, payment.payment_method_id);
+      }
+    }
+    for (const extra of this.reportEdits.extra) release(report.begin.toISOString(), extra.sourceId, extra.externalReference, extra.description, extra.gross, extra.fee, 'visa');
+    lines.push(`${report.end.toISOString()},,,total,,${money(Math.max(total, 0))},${money(Math.max(-total, 0))},,,`);
+    return lines.join('\n') + '\n';
+  }
+
   private get(token: string, url: URL): [number, unknown] {
+    if (url.pathname === '/v1/account/release_report/list')
+      return [200, this.reports.filter((r) => r.token === token).map((r) => this.reportEntry(r))];
     const owned = (payment: StandInPayment | undefined) => (payment && payment.token === token ? payment : undefined);
     if (url.pathname === '/v1/payments/search') {
       const reference = url.searchParams.get('external_reference');

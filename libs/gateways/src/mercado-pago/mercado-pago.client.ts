@@ -39,6 +39,17 @@ export interface MercadoPagoPayment {
   readonly fee_details?: readonly { readonly type?: string; readonly amount?: number; readonly fee_payer?: string }[] | null;
 }
 
+/** A release report as Mercado Pago lists it (POST /v1/account/release_report, GET …/list). */
+export interface ReleaseReportEntry {
+  readonly id: number;
+  readonly begin_date: string;
+  readonly end_date: string;
+  readonly file_name?: string | null;
+  readonly status?: string | null;
+  readonly currency_id?: string | null;
+  readonly created_from?: string;
+}
+
 export interface MercadoPagoRefund {
   readonly id: number;
   readonly payment_id: number;
@@ -111,11 +122,32 @@ export class MercadoPagoClient {
     return this.request('list_refunds', 'GET', `/v1/payments/${paymentId}/refunds`);
   }
 
-  private async request<T>(operation: string, method: 'GET' | 'POST', path: string, body?: unknown, idempotencyKey?: string): Promise<T> {
+  /** Asks for a release report of [begin, end] (UTC, `…Z`); Mercado Pago prepares it and lists it when ready. No idempotency key: it is no payment. */
+  createReleaseReport(beginDate: string, endDate: string): Promise<ReleaseReportEntry> {
+    return this.request('create_release_report', 'POST', '/v1/account/release_report', { begin_date: beginDate, end_date: endDate });
+  }
+
+  listReleaseReports(): Promise<ReleaseReportEntry[]> {
+    return this.request('list_release_reports', 'GET', '/v1/account/release_report/list');
+  }
+
+  /** A report's file (CSV). */
+  downloadReleaseReport(fileName: string): Promise<string> {
+    return this.request('download_release_report', 'GET', `/v1/account/release_report/${encodeURIComponent(fileName)}`, undefined, undefined, 'text');
+  }
+
+  private async request<T>(
+    operation: string,
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    idempotencyKey?: string,
+    as: 'json' | 'text' = 'json',
+  ): Promise<T> {
     const started = process.hrtime.bigint();
     const observe = (outcome: string) =>
       metrics.gatewayRequests.observe({ provider: 'MERCADO_PAGO', operation, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
-    const headers: Record<string, string> = { authorization: `Bearer ${this.accessToken}`, accept: 'application/json' };
+    const headers: Record<string, string> = { authorization: `Bearer ${this.accessToken}`, accept: as === 'json' ? 'application/json' : 'text/csv' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (idempotencyKey) headers['x-idempotency-key'] = idempotencyKey;
     let response: Response;
@@ -136,6 +168,10 @@ export class MercadoPagoClient {
     if (!response.ok) {
       observe(response.status >= 500 ? 'failed' : 'rejected');
       throw new MercadoPagoRequestError(operation, response.status, `answered ${response.status} ${describe(text)}`);
+    }
+    if (as === 'text') {
+      observe('ok');
+      return text as T;
     }
     try {
       const parsed = JSON.parse(text) as T;

@@ -43,6 +43,7 @@ export function boundInMinorUnits(value: number, exponent: number, round: 'up' |
 }
 
 const DAY_MS = 86_400_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The bucket of payin_amount_count an amount (minor units) is counted in:
@@ -186,6 +187,45 @@ export class TypeOrmPayinRepository extends PayinRepository {
         };
       },
     };
+  }
+
+  async reconciliationRecords(
+    manager: EntityManager,
+    merchantId: MerchantId,
+    gateway: string,
+    references: readonly string[],
+    from: Date,
+    to: Date,
+  ): Promise<Payin[]> {
+    const ids = references.filter((r) => UUID.test(r));
+    // The approved collections at the gateway released in the window or named by the report…
+    const charges = await manager
+      .createQueryBuilder(PayinOrmEntity, 'p')
+      .where(`p.merchant_id = :merchantId AND p.gateway = :gateway AND p.transaction_type = 'PAYIN' AND p.status = 'APPROVED'`, {
+        merchantId,
+        gateway,
+      })
+      .andWhere(`((p.liquidation_date >= :from AND p.liquidation_date < :to) OR p.transaction_id = ANY(:ids::uuid[]))`, { from, to, ids })
+      .orderBy('p.created_at', 'ASC')
+      .getMany();
+    // …and the approved refunds that went back through that gateway (a refund row names no gateway: its intent's collection does),
+    // those of these collections, and those approved in the window.
+    const refunds = await manager
+      .createQueryBuilder(PayinOrmEntity, 'r')
+      .where(`r.merchant_id = :merchantId AND r.transaction_type = 'REFUND' AND r.status = 'APPROVED'`, { merchantId })
+      .andWhere(
+        `r.payment_intent_id IN (SELECT c.payment_intent_id FROM payin c
+                                  WHERE c.merchant_id = :merchantId AND c.gateway = :gateway AND c.transaction_type = 'PAYIN' AND c.status = 'APPROVED')`,
+        { gateway },
+      )
+      .andWhere(`((r.liquidation_date >= :from AND r.liquidation_date < :to) OR r.payment_intent_id = ANY(:intents::uuid[]))`, {
+        from,
+        to,
+        intents: charges.map((c) => c.paymentIntentId),
+      })
+      .orderBy('r.created_at', 'ASC')
+      .getMany();
+    return [...charges, ...refunds].map(payinFromRow);
   }
 
   private insertQuery(manager: EntityManager, payin: Payin): [string, unknown[]] {

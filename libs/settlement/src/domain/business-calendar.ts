@@ -1,7 +1,7 @@
+import { addDays, LocalDate, localDateOf, localHourOf, startOfLocalDay, weekdayOf } from '@pcs/kernel';
 import Holidays from 'date-holidays';
 
-/** A calendar day in a country's own time zone, `YYYY-MM-DD`. */
-export type LocalDate = string;
+export type { LocalDate };
 
 /** Where and how a country's business days are counted. */
 export interface CountryCalendar {
@@ -31,36 +31,24 @@ const DAY_MS = 86_400_000;
  */
 export class BusinessCalendar {
   private readonly closed = new Map<string, ReadonlySet<LocalDate>>();
-  private readonly formats = new Map<string, Intl.DateTimeFormat>();
 
   /** The country's local date of an instant. */
   localDate(instant: Date, timeZone: string): LocalDate {
-    const parts = this.format(timeZone).formatToParts(instant);
-    const part = (type: string) => parts.find((p) => p.type === type)!.value;
-    return `${part('year')}-${part('month')}-${part('day')}`;
+    return localDateOf(instant, timeZone);
   }
 
   /** The instant a local date starts (00:00 in the time zone). */
   startOf(date: LocalDate, timeZone: string): Date {
-    const [year, month, day] = date.split('-').map(Number);
-    const utcMidnight = Date.UTC(year, month - 1, day);
-    // The zone's offset at that moment, then once more at the corrected moment (a change of offset that day).
-    let instant = utcMidnight - this.offsetMs(new Date(utcMidnight), timeZone);
-    instant = utcMidnight - this.offsetMs(new Date(instant), timeZone);
-    return new Date(instant);
+    return startOfLocalDay(date, timeZone);
   }
 
   /** The local hour (0–23) of an instant. */
   localHour(instant: Date, timeZone: string): number {
-    return Number(
-      this.format(timeZone)
-        .formatToParts(instant)
-        .find((p) => p.type === 'hour')!.value,
-    ) % 24;
+    return localHourOf(instant, timeZone);
   }
 
   isBusinessDay(country: CountryCalendar, date: LocalDate): boolean {
-    const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
+    const weekday = weekdayOf(date);
     if (weekday === 0 || weekday === 6) return false;
     return !this.closedDays(country, Number(date.slice(0, 4))).has(date);
   }
@@ -109,40 +97,4 @@ export class BusinessCalendar {
     }
     return days;
   }
-
-  /** The zone's offset from UTC at an instant (local − UTC), in milliseconds. */
-  private offsetMs(instant: Date, timeZone: string): number {
-    const parts = this.format(timeZone).formatToParts(instant);
-    const part = (type: string) => Number(parts.find((p) => p.type === type)!.value);
-    const asUtc = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour') % 24, part('minute'), part('second'));
-    return asUtc - Math.floor(instant.getTime() / 1000) * 1000;
-  }
-
-  private format(timeZone: string): Intl.DateTimeFormat {
-    let format = this.formats.get(timeZone);
-    if (!format) {
-      format = new Intl.DateTimeFormat('en-US', {
-        timeZone,
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-        second: '2-digit',
-        hourCycle: 'h23',
-      });
-      this.formats.set(timeZone, format);
-    }
-    return format;
-  }
-}
-
-/** A local date `days` later (or earlier, when negative). */
-export function addDays(date: LocalDate, days: number): LocalDate {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-}
-
-/** The weekday of a local date: 0 Sunday … 6 Saturday. */
-export function weekdayOf(date: LocalDate): number {
-  return new Date(`${date}T00:00:00Z`).getUTCDay();
 }

@@ -1,6 +1,7 @@
 import type { PayoutSchedule } from '@pcs/merchants';
 import { PAYOUT_WEEKDAYS } from '@pcs/merchants';
-import { addDays, BusinessCalendar, CountryCalendar, LocalDate, weekdayOf } from './business-calendar';
+import { addDays, LocalDate, weekdayOf } from '@pcs/kernel';
+import { BusinessCalendar, CountryCalendar } from './business-calendar';
 
 /**
  * Whether a schedule makes a payout on a local day (contract §19): DAILY on

@@ -14,6 +14,12 @@ export class GatewayAccountRepository {
     return manager.findOneBy(GatewayAccountOrmEntity, { merchantId, provider });
   }
 
+  /** The merchants with an account at the provider. */
+  async merchantsOf(provider: 'MERCADO_PAGO'): Promise<string[]> {
+    const rows = await this.dataSource.manager.find(GatewayAccountOrmEntity, { where: { provider }, select: { merchantId: true }, order: { merchantId: 'ASC' } });
+    return rows.map((row) => row.merchantId);
+  }
+
   async put(row: GatewayAccountRow): Promise<void> {
     await this.dataSource.manager.upsert(GatewayAccountOrmEntity, row, ['merchantId', 'provider']);
   }

@@ -1,0 +1,4 @@
+export * from './processor-reports.module';
+export * from './reconciliation-runs.service';
+export * from './domain/reconciliation';
+export * from './domain/reconciliation-run';

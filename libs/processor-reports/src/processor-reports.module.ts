@@ -1,0 +1,33 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CatalogModule } from '@pcs/catalog';
+import { EventsModule } from '@pcs/events';
+import { GatewaysModule } from '@pcs/gateways';
+import { JobsModule } from '@pcs/jobs';
+import { MerchantsModule } from '@pcs/merchants';
+import { PayinsModule } from '@pcs/payins';
+import { ReconciliationDiscrepancyOrmEntity, ReconciliationRunOrmEntity } from './persistence/reconciliation-run.orm-entity';
+import { TypeOrmReconciliationRunRepository } from './persistence/typeorm-reconciliation-runs.repository';
+import { ReconciliationRunRepository } from './reconciliation-runs.repository';
+import { ReconciliationRunsService } from './reconciliation-runs.service';
+import { ReconciliationWorkers } from './reconciliation-workers';
+
+/** Reconciliation with the processors' reports (contract §19). */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([ReconciliationRunOrmEntity, ReconciliationDiscrepancyOrmEntity]),
+    CatalogModule,
+    EventsModule,
+    GatewaysModule,
+    JobsModule,
+    MerchantsModule,
+    PayinsModule,
+  ],
+  providers: [{ provide: ReconciliationRunRepository, useClass: TypeOrmReconciliationRunRepository }, ReconciliationRunsService],
+  exports: [ReconciliationRunsService],
+})
+export class ProcessorReportsModule {}
+
+/** The daily reconciliation runs, for the API processes. */
+@Module({ imports: [ProcessorReportsModule, JobsModule, CatalogModule], providers: [ReconciliationWorkers], exports: [ProcessorReportsModule] })
+export class ProcessorReportsWorkersModule {}
