@@ -27,7 +27,12 @@ export class ApiProcess {
   async start(): Promise<void> {
     this.child = spawn(process.execPath, [path.join(DIST, this.name, 'src', 'main.js')], {
       // Spec files share the database: a spawned API never claims the daily runs (they touch every merchant) unless a test asks.
-      env: { ...process.env, DAILY_RUNS: 'off', ...this.env, [this.name === 'payins-api' ? 'PAYINS_API_PORT' : 'B2B_API_PORT']: String(this.port) },
+      env: {
+        ...process.env,
+        DAILY_RUNS: 'off',
+        ...this.env,
+        [this.name === 'payins-api' ? 'PAYINS_API_PORT' : 'B2B_API_PORT']: String(this.port),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));

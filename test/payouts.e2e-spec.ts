@@ -32,7 +32,9 @@ describe('payouts (contract §19)', () => {
   afterAll(() => bed.close());
 
   /** A merchant of its own (a tenant's first), priced so that collections are available at once, with a UYU account. */
-  async function shop(options: { tenant?: TestTenant; accountNumber?: string | null; target?: NestExpressApplication } = {}): Promise<Shop> {
+  async function shop(
+    options: { tenant?: TestTenant; accountNumber?: string | null; target?: NestExpressApplication } = {},
+  ): Promise<Shop> {
     const target = options.target ?? app;
     const tenant = options.tenant ?? (await createTenant(target));
     const merchantId = tenant.merchants[0].merchantId;
@@ -40,7 +42,7 @@ describe('payouts (contract §19)', () => {
     const payerId = (await client.post('/payer', PAYER)).body.payerId as string;
     const relationships = (await client.get(`/merchant-country-processor?merchantId=${merchantId}`)).body as Row[];
     const oca = relationships.find((r) => (r.countryProcessor as { paymentMethod: Row }).paymentMethod.paymentMethodName === 'OCA')!;
-    await target.get(PricingService).set(merchantId as MerchantId, oca.merchantCountryProcessorId as string, { percentage: 3, settlementDelayDays: 0 });
+    await target.get(PricingService).set(merchantId, oca.merchantCountryProcessorId as string, { percentage: 3, settlementDelayDays: 0 });
     if (options.accountNumber !== null)
       expect(
         (
@@ -72,7 +74,8 @@ describe('payouts (contract §19)', () => {
         const [row] = (await client.get(`/payin?paymentIntentId=${intentId}`)).body[0].results;
         return { intentId, transactionId: row.transactionId, net: row.netAmount };
       },
-      balance: async (currency = 'UYU') => (await client.get(`/merchant/${merchantId}/balance`)).body.balances.find((b: Row) => b.currency === currency),
+      balance: async (currency = 'UYU') =>
+        (await client.get(`/merchant/${merchantId}/balance`)).body.balances.find((b: Row) => b.currency === currency),
       sums: async () => {
         const [row] = await target.get(DataSource).query(
           `SELECT coalesce(sum(net) FILTER (WHERE available_on > now() AND available_on > created_at), 0)::bigint AS pending,
@@ -128,13 +131,14 @@ describe('payouts (contract §19)', () => {
     expect(paid.paidAt).not.toBeNull();
     expect(await s.balance()).toMatchObject({ pending: 0, available: 0, inTransit: 0 });
     const events = (await s.client.get(`/event?merchantId=${s.merchantId}&limit=100`)).body[0].results as Row[];
-    expect(events.filter((e) => (e.type as string).startsWith('payout.')).map((e) => e.type).reverse()).toEqual([
-      'payout.created',
-      'payout.in_transit',
-      'payout.paid',
-    ]);
+    expect(
+      events
+        .filter((e) => (e.type as string).startsWith('payout.'))
+        .map((e) => e.type)
+        .reverse(),
+    ).toEqual(['payout.created', 'payout.in_transit', 'payout.paid']);
     const csv = await s.client.get(`/payout/${payout.payoutId}/transactions`).set('Accept', 'text/csv');
-    expect((csv.text as string).trim().split('\r\n')).toHaveLength(4);
+    expect(csv.text.trim().split('\r\n')).toHaveLength(4);
     const listed = await s.client.get(`/payout?merchantId=${s.merchantId}&status=PAID`);
     expect(listed.body[0].results.map((p: Row) => p.payoutId)).toEqual([payout.payoutId]);
     const listedCsv = await s.client.get(`/payout`).set('Accept', 'text/csv');
@@ -182,7 +186,9 @@ describe('payouts (contract §19)', () => {
     expect(other.status).toBe(422);
 
     const { net: more } = await s.paid(700);
-    const answers = await Promise.all(Array.from({ length: 20 }, () => s.client.post(`/merchant/${s.merchantId}/payout`, { currency: 'UYU' })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => s.client.post(`/merchant/${s.merchantId}/payout`, { currency: 'UYU' })),
+    );
     const made = answers.filter((a) => a.status === 200);
     expect(made).toHaveLength(1);
     expect(made[0].body.amount).toBe(more);
@@ -226,7 +232,11 @@ describe('payouts (contract §19)', () => {
     const types = ((await s.client.get(`/event?merchantId=${s.merchantId}&limit=100`)).body[0].results as Row[]).map((e) => e.type);
     expect(types).toContain('payout.failed');
     // The next payout takes the money back out, with the failure's transaction.
-    await s.client.put(`/merchant/${s.merchantId}/settlement-account/UYU`, { bankId: brou, accountNumber: '00123456700001', accountType: 'SAVINGS' });
+    await s.client.put(`/merchant/${s.merchantId}/settlement-account/UYU`, {
+      bankId: brou,
+      accountNumber: '00123456700001',
+      accountType: 'SAVINGS',
+    });
     const retried = (await s.client.post(`/merchant/${s.merchantId}/payout`, { currency: 'UYU' })).body;
     expect(retried).toMatchObject({ amount: net, transactionCount: 1 });
     expect(await s.sums()).toMatchObject({ available: 0 });
@@ -249,15 +259,22 @@ describe('payouts (contract §19)', () => {
 
       const second = (await s.client.post(`/merchant/${s.merchantId}/payout`, { currency: 'UYU', amount: 400 })).body;
       const third = (await s.client.post(`/merchant/${s.merchantId}/payout`, { currency: 'UYU', amount: 100 })).body;
-      for (const p of [second, third]) await eventually(() => s.client.get(`/payout/${p.payoutId}`).then((r) => r.body as Row), (r) => r.status === 'IN_TRANSIT');
+      for (const p of [second, third])
+        await eventually(
+          () => s.client.get(`/payout/${p.payoutId}`).then((r) => r.body as Row),
+          (r) => r.status === 'IN_TRANSIT',
+        );
       const payouts = fileApi.app.get(PayoutsService);
       const written: string[][] = [];
       const exported = await payouts.exportBatch(brou, async (batch) => {
         written.push(batch.map((p) => p.id));
       });
-      expect(exported.map((p) => p.id).filter((id) => [second.payoutId, third.payoutId].includes(id)).sort()).toEqual(
-        [second.payoutId, third.payoutId].sort(),
-      );
+      expect(
+        exported
+          .map((p) => p.id)
+          .filter((id) => [second.payoutId, third.payoutId].includes(id))
+          .sort(),
+      ).toEqual([second.payoutId, third.payoutId].sort());
       // Exported once: a second export finds neither.
       const again = await payouts.exportBatch(brou, async () => undefined);
       expect(again.map((p) => p.id)).not.toContain(second.payoutId);
@@ -310,7 +327,9 @@ describe('payouts (contract §19)', () => {
     const [rel] = ((await s.client.get(`/merchant-country-processor?merchantId=${s.merchantId}`)).body as Row[]).filter(
       (r) => (r.countryProcessor as { paymentMethod: Row }).paymentMethod.paymentMethodName === 'OCA',
     );
-    await app.get(PricingService).set(s.merchantId as MerchantId, rel.merchantCountryProcessorId as string, { percentage: 3, settlementDelayDays: 1 });
+    await app
+      .get(PricingService)
+      .set(s.merchantId as MerchantId, rel.merchantCountryProcessorId as string, { percentage: 3, settlementDelayDays: 1 });
     const { transactionId, net } = await s.paid(800);
     const [row] = (await s.client.get(`/payin?merchantId=${s.merchantId}`)).body[0].results;
     expect(row.transactionId).toBe(transactionId);

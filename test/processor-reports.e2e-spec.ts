@@ -30,12 +30,17 @@ describe("reconciliation with Mercado Pago's release report", () => {
       gateway: { mercadoPagoApiUrl: mp.url, mercadoPagoTimeoutMs: 4000 },
     });
     merchantId = bed.tenant.merchants[0].merchantId;
-    expect((await bed.business.put(`/merchant/${merchantId}/gateway-account/mercado-pago`, { accessToken: TOKEN, webhookSecret: SECRET })).status).toBe(200);
+    expect(
+      (await bed.business.put(`/merchant/${merchantId}/gateway-account/mercado-pago`, { accessToken: TOKEN, webhookSecret: SECRET }))
+        .status,
+    ).toBe(200);
     // Available at once, so our records are released the day Mercado Pago releases them.
     const wallet = ((await bed.merchant.get(`/merchant-country-processor?merchantId=${merchantId}`)).body as Json[]).find(
       (r) => r.countryProcessor.paymentMethod.paymentMethodName === 'MERCADO_PAGO',
     )!;
-    await bed.app.get(PricingService).set(merchantId as MerchantId, wallet.merchantCountryProcessorId, { percentage: 5.99, settlementDelayDays: 0 });
+    await bed.app
+      .get(PricingService)
+      .set(merchantId as MerchantId, wallet.merchantCountryProcessorId, { percentage: 5.99, settlementDelayDays: 0 });
     today = localDateOf(new Date(), 'America/Montevideo');
   });
   afterAll(async () => {
@@ -59,7 +64,8 @@ describe("reconciliation with Mercado Pago's release report", () => {
       payerId: bed.payerId,
     });
     const intentId = created.body.paymentIntent.paymentIntentId as string;
-    const methods = (await bed.merchant.get(`/payment-intent/${intentId}/payment-methods`)).body.paymentIntentAvailablePaymentMethods as Json[];
+    const methods = (await bed.merchant.get(`/payment-intent/${intentId}/payment-methods`)).body
+      .paymentIntentAvailablePaymentMethods as Json[];
     const wallet = methods.find((m) => m.paymentMethod.paymentMethodName === 'MERCADO_PAGO')!;
     const started = await bed.merchant.post(`/payment-intent/${intentId}/initialize`, { countryProcessorId: wallet.countryProcessorId });
     const payment = await mp.decide(started.body.gatewayReferenceId, 'approve');
@@ -115,12 +121,16 @@ describe("reconciliation with Mercado Pago's release report", () => {
     expect(amount).toMatchObject({ ours: { amount: 250 }, theirs: { amount: 251, externalId: String(differs.paymentId) } });
     const fee = (shown.discrepancies as Json[]).find((d) => d.kind === 'FEE_MISMATCH')!;
     expect(fee).toMatchObject({ ours: { fee: 7.98 }, theirs: { fee: 9.99 } });
-    expect((shown.discrepancies as Json[]).find((d) => d.kind === 'MISSING_HERE')).toMatchObject({ ours: null, theirs: { amount: 80, fee: 3.19 } });
+    expect((shown.discrepancies as Json[]).find((d) => d.kind === 'MISSING_HERE')).toMatchObject({
+      ours: null,
+      theirs: { amount: 80, fee: 3.19 },
+    });
     expect(matchedPayment.attemptId).not.toBe(differs.attemptId);
 
     // Nothing moved: the balance is what it was.
     expect((await bed.merchant.get(`/merchant/${merchantId}/balance`)).body).toEqual(balanceBefore);
-    const events = (await bed.merchant.get(`/event?type=reconciliation.discrepancy&merchantId=${merchantId}&limit=100`)).body[0].results as Json[];
+    const events = (await bed.merchant.get(`/event?type=reconciliation.discrepancy&merchantId=${merchantId}&limit=100`)).body[0]
+      .results as Json[];
     expect(events.filter((e) => e.data.object.runId === run.runId)).toHaveLength(4);
     const metrics = (await request(bed.app.getHttpServer()).get('/metrics')).text;
     expect(metrics).toMatch(/pcs_reconciliation_discrepancies_total\{provider="MERCADO_PAGO",kind="MISSING_THERE"\} [1-9]/);

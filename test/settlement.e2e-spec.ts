@@ -5,7 +5,6 @@ import { clientFor, createTenant, SignedClient, TestTenant } from '@pcs/testing'
 import { DataSource } from 'typeorm';
 import { Testbed, testbed } from './testbed';
 
-
 type Row = Record<string, unknown>;
 
 /** Contract §19: prices, fees fixed at approval, balances and their transactions, settlement accounts. */
@@ -37,7 +36,8 @@ describe('after the collection: fees, balances, settlement accounts', () => {
     (await merchant.get(`/merchant/${merchantId}/balance`)).body.balances.find((b: Row) => b.currency === currency);
   const relationshipOf = async (method: string): Promise<string> =>
     (await merchant.get(`/merchant-country-processor?merchantId=${merchantId}`)).body.find(
-      (r: { countryProcessor: { paymentMethod: { paymentMethodName: string } } }) => r.countryProcessor.paymentMethod.paymentMethodName === method,
+      (r: { countryProcessor: { paymentMethod: { paymentMethodName: string } } }) =>
+        r.countryProcessor.paymentMethod.paymentMethodName === method,
     ).merchantCountryProcessorId;
   /** The database's own sums: every balance equals its transactions, exactly. */
   const ledgerSums = async (): Promise<{ pending: number; available: number }> => {
@@ -126,19 +126,25 @@ describe('after the collection: fees, balances, settlement accounts', () => {
     const rows = await rowsOf(newer);
     expect(rows[0]).toMatchObject({ feeAmount: 8, netAmount: 190.24 });
     expect(rows[1]).toMatchObject({ transactionType: 'REFUND', status: 'APPROVED', feeAmount: 0, feeTaxAmount: 0, netAmount: -50 });
-    const refund = (await merchant.get(`/balance-transaction?type=REFUND`)).body[0].results.find((t: Row) => t.sourceId === rows[1].transactionId);
+    const refund = (await merchant.get(`/balance-transaction?type=REFUND`)).body[0].results.find(
+      (t: Row) => t.sourceId === rows[1].transactionId,
+    );
     expect(refund).toMatchObject({ amount: -50, fee: 0, net: -50, status: 'AVAILABLE' });
     expect((await balanceIn()).available).toBeCloseTo((before.available as number) + 140.24, 2);
     expect(await ledgerSums()).toEqual({ pending: (await balanceIn()).pending, available: (await balanceIn()).available });
   });
 
   it('answers the transactions as CSV on Accept: text/csv, every row, formulas defused', async () => {
-    await app.get(BalancesService).adjust(merchantId as never, tenant.business.businessId, 'UYU' as never, -125, '=HYPERLINK("http://evil")');
+    await app
+      .get(BalancesService)
+      .adjust(merchantId as never, tenant.business.businessId, 'UYU' as never, -125, '=HYPERLINK("http://evil")');
     const csv = await merchant.get(`/balance-transaction?merchantId=${merchantId}`).set('Accept', 'text/csv');
     expect(csv.status).toBe(200);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
-    const lines = (csv.text as string).trim().split('\r\n');
-    expect(lines[0]).toBe('balanceTransactionId,merchantId,currency,type,amount,fee,net,status,availableOn,sourceId,payoutId,description,createdAt');
+    const lines = csv.text.trim().split('\r\n');
+    expect(lines[0]).toBe(
+      'balanceTransactionId,merchantId,currency,type,amount,fee,net,status,availableOn,sourceId,payoutId,description,createdAt',
+    );
     const json = (await merchant.get(`/balance-transaction?merchantId=${merchantId}&limit=100`)).body[0];
     expect(lines).toHaveLength(json.rowCount + 1);
     const adjustment = lines.find((line) => line.includes(',ADJUSTMENT,'))!;
@@ -146,7 +152,13 @@ describe('after the collection: fees, balances, settlement accounts', () => {
     expect(adjustment).toContain(`"'=HYPERLINK(""http://evil"")"`);
     // Filters apply to the CSV as to the JSON.
     const payins = await merchant.get(`/balance-transaction?type=PAYIN`).set('Accept', 'text/csv');
-    expect((payins.text as string).trim().split('\r\n').slice(1).every((line) => line.includes(',PAYIN,'))).toBe(true);
+    expect(
+      payins.text
+        .trim()
+        .split('\r\n')
+        .slice(1)
+        .every((line) => line.includes(',PAYIN,')),
+    ).toBe(true);
   });
 
   it('lists the banks of each country with their official codes', async () => {
@@ -167,7 +179,13 @@ describe('after the collection: fees, balances, settlement accounts', () => {
     const route = `/merchant/${merchantId}/settlement-account`;
     const put = await merchant.put(`${route}/UYU`, { bankId: BROU, accountNumber: '001234567-00001', accountType: 'SAVINGS' });
     expect(put.status).toBe(200);
-    expect(put.body).toMatchObject({ currency: 'UYU', bankId: BROU, accountNumber: '00123456700001', accountType: 'SAVINGS', holderDocument: null });
+    expect(put.body).toMatchObject({
+      currency: 'UYU',
+      bankId: BROU,
+      accountNumber: '00123456700001',
+      accountType: 'SAVINGS',
+      holderDocument: null,
+    });
     for (const [currency, body, reason] of [
       ['UYU', { bankId: BROU, accountNumber: '1234567', accountType: 'SAVINGS' }, 'BROU'],
       ['UYU', { bankId: NACION, accountNumber: cbuFrom('0110599', '0000000012345'), accountType: 'CHECKING' }, 'the bank is in ARG'],
@@ -182,8 +200,15 @@ describe('after the collection: fees, balances, settlement accounts', () => {
       expect(refused.body.message).toContain(reason);
       expect(refused.body.showMessage.ES).toContain('La cuenta de liquidación no es válida');
     }
-    expect((await merchant.put(`${route}/XYZ`, { bankId: BROU, accountNumber: '00123456700001', accountType: 'SAVINGS' })).status).toBe(400);
-    const usd = await merchant.put(`${route}/USD`, { bankId: BROU, accountNumber: '00987654300002', accountType: 'CHECKING', holderDocument: '1.234.567-2' });
+    expect((await merchant.put(`${route}/XYZ`, { bankId: BROU, accountNumber: '00123456700001', accountType: 'SAVINGS' })).status).toBe(
+      400,
+    );
+    const usd = await merchant.put(`${route}/USD`, {
+      bankId: BROU,
+      accountNumber: '00987654300002',
+      accountType: 'CHECKING',
+      holderDocument: '1.234.567-2',
+    });
     expect(usd.body).toMatchObject({ currency: 'USD', holderDocument: '12345672' });
     const accounts = (await merchant.get(route)).body as Row[];
     expect(accounts.map((a) => [a.currency, a.accountNumber])).toEqual([
@@ -222,14 +247,20 @@ describe('after the collection: fees, balances, settlement accounts', () => {
       currency: 'UYU',
     });
     // An account set on its own route shows in the merchant too.
-    await client.put(`/merchant/${other.merchantId}/settlement-account/UYU`, { bankId: BROU, accountNumber: '00123456700005', accountType: 'SAVINGS' });
+    await client.put(`/merchant/${other.merchantId}/settlement-account/UYU`, {
+      bankId: BROU,
+      accountNumber: '00123456700005',
+      accountType: 'SAVINGS',
+    });
     expect((await client.get(`/merchant/${other.merchantId}`)).body.account.settlementBank.accountNumber).toBe('00123456700005');
   });
 
   it('keeps a payout schedule in the merchant configuration, refusing a bad one as the configuration’s 400', async () => {
     const route = `/merchant/${merchantId}/configuration`;
     expect((await merchant.get(route)).body.payoutSchedule).toEqual({ interval: 'DAILY', minimumAmount: {} });
-    const weekly = await merchant.put(route, { payoutSchedule: { interval: 'WEEKLY', weeklyAnchor: 'FRIDAY', minimumAmount: { UYU: 1000.5 } } });
+    const weekly = await merchant.put(route, {
+      payoutSchedule: { interval: 'WEEKLY', weeklyAnchor: 'FRIDAY', minimumAmount: { UYU: 1000.5 } },
+    });
     expect(weekly.status).toBe(200);
     expect(weekly.body.payoutSchedule).toEqual({ interval: 'WEEKLY', weeklyAnchor: 'FRIDAY', minimumAmount: { UYU: 1000.5 } });
     for (const bad of [
@@ -256,7 +287,11 @@ describe('after the collection: fees, balances, settlement accounts', () => {
       for (const response of [
         await client.get(`/merchant/${merchantId}/balance`),
         await client.get(`/merchant/${merchantId}/settlement-account`),
-        await client.put(`/merchant/${merchantId}/settlement-account/UYU`, { bankId: BROU, accountNumber: '00123456700077', accountType: 'SAVINGS' }),
+        await client.put(`/merchant/${merchantId}/settlement-account/UYU`, {
+          bankId: BROU,
+          accountNumber: '00123456700077',
+          accountType: 'SAVINGS',
+        }),
         await client.get(`/balance-transaction?merchantId=${merchantId}`),
       ]) {
         expect(response.status).toBe(404);
@@ -264,7 +299,9 @@ describe('after the collection: fees, balances, settlement accounts', () => {
       }
       expect((await client.get('/balance-transaction')).body[0].rowCount).toBe(0);
     }
-    expect((await merchant.get(`/merchant/${merchantId}/settlement-account`)).body.some((a: Row) => a.accountNumber === '00123456700077')).toBe(false);
+    expect(
+      (await merchant.get(`/merchant/${merchantId}/settlement-account`)).body.some((a: Row) => a.accountNumber === '00123456700077'),
+    ).toBe(false);
     // The business sees its merchant's; the merchant its own.
     expect((await business.get(`/balance-transaction?merchantId=${merchantId}`)).body[0].rowCount).toBeGreaterThan(0);
   });

@@ -52,7 +52,11 @@ class InProcessGatewayRegistry extends GatewayRegistry {
     { provide: GatewayRegistry, useClass: InProcessGatewayRegistry },
     MercadoPagoReleaseReports,
     // Every processor that publishes reports (Mercado Pago today), for the reconciliation runs.
-    { provide: PROCESSOR_REPORTS, useFactory: (mercadoPago: MercadoPagoReleaseReports) => [mercadoPago], inject: [MercadoPagoReleaseReports] },
+    {
+      provide: PROCESSOR_REPORTS,
+      useFactory: (mercadoPago: MercadoPagoReleaseReports) => [mercadoPago],
+      inject: [MercadoPagoReleaseReports],
+    },
   ],
   exports: [GatewayRegistry, SandboxDesk, MercadoPagoAccounts, MercadoPagoGateway, MercadoPagoRecords, PROCESSOR_REPORTS],
 })

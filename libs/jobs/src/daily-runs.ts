@@ -49,7 +49,12 @@ export class DailyRuns implements OnApplicationBootstrap, OnApplicationShutdown 
   ) {}
 
   /** Registers a kind of daily run (before the application starts). */
-  register(kind: string, hour: number, scopes: () => Promise<readonly DailyScope[]>, run: (scope: string, localDate: string) => Promise<void>): void {
+  register(
+    kind: string,
+    hour: number,
+    scopes: () => Promise<readonly DailyScope[]>,
+    run: (scope: string, localDate: string) => Promise<void>,
+  ): void {
     this.kinds.set(kind, { hour, scopes, run });
   }
 

@@ -94,7 +94,9 @@ export class PayinLedgerService {
     from: Date,
     to: Date,
   ): Promise<Readonly<PayinProps>[]> {
-    return (await this.payins.reconciliationRecords(this.dataSource.manager, merchantId, gateway, references, from, to)).map((p) => p.snapshot());
+    return (await this.payins.reconciliationRecords(this.dataSource.manager, merchantId, gateway, references, from, to)).map((p) =>
+      p.snapshot(),
+    );
   }
 
   /** Operation 36. */

@@ -1,4 +1,4 @@
-import { wireAmount } from '@pcs/kernel';
+import { TransactionStatus, wireAmount } from '@pcs/kernel';
 import type { PayinProps } from './domain/payin';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -12,7 +12,7 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
  */
 export function payinRepresentation(p: Readonly<PayinProps>, payoutRequestId: string | null = null) {
   const wire = (minor: number) => wireAmount(minor, p.currency);
-  const approved = p.status === 'APPROVED';
+  const approved = p.status === TransactionStatus.APPROVED;
   const net = !approved ? 0 : p.transactionType === 'REFUND' ? -p.amount : p.receivedAmount - p.feeAmount - p.feeTaxAmount;
   return {
     transactionId: p.transactionId,

@@ -29,5 +29,9 @@ import { ReconciliationWorkers } from './reconciliation-workers';
 export class ProcessorReportsModule {}
 
 /** The daily reconciliation runs, for the API processes. */
-@Module({ imports: [ProcessorReportsModule, JobsModule, CatalogModule], providers: [ReconciliationWorkers], exports: [ProcessorReportsModule] })
+@Module({
+  imports: [ProcessorReportsModule, JobsModule, CatalogModule],
+  providers: [ReconciliationWorkers],
+  exports: [ProcessorReportsModule],
+})
 export class ProcessorReportsWorkersModule {}

@@ -4,7 +4,19 @@ import { CatalogService } from '@pcs/catalog';
 import { afterCommit, inTransaction } from '@pcs/database';
 import { EventRecorder } from '@pcs/events';
 import { PROCESSOR_REPORTS, ProcessorReports } from '@pcs/gateways';
-import { addDays, Caller, DomainError, isMerchantCaller, LocalDate, MerchantId, Page, PageRequest, startOfLocalDay, TenantScope, wireAmount } from '@pcs/kernel';
+import {
+  addDays,
+  Caller,
+  DomainError,
+  isMerchantCaller,
+  LocalDate,
+  MerchantId,
+  Page,
+  PageRequest,
+  startOfLocalDay,
+  TenantScope,
+  wireAmount,
+} from '@pcs/kernel';
 import { MerchantAccess, MerchantService } from '@pcs/merchants';
 import { metrics } from '@pcs/observability';
 import { PayinLedgerService } from '@pcs/payins';

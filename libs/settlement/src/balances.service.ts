@@ -30,7 +30,10 @@ export class BalancesService {
   async balance(caller: Caller, merchantId: MerchantId): Promise<{ merchantId: MerchantId; balances: Balance[] }> {
     const merchant = await this.access.loadVisible(caller, merchantId);
     const manager = this.dataSource.manager;
-    const [figures, underWay] = await Promise.all([this.balances.figures(manager, merchant.id), this.payouts.underWay(manager, merchant.id)]);
+    const [figures, underWay] = await Promise.all([
+      this.balances.figures(manager, merchant.id),
+      this.payouts.underWay(manager, merchant.id),
+    ]);
     const currencies = new Set<Currency>([...merchant.snapshot().currencies, ...figures.map((f) => f.currency), ...underWay.keys()]);
     const balances = [...currencies].sort().map((currency) => {
       const figure = figures.find((f) => f.currency === currency);
@@ -65,7 +68,13 @@ export class BalancesService {
    * amount (minor units), available at once. Corrections are new entries;
    * nothing written is ever changed.
    */
-  async adjust(merchantId: MerchantId, businessId: string, currency: Currency, amount: number, reason: string): Promise<BalanceTransaction> {
+  async adjust(
+    merchantId: MerchantId,
+    businessId: string,
+    currency: Currency,
+    amount: number,
+    reason: string,
+  ): Promise<BalanceTransaction> {
     if (!Number.isSafeInteger(amount) || amount === 0) throw new Error('an adjustment moves a non-zero whole number of minor units');
     const id = crypto.randomUUID();
     const [recorded] = await this.balances.record(this.dataSource.manager, [

@@ -6,7 +6,19 @@ import { afterCommit, inTransaction } from '@pcs/database';
 import { metrics } from '@pcs/observability';
 import { EventRecorder } from '@pcs/events';
 import { JobQueue } from '@pcs/jobs';
-import { asBusinessId, Caller, Currency, DomainError, isMerchantCaller, MerchantId, Money, moneyFromWire, Page, PageRequest, wireAmount } from '@pcs/kernel';
+import {
+  asBusinessId,
+  Caller,
+  Currency,
+  DomainError,
+  isMerchantCaller,
+  MerchantId,
+  Money,
+  moneyFromWire,
+  Page,
+  PageRequest,
+  wireAmount,
+} from '@pcs/kernel';
 import { MerchantService, PayoutSchedule } from '@pcs/merchants';
 import * as crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
@@ -238,7 +250,14 @@ export class PayoutsService {
 
   private async make(
     manager: EntityManager,
-    input: { payoutId: string; account: SettlementAccount; amount: number; sweep: boolean; origin: PayoutOrigin; scheduledFor: LocalDate | null },
+    input: {
+      payoutId: string;
+      account: SettlementAccount;
+      amount: number;
+      sweep: boolean;
+      origin: PayoutOrigin;
+      scheduledFor: LocalDate | null;
+    },
   ): Promise<Payout> {
     const { account } = input;
     const merchantId = account.merchantId as MerchantId;
@@ -279,12 +298,19 @@ export class PayoutsService {
       },
     ]);
     await this.recordEvents(manager, payout);
-    await this.jobs.send(manager, this.settings.settlement.payoutQueue, { payoutId: input.payoutId, step: 'dispatch' } satisfies PayoutJob, {
-      retryLimit: 20,
-      retryDelay: 5,
-      retryBackoff: true,
-    });
-    this.logger.log(`payout ${input.payoutId} of ${Money.ofMinor(input.amount, account.currency).toWire()} ${account.currency} made (${input.origin})`);
+    await this.jobs.send(
+      manager,
+      this.settings.settlement.payoutQueue,
+      { payoutId: input.payoutId, step: 'dispatch' } satisfies PayoutJob,
+      {
+        retryLimit: 20,
+        retryDelay: 5,
+        retryBackoff: true,
+      },
+    );
+    this.logger.log(
+      `payout ${input.payoutId} of ${Money.ofMinor(input.amount, account.currency).toWire()} ${account.currency} made (${input.origin})`,
+    );
     return payout;
   }
 

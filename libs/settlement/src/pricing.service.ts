@@ -46,7 +46,11 @@ export class PricingService {
   ) {}
 
   /** The merchant's price for a country processor: its own, or the catalog's. */
-  async priceOf(merchantId: MerchantId, processor: CountryProcessor, manager: EntityManager = this.dataSource.manager): Promise<MerchantPrice> {
+  async priceOf(
+    merchantId: MerchantId,
+    processor: CountryProcessor,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<MerchantPrice> {
     const own = (await this.prices.pricesOf(manager, merchantId)).get(processor.countryProcessorId);
     return own
       ? { ...own, custom: true }
@@ -137,9 +141,8 @@ export function pricingRepresentation(price: MerchantPrice) {
     percentage: scaledIntegerToDecimal(price.percentageBp, 2),
     fixed: Object.entries(price.fixed)
       .filter(([, amount]) => amount !== undefined && amount > 0)
-      .map(([currency, amount]) => ({ currency, amount: Money.ofMinor(amount!, currency as Currency).toWire() }))
+      .map(([currency, amount]) => ({ currency, amount: Money.ofMinor(amount, currency as Currency).toWire() }))
       .sort((a, b) => a.currency.localeCompare(b.currency)),
     settlementDelayDays: price.settlementDelayDays,
   };
 }
-

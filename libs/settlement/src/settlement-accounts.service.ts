@@ -77,7 +77,8 @@ export class SettlementAccountsService {
     const { bankId, accountNumber, currency } = bank;
     return inTransaction(this.dataSource, async (manager) => {
       const merchant = await this.merchants.load(caller, merchantId, manager);
-      const accountType: AccountType = (await this.countryOf(merchant)) === 'BRA' && pixKeyKind(accountNumber.trim()) ? 'PIX_KEY' : 'CHECKING';
+      const accountType: AccountType =
+        (await this.countryOf(merchant)) === 'BRA' && pixKeyKind(accountNumber.trim()) ? 'PIX_KEY' : 'CHECKING';
       await this.putFor(merchant, currency, { bankId, accountNumber, accountType }, manager);
       return this.merchants.update(caller, merchantId, changes, manager);
     });

@@ -35,7 +35,8 @@ export class SettlementWorkers implements OnModuleInit, OnApplicationBootstrap {
       this.settings.settlement.payoutQueue,
       { batchSize: 10, pollingIntervalSeconds: this.settings.settlement.pollSeconds },
       async (jobs) => {
-        for (const { data } of jobs) await (data.step === 'settle' ? this.payouts.settle(data.payoutId) : this.payouts.dispatch(data.payoutId));
+        for (const { data } of jobs)
+          await (data.step === 'settle' ? this.payouts.settle(data.payoutId) : this.payouts.dispatch(data.payoutId));
       },
     );
   }

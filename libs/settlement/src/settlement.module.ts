@@ -31,7 +31,13 @@ import { BalanceRepository, PayoutRepository, PricingRepository, SettlementAccou
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([BankOrmEntity, SettlementAccountOrmEntity, PayoutOrmEntity, BalanceTransactionOrmEntity, MerchantPricingOrmEntity]),
+    TypeOrmModule.forFeature([
+      BankOrmEntity,
+      SettlementAccountOrmEntity,
+      PayoutOrmEntity,
+      BalanceTransactionOrmEntity,
+      MerchantPricingOrmEntity,
+    ]),
     CatalogModule,
     MerchantsModule,
     EventsModule,

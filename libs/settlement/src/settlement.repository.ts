@@ -80,7 +80,12 @@ export abstract class BalanceRepository {
   abstract record(manager: EntityManager, transactions: readonly NewBalanceTransaction[]): Promise<BalanceTransaction[]>;
   /** Marks every available transaction no payout swept yet as the payout's, in one statement; how many. */
   abstract sweep(manager: EntityManager, merchantId: MerchantId, currency: Currency, payoutId: string): Promise<number>;
-  abstract list(manager: EntityManager, scope: TenantScope, filters: BalanceTransactionFilters, page: PageRequest): Promise<Page<BalanceTransaction>>;
+  abstract list(
+    manager: EntityManager,
+    scope: TenantScope,
+    filters: BalanceTransactionFilters,
+    page: PageRequest,
+  ): Promise<Page<BalanceTransaction>>;
   /** Every transaction matching, newest first, in batches (the CSV answer). */
   abstract batches(manager: EntityManager, scope: TenantScope, filters: BalanceTransactionFilters): AsyncGenerator<BalanceTransaction[]>;
   /** The payout that swept each of these sources' transactions of a type (PAYIN rows' payoutRequestId). */

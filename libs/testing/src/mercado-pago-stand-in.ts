@@ -113,7 +113,8 @@ export class MercadoPagoStandIn {
     fee: Map<number, number>;
     extra: { sourceId: string; externalReference: string; gross: number; fee: number; description: string }[];
   } = { omit: new Set(), gross: new Map(), fee: new Map(), extra: [] };
-  private readonly reports: { id: number; token: string; begin: Date; end: Date; fileName: string; readyAt: number; createdAt: string }[] = [];
+  private readonly reports: { id: number; token: string; begin: Date; end: Date; fileName: string; readyAt: number; createdAt: string }[] =
+    [];
   private nextReport = 90_000_000_000 + crypto.randomInt(0, 2 ** 30);
 
   /** An account whose access token and webhook secret a merchant would paste into our API. */
@@ -174,7 +175,9 @@ export class MercadoPagoStandIn {
   /** An approval: the fee Mercado Pago keeps, and the money released at once (an account without a release delay). */
   private approved(payment: StandInPayment): void {
     const decimals = DECIMALS[payment.currency_id];
-    payment.fee_details = [{ type: 'mercadopago_fee', amount: round(payment.transaction_amount * this.feeRate, decimals), fee_payer: 'collector' }];
+    payment.fee_details = [
+      { type: 'mercadopago_fee', amount: round(payment.transaction_amount * this.feeRate, decimals), fee_payer: 'collector' },
+    ];
     payment.date_approved = new Date().toISOString();
     payment.money_release_date = payment.date_approved;
   }
@@ -279,11 +282,19 @@ export class MercadoPagoStandIn {
       const [status, answer] = this.createReport(token, body);
       return json(response, status, answer);
     }
-    if (request.method === 'GET' && url.pathname.startsWith('/v1/account/release_report/') && url.pathname !== '/v1/account/release_report/list') {
-      const file = this.reports.find((r) => r.token === token && r.fileName === decodeURIComponent(url.pathname.slice('/v1/account/release_report/'.length)));
+    if (
+      request.method === 'GET' &&
+      url.pathname.startsWith('/v1/account/release_report/') &&
+      url.pathname !== '/v1/account/release_report/list'
+    ) {
+      const file = this.reports.find(
+        (r) => r.token === token && r.fileName === decodeURIComponent(url.pathname.slice('/v1/account/release_report/'.length)),
+      );
       if (!file || file.readyAt > Date.now())
         return json(response, 404, { message: `Resource ${url.pathname} not found.`, error: 'not_found', status: 404 });
-      response.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': `attachment; filename=${file.fileName}` }).end(this.reportCsv(file));
+      response
+        .writeHead(200, { 'content-type': 'text/csv', 'content-disposition': `attachment; filename=${file.fileName}` })
+        .end(this.reportCsv(file));
       return;
     }
     if (request.method === 'POST') {
@@ -371,13 +382,15 @@ export class MercadoPagoStandIn {
     } catch {
       return [400, { message: 'invalid JSON', error: 'bad_request', status: 400 }];
     }
-    const instant = (value: unknown) => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(value) ? new Date(value) : null);
+    const instant = (value: unknown) =>
+      typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(value) ? new Date(value) : null;
     const begin = instant(body.begin_date);
     const end = instant(body.end_date);
     if (!begin) return [400, { message: "You must specify 'begin_date' parameter.", error: 'invalid_begin_date', status: 400 }];
     if (!end) return [400, { message: "You must specify 'end_date' parameter.", error: 'invalid_end_date', status: 400 }];
     if (end <= begin) return [400, { message: 'Begin date should be before end date.', error: 'end_date_before_begin_date', status: 400 }];
-    if (end.getTime() - begin.getTime() > 60 * 86_400_000) return [400, { message: 'The maximum period is 60 days.', error: 'invalid_range', status: 400 }];
+    if (end.getTime() - begin.getTime() > 60 * 86_400_000)
+      return [400, { message: 'The maximum period is 60 days.', error: 'invalid_range', status: 400 }];
     const account = this.accounts.get(token)!;
     const report = {
       id: this.nextReport++,
@@ -422,26 +435,56 @@ export class MercadoPagoStandIn {
   private reportCsv(report: StandInReport): string {
     const decimals = DECIMALS[this.currencyOf(report.token)] ?? 2;
     const money = (value: number) => value.toFixed(decimals);
-    const lines = ['DATE,SOURCE_ID,EXTERNAL_REFERENCE,RECORD_TYPE,DESCRIPTION,NET_CREDIT_AMOUNT,NET_DEBIT_AMOUNT,GROSS_AMOUNT,MP_FEE_AMOUNT,PAYMENT_METHOD'];
+    const lines = [
+      'DATE,SOURCE_ID,EXTERNAL_REFERENCE,RECORD_TYPE,DESCRIPTION,NET_CREDIT_AMOUNT,NET_DEBIT_AMOUNT,GROSS_AMOUNT,MP_FEE_AMOUNT,PAYMENT_METHOD',
+    ];
     lines.push(`${report.begin.toISOString()},,,initial_available_balance,,${money(0)},${money(0)},${money(0)},${money(0)},`);
     let total = 0;
-    const release = (date: string, sourceId: string, reference: string, description: string, gross: number, fee: number, method: string) => {
+    const release = (
+      date: string,
+      sourceId: string,
+      reference: string,
+      description: string,
+      gross: number,
+      fee: number,
+      method: string,
+    ) => {
       const net = gross - fee;
       total += net;
-      lines.push(`${date},${sourceId},${reference},release,${description},${money(Math.max(net, 0))},${money(Math.max(-net, 0))},${money(gross)},${money(-fee)},${method}`);
+      lines.push(
+        `${date},${sourceId},${reference},release,${description},${money(Math.max(net, 0))},${money(Math.max(-net, 0))},${money(gross)},${money(-fee)},${method}`,
+      );
     };
     for (const payment of [...this.payments.values()].filter((p) => p.token === report.token).sort((a, b) => a.id - b.id)) {
       const released = payment.money_release_date ? new Date(payment.money_release_date) : null;
       if (released && released >= report.begin && released <= report.end && !this.reportEdits.omit.has(payment.id)) {
         const fee = this.reportEdits.fee.get(payment.id) ?? (payment.fee_details ?? []).reduce((sum, f) => sum + f.amount, 0);
-        release(released.toISOString(), String(payment.id), payment.external_reference ?? '', 'payment', this.reportEdits.gross.get(payment.id) ?? payment.transaction_amount, fee, payment.payment_method_id);
+        release(
+          released.toISOString(),
+          String(payment.id),
+          payment.external_reference ?? '',
+          'payment',
+          this.reportEdits.gross.get(payment.id) ?? payment.transaction_amount,
+          fee,
+          payment.payment_method_id,
+        );
       }
       for (const refund of payment.refunds.filter((r) => r.status === 'approved')) {
         const at = new Date(refund.date_created);
-        if (at >= report.begin && at <= report.end) release(at.toISOString(), String(payment.id), payment.external_reference ?? '', 'refund', -refund.amount, 0, payment.payment_method_id);
+        if (at >= report.begin && at <= report.end)
+          release(
+            at.toISOString(),
+            String(payment.id),
+            payment.external_reference ?? '',
+            'refund',
+            -refund.amount,
+            0,
+            payment.payment_method_id,
+          );
       }
     }
-    for (const extra of this.reportEdits.extra) release(report.begin.toISOString(), extra.sourceId, extra.externalReference, extra.description, extra.gross, extra.fee, 'visa');
+    for (const extra of this.reportEdits.extra)
+      release(report.begin.toISOString(), extra.sourceId, extra.externalReference, extra.description, extra.gross, extra.fee, 'visa');
     lines.push(`${report.end.toISOString()},,,total,,${money(Math.max(total, 0))},${money(Math.max(-total, 0))},,,`);
     return lines.join('\n') + '\n';
   }

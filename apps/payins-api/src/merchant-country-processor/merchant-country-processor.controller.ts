@@ -13,7 +13,6 @@ import { MerchantCountryProcessorResponse } from './merchant-country-processor.r
 import { asMerchantId } from '@pcs/kernel';
 import { pricingRepresentation, PricingService } from '@pcs/settlement';
 
-
 @SignedController('merchant-country-processor', 'merchant country processors')
 export class MerchantCountryProcessorController {
   constructor(

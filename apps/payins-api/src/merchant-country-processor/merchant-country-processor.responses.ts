@@ -12,7 +12,10 @@ export class MerchantCountryProcessorResponse {
   @ApiProperty({ type: MerchantRefResponse }) merchant: MerchantRefResponse;
   @ApiProperty({ enum: ['ONBOARDING', 'ACTIVE', 'REJECTED'] }) onboardingStatus: string;
   @ApiProperty({ description: 'Whether the merchant offers this processor (besides onboarding being ACTIVE)' }) active: boolean;
-  @ApiProperty({ type: PricingResponse, description: "What the merchant pays for it (read-only: the operator's pricing:set, or the catalog's)" })
+  @ApiProperty({
+    type: PricingResponse,
+    description: "What the merchant pays for it (read-only: the operator's pricing:set, or the catalog's)",
+  })
   pricing: PricingResponse;
 }
 

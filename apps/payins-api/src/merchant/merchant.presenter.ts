@@ -49,7 +49,7 @@ export function presentConfiguration({
       ...(c.payoutSchedule.weeklyAnchor ? { weeklyAnchor: c.payoutSchedule.weeklyAnchor } : {}),
       ...(c.payoutSchedule.monthlyAnchor ? { monthlyAnchor: c.payoutSchedule.monthlyAnchor } : {}),
       minimumAmount: Object.fromEntries(
-        Object.entries(c.payoutSchedule.minimumAmount).map(([currency, minor]) => [currency, wireAmount(minor!, currency as Currency)]),
+        Object.entries(c.payoutSchedule.minimumAmount).map(([currency, minor]) => [currency, wireAmount(minor, currency as Currency)]),
       ),
     },
     merchantCountryConfigurations: countryConfigurations.map((cc) => ({

@@ -1,6 +1,16 @@
 import { Get, Param, Query, Req } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
-import { ApiStandardErrors, csvAnswer, CurrentCaller, dateRange, jsonOrCsvContent, payinsEnvelope, SignedController, UuidParamPipe, wantsCsv } from '@pcs/http';
+import {
+  ApiStandardErrors,
+  csvAnswer,
+  CurrentCaller,
+  dateRange,
+  jsonOrCsvContent,
+  payinsEnvelope,
+  SignedController,
+  UuidParamPipe,
+  wantsCsv,
+} from '@pcs/http';
 import { asMerchantId } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 import { BalancesService } from '@pcs/settlement';
@@ -44,7 +54,12 @@ export class BalanceController {
     const { dateFrom, dateUntil } = dateRange(query.dateFrom, query.dateTo, ['dateFrom', 'dateTo']);
     const filters = { ...query, merchantId: asMerchantId(query.merchantId), dateFrom, dateTo: dateUntil };
     if (wantsCsv(request))
-      return csvAnswer('balance-transactions.csv', BALANCE_TRANSACTION_COLUMNS, await this.balances.batches(caller, filters), balanceTransactionCsvRow);
+      return csvAnswer(
+        'balance-transactions.csv',
+        BALANCE_TRANSACTION_COLUMNS,
+        await this.balances.batches(caller, filters),
+        balanceTransactionCsvRow,
+      );
     const page = await this.balances.list(caller, filters, query.toPageRequest());
     return payinsEnvelope(page, (t) => presentBalanceTransaction(t));
   }

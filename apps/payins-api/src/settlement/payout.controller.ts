@@ -1,5 +1,12 @@
 import { Body, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiConflictResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiUnprocessableEntityResponse, getSchemaPath } from '@nestjs/swagger';
+import {
+  ApiConflictResponse,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiUnprocessableEntityResponse,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import {
   ApiStandardErrors,
   csvAnswer,
@@ -133,7 +140,12 @@ export class PayoutController {
     const payout = (await this.payouts.get(caller, payoutId)).snapshot();
     const filters = { merchantId: payout.merchantId, payoutId };
     if (wantsCsv(request))
-      return csvAnswer(`payout-${payoutId}.csv`, BALANCE_TRANSACTION_COLUMNS, await this.balances.batches(caller, filters), balanceTransactionCsvRow);
+      return csvAnswer(
+        `payout-${payoutId}.csv`,
+        BALANCE_TRANSACTION_COLUMNS,
+        await this.balances.batches(caller, filters),
+        balanceTransactionCsvRow,
+      );
     return payinsEnvelope(await this.balances.list(caller, filters, query.toPageRequest()), (t) => presentBalanceTransaction(t));
   }
 
@@ -152,7 +164,7 @@ export class PayoutController {
   }
 
   private async present(payout: Payout): Promise<PayoutResponse> {
-    return payoutRepresentation(payout, await this.payouts.bankOf(payout.snapshot().destination.bankId)) as PayoutResponse;
+    return payoutRepresentation(payout, await this.payouts.bankOf(payout.snapshot().destination.bankId));
   }
 
   private async *presentAll(pages: AsyncIterable<readonly Payout[]>): AsyncGenerator<PayoutResponse[]> {

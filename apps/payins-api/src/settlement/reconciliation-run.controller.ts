@@ -23,7 +23,8 @@ class DiscrepancySideResponse {
 
 class DiscrepancyResponse {
   @ApiProperty({ enum: DISCREPANCY_KINDS }) kind: string;
-  @ApiProperty({ description: "Our reference (the attempt's or refund's transactionId), or the report's when we have none" }) externalId: string;
+  @ApiProperty({ description: "Our reference (the attempt's or refund's transactionId), or the report's when we have none" })
+  externalId: string;
   @ApiProperty({ type: DiscrepancySideResponse, nullable: true }) ours: DiscrepancySideResponse | null;
   @ApiProperty({ type: DiscrepancySideResponse, nullable: true }) theirs: DiscrepancySideResponse | null;
 }

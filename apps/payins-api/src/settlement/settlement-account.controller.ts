@@ -34,10 +34,17 @@ export class SettlementAccountController {
   }
 
   @Get()
-  @ApiOperation({ summary: "The merchant's settlement accounts", description: 'One per currency; a plain array.', operationId: 'listSettlementAccounts' })
+  @ApiOperation({
+    summary: "The merchant's settlement accounts",
+    description: 'One per currency; a plain array.',
+    operationId: 'listSettlementAccounts',
+  })
   @ApiOkResponse({ type: [SettlementAccountResponse] })
   @ApiStandardErrors()
-  async list(@CurrentCaller() caller: Caller, @Param('merchantId', UuidParamPipe) merchantId: string): Promise<SettlementAccountResponse[]> {
+  async list(
+    @CurrentCaller() caller: Caller,
+    @Param('merchantId', UuidParamPipe) merchantId: string,
+  ): Promise<SettlementAccountResponse[]> {
     return (await this.accounts.list(caller, asMerchantId(merchantId))).map(settlementAccountRepresentation);
   }
 }

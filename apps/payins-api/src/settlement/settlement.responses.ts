@@ -5,7 +5,10 @@ import { ACCOUNT_TYPES, BALANCE_TRANSACTION_TYPES, PAYOUT_STATUSES } from '@pcs/
 export class BankResponse {
   @ApiProperty({ format: 'uuid' }) bankId: string;
   @ApiProperty({ enum: ['URY', 'ARG', 'BRA'] }) country: string;
-  @ApiProperty({ example: '011', description: 'The official code: BCU (Uruguay), BCRA (Argentina; 000: virtual accounts, CVU), COMPE (Brazil)' })
+  @ApiProperty({
+    example: '011',
+    description: 'The official code: BCU (Uruguay), BCRA (Argentina; 000: virtual accounts, CVU), COMPE (Brazil)',
+  })
   code: string;
   @ApiProperty() name: string;
   @ApiPropertyOptional({ example: '00000000', description: "Brazil: the bank's ISPB" }) ispb?: string;

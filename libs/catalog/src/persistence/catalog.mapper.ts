@@ -1,5 +1,5 @@
 import { Currency } from '@pcs/kernel';
-import { Country, CountryProcessor, FixedFees, PaymentMethod } from '../domain/catalog.types';
+import { Country, CountryProcessor, PaymentMethod } from '../domain/catalog.types';
 import { CountryOrmEntity } from './country.orm-entity';
 import { CountryProcessorOrmEntity } from './country-processor.orm-entity';
 import { PaymentMethodOrmEntity } from './payment-method.orm-entity';
@@ -22,6 +22,6 @@ export function toCountryProcessor(row: CountryProcessorOrmEntity): CountryProce
     currencies: row.currencies as Currency[],
     gateway: row.gateway,
     settlementDelayDays: row.settlementDelayDays,
-    defaultPrice: { percentageBp: row.feeBp, fixed: { ...row.feeFixed } as FixedFees },
+    defaultPrice: { percentageBp: row.feeBp, fixed: { ...row.feeFixed } },
   };
 }

@@ -19,5 +19,4 @@ export class PaymentMethodOrmEntity {
 
   @Column({ name: 'supports_reserve', type: 'boolean' })
   supportsReserve: boolean;
-
 }

@@ -49,12 +49,15 @@ export class MercadoPagoReleaseReports extends ProcessorReports {
     let entry: ReleaseReportEntry | undefined;
     for (let pause = FIRST_LOOK_MS; ; pause = Math.min(pause * 2, 5_000)) {
       const listed = await client.listReleaseReports();
-      entry = listed.find((r) => r.id === asked.id) ?? listed.find((r) => r.begin_date === asked.begin_date && r.end_date === asked.end_date && r.file_name);
+      entry =
+        listed.find((r) => r.id === asked.id) ??
+        listed.find((r) => r.begin_date === asked.begin_date && r.end_date === asked.end_date && r.file_name);
       if (entry?.file_name && (entry.status ?? 'processed') === 'processed') break;
-      if (Date.now() + pause > deadline) throw new MercadoPagoRequestError('release_report', null, `the report was not ready within ${READY_WITHIN_MS / 1000} s`);
+      if (Date.now() + pause > deadline)
+        throw new MercadoPagoRequestError('release_report', null, `the report was not ready within ${READY_WITHIN_MS / 1000} s`);
       await sleep(pause);
     }
-    return readReleaseReport(await client.downloadReleaseReport(entry.file_name!), entry.currency_id ?? asked.currency_id ?? null);
+    return readReleaseReport(await client.downloadReleaseReport(entry.file_name), entry.currency_id ?? asked.currency_id ?? null);
   }
 }
 
@@ -67,10 +70,18 @@ function utcSeconds(instant: Date): string {
 export function readReleaseReport(csv: string, currencyId: string | null): ReportLine[] {
   const firstLine = csv.slice(0, csv.indexOf('\n') === -1 ? csv.length : csv.indexOf('\n'));
   const delimiter = firstLine.split(';').length > firstLine.split(',').length ? ';' : ',';
-  const rows = parse(csv, { columns: true, delimiter, skip_empty_lines: true, trim: true, bom: true, relax_column_count: true }) as Record<string, string>[];
+  const rows: Record<string, string>[] = parse(csv, {
+    columns: true,
+    delimiter,
+    skip_empty_lines: true,
+    trim: true,
+    bom: true,
+    relax_column_count: true,
+  });
   const header = rows.length > 0 ? Object.keys(rows[0]) : firstLine.split(delimiter).map((h) => h.trim());
   const missing = REQUIRED.filter((column) => !header.includes(column));
-  if (missing.length > 0) throw new Error(`the release report has no ${missing.join(', ')} column(s): add them to the report's configuration`);
+  if (missing.length > 0)
+    throw new Error(`the release report has no ${missing.join(', ')} column(s): add them to the report's configuration`);
   const currency = currencyId && isCurrency(currencyId) ? currencyId : null;
   const amount = (text: string | undefined): number | null => {
     if (!text || !currency) return null;

@@ -133,7 +133,14 @@ export class MercadoPagoClient {
 
   /** A report's file (CSV). */
   downloadReleaseReport(fileName: string): Promise<string> {
-    return this.request('download_release_report', 'GET', `/v1/account/release_report/${encodeURIComponent(fileName)}`, undefined, undefined, 'text');
+    return this.request(
+      'download_release_report',
+      'GET',
+      `/v1/account/release_report/${encodeURIComponent(fileName)}`,
+      undefined,
+      undefined,
+      'text',
+    );
   }
 
   private async request<T>(
@@ -147,7 +154,10 @@ export class MercadoPagoClient {
     const started = process.hrtime.bigint();
     const observe = (outcome: string) =>
       metrics.gatewayRequests.observe({ provider: 'MERCADO_PAGO', operation, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
-    const headers: Record<string, string> = { authorization: `Bearer ${this.accessToken}`, accept: as === 'json' ? 'application/json' : 'text/csv' };
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.accessToken}`,
+      accept: as === 'json' ? 'application/json' : 'text/csv',
+    };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (idempotencyKey) headers['x-idempotency-key'] = idempotencyKey;
     let response: Response;

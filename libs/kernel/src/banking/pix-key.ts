@@ -13,7 +13,10 @@ export function pixKeyKind(value: string): PixKeyKind | null {
   if (/^\d{14}$/.test(value)) return isValidCnpj(value) ? 'CNPJ' : null;
   if (/^\+55[1-9]\d{9,10}$/.test(value)) return 'PHONE';
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(value)) return 'EVP';
-  if (value.length <= 77 && /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/.test(value))
+  if (
+    value.length <= 77 &&
+    /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/.test(value)
+  )
     return 'EMAIL';
   return null;
 }

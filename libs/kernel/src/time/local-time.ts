@@ -25,7 +25,14 @@ function format(timeZone: string): Intl.DateTimeFormat {
 function parts(instant: Date, timeZone: string): Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number> {
   const all = format(timeZone).formatToParts(instant);
   const part = (type: string) => Number(all.find((p) => p.type === type)!.value);
-  return { year: part('year'), month: part('month'), day: part('day'), hour: part('hour') % 24, minute: part('minute'), second: part('second') };
+  return {
+    year: part('year'),
+    month: part('month'),
+    day: part('day'),
+    hour: part('hour') % 24,
+    minute: part('minute'),
+    second: part('second'),
+  };
 }
 
 /** The local date of an instant in a time zone (an IANA zone: America/Montevideo). */

@@ -36,26 +36,48 @@ function invalid(reason: string, reasonEs: string): DomainError {
 /** Reads a requested schedule; an anchor of another interval, an unknown currency or a bad minimum is refused. */
 export function payoutScheduleFrom(request: PayoutScheduleRequest): PayoutSchedule {
   const interval = PAYOUT_INTERVALS.find((i) => i === request.interval);
-  if (!interval) throw invalid(`payoutSchedule.interval must be one of ${PAYOUT_INTERVALS.join(', ')}`, `payoutSchedule.interval debe ser uno de ${PAYOUT_INTERVALS.join(', ')}`);
+  if (!interval)
+    throw invalid(
+      `payoutSchedule.interval must be one of ${PAYOUT_INTERVALS.join(', ')}`,
+      `payoutSchedule.interval debe ser uno de ${PAYOUT_INTERVALS.join(', ')}`,
+    );
   if (request.weeklyAnchor !== undefined && interval !== 'WEEKLY')
-    throw invalid('payoutSchedule.weeklyAnchor applies to a WEEKLY schedule only', 'payoutSchedule.weeklyAnchor solo corresponde a un calendario WEEKLY');
+    throw invalid(
+      'payoutSchedule.weeklyAnchor applies to a WEEKLY schedule only',
+      'payoutSchedule.weeklyAnchor solo corresponde a un calendario WEEKLY',
+    );
   if (request.monthlyAnchor !== undefined && interval !== 'MONTHLY')
-    throw invalid('payoutSchedule.monthlyAnchor applies to a MONTHLY schedule only', 'payoutSchedule.monthlyAnchor solo corresponde a un calendario MONTHLY');
+    throw invalid(
+      'payoutSchedule.monthlyAnchor applies to a MONTHLY schedule only',
+      'payoutSchedule.monthlyAnchor solo corresponde a un calendario MONTHLY',
+    );
   const weeklyAnchor = interval === 'WEEKLY' ? (PAYOUT_WEEKDAYS.find((d) => d === (request.weeklyAnchor ?? 'MONDAY')) ?? null) : null;
   if (interval === 'WEEKLY' && !weeklyAnchor)
-    throw invalid('payoutSchedule.weeklyAnchor must be a weekday from MONDAY to FRIDAY', 'payoutSchedule.weeklyAnchor debe ser un día hábil de MONDAY a FRIDAY');
+    throw invalid(
+      'payoutSchedule.weeklyAnchor must be a weekday from MONDAY to FRIDAY',
+      'payoutSchedule.weeklyAnchor debe ser un día hábil de MONDAY a FRIDAY',
+    );
   const monthlyAnchor = interval === 'MONTHLY' ? (request.monthlyAnchor ?? 1) : null;
   if (monthlyAnchor !== null && (!Number.isInteger(monthlyAnchor) || monthlyAnchor < 1 || monthlyAnchor > 31))
-    throw invalid('payoutSchedule.monthlyAnchor must be a day of the month from 1 to 31', 'payoutSchedule.monthlyAnchor debe ser un día del mes de 1 a 31');
+    throw invalid(
+      'payoutSchedule.monthlyAnchor must be a day of the month from 1 to 31',
+      'payoutSchedule.monthlyAnchor debe ser un día del mes de 1 a 31',
+    );
   const minimumAmount: Partial<Record<Currency, number>> = {};
   for (const [currency, amount] of Object.entries(request.minimumAmount ?? {})) {
     if (!(CURRENCIES as readonly string[]).includes(currency))
-      throw invalid(`payoutSchedule.minimumAmount: ${currency} is not a supported currency`, `payoutSchedule.minimumAmount: ${currency} no es una moneda admitida`);
+      throw invalid(
+        `payoutSchedule.minimumAmount: ${currency} is not a supported currency`,
+        `payoutSchedule.minimumAmount: ${currency} no es una moneda admitida`,
+      );
     try {
       minimumAmount[currency as Currency] = Money.fromWire(amount, currency as Currency).minor;
     } catch (error) {
       if (!(error instanceof MoneyError)) throw error;
-      throw invalid(`payoutSchedule.minimumAmount.${currency}: ${error.message}`, `payoutSchedule.minimumAmount.${currency} no es un monto válido`);
+      throw invalid(
+        `payoutSchedule.minimumAmount.${currency}: ${error.message}`,
+        `payoutSchedule.minimumAmount.${currency} no es un monto válido`,
+      );
     }
   }
   return { interval, weeklyAnchor, monthlyAnchor, minimumAmount };

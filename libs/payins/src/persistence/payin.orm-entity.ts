@@ -34,7 +34,8 @@ export class PayinOrmEntity {
   @Column({ name: 'liquidation_date', type: 'timestamptz', nullable: true }) liquidationDate: Date | null;
   @Column({ name: 'fee_amount', type: 'bigint', transformer: bigintTransformer }) feeAmount: number;
   @Column({ name: 'fee_tax_amount', type: 'bigint', transformer: bigintTransformer }) feeTaxAmount: number;
-  @Column({ name: 'processor_fee_amount', type: 'bigint', nullable: true, transformer: bigintTransformer }) processorFeeAmount: number | null;
+  @Column({ name: 'processor_fee_amount', type: 'bigint', nullable: true, transformer: bigintTransformer }) processorFeeAmount:
+    number | null;
   @Column({ name: 'cancelled_at', type: 'timestamptz', nullable: true }) cancelledAt: Date | null;
   @Column({ name: 'cancellation_reason', type: 'text', nullable: true }) cancellationReason: string | null;
   @Column({ name: 'reconcile_at', type: 'timestamptz', nullable: true }) reconcileAt: Date | null;

@@ -48,7 +48,12 @@ export class AttemptOutcomes {
     } else if (event.outcome === 'APPROVED') {
       // Fixed for good with the approval (contract §19): the merchant's price now, and when the money becomes available.
       const terms = await this.pricing.approvalTerms(
-        { merchantId: p.merchantId, countryProcessorId: p.countryProcessorId, received: Money.ofMinor(p.amount, p.currency), approvedAt: now },
+        {
+          merchantId: p.merchantId,
+          countryProcessorId: p.countryProcessorId,
+          received: Money.ofMinor(p.amount, p.currency),
+          approvedAt: now,
+        },
         manager,
       );
       changed = payin.approve('approved', now, terms, {

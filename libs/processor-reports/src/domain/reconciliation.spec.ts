@@ -74,7 +74,10 @@ describe('reconciling a processor report (contract §19)', () => {
       ['MISSING_HERE', 'zz'],
       ['MISSING_THERE', 'a3'],
     ]);
-    expect(result.discrepancies[0]).toMatchObject({ ours: { amount: 10_000, externalId: '1' }, theirs: { amount: 9_999, externalId: '1' } });
+    expect(result.discrepancies[0]).toMatchObject({
+      ours: { amount: 10_000, externalId: '1' },
+      theirs: { amount: 9_999, externalId: '1' },
+    });
   });
 
   it('matches a line found by the processor’s id when the reference is absent, and a line twice only once', () => {

@@ -32,7 +32,13 @@ export interface Reconciliation {
 
 type Record = Readonly<PayinProps>;
 
-const theirs = (line: ReportLine): Side => ({ externalId: line.sourceId, currency: line.currency, amount: line.gross, fee: line.fee, date: line.date });
+const theirs = (line: ReportLine): Side => ({
+  externalId: line.sourceId,
+  currency: line.currency,
+  amount: line.gross,
+  fee: line.fee,
+  date: line.date,
+});
 const ours = (record: Record): Side => ({
   externalId: record.externalId,
   currency: record.currency,
@@ -77,7 +83,8 @@ export function reconcile(lines: readonly ReportLine[], records: readonly Record
       }
       used.add(charge.transactionId);
       const mine = ours(charge);
-      if (line.gross !== mine.amount) discrepancies.push({ kind: 'AMOUNT_MISMATCH', externalId: charge.transactionId, ours: mine, theirs: theirs(line) });
+      if (line.gross !== mine.amount)
+        discrepancies.push({ kind: 'AMOUNT_MISMATCH', externalId: charge.transactionId, ours: mine, theirs: theirs(line) });
       else if (line.fee !== null && mine.fee !== null && line.fee !== mine.fee)
         discrepancies.push({ kind: 'FEE_MISMATCH', externalId: charge.transactionId, ours: mine, theirs: theirs(line) });
       else matched += 1;
@@ -91,7 +98,8 @@ export function reconcile(lines: readonly ReportLine[], records: readonly Record
       continue;
     }
     used.add(refund.transactionId);
-    if (ours(refund).amount !== line.gross) discrepancies.push({ kind: 'AMOUNT_MISMATCH', externalId: refund.transactionId, ours: ours(refund), theirs: theirs(line) });
+    if (ours(refund).amount !== line.gross)
+      discrepancies.push({ kind: 'AMOUNT_MISMATCH', externalId: refund.transactionId, ours: ours(refund), theirs: theirs(line) });
     else matched += 1;
   }
 

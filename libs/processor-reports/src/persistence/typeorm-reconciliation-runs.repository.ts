@@ -33,7 +33,11 @@ export class TypeOrmReconciliationRunRepository extends ReconciliationRunReposit
   }
 
   async complete(manager: EntityManager, runId: string, result: Reconciliation, at: Date): Promise<void> {
-    await manager.update(ReconciliationRunOrmEntity, { runId }, { status: 'COMPLETED', matched: result.matched, ignored: result.ignored, finishedAt: at });
+    await manager.update(
+      ReconciliationRunOrmEntity,
+      { runId },
+      { status: 'COMPLETED', matched: result.matched, ignored: result.ignored, finishedAt: at },
+    );
     if (result.discrepancies.length > 0)
       await manager.insert(
         ReconciliationDiscrepancyOrmEntity,
@@ -71,7 +75,10 @@ export class TypeOrmReconciliationRunRepository extends ReconciliationRunReposit
     const found =
       rows.length === 0
         ? []
-        : await manager.find(ReconciliationDiscrepancyOrmEntity, { where: { runId: In(rows.map((r) => r.runId)) }, order: { position: 'ASC' } });
+        : await manager.find(ReconciliationDiscrepancyOrmEntity, {
+            where: { runId: In(rows.map((r) => r.runId)) },
+            order: { position: 'ASC' },
+          });
     return rows.map((row) => ({
       runId: row.runId,
       businessId: row.businessId,
@@ -87,9 +94,12 @@ export class TypeOrmReconciliationRunRepository extends ReconciliationRunReposit
       finishedAt: row.finishedAt,
       discrepancies: found
         .filter((d) => d.runId === row.runId)
-        .map(
-          (d): Discrepancy => ({ kind: d.kind as DiscrepancyKind, externalId: d.externalId, ours: restored(d.ours), theirs: restored(d.theirs) }),
-        ),
+        .map((d): Discrepancy => ({
+          kind: d.kind as DiscrepancyKind,
+          externalId: d.externalId,
+          ours: restored(d.ours),
+          theirs: restored(d.theirs),
+        })),
     }));
   }
 }

@@ -15,7 +15,8 @@ describe('BusinessCalendar', () => {
     // Uruguay's Carnaval (Monday and Tuesday) and the whole Tourism Week: the library types them observances; banks close.
     expect(calendar.isBusinessDay(URY, '2026-02-16')).toBe(false);
     expect(calendar.isBusinessDay(URY, '2026-02-17')).toBe(false);
-    for (const day of ['2026-03-30', '2026-03-31', '2026-04-01', '2026-04-02', '2026-04-03']) expect(calendar.isBusinessDay(URY, day)).toBe(false);
+    for (const day of ['2026-03-30', '2026-03-31', '2026-04-01', '2026-04-02', '2026-04-03'])
+      expect(calendar.isBusinessDay(URY, day)).toBe(false);
     expect(calendar.isBusinessDay(URY, '2026-04-06')).toBe(true);
     // Observances that are working days stay business days (Día de los Difuntos in Uruguay).
     expect(calendar.isBusinessDay(URY, '2026-11-02')).toBe(true);

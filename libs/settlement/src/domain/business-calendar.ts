@@ -56,7 +56,7 @@ export class BusinessCalendar {
   /** The n-th business day strictly after `date` (n ≥ 1). */
   businessDayAfter(country: CountryCalendar, date: LocalDate, n = 1): LocalDate {
     let day = date;
-    for (let left = n; left > 0; ) {
+    for (let left = n; left > 0;) {
       day = addDays(day, 1);
       if (this.isBusinessDay(country, day)) left -= 1;
     }

@@ -23,9 +23,10 @@ export function isPayoutDue(schedule: PayoutSchedule, country: CountryCalendar, 
   }
   const [year, month] = day.split('-').map(Number);
   // This month's anchor, or last month's when its payout fell into this month (a weekend or holiday at the month's end).
-  return [anchorDate(year, month, schedule.monthlyAnchor ?? 1), anchorDate(month === 1 ? year - 1 : year, month === 1 ? 12 : month - 1, schedule.monthlyAnchor ?? 1)].some(
-    (anchorDay) => calendar.businessDayOnOrAfter(country, anchorDay) === day,
-  );
+  return [
+    anchorDate(year, month, schedule.monthlyAnchor ?? 1),
+    anchorDate(month === 1 ? year - 1 : year, month === 1 ? 12 : month - 1, schedule.monthlyAnchor ?? 1),
+  ].some((anchorDay) => calendar.businessDayOnOrAfter(country, anchorDay) === day);
 }
 
 function anchorDate(year: number, month: number, anchor: number): LocalDate {

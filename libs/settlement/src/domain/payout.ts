@@ -55,7 +55,9 @@ export class Payout {
 
   private constructor(private readonly props: PayoutProps) {}
 
-  static create(input: Omit<PayoutProps, 'status' | 'arrivalDate' | 'bankReference' | 'failureReason' | 'exportedAt' | 'updatedAt' | 'paidAt'>): Payout {
+  static create(
+    input: Omit<PayoutProps, 'status' | 'arrivalDate' | 'bankReference' | 'failureReason' | 'exportedAt' | 'updatedAt' | 'paidAt'>,
+  ): Payout {
     if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new Error('a payout moves a positive amount');
     const payout = new Payout({
       ...input,

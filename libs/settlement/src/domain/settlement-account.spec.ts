@@ -18,13 +18,24 @@ const itau = bank('BRA', '341');
 describe('settlement accounts (contract §19)', () => {
   it('takes an Argentine CBU of its own bank, a CVU at the virtual-account entry, and nothing else', () => {
     const cbu = cbuFrom('0110599', '0000000012345');
-    expect(checkAccount(nacion, 'ARG', { accountNumber: cbu, accountType: 'CHECKING' })).toEqual({ ok: true, accountNumber: cbu, holderDocument: null });
+    expect(checkAccount(nacion, 'ARG', { accountNumber: cbu, accountType: 'CHECKING' })).toEqual({
+      ok: true,
+      accountNumber: cbu,
+      holderDocument: null,
+    });
     // Separators people type are dropped.
-    expect(checkAccount(nacion, 'ARG', { accountNumber: `${cbu.slice(0, 8)} ${cbu.slice(8)}`, accountType: 'SAVINGS' })).toMatchObject({ ok: true, accountNumber: cbu });
+    expect(checkAccount(nacion, 'ARG', { accountNumber: `${cbu.slice(0, 8)} ${cbu.slice(8)}`, accountType: 'SAVINGS' })).toMatchObject({
+      ok: true,
+      accountNumber: cbu,
+    });
     // A CBU of another bank (Galicia, 007) at Nación.
-    expect(checkAccount(nacion, 'ARG', { accountNumber: cbuFrom('0070599', '0000000012345'), accountType: 'CHECKING' })).toMatchObject({ ok: false });
+    expect(checkAccount(nacion, 'ARG', { accountNumber: cbuFrom('0070599', '0000000012345'), accountType: 'CHECKING' })).toMatchObject({
+      ok: false,
+    });
     // A check digit wrong.
-    expect(checkAccount(nacion, 'ARG', { accountNumber: cbu.slice(0, 21) + ((Number(cbu[21]) + 1) % 10), accountType: 'CHECKING' })).toMatchObject({
+    expect(
+      checkAccount(nacion, 'ARG', { accountNumber: cbu.slice(0, 21) + ((Number(cbu[21]) + 1) % 10), accountType: 'CHECKING' }),
+    ).toMatchObject({
       ok: false,
     });
     const cvu = cbuFrom('0000003', '1000000000001');
@@ -34,14 +45,20 @@ describe('settlement accounts (contract §19)', () => {
   });
 
   it('takes a Brazilian branch and account, or a PIX key', () => {
-    expect(checkAccount(itau, 'BRA', { accountNumber: '0001/12345-6', accountType: 'CHECKING' })).toMatchObject({ ok: true, accountNumber: '0001/12345-6' });
+    expect(checkAccount(itau, 'BRA', { accountNumber: '0001/12345-6', accountType: 'CHECKING' })).toMatchObject({
+      ok: true,
+      accountNumber: '0001/12345-6',
+    });
     expect(checkAccount(itau, 'BRA', { accountNumber: '1234-x / 123456789-x', accountType: 'SAVINGS' })).toMatchObject({
       ok: true,
       accountNumber: '1234-X/123456789-X',
     });
     for (const bad of ['12345', '001/12345-6', '0001/12345', '0001/1234567890123-1'])
       expect(checkAccount(itau, 'BRA', { accountNumber: bad, accountType: 'CHECKING' })).toMatchObject({ ok: false });
-    expect(checkAccount(itau, 'BRA', { accountNumber: '529.982.247-25', accountType: 'PIX_KEY' })).toMatchObject({ ok: true, accountNumber: '52998224725' });
+    expect(checkAccount(itau, 'BRA', { accountNumber: '529.982.247-25', accountType: 'PIX_KEY' })).toMatchObject({
+      ok: true,
+      accountNumber: '52998224725',
+    });
     expect(checkAccount(itau, 'BRA', { accountNumber: 'Pagos@Loja.com.br', accountType: 'PIX_KEY' })).toMatchObject({
       ok: true,
       accountNumber: 'pagos@loja.com.br',
@@ -67,11 +84,17 @@ describe('settlement accounts (contract §19)', () => {
       ok: true,
       holderDocument: '30703088534',
     });
-    expect(checkAccount(nacion, 'ARG', { accountNumber: cbu, accountType: 'CHECKING', holderDocument: '30-70308853-5' })).toMatchObject({ ok: false });
-    expect(checkAccount(scotiabank, 'URY', { accountNumber: '1234567', accountType: 'CHECKING', holderDocument: '211003420017' })).toMatchObject({
+    expect(checkAccount(nacion, 'ARG', { accountNumber: cbu, accountType: 'CHECKING', holderDocument: '30-70308853-5' })).toMatchObject({
+      ok: false,
+    });
+    expect(
+      checkAccount(scotiabank, 'URY', { accountNumber: '1234567', accountType: 'CHECKING', holderDocument: '211003420017' }),
+    ).toMatchObject({
       ok: true,
     });
-    expect(checkAccount(itau, 'BRA', { accountNumber: '0001/12345-6', accountType: 'CHECKING', holderDocument: '11.222.333/0001-81' })).toMatchObject({
+    expect(
+      checkAccount(itau, 'BRA', { accountNumber: '0001/12345-6', accountType: 'CHECKING', holderDocument: '11.222.333/0001-81' }),
+    ).toMatchObject({
       ok: true,
       holderDocument: '11222333000181',
     });

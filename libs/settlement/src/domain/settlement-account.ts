@@ -110,9 +110,15 @@ function argentine(bank: Bank, type: AccountType, number: string, holder: string
     );
   const code = cbuBankCode(number);
   if (code === CVU_BANK_CODE && bank.code !== CVU_BANK_CODE)
-    return refuse('a CVU (starting 000) belongs to the virtual-account entry of the bank list', 'un CVU (que empieza con 000) corresponde a la entrada de cuentas virtuales de la lista de bancos');
+    return refuse(
+      'a CVU (starting 000) belongs to the virtual-account entry of the bank list',
+      'un CVU (que empieza con 000) corresponde a la entrada de cuentas virtuales de la lista de bancos',
+    );
   if (code !== bank.code)
-    return refuse(`the CBU is of bank ${code}, not of ${bank.name} (${bank.code})`, `el CBU es del banco ${code}, no de ${bank.name} (${bank.code})`);
+    return refuse(
+      `the CBU is of bank ${code}, not of ${bank.name} (${bank.code})`,
+      `el CBU es del banco ${code}, no de ${bank.name} (${bank.code})`,
+    );
   return { ok: true, accountNumber: number, holderDocument: holder };
 }
 
@@ -122,7 +128,10 @@ function brazilian(type: AccountType, number: string, holder: string | null): Ac
     const key = /@/.test(number) ? number.toLowerCase() : /^[\d.\-/\s]+$/.test(number) ? stripped(number) : number;
     return pixKeyKind(key)
       ? { ok: true, accountNumber: key, holderDocument: holder }
-      : refuse('not a PIX key (a CPF, CNPJ, e-mail, +55 phone number or random key)', 'no es una clave PIX (CPF, CNPJ, e-mail, teléfono +55 o clave aleatoria)');
+      : refuse(
+          'not a PIX key (a CPF, CNPJ, e-mail, +55 phone number or random key)',
+          'no es una clave PIX (CPF, CNPJ, e-mail, teléfono +55 o clave aleatoria)',
+        );
   }
   const match = /^(\d{4})(-[\dXx])?\s*\/\s*(\d{1,12})-([\dXx])$/.exec(number);
   if (!match)

@@ -47,7 +47,7 @@ export class TypeOrmPricingRepository extends PricingRepository {
         return new Map(
           rows.map((row) => [
             row.countryProcessorId,
-            { percentageBp: row.feeBp, fixed: row.feeFixed, settlementDelayDays: row.settlementDelayDays } as StoredPrice,
+            { percentageBp: row.feeBp, fixed: row.feeFixed, settlementDelayDays: row.settlementDelayDays },
           ]),
         );
       },
@@ -143,7 +143,10 @@ export class TypeOrmSettlementAccountRepository extends SettlementAccountReposit
 
   async ofCountry(manager: EntityManager, country: string): Promise<SettlementAccount[]> {
     const banks = (await this.banks(manager, country)).map((bank) => bank.bankId);
-    const rows = await manager.find(SettlementAccountOrmEntity, { where: { bankId: In(banks) }, order: { merchantId: 'ASC', currency: 'ASC' } });
+    const rows = await manager.find(SettlementAccountOrmEntity, {
+      where: { bankId: In(banks) },
+      order: { merchantId: 'ASC', currency: 'ASC' },
+    });
     return this.withBanks(manager, rows);
   }
 
@@ -255,7 +258,12 @@ export class TypeOrmBalanceRepository extends BalanceRepository {
       ),
       manager.query<{ total: string }[]>(`SELECT count(*) AS total FROM balance_transaction WHERE ${where}`, values),
     ]);
-    return { items: rows.map((row) => balanceTransactionFromRow(this.typed(row))), page: page.page, limit: page.limit, total: Number(total) };
+    return {
+      items: rows.map((row) => balanceTransactionFromRow(this.typed(row))),
+      page: page.page,
+      limit: page.limit,
+      total: Number(total),
+    };
   }
 
   async *batches(manager: EntityManager, scope: TenantScope, filters: BalanceTransactionFilters): AsyncGenerator<BalanceTransaction[]> {
@@ -287,7 +295,11 @@ export class TypeOrmBalanceRepository extends BalanceRepository {
     return new Map(rows.map((row) => [row.source_id, row.payout_id]));
   }
 
-  async becameAvailable(manager: EntityManager, after: Date, until: Date): Promise<{ merchantId: MerchantId; currency: Currency; amount: number }[]> {
+  async becameAvailable(
+    manager: EntityManager,
+    after: Date,
+    until: Date,
+  ): Promise<{ merchantId: MerchantId; currency: Currency; amount: number }[]> {
     const rows = await manager.query<{ merchant_id: string; currency: Currency; amount: string }[]>(
       `SELECT merchant_id, currency, sum(net) AS amount FROM balance_figure
         WHERE available_from > $1 AND available_from <= $2 GROUP BY 1, 2 HAVING sum(net) > 0 ORDER BY 1, 2`,

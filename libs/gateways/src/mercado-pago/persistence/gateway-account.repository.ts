@@ -16,7 +16,11 @@ export class GatewayAccountRepository {
 
   /** The merchants with an account at the provider. */
   async merchantsOf(provider: 'MERCADO_PAGO'): Promise<string[]> {
-    const rows = await this.dataSource.manager.find(GatewayAccountOrmEntity, { where: { provider }, select: { merchantId: true }, order: { merchantId: 'ASC' } });
+    const rows = await this.dataSource.manager.find(GatewayAccountOrmEntity, {
+      where: { provider },
+      select: { merchantId: true },
+      order: { merchantId: 'ASC' },
+    });
     return rows.map((row) => row.merchantId);
   }
 

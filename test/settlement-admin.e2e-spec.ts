@@ -1,0 +1,214 @@
+import { clientFor, createTenant, eventually, SignedClient } from '@pcs/testing';
+import { spawnSync } from 'node:child_process';
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Testbed, testbed } from './testbed';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
+
+const CLI = path.join(__dirname, '..', 'dist', 'apps', 'ops', 'src', 'admin.js');
+
+/** Runs the built operator CLI against this run's database; stdout is one JSON object. */
+function admin(...args: string[]): { status: number | null; stderr: string; json: Json } {
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    env: {
+      ...process.env,
+      DATABASE_URL: process.env.TEST_DATABASE_URL,
+      SECRETS_MASTER_KEY: process.env.TEST_SECRETS_MASTER_KEY,
+      LOG_LEVEL: 'error',
+    },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  const lines = result.stdout.split('\n').filter((l) => l.length > 0);
+  return { status: result.status, stderr: result.stderr, json: lines.length === 1 ? JSON.parse(lines[0]) : {} };
+}
+
+/** The operator's money commands (contract §19): prices, adjustments, the bank file and its answers, the daily run. */
+describe('operator commands for money after the collection', () => {
+  let bed: Testbed;
+  let merchant: SignedClient;
+  let merchantId: string;
+  let businessId: string;
+  let brou: string;
+
+  beforeAll(async () => {
+    // Payouts of this API wait in bank files: the operator's commands take it from there.
+    bed = await testbed({ settlement: { payoutRail: 'BANK_FILE' }, payer: { firstName: 'Op', lastName: 'Erator' } });
+    ({ merchant } = bed);
+    merchantId = bed.tenant.merchants[0].merchantId;
+    businessId = bed.tenant.business.businessId;
+    brou = ((await merchant.get('/bank?country=URY')).body as { bankId: string; code: string }[]).find((b) => b.code === '001')!.bankId;
+    await merchant.put(`/merchant/${merchantId}/settlement-account/UYU`, {
+      bankId: brou,
+      accountNumber: '00123456700001',
+      accountType: 'SAVINGS',
+    });
+  });
+  afterAll(() => bed.close());
+
+  const audit = async (action: string) =>
+    bed.dataSource.query(
+      `SELECT email, action, target, result, detail FROM dashboard_audit WHERE business_id = $1 AND action = $2 ORDER BY audit_id`,
+      [businessId, action],
+    );
+
+  it('sets a merchant’s price (pricing:set), shown on its country processor and in the audit log; refuses a bad one', async () => {
+    const relationships = (await merchant.get(`/merchant-country-processor?merchantId=${merchantId}`)).body as Json[];
+    const oca = relationships.find((r) => r.countryProcessor.paymentMethod.paymentMethodName === 'OCA')!;
+    const set = admin(
+      'pricing:set',
+      '--merchant',
+      merchantId,
+      '--country-processor',
+      oca.merchantCountryProcessorId,
+      '--percentage',
+      '3.49',
+      '--fixed',
+      '10',
+      '--currency',
+      'UYU',
+      '--settlement-delay-days',
+      '0',
+    );
+    expect(set.status).toBe(0);
+    expect(set.json).toEqual({
+      merchantId,
+      merchantCountryProcessorId: oca.merchantCountryProcessorId,
+      countryProcessorId: oca.countryProcessor.countryProcessorId,
+      pricing: { percentage: 3.49, fixed: [{ currency: 'UYU', amount: 10 }], settlementDelayDays: 0 },
+    });
+    // Without --fixed or a delay, what was set stays.
+    expect(
+      admin('pricing:set', '--merchant', merchantId, '--country-processor', oca.merchantCountryProcessorId, '--percentage', '2.5').json
+        .pricing,
+    ).toEqual({
+      percentage: 2.5,
+      fixed: [{ currency: 'UYU', amount: 10 }],
+      settlementDelayDays: 0,
+    });
+    const shown = (await merchant.get(`/merchant-country-processor?merchantId=${merchantId}`)).body.find(
+      (r: Json) => r.merchantCountryProcessorId === oca.merchantCountryProcessorId,
+    );
+    expect(shown.pricing).toEqual({ percentage: 2.5, fixed: [{ currency: 'UYU', amount: 10 }], settlementDelayDays: 0 });
+    const refused = admin(
+      'pricing:set',
+      '--merchant',
+      merchantId,
+      '--country-processor',
+      oca.merchantCountryProcessorId,
+      '--percentage',
+      '20.5',
+    );
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('--percentage must be 0 to 20');
+    expect(admin('pricing:set', '--merchant', merchantId, '--country-processor', crypto.randomUUID(), '--percentage', '1').status).toBe(1);
+    expect((await audit('pricing:set')).map((a: Json) => [a.email, a.result])).toEqual([
+      ['operator', 'succeeded'],
+      ['operator', 'succeeded'],
+      ['operator', 'refused'],
+      ['operator', 'refused'],
+    ]);
+  });
+
+  it('corrects a balance with an ADJUSTMENT available at once (balance:adjust), audited', async () => {
+    const before = (await merchant.get(`/merchant/${merchantId}/balance`)).body.balances.find((b: Json) => b.currency === 'UYU').available;
+    const adjusted = admin(
+      'balance:adjust',
+      '--merchant',
+      merchantId,
+      '--currency',
+      'UYU',
+      '--amount=-2.25',
+      '--reason',
+      'fee charged twice in October',
+    );
+    expect(adjusted.status).toBe(0);
+    expect(adjusted.json).toMatchObject({
+      merchantId,
+      currency: 'UYU',
+      type: 'ADJUSTMENT',
+      amount: -2.25,
+      net: -2.25,
+      description: 'fee charged twice in October',
+    });
+    const after = (await merchant.get(`/merchant/${merchantId}/balance`)).body.balances.find((b: Json) => b.currency === 'UYU').available;
+    expect(Math.round((after - before) * 100)).toBe(-225);
+    expect(admin('balance:adjust', '--merchant', merchantId, '--currency', 'UYU', '--amount', '1.005', '--reason', 'x').status).toBe(1);
+    expect(admin('balance:adjust', '--merchant', merchantId, '--currency', 'UYU', '--amount', '0', '--reason', 'x').status).toBe(1);
+    expect((await audit('balance:adjust')).map((a: Json) => a.result)).toEqual(['succeeded']);
+  });
+
+  it('exports the bank file once (payouts:export) and records the bank’s answers (payout:mark-paid, payout:mark-failed)', async () => {
+    const payerId = (await merchant.post('/payer', { firstName: 'Pay', lastName: 'Out' })).body.payerId;
+    const collected = await merchant.post('/payment-intent', {
+      currency: 'UYU',
+      amount: 1000,
+      payinType: 'DEFAULT',
+      externalReference: `admin-${crypto.randomUUID()}`,
+      payerId,
+      offSession: true,
+      invoiceNumber: 1,
+      country: 'URY',
+      paymentInstrumentData: { paymentMethodName: 'OCA' },
+      confirm: true,
+    });
+    expect(collected.body.status).toBe('SUCCEEDED');
+    const first = (await merchant.post(`/merchant/${merchantId}/payout`, { currency: 'UYU', amount: 300 })).body;
+    const second = (await merchant.post(`/merchant/${merchantId}/payout`, { currency: 'UYU', amount: 200.5 })).body;
+    for (const p of [first, second])
+      await eventually(
+        () => merchant.get(`/payout/${p.payoutId}`).then((r) => r.body),
+        (b) => b.status === 'IN_TRANSIT',
+      );
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pcs-bank-file-')), 'brou.csv');
+    const exported = admin('payouts:export', '--bank', brou, '--out', file);
+    expect(exported.status).toBe(0);
+    expect(exported.json).toMatchObject({ bankId: brou, file });
+    expect(exported.json.payouts).toBeGreaterThanOrEqual(2);
+    const lines = fs.readFileSync(file, 'utf8').trim().split('\r\n');
+    expect(lines[0]).toBe('payoutId,bankCode,bankName,accountType,accountNumber,holderDocument,currency,amount,createdAt');
+    expect(lines.find((l) => l.startsWith(first.payoutId))).toContain(
+      ',001,Banco de la República Oriental del Uruguay (BROU),SAVINGS,00123456700001,,UYU,300,',
+    );
+    expect(lines.find((l) => l.startsWith(second.payoutId))).toContain(',UYU,200.5,');
+    // Exported once: a second export finds nothing of them.
+    const again = admin('payouts:export', '--bank', brou, '--out', `${file}.again`);
+    expect(again.json).toMatchObject({ payouts: 0, file: null });
+
+    const paid = admin('payout:mark-paid', '--payout', first.payoutId, '--bank-reference', 'BROU-TRX-0001');
+    expect(paid.status).toBe(0);
+    expect(paid.json).toMatchObject({ payoutId: first.payoutId, status: 'PAID', bankReference: 'BROU-TRX-0001' });
+    const before = (await merchant.get(`/merchant/${merchantId}/balance`)).body.balances.find((b: Json) => b.currency === 'UYU');
+    const failed = admin('payout:mark-failed', '--payout', second.payoutId, '--reason', 'cuenta inexistente');
+    expect(failed.json).toMatchObject({ status: 'FAILED', failureReason: 'cuenta inexistente' });
+    const after = (await merchant.get(`/merchant/${merchantId}/balance`)).body.balances.find((b: Json) => b.currency === 'UYU');
+    expect(Math.round((after.available - before.available) * 100)).toBe(20050);
+    expect(admin('payout:mark-paid', '--payout', second.payoutId, '--bank-reference', 'late').status).toBe(1);
+    expect(admin('payout:mark-paid', '--payout', crypto.randomUUID(), '--bank-reference', 'x').status).toBe(1);
+    expect((await audit('payout:mark-failed')).map((a: Json) => [a.target, a.result])).toEqual([[second.payoutId, 'succeeded']]);
+  });
+
+  it('runs a country’s daily settlement for one merchant now (settlement:run), and reconciles on request (reconcile)', async () => {
+    const [other] = (await createTenant(bed.app)).merchants;
+    const client = clientFor(bed.app, other);
+    await client.put(`/merchant/${other.merchantId}/settlement-account/UYU`, {
+      bankId: brou,
+      accountNumber: '00123456700002',
+      accountType: 'SAVINGS',
+    });
+    const run = admin('settlement:run', '--country', 'URY', '--date', '2026-11-25', '--merchant', other.merchantId);
+    expect(run.status).toBe(0);
+    expect(run.json).toMatchObject({ country: 'URY', date: '2026-11-25', payouts: [], failures: [] });
+    expect(admin('settlement:run', '--country', 'CHL').status).toBe(1);
+    // No Mercado Pago account: the run is kept, FAILED, and says why.
+    const reconciled = admin('reconcile', '--merchant', merchantId, '--from', '2026-11-24', '--to', '2026-11-24');
+    expect(reconciled.status).toBe(0);
+    expect(reconciled.json).toMatchObject({ merchantId, provider: 'MERCADO_PAGO', from: '2026-11-24', to: '2026-11-24', status: 'FAILED' });
+    expect((await merchant.get(`/reconciliation-run/${reconciled.json.runId}`)).body.status).toBe('FAILED');
+    expect(admin('reconcile', '--merchant', merchantId, '--from', '2026-11-25', '--to', '2026-11-24').status).toBe(1);
+  });
+});
