@@ -1,4 +1,7 @@
 import { INestApplication } from '@nestjs/common';
+import { Currency, MerchantId } from '@pcs/kernel';
+import { ReconciliationRunsService } from '@pcs/processor-reports';
+import { BalancesService } from '@pcs/settlement';
 import { hmacHex, SignedClient, TestTenant } from '@pcs/testing';
 import fc from 'fast-check';
 import * as fs from 'node:fs';
@@ -227,7 +230,12 @@ describe('fuzz: generated bad requests on every documented route', () => {
   const operations = [...operationsOf('payins'), ...operationsOf('b2b')];
 
   beforeAll(async () => {
-    bed = await testbed({ name: 'Fuzz business', payer: { firstName: 'Fuzz', lastName: 'Target', email: 'fuzz@example.uy' } });
+    bed = await testbed({
+      name: 'Fuzz business',
+      payer: { firstName: 'Fuzz', lastName: 'Target', email: 'fuzz@example.uy' },
+      // Payouts stay as made: the rail's background steps would change rows between a refused request's fingerprints.
+      settlement: { pollSeconds: 3600 },
+    });
     ({ app: payins, dataSource, tenant, merchant } = bed);
     b2b = await startB2bApi();
     const payer = { payerId: bed.payerId };
@@ -248,6 +256,13 @@ describe('fuzz: generated bad requests on every documented route', () => {
       })
     ).body.paymentIntent;
     const relations = (await merchant.get(`/merchant-country-processor?merchantId=${tenant.merchants[0].merchantId}`)).body;
+    // Money to pay out, an account to pay it to, a payout and a reconciliation run (contract §19).
+    const merchantId = tenant.merchants[0].merchantId;
+    const brou = ((await merchant.get('/bank?country=URY')).body as { bankId: string; code: string }[]).find((b) => b.code === '001')!.bankId;
+    await merchant.put(`/merchant/${merchantId}/settlement-account/UYU`, { bankId: brou, accountNumber: '00123456700001', accountType: 'SAVINGS' });
+    await payins.get(BalancesService).adjust(merchantId as MerchantId, tenant.business.businessId, 'UYU' as Currency, 1_000_000, 'fuzz');
+    const payout = (await merchant.post(`/merchant/${merchantId}/payout`, { currency: 'UYU', amount: 10 })).body;
+    const run = await payins.get(ReconciliationRunsService).run(merchantId as MerchantId, '2026-11-24', '2026-11-24');
     known = {
       merchantId: [tenant.merchants[0].merchantId],
       payerId: [payer.payerId],
@@ -255,6 +270,10 @@ describe('fuzz: generated bad requests on every documented route', () => {
       paymentIntentId: [intent.paymentIntentId],
       merchantCountryProcessorId: [relations[0].merchantCountryProcessorId],
       countryProcessorId: [relations[0].countryProcessor.countryProcessorId],
+      payoutId: [payout.payoutId],
+      runId: [run.runId],
+      bankId: [brou],
+      currency: ['UYU', 'USD'],
     };
   });
   afterAll(async () => {
@@ -279,6 +298,12 @@ describe('fuzz: generated bad requests on every documented route', () => {
         of('payment_instrument', byBusiness),
         of('payment_intent', byBusiness),
         of('payin', byBusiness),
+        of('balance_transaction', byBusiness),
+        of('balance_figure', byMerchant),
+        of('settlement_account', byBusiness),
+        of('payout', byBusiness),
+        of('merchant_pricing', byMerchant),
+        of('reconciliation_run', byBusiness),
       ].join(', ')})) AS hash`,
       [tenant.business.businessId],
     );

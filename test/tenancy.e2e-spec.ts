@@ -1,5 +1,9 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
+import { Currency, MerchantId } from '@pcs/kernel';
+import { ReconciliationRunsService } from '@pcs/processor-reports';
+import { BalancesService } from '@pcs/settlement';
 import { clientFor, createTenant, SignedClient, TestTenant } from '@pcs/testing';
+import * as crypto from 'node:crypto';
 import { Testbed, testbed } from './testbed';
 
 /** Contract §4: another tenant's resource is a 404, never its data, and nothing changes. */
@@ -87,5 +91,66 @@ describe('tenant isolation', () => {
     });
     expect(response.status).toBe(404);
     expect(response.body.errorId).toBe('Payins:MERCHANT_NOT_FOUND');
+  });
+});
+
+/** Contract §4 for money after the collection (§19): balances, transactions, settlement accounts, payouts, reconciliation runs. */
+describe('tenant isolation of balances, settlement accounts, payouts and reconciliation runs', () => {
+  let bed: Testbed;
+  let app: NestExpressApplication;
+  let owner: TestTenant;
+  let stranger: TestTenant;
+  let victimId: string;
+  let payoutId: string;
+  let runId: string;
+
+  beforeAll(async () => {
+    bed = await testbed({ merchants: 2 });
+    ({ app, tenant: owner } = bed);
+    stranger = await createTenant(app);
+    victimId = owner.merchants[0].merchantId;
+    const client = clientFor(app, owner.merchants[0]);
+    const brou = ((await client.get('/bank?country=URY')).body as { bankId: string; code: string }[]).find((b) => b.code === '001')!.bankId;
+    await client.put(`/merchant/${victimId}/settlement-account/UYU`, { bankId: brou, accountNumber: '00123456700001', accountType: 'SAVINGS' });
+    await app.get(BalancesService).adjust(victimId as MerchantId, owner.business.businessId, 'UYU' as Currency, 50_000, 'opening balance');
+    payoutId = (await client.post(`/merchant/${victimId}/payout`, { currency: 'UYU', amount: 100 })).body.payoutId;
+    runId = (await app.get(ReconciliationRunsService).run(victimId as MerchantId, '2026-11-24', '2026-11-24')).runId;
+  });
+  afterAll(() => bed.close());
+
+  const intruders = (): [string, SignedClient][] => [
+    ['another business', clientFor(app, stranger.business)],
+    ["another business's merchant", clientFor(app, stranger.merchants[0])],
+    ['another merchant of the same business', clientFor(app, owner.merchants[1])],
+  ];
+
+  it.each([0, 1, 2])('intruder %#: every route of the money after the collection answers 404 and changes nothing', async (index) => {
+    const [, client] = intruders()[index];
+    const owned = clientFor(app, owner.business);
+    const before = (await owned.get(`/merchant/${victimId}/balance`)).body;
+    const attempts = [
+      client.get(`/merchant/${victimId}/balance`),
+      client.get(`/balance-transaction?merchantId=${victimId}`),
+      client.get(`/merchant/${victimId}/settlement-account`),
+      client.put(`/merchant/${victimId}/settlement-account/UYU`, { bankId: crypto.randomUUID(), accountNumber: '00123456700099', accountType: 'SAVINGS' }),
+      client.post(`/merchant/${victimId}/payout`, { currency: 'UYU' }),
+      client.get(`/payout/${payoutId}`),
+      client.get(`/payout/${payoutId}/transactions`),
+      client.post(`/payout/${payoutId}/cancel`),
+      client.get(`/payout?merchantId=${victimId}`),
+      client.get(`/reconciliation-run/${runId}`),
+      client.get(`/reconciliation-run?merchantId=${victimId}`),
+    ];
+    for (const response of await Promise.all(attempts)) {
+      expect(response.status).toBe(404);
+      expect(response.body.errorId).toMatch(/^Payins:(MERCHANT|PAYOUT|RECONCILIATION_RUN)_NOT_FOUND$/);
+    }
+    for (const list of ['/balance-transaction', '/payout', '/reconciliation-run']) {
+      const seen = JSON.stringify((await client.get(list)).body);
+      expect(seen).not.toContain(victimId);
+    }
+    expect((await owned.get(`/merchant/${victimId}/balance`)).body).toEqual(before);
+    expect((await owned.get(`/payout/${payoutId}`)).body.status).not.toBe('CANCELED');
+    expect((await owned.get(`/merchant/${victimId}/settlement-account`)).body[0].accountNumber).toBe('00123456700001');
   });
 });
