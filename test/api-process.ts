@@ -25,6 +25,7 @@ export class ApiProcess {
   ) {}
 
   async start(): Promise<void> {
+    this.exits = [];
     this.child = spawn(process.execPath, [path.join(DIST, this.name, 'src', 'main.js')], {
       // Spec files share the database: a spawned API never claims the daily runs (they touch every merchant) unless a test asks.
       env: {
@@ -48,6 +49,11 @@ export class ApiProcess {
 
   get running(): boolean {
     return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** kill -9: the process dies wherever it is. */
+  kill(): void {
+    if (this.running) this.child.kill('SIGKILL');
   }
 
   async stop(): Promise<void> {
