@@ -150,7 +150,18 @@ describe('the dashboard under hostile input', () => {
   it('answers hostile values on every other page and form with a page, never a 500, writing nothing it should not', async () => {
     const server = dashboard.getHttpServer();
     for (const value of HOSTILE) {
-      for (const route of ['/overview', '/links', '/payers', '/webhooks', '/merchants', '/team', '/audit']) {
+      for (const route of [
+        '/overview',
+        '/links',
+        '/payers',
+        '/webhooks',
+        '/merchants',
+        '/team',
+        '/audit',
+        '/balance',
+        '/payouts',
+        '/reconciliation',
+      ]) {
         const query = new URLSearchParams({
           span: value,
           merchantId: value,
@@ -196,6 +207,11 @@ describe('the dashboard under hostile input', () => {
         [`/payments/${intentId}/events/${encodeURIComponent(value)}/redeliver`, form({})],
         ['/team', form({ email: value, role: value, merchantId: value })],
         [`/team/${encodeURIComponent(value)}/reset-password`, form({})],
+        ['/balance/payout', form({ merchantId: value, currency: value, amount: value })],
+        [
+          '/balance/payout',
+          form({ merchantId: bed.tenant.merchants[0].merchantId, currency: 'UYU', amount: value, confirmed: 'yes', operation: value }),
+        ],
       ];
       for (const [route, fields] of posts) {
         const answer = await request(server).post(route).set('cookie', cookie).type('form').send(fields);

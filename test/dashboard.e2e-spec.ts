@@ -276,7 +276,7 @@ describe('the operations dashboard', () => {
     expect(download.headers()['content-type']).toBe('text/csv; charset=utf-8');
     const [header, ...lines] = (await download.text()).trimEnd().split('\r\n');
     expect(header).toBe(
-      'transactionId,paymentIntentId,createdAt,merchantId,merchantName,transactionType,conceptCode,status,currency,amount,externalId,liquidationDate',
+      'transactionId,paymentIntentId,createdAt,merchantId,merchantName,transactionType,conceptCode,status,currency,amount,externalId,liquidationDate,feeAmount,feeTaxAmount,netAmount,payoutRequestId',
     );
 
     const expected: { transactionId: string; amount: number; status: string }[] = [];

@@ -258,11 +258,17 @@ describe('fuzz: generated bad requests on every documented route', () => {
     const relations = (await merchant.get(`/merchant-country-processor?merchantId=${tenant.merchants[0].merchantId}`)).body;
     // Money to pay out, an account to pay it to, a payout and a reconciliation run (contract §19).
     const merchantId = tenant.merchants[0].merchantId;
-    const brou = ((await merchant.get('/bank?country=URY')).body as { bankId: string; code: string }[]).find((b) => b.code === '001')!.bankId;
-    await merchant.put(`/merchant/${merchantId}/settlement-account/UYU`, { bankId: brou, accountNumber: '00123456700001', accountType: 'SAVINGS' });
-    await payins.get(BalancesService).adjust(merchantId as MerchantId, tenant.business.businessId, 'UYU' as Currency, 1_000_000, 'fuzz');
+    const brou = ((await merchant.get('/bank?country=URY')).body as { bankId: string; code: string }[]).find(
+      (b) => b.code === '001',
+    )!.bankId;
+    await merchant.put(`/merchant/${merchantId}/settlement-account/UYU`, {
+      bankId: brou,
+      accountNumber: '00123456700001',
+      accountType: 'SAVINGS',
+    });
+    await payins.get(BalancesService).adjust(merchantId, tenant.business.businessId, 'UYU' as Currency, 1_000_000, 'fuzz');
     const payout = (await merchant.post(`/merchant/${merchantId}/payout`, { currency: 'UYU', amount: 10 })).body;
-    const run = await payins.get(ReconciliationRunsService).run(merchantId as MerchantId, '2026-11-24', '2026-11-24');
+    const run = await payins.get(ReconciliationRunsService).run(merchantId, '2026-11-24', '2026-11-24');
     known = {
       merchantId: [tenant.merchants[0].merchantId],
       payerId: [payer.payerId],

@@ -55,7 +55,7 @@ describe('balances stay exact under any mix of concurrent money movements', () =
     }[];
     const oca = relationships.find((r) => r.countryProcessor.paymentMethod.paymentMethodName === 'OCA')!;
     // Money available at once, or the next business day (pending until then): both kinds of figure move.
-    await app.get(PricingService).set(m.merchantId as MerchantId, oca.merchantCountryProcessorId, {
+    await app.get(PricingService).set(m.merchantId, oca.merchantCountryProcessorId, {
       percentage: 3.25,
       fixed: { currency: Currency.UYU, amount: 1.5 },
       settlementDelayDays,

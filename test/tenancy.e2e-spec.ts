@@ -111,7 +111,11 @@ describe('tenant isolation of balances, settlement accounts, payouts and reconci
     victimId = owner.merchants[0].merchantId;
     const client = clientFor(app, owner.merchants[0]);
     const brou = ((await client.get('/bank?country=URY')).body as { bankId: string; code: string }[]).find((b) => b.code === '001')!.bankId;
-    await client.put(`/merchant/${victimId}/settlement-account/UYU`, { bankId: brou, accountNumber: '00123456700001', accountType: 'SAVINGS' });
+    await client.put(`/merchant/${victimId}/settlement-account/UYU`, {
+      bankId: brou,
+      accountNumber: '00123456700001',
+      accountType: 'SAVINGS',
+    });
     await app.get(BalancesService).adjust(victimId as MerchantId, owner.business.businessId, 'UYU' as Currency, 50_000, 'opening balance');
     payoutId = (await client.post(`/merchant/${victimId}/payout`, { currency: 'UYU', amount: 100 })).body.payoutId;
     runId = (await app.get(ReconciliationRunsService).run(victimId as MerchantId, '2026-11-24', '2026-11-24')).runId;
@@ -132,7 +136,11 @@ describe('tenant isolation of balances, settlement accounts, payouts and reconci
       client.get(`/merchant/${victimId}/balance`),
       client.get(`/balance-transaction?merchantId=${victimId}`),
       client.get(`/merchant/${victimId}/settlement-account`),
-      client.put(`/merchant/${victimId}/settlement-account/UYU`, { bankId: crypto.randomUUID(), accountNumber: '00123456700099', accountType: 'SAVINGS' }),
+      client.put(`/merchant/${victimId}/settlement-account/UYU`, {
+        bankId: crypto.randomUUID(),
+        accountNumber: '00123456700099',
+        accountType: 'SAVINGS',
+      }),
       client.post(`/merchant/${victimId}/payout`, { currency: 'UYU' }),
       client.get(`/payout/${payoutId}`),
       client.get(`/payout/${payoutId}/transactions`),

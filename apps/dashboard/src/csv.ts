@@ -15,6 +15,10 @@ export const CSV_COLUMNS = [
   'amount',
   'externalId',
   'liquidationDate',
+  'feeAmount',
+  'feeTaxAmount',
+  'netAmount',
+  'payoutRequestId',
 ] as const satisfies readonly (keyof Payin)[];
 
 /** One CSV field, as every CSV of the service writes it (`csvLine`: quoted when needed, formulas defused). */

@@ -12,6 +12,7 @@ import { Housekeeping } from './housekeeping';
 import { OverviewController } from './overview.controller';
 import { Payins } from './payins';
 import { PaymentsController } from './payments.controller';
+import { BalanceController, PayoutsController, ReconciliationController } from './settlement.controller';
 import { DashboardSettings } from './settings';
 import { PageErrors, SessionGuard } from './web';
 
@@ -29,6 +30,9 @@ export class DashboardModule {
         AuthController,
         OverviewController,
         PaymentsController,
+        BalanceController,
+        PayoutsController,
+        ReconciliationController,
         LinksController,
         PayersController,
         WebhooksController,

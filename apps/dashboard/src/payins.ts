@@ -15,6 +15,11 @@ export type EventSummary = PayinsComponents['schemas']['EventResponse'];
 export type MerchantCountryProcessor = PayinsComponents['schemas']['MerchantCountryProcessorResponse'];
 export type MerchantConfiguration = PayinsComponents['schemas']['MerchantConfigurationResponse'];
 export type CreateLink = PayinsComponents['schemas']['CreateLinkDto'];
+export type Balance = PayinsComponents['schemas']['BalanceResponse'];
+export type BalanceTransaction = PayinsComponents['schemas']['BalanceTransactionResponse'];
+export type Payout = PayinsComponents['schemas']['PayoutResponse'];
+export type ReconciliationRun = PayinsComponents['schemas']['ReconciliationRunResponse'];
+export type PayoutFilters = NonNullable<PayinsPaths['/payout']['get']['parameters']['query']>;
 type ErrorBody = { errorId?: string; showMessage?: { EN: string; ES: string } };
 
 /** A refusal or failure of the payins API, with its error body (errorId and both texts) when it gave one. */
@@ -25,6 +30,12 @@ export class PayinsApiError extends Error {
   ) {
     super(`the payins API answered ${status}${body?.errorId ? ` ${body.errorId}` : ''}`);
   }
+}
+
+/** A list that may answer CSV (to another Accept) read as the JSON the dashboard asks for. */
+function jsonOf<T>(data: T | string): T {
+  if (typeof data === 'string') throw new PayinsApiError(502, undefined);
+  return data;
 }
 
 /** The bound on each request to the payins API. */
@@ -260,6 +271,88 @@ export class Payins {
 
   async deleteEndpoint(webhookEndpointId: string): Promise<void> {
     await this.answer(this.client.DELETE('/webhook-endpoint/{webhookEndpointId}', { params: { path: { webhookEndpointId } } }));
+  }
+
+  /** The merchant's balance per currency (contract §19), or null when it is outside the person's scope. */
+  async balance(user: DashboardUser, merchantId: string): Promise<Balance | null> {
+    if (!UUID.test(merchantId) || (user.merchantId !== null && user.merchantId !== merchantId)) return null;
+    const { data, error, response } = await this.client.GET('/merchant/{merchantId}/balance', { params: { path: { merchantId } } });
+    if (response.status === 404) return null;
+    if (!data) throw new PayinsApiError(response.status, error);
+    return data;
+  }
+
+  /** A page of a merchant's balance transactions, newest first (one payout's, when named). */
+  async balanceTransactions(
+    user: DashboardUser,
+    query: { merchantId: string; page: number; limit: number; payoutId?: string },
+  ): Promise<{ rows: BalanceTransaction[]; total: number; pageCount: number }> {
+    const data = jsonOf(
+      await this.answer(
+        this.client.GET('/balance-transaction', { params: { query: { ...query, ...this.scope(user, query.merchantId) } } }),
+      ),
+    );
+    return { rows: data[0].results, total: data[0].rowCount, pageCount: data[0].pageCount };
+  }
+
+  /** The merchant's settlement accounts (where its payouts go), one per currency. */
+  settlementAccounts(merchantId: string): Promise<PayinsComponents['schemas']['SettlementAccountResponse'][]> {
+    return this.answer(this.client.GET('/merchant/{merchantId}/settlement-account', { params: { path: { merchantId } } }));
+  }
+
+  /** A payout of the merchant's available balance in a currency (or of an amount of it), once per confirmation (its Idempotency-Key). */
+  requestPayout(merchantId: string, currency: Payout['currency'], amount: number | undefined, idempotencyKey: string): Promise<Payout> {
+    return this.answer(
+      this.client.POST('/merchant/{merchantId}/payout', {
+        params: { path: { merchantId }, header: { 'Idempotency-Key': idempotencyKey } },
+        body: { currency: currency as never, ...(amount === undefined ? {} : { amount }) },
+      }),
+    );
+  }
+
+  async payouts(user: DashboardUser, filters: PayoutFilters): Promise<{ rows: Payout[]; total: number; pageCount: number }> {
+    const data = jsonOf(
+      await this.answer(this.client.GET('/payout', { params: { query: { ...filters, ...this.scope(user, filters.merchantId) } } })),
+    );
+    return { rows: data[0].results, total: data[0].rowCount, pageCount: data[0].pageCount };
+  }
+
+  /** One payout of the person's scope, or null. */
+  async payout(user: DashboardUser, payoutId: string): Promise<Payout | null> {
+    if (!UUID.test(payoutId)) return null;
+    const { data, error, response } = await this.client.GET('/payout/{payoutId}', { params: { path: { payoutId } } });
+    if (response.status === 404) return null;
+    if (!data) throw new PayinsApiError(response.status, error);
+    return user.merchantId === null || user.merchantId === data.merchantId ? data : null;
+  }
+
+  /** The CSV of what a payout swept, as the API streams it (Accept: text/csv). */
+  async payoutTransactionsCsv(payoutId: string): Promise<ReadableStream<Uint8Array>> {
+    const { data, error, response } = await this.client.GET('/payout/{payoutId}/transactions', {
+      params: { path: { payoutId } },
+      headers: { accept: 'text/csv' },
+      parseAs: 'stream',
+    });
+    if (!data) throw new PayinsApiError(response.status, error);
+    return data as ReadableStream<Uint8Array>;
+  }
+
+  async reconciliationRuns(
+    user: DashboardUser,
+    query: { page: number; merchantId?: string },
+  ): Promise<{ rows: ReconciliationRun[]; total: number; pageCount: number }> {
+    const data = await this.answer(
+      this.client.GET('/reconciliation-run', { params: { query: { page: query.page, limit: 25, ...this.scope(user, query.merchantId) } } }),
+    );
+    return { rows: data[0].results, total: data[0].rowCount, pageCount: data[0].pageCount };
+  }
+
+  async reconciliationRun(user: DashboardUser, runId: string): Promise<ReconciliationRun | null> {
+    if (!UUID.test(runId)) return null;
+    const { data, error, response } = await this.client.GET('/reconciliation-run/{runId}', { params: { path: { runId } } });
+    if (response.status === 404) return null;
+    if (!data) throw new PayinsApiError(response.status, error);
+    return user.merchantId === null || user.merchantId === data.merchantId ? data : null;
   }
 
   async configure(

@@ -4,6 +4,7 @@ describe('dashboard roles', () => {
   const all: Permission[] = [
     'read',
     'refund',
+    'request-payout',
     'manage-links',
     'manage-payers',
     'manage-webhooks',
@@ -12,9 +13,9 @@ describe('dashboard roles', () => {
     'read-audit',
   ];
 
-  it('gives a viewer reading only, an operator refunds, links and payers, and an admin everything', () => {
+  it('gives a viewer reading only, an operator refunds, payouts, links and payers, and an admin everything', () => {
     expect(all.filter((p) => can('viewer', p))).toEqual(['read']);
-    expect(all.filter((p) => can('operator', p))).toEqual(['read', 'refund', 'manage-links', 'manage-payers']);
+    expect(all.filter((p) => can('operator', p))).toEqual(['read', 'refund', 'request-payout', 'manage-links', 'manage-payers']);
     expect(all.filter((p) => can('admin', p))).toEqual(all);
   });
 

@@ -4,12 +4,30 @@ export type Role = (typeof ROLES)[number];
 
 /** What a person may do in the dashboard; the server checks each one (403), the pages only hide what it refuses. */
 export type Permission =
-  'read' | 'refund' | 'manage-links' | 'manage-payers' | 'manage-webhooks' | 'configure-merchants' | 'manage-users' | 'read-audit';
+  | 'read'
+  | 'refund'
+  | 'request-payout'
+  | 'manage-links'
+  | 'manage-payers'
+  | 'manage-webhooks'
+  | 'configure-merchants'
+  | 'manage-users'
+  | 'read-audit';
 
 const GRANTS: Record<Role, readonly Permission[]> = {
   viewer: ['read'],
-  operator: ['read', 'refund', 'manage-links', 'manage-payers'],
-  admin: ['read', 'refund', 'manage-links', 'manage-payers', 'manage-webhooks', 'configure-merchants', 'manage-users', 'read-audit'],
+  operator: ['read', 'refund', 'request-payout', 'manage-links', 'manage-payers'],
+  admin: [
+    'read',
+    'refund',
+    'request-payout',
+    'manage-links',
+    'manage-payers',
+    'manage-webhooks',
+    'configure-merchants',
+    'manage-users',
+    'read-audit',
+  ],
 };
 
 export function can(role: Role, permission: Permission): boolean {

@@ -42,7 +42,7 @@ export function paymentPage(
   const ledger = rows
     .map(
       (row) =>
-        `<tr><td>${dateTime(row.createdAt, language)}</td><td>${html(row.conceptCode)}</td><td><span class="status ${html(row.status)}">${html(row.status)}</span></td><td class="num">${money(row.amount, row.currency, language)}</td><td>${html(row.externalId ?? '—')}</td></tr>`,
+        `<tr><td>${dateTime(row.createdAt, language)}</td><td>${html(row.conceptCode)}</td><td><span class="status ${html(row.status)}">${html(row.status)}</span></td><td class="num">${money(row.amount, row.currency, language)}</td><td class="num" data-field="fee">${money(row.feeAmount + row.feeTaxAmount, row.currency, language)}</td><td class="num" data-field="net">${money(row.netAmount, row.currency, language)}</td><td>${dateTime(row.liquidationDate, language)}</td><td>${row.payoutRequestId ? `<a href="/payouts/${html(row.payoutRequestId)}">${html(row.payoutRequestId.slice(0, 8))}</a>` : '—'}</td><td>${html(row.externalId ?? '—')}</td></tr>`,
     )
     .join('');
   const events = view.timeline
@@ -95,7 +95,7 @@ ${view.problem ? `<p class="notice error" role="alert" id="problem">${html(view.
 <dt>${t.description}</dt><dd>${html(intent.description ?? '—')}</dd>
 <dt>${t.createdAt}</dt><dd>${dateTime(intent.createdAt, language)}</dd>
 </dl></section>
-<section aria-labelledby="ledger"><h2 id="ledger">${t.ledger}</h2><div class="table"><table id="rows"><thead><tr><th>${t.date}</th><th>${t.type}</th><th>${t.status}</th><th class="num">${t.amount}</th><th>Gateway</th></tr></thead><tbody>${ledger}</tbody></table></div></section>
+<section aria-labelledby="ledger"><h2 id="ledger">${t.ledger}</h2><div class="table"><table id="rows"><thead><tr><th>${t.date}</th><th>${t.type}</th><th>${t.status}</th><th class="num">${t.amount}</th><th class="num">${t.feeWithTax}</th><th class="num">${t.net}</th><th>${t.liquidation}</th><th>${t.payout}</th><th>Gateway</th></tr></thead><tbody>${ledger}</tbody></table></div></section>
 ${timeline}
 ${refundForm}`,
   });

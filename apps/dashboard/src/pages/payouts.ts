@@ -1,0 +1,82 @@
+import { DashboardUser } from '@pcs/dashboard-identity';
+import { PageLanguage } from '@pcs/pages';
+import type { BalanceTransaction, Merchant, Payout } from '../payins';
+import { merchantPicker, movementsTable } from './balance';
+import { dashboardPage, dateTime, html, money } from './layout';
+import { TEXTS } from './texts';
+
+export const PAYOUT_STATUSES = ['PENDING', 'IN_TRANSIT', 'PAID', 'FAILED', 'CANCELED'] as const;
+
+/** Payouts of a merchant, newest first (contract §19). */
+export function payoutsPage(
+  language: PageLanguage,
+  view: {
+    user: DashboardUser;
+    csrfToken: string;
+    merchants: Merchant[];
+    merchantId: string;
+    rows: Payout[];
+    page: number;
+    pageCount: number;
+  },
+): string {
+  const t = TEXTS[language];
+  const rows = view.rows
+    .map(
+      (p) =>
+        `<tr><td><a href="/payouts/${html(p.payoutId)}">${dateTime(p.createdAt, language)}</a></td><td class="num">${money(p.amount, p.currency, language)}</td><td><span class="status ${html(p.status)}">${html(p.status)}</span></td><td>${html(p.settlementBank.bankName ?? '—')} ${html(p.settlementBank.accountNumber)}</td><td>${html(p.arrivalDate ?? '—')}</td><td class="num">${p.transactionCount}</td></tr>`,
+    )
+    .join('');
+  const pager =
+    view.pageCount > 1
+      ? `<div class="pager">${view.page > 1 ? `<a href="/payouts?merchantId=${html(view.merchantId)}&page=${view.page - 1}">←</a>` : ''}<span>${view.page} / ${view.pageCount}</span>${
+          view.page < view.pageCount ? `<a href="/payouts?merchantId=${html(view.merchantId)}&page=${view.page + 1}">→</a>` : ''
+        }</div>`
+      : '';
+  return dashboardPage({
+    language,
+    title: t.payouts,
+    user: view.user,
+    csrfToken: view.csrfToken,
+    body: `<h1>${t.payouts}</h1>
+${merchantPicker(language, view.user, view.merchants, view.merchantId, '/payouts')}
+${
+  rows
+    ? `<div class="table"><table id="payouts"><thead><tr><th>${t.createdAt}</th><th class="num">${t.amount}</th><th>${t.status}</th><th>${t.account}</th><th>${t.arrivalDate}</th><th class="num">${t.swept}</th></tr></thead><tbody>${rows}</tbody></table></div>${pager}`
+    : `<p id="payouts">${t.noPayouts}</p>`
+}
+<p><a href="/balance?merchantId=${html(view.merchantId)}">${t.balance}</a></p>`,
+  });
+}
+
+/** One payout: its fields, the movements it swept, and their CSV. */
+export function payoutPage(
+  language: PageLanguage,
+  view: { user: DashboardUser; csrfToken: string; payout: Payout; swept: BalanceTransaction[]; total: number; notice?: string },
+): string {
+  const t = TEXTS[language];
+  const p = view.payout;
+  return dashboardPage({
+    language,
+    title: `${t.payout} ${p.payoutId}`,
+    user: view.user,
+    csrfToken: view.csrfToken,
+    body: `<p><a href="/payouts?merchantId=${html(p.merchantId)}">← ${t.payouts}</a></p>
+<h1>${t.payout} <span class="status ${html(p.status)}" id="state">${html(p.status)}</span></h1>
+${view.notice ? `<p class="notice" role="status" id="notice">${html(view.notice)}</p>` : ''}
+<section class="card"><dl>
+<dt>ID</dt><dd>${html(p.payoutId)}</dd>
+<dt>${t.amount}</dt><dd id="amount">${money(p.amount, p.currency, language)}</dd>
+<dt>${t.bank}</dt><dd>${html(p.settlementBank.bankName ?? p.settlementBank.bankId)}</dd>
+<dt>${t.account}</dt><dd>${html(p.settlementBank.accountNumber)} (${html(p.settlementBank.accountType)})</dd>
+<dt>${t.arrivalDate}</dt><dd>${html(p.arrivalDate ?? '—')}</dd>
+<dt>${t.bankReference}</dt><dd>${html(p.bankReference ?? '—')}</dd>
+${p.failureReason ? `<dt>${t.failureReason}</dt><dd>${html(p.failureReason)}</dd>` : ''}
+<dt>${t.createdAt}</dt><dd>${dateTime(p.createdAt, language)}</dd>
+<dt>${t.swept}</dt><dd>${p.transactionCount}</dd>
+</dl></section>
+<section aria-labelledby="swept-title"><h2 id="swept-title">${t.swept}</h2>
+<p><a class="button secondary" id="csv" href="/payouts/${html(p.payoutId)}/transactions.csv">${t.downloadCsv}</a></p>
+${movementsTable(language, view.swept, 'swept')}</section>`,
+  });
+}

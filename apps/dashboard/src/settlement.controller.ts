@@ -1,0 +1,202 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { DashboardIdentity } from '@pcs/dashboard-identity';
+import type { Response } from 'express';
+import * as crypto from 'node:crypto';
+import { Readable } from 'node:stream';
+import { balancePage, confirmPayoutPage } from './pages/balance';
+import { DASHBOARD_HEADERS, money } from './pages/layout';
+import { decimalsOf } from './pages/payment';
+import { payoutPage, payoutsPage } from './pages/payouts';
+import { reconciliationPage, reconciliationRunPage } from './pages/reconciliation';
+import { fill, TEXTS } from './pages/texts';
+import { Merchant, Payins, PayinsApiError, UUID } from './payins';
+import type { DashboardRequest } from './web';
+import { actorOf, languageOf, PageError, Redirect, Requires } from './web';
+
+/** The merchant a page is about: the person's own, the one asked for among theirs, or their first. */
+function merchantOf(merchants: Merchant[], asked: unknown): string {
+  if (merchants.length === 0) throw new PageError(404, 'notFound');
+  return (typeof asked === 'string' && merchants.find((m) => m.merchantId === asked)?.merchantId) || merchants[0].merchantId;
+}
+
+const pageOf = (value: unknown) => (typeof value === 'string' && /^[1-9]\d{0,5}$/.test(value) ? Number(value) : 1);
+
+/** A merchant's balance (contract §19): per currency, what becomes available when, its movements, and a payout on request. */
+@Controller('balance')
+export class BalanceController {
+  constructor(
+    private readonly payins: Payins,
+    private readonly identity: DashboardIdentity,
+  ) {}
+
+  @Get()
+  async show(@Req() request: DashboardRequest, @Res() response: Response, @Query() query: Record<string, unknown>): Promise<void> {
+    const { user, csrfToken } = request.dashboard!;
+    const merchants = await this.payins.merchants(user);
+    const merchantId = merchantOf(merchants, query.merchantId);
+    const balance = await this.payins.balance(user, merchantId);
+    if (!balance) throw new PageError(404, 'notFound');
+    const movements = await this.payins.balanceTransactions(user, { merchantId, page: 1, limit: 20 });
+    response
+      .set(DASHBOARD_HEADERS)
+      .send(balancePage(languageOf(request), { user, csrfToken, merchants, merchantId, balance, movements: movements.rows }));
+  }
+
+  /**
+   * A payout, in two steps as a refund: the confirmation shows what will be
+   * paid out and where, and carries the key that makes a double submit pay
+   * once (the API's Idempotency-Key). Operators and admins; audited.
+   */
+  @Post('payout')
+  @HttpCode(200)
+  @Requires('request-payout', 'payout')
+  async payout(@Req() request: DashboardRequest, @Res() response: Response, @Body() body: Record<string, unknown>): Promise<void> {
+    const { user, csrfToken } = request.dashboard!;
+    const language = languageOf(request);
+    const t = TEXTS[language];
+    const merchants = await this.payins.merchants(user);
+    const merchantId =
+      typeof body.merchantId === 'string' ? merchants.find((m) => m.merchantId === body.merchantId)?.merchantId : undefined;
+    const balance = merchantId && (await this.payins.balance(user, merchantId));
+    if (!merchantId || !balance) throw new PageError(404, 'notFound');
+    const currency = balance.balances.find((b) => b.currency === body.currency)?.currency;
+    if (!currency) throw new PageError(400, 'unreadable');
+    const typed = typeof body.amount === 'string' ? body.amount.trim().replace(',', '.') : '';
+    const decimals = decimalsOf(currency);
+    const shapeOk = typed === '' || (new RegExp(`^\\d{1,13}(\\.\\d{1,${decimals}})?$`).test(typed) && Number(typed) > 0);
+    const page = async (problem: string, status: number) => {
+      const movements = await this.payins.balanceTransactions(user, { merchantId, page: 1, limit: 20 });
+      response
+        .status(status)
+        .set(DASHBOARD_HEADERS)
+        .send(balancePage(language, { user, csrfToken, merchants, merchantId, balance, movements: movements.rows, problem }));
+    };
+    if (!shapeOk) return page(t.payoutAmountInvalid, 400);
+    const available = balance.balances.find((b) => b.currency === currency)!.available;
+    if (body.confirmed !== 'yes') {
+      const account = (await this.payins.settlementAccounts(merchantId)).find((a) => a.currency === currency);
+      response.set(DASHBOARD_HEADERS).send(
+        confirmPayoutPage(language, {
+          user,
+          csrfToken,
+          merchantId,
+          currency,
+          typedAmount: typed,
+          shown: money(typed === '' ? available : Number(typed), currency, language),
+          account: account ? `${account.bankName} ${account.accountNumber}` : '—',
+          operation: crypto.randomUUID(),
+        }),
+      );
+      return;
+    }
+    const operation = typeof body.operation === 'string' && UUID.test(body.operation) ? body.operation : null;
+    if (!operation) throw new PageError(403, 'forbidden');
+    const audit = { ...actorOf(user), action: 'payout', target: merchantId };
+    const detail = { currency, amount: typed === '' ? 'available' : typed, operation };
+    try {
+      const made = await this.payins.requestPayout(merchantId, currency, typed === '' ? undefined : Number(typed), operation);
+      await this.identity.audit({ ...audit, result: 'succeeded', detail: { ...detail, payoutId: made.payoutId } });
+      throw new Redirect(`/payouts/${made.payoutId}?done=requested`);
+    } catch (error) {
+      if (error instanceof Redirect) throw error;
+      const refused = error instanceof PayinsApiError && error.status < 500 && error.status !== 429;
+      await this.identity.audit({
+        ...audit,
+        result: refused ? 'refused' : 'failed',
+        detail: { ...detail, errorId: error instanceof PayinsApiError ? error.body?.errorId : undefined },
+      });
+      if (!refused) throw error;
+      return page(fill(t.payoutRefused, { reason: error.body?.showMessage?.[language === 'es' ? 'ES' : 'EN'] ?? '' }), 422);
+    }
+  }
+}
+
+/** Payouts: the list, one payout with what it swept, and that as CSV. */
+@Controller('payouts')
+export class PayoutsController {
+  constructor(private readonly payins: Payins) {}
+
+  @Get()
+  async list(@Req() request: DashboardRequest, @Res() response: Response, @Query() query: Record<string, unknown>): Promise<void> {
+    const { user, csrfToken } = request.dashboard!;
+    const merchants = await this.payins.merchants(user);
+    const merchantId = merchantOf(merchants, query.merchantId);
+    const page = pageOf(query.page);
+    const found = await this.payins.payouts(user, { merchantId, page, limit: 25 });
+    response
+      .set(DASHBOARD_HEADERS)
+      .send(
+        payoutsPage(languageOf(request), { user, csrfToken, merchants, merchantId, rows: found.rows, page, pageCount: found.pageCount }),
+      );
+  }
+
+  @Get(':id')
+  async show(
+    @Req() request: DashboardRequest,
+    @Res() response: Response,
+    @Param('id') id: string,
+    @Query('done') done: unknown,
+  ): Promise<void> {
+    const { user, csrfToken } = request.dashboard!;
+    const language = languageOf(request);
+    const payout = await this.payins.payout(user, id);
+    if (!payout) throw new PageError(404, 'notFound');
+    const swept = await this.payins.balanceTransactions(user, {
+      merchantId: payout.merchantId,
+      payoutId: payout.payoutId,
+      page: 1,
+      limit: 100,
+    });
+    response.set(DASHBOARD_HEADERS).send(
+      payoutPage(language, {
+        user,
+        csrfToken,
+        payout,
+        swept: swept.rows,
+        total: swept.total,
+        notice: done === 'requested' ? TEXTS[language].payoutRequested : undefined,
+      }),
+    );
+  }
+
+  /** What the payout swept, as the API's CSV, streamed through. */
+  @Get(':id/transactions.csv')
+  async csv(@Req() request: DashboardRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
+    const { user } = request.dashboard!;
+    const payout = await this.payins.payout(user, id);
+    if (!payout) throw new PageError(404, 'notFound');
+    const stream = await this.payins.payoutTransactionsCsv(payout.payoutId);
+    response.status(200).set({
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="payout-${payout.payoutId}.csv"`,
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    });
+    Readable.fromWeb(stream as import('node:stream/web').ReadableStream).pipe(response);
+  }
+}
+
+/** Reconciliation runs of the processors' reports and their discrepancies. */
+@Controller('reconciliation')
+export class ReconciliationController {
+  constructor(private readonly payins: Payins) {}
+
+  @Get()
+  async list(@Req() request: DashboardRequest, @Res() response: Response, @Query() query: Record<string, unknown>): Promise<void> {
+    const { user, csrfToken } = request.dashboard!;
+    const merchants = await this.payins.merchants(user);
+    const merchantId = merchantOf(merchants, query.merchantId);
+    const runs = await this.payins.reconciliationRuns(user, { page: pageOf(query.page), merchantId });
+    response
+      .set(DASHBOARD_HEADERS)
+      .send(reconciliationPage(languageOf(request), { user, csrfToken, merchants, merchantId, runs: runs.rows }));
+  }
+
+  @Get(':id')
+  async show(@Req() request: DashboardRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
+    const { user, csrfToken } = request.dashboard!;
+    const run = await this.payins.reconciliationRun(user, id);
+    if (!run) throw new PageError(404, 'notFound');
+    response.set(DASHBOARD_HEADERS).send(reconciliationRunPage(languageOf(request), { user, csrfToken, run }));
+  }
+}
