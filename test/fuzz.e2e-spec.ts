@@ -1,5 +1,5 @@
 import { INestApplication } from '@nestjs/common';
-import { Currency, MerchantId } from '@pcs/kernel';
+import { Currency } from '@pcs/kernel';
 import { ReconciliationRunsService } from '@pcs/processor-reports';
 import { BalancesService } from '@pcs/settlement';
 import { hmacHex, SignedClient, TestTenant } from '@pcs/testing';
