@@ -62,6 +62,10 @@ describe('merchants, configuration and country processors (operations 1–10, 37
     it('applies the fields sent and keeps the rest', async () => {
       const country = (await business.get('/business-country-processor')).body[0].countryProcessor;
       expect(country).toBeDefined();
+      const brou = ((await business.get('/bank?country=URY')).body as { bankId: string; code: string }[]).find(
+        (bank) => bank.code === '001',
+      );
+      expect(brou).toBeDefined();
       const response = await business.patch(`/merchant/${merchantId}`, {
         merchantName: 'Café Centro',
         email: 'Ops@Cafe.UY',
@@ -71,7 +75,7 @@ describe('merchants, configuration and country processors (operations 1–10, 37
         currencies: ['UYU', 'USD'],
         account: {
           serviceAccount: '2f0c7c3e-8d9a-4c1e-9a43-2b0d4a5e6f70',
-          settlementBank: { bankId: '7d7b2c55-0a5b-4c1c-8f2e-1f1e6f0a9b11', accountNumber: '001-2345678', currency: 'UYU' },
+          settlementBank: { bankId: brou!.bankId, accountNumber: '001-234567', currency: 'UYU' },
         },
       });
       expect(response.status).toBe(200);
@@ -83,11 +87,22 @@ describe('merchants, configuration and country processors (operations 1–10, 37
         metadata: '{"tier":"gold"}',
         account: {
           serviceAccount: '2f0c7c3e-8d9a-4c1e-9a43-2b0d4a5e6f70',
-          settlementBank: { accountNumber: '001-2345678', currency: 'UYU', settlementBankId: null },
+          settlementBank: { bankId: brou!.bankId, accountNumber: '001234567', currency: 'UYU', settlementBankId: expect.any(String) },
         },
       });
+      const accounts = await business.get(`/merchant/${merchantId}/settlement-account`);
+      expect(accounts.body).toEqual([expect.objectContaining({ bankId: brou!.bankId, accountNumber: '001234567', currency: 'UYU' })]);
+      // The seed's settlementBankId names the settlement account it set.
+      expect(response.body.account.settlementBank.settlementBankId).toBe(accounts.body[0].settlementAccountId);
       const again = await business.patch(`/merchant/${merchantId}`, { phone: '59899000000' });
       expect(again.body).toMatchObject({ merchantName: 'Café Centro', phone: '59899000000' });
+      const unknownBank = await business.patch(`/merchant/${merchantId}`, {
+        phone: '59899111111',
+        account: { settlementBank: { bankId: '7d7b2c55-0a5b-4c1c-8f2e-1f1e6f0a9b11', accountNumber: '001-234567', currency: 'UYU' } },
+      });
+      expect(unknownBank.status).toBe(400);
+      expect(unknownBank.body.message).toContain('bankId');
+      expect((await business.get(`/merchant/${merchantId}`)).body.phone).toBe('59899000000');
     });
 
     it('enforces the 128-character limits and formats, naming the fields', async () => {

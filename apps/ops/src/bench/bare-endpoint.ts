@@ -7,8 +7,9 @@ import { CREATION_INSERT, CreationContext, creationRow } from './creation-row';
  * The ceiling to compare against: node:http + pg, no framework. POST /
  * verifies one HMAC of the body and inserts one row comparable to a payment
  * intent's; GET /ledger verifies the HMAC of `{}` and runs the page query the
- * payins API runs for the same filters (the page only: no count). Run as its
- * own process by the benchmark: BENCH_* variables configure it.
+ * payins API runs for the same filters (the page only: no count); GET /balance
+ * reads the merchant's maintained balance figures as the payins API does. Run
+ * as its own process by the benchmark: BENCH_* variables configure it.
  */
 const secret = process.env.BENCH_SECRET as string;
 const pool = new Pool({ connectionString: process.env.BENCH_DATABASE_URL, max: Number(process.env.BENCH_POOL_SIZE ?? 10) });
@@ -58,6 +59,27 @@ function ledger(query: URLSearchParams, response: http.ServerResponse): void {
     );
 }
 
+/** The balance read of contract §19: the merchant's maintained figures, summed per currency here. */
+function balance(response: http.ServerResponse): void {
+  pool
+    .query(
+      `SELECT currency, available_from, net, available_from <= now() AS available FROM balance_figure WHERE merchant_id = $1
+        ORDER BY currency, available_from`,
+      [context.merchantId],
+    )
+    .then(
+      (result) => {
+        const figures: Record<string, { available: number; pending: number }> = {};
+        for (const row of result.rows as { currency: string; net: string; available: boolean }[]) {
+          const figure = (figures[row.currency] ??= { available: 0, pending: 0 });
+          figure[row.available ? 'available' : 'pending'] += Number(row.net);
+        }
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(figures));
+      },
+      (error: Error) => response.writeHead(500).end(error.message),
+    );
+}
+
 const server = http.createServer((request, response) => {
   const chunks: Buffer[] = [];
   request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -67,6 +89,7 @@ const server = http.createServer((request, response) => {
     const raw = Buffer.concat(chunks);
     if (!signed(request, request.method === 'GET' ? Buffer.from('{}') : raw)) return void response.writeHead(401).end();
     if (request.method === 'GET' && url.pathname === '/ledger') return ledger(url.searchParams, response);
+    if (request.method === 'GET' && url.pathname === '/balance') return balance(response);
     insert(raw, response);
   });
 });

@@ -7,6 +7,7 @@ import { BusinessService } from '@pcs/businesses';
 import { loadDotEnv, loadEnvironment, RuntimeSettings, RuntimeSettingsModule } from '@pcs/config';
 import { DatabaseModule, freePort, inTransaction, migrateDatabase, openEmbeddedPostgres, RunningDatabase } from '@pcs/database';
 import { EventRecorder, EventsModule } from '@pcs/events';
+import { asBusinessId } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { ChildProcess, fork } from 'node:child_process';
 import * as crypto from 'node:crypto';
@@ -28,7 +29,8 @@ import { layerLedger, summarizeProfile } from './profile-summary';
  *
  * BENCH_SECONDS (default 15) per run; BENCH_PAYINS, the ledger sizes measured
  * in one run (default 100000,1000000); BENCH_SCENARIOS, a comma list of
- * ledger, floor, create, checks, link, b2b, refund, prepared, cluster, webhooks (default all);
+ * ledger, floor, create, checks, link, b2b, refund, prepared, cluster, webhooks, settlement (default all);
+ * BENCH_SWEEP, the available transactions one payout sweeps in the settlement scenario (default 100000);
  * BENCH_KEEP_DATABASE=1 keeps the database on DATABASE_URL's server afterwards, for
  * inspection (EXPLAIN); BENCH_PROFILE=1 writes a CPU profile of the payins API under the creation
  * load to test-output/bench and prints its breakdown.
@@ -150,6 +152,8 @@ async function main(): Promise<void> {
         }
       }
     }
+
+    if (want('settlement')) await settlement({ url, masterKey, seeded, api, bare, getHeaders, post, rows, notes });
 
     const creation = post({
       currency: 'UYU',
@@ -441,6 +445,176 @@ async function main(): Promise<void> {
     for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
     await Promise.all(children.map((c) => new Promise((resolve) => (c.exitCode !== null ? resolve(null) : c.once('exit', resolve)))));
     await cleanup();
+  }
+}
+
+/**
+ * Issue 29's figures (contract §19): the balance read with the largest ledger
+ * (p99 < 20 ms), what the approval's balance write costs (the trigger on the
+ * payin: the same statements, compared with the trigger disabled), and one
+ * payout sweeping BENCH_SWEEP available transactions (one statement, < 5 s).
+ */
+async function settlement(bed: {
+  url: string;
+  masterKey: Buffer;
+  seeded: Seeded;
+  api: Instrumented;
+  bare: Instrumented;
+  getHeaders: Record<string, string>;
+  post: (body: object) => { body: string; headers: Record<string, string> };
+  rows: Row[];
+  notes: string[];
+}): Promise<void> {
+  const { url, seeded, api, bare, getHeaders, post, rows, notes } = bed;
+  const size = SIZES[SIZES.length - 1];
+  await growPayins(url, seeded, size);
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  try {
+    const [{ n: movements }] = (
+      await db.query<{ n: number }>('SELECT count(*)::int AS n FROM balance_transaction WHERE merchant_id = $1', [seeded.merchantId])
+    ).rows;
+    const ours = `${api.url}/merchant/${seeded.merchantId}/balance`;
+    const theirs = `${bare.url}/balance`;
+    await load({ url: ours, method: 'GET', headers: getHeaders, connections: 2, duration: 2 });
+    await load({ url: theirs, method: 'GET', headers: getHeaders, connections: 2, duration: 2 });
+    const roundTrips = await api.roundTrips(10, () => fetch(ours, { headers: getHeaders }));
+    for (const connections of [1, 10]) {
+      const figures = await load({ url: ours, method: 'GET', headers: getHeaders, connections, duration: SECONDS });
+      const bareFigures = await load({ url: theirs, method: 'GET', headers: getHeaders, connections, duration: SECONDS });
+      rows.push({
+        what: `GET /merchant/:id/balance, ${size.toLocaleString('en-US')} payins (${movements.toLocaleString('en-US')} balance transactions), ${connections} connection${connections > 1 ? 's' : ''}`,
+        figures,
+        bare: bareFigures,
+        p99Target: 20,
+        roundTrips,
+      });
+    }
+
+    // An approval: a creation the sandbox approves at once (payin, fee at the merchant's price, balance transaction).
+    const approval = post({
+      currency: 'UYU',
+      amount: 1220,
+      payinType: 'DEFAULT',
+      externalReference: 'bench-approval',
+      payerId: seeded.payerId,
+      offSession: true,
+      invoiceNumber: 1,
+      country: 'URY',
+      paymentInstrumentData: { paymentMethodName: 'OCA' },
+      confirm: true,
+    });
+    const target = `${api.url}/payment-intent`;
+    const triggers = async (action: 'ENABLE' | 'DISABLE') => {
+      for (const name of ['payin_approved_insert', 'payin_approved_update']) await db.query(`ALTER TABLE payin ${action} TRIGGER ${name}`);
+    };
+    const approvals: Record<string, { figures: Figures; roundTrips: number }> = {};
+    try {
+      for (const variant of ['with', 'without'] as const) {
+        if (variant === 'without') await triggers('DISABLE');
+        await load({ url: target, method: 'POST', ...approval, connections: 10, duration: 3 });
+        const trips = await api.roundTrips(20, () => fetch(target, { method: 'POST', ...approval }));
+        const figures = await load({ url: target, method: 'POST', ...approval, connections: 50, duration: SECONDS });
+        approvals[variant] = { figures, roundTrips: trips };
+      }
+    } finally {
+      await triggers('ENABLE');
+    }
+    for (const [variant, { figures, roundTrips: trips }] of Object.entries(approvals))
+      rows.push({
+        what: `signed POST /payment-intent with confirm (an approval), ${variant === 'with' ? 'the balance write (trigger) on' : 'the balance trigger disabled, for comparison'}, 50 connections`,
+        figures,
+        bare: approvals.without.figures,
+        roundTrips: trips,
+      });
+    notes.push(
+      `approval: ${approvals.with.roundTrips.toFixed(1)} statements per approving request with the balance write, ${approvals.without.roundTrips.toFixed(1)} without ` +
+        `(target: at most one more; the balance transaction is written by the payin's own INSERT, the price is cached)`,
+    );
+
+    // A payout sweeping BENCH_SWEEP available transactions of a merchant of their own.
+    const count = Number(process.env.BENCH_SWEEP ?? 100_000);
+    const sweeper = await sweepMerchant(url, bed.masterKey, seeded, count);
+    const sign = (payload: string) => crypto.createHmac('sha256', sweeper.apiSecret).update(payload).digest('hex');
+    const put = JSON.stringify({ bankId: sweeper.brouId, accountNumber: '001234567', accountType: 'SAVINGS' });
+    const account = await fetch(`${api.url}/merchant/${sweeper.merchantId}/settlement-account/UYU`, {
+      method: 'PUT',
+      body: put,
+      headers: { 'content-type': 'application/json', 'api-key': sweeper.apiKey, signature: sign(put) },
+    });
+    if (!account.ok) throw new Error(`settlement account: ${account.status} ${await account.text()}`);
+    const request = JSON.stringify({ currency: 'UYU' });
+    let payout: { payoutId: string; amount: number } | undefined;
+    const started = process.hrtime.bigint();
+    const trips = await api.roundTrips(1, async () => {
+      const response = await fetch(`${api.url}/merchant/${sweeper.merchantId}/payout`, {
+        method: 'POST',
+        body: request,
+        headers: {
+          'content-type': 'application/json',
+          'api-key': sweeper.apiKey,
+          signature: sign(request),
+          'idempotency-key': crypto.randomUUID(),
+        },
+      });
+      if (response.ok) payout = (await response.clone().json()) as { payoutId: string; amount: number };
+      return response;
+    });
+    const milliseconds = Number(process.hrtime.bigint() - started) / 1e6;
+    const [{ n: swept }] = (
+      await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM balance_transaction WHERE payout_id = $1 AND type <> 'PAYOUT'`, [
+        payout!.payoutId,
+      ])
+    ).rows;
+    notes.push(
+      `payout sweep: POST /merchant/:id/payout took ${swept.toLocaleString('en-US')} available transactions (of ${count.toLocaleString('en-US')} seeded) ` +
+        `into one payout of ${payout!.amount} UYU in ${milliseconds.toFixed(0)} ms, ${trips.toFixed(0)} statements in the request, the sweep one UPDATE ` +
+        `(target < 5000 ms: ${milliseconds < 5000 ? 'met' : 'missed'})`,
+    );
+  } finally {
+    await db.end();
+  }
+}
+
+/** A second merchant of the bench business with `count` approved UYU payins, all available now (no liquidation date). */
+async function sweepMerchant(
+  url: string,
+  masterKey: Buffer,
+  seeded: Seeded,
+  count: number,
+): Promise<{ merchantId: string; apiKey: string; apiSecret: string; brouId: string }> {
+  const app = await NestFactory.createApplicationContext(OpsModule.forRoot(new RuntimeSettings(url, masterKey, 'http://localhost')), {
+    logger: false,
+  });
+  try {
+    const merchant = await app
+      .get(MerchantService)
+      .create({ businessId: asBusinessId(seeded.businessId), name: 'Bench sweep merchant', countryIso3: 'URY', approve: true });
+    const dataSource = app.get<DataSource>(getDataSourceToken());
+    const [{ bank_id: brouId }] = await dataSource.query(`SELECT bank_id FROM bank WHERE country = 'URY' AND code = '001'`);
+    log(`seeding ${count.toLocaleString('en-US')} available transactions to sweep`);
+    const payerId = crypto.randomUUID();
+    await dataSource.query(
+      `INSERT INTO payer (payer_id, business_id, merchant_id, first_name, last_name) VALUES ($1, $2, $3, 'Bench', 'Payer')`,
+      [payerId, seeded.businessId, merchant.merchantId],
+    );
+    await dataSource.query(
+      `WITH intent AS (
+         INSERT INTO payment_intent (payment_intent_id, business_id, merchant_id, payer_id, country_id, origin, payin_type, status, currency,
+                                     amount, tax_amount, vat_rate_bp, received_amount)
+         VALUES (gen_random_uuid(), $1, $2, $3, $4, 'API', 'DEFAULT', 'SUCCEEDED', 'UYU', 12200, 2200, 2200, 12200) RETURNING payment_intent_id)
+       INSERT INTO payin (transaction_id, business_id, merchant_id, payment_intent_id, transaction_type, concept_code, status, currency,
+                          amount, subtotal_amount, tax_amount, received_amount, merchant_name, person_first_name, person_last_name,
+                          payment_intent_initiator, created_at, updated_at)
+       SELECT gen_random_uuid(), $1, $2, intent.payment_intent_id, 'PAYIN', 'PAYIN', 'APPROVED', 'UYU', 12200, 10000, 2200, 12200,
+              'Bench sweep merchant', 'Bench', 'Payer', 'PAYER', now(), now()
+       FROM intent, generate_series(1, $5::int)`,
+      [seeded.businessId, merchant.merchantId, payerId, seeded.countryId, count],
+    );
+    await dataSource.query('VACUUM ANALYZE balance_transaction');
+    return { merchantId: merchant.merchantId, apiKey: merchant.apiKey, apiSecret: merchant.apiSecret, brouId };
+  } finally {
+    await app.close();
   }
 }
 

@@ -116,7 +116,11 @@ export class PayoutController {
   }
 
   @Get('payout/:payoutId')
-  @ApiOperation({ summary: 'Get a payout', operationId: 'getPayout' })
+  @ApiOperation({
+    summary: 'Get a payout',
+    description: 'Its status, amount, the account it goes to, its schedule and, once it left, its bank reference and arrival date.',
+    operationId: 'getPayout',
+  })
   @ApiOkResponse({ type: PayoutResponse })
   @ApiStandardErrors()
   async get(@CurrentCaller() caller: Caller, @Param('payoutId', UuidParamPipe) payoutId: string): Promise<PayoutResponse> {

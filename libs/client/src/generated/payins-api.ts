@@ -855,7 +855,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a payout */
+        /**
+         * Get a payout
+         * @description Its status, amount, the account it goes to, its schedule and, once it left, its bank reference and arrival date.
+         */
         get: operations["getPayout"];
         put?: never;
         post?: never;
