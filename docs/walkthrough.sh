@@ -33,7 +33,7 @@ INTENT=$(call POST /payment-intent '{"currency":"UYU","amount":1220,"payinType":
 
 # 3. The methods the payer can use, and a Visa credit card among them
 PROCESSOR=$(call GET /payment-intent/$INTENT/payment-methods \
-  | field "it.paymentIntentAvailablePaymentMethods.find(m => m.paymentMethod.paymentMethodName === 'VISA').countryProcessorId")
+  | field "it.paymentIntentAvailablePaymentMethods.find(m => m.paymentMethod.paymentMethodName === 'VISA' && m.paymentInstrumentType.paymentInstrumentTypeName === 'CREDIT_CARD').countryProcessorId")
 
 # 4. Initialize at the gateway: the payer continues at gatewayUrl (the sandbox's page)
 GATEWAY_URL=$(call POST /payment-intent/$INTENT/initialize '{"countryProcessorId":"'"$PROCESSOR"'"}' | field 'it.gatewayUrl')
@@ -42,9 +42,14 @@ echo "open $GATEWAY_URL and press Approve, or:"
 # 5. Approve on the sandbox page (the form its Approve button sends)
 curl -s -o /dev/null -X POST "$GATEWAY_URL" -d outcome=approve
 
-# 6. The payment in the ledger
-call GET "/payin?status=APPROVED&limit=5" | field 'it[0].results.map(p => [p.paymentIntentId, p.amount, p.status].join(" ")).join("\n")'
+# 6. The payment in the ledger: its fee (4.49 % + 22 % VAT on it), what the merchant keeps, and when it becomes available
+call GET "/payin?status=APPROVED&limit=5" \
+  | field 'it[0].results.map(p => [p.paymentIntentId, p.amount, p.status, "fee", p.feeAmount + p.feeTaxAmount, "net", p.netAmount, "available", p.liquidationDate].join(" ")).join("\n")'
 
-# 7. Refund 200.50, then the rest (an empty body refunds all that is left)
+# 7. The merchant's balance: the net is pending until that day
+MERCHANT=$(node -p "require('$CREDS').merchant.merchantId")
+call GET /merchant/$MERCHANT/balance | field 'it.balances.map(b => [b.currency, "pending", b.pending, "available", b.available].join(" ")).join("\n")'
+
+# 8. Refund 200.50, then the rest (an empty body refunds all that is left)
 call POST /payment-intent/$INTENT/refund '{"requestedRefundAmount":200.5}' | field 'it.paymentIntentStatus'
 call POST /payment-intent/$INTENT/refund | field 'it.paymentIntentStatus'
