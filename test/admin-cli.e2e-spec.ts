@@ -1,27 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { clientFor, hmacHex } from '@pcs/testing';
 import request from 'supertest';
-import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
+import { admin } from './operator-cli';
 import { Testbed, testbed } from './testbed';
-
-const CLI = path.join(__dirname, '..', 'dist', 'apps', 'ops', 'src', 'admin.js');
-
-/** Runs the built operator CLI (`npm test` builds first) against this run's database. */
-function admin(...args: string[]): { status: number | null; stdout: string; stderr: string; json: Record<string, unknown> } {
-  const result = spawnSync(process.execPath, [CLI, ...args], {
-    env: {
-      ...process.env,
-      DATABASE_URL: process.env.TEST_DATABASE_URL,
-      SECRETS_MASTER_KEY: process.env.TEST_SECRETS_MASTER_KEY,
-      LOG_LEVEL: 'error',
-    },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  const lines = result.stdout.split('\n').filter((l) => l.length > 0);
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr, json: lines.length === 1 ? JSON.parse(lines[0]) : {} };
-}
 
 describe('operator commands (npm run admin)', () => {
   let bed: Testbed;

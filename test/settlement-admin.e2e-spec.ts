@@ -1,31 +1,13 @@
 import { clientFor, createTenant, eventually, SignedClient } from '@pcs/testing';
-import { spawnSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { admin } from './operator-cli';
 import { Testbed, testbed } from './testbed';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
-
-const CLI = path.join(__dirname, '..', 'dist', 'apps', 'ops', 'src', 'admin.js');
-
-/** Runs the built operator CLI against this run's database; stdout is one JSON object. */
-function admin(...args: string[]): { status: number | null; stderr: string; json: Json } {
-  const result = spawnSync(process.execPath, [CLI, ...args], {
-    env: {
-      ...process.env,
-      DATABASE_URL: process.env.TEST_DATABASE_URL,
-      SECRETS_MASTER_KEY: process.env.TEST_SECRETS_MASTER_KEY,
-      LOG_LEVEL: 'error',
-    },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  const lines = result.stdout.split('\n').filter((l) => l.length > 0);
-  return { status: result.status, stderr: result.stderr, json: lines.length === 1 ? JSON.parse(lines[0]) : {} };
-}
 
 /** The operator's money commands (contract §19): prices, adjustments, the bank file and its answers, the daily run. */
 describe('operator commands for money after the collection', () => {
@@ -143,20 +125,7 @@ describe('operator commands for money after the collection', () => {
   });
 
   it('exports the bank file once (payouts:export) and records the bank’s answers (payout:mark-paid, payout:mark-failed)', async () => {
-    const payerId = (await merchant.post('/payer', { firstName: 'Pay', lastName: 'Out' })).body.payerId;
-    const collected = await merchant.post('/payment-intent', {
-      currency: 'UYU',
-      amount: 1000,
-      payinType: 'DEFAULT',
-      externalReference: `admin-${crypto.randomUUID()}`,
-      payerId,
-      offSession: true,
-      invoiceNumber: 1,
-      country: 'URY',
-      paymentInstrumentData: { paymentMethodName: 'OCA' },
-      confirm: true,
-    });
-    expect(collected.body.status).toBe('SUCCEEDED');
+    await bed.paidIntent(1000);
     const first = (await merchant.post(`/merchant/${merchantId}/payout`, { currency: 'UYU', amount: 300 })).body;
     const second = (await merchant.post(`/merchant/${merchantId}/payout`, { currency: 'UYU', amount: 200.5 })).body;
     for (const p of [first, second])

@@ -6,9 +6,8 @@ import { DASHBOARD_HEADERS } from './pages/layout';
 import { fill, TEXTS } from './pages/texts';
 import { CreateLink, Merchant, Payins, PayinsApiError, UUID } from './payins';
 import type { DashboardRequest } from './web';
-import { actorOf, languageOf, PageError, Redirect, Requires } from './web';
+import { actorOf, languageOf, PageError, pageOf, Redirect, Requires } from './web';
 
-const pageOf = (value: unknown) => (typeof value === 'string' && /^[1-9]\d{0,4}$/.test(value) ? Number(value) : 1);
 /** A typed text field: trimmed, at most `max` characters, without control characters (a NUL is refused by the API and stored by no one). */
 const text = (value: unknown, max: number) =>
   typeof value === 'string'

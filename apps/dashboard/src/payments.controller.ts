@@ -9,7 +9,7 @@ import { CURRENCIES, FilterForm, paymentsPage, STATUSES } from './pages/payments
 import { fill, TEXTS } from './pages/texts';
 import { PayinFilters, Payins, PayinsApiError, UUID } from './payins';
 import type { DashboardRequest } from './web';
-import { actorOf, languageOf, PageError, Redirect, Requires } from './web';
+import { actorOf, languageOf, PageError, pageOf, Redirect, Requires } from './web';
 
 const PAGE_SIZE = 25;
 /** The API's largest page (operation 36). */
@@ -63,7 +63,7 @@ export class PaymentsController {
     const { user, csrfToken } = request.dashboard!;
     const language = languageOf(request);
     const filters = filterForm(query);
-    const page = typeof query.page === 'string' && /^[1-9]\d{0,5}$/.test(query.page) ? Number(query.page) : 1;
+    const page = pageOf(query.page);
     const merchants = await this.payins.merchants(user);
     let result = { rows: [] as Awaited<ReturnType<Payins['ledger']>>['rows'], total: 0, pageCount: 0 };
     let problem: string | undefined;

@@ -11,15 +11,13 @@ import { reconciliationPage, reconciliationRunPage } from './pages/reconciliatio
 import { fill, TEXTS } from './pages/texts';
 import { Merchant, Payins, PayinsApiError, UUID } from './payins';
 import type { DashboardRequest } from './web';
-import { actorOf, languageOf, PageError, Redirect, Requires } from './web';
+import { actorOf, languageOf, PageError, pageOf, Redirect, Requires } from './web';
 
 /** The merchant a page is about: the person's own, the one asked for among theirs, or their first. */
 function merchantOf(merchants: Merchant[], asked: unknown): string {
   if (merchants.length === 0) throw new PageError(404, 'notFound');
   return (typeof asked === 'string' && merchants.find((m) => m.merchantId === asked)?.merchantId) || merchants[0].merchantId;
 }
-
-const pageOf = (value: unknown) => (typeof value === 'string' && /^[1-9]\d{0,5}$/.test(value) ? Number(value) : 1);
 
 /** A merchant's balance (contract §19): per currency, what becomes available when, its movements, and a payout on request. */
 @Controller('balance')

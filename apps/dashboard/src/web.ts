@@ -200,3 +200,8 @@ function isNetworkFailure(error: unknown): boolean {
   if (name === 'TimeoutError' || name === 'AbortError') return true;
   return isDatabaseUnavailable(error);
 }
+
+/** The page a list asks for (`?page=`): a positive number, 1 when absent or not one. */
+export function pageOf(value: unknown): number {
+  return typeof value === 'string' && /^[1-9]\d{0,5}$/.test(value) ? Number(value) : 1;
+}

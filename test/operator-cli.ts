@@ -1,0 +1,29 @@
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+
+const CLI = path.join(__dirname, '..', 'dist', 'apps', 'ops', 'src', 'admin.js');
+
+export interface AdminRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  /** The one JSON object the command printed, or {} when it printed something else. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  json: Record<string, any>;
+}
+
+/** Runs the built operator CLI (`npm test` builds first) against this run's test database. */
+export function admin(...args: string[]): AdminRun {
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    env: {
+      ...process.env,
+      DATABASE_URL: process.env.TEST_DATABASE_URL,
+      SECRETS_MASTER_KEY: process.env.TEST_SECRETS_MASTER_KEY,
+      LOG_LEVEL: 'error',
+    },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  const lines = result.stdout.split('\n').filter((l) => l.length > 0);
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, json: lines.length === 1 ? JSON.parse(lines[0]) : {} };
+}
