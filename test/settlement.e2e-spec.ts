@@ -134,6 +134,30 @@ describe('after the collection: fees, balances, settlement accounts', () => {
     expect(await ledgerSums()).toEqual({ pending: (await balanceIn()).pending, available: (await balanceIn()).available });
   });
 
+  it('keeps balance transactions append-only in the database itself: no delete, no rewrite, a sweep marks a row once', async () => {
+    await bed.paidIntent(30);
+    const [row] = await dataSource.query(
+      `SELECT balance_transaction_id AS id FROM balance_transaction WHERE merchant_id = $1 AND payout_id IS NULL ORDER BY created_at DESC LIMIT 1`,
+      [merchantId],
+    );
+    const refused = (sql: string, ...values: unknown[]) => expect(dataSource.query(sql, values)).rejects.toThrow(/append-only/);
+    await refused(`DELETE FROM balance_transaction WHERE balance_transaction_id = $1`, row.id);
+    await refused(`TRUNCATE balance_transaction CASCADE`);
+    await refused(`UPDATE balance_transaction SET net = net + 1, amount = amount + 1 WHERE balance_transaction_id = $1`, row.id);
+    await refused(
+      `UPDATE balance_transaction SET payout_id = gen_random_uuid(), net = net - 1, fee = fee + 1 WHERE balance_transaction_id = $1`,
+      row.id,
+    );
+    // A sweep's update (payout_id from null, nothing else) passes once; the payout it names is then fixed.
+    await dataSource.query(`UPDATE balance_transaction SET payout_id = gen_random_uuid() WHERE balance_transaction_id = $1`, [row.id]);
+    await refused(`UPDATE balance_transaction SET payout_id = gen_random_uuid() WHERE balance_transaction_id = $1`, row.id);
+    await refused(`UPDATE balance_transaction SET payout_id = NULL WHERE balance_transaction_id = $1`, row.id);
+    const [{ n }] = await dataSource.query(`SELECT count(*)::int AS n FROM balance_transaction WHERE balance_transaction_id = $1`, [
+      row.id,
+    ]);
+    expect(n).toBe(1);
+  });
+
   it('answers the transactions as CSV on Accept: text/csv, every row, formulas defused', async () => {
     await app
       .get(BalancesService)
