@@ -17,7 +17,13 @@ const CONTEXTS = {
   catalog: ['kernel'],
   businesses: ['catalog', 'config', 'database', 'kernel'],
   pages: ['kernel'],
-  gateways: ['businesses', 'config', 'database', 'kernel', 'merchants', 'observability', 'pages'],
+  // The gateway seam (contract §20): the port, the registry, the routing, the sandbox. No processor's adapter.
+  gateways: ['config', 'database', 'gateway-accounts', 'kernel', 'pages'],
+  // Merchants' accounts at outside processors, whatever the provider.
+  'gateway-accounts': ['businesses', 'catalog', 'database', 'kernel', 'merchants'],
+  // Each processor's adapter behind the port (nothing else may import one but the list that registers them and their routes).
+  'mercado-pago': ['config', 'database', 'gateway-accounts', 'gateways', 'kernel', 'observability'],
+  processors: ['gateways', 'mercado-pago'],
   merchants: ['businesses', 'catalog', 'database', 'kernel'],
   payers: ['catalog', 'database', 'kernel', 'merchants'],
   events: ['config', 'database', 'jobs', 'kernel', 'observability'],
@@ -60,7 +66,7 @@ const CONTEXTS = {
     'payins',
   ],
   http: ['businesses', 'config', 'database', 'kernel', 'observability', 'pages'],
-  'gateway-routes': ['gateways', 'http', 'kernel', 'pages', 'payment-intents'],
+  'gateway-routes': ['gateways', 'http', 'kernel', 'mercado-pago', 'pages', 'payment-intents', 'processors'],
   testing: ['businesses', 'config', 'database', 'merchants'],
 };
 

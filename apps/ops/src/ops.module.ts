@@ -4,6 +4,7 @@ import { CatalogModule } from '@pcs/catalog';
 import { RuntimeSettings, RuntimeSettingsModule } from '@pcs/config';
 import { DatabaseModule } from '@pcs/database';
 import { MerchantsModule } from '@pcs/merchants';
+import { ProcessorsModule } from '@pcs/processors';
 import { ProcessorReportsModule } from '@pcs/processor-reports';
 import { SettlementModule } from '@pcs/settlement';
 
@@ -21,6 +22,8 @@ export class OpsModule {
         MerchantsModule,
         // Without their workers: a command runs what it is asked, nothing in the background.
         SettlementModule,
+        // The processors' adapters, for the reconciliation with their reports.
+        ProcessorsModule,
         ProcessorReportsModule,
       ],
     };

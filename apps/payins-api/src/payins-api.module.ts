@@ -4,7 +4,7 @@ import { CatalogModule } from '@pcs/catalog';
 import { RuntimeSettings, RuntimeSettingsModule } from '@pcs/config';
 import { DatabaseModule } from '@pcs/database';
 import { GatewayRoutesModule } from '@pcs/gateway-routes';
-import { GatewaysModule } from '@pcs/gateways';
+import { ProcessorsModule } from '@pcs/processors';
 import { HttpFoundationModule } from '@pcs/http';
 import { MerchantsModule } from '@pcs/merchants';
 import { NotificationsModule } from '@pcs/notifications';
@@ -51,7 +51,7 @@ export class PayinsApiModule {
         PaymentInstrumentsModule,
         PaymentIntentsModule,
         GatewayRoutesModule,
-        GatewaysModule,
+        ProcessorsModule,
         NotificationsModule,
         SettlementWorkersModule,
         ProcessorReportsWorkersModule,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PaymentIntentsModule } from '@pcs/payment-intents';
+import { ProcessorsModule } from '@pcs/processors';
 import { GatewayCallbackController } from './gateway-callback.controller';
 import { MercadoPagoController } from './mercado-pago.controller';
 import { SandboxGatewayController } from './sandbox-gateway.controller';
@@ -11,7 +12,7 @@ import { SandboxGatewayController } from './sandbox-gateway.controller';
  * receives their callbacks; both apply them to the same aggregates.
  */
 @Module({
-  imports: [PaymentIntentsModule],
+  imports: [ProcessorsModule, PaymentIntentsModule],
   controllers: [SandboxGatewayController, GatewayCallbackController, MercadoPagoController],
 })
 export class GatewayRoutesModule {}

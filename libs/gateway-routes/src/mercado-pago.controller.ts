@@ -1,9 +1,9 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { MercadoPagoRecords } from '@pcs/gateways';
 import { PayerPage, Public } from '@pcs/http';
+import { MERCADO_PAGO, MercadoPagoNotifications, MercadoPagoRecords } from '@pcs/mercado-pago';
 import { PAGE_HEADERS, pageLanguage, renderPage } from '@pcs/pages';
-import { MercadoPagoNotifications, NotificationResult } from '@pcs/payment-intents';
+import { GatewayNotifications, NotificationResult } from '@pcs/payment-intents';
 import type { Response } from 'express';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -24,6 +24,7 @@ const RETURNED = {
 export class MercadoPagoController {
   constructor(
     private readonly notifications: MercadoPagoNotifications,
+    private readonly applier: GatewayNotifications,
     private readonly records: MercadoPagoRecords,
   ) {}
 
@@ -39,7 +40,8 @@ export class MercadoPagoController {
   ): Promise<{ received: true; result: NotificationResult }> {
     const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
     const topic = text(query.type) ?? text(query.topic) ?? text(body?.type);
-    const result = await this.notifications.receive(merchantId, topic, { signature, requestId, dataId: text(query['data.id']) });
+    const notice = await this.notifications.read(merchantId, topic, { signature, requestId, dataId: text(query['data.id']) });
+    const result = await this.applier.apply(merchantId.toLowerCase(), MERCADO_PAGO, notice);
     return { received: true, result };
   }
 

@@ -1,14 +1,10 @@
 export * from './gateways.module';
+export * from './gateway-registry';
+export * from './gateway-routing';
 export * from './payment-gateway.port';
 export * from './sandbox/sandbox-callbacks';
 export * from './sandbox/sandbox-desk';
 export * from './sandbox/sandbox-rules';
 export { SANDBOX } from './sandbox/sandbox.gateway';
 export * from './sandbox/sandbox-page';
-export * from './mercado-pago/mercado-pago-accounts.service';
-export * from './mercado-pago/mercado-pago.gateway';
-export * from './mercado-pago/mercado-pago.client';
-export * from './mercado-pago/persistence/mercado-pago-records.repository';
-export * from './mercado-pago/mercado-pago-signature';
 export * from './reports/processor-reports.port';
-export { readReleaseReport } from './mercado-pago/mercado-pago-release-reports';

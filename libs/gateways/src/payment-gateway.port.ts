@@ -1,5 +1,25 @@
 import { Currency } from '@pcs/kernel';
 
+/** A way of paying in a country, as the catalog names it: what a gateway is asked whether it collects. */
+export interface CollectionMethod {
+  /** ISO 3166 alpha-3 (URY, ARG, BRA). */
+  readonly country: string;
+  /** The catalog's payment instrument type (CREDIT_CARD, BANK_TRANSFER, CASH, PIX…). */
+  readonly instrumentType: string;
+  /** The catalog's payment method (VISA, BBVA, PIX…). */
+  readonly paymentMethod: string;
+}
+
+/** Who pays, as a gateway that verifies payers needs them (contract §20): the name, the e-mail and an identity document. */
+export interface PayerIdentity {
+  readonly name: string | null;
+  readonly email: string | null;
+  /** The document's number as given (the gateway checks it for the country). */
+  readonly document: string | null;
+  /** The payer record's document type (DNI, IDENTITY_DOCUMENT, PASSPORT), when known. */
+  readonly documentType?: string | null;
+}
+
 export interface CheckoutRequest {
   readonly payinId: string;
   /** Whose payment: an adapter that works with each merchant's own account uses its credentials. */
@@ -8,6 +28,10 @@ export interface CheckoutRequest {
   readonly title: string;
   readonly merchantName: string;
   readonly paymentMethod: string;
+  /** The country and instrument type of the method, for gateways whose codes depend on them (always given by the service). */
+  readonly method?: CollectionMethod;
+  /** The payer's identity, for gateways that need it (needsPayerIdentity). */
+  readonly payer?: PayerIdentity;
   readonly currency: Currency;
   readonly amount: number;
   readonly expiresAt: Date;
@@ -68,7 +92,8 @@ export interface RefundRequest {
 }
 
 export interface RefundOutcome {
-  readonly status: 'APPROVED' | 'REJECTED';
+  /** PENDING: the gateway took the refund and tells its end later (a notification, or reconciliation asking). */
+  readonly status: 'APPROVED' | 'REJECTED' | 'PENDING';
   readonly reference: string;
   readonly error?: string;
 }
@@ -95,6 +120,42 @@ export interface GatewayRequestStatus extends CardDetails {
   readonly instrumentToken?: string;
 }
 
+/**
+ * A checkout whose answer was lost (a timeout, a 5xx, a duplicate the gateway
+ * refuses to answer again): the gateway may hold a payment the payer cannot
+ * reach. The attempt is recorded and settled by reconciliation (asked by its
+ * id), and the request answers that the gateway is unavailable; the payer may
+ * start a new attempt at once.
+ */
+export class CheckoutOutcomeUnknownError extends Error {
+  constructor(
+    readonly gateway: string,
+    /** The gateway's reference of the payment, when it told one. */
+    readonly reference: string | null,
+    detail: string,
+  ) {
+    super(`${gateway}: ${detail}`);
+    this.name = 'CheckoutOutcomeUnknownError';
+  }
+}
+
+/**
+ * What a gateway told in a verified notification, read into our terms by its
+ * adapter (which checks it and reads the resource from the gateway itself):
+ * news of a collection attempt or of a refund of ours, or nothing we act on.
+ */
+export type GatewayNotice =
+  | { readonly kind: 'CHARGE'; readonly payinId: string; readonly event: GatewayEvent }
+  | {
+      readonly kind: 'REFUND';
+      readonly refundId: string;
+      readonly status: 'APPROVED' | 'REJECTED' | 'PENDING';
+      readonly reference: string;
+      readonly error?: string;
+    }
+  | { readonly kind: 'UNKNOWN' }
+  | { readonly kind: 'IGNORED' };
+
 /** A request whose id the gateway voided earlier (reconciliation asked about it before it arrived). */
 export class GatewayRequestVoidedError extends Error {
   constructor(readonly requestId: string) {
@@ -112,12 +173,26 @@ export class GatewayRequestVoidedError extends Error {
  */
 export abstract class PaymentGateway {
   abstract readonly name: string;
+  /** How payers and merchants know it (in messages). */
+  abstract readonly displayName: string;
   /**
    * Whether confirming a manual refund (operation 23) sends it to this gateway,
    * which returns the money itself; otherwise a manual refund records what
    * the merchant refunded by other means.
    */
   abstract readonly refundsManualConfirmations: boolean;
+  /** Whether it charges a saved instrument without the payer (off-session); otherwise such a charge is refused before anything is written. */
+  readonly chargesOffSession: boolean = true;
+  /** Whether it collects this method (a merchant may route a method name to it that it serves in one country only). */
+  serves(method: CollectionMethod): boolean {
+    void method;
+    return true;
+  }
+  /** Whether opening a checkout needs the payer's name, e-mail and identity document (asked of the payer first where we can). */
+  needsPayerIdentity(method: CollectionMethod): boolean {
+    void method;
+    return false;
+  }
   /** A page where the payer completes the payment. */
   abstract openCheckout(request: CheckoutRequest): Promise<CheckoutSession>;
   /** The address of a checkout already opened. */
@@ -130,9 +205,4 @@ export abstract class PaymentGateway {
   abstract lookup(requestId: string, merchantId: string): Promise<GatewayRequestStatus>;
   /** Verifies a callback's authenticity and reads it; throws GATEWAY_CALLBACK_REJECTED otherwise. */
   abstract verifyCallback(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): GatewayEvent;
-}
-
-/** Finds the adapter of a country processor's gateway. */
-export abstract class GatewayRegistry {
-  abstract get(name: string): PaymentGateway;
 }

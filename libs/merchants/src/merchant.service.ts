@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { inTransaction } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { BusinessService, CredentialService, IssuedCredentials } from '@pcs/businesses';
-import { CatalogService, PaymentMethod } from '@pcs/catalog';
+import { CatalogService, CountryProcessor, PaymentMethod } from '@pcs/catalog';
 import { BusinessId, Caller, DomainError, InvalidRequestError, isMerchantCaller, MerchantId, newId, Page, PageRequest } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
@@ -164,10 +164,15 @@ export class MerchantService {
 
   /** Operation 5: the payment methods the merchant offers to payers. */
   async paymentMethods(caller: Caller, merchantId: MerchantId): Promise<PaymentMethod[]> {
-    const id = (await this.access.loadVisible(caller, merchantId)).id;
-    const offered = await this.processors.offeredCountryProcessors(id);
+    const offered = await this.offeredProcessors(caller, merchantId);
     const byId = new Map(offered.map((p) => [p.paymentMethod.paymentMethodId, p.paymentMethod]));
     return [...byId.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** The country processors through which the merchant collects (visible to the caller, 404 otherwise). */
+  async offeredProcessors(caller: Caller, merchantId: MerchantId): Promise<CountryProcessor[]> {
+    const id = (await this.access.loadVisible(caller, merchantId)).id;
+    return this.processors.offeredCountryProcessors(id);
   }
 
   private async approveWithin(manager: EntityManager, merchantId: MerchantId): Promise<Readonly<MerchantProps>> {

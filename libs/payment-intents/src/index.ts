@@ -18,4 +18,4 @@ export * from './b2b/checkout-expiry.service';
 export * from './domain/b2b-status';
 export * from './domain/b2b-checkout';
 export * from './payment-intent.representation';
-export * from './mercado-pago/mercado-pago-notifications.service';
+export * from './gateway-events/gateway-notifications.service';

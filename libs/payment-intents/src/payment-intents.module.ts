@@ -24,7 +24,7 @@ import { LinkPaymentIntentService } from './creation/link-payment-intent.service
 import { PaymentIntentCreationService } from './creation/payment-intent-creation.service';
 import { SessionExpiryService } from './expiry/session-expiry.service';
 import { GatewayEventsService } from './gateway-events/gateway-events.service';
-import { MercadoPagoNotifications } from './mercado-pago/mercado-pago-notifications.service';
+import { GatewayNotifications } from './gateway-events/gateway-notifications.service';
 import { LinkCheckoutService } from './link-checkout/link-checkout.service';
 import { PaymentIntentQueriesService } from './payment-intent-queries.service';
 import { GatewayEventLog, PaymentIntentRepository } from './payment-intent.repository';
@@ -69,7 +69,7 @@ import { RefundsService } from './refunds/refunds.service';
     AttemptOutcomes,
     PaymentAttemptsService,
     GatewayEventsService,
-    MercadoPagoNotifications,
+    GatewayNotifications,
     CreationRules,
     PaymentIntentCreationService,
     FastPaymentIntentService,
@@ -87,7 +87,7 @@ import { RefundsService } from './refunds/refunds.service';
     CheckoutExpiryService,
     PaymentAttemptsService,
     GatewayEventsService,
-    MercadoPagoNotifications,
+    GatewayNotifications,
     PaymentIntentCreationService,
     FastPaymentIntentService,
     LinkPaymentIntentService,

@@ -1,9 +1,9 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService } from '@pcs/catalog';
 import { afterCommit, inTransaction } from '@pcs/database';
 import { EventRecorder } from '@pcs/events';
-import { PROCESSOR_REPORTS, ProcessorReports } from '@pcs/gateways';
+import { GatewayRegistry } from '@pcs/gateways';
 import {
   addDays,
   Caller,
@@ -44,7 +44,7 @@ export class ReconciliationRunsService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(PROCESSOR_REPORTS) private readonly reports: ProcessorReports[],
+    private readonly registry: GatewayRegistry,
     private readonly runs: ReconciliationRunRepository,
     private readonly ledger: PayinLedgerService,
     private readonly merchants: MerchantService,
@@ -55,7 +55,7 @@ export class ReconciliationRunsService {
 
   /** Reconciles a merchant's report of [from, to] (inclusive local dates) now; the run is kept whatever happens (COMPLETED or FAILED). */
   async run(merchantId: MerchantId, from: LocalDate, to: LocalDate, provider = 'MERCADO_PAGO'): Promise<ReconciliationRun> {
-    const reports = this.reports.find((r) => r.provider === provider);
+    const reports = this.registry.processorReports().find((r) => r.provider === provider);
     if (!reports) throw new Error(`no reports of ${provider}`);
     const merchant = await this.merchants.findById(merchantId);
     const country = merchant && (await this.catalog.findCountryById(merchant.countryId));
@@ -108,7 +108,7 @@ export class ReconciliationRunsService {
     const country = await this.catalog.findCountryByIso3(countryIso3);
     if (!country) return;
     const yesterday = addDays(today, -1);
-    for (const reports of this.reports)
+    for (const reports of this.registry.processorReports())
       for (const merchantId of await reports.merchants()) {
         const merchant = await this.merchants.findById(merchantId as MerchantId);
         if (!merchant || merchant.deletedAt !== null || merchant.countryId !== country.countryId) continue;

@@ -1,8 +1,9 @@
 import { Body, Delete, Get, Param, Put } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { MercadoPagoAccounts } from '@pcs/gateways';
+import { GatewayAccounts, GatewayAccountView } from '@pcs/gateway-accounts';
 import { ApiStandardErrors, CurrentCaller, ErrorResponse, SignedController, UuidParamPipe } from '@pcs/http';
 import { asMerchantId } from '@pcs/kernel';
+import { MERCADO_PAGO } from '@pcs/mercado-pago';
 import type { Caller } from '@pcs/kernel';
 import { ConnectMercadoPagoAccountDto } from './gateway-account.dto';
 import { MercadoPagoAccountDeletedResponse, MercadoPagoAccountResponse } from './gateway-account.responses';
@@ -15,7 +16,7 @@ const NO_ACCOUNT = {
 /** A merchant's Mercado Pago account (contract §16): business credentials, or the merchant's own. */
 @SignedController('merchant/:merchantId/gateway-account/mercado-pago', 'merchants')
 export class GatewayAccountController {
-  constructor(private readonly accounts: MercadoPagoAccounts) {}
+  constructor(private readonly accounts: GatewayAccounts) {}
 
   @Put()
   @ApiOperation({
@@ -27,12 +28,18 @@ export class GatewayAccountController {
   })
   @ApiOkResponse({ type: MercadoPagoAccountResponse })
   @ApiStandardErrors()
-  connect(
+  async connect(
     @CurrentCaller() caller: Caller,
     @Param('merchantId', UuidParamPipe) merchantId: string,
     @Body() body: ConnectMercadoPagoAccountDto,
   ): Promise<MercadoPagoAccountResponse> {
-    return this.accounts.connect(caller, asMerchantId(merchantId), body) as Promise<MercadoPagoAccountResponse>;
+    const { accessToken, webhookSecret, paymentMethods } = body;
+    return mercadoPagoAccount(
+      await this.accounts.connect(caller, asMerchantId(merchantId), MERCADO_PAGO, {
+        secrets: { accessToken, webhookSecret },
+        paymentMethods,
+      }),
+    );
   }
 
   @Get()
@@ -44,8 +51,8 @@ export class GatewayAccountController {
   @ApiOkResponse({ type: MercadoPagoAccountResponse })
   @ApiNotFoundResponse(NO_ACCOUNT)
   @ApiStandardErrors({ notFound: false })
-  get(@CurrentCaller() caller: Caller, @Param('merchantId', UuidParamPipe) merchantId: string): Promise<MercadoPagoAccountResponse> {
-    return this.accounts.get(caller, asMerchantId(merchantId)) as Promise<MercadoPagoAccountResponse>;
+  async get(@CurrentCaller() caller: Caller, @Param('merchantId', UuidParamPipe) merchantId: string): Promise<MercadoPagoAccountResponse> {
+    return mercadoPagoAccount(await this.accounts.get(caller, asMerchantId(merchantId), MERCADO_PAGO));
   }
 
   @Delete()
@@ -61,6 +68,17 @@ export class GatewayAccountController {
     @CurrentCaller() caller: Caller,
     @Param('merchantId', UuidParamPipe) merchantId: string,
   ): Promise<MercadoPagoAccountDeletedResponse> {
-    return this.accounts.disconnect(caller, asMerchantId(merchantId));
+    return this.accounts.disconnect(caller, asMerchantId(merchantId), MERCADO_PAGO);
   }
+}
+
+function mercadoPagoAccount(view: GatewayAccountView): MercadoPagoAccountResponse {
+  return {
+    provider: 'MERCADO_PAGO',
+    merchantId: view.merchantId,
+    paymentMethods: [...view.paymentMethods],
+    accessTokenHint: view.accessTokenHint,
+    createdAt: view.createdAt,
+    updatedAt: view.updatedAt,
+  };
 }

@@ -16,6 +16,7 @@ import { DashboardIdentity1796700000000 } from './1796700000000-dashboard-identi
 import { PayinAmountCount1796800000000 } from './1796800000000-payin-amount-count';
 import { RefundReads1796900000000 } from './1796900000000-refund-reads';
 import { Settlement1797000000000 } from './1797000000000-settlement';
+import { Processors1797100000000 } from './1797100000000-processors';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   PayinAmountCount1796800000000,
   RefundReads1796900000000,
   Settlement1797000000000,
+  Processors1797100000000,
 ];

@@ -34,6 +34,7 @@ export const SANDBOX = 'SANDBOX';
 @Injectable()
 export class SandboxGateway extends PaymentGateway {
   readonly name = SANDBOX;
+  readonly displayName = 'Sandbox';
   readonly refundsManualConfirmations = false;
 
   constructor(

@@ -124,14 +124,20 @@ export const ERRORS = {
   GATEWAY_ACCOUNT_NOT_FOUND: define(
     'GATEWAY_ACCOUNT_NOT_FOUND',
     'NOT_FOUND',
-    'This merchant has no Mercado Pago account connected.',
-    'Este comercio no tiene una cuenta de Mercado Pago conectada.',
+    'This merchant has no {provider} account connected.',
+    'Este comercio no tiene una cuenta de {provider} conectada.',
   ),
   OFF_SESSION_NOT_SUPPORTED: define(
     'OFF_SESSION_NOT_SUPPORTED',
     'INVALID',
-    'This payment method is collected through Mercado Pago, which does not charge saved instruments yet: the payer must pay at the checkout (initialize the payment intent).',
-    'Este medio de pago se cobra a través de Mercado Pago, que todavía no cobra medios guardados: el pagador debe pagar en el checkout (inicialice la intención de pago).',
+    'This payment method is collected through {provider}, which does not charge saved instruments here yet: the payer must pay at the checkout (initialize the payment intent).',
+    'Este medio de pago se cobra a través de {provider}, que todavía no cobra medios guardados aquí: el pagador debe pagar en el checkout (inicialice la intención de pago).',
+  ),
+  PAYER_DOCUMENT_REQUIRED: define(
+    'PAYER_DOCUMENT_REQUIRED',
+    'INVALID',
+    '{provider} needs the payer’s name, e-mail and identity document to collect this payment: {reason}.',
+    '{provider} necesita el nombre, el e-mail y el documento de identidad del pagador para cobrar este pago: {reasonEs}.',
   ),
   GATEWAY_UNREACHABLE: define(
     'GATEWAY_UNREACHABLE',

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CountryProcessor } from '@pcs/catalog';
 import { RuntimeSettings } from '@pcs/config';
-import { ChargeOutcome } from '@pcs/gateways';
+import { ChargeOutcome, PayerIdentity } from '@pcs/gateways';
 import { MerchantService } from '@pcs/merchants';
 import { PayerService } from '@pcs/payers';
 import { ConceptCode, Payin, PaymentIntentInitiator } from '@pcs/payins';
@@ -56,6 +56,19 @@ export class PaymentAttemptParties {
     const paid = charge?.snapshot();
     const person = { firstName: paid?.personFirstName ?? null, lastName: paid?.personLastName ?? null };
     return this.record(manager, intent, { transactionId, processor: null, initiator: 'MERCHANT', concept, amount, person, now });
+  }
+
+  /** The intent's payer as a gateway that verifies payers needs them (contract §20); nulls where the record has nothing. */
+  async payerIdentity(intent: PaymentIntent): Promise<PayerIdentity> {
+    const { payerId, receiptEmail } = intent.snapshot();
+    const payer = payerId ? await this.payers.findById(payerId) : null;
+    const name = [payer?.firstName, payer?.lastName].filter((part) => part && part.trim()).join(' ');
+    return {
+      name: name || null,
+      email: payer?.email ?? receiptEmail ?? null,
+      document: payer?.documentNumber ?? null,
+      documentType: payer?.documentType ?? null,
+    };
   }
 
   async instrumentToken(intent: PaymentIntent): Promise<string | null> {

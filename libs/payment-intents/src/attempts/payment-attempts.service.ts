@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService } from '@pcs/catalog';
 import { RuntimeSettings } from '@pcs/config';
 import { inTransaction } from '@pcs/database';
-import type { ChargeOutcome } from '@pcs/gateways';
-import { GatewayRegistry, MERCADO_PAGO, MercadoPagoAccounts } from '@pcs/gateways';
+import type { ChargeOutcome, CheckoutSession, PayerIdentity } from '@pcs/gateways';
+import { CheckoutOutcomeUnknownError, collectionMethodOf, GatewayRegistry, GatewayRouting } from '@pcs/gateways';
 import { Caller, DomainError, PaymentIntentId } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { Payin, PayinLedgerService } from '@pcs/payins';
@@ -43,7 +43,7 @@ export class PaymentAttemptsService {
     private readonly available: AvailableProcessorsService,
     private readonly outcomes: AttemptOutcomes,
     private readonly settings: RuntimeSettings,
-    private readonly mercadoPago: MercadoPagoAccounts,
+    private readonly routing: GatewayRouting,
   ) {}
 
   /**
@@ -53,7 +53,13 @@ export class PaymentAttemptsService {
    * checkout closed. `operationId` (derived from the request's
    * Idempotency-Key, when it has one) names the attempt: an attempt already
    * recorded under it is answered again instead of opening another.
-   * `returnUrl`: where the gateway sends the payer back (a hosted page of ours).
+   * `returnUrl`: where the gateway sends the payer back (a hosted page of ours);
+   * `payer`: who pays, as the payer gave it on that page, for a gateway that
+   * verifies payers (otherwise the intent's payer record is read).
+   *
+   * A checkout whose answer was lost is recorded all the same, to be settled
+   * by reconciliation, and the request answers GATEWAY_UNREACHABLE; the payer
+   * may start a new attempt at once.
    */
   async initialize(
     caller: Caller,
@@ -61,6 +67,7 @@ export class PaymentAttemptsService {
     countryProcessorId: string,
     operationId?: string,
     returnUrl?: string,
+    payer?: PayerIdentity,
   ): Promise<InitializedAttempt> {
     const current = await this.intents.getVisible(this.dataSource.manager, caller, paymentIntentId);
     const earlier = operationId && (await this.ledger.get(this.dataSource.manager, operationId));
@@ -70,23 +77,32 @@ export class PaymentAttemptsService {
     PaymentIntent.restore(current.snapshot()).awaitPayerAtGateway(new Date());
     const processor = (await this.available.of(current)).find((p) => p.countryProcessorId === countryProcessorId);
     if (!processor) throw new DomainError('COUNTRY_PROCESSOR_NOT_AVAILABLE');
-    // A method the merchant routes to its Mercado Pago account goes there; everything else to the processor's gateway.
-    const routed = await this.mercadoPago.routes(current.snapshot().merchantId, processor.paymentMethod.name);
-    const gateway = this.gateways.get(routed ? MERCADO_PAGO : processor.gateway);
-    const merchantName = (await this.merchants.load(caller, current.snapshot().merchantId)).snapshot().merchantName;
-    const expiresAt = new Date(Date.now() + this.settings.gateway.sessionMinutes * 60_000);
     const snapshot = current.snapshot();
-    const checkout = await gateway.openCheckout({
-      payinId,
-      merchantId: snapshot.merchantId,
-      title: snapshot.description ?? snapshot.externalReference ?? merchantName,
-      merchantName,
-      paymentMethod: processor.paymentMethod.name,
-      currency: current.snapshot().currency,
-      amount: current.total.minor,
-      expiresAt,
-      returnUrl,
-    });
+    const gateway = await this.routing.gatewayFor(snapshot.merchantId, processor);
+    const method = collectionMethodOf(processor);
+    const identity = gateway.needsPayerIdentity(method) ? (payer ?? (await this.parties.payerIdentity(current))) : undefined;
+    const merchantName = (await this.merchants.load(caller, snapshot.merchantId)).snapshot().merchantName;
+    const expiresAt = new Date(Date.now() + this.settings.gateway.sessionMinutes * 60_000);
+    let checkout: CheckoutSession | null = null;
+    let lost: CheckoutOutcomeUnknownError | null = null;
+    try {
+      checkout = await gateway.openCheckout({
+        payinId,
+        merchantId: snapshot.merchantId,
+        title: snapshot.description ?? snapshot.externalReference ?? merchantName,
+        merchantName,
+        paymentMethod: processor.paymentMethod.name,
+        method,
+        payer: identity,
+        currency: snapshot.currency,
+        amount: current.total.minor,
+        expiresAt,
+        returnUrl,
+      });
+    } catch (error) {
+      if (!(error instanceof CheckoutOutcomeUnknownError)) throw error;
+      lost = error;
+    }
 
     let replaced: Payin[] = [];
     try {
@@ -100,7 +116,11 @@ export class PaymentAttemptsService {
           await this.ledger.save(manager, old);
         }
         const payin = await this.parties.newAttempt(manager, intent, { ...processor, gateway: gateway.name }, 'PAYER', payinId, now);
-        if (checkout.endsByLookup) {
+        if (!checkout) {
+          // The gateway may hold a payment nobody can reach: asked about by our id until it says how it ended.
+          if (lost?.reference) payin.bindGatewayReference(lost.reference, null, now);
+          payin.askGatewayAgainLater(now, this.settings.gateway.reconcileAfterSeconds * 1000);
+        } else if (checkout.endsByLookup) {
           // Never expired blindly: the payer may have paid and the notification be lost. Asked about instead.
           payin.bindGatewayReference(checkout.reference, null, now);
           payin.askGatewayAgainLater(now, this.settings.gateway.reconcileAfterSeconds * 1000);
@@ -110,15 +130,22 @@ export class PaymentAttemptsService {
         return intent;
       });
       for (const old of replaced) await this.outcomes.closeCheckoutQuietly(old, 'CANCELLED');
+      if (!checkout) {
+        this.logger.warn(`checkout ${payinId} at ${gateway.name}: ${lost!.message}; reconciliation will settle it`);
+        throw new DomainError('GATEWAY_UNREACHABLE');
+      }
       return { intent, gatewayReferenceId: checkout.reference, gatewayUrl: checkout.url };
     } catch (error) {
-      await gateway.closeCheckout(checkout.reference, 'CANCELLED').catch(() => undefined);
+      if (checkout) await gateway.closeCheckout(checkout.reference, 'CANCELLED').catch(() => undefined);
       throw error;
     }
   }
 
   private async recordedAttempt(intent: PaymentIntent, payin: Payin): Promise<InitializedAttempt> {
     const p = payin.snapshot();
+    // An attempt whose checkout answer was lost: still unavailable (reconciliation settles it).
+    if (p.paymentIntentId === intent.id && p.transactionType === 'PAYIN' && p.gateway && !p.externalId && !payin.isFinal)
+      throw new DomainError('GATEWAY_UNREACHABLE');
     if (p.paymentIntentId !== intent.id || p.transactionType !== 'PAYIN' || !p.gateway || !p.externalId)
       throw new DomainError('PAYMENT_INTENT_INVALID_STATE', undefined, { status: intent.status });
     return { intent, gatewayReferenceId: p.externalId, gatewayUrl: await this.gateways.get(p.gateway).checkoutUrl(p.externalId) };

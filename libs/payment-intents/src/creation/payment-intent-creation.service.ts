@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { inTransaction } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { MercadoPagoAccounts } from '@pcs/gateways';
+import { GatewayRouting } from '@pcs/gateways';
 import { CatalogService, Country } from '@pcs/catalog';
 import {
   Caller,
@@ -61,7 +61,7 @@ export interface CreatePaymentIntentCommand {
 @Injectable()
 export class PaymentIntentCreationService {
   constructor(
-    private readonly mercadoPago: MercadoPagoAccounts,
+    private readonly routing: GatewayRouting,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly merchants: MerchantService,
     private readonly catalog: CatalogService,
@@ -141,9 +141,9 @@ export class PaymentIntentCreationService {
       let payinId: string | null = null;
       if (command.confirm && paymentInstrumentId) {
         const processor = await this.processorForInstrument(manager, intent, paymentInstrumentId, caller);
-        // Mercado Pago does not charge saved instruments here yet (contract §16): refused before anything is written.
-        if (await this.mercadoPago.routes(merchantId, processor.paymentMethod.name, manager))
-          throw new DomainError('OFF_SESSION_NOT_SUPPORTED');
+        // A processor that does not charge saved instruments here (Mercado Pago, dLocal): refused before anything is written.
+        const gateway = await this.routing.gatewayFor(merchantId, processor, manager);
+        if (!gateway.chargesOffSession) throw new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: gateway.displayName });
         intent.startOffSessionCharge(now);
         await this.intents.insert(manager, intent);
         payinId = crypto.randomUUID();

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { inTransaction, isUniqueViolation } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { GatewayRegistry, PaymentGateway, RefundOutcome, RefundRequest } from '@pcs/gateways';
+import { GatewayNotice, GatewayRegistry, PaymentGateway, RefundOutcome, RefundRequest } from '@pcs/gateways';
 import { RuntimeSettings } from '@pcs/config';
 import { Caller, DomainError, ManualRefundStatus, Money, moneyFromWire, PaymentIntentId } from '@pcs/kernel';
 import { Payin, PayinLedgerService, PayinState, RefundRecords } from '@pcs/payins';
@@ -169,12 +169,7 @@ export class RefundsService {
     if (answer.status === 'APPROVED') return this.settleLocked(refundId, 'APPROVED', answer.reference);
     if (answer.status !== 'PENDING')
       return this.settleLocked(refundId, 'REJECTED', answer.reference, answer.error ?? 'the refund never reached the gateway');
-    await inTransaction(this.dataSource, async (manager) => {
-      const locked = await this.ledger.get(manager, refundId, true);
-      if (!locked || locked.isFinal) return;
-      locked.askGatewayAgainLater(now, this.settings.gateway.reconcileAfterSeconds * 1000);
-      await this.ledger.save(manager, locked);
-    });
+    await this.awaitGateway(refundId, answer.reference, now);
   }
 
   /**
@@ -241,7 +236,7 @@ export class RefundsService {
    * idempotency key there) and records the answer. Unreachable: the refund
    * stays PENDING, holding its amount, and reconciliation settles it.
    */
-  private async sendToGateway(refund: Payin, route: RefundRoute): Promise<'APPROVED' | 'REJECTED' | 'UNANSWERED'> {
+  private async sendToGateway(refund: Payin, route: RefundRoute): Promise<'APPROVED' | 'REJECTED' | 'PENDING' | 'UNANSWERED'> {
     const r = refund.snapshot();
     const { gateway, ...through } = route;
     let outcome: RefundOutcome;
@@ -259,8 +254,42 @@ export class RefundsService {
       );
       return 'UNANSWERED';
     }
-    await this.settle(refund, outcome.status, outcome.reference, outcome.error);
+    if (outcome.status === 'PENDING') await this.awaitGateway(refund.id, outcome.reference);
+    else await this.settle(refund, outcome.status, outcome.reference, outcome.error);
     return outcome.status;
+  }
+
+  /**
+   * A gateway's notification about one of our refunds, read by its adapter:
+   * applied when the refund went to that gateway, as its answer would be.
+   * The same news twice, or news of a refund already settled, changes nothing.
+   */
+  async settleFromGateway(
+    refund: Payin,
+    gateway: string,
+    notice: Extract<GatewayNotice, { kind: 'REFUND' }>,
+  ): Promise<'applied' | 'replayed' | 'unknown'> {
+    const r = refund.snapshot();
+    const charge = await this.ledger.latestApprovedCharge(this.dataSource.manager, r.paymentIntentId);
+    if (charge?.snapshot().gateway !== gateway) return 'unknown';
+    if (refund.isFinal) return 'replayed';
+    if (notice.status === 'PENDING') {
+      await this.awaitGateway(refund.id, notice.reference);
+      return 'applied';
+    }
+    await this.settleLocked(refund.id, notice.status, notice.reference, notice.error);
+    return 'applied';
+  }
+
+  /** A refund the gateway took and settles later: its reference kept, and the gateway asked again after the window. */
+  private async awaitGateway(refundId: string, reference: string | null, now = new Date()): Promise<void> {
+    await inTransaction(this.dataSource, async (manager) => {
+      const payin = await this.ledger.get(manager, refundId, true);
+      if (!payin || payin.isFinal) return;
+      if (reference && !payin.snapshot().externalId) payin.bindGatewayReference(reference, null, now);
+      payin.askGatewayAgainLater(now, this.settings.gateway.reconcileAfterSeconds * 1000);
+      await this.ledger.save(manager, payin);
+    });
   }
 
   /**

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
 import { currencyExponent, decimalToScaledInteger, DomainError, isCurrency, Money } from '@pcs/kernel';
+import { GatewayAccounts } from '@pcs/gateway-accounts';
 import {
   ChargeOutcome,
   CheckoutRequest,
@@ -10,10 +11,10 @@ import {
   PaymentGateway,
   RefundOutcome,
   RefundRequest,
-} from '../payment-gateway.port';
+} from '@pcs/gateways';
 import { MercadoPagoClient, MercadoPagoPayment, MercadoPagoRequestError } from './mercado-pago.client';
-import { MERCADO_PAGO, MercadoPagoAccounts } from './mercado-pago-accounts.service';
-import { MercadoPagoRecords } from './persistence/mercado-pago-records.repository';
+import { MERCADO_PAGO, mercadoPagoCredentials } from './mercado-pago-account';
+import { MercadoPagoRecords } from './mercado-pago-records.repository';
 
 /** Mercado Pago's payment statuses, as the attempt's outcome (contract §16). */
 export function outcomeOfPayment(payment: MercadoPagoPayment): GatewayEvent['outcome'] {
@@ -88,11 +89,14 @@ function decisive(payments: MercadoPagoPayment[]): MercadoPagoPayment | undefine
 @Injectable()
 export class MercadoPagoGateway extends PaymentGateway {
   readonly name = MERCADO_PAGO;
+  readonly displayName = 'Mercado Pago';
   /** A merchant's confirmation of a manual refund returns the money through Mercado Pago (contract §16). */
   readonly refundsManualConfirmations = true;
+  /** Saved instruments are not charged at Mercado Pago here yet (contract §16): refused before anything is written. */
+  override readonly chargesOffSession = false;
 
   constructor(
-    private readonly accounts: MercadoPagoAccounts,
+    private readonly accounts: GatewayAccounts,
     private readonly records: MercadoPagoRecords,
     private readonly settings: RuntimeSettings,
   ) {
@@ -156,7 +160,7 @@ export class MercadoPagoGateway extends PaymentGateway {
 
   chargeOffSession(): Promise<ChargeOutcome> {
     // Refused before anything is written (payment intent creation checks the route); never reached otherwise.
-    return Promise.reject(new DomainError('OFF_SESSION_NOT_SUPPORTED'));
+    return Promise.reject(new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: this.displayName }));
   }
 
   async refund(request: RefundRequest): Promise<RefundOutcome> {
@@ -206,8 +210,8 @@ export class MercadoPagoGateway extends PaymentGateway {
 
   /** The merchant's client, with its own access token. */
   async clientOf(merchantId: string): Promise<MercadoPagoClient> {
-    const credentials = await this.accounts.credentials(merchantId);
-    if (!credentials) throw new DomainError('GATEWAY_ACCOUNT_NOT_FOUND');
+    const credentials = await mercadoPagoCredentials(this.accounts, merchantId);
+    if (!credentials) throw new DomainError('GATEWAY_ACCOUNT_NOT_FOUND', undefined, { provider: this.displayName });
     return new MercadoPagoClient(
       this.settings.gateway.mercadoPagoApiUrl,
       this.settings.gateway.mercadoPagoTimeoutMs,

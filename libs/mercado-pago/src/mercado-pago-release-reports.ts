@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { currencyExponent, decimalToScaledInteger, isCurrency } from '@pcs/kernel';
 import { parse } from 'csv-parse/sync';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { GatewayAccountRepository } from './persistence/gateway-account.repository';
-import { ProcessorReports, ReportLine } from '../reports/processor-reports.port';
+import { GatewayAccounts } from '@pcs/gateway-accounts';
+import { ProcessorReports, ReportLine } from '@pcs/gateways';
 import { MercadoPagoRequestError, ReleaseReportEntry } from './mercado-pago.client';
-import { MERCADO_PAGO } from './mercado-pago-accounts.service';
+import { MERCADO_PAGO } from './mercado-pago-account';
 import { MercadoPagoGateway } from './mercado-pago.gateway';
 
 /** How long a report may take to be ready, and how often it is looked for meanwhile. */
@@ -30,7 +30,7 @@ export class MercadoPagoReleaseReports extends ProcessorReports {
   readonly provider = MERCADO_PAGO;
 
   constructor(
-    private readonly accounts: GatewayAccountRepository,
+    private readonly accounts: GatewayAccounts,
     private readonly gateway: MercadoPagoGateway,
   ) {
     super();

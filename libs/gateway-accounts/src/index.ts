@@ -1,0 +1,3 @@
+export * from './gateway-account-kind';
+export * from './gateway-accounts.module';
+export * from './gateway-accounts.service';

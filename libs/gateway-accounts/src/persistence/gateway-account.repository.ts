@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { GatewayAccountOrmEntity } from './gateway-account.orm-entity';
+
+/** A gateway account row as stored: secrets sealed (the service seals and opens them). */
+export type GatewayAccountRow = GatewayAccountOrmEntity;
+
+@Injectable()
+export class GatewayAccountRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  find(merchantId: string, provider: string, manager: EntityManager = this.dataSource.manager): Promise<GatewayAccountRow | null> {
+    return manager.findOneBy(GatewayAccountOrmEntity, { merchantId, provider });
+  }
+
+  /** The provider the merchant routes a payment method to, if any (one at most: connect keeps them apart). */
+  async routeOf(merchantId: string, paymentMethod: string, manager: EntityManager = this.dataSource.manager): Promise<string | null> {
+    const [row] = await manager.query<{ provider: string }[]>(
+      `SELECT provider FROM gateway_account WHERE merchant_id = $1 AND $2 = ANY (payment_methods) ORDER BY provider LIMIT 1`,
+      [merchantId, paymentMethod],
+    );
+    return row?.provider ?? null;
+  }
+
+  /** The merchants with an account at the provider. */
+  async merchantsOf(provider: string): Promise<string[]> {
+    const rows = await this.dataSource.manager.find(GatewayAccountOrmEntity, {
+      where: { provider },
+      select: { merchantId: true },
+      order: { merchantId: 'ASC' },
+    });
+    return rows.map((row) => row.merchantId);
+  }
+
+  /**
+   * Writes the account unless another provider of the merchant routes one of
+   * its methods already: the methods so routed, and nothing written. Under a
+   * lock on the merchant's accounts, so two connections at once cannot both
+   * take a method.
+   */
+  async put(row: GatewayAccountRow): Promise<string[]> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('gateway_account:' || $1, 0))`, [row.merchantId]);
+      const taken = await manager.query<{ method: string; provider: string }[]>(
+        `SELECT DISTINCT m AS method, provider FROM gateway_account, unnest(payment_methods) AS m
+          WHERE merchant_id = $1 AND provider <> $2 AND m = ANY ($3::text[]) ORDER BY 1`,
+        [row.merchantId, row.provider, row.paymentMethods],
+      );
+      if (taken.length > 0) return taken.map((t) => `${t.method} (${t.provider})`);
+      await manager.upsert(GatewayAccountOrmEntity, row, ['merchantId', 'provider']);
+      return [];
+    });
+  }
+
+  /** True when there was one to remove. */
+  async remove(merchantId: string, provider: string): Promise<boolean> {
+    return Boolean((await this.dataSource.manager.delete(GatewayAccountOrmEntity, { merchantId, provider })).affected);
+  }
+}

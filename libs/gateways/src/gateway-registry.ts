@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '@pcs/kernel';
+import { PaymentGateway } from './payment-gateway.port';
+import { ProcessorReports } from './reports/processor-reports.port';
+
+/**
+ * The adapters behind the gateway port, by provider: the sandbox, and each
+ * processor's adapter, which registers itself when its module starts (the
+ * one registration a new processor needs; see docs/architecture.md).
+ */
+@Injectable()
+export class GatewayRegistry {
+  private readonly gateways = new Map<string, PaymentGateway>();
+  private readonly reports = new Map<string, ProcessorReports>();
+
+  register(gateway: PaymentGateway): void {
+    this.gateways.set(gateway.name, gateway);
+  }
+
+  /** A processor that publishes settlement reports registers them too (contract §19). */
+  registerReports(reports: ProcessorReports): void {
+    this.reports.set(reports.provider, reports);
+  }
+
+  has(name: string): boolean {
+    return this.gateways.has(name);
+  }
+
+  get(name: string): PaymentGateway {
+    const gateway = this.gateways.get(name);
+    if (!gateway) throw new DomainError('COUNTRY_PROCESSOR_NOT_AVAILABLE', `no adapter for gateway ${name}`);
+    return gateway;
+  }
+
+  /** Every processor's reports, for the reconciliation runs. */
+  processorReports(): ProcessorReports[] {
+    return [...this.reports.values()];
+  }
+}

@@ -1,0 +1,37 @@
+import { GatewayAccountKind, GatewayAccounts } from '@pcs/gateway-accounts';
+
+export const MERCADO_PAGO = 'MERCADO_PAGO';
+
+/** An account's credentials, opened: only for the adapter's requests and the notification check. */
+export interface MercadoPagoCredentials {
+  readonly merchantId: string;
+  readonly accessToken: string;
+  readonly webhookSecret: string;
+  readonly paymentMethods: readonly string[];
+}
+
+/**
+ * A merchant's Mercado Pago account (contract §16): its access token and
+ * webhook secret, sealed; a hint of the token is shown. Any method the
+ * merchant offers may be routed to it (MERCADO_PAGO when none is named).
+ */
+export const MERCADO_PAGO_ACCOUNT: GatewayAccountKind = {
+  provider: MERCADO_PAGO,
+  displayName: 'Mercado Pago',
+  secrets: ['accessToken', 'webhookSecret'],
+  hinted: ['accessToken'],
+  defaultMethods: () => [MERCADO_PAGO],
+  refusal: () => null,
+};
+
+/** The merchant's opened Mercado Pago credentials, or null when it has no account. */
+export async function mercadoPagoCredentials(accounts: GatewayAccounts, merchantId: string): Promise<MercadoPagoCredentials | null> {
+  const account = await accounts.credentials(merchantId, MERCADO_PAGO);
+  if (!account) return null;
+  return {
+    merchantId,
+    accessToken: account.secrets.accessToken,
+    webhookSecret: account.secrets.webhookSecret,
+    paymentMethods: account.paymentMethods,
+  };
+}

@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { GatewayNotice } from '@pcs/gateways';
+import { PayinLedgerService } from '@pcs/payins';
+import { DataSource } from 'typeorm';
+import { RefundsService } from '../refunds/refunds.service';
+import { GatewayEventsService } from './gateway-events.service';
+
+export type NotificationResult = 'applied' | 'replayed' | 'unknown' | 'ignored';
+
+/**
+ * A processor's verified notification, read by its adapter into a notice,
+ * applied here whatever the processor (contracts §16, §20): news of an
+ * attempt goes through the rules of every outcome, once per event; news of a
+ * refund settles it as any gateway answer does. Either must name a record of
+ * that merchant at that gateway, or nothing changes.
+ */
+@Injectable()
+export class GatewayNotifications {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly ledger: PayinLedgerService,
+    private readonly events: GatewayEventsService,
+    private readonly refunds: RefundsService,
+  ) {}
+
+  async apply(merchantId: string, gateway: string, notice: GatewayNotice): Promise<NotificationResult> {
+    if (notice.kind === 'IGNORED') return 'ignored';
+    if (notice.kind === 'UNKNOWN') return 'unknown';
+    const id = notice.kind === 'CHARGE' ? notice.payinId : notice.refundId;
+    const record = await this.ledger.get(this.dataSource.manager, id);
+    const r = record?.snapshot();
+    if (!record || !r || r.merchantId !== merchantId) return 'unknown';
+    if (notice.kind === 'CHARGE') {
+      if (r.gateway !== gateway || r.transactionType !== 'PAYIN') return 'unknown';
+      return this.events.applyTo(record, notice.event);
+    }
+    if (r.transactionType !== 'REFUND') return 'unknown';
+    return this.refunds.settleFromGateway(record, gateway, notice);
+  }
+}
