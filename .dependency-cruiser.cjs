@@ -23,7 +23,8 @@ const CONTEXTS = {
   'gateway-accounts': ['businesses', 'catalog', 'database', 'kernel', 'merchants'],
   // Each processor's adapter behind the port (nothing else may import one but the list that registers them and their routes).
   'mercado-pago': ['config', 'database', 'gateway-accounts', 'gateways', 'kernel', 'observability'],
-  processors: ['gateways', 'mercado-pago'],
+  dlocal: ['catalog', 'config', 'database', 'gateway-accounts', 'gateways', 'kernel', 'observability'],
+  processors: ['dlocal', 'gateways', 'mercado-pago'],
   merchants: ['businesses', 'catalog', 'database', 'kernel'],
   payers: ['catalog', 'database', 'kernel', 'merchants'],
   events: ['config', 'database', 'jobs', 'kernel', 'observability'],
@@ -66,7 +67,7 @@ const CONTEXTS = {
     'payins',
   ],
   http: ['businesses', 'config', 'database', 'kernel', 'observability', 'pages'],
-  'gateway-routes': ['gateways', 'http', 'kernel', 'mercado-pago', 'pages', 'payment-intents', 'processors'],
+  'gateway-routes': ['dlocal', 'gateways', 'http', 'kernel', 'mercado-pago', 'pages', 'payment-intents', 'processors'],
   testing: ['businesses', 'config', 'database', 'merchants'],
 };
 

@@ -25,6 +25,7 @@ import { PayPageController } from './pay-page/pay-page.controller';
 import { EventController } from './event/event.controller';
 import { WebhookEndpointController } from './webhook-endpoint/webhook-endpoint.controller';
 import { GatewayAccountController } from './gateway-account/gateway-account.controller';
+import { DLocalAccountController } from './gateway-account/dlocal-account.controller';
 import { SettlementWorkersModule } from '@pcs/settlement';
 import { BankController } from './settlement/bank.controller';
 import { SettlementAccountController } from './settlement/settlement-account.controller';
@@ -59,6 +60,7 @@ export class PayinsApiModule {
       controllers: [
         MerchantController,
         GatewayAccountController,
+        DLocalAccountController,
         WebhookEndpointController,
         EventController,
         MerchantCountryProcessorController,

@@ -121,6 +121,17 @@ export class Environment {
   @Max(10)
   MERCADOPAGO_TIMEOUT_SECONDS: number = 10;
 
+  /** dLocal's Payins API (contract §20): https://api.dlocal.com, its sandbox https://sandbox.dlocal.com, or a stand-in's address. */
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  DLOCAL_API_URL: string = 'https://api.dlocal.com';
+
+  /** How long one request to dLocal may take (at most 10 s, as for Mercado Pago); reconciliation settles what timed out. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10)
+  DLOCAL_TIMEOUT_SECONDS: number = 10;
+
   @Transform(toInt)
   @IsInt()
   @Min(1)

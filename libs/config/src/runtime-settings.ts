@@ -21,6 +21,9 @@ export interface GatewaySettings {
   /** Mercado Pago's API base URL (MERCADOPAGO_API_URL) and the bound on each request to it. */
   readonly mercadoPagoApiUrl: string;
   readonly mercadoPagoTimeoutMs: number;
+  /** dLocal's API base URL (DLOCAL_API_URL) and the bound on each request to it. */
+  readonly dlocalApiUrl: string;
+  readonly dlocalTimeoutMs: number;
 }
 
 export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
@@ -31,6 +34,8 @@ export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
   checkoutMinutes: 1440,
   mercadoPagoApiUrl: 'https://api.mercadopago.com',
   mercadoPagoTimeoutMs: 10_000,
+  dlocalApiUrl: 'https://api.dlocal.com',
+  dlocalTimeoutMs: 10_000,
 };
 
 /**

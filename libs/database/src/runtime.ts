@@ -75,6 +75,8 @@ export async function prepareRuntime(env: Environment, log: (line: string) => vo
           checkoutMinutes: env.CHECKOUT_MINUTES,
           mercadoPagoApiUrl: env.MERCADOPAGO_API_URL.replace(/\/+$/, ''),
           mercadoPagoTimeoutMs: env.MERCADOPAGO_TIMEOUT_SECONDS * 1000,
+          dlocalApiUrl: env.DLOCAL_API_URL.replace(/\/+$/, ''),
+          dlocalTimeoutMs: env.DLOCAL_TIMEOUT_SECONDS * 1000,
         },
         env.IDEMPOTENCY_LEASE_SECONDS,
         mail,

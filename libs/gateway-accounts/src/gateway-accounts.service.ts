@@ -152,7 +152,7 @@ export class GatewayAccounts {
       ...hints,
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
-    } as GatewayAccountView;
+    };
   }
 }
 

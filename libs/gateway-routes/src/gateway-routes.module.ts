@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { PaymentIntentsModule } from '@pcs/payment-intents';
 import { ProcessorsModule } from '@pcs/processors';
 import { GatewayCallbackController } from './gateway-callback.controller';
+import { DLocalController } from './dlocal.controller';
 import { MercadoPagoController } from './mercado-pago.controller';
 import { SandboxGatewayController } from './sandbox-gateway.controller';
 
@@ -13,6 +14,6 @@ import { SandboxGatewayController } from './sandbox-gateway.controller';
  */
 @Module({
   imports: [ProcessorsModule, PaymentIntentsModule],
-  controllers: [SandboxGatewayController, GatewayCallbackController, MercadoPagoController],
+  controllers: [SandboxGatewayController, GatewayCallbackController, MercadoPagoController, DLocalController],
 })
 export class GatewayRoutesModule {}

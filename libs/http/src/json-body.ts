@@ -81,8 +81,8 @@ export function nestingDepthExceeds(json: string, max: number): boolean {
   return false;
 }
 
-/** Routes that take HTML form posts (the sandbox gateway's page, the links' pay page, the B2B checkout), parsed before the JSON rules apply. */
-export const FORM_ROUTES = ['/sandbox/gateway', '/pay', '/checkout'];
+/** Routes that take HTML form posts (the sandbox gateway's page, the links' pay page, the B2B checkout, the payer's return from dLocal), parsed before the JSON rules apply. */
+export const FORM_ROUTES = ['/sandbox/gateway', '/pay', '/checkout', '/gateways/dlocal/return'];
 
 export function formBodyParser(): RequestHandler {
   return urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 });

@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { DLocalModule } from '@pcs/dlocal';
 import { GatewaysModule } from '@pcs/gateways';
 import { MercadoPagoModule } from '@pcs/mercado-pago';
 
@@ -11,7 +12,7 @@ import { MercadoPagoModule } from '@pcs/mercado-pago';
  */
 @Global()
 @Module({
-  imports: [GatewaysModule, MercadoPagoModule],
-  exports: [GatewaysModule, MercadoPagoModule],
+  imports: [GatewaysModule, MercadoPagoModule, DLocalModule],
+  exports: [GatewaysModule, MercadoPagoModule, DLocalModule],
 })
 export class ProcessorsModule {}

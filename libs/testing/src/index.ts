@@ -7,3 +7,4 @@ export * from './browser';
 export * from './response-contract';
 export * from './mercado-pago-stand-in';
 export * from './eventually';
+export * from './dlocal-stand-in';

@@ -40,3 +40,43 @@ export class ConnectMercadoPagoAccountDto {
   @IsEnum(PaymentMethodName, { each: true })
   paymentMethods?: PaymentMethodName[];
 }
+
+/** Connects or replaces a merchant's dLocal account (contract §20): the credentials of dLocal's dashboard, Settings > Integration. */
+export class ConnectDLocalAccountDto {
+  @ApiProperty({
+    minLength: 1,
+    maxLength: 256,
+    description: 'The X-Login of the merchant’s dLocal account. Sealed at rest; never answered.',
+  })
+  @IsString()
+  @Matches(PRINTABLE, { message: 'xLogin must have 1 to 256 printable characters' })
+  xLogin: string;
+
+  @ApiProperty({ minLength: 1, maxLength: 256, description: 'Its X-Trans-Key. Sealed at rest; never answered.' })
+  @IsString()
+  @Matches(PRINTABLE, { message: 'xTransKey must have 1 to 256 printable characters' })
+  xTransKey: string;
+
+  @ApiProperty({
+    minLength: 1,
+    maxLength: 256,
+    description: 'Its secret key: signs every request and verifies dLocal’s notifications. Sealed at rest; never answered.',
+  })
+  @IsString()
+  @Matches(PRINTABLE, { message: 'secretKey must have 1 to 256 printable characters' })
+  secretKey: string;
+
+  @ApiPropertyOptional({
+    enum: PaymentMethodName,
+    isArray: true,
+    description:
+      'The payment methods collected through dLocal; each must be one the merchant offers and dLocal collects in one of its countries ' +
+      '(README, "dLocal"). Default: all such methods. The rest stay where they were.',
+  })
+  @Optional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(50)
+  @IsEnum(PaymentMethodName, { each: true })
+  paymentMethods?: PaymentMethodName[];
+}

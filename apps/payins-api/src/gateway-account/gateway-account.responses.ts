@@ -18,3 +18,22 @@ export class MercadoPagoAccountDeletedResponse {
   @ApiProperty({ example: true }) success: boolean;
   @ApiProperty({ format: 'uuid' }) merchantId: string;
 }
+
+export class DLocalAccountResponse {
+  @ApiProperty({ enum: ['DLOCAL'] }) provider: 'DLOCAL';
+  @ApiProperty({ format: 'uuid' }) merchantId: string;
+  @ApiProperty({ enum: PaymentMethodName, isArray: true }) paymentMethods: string[];
+  @ApiProperty({ example: '…a1b2', description: '… and the last 4 characters of the X-Login (only … under 12 characters)' })
+  xLoginHint: string;
+  @ApiProperty({ example: '…c3d4', description: '… and the last 4 characters of the X-Trans-Key (only … under 12 characters)' })
+  xTransKeyHint: string;
+  @ApiProperty({ example: '…e5f6', description: '… and the last 4 characters of the secret key (only … under 12 characters)' })
+  secretKeyHint: string;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+}
+
+export class GatewayAccountDeletedResponse {
+  @ApiProperty({ example: true }) success: boolean;
+  @ApiProperty({ format: 'uuid' }) merchantId: string;
+}

@@ -1,0 +1,141 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { GatewayAccounts } from '@pcs/gateway-accounts';
+import { GatewayNotice } from '@pcs/gateways';
+import { DomainError } from '@pcs/kernel';
+import { dlocalCredentials } from './dlocal-account';
+import { DLocalClient, DLocalRequestError, verifyDLocalCallback, verifyDLocalSignature } from './dlocal.client';
+import { DLocalGateway, eventOfPayment, ourRefundIdOf, outcomeOfRefund } from './dlocal.gateway';
+import { DLocalRecords } from './dlocal-records.repository';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** What dLocal posts to the callback_url when the payer leaves its page. */
+export interface DLocalReturn {
+  readonly paymentId: string;
+  readonly status: string;
+  readonly date: string;
+  readonly signature: string;
+}
+
+/**
+ * dLocal's notifications and the payer's return (contract §20). A
+ * notification is verified by recomputing its `Authorization` signature over
+ * the account's X-Login, the notification's X-Date and the raw body with the
+ * account's secret key; its body (a payment, a refund or a chargeback, told
+ * apart by their fields) only names what changed: the service reads it from
+ * dLocal itself before anything is decided. The event id is the payment and
+ * its status: the same news twice changes nothing twice.
+ */
+@Injectable()
+export class DLocalNotifications {
+  private readonly logger = new Logger('dLocal');
+
+  constructor(
+    private readonly accounts: GatewayAccounts,
+    private readonly gateway: DLocalGateway,
+    private readonly records: DLocalRecords,
+  ) {}
+
+  async read(merchantId: string, headers: Record<string, string | string[] | undefined>, rawBody: Buffer): Promise<GatewayNotice> {
+    const one = (name: string) => {
+      const value = headers[name];
+      return Array.isArray(value) ? value[0] : value;
+    };
+    const credentials = UUID.test(merchantId) ? await dlocalCredentials(this.accounts, merchantId.toLowerCase()) : null;
+    const xDate = one('x-date') ?? '';
+    const login = one('x-login');
+    if (
+      !credentials ||
+      (login !== undefined && login !== credentials.xLogin) ||
+      !verifyDLocalSignature(credentials.secretKey, credentials.xLogin, xDate, rawBody, one('authorization') ?? '')
+    )
+      throw new DomainError('GATEWAY_CALLBACK_REJECTED');
+    let body: Record<string, unknown>;
+    try {
+      const parsed: unknown = JSON.parse(rawBody.toString('utf8'));
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { kind: 'IGNORED' };
+      body = parsed as Record<string, unknown>;
+    } catch {
+      return { kind: 'IGNORED' };
+    }
+    const id = typeof body.id === 'string' && body.id.length > 0 && body.id.length <= 128 ? body.id : null;
+    if (!id) return { kind: 'IGNORED' };
+    const client = await this.gateway.clientOf(merchantId.toLowerCase());
+    try {
+      if (typeof body.payment_id === 'string') {
+        const ours = await this.records.refundByDLocalId(id);
+        // A refund carries its notification_url and the amount refunded; a chargeback goes to the merchant's chargeback URL with neither.
+        if (ours || 'amount_refunded' in body || 'notification_url' in body)
+          return await this.refundNotice(client, merchantId.toLowerCase(), id);
+        // A chargeback: read from dLocal to know it is one; disputes are recorded by the disputes work (contract §21).
+        await client.getChargeback(id);
+        return { kind: 'IGNORED' };
+      }
+      return await this.paymentNotice(client, merchantId.toLowerCase(), id);
+    } catch (error) {
+      // Not answered 2xx: dLocal sends the notification again later; reconciliation is the net under that.
+      if (error instanceof DLocalRequestError && error.status === 404) return { kind: 'UNKNOWN' };
+      if (error instanceof DomainError) throw error;
+      this.logger.warn(`notification about ${id}: ${(error as Error).message}`);
+      throw new DomainError('GATEWAY_UNREACHABLE');
+    }
+  }
+
+  /**
+   * The payer's return from dLocal's page (a POST of the browser to our
+   * callback_url): where to send them on, when the fields carry dLocal's
+   * signature. Nothing is decided on the status it claims; the payment is
+   * read from dLocal (best effort) and applied as a notification would be.
+   */
+  async returned(
+    payinId: string,
+    fields: DLocalReturn,
+  ): Promise<{ merchantId: string; returnUrl: string | null; notice: GatewayNotice | null } | null> {
+    const record = UUID.test(payinId) ? await this.records.paymentOfPayin(payinId.toLowerCase()) : null;
+    if (!record) return null;
+    const credentials = await dlocalCredentials(this.accounts, record.merchantId);
+    if (!credentials || !verifyDLocalCallback(credentials.secretKey, credentials.xLogin, fields)) return null;
+    if (record.paymentId && record.paymentId !== fields.paymentId) return null;
+    let notice: GatewayNotice | null = null;
+    try {
+      notice = await this.paymentNotice(await this.gateway.clientOf(record.merchantId), record.merchantId, fields.paymentId);
+    } catch (error) {
+      this.logger.warn(`return of ${payinId}: ${(error as Error).message}; the notification or reconciliation will tell`);
+    }
+    return { merchantId: record.merchantId, returnUrl: record.returnUrl, notice };
+  }
+
+  /** Where a payer who comes back to the return route by other means (a reload) goes. */
+  async returnUrlOf(payinId: string): Promise<string | null | undefined> {
+    const record = UUID.test(payinId) ? await this.records.paymentOfPayin(payinId.toLowerCase()) : null;
+    return record ? record.returnUrl : undefined;
+  }
+
+  private async paymentNotice(client: DLocalClient, merchantId: string, paymentId: string): Promise<GatewayNotice> {
+    const payment = await client.getPayment(paymentId);
+    const payinId = payment.order_id ?? '';
+    const record = UUID.test(payinId) ? await this.records.paymentOfPayin(payinId.toLowerCase()) : null;
+    // Another merchant's payment, or none of ours at all: nothing changes.
+    if (!record || record.merchantId !== merchantId) return { kind: 'UNKNOWN' };
+    if (!record.paymentId) await this.records.paymentAnswered(record.payinId, payment.id, payment.redirect_url ?? null);
+    else if (record.paymentId !== payment.id) return { kind: 'UNKNOWN' };
+    return { kind: 'CHARGE', payinId: record.payinId, event: eventOfPayment(payment) };
+  }
+
+  private async refundNotice(client: DLocalClient, merchantId: string, refundId: string): Promise<GatewayNotice> {
+    const refund = await client.getRefund(refundId);
+    const ours = ourRefundIdOf(refund);
+    const record = (await this.records.refundByDLocalId(refund.id)) ?? (ours ? await this.records.refund(ours) : null);
+    if (!record || record.merchantId !== merchantId || (refund.payment_id !== undefined && refund.payment_id !== record.paymentId))
+      return { kind: 'UNKNOWN' };
+    await this.records.refundAnswered(record.refundId, refund.id);
+    const status = outcomeOfRefund(refund.status);
+    return {
+      kind: 'REFUND',
+      refundId: record.refundId,
+      status,
+      reference: refund.id,
+      ...(status === 'REJECTED' ? { error: `dLocal answered the refund ${refund.status}` } : {}),
+    };
+  }
+}

@@ -1,0 +1,240 @@
+import { metrics } from '@pcs/observability';
+import * as crypto from 'node:crypto';
+
+/** An account's API credentials (dLocal's dashboard, Settings > Integration). */
+export interface DLocalCredentials {
+  readonly xLogin: string;
+  readonly xTransKey: string;
+  readonly secretKey: string;
+}
+
+/** A payment as dLocal answers it (the fields this service reads). */
+export interface DLocalPayment {
+  readonly id: string;
+  readonly amount: number;
+  readonly currency: string;
+  readonly country?: string;
+  readonly payment_method_id?: string;
+  readonly payment_method_type?: string;
+  readonly status: string;
+  /** A number or a string (contract §20). */
+  readonly status_code?: string | number;
+  readonly status_detail?: string;
+  readonly order_id?: string;
+  readonly redirect_url?: string;
+  readonly notification_url?: string;
+  readonly card?: { readonly last4?: string; readonly brand?: string };
+  readonly refunds?: readonly DLocalRefund[];
+}
+
+/** An order: the payment dLocal holds for one of our order ids (no redirect_url). */
+export interface DLocalOrder {
+  readonly order_id: string;
+  readonly payment_id: string;
+  readonly amount?: number;
+  readonly currency?: string;
+  readonly status: string;
+  readonly status_code?: string | number;
+  readonly status_detail?: string;
+}
+
+export interface DLocalRefund {
+  readonly id: string;
+  readonly payment_id?: string;
+  readonly amount: number;
+  readonly currency?: string;
+  readonly status: string;
+  readonly status_code?: string | number;
+  readonly status_detail?: string;
+  readonly notification_url?: string;
+}
+
+export interface DLocalChargeback {
+  readonly id: string;
+  readonly payment_id: string;
+  readonly amount?: number;
+  readonly currency?: string;
+  readonly status: string;
+}
+
+export interface CreatePaymentRequest {
+  readonly amount: number;
+  readonly currency: string;
+  readonly country: string;
+  readonly payment_method_id: string;
+  readonly payment_method_flow: 'REDIRECT';
+  readonly payer: { readonly name: string; readonly email: string; readonly document: string };
+  readonly order_id: string;
+  readonly description?: string;
+  readonly notification_url: string;
+  readonly callback_url: string;
+}
+
+export interface CreateRefundRequest {
+  readonly payment_id: string;
+  readonly amount: number;
+  readonly currency: string;
+  readonly notification_url: string;
+  readonly description?: string;
+}
+
+/**
+ * A failed request to dLocal: `status` the HTTP status (null when no answer
+ * came: the request may or may not have been applied), `code` dLocal's error
+ * code (5009 a duplicated order id, 4000 not found…).
+ */
+export class DLocalRequestError extends Error {
+  constructor(
+    readonly operation: string,
+    readonly status: number | null,
+    readonly code: number | null,
+    detail: string,
+  ) {
+    super(`dLocal ${operation}: ${detail}`);
+    this.name = 'DLocalRequestError';
+  }
+
+  /** No answer, or dLocal's own failure: the outcome is unknown, not a refusal. */
+  get unknownOutcome(): boolean {
+    return this.status === null || this.status >= 500 || this.status === 429;
+  }
+}
+
+/**
+ * A small typed client of dLocal's Payins API over fetch, signing every
+ * request exactly as dLocal's Security page documents: `X-Date` (ISO 8601
+ * UTC with milliseconds), `X-Login`, `X-Trans-Key`, `X-Version: 2.1`,
+ * `Content-Type`, `User-Agent`, and `Authorization: V2-HMAC-SHA256,
+ * Signature: <hex HMAC-SHA256, keyed with the secret key, of X-Login + X-Date
+ * + the exact body sent>` (nothing after the date for a GET). Each request is
+ * bounded by `timeoutMs` and never retried here (dLocal has no idempotency
+ * key: the callers decide what a retry may do). No credential is put in an
+ * error or a log line.
+ */
+export class DLocalClient {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly timeoutMs: number,
+    private readonly credentials: DLocalCredentials,
+  ) {}
+
+  createPayment(body: CreatePaymentRequest): Promise<DLocalPayment> {
+    return this.request('create_payment', 'POST', '/payments', body);
+  }
+
+  getPayment(paymentId: string): Promise<DLocalPayment> {
+    return this.request('get_payment', 'GET', `/payments/${encodeURIComponent(paymentId)}`);
+  }
+
+  getOrder(orderId: string): Promise<DLocalOrder> {
+    return this.request('get_order', 'GET', `/orders/${encodeURIComponent(orderId)}`);
+  }
+
+  createRefund(body: CreateRefundRequest): Promise<DLocalRefund> {
+    return this.request('create_refund', 'POST', '/refunds', body);
+  }
+
+  getRefund(refundId: string): Promise<DLocalRefund> {
+    return this.request('get_refund', 'GET', `/refunds/${encodeURIComponent(refundId)}`);
+  }
+
+  getChargeback(chargebackId: string): Promise<DLocalChargeback> {
+    return this.request('get_chargeback', 'GET', `/chargebacks/${encodeURIComponent(chargebackId)}`);
+  }
+
+  private async request<T>(operation: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    const started = process.hrtime.bigint();
+    const observe = (outcome: string) =>
+      metrics.gatewayRequests.observe({ provider: 'DLOCAL', operation, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
+    const raw = body === undefined ? '' : JSON.stringify(body);
+    const xDate = new Date().toISOString();
+    const { xLogin, xTransKey, secretKey } = this.credentials;
+    const signature = crypto.createHmac('sha256', secretKey).update(`${xLogin}${xDate}${raw}`).digest('hex');
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers: {
+          'x-date': xDate,
+          'x-login': xLogin,
+          'x-trans-key': xTransKey,
+          'x-version': '2.1',
+          'content-type': 'application/json',
+          'user-agent': 'payment-collection-service/1.0',
+          accept: 'application/json',
+          authorization: `V2-HMAC-SHA256, Signature: ${signature}`,
+        },
+        body: body === undefined ? undefined : raw,
+        signal: AbortSignal.timeout(this.timeoutMs),
+        redirect: 'error',
+      });
+    } catch (error) {
+      const timedOut = (error as Error).name === 'TimeoutError';
+      observe(timedOut ? 'timeout' : 'unreachable');
+      throw new DLocalRequestError(operation, null, null, timedOut ? `no answer within ${this.timeoutMs / 1000} s` : 'unreachable');
+    }
+    let text: string;
+    try {
+      text = await response.text();
+    } catch {
+      observe('timeout');
+      throw new DLocalRequestError(operation, null, null, 'the answer was cut off');
+    }
+    if (!response.ok) {
+      observe(response.status >= 500 ? 'failed' : 'rejected');
+      const said = errorOf(text);
+      throw new DLocalRequestError(operation, response.status, said.code, `answered ${response.status}${said.text}`);
+    }
+    try {
+      const parsed = JSON.parse(text) as T;
+      observe('ok');
+      return parsed;
+    } catch {
+      observe('failed');
+      throw new DLocalRequestError(operation, null, null, 'answered something that is not JSON');
+    }
+  }
+}
+
+/** dLocal's error body: `{ code, message, param? }`; at most 200 characters of it. */
+function errorOf(text: string): { code: number | null; text: string } {
+  try {
+    const body = JSON.parse(text) as { code?: unknown; message?: unknown };
+    const code =
+      typeof body.code === 'number' ? body.code : typeof body.code === 'string' && /^\d+$/.test(body.code) ? Number(body.code) : null;
+    const message = typeof body.message === 'string' ? body.message.slice(0, 200) : '';
+    return { code, text: code !== null || message ? ` (${[code, message].filter((p) => p !== null && p !== '').join(' ')})` : '' };
+  } catch {
+    return { code: null, text: '' };
+  }
+}
+
+/** Whether `authorization` is dLocal's signature of `X-Login + X-Date + body` with this secret key (notifications). */
+export function verifyDLocalSignature(secretKey: string, xLogin: string, xDate: string, body: Buffer, authorization: string): boolean {
+  const match = /^V2-HMAC-SHA256,\s*Signature:\s*([0-9a-fA-F]{64})$/.exec(authorization.trim());
+  if (!match) return false;
+  const expected = crypto
+    .createHmac('sha256', secretKey)
+    .update(Buffer.concat([Buffer.from(`${xLogin}${xDate}`, 'utf8'), body]))
+    .digest();
+  const given = Buffer.from(match[1], 'hex');
+  return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+}
+
+/**
+ * Whether a callback's `signature` is dLocal's (Configure callback URL):
+ * `hmac256(secretKey, X-Login + date + "{status:<status>,paymentId:<paymentId>}")`.
+ */
+export function verifyDLocalCallback(
+  secretKey: string,
+  xLogin: string,
+  fields: { paymentId: string; status: string; date: string; signature: string },
+): boolean {
+  if (!/^[0-9a-fA-F]{64}$/.test(fields.signature)) return false;
+  const expected = crypto
+    .createHmac('sha256', secretKey)
+    .update(`${xLogin}${fields.date}{status:${fields.status},paymentId:${fields.paymentId}}`)
+    .digest();
+  const given = Buffer.from(fields.signature, 'hex');
+  return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+}

@@ -1,0 +1,309 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { RuntimeSettings } from '@pcs/config';
+import { GatewayAccounts } from '@pcs/gateway-accounts';
+import {
+  ChargeOutcome,
+  CheckoutOutcomeUnknownError,
+  CheckoutRequest,
+  CheckoutSession,
+  CollectionMethod,
+  GatewayEvent,
+  GatewayRequestStatus,
+  PaymentGateway,
+  RefundOutcome,
+  RefundRequest,
+} from '@pcs/gateways';
+import { Currency, DomainError, Money } from '@pcs/kernel';
+import { DLOCAL, dlocalCredentials } from './dlocal-account';
+import { DLocalClient, DLocalOrder, DLocalPayment, DLocalRefund, DLocalRequestError } from './dlocal.client';
+import { DLOCAL_COUNTRY, dlocalMethodOf } from './dlocal-methods';
+import { DLocalRecords, DLocalRefundRecord } from './dlocal-records.repository';
+import { checkPayerDocument } from './payer-document';
+
+/** dLocal's payment statuses as the attempt's outcome (contract §20). */
+export function outcomeOfStatus(status: string): GatewayEvent['outcome'] {
+  switch (status) {
+    case 'PAID':
+      return 'APPROVED';
+    case 'REJECTED':
+    case 'CANCELLED':
+    case 'EXPIRED':
+      return 'REJECTED';
+    default: // PENDING, AUTHORIZED, VERIFIED (and any status dLocal adds: nothing is decided on it)
+      return 'PENDING';
+  }
+}
+
+/** Why dLocal ended a payment, as our records keep it: its status_detail and status_code (a number or a string). */
+function reasonOf(payment: Pick<DLocalPayment, 'status' | 'status_code' | 'status_detail'>): string {
+  const code = payment.status_code === undefined ? '' : ` (${String(payment.status_code)})`;
+  return `dLocal: ${payment.status_detail ?? payment.status}${code}`;
+}
+
+/**
+ * A payment as the attempt's outcome: the event id is the payment and its
+ * status, so the same news twice is applied once and a later status is news.
+ * dLocal's payment carries no fee (its fees come in its settlement reports):
+ * no processorFeeAmount.
+ */
+export function eventOfPayment(payment: DLocalPayment): GatewayEvent {
+  const outcome = outcomeOfStatus(payment.status);
+  const last4 = payment.card?.last4;
+  return {
+    gateway: DLOCAL,
+    eventId: `payment:${payment.id}:${payment.status}`,
+    reference: payment.id,
+    outcome,
+    error: outcome === 'REJECTED' ? reasonOf(payment) : undefined,
+    maskedPan: last4 && /^\d{4}$/.test(last4) ? `************${last4}` : undefined,
+    cardType: payment.card?.brand,
+  };
+}
+
+/** A dLocal refund's status in our terms: SUCCESS approved, PENDING waiting, REJECTED or CANCELLED failed (the amount released). */
+export function outcomeOfRefund(status: string): 'APPROVED' | 'REJECTED' | 'PENDING' {
+  if (status === 'SUCCESS') return 'APPROVED';
+  if (status === 'REJECTED' || status === 'CANCELLED') return 'REJECTED';
+  return 'PENDING';
+}
+
+/** The refund of ours a dLocal refund is: named in its notification_url (`refund=<our id>`), which dLocal keeps with it. */
+export function ourRefundIdOf(refund: Pick<DLocalRefund, 'notification_url'>): string | null {
+  if (!refund.notification_url) return null;
+  try {
+    const id = new URL(refund.notification_url).searchParams.get('refund');
+    return id && /^[0-9a-f-]{36}$/i.test(id) ? id.toLowerCase() : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * dLocal behind the gateway port (contract §20), each merchant with its own
+ * account: a collection attempt is a dLocal payment in the REDIRECT flow whose
+ * `order_id` is the attempt's id; the outcome arrives by a verified
+ * notification (DLocalNotifications) or by reconciliation (`lookup`, reading
+ * the order). dLocal has no idempotency key: a payment whose answer was lost
+ * is recorded and looked up (a second POST with its order id is refused,
+ * 5009), and a refund is written down before it is sent, so a retry reads the
+ * payment's refunds instead of sending a second one. Amounts cross as
+ * decimals in the currency's precision, here and nowhere else.
+ */
+@Injectable()
+export class DLocalGateway extends PaymentGateway {
+  private readonly logger = new Logger('dLocal');
+  readonly name = DLOCAL;
+  readonly displayName = 'dLocal';
+  /** A merchant's confirmation of a manual refund returns the money through dLocal, as through Mercado Pago. */
+  readonly refundsManualConfirmations = true;
+  /** Saved cards are not charged at dLocal here: refused before anything is written. */
+  override readonly chargesOffSession = false;
+
+  constructor(
+    private readonly accounts: GatewayAccounts,
+    private readonly records: DLocalRecords,
+    private readonly settings: RuntimeSettings,
+  ) {
+    super();
+  }
+
+  override serves(method: CollectionMethod): boolean {
+    return dlocalMethodOf(method) !== null;
+  }
+
+  /** dLocal verifies every payer: name, e-mail and an identity document of the country. */
+  override needsPayerIdentity(): boolean {
+    return true;
+  }
+
+  async openCheckout(request: CheckoutRequest): Promise<CheckoutSession> {
+    const code = request.method && dlocalMethodOf(request.method);
+    if (!request.method || !code)
+      throw new DomainError('COUNTRY_PROCESSOR_NOT_AVAILABLE', `dLocal does not collect ${request.paymentMethod} here`);
+    const country = request.method.country;
+    const payer = request.payer;
+    const document = checkPayerDocument(country, payer?.document ?? null, payer?.documentType);
+    const missing = !payer?.name ? 'the payer has no name' : !payer.email ? 'the payer has no e-mail' : null;
+    if (missing || !document.ok)
+      throw new DomainError('PAYER_DOCUMENT_REQUIRED', undefined, {
+        provider: this.displayName,
+        reason: missing ?? (document as { reason: string }).reason,
+        reasonEs: missing
+          ? missing === 'the payer has no name'
+            ? 'el pagador no tiene nombre'
+            : 'el pagador no tiene e-mail'
+          : (document as { reasonEs: string }).reasonEs,
+      });
+    const client = await this.clientOf(request.merchantId);
+    const base = this.settings.publicBaseUrl;
+    await this.records.savePayment({
+      payinId: request.payinId,
+      merchantId: request.merchantId,
+      returnUrl: request.returnUrl ?? null,
+      expiresAt: request.expiresAt,
+    });
+    let payment: DLocalPayment;
+    try {
+      payment = await client.createPayment({
+        amount: Money.ofMinor(request.amount, request.currency).toWire(),
+        currency: request.currency,
+        country: DLOCAL_COUNTRY[country],
+        payment_method_id: code,
+        payment_method_flow: 'REDIRECT',
+        payer: { name: payer!.name!.slice(0, 100), email: payer!.email!, document: document.document },
+        order_id: request.payinId,
+        description: request.title.slice(0, 200),
+        notification_url: `${base}/gateways/dlocal/notifications/${request.merchantId}`,
+        callback_url: `${base}/gateways/dlocal/return/${request.payinId}`,
+      });
+    } catch (error) {
+      if (!(error instanceof DLocalRequestError)) throw error;
+      if (error.code === 5009) {
+        // Our order id was taken already: a request whose answer was lost. Its payment has no redirect_url to give.
+        const order = await client.getOrder(request.payinId).catch(() => null);
+        if (order) await this.records.paymentAnswered(request.payinId, order.payment_id, null);
+        throw new CheckoutOutcomeUnknownError(DLOCAL, order?.payment_id ?? null, error.message);
+      }
+      if (error.unknownOutcome) throw new CheckoutOutcomeUnknownError(DLOCAL, null, error.message);
+      // A refusal: nothing was created at dLocal.
+      this.logger.warn(`payment ${request.payinId} refused: ${error.message}`);
+      throw new DomainError('GATEWAY_UNREACHABLE', error.message);
+    }
+    if (!payment.redirect_url) throw new CheckoutOutcomeUnknownError(DLOCAL, payment.id, 'the payment came back without a redirect_url');
+    await this.records.paymentAnswered(request.payinId, payment.id, payment.redirect_url);
+    return { reference: payment.id, url: payment.redirect_url, endsByLookup: true };
+  }
+
+  async checkoutUrl(reference: string): Promise<string> {
+    const record = await this.records.paymentByDLocalId(reference);
+    if (!record?.redirectUrl) throw new Error(`no dLocal checkout ${reference}`);
+    return record.redirectUrl;
+  }
+
+  /**
+   * Nothing to tell dLocal: a REDIRECT payment nobody pays expires there by
+   * itself, and one paid anyway meets a final attempt here, which absorbs it
+   * (logged, for the merchant to refund at dLocal).
+   */
+  async closeCheckout(): Promise<void> {}
+
+  chargeOffSession(): Promise<ChargeOutcome> {
+    return Promise.reject(new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: this.displayName }));
+  }
+
+  async refund(request: RefundRequest): Promise<RefundOutcome> {
+    const client = await this.clientOf(request.merchantId);
+    const paymentId = request.chargeReference ?? (await this.records.paymentOfPayin(request.chargeId))?.paymentId;
+    if (!paymentId) return { status: 'REJECTED', reference: request.refundId, error: 'dLocal has no payment to refund' };
+    const earlier = await this.records.refund(request.refundId);
+    if (earlier?.sentAt) {
+      // Sent before and its answer lost (or this is a retry): dLocal has no idempotency key, so ask it, never send twice.
+      const found = await this.findRefund(client, earlier);
+      if (found) return this.refundOutcome(found);
+    } else if (!earlier) {
+      await this.records.saveRefund({
+        refundId: request.refundId,
+        merchantId: request.merchantId,
+        paymentId,
+        amount: request.amount,
+        currency: request.currency,
+      });
+    }
+    // One send at a time: another still in flight (a concurrent retry) leaves this one to reconciliation.
+    if (!(await this.records.claimSend(request.refundId, 2 * this.settings.gateway.dlocalTimeoutMs)))
+      throw new Error(`refund ${request.refundId} is being sent to dLocal already`);
+    try {
+      const refund = await client.createRefund({
+        payment_id: paymentId,
+        // Always sent: without it dLocal refunds the whole payment.
+        amount: Money.ofMinor(request.amount, request.currency).toWire(),
+        currency: request.currency,
+        notification_url: `${this.settings.publicBaseUrl}/gateways/dlocal/notifications/${request.merchantId}?refund=${request.refundId}`,
+      });
+      await this.records.refundAnswered(request.refundId, refund.id);
+      return this.refundOutcome(refund);
+    } catch (error) {
+      // A refusal (4xx) is final and releases the amount; no answer or a 5xx is settled by reconciliation.
+      if (error instanceof DLocalRequestError && !error.unknownOutcome)
+        return { status: 'REJECTED', reference: request.refundId, error: error.message };
+      throw error;
+    }
+  }
+
+  async lookup(requestId: string, merchantId: string): Promise<GatewayRequestStatus> {
+    const refund = await this.records.refund(requestId);
+    const client = await this.clientOf(merchantId);
+    if (refund) {
+      const found = refund.sentAt ? await this.findRefund(client, refund) : null;
+      // Never sent, or not among the payment's refunds: dLocal never took it.
+      if (!found) return { status: 'NOT_RECEIVED', reference: null };
+      const outcome = outcomeOfRefund(found.status);
+      return {
+        status: outcome,
+        reference: found.id,
+        ...(outcome === 'REJECTED' ? { error: `dLocal answered the refund ${found.status}` } : {}),
+      };
+    }
+    let order: DLocalOrder;
+    try {
+      order = await client.getOrder(requestId);
+    } catch (error) {
+      // No payment with our order id: the request never reached dLocal (or was refused); nothing can be paid on it.
+      if (error instanceof DLocalRequestError && error.status === 404) return { status: 'NOT_RECEIVED', reference: null };
+      throw error;
+    }
+    const record = await this.records.paymentOfPayin(requestId);
+    await this.records.paymentAnswered(requestId, order.payment_id, null);
+    const outcome = outcomeOfStatus(order.status);
+    // A payment whose opening answer was lost: the payer never had its page, so nobody can pay it. It ends here (the payer
+    // starts a new attempt); should dLocal report it paid after all, that meets a final attempt and is logged for a refund.
+    if (outcome === 'PENDING' && record && !record.redirectUrl)
+      return {
+        status: 'REJECTED',
+        reference: order.payment_id,
+        error: 'dLocal: the answer opening the payment was lost; the payer never reached its page',
+      };
+    if (outcome !== 'APPROVED')
+      return { status: outcome, reference: order.payment_id, ...(outcome === 'REJECTED' ? { error: reasonOf(order) } : {}) };
+    // Paid: the payment itself tells the card.
+    const { maskedPan, cardType } = eventOfPayment(await client.getPayment(order.payment_id));
+    return { status: 'APPROVED', reference: order.payment_id, maskedPan, cardType };
+  }
+
+  /** Notifications and the payer's return come through their own routes (they need the merchant's secret key). */
+  verifyCallback(): GatewayEvent {
+    throw new DomainError('GATEWAY_CALLBACK_REJECTED');
+  }
+
+  /** The merchant's client, with its own credentials. */
+  async clientOf(merchantId: string): Promise<DLocalClient> {
+    const credentials = await dlocalCredentials(this.accounts, merchantId);
+    if (!credentials) throw new DomainError('GATEWAY_ACCOUNT_NOT_FOUND', undefined, { provider: this.displayName });
+    return new DLocalClient(this.settings.gateway.dlocalApiUrl, this.settings.gateway.dlocalTimeoutMs, credentials);
+  }
+
+  /**
+   * A refund of ours among its payment's refunds at dLocal: the one dLocal
+   * answered with, or the one whose notification_url names it, or (an older
+   * refund without one) one of the same amount no other refund of ours claims.
+   */
+  private async findRefund(client: DLocalClient, record: DLocalRefundRecord): Promise<DLocalRefund | null> {
+    if (record.dlocalRefundId) return client.getRefund(record.dlocalRefundId);
+    const payment = await client.getPayment(record.paymentId);
+    const refunds = payment.refunds ?? [];
+    const amount = Money.ofMinor(record.amount, record.currency as Currency).toWire();
+    const claimed = await this.records.claimedRefundIds(record.paymentId);
+    const found =
+      refunds.find((r) => ourRefundIdOf(r) === record.refundId) ??
+      refunds.find((r) => ourRefundIdOf(r) === null && !claimed.has(r.id) && r.amount === amount);
+    if (found) await this.records.refundAnswered(record.refundId, found.id);
+    return found ?? null;
+  }
+
+  private refundOutcome(refund: DLocalRefund): RefundOutcome {
+    const status = outcomeOfRefund(refund.status);
+    return status === 'REJECTED'
+      ? { status, reference: refund.id, error: `dLocal answered the refund ${refund.status}` }
+      : { status, reference: refund.id };
+  }
+}

@@ -1,0 +1,8 @@
+export * from './dlocal.module';
+export * from './dlocal-account';
+export { DLocalClient, DLocalRequestError, verifyDLocalCallback, verifyDLocalSignature } from './dlocal.client';
+export type { DLocalCredentials, DLocalPayment, DLocalRefund } from './dlocal.client';
+export { eventOfPayment as dlocalEventOfPayment, outcomeOfStatus as dlocalOutcomeOfStatus } from './dlocal.gateway';
+export * from './dlocal-methods';
+export * from './dlocal-notifications';
+export * from './payer-document';

@@ -1,0 +1,549 @@
+import { CheckoutOutcomeUnknownError, GatewayRegistry } from '@pcs/gateways';
+import { ReconciliationService } from '@pcs/payment-intents';
+import { DLocalStandIn, MercadoPagoStandIn } from '@pcs/testing';
+import * as crypto from 'node:crypto';
+import request from 'supertest';
+import { Testbed, testbed } from './testbed';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
+
+const LOGIN = 'dl-login-shop-0001';
+const TRANS_KEY = 'dl-trans-key-shop-0001';
+const SECRET_KEY = 'dl-secret-key-of-the-shop-0001';
+
+/**
+ * A merchant collects through dLocal (contract §20), over signed HTTP against
+ * the stand-in dLocal written from dLocal's documentation: the payment in the
+ * REDIRECT flow, the payer's decision at its page, its signed notifications,
+ * reconciliation through the order, and refunds without an idempotency key.
+ */
+describe('dLocal behind the gateway port', () => {
+  let bed: Testbed;
+  const dl = new DLocalStandIn()
+    .merchant(LOGIN, TRANS_KEY, SECRET_KEY)
+    .merchant('dl-login-other-0002', 'dl-trans-other', 'dl-secret-other-0002');
+  const mp = new MercadoPagoStandIn().account('TEST-mp-token-for-the-dlocal-shop', 'mp-secret');
+  let merchantId: string;
+  let account: string;
+
+  beforeAll(async () => {
+    await dl.start();
+    await mp.start();
+    bed = await testbed({
+      merchants: 2,
+      reachable: true, // notifications and the payer's return reach this very server
+      payer: {
+        firstName: 'Lucía',
+        lastName: 'Gómez',
+        email: 'lucia@example.uy',
+        documentType: 'IDENTITY_DOCUMENT',
+        document: '1.234.567-2',
+      },
+      gateway: {
+        dlocalApiUrl: dl.url,
+        dlocalTimeoutMs: 2000,
+        mercadoPagoApiUrl: mp.url,
+        mercadoPagoTimeoutMs: 2000,
+        reconcileAfterSeconds: 1,
+      },
+    });
+    merchantId = bed.tenant.merchants[0].merchantId;
+    account = `/merchant/${merchantId}/gateway-account/dlocal`;
+    const connected = await bed.business.put(account, {
+      xLogin: LOGIN,
+      xTransKey: TRANS_KEY,
+      secretKey: SECRET_KEY,
+      paymentMethods: ['VISA'],
+    });
+    expect(connected.status).toBe(200);
+  });
+  afterAll(async () => {
+    // No attempt left waiting for reconciliation with a dLocal that stops here (later suites share the database).
+    await dl.rejectOpen();
+    await mp.rejectOpen();
+    await bed.close();
+    await dl.stop();
+    await mp.stop();
+  });
+  afterEach(() => {
+    dl.notifications = { mode: 'send', delayMs: 0, repeat: 1 };
+    dl.refundStatus = 'SUCCESS';
+  });
+
+  let order = 0;
+  const intent = async (id: string) => (await bed.merchant.get(`/payment-intent/${id}`)).body as Json;
+  const eventually = async (id: string, status: string) => {
+    for (let i = 0; i < 100 && (await intent(id)).paymentIntentStatus !== status; i++) await new Promise((r) => setTimeout(r, 100));
+    return intent(id);
+  };
+  const payinsOf = (intentId: string): Promise<Json[]> =>
+    bed.dataSource.query(`SELECT * FROM payin WHERE payment_intent_id = $1 ORDER BY created_at`, [intentId]);
+  const methodOf = async (intentId: string, method: string, type: string) =>
+    ((await bed.merchant.get(`/payment-intent/${intentId}/payment-methods`)).body.paymentIntentAvailablePaymentMethods as Json[]).find(
+      (m) => m.paymentMethod.paymentMethodName === method && m.paymentInstrumentType.paymentInstrumentTypeName === type,
+    )!;
+  /** An intent of 1,220.50 UYU initialized with a method (a Visa credit card unless said): what dLocal was asked. */
+  const initialized = async (options: { method?: string; type?: string; key?: string; payerId?: string } = {}) => {
+    order += 1;
+    const created = await bed.merchant.post('/payment-intent', {
+      currency: 'UYU',
+      amount: 1220.5,
+      payinType: 'DEFAULT',
+      offSession: false,
+      country: 'URY',
+      externalReference: `dl-order-${order}`,
+      description: 'Mesa 4',
+      invoiceNumber: order,
+      payerId: options.payerId ?? bed.payerId,
+    });
+    expect(created.status).toBe(200);
+    const intentId = created.body.paymentIntent.paymentIntentId as string;
+    const method = await methodOf(intentId, options.method ?? 'VISA', options.type ?? 'CREDIT_CARD');
+    const initialize = bed.merchant.post(`/payment-intent/${intentId}/initialize`, { countryProcessorId: method.countryProcessorId });
+    const started = await (options.key ? initialize.set('Idempotency-Key', options.key) : initialize);
+    return { intentId, started, method };
+  };
+  const notify = (body: unknown, headers: Record<string, string>, merchant = merchantId) =>
+    request(bed.app.getHttpServer()).post(`/gateways/dlocal/notifications/${merchant}`).set(headers).send(JSON.stringify(body));
+
+  it('connects an account with hints only, and refuses methods dLocal does not collect there or another processor has', async () => {
+    const shown = (await bed.business.get(account)).body;
+    expect(shown).toEqual({
+      provider: 'DLOCAL',
+      merchantId,
+      paymentMethods: ['VISA'],
+      xLoginHint: '…0001',
+      xTransKeyHint: '…0001',
+      secretKeyHint: '…0001',
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+    expect(JSON.stringify(shown)).not.toContain(SECRET_KEY);
+    // Uruguayan bank transfers are not among dLocal's methods in Uruguay.
+    const brou = await bed.business.put(account, {
+      xLogin: LOGIN,
+      xTransKey: TRANS_KEY,
+      secretKey: SECRET_KEY,
+      paymentMethods: ['VISA', 'BROU'],
+    });
+    expect(brou.status).toBe(400);
+    expect(brou.body.message).toContain('dLocal does not collect BROU in URY');
+    // A method Mercado Pago already collects for the merchant.
+    const mpAccount = `/merchant/${merchantId}/gateway-account/mercado-pago`;
+    expect(
+      (
+        await bed.business.put(mpAccount, {
+          accessToken: 'TEST-mp-token-for-the-dlocal-shop',
+          webhookSecret: 'mp-secret',
+          paymentMethods: ['MASTER_CARD'],
+        })
+      ).status,
+    ).toBe(200);
+    const taken = await bed.business.put(account, {
+      xLogin: LOGIN,
+      xTransKey: TRANS_KEY,
+      secretKey: SECRET_KEY,
+      paymentMethods: ['VISA', 'MASTER_CARD'],
+    });
+    expect(taken.status).toBe(400);
+    expect(taken.body.message).toContain('MASTER_CARD (MERCADO_PAGO)');
+    expect((await bed.business.delete(mpAccount)).status).toBe(200);
+    // Another business's merchant is not found; nothing about the account leaks.
+    expect((await bed.client(bed.tenant.merchants[1]).get(account)).status).toBe(404);
+    expect((await bed.business.get(account)).body.paymentMethods).toEqual(['VISA']);
+  });
+
+  it('opens a REDIRECT payment signed as dLocal documents it, and an approval arrives by its signed notification', async () => {
+    const { intentId, started } = await initialized();
+    expect(started.status).toBe(200);
+    expect(started.body.gatewayUrl).toMatch(new RegExp(`^${dl.url}/collect/pay/D-4-`));
+    const [attempt] = await payinsOf(intentId);
+    expect(attempt).toMatchObject({ gateway: 'DLOCAL', external_id: started.body.gatewayReferenceId, status: 'PENDING' });
+    const sent = dl.requests.filter((r) => r.method === 'POST' && r.path === '/payments').at(-1)!;
+    expect(JSON.parse(sent.body)).toEqual({
+      amount: 1220.5,
+      currency: 'UYU',
+      country: 'UY',
+      payment_method_id: 'CARD',
+      payment_method_flow: 'REDIRECT',
+      payer: { name: 'Lucía Gómez', email: 'lucia@example.uy', document: '12345672' },
+      order_id: attempt.transaction_id,
+      description: 'Mesa 4',
+      notification_url: expect.stringMatching(new RegExp(`^http://[^/]+/gateways/dlocal/notifications/${merchantId}$`)),
+      callback_url: expect.stringContaining(`/gateways/dlocal/return/${attempt.transaction_id}`),
+    });
+
+    await dl.decide(started.body.gatewayReferenceId, 'pay');
+    const paid = await eventually(intentId, 'SUCCEEDED');
+    expect(paid).toMatchObject({ paymentIntentStatus: 'SUCCEEDED', receivedAmount: 1220.5 });
+    expect((await payinsOf(intentId))[0]).toMatchObject({ status: 'APPROVED' });
+  });
+
+  it('shows a rejection with dLocal’s status detail and code, and lets the payer try again', async () => {
+    const { intentId, started } = await initialized();
+    await dl.decide(started.body.gatewayReferenceId, 'reject');
+    const failed = await eventually(intentId, 'REQUIRES_PAYMENT_INSTRUMENT');
+    expect(failed.lastPaymentError).toContain('The payment was rejected. (300)');
+    const again = await bed.merchant.post(`/payment-intent/${intentId}/initialize`, {
+      countryProcessorId: (await methodOf(intentId, 'VISA', 'CREDIT_CARD')).countryProcessorId,
+    });
+    expect(again.status).toBe(200);
+  });
+
+  it('keeps a pending payment processing until dLocal says it was paid', async () => {
+    const { intentId, started } = await initialized();
+    await dl.decide(started.body.gatewayReferenceId, 'pending');
+    expect((await eventually(intentId, 'PROCESSING')).paymentIntentStatus).toBe('PROCESSING');
+    await dl.settle(started.body.gatewayReferenceId, 'PAID');
+    expect((await eventually(intentId, 'SUCCEEDED')).paymentIntentStatus).toBe('SUCCEEDED');
+  });
+
+  it('settles a payment whose notification was lost through reconciliation (GET /orders/:order_id)', async () => {
+    dl.notifications.mode = 'drop';
+    const { intentId, started } = await initialized();
+    await dl.decide(started.body.gatewayReferenceId, 'pay');
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await intent(intentId)).paymentIntentStatus).toBe('REQUIRES_ACTION');
+    await bed.app.get(ReconciliationService).reconcileDue(new Date(Date.now() + 5_000));
+    expect((await intent(intentId)).paymentIntentStatus).toBe('SUCCEEDED');
+    const [attempt] = await payinsOf(intentId);
+    expect(dl.requests.some((r) => r.method === 'GET' && r.path === `/orders/${attempt.transaction_id}`)).toBe(true);
+  });
+
+  it('applies the same news once, whatever the order and however often it comes', async () => {
+    dl.notifications.mode = 'hold';
+    const { intentId, started } = await initialized();
+    await dl.decide(started.body.gatewayReferenceId, 'pending');
+    await dl.settle(started.body.gatewayReferenceId, 'PAID');
+    const [pending, paid] = dl.held.splice(0);
+    // Each notification makes the service read the payment as it is now: paid, three times, then the stale one.
+    for (const notification of [paid, paid, pending, paid]) expect(await notification.send()).toBe(200);
+    expect((await intent(intentId)).paymentIntentStatus).toBe('SUCCEEDED');
+    const events = (await bed.merchant.get(`/event?type=payment_intent.succeeded&limit=100`)).body[0].results as Json[];
+    expect(events.filter((e) => e.data.object.paymentIntentId === intentId)).toHaveLength(1);
+  });
+
+  it('refuses a forged or foreign notification with a 401 and changes nothing', async () => {
+    dl.notifications.mode = 'drop';
+    const { intentId, started } = await initialized();
+    await dl.decide(started.body.gatewayReferenceId, 'pay');
+    const body = { id: started.body.gatewayReferenceId, status: 'PAID' };
+    const raw = JSON.stringify(body);
+    const genuine = dl.signedHeaders(LOGIN, raw);
+    for (const headers of [
+      {},
+      { ...genuine, authorization: genuine.authorization.replace(/.$/, (c) => (c === '0' ? '1' : '0')) },
+      dl.signedHeaders('dl-login-other-0002', raw),
+      { ...genuine, 'x-date': new Date(Date.now() + 1000).toISOString() },
+      { ...genuine, 'x-login': 'dl-login-other-0002' },
+    ]) {
+      const refused = await notify(body, { 'content-type': 'application/json', ...headers });
+      expect(refused.status).toBe(401);
+      expect(refused.body.errorId).toBe('Payins:GATEWAY_CALLBACK_REJECTED');
+    }
+    // Signed for a merchant without an account (the other merchant): refused too.
+    expect((await notify(body, genuine, bed.tenant.merchants[1].merchantId)).status).toBe(401);
+    expect((await intent(intentId)).paymentIntentStatus).toBe('REQUIRES_ACTION');
+    // The genuine one applies (a body that changed would not be signed; the status read is dLocal's own).
+    expect((await notify(body, genuine)).body).toEqual({ received: true, result: 'applied' });
+    expect((await intent(intentId)).paymentIntentStatus).toBe('SUCCEEDED');
+  });
+
+  it("changes nothing when a merchant's notification names another merchant's payment", async () => {
+    dl.notifications.mode = 'drop';
+    const { intentId, started } = await initialized();
+    await dl.decide(started.body.gatewayReferenceId, 'pay');
+    // The second merchant connects the same dLocal account (a business with one account for two shops).
+    const second = bed.tenant.merchants[1].merchantId;
+    const secondAccount = `/merchant/${second}/gateway-account/dlocal`;
+    expect(
+      (await bed.business.put(secondAccount, { xLogin: LOGIN, xTransKey: TRANS_KEY, secretKey: SECRET_KEY, paymentMethods: ['VISA'] }))
+        .status,
+    ).toBe(200);
+    try {
+      const body = { id: started.body.gatewayReferenceId };
+      const answer = await notify(body, dl.signedHeaders(LOGIN, JSON.stringify(body)), second);
+      expect(answer.body).toEqual({ received: true, result: 'unknown' });
+      expect((await intent(intentId)).paymentIntentStatus).toBe('REQUIRES_ACTION');
+    } finally {
+      await bed.business.delete(secondAccount);
+    }
+  });
+
+  it('refunds part, then the rest, through dLocal; a refund dLocal rejects releases its amount', async () => {
+    const { intentId, started } = await initialized();
+    const paymentId = started.body.gatewayReferenceId as string;
+    await dl.decide(paymentId, 'pay');
+    await eventually(intentId, 'SUCCEEDED');
+
+    const partial = await bed.merchant.post(`/payment-intent/${intentId}/refund`, { requestedRefundAmount: 200.25 });
+    expect(partial.status).toBe(200);
+    expect(partial.body.paymentIntentStatus).toBe('PARTIALLY_REFUNDED');
+    const sent = dl.requests.filter((r) => r.method === 'POST' && r.path === '/refunds').at(-1)!;
+    const refundRows = (await payinsOf(intentId)).filter((p) => p.transaction_type === 'REFUND');
+    expect(JSON.parse(sent.body)).toEqual({
+      payment_id: paymentId,
+      amount: 200.25,
+      currency: 'UYU',
+      notification_url: expect.stringMatching(
+        new RegExp(`/gateways/dlocal/notifications/${merchantId}\\?refund=${refundRows[0].transaction_id}$`),
+      ),
+    });
+    expect(refundRows[0]).toMatchObject({ status: 'APPROVED', external_id: expect.stringMatching(/^REF-/) });
+
+    dl.refundStatus = 'REJECTED';
+    const refused = await bed.merchant.post(`/payment-intent/${intentId}/refund`, { requestedRefundAmount: 100 });
+    expect(refused.body.paymentIntentStatus).toBe('PARTIALLY_REFUNDED');
+    expect((await payinsOf(intentId)).filter((p) => p.transaction_type === 'REFUND').at(-1)!.status).toBe('REJECTED');
+
+    dl.refundStatus = 'SUCCESS';
+    const rest = await bed.merchant.post(`/payment-intent/${intentId}/refund`);
+    expect(rest.body.paymentIntentStatus).toBe('REFUNDED');
+    const payment = dl.payments.get(paymentId)!;
+    expect(payment.refunds.filter((r) => r.status === 'SUCCESS').map((r) => r.amount)).toEqual([200.25, 1020.25]);
+  });
+
+  it('keeps a pending refund until dLocal’s notification ends it, both ways', async () => {
+    const { intentId, started } = await initialized();
+    await dl.decide(started.body.gatewayReferenceId, 'pay');
+    await eventually(intentId, 'SUCCEEDED');
+    dl.refundStatus = 'PENDING';
+    expect((await bed.merchant.post(`/payment-intent/${intentId}/refund`, { requestedRefundAmount: 20 })).status).toBe(200);
+    expect((await bed.merchant.post(`/payment-intent/${intentId}/refund`, { requestedRefundAmount: 30 })).status).toBe(200);
+    const [first, second] = (await payinsOf(intentId)).filter((p) => p.transaction_type === 'REFUND');
+    expect([first.status, second.status]).toEqual(['PENDING', 'PENDING']);
+    const paymentRefunds = dl.payments.get(started.body.gatewayReferenceId)!.refunds;
+    await dl.settleRefund(paymentRefunds[0].id, 'SUCCESS');
+    await dl.settleRefund(paymentRefunds[1].id, 'CANCELLED');
+    expect((await payinsOf(intentId)).filter((p) => p.transaction_type === 'REFUND').map((r) => r.status)).toEqual([
+      'APPROVED',
+      'REJECTED',
+    ]);
+    // The cancelled refund's 30.00 is refundable again: the rest is 1,200.50.
+    dl.refundStatus = 'SUCCESS';
+    const rest = await bed.merchant.post(`/payment-intent/${intentId}/refund`);
+    expect(rest.body.paymentIntentStatus).toBe('REFUNDED');
+    expect(Number((await payinsOf(intentId)).filter((p) => p.transaction_type === 'REFUND').at(-1)!.amount)).toBe(120050);
+  });
+
+  it("never refunds twice after a lost answer: asked again, the adapter reads the payment's refunds", async () => {
+    const { intentId, started } = await initialized();
+    const paymentId = started.body.gatewayReferenceId as string;
+    await dl.decide(paymentId, 'pay');
+    await eventually(intentId, 'SUCCEEDED');
+    // dLocal makes the refund, but answers after our 2 s bound.
+    dl.faults.push({ method: 'POST', pathPrefix: '/refunds', answer: 'late', lateMs: 3000, times: 1 });
+    const first = await bed.merchant.post(`/payment-intent/${intentId}/refund`, { requestedRefundAmount: 300 });
+    expect(first.status).toBe(200);
+    const [refund] = (await payinsOf(intentId)).filter((p) => p.transaction_type === 'REFUND');
+    expect(refund.status).toBe('PENDING'); // its amount stays reserved meanwhile
+    for (let i = 0; i < 100 && dl.payments.get(paymentId)!.refunds.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    const posts = () => dl.requests.filter((r) => r.method === 'POST' && r.path === '/refunds').length;
+    const sent = posts();
+    // Any retry of the same refund (a cut request carried on, a confirmation sent again) asks dLocal, never sends twice.
+    const again = await bed.app
+      .get(GatewayRegistry)
+      .get('DLOCAL')
+      .refund({
+        refundId: refund.transaction_id,
+        merchantId,
+        chargeId: (await payinsOf(intentId))[0].transaction_id,
+        chargeReference: paymentId,
+        merchantName: 'Shop',
+        paymentMethod: 'VISA',
+        currency: 'UYU' as never,
+        amount: 30000,
+      });
+    expect(again).toMatchObject({ status: 'APPROVED', reference: dl.payments.get(paymentId)!.refunds[0].id });
+    expect(posts()).toBe(sent);
+    // Reconciliation records it.
+    await bed.app.get(ReconciliationService).reconcileDue(new Date(Date.now() + 5_000));
+    expect((await payinsOf(intentId)).find((p) => p.transaction_id === refund.transaction_id)).toMatchObject({ status: 'APPROVED' });
+    expect(dl.payments.get(paymentId)!.refunds.map((r) => r.amount)).toEqual([300]);
+    expect(dl.requests.some((r) => r.method === 'GET' && r.path === `/payments/${paymentId}`)).toBe(true);
+  });
+
+  it('records a payment whose answer was lost, answers 503, and lets the payer start again at once', async () => {
+    dl.faults.push({ method: 'POST', pathPrefix: '/payments', answer: 'late', lateMs: 3000, times: 1 });
+    const key = `dl-init-${crypto.randomUUID()}`;
+    const { intentId, started, method } = await initialized({ key });
+    expect(started.status).toBe(503);
+    expect(started.body.errorId).toBe('Payins:GATEWAY_UNREACHABLE');
+    const [attempt] = await payinsOf(intentId);
+    expect(attempt).toMatchObject({ gateway: 'DLOCAL', status: 'PENDING', external_id: null });
+    // The same request again answers the same; no second payment is asked for.
+    const retried = await bed.merchant
+      .post(`/payment-intent/${intentId}/initialize`, { countryProcessorId: method.countryProcessorId })
+      .set('Idempotency-Key', key);
+    expect(retried.status).toBe(503);
+    // The payer starts again at once: a new order id, the lost attempt replaced.
+    const again = await bed.merchant.post(`/payment-intent/${intentId}/initialize`, { countryProcessorId: method.countryProcessorId });
+    expect(again.status).toBe(200);
+    expect((await payinsOf(intentId)).map((r) => r.status)).toEqual(['CANCELLED', 'PENDING']);
+    const ordersOfLost = () =>
+      dl.requests.filter((r) => r.method === 'POST' && r.path === '/payments' && JSON.parse(r.body).order_id === attempt.transaction_id);
+    expect(ordersOfLost()).toHaveLength(1);
+    // dLocal made the lost one late; asked by its order, it ends: nobody can reach its page.
+    for (let i = 0; i < 50 && ![...dl.payments.values()].some((p) => p.order_id === attempt.transaction_id); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    const answer = await bed.app.get(GatewayRegistry).get('DLOCAL').lookup(attempt.transaction_id, merchantId);
+    expect(answer).toMatchObject({
+      status: 'REJECTED',
+      reference: expect.stringMatching(/^D-4-/),
+      error: expect.stringContaining('never reached'),
+    });
+  });
+
+  it('knows an order id dLocal already holds (5009) as a lost answer, and tells the payment it names', async () => {
+    const gateway = bed.app.get(GatewayRegistry).get('DLOCAL');
+    const payinId = crypto.randomUUID();
+    const checkout = {
+      payinId,
+      merchantId,
+      title: 'Mesa 9',
+      merchantName: 'Shop',
+      paymentMethod: 'VISA',
+      method: { country: 'URY', instrumentType: 'CREDIT_CARD', paymentMethod: 'VISA' },
+      payer: { name: 'Lucía Gómez', email: 'lucia@example.uy', document: '1.234.567-2' },
+      currency: 'UYU' as never,
+      amount: 1000,
+      expiresAt: new Date(Date.now() + 60_000),
+    };
+    const first = await gateway.openCheckout(checkout);
+    const second = await gateway.openCheckout(checkout).catch((error: unknown) => error);
+    expect(second).toBeInstanceOf(CheckoutOutcomeUnknownError);
+    expect((second as CheckoutOutcomeUnknownError).reference).toBe(first.reference);
+  });
+
+  it('refuses a payer without a document dLocal takes, before asking dLocal anything', async () => {
+    const passport = await bed.merchant.post('/payer', {
+      firstName: 'Ann',
+      lastName: 'Lee',
+      email: 'ann@example.com',
+      documentType: 'PASSPORT',
+      document: 'AB123456',
+    });
+    const none = await bed.merchant.post('/payer', { firstName: 'Bo', lastName: 'Ruiz', email: 'bo@example.com' });
+    const before = dl.requests.length;
+    for (const payer of [passport.body.payerId, none.body.payerId]) {
+      const { started } = await initialized({ payerId: payer });
+      expect(started.status).toBe(400);
+      expect(started.body.errorId).toBe('Payins:PAYER_DOCUMENT_REQUIRED');
+      expect(started.body.showMessage.EN).toContain('a cédula (CI) or a RUT');
+      expect(started.body.showMessage.ES).toContain('una cédula (CI) o un RUT');
+    }
+    expect(dl.requests.length).toBe(before);
+  });
+
+  it('routes each method of a merchant to its own processor: dLocal, Mercado Pago, the sandbox', async () => {
+    const mpAccount = `/merchant/${merchantId}/gateway-account/mercado-pago`;
+    expect(
+      (await bed.business.put(mpAccount, { accessToken: 'TEST-mp-token-for-the-dlocal-shop', webhookSecret: 'mp-secret' })).status,
+    ).toBe(200);
+    try {
+      const gatewayOf = async (method: string, type: string) => {
+        const { intentId, started } = await initialized({ method, type });
+        expect(started.status).toBe(200);
+        return (await payinsOf(intentId))[0].gateway as string;
+      };
+      expect(await gatewayOf('VISA', 'CREDIT_CARD')).toBe('DLOCAL');
+      expect(await gatewayOf('MERCADO_PAGO', 'WALLETS')).toBe('MERCADO_PAGO');
+      expect(await gatewayOf('OCA', 'CREDIT_CARD')).toBe('SANDBOX');
+    } finally {
+      await bed.business.delete(mpAccount);
+    }
+  });
+
+  it('refuses an off-session charge on a method routed to dLocal with a 400, writing nothing', async () => {
+    const instrument = await bed.merchant.post('/payment-instrument', { payerId: bed.payerId, paymentMethodName: 'VISA', country: 'URY' });
+    expect(instrument.status).toBe(200);
+    const refused = await bed.merchant.post('/payment-intent', {
+      currency: 'UYU',
+      amount: 300,
+      payinType: 'DEFAULT',
+      offSession: true,
+      country: 'URY',
+      externalReference: 'dl-off-session',
+      invoiceNumber: 78,
+      payerId: bed.payerId,
+      paymentInstrumentId: instrument.body.paymentInstrumentId,
+      confirm: true,
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errorId).toBe('Payins:OFF_SESSION_NOT_SUPPORTED');
+    expect(refused.body.showMessage.EN).toContain('dLocal');
+    expect(await bed.dataSource.query(`SELECT 1 FROM payment_intent WHERE external_reference = 'dl-off-session'`)).toEqual([]);
+  });
+
+  it('takes the payer back from dLocal’s POST to the callback_url only with dLocal’s signature, and reads the payment itself', async () => {
+    dl.notifications.mode = 'drop';
+    const { intentId, started } = await initialized();
+    const callback = await dl.decide(started.body.gatewayReferenceId, 'pay');
+    const server = bed.app.getHttpServer();
+    const path = new URL(callback.url).pathname;
+    const forged = await request(server)
+      .post(path)
+      .type('form')
+      .send({ ...callback.fields, status: 'REJECTED' });
+    expect(forged.status).toBe(400);
+    expect((await intent(intentId)).paymentIntentStatus).toBe('REQUIRES_ACTION');
+    const back = await request(server).post(path).type('form').send(callback.fields);
+    expect(back.status).toBe(200);
+    expect(back.text).toContain('dLocal está procesando su pago');
+    // What dLocal said was read from dLocal, not from the form.
+    expect((await intent(intentId)).paymentIntentStatus).toBe('SUCCEEDED');
+    expect((await request(server).get(`/gateways/dlocal/return/${crypto.randomUUID()}`)).status).toBe(404);
+  });
+
+  it('acknowledges a chargeback notification it reads from dLocal, changing no payment (disputes: contract §21)', async () => {
+    const { intentId, started } = await initialized();
+    await dl.decide(started.body.gatewayReferenceId, 'pay');
+    await eventually(intentId, 'SUCCEEDED');
+    const url = `${new URL(dl.requests.filter((r) => r.path === '/payments').at(-1)!.body.length ? JSON.parse(dl.requests.filter((r) => r.path === '/payments').at(-1)!.body).notification_url : '').toString()}`;
+    dl.notifications.mode = 'hold';
+    await dl.chargeback(started.body.gatewayReferenceId, url);
+    const [held] = dl.held.splice(0);
+    expect(await held.send()).toBe(200);
+    expect((await intent(intentId)).paymentIntentStatus).toBe('SUCCEEDED');
+    expect(dl.requests.some((r) => r.method === 'GET' && r.path.startsWith('/chargebacks/'))).toBe(true);
+  });
+
+  it('answers hostile notifications and return posts with clear refusals, never a 500', async () => {
+    const server = bed.app.getHttpServer();
+    const route = `/gateways/dlocal/notifications/${merchantId}`;
+    const signed = (raw: string) => dl.signedHeaders(LOGIN, raw);
+    const answers = [
+      await request(server).post(route).set(signed('null')).send('null'),
+      await request(server).post(route).set(signed('{}')).send('{}'),
+      await request(server).post('/gateways/dlocal/notifications/not-a-merchant').set(signed('{}')).send('{}'),
+      await request(server)
+        .post(route)
+        .set({ 'content-type': 'application/json', authorization: 'V2-HMAC-SHA256, Signature: <script>', 'x-date': '%00' })
+        .send('{}'),
+    ];
+    for (const answer of answers) {
+      expect([200, 400, 401]).toContain(answer.status);
+      if (answer.status !== 200) expect(answer.body.errorId).toMatch(/^(Payins:GATEWAY_CALLBACK_REJECTED|Validation:[A-Z_]+)$/);
+      else expect(answer.body).toEqual({ received: true, result: expect.stringMatching(/^(ignored|unknown)$/) });
+    }
+    const odd = JSON.stringify({ id: 'D-4-not-a-payment-of-ours' });
+    expect((await request(server).post(route).set(signed(odd)).send(odd)).body).toEqual({ received: true, result: 'unknown' });
+    for (const id of ['not-a-uuid', '%2e%2e', 'A'.repeat(300)]) {
+      const page = await request(server).post(`/gateways/dlocal/return/${id}`).type('form').send({ paymentId: '<b>', status: 'APPROVED' });
+      expect([400, 404]).toContain(page.status);
+      expect(page.text).not.toMatch(/Error|stack/);
+    }
+  });
+
+  it('counts its requests to dLocal in /metrics by operation and outcome, without tenants or credentials', async () => {
+    const text = (await request(bed.app.getHttpServer()).get('/metrics')).text;
+    expect(text).toMatch(/pcs_gateway_request_duration_seconds_count\{provider="DLOCAL",operation="create_payment",outcome="ok"\} [1-9]/);
+    expect(text).toMatch(
+      /pcs_gateway_request_duration_seconds_count\{provider="DLOCAL",operation="create_payment",outcome="timeout"\} [1-9]/,
+    );
+    expect(text).toMatch(/provider="DLOCAL",operation="create_refund",outcome="ok"/);
+    expect(text).not.toContain(SECRET_KEY);
+    expect(text).not.toContain(merchantId);
+  });
+});
