@@ -41,7 +41,8 @@ describe('Mercado Pago gateway accounts', () => {
     const [row] = await bed.dataSource.query(`SELECT * FROM gateway_account WHERE merchant_id = $1`, [bed.tenant.merchants[0].merchantId]);
     expect(JSON.stringify(row)).not.toContain(TOKEN.slice(5, 30));
     expect(JSON.stringify(row)).not.toContain(SECRET);
-    expect(row.access_token_sealed).toMatch(/^v1:/);
+    // One table for every processor (contract §20): each credential sealed under its field's name.
+    expect(row.secrets_sealed).toEqual({ accessToken: expect.stringMatching(/^v1:/), webhookSecret: expect.stringMatching(/^v1:/) });
 
     // The merchant's own credentials replace it: same creation time, new methods, new token.
     const replaced = await bed.merchant.put(route, {

@@ -9,6 +9,9 @@ import {
   CollectionMethod,
   GatewayEvent,
   GatewayRequestStatus,
+  PayerFieldProblem,
+  PayerIdentity,
+  PayerText,
   PaymentGateway,
   RefundOutcome,
   RefundRequest,
@@ -18,7 +21,7 @@ import { DLOCAL, dlocalCredentials } from './dlocal-account';
 import { DLocalClient, DLocalOrder, DLocalPayment, DLocalRefund, DLocalRequestError } from './dlocal.client';
 import { DLOCAL_COUNTRY, dlocalMethodOf } from './dlocal-methods';
 import { DLocalRecords, DLocalRefundRecord } from './dlocal-records.repository';
-import { checkPayerDocument } from './payer-document';
+import { checkPayerDocument, DOCUMENTS_SERVED } from './payer-document';
 
 /** dLocal's payment statuses as the attempt's outcome (contract §20). */
 export function outcomeOfStatus(status: string): GatewayEvent['outcome'] {
@@ -114,6 +117,41 @@ export class DLocalGateway extends PaymentGateway {
   /** dLocal verifies every payer: name, e-mail and an identity document of the country. */
   override needsPayerIdentity(): boolean {
     return true;
+  }
+
+  /** The name, the e-mail and a document dLocal takes in the country, each said beside its field. */
+  override payerIdentityProblems(method: CollectionMethod, payer: PayerIdentity): PayerFieldProblem[] {
+    const problems: PayerFieldProblem[] = [];
+    const name = payer.name?.trim() ?? '';
+    if (name.length < 2 || name.length > 100)
+      problems.push({
+        field: 'name',
+        message: { es: 'Escriba su nombre completo.', en: 'Enter your full name.', pt: 'Informe seu nome completo.' },
+      });
+    if (!payer.email || !/^[^\s@]{1,64}@[^\s@]{1,188}\.[^\s@]{2,63}$/.test(payer.email.trim()))
+      problems.push({
+        field: 'email',
+        message: { es: 'Escriba un correo electrónico válido.', en: 'Enter a valid e-mail address.', pt: 'Informe um e-mail válido.' },
+      });
+    const document = checkPayerDocument(method.country, payer.document, payer.documentType);
+    if (!document.ok) {
+      const served = DOCUMENTS_SERVED[method.country];
+      problems.push({
+        field: 'document',
+        message: served
+          ? {
+              es: `Escriba un documento válido: ${served.es}.`,
+              en: `Enter a valid document: ${served.en}.`,
+              pt: `Informe um documento válido: ${served.pt}.`,
+            }
+          : { es: document.reasonEs, en: document.reason, pt: document.reasonPt },
+      });
+    }
+    return problems;
+  }
+
+  override payerDocumentLabel(method: CollectionMethod): PayerText {
+    return DOCUMENTS_SERVED[method.country]?.label ?? super.payerDocumentLabel(method);
   }
 
   async openCheckout(request: CheckoutRequest): Promise<CheckoutSession> {

@@ -2,17 +2,18 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post, Req, Res } from 
 import { ApiExcludeController } from '@nestjs/swagger';
 import { DLOCAL, DLocalNotifications } from '@pcs/dlocal';
 import { PayerPage, Public, RawBodyRequest } from '@pcs/http';
-import { PAGE_HEADERS, pageLanguage, renderPage } from '@pcs/pages';
+import { PAGE_HEADERS, payerLanguage, renderPage } from '@pcs/pages';
 import { GatewayNotifications, NotificationResult } from '@pcs/payment-intents';
 import type { Request, Response } from 'express';
 
 const RETURNED = {
   es: { title: 'Gracias', body: 'dLocal está procesando su pago. Puede cerrar esta página.' },
   en: { title: 'Thank you', body: 'dLocal is processing your payment. You may close this page.' },
+  pt: { title: 'Obrigado', body: 'O dLocal está processando seu pagamento. Você pode fechar esta página.' },
 };
 
 const field = (body: Record<string, unknown> | undefined, name: string) =>
-  typeof body?.[name] === 'string' && (body[name]).length <= 256 ? (body[name]) : '';
+  typeof body?.[name] === 'string' && body[name].length <= 256 ? body[name] : '';
 
 /**
  * dLocal's routes on each API (contract §20): its notifications (a payment,
@@ -80,7 +81,7 @@ export class DLocalController {
   }
 
   private page(response: Response, acceptLanguage: string | undefined, status: number): void {
-    const language = pageLanguage(acceptLanguage);
+    const language = payerLanguage(acceptLanguage);
     const t = RETURNED[language];
     response
       .status(status)

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } fro
 import { ApiExcludeController } from '@nestjs/swagger';
 import { PayerPage, Public } from '@pcs/http';
 import { MERCADO_PAGO, MercadoPagoNotifications, MercadoPagoRecords } from '@pcs/mercado-pago';
-import { PAGE_HEADERS, pageLanguage, renderPage } from '@pcs/pages';
+import { PAGE_HEADERS, payerLanguage, renderPage } from '@pcs/pages';
 import { GatewayNotifications, NotificationResult } from '@pcs/payment-intents';
 import type { Response } from 'express';
 
@@ -11,6 +11,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const RETURNED = {
   es: { title: 'Gracias', body: 'Mercado Pago está procesando su pago. Puede cerrar esta página.' },
   en: { title: 'Thank you', body: 'Mercado Pago is processing your payment. You may close this page.' },
+  pt: { title: 'Obrigado', body: 'O Mercado Pago está processando seu pagamento. Você pode fechar esta página.' },
 };
 
 /**
@@ -56,7 +57,7 @@ export class MercadoPagoController {
     // What Mercado Pago appends to the address (payment_id, status…) is not trusted: the outcome comes by notification.
     const checkout = UUID.test(payinId) ? await this.records.checkoutOfPayin(payinId.toLowerCase()) : null;
     if (checkout?.returnUrl) return void response.set('Cache-Control', 'no-store').redirect(303, checkout.returnUrl);
-    const language = pageLanguage(acceptLanguage);
+    const language = payerLanguage(acceptLanguage);
     const t = RETURNED[language];
     response
       .status(checkout ? 200 : 404)

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { renderSandboxNotFound, renderSandboxPage, SandboxDecision, SandboxDesk, SandboxPageView } from '@pcs/gateways';
 import { PayerPage, Public } from '@pcs/http';
 import { DomainError, InvalidRequestError } from '@pcs/kernel';
-import { PAGE_HEADERS, pageLanguage } from '@pcs/pages';
+import { PAGE_HEADERS, payerLanguage } from '@pcs/pages';
 import type { Response } from 'express';
 
 const DECISIONS: readonly SandboxDecision[] = ['approve', 'reject', 'pending'];
@@ -28,7 +28,7 @@ export class SandboxGatewayController {
     @Headers('accept-language') acceptLanguage: string | undefined,
     @Res() response: Response,
   ): Promise<void> {
-    const language = pageLanguage(acceptLanguage);
+    const language = payerLanguage(acceptLanguage);
     const view = await this.view(() => this.desk.page(reference));
     response
       .status(view ? 200 : 404)
@@ -49,7 +49,7 @@ export class SandboxGatewayController {
     if (typeof outcome !== 'string' || !DECISIONS.includes(outcome as SandboxDecision)) {
       throw new InvalidRequestError(['outcome'], 'outcome must be approve, reject or pending');
     }
-    const language = pageLanguage(acceptLanguage);
+    const language = payerLanguage(acceptLanguage);
     const view = await this.view(() => this.desk.decide(reference, outcome as SandboxDecision));
     if (!view) {
       response.status(404).set(PAGE_HEADERS).send(renderSandboxNotFound(language));

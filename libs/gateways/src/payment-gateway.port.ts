@@ -20,6 +20,15 @@ export interface PayerIdentity {
   readonly documentType?: string | null;
 }
 
+/** A text in each language of the payer's pages. */
+export type PayerText = Readonly<Record<'es' | 'en' | 'pt', string>>;
+
+/** What is wrong with one of the payer's details, for a page to say beside the field. */
+export interface PayerFieldProblem {
+  readonly field: 'name' | 'email' | 'document';
+  readonly message: PayerText;
+}
+
 export interface CheckoutRequest {
   readonly payinId: string;
   /** Whose payment: an adapter that works with each merchant's own account uses its credentials. */
@@ -192,6 +201,17 @@ export abstract class PaymentGateway {
   needsPayerIdentity(method: CollectionMethod): boolean {
     void method;
     return false;
+  }
+  /** What the payer's details lack for this method (asked before the checkout opens, by the pages that can ask). */
+  payerIdentityProblems(method: CollectionMethod, payer: PayerIdentity): PayerFieldProblem[] {
+    void method;
+    void payer;
+    return [];
+  }
+  /** How the identity document is named for this method's country. */
+  payerDocumentLabel(method: CollectionMethod): PayerText {
+    void method;
+    return { es: 'Documento de identidad', en: 'Identity document', pt: 'Documento de identidade' };
   }
   /** A page where the payer completes the payment. */
   abstract openCheckout(request: CheckoutRequest): Promise<CheckoutSession>;

@@ -10,7 +10,7 @@ import {
 } from '@nestjs/common';
 import { isDatabaseUnavailable } from '@pcs/database';
 import { DomainError } from '@pcs/kernel';
-import { PAGE_HEADERS, pageLanguage, renderTryAgainPage } from '@pcs/pages';
+import { PAGE_HEADERS, payerLanguage, renderTryAgainPage } from '@pcs/pages';
 import type { Request, Response } from 'express';
 import { catchError, EMPTY, Observable, throwError } from 'rxjs';
 import { RETRY_AFTER_SECONDS } from './error-body';
@@ -34,7 +34,7 @@ export function answerWithTryAgainPage(request: Request, response: Response, sta
     .status(status)
     .set(PAGE_HEADERS)
     .set('Retry-After', String(retryAfterSeconds))
-    .send(renderTryAgainPage(pageLanguage(request.header('accept-language')), request.originalUrl));
+    .send(renderTryAgainPage(payerLanguage(request.header('accept-language')), request.originalUrl));
 }
 
 @Injectable()

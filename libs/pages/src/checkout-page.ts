@@ -1,6 +1,6 @@
 import { Currency } from '@pcs/kernel';
 import { escapeHtml, formatAmount, formatDateTime } from './format';
-import { PageLanguage } from './language';
+import { PayerLanguage } from './language';
 import { renderPage } from './layout';
 
 /**
@@ -9,7 +9,7 @@ import { renderPage } from './layout';
  * is paid for, the total with its VAT (and tip), the methods as buttons of
  * forms protected by a token, and each state after the gateway.
  */
-export type CheckoutState = 'CHOOSE' | 'AT_GATEWAY' | 'PROCESSING' | 'PAID' | 'CLOSED' | 'EXPIRED';
+export type CheckoutState = 'CHOOSE' | 'PAYER' | 'AT_GATEWAY' | 'PROCESSING' | 'PAID' | 'CLOSED' | 'EXPIRED';
 /** Which page this is: a few texts name it. */
 export type CheckoutSubject = 'link' | 'checkout';
 
@@ -18,6 +18,41 @@ export interface CheckoutMethod {
   readonly id: string;
   readonly paymentMethod: string;
   readonly instrumentType: string;
+}
+
+/** The payer's details a gateway needs before it opens (contract §20): the method chosen, what was given, what is wrong. */
+export interface PayerForm {
+  readonly countryProcessorId: string;
+  readonly paymentMethod: string;
+  readonly instrumentType: string;
+  readonly documentLabel: Readonly<Record<PayerLanguage, string>>;
+  readonly values: { readonly name: string; readonly email: string; readonly document: string };
+  readonly errors: Partial<Record<'name' | 'email' | 'document', Readonly<Record<PayerLanguage, string>>>>;
+}
+
+/** A payer step as the payment-intent services give it (structurally: pages depend on no payment context). */
+export interface PayerStepLike {
+  readonly countryProcessorId: string;
+  readonly paymentMethod: string;
+  readonly instrumentType: string;
+  readonly documentLabel: Readonly<Record<PayerLanguage, string>>;
+  readonly given: { readonly name: string | null; readonly email: string | null; readonly document: string | null };
+  readonly problems: readonly {
+    readonly field: 'name' | 'email' | 'document';
+    readonly message: Readonly<Record<PayerLanguage, string>>;
+  }[];
+}
+
+/** The form model of a payer step. */
+export function payerForm(step: PayerStepLike): PayerForm {
+  return {
+    countryProcessorId: step.countryProcessorId,
+    paymentMethod: step.paymentMethod,
+    instrumentType: step.instrumentType,
+    documentLabel: step.documentLabel,
+    values: { name: step.given.name ?? '', email: step.given.email ?? '', document: step.given.document ?? '' },
+    errors: Object.fromEntries(step.problems.map((problem) => [problem.field, problem.message])),
+  };
 }
 
 export interface CheckoutPageModel {
@@ -39,9 +74,11 @@ export interface CheckoutPageModel {
   readonly gatewayUrl?: string;
   /** "Return to the merchant" (the B2B checkout). */
   readonly returnUrl?: string;
+  /** In the PAYER state: the form of the payer's details. */
+  readonly payer?: PayerForm;
 }
 
-const INSTRUMENT_TYPES: Record<PageLanguage, Record<string, string>> = {
+const INSTRUMENT_TYPES: Record<PayerLanguage, Record<string, string>> = {
   es: {
     CREDIT_CARD: 'tarjeta de crédito',
     DEBIT_CARD: 'tarjeta de débito',
@@ -64,6 +101,17 @@ const INSTRUMENT_TYPES: Record<PageLanguage, Record<string, string>> = {
     WALLETS: 'wallet',
     CRYPTO: 'crypto',
   },
+  pt: {
+    CREDIT_CARD: 'cartão de crédito',
+    DEBIT_CARD: 'cartão de débito',
+    PREPAID_CARD: 'cartão pré-pago',
+    CASH: 'dinheiro',
+    BANK_TRANSFER: 'transferência bancária',
+    A2A: 'de conta para conta',
+    PIX: 'PIX',
+    WALLETS: 'carteira digital',
+    CRYPTO: 'cripto',
+  },
 };
 
 const TEXTS = {
@@ -84,6 +132,12 @@ const TEXTS = {
     rejected: (reason: string) => `El pago no se completó (${reason}). Puede intentarlo de nuevo.`,
     stale: 'La página venció. Ábrala de nuevo para pagar.',
     back: (merchant: string) => `Volver a ${merchant}`,
+    payerTitle: 'Sus datos',
+    payerIntro: (method: string) => `Para pagar con ${method}, complete sus datos.`,
+    payerName: 'Nombre completo',
+    payerEmail: 'Correo electrónico',
+    payerContinue: 'Continuar',
+    otherMethod: 'Elegir otro medio de pago',
   },
   en: {
     title: 'Pay',
@@ -105,10 +159,73 @@ const TEXTS = {
     rejected: (reason: string) => `The payment did not go through (${reason}). You can try again.`,
     stale: 'This page has expired. Open it again to pay.',
     back: (merchant: string) => `Return to ${merchant}`,
+    payerTitle: 'Your details',
+    payerIntro: (method: string) => `To pay with ${method}, enter your details.`,
+    payerName: 'Full name',
+    payerEmail: 'E-mail',
+    payerContinue: 'Continue',
+    otherMethod: 'Choose another payment method',
+  },
+  pt: {
+    title: 'Pagar',
+    vat: (tax: string) => `Impostos incluídos: ${tax}`,
+    tip: (tip: string) => `Gorjeta incluída: ${tip}`,
+    expires: (date: string) => `Vence em ${date}`,
+    choose: 'Escolha como pagar',
+    goneTitle: { link: 'Link indisponível', checkout: 'Pagamento indisponível' },
+    gone: { link: 'Este link de pagamento não está mais disponível.', checkout: 'Este pagamento não está mais disponível.' },
+    expired: {
+      link: 'Este link de pagamento venceu. Peça um novo ao comerciante.',
+      checkout: 'O prazo para pagar terminou. Volte ao comerciante.',
+    },
+    paid: 'Pagamento realizado. Obrigado!',
+    processing: 'Seu pagamento está em processamento. Avisaremos quando for confirmado; você pode fechar esta janela.',
+    atGateway: 'Seu pagamento ficou aberto no processador.',
+    continue: 'Continuar o pagamento',
+    closed: { link: 'Este pagamento foi cancelado. Peça um novo link ao comerciante.', checkout: 'Este pagamento foi cancelado.' },
+    rejected: (reason: string) => `O pagamento não foi concluído (${reason}). Você pode tentar novamente.`,
+    stale: 'A página expirou. Abra-a novamente para pagar.',
+    back: (merchant: string) => `Voltar para ${merchant}`,
+    payerTitle: 'Seus dados',
+    payerIntro: (method: string) => `Para pagar com ${method}, informe seus dados.`,
+    payerName: 'Nome completo',
+    payerEmail: 'E-mail',
+    payerContinue: 'Continuar',
+    otherMethod: 'Escolher outra forma de pagamento',
   },
 } as const;
 
-export function renderCheckoutPage(model: CheckoutPageModel, language: PageLanguage): string {
+/** How a method is named on the page: "VISA · credit card", "PIX". */
+function methodName(paymentMethod: string, instrumentType: string, language: PayerLanguage): string {
+  const type = INSTRUMENT_TYPES[language][instrumentType] ?? instrumentType;
+  const method = paymentMethod.replace(/_/g, ' ');
+  return method === type ? method : `${method} · ${type}`;
+}
+
+/** The form of the payer's details: each field with its label, its autocomplete, and what is wrong with it beside it. */
+function payerFormHtml(model: CheckoutPageModel, form: PayerForm, language: PayerLanguage): string {
+  const t = TEXTS[language];
+  const field = (name: 'name' | 'email' | 'document', label: string, input: string) => {
+    const id = `payer${name[0].toUpperCase()}${name.slice(1)}`;
+    const error = form.errors[name]?.[language];
+    return `<p class="field"><label for="${id}">${escapeHtml(label)}</label>
+<input id="${id}" name="${id}" ${input} value="${escapeHtml(form.values[name])}" required${error ? ` aria-invalid="true" aria-describedby="${id}-error"` : ''}>
+${error ? `<span class="field-error" id="${id}-error">${escapeHtml(error)}</span>` : ''}</p>`;
+  };
+  return `<h2 style="font-size:1rem">${t.payerTitle}</h2>
+<p class="status" id="payer-intro">${escapeHtml(t.payerIntro(methodName(form.paymentMethod, form.instrumentType, language)))}</p>
+<form class="payer" method="post" action="${escapeHtml(model.formAction)}">
+<input type="hidden" name="token" value="${escapeHtml(model.token)}">
+<input type="hidden" name="countryProcessorId" value="${escapeHtml(form.countryProcessorId)}">
+${field('name', t.payerName, 'type="text" autocomplete="name" maxlength="100"')}
+${field('email', t.payerEmail, 'type="email" autocomplete="email" maxlength="254"')}
+${field('document', form.documentLabel[language], 'type="text" autocomplete="on" inputmode="numeric" maxlength="32"')}
+<p class="actions"><button id="payer-continue">${t.payerContinue}</button></p>
+</form>
+<a class="back" id="other-method" href="${escapeHtml(model.formAction)}">${t.otherMethod}</a>`;
+}
+
+export function renderCheckoutPage(model: CheckoutPageModel, language: PayerLanguage): string {
   const t = TEXTS[language];
   const money = (minor: number) => formatAmount(minor, model.currency, language);
   const header = `<h1 id="merchant">${escapeHtml(model.merchantName)}</h1>
@@ -127,10 +244,13 @@ ${[...model.methods]
     (m) => `<form class="actions" method="post" action="${escapeHtml(model.formAction)}">
 <input type="hidden" name="token" value="${escapeHtml(model.token)}">
 <input type="hidden" name="countryProcessorId" value="${escapeHtml(m.id)}">
-<button class="method" data-method="${escapeHtml(m.paymentMethod)}" data-type="${escapeHtml(m.instrumentType)}">${escapeHtml(`${m.paymentMethod.replace(/_/g, ' ')} · ${INSTRUMENT_TYPES[language][m.instrumentType] ?? m.instrumentType}`)}</button>
+<button class="method" data-method="${escapeHtml(m.paymentMethod)}" data-type="${escapeHtml(m.instrumentType)}">${escapeHtml(methodName(m.paymentMethod, m.instrumentType, language))}</button>
 </form>`,
   )
   .join('\n')}`;
+      break;
+    case 'PAYER':
+      main = model.payer ? payerFormHtml(model, model.payer, language) : '';
       break;
     case 'AT_GATEWAY':
       main = `<p class="status">${t.atGateway}</p><a class="button" id="continue" href="${escapeHtml(model.gatewayUrl ?? '')}">${t.continue}</a>`;
@@ -158,7 +278,7 @@ ${[...model.methods]
 }
 
 /** A payment (link or checkout) that does not exist or is gone. */
-export function renderUnavailablePage(subject: CheckoutSubject, language: PageLanguage): string {
+export function renderUnavailablePage(subject: CheckoutSubject, language: PayerLanguage): string {
   const t = TEXTS[language];
   return renderPage({
     language,
@@ -168,7 +288,7 @@ export function renderUnavailablePage(subject: CheckoutSubject, language: PageLa
 }
 
 /** A form post that did not come from the page (no or wrong token): nothing happened. */
-export function renderStalePage(language: PageLanguage): string {
+export function renderStalePage(language: PayerLanguage): string {
   return renderPage({
     language,
     title: TEXTS[language].title,

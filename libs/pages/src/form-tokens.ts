@@ -46,3 +46,17 @@ export class FormTokens {
     return { httpOnly: true, sameSite: 'strict' as const, path: this.path, secure };
   }
 }
+
+/**
+ * The payer's details a form posted (payerName, payerEmail, payerDocument:
+ * contract §20), or undefined when it posted none (the method chosen first).
+ * Each a string of at most 256 characters; anything else is as if absent.
+ */
+export function payerDetailsOf(body: Record<string, unknown> | undefined): { name: string; email: string; document: string } | undefined {
+  const text = (value: unknown) => (typeof value === 'string' && value.length <= 256 ? value.trim() : null);
+  const name = text(body?.payerName);
+  const email = text(body?.payerEmail);
+  const document = text(body?.payerDocument);
+  if (name === null && email === null && document === null) return undefined;
+  return { name: name ?? '', email: email ?? '', document: document ?? '' };
+}

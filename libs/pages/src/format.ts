@@ -1,10 +1,10 @@
 import { Currency, currencyExponent, wireAmount } from '@pcs/kernel';
-import { PageLanguage } from './language';
+import { PayerLanguage } from './language';
 
-const LOCALES: Record<PageLanguage, string> = { es: 'es-UY', en: 'en-US' };
+const LOCALES: Record<PayerLanguage, string> = { es: 'es-UY', en: 'en-US', pt: 'pt-BR' };
 
 /** An amount as a payer reads it: every decimal of its currency, grouped for the page's language (1.234,50 UYU · 1,234.50 UYU). */
-export function formatAmount(minor: number, currency: Currency, language: PageLanguage): string {
+export function formatAmount(minor: number, currency: Currency, language: PayerLanguage): string {
   const digits = currencyExponent(currency);
   const text = wireAmount(minor, currency).toLocaleString(LOCALES[language], {
     minimumFractionDigits: digits,
@@ -14,7 +14,7 @@ export function formatAmount(minor: number, currency: Currency, language: PageLa
 }
 
 /** A date and time as a payer reads it, in the page's language (UTC, said so). */
-export function formatDateTime(date: Date, language: PageLanguage): string {
+export function formatDateTime(date: Date, language: PayerLanguage): string {
   return `${date.toLocaleString(LOCALES[language], { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' })} UTC`;
 }
 

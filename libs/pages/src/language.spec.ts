@@ -1,6 +1,6 @@
 import { Currency } from '@pcs/kernel';
 import { escapeHtml, formatAmount } from './format';
-import { pageLanguage } from './language';
+import { pageLanguage, payerLanguage } from './language';
 
 describe('pages: language and formatting', () => {
   it('is Spanish unless the browser prefers English', () => {
@@ -14,7 +14,17 @@ describe('pages: language and formatting', () => {
     expect(pageLanguage('en;q=0, es')).toBe('es');
   });
 
+  it("speaks Portuguese to a payer whose browser prefers it, never on the dashboard's pages", () => {
+    expect(payerLanguage('pt-BR,pt;q=0.9,en;q=0.8')).toBe('pt');
+    expect(payerLanguage('en;q=0.5, pt-PT;q=0.7')).toBe('pt');
+    expect(payerLanguage('fr, es;q=0.3, pt;q=0.2')).toBe('es');
+    expect(payerLanguage(undefined)).toBe('es');
+    expect(payerLanguage('de')).toBe('es');
+    expect(pageLanguage('pt-BR,pt;q=0.9')).toBe('es');
+  });
+
   it('shows every decimal of the currency, grouped for the language', () => {
+    expect(formatAmount(123450, Currency.BRL, 'pt')).toBe('1.234,50 BRL');
     expect(formatAmount(123450, Currency.UYU, 'en')).toBe('1,234.50 UYU');
     expect(formatAmount(123450, Currency.UYU, 'es')).toBe('1.234,50 UYU');
     expect(formatAmount(1500, Currency.CLP, 'es')).toBe('1.500 CLP');

@@ -1,5 +1,5 @@
 import { escapeHtml } from './format';
-import { PageLanguage } from './language';
+import { PayerLanguage } from './language';
 
 /**
  * The one look of every page a payer sees (the sandbox gateway now; the
@@ -26,10 +26,15 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.85rem;wo
 .actions .approve{background:#059669}.actions .reject{background:#dc2626}.actions .pending{background:#6b7280}
 .back{display:inline-block;margin-top:1.25rem;color:#2563eb}
 .fine{color:#6b7280;font-size:.85rem}
+.field{margin:0 0 .9rem;display:flex;flex-direction:column;gap:.3rem}
+.field label{font-weight:600;font-size:.9rem}
+.field input{font:inherit;padding:.7rem .8rem;border:1px solid #d1d5db;border-radius:8px;width:100%;min-width:0}
+.field input[aria-invalid=true]{border-color:#dc2626}
+.field-error{color:#b91c1c;font-size:.85rem}
 `;
 
 export interface PageContent {
-  readonly language: PageLanguage;
+  readonly language: PayerLanguage;
   readonly title: string;
   /** Inner HTML of the card, already escaped where it holds data. */
   readonly body: string;
@@ -37,7 +42,7 @@ export interface PageContent {
 
 export function renderPage({ language, title, body }: PageContent): string {
   return `<!doctype html>
-<html lang="${language}">
+<html lang="${language === 'pt' ? 'pt-BR' : language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

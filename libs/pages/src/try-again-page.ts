@@ -1,8 +1,8 @@
 import { escapeHtml } from './format';
 import { renderPage } from './layout';
-import { PageLanguage } from './language';
+import { PayerLanguage } from './language';
 
-const TEXTS: Record<PageLanguage, { title: string; body: string; retry: string }> = {
+const TEXTS: Record<PayerLanguage, { title: string; body: string; retry: string }> = {
   es: {
     title: 'Vuelva a intentar en un momento',
     body: 'No pudimos cargar esta página ahora. No se realizó ningún cobro; su pago sigue como estaba.',
@@ -13,6 +13,11 @@ const TEXTS: Record<PageLanguage, { title: string; body: string; retry: string }
     body: 'We could not load this page right now. Nothing was charged; your payment is as it was.',
     retry: 'Try again',
   },
+  pt: {
+    title: 'Tente novamente em um instante',
+    body: 'Não conseguimos carregar esta página agora. Nada foi cobrado; seu pagamento continua como estava.',
+    retry: 'Tentar novamente',
+  },
 };
 
 /**
@@ -20,7 +25,7 @@ const TEXTS: Record<PageLanguage, { title: string; body: string; retry: string }
  * §17): a short page in their language, never a stack or a blank, with a
  * link that loads the same address again (a GET, so nothing is re-posted).
  */
-export function renderTryAgainPage(language: PageLanguage, retryPath: string): string {
+export function renderTryAgainPage(language: PayerLanguage, retryPath: string): string {
   const t = TEXTS[language];
   // A path on this site only: `//host/...` would leave it.
   const href = escapeHtml(`/${retryPath.replace(/^\/+/, '')}`);

@@ -2,15 +2,15 @@ import { Body, Controller, Get, Headers, Logger, Param, Post, Res } from '@nestj
 import { ApiExcludeController } from '@nestjs/swagger';
 import { RuntimeSettings } from '@pcs/config';
 import { PayerPage, Public } from '@pcs/http';
-import { FormTokens, PAGE_HEADERS, pageLanguage, PageLanguage, renderStalePage, renderUnavailablePage } from '@pcs/pages';
+import { FormTokens, PAGE_HEADERS, payerDetailsOf, PayerLanguage, payerLanguage, renderStalePage, renderUnavailablePage } from '@pcs/pages';
 import { B2bCheckoutService, CheckoutPage } from '@pcs/payment-intents';
 import type { Response } from 'express';
 import { renderCheckout } from './checkout.view';
 
 /**
  * The hosted checkout of a B2B payment intent (contract §13), at the opaque
- * URL of its `nextAction`: public, server-rendered, Spanish unless the
- * browser prefers English. The payer picks a method (a form protected like
+ * URL of its `nextAction`: public, server-rendered, in Spanish, English or
+ * Portuguese as the browser prefers. The payer picks a method (a form protected like
  * the link page's), pays at the gateway, comes back to `/return`, and is sent
  * (303) to the merchant's redirectUrl with the signed parameters; `/back` is
  * "return to the merchant" with the status as it is.
@@ -39,7 +39,7 @@ export class CheckoutController {
     @Headers('cookie') cookie: string | undefined,
     @Res() response: Response,
   ): Promise<void> {
-    this.show(response, await this.checkout.page(reference), reference, pageLanguage(acceptLanguage), cookie);
+    this.show(response, await this.checkout.page(reference), reference, payerLanguage(acceptLanguage), cookie);
   }
 
   @Public()
@@ -56,11 +56,14 @@ export class CheckoutController {
       response
         .status(403)
         .set(PAGE_HEADERS)
-        .send(renderStalePage(pageLanguage(acceptLanguage)));
+        .send(renderStalePage(payerLanguage(acceptLanguage)));
       return;
     }
     try {
-      response.set('Cache-Control', 'no-store').redirect(303, await this.checkout.start(reference, countryProcessorId));
+      const started = await this.checkout.start(reference, countryProcessorId, payerDetailsOf(body));
+      if ('gatewayUrl' in started) return void response.set('Cache-Control', 'no-store').redirect(303, started.gatewayUrl);
+      // A gateway that verifies payers (dLocal): their details first, and again with what was wrong beside each field.
+      this.show(response, started.page, reference, payerLanguage(acceptLanguage), cookie, started.invalid ? 400 : 200);
     } catch (error) {
       // Paid, expired or a method no longer offered meanwhile: the page says where things stand.
       this.logger.warn(`checkout ${reference}: ${(error as Error).message}`);
@@ -82,11 +85,11 @@ export class CheckoutController {
       response
         .status(404)
         .set(PAGE_HEADERS)
-        .send(renderUnavailablePage('checkout', pageLanguage(acceptLanguage)));
+        .send(renderUnavailablePage('checkout', payerLanguage(acceptLanguage)));
     } else if ('redirect' in outcome) {
       response.set('Cache-Control', 'no-store').redirect(303, outcome.redirect);
     } else {
-      this.show(response, outcome.page, reference, pageLanguage(acceptLanguage), cookie);
+      this.show(response, outcome.page, reference, payerLanguage(acceptLanguage), cookie);
     }
   }
 
@@ -104,13 +107,20 @@ export class CheckoutController {
       response
         .status(404)
         .set(PAGE_HEADERS)
-        .send(renderUnavailablePage('checkout', pageLanguage(acceptLanguage)));
+        .send(renderUnavailablePage('checkout', payerLanguage(acceptLanguage)));
   }
 
-  private show(response: Response, state: CheckoutPage, reference: string, language: PageLanguage, cookie: string | undefined): void {
+  private show(
+    response: Response,
+    state: CheckoutPage,
+    reference: string,
+    language: PayerLanguage,
+    cookie: string | undefined,
+    status = state.kind === 'GONE' ? 404 : 200,
+  ): void {
     const nonce = this.forms.nonceOf(cookie) ?? this.forms.newNonce();
     response
-      .status(state.kind === 'GONE' ? 404 : 200)
+      .status(status)
       .set(PAGE_HEADERS)
       .cookie(this.forms.cookie, nonce, this.forms.cookieOptions(this.secure))
       .send(renderCheckout(state, language, state.kind === 'GONE' ? '' : this.forms.token(reference, nonce)));

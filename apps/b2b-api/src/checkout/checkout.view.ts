@@ -1,8 +1,8 @@
 import { CheckoutPage } from '@pcs/payment-intents';
-import { PageLanguage, renderCheckoutPage, renderUnavailablePage } from '@pcs/pages';
+import { PayerLanguage, payerForm, renderCheckoutPage, renderUnavailablePage } from '@pcs/pages';
 
 /** The hosted checkout in each of its states (contract §13), on the one checkout template. */
-export function renderCheckout(state: CheckoutPage, language: PageLanguage, token: string): string {
+export function renderCheckout(state: CheckoutPage, language: PayerLanguage, token: string): string {
   if (state.kind === 'GONE') return renderUnavailablePage('checkout', language);
   const { intent, checkout, merchantName, available } = state.view;
   const p = intent.snapshot();
@@ -31,6 +31,7 @@ export function renderCheckout(state: CheckoutPage, language: PageLanguage, toke
       lastError: state.kind === 'CHOOSE' ? state.lastError : null,
       gatewayUrl: state.kind === 'AT_GATEWAY' ? state.gatewayUrl : undefined,
       returnUrl: `${base}/back`,
+      payer: state.kind === 'PAYER' ? payerForm(state.step) : undefined,
     },
     language,
   );

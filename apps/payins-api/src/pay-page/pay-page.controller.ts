@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { RuntimeSettings } from '@pcs/config';
 import { PayerPage, Public } from '@pcs/http';
 import { asLinkId } from '@pcs/links';
-import { FormTokens, PAGE_HEADERS, pageLanguage, renderStalePage } from '@pcs/pages';
+import { FormTokens, PAGE_HEADERS, payerDetailsOf, payerLanguage, renderStalePage } from '@pcs/pages';
 import { LinkCheckoutService } from '@pcs/payment-intents';
 import type { Response } from 'express';
 import { renderPayPage } from './pay-page.view';
@@ -11,8 +11,8 @@ import { renderPayPage } from './pay-page.view';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * A link's hosted pay page (contract §12): public, server-rendered, Spanish
- * unless the browser prefers English. Its method forms change state, so they
+ * A link's hosted pay page (contract §12): public, server-rendered, in
+ * Spanish, English or Portuguese as the browser prefers. Its method forms change state, so they
  * are protected against cross-site submission: the page sets a SameSite=Strict
  * cookie and each form carries an HMAC of it with the link's id; a post
  * without both (a form on another site) changes nothing.
@@ -41,7 +41,7 @@ export class PayPageController {
     @Headers('cookie') cookie: string | undefined,
     @Res() response: Response,
   ): Promise<void> {
-    const language = pageLanguage(acceptLanguage);
+    const language = payerLanguage(acceptLanguage);
     const state = UUID.test(id) ? await this.checkout.page(asLinkId(id.toLowerCase())) : ({ kind: 'GONE' } as const);
     const nonce = this.forms.nonceOf(cookie) ?? this.forms.newNonce();
     response
@@ -60,7 +60,7 @@ export class PayPageController {
     @Headers('cookie') cookie: string | undefined,
     @Res() response: Response,
   ): Promise<void> {
-    const language = pageLanguage(acceptLanguage);
+    const language = payerLanguage(acceptLanguage);
     const linkId = UUID.test(id) ? asLinkId(id.toLowerCase()) : null;
     const { token, countryProcessorId } = body ?? {};
     if (!linkId || !this.forms.verify(linkId, this.forms.nonceOf(cookie), token) || typeof countryProcessorId !== 'string') {
@@ -68,8 +68,15 @@ export class PayPageController {
       return;
     }
     try {
-      const gatewayUrl = await this.checkout.start(linkId, countryProcessorId, `${this.base}/pay/${linkId}`);
-      response.set('Cache-Control', 'no-store').redirect(303, gatewayUrl);
+      const started = await this.checkout.start(linkId, countryProcessorId, `${this.base}/pay/${linkId}`, payerDetailsOf(body));
+      if ('gatewayUrl' in started) return void response.set('Cache-Control', 'no-store').redirect(303, started.gatewayUrl);
+      // A gateway that verifies payers (dLocal): their details first, and again with what was wrong beside each field.
+      const nonce = this.forms.nonceOf(cookie) ?? this.forms.newNonce();
+      response
+        .status(started.invalid ? 400 : 200)
+        .set(PAGE_HEADERS)
+        .cookie(this.forms.cookie, nonce, this.forms.cookieOptions(this.base.startsWith('https:')))
+        .send(renderPayPage(started.page, language, this.forms.token(linkId, nonce)));
     } catch (error) {
       // Used, expired, deleted or a method no longer offered meanwhile: the page says where things stand.
       this.logger.warn(`pay page ${linkId}: ${(error as Error).message}`);

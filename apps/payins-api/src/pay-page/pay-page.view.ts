@@ -1,9 +1,9 @@
 import { Money } from '@pcs/kernel';
 import type { LinkPage } from '@pcs/payment-intents';
-import { PageLanguage, renderCheckoutPage, renderUnavailablePage } from '@pcs/pages';
+import { PayerLanguage, payerForm, renderCheckoutPage, renderUnavailablePage } from '@pcs/pages';
 
 /** The link's pay page in each of its states (contract §12), on the one checkout template. */
-export function renderPayPage(state: LinkPage, language: PageLanguage, token: string): string {
+export function renderPayPage(state: LinkPage, language: PayerLanguage, token: string): string {
   if (state.kind === 'GONE') return renderUnavailablePage('link', language);
   const l = state.link.link.snapshot();
   return renderCheckoutPage(
@@ -29,6 +29,7 @@ export function renderPayPage(state: LinkPage, language: PageLanguage, token: st
       token,
       lastError: state.kind === 'CHOOSE' ? state.lastError : null,
       gatewayUrl: state.kind === 'AT_GATEWAY' ? state.gatewayUrl : undefined,
+      payer: state.kind === 'PAYER' ? payerForm(state.step) : undefined,
     },
     language,
   );

@@ -1,5 +1,5 @@
 import { Currency } from '@pcs/kernel';
-import { escapeHtml, formatAmount, PageLanguage, renderPage } from '@pcs/pages';
+import { escapeHtml, formatAmount, PayerLanguage, renderPage } from '@pcs/pages';
 import type { SandboxPageView } from './sandbox-desk';
 
 type Texts = {
@@ -15,7 +15,7 @@ type Texts = {
   readonly notFound: string;
 };
 
-const TEXTS: Record<PageLanguage, Texts> = {
+const TEXTS: Record<PayerLanguage, Texts> = {
   es: {
     badge: 'Pasarela de prueba: no se mueve dinero real',
     method: 'Medio de pago',
@@ -54,10 +54,29 @@ const TEXTS: Record<PageLanguage, Texts> = {
     notFoundTitle: 'Payment not found',
     notFound: 'There is no payment at this address. Check the link, or go back to the merchant to start again.',
   },
+  pt: {
+    badge: 'Processador de teste: nenhum dinheiro real é movimentado',
+    method: 'Forma de pagamento',
+    reference: 'Referência',
+    approve: 'Aprovar',
+    reject: 'Recusar',
+    pending: 'Deixar pendente',
+    back: 'Voltar ao comerciante',
+    status: {
+      OPEN: 'Aguardando sua decisão.',
+      PENDING: 'Ficou pendente: o pagamento está a caminho. Você ainda pode aprová-lo ou recusá-lo.',
+      APPROVED: 'Pagamento aprovado. Você pode fechar esta janela.',
+      REJECTED: 'Pagamento recusado. Você pode fechar esta janela.',
+      CANCELLED: 'Este pagamento foi substituído ou cancelado.',
+      EXPIRED: 'Esta página de pagamento venceu.',
+    },
+    notFoundTitle: 'Pagamento não encontrado',
+    notFound: 'Não há nenhum pagamento neste endereço. Confira o link ou volte ao comerciante para começar de novo.',
+  },
 };
 
 /** The sandbox checkout page: merchant, amount, method, the three decisions, and the way back. */
-export function renderSandboxPage(view: SandboxPageView, language: PageLanguage): string {
+export function renderSandboxPage(view: SandboxPageView, language: PayerLanguage): string {
   const t = TEXTS[language];
   const buttons = view.open
     ? `<form class="actions" method="post" action="/sandbox/gateway/${encodeURIComponent(view.reference)}">
@@ -82,7 +101,7 @@ ${back}`,
 }
 
 /** An address the sandbox has no payment for: an HTML page, never JSON. */
-export function renderSandboxNotFound(language: PageLanguage): string {
+export function renderSandboxNotFound(language: PayerLanguage): string {
   const t = TEXTS[language];
   return renderPage({
     language,

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService } from '@pcs/catalog';
 import { RuntimeSettings } from '@pcs/config';
 import { inTransaction } from '@pcs/database';
-import type { ChargeOutcome, CheckoutSession, PayerIdentity } from '@pcs/gateways';
+import type { ChargeOutcome, CheckoutSession, PayerFieldProblem, PayerIdentity, PayerText } from '@pcs/gateways';
 import { CheckoutOutcomeUnknownError, collectionMethodOf, GatewayRegistry, GatewayRouting } from '@pcs/gateways';
 import { Caller, DomainError, PaymentIntentId } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
@@ -15,6 +15,19 @@ import { PaymentIntent } from '../domain/payment-intent';
 import { PaymentIntentRepository } from '../payment-intent.repository';
 import { AttemptOutcomes } from './attempt-outcomes';
 import { PaymentAttemptParties } from './payment-attempt-parties';
+
+/** What a payer's page must ask before a gateway that verifies payers opens its checkout (contract §20). */
+export interface PayerStep {
+  readonly countryProcessorId: string;
+  readonly paymentMethod: string;
+  readonly instrumentType: string;
+  /** How the country's identity document is named. */
+  readonly documentLabel: PayerText;
+  /** What the fields show: what the payer gave, or what the intent's payer record holds. */
+  readonly given: PayerIdentity;
+  /** What is wrong with what was given (none: nothing given yet). */
+  readonly problems: readonly PayerFieldProblem[];
+}
 
 export interface InitializedAttempt {
   readonly intent: PaymentIntent;
@@ -139,6 +152,29 @@ export class PaymentAttemptsService {
       if (checkout) await gateway.closeCheckout(checkout.reference, 'CANCELLED').catch(() => undefined);
       throw error;
     }
+  }
+
+  /**
+   * For the pages where a payer chooses a method (the B2B checkout, a link's
+   * pay page): whether the gateway that would serve it needs the payer's
+   * name, e-mail and document first (dLocal does; the sandbox and Mercado
+   * Pago do not), and what is wrong with what was given. Null: go on.
+   */
+  async payerStep(intent: PaymentIntent, countryProcessorId: string, given?: PayerIdentity): Promise<PayerStep | null> {
+    const processor = (await this.available.of(intent)).find((p) => p.countryProcessorId === countryProcessorId);
+    if (!processor) return null; // initialize refuses it, as it always did
+    const gateway = await this.routing.gatewayFor(intent.snapshot().merchantId, processor);
+    const method = collectionMethodOf(processor);
+    if (!gateway.needsPayerIdentity(method)) return null;
+    const step = {
+      countryProcessorId,
+      paymentMethod: processor.paymentMethod.name,
+      instrumentType: processor.paymentInstrumentType.name,
+      documentLabel: gateway.payerDocumentLabel(method),
+    };
+    if (!given) return { ...step, given: await this.parties.payerIdentity(intent), problems: [] };
+    const problems = gateway.payerIdentityProblems(method, given);
+    return problems.length > 0 ? { ...step, given, problems } : null;
   }
 
   private async recordedAttempt(intent: PaymentIntent, payin: Payin): Promise<InitializedAttempt> {

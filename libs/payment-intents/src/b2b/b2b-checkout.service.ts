@@ -2,12 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CredentialService } from '@pcs/businesses';
 import { RuntimeSettings } from '@pcs/config';
-import { GatewayRegistry } from '@pcs/gateways';
+import { GatewayRegistry, PayerIdentity } from '@pcs/gateways';
 import { Caller, DomainError, signedRedirectUrl } from '@pcs/kernel';
 import { PayinLedgerService } from '@pcs/payins';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
-import { PaymentAttemptsService } from '../attempts/payment-attempts.service';
+import { PayerStep, PaymentAttemptsService } from '../attempts/payment-attempts.service';
 import { B2bCheckout, checkoutIsPastDue } from '../domain/b2b-checkout';
 import { b2bStatusCode, CHECKOUT_EXPIRED_REASON } from '../domain/b2b-status';
 import { PaymentIntent } from '../domain/payment-intent';
@@ -21,7 +21,11 @@ export type CheckoutPage =
   | { readonly kind: 'GONE' }
   | { readonly kind: 'CHOOSE'; readonly view: B2bPaymentIntentView; readonly lastError: string | null }
   | { readonly kind: 'AT_GATEWAY'; readonly view: B2bPaymentIntentView; readonly gatewayUrl: string }
+  | { readonly kind: 'PAYER'; readonly view: B2bPaymentIntentView; readonly step: PayerStep }
   | { readonly kind: 'PROCESSING' | 'PAID' | 'CLOSED' | 'EXPIRED'; readonly view: B2bPaymentIntentView };
+
+/** A method chosen: to the gateway, or first the payer's details (shown again with what is wrong, `invalid`). */
+export type CheckoutStart = { readonly gatewayUrl: string } | { readonly page: CheckoutPage; readonly invalid: boolean };
 
 /** After the gateway: back to the merchant, or (a rejected attempt) the checkout again to try another method. */
 export type CheckoutReturn = { readonly redirect: string } | { readonly page: CheckoutPage };
@@ -70,14 +74,20 @@ export class B2bCheckoutService {
     return { kind: 'CHOOSE', view, lastError: p.lastPaymentError };
   }
 
-  /** The payer chose a method: the gateway's page to send them to. */
-  async start(reference: string, countryProcessorId: string): Promise<string> {
+  /**
+   * The payer chose a method: the gateway's page to send them to, or, for a
+   * gateway that verifies payers (contract §20), first the form for the
+   * payer's name, e-mail and document (`payer`: what they gave in it).
+   */
+  async start(reference: string, countryProcessorId: string, payer?: PayerIdentity): Promise<CheckoutStart> {
     const found = await this.load(reference);
     if (!found) throw new DomainError('PAYMENT_INTENT_NOT_FOUND');
     const { checkout, intent } = found;
+    const step = await this.attempts.payerStep(intent, countryProcessorId, payer);
+    if (step) return { page: { kind: 'PAYER', view: await this.b2b.viewOf(intent, checkout), step }, invalid: step.problems.length > 0 };
     const caller = this.callerFor(intent, checkout);
     const returnUrl = `${this.settings.publicBaseUrl}/checkout/${checkout.reference}/return`;
-    return (await this.attempts.initialize(caller, intent.id, countryProcessorId, undefined, returnUrl)).gatewayUrl;
+    return { gatewayUrl: (await this.attempts.initialize(caller, intent.id, countryProcessorId, undefined, returnUrl, payer)).gatewayUrl };
   }
 
   /**

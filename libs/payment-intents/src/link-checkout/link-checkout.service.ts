@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CountryProcessor } from '@pcs/catalog';
-import { GatewayRegistry } from '@pcs/gateways';
+import { GatewayRegistry, PayerIdentity } from '@pcs/gateways';
 import { Caller, DomainError } from '@pcs/kernel';
 import { LinkId, LinkService, LinkView } from '@pcs/links';
 import { MerchantService } from '@pcs/merchants';
 import { PayinLedgerService } from '@pcs/payins';
 import { DataSource } from 'typeorm';
-import { PaymentAttemptsService } from '../attempts/payment-attempts.service';
+import { PayerStep, PaymentAttemptsService } from '../attempts/payment-attempts.service';
 import { AvailableProcessorsService } from '../available-processors.service';
 import { LinkPaymentIntentService } from '../creation/link-payment-intent.service';
 import { PaymentIntent } from '../domain/payment-intent';
@@ -25,7 +25,11 @@ export type LinkPage =
       readonly lastError: string | null;
     }
   | { readonly kind: 'AT_GATEWAY'; readonly link: LinkView; readonly merchantName: string; readonly gatewayUrl: string }
+  | { readonly kind: 'PAYER'; readonly link: LinkView; readonly merchantName: string; readonly step: PayerStep }
   | { readonly kind: 'PROCESSING' | 'PAID' | 'CLOSED'; readonly link: LinkView; readonly merchantName: string };
+
+/** A method chosen: to the gateway, or first the payer's details (shown again with what is wrong, `invalid`). */
+export type LinkStart = { readonly gatewayUrl: string } | { readonly page: LinkPage; readonly invalid: boolean };
 
 const OPEN_FOR_A_METHOD = new Set(['REQUIRES_PAYMENT_INSTRUMENT', 'REQUIRES_CONFIRMATION', 'REQUIRES_ACTION']);
 const PAID = new Set(['SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED']);
@@ -80,8 +84,12 @@ export class LinkCheckoutService {
     return { kind: 'CLOSED', link, merchantName };
   }
 
-  /** The payer chose a method: the gateway's page to send them to. */
-  async start(linkId: LinkId, countryProcessorId: string, returnUrl: string): Promise<string> {
+  /**
+   * The payer chose a method: the gateway's page to send them to, or, for a
+   * gateway that verifies payers (contract §20), first the form for the
+   * payer's name, e-mail and document (`payer`: what they gave in it).
+   */
+  async start(linkId: LinkId, countryProcessorId: string, returnUrl: string, payer?: PayerIdentity): Promise<LinkStart> {
     const link = await this.links.findForPayer(linkId);
     if (!link) throw new DomainError('LINK_NOT_FOUND');
     const caller = this.callerFor(link);
@@ -96,7 +104,12 @@ export class LinkCheckoutService {
     }
     if (!(await this.methodsFor(link, intent)).some((p) => p.countryProcessorId === countryProcessorId))
       throw new DomainError('COUNTRY_PROCESSOR_NOT_AVAILABLE');
-    return (await this.attempts.initialize(caller, intent.id, countryProcessorId, undefined, returnUrl)).gatewayUrl;
+    const step = await this.attempts.payerStep(intent, countryProcessorId, payer);
+    if (step) {
+      const merchantName = (await this.merchants.findById(link.link.snapshot().merchantId))?.merchantName ?? '';
+      return { page: { kind: 'PAYER', link, merchantName, step }, invalid: step.problems.length > 0 };
+    }
+    return { gatewayUrl: (await this.attempts.initialize(caller, intent.id, countryProcessorId, undefined, returnUrl, payer)).gatewayUrl };
   }
 
   /** The link's merchant, acting on this link only. */
