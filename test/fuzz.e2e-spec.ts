@@ -310,6 +310,7 @@ describe('fuzz: generated bad requests on every documented route', () => {
         of('payout', byBusiness),
         of('merchant_pricing', byMerchant),
         of('reconciliation_run', byBusiness),
+        of('gateway_account', byBusiness),
       ].join(', ')})) AS hash`,
       [tenant.business.businessId],
     );

@@ -51,6 +51,27 @@ describe('tenant isolation', () => {
     },
   );
 
+  it.each([0, 1, 2])(
+    "intruder %#: the merchant's dLocal account is a 404 to read, replace or remove, and stays as it was",
+    async (index) => {
+      const route = `/merchant/${victimId}/gateway-account/dlocal`;
+      const owned = clientFor(app, owner.business);
+      const credentials = { xLogin: 'owner-x-login-0001', xTransKey: 'owner-trans-key-0001', secretKey: 'owner-secret-key-0001' };
+      expect((await owned.put(route, { ...credentials, paymentMethods: ['VISA'] })).status).toBe(200);
+      const [, client] = intruders()[index];
+      for (const response of [
+        await client.get(route),
+        await client.put(route, { xLogin: 'intruder-login-9999', xTransKey: 'intruder', secretKey: 'intruder', paymentMethods: ['VISA'] }),
+        await client.delete(route),
+      ]) {
+        expect(response.status).toBe(404);
+        expect(response.body.errorId).toBe('Payins:MERCHANT_NOT_FOUND');
+      }
+      expect((await owned.get(route)).body).toMatchObject({ xLoginHint: '…0001', secretKeyHint: '…0001', paymentMethods: ['VISA'] });
+      expect((await owned.delete(route)).status).toBe(200);
+    },
+  );
+
   it.each([0, 1, 2])('intruder %#: every merchant operation answers 404 and changes nothing', async (index) => {
     const [, client] = intruders()[index];
     const attempts = [
