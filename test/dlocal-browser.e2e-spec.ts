@@ -180,15 +180,12 @@ describe('PIX through dLocal on the B2B checkout, in a real browser', () => {
       body: { countryCode: 'BRA', currency: 'BRL', amount: 10, redirectUrl: `http://127.0.0.1:${shop.port}/return` },
     });
     const path = new URL(data!.nextAction!.redirect.reference).pathname;
-    const forged = await request(bed.app.getHttpServer())
-      .post(path)
-      .type('form')
-      .send({
-        countryProcessorId: '00000000-0000-4000-8000-000000000000',
-        payerName: 'X',
-        payerEmail: 'x@x.x',
-        payerDocument: '53033315550',
-      });
+    const forged = await request(bed.app.getHttpServer()).post(path).type('form').send({
+      countryProcessorId: '00000000-0000-4000-8000-000000000000',
+      payerName: 'X',
+      payerEmail: 'x@x.x',
+      payerDocument: '53033315550',
+    });
     expect(forged.status).toBe(403);
     expect(dl.requests.length).toBe(before);
   });

@@ -127,13 +127,13 @@ export class MercadoPagoStandIn {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  async start(): Promise<this> {
+  async start(port = 0): Promise<this> {
     this.server = http.createServer((request, response) => void this.handle(request, response));
     this.server.on('connection', (socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
     this.port = (this.server.address() as net.AddressInfo).port;
     return this;
   }
