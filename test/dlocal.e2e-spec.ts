@@ -1,6 +1,6 @@
 import { CheckoutOutcomeUnknownError, GatewayRegistry } from '@pcs/gateways';
 import { ReconciliationService } from '@pcs/payment-intents';
-import { DLocalStandIn, MercadoPagoStandIn } from '@pcs/testing';
+import { clientFor, createTenant, DLocalStandIn, MercadoPagoStandIn } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import request from 'supertest';
 import { Testbed, testbed } from './testbed';
@@ -177,7 +177,65 @@ describe('dLocal behind the gateway port', () => {
     await dl.decide(started.body.gatewayReferenceId, 'pay');
     const paid = await eventually(intentId, 'SUCCEEDED');
     expect(paid).toMatchObject({ paymentIntentStatus: 'SUCCEEDED', receivedAmount: 1220.5 });
-    expect((await payinsOf(intentId))[0]).toMatchObject({ status: 'APPROVED' });
+    // The ledger, its fees and the availability date are the same whatever the processor (VISA credit: 4.49% + 22% VAT on it).
+    const [row] = (await bed.merchant.get(`/payin?paymentIntentId=${intentId}`)).body[0].results;
+    expect(row).toMatchObject({ status: 'APPROVED', feeAmount: 54.8, feeTaxAmount: 12.06, netAmount: 1153.64, processorFeeAmount: null });
+    expect(row.liquidationDate).toEqual(expect.any(String));
+    const events = (await bed.merchant.get(`/event?type=payment_intent.succeeded&limit=100`)).body[0].results as Json[];
+    expect(events.filter((e) => e.data.object.paymentIntentId === intentId)).toHaveLength(1);
+  });
+
+  it('collects an Argentine bank transfer (IO) and cash voucher (RP) with the payer’s DNI', async () => {
+    const argentina = await createTenant(bed.app, { country: 'ARG' });
+    const shop = bed.client(argentina.merchants[0]);
+    const argMerchant = argentina.merchants[0].merchantId;
+    const connected = await clientFor(bed.app, argentina.business).put(`/merchant/${argMerchant}/gateway-account/dlocal`, {
+      xLogin: LOGIN,
+      xTransKey: TRANS_KEY,
+      secretKey: SECRET_KEY,
+    });
+    expect(connected.status).toBe(200);
+    expect(connected.body.paymentMethods).toEqual(expect.arrayContaining(['BBVA', 'MERCADO_PAGO', 'VISA']));
+    const payer = await shop.post('/payer', {
+      firstName: 'Juan',
+      lastName: 'Pérez',
+      email: 'juan@example.com.ar',
+      documentType: 'DNI',
+      document: '30.123.456',
+    });
+    expect(payer.status).toBe(200);
+    for (const [method, type, code] of [
+      ['BBVA', 'BANK_TRANSFER', 'IO'],
+      ['MERCADO_PAGO', 'CASH', 'RP'],
+    ]) {
+      const created = await shop.post('/payment-intent', {
+        currency: 'ARS',
+        amount: 15000,
+        payinType: 'DEFAULT',
+        offSession: false,
+        country: 'ARG',
+        externalReference: `ar-${code}`,
+        invoiceNumber: 1,
+        payerId: payer.body.payerId,
+      });
+      expect(created.status).toBe(200);
+      const intentId = created.body.paymentIntent.paymentIntentId as string;
+      const choice = (
+        (await shop.get(`/payment-intent/${intentId}/payment-methods`)).body.paymentIntentAvailablePaymentMethods as Json[]
+      ).find((m) => m.paymentMethod.paymentMethodName === method && m.paymentInstrumentType.paymentInstrumentTypeName === type)!;
+      const started = await shop.post(`/payment-intent/${intentId}/initialize`, { countryProcessorId: choice.countryProcessorId });
+      expect(started.status).toBe(200);
+      const sent = JSON.parse(dl.requests.filter((r) => r.method === 'POST' && r.path === '/payments').at(-1)!.body);
+      expect(sent).toMatchObject({
+        country: 'AR',
+        currency: 'ARS',
+        amount: 15000,
+        payment_method_id: code,
+        payer: { document: '30123456' },
+      });
+      await dl.settle(started.body.gatewayReferenceId, 'PAID');
+      expect((await shop.get(`/payment-intent/${intentId}`)).body.paymentIntentStatus).toBe('SUCCEEDED');
+    }
   });
 
   it('shows a rejection with dLocal’s status detail and code, and lets the payer try again', async () => {
