@@ -2,15 +2,9 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post, Req, Res } from 
 import { ApiExcludeController } from '@nestjs/swagger';
 import { DLOCAL, DLocalNotifications } from '@pcs/dlocal';
 import { PayerPage, Public, RawBodyRequest } from '@pcs/http';
-import { PAGE_HEADERS, payerLanguage, renderPage } from '@pcs/pages';
+import { PAGE_HEADERS, payerLanguage, renderProcessingPage } from '@pcs/pages';
 import { GatewayNotifications, NotificationResult } from '@pcs/payment-intents';
 import type { Request, Response } from 'express';
-
-const RETURNED = {
-  es: { title: 'Gracias', body: 'dLocal está procesando su pago. Puede cerrar esta página.' },
-  en: { title: 'Thank you', body: 'dLocal is processing your payment. You may close this page.' },
-  pt: { title: 'Obrigado', body: 'O dLocal está processando seu pagamento. Você pode fechar esta página.' },
-};
 
 const field = (body: Record<string, unknown> | undefined, name: string) =>
   typeof body?.[name] === 'string' && body[name].length <= 256 ? body[name] : '';
@@ -81,17 +75,9 @@ export class DLocalController {
   }
 
   private page(response: Response, acceptLanguage: string | undefined, status: number): void {
-    const language = payerLanguage(acceptLanguage);
-    const t = RETURNED[language];
     response
       .status(status)
       .set(PAGE_HEADERS)
-      .send(
-        renderPage({
-          language,
-          title: t.title,
-          body: `<h1 id="state" data-state="RETURNED">${t.title}</h1><p class="status">${t.body}</p>`,
-        }),
-      );
+      .send(renderProcessingPage('dLocal', payerLanguage(acceptLanguage)));
   }
 }

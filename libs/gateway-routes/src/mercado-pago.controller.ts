@@ -2,17 +2,11 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } fro
 import { ApiExcludeController } from '@nestjs/swagger';
 import { PayerPage, Public } from '@pcs/http';
 import { MERCADO_PAGO, MercadoPagoNotifications, MercadoPagoRecords } from '@pcs/mercado-pago';
-import { PAGE_HEADERS, payerLanguage, renderPage } from '@pcs/pages';
+import { PAGE_HEADERS, payerLanguage, renderProcessingPage } from '@pcs/pages';
 import { GatewayNotifications, NotificationResult } from '@pcs/payment-intents';
 import type { Response } from 'express';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-const RETURNED = {
-  es: { title: 'Gracias', body: 'Mercado Pago está procesando su pago. Puede cerrar esta página.' },
-  en: { title: 'Thank you', body: 'Mercado Pago is processing your payment. You may close this page.' },
-  pt: { title: 'Obrigado', body: 'O Mercado Pago está processando seu pagamento. Você pode fechar esta página.' },
-};
 
 /**
  * Mercado Pago's routes on each API (contract §16): its notifications, and
@@ -57,17 +51,9 @@ export class MercadoPagoController {
     // What Mercado Pago appends to the address (payment_id, status…) is not trusted: the outcome comes by notification.
     const checkout = UUID.test(payinId) ? await this.records.checkoutOfPayin(payinId.toLowerCase()) : null;
     if (checkout?.returnUrl) return void response.set('Cache-Control', 'no-store').redirect(303, checkout.returnUrl);
-    const language = payerLanguage(acceptLanguage);
-    const t = RETURNED[language];
     response
       .status(checkout ? 200 : 404)
       .set(PAGE_HEADERS)
-      .send(
-        renderPage({
-          language,
-          title: t.title,
-          body: `<h1 id="state" data-state="RETURNED">${t.title}</h1><p class="status">${t.body}</p>`,
-        }),
-      );
+      .send(renderProcessingPage('Mercado Pago', payerLanguage(acceptLanguage)));
   }
 }

@@ -295,3 +295,19 @@ export function renderStalePage(language: PayerLanguage): string {
     body: `<h1 id="state" data-state="STALE">${TEXTS[language].title}</h1><p class="status">${TEXTS[language].stale}</p>`,
   });
 }
+
+const PROCESSING: Record<PayerLanguage, { title: string; body: (processor: string) => string }> = {
+  es: { title: 'Gracias', body: (processor) => `${processor} está procesando su pago. Puede cerrar esta página.` },
+  en: { title: 'Thank you', body: (processor) => `${processor} is processing your payment. You may close this page.` },
+  pt: { title: 'Obrigado', body: (processor) => `O ${processor} está processando seu pagamento. Você pode fechar esta página.` },
+};
+
+/** The payer back from a processor's page with nowhere of ours to go on to: thanks, the outcome comes by notification. */
+export function renderProcessingPage(processor: string, language: PayerLanguage): string {
+  const t = PROCESSING[language];
+  return renderPage({
+    language,
+    title: t.title,
+    body: `<h1 id="state" data-state="RETURNED">${t.title}</h1><p class="status">${escapeHtml(t.body(processor))}</p>`,
+  });
+}
