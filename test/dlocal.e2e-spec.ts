@@ -1,5 +1,5 @@
 import { CheckoutOutcomeUnknownError, GatewayRegistry } from '@pcs/gateways';
-import { ReconciliationService } from '@pcs/payment-intents';
+import { ReconciliationService, RefundsService } from '@pcs/payment-intents';
 import { clientFor, createTenant, DLocalStandIn, MercadoPagoStandIn } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import request from 'supertest';
@@ -45,7 +45,8 @@ describe('dLocal behind the gateway port', () => {
         dlocalTimeoutMs: 2000,
         mercadoPagoApiUrl: mp.url,
         mercadoPagoTimeoutMs: 2000,
-        reconcileAfterSeconds: 1,
+        // Reconciled by hand below, payin by payin: nothing of this suite comes due under another suite's sweep.
+        reconcileAfterSeconds: 600,
       },
     });
     merchantId = bed.tenant.merchants[0].merchantId;
@@ -263,9 +264,9 @@ describe('dLocal behind the gateway port', () => {
     await dl.decide(started.body.gatewayReferenceId, 'pay');
     await new Promise((r) => setTimeout(r, 300));
     expect((await intent(intentId)).paymentIntentStatus).toBe('REQUIRES_ACTION');
-    await bed.app.get(ReconciliationService).reconcileDue(new Date(Date.now() + 5_000));
-    expect((await intent(intentId)).paymentIntentStatus).toBe('SUCCEEDED');
     const [attempt] = await payinsOf(intentId);
+    await bed.app.get(ReconciliationService).reconcileAttempt(attempt.transaction_id);
+    expect((await intent(intentId)).paymentIntentStatus).toBe('SUCCEEDED');
     expect(dl.requests.some((r) => r.method === 'GET' && r.path === `/orders/${attempt.transaction_id}`)).toBe(true);
   });
 
@@ -416,7 +417,7 @@ describe('dLocal behind the gateway port', () => {
     expect(again).toMatchObject({ status: 'APPROVED', reference: dl.payments.get(paymentId)!.refunds[0].id });
     expect(posts()).toBe(sent);
     // Reconciliation records it.
-    await bed.app.get(ReconciliationService).reconcileDue(new Date(Date.now() + 5_000));
+    await bed.app.get(RefundsService).reconcileRefund(refund.transaction_id);
     expect((await payinsOf(intentId)).find((p) => p.transaction_id === refund.transaction_id)).toMatchObject({ status: 'APPROVED' });
     expect(dl.payments.get(paymentId)!.refunds.map((r) => r.amount)).toEqual([300]);
     expect(dl.requests.some((r) => r.method === 'GET' && r.path === `/payments/${paymentId}`)).toBe(true);

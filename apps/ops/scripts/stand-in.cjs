@@ -8,7 +8,6 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
-const Module = require('node:module');
 const ts = require('typescript');
 
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -20,20 +19,20 @@ if (!files[which] || !Number.isInteger(port) || port < 1 || port > 65535) {
   process.stderr.write('usage: npm run stand-in -- dlocal|mercado-pago [--port N]\n');
   process.exit(2);
 }
-const file = path.join(root, 'libs', 'testing', 'src', files[which]);
-const { outputText } = ts.transpileModule(fs.readFileSync(file, 'utf8'), {
-  compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
-  fileName: file,
-});
-const loaded = new Module(file, module);
-loaded.filename = file;
-loaded.paths = Module._nodeModulePaths(path.dirname(file));
-loaded._compile(outputText, file);
+// The stand-ins and what they import (./stand-in-server) are TypeScript that imports only Node: transpiled as they load.
+require.extensions['.ts'] = (loaded, filename) => {
+  const { outputText } = ts.transpileModule(fs.readFileSync(filename, 'utf8'), {
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+    fileName: filename,
+  });
+  loaded._compile(outputText, filename);
+};
+const standIns = require(path.join(root, 'libs', 'testing', 'src', files[which]));
 
 async function main() {
   if (which === 'dlocal') {
     const credentials = { xLogin: 'local-x-login-0001', xTransKey: 'local-x-trans-key-0001', secretKey: 'local-secret-key-0001' };
-    const standIn = await new loaded.exports.DLocalStandIn()
+    const standIn = await new standIns.DLocalStandIn()
       .merchant(credentials.xLogin, credentials.xTransKey, credentials.secretKey)
       .start(port);
     process.stdout.write(
@@ -44,7 +43,7 @@ async function main() {
     );
   } else {
     const credentials = { accessToken: 'TEST-local-access-token-0001', webhookSecret: 'local-webhook-secret' };
-    const standIn = await new loaded.exports.MercadoPagoStandIn().account(credentials.accessToken, credentials.webhookSecret).start(port);
+    const standIn = await new standIns.MercadoPagoStandIn().account(credentials.accessToken, credentials.webhookSecret).start(port);
     process.stdout.write(
       `Mercado Pago stand-in on ${standIn.url}\n` +
         `Start the service with MERCADOPAGO_API_URL=${standIn.url}, then connect a merchant with these credentials:\n` +

@@ -1,6 +1,6 @@
 import * as crypto from 'node:crypto';
 import * as http from 'node:http';
-import * as net from 'node:net';
+import { escape, header, json, readBody, StandInServer } from './stand-in-server';
 
 /**
  * A stand-in for dLocal's Payins API, for tests and for trying the flow by
@@ -203,14 +203,11 @@ function error(code: number, param?: string): Answer {
   return [status, param ? { code, message: `${message}: ${param}`, param } : { code, message }];
 }
 
-export class DLocalStandIn {
-  private server: http.Server | null = null;
-  private readonly sockets = new Set<net.Socket>();
+export class DLocalStandIn extends StandInServer {
   private readonly merchants = new Map<string, Merchant>();
   readonly payments = new Map<string, DLocalStandInPayment>();
   private readonly refunds = new Map<string, DLocalStandInRefund & { login: string }>();
   private readonly chargebacks = new Map<string, Record<string, unknown> & { login: string }>();
-  port = 0;
   /** Every request received (method, path, X-Login), for assertions. */
   readonly requests: { method: string; path: string; login: string | undefined; body: string }[] = [];
   /** How notifications are sent: at once (default), delayed, repeated, held for the test to send, or dropped. */
@@ -228,26 +225,6 @@ export class DLocalStandIn {
   merchant(xLogin: string, xTransKey: string, secretKey: string): this {
     this.merchants.set(xLogin, { xLogin, xTransKey, secretKey });
     return this;
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  async start(port = 0): Promise<this> {
-    this.server = http.createServer((request, response) => void this.handle(request, response));
-    this.server.on('connection', (socket) => {
-      this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
-    });
-    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
-    this.port = (this.server.address() as net.AddressInfo).port;
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
   /** The signature dLocal computes over a request or a notification. */
@@ -377,7 +354,7 @@ export class DLocalStandIn {
     else await all();
   }
 
-  private async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+  protected async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', this.url);
     const body = await readBody(request);
     // The payer's pages (public, like dLocal's hosted checkout).
@@ -641,25 +618,4 @@ function validCnpj(cnpj: string): boolean {
     return rest < 2 ? 0 : 11 - rest;
   };
   return digit(12) === Number(cnpj[12]) && digit(13) === Number(cnpj[13]);
-}
-
-function header(request: http.IncomingMessage, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function json(response: http.ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-}
-
-function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-function readBody(request: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-  });
 }

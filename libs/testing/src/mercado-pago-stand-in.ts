@@ -1,6 +1,6 @@
 import * as crypto from 'node:crypto';
 import * as http from 'node:http';
-import * as net from 'node:net';
+import { escape, header, json, readBody, StandInServer } from './stand-in-server';
 
 /**
  * A stand-in for Mercado Pago's API, for tests and for trying the flow
@@ -77,9 +77,7 @@ export interface HeldNotification {
 /** Currencies Mercado Pago takes and the decimals it accepts in each. */
 const DECIMALS: Record<string, number> = { ARS: 2, BRL: 2, UYU: 2, CLP: 0, COP: 0, MXN: 2, PEN: 2, USD: 2 };
 
-export class MercadoPagoStandIn {
-  private server: http.Server | null = null;
-  private readonly sockets = new Set<net.Socket>();
+export class MercadoPagoStandIn extends StandInServer {
   private readonly accounts = new Map<string, Account>();
   private readonly preferences = new Map<string, StoredPreference>();
   readonly payments = new Map<number, StandInPayment>();
@@ -88,7 +86,6 @@ export class MercadoPagoStandIn {
   // stand-ins of different test files never hand out the same payment (the service keys events on it).
   private nextPayment = 1_300_000_000 + crypto.randomInt(0, 2 ** 30) * 16;
   private nextRefund = 2_000_000_000 + crypto.randomInt(0, 2 ** 30) * 16;
-  port = 0;
   /** Every request the stand-in received (method, path), for assertions. */
   readonly requests: { method: string; path: string; idempotencyKey: string | undefined }[] = [];
 
@@ -121,26 +118,6 @@ export class MercadoPagoStandIn {
   account(accessToken: string, webhookSecret: string): this {
     this.accounts.set(accessToken, { userId: 100_000 + this.accounts.size, webhookSecret });
     return this;
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  async start(port = 0): Promise<this> {
-    this.server = http.createServer((request, response) => void this.handle(request, response));
-    this.server.on('connection', (socket) => {
-      this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
-    });
-    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
-    this.port = (this.server.address() as net.AddressInfo).port;
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
   /** The payer's decision on a preference's page, as its buttons post it (a test may do it without a browser). */
@@ -256,7 +233,7 @@ export class MercadoPagoStandIn {
     else await deliver();
   }
 
-  private async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+  protected async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', this.url);
     const body = await readBody(request);
     const idempotencyKey = header(request, 'x-idempotency-key');
@@ -567,25 +544,4 @@ function hasDecimals(value: number, decimals: number): boolean {
 
 function round(value: number, decimals: number): number {
   return Math.round(value * 10 ** decimals) / 10 ** decimals;
-}
-
-function header(request: http.IncomingMessage, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function json(response: http.ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-}
-
-function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-function readBody(request: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-  });
 }
