@@ -52,6 +52,8 @@ const CONTEXTS = {
     'payment-instruments',
     'settlement',
   ],
+  // Disputes (contract §21): beside refunds; money through settlement, the intent through its public surface.
+  disputes: ['config', 'database', 'events', 'gateways', 'jobs', 'kernel', 'merchants', 'payins', 'payment-intents', 'settlement'],
   notifications: [
     'businesses',
     'catalog',
@@ -67,7 +69,7 @@ const CONTEXTS = {
     'payins',
   ],
   http: ['businesses', 'config', 'database', 'kernel', 'observability', 'pages'],
-  'gateway-routes': ['dlocal', 'gateways', 'http', 'kernel', 'mercado-pago', 'pages', 'payment-intents', 'processors'],
+  'gateway-routes': ['disputes', 'dlocal', 'gateways', 'http', 'kernel', 'mercado-pago', 'pages', 'payment-intents', 'processors'],
   testing: ['businesses', 'config', 'database', 'merchants'],
 };
 

@@ -1,7 +1,8 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { BusinessService, CredentialService, DEFAULT_ROTATION_GRACE_MINUTES } from '@pcs/businesses';
 import { merchantRepresentation, MerchantService } from '@pcs/merchants';
-import { asBusinessId, asMerchantId, BusinessId, MerchantId } from '@pcs/kernel';
+import { DisputeReports } from '@pcs/disputes';
+import { asBusinessId, asMerchantId, BusinessId, DISPUTE_REASONS, DisputeReason, DomainError, MerchantId } from '@pcs/kernel';
 import { DashboardIdentity, IdentityError, isRole, ROLES } from '@pcs/dashboard-identity';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -37,12 +38,13 @@ function dashboard(app: INestApplicationContext): DashboardIdentity {
   return new DashboardIdentity(app.get<DataSource>(getDataSourceToken()));
 }
 
-/** The dashboard's refusals (an email taken, none with that email) are the operator's to fix: a usage error. */
+/** The dashboard's and the domain's refusals (an email taken, a payment not collected) are the operator's to fix: a usage error. */
 async function asUsageErrors<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    throw error instanceof IdentityError ? new UsageError(error.message) : error;
+    if (error instanceof IdentityError || error instanceof DomainError) throw new UsageError(error.message);
+    throw error;
   }
 }
 
@@ -123,6 +125,18 @@ export const COMMANDS: Record<string, { usage: string; run: (app: INestApplicati
     run: async (app, o) => {
       const user = await asUsageErrors(() => dashboard(app).resetPassword(required(o, 'email')));
       return { userId: user.userId, email: user.email, password: user.password };
+    },
+  },
+  'sandbox:dispute': {
+    usage: `sandbox:dispute --payment-intent <paymentIntentId> [--reason ${DISPUTE_REASONS.join('|')}]`,
+    run: async (app, o) => {
+      const reason = o.reason === undefined ? 'GENERAL' : String(o.reason).toUpperCase();
+      if (!(DISPUTE_REASONS as readonly string[]).includes(reason))
+        throw new UsageError(`--reason must be one of ${DISPUTE_REASONS.join(', ')}`);
+      const disputeId = await asUsageErrors(() =>
+        app.get(DisputeReports).openSandbox({ paymentIntentId: uuid(o, 'payment-intent') }, reason as DisputeReason),
+      );
+      return { disputeId };
     },
   },
   'credentials:revoke': {

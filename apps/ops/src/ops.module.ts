@@ -3,6 +3,7 @@ import { BusinessesModule } from '@pcs/businesses';
 import { CatalogModule } from '@pcs/catalog';
 import { RuntimeSettings, RuntimeSettingsModule } from '@pcs/config';
 import { DatabaseModule } from '@pcs/database';
+import { DisputesModule } from '@pcs/disputes';
 import { MerchantsModule } from '@pcs/merchants';
 import { ProcessorsModule } from '@pcs/processors';
 import { ProcessorReportsModule } from '@pcs/processor-reports';
@@ -25,6 +26,8 @@ export class OpsModule {
         // The processors' adapters, for the reconciliation with their reports.
         ProcessorsModule,
         ProcessorReportsModule,
+        // The sandbox's disputes (sandbox:dispute), without the worker that decides them (the API processes run it).
+        DisputesModule,
       ],
     };
   }

@@ -33,6 +33,8 @@ import { BalanceController } from './settlement/balance.controller';
 import { PayoutController } from './settlement/payout.controller';
 import { ReconciliationRunController } from './settlement/reconciliation-run.controller';
 import { ProcessorReportsWorkersModule } from '@pcs/processor-reports';
+import { DisputeWorkersModule } from '@pcs/disputes';
+import { DisputeController } from './dispute/dispute.controller';
 
 /** The payins API: merchants, payers, instruments, payment intents, links, payins. */
 @Module({})
@@ -56,6 +58,7 @@ export class PayinsApiModule {
         NotificationsModule,
         SettlementWorkersModule,
         ProcessorReportsWorkersModule,
+        DisputeWorkersModule,
       ],
       controllers: [
         MerchantController,
@@ -78,6 +81,7 @@ export class PayinsApiModule {
         SettlementAccountController,
         BankController,
         ReconciliationRunController,
+        DisputeController,
       ],
     };
   }

@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { GatewayAccounts } from '@pcs/gateway-accounts';
-import { GatewayNotice } from '@pcs/gateways';
-import { DomainError } from '@pcs/kernel';
+import { DisputeReport, GatewayNotice } from '@pcs/gateways';
+import { currencyExponent, decimalToScaledInteger, DomainError, isCurrency } from '@pcs/kernel';
 import { dlocalCredentials } from './dlocal-account';
-import { DLocalClient, DLocalRequestError, verifyDLocalCallback, verifyDLocalSignature } from './dlocal.client';
+import { DLocalChargeback, DLocalClient, DLocalRequestError, verifyDLocalCallback, verifyDLocalSignature } from './dlocal.client';
 import { DLocalGateway, eventOfPayment, ourRefundIdOf, outcomeOfRefund } from './dlocal.gateway';
 import { DLocalRecords } from './dlocal-records.repository';
 
@@ -67,9 +67,8 @@ export class DLocalNotifications {
         // A refund carries its notification_url and the amount refunded; a chargeback goes to the merchant's chargeback URL with neither.
         if (ours || 'amount_refunded' in body || 'notification_url' in body)
           return await this.refundNotice(client, merchantId.toLowerCase(), id);
-        // A chargeback: read from dLocal to know it is one; disputes are recorded by the disputes work (contract §21).
-        await client.getChargeback(id);
-        return { kind: 'IGNORED' };
+        // A chargeback (contract §21): read from dLocal, as dLocal documents, and read into a dispute report.
+        return disputeNotice(await client.getChargeback(id));
       }
       return await this.paymentNotice(client, merchantId.toLowerCase(), id);
     } catch (error) {
@@ -138,4 +137,44 @@ export class DLocalNotifications {
       ...(status === 'REJECTED' ? { error: `dLocal answered the refund ${refund.status}` } : {}),
     };
   }
+}
+
+/**
+ * dLocal's chargeback statuses as a dispute's (contract §21): PENDING and
+ * COMPLETED wait on the merchant, DISPUTE_RECEIVED and IN_DISPUTE are under
+ * review, DISPUTE_LOST is lost, REVERSAL (the dispute won) and CANCELLED
+ * (the claim withdrawn) give the money back. INQUIRY is a request for
+ * information, not a chargeback yet: nothing is opened for it.
+ */
+const CHARGEBACK_STATUSES: Readonly<Record<string, DisputeReport['status']>> = {
+  PENDING: 'NEEDS_RESPONSE',
+  COMPLETED: 'NEEDS_RESPONSE',
+  DISPUTE_RECEIVED: 'UNDER_REVIEW',
+  IN_DISPUTE: 'UNDER_REVIEW',
+  DISPUTE_LOST: 'LOST',
+  REVERSAL: 'WON',
+  CANCELLED: 'WON',
+};
+
+/** A dLocal chargeback as a dispute report: dLocal names no reason and no due date (its dashboard shows them). */
+export function disputeNotice(chargeback: DLocalChargeback): GatewayNotice {
+  const status = CHARGEBACK_STATUSES[chargeback.status];
+  const currency = chargeback.currency;
+  const amount =
+    typeof chargeback.amount === 'number' && currency && isCurrency(currency)
+      ? decimalToScaledInteger(chargeback.amount, currencyExponent(currency))
+      : null;
+  if (!status || !currency || !isCurrency(currency) || amount === null || amount <= 0 || !chargeback.payment_id) return { kind: 'IGNORED' };
+  return {
+    kind: 'DISPUTE',
+    dispute: {
+      reference: chargeback.id,
+      chargeReference: chargeback.payment_id,
+      amount,
+      currency,
+      reason: 'GENERAL',
+      status,
+      evidenceDueBy: null,
+    },
+  };
 }

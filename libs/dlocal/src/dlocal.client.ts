@@ -49,12 +49,18 @@ export interface DLocalRefund {
   readonly notification_url?: string;
 }
 
+/** A chargeback as `GET /chargebacks/:id` answers it (and its notification carries). */
 export interface DLocalChargeback {
   readonly id: string;
   readonly payment_id: string;
   readonly amount?: number;
   readonly currency?: string;
+  /** PENDING, COMPLETED, DISPUTE_RECEIVED, IN_DISPUTE, DISPUTE_LOST, REVERSAL, INQUIRY (and CANCELLED in older references). */
   readonly status: string;
+  readonly status_code?: number | string;
+  readonly status_detail?: string;
+  readonly created_date?: string;
+  readonly order_id?: string;
 }
 
 export interface CreatePaymentRequest {

@@ -1,4 +1,4 @@
-/** Every event type (contracts §14 and §19), in the order the event log documents them. */
+/** Every event type (contracts §14, §19 and §21), in the order the event log documents them. */
 export const EVENT_TYPES = [
   'payment_intent.created',
   'payment_intent.requires_action',
@@ -11,6 +11,11 @@ export const EVENT_TYPES = [
   'refund.created',
   'refund.succeeded',
   'refund.failed',
+  'dispute.created',
+  'dispute.updated',
+  'dispute.won',
+  'dispute.lost',
+  'dispute.accepted',
   'link.created',
   'link.used',
   'link.deleted',

@@ -3,7 +3,8 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { DLOCAL, DLocalNotifications } from '@pcs/dlocal';
 import { PayerPage, Public, RawBodyRequest } from '@pcs/http';
 import { PAGE_HEADERS, payerLanguage, renderProcessingPage } from '@pcs/pages';
-import { GatewayNotifications, NotificationResult } from '@pcs/payment-intents';
+import { NotificationResult } from '@pcs/payment-intents';
+import { ProcessorNotices } from './processor-notices';
 import type { Request, Response } from 'express';
 
 const field = (body: Record<string, unknown> | undefined, name: string) =>
@@ -22,7 +23,7 @@ const field = (body: Record<string, unknown> | undefined, name: string) =>
 export class DLocalController {
   constructor(
     private readonly notifications: DLocalNotifications,
-    private readonly applier: GatewayNotifications,
+    private readonly applier: ProcessorNotices,
   ) {}
 
   @Public()

@@ -1,19 +1,23 @@
 import { Module } from '@nestjs/common';
+import { DisputesModule } from '@pcs/disputes';
 import { PaymentIntentsModule } from '@pcs/payment-intents';
 import { ProcessorsModule } from '@pcs/processors';
 import { GatewayCallbackController } from './gateway-callback.controller';
 import { DLocalController } from './dlocal.controller';
 import { MercadoPagoController } from './mercado-pago.controller';
+import { ProcessorNotices } from './processor-notices';
 import { SandboxGatewayController } from './sandbox-gateway.controller';
 
 /**
  * The gateway's routes every API serves (contract §10, §13): the sandbox
  * gateway's payer pages and the callbacks of every gateway. Each API is
  * deployed alone, so each serves the pages of the attempts it opens and
- * receives their callbacks; both apply them to the same aggregates.
+ * receives their callbacks; both apply them to the same aggregates (a
+ * chargeback's to its dispute).
  */
 @Module({
-  imports: [ProcessorsModule, PaymentIntentsModule],
+  imports: [ProcessorsModule, PaymentIntentsModule, DisputesModule],
+  providers: [ProcessorNotices],
   controllers: [SandboxGatewayController, GatewayCallbackController, MercadoPagoController, DLocalController],
 })
 export class GatewayRoutesModule {}

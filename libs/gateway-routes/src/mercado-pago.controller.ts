@@ -3,7 +3,8 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { PayerPage, Public } from '@pcs/http';
 import { MERCADO_PAGO, MercadoPagoNotifications, MercadoPagoRecords } from '@pcs/mercado-pago';
 import { PAGE_HEADERS, payerLanguage, renderProcessingPage } from '@pcs/pages';
-import { GatewayNotifications, NotificationResult } from '@pcs/payment-intents';
+import { NotificationResult } from '@pcs/payment-intents';
+import { ProcessorNotices } from './processor-notices';
 import type { Response } from 'express';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -19,7 +20,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export class MercadoPagoController {
   constructor(
     private readonly notifications: MercadoPagoNotifications,
-    private readonly applier: GatewayNotifications,
+    private readonly applier: ProcessorNotices,
     private readonly records: MercadoPagoRecords,
   ) {}
 

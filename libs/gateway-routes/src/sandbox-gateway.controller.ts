@@ -1,25 +1,37 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { DisputeReports } from '@pcs/disputes';
 import { renderSandboxNotFound, renderSandboxPage, SandboxDecision, SandboxDesk, SandboxPageView } from '@pcs/gateways';
 import { PayerPage, Public } from '@pcs/http';
-import { DomainError, InvalidRequestError } from '@pcs/kernel';
-import { PAGE_HEADERS, payerLanguage } from '@pcs/pages';
+import { DISPUTE_REASONS, DisputeReason, DomainError, InvalidRequestError } from '@pcs/kernel';
+import { PAGE_HEADERS, PayerLanguage, payerLanguage } from '@pcs/pages';
 import type { Response } from 'express';
 
 const DECISIONS: readonly SandboxDecision[] = ['approve', 'reject', 'pending'];
+
+const DISPUTE_OPENED: Record<PayerLanguage, string> = {
+  es: 'Se abrió la disputa {id}: el comercio la ve y puede responder con evidencia.',
+  en: 'Dispute {id} opened: the merchant sees it and may answer with evidence.',
+  pt: 'A disputa {id} foi aberta: o comerciante a vê e pode responder com evidências.',
+};
 
 /**
  * The sandbox gateway's payer-facing page (contract §10): public, no
  * signature, like a real gateway's checkout, in Spanish unless the browser
  * prefers English. Its form posts `outcome`; when the service opened the
  * attempt with a return address, the answer is a 303 there once the decision
- * is recorded. An unknown address is an HTML page saying so.
+ * is recorded. An approved payment can be disputed from the same page
+ * (`outcome=dispute` with a `reason`), as the payer's bank would (contract
+ * §21). An unknown address is an HTML page saying so.
  */
 @ApiExcludeController()
 @PayerPage()
 @Controller('sandbox/gateway')
 export class SandboxGatewayController {
-  constructor(private readonly desk: SandboxDesk) {}
+  constructor(
+    private readonly desk: SandboxDesk,
+    private readonly disputes: DisputeReports,
+  ) {}
 
   @Public()
   @Get(':reference')
@@ -46,10 +58,11 @@ export class SandboxGatewayController {
     @Res() response: Response,
   ): Promise<void> {
     const outcome = body?.outcome;
-    if (typeof outcome !== 'string' || !DECISIONS.includes(outcome as SandboxDecision)) {
-      throw new InvalidRequestError(['outcome'], 'outcome must be approve, reject or pending');
-    }
     const language = payerLanguage(acceptLanguage);
+    if (outcome === 'dispute') return this.dispute(reference, body.reason, language, response);
+    if (typeof outcome !== 'string' || !DECISIONS.includes(outcome as SandboxDecision)) {
+      throw new InvalidRequestError(['outcome'], 'outcome must be approve, reject, pending or dispute');
+    }
     const view = await this.view(() => this.desk.decide(reference, outcome as SandboxDecision));
     if (!view) {
       response.status(404).set(PAGE_HEADERS).send(renderSandboxNotFound(language));
@@ -60,6 +73,34 @@ export class SandboxGatewayController {
       return;
     }
     response.status(200).set(PAGE_HEADERS).send(renderSandboxPage(view, language));
+  }
+
+  /** The payer's bank takes an approved payment back (contract §21): the page says what became of it. */
+  private async dispute(reference: string, reason: unknown, language: PayerLanguage, response: Response): Promise<void> {
+    if (typeof reason !== 'string' || !(DISPUTE_REASONS as readonly string[]).includes(reason))
+      throw new InvalidRequestError(['reason'], `reason must be one of ${DISPUTE_REASONS.join(', ')}`);
+    const view = await this.view(() => this.desk.page(reference));
+    if (!view || !view.disputable) {
+      response
+        .status(view ? 409 : 404)
+        .set(PAGE_HEADERS)
+        .send(view ? renderSandboxPage(view, language) : renderSandboxNotFound(language));
+      return;
+    }
+    let notice: string;
+    let status = 200;
+    try {
+      const disputeId = await this.disputes.openSandbox({ sandboxReference: reference }, reason as DisputeReason);
+      notice = DISPUTE_OPENED[language].replace('{id}', disputeId);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      notice = error.texts()[language === 'es' ? 'ES' : 'EN'];
+      status = 409;
+    }
+    response
+      .status(status)
+      .set(PAGE_HEADERS)
+      .send(renderSandboxPage(view, language, notice));
   }
 
   private async view(load: () => Promise<SandboxPageView>): Promise<SandboxPageView | null> {

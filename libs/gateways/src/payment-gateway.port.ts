@@ -1,4 +1,4 @@
-import { Currency } from '@pcs/kernel';
+import { Currency, DisputeReason, DomainError } from '@pcs/kernel';
 
 /** A way of paying in a country, as the catalog names it: what a gateway is asked whether it collects. */
 export interface CollectionMethod {
@@ -149,6 +149,32 @@ export class CheckoutOutcomeUnknownError extends Error {
 }
 
 /**
+ * A chargeback as a processor tells it, read into our terms by its adapter
+ * (contract §21): the case, the collection it takes back, and where it stands.
+ */
+export interface DisputeReport {
+  /** The processor's id of the case (Mercado Pago's chargeback id, dLocal's `CHAR…`). */
+  readonly reference: string;
+  /** The processor's reference of the disputed collection, as the ledger keeps it (the charge's external id). */
+  readonly chargeReference: string;
+  /** Minor units. */
+  readonly amount: number;
+  readonly currency: Currency;
+  readonly reason: DisputeReason;
+  /** NEEDS_RESPONSE: the merchant may answer; UNDER_REVIEW: the processor has the evidence; WON or LOST: decided. */
+  readonly status: 'NEEDS_RESPONSE' | 'UNDER_REVIEW' | 'WON' | 'LOST';
+  /** The last moment evidence is taken, when the processor gives one. */
+  readonly evidenceDueBy: Date | null;
+}
+
+/** One evidence file sent to a processor. */
+export interface DisputeEvidenceFile {
+  readonly fileName: string;
+  readonly contentType: 'application/pdf' | 'image/png' | 'image/jpeg';
+  readonly content: Buffer;
+}
+
+/**
  * What a gateway told in a verified notification, read into our terms by its
  * adapter (which checks it and reads the resource from the gateway itself):
  * news of a collection attempt or of a refund of ours, or nothing we act on.
@@ -162,8 +188,12 @@ export type GatewayNotice =
       readonly reference: string;
       readonly error?: string;
     }
+  | { readonly kind: 'DISPUTE'; readonly dispute: DisputeReport }
   | { readonly kind: 'UNKNOWN' }
   | { readonly kind: 'IGNORED' };
+
+/** A notice about a collection or a refund (the payment-intent context applies them; disputes go to their own context). */
+export type PaymentNotice = Exclude<GatewayNotice, { readonly kind: 'DISPUTE' }>;
 
 /** A request whose id the gateway voided earlier (reconciliation asked about it before it arrived). */
 export class GatewayRequestVoidedError extends Error {
@@ -212,6 +242,19 @@ export abstract class PaymentGateway {
   payerDocumentLabel(method: CollectionMethod): PayerText {
     void method;
     return { es: 'Documento de identidad', en: 'Identity document', pt: 'Documento de identidade' };
+  }
+  /** Whether it takes a dispute's evidence through its API (submitDisputeEvidence); otherwise the merchant uploads it at the processor. */
+  readonly takesDisputeEvidence: boolean = false;
+  /**
+   * Sends a dispute's evidence to the processor (contract §21), for the
+   * case `reference` of `merchantId`'s account. Sending the same files again
+   * is harmless (the processor keeps documents, it decides once).
+   */
+  submitDisputeEvidence(merchantId: string, reference: string, files: readonly DisputeEvidenceFile[]): Promise<void> {
+    void merchantId;
+    void reference;
+    void files;
+    return Promise.reject(new DomainError('DISPUTE_EVIDENCE_AT_PROCESSOR', undefined, { provider: this.displayName }));
   }
   /** A page where the payer completes the payment. */
   abstract openCheckout(request: CheckoutRequest): Promise<CheckoutSession>;

@@ -15,6 +15,7 @@ import {
   refuseCardData,
   refuseUnsafeInput,
   requireJsonContentType,
+  uploadBodyReader,
 } from './json-body';
 import { asOpenApi31 } from './openapi-31';
 import { documentEveryAnswer, optionalBodiesOptional } from './openapi-responses';
@@ -53,6 +54,7 @@ export function configureHttpApp(app: NestExpressApplication, api: ApiDescriptio
   app.set('trust proxy', app.get(RuntimeSettings, { strict: false }).rateLimits.trustProxy);
   app.use(FORM_ROUTES, formBodyParser());
   app.use(
+    uploadBodyReader(),
     requireJsonContentType(respond),
     ...jsonBodyParser(),
     jsonBodyErrors(respond),

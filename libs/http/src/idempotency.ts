@@ -104,7 +104,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const scope = `${request.caller.businessId}:${request.caller.merchantId ?? '*'}`;
     const hash = crypto
       .createHash('sha256')
-      .update(`${request.method} ${request.path} ${JSON.stringify(request.body ?? {})}`)
+      // A file upload is its bytes (its parsed body is empty); any other request its parsed JSON.
+      .update(`${request.method} ${request.path} `)
+      .update(
+        request.is('multipart/form-data')
+          ? ((request as OperationRequest & { rawBody?: Buffer }).rawBody ?? '')
+          : JSON.stringify(request.body ?? {}),
+      )
       .digest('hex');
 
     // This request's own mark on the key: only it frees what it took.

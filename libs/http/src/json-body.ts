@@ -1,4 +1,4 @@
-import { ErrorRequestHandler, RequestHandler, text, urlencoded } from 'express';
+import { ErrorRequestHandler, raw, RequestHandler, text, urlencoded } from 'express';
 import type { IncomingMessage } from 'node:http';
 import sjson from 'secure-json-parse';
 import { DomainError, ErrorCode, findCardData, findUnsafeInput, InvalidRequestError } from '@pcs/kernel';
@@ -88,12 +88,57 @@ export function formBodyParser(): RequestHandler {
   return urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 });
 }
 
+/**
+ * The routes that take files (multipart/form-data): a dispute's evidence
+ * (contract §21). Their body is read whole as raw bytes, which the
+ * signature covers, up to UPLOAD_BODY_LIMIT (a 413 past it): the dispute's
+ * 10 MB of files and room for the multipart framing. The route parses it.
+ */
+export const UPLOAD_ROUTES: readonly RegExp[] = [/^\/dispute\/[^/]+\/evidence\/?$/];
+export const UPLOAD_BODY_LIMIT = 11 * 1024 * 1024;
+
+export function isUploadRoute(path: string): boolean {
+  return UPLOAD_ROUTES.some((route) => route.test(path));
+}
+
+/** A multipart body of an upload route as raw bytes (`rawBody`); the parsed body is empty. */
+export function uploadBodyReader(): RequestHandler {
+  const read = raw({
+    type: () => true,
+    limit: UPLOAD_BODY_LIMIT,
+    verify: (request: IncomingMessage & RawBodyRequest, _response, buffer) => {
+      request.rawBody = buffer;
+    },
+  });
+  return (request, response, next) => {
+    if (!isUploadRoute(request.path) || !request.is('multipart/form-data')) return next();
+    read(request, response, (error?: unknown) => {
+      if (error) return next(error);
+      request.body = {};
+      next();
+    });
+  };
+}
+
+/**
+ * The processors' notification routes: public, verified by the processor's
+ * own signature over what it sent (contracts §16, §20, §21), and never
+ * refused for what they carry. A processor's ids are long digit strings
+ * (a Mercado Pago chargeback id passes the Luhn check one time in ten).
+ */
+export const PROCESSOR_NOTIFICATION_ROUTES: readonly RegExp[] = [/^\/gateways\/[a-z-]+\/notifications\//, /^\/gateway\/callbacks\//];
+
+export function isProcessorNotification(path: string): boolean {
+  return PROCESSOR_NOTIFICATION_ROUTES.some((route) => route.test(path));
+}
+
 /** A body in another media type is a 415, before anything tries to read it. */
 export function requireJsonContentType(respond: ErrorResponder): RequestHandler {
   return (request, response, next) => {
     const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
     const isForm = FORM_ROUTES.some((route) => request.path.startsWith(`${route}/`)) && request.is('application/x-www-form-urlencoded');
-    if (hasBody && !isForm && !request.is(['application/json', 'application/*+json'])) {
+    const isUpload = isUploadRoute(request.path) && request.is('multipart/form-data');
+    if (hasBody && !isForm && !isUpload && !request.is(['application/json', 'application/*+json'])) {
       respond(response, new DomainError('UNSUPPORTED_MEDIA_TYPE'));
       return;
     }
@@ -136,9 +181,12 @@ export function refuseUnsafeInput(respond: ErrorResponder): RequestHandler {
 /**
  * Refuses any request that carries card data in its body or query, before
  * anything reads, stores or logs it. The error names fields, never values.
+ * The signed APIs' client input only: a processor's notification is
+ * verified by its signature instead (contract §21, "Card-data guard").
  */
 export function refuseCardData(respond: ErrorResponder): RequestHandler {
   return (request, response, next) => {
+    if (isProcessorNotification(request.path)) return next();
     const fields = [...findCardData(request.body ?? {}), ...findCardData(request.query ?? {}).map((f) => `query.${f}`)];
     if (fields.length === 0) return next();
     respond(

@@ -4,6 +4,7 @@ export * from './money/money';
 export * from './money/wire-money';
 export * from './money/vat-rate';
 export * from './enumerations';
+export * from './disputes';
 export * from './errors/error-catalogue';
 export * from './errors/domain-error';
 export * from './paging';

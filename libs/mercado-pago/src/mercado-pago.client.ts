@@ -57,6 +57,33 @@ export interface MercadoPagoRefund {
   readonly status: string;
 }
 
+/** A chargeback as `GET /v1/chargebacks/:id` answers it (the API spells `coverage_elegible`). */
+export interface MercadoPagoChargeback {
+  readonly id: string;
+  /** The payments the case takes back. */
+  readonly payments?: readonly (number | string)[];
+  readonly currency?: string;
+  readonly amount?: number;
+  readonly reason?: string;
+  /** true: decided for the seller (money back); false: against; null or absent: not decided yet. */
+  readonly coverage_applied?: boolean | null;
+  readonly coverage_elegible?: boolean;
+  readonly documentation_required?: boolean;
+  /** pending, review_pending, valid, invalid, not_supplied, not_applicable. */
+  readonly documentation_status?: string;
+  readonly date_documentation_deadline?: string | null;
+  readonly date_created?: string | null;
+  readonly date_last_updated?: string | null;
+  readonly live_mode?: boolean;
+}
+
+/** A file for a chargeback's documentation. */
+export interface ChargebackDocument {
+  readonly fileName: string;
+  readonly contentType: string;
+  readonly content: Buffer;
+}
+
 /**
  * A failed request to Mercado Pago. `status` is the HTTP status, or null when
  * no answer came (timeout, connection refused): then the request may or may
@@ -122,6 +149,27 @@ export class MercadoPagoClient {
     return this.request('list_refunds', 'GET', `/v1/payments/${paymentId}/refunds`);
   }
 
+  getChargeback(chargebackId: string): Promise<MercadoPagoChargeback> {
+    return this.request('get_chargeback', 'GET', `/v1/chargebacks/${encodeURIComponent(chargebackId)}`);
+  }
+
+  /**
+   * The seller's documentation of a chargeback: `files[]` parts (jpg, png or
+   * pdf, 10 MB in all), as Mercado Pago documents the upload; it answers 200
+   * and the case's documentation_status becomes review_pending. No
+   * idempotency key: sending the files again only adds documents.
+   */
+  uploadChargebackDocumentation(chargebackId: string, files: readonly ChargebackDocument[]): Promise<unknown> {
+    const form = new FormData();
+    for (const file of files) form.append('files[]', new Blob([file.content], { type: file.contentType }), file.fileName);
+    return this.request(
+      'upload_chargeback_documentation',
+      'POST',
+      `/v1/chargebacks/${encodeURIComponent(chargebackId)}/documentation`,
+      form,
+    );
+  }
+
   /** Asks for a release report of [begin, end] (UTC, `…Z`); Mercado Pago prepares it and lists it when ready. No idempotency key: it is no payment. */
   createReleaseReport(beginDate: string, endDate: string): Promise<ReleaseReportEntry> {
     return this.request('create_release_report', 'POST', '/v1/account/release_report', { begin_date: beginDate, end_date: endDate });
@@ -158,14 +206,15 @@ export class MercadoPagoClient {
       authorization: `Bearer ${this.accessToken}`,
       accept: as === 'json' ? 'application/json' : 'text/csv',
     };
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    // A form (multipart) sets its own content type, with its boundary.
+    if (body !== undefined && !(body instanceof FormData)) headers['content-type'] = 'application/json';
     if (idempotencyKey) headers['x-idempotency-key'] = idempotencyKey;
     let response: Response;
     try {
       response = await fetch(`${this.baseUrl}${path}`, {
         method,
         headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
         signal: AbortSignal.timeout(this.timeoutMs),
         redirect: 'error',
       });

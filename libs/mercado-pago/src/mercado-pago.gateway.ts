@@ -6,6 +6,7 @@ import {
   ChargeOutcome,
   CheckoutRequest,
   CheckoutSession,
+  DisputeEvidenceFile,
   GatewayEvent,
   GatewayRequestStatus,
   PaymentGateway,
@@ -101,6 +102,21 @@ export class MercadoPagoGateway extends PaymentGateway {
     private readonly settings: RuntimeSettings,
   ) {
     super();
+  }
+
+  /** Mercado Pago takes a chargeback's documentation through its API (contract §21). */
+  override readonly takesDisputeEvidence = true;
+
+  override async submitDisputeEvidence(merchantId: string, reference: string, files: readonly DisputeEvidenceFile[]): Promise<void> {
+    const client = await this.clientOf(merchantId);
+    try {
+      await client.uploadChargebackDocumentation(reference, files);
+    } catch (error) {
+      // Refused (a deadline passed at Mercado Pago, a file it will not take): the dispute waits; unknown outcomes are retried by the merchant.
+      if (error instanceof MercadoPagoRequestError && !error.unknownOutcome)
+        throw new DomainError('DISPUTE_EVIDENCE_REFUSED', error.message, { provider: this.displayName, status: error.status ?? 0 });
+      throw error;
+    }
   }
 
   async openCheckout(request: CheckoutRequest): Promise<CheckoutSession> {

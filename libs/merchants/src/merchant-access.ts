@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Caller, DomainError, isMerchantCaller, MerchantId } from '@pcs/kernel';
+import { Caller, DomainError, isMerchantCaller, MerchantId, TenantScope } from '@pcs/kernel';
 import { DataSource, EntityManager } from 'typeorm';
 import { Merchant } from './domain/merchant';
 import { MerchantRepository } from './merchant.repository';
@@ -31,6 +31,16 @@ export class MerchantAccess {
     const ids = await this.merchants.liveIdsOfBusiness(manager, caller.businessId, 2);
     if (ids.length === 1) return ids[0];
     throw new DomainError('MERCHANT_REQUIRED');
+  }
+
+  /**
+   * What a read may see (contract §4): the merchant it names (visible to the
+   * caller, else MERCHANT_NOT_FOUND), the merchant caller's own, or the
+   * caller's whole business.
+   */
+  async scopeOf(caller: Caller, merchantId?: MerchantId | null): Promise<TenantScope> {
+    if (merchantId) return { businessId: caller.businessId, merchantId: (await this.loadVisible(caller, merchantId)).id };
+    return { businessId: caller.businessId, merchantId: isMerchantCaller(caller) ? caller.merchantId : null };
   }
 
   /** The merchant if the caller may see it; MERCHANT_NOT_FOUND otherwise. */

@@ -31,6 +31,11 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.85rem;wo
 .field input{font:inherit;padding:.7rem .8rem;border:1px solid #d1d5db;border-radius:8px;width:100%;min-width:0}
 .field input[aria-invalid=true]{border-color:#dc2626}
 .field-error{color:#b91c1c;font-size:.85rem}
+.dispute{margin-top:1.5rem;border-top:1px solid #e5e7eb;padding-top:1rem;display:flex;flex-direction:column;gap:.5rem}
+.dispute h2{font-size:1rem;margin:0}.dispute .hint{color:#6b7280;font-size:.85rem;margin:0}
+.dispute select{font:inherit;padding:.6rem;border:1px solid #d1d5db;border-radius:8px;width:100%;min-width:0}
+.dispute button{border:0;border-radius:8px;padding:.8rem 1rem;font-size:1rem;cursor:pointer;color:#fff;background:#b45309}
+.notice{background:#ecfdf5;color:#065f46;border-radius:8px;padding:.6rem .8rem}
 `;
 
 export interface PageContent {

@@ -19,3 +19,4 @@ export * from './domain/b2b-status';
 export * from './domain/b2b-checkout';
 export * from './payment-intent.representation';
 export * from './gateway-events/gateway-notifications.service';
+export * from './disputes/intent-disputes.service';

@@ -37,5 +37,8 @@ export function paymentIntentRepresentation(intent: PaymentIntent) {
     linkId: p.linkId,
     createdAt: p.createdAt.toISOString(),
     exchangeRate: Number(p.exchangeRate),
+    // Contract §21: whether the payer's bank disputed it, and each dispute's status and amount.
+    disputed: intent.disputed,
+    disputes: p.disputes.map((d) => ({ disputeId: d.disputeId, status: d.status, amount: wire(d.amount) })),
   };
 }

@@ -18,6 +18,7 @@ import { B2bCheckoutRepository } from './b2b/b2b-checkout.repository';
 import { B2bCheckoutService } from './b2b/b2b-checkout.service';
 import { B2bPaymentIntentsService } from './b2b/b2b-payment-intents.service';
 import { CheckoutExpiryService } from './b2b/checkout-expiry.service';
+import { IntentDisputes } from './disputes/intent-disputes.service';
 import { CreationRules } from './creation/creation-rules';
 import { FastPaymentIntentService } from './creation/fast-payment-intent.service';
 import { LinkPaymentIntentService } from './creation/link-payment-intent.service';
@@ -77,6 +78,7 @@ import { RefundsService } from './refunds/refunds.service';
     LinkCheckoutService,
     PaymentIntentQueriesService,
     RefundsService,
+    IntentDisputes,
     SessionExpiryService,
     ReconciliationService,
     PaymentIntentSweeps,
@@ -94,6 +96,7 @@ import { RefundsService } from './refunds/refunds.service';
     LinkCheckoutService,
     PaymentIntentQueriesService,
     RefundsService,
+    IntentDisputes,
     SessionExpiryService,
     ReconciliationService,
     PaymentIntentSweeps,

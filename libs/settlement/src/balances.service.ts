@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Caller, Currency, isMerchantCaller, MerchantId, Page, PageRequest, TenantScope } from '@pcs/kernel';
+import { Caller, Currency, MerchantId, Page, PageRequest, TenantScope } from '@pcs/kernel';
 import { MerchantAccess } from '@pcs/merchants';
 import * as crypto from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Balance, BalanceTransaction } from './domain/balance-transaction';
 import { BalanceRepository, BalanceTransactionFilters, PayoutRepository } from './settlement.repository';
 
@@ -95,9 +95,48 @@ export class BalancesService {
     return recorded;
   }
 
+  /**
+   * A dispute's movement of money (contract §21), in the disputes context's
+   * transaction: CHARGEBACK (−amount) when it opens, CHARGEBACK_REVERSAL
+   * (+amount) when it is won, each available at once and at most once per
+   * dispute (its source), however often the processor tells it. True when
+   * written now.
+   */
+  async recordDisputeMovement(
+    manager: EntityManager,
+    movement: {
+      readonly disputeId: string;
+      readonly businessId: string;
+      readonly merchantId: string;
+      readonly currency: Currency;
+      readonly type: 'CHARGEBACK' | 'CHARGEBACK_REVERSAL';
+      /** The disputed amount, minor units (positive). */
+      readonly amount: number;
+      readonly description: string;
+    },
+  ): Promise<boolean> {
+    if (!Number.isSafeInteger(movement.amount) || movement.amount <= 0)
+      throw new Error('a dispute moves a positive whole number of minor units');
+    const written = await this.balances.recordOnce(manager, [
+      {
+        balanceTransactionId: crypto.randomUUID(),
+        businessId: movement.businessId,
+        merchantId: movement.merchantId,
+        currency: movement.currency,
+        type: movement.type,
+        amount: movement.type === 'CHARGEBACK' ? -movement.amount : movement.amount,
+        fee: 0,
+        availableOn: null,
+        sourceId: movement.disputeId,
+        payoutId: null,
+        description: movement.description.slice(0, 512),
+      },
+    ]);
+    return written.length === 1;
+  }
+
   /** What a read may see: the named merchant (visible to the caller), the merchant caller's own, or the whole business. */
-  async scopeOf(caller: Caller, merchantId: MerchantId | undefined): Promise<TenantScope> {
-    if (merchantId) return { businessId: caller.businessId, merchantId: (await this.access.loadVisible(caller, merchantId)).id };
-    return { businessId: caller.businessId, merchantId: isMerchantCaller(caller) ? caller.merchantId : null };
+  scopeOf(caller: Caller, merchantId: MerchantId | undefined): Promise<TenantScope> {
+    return this.access.scopeOf(caller, merchantId);
   }
 }

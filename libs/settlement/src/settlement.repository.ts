@@ -78,6 +78,8 @@ export abstract class BalanceRepository {
   /** The available balance in a currency, as of the database's now (the transaction's start). */
   abstract available(manager: EntityManager, merchantId: MerchantId, currency: Currency): Promise<number>;
   abstract record(manager: EntityManager, transactions: readonly NewBalanceTransaction[]): Promise<BalanceTransaction[]>;
+  /** Like record, but a transaction whose source already moved money of its type is left out (nothing written twice); what was written. */
+  abstract recordOnce(manager: EntityManager, transactions: readonly NewBalanceTransaction[]): Promise<BalanceTransaction[]>;
   /** Marks every available transaction no payout swept yet as the payout's, in one statement; how many. */
   abstract sweep(manager: EntityManager, merchantId: MerchantId, currency: Currency, payoutId: string): Promise<number>;
   abstract list(

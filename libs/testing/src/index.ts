@@ -8,3 +8,4 @@ export * from './response-contract';
 export * from './mercado-pago-stand-in';
 export * from './eventually';
 export * from './dlocal-stand-in';
+export * from './evidence-files';

@@ -7,7 +7,7 @@ export interface ApiCredentials {
   readonly apiSecret: string;
 }
 
-export function hmacHex(secret: string, payload: string): string {
+export function hmacHex(secret: string, payload: string | Buffer): string {
   return crypto.createHmac('sha256', secret).update(payload).digest('hex');
 }
 
@@ -39,6 +39,16 @@ export class SignedClient {
 
   put(path: string, body?: unknown) {
     return this.send('put', path, body);
+  }
+
+  /** A body of another media type (a file upload), signed over its bytes as sent. */
+  upload(path: string, body: Buffer, contentType: string) {
+    return request(this.server)
+      .post(path)
+      .set('api-key', this.credentials.apiKey)
+      .set('signature', hmacHex(this.credentials.apiSecret, body))
+      .set('content-type', contentType)
+      .send(body);
   }
 
   private send(method: 'get' | 'delete' | 'post' | 'patch' | 'put', path: string, body?: unknown) {

@@ -1,7 +1,14 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Currency, PayinType } from '@pcs/kernel';
+import { Currency, DISPUTE_STATUSES, PayinType } from '@pcs/kernel';
 import { PAYMENT_INTENT_STATUSES } from '@pcs/payment-intents';
 import { CountryProcessorResponse } from '../catalog/catalog.responses';
+
+/** A dispute of the payment, as the intent shows it (contract §21). */
+export class PaymentIntentDisputeResponse {
+  @ApiProperty({ format: 'uuid' }) disputeId: string;
+  @ApiProperty({ enum: DISPUTE_STATUSES }) status: string;
+  @ApiProperty({ example: 1500.5, description: 'The amount the payer’s bank took back' }) amount: number;
+}
 
 export class PaymentIntentResponse {
   @ApiProperty({ format: 'uuid' }) paymentIntentId: string;
@@ -42,6 +49,12 @@ export class PaymentIntentResponse {
   @ApiProperty({ type: String, nullable: true }) linkId: string | null;
   @ApiProperty({ type: String, format: 'date-time' }) createdAt: string;
   @ApiProperty({ example: 1 }) exchangeRate: number;
+  @ApiProperty({ description: 'Whether the payer’s bank disputed the payment (contract §21)' }) disputed: boolean;
+  @ApiProperty({
+    type: [PaymentIntentDisputeResponse],
+    description: 'Its disputes, oldest first: what they hold (all but WON ones) is debited and no longer refundable',
+  })
+  disputes: PaymentIntentDisputeResponse[];
 }
 
 export class PaymentIntentCreationResponse {

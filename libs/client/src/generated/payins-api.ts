@@ -1036,6 +1036,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dispute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List disputes (paged)
+         * @description In the payins paged envelope; newest first, or the nearest evidence due date first with `sort=DUE_DATE`.
+         */
+        get: operations["listDisputes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dispute/{disputeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a dispute
+         * @description Its status, amount, due date and evidence.
+         */
+        get: operations["getDispute"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dispute/{disputeId}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add evidence to a dispute
+         * @description Kept by the service until the dispute is submitted. 400 Payins:INVALID_EVIDENCE for another type, a lying type or extension, a truncated body, too many files or too many bytes (nothing is kept); 413 past the server’s upload limit; 409 after evidenceDueBy (Payins:DISPUTE_EVIDENCE_OVERDUE) or once the dispute is submitted or closed (Payins:DISPUTE_INVALID_STATE).
+         */
+        post: operations["addDisputeEvidence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dispute/{disputeId}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit the evidence to the processor
+         * @description Mercado Pago: its chargeback documentation upload; the sandbox: decided a few seconds later (WON when a file name contains `win`). UNDER_REVIEW once the processor took it. 409 without evidence (Payins:DISPUTE_NO_EVIDENCE), after the due date, when not NEEDS_RESPONSE, while another submission runs, or for dLocal, which takes evidence in its own dashboard (Payins:DISPUTE_EVIDENCE_AT_PROCESSOR); 422 when the processor refuses the files; 503 when it does not answer (nothing changed).
+         */
+        post: operations["submitDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dispute/{disputeId}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept the dispute (give up)
+         * @description ACCEPTED: the amount stays debited and is no longer refundable. A later decision of the processor still wins (its status and money follow it). 409 once closed.
+         */
+        post: operations["acceptDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -1429,7 +1529,7 @@ export interface components {
              */
             url: string;
             /** @description Default: every type */
-            enabledEvents?: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "balance.available" | "reconciliation.discrepancy")[];
+            enabledEvents?: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "balance.available" | "reconciliation.discrepancy")[];
             description?: string;
             /**
              * Format: uuid
@@ -1442,7 +1542,7 @@ export interface components {
             webhookEndpointId: string;
             url: string;
             description: string | null;
-            enabledEvents: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "balance.available" | "reconciliation.discrepancy")[];
+            enabledEvents: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "balance.available" | "reconciliation.discrepancy")[];
             disabled: boolean;
             /**
              * Format: uuid
@@ -1462,7 +1562,7 @@ export interface components {
             webhookEndpointId: string;
             url: string;
             description: string | null;
-            enabledEvents: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "balance.available" | "reconciliation.discrepancy")[];
+            enabledEvents: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "balance.available" | "reconciliation.discrepancy")[];
             disabled: boolean;
             /**
              * Format: uuid
@@ -1475,7 +1575,7 @@ export interface components {
         UpdateWebhookEndpointDto: {
             /** @description https only; http://localhost or http://127.0.0.1 only while WEBHOOKS_ALLOW_LOCALHOST is true; never a private, loopback or link-local address */
             url?: string;
-            enabledEvents?: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "balance.available" | "reconciliation.discrepancy")[];
+            enabledEvents?: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "balance.available" | "reconciliation.discrepancy")[];
             description?: string;
             /** @description true: nothing is delivered to it; pending deliveries are marked failed */
             disabled?: boolean;
@@ -1506,7 +1606,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "balance.available" | "reconciliation.discrepancy";
+            type: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "balance.available" | "reconciliation.discrepancy";
             /** Format: date-time */
             createdAt: string;
             /** Format: uuid */
@@ -1548,7 +1648,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "balance.available" | "reconciliation.discrepancy";
+            type: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "balance.available" | "reconciliation.discrepancy";
             /** Format: date-time */
             createdAt: string;
             /** Format: uuid */
@@ -1840,6 +1940,17 @@ export interface components {
              */
             vatPercentage?: number;
         };
+        PaymentIntentDisputeResponse: {
+            /** Format: uuid */
+            disputeId: string;
+            /** @enum {string} */
+            status: "NEEDS_RESPONSE" | "UNDER_REVIEW" | "WON" | "LOST" | "ACCEPTED";
+            /**
+             * @description The amount the payer’s bank took back
+             * @example 1500.5
+             */
+            amount: number;
+        };
         PaymentIntentResponse: {
             /** Format: uuid */
             paymentIntentId: string;
@@ -1905,6 +2016,10 @@ export interface components {
             createdAt: string;
             /** @example 1 */
             exchangeRate: number;
+            /** @description Whether the payer’s bank disputed the payment (contract §21) */
+            disputed: boolean;
+            /** @description Its disputes, oldest first: what they hold (all but WON ones) is debited and no longer refundable */
+            disputes: components["schemas"]["PaymentIntentDisputeResponse"][];
         };
         PaymentIntentCreationResponse: {
             paymentIntent: components["schemas"]["PaymentIntentResponse"];
@@ -2486,6 +2601,67 @@ export interface components {
             rowCount: number;
             pageCount: number;
             results: components["schemas"]["ReconciliationRunResponse"][];
+        };
+        DisputeEvidenceResponse: {
+            /** @example delivery-receipt.pdf */
+            fileName: string;
+            /** @enum {string} */
+            contentType: "application/pdf" | "image/png" | "image/jpeg";
+            /**
+             * @description Bytes
+             * @example 48213
+             */
+            size: number;
+            /** Format: date-time */
+            uploadedAt: string;
+        };
+        DisputeResponse: {
+            /** Format: uuid */
+            disputeId: string;
+            /** Format: uuid */
+            paymentIntentId: string;
+            /** Format: uuid */
+            merchantId: string;
+            /**
+             * @description What the payer’s bank took back (debited from the balance when the dispute opened)
+             * @example 1500.5
+             */
+            amount: number;
+            /** @enum {string} */
+            currency: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
+            /** @enum {string} */
+            reason: "FRAUDULENT" | "PRODUCT_NOT_RECEIVED" | "PRODUCT_UNACCEPTABLE" | "DUPLICATE" | "CREDIT_NOT_PROCESSED" | "SUBSCRIPTION_CANCELED" | "GENERAL";
+            /**
+             * @description NEEDS_RESPONSE → UNDER_REVIEW (evidence submitted) → WON or LOST; or ACCEPTED (the merchant gave up)
+             * @enum {string}
+             */
+            status: "NEEDS_RESPONSE" | "UNDER_REVIEW" | "WON" | "LOST" | "ACCEPTED";
+            /**
+             * Format: date-time
+             * @description The last moment evidence is taken; null when the processor gives none (evidence is still taken)
+             */
+            evidenceDueBy: string | null;
+            evidence: components["schemas"]["DisputeEvidenceResponse"][];
+            /** @enum {string} */
+            processor: "SANDBOX" | "MERCADO_PAGO" | "DLOCAL";
+            /**
+             * @description The processor’s id of the case
+             * @example 234000062890459000
+             */
+            processorReference: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            closedAt: string | null;
+        };
+        DisputePageResponse: {
+            /** @example 1 */
+            currentPage: string;
+            /** @example 20 */
+            pageSize: string;
+            rowCount: number;
+            pageCount: number;
+            results: components["schemas"]["DisputeResponse"][];
         };
         HealthIndicatorResponse: {
             /**
@@ -4445,7 +4621,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
-                type?: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "balance.available" | "reconciliation.discrepancy";
+                type?: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "balance.available" | "reconciliation.discrepancy";
                 merchantId?: string;
                 /** @description One payment intent's story: its payment_intent.* and refund.* events */
                 paymentIntentId?: string;
@@ -9315,6 +9491,557 @@ export interface operations {
             };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation:PAYLOAD_TOO_LARGE: the body is larger than the API accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation:UNSUPPORTED_MEDIA_TYPE: a body that is not application/json in UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:RATE_LIMITED: over the api-key's rate (reads and writes apart, contract §17), or too many refused requests from this address; nothing was changed. Wait Retry-After seconds; a version 2 request refused for its rate may be sent again unchanged within its 300 s */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal:INTERNAL_ERROR: an unexpected failure; nothing was half-written, and a retry with the same Idempotency-Key is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listDisputes: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description One merchant’s disputes (a merchant credential sees only its own) */
+                merchantId?: string;
+                status?: "NEEDS_RESPONSE" | "UNDER_REVIEW" | "WON" | "LOST" | "ACCEPTED";
+                /** @description On createdAt, inclusive */
+                dateFrom?: string;
+                /** @description On createdAt, inclusive */
+                dateTo?: string;
+                /** @description CREATED (default): newest first. DUE_DATE: the nearest evidence due date first, disputes without one last (beyond the contract) */
+                sort?: "CREATED" | "DUE_DATE";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputePageResponse"][];
+                };
+            };
+            /** @description Invalid input (Validation:INVALID_REQUEST or an operation code) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown, deleted or another tenant's resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation:PAYLOAD_TOO_LARGE: the body is larger than the API accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation:UNSUPPORTED_MEDIA_TYPE: a body that is not application/json in UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:RATE_LIMITED: over the api-key's rate (reads and writes apart, contract §17), or too many refused requests from this address; nothing was changed. Wait Retry-After seconds; a version 2 request refused for its rate may be sent again unchanged within its 300 s */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal:INTERNAL_ERROR: an unexpected failure; nothing was half-written, and a retry with the same Idempotency-Key is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                disputeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeResponse"];
+                };
+            };
+            /** @description Invalid input (Validation:INVALID_REQUEST or an operation code) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown, deleted or another tenant's resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation:PAYLOAD_TOO_LARGE: the body is larger than the API accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation:UNSUPPORTED_MEDIA_TYPE: a body that is not application/json in UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:RATE_LIMITED: over the api-key's rate (reads and writes apart, contract §17), or too many refused requests from this address; nothing was changed. Wait Retry-After seconds; a version 2 request refused for its rate may be sent again unchanged within its 300 s */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal:INTERNAL_ERROR: an unexpected failure; nothing was half-written, and a retry with the same Idempotency-Key is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    addDisputeEvidence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters. Same key and body within 24 h: the first response again. Different body: 422. Still running: 409. A request interrupted by a failure can be retried with the same key after about a minute; it completes the work, never repeats it. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                disputeId: string;
+            };
+            cookie?: never;
+        };
+        /** @description One or more files in the field `file`: PDF, PNG or JPEG, checked by their content (the part’s type and the name’s extension must say the same). At most 5 files and 10 MB in all per dispute. The signature covers the body’s bytes as sent. */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    file: string[];
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeResponse"];
+                };
+            };
+            /** @description Invalid input (Validation:INVALID_REQUEST or an operation code) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown, deleted or another tenant's resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Payins:DISPUTE_INVALID_STATE or Payins:DISPUTE_EVIDENCE_OVERDUE */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation:PAYLOAD_TOO_LARGE: the body is larger than the API accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation:UNSUPPORTED_MEDIA_TYPE: a body that is not application/json in UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:RATE_LIMITED: over the api-key's rate (reads and writes apart, contract §17), or too many refused requests from this address; nothing was changed. Wait Retry-After seconds; a version 2 request refused for its rate may be sent again unchanged within its 300 s */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal:INTERNAL_ERROR: an unexpected failure; nothing was half-written, and a retry with the same Idempotency-Key is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    submitDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                disputeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeResponse"];
+                };
+            };
+            /** @description Invalid input (Validation:INVALID_REQUEST or an operation code) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown, deleted or another tenant's resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Payins:DISPUTE_INVALID_STATE, Payins:DISPUTE_EVIDENCE_OVERDUE, Payins:DISPUTE_NO_EVIDENCE, Payins:DISPUTE_SUBMISSION_IN_PROGRESS or Payins:DISPUTE_EVIDENCE_AT_PROCESSOR */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation:PAYLOAD_TOO_LARGE: the body is larger than the API accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation:UNSUPPORTED_MEDIA_TYPE: a body that is not application/json in UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Payins:DISPUTE_EVIDENCE_REFUSED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:RATE_LIMITED: over the api-key's rate (reads and writes apart, contract §17), or too many refused requests from this address; nothing was changed. Wait Retry-After seconds; a version 2 request refused for its rate may be sent again unchanged within its 300 s */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal:INTERNAL_ERROR: an unexpected failure; nothing was half-written, and a retry with the same Idempotency-Key is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    acceptDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                disputeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeResponse"];
+                };
+            };
+            /** @description Invalid input (Validation:INVALID_REQUEST or an operation code) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown, deleted or another tenant's resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Payins:DISPUTE_INVALID_STATE or Payins:DISPUTE_SUBMISSION_IN_PROGRESS */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -17,6 +17,7 @@ import { PayinAmountCount1796800000000 } from './1796800000000-payin-amount-coun
 import { RefundReads1796900000000 } from './1796900000000-refund-reads';
 import { Settlement1797000000000 } from './1797000000000-settlement';
 import { Processors1797100000000 } from './1797100000000-processors';
+import { Disputes1797200000000 } from './1797200000000-disputes';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   RefundReads1796900000000,
   Settlement1797000000000,
   Processors1797100000000,
+  Disputes1797200000000,
 ];

@@ -15,6 +15,8 @@ export interface SandboxPageView {
   readonly currency: string;
   readonly amount: number;
   readonly open: boolean;
+  /** Whether the payer's bank may take it back (contract §21): an approved payment, disputed from the page's button. */
+  readonly disputable: boolean;
   /** Where the payer goes back to (the page that sent them), when the service gave one. */
   readonly returnUrl: string | null;
 }
@@ -43,6 +45,7 @@ export class SandboxDesk {
       currency: session.currency,
       amount: session.amount,
       open: !expired && (session.status === 'OPEN' || session.status === 'PENDING'),
+      disputable: session.status === 'APPROVED',
       returnUrl: session.returnUrl,
     };
   }

@@ -1,4 +1,4 @@
-import { Currency } from '@pcs/kernel';
+import { Currency, DISPUTE_REASONS, DisputeReason } from '@pcs/kernel';
 import { escapeHtml, formatAmount, PayerLanguage, renderPage } from '@pcs/pages';
 import type { SandboxPageView } from './sandbox-desk';
 
@@ -13,6 +13,11 @@ type Texts = {
   readonly status: Record<SandboxPageView['status'], string>;
   readonly notFoundTitle: string;
   readonly notFound: string;
+  readonly disputeTitle: string;
+  readonly disputeHint: string;
+  readonly disputeReason: string;
+  readonly dispute: string;
+  readonly reasons: Record<DisputeReason, string>;
 };
 
 const TEXTS: Record<PayerLanguage, Texts> = {
@@ -34,6 +39,19 @@ const TEXTS: Record<PayerLanguage, Texts> = {
     },
     notFoundTitle: 'Pago no encontrado',
     notFound: 'No existe ningún pago con esta dirección. Revise el enlace o vuelva al comercio para empezar de nuevo.',
+    disputeTitle: 'Desconocer el pago (contracargo)',
+    disputeHint: 'Como lo haría el banco del pagador: el comercio ve la disputa, se le descuenta el monto y puede responder con evidencia.',
+    disputeReason: 'Motivo',
+    dispute: 'Abrir una disputa',
+    reasons: {
+      FRAUDULENT: 'No reconozco esta compra',
+      PRODUCT_NOT_RECEIVED: 'No recibí el producto',
+      PRODUCT_UNACCEPTABLE: 'El producto no es lo que se ofreció',
+      DUPLICATE: 'Cobro duplicado',
+      CREDIT_NOT_PROCESSED: 'No me devolvieron el dinero',
+      SUBSCRIPTION_CANCELED: 'Cancelé la suscripción',
+      GENERAL: 'Otro motivo',
+    },
   },
   en: {
     badge: 'Sandbox gateway: no real money moves',
@@ -53,6 +71,19 @@ const TEXTS: Record<PayerLanguage, Texts> = {
     },
     notFoundTitle: 'Payment not found',
     notFound: 'There is no payment at this address. Check the link, or go back to the merchant to start again.',
+    disputeTitle: 'Dispute the payment (chargeback)',
+    disputeHint: "As the payer's bank would: the merchant sees the dispute, the amount is debited, and it may answer with evidence.",
+    disputeReason: 'Reason',
+    dispute: 'Open a dispute',
+    reasons: {
+      FRAUDULENT: "I don't recognise this purchase",
+      PRODUCT_NOT_RECEIVED: 'I did not receive the product',
+      PRODUCT_UNACCEPTABLE: 'The product is not what was offered',
+      DUPLICATE: 'Charged twice',
+      CREDIT_NOT_PROCESSED: 'My refund never came',
+      SUBSCRIPTION_CANCELED: 'I canceled the subscription',
+      GENERAL: 'Another reason',
+    },
   },
   pt: {
     badge: 'Processador de teste: nenhum dinheiro real é movimentado',
@@ -72,17 +103,42 @@ const TEXTS: Record<PayerLanguage, Texts> = {
     },
     notFoundTitle: 'Pagamento não encontrado',
     notFound: 'Não há nenhum pagamento neste endereço. Confira o link ou volte ao comerciante para começar de novo.',
+    disputeTitle: 'Contestar o pagamento (chargeback)',
+    disputeHint: 'Como o banco do pagador faria: o comerciante vê a disputa, o valor é debitado e ele pode responder com evidências.',
+    disputeReason: 'Motivo',
+    dispute: 'Abrir uma disputa',
+    reasons: {
+      FRAUDULENT: 'Não reconheço esta compra',
+      PRODUCT_NOT_RECEIVED: 'Não recebi o produto',
+      PRODUCT_UNACCEPTABLE: 'O produto não é o que foi oferecido',
+      DUPLICATE: 'Cobrança duplicada',
+      CREDIT_NOT_PROCESSED: 'Meu reembolso não chegou',
+      SUBSCRIPTION_CANCELED: 'Cancelei a assinatura',
+      GENERAL: 'Outro motivo',
+    },
   },
 };
 
-/** The sandbox checkout page: merchant, amount, method, the three decisions, and the way back. */
-export function renderSandboxPage(view: SandboxPageView, language: PayerLanguage): string {
+/**
+ * The sandbox checkout page: merchant, amount, method, the three decisions,
+ * and the way back; once approved, the button that disputes it as the
+ * payer's bank would (contract §21), and what became of that (`notice`).
+ */
+export function renderSandboxPage(view: SandboxPageView, language: PayerLanguage, notice?: string): string {
   const t = TEXTS[language];
   const buttons = view.open
     ? `<form class="actions" method="post" action="/sandbox/gateway/${encodeURIComponent(view.reference)}">
 <button name="outcome" value="approve" class="approve">${t.approve}</button>
 <button name="outcome" value="reject" class="reject">${t.reject}</button>
 ${view.status === 'OPEN' ? `<button name="outcome" value="pending" class="pending">${t.pending}</button>` : ''}
+</form>`
+    : '';
+  const dispute = view.disputable
+    ? `<form class="dispute" method="post" action="/sandbox/gateway/${encodeURIComponent(view.reference)}">
+<h2>${t.disputeTitle}</h2><p class="hint">${t.disputeHint}</p>
+<label for="reason">${t.disputeReason}</label>
+<select id="reason" name="reason">${DISPUTE_REASONS.map((r) => `<option value="${r}">${escapeHtml(t.reasons[r])}</option>`).join('')}</select>
+<button name="outcome" value="dispute" class="dispute" id="dispute">${t.dispute}</button>
 </form>`
     : '';
   const back = view.returnUrl ? `<a class="back" id="back" href="${escapeHtml(view.returnUrl)}">${t.back}</a>` : '';
@@ -96,6 +152,8 @@ ${view.status === 'OPEN' ? `<button name="outcome" value="pending" class="pendin
 <dt>${t.reference}</dt><dd><code id="reference">${escapeHtml(view.reference)}</code></dd></dl>
 <p class="status" id="status" data-status="${view.status}">${t.status[view.status]}</p>
 ${buttons}
+${notice ? `<p class="notice" role="status" id="notice">${escapeHtml(notice)}</p>` : ''}
+${dispute}
 ${back}`,
   });
 }

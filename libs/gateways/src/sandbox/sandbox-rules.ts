@@ -12,6 +12,15 @@ export function offSessionOutcome(amountMinor: number): 'APPROVED' | 'PENDING' |
   return 'APPROVED';
 }
 
+/**
+ * How the sandbox decides a dispute (contract §21), a few seconds after its
+ * evidence is submitted: WON when the name of an evidence file contains
+ * `win` (any case), LOST otherwise.
+ */
+export function sandboxDisputeOutcome(fileNames: readonly string[]): 'WON' | 'LOST' {
+  return fileNames.some((name) => /win/i.test(name)) ? 'WON' : 'LOST';
+}
+
 const CARD_METHODS = new Set(['VISA', 'MASTER_CARD', 'AMERICAN_EXPRESS', 'OCA', 'APPLE_PAY', 'GOOGLE_WALLET']);
 
 /** What a card gateway hands back: a masked number, never a full one. */

@@ -36,6 +36,8 @@ export class SandboxGateway extends PaymentGateway {
   readonly name = SANDBOX;
   readonly displayName = 'Sandbox';
   readonly refundsManualConfirmations = false;
+  /** The sandbox takes the evidence; its decision comes a few seconds later (the disputes context runs it: sandboxDisputeOutcome). */
+  override readonly takesDisputeEvidence = true;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -43,6 +45,10 @@ export class SandboxGateway extends PaymentGateway {
     private readonly callbacks: SandboxCallbacks,
   ) {
     super();
+  }
+
+  override submitDisputeEvidence(): Promise<void> {
+    return Promise.resolve();
   }
 
   async openCheckout(request: CheckoutRequest): Promise<CheckoutSession> {

@@ -5,6 +5,7 @@ import { MailOutbox } from '@pcs/mail';
 import { MerchantConfigurationService } from '@pcs/merchants';
 import { PayinLedgerService } from '@pcs/payins';
 import type { EntityManager } from 'typeorm';
+import { disputeEmail } from './dispute-email';
 import { outcomeEmail } from './outcome-email';
 
 /** The part of a payment intent event's object an outcome email reads. */
@@ -16,12 +17,25 @@ interface IntentObject {
   lastPaymentError: string | null;
 }
 
+/** The part of a dispute event's object a dispute email reads. */
+interface DisputeObject {
+  disputeId: string;
+  paymentIntentId: string;
+  currency: Currency;
+  amount: number;
+  reason: string;
+  evidenceDueBy: string | null;
+  processor: string;
+}
+
 /**
  * Outcome emails (contract §14): when a payment intent succeeds and the
  * merchant asked for success notifications, or an attempt fails and it asked
  * for error notifications, one email to each notification address, queued in
  * the mail outbox inside the dispatch of the event — once per event, so once
- * per outcome however often the gateway repeats its callback.
+ * per outcome however often the gateway repeats its callback. A dispute that
+ * opens (contract §21) is told to every notification address whatever the
+ * settings: it has a deadline.
  */
 @Injectable()
 export class OutcomeEmails {
@@ -34,10 +48,37 @@ export class OutcomeEmails {
 
   /** Whether an event of this type may cause an outcome email (others need not be read). */
   concerns(type: string): boolean {
-    return outcomeOf(type) !== null;
+    return outcomeOf(type) !== null || type === 'dispute.created';
   }
 
-  async queueFor(manager: EntityManager, type: string, merchantId: string, object: IntentObject): Promise<number> {
+  async queueFor(manager: EntityManager, type: string, merchantId: string, object: IntentObject | DisputeObject): Promise<number> {
+    if (type === 'dispute.created') return this.queueDispute(manager, merchantId, object as DisputeObject);
+    return this.queueOutcome(manager, type, merchantId, object as IntentObject);
+  }
+
+  private async queueDispute(manager: EntityManager, merchantId: string, object: DisputeObject): Promise<number> {
+    const settings = await this.configurations.outcomeNotifications(merchantId as MerchantId, manager);
+    if (!settings || settings.emails.length === 0) return 0;
+    const charge = await this.ledger.latestApprovedCharge(manager, object.paymentIntentId as PaymentIntentId);
+    for (const to of settings.emails)
+      await this.mail.enqueue(
+        manager,
+        disputeEmail({
+          to,
+          merchantName: charge?.snapshot().merchantName ?? '',
+          disputeId: object.disputeId,
+          paymentIntentId: object.paymentIntentId,
+          amountMinor: decimalToScaledInteger(object.amount, currencyExponent(object.currency)) ?? 0,
+          currency: object.currency,
+          reason: object.reason,
+          evidenceDueBy: object.evidenceDueBy,
+          processor: object.processor,
+        }),
+      );
+    return settings.emails.length;
+  }
+
+  private async queueOutcome(manager: EntityManager, type: string, merchantId: string, object: IntentObject): Promise<number> {
     const outcome = outcomeOf(type);
     if (!outcome) return 0;
     const settings = await this.configurations.outcomeNotifications(merchantId as MerchantId, manager);

@@ -1,6 +1,8 @@
 import {
   BusinessId,
   Currency,
+  disputeHoldsAmount,
+  DisputeStatus,
   DomainError,
   InvalidRequestError,
   MerchantId,
@@ -28,6 +30,14 @@ export type PaymentIntentStatus = (typeof PAYMENT_INTENT_STATUSES)[number];
 
 export type PaymentIntentOrigin = 'API' | 'FAST' | 'LINK' | 'B2B';
 
+/** One dispute of the payment as the intent shows it (contract §21); the disputes context keeps the rest. */
+export interface IntentDispute {
+  readonly disputeId: string;
+  readonly status: DisputeStatus;
+  /** Minor units. */
+  readonly amount: number;
+}
+
 /** States from which money may still move towards collection. */
 export const OPEN_STATUSES: readonly PaymentIntentStatus[] = [
   'REQUIRES_PAYMENT_INSTRUMENT',
@@ -53,6 +63,9 @@ export interface PaymentIntentProps {
   readonly tipAmount: number;
   receivedAmount: number;
   refundedAmount: number;
+  /** What its disputes hold (all but the won ones), minor units: no longer refundable. */
+  disputedAmount: number;
+  disputes: readonly IntentDispute[];
   readonly vatRateBp: number;
   readonly exchangeRate: string;
   readonly externalReference: string | null;
@@ -86,6 +99,8 @@ export type NewPaymentIntent = Omit<
   | 'taxAmount'
   | 'receivedAmount'
   | 'refundedAmount'
+  | 'disputedAmount'
+  | 'disputes'
   | 'lastPaymentError'
   | 'externalChargeId'
   | 'cancelledAt'
@@ -298,6 +313,8 @@ export class PaymentIntent {
       taxAmount: tax.minor,
       receivedAmount: 0,
       refundedAmount: 0,
+      disputedAmount: 0,
+      disputes: [],
       exchangeRate: '1',
       lastPaymentError: null,
       externalChargeId: null,
@@ -342,8 +359,31 @@ export class PaymentIntent {
     return Money.ofMinor(this.props.amount + this.props.tipAmount, this.props.currency);
   }
 
+  /** What was received less refunds not failed and disputes not won (contract §21); never below zero. */
   get refundable(): Money {
-    return Money.ofMinor(this.props.receivedAmount - this.props.refundedAmount, this.props.currency);
+    const left = this.props.receivedAmount - this.props.refundedAmount - this.props.disputedAmount;
+    return Money.ofMinor(Math.max(0, left), this.props.currency);
+  }
+
+  get disputed(): boolean {
+    return this.props.disputes.length > 0;
+  }
+
+  /**
+   * A dispute of this payment opened or changed (contract §21). What the
+   * disputes hold follows their statuses at once: the caller holds the row
+   * lock, and a refund decided on the row as it was read is refused its
+   * write (the row changed), so a refund racing a dispute never reaches
+   * into the disputed amount. Collected payments only.
+   */
+  recordDispute(dispute: IntentDispute, now: Date): void {
+    if (this.props.receivedAmount === 0) throw this.invalid();
+    const known = this.props.disputes.some((d) => d.disputeId === dispute.disputeId);
+    this.props.disputes = known
+      ? this.props.disputes.map((d) => (d.disputeId === dispute.disputeId ? { ...dispute } : d))
+      : [...this.props.disputes, { ...dispute }];
+    this.props.disputedAmount = this.props.disputes.filter((d) => disputeHoldsAmount(d.status)).reduce((sum, d) => sum + d.amount, 0);
+    this.touch(now);
   }
 
   /** Initialize at a gateway (operation 21): the payer must act at the gateway's page. Again from REQUIRES_ACTION replaces the attempt. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { GatewayNotice } from '@pcs/gateways';
+import { PaymentNotice } from '@pcs/gateways';
 import { PayinLedgerService } from '@pcs/payins';
 import { DataSource } from 'typeorm';
 import { RefundsService } from '../refunds/refunds.service';
@@ -24,7 +24,7 @@ export class GatewayNotifications {
     private readonly refunds: RefundsService,
   ) {}
 
-  async apply(merchantId: string, gateway: string, notice: GatewayNotice): Promise<NotificationResult> {
+  async apply(merchantId: string, gateway: string, notice: PaymentNotice): Promise<NotificationResult> {
     if (notice.kind === 'IGNORED') return 'ignored';
     if (notice.kind === 'UNKNOWN') return 'unknown';
     const id = notice.kind === 'CHARGE' ? notice.payinId : notice.refundId;

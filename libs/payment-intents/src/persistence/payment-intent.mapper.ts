@@ -1,4 +1,13 @@
-import { asBusinessId, asMerchantId, asPayerId, asPaymentInstrumentId, asPaymentIntentId, Currency, PayinType } from '@pcs/kernel';
+import {
+  asBusinessId,
+  asMerchantId,
+  asPayerId,
+  asPaymentInstrumentId,
+  asPaymentIntentId,
+  Currency,
+  DisputeStatus,
+  PayinType,
+} from '@pcs/kernel';
 import { PaymentIntent, PaymentIntentOrigin, PaymentIntentStatus } from '../domain/payment-intent';
 import { PaymentIntentOrmEntity } from './payment-intent.orm-entity';
 
@@ -15,9 +24,11 @@ export function intentFromRow(row: PaymentIntentOrmEntity): PaymentIntent {
     status: row.status as PaymentIntentStatus,
     currency: row.currency as Currency,
     confirmationMethod: row.confirmationMethod as 'AUTOMATIC' | 'MANUAL',
+    disputes: (row.disputes ?? []).map((d) => ({ disputeId: d.disputeId, status: d.status as DisputeStatus, amount: Number(d.amount) })),
   });
 }
 
 export function intentToRow(intent: PaymentIntent): PaymentIntentOrmEntity {
-  return Object.assign(new PaymentIntentOrmEntity(), intent.snapshot());
+  const p = intent.snapshot();
+  return Object.assign(new PaymentIntentOrmEntity(), { ...p, disputes: p.disputes.map((d) => ({ ...d })) });
 }

@@ -96,6 +96,13 @@ export class PaymentIntentOrmEntity {
   @Column({ name: 'refunded_amount', type: 'bigint', transformer: bigintTransformer })
   refundedAmount: number;
 
+  @Column({ name: 'disputed_amount', type: 'bigint', transformer: bigintTransformer })
+  disputedAmount: number;
+
+  /** Each dispute's id, status and amount (minor units), oldest first. */
+  @Column({ type: 'jsonb' })
+  disputes: { disputeId: string; status: string; amount: number }[];
+
   @Column({ name: 'confirmation_method', type: 'text' })
   confirmationMethod: string;
 

@@ -198,7 +198,19 @@ export class TypeOrmBalanceRepository extends BalanceRepository {
     return minor(row.available);
   }
 
-  async record(manager: EntityManager, transactions: readonly NewBalanceTransaction[]): Promise<BalanceTransaction[]> {
+  record(manager: EntityManager, transactions: readonly NewBalanceTransaction[]): Promise<BalanceTransaction[]> {
+    return this.insert(manager, transactions, '');
+  }
+
+  recordOnce(manager: EntityManager, transactions: readonly NewBalanceTransaction[]): Promise<BalanceTransaction[]> {
+    return this.insert(manager, transactions, 'ON CONFLICT (source_id, type) DO NOTHING');
+  }
+
+  private async insert(
+    manager: EntityManager,
+    transactions: readonly NewBalanceTransaction[],
+    onConflict: string,
+  ): Promise<BalanceTransaction[]> {
     if (transactions.length === 0) return [];
     const column = <K extends keyof NewBalanceTransaction>(key: K) => transactions.map((t) => t[key]);
     // Written at the moment of writing (not the transaction's start): what is available at once is so from that moment.
@@ -211,6 +223,7 @@ export class TypeOrmBalanceRepository extends BalanceRepository {
        FROM (SELECT clock_timestamp() AS now) AS at, unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::char(3)[], $5::text[], $6::bigint[],
                    $7::bigint[], $8::timestamptz[], $9::uuid[], $10::uuid[], $11::text[])
          AS t(id, business, merchant, currency, type, amount, fee, available_on, source, payout, description)
+       ${onConflict}
        RETURNING ${BALANCE_TRANSACTION_COLUMNS}`,
       [
         column('balanceTransactionId'),

@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import { asPaymentIntentId } from '@pcs/kernel';
+import type { EntityManager } from 'typeorm';
+import { IntentDispute, PaymentIntent } from '../domain/payment-intent';
+import { PaymentIntentRepository } from '../payment-intent.repository';
+
+/**
+ * What the disputes context asks of a payment intent (contract §21): to show
+ * one of its disputes and hold back what it disputes, in the disputes
+ * context's own transaction. The intent's row is locked and rewritten, so a
+ * refund decided on the row as it was is refused its write and decides
+ * again on the amount still refundable.
+ */
+@Injectable()
+export class IntentDisputes {
+  constructor(private readonly intents: PaymentIntentRepository) {}
+
+  async record(manager: EntityManager, paymentIntentId: string, dispute: IntentDispute, now: Date): Promise<PaymentIntent> {
+    const intent = await this.intents.lockById(manager, asPaymentIntentId(paymentIntentId));
+    if (!intent) throw new Error(`payment intent ${paymentIntentId} of a dispute does not exist`);
+    intent.recordDispute(dispute, now);
+    await this.intents.save(manager, intent);
+    return intent;
+  }
+
+  /** The intent, locked in the caller's transaction: what a dispute may still take back is decided on it (its refundable amount). */
+  lock(manager: EntityManager, paymentIntentId: string): Promise<PaymentIntent | null> {
+    return this.intents.lockById(manager, asPaymentIntentId(paymentIntentId));
+  }
+}
