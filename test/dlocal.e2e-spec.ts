@@ -1,6 +1,7 @@
 import { CheckoutOutcomeUnknownError, GatewayRegistry } from '@pcs/gateways';
 import { ReconciliationService, RefundsService } from '@pcs/payment-intents';
-import { clientFor, createTenant, DLocalStandIn, MercadoPagoStandIn } from '@pcs/testing';
+import { RuntimeSettings } from '@pcs/config';
+import { clientFor, createTenant, DLocalStandIn, MercadoPagoStandIn, multipartBody, pdfFile } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import request from 'supertest';
 import { Testbed, testbed } from './testbed';
@@ -555,17 +556,99 @@ describe('dLocal behind the gateway port', () => {
     expect((await request(server).get(`/gateways/dlocal/return/${crypto.randomUUID()}`)).status).toBe(404);
   });
 
-  it('acknowledges a chargeback notification it reads from dLocal, changing no payment (disputes: contract §21)', async () => {
-    const { intentId, started } = await initialized();
-    await dl.decide(started.body.gatewayReferenceId, 'pay');
-    await eventually(intentId, 'SUCCEEDED');
-    const url = `${new URL(dl.requests.filter((r) => r.path === '/payments').at(-1)!.body.length ? JSON.parse(dl.requests.filter((r) => r.path === '/payments').at(-1)!.body).notification_url : '').toString()}`;
-    dl.notifications.mode = 'hold';
-    await dl.chargeback(started.body.gatewayReferenceId, url);
-    const [held] = dl.held.splice(0);
-    expect(await held.send()).toBe(200);
-    expect((await intent(intentId)).paymentIntentStatus).toBe('SUCCEEDED');
-    expect(dl.requests.some((r) => r.method === 'GET' && r.path.startsWith('/chargebacks/'))).toBe(true);
+  describe('chargebacks (contract §21)', () => {
+    const chargebackUrl = () => `${bed.app.get(RuntimeSettings).publicBaseUrl}/gateways/dlocal/notifications/${merchantId}`;
+    /** A payment paid at dLocal and its intent. */
+    const paid = async () => {
+      const { intentId, started } = await initialized();
+      await dl.decide(started.body.gatewayReferenceId, 'pay');
+      await eventually(intentId, 'SUCCEEDED');
+      return { intentId, paymentId: started.body.gatewayReferenceId as string };
+    };
+    const disputeOf = async (caseId: string, status: string): Promise<Json> => {
+      for (let i = 0; i < 100; i++) {
+        const found = ((await bed.merchant.get(`/dispute?merchantId=${merchantId}&limit=100`)).body[0].results as Json[]).find(
+          (d) => d.processorReference === caseId,
+        );
+        if (found?.status === status) return found;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`the dispute of ${caseId} never became ${status}`);
+    };
+    const movements = async (disputeId: string): Promise<string[]> =>
+      (await bed.dataSource.query(`SELECT type FROM balance_transaction WHERE source_id = $1 ORDER BY created_at`, [disputeId])).map(
+        (r: Json) => r.type,
+      );
+
+    it('opens one dispute from dLocal’s signed chargeback notification, read back from dLocal', async () => {
+      const { intentId, paymentId } = await paid();
+      dl.notifications.repeat = 3;
+      const caseId = await dl.chargeback(paymentId, chargebackUrl());
+      const dispute = await disputeOf(caseId, 'NEEDS_RESPONSE');
+      expect(dispute).toMatchObject({
+        paymentIntentId: intentId,
+        amount: 1220.5,
+        currency: 'UYU',
+        reason: 'GENERAL',
+        processor: 'DLOCAL',
+        evidenceDueBy: null,
+      });
+      expect(dl.requests.some((r) => r.method === 'GET' && r.path === `/chargebacks/${caseId}`)).toBe(true);
+      expect(await movements(dispute.disputeId)).toEqual(['CHARGEBACK']);
+      expect((await intent(intentId)).paymentIntentStatus).toBe('SUCCEEDED');
+    });
+
+    it('takes evidence but sends merchants to dLocal’s dashboard to submit it, and follows dLocal’s statuses to the decision', async () => {
+      const { paymentId } = await paid();
+      const won = await dl.chargeback(paymentId, chargebackUrl());
+      const { disputeId } = await disputeOf(won, 'NEEDS_RESPONSE');
+      const { body, contentType } = multipartBody([{ fileName: 'comprobante.pdf', contentType: 'application/pdf', content: pdfFile() }]);
+      expect((await bed.merchant.upload(`/dispute/${disputeId}/evidence`, body, contentType)).status).toBe(200);
+      const submitted = await bed.merchant.post(`/dispute/${disputeId}/submit`);
+      expect(submitted.status).toBe(409);
+      expect(submitted.body.errorId).toBe('Payins:DISPUTE_EVIDENCE_AT_PROCESSOR');
+      expect(submitted.body.showMessage.EN).toContain('dLocal takes dispute evidence in its own dashboard');
+      expect((await bed.merchant.get(`/dispute/${disputeId}`)).body.status).toBe('NEEDS_RESPONSE');
+      // The merchant disputes at dLocal's dashboard: dLocal says so, then decides.
+      await dl.chargebackStatus(won, 'DISPUTE_RECEIVED');
+      await disputeOf(won, 'UNDER_REVIEW');
+      await dl.chargebackStatus(won, 'IN_DISPUTE');
+      await dl.chargebackStatus(won, 'REVERSAL');
+      await disputeOf(won, 'WON');
+      expect(await movements(disputeId)).toEqual(['CHARGEBACK', 'CHARGEBACK_REVERSAL']);
+
+      const lost = await dl.chargeback((await paid()).paymentId, chargebackUrl(), 'PENDING');
+      const second = await disputeOf(lost, 'NEEDS_RESPONSE');
+      await dl.chargebackStatus(lost, 'DISPUTE_LOST');
+      await disputeOf(lost, 'LOST');
+      expect(await movements(second.disputeId)).toEqual(['CHARGEBACK']);
+    });
+
+    it('opens nothing for a request for information (INQUIRY), nor for another merchant’s payment', async () => {
+      const { paymentId } = await paid();
+      dl.notifications.mode = 'hold';
+      const inquiry = await dl.chargeback(paymentId, chargebackUrl(), 'INQUIRY');
+      const [held] = dl.held.splice(0);
+      expect(await held.send()).toBe(200);
+      expect(((await bed.merchant.get(`/dispute?limit=100`)).body[0].results as Json[]).some((d) => d.processorReference === inquiry)).toBe(
+        false,
+      );
+      // The other merchant's dLocal account names this payment's case: read with its credentials, dLocal does not know it.
+      const other = bed.tenant.merchants[1].merchantId;
+      const connected = await bed.business.put(`/merchant/${other}/gateway-account/dlocal`, {
+        xLogin: 'dl-login-other-0002',
+        xTransKey: 'dl-trans-other',
+        secretKey: 'dl-secret-other-0002',
+        paymentMethods: ['VISA'],
+      });
+      expect(connected.status).toBe(200);
+      const foreign = JSON.stringify({ id: inquiry, payment_id: paymentId, status: 'COMPLETED' });
+      const answer = await request(bed.app.getHttpServer())
+        .post(`/gateways/dlocal/notifications/${other}`)
+        .set(dl.signedHeaders('dl-login-other-0002', foreign))
+        .send(foreign);
+      expect(answer.body).toEqual({ received: true, result: 'unknown' });
+    });
   });
 
   it('answers hostile notifications and return posts with clear refusals, never a 500', async () => {

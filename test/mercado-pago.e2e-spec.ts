@@ -1,4 +1,6 @@
-import { MercadoPagoStandIn } from '@pcs/testing';
+import { RuntimeSettings } from '@pcs/config';
+import { jpegFile, MercadoPagoStandIn, multipartBody, pdfFile } from '@pcs/testing';
+import * as crypto from 'node:crypto';
 import { ReconciliationService } from '@pcs/payment-intents';
 import request from 'supertest';
 import { Testbed, testbed } from './testbed';
@@ -372,5 +374,160 @@ describe('Mercado Pago behind the gateway port', () => {
     expect(back.status).toBe(200);
     expect(back.text).toContain('Mercado Pago está procesando su pago');
     expect((await request(bed.app.getHttpServer()).get(`/gateways/mercado-pago/return/${crypto.randomUUID()}`)).status).toBe(404);
+  });
+
+  describe('chargebacks (contract §21)', () => {
+    let merchantId: string;
+    beforeAll(() => {
+      merchantId = bed.tenant.merchants[0].merchantId;
+      // Chargebacks go to the application's webhook URL, configured at Mercado Pago: the README tells merchants to set our route there.
+      mp.webhook(TOKEN, `${bed.app.get(RuntimeSettings).publicBaseUrl}/gateways/mercado-pago/notifications/${merchantId}`);
+    });
+
+    /** A payment approved at Mercado Pago and its intent. */
+    const paid = async () => {
+      const { intentId, started } = await initialized();
+      const payment = await mp.decide(started.body.gatewayReferenceId, 'approve');
+      await eventually(intentId, 'SUCCEEDED');
+      return { intentId, payment };
+    };
+    const disputeOf = async (caseId: string): Promise<Json | undefined> =>
+      ((await bed.merchant.get(`/dispute?merchantId=${merchantId}&limit=100`)).body[0].results as Json[]).find(
+        (d) => d.processorReference === caseId,
+      );
+    const settled = async (caseId: string, status: string): Promise<Json> => {
+      for (let i = 0; i < 100; i++) {
+        const dispute = await disputeOf(caseId);
+        if (dispute?.status === status) return dispute;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`dispute of case ${caseId} never became ${status}`);
+    };
+    const movements = async (disputeId: string): Promise<string[]> =>
+      (await bed.dataSource.query(`SELECT type FROM balance_transaction WHERE source_id = $1 ORDER BY created_at`, [disputeId])).map(
+        (r: Json) => r.type,
+      );
+    /** An 18-digit case id that passes the Luhn check, as one Mercado Pago case id in ten does. */
+    const luhnValidCaseId = (): string => {
+      const body = `23${String(crypto.randomInt(1e7, 1e8))}${String(crypto.randomInt(1e6, 1e7))}`;
+      const sum = [...body].reverse().reduce((total, digit, i) => {
+        const d = Number(digit) * (i % 2 === 0 ? 2 : 1);
+        return total + (d > 9 ? d - 9 : d);
+      }, 0);
+      return `${body}${(10 - (sum % 10)) % 10}`;
+    };
+
+    it('opens one dispute from a verified notification of a Luhn-valid 18-digit case, however often it comes', async () => {
+      const { intentId, payment } = await paid();
+      const caseId = luhnValidCaseId();
+      expect(caseId).toMatch(/^\d{18}$/);
+      const deadline = new Date(Date.now() + 9 * 86_400_000);
+      const chargeback = await mp.chargeback(payment.id, { id: caseId, reason: 'fraud', deadline });
+      const dispute = await settled(caseId, 'NEEDS_RESPONSE');
+      expect(dispute).toMatchObject({
+        paymentIntentId: intentId,
+        merchantId,
+        amount: 1220.5,
+        currency: 'UYU',
+        reason: 'FRAUDULENT',
+        processor: 'MERCADO_PAGO',
+        evidenceDueBy: deadline.toISOString(),
+      });
+      expect(mp.requests.some((r) => r.method === 'GET' && r.path === `/v1/chargebacks/${caseId}`)).toBe(true);
+      // Sent again (as Mercado Pago does until answered, and on every change): still one dispute, one debit.
+      expect(await mp.notifyChargeback(chargeback)).toBe(200);
+      expect(await mp.notifyChargeback(chargeback)).toBe(200);
+      expect(
+        ((await bed.merchant.get(`/dispute?merchantId=${merchantId}&limit=100`)).body[0].results as Json[]).filter(
+          (d) => d.processorReference === caseId,
+        ),
+      ).toHaveLength(1);
+      expect(await movements(dispute.disputeId)).toEqual(['CHARGEBACK']);
+      expect((await intent(intentId)).disputes).toEqual([{ disputeId: dispute.disputeId, status: 'NEEDS_RESPONSE', amount: 1220.5 }]);
+    });
+
+    it('sends the evidence as Mercado Pago documentation (files[]) and follows its decision: covered is WON, the money back once', async () => {
+      const { payment } = await paid();
+      const chargeback = await mp.chargeback(payment.id);
+      const { disputeId } = await settled(chargeback.id, 'NEEDS_RESPONSE');
+      const { body, contentType } = multipartBody([
+        { fileName: 'factura.pdf', contentType: 'application/pdf', content: pdfFile('Factura 0001-00000042') },
+        { fileName: 'entrega.jpg', contentType: 'image/jpeg', content: jpegFile() },
+      ]);
+      expect((await bed.merchant.upload(`/dispute/${disputeId}/evidence`, body, contentType)).status).toBe(200);
+      const submitted = await bed.merchant.post(`/dispute/${disputeId}/submit`);
+      expect(submitted.status).toBe(200);
+      expect(submitted.body.status).toBe('UNDER_REVIEW');
+      expect(mp.chargebacks.get(chargeback.id)).toMatchObject({
+        documentation_status: 'review_pending',
+        documentation: [
+          { type: 'application/pdf', description: `File: factura.pdf, Size: ${pdfFile('Factura 0001-00000042').length}` },
+          { type: 'image/jpeg', description: `File: entrega.jpg, Size: ${jpegFile().length}` },
+        ],
+      });
+      await mp.decideChargeback(chargeback.id, true);
+      await settled(chargeback.id, 'WON');
+      expect(await movements(disputeId)).toEqual(['CHARGEBACK', 'CHARGEBACK_REVERSAL']);
+      await mp.notifyChargeback(chargeback);
+      expect(await movements(disputeId)).toEqual(['CHARGEBACK', 'CHARGEBACK_REVERSAL']);
+    });
+
+    it('lets Mercado Pago’s later decision win over an acceptance, and keeps the money debited when it is lost', async () => {
+      const accepted = await mp.chargeback((await paid()).payment.id);
+      const first = await settled(accepted.id, 'NEEDS_RESPONSE');
+      expect((await bed.merchant.post(`/dispute/${first.disputeId}/accept`)).body.status).toBe('ACCEPTED');
+      await mp.decideChargeback(accepted.id, true);
+      await settled(accepted.id, 'WON');
+      expect(await movements(first.disputeId)).toEqual(['CHARGEBACK', 'CHARGEBACK_REVERSAL']);
+
+      const lost = await mp.chargeback((await paid()).payment.id);
+      const second = await settled(lost.id, 'NEEDS_RESPONSE');
+      await mp.decideChargeback(lost.id, false);
+      await settled(lost.id, 'LOST');
+      expect(await movements(second.disputeId)).toEqual(['CHARGEBACK']);
+    });
+
+    it('answers a refusal of the files with a 422 and an unreachable Mercado Pago with a 503, the dispute still waiting', async () => {
+      const chargeback = await mp.chargeback((await paid()).payment.id, { deadline: null });
+      const { disputeId, evidenceDueBy } = await settled(chargeback.id, 'NEEDS_RESPONSE');
+      expect(evidenceDueBy).toBeNull();
+      const { body, contentType } = multipartBody([{ fileName: 'recibo.pdf', contentType: 'application/pdf', content: pdfFile() }]);
+      expect((await bed.merchant.upload(`/dispute/${disputeId}/evidence`, body, contentType)).status).toBe(200);
+      mp.faults.push({ method: 'POST', pathPrefix: `/v1/chargebacks/${chargeback.id}/documentation`, answer: 500, times: 1 });
+      const unreachable = await bed.merchant.post(`/dispute/${disputeId}/submit`);
+      expect(unreachable.status).toBe(503);
+      expect(unreachable.body.errorId).toBe('Payins:GATEWAY_UNREACHABLE');
+      // Mercado Pago's own deadline passed (it told us none): it refuses the files.
+      mp.chargebacks.get(chargeback.id)!.date_documentation_deadline = new Date(Date.now() - 60_000).toISOString();
+      const refused = await bed.merchant.post(`/dispute/${disputeId}/submit`);
+      expect(refused.status).toBe(422);
+      expect(refused.body.errorId).toBe('Payins:DISPUTE_EVIDENCE_REFUSED');
+      expect(refused.body.showMessage.EN).toContain('Mercado Pago refused the evidence (it answered 400)');
+      expect((await bed.merchant.get(`/dispute/${disputeId}`)).body.status).toBe('NEEDS_RESPONSE');
+      mp.chargebacks.get(chargeback.id)!.date_documentation_deadline = null;
+      expect((await bed.merchant.post(`/dispute/${disputeId}/submit`)).body.status).toBe('UNDER_REVIEW');
+    });
+
+    it('refuses a chargeback notification that is unsigned or signed with another secret (401), and one for another merchant’s payment', async () => {
+      const chargeback = await mp.chargeback((await paid()).payment.id, { id: luhnValidCaseId() });
+      await settled(chargeback.id, 'NEEDS_RESPONSE');
+      expect(await mp.notifyChargeback(chargeback, 'not-the-secret')).toBe(401);
+      const unsigned = await request(bed.app.getHttpServer())
+        .post(`/gateways/mercado-pago/notifications/${merchantId}?data.id=${chargeback.id}&type=topic_chargebacks_wh`)
+        .send({ type: 'topic_chargebacks_wh', data: { id: chargeback.id } });
+      expect(unsigned.status).toBe(401);
+      // The other merchant's account, naming a case of this merchant's payment: Mercado Pago answers 404 to its token, nothing opens.
+      const other = bed.tenant.merchants[1].merchantId;
+      const otherAccount = `/merchant/${other}/gateway-account/mercado-pago`;
+      expect(
+        (await bed.business.put(otherAccount, { accessToken: 'TEST-other-merchant-token-000', webhookSecret: 'other-secret' })).status,
+      ).toBe(200);
+      const foreign = await request(bed.app.getHttpServer())
+        .post(`/gateways/mercado-pago/notifications/${other}?data.id=${chargeback.id}&type=topic_chargebacks_wh`)
+        .set(mp.signedHeaders('other-secret', chargeback.id))
+        .send({ type: 'topic_chargebacks_wh' });
+      expect(foreign.status).toBe(200);
+      expect(foreign.body.result).toBe('unknown');
+    });
   });
 });

@@ -30,7 +30,8 @@ export const SANDBOX_EVIDENCE_DAYS = 7;
  * first report of a case opens its dispute (repeated or racing notifications
  * open one: the case is unique); later ones move it as the processor
  * decides. A case must name an approved collection of that merchant at that
- * processor, or nothing changes.
+ * processor (its adapter finds which from the processor's payment), or
+ * nothing changes.
  */
 @Injectable()
 export class DisputeReports {
@@ -62,7 +63,7 @@ export class DisputeReports {
           ? await this.ledger.latestApprovedCharge(manager, by.paymentIntentId as PaymentIntentId)
           : await this.ledger.findByExternalId(manager, SANDBOX, by.sandboxReference);
       const c = charge?.snapshot();
-      if (!c || c.transactionType !== 'PAYIN' || c.status !== TransactionStatus.APPROVED || !c.externalId)
+      if (!c || c.transactionType !== 'PAYIN' || c.status !== TransactionStatus.APPROVED)
         throw new DomainError('PAYMENT_INTENT_INVALID_STATE', 'only a collected payment can be disputed', { status: 'not collected' });
       if (c.gateway !== SANDBOX)
         throw new InvalidRequestError(
@@ -76,7 +77,7 @@ export class DisputeReports {
       const reference = `sbx_dp_${crypto.randomBytes(9).toString('base64url')}`;
       await this.applyIn(manager, c.merchantId, SANDBOX, {
         reference,
-        chargeReference: c.externalId,
+        chargeId: c.transactionId,
         amount: left.minor,
         currency: c.currency,
         reason,
@@ -138,8 +139,14 @@ export class DisputeReports {
     report: DisputeReport,
     now: Date,
   ): Promise<Dispute | null> {
-    const charge = (await this.ledger.findByExternalId(manager, processor, report.chargeReference))?.snapshot();
-    if (!charge || charge.merchantId !== merchantId || charge.transactionType !== 'PAYIN' || charge.status !== TransactionStatus.APPROVED)
+    const charge = (await this.ledger.get(manager, report.chargeId))?.snapshot();
+    if (
+      !charge ||
+      charge.merchantId !== merchantId ||
+      charge.gateway !== processor ||
+      charge.transactionType !== 'PAYIN' ||
+      charge.status !== TransactionStatus.APPROVED
+    )
       return null;
     if (charge.currency !== report.currency) {
       this.logger.warn(`${processor} case ${report.reference} is in ${report.currency}, its payment in ${charge.currency}: not opened`);

@@ -64,11 +64,13 @@ export class DLocalNotifications {
     try {
       if (typeof body.payment_id === 'string') {
         const ours = await this.records.refundByDLocalId(id);
-        // A refund carries its notification_url and the amount refunded; a chargeback goes to the merchant's chargeback URL with neither.
-        if (ours || 'amount_refunded' in body || 'notification_url' in body)
-          return await this.refundNotice(client, merchantId.toLowerCase(), id);
-        // A chargeback (contract §21): read from dLocal, as dLocal documents, and read into a dispute report.
-        return disputeNotice(await client.getChargeback(id));
+        // A refund tells the amount refunded; a chargeback (sent to the merchant's chargeback URL) does not.
+        if (ours || 'amount_refunded' in body) return await this.refundNotice(client, merchantId.toLowerCase(), id);
+        // A chargeback (contract §21): read from dLocal, as dLocal documents, and read into a dispute report of our payment.
+        const chargeback = await client.getChargeback(id);
+        const payment = chargeback.payment_id ? await this.records.paymentByDLocalId(chargeback.payment_id) : null;
+        if (!payment || payment.merchantId !== merchantId.toLowerCase()) return { kind: 'UNKNOWN' };
+        return disputeNotice(chargeback, payment.payinId);
       }
       return await this.paymentNotice(client, merchantId.toLowerCase(), id);
     } catch (error) {
@@ -157,19 +159,19 @@ const CHARGEBACK_STATUSES: Readonly<Record<string, DisputeReport['status']>> = {
 };
 
 /** A dLocal chargeback as a dispute report: dLocal names no reason and no due date (its dashboard shows them). */
-export function disputeNotice(chargeback: DLocalChargeback): GatewayNotice {
+export function disputeNotice(chargeback: DLocalChargeback, payinId: string): GatewayNotice {
   const status = CHARGEBACK_STATUSES[chargeback.status];
   const currency = chargeback.currency;
   const amount =
     typeof chargeback.amount === 'number' && currency && isCurrency(currency)
       ? decimalToScaledInteger(chargeback.amount, currencyExponent(currency))
       : null;
-  if (!status || !currency || !isCurrency(currency) || amount === null || amount <= 0 || !chargeback.payment_id) return { kind: 'IGNORED' };
+  if (!status || !currency || !isCurrency(currency) || amount === null || amount <= 0) return { kind: 'IGNORED' };
   return {
     kind: 'DISPUTE',
     dispute: {
       reference: chargeback.id,
-      chargeReference: chargeback.payment_id,
+      chargeId: payinId,
       amount,
       currency,
       reason: 'GENERAL',

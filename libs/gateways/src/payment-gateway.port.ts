@@ -155,8 +155,8 @@ export class CheckoutOutcomeUnknownError extends Error {
 export interface DisputeReport {
   /** The processor's id of the case (Mercado Pago's chargeback id, dLocal's `CHAR…`). */
   readonly reference: string;
-  /** The processor's reference of the disputed collection, as the ledger keeps it (the charge's external id). */
-  readonly chargeReference: string;
+  /** Our id of the disputed collection (the ledger's payin), as the adapter found it from the processor's payment. */
+  readonly chargeId: string;
   /** Minor units. */
   readonly amount: number;
   readonly currency: Currency;

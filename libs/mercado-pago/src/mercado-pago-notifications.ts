@@ -3,7 +3,7 @@ import { GatewayAccounts } from '@pcs/gateway-accounts';
 import { DisputeReport, GatewayNotice } from '@pcs/gateways';
 import { currencyExponent, decimalToScaledInteger, DisputeReason, DomainError, isCurrency } from '@pcs/kernel';
 import { mercadoPagoCredentials } from './mercado-pago-account';
-import { MercadoPagoChargeback, MercadoPagoPayment, MercadoPagoRequestError } from './mercado-pago.client';
+import { MercadoPagoChargeback, MercadoPagoClient, MercadoPagoPayment, MercadoPagoRequestError } from './mercado-pago.client';
 import { eventOfPayment, MercadoPagoGateway } from './mercado-pago.gateway';
 import { MercadoPagoRecords } from './mercado-pago-records.repository';
 import { NotificationSignatureInput, verifyNotification } from './mercado-pago-signature';
@@ -39,7 +39,7 @@ export class MercadoPagoNotifications {
     if (topic !== 'payment' && !chargeback) return { kind: 'IGNORED' };
     try {
       const client = await this.gateway.clientOf(credentials.merchantId);
-      if (chargeback) return disputeNotice(dataId, await client.getChargeback(dataId));
+      if (chargeback) return await this.chargebackNotice(client, credentials.merchantId, dataId);
       return await this.noticeOf(credentials.merchantId, await client.getPayment(dataId));
     } catch (error) {
       // Not answered 2xx: Mercado Pago sends the notification again later; reconciliation is the net under that.
@@ -47,6 +47,22 @@ export class MercadoPagoNotifications {
       this.logger.warn(`${chargeback ? 'chargeback' : 'payment'} ${dataId}: ${(error as Error).message}`);
       throw new DomainError('GATEWAY_UNREACHABLE');
     }
+  }
+
+  /**
+   * A chargeback as news of the collection it takes back: its payment (the
+   * case's first) names our attempt in its external_reference, which must
+   * be one of this merchant's at Mercado Pago.
+   */
+  private async chargebackNotice(client: MercadoPagoClient, merchantId: string, caseId: string): Promise<GatewayNotice> {
+    const chargeback = await client.getChargeback(caseId);
+    const paymentId = chargeback.payments?.[0];
+    if (paymentId === undefined) return { kind: 'IGNORED' };
+    const payment = await client.getPayment(String(paymentId));
+    const payinId = payment.external_reference ?? '';
+    const checkout = /^[0-9a-f-]{36}$/i.test(payinId) ? await this.records.checkoutOfPayin(payinId) : null;
+    if (!checkout || checkout.merchantId !== merchantId) return { kind: 'UNKNOWN' };
+    return disputeNotice(caseId, chargeback, checkout.payinId);
   }
 
   /** A payment as news of the attempt it names, if that is one of this merchant's at Mercado Pago. */
@@ -81,20 +97,20 @@ const UNDER_REVIEW = new Set(['review_pending', 'valid', 'invalid']);
  * A chargeback as a dispute report (contract §21): `coverage_applied` true
  * is WON, false LOST, absent or null still open (UNDER_REVIEW once Mercado
  * Pago has documentation); the due date is `date_documentation_deadline`,
- * or none. The case is named by the id the notification gave.
+ * or none. The case is named by the id the notification gave; `payinId` is
+ * our attempt its payment collected.
  */
-export function disputeNotice(caseId: string, chargeback: MercadoPagoChargeback): GatewayNotice {
-  const payment = chargeback.payments?.[0];
+export function disputeNotice(caseId: string, chargeback: MercadoPagoChargeback, payinId: string): GatewayNotice {
   const currency = chargeback.currency;
   const amount =
     typeof chargeback.amount === 'number' && currency && isCurrency(currency)
       ? decimalToScaledInteger(chargeback.amount, currencyExponent(currency))
       : null;
-  if (payment === undefined || !currency || !isCurrency(currency) || amount === null || amount <= 0) return { kind: 'IGNORED' };
+  if (!currency || !isCurrency(currency) || amount === null || amount <= 0) return { kind: 'IGNORED' };
   const deadline = chargeback.date_documentation_deadline ? new Date(chargeback.date_documentation_deadline) : null;
   const dispute: DisputeReport = {
     reference: caseId,
-    chargeReference: String(payment),
+    chargeId: payinId,
     amount,
     currency,
     reason: REASONS[(chargeback.reason ?? '').toLowerCase()] ?? 'GENERAL',

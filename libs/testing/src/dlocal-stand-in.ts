@@ -51,6 +51,25 @@ interface Merchant {
 
 export type DLocalPaymentStatus = 'PENDING' | 'PAID' | 'REJECTED' | 'CANCELLED' | 'EXPIRED' | 'AUTHORIZED' | 'VERIFIED';
 export type DLocalRefundStatus = 'PENDING' | 'SUCCESS' | 'REJECTED' | 'CANCELLED';
+export type DLocalChargebackStatus =
+  | 'PENDING'
+  | 'DISPUTE_RECEIVED'
+  | 'COMPLETED'
+  | 'IN_DISPUTE'
+  | 'DISPUTE_LOST'
+  | 'REVERSAL'
+  | 'INQUIRY';
+
+/** dLocal's chargeback statuses, their codes and descriptions (its chargeback status reference). */
+const CHARGEBACK_STATUS: Record<DLocalChargebackStatus, [number, string]> = {
+  PENDING: [100, 'The chargeback is pending.'],
+  DISPUTE_RECEIVED: [101, 'Dispute documentation received.'],
+  COMPLETED: [200, 'The chargeback was executed.'],
+  IN_DISPUTE: [201, 'Dispute documentation was sent to the acquirer.'],
+  DISPUTE_LOST: [202, 'The chargeback dispute was lost.'],
+  REVERSAL: [700, 'The chargeback dispute was won.'],
+  INQUIRY: [800, 'Request for information received.'],
+};
 
 export interface DLocalStandInRefund {
   id: string;
@@ -207,7 +226,10 @@ export class DLocalStandIn extends StandInServer {
   private readonly merchants = new Map<string, Merchant>();
   readonly payments = new Map<string, DLocalStandInPayment>();
   private readonly refunds = new Map<string, DLocalStandInRefund & { login: string }>();
-  private readonly chargebacks = new Map<string, Record<string, unknown> & { login: string }>();
+  private readonly chargebacks = new Map<
+    string,
+    Record<string, unknown> & { login: string; status: DLocalChargebackStatus; status_code: number; status_detail: string }
+  >();
   /** Every request received (method, path, X-Login), for assertions. */
   readonly requests: { method: string; path: string; login: string | undefined; body: string }[] = [];
   /** How notifications are sent: at once (default), delayed, repeated, held for the test to send, or dropped. */
@@ -268,8 +290,13 @@ export class DLocalStandIn extends StandInServer {
     await this.deliver('refund', refund.id, refund.login, refund.notification_url, () => this.refundView(refund));
   }
 
-  /** A chargeback on a paid payment, notified to the chargeback URL the merchant registered at dLocal. */
-  async chargeback(paymentId: string, chargebackUrl: string): Promise<string> {
+  /**
+   * A chargeback on a paid payment, notified to the chargeback URL the
+   * merchant registered at dLocal (its documented fields: id, payment_id,
+   * amount, currency, status, status_code, status_detail, created_date,
+   * notification_url, order_id); `status` as dLocal's chargeback statuses.
+   */
+  async chargeback(paymentId: string, chargebackUrl: string, status: DLocalChargebackStatus = 'COMPLETED'): Promise<string> {
     const payment = this.payments.get(paymentId)!;
     const id = `CHAR${crypto.randomInt(10_000_000, 99_999_999)}`;
     const chargeback = {
@@ -277,16 +304,30 @@ export class DLocalStandIn extends StandInServer {
       payment_id: payment.id,
       amount: payment.amount,
       currency: payment.currency,
-      status: 'COMPLETED',
-      status_code: '200',
-      status_detail: 'The chargeback was executed.',
+      status,
+      status_code: CHARGEBACK_STATUS[status][0],
+      status_detail: CHARGEBACK_STATUS[status][1],
       created_date: new Date().toISOString(),
+      notification_url: chargebackUrl,
+      order_id: payment.order_id,
       login: payment.login,
     };
     this.chargebacks.set(id, chargeback);
-    const { login: _login, ...shown } = chargeback;
-    await this.deliver('chargeback', id, payment.login, chargebackUrl, () => shown);
+    await this.deliverChargeback(id);
     return id;
+  }
+
+  /** A chargeback moves on (documentation received, in dispute, lost, reversed), notified again. */
+  async chargebackStatus(id: string, status: DLocalChargebackStatus): Promise<void> {
+    const chargeback = this.chargebacks.get(id)!;
+    chargeback.status = status;
+    [chargeback.status_code, chargeback.status_detail] = CHARGEBACK_STATUS[status];
+    await this.deliverChargeback(id);
+  }
+
+  private async deliverChargeback(id: string): Promise<void> {
+    const { login, ...shown } = this.chargebacks.get(id)!;
+    await this.deliver('chargeback', id, login, String(shown.notification_url), () => ({ ...shown }));
   }
 
   /**

@@ -1,6 +1,6 @@
 import * as crypto from 'node:crypto';
 import * as http from 'node:http';
-import { escape, header, json, readBody, StandInServer } from './stand-in-server';
+import { escape, header, json, readBytes, readMultipart, StandInServer } from './stand-in-server';
 
 /**
  * A stand-in for Mercado Pago's API, for tests and for trying the flow
@@ -15,12 +15,48 @@ import { escape, header, json, readBody, StandInServer } from './stand-in-server
  * and sent to the preference's `notification_url` as
  * `POST ?data.id=<payment id>&type=payment`. `notifications` can delay,
  * repeat, hold (to send later, in any order) or drop them.
+ *
+ * Chargebacks (its chargebacks guides and API reference): a case has an
+ * 18-digit id (a string in `GET /v1/chargebacks/:id`, a bare JSON number in
+ * the notification's body, as the documentation's example shows, so reading
+ * it from the body loses digits), `payments`, `currency`, `amount`, `reason`,
+ * `coverage_applied` (null until decided), `coverage_elegible` (so spelled),
+ * `documentation_required`, `documentation_status` and
+ * `date_documentation_deadline`. It is notified to the application's webhook
+ * URL (Your integrations › Webhooks, `webhook(token, url)`), never to a
+ * preference's notification_url, as `POST ?data.id=<case>&type=topic_chargebacks_wh`,
+ * signed the same way. `POST /v1/chargebacks/:id/documentation` takes
+ * `files[]` parts (.jpg, .png or .pdf, 10 MB in all) and answers 200, the
+ * case's documentation_status becoming review_pending.
  */
 
 interface Account {
   readonly userId: number;
   readonly webhookSecret: string;
+  /** The application's webhook URL, where chargebacks are notified (null until configured). */
+  webhookUrl: string | null;
 }
+
+export interface StandInChargeback {
+  readonly id: string;
+  readonly payments: number[];
+  readonly currency: string;
+  readonly amount: number;
+  reason: string;
+  coverage_applied: boolean | null;
+  coverage_elegible: boolean;
+  documentation_required: boolean;
+  documentation_status: 'pending' | 'review_pending' | 'valid' | 'invalid' | 'not_supplied' | 'not_applicable';
+  documentation: { type: string; url: string; description: string }[];
+  date_documentation_deadline: string | null;
+  date_created: string;
+  date_last_updated: string;
+  live_mode: boolean;
+  readonly token: string;
+}
+
+/** Mercado Pago's documentation upload limit: 10 MB for all the files. */
+const DOCUMENTATION_LIMIT = 10 * 1024 * 1024;
 
 interface StoredPreference {
   readonly id: string;
@@ -41,7 +77,7 @@ interface PreferenceBody {
 
 export interface StandInPayment {
   id: number;
-  status: 'approved' | 'rejected' | 'pending' | 'in_process' | 'cancelled' | 'refunded';
+  status: 'approved' | 'rejected' | 'pending' | 'in_process' | 'cancelled' | 'refunded' | 'charged_back';
   status_detail: string;
   external_reference: string | null;
   transaction_amount: number;
@@ -116,8 +152,80 @@ export class MercadoPagoStandIn extends StandInServer {
 
   /** An account whose access token and webhook secret a merchant would paste into our API. */
   account(accessToken: string, webhookSecret: string): this {
-    this.accounts.set(accessToken, { userId: 100_000 + this.accounts.size, webhookSecret });
+    this.accounts.set(accessToken, { userId: 100_000 + this.accounts.size, webhookSecret, webhookUrl: null });
     return this;
+  }
+
+  /** The application's webhook URL, as a merchant configures it at Mercado Pago (where chargebacks are notified). */
+  webhook(accessToken: string, url: string): this {
+    this.accounts.get(accessToken)!.webhookUrl = url;
+    return this;
+  }
+
+  readonly chargebacks = new Map<string, StandInChargeback>();
+
+  /**
+   * A payer's bank takes an approved payment back: the case (an 18-digit id,
+   * or the one given), the payment `charged_back`, and the notification to
+   * the application's webhook URL.
+   */
+  async chargeback(
+    paymentId: number,
+    options: { id?: string; reason?: string; deadline?: Date | null; amount?: number } = {},
+  ): Promise<StandInChargeback> {
+    const payment = this.payments.get(paymentId)!;
+    const now = new Date().toISOString();
+    const chargeback: StandInChargeback = {
+      id: options.id ?? `23${String(crypto.randomInt(1e7, 1e8))}${String(crypto.randomInt(1e7, 1e8))}`,
+      payments: [payment.id],
+      currency: payment.currency_id,
+      amount: options.amount ?? payment.transaction_amount,
+      reason: options.reason ?? 'general',
+      coverage_applied: null,
+      coverage_elegible: true,
+      documentation_required: true,
+      documentation_status: 'pending',
+      documentation: [],
+      date_documentation_deadline:
+        options.deadline === undefined ? new Date(Date.now() + 10 * 86_400_000).toISOString() : (options.deadline?.toISOString() ?? null),
+      date_created: now,
+      date_last_updated: now,
+      live_mode: false,
+      token: payment.token,
+    };
+    this.chargebacks.set(chargeback.id, chargeback);
+    payment.status = 'charged_back';
+    await this.notifyChargeback(chargeback);
+    return chargeback;
+  }
+
+  /** Mercado Pago's decision: covered (the seller keeps the money) or not; notified again. */
+  async decideChargeback(id: string, covered: boolean): Promise<void> {
+    const chargeback = this.chargebacks.get(id)!;
+    chargeback.coverage_applied = covered;
+    if (chargeback.documentation_status === 'review_pending') chargeback.documentation_status = covered ? 'valid' : 'invalid';
+    chargeback.date_last_updated = new Date().toISOString();
+    await this.notifyChargeback(chargeback);
+  }
+
+  /** The case's notification (topic topic_chargebacks_wh) to the account's webhook URL; its body carries the id as a bare number. */
+  async notifyChargeback(chargeback: StandInChargeback, signedWith?: string): Promise<number> {
+    const account = this.accounts.get(chargeback.token)!;
+    if (!account.webhookUrl || this.notifications.mode === 'drop') return 0;
+    const url = new URL(account.webhookUrl);
+    url.searchParams.set('data.id', chargeback.id);
+    url.searchParams.set('type', 'topic_chargebacks_wh');
+    const body =
+      `{"actions":["changed_case_status"],"api_version":"v1","application_id":${account.userId}0,"data":{"checkout":"PRO",` +
+      `"date_updated":"${chargeback.date_last_updated}","id":${chargeback.id},"payment_id":${chargeback.payments[0]},"product_id":"C00A2J8RF4DI8BCIMFU0",` +
+      `"site_id":"MLU","transaction_intent_id":""},"date_created":"${new Date().toISOString()}","id":${crypto.randomInt(1e9, 1e10)},` +
+      `"live_mode":false,"type":"topic_chargebacks_wh","user_id":${account.userId},"version":${Math.floor(Date.now() / 1000)}}`;
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...this.signedHeaders(signedWith ?? account.webhookSecret, chargeback.id) },
+      body,
+    }).catch(() => null);
+    return response?.status ?? 0;
   }
 
   /** The payer's decision on a preference's page, as its buttons post it (a test may do it without a browser). */
@@ -235,7 +343,8 @@ export class MercadoPagoStandIn extends StandInServer {
 
   protected async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', this.url);
-    const body = await readBody(request);
+    const bytes = await readBytes(request);
+    const body = bytes.toString('utf8');
     const idempotencyKey = header(request, 'x-idempotency-key');
     this.requests.push({ method: request.method ?? '', path: url.pathname, idempotencyKey });
     const fault = this.faults.find((f) => f.method === request.method && url.pathname.startsWith(f.pathPrefix) && f.times > 0);
@@ -254,6 +363,12 @@ export class MercadoPagoStandIn extends StandInServer {
     const token = /^Bearer (\S+)$/.exec(header(request, 'authorization') ?? '')?.[1];
     if (!token || !this.accounts.has(token))
       return json(response, 401, { message: 'invalid access token', error: 'unauthorized', status: 401 });
+    // A chargeback's documentation: multipart, and no idempotency key in Mercado Pago's documented request.
+    const documentation = /^\/v1\/chargebacks\/(\d+)\/documentation$/.exec(url.pathname);
+    if (request.method === 'POST' && documentation) {
+      const [status, answer] = this.document(token, documentation[1], header(request, 'content-type'), bytes);
+      return json(response, status, answer);
+    }
     // Reports are no payments: Mercado Pago asks no idempotency key for them.
     if (request.method === 'POST' && url.pathname === '/v1/account/release_report') {
       const [status, answer] = this.createReport(token, body);
@@ -466,7 +581,39 @@ export class MercadoPagoStandIn extends StandInServer {
     return lines.join('\n') + '\n';
   }
 
+  /** POST /v1/chargebacks/:id/documentation: `files[]` of .jpg, .png or .pdf, 10 MB in all, before the deadline. */
+  private document(token: string, id: string, contentType: string | undefined, body: Buffer): [number, unknown] {
+    const chargeback = this.chargebacks.get(id);
+    if (!chargeback || chargeback.token !== token) return [404, { message: 'chargeback not found', error: 'not_found', status: 404 }];
+    const bad = (message: string): [number, unknown] => [400, { message, error: 'bad_request', status: 400 }];
+    const parts = readMultipart(contentType, body);
+    if (!parts) return bad('multipart/form-data expected');
+    const files = parts.filter((part) => part.name === 'files[]' && part.fileName !== null);
+    if (files.length === 0 || files.length !== parts.length) return bad('files[] expected');
+    if (files.some((file) => !/\.(jpe?g|png|pdf)$/i.test(file.fileName!))) return bad('only .jpg, .png or .pdf files');
+    if (files.reduce((sum, file) => sum + file.content.length, 0) > DOCUMENTATION_LIMIT) return bad('the files exceed 10mb');
+    if (chargeback.coverage_applied !== null) return bad('the chargeback was already decided');
+    if (chargeback.date_documentation_deadline && new Date(chargeback.date_documentation_deadline) < new Date())
+      return bad('the documentation deadline has passed');
+    for (const file of files)
+      chargeback.documentation.push({
+        type: file.contentType ?? 'application/octet-stream',
+        url: `${this.url}/v1/chargebacks/${id}/documentation/${chargeback.documentation.length + 1}`,
+        description: `File: ${file.fileName}, Size: ${file.content.length}`,
+      });
+    chargeback.documentation_status = 'review_pending';
+    chargeback.date_last_updated = new Date().toISOString();
+    return [200, chargebackView(chargeback)];
+  }
+
   private get(token: string, url: URL): [number, unknown] {
+    const chargeback = /^\/v1\/chargebacks\/(\d+)$/.exec(url.pathname);
+    if (chargeback) {
+      const found = this.chargebacks.get(chargeback[1]);
+      return found && found.token === token
+        ? [200, chargebackView(found)]
+        : [404, { message: 'chargeback not found', error: 'not_found', status: 404 }];
+    }
     if (url.pathname === '/v1/account/release_report/list')
       return [200, this.reports.filter((r) => r.token === token).map((r) => this.reportEntry(r))];
     const owned = (payment: StandInPayment | undefined) => (payment && payment.token === token ? payment : undefined);
@@ -531,6 +678,11 @@ export class MercadoPagoStandIn extends StandInServer {
 <button name="outcome" value="reject" class="reject">Rechazar</button>
 <button name="outcome" value="pending" class="pending">Dejar pendiente</button></form></body></html>`);
   }
+}
+
+function chargebackView(chargeback: StandInChargeback): Record<string, unknown> {
+  const { token: _token, ...shown } = chargeback;
+  return shown;
 }
 
 function view(payment: StandInPayment): Record<string, unknown> {

@@ -49,9 +49,56 @@ export function escape(text: string): string {
 }
 
 export function readBody(request: http.IncomingMessage): Promise<string> {
+  return readBytes(request).then((bytes) => bytes.toString('utf8'));
+}
+
+export function readBytes(request: http.IncomingMessage): Promise<Buffer> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('end', () => resolve(Buffer.concat(chunks)));
   });
+}
+
+/** One part of a multipart/form-data body. */
+export interface FormPart {
+  readonly name: string;
+  readonly fileName: string | null;
+  readonly contentType: string | null;
+  readonly content: Buffer;
+}
+
+/**
+ * A multipart/form-data body read as RFC 7578 writes it (the stand-ins' own
+ * reading, independent of the service's): the parts between the boundaries,
+ * each with its Content-Disposition name and filename and its type; null when
+ * the body is not well-formed (no boundary, a part without headers, no
+ * closing boundary).
+ */
+export function readMultipart(contentType: string | undefined, body: Buffer): FormPart[] | null {
+  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType ?? '');
+  if (!/^multipart\/form-data/i.test(contentType ?? '') || !boundary) return null;
+  const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]}`);
+  const parts: FormPart[] = [];
+  let at = body.indexOf(delimiter);
+  if (at !== 0) return null;
+  for (;;) {
+    at += delimiter.length;
+    if (body.subarray(at, at + 2).toString() === '--') return parts;
+    if (body.subarray(at, at + 2).toString() !== '\r\n') return null;
+    const headersEnd = body.indexOf('\r\n\r\n', at);
+    const next = body.indexOf(Buffer.concat([Buffer.from('\r\n'), delimiter]), at);
+    if (headersEnd < 0 || next < 0 || headersEnd > next) return null;
+    const headers = body.subarray(at + 2, headersEnd).toString('utf8');
+    const disposition = /content-disposition:\s*form-data;([^\r\n]*)/i.exec(headers)?.[1] ?? '';
+    const name = /\bname="([^"]*)"/i.exec(disposition)?.[1];
+    if (name === undefined) return null;
+    parts.push({
+      name,
+      fileName: /\bfilename="([^"]*)"/i.exec(disposition)?.[1] ?? null,
+      contentType: /content-type:\s*([^\r\n]+)/i.exec(headers)?.[1].trim() ?? null,
+      content: body.subarray(headersEnd + 4, next),
+    });
+    at = next + 2;
+  }
 }
