@@ -2,7 +2,8 @@ import { INestApplication } from '@nestjs/common';
 import { Currency } from '@pcs/kernel';
 import { ReconciliationRunsService } from '@pcs/processor-reports';
 import { BalancesService } from '@pcs/settlement';
-import { hmacHex, SignedClient, TestTenant } from '@pcs/testing';
+import { DisputeReports } from '@pcs/disputes';
+import { hmacHex, multipartBody, pdfFile, pngFile, SignedClient, TestTenant } from '@pcs/testing';
 import fc from 'fast-check';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -37,7 +38,10 @@ type Document = {
     string,
     Record<
       string,
-      { parameters?: { name: string; in: string; schema?: Schema }[]; requestBody?: { content: Record<string, { schema: Schema }> } }
+      {
+        parameters?: { name: string; in: string; schema?: Schema }[];
+        requestBody?: { content: Record<string, { schema: Schema }> };
+      }
     >
   >;
   components: { schemas: Record<string, Schema> };
@@ -49,6 +53,8 @@ interface Operation {
   readonly pathParams: string[];
   readonly query: { name: string; schema: Schema }[];
   readonly body: Schema | null;
+  /** A file upload (multipart/form-data), signed over its bytes. */
+  readonly multipart: boolean;
   readonly doc: Document;
 }
 
@@ -64,6 +70,7 @@ function operationsOf(api: 'payins' | 'b2b'): Operation[] {
       pathParams: (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name),
       query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: p.schema ?? {} })),
       body: op.requestBody?.content['application/json']?.schema ?? null,
+      multipart: op.requestBody?.content['multipart/form-data'] !== undefined,
       doc,
     })),
   );
@@ -185,6 +192,24 @@ const rawBodies = fc.constantFrom(
   '{"a":"\\u0000"}',
   '{"a":"\\ud800"}',
 );
+/** Hostile uploads (contract §21): every part a file field could get wrong, and bodies that are not multipart at all. */
+const multipartBodies = fc.constantFrom<{ body: Buffer; contentType: string }>(
+  multipartBody([{ fileName: 'a.pdf', contentType: 'image/png', content: pdfFile() }]),
+  multipartBody([{ fileName: 'a.exe', contentType: 'application/pdf', content: pdfFile() }]),
+  multipartBody([{ fileName: 'a.pdf', contentType: 'application/pdf', content: '<script>alert(1)</script>' }]),
+  multipartBody([{ fileName: 'a\u0000.pdf', contentType: 'application/pdf', content: pdfFile() }]),
+  multipartBody([{ fileName: 'x'.repeat(400), contentType: 'application/pdf', content: pdfFile() }]),
+  multipartBody([{ fileName: 'a.png', contentType: 'image/png', content: pngFile().subarray(0, 30) }]),
+  multipartBody([{ field: '__proto__', fileName: 'a.pdf', contentType: 'application/pdf', content: pdfFile() }]),
+  multipartBody([{ field: 'file', content: '4111 1111 1111 1111' }]),
+  multipartBody(Array.from({ length: 6 }, () => ({ fileName: 'a.pdf', contentType: 'application/pdf', content: pdfFile() }))),
+  multipartBody([{ fileName: 'a.pdf', contentType: 'application/pdf', content: pdfFile() }], { truncate: 10 }),
+  multipartBody([]),
+  { body: Buffer.from('--x\r\nContent-Disposition: form-data\r\n\r\n'), contentType: 'multipart/form-data; boundary=x' },
+  { body: Buffer.from('not multipart'), contentType: 'multipart/form-data' },
+  { body: Buffer.from('%PDF-1.4'), contentType: 'application/pdf' },
+);
+
 const hostileQueryValue = fc.oneof(
   fc.constantFrom(
     '%00',
@@ -269,6 +294,8 @@ describe('fuzz: generated bad requests on every documented route', () => {
     await payins.get(BalancesService).adjust(merchantId, tenant.business.businessId, 'UYU' as Currency, 1_000_000, 'fuzz');
     const payout = (await merchant.post(`/merchant/${merchantId}/payout`, { currency: 'UYU', amount: 10 })).body;
     const run = await payins.get(ReconciliationRunsService).run(merchantId, '2026-11-24', '2026-11-24');
+    // A dispute of the paid intent (contract §21), to upload evidence to, submit and accept.
+    const disputeId = await payins.get(DisputeReports).openSandbox({ paymentIntentId: intent.paymentIntentId });
     known = {
       merchantId: [tenant.merchants[0].merchantId],
       payerId: [payer.payerId],
@@ -278,6 +305,7 @@ describe('fuzz: generated bad requests on every documented route', () => {
       countryProcessorId: [relations[0].countryProcessor.countryProcessorId],
       payoutId: [payout.payoutId],
       runId: [run.runId],
+      disputeId: [disputeId],
       bankId: [brou],
       currency: ['UYU', 'USD'],
     };
@@ -311,6 +339,9 @@ describe('fuzz: generated bad requests on every documented route', () => {
         of('merchant_pricing', byMerchant),
         of('reconciliation_run', byBusiness),
         of('gateway_account', byBusiness),
+        of('dispute', byBusiness),
+        `(SELECT coalesce(string_agg(t.evidence_id::text || t.sha256, ',' ORDER BY t.evidence_id), '') FROM dispute_evidence t
+           WHERE t.dispute_id IN (SELECT dispute_id FROM dispute WHERE business_id = $1))`,
       ].join(', ')})) AS hash`,
       [tenant.business.businessId],
     );
@@ -335,6 +366,7 @@ describe('fuzz: generated bad requests on every documented route', () => {
         ),
         { maxLength: 3 },
       ),
+      upload: op.multipart ? fc.option(multipartBodies, { freq: 6 }) : fc.constant(null),
       body: op.body
         ? fc.oneof(
             { weight: 6, arbitrary: bodyOf(op.body, op.doc, known).map((b) => JSON.stringify(b)) },
@@ -350,11 +382,11 @@ describe('fuzz: generated bad requests on every documented route', () => {
   it(`answers ${RUNS} generated bad requests (seed ${SEED}) with no 5xx, the error shape, and no change when refused`, async () => {
     const statuses = new Map<number, number>();
     await fc.assert(
-      fc.asyncProperty(requestArbitrary, async ({ op, pathValues, query, body, signer, timestamp }) => {
+      fc.asyncProperty(requestArbitrary, async ({ op, pathValues, query, body, upload, signer, timestamp }) => {
         let url = op.path;
         op.pathParams.forEach((name, i) => (url = url.replace(`{${name}}`, pathValues[i])));
         if (query.length) url += `?${query.join('&')}`;
-        const payload = body ?? '{}';
+        const payload: string | Buffer = upload?.body ?? body ?? '{}';
         const app = op.api === 'payins' ? payins : b2b;
         let test = request(app.getHttpServer())[op.method](url);
         if (signer !== 'none') {
@@ -366,15 +398,17 @@ describe('fuzz: generated bad requests on every documented route', () => {
             stale: String(Math.floor(Date.now() / 1000) - 301),
             junk: '1e9',
           }[timestamp];
-          test = test.set('api-key', credentials.apiKey).set('signature', hmacHex(secret, at ? `${at}.${payload}` : payload));
+          const signed = at ? Buffer.concat([Buffer.from(`${at}.`), Buffer.from(payload)]) : payload;
+          test = test.set('api-key', credentials.apiKey).set('signature', hmacHex(secret, signed));
           if (at) test = test.set('timestamp', at);
         }
-        if (body !== null) test = test.set('content-type', 'application/json').send(body);
+        if (upload) test = test.set('content-type', upload.contentType).send(upload.body);
+        else if (body !== null) test = test.set('content-type', 'application/json').send(body);
         const mutating = op.method !== 'get';
         const before = mutating ? await fingerprint() : '';
         const response = await test;
         statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-        const context = `${op.method.toUpperCase()} ${url} ${payload.slice(0, 300)} → ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`;
+        const context = `${op.method.toUpperCase()} ${url} ${Buffer.isBuffer(payload) ? `(${payload.length} bytes)` : payload.slice(0, 300)} → ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`;
         if (response.status >= 500) throw new Error(`5xx: ${context}`);
         if (response.status >= 400) {
           expect(response.headers['content-type']).toMatch(/^application\/json/);

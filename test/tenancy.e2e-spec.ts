@@ -1,8 +1,9 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
+import { DisputeReports } from '@pcs/disputes';
 import { Currency, MerchantId } from '@pcs/kernel';
 import { ReconciliationRunsService } from '@pcs/processor-reports';
 import { BalancesService } from '@pcs/settlement';
-import { clientFor, createTenant, SignedClient, TestTenant } from '@pcs/testing';
+import { clientFor, createTenant, multipartBody, pdfFile, SignedClient, TestTenant } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import { Testbed, testbed } from './testbed';
 
@@ -181,5 +182,57 @@ describe('tenant isolation of balances, settlement accounts, payouts and reconci
     expect((await owned.get(`/merchant/${victimId}/balance`)).body).toEqual(before);
     expect((await owned.get(`/payout/${payoutId}`)).body.status).not.toBe('CANCELED');
     expect((await owned.get(`/merchant/${victimId}/settlement-account`)).body[0].accountNumber).toBe('00123456700001');
+  });
+});
+
+/** Contract §4 for disputes (§21): another tenant's dispute does not exist, whatever it is asked. */
+describe('tenant isolation of disputes', () => {
+  let bed: Testbed;
+  let app: NestExpressApplication;
+  let owner: TestTenant;
+  let stranger: TestTenant;
+  let victimId: string;
+  let disputeId: string;
+
+  beforeAll(async () => {
+    bed = await testbed({ merchants: 2, payer: { firstName: 'Ana', lastName: 'Pérez', email: 'ana@example.uy' } });
+    ({ app, tenant: owner } = bed);
+    stranger = await createTenant(app);
+    victimId = owner.merchants[0].merchantId;
+    disputeId = await app.get(DisputeReports).openSandbox({ paymentIntentId: await bed.paidIntent(120) });
+  });
+  afterAll(() => bed.close());
+
+  const intruders = (): [string, SignedClient][] => [
+    ['another business', clientFor(app, stranger.business)],
+    ["another business's merchant", clientFor(app, stranger.merchants[0])],
+    ['another merchant of the same business', clientFor(app, owner.merchants[1])],
+  ];
+
+  it.each([0, 1, 2])('intruder %#: every dispute route answers 404 and changes nothing', async (index) => {
+    const [, client] = intruders()[index];
+    const evidence = multipartBody([{ fileName: 'win.pdf', contentType: 'application/pdf', content: pdfFile() }]);
+    const attempts = [
+      client.get(`/dispute/${disputeId}`),
+      client.upload(`/dispute/${disputeId}/evidence`, evidence.body, evidence.contentType),
+      client.post(`/dispute/${disputeId}/submit`),
+      client.post(`/dispute/${disputeId}/accept`),
+      client.get(`/dispute?merchantId=${victimId}`),
+    ];
+    for (const response of await Promise.all(attempts)) {
+      expect(response.status).toBe(404);
+      expect(response.body.errorId).toMatch(/^Payins:(MERCHANT|DISPUTE)_NOT_FOUND$/);
+    }
+    expect(JSON.stringify((await client.get('/dispute?limit=100')).body)).not.toContain(disputeId);
+    const seen = await clientFor(app, owner.business).get(`/dispute/${disputeId}`);
+    expect(seen.body).toMatchObject({ status: 'NEEDS_RESPONSE', evidence: [] });
+  });
+
+  it('shows the dispute to its business and its merchant', async () => {
+    for (const credentials of [owner.business, owner.merchants[0]]) {
+      const client = clientFor(app, credentials);
+      expect((await client.get(`/dispute/${disputeId}`)).status).toBe(200);
+      expect((await client.get('/dispute?limit=100')).body[0].results.map((d: { disputeId: string }) => d.disputeId)).toContain(disputeId);
+    }
   });
 });

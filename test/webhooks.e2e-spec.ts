@@ -258,6 +258,49 @@ describe('events, webhooks and outcome emails', () => {
     );
   });
 
+  it('announces a dispute by webhook and emails every notification address when it opens, whatever the settings (contract §21)', async () => {
+    const shop = await receiver();
+    const merchantId = tenant.merchants[0].merchantId;
+    const configured = await business.put(`/merchant/${merchantId}/configuration`, {
+      notificationEmails: ['disputas@tienda.uy', 'dueno@tienda.uy'],
+      paymentSuccessNotification: false,
+      paymentErrorNotification: false,
+    });
+    expect(configured.status).toBe(200);
+    const endpoint = await register(merchant, { url: shop.url, enabledEvents: ['dispute.created', 'dispute.accepted'] });
+    const { intent, attempt } = await pay();
+    // The payer's bank takes it back, from the sandbox page's button.
+    const page = await request(app.getHttpServer())
+      .post(new URL(attempt.gatewayUrl).pathname)
+      .type('form')
+      .send({ outcome: 'dispute', reason: 'PRODUCT_NOT_RECEIVED' });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Se abrió la disputa');
+    const created = await shop.waitFor((all) => all.some((w) => w.event.type === 'dispute.created'));
+    const event = created.find((w) => w.event.type === 'dispute.created')!;
+    verify(endpoint.secret, event);
+    const dispute = event.event.data.object;
+    expect(dispute).toMatchObject({
+      paymentIntentId: intent.paymentIntentId,
+      amount: 1220,
+      reason: 'PRODUCT_NOT_RECEIVED',
+      status: 'NEEDS_RESPONSE',
+    });
+    expect((await merchant.post(`/dispute/${dispute.disputeId}/accept`)).status).toBe(200);
+    const accepted = await shop.waitFor((all) => all.some((w) => w.event.type === 'dispute.accepted'));
+    expect(accepted.find((w) => w.event.type === 'dispute.accepted')!.event.data.object).toMatchObject({ status: 'ACCEPTED' });
+
+    const about = () => inbox.messages.filter((m) => m.subject?.includes(dispute.disputeId));
+    for (let i = 0; i < 200 && about().length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // time for a third email, if one were coming
+    const emails = about();
+    expect(emails.map((m) => (m.to as { text: string }).text).sort()).toEqual(['disputas@tienda.uy', 'dueno@tienda.uy']);
+    expect(emails[0].subject).toContain('disputa abierta / dispute opened');
+    expect(emails[0].text).toContain('se descontaron 1.220,00 UYU de su saldo');
+    expect(emails[0].text).toContain("the payer's bank disputed a payment");
+    expect(emails[0].text).toMatch(/until \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+  });
+
   it('retries a receiver that is down at first until it accepts, recording every attempt', async () => {
     const shop = await receiver();
     // The first two attempts of each event fail (the receiver is "down"), the third is accepted.
