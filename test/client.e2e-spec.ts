@@ -1,4 +1,6 @@
-import { createPayinsClient, PayinsClient, verifyWebhook, WebhookVerificationError } from '@pcs/client';
+import { createPayinsClient, PayinsClient, uploadDisputeEvidence, verifyWebhook, WebhookVerificationError } from '@pcs/client';
+import { DisputeReports } from '@pcs/disputes';
+import { pdfFile, pngFile } from '@pcs/testing';
 import type { AddressInfo } from 'node:net';
 import { Testbed, testbed } from './testbed';
 import { WebhookReceiver } from './webhook-receiver';
@@ -108,5 +110,48 @@ describe('the typed client (libs/client) through a whole payment', () => {
     } finally {
       await other.close();
     }
+  });
+
+  it('answers a dispute with evidence files and submits it, the upload signed over its bytes (contract §21)', async () => {
+    const payerId = (await payins.POST('/payer', { body: { firstName: 'Ana', lastName: 'Pérez', email: 'ana@example.uy' } })).data!.payerId;
+    const paid = await payins.POST('/payment-intent', {
+      body: {
+        currency: 'UYU',
+        amount: 300,
+        payinType: 'DEFAULT',
+        offSession: true,
+        payerId,
+        country: 'URY',
+        externalReference: 'client-dispute',
+        invoiceNumber: 2,
+        paymentInstrumentData: { paymentMethodName: 'OCA' },
+        confirm: true,
+      },
+    });
+    expect(paid.data?.status).toBe('SUCCEEDED');
+    const disputeId = await bed.app.get(DisputeReports).openSandbox({ paymentIntentId: paid.data!.paymentIntent.paymentIntentId });
+
+    const files = [
+      { name: 'win-receipt.pdf', type: 'application/pdf' as const, content: new Uint8Array(pdfFile()) },
+      { name: 'label.png', type: 'image/png' as const, content: new Blob([new Uint8Array(pngFile())], { type: 'image/png' }) },
+    ];
+    const uploaded = await uploadDisputeEvidence(payins, disputeId, files, { idempotencyKey: `evidence-${disputeId}` });
+    expect(uploaded.response.status).toBe(200);
+    expect(uploaded.data!.evidence.map((e) => [e.fileName, e.contentType])).toEqual([
+      ['win-receipt.pdf', 'application/pdf'],
+      ['label.png', 'image/png'],
+    ]);
+    const replayed = await uploadDisputeEvidence(payins, disputeId, files, { idempotencyKey: `evidence-${disputeId}` });
+    expect(replayed.data!.evidence).toHaveLength(2);
+    const refused = await uploadDisputeEvidence(payins, disputeId, [
+      { name: 'x.pdf', type: 'application/pdf', content: new Uint8Array([1, 2]) },
+    ]);
+    expect(refused.response.status).toBe(400);
+    expect(refused.error?.errorId).toBe('Payins:INVALID_EVIDENCE');
+
+    const submitted = await payins.POST('/dispute/{disputeId}/submit', { params: { path: { disputeId } } });
+    expect(submitted.data?.status).toBe('UNDER_REVIEW');
+    const listed = await payins.GET('/dispute', { params: { query: { status: 'UNDER_REVIEW', limit: 10 } } });
+    expect(listed.data![0].results.map((d) => d.disputeId)).toContain(disputeId);
   });
 });

@@ -279,7 +279,7 @@ describe('events, webhooks and outcome emails', () => {
     const created = await shop.waitFor((all) => all.some((w) => w.event.type === 'dispute.created'));
     const event = created.find((w) => w.event.type === 'dispute.created')!;
     verify(endpoint.secret, event);
-    const dispute = event.event.data.object;
+    const dispute = event.event.data.object as { disputeId: string };
     expect(dispute).toMatchObject({
       paymentIntentId: intent.paymentIntentId,
       amount: 1220,

@@ -12,9 +12,10 @@ function hmacKey(secret: string) {
   return crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
 }
 
-/** Lowercase hex HMAC-SHA256 (Web Crypto: the same code runs in Node 20+ and in browsers). */
-export async function hmacSha256Hex(secret: string, payload: string): Promise<string> {
-  const signature = new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(secret), encoder.encode(payload)));
+/** Lowercase hex HMAC-SHA256 of text or bytes (Web Crypto: the same code runs in Node 20+ and in browsers). */
+export async function hmacSha256Hex(secret: string, payload: string | Uint8Array): Promise<string> {
+  const bytes = typeof payload === 'string' ? encoder.encode(payload) : payload;
+  const signature = new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(secret), bytes as Uint8Array<ArrayBuffer>));
   return Array.from(signature, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
@@ -44,7 +45,9 @@ export function signingMiddleware(credentials: ApiCredentials): Middleware {
   const lastSent = new Map<string, number>();
   return {
     async onRequest({ request }) {
-      const body = request.body === null ? undefined : await request.clone().text();
+      // The body's bytes exactly as they leave (a file upload is binary: never signed through a text decoding).
+      const bytes = request.body === null ? undefined : new Uint8Array(await request.clone().arrayBuffer());
+      const body = bytes === undefined ? undefined : new TextDecoder().decode(bytes);
       let timestamp = Math.floor(Date.now() / 1000);
       if (MUTATING.has(request.method)) {
         const change = body === undefined || body === '' ? '{}' : body;
@@ -55,7 +58,9 @@ export function signingMiddleware(credentials: ApiCredentials): Middleware {
       }
       request.headers.set('api-key', credentials.apiKey);
       request.headers.set('timestamp', String(timestamp));
-      request.headers.set('signature', await signRequestBody(credentials.apiSecret, body, timestamp));
+      const signed =
+        bytes === undefined || bytes.length === 0 ? encoder.encode(`${timestamp}.{}`) : concat(encoder.encode(`${timestamp}.`), bytes);
+      request.headers.set('signature', await hmacSha256Hex(credentials.apiSecret, signed));
       return request;
     },
   };
@@ -67,4 +72,11 @@ export function constantTimeEqual(a: string, b: string): boolean {
   let difference = 0;
   for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
   return difference === 0;
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(a.length + b.length);
+  joined.set(a);
+  joined.set(b, a.length);
+  return joined;
 }

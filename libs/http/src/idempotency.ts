@@ -104,13 +104,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const scope = `${request.caller.businessId}:${request.caller.merchantId ?? '*'}`;
     const hash = crypto
       .createHash('sha256')
-      // A file upload is its bytes (its parsed body is empty); any other request its parsed JSON.
       .update(`${request.method} ${request.path} `)
-      .update(
-        request.is('multipart/form-data')
-          ? ((request as OperationRequest & { rawBody?: Buffer }).rawBody ?? '')
-          : JSON.stringify(request.body ?? {}),
-      )
+      .update(request.is('multipart/form-data') ? uploadIdentity(request) : JSON.stringify(request.body ?? {}))
       .digest('hex');
 
     // This request's own mark on the key: only it frees what it took.
@@ -222,4 +217,17 @@ export class IdempotencyInterceptor implements NestInterceptor {
       [scope, key, status, body],
     );
   }
+}
+
+/**
+ * What a file upload is, for its Idempotency-Key: its bytes with the
+ * multipart boundary taken out. A client picks a new random boundary for
+ * every request (a retry of the same files included); the parts themselves
+ * are the request.
+ */
+function uploadIdentity(request: Request & { rawBody?: Buffer }): string {
+  const raw = (request.rawBody ?? Buffer.alloc(0)).toString('latin1');
+  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(request.header('content-type') ?? '');
+  const delimiter = boundary ? (boundary[1] ?? boundary[2]) : null;
+  return delimiter ? raw.split(delimiter).join('') : raw;
 }

@@ -81,7 +81,11 @@ export class DisputeController {
     operationId: 'addDisputeEvidence',
   })
   @ApiOkResponse({ type: DisputeResponse })
-  @ApiConflictResponse({ type: ErrorResponse, description: 'Payins:DISPUTE_INVALID_STATE or Payins:DISPUTE_EVIDENCE_OVERDUE' })
+  @ApiConflictResponse({
+    type: ErrorResponse,
+    description: 'Payins:DISPUTE_INVALID_STATE, Payins:DISPUTE_EVIDENCE_OVERDUE, or Payins:IDEMPOTENCY_REQUEST_IN_PROGRESS',
+  })
+  @ApiUnprocessableEntityResponse({ type: ErrorResponse, description: 'Payins:IDEMPOTENCY_KEY_REUSED: the key came with other files' })
   @ApiStandardErrors()
   async evidence(
     @CurrentCaller() caller: Caller,

@@ -9815,7 +9815,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:DISPUTE_INVALID_STATE or Payins:DISPUTE_EVIDENCE_OVERDUE */
+            /** @description Payins:DISPUTE_INVALID_STATE, Payins:DISPUTE_EVIDENCE_OVERDUE, or Payins:IDEMPOTENCY_REQUEST_IN_PROGRESS */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9835,6 +9835,15 @@ export interface operations {
             };
             /** @description Validation:UNSUPPORTED_MEDIA_TYPE: a body that is not application/json in UTF-8 */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Payins:IDEMPOTENCY_KEY_REUSED: the key came with other files */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
