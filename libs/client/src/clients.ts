@@ -62,11 +62,7 @@ export function uploadDisputeEvidence(
     bodySerializer: () => {
       const form = new FormData();
       for (const file of files)
-        form.append(
-          'file',
-          file.content instanceof Blob ? file.content : new Blob([file.content as Uint8Array<ArrayBuffer>], { type: file.type }),
-          file.name,
-        );
+        form.append('file', file.content instanceof Blob ? file.content : new Blob([file.content], { type: file.type }), file.name);
       return form;
     },
   });

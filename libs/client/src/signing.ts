@@ -15,7 +15,7 @@ function hmacKey(secret: string) {
 /** Lowercase hex HMAC-SHA256 of text or bytes (Web Crypto: the same code runs in Node 20+ and in browsers). */
 export async function hmacSha256Hex(secret: string, payload: string | Uint8Array): Promise<string> {
   const bytes = typeof payload === 'string' ? encoder.encode(payload) : payload;
-  const signature = new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(secret), bytes as Uint8Array<ArrayBuffer>));
+  const signature = new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(secret), bytes));
   return Array.from(signature, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 

@@ -51,14 +51,7 @@ interface Merchant {
 
 export type DLocalPaymentStatus = 'PENDING' | 'PAID' | 'REJECTED' | 'CANCELLED' | 'EXPIRED' | 'AUTHORIZED' | 'VERIFIED';
 export type DLocalRefundStatus = 'PENDING' | 'SUCCESS' | 'REJECTED' | 'CANCELLED';
-export type DLocalChargebackStatus =
-  | 'PENDING'
-  | 'DISPUTE_RECEIVED'
-  | 'COMPLETED'
-  | 'IN_DISPUTE'
-  | 'DISPUTE_LOST'
-  | 'REVERSAL'
-  | 'INQUIRY';
+export type DLocalChargebackStatus = 'PENDING' | 'DISPUTE_RECEIVED' | 'COMPLETED' | 'IN_DISPUTE' | 'DISPUTE_LOST' | 'REVERSAL' | 'INQUIRY';
 
 /** dLocal's chargeback statuses, their codes and descriptions (its chargeback status reference). */
 const CHARGEBACK_STATUS: Record<DLocalChargebackStatus, [number, string]> = {
