@@ -1,5 +1,7 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DashboardIdentity } from '@pcs/dashboard-identity';
+import { DisputeReports } from '@pcs/disputes';
+import { multipartBody, pdfFile } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import * as net from 'node:net';
 import request from 'supertest';
@@ -19,6 +21,7 @@ describe('the dashboard under hostile input', () => {
   let cookie: string;
   let csrf: string;
   let intentId: string;
+  let disputeId: string;
 
   const HOSTILE = [
     '<script>alert(1)</script>',
@@ -80,6 +83,7 @@ describe('the dashboard under hostile input', () => {
       confirm: true,
     });
     intentId = created.body.paymentIntent.paymentIntentId;
+    disputeId = await bed.app.get(DisputeReports).openSandbox({ paymentIntentId: await bed.paidIntent(50) }, 'GENERAL');
   }, 60_000);
 
   afterAll(async () => {
@@ -160,6 +164,7 @@ describe('the dashboard under hostile input', () => {
         '/audit',
         '/balance',
         '/payouts',
+        '/disputes',
         '/reconciliation',
       ]) {
         const query = new URLSearchParams({
@@ -207,6 +212,10 @@ describe('the dashboard under hostile input', () => {
         [`/payments/${intentId}/events/${encodeURIComponent(value)}/redeliver`, form({})],
         ['/team', form({ email: value, role: value, merchantId: value })],
         [`/team/${encodeURIComponent(value)}/reset-password`, form({})],
+        [`/disputes/${encodeURIComponent(value)}/accept`, form({ confirmed: 'yes' })],
+        [`/disputes/${encodeURIComponent(value)}/submit`, form({})],
+        [`/disputes/${encodeURIComponent(value)}/evidence`, form({ operation: value })],
+        [`/disputes/${disputeId}/evidence`, form({ operation: value, file: value })],
         ['/balance/payout', form({ merchantId: value, currency: value, amount: value })],
         [
           '/balance/payout',
@@ -222,6 +231,68 @@ describe('the dashboard under hostile input', () => {
     const [{ n }] = await bed.dataSource.query('SELECT count(*)::int AS n FROM link WHERE merchant_id = $1', [
       bed.tenant.merchants[0].merchantId,
     ]);
+    expect(n).toBe(0);
+  });
+
+  it('answers hostile multipart forms on the evidence upload with a page, never a 500, keeping nothing', async () => {
+    const server = dashboard.getHttpServer();
+    const upload = (body: Buffer | string, contentType: string) =>
+      request(server).post(`/disputes/${disputeId}/evidence`).set('cookie', cookie).set('content-type', contentType).send(body);
+    for (const value of HOSTILE) {
+      // Odd file names, operations and field names; a file in another field; a part with no name.
+      const forms = [
+        multipartBody([
+          { field: '_csrf', content: csrf },
+          { field: 'operation', content: value },
+          { fileName: value, contentType: 'application/pdf', content: pdfFile() },
+        ]),
+        multipartBody([
+          { field: '_csrf', content: csrf },
+          { field: 'operation', content: crypto.randomUUID() },
+          { fileName: `${value}.pdf`, contentType: value, content: value },
+        ]),
+        multipartBody([
+          { field: '_csrf', content: csrf },
+          { field: value, content: value },
+          { field: 'operation', content: crypto.randomUUID() },
+          { field: value, fileName: 'x.pdf', contentType: 'application/pdf', content: pdfFile() },
+        ]),
+      ];
+      for (const { body, contentType } of forms) {
+        const answer = await upload(body, contentType);
+        expect([value, [400, 403, 404, 413, 422].includes(answer.status)]).toEqual([value, true]);
+        expect(answer.text).not.toContain('<script>alert');
+        expect(answer.text).not.toContain('<img src=x');
+      }
+    }
+    // Truncated, boundary-less, a boundary of the wrong shape, too many fields, a field past its size, too many files.
+    const good = multipartBody([
+      { field: '_csrf', content: csrf },
+      { field: 'operation', content: crypto.randomUUID() },
+      { fileName: 'a.pdf', contentType: 'application/pdf', content: pdfFile() },
+    ]);
+    const odd: [Buffer | string, string][] = [
+      [good.body.subarray(0, good.body.length - 20), good.contentType],
+      [good.body, 'multipart/form-data'],
+      [good.body, 'multipart/form-data; boundary="'],
+      [multipartBody(Array.from({ length: 30 }, (_, i) => ({ field: `f${i}`, content: 'x' }))).body, multipartBody([]).contentType],
+      ...[
+        multipartBody([
+          { field: '_csrf', content: csrf },
+          { field: 'operation', content: 'x'.repeat(5000) },
+        ]),
+        multipartBody([
+          { field: '_csrf', content: csrf },
+          { field: 'operation', content: crypto.randomUUID() },
+          ...Array.from({ length: 8 }, (_, i) => ({ fileName: `${i}.pdf`, contentType: 'application/pdf', content: pdfFile() })),
+        ]),
+      ].map(({ body, contentType }): [Buffer, string] => [body, contentType]),
+    ];
+    for (const [body, contentType] of odd) {
+      const answer = await upload(body, contentType);
+      expect([contentType, answer.status >= 400 && answer.status < 500]).toEqual([contentType, true]);
+    }
+    const [{ n }] = await bed.dataSource.query('SELECT count(*)::int AS n FROM dispute_evidence WHERE dispute_id = $1', [disputeId]);
     expect(n).toBe(0);
   });
 

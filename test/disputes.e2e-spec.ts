@@ -2,6 +2,7 @@ import { DisputeReports } from '@pcs/disputes';
 import { eventually, hmacHex, jpegFile, multipartBody, pdfFile, pngFile, SignedClient } from '@pcs/testing';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { admin } from './operator-cli';
 import { Testbed, testbed } from './testbed';
 
 type Row = Record<string, unknown>;
@@ -356,4 +357,29 @@ describe('disputes and chargebacks (sandbox)', () => {
       /only a collected payment/,
     );
   });
+
+  it('opens a sandbox dispute from the operator command (sandbox:dispute), and refuses a bad reason or payment with a reason', async () => {
+    const intentId = await bed.paidIntent(33);
+    const opened = admin('sandbox:dispute', '--payment-intent', intentId, '--reason', 'product_unacceptable');
+    expect([opened.status, opened.stderr]).toEqual([0, '']);
+    expect(opened.stdout.trim().split('\n')).toHaveLength(1);
+    expect((await merchant.get(`/dispute/${opened.json.disputeId}`)).body).toMatchObject({
+      paymentIntentId: intentId,
+      reason: 'PRODUCT_UNACCEPTABLE',
+      status: 'NEEDS_RESPONSE',
+      amount: 33,
+    });
+    const badReason = admin('sandbox:dispute', '--payment-intent', await bed.paidIntent(5), '--reason', 'BORED');
+    expect([badReason.status, badReason.stdout]).toEqual([1, '']);
+    expect(badReason.stderr).toContain('--reason must be one of');
+    // Nothing left to take back: the domain's reason, not a stack.
+    const twice = admin('sandbox:dispute', '--payment-intent', intentId);
+    expect([twice.status, twice.stdout]).toEqual([1, '']);
+    expect(twice.stderr).not.toMatch(/\n\s+at /);
+    expect(
+      (await merchant.get(`/dispute?merchantId=${merchantId}&status=NEEDS_RESPONSE`)).body[0].results.filter(
+        (d: Row) => d.paymentIntentId === intentId,
+      ),
+    ).toHaveLength(1);
+  }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { GatewayRegistry } from '@pcs/gateways';
 import { Currency } from '@pcs/kernel';
-import { fitsWidth, launchChromium, screenshot } from '@pcs/testing';
+import { eventually, fitsWidth, launchChromium, screenshot } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -77,6 +77,40 @@ describe('the sandbox gateway page in a real browser', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect((await bed.merchant.get(`/payment-intent/${paymentIntentId}`)).body.paymentIntentStatus).toBe('SUCCEEDED');
+  }, 60_000);
+
+  it('lets the payer’s bank dispute an approved payment from the page (contract §21), once, on a 390-pixel phone', async () => {
+    const { paymentIntentId, url } = await openCheckout();
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
+    const page = await context.newPage();
+    await page.goto(url);
+    // Nothing to dispute before the payment is approved.
+    expect(await page.locator('#dispute').count()).toBe(0);
+    await page.click('button.approve');
+    await eventually(
+      async () => (await bed.merchant.get(`/payment-intent/${paymentIntentId}`)).body.paymentIntentStatus,
+      (status) => status === 'SUCCEEDED',
+    );
+    await page.goto(url);
+    expect(await fitsWidth(page, 'form.dispute')).toEqual({ pageFits: true, elementFits: true });
+    await page.selectOption('#reason', 'DUPLICATE');
+    await page.click('#dispute');
+    const notice = await page.textContent('#notice');
+    const disputeId = /Dispute ([0-9a-f-]{36}) opened/.exec(notice ?? '')?.[1];
+    expect(disputeId).toBeDefined();
+    await screenshot(page, 'sandbox-phone-en-disputed');
+    expect((await bed.merchant.get(`/dispute/${disputeId}`)).body).toMatchObject({
+      paymentIntentId,
+      reason: 'DUPLICATE',
+      status: 'NEEDS_RESPONSE',
+      amount: 1234.5,
+      processor: 'SANDBOX',
+    });
+    // The bank takes a payment back once: a second press says why nothing changed.
+    await page.click('#dispute');
+    expect(await page.textContent('#notice')).not.toContain('opened');
+    expect((await bed.merchant.get(`/dispute?merchantId=${bed.tenant.merchants[0].merchantId}`)).body[0].results).toHaveLength(1);
+    await context.close();
   }, 60_000);
 
   it('reads in English on a desktop, and says so in a page when the address is unknown', async () => {

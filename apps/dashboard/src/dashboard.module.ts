@@ -7,6 +7,7 @@ import { DataSource } from 'typeorm';
 import { LinksController, MerchantsController, PayersController, TeamController, WebhooksController } from './areas.controller';
 import { AuditController } from './audit.controller';
 import { AuthController } from './auth.controller';
+import { DisputesController } from './disputes.controller';
 import { HealthController } from './health.controller';
 import { Housekeeping } from './housekeeping';
 import { OverviewController } from './overview.controller';
@@ -32,6 +33,7 @@ export class DashboardModule {
         PaymentsController,
         BalanceController,
         PayoutsController,
+        DisputesController,
         ReconciliationController,
         LinksController,
         PayersController,

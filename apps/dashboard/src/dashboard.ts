@@ -2,6 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DashboardModule } from './dashboard.module';
 import { DashboardSettings } from './settings';
+import { multipartForms } from './uploads';
 
 /** The dashboard app, as its main.ts and the tests build it. */
 export async function createDashboard(settings: DashboardSettings, logLevel = 'info'): Promise<NestExpressApplication> {
@@ -11,7 +12,8 @@ export async function createDashboard(settings: DashboardSettings, logLevel = 'i
   });
   app.disable('x-powered-by');
   app.set('trust proxy', settings.trustProxy);
-  // Forms only (application/x-www-form-urlencoded, flat fields): nothing else is ever posted here.
+  // Forms only (application/x-www-form-urlencoded, flat fields), and a dispute's evidence as a multipart form: nothing else is ever posted here.
   app.useBodyParser('urlencoded', { extended: false, limit: '16kb', parameterLimit: 50 });
+  app.use('/disputes', multipartForms);
   return app;
 }

@@ -1,4 +1,4 @@
-import { createPayinsClient, PayinsClient, PayinsComponents, PayinsPaths } from '@pcs/client';
+import { createPayinsClient, EvidenceFile, PayinsClient, PayinsComponents, PayinsPaths, uploadDisputeEvidence } from '@pcs/client';
 import type { DashboardUser } from '@pcs/dashboard-identity';
 import { DashboardSettings } from './settings';
 
@@ -19,6 +19,8 @@ export type Balance = PayinsComponents['schemas']['BalanceResponse'];
 export type BalanceTransaction = PayinsComponents['schemas']['BalanceTransactionResponse'];
 export type Payout = PayinsComponents['schemas']['PayoutResponse'];
 export type ReconciliationRun = PayinsComponents['schemas']['ReconciliationRunResponse'];
+export type Dispute = PayinsComponents['schemas']['DisputeResponse'];
+export type DisputeFilters = NonNullable<PayinsPaths['/dispute']['get']['parameters']['query']>;
 export type PayoutFilters = NonNullable<PayinsPaths['/payout']['get']['parameters']['query']>;
 type ErrorBody = { errorId?: string; showMessage?: { EN: string; ES: string } };
 
@@ -366,5 +368,37 @@ export class Payins {
     },
   ): Promise<void> {
     await this.answer(this.client.PUT('/merchant/{merchantId}/configuration', { params: { path: { merchantId } }, body }));
+  }
+
+  /** Disputes of the person's scope, the nearest evidence due date first. */
+  async disputes(user: DashboardUser, filters: DisputeFilters): Promise<{ rows: Dispute[]; total: number; pageCount: number }> {
+    const data = await this.answer(
+      this.client.GET('/dispute', { params: { query: { ...filters, sort: 'DUE_DATE', ...this.scope(user, filters.merchantId) } } }),
+    );
+    return { rows: data[0].results, total: data[0].rowCount, pageCount: data[0].pageCount };
+  }
+
+  /** One dispute of the person's scope, or null. */
+  async dispute(user: DashboardUser, disputeId: string): Promise<Dispute | null> {
+    if (!UUID.test(disputeId)) return null;
+    const { data, error, response } = await this.client.GET('/dispute/{disputeId}', { params: { path: { disputeId } } });
+    if (response.status === 404) return null;
+    if (!data) throw new PayinsApiError(response.status, error);
+    return user.merchantId === null || user.merchantId === data.merchantId ? data : null;
+  }
+
+  /** Evidence for a dispute, once per upload form (its Idempotency-Key): the API checks each file's content. */
+  addEvidence(disputeId: string, files: readonly EvidenceFile[], idempotencyKey: string): Promise<Dispute> {
+    return this.answer(uploadDisputeEvidence(this.client, disputeId, files, { idempotencyKey }));
+  }
+
+  /** Sends the dispute's evidence to the processor (UNDER_REVIEW). */
+  submitDispute(disputeId: string): Promise<Dispute> {
+    return this.answer(this.client.POST('/dispute/{disputeId}/submit', { params: { path: { disputeId } } }));
+  }
+
+  /** Gives the dispute up (ACCEPTED): the amount stays with the payer. */
+  acceptDispute(disputeId: string): Promise<Dispute> {
+    return this.answer(this.client.POST('/dispute/{disputeId}/accept', { params: { path: { disputeId } } }));
   }
 }

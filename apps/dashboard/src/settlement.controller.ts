@@ -14,7 +14,7 @@ import type { DashboardRequest } from './web';
 import { actorOf, languageOf, PageError, pageOf, Redirect, Requires } from './web';
 
 /** The merchant a page is about: the person's own, the one asked for among theirs, or their first. */
-function merchantOf(merchants: Merchant[], asked: unknown): string {
+export function merchantOf(merchants: Merchant[], asked: unknown): string {
   if (merchants.length === 0) throw new PageError(404, 'notFound');
   return (typeof asked === 'string' && merchants.find((m) => m.merchantId === asked)?.merchantId) || merchants[0].merchantId;
 }

@@ -158,7 +158,7 @@ export class PageErrors implements ExceptionFilter {
     if (exception instanceof PageError) ({ status, text } = exception);
     else if (exception instanceof NotFoundException) [status, text] = [404, 'notFound'];
     // The body parser's refusals (too large, unreadable, another charset): the request's fault, said so.
-    else if (clientError !== null) [status, text] = [clientError, 'unreadable'];
+    else if (clientError !== null) [status, text] = [clientError, clientError === 413 ? 'uploadTooLarge' : 'unreadable'];
     else if (exception instanceof PayinsApiError && (exception.status >= 500 || exception.status === 429)) status = 503;
     else if (isNetworkFailure(exception)) status = 503;
     else {

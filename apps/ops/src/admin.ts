@@ -49,6 +49,7 @@ async function main(argv: string[]): Promise<number> {
         bank: { type: 'string' },
         out: { type: 'string' },
         payout: { type: 'string' },
+        'payment-intent': { type: 'string' },
         'bank-reference': { type: 'string' },
         from: { type: 'string' },
         to: { type: 'string' },

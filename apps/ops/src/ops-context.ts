@@ -17,7 +17,11 @@ export async function openOpsContext(log: (line: string) => void): Promise<OpsCo
   const env = loadEnvironment();
   const runtime = await prepareRuntime(env, log);
   try {
-    const app = await NestFactory.createApplicationContext(OpsModule.forRoot(runtime.settingsFor(env.PAYINS_API_PORT)), { logger: false });
+    const app = await NestFactory.createApplicationContext(OpsModule.forRoot(runtime.settingsFor(env.PAYINS_API_PORT)), {
+      logger: false,
+      // A module that cannot be built is an error the command reports ("failed: …"), not a silent exit.
+      abortOnError: false,
+    });
     return {
       env,
       runtime,

@@ -5,6 +5,7 @@ import { RuntimeSettings, RuntimeSettingsModule } from '@pcs/config';
 import { DatabaseModule } from '@pcs/database';
 import { DisputesModule } from '@pcs/disputes';
 import { MerchantsModule } from '@pcs/merchants';
+import { PaymentIntentActivityModule } from '@pcs/payment-intents';
 import { ProcessorsModule } from '@pcs/processors';
 import { ProcessorReportsModule } from '@pcs/processor-reports';
 import { SettlementModule } from '@pcs/settlement';
@@ -26,7 +27,9 @@ export class OpsModule {
         // The processors' adapters, for the reconciliation with their reports.
         ProcessorsModule,
         ProcessorReportsModule,
-        // The sandbox's disputes (sandbox:dispute), without the worker that decides them (the API processes run it).
+        // The sandbox's disputes (sandbox:dispute), without the worker that decides them (the API processes run it);
+        // the payment intents they reach need the payers' port answered, as in the APIs.
+        PaymentIntentActivityModule,
         DisputesModule,
       ],
     };

@@ -5,6 +5,7 @@ describe('dashboard roles', () => {
     'read',
     'refund',
     'request-payout',
+    'answer-disputes',
     'manage-links',
     'manage-payers',
     'manage-webhooks',
@@ -13,9 +14,16 @@ describe('dashboard roles', () => {
     'read-audit',
   ];
 
-  it('gives a viewer reading only, an operator refunds, payouts, links and payers, and an admin everything', () => {
+  it('gives a viewer reading only, an operator refunds, payouts, dispute answers, links and payers, and an admin everything', () => {
     expect(all.filter((p) => can('viewer', p))).toEqual(['read']);
-    expect(all.filter((p) => can('operator', p))).toEqual(['read', 'refund', 'request-payout', 'manage-links', 'manage-payers']);
+    expect(all.filter((p) => can('operator', p))).toEqual([
+      'read',
+      'refund',
+      'request-payout',
+      'answer-disputes',
+      'manage-links',
+      'manage-payers',
+    ]);
     expect(all.filter((p) => can('admin', p))).toEqual(all);
   });
 

@@ -7,6 +7,7 @@ export type Permission =
   | 'read'
   | 'refund'
   | 'request-payout'
+  | 'answer-disputes'
   | 'manage-links'
   | 'manage-payers'
   | 'manage-webhooks'
@@ -16,11 +17,12 @@ export type Permission =
 
 const GRANTS: Record<Role, readonly Permission[]> = {
   viewer: ['read'],
-  operator: ['read', 'refund', 'request-payout', 'manage-links', 'manage-payers'],
+  operator: ['read', 'refund', 'request-payout', 'answer-disputes', 'manage-links', 'manage-payers'],
   admin: [
     'read',
     'refund',
     'request-payout',
+    'answer-disputes',
     'manage-links',
     'manage-payers',
     'manage-webhooks',

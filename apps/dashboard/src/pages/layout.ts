@@ -51,7 +51,9 @@ dt{font-weight:600}
 dd{margin:0;overflow-wrap:anywhere}
 .status{font-size:.8rem;font-weight:700;padding:.1rem .45rem;border-radius:999px;background:#e3e6ea}
 .status.APPROVED,.status.SUCCEEDED,.status.succeeded{background:#d8f3dc}
-.status.REJECTED,.status.CANCELLED,.status.refused,.status.failed{background:#fdecea}
+.status.REJECTED,.status.CANCELLED,.status.refused,.status.failed,.status.LOST,.status.overdue{background:#fdecea}
+.status.WON{background:#d8f3dc}
+.status.NEEDS_RESPONSE,.status.due-soon{background:#fff0c2}
 .pager{display:flex;gap:1rem;align-items:center;margin-top:.75rem;flex-wrap:wrap}
 .figures{display:grid;gap:.75rem;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));margin-bottom:1rem}
 .figure .value{font-size:1.4rem;font-weight:700}
@@ -88,7 +90,7 @@ export interface PageFrame {
 export function dashboardPage({ language, title, user, csrfToken, body }: PageFrame): string {
   const t = TEXTS[language];
   const nav = user
-    ? `<nav aria-label="${html(t.product)}"><a href="/overview">${t.overview}</a><a href="/payments">${t.payments}</a><a href="/balance">${t.balance}</a><a href="/payouts">${t.payouts}</a><a href="/reconciliation">${t.reconciliation}</a><a href="/links">${t.links}</a><a href="/payers">${t.payers}</a><a href="/webhooks">${t.webhooks}</a><a href="/merchants">${t.merchants}</a>${
+    ? `<nav aria-label="${html(t.product)}"><a href="/overview">${t.overview}</a><a href="/payments">${t.payments}</a><a href="/balance">${t.balance}</a><a href="/payouts">${t.payouts}</a><a href="/disputes">${t.disputes}</a><a href="/reconciliation">${t.reconciliation}</a><a href="/links">${t.links}</a><a href="/payers">${t.payers}</a><a href="/webhooks">${t.webhooks}</a><a href="/merchants">${t.merchants}</a>${
         can(user.role, 'manage-users') && !user.merchantId ? `<a href="/team">${t.team}</a>` : ''
       }${can(user.role, 'read-audit') && !user.merchantId ? `<a href="/audit">${t.audit}</a>` : ''}</nav>
 <span class="who">${html(user.email)}</span>

@@ -9,8 +9,15 @@ export function decimalsOf(currency: string): number {
   return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
 }
 
-/** What was collected and refunded, in minor units (integers: never a sum of floats), from the payment's ledger rows. */
-export function balanceOf(intent: PaymentIntent, rows: Payin[]): { collected: number; refunded: number; refundable: number } {
+/**
+ * What was collected, refunded and taken back by disputes (every one but a
+ * won one holds its amount), in minor units (integers: never a sum of floats),
+ * from the payment's ledger rows and disputes; what is left is refundable.
+ */
+export function balanceOf(
+  intent: PaymentIntent,
+  rows: Payin[],
+): { collected: number; refunded: number; disputed: number; refundable: number } {
   const scale = 10 ** decimalsOf(intent.currency);
   const minor = (amount: number) => Math.round(Math.abs(amount) * scale);
   const collected = rows
@@ -19,7 +26,8 @@ export function balanceOf(intent: PaymentIntent, rows: Payin[]): { collected: nu
   const refunded = rows
     .filter((r) => r.transactionType === 'REFUND' && ['APPROVED', 'PENDING', 'SCHEDULED'].includes(r.status))
     .reduce((sum, r) => sum + minor(r.amount), 0);
-  return { collected, refunded, refundable: Math.max(collected - refunded, 0) };
+  const disputed = intent.disputes.filter((d) => d.status !== 'WON').reduce((sum, d) => sum + minor(d.amount), 0);
+  return { collected, refunded, disputed, refundable: Math.max(collected - refunded - disputed, 0) };
 }
 
 export function paymentPage(
@@ -63,6 +71,14 @@ export function paymentPage(
       return `<li data-event="${html(event.type)}"><strong>${html(event.type)}</strong> · ${dateTime(event.createdAt, language)}${deliveries}${redeliver}</li>`;
     })
     .join('');
+  const disputes = intent.disputes.length
+    ? `<section aria-labelledby="disputes-title"><h2 id="disputes-title">${t.disputes}</h2><ul id="disputes">${intent.disputes
+        .map(
+          (d) =>
+            `<li><a href="/disputes/${html(d.disputeId)}">${t.dispute}</a> · ${money(d.amount, intent.currency, language)} · <span class="status ${html(d.status)}">${html(d.status)}</span></li>`,
+        )
+        .join('')}</ul></section>`
+    : '';
   const timeline = `<section class="card" aria-labelledby="timeline-title"><h2 id="timeline-title" style="margin-top:0">${t.timeline}</h2>${
     events ? `<ol id="timeline">${events}</ol>` : `<p>${t.noEvents}</p>`
   }</section>`;
@@ -90,12 +106,14 @@ ${view.problem ? `<p class="notice error" role="alert" id="problem">${html(view.
 <dt>${t.total}</dt><dd>${money(intent.totalAmount, intent.currency, language)}</dd>
 <dt>${t.collected}</dt><dd id="collected">${amount(balance.collected)}</dd>
 <dt>${t.refunded}</dt><dd id="refunded">${amount(balance.refunded)}</dd>
+${balance.disputed > 0 ? `<dt>${t.disputed}</dt><dd id="disputed">${amount(balance.disputed)}</dd>` : ''}
 <dt>${t.refundable}</dt><dd id="refundable">${amount(balance.refundable)}</dd>
 <dt>${t.reference}</dt><dd>${html(intent.externalReference ?? '—')}</dd>
 <dt>${t.description}</dt><dd>${html(intent.description ?? '—')}</dd>
 <dt>${t.createdAt}</dt><dd>${dateTime(intent.createdAt, language)}</dd>
 </dl></section>
 <section aria-labelledby="ledger"><h2 id="ledger">${t.ledger}</h2><div class="table"><table id="rows"><thead><tr><th>${t.date}</th><th>${t.type}</th><th>${t.status}</th><th class="num">${t.amount}</th><th class="num">${t.feeWithTax}</th><th class="num">${t.net}</th><th>${t.liquidation}</th><th>${t.payout}</th><th>Gateway</th></tr></thead><tbody>${ledger}</tbody></table></div></section>
+${disputes}
 ${timeline}
 ${refundForm}`,
   });

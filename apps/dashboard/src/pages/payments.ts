@@ -20,7 +20,7 @@ export interface FilterForm {
   order?: string;
 }
 
-function select(name: string, label: string, value: string | undefined, options: [string, string][]): string {
+export function select(name: string, label: string, value: string | undefined, options: [string, string][]): string {
   return `<p><label for="${name}">${label}</label><select id="${name}" name="${name}">${options
     .map(([v, text]) => `<option value="${html(v)}"${v === (value ?? '') ? ' selected' : ''}>${html(text)}</option>`)
     .join('')}</select></p>`;

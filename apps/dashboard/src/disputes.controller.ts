@@ -1,0 +1,173 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { DashboardIdentity } from '@pcs/dashboard-identity';
+import type { EvidenceFile } from '@pcs/client';
+import type { Response } from 'express';
+import * as crypto from 'node:crypto';
+import { confirmAcceptPage, DISPUTE_STATUSES, disputePage, disputesPage } from './pages/disputes';
+import { DASHBOARD_HEADERS } from './pages/layout';
+import { fill, TEXTS } from './pages/texts';
+import { Dispute, Payins, PayinsApiError, UUID } from './payins';
+import { merchantOf } from './settlement.controller';
+import type { UploadedFile } from './uploads';
+import type { DashboardRequest } from './web';
+import { actorOf, languageOf, PageError, pageOf, Redirect, Requires } from './web';
+
+const NOTICES = { evidence: 'evidenceAdded', submitted: 'evidenceSubmitted', accepted: 'disputeAccepted' } as const;
+
+/**
+ * Disputes (contract §21): the list with the nearest due date first, one
+ * dispute with its evidence, and, for operators and admins, the answer:
+ * evidence uploaded through the API (which checks each file), the
+ * submission, or the acceptance after a confirmation. Every answer is audited.
+ */
+@Controller('disputes')
+export class DisputesController {
+  constructor(
+    private readonly payins: Payins,
+    private readonly identity: DashboardIdentity,
+  ) {}
+
+  @Get()
+  async list(@Req() request: DashboardRequest, @Res() response: Response, @Query() query: Record<string, unknown>): Promise<void> {
+    const { user, csrfToken } = request.dashboard!;
+    const merchants = await this.payins.merchants(user);
+    const merchantId = merchantOf(merchants, query.merchantId);
+    const status = DISPUTE_STATUSES.find((s) => s === query.status);
+    const page = pageOf(query.page);
+    const found = await this.payins.disputes(user, { merchantId, status, page, limit: 25 });
+    response.set(DASHBOARD_HEADERS).send(
+      disputesPage(languageOf(request), {
+        user,
+        csrfToken,
+        merchants,
+        merchantId,
+        status,
+        rows: found.rows,
+        page,
+        pageCount: found.pageCount,
+      }),
+    );
+  }
+
+  @Get(':id')
+  async show(
+    @Req() request: DashboardRequest,
+    @Res() response: Response,
+    @Param('id') id: string,
+    @Query('done') done: unknown,
+  ): Promise<void> {
+    const { user, csrfToken } = request.dashboard!;
+    const language = languageOf(request);
+    const dispute = await this.payins.dispute(user, id);
+    if (!dispute) throw new PageError(404, 'notFound');
+    const notice = typeof done === 'string' && done in NOTICES ? TEXTS[language][NOTICES[done as keyof typeof NOTICES]] : undefined;
+    response.set(DASHBOARD_HEADERS).send(disputePage(language, { user, csrfToken, dispute, operation: crypto.randomUUID(), notice }));
+  }
+
+  /** Evidence from the upload form, once per form (its operation is the API's Idempotency-Key). */
+  @Post(':id/evidence')
+  @HttpCode(200)
+  @Requires('answer-disputes', 'dispute:evidence')
+  async evidence(
+    @Req() request: DashboardRequest,
+    @Res() response: Response,
+    @Param('id') id: string,
+    @Body() body: Record<string, unknown>,
+  ): Promise<void> {
+    const dispute = await this.own(request, id);
+    const operation = typeof body.operation === 'string' && UUID.test(body.operation) ? body.operation : null;
+    if (!operation) throw new PageError(403, 'forbidden');
+    const files = Array.isArray(body.files) ? (body.files as UploadedFile[]) : [];
+    if (files.length === 0) return this.refused(request, response, dispute, TEXTS[languageOf(request)].chooseFiles, 400);
+    const detail = { operation, files: files.map((f) => ({ name: f.name.slice(0, 120), bytes: f.content.length })) };
+    await this.answer(request, response, dispute, 'dispute:evidence', detail, 'evidence', () =>
+      this.payins.addEvidence(
+        dispute.disputeId,
+        files.map((f): EvidenceFile => ({ name: f.name, type: f.type as EvidenceFile['type'], content: new Uint8Array(f.content) })),
+        operation,
+      ),
+    );
+  }
+
+  @Post(':id/submit')
+  @HttpCode(200)
+  @Requires('answer-disputes', 'dispute:submit')
+  async submit(@Req() request: DashboardRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
+    const dispute = await this.own(request, id);
+    await this.answer(request, response, dispute, 'dispute:submit', {}, 'submitted', () => this.payins.submitDispute(dispute.disputeId));
+  }
+
+  /** Accepting gives the amount up for good: the first post asks, the confirmed one accepts. */
+  @Post(':id/accept')
+  @HttpCode(200)
+  @Requires('answer-disputes', 'dispute:accept')
+  async accept(
+    @Req() request: DashboardRequest,
+    @Res() response: Response,
+    @Param('id') id: string,
+    @Body() body: Record<string, unknown>,
+  ): Promise<void> {
+    const dispute = await this.own(request, id);
+    if (body.confirmed !== 'yes') {
+      const { user, csrfToken } = request.dashboard!;
+      response.set(DASHBOARD_HEADERS).send(confirmAcceptPage(languageOf(request), { user, csrfToken, dispute }));
+      return;
+    }
+    await this.answer(
+      request,
+      response,
+      dispute,
+      'dispute:accept',
+      { amount: dispute.amount, currency: dispute.currency },
+      'accepted',
+      () => this.payins.acceptDispute(dispute.disputeId),
+    );
+  }
+
+  /** The dispute, when it is the person's to see; 404 otherwise. */
+  private async own(request: DashboardRequest, id: string): Promise<Dispute> {
+    const dispute = await this.payins.dispute(request.dashboard!.user, id);
+    if (!dispute) throw new PageError(404, 'notFound');
+    return dispute;
+  }
+
+  /** Does it at the API and audits the outcome; a refusal is shown on the dispute's page with the API's reason. */
+  private async answer(
+    request: DashboardRequest,
+    response: Response,
+    dispute: Dispute,
+    action: string,
+    detail: Record<string, unknown>,
+    done: keyof typeof NOTICES,
+    call: () => Promise<Dispute>,
+  ): Promise<void> {
+    const { user } = request.dashboard!;
+    const language = languageOf(request);
+    const audit = { ...actorOf(user), action, target: dispute.disputeId };
+    try {
+      const after = await call();
+      await this.identity.audit({ ...audit, result: 'succeeded', detail: { ...detail, status: after.status } });
+    } catch (error) {
+      const refused = error instanceof PayinsApiError && error.status < 500 && error.status !== 429;
+      await this.identity.audit({
+        ...audit,
+        result: refused ? 'refused' : 'failed',
+        detail: { ...detail, errorId: error instanceof PayinsApiError ? error.body?.errorId : undefined },
+      });
+      if (!refused) throw error;
+      const reason = error.body?.showMessage?.[language === 'es' ? 'ES' : 'EN'] ?? '';
+      // Shown with the dispute as it is now (a race may have moved it on).
+      const now = (await this.payins.dispute(user, dispute.disputeId)) ?? dispute;
+      return this.refused(request, response, now, fill(TEXTS[language].disputeRefused, { reason }), 422);
+    }
+    throw new Redirect(`/disputes/${dispute.disputeId}?done=${done}`);
+  }
+
+  private refused(request: DashboardRequest, response: Response, dispute: Dispute, problem: string, status: number): void {
+    const { user, csrfToken } = request.dashboard!;
+    response
+      .status(status)
+      .set(DASHBOARD_HEADERS)
+      .send(disputePage(languageOf(request), { user, csrfToken, dispute, operation: crypto.randomUUID(), problem }));
+  }
+}
