@@ -160,6 +160,39 @@ describe('operator commands (npm run admin)', () => {
       expect(refused.stderr).toContain(reason);
     }
     expect(admin('user:reset-password', '--email', 'nobody@example.uy').stderr).toContain('no user has that email');
+
+    // Locked out and lost phone (contract §22): the operator unlocks and makes the person enrol again.
+    await bed.dataSource.query(
+      `UPDATE dashboard_user SET failed_attempts = 10, locked_until = now() + interval '30 minutes', mfa_enrolled_at = now(), mfa_secret = 'x'
+        WHERE user_id = $1`,
+      [admin1.json.userId],
+    );
+    await bed.dataSource.query(`INSERT INTO dashboard_recovery_code (user_id, code_hash) VALUES ($1, repeat('a', 64))`, [
+      admin1.json.userId,
+    ]);
+    expect(admin('user:unlock', '--email', email).json).toEqual({ userId: admin1.json.userId, email, unlocked: true });
+    expect(admin('user:reset-mfa', '--email', email).json).toEqual({ userId: admin1.json.userId, email, mfaReset: true });
+    const [person] = await bed.dataSource.query(
+      `SELECT failed_attempts, locked_until, mfa_secret, mfa_enrolled_at,
+              (SELECT count(*)::int FROM dashboard_recovery_code c WHERE c.user_id = u.user_id) AS codes
+         FROM dashboard_user u WHERE user_id = $1`,
+      [admin1.json.userId],
+    );
+    expect(person).toEqual({ failed_attempts: 0, locked_until: null, mfa_secret: null, mfa_enrolled_at: null, codes: 0 });
+    expect(admin('user:unlock', '--email', 'nobody@example.uy').stderr).toContain('no user has that email');
+    // Each change to a person is in the business's audit log, the operator its actor, never a password.
+    const audit = await bed.dataSource.query(
+      `SELECT email, action, target, detail FROM dashboard_audit WHERE business_id = $1 ORDER BY audit_id`,
+      [business.businessId],
+    );
+    expect(audit.map((a: Record<string, string>) => [a.email, a.action, a.target])).toEqual([
+      ['operator', 'user:create', email],
+      ['operator', 'user:create', `shop-${email}`],
+      ['operator', 'user:reset-password', email],
+      ['operator', 'user:unlock', email],
+      ['operator', 'user:reset-mfa', email],
+    ]);
+    expect(JSON.stringify(audit)).not.toContain(reset.json.password as string);
   });
 
   it('fails with a non-zero exit, nothing on stdout and a reason on stderr', () => {

@@ -1,14 +1,13 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { DashboardIdentity } from '@pcs/dashboard-identity';
-import { launchChromium, screenshot } from '@pcs/testing';
+import { DashboardIdentity, totpCodeOf } from '@pcs/dashboard-identity';
+import { codeFor, Person, readyPerson, testIdentity, testMasterKey } from './dashboard-people';
+import { fitsWidth, launchChromium, screenshot } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import { Browser, Page } from 'playwright-core';
 import { createDashboard } from '../apps/dashboard/src/dashboard';
 import { freePort } from './payins-app';
 import { Testbed, testbed } from './testbed';
 import { WebhookReceiver } from './webhook-receiver';
-
-type Person = { email: string; password: string; userId: string };
 
 /** The dashboard's other pages (contract §18) in a real browser: links, payers, webhooks, merchants, team. */
 describe('the dashboard: links, payers, webhooks, merchants, team', () => {
@@ -31,20 +30,15 @@ describe('the dashboard: links, payers, webhooks, merchants, team', () => {
         apiKey: bed.tenant.business.apiKey,
         apiSecret: bed.tenant.business.apiSecret,
         trustProxy: false,
+        secretsMasterKey: testMasterKey(),
       },
       'silent',
     );
     const port = await freePort();
     await dashboard.listen(port, '127.0.0.1');
     base = `http://127.0.0.1:${port}`;
-    identity = new DashboardIdentity(bed.dataSource);
-    const person = (role: 'admin' | 'operator' | 'viewer') =>
-      identity.createUser({
-        businessId: bed.tenant.business.businessId,
-        merchantId: null,
-        email: `${role}-${crypto.randomUUID().slice(0, 8)}@example.uy`,
-        role,
-      });
+    identity = testIdentity(bed.dataSource);
+    const person = (role: 'admin' | 'operator' | 'viewer') => readyPerson(identity, { businessId: bed.tenant.business.businessId, role });
     [admin, operator, viewer] = await Promise.all([person('admin'), person('operator'), person('viewer')]);
     await receiver.start();
     expect((await bed.merchant.post('/webhook-endpoint', { url: receiver.url, description: 'Areas receiver' })).status).toBe(200);
@@ -58,13 +52,26 @@ describe('the dashboard: links, payers, webhooks, merchants, team', () => {
     await bed?.close();
   });
 
+  /** The password, the code, and a new password when one is due (after a reset): the person's own pages from then on. */
   const signIn = async (person: Person): Promise<Page> => {
     const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
     await page.goto(`${base}/sign-in`);
     await page.fill('#email', person.email);
     await page.fill('#password', person.password);
     await page.click('button[type=submit]');
-    await page.waitForURL(`${base}/overview`);
+    await page.waitForURL(/\/sign-in\/code/);
+    await page.fill('#code', await codeFor(person));
+    await page.click('#verify');
+    await page.waitForURL(/\/(overview|account\/password)/);
+    if (new URL(page.url()).pathname === '/account/password') {
+      const chosen = `Nueva-${crypto.randomBytes(8).toString('base64url')}-9`;
+      await page.fill('#current', person.password);
+      await page.fill('#new', chosen);
+      await page.fill('#confirm', chosen);
+      await page.click('#change');
+      await page.waitForURL(`${base}/overview`);
+      Object.assign(person, { password: chosen });
+    }
     return page;
   };
   const audited = async (action: string, email: string) =>
@@ -224,17 +231,69 @@ describe('the dashboard: links, payers, webhooks, merchants, team', () => {
     const password = /\(shown once\): (\w{20})/.exec(notice ?? '')![1];
     expect(await page.textContent('#team')).toContain(email);
     await screenshot(page, 'dashboard-team');
-    const newcomer = await signIn({ email, password, userId: '' });
+    // The newcomer's first sign-in, in a browser (contract §22): the generated password, the second factor's enrolment
+    // (its QR code and its key as text), the recovery codes shown once, then a password of their own.
+    const newcomer = await (await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 } })).newPage();
+    await newcomer.goto(`${base}/sign-in`);
+    await newcomer.fill('#email', email);
+    await newcomer.fill('#password', password);
+    await newcomer.click('button[type=submit]');
+    await newcomer.waitForURL(/\/sign-in\/enrol/);
+    // Nothing else opens before the second factor.
+    expect(new URL((await newcomer.goto(`${base}/payments`))!.url()).pathname).toBe('/sign-in/enrol');
+    expect(await newcomer.locator('#qr svg').count()).toBe(1);
+    const secret = (await newcomer.textContent('#secret'))!.replace(/\s/g, '');
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(await fitsWidth(newcomer, 'main')).toMatchObject({ pageFits: true });
+    await screenshot(newcomer, 'dashboard-enrol-phone-en');
+    await newcomer.fill('#code', '000000');
+    await newcomer.click('#verify');
+    expect(await newcomer.textContent('#problem')).toBe('The code is not right.');
+    await newcomer.fill('#code', totpCodeOf(secret));
+    await newcomer.click('#verify');
+    const codes = (await newcomer.locator('#recovery-codes li').allTextContents()).map((c) => c.trim());
+    expect(codes).toHaveLength(10);
+    expect(new Set(codes).size).toBe(10);
+    expect(codes.every((c) => /^[A-Z2-7]{4}(-[A-Z2-7]{4}){5}$/.test(c))).toBe(true);
+    await newcomer.click('#continue');
+    await newcomer.waitForURL(/\/account\/password/);
+    expect(await newcomer.textContent('#due')).toContain('Choose a new password');
+    // The rules: too short, common, the same again; then one of their own.
+    for (const [chosen, problem] of [
+      ['short1', 'shorter than 12'],
+      ['qwerty123456', 'among the most used'],
+      [password, 'one of your last four'],
+    ]) {
+      await newcomer.fill('#current', password);
+      await newcomer.fill('#new', chosen);
+      await newcomer.fill('#confirm', chosen);
+      await newcomer.evaluate('document.querySelector("#new").removeAttribute("minlength")');
+      await newcomer.click('#change');
+      expect(await newcomer.textContent('#problem')).toContain(problem);
+    }
+    const own = `Propia-${crypto.randomBytes(6).toString('base64url')}-3`;
+    await newcomer.fill('#current', password);
+    await newcomer.fill('#new', own);
+    await newcomer.fill('#confirm', own);
+    await newcomer.click('#change');
+    await newcomer.waitForURL(`${base}/overview`);
     await newcomer.context().close();
+    // No code was stored as typed: only hashes; the seed is sealed.
+    const [row] = await bed.dataSource.query('SELECT mfa_secret FROM dashboard_user WHERE lower(email) = lower($1)', [email]);
+    expect(row.mfa_secret).not.toContain(secret);
+    const stored = JSON.stringify(await bed.dataSource.query('SELECT code_hash FROM dashboard_recovery_code'));
+    expect(codes.some((c) => stored.includes(c.replace(/-/g, '')))).toBe(false);
     expect(await audited('user:create', admin.email)).toMatchObject({ target: email, result: 'succeeded' });
     // The audit log never holds a password.
     expect(JSON.stringify(await identity.auditLog(bed.tenant.business.businessId, { limit: 100 }))).not.toContain(password);
 
     await page.click(`form[action="/team/${operator.userId}/reset-password"] button`);
     const reset = /\(shown once\): (\w{20})/.exec((await page.textContent('#notice')) ?? '')![1];
-    expect((await identity.signIn(operator.email, reset, '198.51.100.7')).outcome).toBe('signed-in');
-    expect((await identity.signIn(operator.email, operator.password, '198.51.100.7')).outcome).toBe('refused');
-    operator = { ...operator, password: reset };
+    const businessId = bed.tenant.business.businessId;
+    expect((await identity.signIn(operator.email, reset, '198.51.100.7', businessId)).outcome).toBe('next');
+    expect((await identity.signIn(operator.email, operator.password, '198.51.100.7', businessId)).outcome).toBe('refused');
+    // The reset password is changed at the next sign-in (the helper does, in the browser).
+    Object.assign(operator, { password: reset });
     await page.context().close();
 
     const other = await signIn(operator);

@@ -1,5 +1,6 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DashboardIdentity } from '@pcs/dashboard-identity';
+import { codeFor, Person, readyPerson, testIdentity, testMasterKey } from './dashboard-people';
 import { DisputeReports } from '@pcs/disputes';
 import { eventually, fitsWidth, launchChromium, multipartBody, pdfFile, pngFile, screenshot } from '@pcs/testing';
 import * as crypto from 'node:crypto';
@@ -11,7 +12,6 @@ import { createDashboard } from '../apps/dashboard/src/dashboard';
 import { freePort } from './payins-app';
 import { Testbed, testbed } from './testbed';
 
-type Person = { email: string; password: string; userId: string };
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
@@ -38,20 +38,16 @@ describe('the dashboard: disputes', () => {
         apiKey: bed.tenant.business.apiKey,
         apiSecret: bed.tenant.business.apiSecret,
         trustProxy: false,
+        secretsMasterKey: testMasterKey(),
       },
       'silent',
     );
     const port = await freePort();
     await dashboard.listen(port, '127.0.0.1');
     base = `http://127.0.0.1:${port}`;
-    identity = new DashboardIdentity(bed.dataSource);
+    identity = testIdentity(bed.dataSource);
     const person = (role: 'operator' | 'viewer', merchantId: string | null = null) =>
-      identity.createUser({
-        businessId: bed.tenant.business.businessId,
-        merchantId,
-        email: `${role}-${crypto.randomUUID().slice(0, 8)}@example.uy`,
-        role,
-      });
+      readyPerson(identity, { businessId: bed.tenant.business.businessId, merchantId, role });
     [operator, viewer, otherMerchantsOperator] = await Promise.all([
       person('operator'),
       person('viewer'),
@@ -74,6 +70,9 @@ describe('the dashboard: disputes', () => {
     await page.fill('#email', person.email);
     await page.fill('#password', person.password);
     await page.click('button[type=submit]');
+    await page.waitForURL(/\/sign-in\/code/);
+    await page.fill('#code', await codeFor(person));
+    await page.click('#verify');
     await page.waitForURL(`${base}/overview`);
     return page;
   };

@@ -1,5 +1,5 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { DashboardIdentity } from '@pcs/dashboard-identity';
+import { readyPerson, signInOverHttp, testIdentity, testMasterKey } from './dashboard-people';
 import { DisputeReports } from '@pcs/disputes';
 import { multipartBody, pdfFile } from '@pcs/testing';
 import * as crypto from 'node:crypto';
@@ -48,26 +48,13 @@ describe('the dashboard under hostile input', () => {
         apiKey: bed.tenant.business.apiKey,
         apiSecret: bed.tenant.business.apiSecret,
         trustProxy: false,
+        secretsMasterKey: testMasterKey(),
       },
       'silent',
     );
     await dashboard.init();
-    const person = await new DashboardIdentity(bed.dataSource).createUser({
-      businessId: bed.tenant.business.businessId,
-      merchantId: null,
-      email: `hostile-${crypto.randomUUID().slice(0, 8)}@example.uy`,
-      role: 'operator',
-    });
-    const form = await request(dashboard.getHttpServer()).get('/sign-in');
-    const preCookie = (form.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
-    const token = /name="_csrf" value="([^"]+)"/.exec(form.text)![1];
-    const signedIn = await request(dashboard.getHttpServer())
-      .post('/sign-in')
-      .set('cookie', preCookie)
-      .type('form')
-      .send({ _csrf: token, email: person.email, password: person.password, next: '/payments' });
-    expect(signedIn.status).toBe(303);
-    cookie = (signedIn.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('pcs_dashboard='))!.split(';')[0];
+    const person = await readyPerson(testIdentity(bed.dataSource), { businessId: bed.tenant.business.businessId, role: 'operator' });
+    ({ cookie } = await signInOverHttp(dashboard.getHttpServer(), person));
     const page = await request(dashboard.getHttpServer()).get('/payments').set('cookie', cookie);
     csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
     const created = await bed.merchant.post('/payment-intent', {
@@ -296,6 +283,55 @@ describe('the dashboard under hostile input', () => {
     expect(n).toBe(0);
   });
 
+  it('answers a post that is no form, to every form of the dashboard, with a 4xx page (no body, JSON, text, another charset, multipart, repeated and huge fields)', async () => {
+    const server = dashboard.getHttpServer();
+    const id = crypto.randomUUID();
+    const routes = [
+      '/sign-in',
+      '/links',
+      `/links/${id}/share`,
+      `/links/${id}/delete`,
+      '/webhooks/endpoints',
+      `/webhooks/endpoints/${id}/disable`,
+      `/webhooks/events/${id}/redeliver`,
+      `/merchants/${id}/configuration`,
+      '/team',
+      `/team/${id}/reset-password`,
+      `/payments/${intentId}/refund`,
+      `/payments/${intentId}/events/${id}/redeliver`,
+      '/balance/payout',
+      `/disputes/${disputeId}/evidence`,
+      `/disputes/${disputeId}/submit`,
+      `/disputes/${disputeId}/accept`,
+    ];
+    const field = (name: string, value: string) => `${name}=${encodeURIComponent(value)}`;
+    const bodies: [string, string | undefined, string | Buffer | undefined][] = [
+      ['nothing', undefined, undefined],
+      ['empty form', 'application/x-www-form-urlencoded', ''],
+      ['JSON', 'application/json', JSON.stringify({ _csrf: csrf, email: 'a@b.uy' })],
+      ['JSON null', 'application/json', 'null'],
+      ['text', 'text/plain', `_csrf=${csrf}`],
+      ['latin-1 form', 'application/x-www-form-urlencoded; charset=latin1', Buffer.from(`_csrf=${csrf}&email=ñ`, 'latin1')],
+      ['bad percent-encoding', 'application/x-www-form-urlencoded', `${field('_csrf', csrf)}&amount=%E0%A4%A&kind=%ZZ`],
+      [
+        'repeated fields',
+        'application/x-www-form-urlencoded',
+        `${field('_csrf', csrf)}&${field('_csrf', csrf)}&amount=1&amount=2&kind=refund&kind=manual`,
+      ],
+      ['huge field', 'application/x-www-form-urlencoded', `${field('_csrf', csrf)}&email=${'x'.repeat(20_000)}`],
+      ['multipart', 'multipart/form-data; boundary=b', `--b\r\nContent-Disposition: form-data; name="_csrf"\r\n\r\n${csrf}\r\n--b--\r\n`],
+    ];
+    for (const route of routes)
+      for (const [name, type, body] of bodies) {
+        let call = request(server).post(route).set('cookie', cookie);
+        if (type) call = call.set('content-type', type);
+        const answer = body === undefined ? await call : await call.send(body);
+        expect([route, name, answer.status >= 400 && answer.status < 500]).toEqual([route, name, true]);
+        expect(answer.text).not.toContain('<script>alert');
+      }
+    expect(await refunds()).toBe(0);
+  }, 120_000);
+
   it('refuses odd sign-ins and oversized bodies without a 500', async () => {
     for (const value of HOSTILE) {
       const response = await request(dashboard.getHttpServer())
@@ -361,6 +397,7 @@ describe('the dashboard when the payins API does not answer', () => {
         apiKey: bed.tenant.business.apiKey,
         apiSecret: bed.tenant.business.apiSecret,
         trustProxy: false,
+        secretsMasterKey: testMasterKey(),
         payinsTimeoutMs: 500,
       },
       'silent',
@@ -371,12 +408,7 @@ describe('the dashboard when the payins API does not answer', () => {
   };
 
   it('answers a 503 page with Retry-After when the API hangs or refuses the connection', async () => {
-    const person = await new DashboardIdentity(bed.dataSource).createUser({
-      businessId: bed.tenant.business.businessId,
-      merchantId: null,
-      email: `outage-${crypto.randomUUID().slice(0, 8)}@example.uy`,
-      role: 'viewer',
-    });
+    const person = await readyPerson(testIdentity(bed.dataSource), { businessId: bed.tenant.business.businessId, role: 'viewer' });
     const closedPort = await freePort();
     for (const url of [`http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`, `http://127.0.0.1:${closedPort}`]) {
       const dashboard = await dashboardAt(url);

@@ -1,5 +1,6 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DashboardIdentity } from '@pcs/dashboard-identity';
+import { codeFor, Person, readyPerson, testIdentity, testMasterKey } from './dashboard-people';
 import { MerchantId } from '@pcs/kernel';
 import { PricingService } from '@pcs/settlement';
 import { fitsWidth, launchChromium, screenshot } from '@pcs/testing';
@@ -9,7 +10,6 @@ import { createDashboard } from '../apps/dashboard/src/dashboard';
 import { freePort } from './payins-app';
 import { Testbed, testbed } from './testbed';
 
-type Person = { email: string; password: string; userId: string };
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
@@ -50,20 +50,16 @@ describe('the dashboard: balance, payouts, fees and net, reconciliation', () => 
         apiKey: bed.tenant.business.apiKey,
         apiSecret: bed.tenant.business.apiSecret,
         trustProxy: false,
+        secretsMasterKey: testMasterKey(),
       },
       'silent',
     );
     const port = await freePort();
     await dashboard.listen(port, '127.0.0.1');
     base = `http://127.0.0.1:${port}`;
-    identity = new DashboardIdentity(bed.dataSource);
+    identity = testIdentity(bed.dataSource);
     const person = (role: 'operator' | 'viewer') =>
-      identity.createUser({
-        businessId: bed.tenant.business.businessId,
-        merchantId: null,
-        email: `${role}-${crypto.randomUUID().slice(0, 8)}@example.uy`,
-        role,
-      });
+      readyPerson(identity, { businessId: bed.tenant.business.businessId, merchantId: null, role });
     [operator, viewer] = await Promise.all([person('operator'), person('viewer')]);
     browser = await launchChromium();
   }, 90_000);
@@ -80,6 +76,9 @@ describe('the dashboard: balance, payouts, fees and net, reconciliation', () => 
     await page.fill('#email', person.email);
     await page.fill('#password', person.password);
     await page.click('button[type=submit]');
+    await page.waitForURL(/\/sign-in\/code/);
+    await page.fill('#code', await codeFor(person));
+    await page.click('#verify');
     await page.waitForURL(`${base}/overview`);
     return page;
   };

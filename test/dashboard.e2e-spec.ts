@@ -1,5 +1,6 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DashboardIdentity } from '@pcs/dashboard-identity';
+import { codeFor, Person, readyPerson, testIdentity, testMasterKey } from './dashboard-people';
 import { fitsWidth, launchChromium, screenshot, SignedClient, clientFor, TestTenant } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import { Browser, Page } from 'playwright-core';
@@ -7,8 +8,6 @@ import { createDashboard } from '../apps/dashboard/src/dashboard';
 import { freePort } from './payins-app';
 import { Testbed, testbed } from './testbed';
 import { WebhookReceiver } from './webhook-receiver';
-
-type Person = { email: string; password: string; userId: string };
 
 /**
  * The operations dashboard (contract §18) in a real browser: its own app on
@@ -43,30 +42,21 @@ describe('the operations dashboard', () => {
         apiKey: tenant.business.apiKey,
         apiSecret: tenant.business.apiSecret,
         trustProxy: false,
+        secretsMasterKey: testMasterKey(),
       },
       'silent',
     );
     const port = await freePort();
     await dashboard.listen(port, '127.0.0.1');
     base = `http://127.0.0.1:${port}`;
-    identity = new DashboardIdentity(bed.dataSource);
-    const person = (role: 'operator' | 'viewer', merchantId: string | null = null) =>
-      identity.createUser({
-        businessId: tenant.business.businessId,
-        merchantId,
-        email: `${role}-${crypto.randomUUID().slice(0, 8)}@example.uy`,
-        role,
-      });
+    identity = testIdentity(bed.dataSource);
+    const person = (role: 'operator' | 'viewer' | 'admin', merchantId: string | null = null) =>
+      readyPerson(identity, { businessId: tenant.business.businessId, merchantId, role });
     [operator, viewer, scoped, admin] = await Promise.all([
       person('operator'),
       person('viewer'),
       person('viewer', tenant.merchants[0].merchantId),
-      identity.createUser({
-        businessId: tenant.business.businessId,
-        merchantId: null,
-        email: `admin-${crypto.randomUUID().slice(0, 8)}@example.uy`,
-        role: 'admin',
-      }),
+      person('admin'),
     ]);
     // The first merchant's webhooks go to a receiver here: the payment's story shows their deliveries.
     await receiver.start();
@@ -111,6 +101,10 @@ describe('the operations dashboard', () => {
     await page.fill('#email', person.email);
     await page.fill('#password', person.password);
     await page.click('button[type=submit]');
+    // Then the second factor (contract §22), and on to where the person was going.
+    await page.waitForURL(/\/sign-in\/code/);
+    await page.fill('#code', await codeFor(person));
+    await page.click('#verify');
     await page.waitForURL(/\/payments/);
     return page;
   };
@@ -312,6 +306,11 @@ describe('the operations dashboard', () => {
     expect(await focused()).toBe('password');
     await page.keyboard.type(operator.password);
     await page.keyboard.press('Enter');
+    // The code's field has the focus: type and Enter.
+    await page.waitForURL(/\/sign-in\/code/);
+    expect(await focused()).toBe('code');
+    await page.keyboard.type(await codeFor(operator));
+    await page.keyboard.press('Enter');
     await page.waitForURL(`${base}/overview`);
 
     const api = (await bed.business.get('/payin/summary')).body;
@@ -336,7 +335,7 @@ describe('the operations dashboard', () => {
     await context.close();
   }, 90_000);
 
-  it('refuses posts without the CSRF token or from another origin, and sign-ins past the throttle', async () => {
+  it('refuses posts without the CSRF token or from another origin, and locks an account after ten failures', async () => {
     const page = await signIn(operator);
     const noToken = await page.request.post(`${base}/sign-out`, { form: {} });
     expect(noToken.status()).toBe(403);
@@ -349,28 +348,23 @@ describe('the operations dashboard', () => {
     // Still signed in after both.
     expect((await page.goto(`${base}/payments`))?.url()).toBe(`${base}/payments`);
 
-    const target = await identity.createUser({
-      businessId: tenant.business.businessId,
-      merchantId: null,
-      email: `throttled-${crypto.randomUUID().slice(0, 8)}@example.uy`,
-      role: 'viewer',
-    });
+    const target = await readyPerson(identity, { businessId: tenant.business.businessId, role: 'viewer' });
     const context = await browser.newContext();
     const attempt = await context.newPage();
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < 11; i++) {
       await attempt.goto(`${base}/sign-in`);
       await attempt.fill('#email', target.email);
-      await attempt.fill('#password', i < 5 ? 'wrong password' : target.password);
+      await attempt.fill('#password', i < 10 ? 'wrong password' : target.password);
       const [response] = await Promise.all([
         attempt.waitForResponse((r) => r.url().endsWith('/sign-in') && r.request().method() === 'POST'),
         attempt.click('button[type=submit]'),
       ]);
       statuses.push(response.status());
     }
-    // Five wrong passwords, then even the right one waits.
-    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
-    expect(await attempt.textContent('#problem')).toMatch(/Demasiados intentos/);
+    // Ten wrong passwords lock the account (contract §22): then even the right one is refused, saying so.
+    expect(statuses).toEqual([...Array(10).fill(401), 429]);
+    expect(await attempt.textContent('#problem')).toMatch(/La cuenta está bloqueada/);
     await context.close();
     await page.context().close();
   }, 120_000);

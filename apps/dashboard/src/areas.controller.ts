@@ -92,7 +92,6 @@ export class LinksController {
   @HttpCode(200)
   @Requires('manage-links', 'link:create')
   async create(@Req() request: DashboardRequest, @Res() response: Response, @Body() body: Record<string, unknown>): Promise<void> {
-    const { user } = request.dashboard!;
     const merchantId = await ownMerchant(this.payins, request, body.merchantId);
     if (!merchantId) throw new PageError(404, 'notFound');
     const processors = (Array.isArray(body.processor) ? body.processor : [body.processor]).filter(
@@ -109,7 +108,7 @@ export class LinksController {
       ...(text(body.description, 255) ? { description: text(body.description, 255) } : {}),
       ...(text(body.reference, 128) ? { reference: text(body.reference, 128) } : {}),
     };
-    const audit = { ...actorOf(user), action: 'link:create' };
+    const audit = { ...actorOf(request), action: 'link:create' };
     try {
       const created = await this.payins.createLink(link);
       await this.identity.audit({
@@ -139,7 +138,7 @@ export class LinksController {
     const { user } = request.dashboard!;
     if (!(await this.payins.link(user, id))) throw new PageError(404, 'notFound');
     const receiverEmail = text(body.receiverEmail, 254);
-    const audit = { ...actorOf(user), action: 'link:share', target: id };
+    const audit = { ...actorOf(request), action: 'link:share', target: id };
     try {
       await this.payins.shareLink(id, receiverEmail, text(body.receiverName, 128));
       await this.identity.audit({ ...audit, result: 'succeeded', detail: { receiverEmail } });
@@ -159,7 +158,7 @@ export class LinksController {
     if (!(await this.payins.link(user, id))) throw new PageError(404, 'notFound');
     await this.payins.deleteLink(id);
     await this.identity.audit({
-      ...actorOf(user),
+      ...actorOf(request),
       action: 'link:delete',
       target: id,
       result: 'succeeded',
@@ -254,7 +253,7 @@ export class WebhooksController {
     if (body.merchantId && !merchantId) throw new PageError(404, 'notFound');
     const url = text(body.url, 2048);
     const audit = {
-      ...actorOf(user),
+      ...actorOf(request),
       action: 'webhook-endpoint:create',
       target: url.slice(0, 200),
     };
@@ -286,7 +285,7 @@ export class WebhooksController {
     if (change === 'delete') await this.payins.deleteEndpoint(id);
     else await this.payins.updateEndpoint(id, { disabled: change === 'disable' });
     await this.identity.audit({
-      ...actorOf(user),
+      ...actorOf(request),
       action: `webhook-endpoint:${change}`,
       target: id,
       result: 'succeeded',
@@ -302,7 +301,7 @@ export class WebhooksController {
     if (!event) throw new PageError(404, 'notFound');
     await this.payins.redeliver(eventId);
     await this.identity.audit({
-      ...actorOf(user),
+      ...actorOf(request),
       action: 'event:redeliver',
       target: eventId,
       result: 'succeeded',
@@ -346,7 +345,6 @@ export class MerchantsController {
     @Param('id') id: string,
     @Body() body: Record<string, unknown>,
   ): Promise<void> {
-    const { user } = request.dashboard!;
     const merchantId = await ownMerchant(this.payins, request, id);
     if (!merchantId) throw new PageError(404, 'notFound');
     const emails = text(body.notificationEmails, 1000)
@@ -360,7 +358,7 @@ export class MerchantsController {
       paymentErrorNotification: body.paymentErrorNotification === 'on',
       fastPaymentsEnabled: body.fastPaymentsEnabled === 'on',
     };
-    const audit = { ...actorOf(user), action: 'merchant:configure', target: merchantId };
+    const audit = { ...actorOf(request), action: 'merchant:configure', target: merchantId };
     try {
       await this.payins.configure(merchantId, configuration);
     } catch (error) {
@@ -409,7 +407,7 @@ export class TeamController {
       body.merchantId === '' || body.merchantId === undefined ? null : await ownMerchant(this.payins, request, body.merchantId);
     if (merchantId === undefined || !isRole(body.role)) throw new PageError(400, 'unreadable');
     const audit = {
-      ...actorOf(user),
+      ...actorOf(request),
       action: 'user:create',
       target: text(body.email, 200),
     };
@@ -430,6 +428,37 @@ export class TeamController {
     }
   }
 
+  /** Unlocks a person locked out by ten failures (contract §22), at once; audited. */
+  @Post(':id/unlock')
+  @HttpCode(200)
+  @Requires('manage-users', 'user:unlock')
+  async unlock(@Req() request: DashboardRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
+    const person = await this.member(request, id);
+    await this.identity.unlock(person.userId);
+    await this.identity.audit({ ...actorOf(request), action: 'user:unlock', target: person.email, result: 'succeeded' });
+    await this.render(request, response, fill(TEXTS[languageOf(request)].unlocked, { email: person.email }));
+  }
+
+  /** Makes a person enrol a second factor again (a lost phone); their sessions end; audited. */
+  @Post(':id/reset-mfa')
+  @HttpCode(200)
+  @Requires('manage-users', 'user:reset-mfa')
+  async resetMfa(@Req() request: DashboardRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
+    const person = await this.member(request, id);
+    await this.identity.resetSecondFactor(person.userId);
+    await this.identity.audit({ ...actorOf(request), action: 'user:reset-mfa', target: person.email, result: 'succeeded' });
+    await this.render(request, response, fill(TEXTS[languageOf(request)].mfaReset, { email: person.email }));
+  }
+
+  /** Another person of the admin's business (never themselves: their own are the account page's), or 404. */
+  private async member(request: DashboardRequest, id: string) {
+    const { user } = request.dashboard!;
+    if (user.merchantId || !UUID.test(id) || id === user.userId) throw new PageError(404, 'notFound');
+    const person = await this.identity.memberOf(user.businessId, id);
+    if (!person) throw new PageError(404, 'notFound');
+    return person;
+  }
+
   @Post(':id/reset-password')
   @HttpCode(200)
   @Requires('manage-users', 'user:reset-password')
@@ -439,7 +468,7 @@ export class TeamController {
     const reset = await this.identity.resetPasswordOf(user.businessId, id);
     if (!reset) throw new PageError(404, 'notFound');
     await this.identity.audit({
-      ...actorOf(user),
+      ...actorOf(request),
       action: 'user:reset-password',
       target: reset.email,
       result: 'succeeded',

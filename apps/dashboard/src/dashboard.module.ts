@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DashboardIdentity } from '@pcs/dashboard-identity';
+import { SecretBox } from '@pcs/config';
 import { DatabaseModule } from '@pcs/database';
 import { DataSource } from 'typeorm';
 import { LinksController, MerchantsController, PayersController, TeamController, WebhooksController } from './areas.controller';
@@ -48,7 +49,8 @@ export class DashboardModule {
         { provide: Payins, useFactory: () => new Payins(settings) },
         {
           provide: DashboardIdentity,
-          useFactory: (dataSource: DataSource) => new DashboardIdentity(dataSource),
+          useFactory: (dataSource: DataSource) =>
+            new DashboardIdentity(dataSource, new SecretBox(settings.secretsMasterKey), { idleMinutes: settings.idleMinutes }),
           inject: [getDataSourceToken()],
         },
         Housekeeping,

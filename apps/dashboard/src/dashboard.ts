@@ -1,5 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import type { NextFunction, Request, Response } from 'express';
 import { DashboardModule } from './dashboard.module';
 import { DashboardSettings } from './settings';
 import { multipartForms } from './uploads';
@@ -12,8 +13,30 @@ export async function createDashboard(settings: DashboardSettings, logLevel = 'i
   });
   app.disable('x-powered-by');
   app.set('trust proxy', settings.trustProxy);
+  // Over https (or a proxy's X-Forwarded-Proto that TRUST_PROXY lets speak): browsers keep to https for a year.
+  app.use((request: Request, response: Response, next: NextFunction) => {
+    if (request.secure) response.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    next();
+  });
   // Forms only (application/x-www-form-urlencoded, flat fields), and a dispute's evidence as a multipart form: nothing else is ever posted here.
-  app.useBodyParser('urlencoded', { extended: false, limit: '16kb', parameterLimit: 50 });
+  app.useBodyParser('urlencoded', { extended: false, limit: '16kb', parameterLimit: 50, verify: wellEncoded });
   app.use('/disputes', multipartForms);
+  // A post that is no form (no body, JSON, text, another charset) has no fields at all: every form's checks then refuse it (4xx), never a 500.
+  app.use((request: Request, _response: Response, next: NextFunction) => {
+    if (request.body === undefined || request.body === null || typeof request.body !== 'object' || Array.isArray(request.body))
+      request.body = {};
+    next();
+  });
   return app;
+}
+
+/** A form whose percent-encoding is broken or is not UTF-8 is refused (400), not read as whatever a lenient decoder makes of it. */
+function wellEncoded(_request: Request, _response: Response, body: Buffer): void {
+  for (const part of body.toString('latin1').split('&')) {
+    try {
+      decodeURIComponent(part.replace(/\+/g, ' '));
+    } catch {
+      throw Object.assign(new Error('the form is not well encoded'), { status: 400 });
+    }
+  }
 }

@@ -143,7 +143,7 @@ export class DisputesController {
   ): Promise<void> {
     const { user } = request.dashboard!;
     const language = languageOf(request);
-    const audit = { ...actorOf(user), action, target: dispute.disputeId };
+    const audit = { ...actorOf(request), action, target: dispute.disputeId };
     try {
       const after = await call();
       await this.identity.audit({ ...audit, result: 'succeeded', detail: { ...detail, status: after.status } });

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { closeOnSignal, loadDotEnv, loadEnvironment, trustProxyOf } from '@pcs/config';
+import { closeOnSignal, loadDotEnv, loadEnvironment, resolveSecretsMasterKey, trustProxyOf } from '@pcs/config';
 import { resolveDatabase } from '@pcs/database';
 import { Client } from 'pg';
 import * as fs from 'node:fs';
@@ -35,6 +35,8 @@ async function main(): Promise<void> {
       apiKey,
       apiSecret,
       trustProxy: trustProxyOf(env.TRUST_PROXY),
+      secretsMasterKey: resolveSecretsMasterKey(env),
+      idleMinutes: env.DASHBOARD_IDLE_MINUTES,
     },
     env.LOG_LEVEL,
   );

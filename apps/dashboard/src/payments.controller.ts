@@ -107,7 +107,7 @@ export class PaymentsController {
     }
     response.end();
     await this.identity.audit({
-      ...actorOf(user),
+      ...actorOf(request),
       action: 'payments:export',
       result: 'succeeded',
       detail: { rows: page.total, filters: Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined)) },
@@ -185,7 +185,7 @@ export class PaymentsController {
     const operation = typeof body.operation === 'string' && UUID.test(body.operation) ? body.operation : null;
     if (!operation) throw new PageError(403, 'forbidden');
     const audit = {
-      ...actorOf(user),
+      ...actorOf(request),
       action: kind === 'manual' ? 'manual-refund' : 'refund',
       target: intent.paymentIntentId,
     };
@@ -230,7 +230,7 @@ export class PaymentsController {
     if (!intent || !(await this.payins.eventIdsOf(user, intent.paymentIntentId)).includes(eventId)) throw new PageError(404, 'notFound');
     const event = await this.payins.redeliver(eventId);
     await this.identity.audit({
-      ...actorOf(user),
+      ...actorOf(request),
       action: 'event:redeliver',
       target: eventId,
       result: 'succeeded',

@@ -10,6 +10,10 @@ export abstract class DashboardSettings {
   abstract readonly payinsTimeoutMs?: number;
   /** Another fetch for the payins client (tests); the global one by default. */
   abstract readonly fetch?: typeof fetch;
-  /** Express's `trust proxy` (TRUST_PROXY): the client address sign-in throttling counts. */
+  /** Express's `trust proxy` (TRUST_PROXY): the client address sign-in throttling counts, and whether a request came over https. */
   abstract readonly trustProxy: boolean | number | string;
+  /** The master key (SECRETS_MASTER_KEY) that seals the people's second-factor seeds. */
+  abstract readonly secretsMasterKey: Buffer;
+  /** DASHBOARD_IDLE_MINUTES: 15 at most, and by default. */
+  abstract readonly idleMinutes?: number;
 }

@@ -89,7 +89,7 @@ export class BalanceController {
     }
     const operation = typeof body.operation === 'string' && UUID.test(body.operation) ? body.operation : null;
     if (!operation) throw new PageError(403, 'forbidden');
-    const audit = { ...actorOf(user), action: 'payout', target: merchantId };
+    const audit = { ...actorOf(request), action: 'payout', target: merchantId };
     const detail = { currency, amount: typed === '' ? 'available' : typed, operation };
     try {
       const made = await this.payins.requestPayout(merchantId, currency, typed === '' ? undefined : Number(typed), operation);

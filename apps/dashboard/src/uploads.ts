@@ -24,7 +24,8 @@ export interface UploadedFile {
  * CSRF token afterwards, as for every other form.
  */
 export function multipartForms(request: Request, response: Response, next: NextFunction): void {
-  if (!request.is('multipart/form-data')) return next();
+  // Only the evidence upload takes a multipart form; any other form sent as one has no fields (and so no CSRF token).
+  if (!request.is('multipart/form-data') || !/^\/[^/]+\/evidence$/.test(request.path)) return next();
   let parser: busboy.Busboy;
   try {
     parser = busboy({

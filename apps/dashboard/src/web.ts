@@ -10,7 +10,7 @@ import {
   SetMetadata,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { can, DashboardIdentity, DashboardSession, DashboardUser, Permission } from '@pcs/dashboard-identity';
+import { can, DashboardIdentity, DashboardSession, DashboardUser, Permission, SessionStage } from '@pcs/dashboard-identity';
 import { isDatabaseUnavailable } from '@pcs/database';
 import { PageLanguage, pageLanguage } from '@pcs/pages';
 import type { Request, Response } from 'express';
@@ -22,6 +22,15 @@ import { PayinsApiError } from './payins';
 export const SESSION_COOKIE = 'pcs_dashboard';
 /** The sign-in form's own CSRF token (double submit: a cookie and the same value in the form), before any session exists. */
 export const SIGN_IN_COOKIE = 'pcs_dashboard_sign_in';
+
+/**
+ * A cookie's name for this request: over https `__Host-` prefixed, so that
+ * the browser keeps it Secure, for this host alone and for every path (no
+ * sibling domain can set or shadow it); over plain http (development) as is.
+ */
+export function cookieName(request: Request, name: string): string {
+  return request.secure ? `__Host-${name}` : name;
+}
 
 export interface DashboardRequest extends Request {
   dashboard?: DashboardSession;
@@ -65,16 +74,27 @@ export function sameToken(a: unknown, b: string): boolean {
   return given.length === expected.length && crypto.timingSafeEqual(given, expected);
 }
 
-/** Who did it, as every audit entry records it. */
-export function actorOf(user: DashboardUser): { businessId: string; userId: string; email: string } {
-  return { businessId: user.businessId, userId: user.userId, email: user.email };
+/** Who did it, and from where, as every audit entry records it. */
+export function actorOf(request: DashboardRequest): { businessId: string; userId: string; email: string; address: string | null } {
+  const user: DashboardUser = request.dashboard!.user;
+  return { businessId: user.businessId, userId: user.userId, email: user.email, address: request.ip ?? null };
 }
 
 const ANONYMOUS = 'dashboard:anonymous';
 const REQUIRES = 'dashboard:requires';
+const SIGN_IN_STEP = 'dashboard:sign-in-step';
 
 /** A page anyone may open (sign-in). */
 export const Anonymous = () => SetMetadata(ANONYMOUS, true);
+/** A page of a session still signing in, at one of these stages (the second factor, its enrolment, a new password). */
+export const SignInStep = (...stages: SessionStage[]) => SetMetadata(SIGN_IN_STEP, stages);
+
+/** Where a session that has not finished signing in goes on. */
+export const STAGE_PAGES: Record<Exclude<SessionStage, 'signed-in'>, string> = {
+  code: '/sign-in/code',
+  enrol: '/sign-in/enrol',
+  'change-password': '/account/password',
+};
 /** What a route needs of the person's role; the server refuses (403) and audits anything else. */
 export const Requires = (permission: Permission, action: string) => SetMetadata(REQUIRES, { permission, action });
 
@@ -98,7 +118,7 @@ export class SessionGuard implements CanActivate {
     const changes = request.method !== 'GET' && request.method !== 'HEAD';
     if (changes && !sameOrigin(request)) throw new PageError(403, 'forbidden');
     if (this.reflector.getAllAndOverride<boolean>(ANONYMOUS, targets)) return true;
-    const token = cookieOf(request, SESSION_COOKIE);
+    const token = cookieOf(request, cookieName(request, SESSION_COOKIE));
     const session = token ? await this.identity.session(token) : null;
     if (!session) {
       if (changes) throw new PageError(403, 'sessionEnded');
@@ -107,12 +127,19 @@ export class SessionGuard implements CanActivate {
     if (changes && !sameToken((request.body as Record<string, unknown> | undefined)?._csrf, session.csrfToken)) {
       throw new PageError(403, 'forbidden');
     }
+    // A session still signing in opens only its step's pages (and signing out): everything else waits for the second factor.
+    const steps = this.reflector.getAllAndOverride<SessionStage[] | undefined>(SIGN_IN_STEP, targets) ?? ['signed-in'];
+    if (!steps.includes(session.stage) && session.stage !== 'signed-in') {
+      if (changes) throw new PageError(403, 'forbidden');
+      throw new Redirect(STAGE_PAGES[session.stage]);
+    }
+    if (!steps.includes(session.stage)) throw new Redirect('/overview');
     request.dashboard = session;
     request.sessionToken = token;
     const required = this.reflector.getAllAndOverride<{ permission: Permission; action: string } | undefined>(REQUIRES, targets);
     if (required && !can(session.user.role, required.permission)) {
       await this.identity.audit({
-        ...actorOf(session.user),
+        ...actorOf(request),
         action: required.action,
         target: typeof request.params.id === 'string' ? request.params.id.slice(0, 200) : null,
         result: 'refused',

@@ -3,7 +3,7 @@ import { BusinessService, CredentialService, DEFAULT_ROTATION_GRACE_MINUTES } fr
 import { merchantRepresentation, MerchantService } from '@pcs/merchants';
 import { DisputeReports } from '@pcs/disputes';
 import { asBusinessId, asMerchantId, BusinessId, DISPUTE_REASONS, DisputeReason, DomainError, MerchantId } from '@pcs/kernel';
-import { DashboardIdentity, IdentityError, isRole, ROLES } from '@pcs/dashboard-identity';
+import { DashboardIdentity, DashboardUser, IdentityError, isRole, ROLES } from '@pcs/dashboard-identity';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 
@@ -36,6 +36,31 @@ async function merchantOwner(
 
 function dashboard(app: INestApplicationContext): DashboardIdentity {
   return new DashboardIdentity(app.get<DataSource>(getDataSourceToken()));
+}
+
+/** A person of the dashboard by email, or the operator's mistake. */
+async function person(app: INestApplicationContext, email: string): Promise<DashboardUser> {
+  const user = await dashboard(app).userByEmail(email);
+  if (!user) throw new UsageError('no user has that email');
+  return user;
+}
+
+/** What the operator did to a person, in the business's audit log (contract §22), never a password. */
+async function operatorAudit(
+  app: INestApplicationContext,
+  user: DashboardUser,
+  action: string,
+  detail: Record<string, unknown> = {},
+): Promise<void> {
+  await dashboard(app).audit({
+    businessId: user.businessId,
+    userId: null,
+    email: 'operator',
+    action,
+    target: user.email,
+    result: 'succeeded',
+    detail,
+  });
 }
 
 /** The dashboard's and the domain's refusals (an email taken, a payment not collected) are the operator's to fix: a usage error. */
@@ -117,6 +142,7 @@ export const COMMANDS: Record<string, { usage: string; run: (app: INestApplicati
         merchantId = owner.merchantId;
       }
       const user = await asUsageErrors(() => dashboard(app).createUser({ businessId, merchantId, email: required(o, 'email'), role }));
+      await operatorAudit(app, user, 'user:create', { role, merchantId });
       return { userId: user.userId, email: user.email, role: user.role, ...(merchantId ? { merchantId } : {}), password: user.password };
     },
   },
@@ -124,7 +150,26 @@ export const COMMANDS: Record<string, { usage: string; run: (app: INestApplicati
     usage: 'user:reset-password --email <email>',
     run: async (app, o) => {
       const user = await asUsageErrors(() => dashboard(app).resetPassword(required(o, 'email')));
+      await operatorAudit(app, user, 'user:reset-password');
       return { userId: user.userId, email: user.email, password: user.password };
+    },
+  },
+  'user:unlock': {
+    usage: 'user:unlock --email <email>',
+    run: async (app, o) => {
+      const user = await person(app, required(o, 'email'));
+      await dashboard(app).unlock(user.userId);
+      await operatorAudit(app, user, 'user:unlock');
+      return { userId: user.userId, email: user.email, unlocked: true };
+    },
+  },
+  'user:reset-mfa': {
+    usage: 'user:reset-mfa --email <email>',
+    run: async (app, o) => {
+      const user = await person(app, required(o, 'email'));
+      await dashboard(app).resetSecondFactor(user.userId);
+      await operatorAudit(app, user, 'user:reset-mfa');
+      return { userId: user.userId, email: user.email, mfaReset: true };
     },
   },
   'sandbox:dispute': {

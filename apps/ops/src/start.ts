@@ -130,7 +130,11 @@ function summary(
       'First start: a demo business and an ACTIVE demo merchant (Uruguay) were created. Sign requests with:',
       `  business  api-key ${demo.business.apiKey}  secret ${demo.business.apiSecret}`,
       `  merchant  api-key ${demo.merchant.apiKey}  secret ${demo.merchant.apiSecret}`,
-      ...(demo.dashboard ? [`  dashboard admin  ${demo.dashboard.email}  password ${demo.dashboard.password}`] : []),
+      ...(demo.dashboard
+        ? [
+            `  dashboard admin  ${demo.dashboard.email}  password ${demo.dashboard.password}  (first sign-in: an authenticator app's code, then a password of your own)`,
+          ]
+        : []),
       'They are not printed again; the file above keeps them. The README walks through a payment with them.',
     );
   }

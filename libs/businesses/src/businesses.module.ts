@@ -6,7 +6,7 @@ import { BusinessRepository, CredentialRepository } from './business.repository'
 import { BusinessService } from './business.service';
 import { TypeOrmBusinessRepository, TypeOrmCredentialRepository } from './persistence/typeorm-business.repository';
 import { CredentialService } from './credential.service';
-import { SecretBox } from './domain/secret-box';
+import { SecretBox } from '@pcs/config';
 import { ApiCredentialOrmEntity } from './persistence/api-credential.orm-entity';
 import { BusinessOrmEntity } from './persistence/business.orm-entity';
 import { BusinessCountryProcessorOrmEntity } from './persistence/business-country-processor.orm-entity';

@@ -14,7 +14,7 @@ import {
   StoredCredential,
 } from './domain/credential';
 import { signatureMatches } from './domain/request-signature';
-import { SecretBox } from './domain/secret-box';
+import { SecretBox } from '@pcs/config';
 
 // Verifying against this when the key is unknown keeps the time of a miss
 // close to the time of a hit.

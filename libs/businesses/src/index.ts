@@ -3,4 +3,4 @@ export * from './business.service';
 export * from './credential.service';
 export * from './domain/credential';
 export * from './domain/request-signature';
-export * from './domain/secret-box';
+export { SecretBox } from '@pcs/config';

@@ -47,6 +47,13 @@ export class Environment {
   @Max(65535)
   DASHBOARD_PORT: number = 3002;
 
+  /** Idle minutes before a dashboard session ends (contract §22, PCI DSS 8.2.8): 15 at most. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(15)
+  DASHBOARD_IDLE_MINUTES: number = 15;
+
   /** Where the dashboard reaches the payins API (contract §18); unset: http://localhost:<PAYINS_API_PORT>. */
   @IsOptional()
   @Transform(emptyToUndefined)

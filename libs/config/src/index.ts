@@ -3,3 +3,4 @@ export * from './dotenv';
 export * from './runtime-settings';
 export * from './runtime-settings.module';
 export * from './shutdown';
+export * from './secret-box';

@@ -6,3 +6,5 @@
 export * from './dashboard-identity';
 export * from './password';
 export * from './roles';
+export * from './password-policy';
+export * from './second-factor';

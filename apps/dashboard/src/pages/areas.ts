@@ -1,4 +1,4 @@
-import { can, DashboardUser, Role, ROLES } from '@pcs/dashboard-identity';
+import { can, DashboardUser, Role, ROLES, TeamMember } from '@pcs/dashboard-identity';
 import { PageLanguage } from '@pcs/pages';
 import type { EventSummary, Link, Merchant, MerchantConfiguration, MerchantCountryProcessor, Payer, WebhookEndpoint } from '../payins';
 import { csrfField, dashboardPage, dateTime, html, money } from './layout';
@@ -238,26 +238,31 @@ function checkbox(id: string, name: string, label: string, checked: boolean): st
   return `<p><label for="${html(id)}" style="font-weight:400"><input id="${html(id)}" type="checkbox" name="${name}" value="on"${checked ? ' checked' : ''} style="width:auto"> ${html(label)}</label></p>`;
 }
 
-export function teamPage(
-  language: PageLanguage,
-  frame: Frame & { people: (DashboardUser & { createdAt: Date })[]; merchants: Merchant[] },
-): string {
+export function teamPage(language: PageLanguage, frame: Frame & { people: TeamMember[]; merchants: Merchant[] }): string {
   const t = TEXTS[language];
   const names = new Map(frame.merchants.map((m) => [m.merchantId, m.merchantName]));
+  const action = (p: TeamMember, path: string, label: string) =>
+    `<form method="post" action="/team/${html(p.userId)}/${path}" style="display:inline">${csrfField(frame.csrfToken)}<button class="button secondary" type="submit" data-action="${path}">${label}</button></form>`;
   const rows = frame.people.map((p) => [
     html(p.email),
     html(p.role),
     html(p.merchantId ? (names.get(p.merchantId) ?? p.merchantId) : t.wholeBusiness),
+    p.mfaEnrolled ? t.enrolled : t.notEnrolled,
+    p.lockedUntil
+      ? `<span class="status refused" data-locked="true">${t.locked} ${dateTime(p.lockedUntil.toISOString(), language)}</span>`
+      : '—',
     p.userId === frame.user.userId
       ? ''
-      : `<form method="post" action="/team/${html(p.userId)}/reset-password">${csrfField(frame.csrfToken)}<button class="button secondary" type="submit">${t.resetPassword}</button></form>`,
+      : `<div class="actions" style="margin:0">${action(p, 'reset-password', t.resetPassword)}${p.mfaEnrolled ? action(p, 'reset-mfa', t.resetMfa) : ''}${
+          p.lockedUntil ? action(p, 'unlock', t.unlock) : ''
+        }</div>`,
   ]);
   const roleOptions = ROLES.map((role: Role) => `<option${role === 'viewer' ? ' selected' : ''}>${role}</option>`).join('');
   return page(
     language,
     frame,
     t.team,
-    `${table('team', [t.email, t.role, t.scope, ''], rows)}
+    `${table('team', [t.email, t.role, t.scope, t.secondFactor, t.status, ''], rows)}
 <section class="card" aria-labelledby="add-person"><h2 id="add-person" style="margin-top:0">${t.addPerson}</h2><form method="post" action="/team">${csrfField(frame.csrfToken)}<div class="grid">
 <p><label for="email">${t.email}</label><input id="email" name="email" type="email" required maxlength="254"></p>
 <p><label for="role">${t.role}</label><select id="role" name="role">${roleOptions}</select></p>

@@ -93,7 +93,7 @@ export function dashboardPage({ language, title, user, csrfToken, body }: PageFr
     ? `<nav aria-label="${html(t.product)}"><a href="/overview">${t.overview}</a><a href="/payments">${t.payments}</a><a href="/balance">${t.balance}</a><a href="/payouts">${t.payouts}</a><a href="/disputes">${t.disputes}</a><a href="/reconciliation">${t.reconciliation}</a><a href="/links">${t.links}</a><a href="/payers">${t.payers}</a><a href="/webhooks">${t.webhooks}</a><a href="/merchants">${t.merchants}</a>${
         can(user.role, 'manage-users') && !user.merchantId ? `<a href="/team">${t.team}</a>` : ''
       }${can(user.role, 'read-audit') && !user.merchantId ? `<a href="/audit">${t.audit}</a>` : ''}</nav>
-<span class="who">${html(user.email)}</span>
+<a class="who" href="/account/password">${html(user.email)}</a>
 <form method="post" action="/sign-out">${csrfField(csrfToken)}<button type="submit">${t.signOut}</button></form>`
     : '';
   return `<!doctype html>

@@ -1,5 +1,5 @@
 import { signatureMatches, signPayload } from './request-signature';
-import { SecretBox } from './secret-box';
+import { SecretBox } from '@pcs/config';
 import * as crypto from 'node:crypto';
 
 describe('request signature (contract §5 test vectors)', () => {

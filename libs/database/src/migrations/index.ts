@@ -18,6 +18,7 @@ import { RefundReads1796900000000 } from './1796900000000-refund-reads';
 import { Settlement1797000000000 } from './1797000000000-settlement';
 import { Processors1797100000000 } from './1797100000000-processors';
 import { Disputes1797200000000 } from './1797200000000-disputes';
+import { DashboardSecurity1797300000000 } from './1797300000000-dashboard-security';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   Settlement1797000000000,
   Processors1797100000000,
   Disputes1797200000000,
+  DashboardSecurity1797300000000,
 ];

@@ -2,19 +2,54 @@ import fc from 'fast-check';
 import { findCardData, looksLikeCardNumber, passesLuhn } from './card-data';
 
 describe('card data detection', () => {
-  it('recognises test card numbers in any common grouping', () => {
-    for (const pan of [
+  it('recognises every brand’s published test card numbers, in any common grouping', () => {
+    const testCards = [
+      // Visa (13, 16 and 19 digits), Mastercard (51–55 and the 2-series), American Express, Discover, Diners Club, JCB, UnionPay.
       '4111111111111111',
-      '4111 1111 1111 1111',
-      '4111-1111-1111-1111',
-      '5500005555555559',
-      '378282246310005',
-      '6011111111111117',
+      '4012888888881881',
+      '4222222222222',
       '4000056655665556',
-    ]) {
-      expect(looksLikeCardNumber(pan)).toBe(true);
+      '4242424242424242',
+      '5555555555554444',
+      '5105105105105100',
+      '2223003122003222',
+      '5200828282828210',
+      '378282246310005',
+      '371449635398431',
+      '378734493671000',
+      '6011111111111117',
+      '6011000990139424',
+      '30569309025904',
+      '38520000023237',
+      '3056930009020004',
+      '36227206271667',
+      '3530111333300000',
+      '3566002020360505',
+      '3566111111111113',
+      '6200000000000005',
+      '6200000000000047',
+      '6205500000000000004',
+      // Mercado Pago's test cards of Argentina, Brazil and Uruguay, as its documentation writes them (Elo, Hipercard, debit cards).
+      '5031 7557 3453 0604',
+      '4509 9535 6623 3704',
+      '3711 803032 57522',
+      '4002 7686 9439 5619',
+      '5287 3383 1025 3304',
+      '5067 7667 8388 8311',
+      '5808 8877 7464 1586',
+      '4157 2362 1173 6486',
+      '6062 8266 8664 6050',
+    ];
+    for (const pan of testCards) {
+      const digits = pan.replace(/ /g, '');
+      const grouped =
+        digits.length === 15 ? `${digits.slice(0, 4)} ${digits.slice(4, 10)} ${digits.slice(10)}` : digits.replace(/(\d{4})(?=\d)/g, '$1 ');
+      for (const written of [pan, digits, grouped, grouped.replace(/ /g, '-'), `pago con ${grouped}, gracias`, `ref${digits}`])
+        expect([written, looksLikeCardNumber(written)]).toEqual([written, true]);
     }
     expect(looksLikeCardNumber('my card is 4111111111111111, thanks')).toBe(true);
+    // After another number in the same run of groups: still found.
+    expect(looksLikeCardNumber('item 3 4111 1111 1111 1111')).toBe(true);
   });
 
   it('leaves alone what is not a card number', () => {
@@ -26,9 +61,58 @@ describe('card data detection', () => {
       '1.234.567-2',
       '0a5f6c3e-1111-4111-8111-111111111111',
       'order 2026-11-22',
+      // Luhn-valid, but no card: no brand starts with 1, and no one groups a card 10-3.
+      'portman-1795610093-506',
+      '1795610093506',
+      '20261125000123',
+      // A Visa-shaped Luhn-valid number in groups no one types.
+      '41111-11111-111111',
     ]) {
-      expect(looksLikeCardNumber(value)).toBe(false);
+      expect([value, looksLikeCardNumber(value)]).toEqual([value, false]);
     }
+  });
+
+  it('refuses fewer than 1 in 10,000 of a million order references of common shapes', () => {
+    // A seeded generator (mulberry32): the same million every run.
+    let seed = 20261125;
+    const random = () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const digits = (n: number) => Array.from({ length: n }, () => Math.floor(random() * 10)).join('');
+    const int = (from: number, to: number) => from + Math.floor(random() * (to - from + 1));
+    const ms = () => String(1_700_000_000_000 + Math.floor(random() * 200_000_000_000));
+    const day = () => `20${int(20, 30)}${String(int(1, 12)).padStart(2, '0')}${String(int(1, 28)).padStart(2, '0')}`;
+    const word = () => ['portman', 'order', 'pedido', 'inv', 'shop', 'tienda', 'venda'][int(0, 6)];
+    const hex = (n: number) => Array.from({ length: n }, () => Math.floor(random() * 16).toString(16)).join('');
+    const shapes: Record<string, () => string> = {
+      'word-seconds-counter': () => `${word()}-${ms().slice(0, 10)}-${int(1, 999)}`,
+      'word-milliseconds': () => `${word()}-${ms()}`,
+      'milliseconds+counter': () => `${ms()}${String(int(0, 999)).padStart(3, '0')}`,
+      'INV-year-counter': () => `INV-${day().slice(0, 4)}-${digits(6)}`,
+      'date+counter': () => `${day()}${digits(6)}`,
+      'date-counter': () => `${day()}-${digits(int(4, 8))}`,
+      'ORD+12 digits': () => `ORD${digits(12)}`,
+      uuid: () => `${hex(8)}-${hex(4)}-4${hex(3)}-${['8', '9', 'a', 'b'][int(0, 3)]}${hex(3)}-${hex(12)}`,
+      'word #number': () => `${word()} #${digits(int(1, 10))}`,
+      'phone number': () => `+598 9${digits(1)} ${digits(3)} ${digits(3)}`,
+    };
+    const perShape = 100_000;
+    const refused: Record<string, number> = {};
+    let total = 0;
+    for (const [shape, make] of Object.entries(shapes)) {
+      refused[shape] = 0;
+      for (let i = 0; i < perShape; i++) if (looksLikeCardNumber(make())) refused[shape]++;
+      total += refused[shape];
+    }
+    const references = perShape * Object.keys(shapes).length;
+    console.log(
+      `[card-data] ${total} of ${references} references refused as card numbers (${(total / references).toExponential(2)}); per shape ${JSON.stringify(refused)}`,
+    );
+    expect(references).toBe(1_000_000);
+    expect(total / references).toBeLessThan(1 / 10_000);
   });
 
   it('never reads a UUID, alone or inside a value, as a card number (property)', () => {

@@ -2,15 +2,39 @@ import { walkJson } from './json-walk';
 
 /**
  * Card data never enters the service (PCI scope stays with the gateways).
- * This finds values that look like a primary account number — 13 to 19
- * digits, optionally grouped by single spaces or hyphens, passing the Luhn
- * check — and keys that name card secrets, anywhere in a request.
+ * This finds values that look like a primary account number as a person or
+ * a system writes one, and keys that name card secrets, anywhere in a
+ * request. A number is a card number when it has a card brand's prefix and
+ * one of that brand's lengths, passes the Luhn check, and is written as
+ * digits alone or in the groupings people type (4-4-4-4, 4-6-5 …, by single
+ * spaces or hyphens). A long digit run alone is not enough: one in ten passes
+ * Luhn, and order references built from timestamps and counters are full of
+ * them (`portman-1795610093-506` was refused before this was narrowed).
  */
-const CANDIDATE = /(?<!\d)(?:\d[ -]?){12,18}\d(?!\d)/g;
-// UUID-shaped tokens anywhere in a value: their digit groups can line up into a
-// Luhn-valid run by chance (about 1 in 400 random v4 UUIDs), and they are never card numbers.
+// Runs of digits joined by single spaces or hyphens: each run is a group; a candidate is a contiguous part of the chain.
+const CHAIN = /(?<!\d)\d+(?:[ -]\d+)*(?!\d)/g;
+// UUID-shaped tokens anywhere in a value: never card numbers, whatever their digit groups spell.
 const UUID_TOKEN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 const CARD_SECRET_KEYS = /^(cvv2?|cvc2?|cid|csc|security_?code|card_?number|card_?num|pan|track_?[12]?|pin)$/i;
+
+/**
+ * The brands' prefixes (IIN ranges) and lengths, those of Uruguay, Argentina
+ * and Brazil included: Visa 4 (13, 16, 19; Elo's 4-ranges among its 16);
+ * Mastercard 51–55 and 2221–2720, Mir 2200–2204 (16); Maestro and the local
+ * debit and credit brands on 50 and 56–59 (Elo 50, Naranja 589562, Cabal
+ * 589657; 13–19); American Express 34, 37 (15); Diners Club 300–305, 36, 38–39
+ * and Hipercard 3841 (14–19); JCB 3528–3589 (16–19); Discover, UnionPay,
+ * Maestro, Elo, Hipercard 606282 and Cabal 604 on 6 (16–19); UnionPay 81 (16–19).
+ */
+const BRANDS: readonly { readonly prefix: RegExp; readonly lengths: readonly number[] }[] = [
+  { prefix: /^4/, lengths: [13, 16, 19] },
+  { prefix: /^(5[1-5]|2[2-7])/, lengths: [16] },
+  { prefix: /^(50|5[6-9])/, lengths: [13, 14, 15, 16, 17, 18, 19] },
+  { prefix: /^3[47]/, lengths: [15] },
+  { prefix: /^3(0[0-5]|[689])/, lengths: [14, 15, 16, 17, 18, 19] },
+  { prefix: /^35(2[89]|[3-8])/, lengths: [16, 17, 18, 19] },
+  { prefix: /^(6|81)/, lengths: [16, 17, 18, 19] },
+];
 
 export function passesLuhn(digits: string): boolean {
   let sum = 0;
@@ -25,10 +49,40 @@ export function passesLuhn(digits: string): boolean {
   return sum % 10 === 0;
 }
 
+/** A brand's prefix and one of its lengths, and Luhn: the number could be a card's. */
+export function isCardNumber(digits: string): boolean {
+  return BRANDS.some((brand) => brand.prefix.test(digits) && brand.lengths.includes(digits.length)) && passesLuhn(digits);
+}
+
+/**
+ * How people and systems write a card number: all its digits in one run, or
+ * groups of four with a shorter last group (4-4-4-4, 4-4-4-1, 4-4-4-4-3 …),
+ * or American Express's and Diners Club's 4-6-5 and 4-6-4.
+ */
+function isTypedGrouping(sizes: readonly number[]): boolean {
+  if (sizes.length === 1) return true;
+  if (sizes.length === 3 && sizes[0] === 4 && sizes[1] === 6 && (sizes[2] === 5 || sizes[2] === 4)) return true;
+  const last = sizes[sizes.length - 1];
+  return sizes.length >= 3 && sizes.slice(0, -1).every((size) => size === 4) && last >= 1 && last <= 4;
+}
+
 export function looksLikeCardNumber(value: string): boolean {
-  for (const match of value.replace(UUID_TOKEN, ' ').matchAll(CANDIDATE)) {
-    const digits = match[0].replace(/[ -]/g, '');
-    if (digits.length >= 13 && digits.length <= 19 && passesLuhn(digits)) return true;
+  for (const match of value.replace(UUID_TOKEN, ' ').matchAll(CHAIN)) {
+    const groups = match[0].split(/[ -]/);
+    // Every contiguous part of the chain: "item 3 4111 1111 1111 1111" holds a card after its first group.
+    for (let from = 0; from < groups.length; from++) {
+      let digits = '';
+      for (let to = from; to < groups.length && digits.length < 19; to++) {
+        digits += groups[to];
+        if (
+          digits.length >= 13 &&
+          digits.length <= 19 &&
+          isTypedGrouping(groups.slice(from, to + 1).map((g) => g.length)) &&
+          isCardNumber(digits)
+        )
+          return true;
+      }
+    }
   }
   return false;
 }

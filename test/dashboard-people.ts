@@ -1,0 +1,122 @@
+import { DashboardIdentity, Role, TOTP_PERIOD_SECONDS, totpCodeOf } from '@pcs/dashboard-identity';
+import { SecretBox } from '@pcs/config';
+import * as crypto from 'node:crypto';
+import type { Page } from 'playwright-core';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+
+/**
+ * A person of the dashboard as the tests sign in with (contract §22): their
+ * own password (the generated one changed) and an enrolled second factor,
+ * both through the identity's real steps, with their recovery codes.
+ */
+export interface Person {
+  readonly userId: string;
+  readonly email: string;
+  readonly password: string;
+  readonly role: Role;
+  readonly mfaSecret: string;
+  readonly recoveryCodes: string[];
+  /** The last time step a code of theirs was used: a code is taken once per step. */
+  lastStep: number;
+}
+
+/** The dashboard identity with the test run's master key, as the dashboard builds it. */
+export function testIdentity(dataSource: DataSource): DashboardIdentity {
+  return new DashboardIdentity(dataSource, new SecretBox(testMasterKey()));
+}
+
+export function testMasterKey(): Buffer {
+  return Buffer.from(process.env.TEST_SECRETS_MASTER_KEY!, 'base64');
+}
+
+const stepOf = (at: number) => Math.floor(at / 1000 / TOTP_PERIOD_SECONDS);
+
+/** Creates a person and takes them through their first sign-in (enrolment, new password) with the identity itself. */
+export async function readyPerson(
+  identity: DashboardIdentity,
+  input: { businessId: string; merchantId?: string | null; role: Role; email?: string },
+): Promise<Person> {
+  const email = input.email ?? `${input.role}-${crypto.randomUUID().slice(0, 8)}@example.uy`;
+  const created = await identity.createUser({
+    businessId: input.businessId,
+    merchantId: input.merchantId ?? null,
+    email,
+    role: input.role,
+  });
+  const address = `192.0.2.${crypto.randomInt(1, 255)}`;
+  const first = await identity.signIn(email, created.password, address, input.businessId);
+  if (first.outcome !== 'next' || first.session.stage !== 'enrol') throw new Error(`first sign-in: ${first.outcome}`);
+  const enrolment = await identity.enrolment(first.token);
+  const now = Date.now();
+  const enrolled = await identity.confirmEnrolment(first.token, totpCodeOf(enrolment!.secret, now), address);
+  if (enrolled.outcome !== 'enrolled') throw new Error(`enrolment: ${enrolled.outcome}`);
+  const password = `Clave-${crypto.randomBytes(9).toString('base64url')}-7`;
+  const changed = await identity.changePassword(first.token, created.password, password, address);
+  if (changed.outcome !== 'changed') throw new Error(`password change: ${JSON.stringify(changed)}`);
+  await identity.signOut(first.token);
+  return {
+    userId: created.userId,
+    email,
+    password,
+    role: input.role,
+    mfaSecret: enrolment!.secret,
+    recoveryCodes: enrolled.recoveryCodes,
+    lastStep: stepOf(now),
+  };
+}
+
+/**
+ * A code the person may use now: their authenticator's for this step or the
+ * next (one step of drift is accepted), a step not used yet; a recovery code
+ * when both were; else the next step, waited for.
+ */
+export async function codeFor(person: Person): Promise<string> {
+  for (;;) {
+    const now = Date.now();
+    for (const at of [now, now + TOTP_PERIOD_SECONDS * 1000]) {
+      if (stepOf(at) > person.lastStep) {
+        person.lastStep = stepOf(at);
+        return totpCodeOf(person.mfaSecret, at);
+      }
+    }
+    const recovery = person.recoveryCodes.shift();
+    if (recovery) return recovery;
+    await new Promise((resolve) => setTimeout(resolve, TOTP_PERIOD_SECONDS * 1000 - (now % (TOTP_PERIOD_SECONDS * 1000)) + 50));
+  }
+}
+
+/** Signs a person in through the pages, in a browser: the password, then the code; ends on the page they were going to. */
+export async function signInWithBrowser(page: Page, base: string, person: Person, path = '/overview'): Promise<void> {
+  await page.goto(`${base}/sign-in?next=${encodeURIComponent(path)}`);
+  await page.fill('#email', person.email);
+  await page.fill('#password', person.password);
+  await page.click('button[type=submit]');
+  await page.waitForURL(/\/sign-in\/code/);
+  await page.fill('#code', await codeFor(person));
+  await page.click('#verify');
+  await page.waitForURL(`${base}${path}`);
+}
+
+/** Signs a person in over HTTP (supertest): the session cookie, and the CSRF token of its forms. */
+export async function signInOverHttp(server: Parameters<typeof request>[0], person: Person): Promise<{ cookie: string; csrf: string }> {
+  const form = await request(server).get('/sign-in');
+  const preCookie = (form.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
+  const token = /name="_csrf" value="([^"]+)"/.exec(form.text)![1];
+  const password = await request(server)
+    .post('/sign-in')
+    .set('cookie', preCookie)
+    .type('form')
+    .send({ _csrf: token, email: person.email, password: person.password, next: '/payments' });
+  if (password.status !== 303) throw new Error(`sign-in answered ${password.status}`);
+  const cookie = (password.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('pcs_dashboard='))!.split(';')[0];
+  const codePage = await request(server).get('/sign-in/code').set('cookie', cookie);
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(codePage.text)![1];
+  const code = await request(server)
+    .post('/sign-in/code')
+    .set('cookie', cookie)
+    .type('form')
+    .send({ _csrf: csrf, code: await codeFor(person) });
+  if (code.status !== 303) throw new Error(`the code answered ${code.status}`);
+  return { cookie, csrf };
+}
