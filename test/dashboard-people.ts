@@ -1,4 +1,4 @@
-import { DashboardIdentity, Role, TOTP_PERIOD_SECONDS, totpCodeOf } from '@pcs/dashboard-identity';
+import { auditKeyOf, DashboardIdentity, Role, TOTP_PERIOD_SECONDS, totpCodeOf } from '@pcs/dashboard-identity';
 import { SecretBox } from '@pcs/config';
 import * as crypto from 'node:crypto';
 import type { Page } from 'playwright-core';
@@ -23,7 +23,7 @@ export interface Person {
 
 /** The dashboard identity with the test run's master key, as the dashboard builds it. */
 export function testIdentity(dataSource: DataSource): DashboardIdentity {
-  return new DashboardIdentity(dataSource, new SecretBox(testMasterKey()));
+  return new DashboardIdentity(dataSource, new SecretBox(testMasterKey()), { auditKeys: [auditKeyOf(testMasterKey())] });
 }
 
 export function testMasterKey(): Buffer {

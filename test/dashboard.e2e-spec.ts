@@ -252,6 +252,18 @@ describe('the operations dashboard', () => {
     // The audit log page shows it to the admin.
     await page.goto(`${base}/audit`);
     expect(await page.textContent('#audit')).toContain('event:redeliver');
+    // Its CSV (admins alone), every entry with its place in the chain and the client's address; reading and exporting are audited.
+    const csv = await page.request.get(`${base}/audit/export.csv`);
+    expect(csv.status()).toBe(200);
+    expect(csv.headers()['content-type']).toBe('text/csv; charset=utf-8');
+    const lines = (await csv.text()).trim().split('\r\n');
+    expect(lines[0]).toBe('sequence,at,email,address,action,target,result,detail');
+    expect(lines.find((l) => l.includes(',event:redeliver,'))).toMatch(/^\d+,\S+,admin-[^,]+,127\.0\.0\.1,event:redeliver,/);
+    const log = await identity.auditLog(tenant.business.businessId, { limit: 20 });
+    expect(log.filter((e) => e.email === admin.email).map((e) => e.action)).toEqual(expect.arrayContaining(['audit:read', 'audit:export']));
+    const viewerPage = await signIn(viewer);
+    expect((await viewerPage.request.get(`${base}/audit/export.csv`)).status()).toBe(403);
+    await viewerPage.context().close();
     await page.context().close();
   }, 90_000);
 

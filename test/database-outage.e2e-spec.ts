@@ -105,6 +105,7 @@ describe('the database crashes under load and comes back', () => {
       DATABASE_URL: databaseUrl,
       SECRETS_MASTER_KEY: crypto.randomBytes(32).toString('base64'),
       MAIL_DIRECTORY: path.join(dataDir, 'mail'),
+      DATA_DIR: path.join(dataDir, 'data'),
       LOG_LEVEL: 'warn',
       LOG_FORMAT: 'json',
       WEBHOOKS_ALLOW_LOCALHOST: 'true',

@@ -1,7 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 const CLI = path.join(__dirname, '..', 'dist', 'apps', 'ops', 'src', 'admin.js');
+const CLI_DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'pcs-cli-'));
 
 export interface AdminRun {
   status: number | null;
@@ -19,6 +22,8 @@ export function admin(...args: string[]): AdminRun {
       ...process.env,
       DATABASE_URL: process.env.TEST_DATABASE_URL,
       SECRETS_MASTER_KEY: process.env.TEST_SECRETS_MASTER_KEY,
+      // The run's own folder: the audit head a command writes (contract §22) never lands in the project's .data.
+      DATA_DIR: CLI_DATA_DIR,
       LOG_LEVEL: 'error',
     },
     encoding: 'utf8',

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { DashboardIdentity } from '@pcs/dashboard-identity';
+import { auditKeyOf, DashboardIdentity } from '@pcs/dashboard-identity';
 import { SecretBox } from '@pcs/config';
 import { DatabaseModule } from '@pcs/database';
 import { DataSource } from 'typeorm';
@@ -50,7 +50,10 @@ export class DashboardModule {
         {
           provide: DashboardIdentity,
           useFactory: (dataSource: DataSource) =>
-            new DashboardIdentity(dataSource, new SecretBox(settings.secretsMasterKey), { idleMinutes: settings.idleMinutes }),
+            new DashboardIdentity(dataSource, new SecretBox(settings.secretsMasterKey), {
+              idleMinutes: settings.idleMinutes,
+              auditKeys: [auditKeyOf(settings.secretsMasterKey)],
+            }),
           inject: [getDataSourceToken()],
         },
         Housekeeping,

@@ -4,6 +4,7 @@ import { resolveDatabase } from '@pcs/database';
 import { Client } from 'pg';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { AUDIT_HEAD_FILE } from '@pcs/dashboard-identity';
 import { createDashboard } from './dashboard';
 
 const log = (line: string) => process.stderr.write(`[dashboard] ${line}\n`);
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
       trustProxy: trustProxyOf(env.TRUST_PROXY),
       secretsMasterKey: resolveSecretsMasterKey(env),
       idleMinutes: env.DASHBOARD_IDLE_MINUTES,
+      auditHeadFile: path.join(env.dataDir, AUDIT_HEAD_FILE),
     },
     env.LOG_LEVEL,
   );

@@ -1,9 +1,21 @@
 import { INestApplicationContext } from '@nestjs/common';
+import { RuntimeSettings } from '@pcs/config';
 import { BusinessService, CredentialService, DEFAULT_ROTATION_GRACE_MINUTES } from '@pcs/businesses';
 import { merchantRepresentation, MerchantService } from '@pcs/merchants';
 import { DisputeReports } from '@pcs/disputes';
 import { asBusinessId, asMerchantId, BusinessId, DISPUTE_REASONS, DisputeReason, DomainError, MerchantId } from '@pcs/kernel';
-import { DashboardIdentity, DashboardUser, IdentityError, isRole, ROLES } from '@pcs/dashboard-identity';
+import {
+  AUDIT_HEAD_FILE,
+  auditKeyOf,
+  ChainHead,
+  DashboardIdentity,
+  DashboardUser,
+  IdentityError,
+  isRole,
+  readChainHead,
+  ROLES,
+} from '@pcs/dashboard-identity';
+import * as path from 'node:path';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 
@@ -34,8 +46,18 @@ async function merchantOwner(
   return { businessId: merchant.businessId, merchantId };
 }
 
-function dashboard(app: INestApplicationContext): DashboardIdentity {
-  return new DashboardIdentity(app.get<DataSource>(getDataSourceToken()));
+/** The dashboard's identity as the operator's commands use it: the audit chain keyed from the master key. */
+export function dashboard(app: INestApplicationContext): DashboardIdentity {
+  return new DashboardIdentity(app.get<DataSource>(getDataSourceToken()), null, {
+    auditKeys: [auditKeyOf(app.get(RuntimeSettings).secretsMasterKey)],
+  });
+}
+
+/** A broken audit chain: the verdict is still the command's one JSON object, and it exits 1. */
+export class AuditBroken extends Error {
+  constructor(readonly verdict: object) {
+    super('the audit chain is broken');
+  }
 }
 
 /** A person of the dashboard by email, or the operator's mistake. */
@@ -74,7 +96,13 @@ async function asUsageErrors<T>(run: () => Promise<T>): Promise<T> {
 }
 
 /** Each command prints exactly one JSON object (contract §11). */
-export const COMMANDS: Record<string, { usage: string; run: (app: INestApplicationContext, options: Options) => Promise<object> }> = {
+/** A command: its usage line, and what it does with the domain, its options and where the process keeps its files. */
+export type Command = {
+  usage: string;
+  run: (app: INestApplicationContext, options: Options, where: { dataDir: string }) => Promise<object>;
+};
+
+export const COMMANDS: Record<string, Command> = {
   'business:create': {
     usage: 'business:create --name <name>',
     run: (app, o) => app.get(BusinessService).create(required(o, 'name')),
@@ -152,6 +180,22 @@ export const COMMANDS: Record<string, { usage: string; run: (app: INestApplicati
       const user = await asUsageErrors(() => dashboard(app).resetPassword(required(o, 'email')));
       await operatorAudit(app, user, 'user:reset-password');
       return { userId: user.userId, email: user.email, password: user.password };
+    },
+  },
+  'audit:verify': {
+    usage: 'audit:verify [--head <file>]   # default DATA_DIR/audit-head.json',
+    run: async (app, o, where) => {
+      const file = typeof o.head === 'string' ? o.head : path.join(where.dataDir, AUDIT_HEAD_FILE);
+      let outside: ChainHead | null;
+      try {
+        outside = readChainHead(file);
+      } catch (error) {
+        throw new UsageError((error as Error).message);
+      }
+      const verdict = await dashboard(app).verifyAuditChain(outside);
+      const result = { ...verdict, headFile: outside ? { file, ...outside } : null };
+      if (!verdict.ok) throw new AuditBroken(result);
+      return result;
     },
   },
   'user:unlock': {

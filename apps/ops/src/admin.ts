@@ -1,6 +1,9 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { COMMANDS as IDENTITY_COMMANDS, Options, UsageError } from './admin-commands';
+import { AuditBroken, COMMANDS as IDENTITY_COMMANDS, dashboard, Options, UsageError } from './admin-commands';
+import { AUDIT_HEAD_FILE } from '@pcs/dashboard-identity';
+import type { INestApplicationContext } from '@nestjs/common';
+import * as path from 'node:path';
 import { SETTLEMENT_COMMANDS } from './settlement-commands';
 
 const COMMANDS = { ...IDENTITY_COMMANDS, ...SETTLEMENT_COMMANDS };
@@ -54,6 +57,7 @@ async function main(argv: string[]): Promise<number> {
         from: { type: 'string' },
         to: { type: 'string' },
         date: { type: 'string' },
+        head: { type: 'string' },
       },
       strict: true,
     }).values;
@@ -63,16 +67,27 @@ async function main(argv: string[]): Promise<number> {
   }
   const context = await openOpsContext(log);
   try {
-    const result = await command.run(context.app, options);
+    const result = await command.run(context.app, options, { dataDir: context.env.dataDir });
     process.stdout.write(JSON.stringify(result) + '\n');
     return 0;
   } catch (error) {
-    if (error instanceof UsageError) log(`${error.message}\nusage: npm run admin -- ${command.usage}`);
+    if (error instanceof AuditBroken) {
+      process.stdout.write(JSON.stringify(error.verdict) + '\n');
+      log(error.message);
+    } else if (error instanceof UsageError) log(`${error.message}\nusage: npm run admin -- ${command.usage}`);
     else log(`failed: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   } finally {
+    // What the command wrote to the audit log moves the chain's head: written outside the database too (contract §22).
+    await writeAuditHead(context.app, context.env.dataDir).catch((error: unknown) => log(`audit head not written: ${String(error)}`));
     await context.close();
   }
+}
+
+/** The audit chain's head, to DATA_DIR/audit-head.json (a dashboard on the same machine writes it every minute too). */
+async function writeAuditHead(app: INestApplicationContext, dataDir: string): Promise<void> {
+  const { agrees } = await dashboard(app).advanceChainHead(path.join(dataDir, AUDIT_HEAD_FILE));
+  if (!agrees) log('the audit log differs from its head outside the database: run npm run admin -- audit:verify');
 }
 
 main(process.argv.slice(2)).then(

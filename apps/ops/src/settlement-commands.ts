@@ -1,7 +1,6 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { CatalogService } from '@pcs/catalog';
-import { DashboardIdentity } from '@pcs/dashboard-identity';
 import {
   asMerchantId,
   currencyExponent,
@@ -29,7 +28,7 @@ import {
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
-import { Options, UsageError } from './admin-commands';
+import { dashboard, Options, UsageError } from './admin-commands';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -62,7 +61,7 @@ async function audited<T>(
   entry: { businessId: string | null; action: string; target: string; detail: Record<string, unknown> },
   run: () => Promise<T>,
 ): Promise<T> {
-  const identity = new DashboardIdentity(app.get<DataSource>(getDataSourceToken()));
+  const identity = dashboard(app);
   const record = (result: 'succeeded' | 'refused' | 'failed', extra: Record<string, unknown> = {}) =>
     entry.businessId
       ? identity.audit({

@@ -1,6 +1,7 @@
 import * as crypto from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { DashboardIdentity, IdentityError, LOCKOUT_FAILURES, SIGN_IN_FAILURES_PER_ADDRESS } from './dashboard-identity';
+import { auditKeyOf } from './audit-chain';
 import { commonPasswordCount, passwordProblem } from './password-policy';
 import { SecretSealer, TOTP_PERIOD_SECONDS, totpCodeOf } from './second-factor';
 
@@ -29,12 +30,13 @@ describe('the dashboard identity on PostgreSQL', () => {
   const businessId = crypto.randomUUID();
   const email = () => `person-${crypto.randomUUID().slice(0, 8)}@example.uy`;
   const address = () => `198.51.100.${crypto.randomInt(1, 255)}-${crypto.randomUUID().slice(0, 4)}`;
+  const auditKeys = [auditKeyOf(Buffer.from(process.env.TEST_SECRETS_MASTER_KEY!, 'base64'))];
   const step = (at: number) => Math.floor(at / 1000 / TOTP_PERIOD_SECONDS);
 
   beforeAll(async () => {
     dataSource = new DataSource({ type: 'postgres', url: process.env.TEST_DATABASE_URL, poolSize: 4 });
     await dataSource.initialize();
-    identity = new DashboardIdentity(dataSource, testSealer());
+    identity = new DashboardIdentity(dataSource, testSealer(), { auditKeys });
   });
   afterAll(() => dataSource.destroy());
 
@@ -210,7 +212,7 @@ describe('the dashboard identity on PostgreSQL', () => {
   });
 
   it('ends a signed-in session after its idle time, at most 15 minutes whatever is asked', async () => {
-    const lax = new DashboardIdentity(dataSource, testSealer(), { idleMinutes: 60 });
+    const lax = new DashboardIdentity(dataSource, testSealer(), { idleMinutes: 60, auditKeys });
     const created = await lax.createUser({ businessId, merchantId: null, email: email(), role: 'viewer' });
     const first = await lax.signIn(created.email, created.password, address(), businessId);
     if (first.outcome !== 'next') throw new Error(first.outcome);

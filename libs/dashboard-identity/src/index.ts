@@ -8,3 +8,4 @@ export * from './password';
 export * from './roles';
 export * from './password-policy';
 export * from './second-factor';
+export * from './audit-chain';

@@ -24,7 +24,7 @@ export function auditPage(
     title: t.audit,
     user: view.user,
     csrfToken: view.csrfToken,
-    body: `<h1>${t.audit}</h1>${
+    body: `<h1>${t.audit}</h1><p><a class="button secondary" id="export" href="/audit/export.csv">${t.downloadCsv}</a></p>${
       view.entries.length
         ? `<div class="table"><table id="audit"><thead><tr><th>${t.when}</th><th>${t.who}</th><th>${t.what}</th><th>${t.target}</th><th>${t.result}</th><th></th></tr></thead><tbody>${rows}</tbody></table></div>`
         : `<p class="notice">${t.noAudit}</p>`

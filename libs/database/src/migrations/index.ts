@@ -19,6 +19,7 @@ import { Settlement1797000000000 } from './1797000000000-settlement';
 import { Processors1797100000000 } from './1797100000000-processors';
 import { Disputes1797200000000 } from './1797200000000-disputes';
 import { DashboardSecurity1797300000000 } from './1797300000000-dashboard-security';
+import { AuditChain1797400000000 } from './1797400000000-audit-chain';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   Processors1797100000000,
   Disputes1797200000000,
   DashboardSecurity1797300000000,
+  AuditChain1797400000000,
 ];

@@ -1,0 +1,139 @@
+import { auditKeyOf, DashboardIdentity, readChainHead } from '@pcs/dashboard-identity';
+import { spawnSync } from 'node:child_process';
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { migrateDatabase } from '@pcs/database';
+
+const CLI = path.join(__dirname, '..', 'dist', 'apps', 'ops', 'src', 'admin.js');
+
+/**
+ * The audit log proves its own integrity (contract §22), in a database of its
+ * own (it is broken on purpose): append-only in PostgreSQL, an HMAC chain
+ * keyed from the master key, and a head outside the database; the operator's
+ * `audit:verify` names the first broken entry.
+ */
+describe('the audit chain, broken on purpose and found', () => {
+  const name = `pcs_audit_${crypto.randomBytes(4).toString('hex')}`;
+  let url: string;
+  let dataSource: DataSource;
+  let identity: DashboardIdentity;
+  const masterKey = crypto.randomBytes(32);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcs-audit-'));
+  const businessId = crypto.randomUUID();
+
+  const admin = (...args: string[]) => {
+    const result = spawnSync(process.execPath, [CLI, ...args], {
+      env: { ...process.env, DATABASE_URL: url, SECRETS_MASTER_KEY: masterKey.toString('base64'), DATA_DIR: dataDir, LOG_LEVEL: 'error' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    const lines = result.stdout.split('\n').filter((l) => l.length > 0);
+    return { status: result.status, stderr: result.stderr, json: lines.length === 1 ? JSON.parse(lines[0]) : {} };
+  };
+  const write = async (n: number) => {
+    for (let i = 0; i < n; i++)
+      await identity.audit({
+        businessId,
+        userId: null,
+        email: `person${i}@example.uy`,
+        action: i % 2 ? 'refund' : 'sign-in',
+        target: `pi_${i}`,
+        result: 'succeeded',
+        detail: { amount: `${i}.50`, nested: { z: 1, a: [i, 'ñ'] } },
+        address: '203.0.113.7',
+      });
+  };
+  /** What only the database's owner could do: the triggers off for one change. */
+  const tamper = async (sql: string, params: unknown[] = []) => {
+    const owner = new Client({ connectionString: url });
+    await owner.connect();
+    try {
+      await owner.query('BEGIN');
+      await owner.query('ALTER TABLE dashboard_audit DISABLE TRIGGER USER');
+      await owner.query(sql, params);
+      await owner.query('ALTER TABLE dashboard_audit ENABLE TRIGGER USER');
+      await owner.query('COMMIT');
+    } finally {
+      await owner.end();
+    }
+  };
+
+  beforeAll(async () => {
+    const server = new Client({ connectionString: process.env.TEST_DATABASE_SERVER_URL });
+    await server.connect();
+    await server.query(`CREATE DATABASE ${name}`);
+    await server.end();
+    const at = new URL(process.env.TEST_DATABASE_SERVER_URL!);
+    at.pathname = `/${name}`;
+    url = at.toString();
+    await migrateDatabase(url, () => undefined);
+    dataSource = new DataSource({ type: 'postgres', url, poolSize: 3 });
+    await dataSource.initialize();
+    identity = new DashboardIdentity(dataSource, null, { auditKeys: [auditKeyOf(masterKey)] });
+  }, 120_000);
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    const server = new Client({ connectionString: process.env.TEST_DATABASE_SERVER_URL });
+    await server.connect();
+    await server.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await server.end();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('chains entries written at once by many writers, refuses any change in PostgreSQL, and verifies', async () => {
+    await Promise.all(Array.from({ length: 8 }, () => write(5)));
+    const rows = await dataSource.query('SELECT sequence FROM dashboard_audit ORDER BY sequence');
+    expect(rows.map((r: { sequence: string }) => Number(r.sequence))).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    for (const sql of ["UPDATE dashboard_audit SET result = 'refused'", 'DELETE FROM dashboard_audit', 'TRUNCATE dashboard_audit'])
+      await expect(dataSource.query(sql)).rejects.toThrow(/append-only/);
+    const verified = admin('audit:verify');
+    expect(verified.status).toBe(0);
+    expect(verified.json).toMatchObject({ ok: true, entries: 40, head: { sequence: 40 } });
+    // The command wrote the head outside the database.
+    expect(readChainHead(path.join(dataDir, 'audit-head.json'))).toEqual(verified.json.head);
+    // Another key (another master key) cannot vouch for the chain.
+    const stranger = new DashboardIdentity(dataSource, null, { auditKeys: [auditKeyOf(crypto.randomBytes(32))] });
+    expect((await stranger.verifyAuditChain(null)).ok).toBe(false);
+  }, 120_000);
+
+  it('names the first entry changed, a removed tail (never overwriting the outside head), and a removed entry', async () => {
+    const headFile = path.join(dataDir, 'audit-head.json');
+    const [{ detail }] = await dataSource.query('SELECT detail FROM dashboard_audit WHERE sequence = 17');
+    await tamper(`UPDATE dashboard_audit SET detail = '{"amount":"9999.00"}' WHERE sequence = 17`);
+    const changed = admin('audit:verify');
+    expect(changed.status).toBe(1);
+    expect(changed.json).toMatchObject({ ok: false, firstBroken: { sequence: 17, reason: expect.stringContaining('HMAC') } });
+    expect(changed.stderr).toContain('the audit chain is broken');
+    // Put back exactly as written: whole again (what is checked is the content, whatever jsonb does to key order).
+    await tamper('UPDATE dashboard_audit SET detail = $1 WHERE sequence = 17', [JSON.stringify(detail)]);
+    expect(admin('audit:verify').json).toMatchObject({ ok: true, entries: 40 });
+
+    // The last two entries removed: the chain alone is whole, the head outside the database is not.
+    await tamper('DELETE FROM dashboard_audit WHERE sequence > 38');
+    expect((await identity.verifyAuditChain(null)).ok).toBe(true);
+    expect(admin('audit:verify').json).toMatchObject({
+      ok: false,
+      firstBroken: { sequence: 39, reason: expect.stringContaining('says 40') },
+    });
+    // New entries take the removed places: the head is not moved over them, and the difference is found.
+    await write(3);
+    expect(await identity.advanceChainHead(headFile)).toEqual({ head: { sequence: 40, hmac: expect.any(String) }, agrees: false });
+    expect(readChainHead(headFile)!.sequence).toBe(40);
+    expect(admin('audit:verify').json).toMatchObject({
+      ok: false,
+      firstBroken: { sequence: 40, reason: expect.stringContaining('differs') },
+    });
+
+    // An entry removed from the middle.
+    await tamper('DELETE FROM dashboard_audit WHERE sequence = 10');
+    expect(admin('audit:verify', '--head', path.join(dataDir, 'none.json')).json).toMatchObject({
+      ok: false,
+      firstBroken: { sequence: 10, reason: 'entry 10 is missing (found 11)' },
+    });
+  }, 120_000);
+});
