@@ -89,6 +89,45 @@ describe('operator commands (npm run admin)', () => {
     expect((await newPair.get('/merchant')).status).toBe(401);
   });
 
+  it('rotates a secret on the same key (credentials:rotate --api-key): both verify during the grace, then only the new; lists last uses', async () => {
+    const business = admin('business:create', '--name', 'Rotating business').json;
+    const key = String(business.apiKey);
+    const first = clientFor(app, { apiKey: key, apiSecret: String(business.apiSecret) });
+    expect((await first.get('/merchant')).status).toBe(200);
+    const rotated = admin('credentials:rotate', '--api-key', key, '--grace-minutes', '30');
+    expect(rotated.status).toBe(0);
+    expect(rotated.json).toEqual({ apiKey: key, apiSecret: expect.stringMatching(/^sk_/), previousSecretExpiresAt: expect.any(String) });
+    const second = clientFor(app, { apiKey: key, apiSecret: String(rotated.json.apiSecret) });
+    // The change reaches every process at once; both secrets verify during the grace.
+    expect((await second.get('/merchant')).status).toBe(200);
+    expect((await first.get('/merchant')).status).toBe(200);
+    // The last use of each secret, to the minute, and never a secret in the listing.
+    const listed = admin('credentials:list', '--business', String(business.businessId));
+    expect(listed.status).toBe(0);
+    expect(listed.stdout).not.toContain(String(rotated.json.apiSecret));
+    expect(listed.stdout).not.toContain(String(business.apiSecret));
+    const summary = (listed.json.credentials as Record<string, unknown>[]).find((c) => c.apiKey === key)!;
+    expect(summary).toMatchObject({ usable: true, lastUsedAt: expect.any(String), previousSecretLastUsedAt: expect.any(String) });
+    expect(new Date(String(summary.previousSecretExpiresAt)).getTime()).toBeGreaterThan(Date.now() + 29 * 60_000);
+    // A later rotation ends the earlier grace: two secrets at most ever verify.
+    const third = admin('credentials:rotate', '--api-key', key, '--grace-minutes', '0');
+    const latest = clientFor(app, { apiKey: key, apiSecret: String(third.json.apiSecret) });
+    expect((await latest.get('/merchant')).status).toBe(200);
+    expect((await first.get('/merchant')).status).toBe(401);
+    expect((await second.get('/merchant')).status).toBe(401);
+    expect(admin('credentials:rotate', '--api-key', 'pk_unknown').status).toBe(1);
+    // Both rotations are in the business's audit log, the key and never a secret.
+    const audit = await bed.dataSource.query(
+      `SELECT action, target, detail FROM dashboard_audit WHERE business_id = $1 ORDER BY audit_id`,
+      [business.businessId],
+    );
+    expect(audit.map((a: Record<string, string>) => [a.action, a.target])).toEqual([
+      ['credentials:rotate-secret', key],
+      ['credentials:rotate-secret', key],
+    ]);
+    expect(JSON.stringify(audit)).not.toContain('sk_');
+  });
+
   it('makes a credential require version 2 signing, and back (credentials:require-timestamp)', async () => {
     const business = admin('business:create', '--name', 'Timestamped business').json as { apiKey: string; apiSecret: string };
     const pair = clientFor(app, { apiKey: business.apiKey, apiSecret: business.apiSecret });

@@ -43,6 +43,7 @@ describe('deployment files', () => {
       'PAYINS_API_URL',
       'DASHBOARD_API_KEY',
       'DASHBOARD_API_SECRET',
+      'DASHBOARD_IDLE_MINUTES',
     ];
     expect(shared.filter((name) => !SETTINGS.includes(name))).toEqual([]);
     expect(SETTINGS.filter((name) => !shared.includes(name) && !perService.includes(name))).toEqual([]);

@@ -53,6 +53,22 @@ export function dashboard(app: INestApplicationContext): DashboardIdentity {
   });
 }
 
+/** What the operator did to a credential, in its business's audit log (contract §22): the key, never a secret. */
+async function credentialAudit(
+  app: INestApplicationContext,
+  businessId: string | null,
+  action: string,
+  apiKey: string,
+  detail: Record<string, unknown>,
+): Promise<void> {
+  const owner =
+    businessId ??
+    (await app.get<DataSource>(getDataSourceToken()).query('SELECT business_id FROM api_credential WHERE api_key = $1', [apiKey]))[0]
+      ?.business_id;
+  if (owner)
+    await dashboard(app).audit({ businessId: owner, userId: null, email: 'operator', action, target: apiKey, result: 'succeeded', detail });
+}
+
 /** A broken audit chain: the verdict is still the command's one JSON object, and it exits 1. */
 export class AuditBroken extends Error {
   constructor(readonly verdict: object) {
@@ -131,11 +147,19 @@ export const COMMANDS: Record<string, Command> = {
       merchantRepresentation({ merchant: await app.get(MerchantService).suspend(asMerchantId(uuid(o, 'merchant'))), credentials: null }),
   },
   'credentials:rotate': {
-    usage: 'credentials:rotate (--business <businessId> | --merchant <merchantId>) [--grace-minutes <n>]',
+    usage: 'credentials:rotate (--api-key <apiKey> | --business <businessId> | --merchant <merchantId>) [--grace-minutes <n>]',
     run: async (app, o) => {
       const grace = o['grace-minutes'] === undefined ? DEFAULT_ROTATION_GRACE_MINUTES : Number(o['grace-minutes']);
       if (!Number.isInteger(grace) || grace < 0) throw new UsageError('--grace-minutes must be a non-negative integer');
-      if ((o.business === undefined) === (o.merchant === undefined)) throw new UsageError('give exactly one of --business or --merchant');
+      if (o['api-key'] !== undefined) {
+        // A new secret for the same key (contract §22): both verify until the grace ends.
+        if (o.business !== undefined || o.merchant !== undefined) throw new UsageError('--api-key rotates that key alone');
+        const rotated = await asUsageErrors(() => app.get(CredentialService).rotateSecret(required(o, 'api-key'), grace));
+        await credentialAudit(app, rotated.businessId, 'credentials:rotate-secret', rotated.apiKey, { graceMinutes: grace });
+        return { apiKey: rotated.apiKey, apiSecret: rotated.apiSecret, previousSecretExpiresAt: rotated.previousSecretExpiresAt };
+      }
+      if ((o.business === undefined) === (o.merchant === undefined))
+        throw new UsageError('give one of --api-key, --business or --merchant');
       let owner: { businessId: BusinessId; merchantId: MerchantId | null };
       if (o.merchant !== undefined) owner = await merchantOwner(app, asMerchantId(uuid(o, 'merchant')));
       else {
@@ -144,7 +168,16 @@ export const COMMANDS: Record<string, Command> = {
         owner = { businessId, merchantId: null };
       }
       const { apiKey, apiSecret } = await app.get(CredentialService).rotate(owner, grace);
+      await credentialAudit(app, owner.businessId, 'credentials:rotate', apiKey, { merchantId: owner.merchantId, graceMinutes: grace });
       return { apiKey, apiSecret };
+    },
+  },
+  'credentials:list': {
+    usage: "credentials:list --business <businessId>   # its credentials and its merchants', with their last use; never a secret",
+    run: async (app, o) => {
+      const businessId = asBusinessId(uuid(o, 'business'));
+      if (!(await app.get(BusinessService).exists(businessId))) throw new UsageError('no business has that id');
+      return { credentials: await app.get(CredentialService).summariesOf(businessId) };
     },
   },
   'credentials:require-timestamp': {
@@ -152,7 +185,8 @@ export const COMMANDS: Record<string, Command> = {
     run: async (app, o) => {
       const apiKey = required(o, 'api-key');
       const requireTimestamp = o.off !== true;
-      await app.get(CredentialService).requireTimestamp(apiKey, requireTimestamp);
+      await asUsageErrors(() => app.get(CredentialService).requireTimestamp(apiKey, requireTimestamp));
+      await credentialAudit(app, null, 'credentials:require-timestamp', apiKey, { requireTimestamp });
       return { apiKey, requireTimestamp };
     },
   },
@@ -231,7 +265,9 @@ export const COMMANDS: Record<string, Command> = {
   'credentials:revoke': {
     usage: 'credentials:revoke --api-key <apiKey>',
     run: async (app, o) => {
-      await app.get(CredentialService).revoke(required(o, 'api-key'));
+      const apiKey = required(o, 'api-key');
+      await app.get(CredentialService).revoke(apiKey);
+      await credentialAudit(app, null, 'credentials:revoke', apiKey, {});
       return { revoked: true };
     },
   },

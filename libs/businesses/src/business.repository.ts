@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { StoredCredential } from './domain/credential';
+import { CredentialSummary, StoredCredential } from './domain/credential';
 import type { BusinessId, MerchantId } from '@pcs/kernel';
 
 /** Where businesses and the country processors enabled for them are kept (port; the TypeORM adapter is in persistence/). */
@@ -21,6 +21,12 @@ export abstract class CredentialRepository {
   abstract insert(manager: EntityManager, credential: StoredCredential): Promise<void>;
   abstract findByApiKey(manager: EntityManager, apiKey: string): Promise<StoredCredential | null>;
   abstract findById(manager: EntityManager, credentialId: string): Promise<StoredCredential | null>;
+  /** A new secret on the same key; the current one becomes the previous one until `previousExpiresAt` (contract §22). */
+  abstract replaceSecret(manager: EntityManager, credentialId: string, secretCiphertext: string, previousExpiresAt: Date): Promise<void>;
+  /** The last use of one of a credential's secrets, to the minute; a later minute only. */
+  abstract recordUse(manager: EntityManager, credentialId: string, secret: 'current' | 'previous', minute: Date): Promise<void>;
+  /** The credentials of a business and of its merchants, with their last uses. */
+  abstract summariesOf(manager: EntityManager, businessId: BusinessId): Promise<CredentialSummary[]>;
   abstract exists(manager: EntityManager, apiKey: string): Promise<boolean>;
   /**
    * Serialises work on one owner's credentials (a transaction-scoped advisory

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { ChangeFeed, InvalidatedCache, inTransaction } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Caller, MerchantId } from '@pcs/kernel';
+import { BusinessId, Caller, MerchantId } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { CredentialRepository } from './business.repository';
 import {
   CredentialOwner,
+  CredentialSummary,
   DEFAULT_ROTATION_GRACE_MINUTES,
   generateCredentials,
   IssuedCredentials,
@@ -30,7 +31,9 @@ const DECOY_SECRET = crypto.randomBytes(32).toString('hex');
  */
 @Injectable()
 export class CredentialService {
-  private readonly cache: InvalidatedCache<{ row: StoredCredential; secret: string }>;
+  private readonly cache: InvalidatedCache<{ row: StoredCredential; secret: string; previous: string | null }>;
+  /** The minute each secret's last use was recorded in, by this process: a use writes at most once a minute. */
+  private readonly recordedUse = new Map<string, number>();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -85,18 +88,76 @@ export class CredentialService {
       apiKey.length <= 64
         ? await this.cache.get(apiKey, async () => {
             const row = await this.credentials.findByApiKey(this.dataSource.manager, apiKey);
-            return row && { row, secret: this.secretBox.open(row.secretCiphertext, row.apiKey) };
+            return (
+              row && {
+                row,
+                secret: this.secretBox.open(row.secretCiphertext, row.apiKey),
+                previous: row.previousSecretCiphertext ? this.secretBox.open(row.previousSecretCiphertext, row.apiKey) : null,
+              }
+            );
           })
         : null;
     // Expiry is a time on the row: checked on every request, cached or not.
-    if (!known || !isUsable(known.row, new Date())) {
+    const now = new Date();
+    if (!known || !isUsable(known.row, now)) {
       signatureMatches(DECOY_SECRET, signature, payloads);
       return { refused: 'signature' };
     }
-    const { row, secret } = known;
-    if (!signatureMatches(secret, signature, payloads)) return { refused: 'signature' };
+    const { row, secret, previous } = known;
+    // After a rotation on the same key, the previous secret verifies until its grace ends (contract §22).
+    const used = signatureMatches(secret, signature, payloads)
+      ? 'current'
+      : previous && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now && signatureMatches(previous, signature, payloads)
+        ? 'previous'
+        : null;
+    if (!used) return { refused: 'signature' };
     if (version === 1 && row.requireTimestamp) return { refused: 'version' };
+    this.noteUse(row, used, now);
     return { caller: { credentialId: row.credentialId, businessId: row.businessId, merchantId: row.merchantId } };
+  }
+
+  /** The last use of a secret, to the minute: written once a minute at most (and never waited for), never per request. */
+  private noteUse(row: StoredCredential, secret: 'current' | 'previous', now: Date): void {
+    const minute = Math.floor(now.getTime() / 60_000);
+    const credentialId = row.credentialId;
+    // Remembered by the secret itself (its sealed form's tail), not its place: after a rotation, "current" is another secret.
+    const sealed = secret === 'current' ? row.secretCiphertext : (row.previousSecretCiphertext ?? '');
+    const key = `${credentialId}:${sealed.slice(-24)}`;
+    if (this.recordedUse.get(key) === minute) return;
+    if (this.recordedUse.size > 50_000) this.recordedUse.clear();
+    this.recordedUse.set(key, minute);
+    this.credentials
+      .recordUse(this.dataSource.manager, credentialId, secret, new Date(minute * 60_000))
+      .catch(() => this.recordedUse.delete(key));
+  }
+
+  /**
+   * `credentials:rotate --api-key`: a new secret for the same key (contract
+   * §22). The previous secret verifies too until the grace ends; a later
+   * rotation ends any earlier grace (two secrets at most ever verify).
+   */
+  async rotateSecret(
+    apiKey: string,
+    graceMinutes = DEFAULT_ROTATION_GRACE_MINUTES,
+  ): Promise<IssuedCredentials & { previousSecretExpiresAt: Date; businessId: string }> {
+    if (!Number.isInteger(graceMinutes) || graceMinutes < 0) throw new Error('grace minutes must be a non-negative integer');
+    const rotated = await inTransaction(this.dataSource, async (manager) => {
+      const found = await this.credentials.findByApiKey(manager, apiKey);
+      if (!found || !isUsable(found, new Date())) throw new Error('no usable credential has that api key');
+      await this.credentials.lockOwner(manager, found);
+      const row = (await this.credentials.findByApiKey(manager, apiKey))!;
+      const apiSecret = generateCredentials().apiSecret;
+      const previousSecretExpiresAt = new Date(Date.now() + graceMinutes * 60_000);
+      await this.credentials.replaceSecret(manager, row.credentialId, this.secretBox.seal(apiSecret, apiKey), previousSecretExpiresAt);
+      return { apiKey, apiSecret, previousSecretExpiresAt, businessId: row.businessId };
+    });
+    this.cache.invalidate(apiKey);
+    return rotated;
+  }
+
+  /** `credentials:list` and the team page: a business's credentials and its merchants', with their last uses, never a secret. */
+  summariesOf(businessId: BusinessId): Promise<CredentialSummary[]> {
+    return this.credentials.summariesOf(this.dataSource.manager, businessId);
   }
 
   /**

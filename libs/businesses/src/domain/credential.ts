@@ -38,4 +38,22 @@ export interface StoredCredential {
   readonly revokedAt: Date | null;
   /** Only version 2 signatures (with a timestamp) are accepted (contract §17). */
   readonly requireTimestamp?: boolean;
+  /** The secret before the last rotation on this key (contract §22), verified too until its grace ends. */
+  readonly previousSecretCiphertext?: string | null;
+  readonly previousSecretExpiresAt?: Date | null;
+}
+
+/** A credential as the operator and the team page see it: never a secret, with the last use of each of its secrets. */
+export interface CredentialSummary {
+  readonly apiKey: string;
+  readonly businessId: BusinessId;
+  readonly merchantId: MerchantId | null;
+  readonly createdAt: Date;
+  readonly expiresAt: Date | null;
+  readonly revokedAt: Date | null;
+  readonly usable: boolean;
+  readonly lastUsedAt: Date | null;
+  /** Until when the previous secret still verifies (after a rotation on the same key), and when it was last used. */
+  readonly previousSecretExpiresAt: Date | null;
+  readonly previousSecretLastUsedAt: Date | null;
 }

@@ -28,4 +28,11 @@ export class ApiCredentialOrmEntity {
 
   @Column({ name: 'require_timestamp', type: 'boolean', default: false })
   requireTimestamp: boolean;
+
+  /** The secret before the last rotation on this key, sealed, until its grace ends. */
+  @Column({ name: 'previous_secret_ciphertext', type: 'text', nullable: true })
+  previousSecretCiphertext: string | null;
+
+  @Column({ name: 'previous_secret_expires_at', type: 'timestamptz', nullable: true })
+  previousSecretExpiresAt: Date | null;
 }

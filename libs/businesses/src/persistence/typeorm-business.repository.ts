@@ -3,7 +3,7 @@ import * as crypto from 'node:crypto';
 import { EntityManager, In, IsNull } from 'typeorm';
 import { BusinessRepository, CredentialRepository } from '../business.repository';
 import { asBusinessId, asMerchantId, BusinessId, MerchantId } from '@pcs/kernel';
-import { StoredCredential } from '../domain/credential';
+import { CredentialSummary, StoredCredential } from '../domain/credential';
 import { ApiCredentialOrmEntity } from './api-credential.orm-entity';
 import { BusinessOrmEntity } from './business.orm-entity';
 import { BusinessCountryProcessorOrmEntity } from './business-country-processor.orm-entity';
@@ -80,6 +80,55 @@ export class TypeOrmCredentialRepository extends CredentialRepository {
       where: { businessId: owner.businessId, merchantId: owner.merchantId ?? IsNull(), revokedAt: IsNull() },
     });
     return rows.map(credentialFromRow);
+  }
+
+  async replaceSecret(manager: EntityManager, credentialId: string, secretCiphertext: string, previousExpiresAt: Date): Promise<void> {
+    await manager.query(
+      `UPDATE api_credential SET previous_secret_ciphertext = secret_ciphertext, previous_secret_expires_at = $3, secret_ciphertext = $2
+        WHERE credential_id = $1`,
+      [credentialId, secretCiphertext, previousExpiresAt],
+    );
+    // The current secret's last use becomes the previous one's; a secret before it is gone.
+    await manager.query(`DELETE FROM api_credential_use WHERE credential_id = $1 AND secret = 'previous'`, [credentialId]);
+    await manager.query(`UPDATE api_credential_use SET secret = 'previous' WHERE credential_id = $1 AND secret = 'current'`, [
+      credentialId,
+    ]);
+  }
+
+  async recordUse(manager: EntityManager, credentialId: string, secret: 'current' | 'previous', minute: Date): Promise<void> {
+    await manager.query(
+      `INSERT INTO api_credential_use (credential_id, secret, used_at) VALUES ($1, $2, $3)
+       ON CONFLICT (credential_id, secret) DO UPDATE SET used_at = EXCLUDED.used_at WHERE api_credential_use.used_at < EXCLUDED.used_at`,
+      [credentialId, secret, minute],
+    );
+  }
+
+  async summariesOf(manager: EntityManager, businessId: BusinessId): Promise<CredentialSummary[]> {
+    const rows: Record<string, never>[] = await manager.query(
+      `SELECT c.api_key, c.business_id, c.merchant_id, c.created_at, c.expires_at, c.revoked_at,
+              c.revoked_at IS NULL AND (c.expires_at IS NULL OR c.expires_at > now()) AS usable,
+              CASE WHEN c.previous_secret_expires_at > now() THEN c.previous_secret_expires_at END AS previous_expires_at,
+              cur.used_at AS last_used_at, prev.used_at AS previous_last_used_at
+         FROM api_credential c
+         LEFT JOIN api_credential_use cur ON cur.credential_id = c.credential_id AND cur.secret = 'current'
+         LEFT JOIN api_credential_use prev ON prev.credential_id = c.credential_id AND prev.secret = 'previous'
+        WHERE c.business_id = $1
+        ORDER BY c.merchant_id NULLS FIRST, c.created_at DESC
+        LIMIT 1000`,
+      [businessId],
+    );
+    return rows.map((row) => ({
+      apiKey: row.api_key,
+      businessId: asBusinessId(row.business_id),
+      merchantId: row.merchant_id === null ? null : asMerchantId(row.merchant_id),
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+      revokedAt: row.revoked_at,
+      usable: row.usable,
+      lastUsedAt: row.last_used_at,
+      previousSecretExpiresAt: row.previous_expires_at,
+      previousSecretLastUsedAt: row.previous_last_used_at,
+    }));
   }
 
   async setExpiry(manager: EntityManager, credentialId: string, expiresAt: Date): Promise<void> {

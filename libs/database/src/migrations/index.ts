@@ -20,6 +20,7 @@ import { Processors1797100000000 } from './1797100000000-processors';
 import { Disputes1797200000000 } from './1797200000000-disputes';
 import { DashboardSecurity1797300000000 } from './1797300000000-dashboard-security';
 import { AuditChain1797400000000 } from './1797400000000-audit-chain';
+import { CredentialSecrets1797500000000 } from './1797500000000-credential-secrets';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   Disputes1797200000000,
   DashboardSecurity1797300000000,
   AuditChain1797400000000,
+  CredentialSecrets1797500000000,
 ];
