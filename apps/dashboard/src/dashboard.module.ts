@@ -25,6 +25,7 @@ import { PageErrors, SessionGuard } from './web';
 @Module({})
 export class DashboardModule {
   static forRoot(settings: DashboardSettings): DynamicModule {
+    const previousKeys = settings.secretsMasterKeyPrevious ? [settings.secretsMasterKeyPrevious] : [];
     return {
       module: DashboardModule,
       imports: [DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: 5 })],
@@ -50,9 +51,9 @@ export class DashboardModule {
         {
           provide: DashboardIdentity,
           useFactory: (dataSource: DataSource) =>
-            new DashboardIdentity(dataSource, new SecretBox(settings.secretsMasterKey), {
+            new DashboardIdentity(dataSource, new SecretBox(settings.secretsMasterKey, previousKeys), {
               idleMinutes: settings.idleMinutes,
-              auditKeys: [auditKeyOf(settings.secretsMasterKey)],
+              auditKeys: [settings.secretsMasterKey, ...previousKeys].map(auditKeyOf),
             }),
           inject: [getDataSourceToken()],
         },

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { closeOnSignal, loadDotEnv, loadEnvironment, resolveSecretsMasterKey, trustProxyOf } from '@pcs/config';
+import { closeOnSignal, loadDotEnv, loadEnvironment, resolvePreviousMasterKey, resolveSecretsMasterKey, trustProxyOf } from '@pcs/config';
 import { resolveDatabase } from '@pcs/database';
 import { Client } from 'pg';
 import * as fs from 'node:fs';
@@ -37,6 +37,7 @@ async function main(): Promise<void> {
       apiSecret,
       trustProxy: trustProxyOf(env.TRUST_PROXY),
       secretsMasterKey: resolveSecretsMasterKey(env),
+      secretsMasterKeyPrevious: resolvePreviousMasterKey(env),
       idleMinutes: env.DASHBOARD_IDLE_MINUTES,
       auditHeadFile: path.join(env.dataDir, AUDIT_HEAD_FILE),
     },

@@ -14,6 +14,8 @@ export abstract class DashboardSettings {
   abstract readonly trustProxy: boolean | number | string;
   /** The master key (SECRETS_MASTER_KEY) that seals the people's second-factor seeds. */
   abstract readonly secretsMasterKey: Buffer;
+  /** SECRETS_MASTER_KEY_PREVIOUS, during a rotation of the master key: read, never written with. */
+  abstract readonly secretsMasterKeyPrevious?: Buffer | null;
   /** Where the audit chain's head is written every minute, outside the database (DATA_DIR/audit-head.json); none in tests that do not ask. */
   abstract readonly auditHeadFile?: string;
   /** DASHBOARD_IDLE_MINUTES: 15 at most, and by default. */

@@ -16,6 +16,7 @@ import {
   ROLES,
 } from '@pcs/dashboard-identity';
 import * as path from 'node:path';
+import { resealEverySecret } from './reseal';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 
@@ -48,8 +49,11 @@ async function merchantOwner(
 
 /** The dashboard's identity as the operator's commands use it: the audit chain keyed from the master key. */
 export function dashboard(app: INestApplicationContext): DashboardIdentity {
+  const settings = app.get(RuntimeSettings);
   return new DashboardIdentity(app.get<DataSource>(getDataSourceToken()), null, {
-    auditKeys: [auditKeyOf(app.get(RuntimeSettings).secretsMasterKey)],
+    auditKeys: [settings.secretsMasterKey, ...(settings.secretsMasterKeyPrevious ? [settings.secretsMasterKeyPrevious] : [])].map(
+      auditKeyOf,
+    ),
   });
 }
 
@@ -230,6 +234,28 @@ export const COMMANDS: Record<string, Command> = {
       const result = { ...verdict, headFile: outside ? { file, ...outside } : null };
       if (!verdict.ok) throw new AuditBroken(result);
       return result;
+    },
+  },
+  'secrets:rotate-master-key': {
+    usage: 'secrets:rotate-master-key   # with the new key in SECRETS_MASTER_KEY and the old one in SECRETS_MASTER_KEY_PREVIOUS',
+    run: async (app) => {
+      const settings = app.get(RuntimeSettings);
+      if (!settings.secretsMasterKeyPrevious)
+        throw new UsageError('set the new key in SECRETS_MASTER_KEY and the one it replaces in SECRETS_MASTER_KEY_PREVIOUS');
+      const resealed = await resealEverySecret(app.get<DataSource>(getDataSourceToken()), settings.secretBox());
+      const businesses: { business_id: string }[] = await app
+        .get<DataSource>(getDataSourceToken())
+        .query('SELECT business_id FROM business');
+      for (const { business_id } of businesses)
+        await dashboard(app).audit({
+          businessId: business_id,
+          userId: null,
+          email: 'operator',
+          action: 'secrets:rotate-master-key',
+          result: 'succeeded',
+          detail: resealed,
+        });
+      return { resealed };
     },
   },
   'user:unlock': {

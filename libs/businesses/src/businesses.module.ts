@@ -18,7 +18,7 @@ import { BusinessCountryProcessorOrmEntity } from './persistence/business-countr
     { provide: CredentialRepository, useClass: TypeOrmCredentialRepository },
     BusinessService,
     CredentialService,
-    { provide: SecretBox, inject: [RuntimeSettings], useFactory: (settings: RuntimeSettings) => new SecretBox(settings.secretsMasterKey) },
+    { provide: SecretBox, inject: [RuntimeSettings], useFactory: (settings: RuntimeSettings) => settings.secretBox() },
   ],
   exports: [BusinessService, CredentialService, SecretBox],
 })

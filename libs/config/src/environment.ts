@@ -84,6 +84,12 @@ export class Environment {
   @Matches(/^[A-Za-z0-9+/=_-]{43,}$/, { message: 'SECRETS_MASTER_KEY must be 32 random bytes in base64 (openssl rand -base64 32)' })
   SECRETS_MASTER_KEY?: string;
 
+  /** The master key before a rotation (contract §22): still read, never written with, until `secrets:rotate-master-key` is done. */
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @Matches(/^[A-Za-z0-9+/=_-]{43,}$/, { message: 'SECRETS_MASTER_KEY_PREVIOUS must be 32 random bytes in base64' })
+  SECRETS_MASTER_KEY_PREVIOUS?: string;
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
 

@@ -1,6 +1,7 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { SecretBox } from './secret-box';
 import { Environment, EnvironmentError } from './environment';
 
 export interface GatewaySettings {
@@ -172,7 +173,19 @@ export class RuntimeSettings {
     readonly preparedStatements: boolean = true,
     readonly settlement: SettlementSettings = DEFAULT_SETTLEMENT_SETTINGS,
     readonly dailyRuns: DailyRunSettings = DEFAULT_DAILY_RUN_SETTINGS,
+    /** SECRETS_MASTER_KEY_PREVIOUS: opens what it sealed while a rotation of the master key is under way; never seals. */
+    readonly secretsMasterKeyPrevious: Buffer | null = null,
   ) {}
+
+  /** The box every sealed secret goes through: sealing with the master key, opening with it or the previous one. */
+  secretBox(): SecretBox {
+    return new SecretBox(this.secretsMasterKey, this.secretsMasterKeyPrevious ? [this.secretsMasterKeyPrevious] : []);
+  }
+}
+
+/** SECRETS_MASTER_KEY_PREVIOUS, decoded, or null. */
+export function resolvePreviousMasterKey(env: Environment): Buffer | null {
+  return env.SECRETS_MASTER_KEY_PREVIOUS ? decodeKey(env.SECRETS_MASTER_KEY_PREVIOUS) : null;
 }
 
 /**

@@ -3,13 +3,19 @@ import * as crypto from 'node:crypto';
 const VERSION = 'v1';
 
 /**
- * AES-256-GCM encryption of credential secrets at rest. The associated data
- * binds each ciphertext to its api key, so a ciphertext copied onto another
- * row does not decrypt.
+ * AES-256-GCM encryption of secrets at rest. The associated data binds each
+ * ciphertext to what it belongs to (an api key, an endpoint, a person), so a
+ * ciphertext copied onto another row does not decrypt. Sealing uses the
+ * master key; opening tries it, then the previous master key during a
+ * rotation (contract §22: the previous one is read until every secret is
+ * sealed again under the new one).
  */
 export class SecretBox {
-  constructor(private readonly key: Buffer) {
-    if (key.length !== 32) throw new Error('SecretBox needs a 32-byte key');
+  constructor(
+    private readonly key: Buffer,
+    private readonly previousKeys: readonly Buffer[] = [],
+  ) {
+    for (const k of [key, ...previousKeys]) if (k.length !== 32) throw new Error('SecretBox needs 32-byte keys');
   }
 
   seal(plaintext: string, associatedData: string): string {
@@ -23,9 +29,22 @@ export class SecretBox {
   open(sealed: string, associatedData: string): string {
     const [version, iv, tag, body] = sealed.split(':');
     if (version !== VERSION || !iv || !tag || body === undefined) throw new Error('unrecognised secret format');
-    const decipher = crypto.createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64'));
-    decipher.setAAD(Buffer.from(associatedData, 'utf8'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64'));
-    return Buffer.concat([decipher.update(Buffer.from(body, 'base64')), decipher.final()]).toString('utf8');
+    let failure: unknown;
+    for (const key of [this.key, ...this.previousKeys]) {
+      try {
+        const decipher = crypto.createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'));
+        decipher.setAAD(Buffer.from(associatedData, 'utf8'));
+        decipher.setAuthTag(Buffer.from(tag, 'base64'));
+        return Buffer.concat([decipher.update(Buffer.from(body, 'base64')), decipher.final()]).toString('utf8');
+      } catch (error) {
+        failure = error;
+      }
+    }
+    throw failure;
+  }
+
+  /** The same secret sealed again under the master key (the rotation of the master key). */
+  reseal(sealed: string, associatedData: string): string {
+    return this.seal(this.open(sealed, associatedData), associatedData);
   }
 }

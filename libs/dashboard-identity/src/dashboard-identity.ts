@@ -683,13 +683,18 @@ export class DashboardIdentity {
 
   private seal(secret: string, userId: string): string {
     if (!this.secrets) throw new IdentityError('the dashboard identity needs the secrets sealer for second factors');
-    return this.secrets.seal(secret, `dashboard-mfa:${userId}`);
+    return this.secrets.seal(secret, mfaSealedFor(userId));
   }
 
   private open(sealed: string, userId: string): string {
     if (!this.secrets) throw new IdentityError('the dashboard identity needs the secrets sealer for second factors');
-    return this.secrets.open(sealed, `dashboard-mfa:${userId}`);
+    return this.secrets.open(sealed, mfaSealedFor(userId));
   }
+}
+
+/** What a person's second-factor seed is bound to when sealed (its associated data). */
+export function mfaSealedFor(userId: string): string {
+  return `dashboard-mfa:${userId}`;
 }
 
 function actor(user: DashboardUser): Pick<AuditEntry, 'businessId' | 'userId' | 'email'> {

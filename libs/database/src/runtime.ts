@@ -7,6 +7,7 @@ import {
   EnvironmentError,
   parseRetrySchedule,
   publicBaseUrlFor,
+  resolvePreviousMasterKey,
   resolveSecretsMasterKey,
   RuntimeSettings,
   trustProxyOf,
@@ -46,6 +47,7 @@ export function webhooksAllowLocalhost(env: Environment): boolean {
 
 export async function prepareRuntime(env: Environment, log: (line: string) => void): Promise<PreparedRuntime> {
   const secretsMasterKey = resolveSecretsMasterKey(env);
+  const previousMasterKey = resolvePreviousMasterKey(env);
   const mail = {
     ...DEFAULT_MAIL_SETTINGS,
     smtpUrl: env.SMTP_URL ?? null,
@@ -99,6 +101,7 @@ export async function prepareRuntime(env: Environment, log: (line: string) => vo
           sandboxPayoutDelaySeconds: parseRetrySchedule(env.PAYOUT_SANDBOX_DELAY)[0],
         },
         { ...DEFAULT_DAILY_RUN_SETTINGS, claim: env.DAILY_RUNS === 'on' },
+        previousMasterKey,
       ),
   };
 }

@@ -156,6 +156,7 @@ export class GatewayAccounts {
   }
 }
 
-function sealedFor(merchantId: string, provider: string, field: string): string {
+/** What a gateway account's sealed credential is bound to (its associated data). */
+export function sealedFor(merchantId: string, provider: string, field: string): string {
   return `gateway-account:${merchantId}:${provider}:${field}`;
 }
