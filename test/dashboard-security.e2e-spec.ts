@@ -182,6 +182,10 @@ describe('the dashboard: second factor, lockout, sessions, https', () => {
     const row = adminPage.locator('#team tr', { hasText: person.email });
     expect(await row.locator('[data-locked]').count()).toBe(1);
     await screenshot(adminPage, 'dashboard-team-locked');
+    // The API credentials and when each was last used (the dashboard's own signs every page), never a secret.
+    const lastUsed = adminPage.locator(`[data-last-used="${bed.tenant.business.apiKey}"]`);
+    expect(await lastUsed.textContent()).toMatch(/\d{4}.*UTC/);
+    expect(await adminPage.content()).not.toContain(bed.tenant.business.apiSecret);
     await row.locator('button[data-action="unlock"]').click();
     expect(await adminPage.textContent('#notice')).toBe(`${person.email} may sign in again.`);
     await adminPage.locator('#team tr', { hasText: person.email }).locator('button[data-action="reset-mfa"]').click();

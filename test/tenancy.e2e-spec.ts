@@ -105,6 +105,27 @@ describe('tenant isolation', () => {
     expect(relationship.active).toBe(true);
   });
 
+  it("lists a caller's own credentials only, with their last use and never a secret (GET /credential)", async () => {
+    // A signed request first: its use is recorded (to the minute, off the request's path).
+    await clientFor(app, owner.merchants[0]).get('/merchant');
+    const business = await clientFor(app, owner.business).get('/credential');
+    expect(business.status).toBe(200);
+    const keys = (business.body as { apiKey: string }[]).map((c) => c.apiKey).sort();
+    expect(keys).toEqual([owner.business.apiKey, owner.merchants[0].apiKey, owner.merchants[1].apiKey].sort());
+    const text = JSON.stringify(business.body);
+    for (const secret of [owner.business.apiSecret, owner.merchants[0].apiSecret, stranger.business.apiSecret])
+      expect(text).not.toContain(secret);
+    const merchant = await clientFor(app, owner.merchants[0]).get('/credential');
+    expect(merchant.body).toEqual([
+      expect.objectContaining({ apiKey: owner.merchants[0].apiKey, merchantId: victimId, usable: true, lastUsedAt: expect.any(String) }),
+    ]);
+    for (const [, client] of intruders()) {
+      const seen = JSON.stringify((await client.get('/credential')).body);
+      expect(seen).not.toContain(owner.merchants[0].apiKey);
+      expect(seen).not.toContain(owner.business.apiKey);
+    }
+  });
+
   it('relating with a foreign merchantId is a 404 too', async () => {
     const processors = (await clientFor(app, stranger.business).get('/business-country-processor')).body;
     const response = await clientFor(app, stranger.business).post('/merchant-country-processor', {

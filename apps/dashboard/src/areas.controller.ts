@@ -389,11 +389,15 @@ export class TeamController {
   private async render(request: DashboardRequest, response: Response, notice?: string, problem?: string, status = 200): Promise<void> {
     const { user, csrfToken } = request.dashboard!;
     if (user.merchantId) throw new PageError(403, 'forbidden');
-    const [people, merchants] = await Promise.all([this.identity.usersOf(user.businessId), this.payins.merchants(user)]);
+    const [people, merchants, credentials] = await Promise.all([
+      this.identity.usersOf(user.businessId),
+      this.payins.merchants(user),
+      this.payins.credentials(),
+    ]);
     response
       .status(status)
       .set(DASHBOARD_HEADERS)
-      .send(teamPage(languageOf(request), { user, csrfToken, people, merchants, notice, problem }));
+      .send(teamPage(languageOf(request), { user, csrfToken, people, merchants, credentials, notice, problem }));
   }
 
   @Post()

@@ -1,9 +1,30 @@
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import { RequestsInFlight } from '@pcs/observability';
 import type { NextFunction, Request, Response } from 'express';
 import { DashboardModule } from './dashboard.module';
 import { DashboardSettings } from './settings';
 import { multipartForms } from './uploads';
+
+const inFlightOf = new WeakMap<NestExpressApplication, RequestsInFlight>();
+
+/** How long a stopping dashboard waits for the requests in flight, as the APIs do. */
+export const DASHBOARD_DRAIN_MS = 8_000;
+
+/**
+ * Closes the dashboard as a deployment stops it (SIGTERM), like the APIs:
+ * the requests in flight answer first (at most `drainMs`), then the app and
+ * its database pool close.
+ */
+export async function closeDashboard(
+  app: NestExpressApplication,
+  drainMs = DASHBOARD_DRAIN_MS,
+  log: (line: string) => void = () => {},
+): Promise<void> {
+  const inFlight = inFlightOf.get(app);
+  if (inFlight && !(await inFlight.drained(drainMs))) log(`requests still in flight after ${drainMs} ms: closing anyway`);
+  await app.close();
+}
 
 /** The dashboard app, as its main.ts and the tests build it. */
 export async function createDashboard(settings: DashboardSettings, logLevel = 'info'): Promise<NestExpressApplication> {
@@ -12,6 +33,13 @@ export async function createDashboard(settings: DashboardSettings, logLevel = 'i
     logger: logLevel === 'silent' ? false : ['error', 'warn', ...(logLevel === 'info' || logLevel === 'debug' ? (['log'] as const) : [])],
   });
   app.disable('x-powered-by');
+  // Every request counts until it is answered: a SIGTERM lets them finish before the database closes (closeDashboard).
+  const inFlight = new RequestsInFlight();
+  inFlightOf.set(app, inFlight);
+  app.use((_request: Request, response: Response, next: NextFunction) => {
+    inFlight.track(response);
+    next();
+  });
   app.set('trust proxy', settings.trustProxy);
   // Over https (or a proxy's X-Forwarded-Proto that TRUST_PROXY lets speak): browsers keep to https for a year.
   app.use((request: Request, response: Response, next: NextFunction) => {

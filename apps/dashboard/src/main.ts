@@ -5,7 +5,7 @@ import { Client } from 'pg';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AUDIT_HEAD_FILE } from '@pcs/dashboard-identity';
-import { createDashboard } from './dashboard';
+import { closeDashboard, createDashboard, DASHBOARD_DRAIN_MS } from './dashboard';
 
 const log = (line: string) => process.stderr.write(`[dashboard] ${line}\n`);
 
@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   await app.listen(env.DASHBOARD_PORT);
   log(`listening on ${await app.getUrl()}`);
   closeOnSignal(async () => {
-    await app.close();
+    await closeDashboard(app, DASHBOARD_DRAIN_MS, log);
     await database.stop();
   }, log);
 }

@@ -20,6 +20,7 @@ export type BalanceTransaction = PayinsComponents['schemas']['BalanceTransaction
 export type Payout = PayinsComponents['schemas']['PayoutResponse'];
 export type ReconciliationRun = PayinsComponents['schemas']['ReconciliationRunResponse'];
 export type Dispute = PayinsComponents['schemas']['DisputeResponse'];
+export type Credential = PayinsComponents['schemas']['CredentialResponse'];
 export type DisputeFilters = NonNullable<PayinsPaths['/dispute']['get']['parameters']['query']>;
 export type PayoutFilters = NonNullable<PayinsPaths['/payout']['get']['parameters']['query']>;
 type ErrorBody = { errorId?: string; showMessage?: { EN: string; ES: string } };
@@ -368,6 +369,11 @@ export class Payins {
     },
   ): Promise<void> {
     await this.answer(this.client.PUT('/merchant/{merchantId}/configuration', { params: { path: { merchantId } }, body }));
+  }
+
+  /** The business's API credentials and its merchants', with each secret's last use (the team page; never a secret). */
+  credentials(): Promise<Credential[]> {
+    return this.answer(this.client.GET('/credential'));
   }
 
   /** Disputes of the person's scope, the nearest evidence due date first. */

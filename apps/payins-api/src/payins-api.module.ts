@@ -34,6 +34,7 @@ import { PayoutController } from './settlement/payout.controller';
 import { ReconciliationRunController } from './settlement/reconciliation-run.controller';
 import { ProcessorReportsWorkersModule } from '@pcs/processor-reports';
 import { DisputeWorkersModule } from '@pcs/disputes';
+import { CredentialController } from './credential/credential.controller';
 import { DisputeController } from './dispute/dispute.controller';
 
 /** The payins API: merchants, payers, instruments, payment intents, links, payins. */
@@ -82,6 +83,7 @@ export class PayinsApiModule {
         BankController,
         ReconciliationRunController,
         DisputeController,
+        CredentialController,
       ],
     };
   }

@@ -1,6 +1,15 @@
 import { can, DashboardUser, Role, ROLES, TeamMember } from '@pcs/dashboard-identity';
 import { PageLanguage } from '@pcs/pages';
-import type { EventSummary, Link, Merchant, MerchantConfiguration, MerchantCountryProcessor, Payer, WebhookEndpoint } from '../payins';
+import type {
+  Credential,
+  EventSummary,
+  Link,
+  Merchant,
+  MerchantConfiguration,
+  MerchantCountryProcessor,
+  Payer,
+  WebhookEndpoint,
+} from '../payins';
 import { csrfField, dashboardPage, dateTime, html, money } from './layout';
 import { CURRENCIES } from './payments';
 import { fill, Texts, TEXTS } from './texts';
@@ -238,7 +247,10 @@ function checkbox(id: string, name: string, label: string, checked: boolean): st
   return `<p><label for="${html(id)}" style="font-weight:400"><input id="${html(id)}" type="checkbox" name="${name}" value="on"${checked ? ' checked' : ''} style="width:auto"> ${html(label)}</label></p>`;
 }
 
-export function teamPage(language: PageLanguage, frame: Frame & { people: TeamMember[]; merchants: Merchant[] }): string {
+export function teamPage(
+  language: PageLanguage,
+  frame: Frame & { people: TeamMember[]; merchants: Merchant[]; credentials: Credential[] },
+): string {
   const t = TEXTS[language];
   const names = new Map(frame.merchants.map((m) => [m.merchantId, m.merchantName]));
   const action = (p: TeamMember, path: string, label: string) =>
@@ -263,6 +275,19 @@ export function teamPage(language: PageLanguage, frame: Frame & { people: TeamMe
     frame,
     t.team,
     `${table('team', [t.email, t.role, t.scope, t.secondFactor, t.status, ''], rows)}
+<section aria-labelledby="credentials-title"><h2 id="credentials-title">${t.credentials}</h2>${table(
+      'credentials',
+      [t.apiKey, t.scope, t.status, t.lastUsed, t.previousSecret],
+      frame.credentials.map((c) => [
+        `<code>${html(c.apiKey)}</code>`,
+        html(c.merchantId ? (names.get(c.merchantId) ?? c.merchantId) : t.wholeBusiness),
+        c.usable ? t.active : `<span class="status refused">${c.revokedAt ? t.revoked : t.expired}</span>`,
+        `<span data-last-used="${html(c.apiKey)}">${c.lastUsedAt ? dateTime(c.lastUsedAt, language) : t.never}</span>`,
+        c.previousSecretExpiresAt
+          ? `${fill(t.previousUntil, { until: dateTime(c.previousSecretExpiresAt, language) })} · ${c.previousSecretLastUsedAt ? dateTime(c.previousSecretLastUsedAt, language) : t.never}`
+          : '—',
+      ]),
+    )}</section>
 <section class="card" aria-labelledby="add-person"><h2 id="add-person" style="margin-top:0">${t.addPerson}</h2><form method="post" action="/team">${csrfField(frame.csrfToken)}<div class="grid">
 <p><label for="email">${t.email}</label><input id="email" name="email" type="email" required maxlength="254"></p>
 <p><label for="role">${t.role}</label><select id="role" name="role">${roleOptions}</select></p>
