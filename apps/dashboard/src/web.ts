@@ -133,7 +133,11 @@ export class SessionGuard implements CanActivate {
       if (changes) throw new PageError(403, 'forbidden');
       throw new Redirect(STAGE_PAGES[session.stage]);
     }
-    if (!steps.includes(session.stage)) throw new Redirect('/overview');
+    if (!steps.includes(session.stage)) {
+      // A signed-in person posting to a step of the sign-in: nothing to do there.
+      if (changes) throw new PageError(403, 'forbidden');
+      throw new Redirect('/overview');
+    }
     request.dashboard = session;
     request.sessionToken = token;
     const required = this.reflector.getAllAndOverride<{ permission: Permission; action: string } | undefined>(REQUIRES, targets);
