@@ -31,7 +31,6 @@ describe('the dashboard identity on PostgreSQL', () => {
   const email = () => `person-${crypto.randomUUID().slice(0, 8)}@example.uy`;
   const address = () => `198.51.100.${crypto.randomInt(1, 255)}-${crypto.randomUUID().slice(0, 4)}`;
   const auditKeys = [auditKeyOf(Buffer.from(process.env.TEST_SECRETS_MASTER_KEY!, 'base64'))];
-  const step = (at: number) => Math.floor(at / 1000 / TOTP_PERIOD_SECONDS);
 
   beforeAll(async () => {
     dataSource = new DataSource({ type: 'postgres', url: process.env.TEST_DATABASE_URL, poolSize: 4 });
@@ -134,7 +133,6 @@ describe('the dashboard identity on PostgreSQL', () => {
     expect(await identity.verifyCode(second, recovery.toLowerCase().replace(/-/g, ''), address())).toMatchObject({ outcome: 'next' });
     const third = await again();
     expect(await identity.verifyCode(third, recovery, address())).toEqual({ outcome: 'refused', reason: 'wrong' });
-    expect(step(now)).toBeGreaterThan(0);
   });
 
   it('locks an account after ten failures in a row, passwords and codes alike, even against the right password, until unlocked', async () => {
