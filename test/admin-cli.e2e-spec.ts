@@ -122,6 +122,7 @@ describe('operator commands (npm run admin)', () => {
       [business.businessId],
     );
     expect(audit.map((a: Record<string, string>) => [a.action, a.target])).toEqual([
+      ['business:create', key],
       ['credentials:rotate-secret', key],
       ['credentials:rotate-secret', key],
     ]);
@@ -153,10 +154,11 @@ describe('operator commands (npm run admin)', () => {
   });
 
   it('creates dashboard users (user:create) with a password shown once, scoped to a merchant of the business, and resets it', async () => {
-    const business = admin('business:create', '--name', 'Dashboard business').json as { businessId: string };
+    const business = admin('business:create', '--name', 'Dashboard business').json as { businessId: string; apiKey: string };
     const other = admin('business:create', '--name', 'Another business').json as { businessId: string };
     const merchant = admin('merchant:create', '--business', business.businessId, '--name', 'Shop', '--approve').json as {
       merchantId: string;
+      apiKey: string;
     };
     const email = `ops-${Date.now()}@example.uy`;
     const admin1 = admin('user:create', '--business', business.businessId, '--email', email, '--role', 'admin');
@@ -225,6 +227,8 @@ describe('operator commands (npm run admin)', () => {
       [business.businessId],
     );
     expect(audit.map((a: Record<string, string>) => [a.email, a.action, a.target])).toEqual([
+      ['operator', 'business:create', business.apiKey],
+      ['operator', 'merchant:create', merchant.apiKey],
       ['operator', 'user:create', email],
       ['operator', 'user:create', `shop-${email}`],
       ['operator', 'user:reset-password', email],

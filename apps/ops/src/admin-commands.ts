@@ -125,19 +125,26 @@ export type Command = {
 export const COMMANDS: Record<string, Command> = {
   'business:create': {
     usage: 'business:create --name <name>',
-    run: (app, o) => app.get(BusinessService).create(required(o, 'name')),
+    run: async (app, o) => {
+      const created = await app.get(BusinessService).create(required(o, 'name'));
+      // Its credential is issued with it: in its audit log (contract §22), the key and never the secret.
+      await credentialAudit(app, created.businessId, 'business:create', created.apiKey, {});
+      return created;
+    },
   },
   'merchant:create': {
     usage: 'merchant:create --business <businessId> --name <name> [--country URY|ARG|BRA] [--approve]',
     run: async (app, o) => {
       const country = typeof o.country === 'string' ? o.country.toUpperCase() : 'URY';
       if (!['URY', 'ARG', 'BRA'].includes(country)) throw new UsageError('--country must be URY, ARG or BRA');
-      return app.get(MerchantService).create({
+      const created = await app.get(MerchantService).create({
         businessId: asBusinessId(uuid(o, 'business')),
         name: required(o, 'name'),
         countryIso3: country,
         approve: o.approve === true,
       });
+      await credentialAudit(app, created.businessId, 'merchant:create', created.apiKey, { merchantId: created.merchantId });
+      return created;
     },
   },
   'merchant:approve': {
