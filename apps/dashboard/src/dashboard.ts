@@ -1,3 +1,4 @@
+import { ConsoleLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { RequestsInFlight } from '@pcs/observability';
@@ -5,6 +6,17 @@ import type { NextFunction, Request, Response } from 'express';
 import { DashboardModule } from './dashboard.module';
 import { DashboardSettings } from './settings';
 import { multipartForms } from './uploads';
+
+/** The framework's start-up chatter (every module loaded, every route mapped): not logged, as the APIs do not; the rest is. */
+const FRAMEWORK_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
+
+class QuietStartLogger extends ConsoleLogger {
+  override log(message: unknown, ...rest: unknown[]): void {
+    const context = rest[rest.length - 1];
+    if (typeof context === 'string' && FRAMEWORK_CONTEXTS.has(context)) return;
+    super.log(message, ...(rest as [string]));
+  }
+}
 
 const inFlightOf = new WeakMap<NestExpressApplication, RequestsInFlight>();
 
@@ -30,7 +42,12 @@ export async function closeDashboard(
 export async function createDashboard(settings: DashboardSettings, logLevel = 'info'): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(DashboardModule.forRoot(settings), {
     bodyParser: false,
-    logger: logLevel === 'silent' ? false : ['error', 'warn', ...(logLevel === 'info' || logLevel === 'debug' ? (['log'] as const) : [])],
+    logger:
+      logLevel === 'silent'
+        ? false
+        : new QuietStartLogger({
+            logLevels: ['error', 'warn', ...(logLevel === 'info' || logLevel === 'debug' ? (['log'] as const) : [])],
+          }),
   });
   app.disable('x-powered-by');
   // Every request counts until it is answered: a SIGTERM lets them finish before the database closes (closeDashboard).
