@@ -2,7 +2,8 @@ import * as crypto from 'node:crypto';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { DataSource } from 'typeorm';
 import { generatePassword, hashPassword, verifyPassword } from './password';
-import { auditKeyId, CHAIN_START, ChainHead, ChainVerdict, entryHmac, readChainHead, writeChainHead } from './audit-chain';
+import { ChainHead, ChainVerdict } from './audit-chain';
+import { AuditEntry, AuditLog, AuditRecord } from './audit-log';
 import { PASSWORD_HISTORY, PasswordProblem, passwordProblem } from './password-policy';
 import { enrolmentOf, newRecoveryCodes, newTotpSecret, recoveryCodeHash, SecretSealer, totpStepOf } from './second-factor';
 import { Role } from './roles';
@@ -44,27 +45,6 @@ export type PasswordChangeResult =
   | { readonly outcome: 'refused'; readonly problem: PasswordProblem | 'wrong-current' }
   | { readonly outcome: 'locked'; readonly retryAfterSeconds: number };
 
-export interface AuditEntry {
-  readonly businessId: string;
-  readonly userId: string | null;
-  readonly email: string;
-  /** What was attempted: `sign-in`, `refund`, `user:create` … */
-  readonly action: string;
-  /** What it was done to (a payment intent's id, an email), never a secret. */
-  readonly target?: string | null;
-  readonly result: 'succeeded' | 'refused' | 'failed';
-  readonly detail?: Record<string, unknown>;
-  /** The client's address (the dashboard's request), or none (an operator command). */
-  readonly address?: string | null;
-}
-
-export interface AuditRecord extends AuditEntry {
-  readonly auditId: string;
-  readonly at: Date;
-  /** Its place in the chain (none for an entry written before the chain existed). */
-  readonly sequence: number | null;
-}
-
 /** A person of the team page: when they are locked out, and whether their second factor is enrolled. */
 export interface TeamMember extends DashboardUser {
   readonly createdAt: Date;
@@ -85,9 +65,6 @@ export const LOCKOUT_MINUTES = 30;
 /** Sign-in failures allowed per client address in the window below, across accounts, before sign-in from it waits. */
 export const SIGN_IN_FAILURES_PER_ADDRESS = 20;
 export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
-
-/** The advisory lock that orders the audit log's writers (one chain for the whole log). */
-const AUDIT_CHAIN_LOCK = 7_202_611;
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,189}\.[^\s@]{1,63}$/;
 const USER_COLUMNS = 'u.user_id, u.business_id, u.merchant_id, u.email, u.role';
@@ -117,8 +94,7 @@ export class DashboardIdentity {
   private readonly failuresByAddress: RateLimiterPostgres;
   private readonly idleMinutes: number;
 
-  private readonly auditKeys: Map<string, Buffer>;
-  private readonly auditKey: Buffer | null;
+  private readonly log: AuditLog;
 
   /**
    * `secrets` seals the second factors' seeds; `auditKeys` (from the master
@@ -130,8 +106,7 @@ export class DashboardIdentity {
     private readonly secrets: SecretSealer | null = null,
     options: { idleMinutes?: number; auditKeys?: readonly Buffer[] } = {},
   ) {
-    this.auditKey = options.auditKeys?.[0] ?? null;
-    this.auditKeys = new Map((options.auditKeys ?? []).map((key) => [auditKeyId(key), key]));
+    this.log = new AuditLog(dataSource, options.auditKeys ?? []);
     this.failuresByAddress = new RateLimiterPostgres({
       storeClient: dataSource,
       storeType: 'typeorm',
@@ -474,169 +449,26 @@ export class DashboardIdentity {
     await this.dataSource.query('DELETE FROM dashboard_sign_in_limit WHERE expire < $1', [Date.now()]);
   }
 
-  /**
-   * Appends an entry to the audit log, chained (contract §22): under a lock
-   * that orders every writer (the dashboards and the operator's commands),
-   * the entry takes the next sequence and an HMAC over its content and the
-   * previous entry's. The database refuses any change to it afterwards.
-   */
-  async audit(entry: AuditEntry): Promise<void> {
-    if (!this.auditKey) throw new IdentityError('the dashboard identity needs the audit key to write the audit log');
-    const key = this.auditKey;
-    const content = {
-      businessId: entry.businessId,
-      userId: entry.userId,
-      email: withoutNul(entry.email).slice(0, 254),
-      action: entry.action,
-      target: entry.target === null || entry.target === undefined ? null : withoutNul(entry.target).slice(0, 200),
-      result: entry.result,
-      // jsonb holds no \u0000 either: what a hostile request typed is recorded without it.
-      detail: JSON.parse(JSON.stringify(withoutNulDeep(entry.detail ?? {}))) as unknown,
-      address: entry.address ? withoutNul(entry.address).slice(0, 64) : null,
-    };
-    await this.dataSource.transaction(async (manager) => {
-      await manager.query('SELECT pg_advisory_xact_lock($1)', [AUDIT_CHAIN_LOCK]);
-      const [last] = await manager.query(
-        'SELECT sequence, hmac FROM dashboard_audit WHERE sequence IS NOT NULL ORDER BY sequence DESC LIMIT 1',
-      );
-      const chained = { ...content, sequence: last ? Number(last.sequence) + 1 : 1, at: new Date() };
-      const hmac = entryHmac(key, last?.hmac ?? CHAIN_START, chained);
-      await manager.query(
-        `INSERT INTO dashboard_audit (business_id, user_id, email, action, target, result, detail, address, at, sequence, hmac, key_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-        [
-          content.businessId,
-          content.userId,
-          content.email,
-          content.action,
-          content.target,
-          content.result,
-          JSON.stringify(content.detail),
-          content.address,
-          chained.at,
-          chained.sequence,
-          hmac,
-          auditKeyId(key),
-        ],
-      );
-    });
+  /** Appends an entry to the audit log (see AuditLog). */
+  audit(entry: AuditEntry): Promise<void> {
+    return this.log.append(entry);
   }
 
-  /** The chain's head: the last entry's sequence and HMAC (null before any). */
-  async auditHead(): Promise<ChainHead | null> {
-    const [last] = await this.dataSource.query(
-      'SELECT sequence, hmac FROM dashboard_audit WHERE sequence IS NOT NULL ORDER BY sequence DESC LIMIT 1',
-    );
-    return last ? { sequence: Number(last.sequence), hmac: last.hmac } : null;
+  /** The audit log of a business, newest first, a page at a time. */
+  auditLog(businessId: string, options: { limit: number; before?: string }): Promise<AuditRecord[]> {
+    return this.log.page(businessId, options);
   }
 
-  /**
-   * Moves the head kept outside the database forward to the log's head —
-   * only forward, and only when the entry the file names is still the one
-   * it names: a log whose tail was removed (or rewritten) never overwrites
-   * the evidence of it. Answers what the file says afterwards, and whether
-   * the log still agrees with it.
-   */
-  async advanceChainHead(file: string): Promise<{ head: ChainHead | null; agrees: boolean }> {
-    const outside = readChainHead(file);
-    const head = await this.auditHead();
-    if (outside) {
-      const [kept] = await this.dataSource.query('SELECT hmac FROM dashboard_audit WHERE sequence = $1', [outside.sequence]);
-      if (!kept || kept.hmac !== outside.hmac) return { head: outside, agrees: false };
-      if (!head || head.sequence <= outside.sequence) return { head: outside, agrees: true };
-    }
-    if (head) writeChainHead(file, head);
-    return { head, agrees: true };
+  auditHead(): Promise<ChainHead | null> {
+    return this.log.head();
   }
 
-  /**
-   * `audit:verify`: reads the whole log in order and recomputes every HMAC;
-   * names the first entry that is not what was written (changed, inserted,
-   * out of order, a gap) and, against the head kept outside the database, a
-   * removed tail. Entries written before the chain existed (no sequence) may
-   * only come first.
-   */
-  async verifyAuditChain(outsideHead: ChainHead | null): Promise<ChainVerdict> {
-    let previous = CHAIN_START;
-    let expected = 1;
-    let entries = 0;
-    let lastId = '0';
-    let chained = false;
-    const broken = (sequence: number, auditId: string | null, reason: string): ChainVerdict => ({
-      ok: false,
-      entries,
-      firstBroken: { sequence, auditId, reason },
-    });
-    for (;;) {
-      const rows: Record<string, never>[] = await this.dataSource.query(
-        `SELECT audit_id, sequence, at, business_id, user_id, email, action, target, result, detail, address, hmac, key_id
-           FROM dashboard_audit WHERE audit_id > $1 ORDER BY audit_id LIMIT 1000`,
-        [lastId],
-      );
-      if (rows.length === 0) break;
-      for (const row of rows) {
-        lastId = String(row.audit_id);
-        entries++;
-        if (row.sequence === null) {
-          if (chained) return broken(expected, lastId, 'an entry without its place in the chain after the chain began');
-          continue;
-        }
-        chained = true;
-        const sequence = Number(row.sequence);
-        if (sequence !== expected) return broken(expected, lastId, `entry ${expected} is missing (found ${sequence})`);
-        const key = this.auditKeys.get(row.key_id);
-        if (!key) return broken(sequence, lastId, `no key of id ${String(row.key_id)} to verify it`);
-        const hmac = entryHmac(key, previous, {
-          sequence,
-          at: row.at,
-          businessId: row.business_id,
-          userId: row.user_id,
-          email: row.email,
-          action: row.action,
-          target: row.target,
-          result: row.result,
-          detail: row.detail,
-          address: row.address,
-        });
-        if (hmac !== row.hmac) return broken(sequence, lastId, 'its HMAC does not match its content and the entry before it');
-        if (outsideHead && sequence === outsideHead.sequence && hmac !== outsideHead.hmac)
-          return broken(sequence, lastId, `entry ${sequence} differs from the head outside the database`);
-        previous = hmac;
-        expected++;
-      }
-    }
-    const head = expected > 1 ? { sequence: expected - 1, hmac: previous } : null;
-    if (outsideHead) {
-      if (!head || head.sequence < outsideHead.sequence)
-        return broken(
-          (head?.sequence ?? 0) + 1,
-          null,
-          `the log ends at ${head?.sequence ?? 0}; the head outside the database says ${outsideHead.sequence}`,
-        );
-    }
-    return { ok: true, entries, head };
+  advanceChainHead(file: string): Promise<{ head: ChainHead | null; agrees: boolean }> {
+    return this.log.advanceHead(file);
   }
 
-  /** The audit log of a business, newest first, a page at a time (`before`: the last id of the previous page). */
-  async auditLog(businessId: string, options: { limit: number; before?: string }): Promise<AuditRecord[]> {
-    const rows = await this.dataSource.query(
-      `SELECT audit_id, sequence, at, business_id, user_id, email, action, target, result, detail, address FROM dashboard_audit
-        WHERE business_id = $1 AND ($2::bigint IS NULL OR audit_id < $2::bigint) ORDER BY audit_id DESC LIMIT $3`,
-      [businessId, options.before ?? null, options.limit],
-    );
-    return rows.map((row: Record<string, never>) => ({
-      auditId: String(row.audit_id),
-      sequence: row.sequence === null ? null : Number(row.sequence),
-      at: row.at,
-      businessId: row.business_id,
-      userId: row.user_id,
-      email: row.email,
-      action: row.action,
-      target: row.target,
-      result: row.result,
-      detail: row.detail,
-      address: row.address,
-    }));
+  verifyAuditChain(outsideHead: ChainHead | null): Promise<ChainVerdict> {
+    return this.log.verify(outsideHead);
   }
 
   /** The next stage of a signing-in session: a new password when one is due, else signed in (its idle time from now). */
@@ -699,19 +531,6 @@ export function mfaSealedFor(userId: string): string {
 
 function actor(user: DashboardUser): Pick<AuditEntry, 'businessId' | 'userId' | 'email'> {
   return { businessId: user.businessId, userId: user.userId, email: user.email };
-}
-
-/** PostgreSQL's text holds no NUL: what a request typed is recorded without it, never refused for it. */
-function withoutNul(value: string): string {
-  return value.split('\u0000').join('');
-}
-
-function withoutNulDeep(value: unknown): unknown {
-  if (typeof value === 'string') return withoutNul(value);
-  if (Array.isArray(value)) return value.map(withoutNulDeep);
-  if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [withoutNul(k), withoutNulDeep(v)]));
-  return value;
 }
 
 function toUser(row: Record<string, string>): DashboardUser {
