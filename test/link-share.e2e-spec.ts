@@ -1,4 +1,4 @@
-import { clientFor, createTenant, errorShape } from '@pcs/testing';
+import { clientFor, createTenant, errorShape, eventually } from '@pcs/testing';
 import { freePort } from './payins-app';
 import { Inbox } from './smtp-inbox';
 import { Testbed, testbed } from './testbed';
@@ -65,7 +65,11 @@ describe('sharing a link by email', () => {
     expect(mail.html).toContain(`href="${link.url}"`);
     expect(mail.html).toContain('lang="es"');
     expect(mail.html).toContain('lang="en"');
-    const rows = await outbox('ana@example.uy');
+    // The worker marks the message sent once the SMTP server took it: a moment after the inbox has it.
+    const rows = await eventually(
+      () => outbox('ana@example.uy'),
+      (found) => found.every((row) => row.status !== 'PENDING'),
+    );
     expect(rows).toEqual([{ status: 'SENT', attempts: 1, last_error: null }]);
     // The worker has nothing more to send: the message is not sent a second time.
     await new Promise((resolve) => setTimeout(resolve, 1500));

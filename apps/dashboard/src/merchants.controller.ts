@@ -1,0 +1,71 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { DashboardIdentity } from '@pcs/dashboard-identity';
+import type { Response } from 'express';
+import { merchantsPage } from './pages/areas';
+import { DASHBOARD_HEADERS } from './pages/layout';
+import { TEXTS } from './pages/texts';
+import { Payins, PayinsApiError } from './payins';
+import type { DashboardRequest } from './web';
+import { actorOf, languageOf, PageError, Redirect, Requires } from './web';
+import { apiProblem, ownMerchant, text } from './area-forms';
+
+/** Merchants and their configuration (admins change it). */
+@Controller('merchants')
+export class MerchantsController {
+  constructor(
+    private readonly payins: Payins,
+    private readonly identity: DashboardIdentity,
+  ) {}
+
+  @Get()
+  async show(@Req() request: DashboardRequest, @Res() response: Response, @Query('done') done: unknown): Promise<void> {
+    await this.render(request, response, done === 'configured' ? TEXTS[languageOf(request)].configurationSaved : undefined);
+  }
+
+  private async render(request: DashboardRequest, response: Response, notice?: string, problem?: string, status = 200): Promise<void> {
+    const { user, csrfToken } = request.dashboard!;
+    const merchants = await this.payins.merchants(user);
+    const configurations = new Map(
+      await Promise.all(merchants.map(async (m) => [m.merchantId, await this.payins.configurationOf(m.merchantId)] as const)),
+    );
+    response
+      .status(status)
+      .set(DASHBOARD_HEADERS)
+      .send(merchantsPage(languageOf(request), { user, csrfToken, merchants, configurations, notice, problem }));
+  }
+
+  @Post(':id/configuration')
+  @HttpCode(200)
+  @Requires('configure-merchants', 'merchant:configure')
+  async configure(
+    @Req() request: DashboardRequest,
+    @Res() response: Response,
+    @Param('id') id: string,
+    @Body() body: Record<string, unknown>,
+  ): Promise<void> {
+    const merchantId = await ownMerchant(this.payins, request, id);
+    if (!merchantId) throw new PageError(404, 'notFound');
+    const emails = text(body.notificationEmails, 1000)
+      .split(/[,;\s]+/)
+      .filter(Boolean)
+      .slice(0, 20);
+    const configuration = {
+      ...(text(body.shortName, 32) ? { shortName: text(body.shortName, 32) } : {}),
+      notificationEmails: emails,
+      paymentSuccessNotification: body.paymentSuccessNotification === 'on',
+      paymentErrorNotification: body.paymentErrorNotification === 'on',
+      fastPaymentsEnabled: body.fastPaymentsEnabled === 'on',
+    };
+    const audit = { ...actorOf(request), action: 'merchant:configure', target: merchantId };
+    try {
+      await this.payins.configure(merchantId, configuration);
+    } catch (error) {
+      const problem = apiProblem(error, languageOf(request));
+      await this.identity.audit({ ...audit, result: 'refused', detail: { errorId: (error as PayinsApiError).body?.errorId } });
+      await this.render(request, response, undefined, problem, 400);
+      return;
+    }
+    await this.identity.audit({ ...audit, result: 'succeeded', detail: configuration });
+    throw new Redirect('/merchants?done=configured');
+  }
+}

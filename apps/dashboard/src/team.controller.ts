@@ -1,0 +1,119 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { DashboardIdentity, IdentityError, isRole } from '@pcs/dashboard-identity';
+import type { Response } from 'express';
+import { teamPage } from './pages/areas';
+import { DASHBOARD_HEADERS } from './pages/layout';
+import { fill, TEXTS } from './pages/texts';
+import { Payins, UUID } from './payins';
+import type { DashboardRequest } from './web';
+import { actorOf, languageOf, PageError, Requires } from './web';
+import { ownMerchant, text } from './area-forms';
+
+/** The team: the business's people, adding one, and a new password for one (admins of the whole business). */
+@Controller('team')
+export class TeamController {
+  constructor(
+    private readonly payins: Payins,
+    private readonly identity: DashboardIdentity,
+  ) {}
+
+  @Get()
+  @Requires('manage-users', 'team:read')
+  async show(@Req() request: DashboardRequest, @Res() response: Response): Promise<void> {
+    await this.render(request, response);
+  }
+
+  private async render(request: DashboardRequest, response: Response, notice?: string, problem?: string, status = 200): Promise<void> {
+    const { user, csrfToken } = request.dashboard!;
+    if (user.merchantId) throw new PageError(403, 'forbidden');
+    const [people, merchants, credentials] = await Promise.all([
+      this.identity.usersOf(user.businessId),
+      this.payins.merchants(user),
+      this.payins.credentials(),
+    ]);
+    response
+      .status(status)
+      .set(DASHBOARD_HEADERS)
+      .send(teamPage(languageOf(request), { user, csrfToken, people, merchants, credentials, notice, problem }));
+  }
+
+  @Post()
+  @HttpCode(200)
+  @Requires('manage-users', 'user:create')
+  async add(@Req() request: DashboardRequest, @Res() response: Response, @Body() body: Record<string, unknown>): Promise<void> {
+    const { user } = request.dashboard!;
+    if (user.merchantId) throw new PageError(403, 'forbidden');
+    const t = TEXTS[languageOf(request)];
+    const merchantId =
+      body.merchantId === '' || body.merchantId === undefined ? null : await ownMerchant(this.payins, request, body.merchantId);
+    if (merchantId === undefined || !isRole(body.role)) throw new PageError(400, 'unreadable');
+    const audit = {
+      ...actorOf(request),
+      action: 'user:create',
+      target: text(body.email, 200),
+    };
+    try {
+      const created = await this.identity.createUser({
+        businessId: user.businessId,
+        merchantId,
+        email: text(body.email, 254),
+        role: body.role,
+      });
+      await this.identity.audit({ ...audit, result: 'succeeded', detail: { role: created.role, merchantId } });
+      // The password is shown once, on this answer (not in a URL, not in the audit log).
+      await this.render(request, response, fill(t.personAdded, { password: created.password }));
+    } catch (error) {
+      if (!(error instanceof IdentityError)) throw error;
+      await this.identity.audit({ ...audit, result: 'refused', detail: { reason: error.message } });
+      await this.render(request, response, undefined, error.message, 400);
+    }
+  }
+
+  /** Unlocks a person locked out by ten failures (contract §22), at once; audited. */
+  @Post(':id/unlock')
+  @HttpCode(200)
+  @Requires('manage-users', 'user:unlock')
+  async unlock(@Req() request: DashboardRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
+    const person = await this.member(request, id);
+    await this.identity.unlock(person.userId);
+    await this.identity.audit({ ...actorOf(request), action: 'user:unlock', target: person.email, result: 'succeeded' });
+    await this.render(request, response, fill(TEXTS[languageOf(request)].unlocked, { email: person.email }));
+  }
+
+  /** Makes a person enrol a second factor again (a lost phone); their sessions end; audited. */
+  @Post(':id/reset-mfa')
+  @HttpCode(200)
+  @Requires('manage-users', 'user:reset-mfa')
+  async resetMfa(@Req() request: DashboardRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
+    const person = await this.member(request, id);
+    await this.identity.resetSecondFactor(person.userId);
+    await this.identity.audit({ ...actorOf(request), action: 'user:reset-mfa', target: person.email, result: 'succeeded' });
+    await this.render(request, response, fill(TEXTS[languageOf(request)].mfaReset, { email: person.email }));
+  }
+
+  /** Another person of the admin's business (never themselves: their own are the account page's), or 404. */
+  private async member(request: DashboardRequest, id: string) {
+    const { user } = request.dashboard!;
+    if (user.merchantId || !UUID.test(id) || id === user.userId) throw new PageError(404, 'notFound');
+    const person = await this.identity.memberOf(user.businessId, id);
+    if (!person) throw new PageError(404, 'notFound');
+    return person;
+  }
+
+  @Post(':id/reset-password')
+  @HttpCode(200)
+  @Requires('manage-users', 'user:reset-password')
+  async reset(@Req() request: DashboardRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
+    const { user } = request.dashboard!;
+    if (user.merchantId || !UUID.test(id) || id === user.userId) throw new PageError(404, 'notFound');
+    const reset = await this.identity.resetPasswordOf(user.businessId, id);
+    if (!reset) throw new PageError(404, 'notFound');
+    await this.identity.audit({
+      ...actorOf(request),
+      action: 'user:reset-password',
+      target: reset.email,
+      result: 'succeeded',
+    });
+    await this.render(request, response, fill(TEXTS[languageOf(request)].passwordReset, { email: reset.email, password: reset.password }));
+  }
+}
