@@ -1,11 +1,9 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DashboardIdentity, totpCodeOf } from '@pcs/dashboard-identity';
-import { codeFor, Person, readyPerson, testIdentity, testMasterKey } from './dashboard-people';
+import { codeFor, listeningDashboard, Person, readyPerson } from './dashboard-people';
 import { fitsWidth, launchChromium, screenshot } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import { Browser, Page } from 'playwright-core';
-import { createDashboard } from '../apps/dashboard/src/dashboard';
-import { freePort } from './payins-app';
 import { Testbed, testbed } from './testbed';
 import { WebhookReceiver } from './webhook-receiver';
 
@@ -23,21 +21,7 @@ describe('the dashboard: links, payers, webhooks, merchants, team', () => {
 
   beforeAll(async () => {
     bed = await testbed({ payer: { firstName: 'Valentina', lastName: `Areas${crypto.randomInt(1000, 9999)}`, email: 'vale@example.uy' } });
-    dashboard = await createDashboard(
-      {
-        databaseUrl: process.env.TEST_DATABASE_URL!,
-        payinsApiUrl: await bed.app.getUrl(),
-        apiKey: bed.tenant.business.apiKey,
-        apiSecret: bed.tenant.business.apiSecret,
-        trustProxy: false,
-        secretsMasterKey: testMasterKey(),
-      },
-      'silent',
-    );
-    const port = await freePort();
-    await dashboard.listen(port, '127.0.0.1');
-    base = `http://127.0.0.1:${port}`;
-    identity = testIdentity(bed.dataSource);
+    ({ dashboard, base, identity } = await listeningDashboard(bed));
     const person = (role: 'admin' | 'operator' | 'viewer') => readyPerson(identity, { businessId: bed.tenant.business.businessId, role });
     [admin, operator, viewer] = await Promise.all([person('admin'), person('operator'), person('viewer')]);
     await receiver.start();

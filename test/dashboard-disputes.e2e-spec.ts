@@ -1,6 +1,6 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DashboardIdentity } from '@pcs/dashboard-identity';
-import { codeFor, Person, readyPerson, testIdentity, testMasterKey } from './dashboard-people';
+import { codeFor, listeningDashboard, Person, readyPerson } from './dashboard-people';
 import { DisputeReports } from '@pcs/disputes';
 import { eventually, fitsWidth, launchChromium, multipartBody, pdfFile, pngFile, screenshot } from '@pcs/testing';
 import * as crypto from 'node:crypto';
@@ -8,8 +8,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Browser, Page } from 'playwright-core';
-import { createDashboard } from '../apps/dashboard/src/dashboard';
-import { freePort } from './payins-app';
 import { Testbed, testbed } from './testbed';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -31,21 +29,7 @@ describe('the dashboard: disputes', () => {
   beforeAll(async () => {
     bed = await testbed({ merchants: 2, payer: { firstName: 'Diego', lastName: 'Disputa', email: 'diego@example.uy' } });
     reports = bed.app.get(DisputeReports);
-    dashboard = await createDashboard(
-      {
-        databaseUrl: process.env.TEST_DATABASE_URL!,
-        payinsApiUrl: await bed.app.getUrl(),
-        apiKey: bed.tenant.business.apiKey,
-        apiSecret: bed.tenant.business.apiSecret,
-        trustProxy: false,
-        secretsMasterKey: testMasterKey(),
-      },
-      'silent',
-    );
-    const port = await freePort();
-    await dashboard.listen(port, '127.0.0.1');
-    base = `http://127.0.0.1:${port}`;
-    identity = testIdentity(bed.dataSource);
+    ({ dashboard, base, identity } = await listeningDashboard(bed));
     const person = (role: 'operator' | 'viewer', merchantId: string | null = null) =>
       readyPerson(identity, { businessId: bed.tenant.business.businessId, merchantId, role });
     [operator, viewer, otherMerchantsOperator] = await Promise.all([

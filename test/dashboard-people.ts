@@ -1,7 +1,12 @@
 import { auditKeyOf, DashboardIdentity, Role, TOTP_PERIOD_SECONDS, totpCodeOf } from '@pcs/dashboard-identity';
 import { SecretBox } from '@pcs/config';
 import * as crypto from 'node:crypto';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { freePort } from '@pcs/database';
 import type { Page } from 'playwright-core';
+import { createDashboard } from '../apps/dashboard/src/dashboard';
+import type { DashboardSettings } from '../apps/dashboard/src/settings';
+import type { Testbed } from './testbed';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 
@@ -19,6 +24,31 @@ export interface Person {
   readonly recoveryCodes: string[];
   /** The last time step a code of theirs was used: a code is taken once per step. */
   lastStep: number;
+}
+
+/**
+ * The real dashboard serving a testbed's business (its credential, this run's database and master
+ * key), listening on a loopback port: the app, its address, and the identity it signs people in with.
+ */
+export async function listeningDashboard(
+  bed: Testbed,
+  settings: Partial<DashboardSettings> = {},
+): Promise<{ dashboard: NestExpressApplication; base: string; identity: DashboardIdentity }> {
+  const dashboard = await createDashboard(
+    {
+      databaseUrl: process.env.TEST_DATABASE_URL!,
+      payinsApiUrl: (await bed.app.getUrl()).replace('[::1]', '127.0.0.1'),
+      apiKey: bed.tenant.business.apiKey,
+      apiSecret: bed.tenant.business.apiSecret,
+      trustProxy: false,
+      secretsMasterKey: testMasterKey(),
+      ...settings,
+    },
+    'silent',
+  );
+  const port = await freePort();
+  await dashboard.listen(port, '127.0.0.1');
+  return { dashboard, base: `http://127.0.0.1:${port}`, identity: testIdentity(bed.dataSource) };
 }
 
 /** The dashboard identity with the test run's master key, as the dashboard builds it. */

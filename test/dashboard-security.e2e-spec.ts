@@ -3,9 +3,7 @@ import { DashboardIdentity, LOCKOUT_FAILURES } from '@pcs/dashboard-identity';
 import { launchChromium, screenshot } from '@pcs/testing';
 import { Browser, Page } from 'playwright-core';
 import request from 'supertest';
-import { createDashboard } from '../apps/dashboard/src/dashboard';
-import { codeFor, Person, readyPerson, signInOverHttp, testIdentity, testMasterKey } from './dashboard-people';
-import { freePort } from './payins-app';
+import { codeFor, listeningDashboard, Person, readyPerson, signInOverHttp } from './dashboard-people';
 import { Testbed, testbed } from './testbed';
 
 /** People and sessions to PCI DSS (contract §22), over HTTP and in a real browser: the steps, codes, lockout, https. */
@@ -21,22 +19,8 @@ describe('the dashboard: second factor, lockout, sessions, https', () => {
   beforeAll(async () => {
     bed = await testbed({});
     businessId = bed.tenant.business.businessId;
-    dashboard = await createDashboard(
-      {
-        databaseUrl: process.env.TEST_DATABASE_URL!,
-        payinsApiUrl: await bed.app.getUrl(),
-        apiKey: bed.tenant.business.apiKey,
-        apiSecret: bed.tenant.business.apiSecret,
-        // The proxy's X-Forwarded-Proto says whether the person came over https.
-        trustProxy: true,
-        secretsMasterKey: testMasterKey(),
-      },
-      'silent',
-    );
-    const port = await freePort();
-    await dashboard.listen(port, '127.0.0.1');
-    base = `http://127.0.0.1:${port}`;
-    identity = testIdentity(bed.dataSource);
+    // The proxy's X-Forwarded-Proto says whether the person came over https.
+    ({ dashboard, base, identity } = await listeningDashboard(bed, { trustProxy: true }));
     admin = await readyPerson(identity, { businessId, role: 'admin' });
     browser = await launchChromium();
   }, 90_000);

@@ -1,13 +1,11 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DashboardIdentity } from '@pcs/dashboard-identity';
-import { codeFor, Person, readyPerson, testIdentity, testMasterKey } from './dashboard-people';
+import { codeFor, listeningDashboard, Person, readyPerson } from './dashboard-people';
 import { MerchantId } from '@pcs/kernel';
 import { PricingService } from '@pcs/settlement';
 import { fitsWidth, launchChromium, screenshot } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import { Browser, Page } from 'playwright-core';
-import { createDashboard } from '../apps/dashboard/src/dashboard';
-import { freePort } from './payins-app';
 import { Testbed, testbed } from './testbed';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -43,21 +41,7 @@ describe('the dashboard: balance, payouts, fees and net, reconciliation', () => 
       .get(PricingService)
       .set(merchantId as MerchantId, oca.merchantCountryProcessorId, { percentage: 3, settlementDelayDays: 0 });
     await bed.paidIntent(500);
-    dashboard = await createDashboard(
-      {
-        databaseUrl: process.env.TEST_DATABASE_URL!,
-        payinsApiUrl: await bed.app.getUrl(),
-        apiKey: bed.tenant.business.apiKey,
-        apiSecret: bed.tenant.business.apiSecret,
-        trustProxy: false,
-        secretsMasterKey: testMasterKey(),
-      },
-      'silent',
-    );
-    const port = await freePort();
-    await dashboard.listen(port, '127.0.0.1');
-    base = `http://127.0.0.1:${port}`;
-    identity = testIdentity(bed.dataSource);
+    ({ dashboard, base, identity } = await listeningDashboard(bed));
     const person = (role: 'operator' | 'viewer') =>
       readyPerson(identity, { businessId: bed.tenant.business.businessId, merchantId: null, role });
     [operator, viewer] = await Promise.all([person('operator'), person('viewer')]);

@@ -1,11 +1,9 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DashboardIdentity } from '@pcs/dashboard-identity';
-import { codeFor, Person, readyPerson, testIdentity, testMasterKey } from './dashboard-people';
+import { codeFor, listeningDashboard, Person, readyPerson } from './dashboard-people';
 import { fitsWidth, launchChromium, screenshot, SignedClient, clientFor, TestTenant } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import { Browser, Page } from 'playwright-core';
-import { createDashboard } from '../apps/dashboard/src/dashboard';
-import { freePort } from './payins-app';
 import { Testbed, testbed } from './testbed';
 import { WebhookReceiver } from './webhook-receiver';
 
@@ -34,22 +32,7 @@ describe('the operations dashboard', () => {
     bed = await testbed({ merchants: 2, payer: { firstName: 'Dash', lastName: 'Board' } });
     ({ tenant, payerId } = bed);
     otherMerchant = clientFor(bed.app, tenant.merchants[1]);
-    const payinsUrl = (await bed.app.getUrl()).replace('[::1]', '127.0.0.1');
-    dashboard = await createDashboard(
-      {
-        databaseUrl: process.env.TEST_DATABASE_URL!,
-        payinsApiUrl: payinsUrl,
-        apiKey: tenant.business.apiKey,
-        apiSecret: tenant.business.apiSecret,
-        trustProxy: false,
-        secretsMasterKey: testMasterKey(),
-      },
-      'silent',
-    );
-    const port = await freePort();
-    await dashboard.listen(port, '127.0.0.1');
-    base = `http://127.0.0.1:${port}`;
-    identity = testIdentity(bed.dataSource);
+    ({ dashboard, base, identity } = await listeningDashboard(bed));
     const person = (role: 'operator' | 'viewer' | 'admin', merchantId: string | null = null) =>
       readyPerson(identity, { businessId: tenant.business.businessId, merchantId, role });
     [operator, viewer, scoped, admin] = await Promise.all([

@@ -10,9 +10,9 @@ export const B2B_API: ApiDescription = {
     'Countries and payment methods a merchant can use (B1–B4), and payment intents (B5–B7): B6 answers with ' +
     '`nextAction.redirect.reference`, a hosted checkout served by this API; the payer picks a method, pays at the gateway, ' +
     'and returns to your `redirectUrl` with `paymentIntentId`, `externalReference`, `status`, `timestamp` and an HMAC-SHA256 ' +
-    '`signature` keyed with the API secret that created the intent (see the README). Confirm the outcome with B7 before shipping. ' +
+    '`signature` keyed with the API secret that created the intent (see docs/decisions.md, the B2B checkout). Confirm the outcome with B7 before shipping. ' +
     'The same payment intent is visible and refundable through the payins API. ' +
-    'Every request carries `api-key` and `signature` (see the README).',
+    'Every request carries `api-key` and `signature` (see docs/integration.md).',
   version: '0.0.1',
   localUrl: 'http://localhost:3001',
 };

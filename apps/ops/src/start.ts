@@ -135,7 +135,7 @@ function summary(
             `  dashboard admin  ${demo.dashboard.email}  password ${demo.dashboard.password}  (first sign-in: an authenticator app's code, then a password of your own)`,
           ]
         : []),
-      'They are not printed again; the file above keeps them. The README walks through a payment with them.',
+      'They are not printed again; the file above keeps them. The README walks through a payment with them (docs/ describes the rest).',
     );
   }
   return lines.join('\n') + '\n\n';

@@ -8,7 +8,7 @@ export const PAYINS_API: ApiDescription = {
   title: 'Payins API',
   description:
     'Merchants and their configuration, country processors, payers, payment instruments, payment intents, refunds, links and payins. ' +
-    'Every request carries `api-key` and `signature` (see the README).',
+    'Every request carries `api-key` and `signature` (see docs/integration.md).',
   version: '0.0.1',
   localUrl: 'http://localhost:3000',
 };

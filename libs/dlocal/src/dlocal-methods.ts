@@ -14,7 +14,7 @@ export const DLOCAL_METHODS: readonly {
   readonly instrumentTypes: readonly string[];
   readonly methods: readonly string[];
   readonly code: string;
-  /** How the README names it. */
+  /** How docs/processors.md names it. */
   readonly what: string;
 }[] = [
   { country: 'URY', instrumentTypes: CARDS, methods: ['VISA', 'MASTER_CARD', 'OCA'], code: 'CARD', what: 'cards' },

@@ -108,7 +108,7 @@ export class MercadoPagoRequestError extends Error {
 
 /**
  * A small typed client of Mercado Pago's REST API over fetch (why not the
- * official SDK: README, "Mercado Pago"). Every request carries
+ * official SDK: docs/processors.md, "Mercado Pago"). Every request carries
  * `Authorization: Bearer <access token>`; every POST an `X-Idempotency-Key`
  * that is our own id for the operation, so a retry after a timeout or a crash
  * never creates a second preference or refund. Each request is bounded by

@@ -170,7 +170,7 @@ export class MercadoPagoGateway extends PaymentGateway {
   /**
    * Nothing to tell Mercado Pago: the preference expires by itself, and a
    * payment made on it anyway meets a final attempt here, which absorbs it
-   * (logged, for the merchant to refund; README, "Not supported yet").
+   * (logged, for the merchant to refund; docs/processors.md, "Not supported yet").
    */
   async closeCheckout(): Promise<void> {}
 

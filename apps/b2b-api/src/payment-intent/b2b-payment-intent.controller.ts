@@ -52,7 +52,7 @@ export class B2bPaymentIntentController {
     summary: 'Create a payment intent for a merchant',
     description:
       'Answers PAYMENT_METHOD_PENDING with `nextAction.redirect.reference`, the hosted checkout to send the payer to. ' +
-      'After paying, the payer returns to `redirectUrl` with signed parameters (see the README); confirm with B7 before shipping.',
+      'After paying, the payer returns to `redirectUrl` with signed parameters (see docs/decisions.md, the B2B checkout); confirm with B7 before shipping.',
     operationId: 'createPaymentIntent',
   })
   @ApiOkResponse({ type: B2bPaymentIntentResponse })

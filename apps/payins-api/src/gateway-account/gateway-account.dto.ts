@@ -71,7 +71,7 @@ export class ConnectDLocalAccountDto {
     isArray: true,
     description:
       'The payment methods collected through dLocal; each must be one the merchant offers and dLocal collects in one of its countries ' +
-      '(README, "dLocal"). Default: all such methods. The rest stay where they were.',
+      '(docs/processors.md, "dLocal"). Default: all such methods. The rest stay where they were.',
   })
   @Optional()
   @IsArray()

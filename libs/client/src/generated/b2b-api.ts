@@ -99,7 +99,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payment intent for a merchant
-         * @description Answers PAYMENT_METHOD_PENDING with `nextAction.redirect.reference`, the hosted checkout to send the payer to. After paying, the payer returns to `redirectUrl` with signed parameters (see the README); confirm with B7 before shipping.
+         * @description Answers PAYMENT_METHOD_PENDING with `nextAction.redirect.reference`, the hosted checkout to send the payer to. After paying, the payer returns to `redirectUrl` with signed parameters (see docs/decisions.md, the B2B checkout); confirm with B7 before shipping.
          */
         post: operations["createPaymentIntent"];
         delete?: never;

@@ -1507,7 +1507,7 @@ export interface components {
             xTransKey: string;
             /** @description Its secret key: signs every request and verifies dLocal’s notifications. Sealed at rest; never answered. */
             secretKey: string;
-            /** @description The payment methods collected through dLocal; each must be one the merchant offers and dLocal collects in one of its countries (README, "dLocal"). Default: all such methods. The rest stay where they were. */
+            /** @description The payment methods collected through dLocal; each must be one the merchant offers and dLocal collects in one of its countries (docs/processors.md, "dLocal"). Default: all such methods. The rest stay where they were. */
             paymentMethods?: ("VISA" | "MASTER_CARD" | "AMERICAN_EXPRESS" | "OCA" | "SANTANDER" | "HSBC" | "BBVA" | "ITAU" | "SCOTIABANK" | "BROU" | "PIX" | "APPLE_PAY" | "GOOGLE_WALLET" | "MERCADO_PAGO")[];
         };
         DLocalAccountResponse: {

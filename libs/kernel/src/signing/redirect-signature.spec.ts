@@ -47,8 +47,8 @@ describe('the signed return to the merchant (contract §13)', () => {
     expect(parsed.searchParams.get('signature')).toBe(VECTOR);
   });
 
-  it("the README's few lines of Node verify what the service signs, and refuse a tampered return", () => {
-    const readme = fs.readFileSync(path.join(__dirname, '..', '..', '..', '..', 'README.md'), 'utf8');
+  it("the docs' few lines of Node verify what the service signs, and refuse a tampered return", () => {
+    const readme = fs.readFileSync(path.join(__dirname, '..', '..', '..', '..', 'docs', 'decisions.md'), 'utf8');
     const code = /```js\n([\s\S]*?function verifyReturn[\s\S]*?)```/.exec(readme)?.[1];
     expect(code).toBeDefined();
     // eslint-disable-next-line @typescript-eslint/no-implied-eval

@@ -31,9 +31,9 @@ describe('Standard Webhooks signatures', () => {
   });
 });
 
-describe("the README's receiver", () => {
+describe('the receiver in docs/integration.md', () => {
   it('accepts what the service signs and refuses a tampered body', async () => {
-    const readme = fs.readFileSync(path.join(__dirname, '..', '..', '..', '..', 'README.md'), 'utf8');
+    const readme = fs.readFileSync(path.join(__dirname, '..', '..', '..', '..', 'docs', 'integration.md'), 'utf8');
     const code = /```js\n((?:(?!```)[\s\S])*new Webhook\(process\.env\.PAYMENTS_WEBHOOK_SECRET\)(?:(?!```)[\s\S])*)```/.exec(readme)?.[1];
     expect(code).toBeDefined();
     const secret = generateWebhookSecret();
