@@ -6,7 +6,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { migrateDatabase } from '@pcs/database';
+
+import { scratchDatabase } from './scratch-database';
 
 const CLI = path.join(__dirname, '..', 'dist', 'apps', 'ops', 'src', 'admin.js');
 
@@ -17,8 +18,8 @@ const CLI = path.join(__dirname, '..', 'dist', 'apps', 'ops', 'src', 'admin.js')
  * `audit:verify` names the first broken entry.
  */
 describe('the audit chain, broken on purpose and found', () => {
-  const name = `pcs_audit_${crypto.randomBytes(4).toString('hex')}`;
   let url: string;
+  let drop: (() => Promise<void>) | undefined;
   let dataSource: DataSource;
   let identity: DashboardIdentity;
   const masterKey = crypto.randomBytes(32);
@@ -63,14 +64,7 @@ describe('the audit chain, broken on purpose and found', () => {
   };
 
   beforeAll(async () => {
-    const server = new Client({ connectionString: process.env.TEST_DATABASE_SERVER_URL });
-    await server.connect();
-    await server.query(`CREATE DATABASE ${name}`);
-    await server.end();
-    const at = new URL(process.env.TEST_DATABASE_SERVER_URL!);
-    at.pathname = `/${name}`;
-    url = at.toString();
-    await migrateDatabase(url, () => undefined);
+    ({ url, drop } = await scratchDatabase('pcs_audit'));
     dataSource = new DataSource({ type: 'postgres', url, poolSize: 3 });
     await dataSource.initialize();
     identity = new DashboardIdentity(dataSource, null, { auditKeys: [auditKeyOf(masterKey)] });
@@ -78,10 +72,7 @@ describe('the audit chain, broken on purpose and found', () => {
 
   afterAll(async () => {
     await dataSource?.destroy();
-    const server = new Client({ connectionString: process.env.TEST_DATABASE_SERVER_URL });
-    await server.connect();
-    await server.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await server.end();
+    await drop?.();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

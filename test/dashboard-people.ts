@@ -3,7 +3,6 @@ import { SecretBox } from '@pcs/config';
 import * as crypto from 'node:crypto';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { freePort } from '@pcs/database';
-import type { Page } from 'playwright-core';
 import { createDashboard } from '../apps/dashboard/src/dashboard';
 import type { DashboardSettings } from '../apps/dashboard/src/settings';
 import type { Testbed } from './testbed';
@@ -114,18 +113,6 @@ export async function codeFor(person: Person): Promise<string> {
     if (recovery) return recovery;
     await new Promise((resolve) => setTimeout(resolve, TOTP_PERIOD_SECONDS * 1000 - (now % (TOTP_PERIOD_SECONDS * 1000)) + 50));
   }
-}
-
-/** Signs a person in through the pages, in a browser: the password, then the code; ends on the page they were going to. */
-export async function signInWithBrowser(page: Page, base: string, person: Person, path = '/overview'): Promise<void> {
-  await page.goto(`${base}/sign-in?next=${encodeURIComponent(path)}`);
-  await page.fill('#email', person.email);
-  await page.fill('#password', person.password);
-  await page.click('button[type=submit]');
-  await page.waitForURL(/\/sign-in\/code/);
-  await page.fill('#code', await codeFor(person));
-  await page.click('#verify');
-  await page.waitForURL(`${base}${path}`);
 }
 
 /** Signs a person in over HTTP (supertest): the session cookie, and the CSRF token of its forms. */

@@ -1,6 +1,6 @@
 import { SecretBox } from '@pcs/config';
 import { auditKeyOf, DashboardIdentity, mfaSealedFor, totpCodeOf } from '@pcs/dashboard-identity';
-import { freePort, migrateDatabase } from '@pcs/database';
+import { freePort } from '@pcs/database';
 import { sealedFor } from '@pcs/gateway-accounts';
 import { hmacHex } from '@pcs/testing';
 import { spawnSync } from 'node:child_process';
@@ -8,10 +8,10 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Client } from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ApiProcess } from './api-process';
+import { scratchDatabase } from './scratch-database';
 
 const CLI = path.join(__dirname, '..', 'dist', 'apps', 'ops', 'src', 'admin.js');
 type Json = Record<string, string>;
@@ -24,11 +24,11 @@ type Json = Record<string, string>;
  * factors and the audit chain all still work.
  */
 describe('the master key, rotated', () => {
-  const name = `pcs_rotation_${crypto.randomBytes(4).toString('hex')}`;
   const oldKey = crypto.randomBytes(32);
   const newKey = crypto.randomBytes(32);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcs-rotation-'));
   let url: string;
+  let drop: (() => Promise<void>) | undefined;
   let dataSource: DataSource;
   let api: ApiProcess | undefined;
 
@@ -56,14 +56,7 @@ describe('the master key, rotated', () => {
   };
 
   beforeAll(async () => {
-    const server = new Client({ connectionString: process.env.TEST_DATABASE_SERVER_URL });
-    await server.connect();
-    await server.query(`CREATE DATABASE ${name}`);
-    await server.end();
-    const at = new URL(process.env.TEST_DATABASE_SERVER_URL!);
-    at.pathname = `/${name}`;
-    url = at.toString();
-    await migrateDatabase(url, () => undefined);
+    ({ url, drop } = await scratchDatabase('pcs_rotation'));
     dataSource = new DataSource({ type: 'postgres', url, poolSize: 2 });
     await dataSource.initialize();
   }, 120_000);
@@ -71,10 +64,7 @@ describe('the master key, rotated', () => {
   afterAll(async () => {
     await api?.stop();
     await dataSource?.destroy();
-    const server = new Client({ connectionString: process.env.TEST_DATABASE_SERVER_URL });
-    await server.connect();
-    await server.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await server.end();
+    await drop?.();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -1,0 +1,25 @@
+import { migrateDatabase } from '@pcs/database';
+import * as crypto from 'node:crypto';
+import { Client } from 'pg';
+
+/**
+ * A migrated database of a spec's own, on this run's server, for what must not touch the shared one
+ * (an audit log broken on purpose, every secret sealed again under another key); `drop` removes it.
+ */
+export async function scratchDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${crypto.randomBytes(4).toString('hex')}`;
+  const onServer = async (sql: string) => {
+    const server = new Client({ connectionString: process.env.TEST_DATABASE_SERVER_URL });
+    await server.connect();
+    try {
+      await server.query(sql);
+    } finally {
+      await server.end();
+    }
+  };
+  await onServer(`CREATE DATABASE ${name}`);
+  const at = new URL(process.env.TEST_DATABASE_SERVER_URL!);
+  at.pathname = `/${name}`;
+  await migrateDatabase(at.toString(), () => undefined);
+  return { url: at.toString(), drop: () => onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
