@@ -42,7 +42,16 @@ export async function verifyPassword(stored: string, password: string): Promise<
 }
 
 /** A generated password: 20 characters of an alphabet without look-alikes (about 115 bits). */
+/**
+ * 20 characters from an alphabet without look-alikes, drawn again until it
+ * holds a letter and a digit: a generated password obeys the same policy as a
+ * chosen one (about one draw in twenty would otherwise have no digit, and the
+ * person could not even type it back as their "current" one under the rules).
+ */
 export function generatePassword(): string {
   const alphabet = 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
-  return Array.from({ length: 20 }, () => alphabet[crypto.randomInt(alphabet.length)]).join('');
+  for (;;) {
+    const drawn = Array.from({ length: 20 }, () => alphabet[crypto.randomInt(alphabet.length)]).join('');
+    if (/[a-zA-Z]/.test(drawn) && /\d/.test(drawn)) return drawn;
+  }
 }
