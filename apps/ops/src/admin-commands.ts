@@ -188,7 +188,7 @@ export const COMMANDS: Record<string, Command> = {
     run: async (app, o) => {
       const businessId = asBusinessId(uuid(o, 'business'));
       if (!(await app.get(BusinessService).exists(businessId))) throw new UsageError('no business has that id');
-      return { credentials: await app.get(CredentialService).summariesOf(businessId) };
+      return { credentials: await app.get(CredentialService).summariesOf({ businessId, merchantId: null }) };
     },
   },
   'credentials:require-timestamp': {

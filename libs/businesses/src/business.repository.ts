@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { CredentialSummary, StoredCredential } from './domain/credential';
-import type { BusinessId, MerchantId } from '@pcs/kernel';
+import type { BusinessId, MerchantId, TenantScope } from '@pcs/kernel';
 
 /** Where businesses and the country processors enabled for them are kept (port; the TypeORM adapter is in persistence/). */
 export abstract class BusinessRepository {
@@ -26,7 +26,7 @@ export abstract class CredentialRepository {
   /** The last use of one of a credential's secrets, to the minute; a later minute only. */
   abstract recordUse(manager: EntityManager, credentialId: string, secret: 'current' | 'previous', minute: Date): Promise<void>;
   /** The credentials of a business and of its merchants, with their last uses. */
-  abstract summariesOf(manager: EntityManager, businessId: BusinessId): Promise<CredentialSummary[]>;
+  abstract summariesOf(manager: EntityManager, scope: TenantScope): Promise<CredentialSummary[]>;
   abstract exists(manager: EntityManager, apiKey: string): Promise<boolean>;
   /**
    * Serialises work on one owner's credentials (a transaction-scoped advisory

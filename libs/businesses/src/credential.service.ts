@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ChangeFeed, InvalidatedCache, inTransaction } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { BusinessId, Caller, MerchantId } from '@pcs/kernel';
+import { Caller, MerchantId, TenantScope } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { CredentialRepository } from './business.repository';
@@ -156,8 +156,8 @@ export class CredentialService {
   }
 
   /** `credentials:list` and the team page: a business's credentials and its merchants', with their last uses, never a secret. */
-  summariesOf(businessId: BusinessId): Promise<CredentialSummary[]> {
-    return this.credentials.summariesOf(this.dataSource.manager, businessId);
+  summariesOf(scope: TenantScope): Promise<CredentialSummary[]> {
+    return this.credentials.summariesOf(this.dataSource.manager, scope);
   }
 
   /**

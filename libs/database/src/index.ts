@@ -10,3 +10,5 @@ export * from './change-feed';
 export * from './database-unavailable';
 export * from './joined-read';
 export * from './prepared-statements';
+export * from './tenancy';
+export * from './statements';

@@ -1,16 +1,27 @@
 import { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { Statement } from './statements';
 
 /**
  * What one context adds to another's read so that both cost one round trip:
  * a subquery (its parameters numbered from $1) run LATERAL beside the other
  * context's row, and how its rows are read back (each row of the read
  * carries the other's columns too; `read` looks at its own). No joined row
- * reads back as `read([])`.
+ * reads back as `read([])`. Opaque outside persistence adapters: the reading
+ * adapter takes it apart with `JoinedRead.parts`.
  */
-export interface JoinedRead<T> {
-  readonly sql: string;
-  readonly values: readonly unknown[];
-  read(rows: readonly Record<string, unknown>[]): T;
+export class JoinedRead<T> {
+  private constructor(
+    private readonly statement: Statement,
+    private readonly reader: (rows: readonly Record<string, unknown>[]) => T,
+  ) {}
+
+  static of<T>(sql: string, values: readonly unknown[], read: (rows: readonly Record<string, unknown>[]) => T): JoinedRead<T> {
+    return new JoinedRead({ sql, values }, read);
+  }
+
+  static parts<T>(joined: JoinedRead<T>): { statement: Statement; read: (rows: readonly Record<string, unknown>[]) => T } {
+    return { statement: joined.statement, read: joined.reader };
+  }
 }
 
 const selects = new WeakMap<EntityMetadata, Map<string, string>>();

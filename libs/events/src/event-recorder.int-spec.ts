@@ -1,10 +1,10 @@
 import { BusinessesModule, BusinessService } from '@pcs/businesses';
 import { RuntimeSettings } from '@pcs/config';
-import { inTransaction } from '@pcs/database';
+import { Guard, inTransaction, Requirement, runChange } from '@pcs/database';
 import { MerchantsModule, MerchantService } from '@pcs/merchants';
 import { serviceContext, ServiceContext } from '@pcs/testing';
 import * as crypto from 'node:crypto';
-import { EventRecorder, rowFound, runChange } from './event-recorder';
+import { EventRecorder } from './event-recorder';
 import { EventsModule } from './events.module';
 
 /** Recording events on PostgreSQL: with the transaction or not at all, and one gapless sequence per subject under concurrency. */
@@ -84,7 +84,7 @@ describe('event recorder on PostgreSQL', () => {
   it('refuses an update that must find its row and does not, with or without events (nothing is written)', async () => {
     const subjectId = crypto.randomUUID();
     const update = `UPDATE event_sequence SET last = last WHERE subject_id = $1 RETURNING subject_id`;
-    await expect(runChange(services.dataSource.manager, update, [subjectId], rowFound('sequence'))).rejects.toThrow(
+    await expect(runChange(services.dataSource.manager, update, [subjectId], Requirement.rowFound('sequence'))).rejects.toThrow(
       'requirement failed: the sequence to update exists',
     );
     await expect(
@@ -92,13 +92,13 @@ describe('event recorder on PostgreSQL', () => {
         recorder.recordAll(manager, [{ type: 'link.used', ...ids, subjectId, object: {} }], {
           sql: update,
           values: [subjectId],
-          requires: rowFound('sequence'),
+          requires: Requirement.rowFound('sequence'),
         }),
       ),
     ).rejects.toThrow('requirement failed: the sequence to update exists');
     expect(await eventsOf(subjectId)).toEqual([]);
     await inTransaction(services.dataSource, (manager) => recorder.record(manager, { type: 'link.used', ...ids, subjectId, object: {} }));
-    await expect(runChange(services.dataSource.manager, update, [subjectId], rowFound('sequence'))).resolves.toBeUndefined();
+    await expect(runChange(services.dataSource.manager, update, [subjectId], Requirement.rowFound('sequence'))).resolves.toBeUndefined();
   });
 
   it('records two subjects in one statement, each in its own sequence, and writes nothing when its guard finds no row', async () => {
@@ -109,9 +109,11 @@ describe('event recorder on PostgreSQL', () => {
     const probe = `guard_probe_${marker.slice(0, 8)}`;
     await services.dataSource.query(`CREATE TABLE ${probe} (id uuid PRIMARY KEY, taken boolean NOT NULL)`);
     await services.dataSource.query(`INSERT INTO ${probe} VALUES ($1, false)`, [marker]);
-    const take = { sql: `UPDATE ${probe} SET taken = true WHERE id = $1 AND NOT taken RETURNING id`, values: [marker] };
-    const requires = { sql: 'EXISTS (SELECT 1 FROM guard0)', reason: 'the probe was free' };
-    // The guard's own $1 is renumbered after the change's values.
+    const take = Guard.of(`UPDATE ${probe} SET taken = true WHERE id = $1 AND NOT taken RETURNING id`, [marker], {
+      required: 'the probe was free',
+    });
+    // A requirement of another context's, with its own $1 (renumbered, as the guard's, after the values before it).
+    const requires = Requirement.of('$1::uuid = ANY (SELECT id FROM guard0)', [marker], 'the probe taken is the marker');
     const recorded = await recorder.recordAll(services.dataSource.manager, [event(one), event(two), event(one)], {
       sql: `SELECT $1::int AS unused`,
       values: [7],

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
-import { afterCommit, queryPrepared } from '@pcs/database';
+import { afterCommit, Guard, queryPrepared, Requirement, shiftParameters } from '@pcs/database';
 import { JobQueue } from '@pcs/jobs';
 import { metrics } from '@pcs/observability';
 import * as crypto from 'node:crypto';
-import { EntityManager, QueryFailedError } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { EventType, RecordedEvent } from './event-types';
 
 export interface NewEvent {
@@ -46,27 +46,28 @@ export class EventRecorder {
    * as CTEs). `change`, when given, is the statement that writes the change
    * itself (an INSERT or UPDATE with its values): it runs in the same
    * statement, so the change and its events cost one round trip.
-   * `change.guards` are further statements (each a CTE, `guard0`, `guard1`,
-   * …, with their own values numbered from $1, each with a RETURNING
-   * clause) run to completion before any
-   * sequence is taken, so a row a guard updates is locked before the
-   * sequences, as every other writer of that row does it.
-   * `change.requires`, a boolean SQL expression over the change's own
-   * parameters (and the guards' CTEs), is checked in the statement
-   * (pcs_require): when false, the statement fails with SQLSTATE P0004 and
+   * `change.guards` are further writes (each a CTE, `guard0`, `guard1`, …)
+   * run to completion before any sequence is taken, so a row a guard updates
+   * is locked before the sequences, as every other writer of that row does
+   * it; a guard that is `required` and wrote nothing fails the statement.
+   * `change.requires` is checked in the statement too (pcs_require): when a
+   * requirement does not hold, the statement fails with SQLSTATE P0004 and
    * writes nothing.
    */
   async recordAll(
     manager: EntityManager,
     events: readonly NewEvent[],
-    change?: { sql?: string; values?: unknown[]; guards?: readonly Statement[]; requires?: { sql: string; reason: string } },
+    change?: { sql?: string; values?: unknown[]; guards?: readonly Guard[]; requires?: Requirement },
   ): Promise<RecordedEvent[]> {
     if (events.length === 0) throw new Error('no events to record');
     const values: unknown[] = [...(change?.values ?? [])];
     const param = (value: unknown) => `$${values.push(value)}`;
+    const checks: string[] = [];
     const guards = (change?.guards ?? []).map((guard, i) => {
-      const sql = shiftParameters(guard.sql, values.length);
-      values.push(...guard.values);
+      const { statement, required } = Guard.parts(guard);
+      const sql = shiftParameters(statement.sql, values.length);
+      values.push(...statement.values);
+      if (required !== null) checks.push(`pcs_require(EXISTS (SELECT 1 FROM guard${i}), ${param(required)})`);
       return `guard${i} AS (${sql})`;
     });
     // Each event's place among its subject's events of this statement, and their count.
@@ -118,10 +119,11 @@ export class EventRecorder {
       values.push(...job.values);
       ctes.push(`job${i} AS (${job.sql})`);
     }
-    const requirement = change?.requires ? `, pcs_require(${change.requires.sql}, ${param(change.requires.reason)}) AS required` : '';
+    if (change?.requires) checks.push(Requirement.render(change.requires, values));
+    const required = checks.map((check, i) => `, ${check} AS required${i}`).join('');
     const rows = await queryPrepared<{ event_id: string; sequence: number; payload: string }>(
       manager,
-      `WITH ${ctes.join(',\n')} SELECT event_id, sequence, payload${requirement} FROM recorded`,
+      `WITH ${ctes.join(',\n')} SELECT event_id, sequence, payload${required} FROM recorded`,
       values,
     );
     afterCommit(manager, () => events.forEach((event) => metrics.countEvent(event.type)));
@@ -139,57 +141,4 @@ export class EventRecorder {
       };
     });
   }
-}
-
-/** A statement with its values, its parameters numbered from $1. */
-export interface Statement {
-  readonly sql: string;
-  readonly values: readonly unknown[];
-}
-
-/** A statement's parameters renumbered after `offset` others ($1 becomes $<offset + 1>), to run inside another statement. */
-export function shiftParameters(sql: string, offset: number): string {
-  return sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
-}
-
-/**
- * Runs a change that records no events; with `requires` (as in
- * `recordAll`), a condition checked in the same statement, which fails with
- * SQLSTATE P0004 and writes nothing when it does not hold.
- */
-export async function runChange(
-  manager: EntityManager,
-  sql: string,
-  values: unknown[],
-  requires?: { sql: string; reason: string },
-): Promise<void> {
-  if (!requires) {
-    await queryPrepared(manager, sql, values);
-    return;
-  }
-  await queryPrepared(manager, `WITH change AS (${sql}) SELECT pcs_require(${requires.sql}, $${values.length + 1})`, [
-    ...values,
-    requires.reason,
-  ]);
-}
-
-/** Whether a statement failed because its `requires` did not hold (SQLSTATE P0004): it wrote nothing. */
-export function isRequirementFailure(error: unknown): boolean {
-  return error instanceof QueryFailedError && (error.driverError as { code?: string }).code === 'P0004';
-}
-
-/** Runs a write that has a `requires`: true once written, false when the requirement did not hold (nothing written). */
-export async function writtenIfRequired(write: Promise<unknown>): Promise<boolean> {
-  try {
-    await write;
-    return true;
-  } catch (error) {
-    if (isRequirementFailure(error)) return false;
-    throw error;
-  }
-}
-
-/** What an UPDATE ... RETURNING written through `runChange` or `recordAll` requires: that it found its row. */
-export function rowFound(what: string): { sql: string; reason: string } {
-  return { sql: 'EXISTS (SELECT 1 FROM change)', reason: `the ${what} to update exists` };
 }

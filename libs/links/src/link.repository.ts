@@ -1,5 +1,5 @@
-import { Caller, MerchantId, Page, PageRequest } from '@pcs/kernel';
-import type { Statement } from '@pcs/events';
+import { Page, PageRequest, TenantScope } from '@pcs/kernel';
+import type { Guard } from '@pcs/database';
 import type { EntityManager } from 'typeorm';
 import { Link, LinkId, LinkStatus } from './domain/link';
 
@@ -11,15 +11,15 @@ export interface StoredLinkProcessor {
 
 /** Where links are kept (port; the TypeORM adapter is in persistence/). The unit of work comes first. */
 export abstract class LinkRepository {
-  /** A live (not deleted) link the caller may see; with `lock`, for update (paying, changing, deleting). */
-  abstract findVisible(manager: EntityManager, caller: Caller, linkId: LinkId, lock?: boolean): Promise<Link | null>;
+  /** A live (not deleted) link within the scope; with `lock`, for update (paying, changing, deleting). */
+  abstract findVisible(manager: EntityManager, scope: TenantScope, linkId: LinkId, lock?: boolean): Promise<Link | null>;
   /** A live link by id, for the public pay page (which acts for no caller). */
   abstract findLive(manager: EntityManager, linkId: LinkId, lock?: boolean): Promise<Link | null>;
-  /** Operation 29: newest first, optionally one merchant's and one status (computed at `now`). */
+  /** Operation 29: newest first, within the scope, optionally of one status (computed at `now`). */
   abstract list(
     manager: EntityManager,
-    caller: Caller,
-    filter: { merchantId?: MerchantId; status?: LinkStatus; now: Date },
+    scope: TenantScope,
+    filter: { status?: LinkStatus; now: Date },
     page: PageRequest,
   ): Promise<Page<Link>>;
   abstract insert(manager: EntityManager, link: Link): Promise<void>;
@@ -27,21 +27,22 @@ export abstract class LinkRepository {
   abstract save(manager: EntityManager, link: Link): Promise<void>;
   abstract processorsOf(manager: EntityManager, linkIds: readonly LinkId[]): Promise<Map<LinkId, StoredLinkProcessor[]>>;
   /**
-   * A live link the caller may see, with its stored processors and the row's
+   * A live link within the scope, with its stored processors and the row's
    * version (it changes with every write of the row), in one query: for a
-   * payment that is then written by `useStatement`. Unlocked unless `lock`.
+   * payment that is then written by `useGuard`. Unlocked unless `lock`.
    */
   abstract findForPayment(
     manager: EntityManager,
-    caller: Caller,
+    scope: TenantScope,
     linkId: LinkId,
     lock?: boolean,
   ): Promise<{ link: Link; processors: StoredLinkProcessor[]; version: string } | null>;
   /**
-   * The statement that records a link's use (after `Link.use`): it finds its
-   * row only while the link is still the version read, unused, live and not
-   * expired, so of concurrent payments exactly one writes it; its result has
-   * a row exactly when it did.
+   * The write that records a link's use (after `Link.use`), for the payment
+   * intent's own statement to run: it finds its row only while the link is
+   * still the version read, unused, live and not expired, so of concurrent
+   * payments exactly one writes it; it is required, so the intent is written
+   * exactly when it did.
    */
-  abstract useStatement(link: Link, version: string): Statement;
+  abstract useGuard(link: Link, version: string): Guard;
 }

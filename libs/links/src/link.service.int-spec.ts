@@ -55,8 +55,7 @@ describe('link service on PostgreSQL', () => {
       await meanwhile?.();
       const use = await links.useOf(payment, paymentIntentId, new Date());
       await services.get(EventRecorder).recordAll(services.dataSource.manager, [use.event], {
-        guards: [use.statement],
-        requires: { sql: 'EXISTS (SELECT 1 FROM guard0)', reason: 'the link is as read and active' },
+        guards: [use.guard],
       });
       return paymentIntentId;
     } catch (error) {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService, Country, CountryProcessor } from '@pcs/catalog';
 import { RuntimeSettings } from '@pcs/config';
-import { inTransaction } from '@pcs/database';
+import { Guard, inTransaction } from '@pcs/database';
 import {
   basisPointsToVatPercentage,
   Caller,
@@ -14,9 +14,10 @@ import {
   Page,
   PageRequest,
   PaymentIntentId,
+  tenantScope,
   vatPercentageToBasisPoints,
 } from '@pcs/kernel';
-import { EventRecorder, NewEvent, Statement } from '@pcs/events';
+import { EventRecorder, NewEvent } from '@pcs/events';
 import { MailOutbox } from '@pcs/mail';
 import { MerchantCountryProcessorService, MerchantService } from '@pcs/merchants';
 import { DataSource, EntityManager } from 'typeorm';
@@ -142,8 +143,8 @@ export class LinkService {
 
   /** Operation 29: newest first. */
   async list(caller: Caller, filter: { merchantId?: MerchantId; status?: LinkStatus }, page: PageRequest): Promise<Page<LinkView>> {
-    if (filter.merchantId) await this.merchants.load(caller, filter.merchantId);
-    const found = await this.links.list(this.dataSource.manager, caller, { ...filter, now: new Date() }, page);
+    const scope = await this.merchants.scopeOf(caller, filter.merchantId);
+    const found = await this.links.list(this.dataSource.manager, scope, { status: filter.status, now: new Date() }, page);
     return { ...found, items: await this.views(found.items) };
   }
 
@@ -178,24 +179,25 @@ export class LinkService {
    * With `lock`, taken for update in the manager's transaction.
    */
   async forPayment(caller: Caller, linkId: LinkId, manager: EntityManager = this.dataSource.manager, lock = false): Promise<LinkPayment> {
-    const found = await this.links.findForPayment(manager, caller, linkId, lock);
+    const found = await this.links.findForPayment(manager, tenantScope(caller), linkId, lock);
     if (!found) throw new DomainError('LINK_NOT_FOUND');
     found.link.assertActive(new Date());
     return { ...found, offers: await this.catalog.findCountryProcessors(found.link.snapshot().countryProcessorIds) };
   }
 
   /**
-   * The link used by a payment intent: the statement that writes the use
-   * (it finds its row only while the link is as read and still ACTIVE) and
-   * the link.used event, for the intent's own statement to run.
+   * The link used by a payment intent: the write of the use (it finds its
+   * row only while the link is as read and still ACTIVE, and the intent is
+   * written only if it did) and the link.used event, for the intent's own
+   * statement to run.
    */
-  async useOf(payment: LinkPayment, paymentIntentId: PaymentIntentId, now: Date): Promise<{ statement: Statement; event: NewEvent }> {
+  async useOf(payment: LinkPayment, paymentIntentId: PaymentIntentId, now: Date): Promise<{ guard: Guard; event: NewEvent }> {
     const { link } = payment;
     link.use(paymentIntentId, now);
     const [view] = await this.viewsOf([link], new Map([[link.id, payment.processors]]), now);
     const { businessId, merchantId, updatedAt } = link.snapshot();
     return {
-      statement: this.links.useStatement(link, payment.version),
+      guard: this.links.useGuard(link, payment.version),
       event: { type: 'link.used', businessId, merchantId, subjectId: link.id, object: linkRepresentation(view), at: updatedAt },
     };
   }
@@ -216,7 +218,7 @@ export class LinkService {
   }
 
   private async load(manager: EntityManager, caller: Caller, linkId: LinkId, lock = false): Promise<Link> {
-    const link = await this.links.findVisible(manager, caller, linkId, lock);
+    const link = await this.links.findVisible(manager, tenantScope(caller), linkId, lock);
     if (!link) throw new DomainError('LINK_NOT_FOUND');
     return link;
   }

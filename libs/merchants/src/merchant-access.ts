@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Caller, DomainError, isMerchantCaller, MerchantId, TenantScope } from '@pcs/kernel';
+import { Caller, DomainError, MerchantId, TenantScope, tenantScope } from '@pcs/kernel';
 import { DataSource, EntityManager } from 'typeorm';
 import { Merchant } from './domain/merchant';
 import { MerchantRepository } from './merchant.repository';
@@ -27,7 +27,8 @@ export class MerchantAccess {
     manager: EntityManager = this.dataSource.manager,
   ): Promise<MerchantId> {
     if (merchantId) return (await this.loadVisible(caller, merchantId, manager)).id;
-    if (isMerchantCaller(caller)) return caller.merchantId;
+    const own = tenantScope(caller).merchantId;
+    if (own) return own;
     const ids = await this.merchants.liveIdsOfBusiness(manager, caller.businessId, 2);
     if (ids.length === 1) return ids[0];
     throw new DomainError('MERCHANT_REQUIRED');
@@ -40,7 +41,7 @@ export class MerchantAccess {
    */
   async scopeOf(caller: Caller, merchantId?: MerchantId | null): Promise<TenantScope> {
     if (merchantId) return { businessId: caller.businessId, merchantId: (await this.loadVisible(caller, merchantId)).id };
-    return { businessId: caller.businessId, merchantId: isMerchantCaller(caller) ? caller.merchantId : null };
+    return tenantScope(caller);
   }
 
   /** The merchant if the caller may see it; MERCHANT_NOT_FOUND otherwise. */
@@ -50,7 +51,7 @@ export class MerchantAccess {
     manager: EntityManager = this.dataSource.manager,
     lock = false,
   ): Promise<Merchant> {
-    const merchant = await this.merchants.findVisible(manager, caller, merchantId, lock);
+    const merchant = await this.merchants.findVisible(manager, tenantScope(caller), merchantId, lock);
     if (!merchant) throw new DomainError('MERCHANT_NOT_FOUND');
     return merchant;
   }

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { BusinessService } from '@pcs/businesses';
 import { CatalogService, CountryProcessor } from '@pcs/catalog';
 import { inTransaction } from '@pcs/database';
-import { BusinessId, Caller, DomainError, MerchantId } from '@pcs/kernel';
+import { BusinessId, Caller, DomainError, MerchantId, tenantScope } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { MerchantCountryProcessor, MerchantCountryProcessorProps } from './domain/merchant-country-processor';
@@ -79,7 +79,7 @@ export class MerchantCountryProcessorService {
   ): Promise<MerchantCountryProcessorView> {
     const saved = await inTransaction(this.dataSource, async (manager) => {
       const relationship = await this.relationships.findById(manager, merchantCountryProcessorId, true);
-      if (!relationship || !(await this.merchants.findVisible(manager, caller, relationship.snapshot().merchantId))) {
+      if (!relationship || !(await this.merchants.findVisible(manager, tenantScope(caller), relationship.snapshot().merchantId))) {
         throw new DomainError('MERCHANT_COUNTRY_PROCESSOR_NOT_FOUND');
       }
       const now = new Date();
@@ -112,7 +112,7 @@ export class MerchantCountryProcessorService {
     const found = await this.relationships.findByIds(manager, [...new Set(merchantCountryProcessorIds)]);
     const visible: MerchantCountryProcessor[] = [];
     for (const relationship of found) {
-      if (await this.merchants.findVisible(manager, caller, relationship.snapshot().merchantId)) visible.push(relationship);
+      if (await this.merchants.findVisible(manager, tenantScope(caller), relationship.snapshot().merchantId)) visible.push(relationship);
     }
     return this.views(visible);
   }

@@ -1,4 +1,4 @@
-import { BusinessId, Caller, MerchantId, Page, PageRequest } from '@pcs/kernel';
+import { BusinessId, MerchantId, Page, PageRequest, TenantScope } from '@pcs/kernel';
 import type { EntityManager } from 'typeorm';
 import { Merchant } from './domain/merchant';
 import type { PayoutSchedule } from './domain/payout-schedule';
@@ -12,8 +12,8 @@ import { MerchantCountryProcessor } from './domain/merchant-country-processor';
  * caller's transaction, or the data source's manager outside one.
  */
 export abstract class MerchantRepository {
-  /** A live merchant the caller may see (contract §4), optionally locked for update. */
-  abstract findVisible(manager: EntityManager, caller: Caller, merchantId: MerchantId, lock?: boolean): Promise<Merchant | null>;
+  /** A live merchant within the scope (contract §4), optionally locked for update. */
+  abstract findVisible(manager: EntityManager, scope: TenantScope, merchantId: MerchantId, lock?: boolean): Promise<Merchant | null>;
   /** A merchant by id, for the operator and the service's own flows; deleted ones only when asked. Unlocked reads come from memory. */
   abstract findById(
     manager: EntityManager,
@@ -23,7 +23,7 @@ export abstract class MerchantRepository {
   /** Up to `limit` ids of a business's live merchants. */
   abstract liveIdsOfBusiness(manager: EntityManager, businessId: BusinessId, limit: number): Promise<MerchantId[]>;
   /** Operation 1: newest first; the search term matches name, fantasy name, email or tax id. */
-  abstract list(manager: EntityManager, caller: Caller, page: PageRequest, searchTerm?: string): Promise<Page<Merchant>>;
+  abstract list(manager: EntityManager, scope: TenantScope, page: PageRequest, searchTerm?: string): Promise<Page<Merchant>>;
   abstract insert(manager: EntityManager, merchant: Merchant): Promise<void>;
   abstract save(manager: EntityManager, merchant: Merchant): Promise<void>;
 }

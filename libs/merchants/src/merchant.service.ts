@@ -3,7 +3,19 @@ import { inTransaction } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { BusinessService, CredentialService, IssuedCredentials } from '@pcs/businesses';
 import { CatalogService, CountryProcessor, PaymentMethod } from '@pcs/catalog';
-import { BusinessId, Caller, DomainError, InvalidRequestError, isMerchantCaller, MerchantId, newId, Page, PageRequest } from '@pcs/kernel';
+import {
+  BusinessId,
+  Caller,
+  DomainError,
+  InvalidRequestError,
+  isBusinessWide,
+  MerchantId,
+  newId,
+  Page,
+  PageRequest,
+  TenantScope,
+  tenantScope,
+} from '@pcs/kernel';
 import * as crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { Merchant, MerchantChanges, MerchantProps } from './domain/merchant';
@@ -94,7 +106,7 @@ export class MerchantService {
 
   /** Operation 1: the caller's merchants, newest first, optionally filtered. */
   async list(caller: Caller, page: PageRequest, searchTerm?: string): Promise<Page<MerchantView>> {
-    const found = await this.merchants.list(this.dataSource.manager, caller, page, searchTerm);
+    const found = await this.merchants.list(this.dataSource.manager, tenantScope(caller), page, searchTerm);
     return {
       ...found,
       items: await this.withCredentials(
@@ -111,6 +123,11 @@ export class MerchantService {
   }
 
   /** The merchant aggregate, for other contexts that need its rules (e.g. can it collect?). */
+  /** What a read may see: the caller's scope, narrowed to a merchant it names (MERCHANT_NOT_FOUND if it may not see it). */
+  scopeOf(caller: Caller, merchantId?: MerchantId | null): Promise<TenantScope> {
+    return this.access.scopeOf(caller, merchantId);
+  }
+
   async load(caller: Caller, merchantId: MerchantId, manager: EntityManager = this.dataSource.manager): Promise<Merchant> {
     return this.access.loadVisible(caller, merchantId, manager);
   }
@@ -191,7 +208,7 @@ export class MerchantService {
 
   private async withCredentials(caller: Caller, merchants: Readonly<MerchantProps>[]): Promise<MerchantView[]> {
     // Contract §4: a merchant's key pair is shown to its owning business only.
-    const pairs = isMerchantCaller(caller)
+    const pairs = !isBusinessWide(tenantScope(caller))
       ? new Map()
       : await this.credentials.currentMerchantCredentials(merchants.map((m) => m.merchantId));
     return merchants.map((merchant) => ({ merchant, credentials: pairs.get(merchant.merchantId) ?? null }));

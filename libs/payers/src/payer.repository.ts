@@ -1,4 +1,5 @@
-import { BusinessId, Caller, MerchantId, Page, PageRequest, PayerId } from '@pcs/kernel';
+import { BusinessId, Page, PageRequest, PayerId, TenantScope } from '@pcs/kernel';
+import type { Requirement } from '@pcs/database';
 import type { EntityManager } from 'typeorm';
 import { Payer } from './domain/payer';
 
@@ -7,23 +8,18 @@ export type PayerLock = 'none' | 'share' | 'update';
 /** Where payers are kept (port; the TypeORM adapter is in persistence/). The unit of work comes first. */
 export abstract class PayerRepository {
   /**
-   * A live payer the caller may see. `share` takes it for key share (paying
+   * A live payer within the scope. `share` takes it for key share (paying
    * with it), `update` for update (changing or deleting it).
    */
-  abstract findVisible(manager: EntityManager, caller: Caller, payerId: PayerId, lock?: PayerLock): Promise<Payer | null>;
+  abstract findVisible(manager: EntityManager, scope: TenantScope, payerId: PayerId, lock?: PayerLock): Promise<Payer | null>;
   /** By id, deleted payers included (payment records keep their names). */
   abstract findById(manager: EntityManager, payerId: PayerId): Promise<Payer | null>;
-  /** SQL true while the payer (its id in `parameter`) exists and is not deleted, taking it as a 'share' lock does. */
-  abstract liveCondition(parameter: string): string;
+  /** That the payer exists and is not deleted, checked in another write's statement, taking it as a 'share' lock does. */
+  abstract liveRequirement(payerId: PayerId): Requirement;
   /** Which of these payers are live and of the caller's business. */
   abstract liveIds(manager: EntityManager, businessId: BusinessId, payerIds: readonly PayerId[]): Promise<Set<string>>;
   /** Operation 11: newest first; the search term matches names, email and document ignoring case and accents. */
-  abstract list(
-    manager: EntityManager,
-    businessId: BusinessId,
-    filter: { merchantId?: MerchantId; searchTerm?: string },
-    page: PageRequest,
-  ): Promise<Page<Payer>>;
+  abstract list(manager: EntityManager, scope: TenantScope, searchTerm: string | undefined, page: PageRequest): Promise<Page<Payer>>;
   /** A new payer; another live payer with its document for the merchant throws DuplicateDocumentError. */
   abstract insert(manager: EntityManager, payer: Payer): Promise<void>;
   /** Saves changes; completing a document another live payer holds throws DuplicateDocumentError. */

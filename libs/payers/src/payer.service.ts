@@ -1,18 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService } from '@pcs/catalog';
-import { inTransaction } from '@pcs/database';
+import { inTransaction, Requirement } from '@pcs/database';
 import {
   Caller,
   DocumentType,
   DomainError,
   InvalidRequestError,
-  isMerchantCaller,
   MerchantId,
   newId,
   Page,
   PageRequest,
   PayerId,
+  tenantScope,
 } from '@pcs/kernel';
 import { MerchantAccess } from '@pcs/merchants';
 import { DataSource, EntityManager } from 'typeorm';
@@ -82,20 +82,25 @@ export class PayerService {
     manager: EntityManager = this.dataSource.manager,
     lock: boolean | 'update' | 'share' = false,
   ): Promise<Payer> {
-    const payer = await this.payers.findVisible(manager, caller, payerId, lock === 'share' ? 'share' : lock ? 'update' : 'none');
+    const payer = await this.payers.findVisible(
+      manager,
+      tenantScope(caller),
+      payerId,
+      lock === 'share' ? 'share' : lock ? 'update' : 'none',
+    );
     if (!payer) throw new DomainError('PAYER_NOT_FOUND');
     return payer;
   }
 
   /**
    * For another context that writes in a single statement what depends on a
-   * payer (a payment intent's fast creation): a condition true while the
+   * payer (a payment intent's fast creation): the requirement that the
    * payer exists and is not deleted, which takes the payer as `loadVisible(...,
    * 'share')` does, so the payer's deletion waits for that write or the write
-   * sees the payer gone. `parameter` is where the statement holds the payer's id.
+   * sees the payer gone.
    */
-  liveCondition(parameter: string): string {
-    return this.payers.liveCondition(parameter);
+  liveRequirement(payerId: PayerId): Requirement {
+    return this.payers.liveRequirement(payerId);
   }
 
   /** A payer by id for the service's own flows, which act for no caller (deleted payers included: records keep their names). */
@@ -133,9 +138,8 @@ export class PayerService {
 
   /** Operation 11: newest first; searchTerm matches names, email and document, ignoring case and accents. */
   async list(caller: Caller, query: PayerListQuery, page: PageRequest): Promise<Page<Readonly<PayerProps>>> {
-    if (query.merchantId) await this.access.loadVisible(caller, query.merchantId);
-    const merchantId = isMerchantCaller(caller) ? caller.merchantId : query.merchantId;
-    const found = await this.payers.list(this.dataSource.manager, caller.businessId, { merchantId, searchTerm: query.searchTerm }, page);
+    const scope = await this.access.scopeOf(caller, query.merchantId);
+    const found = await this.payers.list(this.dataSource.manager, scope, query.searchTerm, page);
     return { ...found, items: found.items.map((p) => p.snapshot()) };
   }
 

@@ -1,5 +1,6 @@
 export * from './payins.module';
 export * from './payin-ledger.service';
 export * from './domain/payin';
-export type { PayinFilters, RefundRecords } from './payin.repository';
+export type { RefundRecords } from './payin.repository';
+export type { PayinFilters } from './payin-ledger.queries';
 export * from './payin.representation';

@@ -4,9 +4,9 @@ import { asMerchantId, BusinessId, Caller, Currency, MerchantId, TransactionStat
 import { serviceContext, ServiceContext } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import { PayinLedgerService } from './payin-ledger.service';
-import { PayinFilters } from './payin.repository';
+import { PayinFilters } from './payin-ledger.queries';
 import { PayinsModule } from './payins.module';
-import { amountBucket } from './persistence/typeorm-payin.repository';
+import { amountBucket } from './persistence/payin-ledger-counts';
 
 const STATUSES = ['PENDING', 'SCHEDULED', 'APPROVED', 'CANCELLED', 'REJECTED', 'EXPIRED'] as const;
 const DAY = 86_400_000;

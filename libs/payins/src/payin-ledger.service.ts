@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Caller, Currency, MerchantId, Page, PageRequest, PaymentIntentId, wireAmount } from '@pcs/kernel';
+import { Caller, Currency, MerchantId, narrowScope, Page, PageRequest, PaymentIntentId, tenantScope, wireAmount } from '@pcs/kernel';
 import { DataSource, EntityManager } from 'typeorm';
-import type { JoinedRead } from '@pcs/database';
-import type { NewEvent, Statement } from '@pcs/events';
+import type { Guard, JoinedRead } from '@pcs/database';
+import type { NewEvent } from '@pcs/events';
 import { Payin, PayinProps, PayinState } from './domain/payin';
-import { PayinFilters, PayinRepository, RefundRecords } from './payin.repository';
+import { PayinFilters, PayinLedgerQueries, PayinSummaryRows } from './payin-ledger.queries';
+import { PayinRepository, RefundRecords } from './payin.repository';
 
 /**
  * The payins ledger, the context's one public service: its records are
@@ -18,6 +19,7 @@ export class PayinLedgerService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly payins: PayinRepository,
+    private readonly queries: PayinLedgerQueries,
   ) {}
 
   insert(manager: EntityManager, payin: Payin): Promise<void> {
@@ -33,9 +35,9 @@ export class PayinLedgerService {
     return this.payins.saveIfStill(manager, payin, as);
   }
 
-  /** A new record as a statement and its events, for another context's statement to run with its own change. */
-  insertStatement(manager: EntityManager, payin: Payin): { statement: Statement; events: NewEvent[] } {
-    return this.payins.insertStatement(manager, payin);
+  /** A new record as a guard and its events, for another context's statement to run with its own change. */
+  insertGuard(manager: EntityManager, payin: Payin): { guard: Guard; events: NewEvent[] } {
+    return this.payins.insertGuard(manager, payin);
   }
 
   /** The records a refund of the intent decides on (its approved charge, open refunds, an operation's record), as a read joined to the intent's. */
@@ -101,7 +103,11 @@ export class PayinLedgerService {
 
   /** Operation 36. */
   async list(caller: Caller, filters: PayinFilters, page: PageRequest): Promise<Page<Readonly<PayinProps>>> {
-    const found = await this.payins.list(this.dataSource.manager, caller, filters, page);
+    const { merchantId, ...within } = filters;
+    // A merchant's credentials naming another merchant see nothing.
+    const scope = narrowScope(tenantScope(caller), merchantId);
+    if (!scope) return { items: [], page: page.page, limit: page.limit, total: 0 };
+    const found = await this.queries.page(this.dataSource.manager, scope, within, page);
     return { ...found, items: found.items.map((p) => p.snapshot()) };
   }
 
@@ -111,7 +117,10 @@ export class PayinLedgerService {
    * wire amounts; approval rate = approved / (approved + rejected) attempts.
    */
   async summary(caller: Caller, merchantId: MerchantId | undefined, from: Date, until: Date): Promise<PayinSummary> {
-    const rows = await this.payins.summary(this.dataSource.manager, caller, merchantId, from, until);
+    const scope = narrowScope(tenantScope(caller), merchantId);
+    const rows: PayinSummaryRows = scope
+      ? await this.queries.summary(this.dataSource.manager, scope, from, until)
+      : { days: [], paymentMethods: [], refunds: [] };
     const wire = <T extends { currency: Currency; collected: number }>(row: T) => ({
       ...row,
       collected: wireAmount(row.collected, row.currency),

@@ -1,40 +1,8 @@
-import { Caller, Currency, MerchantId, OrderBy, Page, PageRequest, PaymentIntentId, SortBy, TransactionStatus } from '@pcs/kernel';
-import type { JoinedRead } from '@pcs/database';
-import type { NewEvent, Statement } from '@pcs/events';
+import { MerchantId, PaymentIntentId } from '@pcs/kernel';
+import type { Guard, JoinedRead } from '@pcs/database';
+import type { NewEvent } from '@pcs/events';
 import type { EntityManager } from 'typeorm';
 import { Payin, PayinState } from './domain/payin';
-
-export interface PayinFilters {
-  status?: TransactionStatus;
-  currency?: Currency;
-  /** Major units, as on the wire. */
-  minAmount?: number;
-  maxAmount?: number;
-  /** Inclusive bounds. */
-  dateFrom?: Date;
-  dateUntil?: Date;
-  merchantId?: MerchantId;
-  /** One payment's rows: its collection attempts and its refunds (the dashboard's payment page). */
-  paymentIntentId?: PaymentIntentId;
-  order?: OrderBy;
-  sort?: SortBy;
-}
-
-/** The ledger's figures over a span (the dashboard's overview): whole UTC days, in minor units. */
-export interface PayinSummaryRows {
-  /** Per UTC day and currency: collected (approved collections), approved and rejected attempts. */
-  readonly days: readonly { day: string; currency: Currency; collected: number; approved: number; rejected: number }[];
-  /** Per payment method and currency, the same figures. */
-  readonly paymentMethods: readonly {
-    paymentMethodName: string;
-    currency: Currency;
-    collected: number;
-    approved: number;
-    rejected: number;
-  }[];
-  /** Per currency: refunds approved or under way. */
-  readonly refunds: readonly { currency: Currency; refunded: number }[];
-}
 
 /** What a refund of a payment intent decides on, read with the intent (one round trip). */
 export interface RefundRecords {
@@ -46,7 +14,11 @@ export interface RefundRecords {
   readonly byOperation: Payin | null;
 }
 
-/** Where payins are kept (port; the TypeORM adapter is in persistence/). The unit of work comes first. */
+/**
+ * Where payin records are kept and found one payment at a time (port; the
+ * TypeORM adapter is in persistence/). The unit of work comes first. The
+ * ledger's pages, counts and figures are PayinLedgerQueries'.
+ */
 export abstract class PayinRepository {
   /** A new record: a plain INSERT. */
   abstract insert(manager: EntityManager, payin: Payin): Promise<void>;
@@ -57,8 +29,8 @@ export abstract class PayinRepository {
    * Needs no transaction of its own.
    */
   abstract saveIfStill(manager: EntityManager, payin: Payin, as: PayinState): Promise<boolean>;
-  /** A new record as a statement (with RETURNING) and its events, for another context's statement to run (one round trip). */
-  abstract insertStatement(manager: EntityManager, payin: Payin): { statement: Statement; events: NewEvent[] };
+  /** A new record as a guard and its events, for another context's statement to run (one round trip). */
+  abstract insertGuard(manager: EntityManager, payin: Payin): { guard: Guard; events: NewEvent[] };
   /** The records a refund of the intent decides on, as a read joined to the intent's own. */
   abstract refundRecords(manager: EntityManager, paymentIntentId: PaymentIntentId, operationId: string | null): JoinedRead<RefundRecords>;
   abstract get(manager: EntityManager, transactionId: string, lock?: boolean): Promise<Payin | null>;
@@ -92,14 +64,4 @@ export abstract class PayinRepository {
     from: Date,
     to: Date,
   ): Promise<Payin[]>;
-  /** Operation 36. */
-  abstract list(manager: EntityManager, caller: Caller, filters: PayinFilters, page: PageRequest): Promise<Page<Payin>>;
-  /** Figures of the caller's ledger (optionally one merchant's) created in [from, until). */
-  abstract summary(
-    manager: EntityManager,
-    caller: Caller,
-    merchantId: MerchantId | undefined,
-    from: Date,
-    until: Date,
-  ): Promise<PayinSummaryRows>;
 }

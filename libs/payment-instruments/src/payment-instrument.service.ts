@@ -2,7 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { inTransaction } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService } from '@pcs/catalog';
-import { Caller, DomainError, InvalidRequestError, isMerchantCaller, MerchantId, newId, PayerId, PaymentInstrumentId } from '@pcs/kernel';
+import {
+  Caller,
+  DomainError,
+  InvalidRequestError,
+  narrowScope,
+  MerchantId,
+  newId,
+  PayerId,
+  PaymentInstrumentId,
+  tenantScope,
+} from '@pcs/kernel';
 import { MerchantCountryProcessorService } from '@pcs/merchants';
 import { PayerRequest, PayerService } from '@pcs/payers';
 import { DataSource, EntityManager } from 'typeorm';
@@ -114,7 +124,7 @@ export class PaymentInstrumentService {
     paymentInstrumentId: PaymentInstrumentId,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<PaymentInstrument> {
-    const instrument = await this.instruments.findVisible(manager, caller, paymentInstrumentId);
+    const instrument = await this.instruments.findVisible(manager, tenantScope(caller), paymentInstrumentId);
     const payerId = instrument?.snapshot().payerId;
     if (!instrument || !payerId || !(await this.payers.liveIds(caller, [payerId], manager)).has(payerId))
       throw new DomainError('PAYMENT_INSTRUMENT_NOT_FOUND');
@@ -129,12 +139,9 @@ export class PaymentInstrumentService {
 
   /** Operation 26: the caller's instruments (optionally one merchant's), newest first, at most 100. */
   async list(caller: Caller, merchantId?: MerchantId): Promise<PaymentInstrumentView[]> {
-    const instruments = await this.instruments.newest(
-      this.dataSource.manager,
-      caller.businessId,
-      isMerchantCaller(caller) ? caller.merchantId : merchantId,
-      MAX_LISTED,
-    );
+    const scope = narrowScope(tenantScope(caller), merchantId);
+    if (!scope) return [];
+    const instruments = await this.instruments.newest(this.dataSource.manager, scope, MAX_LISTED);
     const live = await this.payers.liveIds(
       caller,
       instruments.map((i) => i.snapshot().payerId),

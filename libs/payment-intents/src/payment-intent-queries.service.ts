@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CountryProcessor } from '@pcs/catalog';
-import { Caller, PaymentIntentId } from '@pcs/kernel';
+import { Caller, PaymentIntentId, tenantScope } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { DataSource } from 'typeorm';
 import { PaymentIntent } from './domain/payment-intent';
@@ -30,7 +30,7 @@ export class PaymentIntentQueriesService {
 
   /** Operation 19. */
   async get(caller: Caller, paymentIntentId: PaymentIntentId): Promise<PaymentIntent> {
-    return this.intents.getVisible(this.dataSource.manager, caller, paymentIntentId);
+    return this.intents.getVisible(this.dataSource.manager, tenantScope(caller), paymentIntentId);
   }
 
   /** Operation 20: where the payer can pay this intent, and what it is for. */

@@ -1,18 +1,18 @@
-import { Caller, DomainError, PayerId, PaymentIntentId } from '@pcs/kernel';
-import type { JoinedRead } from '@pcs/database';
-import type { NewEvent, Statement } from '@pcs/events';
+import { DomainError, PayerId, PaymentIntentId, TenantScope } from '@pcs/kernel';
+import type { Guard, JoinedRead, Requirement } from '@pcs/database';
+import type { NewEvent } from '@pcs/events';
 import type { EntityManager } from 'typeorm';
 import { PaymentIntent } from './domain/payment-intent';
 
 /**
  * Where payment intents are kept (port; the TypeORM adapter is in
  * persistence/). The unit of work comes first. Tenancy is part of every read
- * made for a caller.
+ * made for a caller: its scope, applied by the adapter.
  */
 export abstract class PaymentIntentRepository {
   abstract findVisible(
     manager: EntityManager,
-    caller: Caller,
+    scope: TenantScope,
     paymentIntentId: PaymentIntentId,
     lock?: boolean,
   ): Promise<PaymentIntent | null>;
@@ -23,7 +23,7 @@ export abstract class PaymentIntentRepository {
    */
   abstract findVisibleWith<T>(
     manager: EntityManager,
-    caller: Caller,
+    scope: TenantScope,
     paymentIntentId: PaymentIntentId,
     joined: JoinedRead<T>,
     lock?: boolean,
@@ -35,25 +35,21 @@ export abstract class PaymentIntentRepository {
   abstract insert(manager: EntityManager, intent: PaymentIntent): Promise<void>;
   /**
    * A new intent and its events in one statement, written only if
-   * `requirement` (SQL over the parameter it is given, holding `value`) holds
-   * when the statement runs; false (nothing written) otherwise. Needs no
-   * transaction of its own.
+   * `requirement` (another context's, e.g. that the payer is still there)
+   * holds when the statement runs; false (nothing written) otherwise. Needs
+   * no transaction of its own.
    */
-  abstract insertRequiring(
-    manager: EntityManager,
-    intent: PaymentIntent,
-    requirement: { condition: (parameter: string) => string; value: unknown; reason: string },
-  ): Promise<boolean>;
+  abstract insertRequiring(manager: EntityManager, intent: PaymentIntent, requirement: Requirement): Promise<boolean>;
   /**
    * Inserts the intent in one statement with the changes it goes with
-   * (`guards`, run first, e.g. a link's use) and their events, checking
-   * `requires` in the same statement; false (nothing written) when it does
-   * not hold. Needs no transaction of its own.
+   * (`guards`, run first, e.g. a link's use) and their events; false
+   * (nothing written) when a required guard wrote nothing. Needs no
+   * transaction of its own.
    */
   abstract insertWith(
     manager: EntityManager,
     intent: PaymentIntent,
-    also: { guards: readonly Statement[]; events: readonly NewEvent[]; requires?: { sql: string; reason: string } },
+    also: { guards: readonly Guard[]; events: readonly NewEvent[] },
   ): Promise<boolean>;
   abstract save(manager: EntityManager, intent: PaymentIntent): Promise<void>;
   /**
@@ -67,14 +63,14 @@ export abstract class PaymentIntentRepository {
     manager: EntityManager,
     intent: PaymentIntent,
     version: string,
-    also: { guards: readonly Statement[]; events: readonly NewEvent[] },
+    also: { guards: readonly Guard[]; events: readonly NewEvent[] },
   ): Promise<boolean>;
   /** Whether the payer has an intent that is not final (the payers context asks, through its port). */
   abstract hasOpenForPayer(manager: EntityManager, payerId: PayerId): Promise<boolean>;
 
   /** findVisible, or PAYMENT_INTENT_NOT_FOUND. */
-  async getVisible(manager: EntityManager, caller: Caller, paymentIntentId: PaymentIntentId, lock = false): Promise<PaymentIntent> {
-    const intent = await this.findVisible(manager, caller, paymentIntentId, lock);
+  async getVisible(manager: EntityManager, scope: TenantScope, paymentIntentId: PaymentIntentId, lock = false): Promise<PaymentIntent> {
+    const intent = await this.findVisible(manager, scope, paymentIntentId, lock);
     if (!intent) throw new DomainError('PAYMENT_INTENT_NOT_FOUND');
     return intent;
   }

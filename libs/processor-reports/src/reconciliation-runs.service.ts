@@ -8,13 +8,13 @@ import {
   addDays,
   Caller,
   DomainError,
-  isMerchantCaller,
+  scopeCovers,
+  tenantScope,
   LocalDate,
   MerchantId,
   Page,
   PageRequest,
   startOfLocalDay,
-  TenantScope,
   wireAmount,
 } from '@pcs/kernel';
 import { MerchantAccess, MerchantService } from '@pcs/merchants';
@@ -123,16 +123,12 @@ export class ReconciliationRunsService {
 
   async get(caller: Caller, runId: string): Promise<ReconciliationRun> {
     const run = await this.runs.find(this.dataSource.manager, runId);
-    if (!run || run.businessId !== caller.businessId || (isMerchantCaller(caller) && caller.merchantId !== run.merchantId))
-      throw new DomainError('RECONCILIATION_RUN_NOT_FOUND');
+    if (!run || !scopeCovers(tenantScope(caller), run)) throw new DomainError('RECONCILIATION_RUN_NOT_FOUND');
     return run;
   }
 
   async list(caller: Caller, merchantId: MerchantId | undefined, page: PageRequest): Promise<Page<ReconciliationRun>> {
-    const scope: TenantScope = merchantId
-      ? { businessId: caller.businessId, merchantId: (await this.access.loadVisible(caller, merchantId)).id }
-      : { businessId: caller.businessId, merchantId: isMerchantCaller(caller) ? caller.merchantId : null };
-    return this.runs.list(this.dataSource.manager, scope, page);
+    return this.runs.list(this.dataSource.manager, await this.access.scopeOf(caller, merchantId), page);
   }
 }
 

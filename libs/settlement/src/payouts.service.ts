@@ -11,7 +11,8 @@ import {
   Caller,
   Currency,
   DomainError,
-  isMerchantCaller,
+  scopeCovers,
+  tenantScope,
   MerchantId,
   Money,
   moneyFromWire,
@@ -359,8 +360,7 @@ export class PayoutsService {
 
   private async visible(caller: Caller, payout: Payout, manager: EntityManager = this.dataSource.manager): Promise<boolean> {
     const p = payout.snapshot();
-    if (p.businessId !== caller.businessId) return false;
-    if (isMerchantCaller(caller) && caller.merchantId !== p.merchantId) return false;
+    if (!scopeCovers(tenantScope(caller), p)) return false;
     // A deleted merchant's payouts leave the API with it (its records stay).
     const merchant = await this.merchants.findById(p.merchantId, manager);
     return merchant !== null && merchant.deletedAt === null;

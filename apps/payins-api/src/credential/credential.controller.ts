@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiProperty } from '@nestjs/swagger';
 import { CredentialService, CredentialSummary } from '@pcs/businesses';
 import { ApiStandardErrors, CurrentCaller, SignedController } from '@pcs/http';
 import type { Caller } from '@pcs/kernel';
+import { tenantScope } from '@pcs/kernel';
 
 /** A credential as its owner sees it (contract §22): its key and when each of its secrets was last used, never a secret. */
 export class CredentialResponse {
@@ -65,7 +66,6 @@ export class CredentialController {
   @ApiOkResponse({ type: [CredentialResponse] })
   @ApiStandardErrors()
   async list(@CurrentCaller() caller: Caller): Promise<CredentialResponse[]> {
-    const all = await this.credentials.summariesOf(caller.businessId);
-    return all.filter((c) => caller.merchantId === null || c.merchantId === caller.merchantId).map(present);
+    return (await this.credentials.summariesOf(tenantScope(caller))).map(present);
   }
 }

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import * as crypto from 'node:crypto';
 import { EntityManager, In, IsNull } from 'typeorm';
 import { BusinessRepository, CredentialRepository } from '../business.repository';
-import { asBusinessId, asMerchantId, BusinessId, MerchantId } from '@pcs/kernel';
+import { asBusinessId, asMerchantId, BusinessId, MerchantId, TenantScope } from '@pcs/kernel';
+import { scopeCondition } from '@pcs/database';
 import { CredentialSummary, StoredCredential } from '../domain/credential';
 import { ApiCredentialOrmEntity } from './api-credential.orm-entity';
 import { BusinessOrmEntity } from './business.orm-entity';
@@ -103,7 +104,8 @@ export class TypeOrmCredentialRepository extends CredentialRepository {
     );
   }
 
-  async summariesOf(manager: EntityManager, businessId: BusinessId): Promise<CredentialSummary[]> {
+  async summariesOf(manager: EntityManager, scope: TenantScope): Promise<CredentialSummary[]> {
+    const values: unknown[] = [];
     const rows: Record<string, never>[] = await manager.query(
       `SELECT c.api_key, c.business_id, c.merchant_id, c.created_at, c.expires_at, c.revoked_at,
               c.revoked_at IS NULL AND (c.expires_at IS NULL OR c.expires_at > now()) AS usable,
@@ -112,10 +114,10 @@ export class TypeOrmCredentialRepository extends CredentialRepository {
          FROM api_credential c
          LEFT JOIN api_credential_use cur ON cur.credential_id = c.credential_id AND cur.secret = 'current'
          LEFT JOIN api_credential_use prev ON prev.credential_id = c.credential_id AND prev.secret = 'previous'
-        WHERE c.business_id = $1
+        WHERE ${scopeCondition(scope, 'c', values)}
         ORDER BY c.merchant_id NULLS FIRST, c.created_at DESC
         LIMIT 1000`,
-      [businessId],
+      values,
     );
     return rows.map((row) => ({
       apiKey: row.api_key,

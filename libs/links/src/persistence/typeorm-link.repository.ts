@@ -1,34 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { queryPrepared } from '@pcs/database';
-import {
-  asBusinessId,
-  asMerchantId,
-  asPaymentIntentId,
-  Caller,
-  Currency,
-  isMerchantCaller,
-  MerchantId,
-  Page,
-  PageRequest,
-  pageOffset,
-} from '@pcs/kernel';
+import { Guard, queryPrepared, scopeCondition, scopeNamedCondition, scopeWhere } from '@pcs/database';
+import { asBusinessId, asMerchantId, asPaymentIntentId, Currency, Page, PageRequest, pageOffset, TenantScope } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
 import { EntityManager, In, IsNull } from 'typeorm';
 import { asLinkId, Link, LinkId, LinkStatus } from '../domain/link';
-import type { Statement } from '@pcs/events';
 import { LinkRepository, StoredLinkProcessor } from '../link.repository';
 import { LinkCountryProcessorOrmEntity, LinkOrmEntity } from './link.orm-entity';
 
 @Injectable()
 export class TypeOrmLinkRepository extends LinkRepository {
-  async findVisible(manager: EntityManager, caller: Caller, linkId: LinkId, lock = false): Promise<Link | null> {
+  async findVisible(manager: EntityManager, scope: TenantScope, linkId: LinkId, lock = false): Promise<Link | null> {
     const row = await manager.findOne(LinkOrmEntity, {
-      where: {
-        linkId,
-        businessId: caller.businessId,
-        deletedAt: IsNull(),
-        ...(isMerchantCaller(caller) ? { merchantId: caller.merchantId } : {}),
-      },
+      where: { linkId, ...scopeWhere(scope), deletedAt: IsNull() },
       ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
     return row ? this.toLink(manager, row) : null;
@@ -44,15 +27,12 @@ export class TypeOrmLinkRepository extends LinkRepository {
 
   async list(
     manager: EntityManager,
-    caller: Caller,
-    filter: { merchantId?: MerchantId; status?: LinkStatus; now: Date },
+    scope: TenantScope,
+    filter: { status?: LinkStatus; now: Date },
     page: PageRequest,
   ): Promise<Page<Link>> {
-    const query = manager
-      .createQueryBuilder(LinkOrmEntity, 'l')
-      .where('l.business_id = :businessId AND l.deleted_at IS NULL', { businessId: caller.businessId });
-    const merchantId = isMerchantCaller(caller) ? caller.merchantId : filter.merchantId;
-    if (merchantId) query.andWhere('l.merchant_id = :merchantId', { merchantId });
+    const inScope = scopeNamedCondition(scope, 'l');
+    const query = manager.createQueryBuilder(LinkOrmEntity, 'l').where(`${inScope.sql} AND l.deleted_at IS NULL`, inScope.parameters);
     if (filter.status === 'USED') query.andWhere('l.used');
     if (filter.status === 'EXPIRED') query.andWhere('NOT l.used AND l.expiration_date <= :now', { now: filter.now });
     if (filter.status === 'ACTIVE') query.andWhere('NOT l.used AND l.expiration_date > :now', { now: filter.now });
@@ -108,12 +88,11 @@ export class TypeOrmLinkRepository extends LinkRepository {
 
   async findForPayment(
     manager: EntityManager,
-    caller: Caller,
+    scope: TenantScope,
     linkId: LinkId,
     lock = false,
   ): Promise<{ link: Link; processors: StoredLinkProcessor[]; version: string } | null> {
-    const values: unknown[] = [linkId, caller.businessId];
-    const merchant = isMerchantCaller(caller) ? `AND l.merchant_id = $${values.push(caller.merchantId)}` : '';
+    const values: unknown[] = [linkId];
     const [row] = await queryPrepared<Record<string, unknown> & { version: string; processors: StoredLinkProcessor[] }>(
       manager,
       `SELECT l.link_id, l.business_id, l.merchant_id, l.country_id, l.currency, l.amount, l.vat_rate_bp, l.description, l.reference,
@@ -121,7 +100,7 @@ export class TypeOrmLinkRepository extends LinkRepository {
               COALESCE((SELECT json_agg(json_build_object('linkCountryProcessorId', p.link_country_processor_id,
                                                           'countryProcessorId', p.country_processor_id) ORDER BY p.country_processor_id)
                           FROM link_country_processor p WHERE p.link_id = l.link_id), '[]') AS processors
-         FROM link l WHERE l.link_id = $1 AND l.business_id = $2 AND l.deleted_at IS NULL ${merchant} ${lock ? 'FOR UPDATE OF l' : ''}`,
+         FROM link l WHERE l.link_id = $1 AND ${scopeCondition(scope, 'l', values)} AND l.deleted_at IS NULL ${lock ? 'FOR UPDATE OF l' : ''}`,
       values,
     );
     if (!row) return null;
@@ -146,14 +125,15 @@ export class TypeOrmLinkRepository extends LinkRepository {
     return { link: this.fromRow(entity, row.processors), processors: row.processors, version: row.version };
   }
 
-  useStatement(link: Link, version: string): Statement {
+  useGuard(link: Link, version: string): Guard {
     const { linkId, usedAt, paymentIntentId } = link.snapshot();
-    return {
-      sql: `UPDATE link SET used = true, used_at = $1, payment_intent_id = $2, updated_at = $1
-             WHERE link_id = $3 AND xmin = $4::text::xid AND NOT used AND deleted_at IS NULL AND expiration_date > $1
-            RETURNING link_id`,
-      values: [usedAt, paymentIntentId, linkId, version],
-    };
+    return Guard.of(
+      `UPDATE link SET used = true, used_at = $1, payment_intent_id = $2, updated_at = $1
+        WHERE link_id = $3 AND xmin = $4::text::xid AND NOT used AND deleted_at IS NULL AND expiration_date > $1
+       RETURNING link_id`,
+      [usedAt, paymentIntentId, linkId, version],
+      { required: 'the link is as it was read and active' },
+    );
   }
 
   private async insertProcessors(manager: EntityManager, linkId: LinkId, countryProcessorIds: readonly string[]): Promise<void> {

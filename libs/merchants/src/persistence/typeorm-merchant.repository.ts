@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { afterCommit, ChangeFeed, InvalidatedCache } from '@pcs/database';
-import { asMerchantId, BusinessId, Caller, isMerchantCaller, MerchantId, Page, pageOffset, PageRequest } from '@pcs/kernel';
+import { afterCommit, ChangeFeed, InvalidatedCache, scopeNamedCondition, scopeWhere } from '@pcs/database';
+import { asMerchantId, BusinessId, MerchantId, narrowScope, Page, pageOffset, PageRequest, scopeCovers, TenantScope } from '@pcs/kernel';
 import { Brackets, EntityManager, IsNull } from 'typeorm';
 import { Merchant } from '../domain/merchant';
 import { MerchantRepository } from '../merchant.repository';
@@ -22,15 +22,16 @@ export class TypeOrmMerchantRepository extends MerchantRepository {
     this.cache = new InvalidatedCache(changes, 'merchant', { maxEntries: 10_000, ttlMs: 10 * 60_000 });
   }
 
-  async findVisible(manager: EntityManager, caller: Caller, merchantId: MerchantId, lock = false): Promise<Merchant | null> {
-    if (isMerchantCaller(caller) && caller.merchantId !== merchantId) return null;
+  async findVisible(manager: EntityManager, scope: TenantScope, merchantId: MerchantId, lock = false): Promise<Merchant | null> {
+    const narrowed = narrowScope(scope, merchantId);
+    if (!narrowed) return null;
     if (!lock) {
       const row = await this.cachedRow(manager, merchantId);
       // A copy: the aggregate may change what it is given.
-      return row && row.businessId === caller.businessId && row.deletedAt === null ? merchantFromRow(structuredClone(row)) : null;
+      return row && scopeCovers(narrowed, row) && row.deletedAt === null ? merchantFromRow(structuredClone(row)) : null;
     }
     const row = await manager.findOne(MerchantOrmEntity, {
-      where: { merchantId, businessId: caller.businessId, deletedAt: IsNull() },
+      where: { ...scopeWhere(narrowed), deletedAt: IsNull() },
       ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
     return row ? merchantFromRow(row) : null;
@@ -70,11 +71,9 @@ export class TypeOrmMerchantRepository extends MerchantRepository {
     return rows.map((r) => asMerchantId(r.merchantId));
   }
 
-  async list(manager: EntityManager, caller: Caller, page: PageRequest, searchTerm?: string): Promise<Page<Merchant>> {
-    const query = manager
-      .createQueryBuilder(MerchantOrmEntity, 'm')
-      .where('m.business_id = :businessId AND m.deleted_at IS NULL', { businessId: caller.businessId });
-    if (isMerchantCaller(caller)) query.andWhere('m.merchant_id = :merchantId', { merchantId: caller.merchantId });
+  async list(manager: EntityManager, scope: TenantScope, page: PageRequest, searchTerm?: string): Promise<Page<Merchant>> {
+    const inScope = scopeNamedCondition(scope, 'm');
+    const query = manager.createQueryBuilder(MerchantOrmEntity, 'm').where(`${inScope.sql} AND m.deleted_at IS NULL`, inScope.parameters);
     const term = searchTerm?.trim();
     if (term) {
       const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EventType } from '@pcs/events';
-import { Caller, isMerchantCaller } from '@pcs/kernel';
+import { scopeWhere } from '@pcs/database';
+import { TenantScope } from '@pcs/kernel';
 import { EntityManager, In, IsNull } from 'typeorm';
 import { WebhookEndpoint } from '../webhooks/webhook-endpoint';
 import { WebhookEndpointRepository } from '../webhooks/webhook-endpoint.repository';
@@ -20,22 +21,17 @@ export class TypeOrmWebhookEndpointRepository extends WebhookEndpointRepository 
     await manager.save(toRow(endpoint));
   }
 
-  async findVisible(manager: EntityManager, caller: Caller, id: string, lock = false): Promise<WebhookEndpoint | null> {
+  async findVisible(manager: EntityManager, scope: TenantScope, id: string, lock = false): Promise<WebhookEndpoint | null> {
     const row = await manager.findOne(WebhookEndpointOrmEntity, {
-      where: {
-        webhookEndpointId: id,
-        businessId: caller.businessId,
-        deletedAt: IsNull(),
-        ...(isMerchantCaller(caller) ? { merchantId: caller.merchantId } : {}),
-      },
+      where: { webhookEndpointId: id, ...scopeWhere(scope), deletedAt: IsNull() },
       ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
     return row ? fromRow(row) : null;
   }
 
-  async listVisible(manager: EntityManager, caller: Caller): Promise<WebhookEndpoint[]> {
+  async listVisible(manager: EntityManager, scope: TenantScope): Promise<WebhookEndpoint[]> {
     const rows = await manager.find(WebhookEndpointOrmEntity, {
-      where: { businessId: caller.businessId, deletedAt: IsNull(), ...(isMerchantCaller(caller) ? { merchantId: caller.merchantId } : {}) },
+      where: { ...scopeWhere(scope), deletedAt: IsNull() },
       order: { createdAt: 'ASC', webhookEndpointId: 'ASC' },
     });
     return rows.map(fromRow);

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { inTransaction } from '@pcs/database';
+import { inTransaction, scopeCondition } from '@pcs/database';
 import { EVENT_RETENTION_DAYS, EventType } from '@pcs/events';
-import { Caller, DomainError, isMerchantCaller, MerchantId, Page, pageOffset, PageRequest } from '@pcs/kernel';
+import { Caller, DomainError, MerchantId, tenantScope, Page, pageOffset, PageRequest } from '@pcs/kernel';
 import { MerchantAccess } from '@pcs/merchants';
 import { DataSource } from 'typeorm';
 import { EventDispatcher } from './event-dispatcher';
@@ -40,15 +40,13 @@ export class EventLogService {
   ) {}
 
   async list(caller: Caller, filters: EventLogFilters, page: PageRequest): Promise<Page<EventBody>> {
-    if (filters.merchantId) await this.access.loadVisible(caller, filters.merchantId);
-    const where: string[] = ['e.business_id = $1'];
-    const values: unknown[] = [caller.businessId];
+    const scope = await this.access.scopeOf(caller, filters.merchantId);
+    const values: unknown[] = [];
+    const where: string[] = [scopeCondition(scope, 'e', values)];
     const add = (clause: string, value: unknown) => {
       values.push(value);
       where.push(clause.replace('?', `$${values.length}`));
     };
-    if (isMerchantCaller(caller)) add('e.merchant_id = ?', caller.merchantId);
-    if (filters.merchantId) add('e.merchant_id = ?', filters.merchantId);
     if (filters.type) add('e.type = ?', filters.type);
     if (filters.subjectId) add('e.subject_id = ?', filters.subjectId);
     if (filters.delivered !== undefined) {
@@ -125,9 +123,10 @@ export class EventLogService {
   }
 
   private async load(caller: Caller, eventId: string): Promise<EventBody> {
+    const values: unknown[] = [eventId];
     const [row] = await this.dataSource.query<{ payload: string }[]>(
-      `SELECT payload FROM event WHERE event_id = $1 AND business_id = $2 ${isMerchantCaller(caller) ? 'AND merchant_id = $3' : ''}`,
-      isMerchantCaller(caller) ? [eventId, caller.businessId, caller.merchantId] : [eventId, caller.businessId],
+      `SELECT e.payload FROM event e WHERE e.event_id = $1 AND ${scopeCondition(tenantScope(caller), 'e', values)}`,
+      values,
     );
     if (!row) throw new DomainError('EVENT_NOT_FOUND');
     return JSON.parse(row.payload) as EventBody;

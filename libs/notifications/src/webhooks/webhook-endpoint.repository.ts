@@ -1,4 +1,4 @@
-import type { Caller } from '@pcs/kernel';
+import type { TenantScope } from '@pcs/kernel';
 import type { EntityManager } from 'typeorm';
 import { WebhookEndpoint } from './webhook-endpoint';
 
@@ -7,8 +7,8 @@ export abstract class WebhookEndpointRepository {
   abstract insert(manager: EntityManager, endpoint: WebhookEndpoint): Promise<void>;
   abstract save(manager: EntityManager, endpoint: WebhookEndpoint): Promise<void>;
   /** A business sees its own and its merchants' endpoints; a merchant only its own. */
-  abstract findVisible(manager: EntityManager, caller: Caller, id: string, lock?: boolean): Promise<WebhookEndpoint | null>;
-  abstract listVisible(manager: EntityManager, caller: Caller): Promise<WebhookEndpoint[]>;
+  abstract findVisible(manager: EntityManager, scope: TenantScope, id: string, lock?: boolean): Promise<WebhookEndpoint | null>;
+  abstract listVisible(manager: EntityManager, scope: TenantScope): Promise<WebhookEndpoint[]>;
   /** The live, enabled endpoints an event of this merchant and type goes to. */
   abstract receiversOf(manager: EntityManager, businessId: string, merchantId: string, type: string): Promise<WebhookEndpoint[]>;
   abstract findById(manager: EntityManager, id: string): Promise<WebhookEndpoint | null>;

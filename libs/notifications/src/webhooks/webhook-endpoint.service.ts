@@ -4,7 +4,7 @@ import { SecretBox } from '@pcs/businesses';
 import { RuntimeSettings } from '@pcs/config';
 import { inTransaction } from '@pcs/database';
 import type { EventType } from '@pcs/events';
-import { Caller, DomainError, isMerchantCaller, MerchantId } from '@pcs/kernel';
+import { Caller, DomainError, MerchantId, tenantScope } from '@pcs/kernel';
 import { MerchantAccess } from '@pcs/merchants';
 import * as crypto from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -45,9 +45,7 @@ export class WebhookEndpointService {
   ): Promise<WebhookEndpointWithSecret> {
     this.checkUrl(command.url);
     // A merchant's credentials register for their merchant; a business names one of its merchants, or none for all.
-    let merchantId: string | null = null;
-    if (command.merchantId) merchantId = (await this.access.loadVisible(caller, command.merchantId)).id;
-    else if (isMerchantCaller(caller)) merchantId = caller.merchantId;
+    const { merchantId } = await this.access.scopeOf(caller, command.merchantId);
     const id = crypto.randomUUID();
     const secret = generateWebhookSecret();
     const endpoint = WebhookEndpoint.create({
@@ -65,7 +63,7 @@ export class WebhookEndpointService {
   }
 
   async list(caller: Caller): Promise<WebhookEndpointView[]> {
-    return (await this.endpoints.listVisible(this.dataSource.manager, caller)).map(webhookEndpointView);
+    return (await this.endpoints.listVisible(this.dataSource.manager, tenantScope(caller))).map(webhookEndpointView);
   }
 
   async get(caller: Caller, id: string): Promise<WebhookEndpointView> {
@@ -116,7 +114,7 @@ export class WebhookEndpointService {
   }
 
   async load(caller: Caller, id: string, manager = this.dataSource.manager, lock = false): Promise<WebhookEndpoint> {
-    const endpoint = await this.endpoints.findVisible(manager, caller, id, lock);
+    const endpoint = await this.endpoints.findVisible(manager, tenantScope(caller), id, lock);
     if (!endpoint) throw new DomainError('WEBHOOK_ENDPOINT_NOT_FOUND');
     return endpoint;
   }

@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { EntityColumns, isUniqueViolation, queryPrepared } from '@pcs/database';
-import { BusinessId, Caller, isMerchantCaller, MerchantId, Page, pageOffset, PageRequest, PayerId } from '@pcs/kernel';
+import {
+  EntityColumns,
+  isUniqueViolation,
+  queryPrepared,
+  Requirement,
+  scopeCondition,
+  scopeNamedCondition,
+  scopeWhere,
+} from '@pcs/database';
+import { BusinessId, Page, pageOffset, PageRequest, PayerId, TenantScope } from '@pcs/kernel';
 import { EntityManager, In, IsNull } from 'typeorm';
 import { Payer } from '../domain/payer';
 import { DuplicateDocumentError, PayerLock, PayerRepository } from '../payer.repository';
@@ -9,19 +17,22 @@ import { PayerOrmEntity } from './payer.orm-entity';
 
 @Injectable()
 export class TypeOrmPayerRepository extends PayerRepository {
-  liveCondition(parameter: string): string {
-    return `EXISTS (SELECT 1 FROM payer WHERE payer_id = ${parameter} AND deleted_at IS NULL FOR KEY SHARE)`;
+  liveRequirement(payerId: PayerId): Requirement {
+    return Requirement.of(
+      'EXISTS (SELECT 1 FROM payer WHERE payer_id = $1 AND deleted_at IS NULL FOR KEY SHARE)',
+      [payerId],
+      'the payer is gone',
+    );
   }
 
-  async findVisible(manager: EntityManager, caller: Caller, payerId: PayerId, lock: PayerLock = 'none'): Promise<Payer | null> {
+  async findVisible(manager: EntityManager, scope: TenantScope, payerId: PayerId, lock: PayerLock = 'none'): Promise<Payer | null> {
     if (lock === 'none') {
       // The read of nearly every creation: a prepared statement (TypeORM builds and sends its text anew each time).
       const columns = new EntityColumns(manager, PayerOrmEntity, 'p_');
-      const values: unknown[] = [payerId, caller.businessId];
-      const merchant = isMerchantCaller(caller) ? `AND p.merchant_id = $${values.push(caller.merchantId)}` : '';
+      const values: unknown[] = [payerId];
       const [row] = await queryPrepared<Record<string, unknown>>(
         manager,
-        `SELECT ${columns.select('p')} FROM payer p WHERE p.payer_id = $1 AND p.business_id = $2 AND p.deleted_at IS NULL ${merchant}`,
+        `SELECT ${columns.select('p')} FROM payer p WHERE p.payer_id = $1 AND ${scopeCondition(scope, 'p', values)} AND p.deleted_at IS NULL`,
         values,
       );
       const entity = row && columns.from(row);
@@ -31,9 +42,8 @@ export class TypeOrmPayerRepository extends PayerRepository {
     const row = await manager.findOne(PayerOrmEntity, {
       where: {
         payerId,
-        businessId: caller.businessId,
+        ...scopeWhere(scope),
         deletedAt: IsNull(),
-        ...(isMerchantCaller(caller) ? { merchantId: caller.merchantId } : {}),
       },
       lock: { mode },
     });
@@ -54,17 +64,10 @@ export class TypeOrmPayerRepository extends PayerRepository {
     return new Set(rows.map((r) => r.payerId));
   }
 
-  async list(
-    manager: EntityManager,
-    businessId: BusinessId,
-    filter: { merchantId?: MerchantId; searchTerm?: string },
-    page: PageRequest,
-  ): Promise<Page<Payer>> {
-    const builder = manager
-      .createQueryBuilder(PayerOrmEntity, 'p')
-      .where('p.business_id = :businessId AND p.deleted_at IS NULL', { businessId });
-    if (filter.merchantId) builder.andWhere('p.merchant_id = :merchantId', { merchantId: filter.merchantId });
-    const term = filter.searchTerm?.trim();
+  async list(manager: EntityManager, scope: TenantScope, searchTerm: string | undefined, page: PageRequest): Promise<Page<Payer>> {
+    const inScope = scopeNamedCondition(scope, 'p');
+    const builder = manager.createQueryBuilder(PayerOrmEntity, 'p').where(`${inScope.sql} AND p.deleted_at IS NULL`, inScope.parameters);
+    const term = searchTerm?.trim();
     if (term) {
       // Served by payer_search_trgm_idx (gin_trgm_ops supports LIKE).
       builder.andWhere(`p.search_text LIKE '%' || pcs_search_text(:term) || '%'`, { term: term.replace(/[\\%_]/g, (c) => `\\${c}`) });

@@ -1,4 +1,4 @@
-import { amountBucket, nextBucket, splitByAmountBuckets } from './typeorm-payin.repository';
+import { amountBucket, nextBucket, splitByAmountBuckets } from './payin-ledger-counts';
 
 /** The amount buckets of payin_amount_count, as the ledger's total splits a range into them (checked against every amount). */
 describe('amount buckets', () => {

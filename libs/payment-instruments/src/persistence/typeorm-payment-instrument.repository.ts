@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { BusinessId, Caller, isMerchantCaller, MerchantId, PayerId, PaymentInstrumentId } from '@pcs/kernel';
+import { scopeWhere } from '@pcs/database';
+import { PayerId, PaymentInstrumentId, TenantScope } from '@pcs/kernel';
 import { EntityManager } from 'typeorm';
 import { PaymentInstrument } from '../domain/payment-instrument';
 import { PaymentInstrumentRepository } from '../payment-instrument.repository';
@@ -8,10 +9,12 @@ import { PaymentInstrumentOrmEntity } from './payment-instrument.orm-entity';
 
 @Injectable()
 export class TypeOrmPaymentInstrumentRepository extends PaymentInstrumentRepository {
-  async findVisible(manager: EntityManager, caller: Caller, paymentInstrumentId: PaymentInstrumentId): Promise<PaymentInstrument | null> {
-    const row = await manager.findOne(PaymentInstrumentOrmEntity, {
-      where: { paymentInstrumentId, businessId: caller.businessId, ...(isMerchantCaller(caller) ? { merchantId: caller.merchantId } : {}) },
-    });
+  async findVisible(
+    manager: EntityManager,
+    scope: TenantScope,
+    paymentInstrumentId: PaymentInstrumentId,
+  ): Promise<PaymentInstrument | null> {
+    const row = await manager.findOne(PaymentInstrumentOrmEntity, { where: { paymentInstrumentId, ...scopeWhere(scope) } });
     return row ? instrumentFromRow(row) : null;
   }
 
@@ -42,14 +45,9 @@ export class TypeOrmPaymentInstrumentRepository extends PaymentInstrumentReposit
     return (await manager.find(PaymentInstrumentOrmEntity, { where: { payerId }, order: { createdAt: 'DESC' } })).map(instrumentFromRow);
   }
 
-  async newest(
-    manager: EntityManager,
-    businessId: BusinessId,
-    merchantId: MerchantId | undefined,
-    limit: number,
-  ): Promise<PaymentInstrument[]> {
+  async newest(manager: EntityManager, scope: TenantScope, limit: number): Promise<PaymentInstrument[]> {
     const rows = await manager.find(PaymentInstrumentOrmEntity, {
-      where: { businessId, ...(merchantId ? { merchantId } : {}) },
+      where: scopeWhere(scope),
       order: { createdAt: 'DESC', paymentInstrumentId: 'ASC' },
       take: limit,
     });

@@ -5,7 +5,7 @@ import { RuntimeSettings } from '@pcs/config';
 import { inTransaction } from '@pcs/database';
 import type { ChargeOutcome, CheckoutSession, PayerFieldProblem, PayerIdentity, PayerText } from '@pcs/gateways';
 import { CheckoutOutcomeUnknownError, collectionMethodOf, GatewayRegistry, GatewayRouting } from '@pcs/gateways';
-import { Caller, DomainError, PaymentIntentId } from '@pcs/kernel';
+import { Caller, DomainError, PaymentIntentId, tenantScope } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { Payin, PayinLedgerService } from '@pcs/payins';
 import * as crypto from 'node:crypto';
@@ -82,7 +82,7 @@ export class PaymentAttemptsService {
     returnUrl?: string,
     payer?: PayerIdentity,
   ): Promise<InitializedAttempt> {
-    const current = await this.intents.getVisible(this.dataSource.manager, caller, paymentIntentId);
+    const current = await this.intents.getVisible(this.dataSource.manager, tenantScope(caller), paymentIntentId);
     const earlier = operationId && (await this.ledger.get(this.dataSource.manager, operationId));
     if (earlier) return this.recordedAttempt(current, earlier);
     const payinId = operationId ?? crypto.randomUUID();
@@ -120,7 +120,7 @@ export class PaymentAttemptsService {
     let replaced: Payin[] = [];
     try {
       const intent = await inTransaction(this.dataSource, async (manager) => {
-        const intent = await this.intents.getVisible(manager, caller, paymentIntentId, true);
+        const intent = await this.intents.getVisible(manager, tenantScope(caller), paymentIntentId, true);
         const now = new Date();
         intent.awaitPayerAtGateway(now);
         replaced = await this.ledger.openAttempts(manager, intent.id);

@@ -1,13 +1,12 @@
-import { Caller, MerchantId, Page, PageRequest, PaymentIntentId } from '@pcs/kernel';
-import type { Statement } from '@pcs/events';
+import { Page, PageRequest, PaymentIntentId, TenantScope } from '@pcs/kernel';
+import type { Guard } from '@pcs/database';
 import { EntityManager } from 'typeorm';
 import { B2bStatusCondition } from '../domain/b2b-status';
 import { B2bCheckout } from '../domain/b2b-checkout';
 import { PaymentIntent } from '../domain/payment-intent';
 
-/** B5's filters (contract §13); the status arrives as the intent states that give its B2B code. */
+/** B5's filters (contract §13) within a scope; the status arrives as the intent states that give its B2B code. */
 export interface B2bPaymentIntentFilters {
-  readonly merchantId?: MerchantId;
   readonly status?: B2bStatusCondition;
   readonly externalReference?: string;
   readonly dateFrom?: Date;
@@ -22,13 +21,13 @@ export interface B2bPaymentIntentRecord {
 /** Where B2B checkouts are kept, with their intents (port; the TypeORM adapter is in persistence/). */
 export abstract class B2bCheckoutRepository {
   /** The INSERT of a checkout, for its intent's own statement to run (insertWith). */
-  abstract insertStatement(checkout: B2bCheckout): Statement;
+  abstract insertGuard(checkout: B2bCheckout): Guard;
   abstract findByPaymentIntent(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<B2bCheckout | null>;
   abstract findByReference(manager: EntityManager, reference: string): Promise<B2bCheckout | null>;
-  /** B5: the caller's B2B intents, newest first. */
+  /** B5: the B2B intents within the scope, newest first. */
   abstract list(
     manager: EntityManager,
-    caller: Caller,
+    scope: TenantScope,
     filters: B2bPaymentIntentFilters,
     page: PageRequest,
   ): Promise<Page<B2bPaymentIntentRecord>>;

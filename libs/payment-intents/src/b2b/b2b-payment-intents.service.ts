@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService, CountryProcessor } from '@pcs/catalog';
 import { RuntimeSettings } from '@pcs/config';
-import { Caller, DomainError, InvalidRequestError, MerchantId, Money, Page, PageRequest, PaymentIntentId } from '@pcs/kernel';
+import { Caller, DomainError, InvalidRequestError, MerchantId, Money, Page, PageRequest, PaymentIntentId, tenantScope } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { PayinLedgerService } from '@pcs/payins';
 import * as crypto from 'node:crypto';
@@ -149,7 +149,7 @@ export class B2bPaymentIntentsService {
       expiresAt: new Date(now.getTime() + this.settings.gateway.checkoutMinutes * 60_000),
       createdAt: now,
     };
-    await this.intents.insertWith(this.dataSource.manager, intent, { guards: [this.checkouts.insertStatement(checkout)], events: [] });
+    await this.intents.insertWith(this.dataSource.manager, intent, { guards: [this.checkouts.insertGuard(checkout)], events: [] });
     return {
       intent,
       checkout,
@@ -169,11 +169,11 @@ export class B2bPaymentIntentsService {
 
   /** B5, newest first. */
   async list(caller: Caller, filters: B2bPaymentIntentListFilters, page: PageRequest): Promise<Page<B2bPaymentIntentView>> {
-    if (filters.merchantId) await this.merchants.load(caller, filters.merchantId);
+    const { merchantId, ...rest } = filters;
     const found = await this.checkouts.list(
       this.dataSource.manager,
-      caller,
-      { ...filters, status: filters.status ? b2bStatusCondition(filters.status) : undefined },
+      await this.merchants.scopeOf(caller, merchantId),
+      { ...rest, status: filters.status ? b2bStatusCondition(filters.status) : undefined },
       page,
     );
     const items: B2bPaymentIntentView[] = [];
@@ -208,7 +208,7 @@ export class B2bPaymentIntentsService {
 
   private async find(caller: Caller, paymentIntentId: PaymentIntentId): Promise<B2bPaymentIntentView | null> {
     const manager = this.dataSource.manager;
-    const intent = await this.intents.findVisible(manager, caller, paymentIntentId);
+    const intent = await this.intents.findVisible(manager, tenantScope(caller), paymentIntentId);
     if (!intent || intent.snapshot().origin !== 'B2B') return null;
     const checkout = await this.checkouts.findByPaymentIntent(manager, intent.id);
     return checkout ? this.viewOf(intent, checkout, manager) : null;

@@ -13,6 +13,7 @@ import {
   newId,
   PaymentIntentId,
   vatPercentageToBasisPoints,
+  tenantScope,
 } from '@pcs/kernel';
 import { MerchantConfigurationService } from '@pcs/merchants';
 import { PayinLedgerService } from '@pcs/payins';
@@ -95,7 +96,7 @@ export class CreationRules {
    */
   async resume(caller: Caller, paymentIntentId: PaymentIntentId): Promise<PaymentIntent | null> {
     if (!(await this.intents.findById(this.dataSource.manager, paymentIntentId))) return null;
-    const intent = await this.intents.getVisible(this.dataSource.manager, caller, paymentIntentId);
+    const intent = await this.intents.getVisible(this.dataSource.manager, tenantScope(caller), paymentIntentId);
     const charge = await this.ledger.openOffSessionCharge(this.dataSource.manager, intent.id);
     if (!charge) return intent;
     await this.attempts.chargeOffSession(charge.id);

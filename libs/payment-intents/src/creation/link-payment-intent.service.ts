@@ -77,9 +77,8 @@ export class LinkPaymentIntentService {
     const intent = await this.intentFor(caller, payment, command, paymentIntentId);
     const use = await this.links.useOf(payment, intent.id, intent.snapshot().createdAt);
     const written = await this.intents.insertWith(manager, intent, {
-      guards: [use.statement],
+      guards: [use.guard],
       events: [use.event],
-      requires: { sql: 'EXISTS (SELECT 1 FROM guard0)', reason: 'the link is as it was read and active' },
     });
     return written ? intent : null;
   }

@@ -193,11 +193,7 @@ export class PaymentIntentCreationService {
       null,
       new Date(),
     );
-    const written = await this.intents.insertRequiring(this.dataSource.manager, intent, {
-      condition: (parameter) => this.payers.liveCondition(parameter),
-      value: payerId,
-      reason: 'the payer is gone',
-    });
+    const written = await this.intents.insertRequiring(this.dataSource.manager, intent, this.payers.liveRequirement(payerId));
     if (!written) throw new DomainError('PAYER_NOT_FOUND');
     return intent;
   }

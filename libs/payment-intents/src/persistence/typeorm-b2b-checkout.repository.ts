@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { Statement } from '@pcs/events';
-import { asPaymentIntentId, Caller, isMerchantCaller, Page, PageRequest, pageOffset, PaymentIntentId } from '@pcs/kernel';
+import { Guard, scopeNamedCondition } from '@pcs/database';
+import { asPaymentIntentId, Page, PageRequest, pageOffset, PaymentIntentId, TenantScope } from '@pcs/kernel';
 import { Brackets, EntityManager, In } from 'typeorm';
 import { B2bCheckoutRepository, B2bPaymentIntentFilters, B2bPaymentIntentRecord } from '../b2b/b2b-checkout.repository';
 import { CHECKOUT_EXPIRED_REASON } from '../domain/b2b-status';
@@ -22,11 +22,11 @@ const UNPAID = ['REQUIRES_PAYMENT_INSTRUMENT', 'REQUIRES_CONFIRMATION', 'REQUIRE
 
 @Injectable()
 export class TypeOrmB2bCheckoutRepository extends B2bCheckoutRepository {
-  insertStatement(checkout: B2bCheckout): Statement {
-    return {
-      sql: `INSERT INTO b2b_checkout (payment_intent_id, reference, credential_id, redirect_url, include_all_payment_methods, invoice_details, expires_at, created_at)
+  insertGuard(checkout: B2bCheckout): Guard {
+    return Guard.of(
+      `INSERT INTO b2b_checkout (payment_intent_id, reference, credential_id, redirect_url, include_all_payment_methods, invoice_details, expires_at, created_at)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING payment_intent_id`,
-      values: [
+      [
         checkout.paymentIntentId,
         checkout.reference,
         checkout.credentialId,
@@ -36,7 +36,7 @@ export class TypeOrmB2bCheckoutRepository extends B2bCheckoutRepository {
         checkout.expiresAt,
         checkout.createdAt,
       ],
-    };
+    );
   }
 
   async findByPaymentIntent(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<B2bCheckout | null> {
@@ -51,17 +51,16 @@ export class TypeOrmB2bCheckoutRepository extends B2bCheckoutRepository {
 
   async list(
     manager: EntityManager,
-    caller: Caller,
+    scope: TenantScope,
     filters: B2bPaymentIntentFilters,
     page: PageRequest,
   ): Promise<Page<B2bPaymentIntentRecord>> {
+    const inScope = scopeNamedCondition(scope, 'i');
     const query = manager
       .createQueryBuilder(PaymentIntentOrmEntity, 'i')
       .innerJoin(B2bCheckoutOrmEntity, 'c', 'c.payment_intent_id = i.payment_intent_id')
       .where("i.origin = 'B2B'")
-      .andWhere('i.business_id = :businessId', { businessId: caller.businessId });
-    const merchantId = isMerchantCaller(caller) ? caller.merchantId : filters.merchantId;
-    if (merchantId) query.andWhere('i.merchant_id = :merchantId', { merchantId });
+      .andWhere(inScope.sql, inScope.parameters);
     if (filters.externalReference !== undefined)
       query.andWhere('i.external_reference = :externalReference', { externalReference: filters.externalReference });
     if (filters.dateFrom) query.andWhere('i.created_at >= :dateFrom', { dateFrom: filters.dateFrom });

@@ -1,7 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { EntityColumns, JoinedRead, queryPrepared } from '@pcs/database';
-import { EventRecorder, NewEvent, rowFound, runChange, shiftParameters, Statement, writtenIfRequired } from '@pcs/events';
-import { Caller, isMerchantCaller, PayerId, PaymentIntentId } from '@pcs/kernel';
+import {
+  EntityColumns,
+  Guard,
+  JoinedRead,
+  queryPrepared,
+  Requirement,
+  runChange,
+  scopeCondition,
+  scopeWhere,
+  shiftParameters,
+  writtenIfRequired,
+} from '@pcs/database';
+import { EventRecorder, NewEvent } from '@pcs/events';
+import { PayerId, PaymentIntentId, TenantScope } from '@pcs/kernel';
 import { EntityManager, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { OPEN_STATUSES, PaymentIntent } from '../domain/payment-intent';
@@ -21,9 +32,14 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
     super();
   }
 
-  async findVisible(manager: EntityManager, caller: Caller, paymentIntentId: PaymentIntentId, lock = false): Promise<PaymentIntent | null> {
+  async findVisible(
+    manager: EntityManager,
+    scope: TenantScope,
+    paymentIntentId: PaymentIntentId,
+    lock = false,
+  ): Promise<PaymentIntent | null> {
     const row = await manager.findOne(PaymentIntentOrmEntity, {
-      where: { paymentIntentId, businessId: caller.businessId, ...(isMerchantCaller(caller) ? { merchantId: caller.merchantId } : {}) },
+      where: { paymentIntentId, ...scopeWhere(scope) },
       ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
     return row ? intentFromRow(row) : null;
@@ -31,25 +47,26 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
 
   async findVisibleWith<T>(
     manager: EntityManager,
-    caller: Caller,
+    scope: TenantScope,
     paymentIntentId: PaymentIntentId,
     joined: JoinedRead<T>,
     lock = false,
   ): Promise<{ intent: PaymentIntent; version: string; joined: T } | null> {
     const columns = new EntityColumns(manager, PaymentIntentOrmEntity, 'i_');
-    const values: unknown[] = [paymentIntentId, caller.businessId];
-    const merchant = isMerchantCaller(caller) ? `AND i.merchant_id = $${values.push(caller.merchantId)}` : '';
-    const joinedSql = shiftParameters(joined.sql, values.length);
-    values.push(...joined.values);
+    const values: unknown[] = [paymentIntentId];
+    const inScope = scopeCondition(scope, 'i', values);
+    const { statement, read } = JoinedRead.parts(joined);
+    const joinedSql = shiftParameters(statement.sql, values.length);
+    values.push(...statement.values);
     const rows = await queryPrepared<Record<string, unknown>>(
       manager,
       `SELECT ${columns.select('i')}, i.xmin::text AS i_version, j.*
          FROM payment_intent i LEFT JOIN LATERAL (${joinedSql}) j ON true
-        WHERE i.payment_intent_id = $1 AND i.business_id = $2 ${merchant} ${lock ? 'FOR UPDATE OF i' : ''}`,
+        WHERE i.payment_intent_id = $1 AND ${inScope} ${lock ? 'FOR UPDATE OF i' : ''}`,
       values,
     );
     const row = rows[0] && columns.from(rows[0]);
-    return row ? { intent: intentFromRow(row), version: String(rows[0].i_version), joined: joined.read(rows) } : null;
+    return row ? { intent: intentFromRow(row), version: String(rows[0].i_version), joined: read(rows) } : null;
   }
 
   async lockById(manager: EntityManager, paymentIntentId: PaymentIntentId, skipLocked = false): Promise<PaymentIntent | null> {
@@ -72,29 +89,18 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
     await this.write(manager, intent, sql, values);
   }
 
-  async insertRequiring(
-    manager: EntityManager,
-    intent: PaymentIntent,
-    requirement: { condition: (parameter: string) => string; value: unknown; reason: string },
-  ): Promise<boolean> {
+  async insertRequiring(manager: EntityManager, intent: PaymentIntent, requirement: Requirement): Promise<boolean> {
     const [sql, values] = this.insertStatement(manager, intent);
-    return writtenIfRequired(
-      this.write(manager, intent, sql, [...values, requirement.value], {
-        sql: requirement.condition(`$${values.length + 1}`),
-        reason: requirement.reason,
-      }),
-    );
+    return writtenIfRequired(this.write(manager, intent, sql, values, requirement));
   }
 
   async insertWith(
     manager: EntityManager,
     intent: PaymentIntent,
-    also: { guards: readonly Statement[]; events: readonly NewEvent[]; requires?: { sql: string; reason: string } },
+    also: { guards: readonly Guard[]; events: readonly NewEvent[] },
   ): Promise<boolean> {
     const [sql, values] = this.insertStatement(manager, intent);
-    return writtenIfRequired(
-      this.events.recordAll(manager, [...eventsOf(intent), ...also.events], { sql, values, guards: also.guards, requires: also.requires }),
-    );
+    return writtenIfRequired(this.events.recordAll(manager, [...eventsOf(intent), ...also.events], { sql, values, guards: also.guards }));
   }
 
   /** The intent's row as it now is: a plain UPDATE (the intent was read, and locked, in this transaction). */
@@ -107,14 +113,14 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
       .where('payment_intent_id = :paymentIntentId', { paymentIntentId })
       .returning('payment_intent_id')
       .getQueryAndParameters();
-    await this.write(manager, intent, sql, values, rowFound('payment intent'));
+    await this.write(manager, intent, sql, values, Requirement.rowFound('payment intent'));
   }
 
   async saveWith(
     manager: EntityManager,
     intent: PaymentIntent,
     version: string,
-    also: { guards: readonly Statement[]; events: readonly NewEvent[] },
+    also: { guards: readonly Guard[]; events: readonly NewEvent[] },
   ): Promise<boolean> {
     const { paymentIntentId, ...row } = intentToRow(intent);
     const [sql, values] = manager
@@ -126,8 +132,7 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
       .getQueryAndParameters();
     return writtenIfRequired(
       this.events.recordAll(manager, [...also.events, ...eventsOf(intent)], {
-        guards: [{ sql, values }, ...also.guards],
-        requires: { sql: 'EXISTS (SELECT 1 FROM guard0)', reason: 'the payment intent is as it was read' },
+        guards: [Guard.of(sql, values, { required: 'the payment intent is as it was read' }), ...also.guards],
       }),
     );
   }
@@ -148,7 +153,7 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
     intent: PaymentIntent,
     sql: string,
     values: unknown[],
-    requires?: { sql: string; reason: string },
+    requires?: Requirement,
   ): Promise<void> {
     const events = eventsOf(intent);
     if (events.length === 0) return runChange(manager, sql, values, requires);

@@ -3,7 +3,7 @@ import { inTransaction, isUniqueViolation } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { GatewayNotice, GatewayRegistry, PaymentGateway, RefundOutcome, RefundRequest } from '@pcs/gateways';
 import { RuntimeSettings } from '@pcs/config';
-import { Caller, DomainError, ManualRefundStatus, Money, moneyFromWire, PaymentIntentId } from '@pcs/kernel';
+import { Caller, DomainError, ManualRefundStatus, Money, moneyFromWire, PaymentIntentId, tenantScope } from '@pcs/kernel';
 import { Payin, PayinLedgerService, PayinState, RefundRecords } from '@pcs/payins';
 import { CatalogService } from '@pcs/catalog';
 import * as crypto from 'node:crypto';
@@ -210,7 +210,7 @@ export class RefundsService {
   ): Promise<{ intent: PaymentIntent; records: RefundRecords; result: T } | null> {
     const read = await this.intents.findVisibleWith(
       manager,
-      caller,
+      tenantScope(caller),
       paymentIntentId,
       this.ledger.refundRecords(manager, paymentIntentId, operationId ?? null),
       lock,
@@ -220,9 +220,9 @@ export class RefundsService {
     const decision = await decide(manager, intent, records, new Date());
     let written = true;
     if (decision.reserved) {
-      const inserts = decision.reserved.inserts.map((payin) => this.ledger.insertStatement(manager, payin));
+      const inserts = decision.reserved.inserts.map((payin) => this.ledger.insertGuard(manager, payin));
       written = await this.intents.saveWith(manager, intent, version, {
-        guards: inserts.map((insert) => insert.statement),
+        guards: inserts.map((insert) => insert.guard),
         events: inserts.flatMap((insert) => insert.events),
       });
     } else if (decision.update) {
