@@ -14,6 +14,7 @@ import { B2bStatusCode, b2bStatusCondition } from '../domain/b2b-status';
 import { PaymentIntent } from '../domain/payment-intent';
 import { PaymentIntentRepository } from '../payment-intent.repository';
 import { B2bCheckoutRepository } from './b2b-checkout.repository';
+import { b2bIntent } from '../domain/payment-intent-origins';
 
 /** B6's request, syntax checked and amounts read at the edge. */
 export interface CreateB2bPaymentIntentCommand {
@@ -108,7 +109,7 @@ export class B2bPaymentIntentsService {
     merchant.assertCanCollect();
     const vatRateBp = await this.rules.vatRate(merchant.id, country, undefined);
     const now = new Date();
-    const intent = PaymentIntent.b2b(
+    const intent = b2bIntent(
       {
         paymentIntentId,
         businessId: caller.businessId,

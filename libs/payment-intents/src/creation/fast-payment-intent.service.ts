@@ -7,6 +7,7 @@ import { AvailableProcessorsService } from '../available-processors.service';
 import { PaymentIntent } from '../domain/payment-intent';
 import { PaymentIntentRepository } from '../payment-intent.repository';
 import { CreationRules } from './creation-rules';
+import { fastIntent } from '../domain/payment-intent-origins';
 
 /** Operation 18's request, syntax checked and the amount read at the edge. */
 export interface FastPaymentIntentCommand {
@@ -54,7 +55,7 @@ export class FastPaymentIntentService {
     merchant.assertCanCollect();
     const country = await this.rules.countryAccepting(command.countryCode, command.amount.currency);
     const vatRateBp = await this.rules.vatRate(merchantId, country, undefined);
-    const intent = PaymentIntent.fast(
+    const intent = fastIntent(
       {
         paymentIntentId,
         businessId: caller.businessId,

@@ -8,6 +8,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { PaymentIntent } from '../domain/payment-intent';
 import { PaymentIntentRepository } from '../payment-intent.repository';
 import { CreationRules } from './creation-rules';
+import { linkIntent } from '../domain/payment-intent-origins';
 
 /** Operation 24's request; a sent amount is a wire decimal, read here in the link's currency. */
 export interface LinkPaymentIntentCommand {
@@ -101,7 +102,7 @@ export class LinkPaymentIntentService {
     if (command.amount !== undefined && !moneyFromWire('amount', command.amount, l.currency).equals(link.amount))
       throw new InvalidRequestError(['amount'], "amount must equal the link's amount");
     (await this.merchants.load(caller, l.merchantId)).assertCanCollect();
-    return PaymentIntent.fromLink(
+    return linkIntent(
       {
         paymentIntentId,
         businessId: l.businessId,

@@ -26,6 +26,7 @@ import { PaymentAttemptParties } from '../attempts/payment-attempt-parties';
 import { PaymentAttemptsService } from '../attempts/payment-attempts.service';
 import { PaymentIntentRepository } from '../payment-intent.repository';
 import { CreationRules } from './creation-rules';
+import { apiIntent } from '../domain/payment-intent-origins';
 
 export interface PaymentInstrumentData {
   paymentInstrumentTypeName?: string;
@@ -56,6 +57,18 @@ export interface CreatePaymentIntentCommand {
   description?: string;
   tipAmount?: Money;
   vatPercentage?: number;
+}
+
+/** What a creation resolved before the intent is built: its id, merchant, country and VAT, the tip, the payer and the instrument. */
+interface ResolvedCreation {
+  readonly paymentIntentId: PaymentIntentId;
+  readonly merchantId: MerchantId;
+  readonly country: Country;
+  readonly vatRateBp: number;
+  readonly tip: Money;
+  readonly payer: { readonly payerId: PayerId; readonly email: string | null };
+  readonly paymentInstrumentId: PaymentInstrumentId | null;
+  readonly now: Date;
 }
 
 @Injectable()
@@ -125,19 +138,16 @@ export class PaymentIntentCreationService {
 
       const paymentInstrumentId = await this.instrumentFor(manager, caller, command, payer.id, country);
       const now = new Date();
-      const intent = this.newIntent(
-        caller,
-        command,
+      const intent = this.newIntent(caller, command, {
         paymentIntentId,
         merchantId,
         country,
         vatRateBp,
         tip,
-        payer.id,
-        payer.snapshot().email,
+        payer: { payerId: payer.id, email: payer.snapshot().email },
         paymentInstrumentId,
         now,
-      );
+      });
       let payinId: string | null = null;
       if (command.confirm && paymentInstrumentId) {
         const processor = await this.processorForInstrument(manager, intent, paymentInstrumentId, caller);
@@ -180,38 +190,25 @@ export class PaymentIntentCreationService {
     const vatRateBp = await this.rules.vatRate(merchant.id, country, command.vatPercentage);
     const payer = (await this.payers.loadVisible(caller, payerId)).snapshot();
     if (payer.merchantId !== merchant.id) throw new DomainError('PAYER_NOT_FOUND');
-    const intent = this.newIntent(
-      caller,
-      command,
+    const intent = this.newIntent(caller, command, {
       paymentIntentId,
-      merchant.id,
+      merchantId: merchant.id,
       country,
       vatRateBp,
       tip,
-      payerId,
-      payer.email,
-      null,
-      new Date(),
-    );
+      payer: { payerId, email: payer.email },
+      paymentInstrumentId: null,
+      now: new Date(),
+    });
     const written = await this.intents.insertRequiring(this.dataSource.manager, intent, this.payers.liveRequirement(payerId));
     if (!written) throw new DomainError('PAYER_NOT_FOUND');
     return intent;
   }
 
-  private newIntent(
-    caller: Caller,
-    command: CreatePaymentIntentCommand,
-    paymentIntentId: PaymentIntentId,
-    merchantId: MerchantId,
-    country: Country,
-    vatRateBp: number,
-    tip: Money,
-    payerId: PayerId,
-    payerEmail: string | null,
-    paymentInstrumentId: PaymentInstrumentId | null,
-    now: Date,
-  ): PaymentIntent {
-    return PaymentIntent.fromApi(
+  /** Operation 17's intent from the request and what the creation resolved for it. */
+  private newIntent(caller: Caller, command: CreatePaymentIntentCommand, resolved: ResolvedCreation): PaymentIntent {
+    const { paymentIntentId, merchantId, country, vatRateBp, tip, payer, paymentInstrumentId, now } = resolved;
+    return apiIntent(
       {
         paymentIntentId,
         businessId: caller.businessId,
@@ -224,8 +221,8 @@ export class PaymentIntentCreationService {
       {
         payinType: command.payinType,
         tip,
-        payerId,
-        payerEmail,
+        payerId: payer.payerId,
+        payerEmail: payer.email,
         paymentInstrumentId,
         externalReference: command.externalReference,
         invoiceNumber: command.invoiceNumber,

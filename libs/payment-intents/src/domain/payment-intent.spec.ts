@@ -11,6 +11,7 @@ import {
   PayinType,
 } from '@pcs/kernel';
 import { PAYMENT_INTENT_STATUSES, PaymentIntent, PaymentIntentStatus } from './payment-intent';
+import { apiIntent, b2bIntent, fastIntent, linkIntent } from './payment-intent-origins';
 
 const now = new Date('2026-11-01T00:00:00Z');
 
@@ -193,7 +194,7 @@ describe('PaymentIntent.create and money', () => {
         confirm: true,
         metadata: null,
       };
-      expect(() => PaymentIntent.fromApi(huge, api)).toThrow(expect.objectContaining({ fields: ['tipAmount'] }));
+      expect(() => apiIntent(huge, api)).toThrow(expect.objectContaining({ fields: ['tipAmount'] }));
       const b2b = {
         tip: Money.ofMinor(1, Currency.UYU),
         externalReference: null,
@@ -203,20 +204,17 @@ describe('PaymentIntent.create and money', () => {
         instrumentType: null,
         networks: null,
       };
-      expect(() => PaymentIntent.b2b(huge, b2b)).toThrow(expect.objectContaining({ fields: ['amountDetails.tip'] }));
-      const made = PaymentIntent.fromApi(basis, api).snapshot();
+      expect(() => b2bIntent(huge, b2b)).toThrow(expect.objectContaining({ fields: ['amountDetails.tip'] }));
+      const made = apiIntent(basis, api).snapshot();
       expect(made).toMatchObject({ origin: 'API', confirmationMethod: 'AUTOMATIC', externalInvoiceId: '7', tipAmount: 1, taxAmount: 2200 });
-      expect(PaymentIntent.b2b(basis, { ...b2b, tax: Money.ofMinor(100, Currency.UYU) }).snapshot()).toMatchObject({
+      expect(b2bIntent(basis, { ...b2b, tax: Money.ofMinor(100, Currency.UYU) }).snapshot()).toMatchObject({
         origin: 'B2B',
         taxAmount: 100,
       });
     });
 
     it('make fast and link intents payerless, tipless and paid on a page', () => {
-      for (const intent of [
-        PaymentIntent.fast(basis, offered),
-        PaymentIntent.fromLink(basis, { linkId: 'l', reference: 'ref' }, offered),
-      ]) {
+      for (const intent of [fastIntent(basis, offered), linkIntent(basis, { linkId: 'l', reference: 'ref' }, offered)]) {
         expect(intent.snapshot()).toMatchObject({
           payerId: null,
           tipAmount: 0,
@@ -227,12 +225,12 @@ describe('PaymentIntent.create and money', () => {
           receiptEmail: 'ana@example.uy',
         });
       }
-      expect(PaymentIntent.fromLink(basis, { linkId: 'l', reference: 'ref' }, offered).snapshot()).toMatchObject({
+      expect(linkIntent(basis, { linkId: 'l', reference: 'ref' }, offered).snapshot()).toMatchObject({
         origin: 'LINK',
         linkId: 'l',
         externalReference: 'ref',
       });
-      expect(PaymentIntent.fast(basis, offered).snapshot()).toMatchObject({ origin: 'FAST', linkId: null, externalReference: null });
+      expect(fastIntent(basis, offered).snapshot()).toMatchObject({ origin: 'FAST', linkId: null, externalReference: null });
     });
   });
 });
