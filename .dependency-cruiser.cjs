@@ -150,10 +150,11 @@ module.exports = {
       name: 'dashboard-only-through-the-api',
       comment:
         'The dashboard reads and changes payments only through the payins API with the typed client (contract §18): ' +
-        'its own context, configuration, pages and the database connection for its own tables, never a payments context.',
+        'its own context, configuration, pages, the kernel (money, currencies and the refundable rule, so it never keeps copies of ' +
+        'them), the APIs’ validation pipe for its forms, and the database connection for its own tables, never a payments context.',
       severity: 'error',
       from: { path: '^apps/dashboard/' },
-      to: { path: '^libs/', pathNot: '^libs/(client|config|dashboard-identity|database|observability|pages)/' },
+      to: { path: '^libs/', pathNot: ['^libs/(client|config|dashboard-identity|database|kernel|observability|pages)/', '^libs/http/src/validation\\.pipe\\.ts$'] },
     },
     {
       name: 'no-circular',

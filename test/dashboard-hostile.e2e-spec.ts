@@ -330,6 +330,8 @@ describe('the dashboard under hostile input', () => {
         `${field('_csrf', csrf)}&${field('_csrf', csrf)}&amount=1&amount=2&kind=refund&kind=manual`,
       ],
       ['huge field', 'application/x-www-form-urlencoded', `${field('_csrf', csrf)}&email=${'x'.repeat(20_000)}`],
+      ['a field no form has', 'application/x-www-form-urlencoded', `${field('_csrf', csrf)}&kind=refund&amount=1&isAdmin=true`],
+      ['a field as an object', 'application/x-www-form-urlencoded', `${field('_csrf', csrf)}&kind[a]=refund&url[b]=x&email[c]=y`],
       ['multipart', 'multipart/form-data; boundary=b', `--b\r\nContent-Disposition: form-data; name="_csrf"\r\n\r\n${csrf}\r\n--b--\r\n`],
     ];
     for (const route of routes)

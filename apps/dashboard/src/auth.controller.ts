@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import { DashboardIdentity, DashboardSession, LOCKOUT_MINUTES, SessionStage } from '@pcs/dashboard-identity';
+import { FormPipe, CodeForm, PasswordForm, SignInForm } from './forms';
 import type { Response } from 'express';
 import * as crypto from 'node:crypto';
 import { DASHBOARD_HEADERS } from './pages/layout';
@@ -7,19 +8,7 @@ import { codePage, enrolPage, passwordPage, recoveryCodesPage, signInPage } from
 import { fill, Texts, TEXTS } from './pages/texts';
 import { Payins } from './payins';
 import type { DashboardRequest } from './web';
-import {
-  Anonymous,
-  cookieName,
-  cookieOf,
-  languageOf,
-  PageError,
-  Redirect,
-  sameToken,
-  SESSION_COOKIE,
-  SIGN_IN_COOKIE,
-  SignInStep,
-  STAGE_PAGES,
-} from './web';
+import { Anonymous, cookieName, languageOf, PageError, Redirect, SESSION_COOKIE, SIGN_IN_COOKIE, SignInStep, STAGE_PAGES } from './web';
 
 /** Only a path of this site: `//host` or `https://…` would send a person elsewhere after signing in. */
 function safeNext(next: unknown): string {
@@ -74,9 +63,7 @@ export class AuthController {
   @Anonymous()
   @Post('sign-in')
   @HttpCode(200)
-  async signIn(@Req() request: DashboardRequest, @Res() response: Response, @Body() body: Record<string, unknown>): Promise<void> {
-    const preToken = cookieOf(request, cookieName(request, SIGN_IN_COOKIE));
-    if (!preToken || !sameToken(body._csrf, preToken)) throw new PageError(403, 'forbidden');
+  async signIn(@Req() request: DashboardRequest, @Res() response: Response, @Body(FormPipe) body: SignInForm): Promise<void> {
     const email = text(body.email, 254);
     const language = languageOf(request);
     const t = TEXTS[language];
@@ -94,7 +81,8 @@ export class AuthController {
         .status(result.outcome === 'refused' ? 401 : 429)
         .set(DASHBOARD_HEADERS)
         .set(result.outcome === 'refused' ? {} : { 'Retry-After': String(result.retryAfterSeconds) })
-        .send(signInPage(language, { token: preToken, next, email, problem }));
+        // The form's token: the guard found it equal to the sign-in cookie's.
+        .send(signInPage(language, { token: body._csrf!, next, email, problem }));
       return;
     }
     response
@@ -112,7 +100,7 @@ export class AuthController {
   @SignInStep('code')
   @Post('sign-in/code')
   @HttpCode(200)
-  async verifyCode(@Req() request: DashboardRequest, @Res() response: Response, @Body() body: Record<string, unknown>): Promise<void> {
+  async verifyCode(@Req() request: DashboardRequest, @Res() response: Response, @Body(FormPipe) body: CodeForm): Promise<void> {
     const language = languageOf(request);
     const next = safeNext(body.next);
     const result = await this.identity.verifyCode(request.sessionToken!, text(body.code, 64), request.ip ?? '');
@@ -140,11 +128,7 @@ export class AuthController {
   @SignInStep('enrol')
   @Post('sign-in/enrol')
   @HttpCode(200)
-  async confirmEnrolment(
-    @Req() request: DashboardRequest,
-    @Res() response: Response,
-    @Body() body: Record<string, unknown>,
-  ): Promise<void> {
+  async confirmEnrolment(@Req() request: DashboardRequest, @Res() response: Response, @Body(FormPipe) body: CodeForm): Promise<void> {
     const next = safeNext(body.next);
     const result = await this.identity.confirmEnrolment(request.sessionToken!, text(body.code, 16), request.ip ?? '');
     if (result.outcome === 'locked') return this.lockedOut(request, response, next);
@@ -173,7 +157,7 @@ export class AuthController {
   @SignInStep('change-password', 'signed-in')
   @Post('account/password')
   @HttpCode(200)
-  async changePassword(@Req() request: DashboardRequest, @Res() response: Response, @Body() body: Record<string, unknown>): Promise<void> {
+  async changePassword(@Req() request: DashboardRequest, @Res() response: Response, @Body(FormPipe) body: PasswordForm): Promise<void> {
     const session: DashboardSession = request.dashboard!;
     const language = languageOf(request);
     const t = TEXTS[language];

@@ -1,9 +1,11 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { DashboardIdentity } from '@pcs/dashboard-identity';
 import type { EvidenceFile } from '@pcs/client';
+import { FormPipe, ConfirmedForm } from './forms';
 import type { Response } from 'express';
 import * as crypto from 'node:crypto';
-import { confirmAcceptPage, DISPUTE_STATUSES, disputePage, disputesPage } from './pages/disputes';
+import { DISPUTE_STATUSES } from '@pcs/kernel';
+import { confirmAcceptPage, disputePage, disputesPage } from './pages/disputes';
 import { DASHBOARD_HEADERS } from './pages/layout';
 import { fill, TEXTS } from './pages/texts';
 import { Dispute, Payins, PayinsApiError, UUID } from './payins';
@@ -105,7 +107,7 @@ export class DisputesController {
     @Req() request: DashboardRequest,
     @Res() response: Response,
     @Param('id') id: string,
-    @Body() body: Record<string, unknown>,
+    @Body(FormPipe) body: ConfirmedForm,
   ): Promise<void> {
     const dispute = await this.own(request, id);
     if (body.confirmed !== 'yes') {

@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { DashboardIdentity } from '@pcs/dashboard-identity';
+import { FormPipe, LinkForm, LinkShareForm } from './forms';
 import type { Response } from 'express';
 import { linksPage } from './pages/areas';
 import { DASHBOARD_HEADERS } from './pages/layout';
@@ -63,7 +64,7 @@ export class LinksController {
   @Post()
   @HttpCode(200)
   @Requires('manage-links', 'link:create')
-  async create(@Req() request: DashboardRequest, @Res() response: Response, @Body() body: Record<string, unknown>): Promise<void> {
+  async create(@Req() request: DashboardRequest, @Res() response: Response, @Body(FormPipe) body: LinkForm): Promise<void> {
     const merchantId = await ownMerchant(this.payins, request, body.merchantId);
     if (!merchantId) throw new PageError(404, 'notFound');
     const processors = (Array.isArray(body.processor) ? body.processor : [body.processor]).filter(
@@ -105,7 +106,7 @@ export class LinksController {
     @Req() request: DashboardRequest,
     @Res() response: Response,
     @Param('id') id: string,
-    @Body() body: Record<string, unknown>,
+    @Body(FormPipe) body: LinkShareForm,
   ): Promise<void> {
     const { user } = request.dashboard!;
     if (!(await this.payins.link(user, id))) throw new PageError(404, 'notFound');

@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { DashboardIdentity } from '@pcs/dashboard-identity';
+import { FormPipe, MerchantConfigurationForm } from './forms';
 import type { Response } from 'express';
 import { merchantsPage } from './pages/areas';
 import { DASHBOARD_HEADERS } from './pages/layout';
@@ -41,7 +42,7 @@ export class MerchantsController {
     @Req() request: DashboardRequest,
     @Res() response: Response,
     @Param('id') id: string,
-    @Body() body: Record<string, unknown>,
+    @Body(FormPipe) body: MerchantConfigurationForm,
   ): Promise<void> {
     const merchantId = await ownMerchant(this.payins, request, id);
     if (!merchantId) throw new PageError(404, 'notFound');

@@ -1,11 +1,13 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { DashboardIdentity } from '@pcs/dashboard-identity';
+import { isCurrency, TransactionStatus, typedAmountToMinor, wireAmount } from '@pcs/kernel';
+import { FormPipe, RefundForm } from './forms';
 import type { Response } from 'express';
 import * as crypto from 'node:crypto';
 import { CSV_HEADER, csvRow } from './csv';
 import { DASHBOARD_HEADERS, money } from './pages/layout';
-import { balanceOf, confirmRefundPage, decimalsOf, paymentPage } from './pages/payment';
-import { CURRENCIES, FilterForm, paymentsPage, STATUSES } from './pages/payments';
+import { balanceOf, confirmRefundPage, paymentPage } from './pages/payment';
+import { FilterForm, paymentsPage } from './pages/payments';
 import { fill, TEXTS } from './pages/texts';
 import { PayinFilters, Payins, PayinsApiError, UUID } from './payins';
 import type { DashboardRequest } from './web';
@@ -24,8 +26,8 @@ function filterForm(query: Record<string, unknown>): FilterForm {
     return typeof value === 'string' && value !== '' && valid(value) ? value : undefined;
   };
   return {
-    status: pick('status', (v) => (STATUSES as readonly string[]).includes(v)),
-    currency: pick('currency', (v) => (CURRENCIES as readonly string[]).includes(v)),
+    status: pick('status', (v) => (Object.values(TransactionStatus) as string[]).includes(v)),
+    currency: pick('currency', (v) => isCurrency(v)),
     minAmount: pick('minAmount', (v) => AMOUNT.test(v)),
     maxAmount: pick('maxAmount', (v) => AMOUNT.test(v)),
     dateFrom: pick('dateFrom', (v) => DATE.test(v)),
@@ -145,7 +147,7 @@ export class PaymentsController {
     @Req() request: DashboardRequest,
     @Res() response: Response,
     @Param('id') id: string,
-    @Body() body: Record<string, unknown>,
+    @Body(FormPipe) body: RefundForm,
   ): Promise<void> {
     const { user, csrfToken } = request.dashboard!;
     const language = languageOf(request);
@@ -156,22 +158,28 @@ export class PaymentsController {
     const { refundable } = balanceOf(intent, rows);
     if (body.kind !== 'refund' && body.kind !== 'manual') throw new PageError(400, 'unreadable');
     const kind = body.kind;
-    const typed = typeof body.amount === 'string' ? body.amount.trim().replace(',', '.') : '';
-    const decimals = decimalsOf(intent.currency);
-    const shapeOk =
-      typed === '' || (new RegExp(`^\\d{1,13}(\\.\\d{1,${decimals}})?$`).test(typed) && (decimals > 0 || !typed.includes('.')));
-    const amountMinor = typed === '' ? refundable : Math.round(Number(typed) * 10 ** decimals);
+    const typed = typeof body.amount === 'string' ? body.amount.trim() : '';
+    const amountMinor = typed === '' ? refundable : typedAmountToMinor(typed, intent.currency);
     const refusal =
       refundable === 0
         ? t.nothingRefundable
-        : !shapeOk || amountMinor <= 0 || amountMinor > refundable
-          ? fill(t.refundAmountInvalid, { refundable: money(refundable / 10 ** decimals, intent.currency, language) })
+        : amountMinor === null || amountMinor <= 0 || amountMinor > refundable
+          ? fill(t.refundAmountInvalid, { refundable: money(wireAmount(refundable, intent.currency), intent.currency, language) })
           : null;
-    if (refusal) {
+    if (refusal || amountMinor === null) {
       response
         .status(400)
         .set(DASHBOARD_HEADERS)
-        .send(paymentPage(language, { user, csrfToken, intent, rows, timeline: await this.payins.timelineOf(user, id), problem: refusal }));
+        .send(
+          paymentPage(language, {
+            user,
+            csrfToken,
+            intent,
+            rows,
+            timeline: await this.payins.timelineOf(user, id),
+            problem: refusal ?? undefined,
+          }),
+        );
       return;
     }
     if (body.confirmed !== 'yes') {
@@ -189,9 +197,18 @@ export class PaymentsController {
       action: kind === 'manual' ? 'manual-refund' : 'refund',
       target: intent.paymentIntentId,
     };
-    const detail = { amount: typed === '' ? 'all' : typed, currency: intent.currency, operation };
+    const detail = {
+      amount: typed === '' ? 'all' : String(wireAmount(amountMinor, intent.currency)),
+      currency: intent.currency,
+      operation,
+    };
     try {
-      await this.payins.refund(intent.paymentIntentId, kind, typed === '' ? undefined : Number(typed), operation);
+      await this.payins.refund(
+        intent.paymentIntentId,
+        kind,
+        typed === '' ? undefined : wireAmount(amountMinor, intent.currency),
+        operation,
+      );
     } catch (error) {
       const refused = error instanceof PayinsApiError && error.status < 500 && error.status !== 429;
       await this.identity.audit({

@@ -1,11 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { DashboardIdentity } from '@pcs/dashboard-identity';
+import { typedAmountToMinor, wireAmount } from '@pcs/kernel';
+import { FormPipe, PayoutForm } from './forms';
 import type { Response } from 'express';
 import * as crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import { balancePage, confirmPayoutPage } from './pages/balance';
 import { DASHBOARD_HEADERS, money } from './pages/layout';
-import { decimalsOf } from './pages/payment';
 import { payoutPage, payoutsPage } from './pages/payouts';
 import { reconciliationPage, reconciliationRunPage } from './pages/reconciliation';
 import { fill, TEXTS } from './pages/texts';
@@ -48,7 +49,7 @@ export class BalanceController {
   @Post('payout')
   @HttpCode(200)
   @Requires('request-payout', 'payout')
-  async payout(@Req() request: DashboardRequest, @Res() response: Response, @Body() body: Record<string, unknown>): Promise<void> {
+  async payout(@Req() request: DashboardRequest, @Res() response: Response, @Body(FormPipe) body: PayoutForm): Promise<void> {
     const { user, csrfToken } = request.dashboard!;
     const language = languageOf(request);
     const t = TEXTS[language];
@@ -59,9 +60,11 @@ export class BalanceController {
     if (!merchantId || !balance) throw new PageError(404, 'notFound');
     const currency = balance.balances.find((b) => b.currency === body.currency)?.currency;
     if (!currency) throw new PageError(400, 'unreadable');
-    const typed = typeof body.amount === 'string' ? body.amount.trim().replace(',', '.') : '';
-    const decimals = decimalsOf(currency);
-    const shapeOk = typed === '' || (new RegExp(`^\\d{1,13}(\\.\\d{1,${decimals}})?$`).test(typed) && Number(typed) > 0);
+    const typed = typeof body.amount === 'string' ? body.amount.trim() : '';
+    const minor = typed === '' ? null : typedAmountToMinor(typed, currency);
+    const shapeOk = typed === '' || (minor !== null && minor > 0);
+    // The amount asked for, in major units as the API takes it; undefined: everything available.
+    const amount = minor === null ? undefined : wireAmount(minor, currency);
     const page = async (problem: string, status: number) => {
       const movements = await this.payins.balanceTransactions(user, { merchantId, page: 1, limit: 20 });
       response
@@ -79,8 +82,8 @@ export class BalanceController {
           csrfToken,
           merchantId,
           currency,
-          typedAmount: typed,
-          shown: money(typed === '' ? available : Number(typed), currency, language),
+          typedAmount: amount === undefined ? '' : String(amount),
+          shown: money(amount ?? available, currency, language),
           account: account ? `${account.bankName} ${account.accountNumber}` : '—',
           operation: crypto.randomUUID(),
         }),
@@ -90,9 +93,9 @@ export class BalanceController {
     const operation = typeof body.operation === 'string' && UUID.test(body.operation) ? body.operation : null;
     if (!operation) throw new PageError(403, 'forbidden');
     const audit = { ...actorOf(request), action: 'payout', target: merchantId };
-    const detail = { currency, amount: typed === '' ? 'available' : typed, operation };
+    const detail = { currency, amount: amount === undefined ? 'available' : String(amount), operation };
     try {
-      const made = await this.payins.requestPayout(merchantId, currency, typed === '' ? undefined : Number(typed), operation);
+      const made = await this.payins.requestPayout(merchantId, currency, amount, operation);
       await this.identity.audit({ ...audit, result: 'succeeded', detail: { ...detail, payoutId: made.payoutId } });
       throw new Redirect(`/payouts/${made.payoutId}?done=requested`);
     } catch (error) {

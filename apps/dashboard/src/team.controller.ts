@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { DashboardIdentity, IdentityError, isRole } from '@pcs/dashboard-identity';
+import { FormPipe, TeamMemberForm } from './forms';
 import type { Response } from 'express';
 import { teamPage } from './pages/areas';
 import { DASHBOARD_HEADERS } from './pages/layout';
@@ -40,7 +41,7 @@ export class TeamController {
   @Post()
   @HttpCode(200)
   @Requires('manage-users', 'user:create')
-  async add(@Req() request: DashboardRequest, @Res() response: Response, @Body() body: Record<string, unknown>): Promise<void> {
+  async add(@Req() request: DashboardRequest, @Res() response: Response, @Body(FormPipe) body: TeamMemberForm): Promise<void> {
     const { user } = request.dashboard!;
     if (user.merchantId) throw new PageError(403, 'forbidden');
     const t = TEXTS[languageOf(request)];

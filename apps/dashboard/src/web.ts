@@ -101,7 +101,9 @@ export const Requires = (permission: Permission, action: string) => SetMetadata(
 /**
  * Every page needs a session (an HttpOnly, SameSite cookie); every change
  * (any method but GET/HEAD) also needs the session's CSRF token in its form
- * and, when the browser sends an Origin, this site's. A route's permission is
+ * (the sign-in form, before any session, the token of its own cookie) and,
+ * when the browser sends an Origin, this site's: checked here, before any
+ * form is read. A route's permission is
  * checked here, so a hidden button is never the only guard: a forged post is
  * a 403, recorded in the audit log.
  */
@@ -117,7 +119,14 @@ export class SessionGuard implements CanActivate {
     const targets = [context.getHandler(), context.getClass()];
     const changes = request.method !== 'GET' && request.method !== 'HEAD';
     if (changes && !sameOrigin(request)) throw new PageError(403, 'forbidden');
-    if (this.reflector.getAllAndOverride<boolean>(ANONYMOUS, targets)) return true;
+    if (this.reflector.getAllAndOverride<boolean>(ANONYMOUS, targets)) {
+      // The sign-in form, before any session: its own double-submit token (a cookie and the same value in the form).
+      const preToken = cookieOf(request, cookieName(request, SIGN_IN_COOKIE));
+      if (changes && (!preToken || !sameToken((request.body as Record<string, unknown> | undefined)?._csrf, preToken))) {
+        throw new PageError(403, 'forbidden');
+      }
+      return true;
+    }
     const token = cookieOf(request, cookieName(request, SESSION_COOKIE));
     const session = token ? await this.identity.session(token) : null;
     if (!session) {

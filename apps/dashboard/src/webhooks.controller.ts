@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { DashboardIdentity } from '@pcs/dashboard-identity';
+import { FormPipe, WebhookEndpointForm } from './forms';
 import type { Response } from 'express';
 import { webhooksPage } from './pages/areas';
 import { DASHBOARD_HEADERS } from './pages/layout';
@@ -63,7 +64,7 @@ export class WebhooksController {
   @Post('endpoints')
   @HttpCode(200)
   @Requires('manage-webhooks', 'webhook-endpoint:create')
-  async addEndpoint(@Req() request: DashboardRequest, @Res() response: Response, @Body() body: Record<string, unknown>): Promise<void> {
+  async addEndpoint(@Req() request: DashboardRequest, @Res() response: Response, @Body(FormPipe) body: WebhookEndpointForm): Promise<void> {
     const { user } = request.dashboard!;
     const t = TEXTS[languageOf(request)];
     const merchantId = user.merchantId ?? (body.merchantId ? await ownMerchant(this.payins, request, body.merchantId) : undefined);

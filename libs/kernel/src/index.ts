@@ -3,6 +3,7 @@ export * from './money/decimal';
 export * from './money/money';
 export * from './money/wire-money';
 export * from './money/vat-rate';
+export * from './money/refundable';
 export * from './enumerations';
 export * from './disputes';
 export * from './errors/error-catalogue';

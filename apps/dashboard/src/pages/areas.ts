@@ -1,4 +1,5 @@
 import { can, DashboardUser, Role, ROLES, TeamMember } from '@pcs/dashboard-identity';
+import { CURRENCIES, Currency } from '@pcs/kernel';
 import { PageLanguage } from '@pcs/pages';
 import type {
   Credential,
@@ -11,7 +12,6 @@ import type {
   WebhookEndpoint,
 } from '../payins';
 import { csrfField, dashboardPage, dateTime, html, money } from './layout';
-import { CURRENCIES } from './payments';
 import { fill, Texts, TEXTS } from './texts';
 
 interface Frame {
@@ -104,7 +104,7 @@ export function linksPage(
 <form method="post" action="/links">${csrfField(frame.csrfToken)}<input type="hidden" name="merchantId" value="${html(merchantId)}">
 <div class="grid">
 <p><label for="amount">${t.amount}</label><input id="amount" name="amount" type="number" step="any" min="0" inputmode="decimal" required></p>
-<p><label for="currency">${t.currency}</label><select id="currency" name="currency">${CURRENCIES.map((c) => `<option${c === 'UYU' ? ' selected' : ''}>${c}</option>`).join('')}</select></p>
+<p><label for="currency">${t.currency}</label><select id="currency" name="currency">${CURRENCIES.map((c) => `<option${c === Currency.UYU ? ' selected' : ''}>${c}</option>`).join('')}</select></p>
 <p><label for="vat">${t.vat}</label><input id="vat" name="vatPercentage" type="number" step="any" min="0" value="22" required></p>
 <p><label for="country">${t.country}</label><select id="country" name="country"><option>URY</option><option>ARG</option></select></p>
 <p><label for="description">${t.description}</label><input id="description" name="description" maxlength="255"></p>

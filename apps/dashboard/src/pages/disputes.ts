@@ -1,11 +1,10 @@
 import { can, DashboardUser } from '@pcs/dashboard-identity';
+import { DISPUTE_STATUSES } from '@pcs/kernel';
 import { PageLanguage } from '@pcs/pages';
 import type { Dispute, Merchant } from '../payins';
 import { csrfField, dashboardPage, dateTime, html, money } from './layout';
 import { select } from './payments';
 import { fill, TEXTS } from './texts';
-
-export const DISPUTE_STATUSES = ['NEEDS_RESPONSE', 'UNDER_REVIEW', 'WON', 'LOST', 'ACCEPTED'] as const;
 
 /** The reasons of contract §21, as a person reads them. */
 const REASONS: Record<PageLanguage, Record<Dispute['reason'], string>> = {

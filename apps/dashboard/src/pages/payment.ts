@@ -1,33 +1,28 @@
 import { can, DashboardUser } from '@pcs/dashboard-identity';
+import { disputeHoldsAmount, minorOfWire, refundableMinor, refundHoldsAmount, wireAmount } from '@pcs/kernel';
 import { PageLanguage } from '@pcs/pages';
 import type { EventWithDeliveries, Payin, PaymentIntent } from '../payins';
 import { csrfField, dashboardPage, dateTime, html, money } from './layout';
 import { fill, TEXTS } from './texts';
 
-/** The decimals of a currency (ISO 4217, as Intl knows them): CLP and PYG have none. */
-export function decimalsOf(currency: string): number {
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-}
-
 /**
- * What was collected, refunded and taken back by disputes (every one but a
- * won one holds its amount), in minor units (integers: never a sum of floats),
- * from the payment's ledger rows and disputes; what is left is refundable.
+ * What was collected, refunded and taken back by disputes, in minor units
+ * (integers: never a sum of floats), from the payment's ledger rows and
+ * disputes; what is left is refundable, by the kernel's rule.
  */
 export function balanceOf(
   intent: PaymentIntent,
   rows: Payin[],
 ): { collected: number; refunded: number; disputed: number; refundable: number } {
-  const scale = 10 ** decimalsOf(intent.currency);
-  const minor = (amount: number) => Math.round(Math.abs(amount) * scale);
+  const minor = (amount: number) => minorOfWire(Math.abs(amount), intent.currency);
   const collected = rows
     .filter((r) => r.transactionType === 'PAYIN' && r.status === 'APPROVED')
     .reduce((sum, r) => sum + minor(r.amount), 0);
   const refunded = rows
-    .filter((r) => r.transactionType === 'REFUND' && ['APPROVED', 'PENDING', 'SCHEDULED'].includes(r.status))
+    .filter((r) => r.transactionType === 'REFUND' && refundHoldsAmount(r.status))
     .reduce((sum, r) => sum + minor(r.amount), 0);
-  const disputed = intent.disputes.filter((d) => d.status !== 'WON').reduce((sum, d) => sum + minor(d.amount), 0);
-  return { collected, refunded, disputed, refundable: Math.max(collected - refunded - disputed, 0) };
+  const disputed = intent.disputes.filter((d) => disputeHoldsAmount(d.status)).reduce((sum, d) => sum + minor(d.amount), 0);
+  return { collected, refunded, disputed, refundable: refundableMinor(collected, refunded, disputed) };
 }
 
 export function paymentPage(
@@ -44,9 +39,8 @@ export function paymentPage(
 ): string {
   const t = TEXTS[language];
   const { intent, rows } = view;
-  const scale = 10 ** decimalsOf(intent.currency);
   const balance = balanceOf(intent, rows);
-  const amount = (minor: number) => money(minor / scale, intent.currency, language);
+  const amount = (minor: number) => money(wireAmount(minor, intent.currency), intent.currency, language);
   const ledger = rows
     .map(
       (row) =>
@@ -133,8 +127,7 @@ export function confirmRefundPage(
   },
 ): string {
   const t = TEXTS[language];
-  const scale = 10 ** decimalsOf(view.intent.currency);
-  const shown = money(view.amountMinor / scale, view.intent.currency, language);
+  const shown = money(wireAmount(view.amountMinor, view.intent.currency), view.intent.currency, language);
   const id = html(view.intent.paymentIntentId);
   return dashboardPage({
     language,

@@ -1,11 +1,9 @@
 import type { DashboardUser } from '@pcs/dashboard-identity';
+import { CURRENCIES, TransactionStatus } from '@pcs/kernel';
 import { PageLanguage } from '@pcs/pages';
 import type { Merchant, Payin } from '../payins';
 import { dashboardPage, dateTime, html, money } from './layout';
 import { fill, TEXTS } from './texts';
-
-export const STATUSES = ['PENDING', 'SCHEDULED', 'APPROVED', 'CANCELLED', 'REJECTED', 'EXPIRED'] as const;
-export const CURRENCIES = ['ARS', 'BRL', 'CLP', 'COP', 'MXN', 'PEN', 'PYG', 'USD', 'UYU'] as const;
 
 /** The filters of operation 36 as the form holds them (strings, as typed). */
 export interface FilterForm {
@@ -56,7 +54,7 @@ export function paymentsPage(
   const form = `<form method="get" action="/payments" class="card" aria-labelledby="filters">
 <h2 id="filters" style="margin-top:0">${t.filters}</h2>
 <div class="grid">
-${select('status', t.status, f.status, [['', t.any], ...STATUSES.map((s): [string, string] => [s, s])])}
+${select('status', t.status, f.status, [['', t.any], ...Object.values(TransactionStatus).map((s): [string, string] => [s, s])])}
 ${select('currency', t.currency, f.currency, [['', t.any], ...CURRENCIES.map((c): [string, string] => [c, c])])}
 ${input('minAmount', t.minAmount, f.minAmount, 'number')}
 ${input('maxAmount', t.maxAmount, f.maxAmount, 'number')}

@@ -13,6 +13,9 @@ export enum Currency {
 
 export const CURRENCIES: readonly Currency[] = Object.values(Currency);
 
+/** A currency as its code (what a typed client of the API holds); every Currency is one. */
+export type CurrencyCode = `${Currency}`;
+
 /**
  * ISO 4217 minor-unit exponents. CLP and PYG have no minor unit; every other
  * supported currency has cents. This table is the only place that knows it.
@@ -29,8 +32,8 @@ const EXPONENTS: Readonly<Record<Currency, number>> = {
   UYU: 2,
 };
 
-export function currencyExponent(currency: Currency): number {
-  return EXPONENTS[currency];
+export function currencyExponent(currency: Currency | CurrencyCode): number {
+  return EXPONENTS[currency as Currency];
 }
 
 export function isCurrency(value: unknown): value is Currency {

@@ -4,7 +4,7 @@
  * inputs are in payment-intent-props.ts; how each origin makes one, in
  * payment-intent-origins.ts.
  */
-import { disputeHoldsAmount, DomainError, InvalidRequestError, Money, MoneyError, PaymentIntentId } from '@pcs/kernel';
+import { disputeHoldsAmount, DomainError, InvalidRequestError, Money, MoneyError, PaymentIntentId, refundableMinor } from '@pcs/kernel';
 import {
   IntentDispute,
   OPEN_STATUSES,
@@ -99,8 +99,7 @@ export class PaymentIntent {
 
   /** What was received less refunds not failed and disputes not won (contract §21); never below zero. */
   get refundable(): Money {
-    const left = this.props.receivedAmount - this.props.refundedAmount - this.props.disputedAmount;
-    return Money.ofMinor(Math.max(0, left), this.props.currency);
+    return Money.ofMinor(refundableMinor(this.props.receivedAmount, this.props.refundedAmount, this.props.disputedAmount), this.props.currency);
   }
 
   get disputed(): boolean {
