@@ -154,7 +154,13 @@ module.exports = {
         'them), the APIs’ validation pipe for its forms, and the database connection for its own tables, never a payments context.',
       severity: 'error',
       from: { path: '^apps/dashboard/' },
-      to: { path: '^libs/', pathNot: ['^libs/(client|config|dashboard-identity|database|kernel|observability|pages)/', '^libs/http/src/validation\\.pipe\\.ts$'] },
+      to: {
+        path: '^libs/',
+        pathNot: [
+          '^libs/(client|config|dashboard-identity|database|kernel|observability|pages)/',
+          '^libs/http/src/validation\\.pipe\\.ts$',
+        ],
+      },
     },
     {
       name: 'no-circular',

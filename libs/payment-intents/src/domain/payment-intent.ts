@@ -99,7 +99,10 @@ export class PaymentIntent {
 
   /** What was received less refunds not failed and disputes not won (contract §21); never below zero. */
   get refundable(): Money {
-    return Money.ofMinor(refundableMinor(this.props.receivedAmount, this.props.refundedAmount, this.props.disputedAmount), this.props.currency);
+    return Money.ofMinor(
+      refundableMinor(this.props.receivedAmount, this.props.refundedAmount, this.props.disputedAmount),
+      this.props.currency,
+    );
   }
 
   get disputed(): boolean {
