@@ -1,5 +1,5 @@
 import { DashboardUser } from '@pcs/dashboard-identity';
-import { Merchant, Payins, PayinsApiError, UUID } from './payins';
+import { Merchant, PayinsApi, PayinsApiError, UUID } from './payins-api';
 import type { DashboardRequest } from './web';
 
 /** What the dashboard's area controllers share: reading a typed field, the API's reason for a refusal, and whose merchant. */
@@ -27,7 +27,7 @@ export function merchantAmong(user: DashboardUser, merchants: readonly Merchant[
 }
 
 /** `merchantAmong` the business's merchants, asked of the API (only when the person is not of one merchant). */
-export async function ownMerchant(payins: Payins, request: DashboardRequest, merchantId: unknown): Promise<string | undefined> {
+export async function ownMerchant(api: PayinsApi, request: DashboardRequest, merchantId: unknown): Promise<string | undefined> {
   const { user } = request.dashboard!;
-  return merchantAmong(user, user.merchantId ? [] : await payins.merchants(user), merchantId);
+  return merchantAmong(user, user.merchantId ? [] : await api.merchants(user), merchantId);
 }

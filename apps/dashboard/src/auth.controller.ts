@@ -6,7 +6,7 @@ import * as crypto from 'node:crypto';
 import { DASHBOARD_HEADERS } from './pages/layout';
 import { codePage, enrolPage, passwordPage, recoveryCodesPage, signInPage } from './pages/sign-in';
 import { fill, Texts, TEXTS } from './pages/texts';
-import { Payins } from './payins';
+import { PayinsApi } from './payins-api';
 import type { DashboardRequest } from './web';
 import { Anonymous, cookieName, languageOf, PageError, Redirect, SESSION_COOKIE, SIGN_IN_COOKIE, SignInStep, STAGE_PAGES } from './web';
 
@@ -34,12 +34,12 @@ export class AuthController {
 
   constructor(
     private readonly identity: DashboardIdentity,
-    private readonly payins: Payins,
+    private readonly api: PayinsApi,
   ) {}
 
   /** The business of the dashboard's credential, asked of the payins API once. */
   private async business(): Promise<string> {
-    this.businessId ??= await this.payins.businessId();
+    this.businessId ??= await this.api.businessId();
     if (!this.businessId) throw new PageError(503, 'apiUnavailable');
     return this.businessId;
   }

@@ -1,5 +1,5 @@
 import { csvLine } from '@pcs/pages';
-import type { Payin } from './payins';
+import type { Payin } from './payins-api';
 
 /** The export's columns: the ledger row as the API gives it (operation 36), amounts in major units with a dot. */
 export const CSV_COLUMNS = [

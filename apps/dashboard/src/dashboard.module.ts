@@ -16,7 +16,7 @@ import { DisputesController } from './disputes.controller';
 import { HealthController } from './health.controller';
 import { Housekeeping } from './housekeeping';
 import { OverviewController } from './overview.controller';
-import { Payins } from './payins';
+import { PayinsApi } from './payins-api';
 import { PaymentsController } from './payments.controller';
 import { BalanceController, PayoutsController, ReconciliationController } from './settlement.controller';
 import { DashboardSettings } from './settings';
@@ -51,7 +51,7 @@ export class DashboardModule {
       ],
       providers: [
         { provide: DashboardSettings, useValue: settings },
-        { provide: Payins, useFactory: () => new Payins(settings) },
+        { provide: PayinsApi, useFactory: () => new PayinsApi(settings) },
         {
           provide: DashboardIdentity,
           useFactory: (dataSource: DataSource) =>

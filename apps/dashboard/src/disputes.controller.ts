@@ -8,7 +8,7 @@ import { DISPUTE_STATUSES } from '@pcs/kernel';
 import { confirmAcceptPage, disputePage, disputesPage } from './pages/disputes';
 import { DASHBOARD_HEADERS } from './pages/layout';
 import { fill, TEXTS } from './pages/texts';
-import { Dispute, Payins, PayinsApiError, UUID } from './payins';
+import { Dispute, PayinsApi, PayinsApiError, UUID } from './payins-api';
 import { merchantOf } from './settlement.controller';
 import type { UploadedFile } from './uploads';
 import type { DashboardRequest } from './web';
@@ -25,18 +25,18 @@ const NOTICES = { evidence: 'evidenceAdded', submitted: 'evidenceSubmitted', acc
 @Controller('disputes')
 export class DisputesController {
   constructor(
-    private readonly payins: Payins,
+    private readonly api: PayinsApi,
     private readonly identity: DashboardIdentity,
   ) {}
 
   @Get()
   async list(@Req() request: DashboardRequest, @Res() response: Response, @Query() query: Record<string, unknown>): Promise<void> {
     const { user, csrfToken } = request.dashboard!;
-    const merchants = await this.payins.merchants(user);
+    const merchants = await this.api.merchants(user);
     const merchantId = merchantOf(merchants, query.merchantId);
     const status = DISPUTE_STATUSES.find((s) => s === query.status);
     const page = pageOf(query.page);
-    const found = await this.payins.disputes(user, { merchantId, status, page, limit: 25 });
+    const found = await this.api.disputes(user, { merchantId, status, page, limit: 25 });
     response.set(DASHBOARD_HEADERS).send(
       disputesPage(languageOf(request), {
         user,
@@ -60,7 +60,7 @@ export class DisputesController {
   ): Promise<void> {
     const { user, csrfToken } = request.dashboard!;
     const language = languageOf(request);
-    const dispute = await this.payins.dispute(user, id);
+    const dispute = await this.api.dispute(user, id);
     if (!dispute) throw new PageError(404, 'notFound');
     const notice = typeof done === 'string' && done in NOTICES ? TEXTS[language][NOTICES[done as keyof typeof NOTICES]] : undefined;
     response.set(DASHBOARD_HEADERS).send(disputePage(language, { user, csrfToken, dispute, operation: crypto.randomUUID(), notice }));
@@ -83,7 +83,7 @@ export class DisputesController {
     if (files.length === 0) return this.refused(request, response, dispute, TEXTS[languageOf(request)].chooseFiles, 400);
     const detail = { operation, files: files.map((f) => ({ name: f.name.slice(0, 120), bytes: f.content.length })) };
     await this.answer(request, response, dispute, 'dispute:evidence', detail, 'evidence', () =>
-      this.payins.addEvidence(
+      this.api.addEvidence(
         dispute.disputeId,
         files.map((f): EvidenceFile => ({ name: f.name, type: f.type as EvidenceFile['type'], content: new Uint8Array(f.content) })),
         operation,
@@ -96,7 +96,7 @@ export class DisputesController {
   @Requires('answer-disputes', 'dispute:submit')
   async submit(@Req() request: DashboardRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
     const dispute = await this.own(request, id);
-    await this.answer(request, response, dispute, 'dispute:submit', {}, 'submitted', () => this.payins.submitDispute(dispute.disputeId));
+    await this.answer(request, response, dispute, 'dispute:submit', {}, 'submitted', () => this.api.submitDispute(dispute.disputeId));
   }
 
   /** Accepting gives the amount up for good: the first post asks, the confirmed one accepts. */
@@ -122,13 +122,13 @@ export class DisputesController {
       'dispute:accept',
       { amount: dispute.amount, currency: dispute.currency },
       'accepted',
-      () => this.payins.acceptDispute(dispute.disputeId),
+      () => this.api.acceptDispute(dispute.disputeId),
     );
   }
 
   /** The dispute, when it is the person's to see; 404 otherwise. */
   private async own(request: DashboardRequest, id: string): Promise<Dispute> {
-    const dispute = await this.payins.dispute(request.dashboard!.user, id);
+    const dispute = await this.api.dispute(request.dashboard!.user, id);
     if (!dispute) throw new PageError(404, 'notFound');
     return dispute;
   }
@@ -159,7 +159,7 @@ export class DisputesController {
       if (!refused) throw error;
       const reason = error.body?.showMessage?.[language === 'es' ? 'ES' : 'EN'] ?? '';
       // Shown with the dispute as it is now (a race may have moved it on).
-      const now = (await this.payins.dispute(user, dispute.disputeId)) ?? dispute;
+      const now = (await this.api.dispute(user, dispute.disputeId)) ?? dispute;
       return this.refused(request, response, now, fill(TEXTS[language].disputeRefused, { reason }), 422);
     }
     throw new Redirect(`/disputes/${dispute.disputeId}?done=${done}`);

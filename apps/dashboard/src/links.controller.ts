@@ -5,7 +5,7 @@ import type { Response } from 'express';
 import { linksPage } from './pages/areas';
 import { DASHBOARD_HEADERS } from './pages/layout';
 import { TEXTS } from './pages/texts';
-import { CreateLink, Payins, PayinsApiError, UUID } from './payins';
+import { CreateLink, PayinsApi, PayinsApiError, UUID } from './payins-api';
 import type { DashboardRequest } from './web';
 import { actorOf, languageOf, PageError, pageOf, Redirect, Requires } from './web';
 import { apiProblem, merchantAmong, ownMerchant, text } from './area-forms';
@@ -14,7 +14,7 @@ import { apiProblem, merchantAmong, ownMerchant, text } from './area-forms';
 @Controller('links')
 export class LinksController {
   constructor(
-    private readonly payins: Payins,
+    private readonly api: PayinsApi,
     private readonly identity: DashboardIdentity,
   ) {}
 
@@ -36,11 +36,11 @@ export class LinksController {
     const linkStatus = ['ACTIVE', 'USED', 'EXPIRED'].find((s) => s === query.status) as 'ACTIVE' | 'USED' | 'EXPIRED' | undefined;
     const pageNumber = pageOf(query.page);
     const [links, merchants] = await Promise.all([
-      this.payins.links(user, { page: pageNumber, status: linkStatus }),
-      this.payins.merchants(user),
+      this.api.links(user, { page: pageNumber, status: linkStatus }),
+      this.api.merchants(user),
     ]);
     const formMerchantId = merchantAmong(user, merchants, query.merchantId);
-    const processors = formMerchantId ? await this.payins.processorsOf(formMerchantId) : [];
+    const processors = formMerchantId ? await this.api.processorsOf(formMerchantId) : [];
     const done = { created: t.linkCreated, shared: t.linkShared, deleted: t.linkDeleted }[String(query.done)];
     response
       .status(status)
@@ -65,7 +65,7 @@ export class LinksController {
   @HttpCode(200)
   @Requires('manage-links', 'link:create')
   async create(@Req() request: DashboardRequest, @Res() response: Response, @Body(FormPipe) body: LinkForm): Promise<void> {
-    const merchantId = await ownMerchant(this.payins, request, body.merchantId);
+    const merchantId = await ownMerchant(this.api, request, body.merchantId);
     if (!merchantId) throw new PageError(404, 'notFound');
     const processors = (Array.isArray(body.processor) ? body.processor : [body.processor]).filter(
       (p): p is string => typeof p === 'string' && UUID.test(p),
@@ -83,7 +83,7 @@ export class LinksController {
     };
     const audit = { ...actorOf(request), action: 'link:create' };
     try {
-      const created = await this.payins.createLink(link);
+      const created = await this.api.createLink(link);
       await this.identity.audit({
         ...audit,
         target: created.linkId,
@@ -109,11 +109,11 @@ export class LinksController {
     @Body(FormPipe) body: LinkShareForm,
   ): Promise<void> {
     const { user } = request.dashboard!;
-    if (!(await this.payins.link(user, id))) throw new PageError(404, 'notFound');
+    if (!(await this.api.link(user, id))) throw new PageError(404, 'notFound');
     const receiverEmail = text(body.receiverEmail, 254);
     const audit = { ...actorOf(request), action: 'link:share', target: id };
     try {
-      await this.payins.shareLink(id, receiverEmail, text(body.receiverName, 128));
+      await this.api.shareLink(id, receiverEmail, text(body.receiverName, 128));
       await this.identity.audit({ ...audit, result: 'succeeded', detail: { receiverEmail } });
     } catch (error) {
       const problem = apiProblem(error, languageOf(request));
@@ -128,8 +128,8 @@ export class LinksController {
   @Requires('manage-links', 'link:delete')
   async remove(@Req() request: DashboardRequest, @Param('id') id: string): Promise<never> {
     const { user } = request.dashboard!;
-    if (!(await this.payins.link(user, id))) throw new PageError(404, 'notFound');
-    await this.payins.deleteLink(id);
+    if (!(await this.api.link(user, id))) throw new PageError(404, 'notFound');
+    await this.api.deleteLink(id);
     await this.identity.audit({
       ...actorOf(request),
       action: 'link:delete',

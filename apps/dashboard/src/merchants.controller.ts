@@ -5,7 +5,7 @@ import type { Response } from 'express';
 import { merchantsPage } from './pages/areas';
 import { DASHBOARD_HEADERS } from './pages/layout';
 import { TEXTS } from './pages/texts';
-import { Payins, PayinsApiError } from './payins';
+import { PayinsApi, PayinsApiError } from './payins-api';
 import type { DashboardRequest } from './web';
 import { actorOf, languageOf, PageError, Redirect, Requires } from './web';
 import { apiProblem, ownMerchant, text } from './area-forms';
@@ -14,7 +14,7 @@ import { apiProblem, ownMerchant, text } from './area-forms';
 @Controller('merchants')
 export class MerchantsController {
   constructor(
-    private readonly payins: Payins,
+    private readonly api: PayinsApi,
     private readonly identity: DashboardIdentity,
   ) {}
 
@@ -25,9 +25,9 @@ export class MerchantsController {
 
   private async render(request: DashboardRequest, response: Response, notice?: string, problem?: string, status = 200): Promise<void> {
     const { user, csrfToken } = request.dashboard!;
-    const merchants = await this.payins.merchants(user);
+    const merchants = await this.api.merchants(user);
     const configurations = new Map(
-      await Promise.all(merchants.map(async (m) => [m.merchantId, await this.payins.configurationOf(m.merchantId)] as const)),
+      await Promise.all(merchants.map(async (m) => [m.merchantId, await this.api.configurationOf(m.merchantId)] as const)),
     );
     response
       .status(status)
@@ -44,7 +44,7 @@ export class MerchantsController {
     @Param('id') id: string,
     @Body(FormPipe) body: MerchantConfigurationForm,
   ): Promise<void> {
-    const merchantId = await ownMerchant(this.payins, request, id);
+    const merchantId = await ownMerchant(this.api, request, id);
     if (!merchantId) throw new PageError(404, 'notFound');
     const emails = text(body.notificationEmails, 1000)
       .split(/[,;\s]+/)
@@ -59,7 +59,7 @@ export class MerchantsController {
     };
     const audit = { ...actorOf(request), action: 'merchant:configure', target: merchantId };
     try {
-      await this.payins.configure(merchantId, configuration);
+      await this.api.configure(merchantId, configuration);
     } catch (error) {
       const problem = apiProblem(error, languageOf(request));
       await this.identity.audit({ ...audit, result: 'refused', detail: { errorId: (error as PayinsApiError).body?.errorId } });

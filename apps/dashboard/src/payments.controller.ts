@@ -9,7 +9,7 @@ import { DASHBOARD_HEADERS, money } from './pages/layout';
 import { balanceOf, confirmRefundPage, paymentPage } from './pages/payment';
 import { FilterForm, paymentsPage } from './pages/payments';
 import { fill, TEXTS } from './pages/texts';
-import { PayinFilters, Payins, PayinsApiError, UUID } from './payins';
+import { PayinFilters, PayinsApi, PayinsApiError, UUID } from './payins-api';
 import type { DashboardRequest } from './web';
 import { actorOf, languageOf, PageError, pageOf, Redirect, Requires } from './web';
 
@@ -56,7 +56,7 @@ export function toApiFilters(form: FilterForm): PayinFilters {
 @Controller('payments')
 export class PaymentsController {
   constructor(
-    private readonly payins: Payins,
+    private readonly api: PayinsApi,
     private readonly identity: DashboardIdentity,
   ) {}
 
@@ -66,11 +66,11 @@ export class PaymentsController {
     const language = languageOf(request);
     const filters = filterForm(query);
     const page = pageOf(query.page);
-    const merchants = await this.payins.merchants(user);
-    let result = { rows: [] as Awaited<ReturnType<Payins['ledger']>>['rows'], total: 0, pageCount: 0 };
+    const merchants = await this.api.merchants(user);
+    let result = { rows: [] as Awaited<ReturnType<PayinsApi['ledger']>>['rows'], total: 0, pageCount: 0 };
     let problem: string | undefined;
     try {
-      result = await this.payins.ledger(user, { ...toApiFilters(filters), page, limit: PAGE_SIZE });
+      result = await this.api.ledger(user, { ...toApiFilters(filters), page, limit: PAGE_SIZE });
     } catch (error) {
       if (!(error instanceof PayinsApiError) || error.status !== 400) throw error;
       problem = error.body?.showMessage?.[language === 'es' ? 'ES' : 'EN'] ?? error.message;
@@ -93,7 +93,7 @@ export class PaymentsController {
     const startedAt = new Date().toISOString();
     if (!filters.dateUntil || filters.dateUntil >= startedAt.slice(0, 10)) filters.dateUntil = startedAt;
     // The first page before any byte: a refusal (a bad filter) is still a page, not half a file.
-    let page = await this.payins.ledger(user, { ...filters, page: 1, limit: EXPORT_PAGE });
+    let page = await this.api.ledger(user, { ...filters, page: 1, limit: EXPORT_PAGE });
     response.status(200).set({
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': `attachment; filename="payments-${startedAt.slice(0, 10)}.csv"`,
@@ -105,7 +105,7 @@ export class PaymentsController {
       for (const row of page.rows) response.write(csvRow(row));
       if (n >= page.pageCount || request.destroyed) break;
       n += 1;
-      page = await this.payins.ledger(user, { ...filters, page: n, limit: EXPORT_PAGE });
+      page = await this.api.ledger(user, { ...filters, page: n, limit: EXPORT_PAGE });
     }
     response.end();
     await this.identity.audit({
@@ -124,11 +124,11 @@ export class PaymentsController {
     @Query('done') done: unknown,
   ): Promise<void> {
     const { user, csrfToken } = request.dashboard!;
-    const intent = await this.payins.paymentIntent(user, id);
+    const intent = await this.api.paymentIntent(user, id);
     if (!intent) throw new PageError(404, 'notFound');
     const [rows, timeline] = await Promise.all([
-      this.payins.rowsOf(user, intent.paymentIntentId),
-      this.payins.timelineOf(user, intent.paymentIntentId),
+      this.api.rowsOf(user, intent.paymentIntentId),
+      this.api.timelineOf(user, intent.paymentIntentId),
     ]);
     const t = TEXTS[languageOf(request)];
     const notice = done === 'refund' ? t.refundDone : done === 'redeliver' ? t.redelivered : undefined;
@@ -152,9 +152,9 @@ export class PaymentsController {
     const { user, csrfToken } = request.dashboard!;
     const language = languageOf(request);
     const t = TEXTS[language];
-    const intent = await this.payins.paymentIntent(user, id);
+    const intent = await this.api.paymentIntent(user, id);
     if (!intent) throw new PageError(404, 'notFound');
-    const rows = await this.payins.rowsOf(user, intent.paymentIntentId);
+    const rows = await this.api.rowsOf(user, intent.paymentIntentId);
     const { refundable } = balanceOf(intent, rows);
     if (body.kind !== 'refund' && body.kind !== 'manual') throw new PageError(400, 'unreadable');
     const kind = body.kind;
@@ -176,7 +176,7 @@ export class PaymentsController {
             csrfToken,
             intent,
             rows,
-            timeline: await this.payins.timelineOf(user, id),
+            timeline: await this.api.timelineOf(user, id),
             problem: refusal ?? undefined,
           }),
         );
@@ -203,12 +203,7 @@ export class PaymentsController {
       operation,
     };
     try {
-      await this.payins.refund(
-        intent.paymentIntentId,
-        kind,
-        typed === '' ? undefined : wireAmount(amountMinor, intent.currency),
-        operation,
-      );
+      await this.api.refund(intent.paymentIntentId, kind, typed === '' ? undefined : wireAmount(amountMinor, intent.currency), operation);
     } catch (error) {
       const refused = error instanceof PayinsApiError && error.status < 500 && error.status !== 429;
       await this.identity.audit({
@@ -227,7 +222,7 @@ export class PaymentsController {
             csrfToken,
             intent,
             rows,
-            timeline: await this.payins.timelineOf(user, id),
+            timeline: await this.api.timelineOf(user, id),
             problem: fill(t.refundRefused, { reason }),
           }),
         );
@@ -242,10 +237,10 @@ export class PaymentsController {
   @Requires('manage-webhooks', 'event:redeliver')
   async redeliver(@Req() request: DashboardRequest, @Param('id') id: string, @Param('eventId') eventId: string): Promise<never> {
     const { user } = request.dashboard!;
-    const intent = await this.payins.paymentIntent(user, id);
+    const intent = await this.api.paymentIntent(user, id);
     // Only an event of this payment, which the person may see.
-    if (!intent || !(await this.payins.eventIdsOf(user, intent.paymentIntentId)).includes(eventId)) throw new PageError(404, 'notFound');
-    const event = await this.payins.redeliver(eventId);
+    if (!intent || !(await this.api.eventIdsOf(user, intent.paymentIntentId)).includes(eventId)) throw new PageError(404, 'notFound');
+    const event = await this.api.redeliver(eventId);
     await this.identity.audit({
       ...actorOf(request),
       action: 'event:redeliver',

@@ -10,7 +10,7 @@ import { DASHBOARD_HEADERS, money } from './pages/layout';
 import { payoutPage, payoutsPage } from './pages/payouts';
 import { reconciliationPage, reconciliationRunPage } from './pages/reconciliation';
 import { fill, TEXTS } from './pages/texts';
-import { Merchant, Payins, PayinsApiError, UUID } from './payins';
+import { Merchant, PayinsApi, PayinsApiError, UUID } from './payins-api';
 import type { DashboardRequest } from './web';
 import { actorOf, languageOf, PageError, pageOf, Redirect, Requires } from './web';
 
@@ -24,18 +24,18 @@ export function merchantOf(merchants: Merchant[], asked: unknown): string {
 @Controller('balance')
 export class BalanceController {
   constructor(
-    private readonly payins: Payins,
+    private readonly api: PayinsApi,
     private readonly identity: DashboardIdentity,
   ) {}
 
   @Get()
   async show(@Req() request: DashboardRequest, @Res() response: Response, @Query() query: Record<string, unknown>): Promise<void> {
     const { user, csrfToken } = request.dashboard!;
-    const merchants = await this.payins.merchants(user);
+    const merchants = await this.api.merchants(user);
     const merchantId = merchantOf(merchants, query.merchantId);
-    const balance = await this.payins.balance(user, merchantId);
+    const balance = await this.api.balance(user, merchantId);
     if (!balance) throw new PageError(404, 'notFound');
-    const movements = await this.payins.balanceTransactions(user, { merchantId, page: 1, limit: 20 });
+    const movements = await this.api.balanceTransactions(user, { merchantId, page: 1, limit: 20 });
     response
       .set(DASHBOARD_HEADERS)
       .send(balancePage(languageOf(request), { user, csrfToken, merchants, merchantId, balance, movements: movements.rows }));
@@ -53,10 +53,10 @@ export class BalanceController {
     const { user, csrfToken } = request.dashboard!;
     const language = languageOf(request);
     const t = TEXTS[language];
-    const merchants = await this.payins.merchants(user);
+    const merchants = await this.api.merchants(user);
     const merchantId =
       typeof body.merchantId === 'string' ? merchants.find((m) => m.merchantId === body.merchantId)?.merchantId : undefined;
-    const balance = merchantId && (await this.payins.balance(user, merchantId));
+    const balance = merchantId && (await this.api.balance(user, merchantId));
     if (!merchantId || !balance) throw new PageError(404, 'notFound');
     const currency = balance.balances.find((b) => b.currency === body.currency)?.currency;
     if (!currency) throw new PageError(400, 'unreadable');
@@ -66,7 +66,7 @@ export class BalanceController {
     // The amount asked for, in major units as the API takes it; undefined: everything available.
     const amount = minor === null ? undefined : wireAmount(minor, currency);
     const page = async (problem: string, status: number) => {
-      const movements = await this.payins.balanceTransactions(user, { merchantId, page: 1, limit: 20 });
+      const movements = await this.api.balanceTransactions(user, { merchantId, page: 1, limit: 20 });
       response
         .status(status)
         .set(DASHBOARD_HEADERS)
@@ -75,7 +75,7 @@ export class BalanceController {
     if (!shapeOk) return page(t.payoutAmountInvalid, 400);
     const available = balance.balances.find((b) => b.currency === currency)!.available;
     if (body.confirmed !== 'yes') {
-      const account = (await this.payins.settlementAccounts(merchantId)).find((a) => a.currency === currency);
+      const account = (await this.api.settlementAccounts(merchantId)).find((a) => a.currency === currency);
       response.set(DASHBOARD_HEADERS).send(
         confirmPayoutPage(language, {
           user,
@@ -95,7 +95,7 @@ export class BalanceController {
     const audit = { ...actorOf(request), action: 'payout', target: merchantId };
     const detail = { currency, amount: amount === undefined ? 'available' : String(amount), operation };
     try {
-      const made = await this.payins.requestPayout(merchantId, currency, amount, operation);
+      const made = await this.api.requestPayout(merchantId, currency, amount, operation);
       await this.identity.audit({ ...audit, result: 'succeeded', detail: { ...detail, payoutId: made.payoutId } });
       throw new Redirect(`/payouts/${made.payoutId}?done=requested`);
     } catch (error) {
@@ -115,15 +115,15 @@ export class BalanceController {
 /** Payouts: the list, one payout with what it swept, and that as CSV. */
 @Controller('payouts')
 export class PayoutsController {
-  constructor(private readonly payins: Payins) {}
+  constructor(private readonly api: PayinsApi) {}
 
   @Get()
   async list(@Req() request: DashboardRequest, @Res() response: Response, @Query() query: Record<string, unknown>): Promise<void> {
     const { user, csrfToken } = request.dashboard!;
-    const merchants = await this.payins.merchants(user);
+    const merchants = await this.api.merchants(user);
     const merchantId = merchantOf(merchants, query.merchantId);
     const page = pageOf(query.page);
-    const found = await this.payins.payouts(user, { merchantId, page, limit: 25 });
+    const found = await this.api.payouts(user, { merchantId, page, limit: 25 });
     response
       .set(DASHBOARD_HEADERS)
       .send(
@@ -140,9 +140,9 @@ export class PayoutsController {
   ): Promise<void> {
     const { user, csrfToken } = request.dashboard!;
     const language = languageOf(request);
-    const payout = await this.payins.payout(user, id);
+    const payout = await this.api.payout(user, id);
     if (!payout) throw new PageError(404, 'notFound');
-    const swept = await this.payins.balanceTransactions(user, {
+    const swept = await this.api.balanceTransactions(user, {
       merchantId: payout.merchantId,
       payoutId: payout.payoutId,
       page: 1,
@@ -164,9 +164,9 @@ export class PayoutsController {
   @Get(':id/transactions.csv')
   async csv(@Req() request: DashboardRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
     const { user } = request.dashboard!;
-    const payout = await this.payins.payout(user, id);
+    const payout = await this.api.payout(user, id);
     if (!payout) throw new PageError(404, 'notFound');
-    const stream = await this.payins.payoutTransactionsCsv(payout.payoutId);
+    const stream = await this.api.payoutTransactionsCsv(payout.payoutId);
     response.status(200).set({
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': `attachment; filename="payout-${payout.payoutId}.csv"`,
@@ -180,14 +180,14 @@ export class PayoutsController {
 /** Reconciliation runs of the processors' reports and their discrepancies. */
 @Controller('reconciliation')
 export class ReconciliationController {
-  constructor(private readonly payins: Payins) {}
+  constructor(private readonly api: PayinsApi) {}
 
   @Get()
   async list(@Req() request: DashboardRequest, @Res() response: Response, @Query() query: Record<string, unknown>): Promise<void> {
     const { user, csrfToken } = request.dashboard!;
-    const merchants = await this.payins.merchants(user);
+    const merchants = await this.api.merchants(user);
     const merchantId = merchantOf(merchants, query.merchantId);
-    const runs = await this.payins.reconciliationRuns(user, { page: pageOf(query.page), merchantId });
+    const runs = await this.api.reconciliationRuns(user, { page: pageOf(query.page), merchantId });
     response
       .set(DASHBOARD_HEADERS)
       .send(reconciliationPage(languageOf(request), { user, csrfToken, merchants, merchantId, runs: runs.rows }));
@@ -196,7 +196,7 @@ export class ReconciliationController {
   @Get(':id')
   async show(@Req() request: DashboardRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
     const { user, csrfToken } = request.dashboard!;
-    const run = await this.payins.reconciliationRun(user, id);
+    const run = await this.api.reconciliationRun(user, id);
     if (!run) throw new PageError(404, 'notFound');
     response.set(DASHBOARD_HEADERS).send(reconciliationRunPage(languageOf(request), { user, csrfToken, run }));
   }

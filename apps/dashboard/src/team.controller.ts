@@ -5,7 +5,7 @@ import type { Response } from 'express';
 import { teamPage } from './pages/areas';
 import { DASHBOARD_HEADERS } from './pages/layout';
 import { fill, TEXTS } from './pages/texts';
-import { Payins, UUID } from './payins';
+import { PayinsApi, UUID } from './payins-api';
 import type { DashboardRequest } from './web';
 import { actorOf, languageOf, PageError, Requires } from './web';
 import { ownMerchant, text } from './area-forms';
@@ -14,7 +14,7 @@ import { ownMerchant, text } from './area-forms';
 @Controller('team')
 export class TeamController {
   constructor(
-    private readonly payins: Payins,
+    private readonly api: PayinsApi,
     private readonly identity: DashboardIdentity,
   ) {}
 
@@ -29,8 +29,8 @@ export class TeamController {
     if (user.merchantId) throw new PageError(403, 'forbidden');
     const [people, merchants, credentials] = await Promise.all([
       this.identity.usersOf(user.businessId),
-      this.payins.merchants(user),
-      this.payins.credentials(),
+      this.api.merchants(user),
+      this.api.credentials(),
     ]);
     response
       .status(status)
@@ -46,7 +46,7 @@ export class TeamController {
     if (user.merchantId) throw new PageError(403, 'forbidden');
     const t = TEXTS[languageOf(request)];
     const merchantId =
-      body.merchantId === '' || body.merchantId === undefined ? null : await ownMerchant(this.payins, request, body.merchantId);
+      body.merchantId === '' || body.merchantId === undefined ? null : await ownMerchant(this.api, request, body.merchantId);
     if (merchantId === undefined || !isRole(body.role)) throw new PageError(400, 'unreadable');
     const audit = {
       ...actorOf(request),

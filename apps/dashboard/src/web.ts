@@ -17,7 +17,7 @@ import type { Request, Response } from 'express';
 import * as crypto from 'node:crypto';
 import { DASHBOARD_HEADERS, dashboardPage, html } from './pages/layout';
 import { Texts, TEXTS } from './pages/texts';
-import { PayinsApiError } from './payins';
+import { PayinsApiError } from './payins-api';
 
 export const SESSION_COOKIE = 'pcs_dashboard';
 /** The sign-in form's own CSRF token (double submit: a cookie and the same value in the form), before any session exists. */

@@ -5,7 +5,7 @@ import type { Response } from 'express';
 import { webhooksPage } from './pages/areas';
 import { DASHBOARD_HEADERS } from './pages/layout';
 import { fill, TEXTS } from './pages/texts';
-import { Payins, PayinsApiError } from './payins';
+import { PayinsApi, PayinsApiError } from './payins-api';
 import type { DashboardRequest } from './web';
 import { actorOf, languageOf, PageError, pageOf, Redirect, Requires } from './web';
 import { apiProblem, ownMerchant, text } from './area-forms';
@@ -14,7 +14,7 @@ import { apiProblem, ownMerchant, text } from './area-forms';
 @Controller('webhooks')
 export class WebhooksController {
   constructor(
-    private readonly payins: Payins,
+    private readonly api: PayinsApi,
     private readonly identity: DashboardIdentity,
   ) {}
 
@@ -37,9 +37,9 @@ export class WebhooksController {
     const delivered = query.delivered === 'true' || query.delivered === 'false' ? query.delivered : undefined;
     const pageNumber = pageOf(query.page);
     const [endpoints, events, merchants] = await Promise.all([
-      this.payins.webhookEndpoints(user),
-      this.payins.events(user, { page: pageNumber, delivered }),
-      this.payins.merchants(user),
+      this.api.webhookEndpoints(user),
+      this.api.events(user, { page: pageNumber, delivered }),
+      this.api.merchants(user),
     ]);
     response
       .status(status)
@@ -67,7 +67,7 @@ export class WebhooksController {
   async addEndpoint(@Req() request: DashboardRequest, @Res() response: Response, @Body(FormPipe) body: WebhookEndpointForm): Promise<void> {
     const { user } = request.dashboard!;
     const t = TEXTS[languageOf(request)];
-    const merchantId = user.merchantId ?? (body.merchantId ? await ownMerchant(this.payins, request, body.merchantId) : undefined);
+    const merchantId = user.merchantId ?? (body.merchantId ? await ownMerchant(this.api, request, body.merchantId) : undefined);
     if (body.merchantId && !merchantId) throw new PageError(404, 'notFound');
     const url = text(body.url, 2048);
     const audit = {
@@ -76,7 +76,7 @@ export class WebhooksController {
       target: url.slice(0, 200),
     };
     try {
-      const created = await this.payins.createEndpoint({
+      const created = await this.api.createEndpoint({
         url,
         ...(text(body.description, 256) ? { description: text(body.description, 256) } : {}),
         ...(merchantId ? { merchantId } : {}),
@@ -96,12 +96,12 @@ export class WebhooksController {
     const { user } = request.dashboard!;
     if (
       !['enable', 'disable', 'delete'].includes(change) ||
-      !(await this.payins.webhookEndpoints(user)).some((e) => e.webhookEndpointId === id)
+      !(await this.api.webhookEndpoints(user)).some((e) => e.webhookEndpointId === id)
     ) {
       throw new PageError(404, 'notFound');
     }
-    if (change === 'delete') await this.payins.deleteEndpoint(id);
-    else await this.payins.updateEndpoint(id, { disabled: change === 'disable' });
+    if (change === 'delete') await this.api.deleteEndpoint(id);
+    else await this.api.updateEndpoint(id, { disabled: change === 'disable' });
     await this.identity.audit({
       ...actorOf(request),
       action: `webhook-endpoint:${change}`,
@@ -115,9 +115,9 @@ export class WebhooksController {
   @Requires('manage-webhooks', 'event:redeliver')
   async redeliver(@Req() request: DashboardRequest, @Param('eventId') eventId: string): Promise<never> {
     const { user } = request.dashboard!;
-    const event = await this.payins.event(user, eventId);
+    const event = await this.api.event(user, eventId);
     if (!event) throw new PageError(404, 'notFound');
-    await this.payins.redeliver(eventId);
+    await this.api.redeliver(eventId);
     await this.identity.audit({
       ...actorOf(request),
       action: 'event:redeliver',

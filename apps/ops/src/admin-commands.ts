@@ -1,3 +1,9 @@
+/**
+ * The operator's commands (`npm run admin -- <command>`): businesses,
+ * merchants, credentials, people, sandbox events, secrets. Long because it is
+ * the table of commands, each a few lines that parse their flags and call one
+ * service; the money and settlement commands are in settlement-commands.ts.
+ */
 import { INestApplicationContext } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
 import { BusinessService, CredentialService, DEFAULT_ROTATION_GRACE_MINUTES } from '@pcs/businesses';

@@ -1,3 +1,9 @@
+/**
+ * The embedded PostgreSQL that `npm start` and the tests use when no
+ * database is configured: find the binaries, initialise a data folder, start
+ * on a free port, wait, stop. Long because each step has its own failure to
+ * explain to a newcomer (no binaries, a port taken, a stale lock file).
+ */
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';

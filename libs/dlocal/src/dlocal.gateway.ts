@@ -1,3 +1,9 @@
+/**
+ * dLocal behind the gateway port (contract §20): payments in the REDIRECT
+ * flow, the return, notifications, reconciliation through orders, refunds.
+ * Long because it is one adapter of one outside API, each request signed as
+ * dLocal documents; it is read against that documentation as a whole.
+ */
 import { Injectable, Logger } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
 import { GatewayAccounts } from '@pcs/gateway-accounts';

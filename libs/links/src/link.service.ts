@@ -1,3 +1,9 @@
+/**
+ * Payment links (operations 29–35, contract §10): create, list, change,
+ * delete, share by email, and their use by a payment. Over 300 lines because
+ * a link's representation (its offers, its status at a time) is built once
+ * here for every operation that answers one.
+ */
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService, Country, CountryProcessor } from '@pcs/catalog';

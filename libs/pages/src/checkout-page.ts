@@ -1,3 +1,8 @@
+/**
+ * The B2B hosted checkout's page (contract §13), server-rendered in Spanish
+ * and English for a 390-pixel phone. Long because it is one page: its
+ * methods, the payer's details form, the return's outcome, and their texts.
+ */
 import { Currency } from '@pcs/kernel';
 import { escapeHtml, formatAmount, formatDateTime } from './format';
 import { PayerLanguage } from './language';

@@ -64,8 +64,8 @@ export class PayinLedgerService {
   }
 
   /** The intent's checkout still open at a gateway page, if any. */
-  openCheckout(manager: EntityManager, paymentIntentId: PaymentIntentId, now: Date): Promise<Payin | null> {
-    return this.payins.openCheckout(manager, paymentIntentId, now);
+  openCheckoutSession(manager: EntityManager, paymentIntentId: PaymentIntentId, now: Date): Promise<Payin | null> {
+    return this.payins.openCheckoutSession(manager, paymentIntentId, now);
   }
 
   /** The intent's latest approved collection: what a refund goes back through. */

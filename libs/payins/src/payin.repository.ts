@@ -40,7 +40,7 @@ export abstract class PayinRepository {
   /** The intent's off-session charge still waiting on its gateway's answer, if any. */
   abstract openOffSessionCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null>;
   /** The intent's checkout still open at a gateway page (a PENDING attempt whose session has not ended), if any. */
-  abstract openCheckout(manager: EntityManager, paymentIntentId: PaymentIntentId, now: Date): Promise<Payin | null>;
+  abstract openCheckoutSession(manager: EntityManager, paymentIntentId: PaymentIntentId, now: Date): Promise<Payin | null>;
   /** The intent's latest approved collection: what a refund goes back through. */
   abstract latestApprovedCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null>;
   /** The intent's latest collection attempt, whatever its state. */

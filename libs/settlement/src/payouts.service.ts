@@ -1,3 +1,9 @@
+/**
+ * Payouts (contract §19): request, schedule, the rails' answers and failure.
+ * Over 300 lines because a payout's life is one state machine across the
+ * balance it sweeps: every transition takes the same balance lock and writes
+ * its balance transaction in the same transaction, and reads best as one.
+ */
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService } from '@pcs/catalog';

@@ -1,3 +1,10 @@
+/**
+ * A stand-in for dLocal's API, built from its public documentation and
+ * strict where it is strict (the V2-HMAC-SHA256 signature, X-Date, X-Version,
+ * amounts, statuses). Long because it is one outside system: payments, orders,
+ * refunds, chargebacks and notifications share its state and must be read
+ * together against the documentation.
+ */
 import * as crypto from 'node:crypto';
 import * as http from 'node:http';
 import { escape, header, json, readBody, StandInServer } from './stand-in-server';

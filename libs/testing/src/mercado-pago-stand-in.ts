@@ -1,3 +1,10 @@
+/**
+ * A stand-in for Mercado Pago's API, built from its public documentation and
+ * strict where it is strict (headers, signatures, amounts, statuses, ids).
+ * Long because it is one outside system: payments, preferences, refunds,
+ * chargebacks, reports and notifications share its state and must be read
+ * together against the documentation.
+ */
 import * as crypto from 'node:crypto';
 import * as http from 'node:http';
 import { escape, header, json, readBytes, readMultipart, StandInServer } from './stand-in-server';

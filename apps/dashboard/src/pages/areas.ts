@@ -10,7 +10,7 @@ import type {
   MerchantCountryProcessor,
   Payer,
   WebhookEndpoint,
-} from '../payins';
+} from '../payins-api';
 import { csrfField, dashboardPage, dateTime, html, money } from './layout';
 import { fill, Texts, TEXTS } from './texts';
 

@@ -1,6 +1,6 @@
 import { can, DashboardUser } from '@pcs/dashboard-identity';
 import { PageLanguage } from '@pcs/pages';
-import type { Balance, BalanceTransaction, Merchant } from '../payins';
+import type { Balance, BalanceTransaction, Merchant } from '../payins-api';
 import { csrfField, dashboardPage, dateTime, html, money } from './layout';
 import { fill, TEXTS } from './texts';
 

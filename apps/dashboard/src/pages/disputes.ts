@@ -1,7 +1,7 @@
 import { can, DashboardUser } from '@pcs/dashboard-identity';
 import { DISPUTE_STATUSES } from '@pcs/kernel';
 import { PageLanguage } from '@pcs/pages';
-import type { Dispute, Merchant } from '../payins';
+import type { Dispute, Merchant } from '../payins-api';
 import { csrfField, dashboardPage, dateTime, html, money } from './layout';
 import { select } from './payments';
 import { fill, TEXTS } from './texts';

@@ -1,6 +1,6 @@
 import type { DashboardUser } from '@pcs/dashboard-identity';
 import { PageLanguage } from '@pcs/pages';
-import type { Merchant, PayinSummary } from '../payins';
+import type { Merchant, PayinSummary } from '../payins-api';
 import { dashboardPage, html, money } from './layout';
 import { fill, TEXTS } from './texts';
 

@@ -1,7 +1,7 @@
 import { can, DashboardUser } from '@pcs/dashboard-identity';
 import { disputeHoldsAmount, minorOfWire, refundableMinor, refundHoldsAmount, wireAmount } from '@pcs/kernel';
 import { PageLanguage } from '@pcs/pages';
-import type { EventWithDeliveries, Payin, PaymentIntent } from '../payins';
+import type { EventWithDeliveries, Payin, PaymentIntent } from '../payins-api';
 import { csrfField, dashboardPage, dateTime, html, money } from './layout';
 import { fill, TEXTS } from './texts';
 

@@ -1,7 +1,7 @@
 import type { DashboardUser } from '@pcs/dashboard-identity';
 import { CURRENCIES, TransactionStatus } from '@pcs/kernel';
 import { PageLanguage } from '@pcs/pages';
-import type { Merchant, Payin } from '../payins';
+import type { Merchant, Payin } from '../payins-api';
 import { dashboardPage, dateTime, html, money } from './layout';
 import { fill, TEXTS } from './texts';
 

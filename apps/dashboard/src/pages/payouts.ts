@@ -1,6 +1,6 @@
 import { DashboardUser } from '@pcs/dashboard-identity';
 import { PageLanguage } from '@pcs/pages';
-import type { BalanceTransaction, Merchant, Payout } from '../payins';
+import type { BalanceTransaction, Merchant, Payout } from '../payins-api';
 import { merchantPicker, movementsTable } from './balance';
 import { dashboardPage, dateTime, html, money } from './layout';
 import { TEXTS } from './texts';

@@ -1,6 +1,6 @@
 import { DashboardUser } from '@pcs/dashboard-identity';
 import { PageLanguage } from '@pcs/pages';
-import type { Merchant, ReconciliationRun } from '../payins';
+import type { Merchant, ReconciliationRun } from '../payins-api';
 import { merchantPicker } from './balance';
 import { dashboardPage, dateTime, html } from './layout';
 import { TEXTS } from './texts';

@@ -1,3 +1,8 @@
+/*
+ * Long on purpose: every word of the dashboard in both languages, one table
+ * per language, so that a translator reads and completes them side by side
+ * (texts.spec.ts checks that both have every key and the same placeholders).
+ */
 import type { PageLanguage } from '@pcs/pages';
 
 /** Every word the dashboard shows, in Spanish (the default) and English (contract §18). */

@@ -1,4 +1,11 @@
 import 'reflect-metadata';
+/**
+ * `npm run bench`: every scenario of the benchmark and the table it prints.
+ * Long on purpose: a figure's setup, its load and its measurement sit
+ * together so that a reader can check what a row measures; the pieces shared
+ * with other commands (the bare endpoint, the stack floor, the CPU profile
+ * summary, the cluster) are in files of their own beside it.
+ */
 import { DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { getDataSourceToken } from '@nestjs/typeorm';

@@ -5,6 +5,9 @@
  *
  * Codes without a fixed area take the area of the API that answers (Payins or
  * B2B), so one domain rule reads naturally in both APIs.
+ *
+ * Long on purpose: one table, so that a code is never defined twice and a
+ * translator reads every English and Spanish text side by side.
  */
 export type ErrorKind =
   | 'INVALID'

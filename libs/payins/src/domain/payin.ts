@@ -1,3 +1,9 @@
+/**
+ * A payin record (specification's Transaction; contract §7): a collection
+ * attempt or a refund of a payment intent, with its fees fixed at approval.
+ * Over 300 lines because every status and amount rule of a record, from a
+ * gateway's answer to settlement's fields, belongs to the one aggregate.
+ */
 import { BusinessId, Currency, MerchantId, PaymentIntentId, TransactionStatus } from '@pcs/kernel';
 
 export type TransactionType = 'PAYIN' | 'REFUND';

@@ -177,7 +177,7 @@ export class TypeOrmPayinRepository extends PayinRepository {
     return row ? payinFromRow(row) : null;
   }
 
-  async openCheckout(manager: EntityManager, paymentIntentId: PaymentIntentId, now: Date): Promise<Payin | null> {
+  async openCheckoutSession(manager: EntityManager, paymentIntentId: PaymentIntentId, now: Date): Promise<Payin | null> {
     const row = await manager.findOne(PayinOrmEntity, {
       where: {
         paymentIntentId,

@@ -66,7 +66,7 @@ export class B2bCheckoutService {
     if (p.status === 'PROCESSING') return { kind: 'PROCESSING', view };
     if (p.status === 'CANCELED') return { kind: p.cancellationReason === CHECKOUT_EXPIRED_REASON ? 'EXPIRED' : 'CLOSED', view };
     if (p.status === 'REQUIRES_ACTION') {
-      const open = await this.ledger.openCheckout(this.dataSource.manager, intent.id, new Date());
+      const open = await this.ledger.openCheckoutSession(this.dataSource.manager, intent.id, new Date());
       const c = open?.snapshot();
       if (c?.gateway && c.externalId)
         return { kind: 'AT_GATEWAY', view, gatewayUrl: await this.gateways.get(c.gateway).checkoutUrl(c.externalId) };

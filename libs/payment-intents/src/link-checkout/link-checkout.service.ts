@@ -74,7 +74,7 @@ export class LinkCheckoutService {
     if (PAID.has(p.status)) return { kind: 'PAID', link, merchantName };
     if (p.status === 'PROCESSING') return { kind: 'PROCESSING', link, merchantName };
     if (p.status === 'REQUIRES_ACTION') {
-      const checkout = await this.ledger.openCheckout(this.dataSource.manager, intent.id, new Date());
+      const checkout = await this.ledger.openCheckoutSession(this.dataSource.manager, intent.id, new Date());
       const c = checkout?.snapshot();
       if (c?.gateway && c.externalId)
         return { kind: 'AT_GATEWAY', link, merchantName, gatewayUrl: await this.gateways.get(c.gateway).checkoutUrl(c.externalId) };

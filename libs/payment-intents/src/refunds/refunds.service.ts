@@ -1,3 +1,10 @@
+/**
+ * Refunds of a payment intent (operations 19–20, contract §11): total,
+ * partial and manual. Over 300 lines because a refund is reserved on the
+ * intent, asked of its gateway and settled by the gateway's answer or
+ * notice, and a lost answer must never make a second refund: the steps share
+ * one decision and are read together.
+ */
 import { Injectable, Logger } from '@nestjs/common';
 import { inTransaction, isUniqueViolation } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -22,7 +29,7 @@ interface Decision<T> {
   /** The intent reserved an amount: saved while it is the version read, with `inserts` (the refund's record). */
   readonly reserved?: { readonly inserts: readonly Payin[] };
   /** A record changed alone (a pending manual refund confirmed): saved while it is in the state it was read in. */
-  readonly update?: { readonly payin: Payin; readonly as: PayinState };
+  readonly update?: { readonly refund: Payin; readonly as: PayinState };
   readonly result: T;
 }
 
@@ -133,7 +140,7 @@ export class RefundsService {
           if (match) {
             const as = match.state;
             confirm(match);
-            return { update: { payin: match, as }, result: null };
+            return { update: { refund: match, as }, result: null };
           }
           if (pending.length > 0) throw new DomainError('NO_PENDING_MANUAL_REFUND');
         }
@@ -220,13 +227,13 @@ export class RefundsService {
     const decision = await decide(manager, intent, records, new Date());
     let written = true;
     if (decision.reserved) {
-      const inserts = decision.reserved.inserts.map((payin) => this.ledger.insertGuard(manager, payin));
+      const inserts = decision.reserved.inserts.map((refund) => this.ledger.insertGuard(manager, refund));
       written = await this.intents.saveWith(manager, intent, version, {
         guards: inserts.map((insert) => insert.guard),
         events: inserts.flatMap((insert) => insert.events),
       });
     } else if (decision.update) {
-      written = await this.ledger.saveIfStill(manager, decision.update.payin, decision.update.as);
+      written = await this.ledger.saveIfStill(manager, decision.update.refund, decision.update.as);
     }
     return written ? { intent, records, result: decision.result } : null;
   }
@@ -284,11 +291,11 @@ export class RefundsService {
   /** A refund the gateway took and settles later: its reference kept, and the gateway asked again after the window. */
   private async awaitGateway(refundId: string, reference: string | null, now = new Date()): Promise<void> {
     await inTransaction(this.dataSource, async (manager) => {
-      const payin = await this.ledger.get(manager, refundId, true);
-      if (!payin || payin.isFinal) return;
-      if (reference && !payin.snapshot().externalId) payin.bindGatewayReference(reference, null, now);
-      payin.askGatewayAgainLater(now, this.settings.gateway.reconcileAfterSeconds * 1000);
-      await this.ledger.save(manager, payin);
+      const record = await this.ledger.get(manager, refundId, true);
+      if (!record || record.isFinal) return;
+      if (reference && !record.snapshot().externalId) record.bindGatewayReference(reference, null, now);
+      record.askGatewayAgainLater(now, this.settings.gateway.reconcileAfterSeconds * 1000);
+      await this.ledger.save(manager, record);
     });
   }
 
@@ -313,17 +320,17 @@ export class RefundsService {
     await inTransaction(this.dataSource, async (manager) => {
       const found = await this.ledger.get(manager, refundId);
       const intent = found && (await this.intents.lockById(manager, found.snapshot().paymentIntentId));
-      const payin = intent && (await this.ledger.get(manager, refundId, true));
-      if (!intent || !payin || payin.isFinal) return;
+      const record = intent && (await this.ledger.get(manager, refundId, true));
+      if (!intent || !record || record.isFinal) return;
       const now = new Date();
-      if (reference && !payin.snapshot().externalId) payin.bindGatewayReference(reference, null, now);
+      if (reference && !record.snapshot().externalId) record.bindGatewayReference(reference, null, now);
       if (status === 'APPROVED') {
-        payin.approve('refunded', now);
-      } else if (payin.reject(error ?? 'refund rejected', now)) {
-        intent.releaseRefund(Money.ofMinor(payin.snapshot().amount, payin.snapshot().currency), now);
+        record.approve('refunded', now);
+      } else if (record.reject(error ?? 'refund rejected', now)) {
+        intent.releaseRefund(Money.ofMinor(record.snapshot().amount, record.snapshot().currency), now);
         await this.intents.save(manager, intent);
       }
-      await this.ledger.save(manager, payin);
+      await this.ledger.save(manager, record);
     });
   }
 

@@ -1,3 +1,10 @@
+/**
+ * The settlement context's repositories in PostgreSQL (prices, settlement
+ * accounts, balance transactions and balances, payouts). Kept in one file
+ * because they share the balance figures' SQL: every writer of a balance
+ * transaction moves the maintained balance in the same statement, and the
+ * reader of one is checked against the writer of the other.
+ */
 import { Injectable } from '@nestjs/common';
 import { afterCommit, ChangeFeed, InvalidatedCache, queryPrepared } from '@pcs/database';
 import { asMerchantId, Currency, MerchantId, Page, pageOffset, PageRequest, TenantScope } from '@pcs/kernel';

@@ -1,3 +1,10 @@
+/**
+ * The dashboard's only way to payments: the payins API through the typed
+ * client (contract §18), one method per question a page asks, each signed
+ * with the dashboard's credentials and narrowed to the person's merchant.
+ * Long because it is the whole of that boundary, and reviewing it whole is
+ * how one checks that no page reaches past it.
+ */
 import { createPayinsClient, EvidenceFile, PayinsClient, PayinsComponents, PayinsPaths, uploadDisputeEvidence } from '@pcs/client';
 import type { DashboardUser } from '@pcs/dashboard-identity';
 import { DashboardSettings } from './settings';
@@ -53,7 +60,7 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
  * to another merchant is "not found", exactly as the API answers another
  * tenant.
  */
-export class Payins {
+export class PayinsApi {
   private readonly client: PayinsClient;
 
   constructor(settings: DashboardSettings) {

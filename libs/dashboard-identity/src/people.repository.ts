@@ -1,0 +1,80 @@
+import type { DashboardUser, SessionStage, TeamMember } from './domain/people';
+
+/** A person as the password step reads them. */
+export interface SignInRecord {
+  readonly user: DashboardUser;
+  readonly passwordHash: string;
+  readonly enrolled: boolean;
+  /** Seconds the lockout still lasts; null or ≤ 0 when not locked. */
+  readonly lockedSeconds: number | null;
+}
+
+/** A live session as a request sees it. */
+export interface SessionRecord {
+  readonly user: DashboardUser;
+  readonly csrfToken: string;
+  readonly stage: SessionStage;
+}
+
+/**
+ * Where the dashboard's people, their second factors, password histories and
+ * sessions are kept (port; the PostgreSQL adapter is in persistence/).
+ * Sessions are known by their token's SHA-256 only. Each method is one unit
+ * of work: what must change together changes in one transaction or one
+ * statement.
+ */
+export abstract class PeopleRepository {
+  /** A new person with a password that must be changed at the first sign-in (and its history); false when the email is taken. */
+  abstract insert(user: DashboardUser, passwordHash: string): Promise<boolean>;
+  /** A new generated password for the person of this email, to be changed at the next sign-in; every session of theirs ends. */
+  abstract resetPassword(email: string, passwordHash: string): Promise<DashboardUser | null>;
+  /** The live people of a business, by email (at most 500), with their lock and second factor. */
+  abstract team(businessId: string): Promise<TeamMember[]>;
+  abstract member(businessId: string, userId: string): Promise<DashboardUser | null>;
+  abstract byEmail(email: string): Promise<DashboardUser | null>;
+  /** The live person of `businessId` with that email, as the password step needs them. */
+  abstract forSignIn(email: string, businessId: string): Promise<SignInRecord | null>;
+  abstract unlock(userId: string): Promise<void>;
+  /** Forgets the second factor and the recovery codes; every session ends. */
+  abstract resetSecondFactor(userId: string): Promise<void>;
+  /** The sealed TOTP seed (only while not enrolled yet, with `unenrolled`); null when none. */
+  abstract sealedSeed(userId: string, options?: { unenrolled?: boolean }): Promise<string | null>;
+  /** Keeps a seed for an enrolment not confirmed yet. */
+  abstract keepSeed(userId: string, sealedSeed: string): Promise<void>;
+  /** Takes a TOTP time step: false when this step or a later one was taken already (a code seen before). */
+  abstract takeStep(userId: string, step: number): Promise<boolean>;
+  /** Spends a recovery code by its hash: false when it is not one of the person's unspent codes. */
+  abstract spendRecoveryCode(userId: string, codeHash: string): Promise<boolean>;
+  abstract recoveryCodesLeft(userId: string): Promise<number>;
+  /** The enrolment confirmed at this step, with new recovery codes (their hashes) in place of any before. */
+  abstract confirmEnrolment(userId: string, step: number, codeHashes: readonly string[]): Promise<void>;
+  abstract passwordHash(userId: string): Promise<string | null>;
+  /** The person's last `count` passwords (hashes), newest first. */
+  abstract passwordHistory(userId: string, count: number): Promise<string[]>;
+  /** The person's own new password (and its history); every session but `keptTokenHash` ends. */
+  abstract changePassword(userId: string, passwordHash: string, keptTokenHash: string): Promise<void>;
+  /** Counts a failure; `failures` in a row lock the account for `minutes`. Answers the count after this one. */
+  abstract recordFailure(userId: string, failures: number, minutes: number): Promise<number>;
+  abstract endSessionsOf(userId: string): Promise<void>;
+  abstract openSession(tokenHash: string, userId: string, csrfToken: string, minutes: number, stage: SessionStage): Promise<void>;
+  /**
+   * The live session of this token hash, of a person neither disabled nor
+   * locked, kept alive: a signed-in one until `idleMinutes` from now, never
+   * past `maxHours` after signing in.
+   */
+  abstract touchSession(tokenHash: string, maxHours: number, idleMinutes: number): Promise<SessionRecord | null>;
+  /**
+   * The next stage of a signing-in session, clearing the person's failures:
+   * a new password when one is due (for `stepMinutes`), else signed in (for
+   * `idleMinutes`).
+   */
+  abstract advanceSession(
+    tokenHash: string,
+    userId: string,
+    stepMinutes: number,
+    idleMinutes: number,
+  ): Promise<{ csrfToken: string; stage: SessionStage }>;
+  abstract endSession(tokenHash: string): Promise<void>;
+  /** Removes ended sessions and sign-in counters whose window is over. */
+  abstract purgeExpired(): Promise<void>;
+}

@@ -1,0 +1,258 @@
+import { DataSource } from 'typeorm';
+import type { Role } from '../roles';
+import type { DashboardUser, SessionStage, TeamMember } from '../domain/people';
+import { PeopleRepository, SessionRecord, SignInRecord } from '../people.repository';
+
+const USER_COLUMNS = 'u.user_id, u.business_id, u.merchant_id, u.email, u.role';
+
+/** An UPDATE's or DELETE's rows through TypeORM's `query` (which answers them as [rows, count]). */
+const changed = <T>(result: unknown): T[] => (result as [T[], number])[0] ?? [];
+
+function toUser(row: Record<string, string>): DashboardUser {
+  return {
+    userId: row.user_id,
+    businessId: row.business_id,
+    merchantId: row.merchant_id ?? null,
+    email: row.email,
+    role: row.role as Role,
+  };
+}
+
+/** The dashboard's people in their own PostgreSQL tables (dashboard_user, dashboard_session, and the rest). */
+export class PostgresPeopleRepository extends PeopleRepository {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async insert(user: DashboardUser, passwordHash: string): Promise<boolean> {
+    const inserted = await this.dataSource.query(
+      `WITH created AS (
+         INSERT INTO dashboard_user (user_id, business_id, merchant_id, email, role, password_hash, must_change_password)
+         VALUES ($1, $2, $3, $4, $5, $6, true) ON CONFLICT DO NOTHING RETURNING user_id, password_hash)
+       INSERT INTO dashboard_password_history (user_id, password_hash) SELECT user_id, password_hash FROM created RETURNING user_id`,
+      [user.userId, user.businessId, user.merchantId, user.email, user.role, passwordHash],
+    );
+    return inserted.length > 0;
+  }
+
+  resetPassword(email: string, passwordHash: string): Promise<DashboardUser | null> {
+    return this.dataSource.transaction(async (manager) => {
+      const updated = changed<Record<string, string>>(
+        await manager.query(
+          `UPDATE dashboard_user SET password_hash = $2, password_changed_at = now(), must_change_password = true
+            WHERE lower(email) = lower($1) RETURNING user_id, business_id, merchant_id, email, role`,
+          [email, passwordHash],
+        ),
+      );
+      if (updated.length === 0) return null;
+      const user = toUser(updated[0]);
+      await manager.query('INSERT INTO dashboard_password_history (user_id, password_hash) VALUES ($1, $2)', [user.userId, passwordHash]);
+      await manager.query('DELETE FROM dashboard_session WHERE user_id = $1', [user.userId]);
+      return user;
+    });
+  }
+
+  async team(businessId: string): Promise<TeamMember[]> {
+    const rows = await this.dataSource.query(
+      `SELECT ${USER_COLUMNS}, u.created_at, CASE WHEN u.locked_until > now() THEN u.locked_until END AS locked_until,
+              u.mfa_enrolled_at IS NOT NULL AS mfa_enrolled
+         FROM dashboard_user u WHERE u.business_id = $1 AND u.disabled_at IS NULL ORDER BY lower(u.email) LIMIT 500`,
+      [businessId],
+    );
+    return rows.map((row: Record<string, string> & { created_at: Date; locked_until: Date | null; mfa_enrolled: boolean }) => ({
+      ...toUser(row),
+      createdAt: row.created_at,
+      lockedUntil: row.locked_until,
+      mfaEnrolled: row.mfa_enrolled,
+    }));
+  }
+
+  async member(businessId: string, userId: string): Promise<DashboardUser | null> {
+    const rows = await this.dataSource.query(
+      `SELECT ${USER_COLUMNS} FROM dashboard_user u WHERE u.user_id = $1 AND u.business_id = $2 AND u.disabled_at IS NULL`,
+      [userId, businessId],
+    );
+    return rows.length ? toUser(rows[0]) : null;
+  }
+
+  async byEmail(email: string): Promise<DashboardUser | null> {
+    const rows = await this.dataSource.query(
+      `SELECT ${USER_COLUMNS} FROM dashboard_user u WHERE lower(u.email) = lower($1) AND u.disabled_at IS NULL`,
+      [email],
+    );
+    return rows.length ? toUser(rows[0]) : null;
+  }
+
+  async forSignIn(email: string, businessId: string): Promise<SignInRecord | null> {
+    const [row] = await this.dataSource.query<(Record<string, string> & { enrolled: boolean; locked_seconds: number | null })[]>(
+      `SELECT ${USER_COLUMNS}, u.password_hash, u.mfa_enrolled_at IS NOT NULL AS enrolled,
+              CEIL(EXTRACT(EPOCH FROM u.locked_until - now()))::int AS locked_seconds
+         FROM dashboard_user u WHERE lower(u.email) = lower($1) AND u.business_id = $2 AND u.disabled_at IS NULL`,
+      [email, businessId],
+    );
+    return row ? { user: toUser(row), passwordHash: row.password_hash, enrolled: row.enrolled, lockedSeconds: row.locked_seconds } : null;
+  }
+
+  async unlock(userId: string): Promise<void> {
+    await this.dataSource.query('UPDATE dashboard_user SET failed_attempts = 0, locked_until = NULL WHERE user_id = $1', [userId]);
+  }
+
+  async resetSecondFactor(userId: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query('UPDATE dashboard_user SET mfa_secret = NULL, mfa_enrolled_at = NULL, mfa_last_step = NULL WHERE user_id = $1', [
+        userId,
+      ]);
+      await manager.query('DELETE FROM dashboard_recovery_code WHERE user_id = $1', [userId]);
+      await manager.query('DELETE FROM dashboard_session WHERE user_id = $1', [userId]);
+    });
+  }
+
+  async sealedSeed(userId: string, options: { unenrolled?: boolean } = {}): Promise<string | null> {
+    const [row] = await this.dataSource.query(
+      `SELECT mfa_secret FROM dashboard_user WHERE user_id = $1 ${options.unenrolled ? 'AND mfa_enrolled_at IS NULL' : ''}`,
+      [userId],
+    );
+    return (row?.mfa_secret as string | null | undefined) ?? null;
+  }
+
+  async keepSeed(userId: string, sealedSeed: string): Promise<void> {
+    await this.dataSource.query('UPDATE dashboard_user SET mfa_secret = $2 WHERE user_id = $1 AND mfa_enrolled_at IS NULL', [
+      userId,
+      sealedSeed,
+    ]);
+  }
+
+  async takeStep(userId: string, step: number): Promise<boolean> {
+    const taken = await this.dataSource.query(
+      `UPDATE dashboard_user SET mfa_last_step = $2 WHERE user_id = $1 AND (mfa_last_step IS NULL OR mfa_last_step < $2) RETURNING user_id`,
+      [userId, step],
+    );
+    return changed(taken).length > 0;
+  }
+
+  async spendRecoveryCode(userId: string, codeHash: string): Promise<boolean> {
+    const spent = await this.dataSource.query(
+      'UPDATE dashboard_recovery_code SET used_at = now() WHERE user_id = $1 AND code_hash = $2 AND used_at IS NULL RETURNING user_id',
+      [userId, codeHash],
+    );
+    return changed(spent).length === 1;
+  }
+
+  async recoveryCodesLeft(userId: string): Promise<number> {
+    const [{ left }] = await this.dataSource.query(
+      'SELECT count(*)::int AS left FROM dashboard_recovery_code WHERE user_id = $1 AND used_at IS NULL',
+      [userId],
+    );
+    return left as number;
+  }
+
+  async confirmEnrolment(userId: string, step: number, codeHashes: readonly string[]): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query('UPDATE dashboard_user SET mfa_enrolled_at = now(), mfa_last_step = $2 WHERE user_id = $1', [userId, step]);
+      await manager.query('DELETE FROM dashboard_recovery_code WHERE user_id = $1', [userId]);
+      await manager.query('INSERT INTO dashboard_recovery_code (user_id, code_hash) SELECT $1, unnest($2::char(64)[])', [
+        userId,
+        codeHashes,
+      ]);
+    });
+  }
+
+  async passwordHash(userId: string): Promise<string | null> {
+    const [row] = await this.dataSource.query('SELECT password_hash FROM dashboard_user WHERE user_id = $1', [userId]);
+    return (row?.password_hash as string | undefined) ?? null;
+  }
+
+  async passwordHistory(userId: string, count: number): Promise<string[]> {
+    const rows: { password_hash: string }[] = await this.dataSource.query(
+      'SELECT password_hash FROM dashboard_password_history WHERE user_id = $1 ORDER BY set_at DESC LIMIT $2',
+      [userId, count],
+    );
+    return rows.map((row) => row.password_hash);
+  }
+
+  async changePassword(userId: string, passwordHash: string, keptTokenHash: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query(
+        'UPDATE dashboard_user SET password_hash = $2, password_changed_at = now(), must_change_password = false WHERE user_id = $1',
+        [userId, passwordHash],
+      );
+      await manager.query('INSERT INTO dashboard_password_history (user_id, password_hash) VALUES ($1, $2)', [userId, passwordHash]);
+      await manager.query('DELETE FROM dashboard_session WHERE user_id = $1 AND token_hash <> $2', [userId, keptTokenHash]);
+    });
+  }
+
+  async recordFailure(userId: string, failures: number, minutes: number): Promise<number> {
+    const [row] = changed<{ failed_attempts: number }>(
+      await this.dataSource.query(
+        `UPDATE dashboard_user
+            SET failed_attempts = failed_attempts + 1,
+                locked_until = CASE WHEN failed_attempts + 1 >= $2 THEN now() + make_interval(mins => $3) ELSE locked_until END
+          WHERE user_id = $1 RETURNING failed_attempts`,
+        [userId, failures, minutes],
+      ),
+    );
+    return row?.failed_attempts ?? 0;
+  }
+
+  async endSessionsOf(userId: string): Promise<void> {
+    await this.dataSource.query('DELETE FROM dashboard_session WHERE user_id = $1', [userId]);
+  }
+
+  async openSession(tokenHash: string, userId: string, csrfToken: string, minutes: number, stage: SessionStage): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO dashboard_session (token_hash, user_id, csrf_token, expires_at, stage)
+       VALUES ($1, $2, $3, now() + make_interval(mins => $4), $5)`,
+      [tokenHash, userId, csrfToken, minutes, stage],
+    );
+  }
+
+  async touchSession(tokenHash: string, maxHours: number, idleMinutes: number): Promise<SessionRecord | null> {
+    const [row] = changed<Record<string, string> & { stage: SessionStage }>(
+      await this.dataSource.query(
+        `UPDATE dashboard_session s
+            SET last_seen_at = now(),
+                expires_at = CASE WHEN s.stage = 'signed-in'
+                                  THEN least(s.created_at + make_interval(hours => $2), now() + make_interval(mins => $3))
+                                  ELSE s.expires_at END
+           FROM dashboard_user u
+          WHERE s.token_hash = $1 AND s.expires_at > now() AND u.user_id = s.user_id AND u.disabled_at IS NULL
+            AND (u.locked_until IS NULL OR u.locked_until <= now())
+         RETURNING ${USER_COLUMNS}, s.csrf_token, s.stage`,
+        [tokenHash, maxHours, idleMinutes],
+      ),
+    );
+    return row ? { user: toUser(row), csrfToken: row.csrf_token, stage: row.stage } : null;
+  }
+
+  async advanceSession(
+    tokenHash: string,
+    userId: string,
+    stepMinutes: number,
+    idleMinutes: number,
+  ): Promise<{ csrfToken: string; stage: SessionStage }> {
+    const [row] = changed<{ csrf_token: string; stage: SessionStage }>(
+      await this.dataSource.query(
+        `WITH person AS (
+           UPDATE dashboard_user SET failed_attempts = 0, locked_until = NULL WHERE user_id = $2 RETURNING must_change_password)
+         UPDATE dashboard_session s
+            SET stage = CASE WHEN (SELECT must_change_password FROM person) THEN 'change-password' ELSE 'signed-in' END,
+                created_at = now(),
+                expires_at = CASE WHEN (SELECT must_change_password FROM person)
+                                  THEN now() + make_interval(mins => $3) ELSE now() + make_interval(mins => $4) END
+          WHERE s.token_hash = $1
+         RETURNING s.csrf_token, s.stage`,
+        [tokenHash, userId, stepMinutes, idleMinutes],
+      ),
+    );
+    return { csrfToken: row.csrf_token, stage: row.stage };
+  }
+
+  async endSession(tokenHash: string): Promise<void> {
+    await this.dataSource.query('DELETE FROM dashboard_session WHERE token_hash = $1', [tokenHash]);
+  }
+
+  async purgeExpired(): Promise<void> {
+    await this.dataSource.query('DELETE FROM dashboard_session WHERE expires_at < now()');
+    await this.dataSource.query('DELETE FROM dashboard_sign_in_limit WHERE expire < $1', [Date.now()]);
+  }
+}
