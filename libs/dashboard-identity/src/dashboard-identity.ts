@@ -11,7 +11,7 @@ import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { DataSource } from 'typeorm';
 import { generatePassword, hashPassword, verifyPassword } from './password';
 import { ChainHead, ChainVerdict } from './audit-chain';
-import { AuditEntry, AuditLog, AuditRecord } from './audit-log';
+import { AuditEntry, AuditLog, AuditRecord } from './persistence/audit-log';
 import { PASSWORD_HISTORY, PasswordProblem, passwordProblem } from './password-policy';
 import { enrolmentOf, newRecoveryCodes, newTotpSecret, recoveryCodeHash, SecretSealer, totpStepOf } from './second-factor';
 import { Role } from './roles';

@@ -9,4 +9,4 @@ export * from './roles';
 export * from './password-policy';
 export * from './second-factor';
 export * from './audit-chain';
-export * from './audit-log';
+export * from './persistence/audit-log';

@@ -5,7 +5,7 @@ import { currencyExponent, decimalToScaledInteger, DomainError, isCurrency } fro
 import { dlocalCredentials } from './dlocal-account';
 import { DLocalChargeback, DLocalClient, DLocalRequestError, verifyDLocalCallback, verifyDLocalSignature } from './dlocal.client';
 import { DLocalGateway, eventOfPayment, ourRefundIdOf, outcomeOfRefund } from './dlocal.gateway';
-import { DLocalRecords } from './dlocal-records.repository';
+import { DLocalRecords } from './persistence/dlocal-records.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -26,7 +26,7 @@ import { Currency, DomainError, Money } from '@pcs/kernel';
 import { DLOCAL, dlocalCredentials } from './dlocal-account';
 import { DLocalClient, DLocalOrder, DLocalPayment, DLocalRefund, DLocalRequestError } from './dlocal.client';
 import { DLOCAL_COUNTRY, dlocalMethodOf } from './dlocal-methods';
-import { DLocalRecords, DLocalRefundRecord } from './dlocal-records.repository';
+import { DLocalRecords, DLocalRefundRecord } from './persistence/dlocal-records.repository';
 import { checkPayerDocument, DOCUMENTS_SERVED } from './payer-document';
 
 /** dLocal's payment statuses as the attempt's outcome (contract §20). */

@@ -4,7 +4,7 @@ import { GatewayRegistry, GatewaysModule } from '@pcs/gateways';
 import { DLOCAL_ACCOUNT } from './dlocal-account';
 import { DLocalGateway } from './dlocal.gateway';
 import { DLocalNotifications } from './dlocal-notifications';
-import { DLocalRecords } from './dlocal-records.repository';
+import { DLocalRecords } from './persistence/dlocal-records.repository';
 
 /** dLocal behind the gateway port (contract §20): the adapter, its account kind and its notifications. */
 @Module({

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { RuntimeSettings } from '@pcs/config';
 import { inTransaction } from '@pcs/database';
 import { localDateOf, localHourOf } from '@pcs/kernel';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { JobQueue } from './job-queue';
 
 /** A scope of a daily run (a country) and the time zone its hour is read in. */
@@ -91,6 +91,19 @@ export class DailyRuns implements OnApplicationBootstrap, OnApplicationShutdown 
         this.checking = null;
       });
     return this.checking;
+  }
+
+  /**
+   * Claims something done once per kind, scope and local day, in the caller's
+   * transaction: true for the first claim, false when it was claimed before
+   * (a retried run does it again, the claim keeps it from happening twice).
+   */
+  async claimOnce(manager: EntityManager, kind: string, scope: string, localDate: string): Promise<boolean> {
+    const claimed = await manager.query<unknown[]>(
+      `INSERT INTO daily_run (kind, scope, local_date) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1`,
+      [kind, scope, localDate],
+    );
+    return claimed.length > 0;
   }
 
   /** When the run of a kind and scope before `localDate` was claimed, if ever (a run's window starts there). */

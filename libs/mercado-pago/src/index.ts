@@ -3,6 +3,6 @@ export * from './mercado-pago-account';
 export * from './mercado-pago.client';
 export { collectorFees, eventOfPayment, MercadoPagoGateway, outcomeOfPayment } from './mercado-pago.gateway';
 export * from './mercado-pago-notifications';
-export * from './mercado-pago-records.repository';
+export * from './persistence/mercado-pago-records.repository';
 export * from './mercado-pago-signature';
 export { readReleaseReport } from './mercado-pago-release-reports';

@@ -5,7 +5,7 @@ import { currencyExponent, decimalToScaledInteger, DisputeReason, DomainError, i
 import { mercadoPagoCredentials } from './mercado-pago-account';
 import { MercadoPagoChargeback, MercadoPagoClient, MercadoPagoPayment, MercadoPagoRequestError } from './mercado-pago.client';
 import { eventOfPayment, MercadoPagoGateway } from './mercado-pago.gateway';
-import { MercadoPagoRecords } from './mercado-pago-records.repository';
+import { MercadoPagoRecords } from './persistence/mercado-pago-records.repository';
 import { NotificationSignatureInput, verifyNotification } from './mercado-pago-signature';
 
 /**

@@ -15,7 +15,7 @@ import {
 } from '@pcs/gateways';
 import { MercadoPagoClient, MercadoPagoPayment, MercadoPagoRequestError } from './mercado-pago.client';
 import { MERCADO_PAGO, mercadoPagoCredentials } from './mercado-pago-account';
-import { MercadoPagoRecords } from './mercado-pago-records.repository';
+import { MercadoPagoRecords } from './persistence/mercado-pago-records.repository';
 
 /** Mercado Pago's payment statuses, as the attempt's outcome (contract §16). */
 export function outcomeOfPayment(payment: MercadoPagoPayment): GatewayEvent['outcome'] {

@@ -4,7 +4,7 @@ import { GatewayRegistry, GatewaysModule } from '@pcs/gateways';
 import { MERCADO_PAGO_ACCOUNT } from './mercado-pago-account';
 import { MercadoPagoGateway } from './mercado-pago.gateway';
 import { MercadoPagoNotifications } from './mercado-pago-notifications';
-import { MercadoPagoRecords } from './mercado-pago-records.repository';
+import { MercadoPagoRecords } from './persistence/mercado-pago-records.repository';
 import { MercadoPagoReleaseReports } from './mercado-pago-release-reports';
 
 /** Mercado Pago behind the gateway port (contracts §16, §19): the adapter, its account kind, its notifications and its release reports. */

@@ -11,6 +11,8 @@ import { OutcomeEmails } from './emails/outcome-emails';
 import { TypeOrmWebhookEndpointRepository } from './persistence/typeorm-webhook-endpoint.repository';
 import { WebhookEndpointOrmEntity } from './persistence/webhook-endpoint.orm-entity';
 import { EventDispatcher } from './webhooks/event-dispatcher';
+import { EventLogRepository } from './webhooks/event-log.repository';
+import { PostgresEventLogRepository } from './persistence/postgres-event-log.repository';
 import { EventLogService } from './webhooks/event-log.service';
 import { EventRetention } from './webhooks/event-retention';
 import { WebhookDeliverer } from './webhooks/webhook-deliverer';
@@ -36,6 +38,7 @@ import { WebhookResolver, WebhookSender } from './webhooks/webhook-sender';
   ],
   providers: [
     { provide: WebhookEndpointRepository, useClass: TypeOrmWebhookEndpointRepository },
+    { provide: EventLogRepository, useClass: PostgresEventLogRepository },
     WebhookEndpointService,
     WebhookResolver,
     WebhookSender,

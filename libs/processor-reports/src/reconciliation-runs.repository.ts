@@ -12,5 +12,7 @@ export abstract class ReconciliationRunRepository {
   abstract complete(manager: EntityManager, runId: string, result: Reconciliation, at: Date): Promise<void>;
   abstract fail(manager: EntityManager, runId: string, reason: string, at: Date): Promise<void>;
   abstract find(manager: EntityManager, runId: string): Promise<ReconciliationRun | null>;
+  /** Whether a run of the merchant's report at this provider for exactly this day completed already. */
+  abstract completedFor(manager: EntityManager, merchantId: string, provider: string, day: string): Promise<boolean>;
   abstract list(manager: EntityManager, scope: TenantScope, page: PageRequest): Promise<Page<ReconciliationRun>>;
 }

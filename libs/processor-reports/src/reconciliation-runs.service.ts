@@ -113,10 +113,7 @@ export class ReconciliationRunsService {
         const merchant = await this.merchants.findById(merchantId as MerchantId);
         if (!merchant || merchant.deletedAt !== null || merchant.countryId !== country.countryId) continue;
         // Once per merchant and day: a retried daily job skips what it already reconciled.
-        const [done] = await this.dataSource.query<unknown[]>(
-          `SELECT 1 FROM reconciliation_run WHERE merchant_id = $1 AND provider = $2 AND from_date = $3 AND to_date = $3 AND status = 'COMPLETED'`,
-          [merchantId, reports.provider, yesterday],
-        );
+        const done = await this.runs.completedFor(this.dataSource.manager, merchantId, reports.provider, yesterday);
         if (!done) await this.run(merchantId as MerchantId, yesterday, yesterday, reports.provider);
       }
   }

@@ -96,7 +96,7 @@ export class PayoutsService {
     const merchant = (await this.merchants.load(caller, merchantId)).snapshot();
     const payoutId = operationId ?? crypto.randomUUID();
     return inTransaction(this.dataSource, async (manager) => {
-      await this.holdBalance(manager, merchant.merchantId, currency);
+      await this.payouts.holdBalance(manager, merchant.merchantId, currency);
       const earlier = await this.payouts.find(manager, payoutId);
       if (earlier) return earlier;
       const account = await this.accounts.find(manager, merchant.merchantId, currency);
@@ -121,12 +121,8 @@ export class PayoutsService {
   async payScheduled(account: SettlementAccount, schedule: PayoutSchedule, day: LocalDate): Promise<ScheduledOutcome> {
     const merchantId = account.merchantId as MerchantId;
     return inTransaction(this.dataSource, async (manager) => {
-      await this.holdBalance(manager, merchantId, account.currency);
-      const [made] = await manager.query<{ payout_id: string }[]>(
-        `SELECT payout_id FROM payout WHERE merchant_id = $1 AND currency = $2 AND scheduled_for = $3`,
-        [merchantId, account.currency, day],
-      );
-      if (made) return { skipped: 'already paid out today' };
+      await this.payouts.holdBalance(manager, merchantId, account.currency);
+      if (await this.payouts.scheduledExists(manager, merchantId, account.currency, day)) return { skipped: 'already paid out today' };
       const available = await this.balances.available(manager, merchantId, account.currency);
       if (available <= 0) return { skipped: 'nothing available' };
       const minimum = schedule.minimumAmount[account.currency] ?? 0;
@@ -357,11 +353,6 @@ export class PayoutsService {
       types.map((type) => ({ type, businessId: p.businessId, merchantId: p.merchantId, subjectId: p.payoutId, object })),
     );
     afterCommit(manager, () => types.forEach((type) => metrics.payouts.inc({ status: type.slice('payout.'.length) })));
-  }
-
-  /** Serialises payouts of one merchant and currency (never held by approvals or refunds). */
-  private async holdBalance(manager: EntityManager, merchantId: MerchantId, currency: Currency): Promise<void> {
-    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`payout:${merchantId}:${currency}`]);
   }
 
   private async visible(caller: Caller, payout: Payout, manager: EntityManager = this.dataSource.manager): Promise<boolean> {

@@ -99,11 +99,7 @@ export class SettlementDailyService {
       const merchant = await this.merchants.findById(entry.merchantId);
       if (!merchant || merchant.countryId !== country.countryId) continue;
       const recorded = await inTransaction(this.dataSource, async (manager) => {
-        const claimed = await manager.query<unknown[]>(
-          `INSERT INTO daily_run (kind, scope, local_date) VALUES ('balance.available', $1, $2) ON CONFLICT DO NOTHING RETURNING 1`,
-          [`${entry.merchantId}:${entry.currency}`, day],
-        );
-        if (claimed.length === 0) return false;
+        if (!(await this.dailyRuns.claimOnce(manager, 'balance.available', `${entry.merchantId}:${entry.currency}`, day))) return false;
         await this.events.record(manager, {
           type: 'balance.available',
           businessId: merchant.businessId,

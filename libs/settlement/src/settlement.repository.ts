@@ -117,6 +117,14 @@ export abstract class PayoutRepository {
   abstract list(manager: EntityManager, scope: TenantScope, filters: PayoutFilters, page: PageRequest): Promise<Page<Payout>>;
   /** Per currency, what the merchant's payouts PENDING or IN_TRANSIT carry. */
   abstract underWay(manager: EntityManager, merchantId: MerchantId): Promise<Map<Currency, number>>;
+  /**
+   * Serialises the payouts of one merchant and currency until the
+   * transaction ends (never taken by approvals or refunds, which only add
+   * balance transactions).
+   */
+  abstract holdBalance(manager: EntityManager, merchantId: MerchantId, currency: Currency): Promise<void>;
+  /** Whether the merchant's scheduled payout in this currency for this local day was made. */
+  abstract scheduledExists(manager: EntityManager, merchantId: MerchantId, currency: Currency, day: string): Promise<boolean>;
   /** A bank's payouts waiting in its batch file (IN_TRANSIT, not exported yet), locked, oldest first. */
   abstract awaitingExport(manager: EntityManager, bankId: string, limit: number): Promise<Payout[]>;
 }

@@ -29,6 +29,13 @@ export class TypeOrmWebhookEndpointRepository extends WebhookEndpointRepository 
     return row ? fromRow(row) : null;
   }
 
+  async disable(manager: EntityManager, ids: readonly string[], reason: string): Promise<void> {
+    await manager.query(
+      `UPDATE webhook_endpoint SET disabled = true, disabled_reason = $2, updated_at = now() WHERE webhook_endpoint_id = ANY($1::uuid[])`,
+      [ids, reason],
+    );
+  }
+
   async listVisible(manager: EntityManager, scope: TenantScope): Promise<WebhookEndpoint[]> {
     const rows = await manager.find(WebhookEndpointOrmEntity, {
       where: { ...scopeWhere(scope), deletedAt: IsNull() },

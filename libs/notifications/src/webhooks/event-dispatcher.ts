@@ -3,10 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { RuntimeSettings } from '@pcs/config';
 import { inTransaction } from '@pcs/database';
 import { JobQueue } from '@pcs/jobs';
-import * as crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { OutcomeEmails } from '../emails/outcome-emails';
+import { DeliveryTarget, EventLogRepository } from './event-log.repository';
 import { WebhookEndpointRepository } from './webhook-endpoint.repository';
+
+export type { DeliveryTarget } from './event-log.repository';
 
 /** Events one dispatch worker takes at once. */
 const DISPATCH_BATCH = 100;
@@ -38,6 +40,7 @@ export class EventDispatcher implements OnApplicationBootstrap {
     private readonly endpoints: WebhookEndpointRepository,
     private readonly emails: OutcomeEmails,
     private readonly settings: RuntimeSettings,
+    private readonly log: EventLogRepository,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -68,31 +71,29 @@ export class EventDispatcher implements OnApplicationBootstrap {
   /** Dispatches the events not dispatched yet, in one transaction: every delivery of the batch in one statement, their jobs in another. */
   async dispatch(eventIds: readonly string[]): Promise<void> {
     await inTransaction(this.dataSource, async (manager) => {
-      // Locked in one order, so two batches that share events queue instead of deadlocking.
-      const events = await manager.query<{ event_id: string; type: string; business_id: string; merchant_id: string; payload: string }[]>(
-        `SELECT event_id, type, business_id, merchant_id, payload FROM event
-         WHERE event_id = ANY($1::uuid[]) AND dispatched_at IS NULL ORDER BY event_id FOR UPDATE`,
-        [eventIds],
-      );
+      const events = await this.log.lockUndispatched(manager, eventIds);
       if (events.length === 0) return;
       const receivers = new Map<string, Awaited<ReturnType<WebhookEndpointRepository['receiversOf']>>>();
       const deliveries: DeliveryTarget[] = [];
       for (const event of events) {
-        const key = `${event.business_id} ${event.merchant_id} ${event.type}`;
+        const key = `${event.businessId} ${event.merchantId} ${event.type}`;
         let endpoints = receivers.get(key);
         if (!endpoints) {
-          endpoints = await this.endpoints.receiversOf(manager, event.business_id, event.merchant_id, event.type);
+          endpoints = await this.endpoints.receiversOf(manager, event.businessId, event.merchantId, event.type);
           receivers.set(key, endpoints);
         }
         for (const endpoint of endpoints)
-          deliveries.push({ eventId: event.event_id, endpointId: endpoint.id, url: endpoint.snapshot().url });
+          deliveries.push({ eventId: event.eventId, endpointId: endpoint.id, url: endpoint.snapshot().url });
         if (!this.emails.concerns(event.type)) continue;
         const object = (JSON.parse(event.payload) as { data: { object: never } }).data.object;
-        const emails = await this.emails.queueFor(manager, event.type, event.merchant_id, object);
-        if (emails) this.logger.log(`queued ${emails} outcome email(s) for event ${event.event_id}`);
+        const emails = await this.emails.queueFor(manager, event.type, event.merchantId, object);
+        if (emails) this.logger.log(`queued ${emails} outcome email(s) for event ${event.eventId}`);
       }
       await this.queueDeliveries(manager, deliveries);
-      await manager.query(`UPDATE event SET dispatched_at = now() WHERE event_id = ANY($1::uuid[])`, [events.map((e) => e.event_id)]);
+      await this.log.markDispatched(
+        manager,
+        events.map((e) => e.eventId),
+      );
     });
   }
 
@@ -103,20 +104,12 @@ export class EventDispatcher implements OnApplicationBootstrap {
    */
   async queueDeliveries(manager: EntityManager, targets: readonly DeliveryTarget[]): Promise<string[]> {
     if (targets.length === 0) return [];
-    const rows = await manager.query<{ webhook_delivery_id: string; event_id: string; webhook_endpoint_id: string; generation: number }[]>(
-      `INSERT INTO webhook_delivery (webhook_delivery_id, event_id, webhook_endpoint_id, url, status, generation, created_at, updated_at)
-       SELECT t.id, t.event_id, t.endpoint_id, t.url, 'PENDING', 1, now(), now()
-         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[]) AS t(id, event_id, endpoint_id, url)
-       ON CONFLICT (event_id, webhook_endpoint_id) DO UPDATE
-         SET status = 'PENDING', generation = webhook_delivery.generation + 1, url = EXCLUDED.url, updated_at = now()
-       RETURNING webhook_delivery_id, event_id, webhook_endpoint_id, generation`,
-      [targets.map(() => crypto.randomUUID()), targets.map((t) => t.eventId), targets.map((t) => t.endpointId), targets.map((t) => t.url)],
-    );
+    const rows = await this.log.queueDeliveries(manager, targets);
     await this.sendDeliveryJobs(
       manager,
-      rows.map((row) => ({ job: { deliveryId: row.webhook_delivery_id, generation: row.generation, step: 0 } })),
+      rows.map((row) => ({ job: { deliveryId: row.deliveryId, generation: row.generation, step: 0 } })),
     );
-    const byPair = new Map(rows.map((row) => [`${row.event_id} ${row.webhook_endpoint_id}`, row.webhook_delivery_id]));
+    const byPair = new Map(rows.map((row) => [`${row.eventId} ${row.endpointId}`, row.deliveryId]));
     return targets.map((t) => byPair.get(`${t.eventId} ${t.endpointId}`)!);
   }
 
@@ -137,11 +130,4 @@ export class EventDispatcher implements OnApplicationBootstrap {
       })),
     );
   }
-}
-
-/** Where one event is to be delivered. */
-export interface DeliveryTarget {
-  readonly eventId: string;
-  readonly endpointId: string;
-  readonly url: string;
 }

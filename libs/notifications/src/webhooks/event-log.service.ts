@@ -1,23 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { inTransaction, scopeCondition } from '@pcs/database';
+import { inTransaction } from '@pcs/database';
 import { EVENT_RETENTION_DAYS, EventType } from '@pcs/events';
-import { Caller, DomainError, MerchantId, tenantScope, Page, pageOffset, PageRequest } from '@pcs/kernel';
+import { Caller, DomainError, MerchantId, Page, PageRequest, tenantScope } from '@pcs/kernel';
 import { MerchantAccess } from '@pcs/merchants';
 import { DataSource } from 'typeorm';
 import { EventDispatcher } from './event-dispatcher';
+import { DeliveryView, EventBody, EventLogRepository } from './event-log.repository';
 import { WebhookEndpointRepository } from './webhook-endpoint.repository';
 import { WebhookEndpointService } from './webhook-endpoint.service';
 
-/** An event as delivered (contract §14). */
-export type EventBody = Record<string, unknown> & { id: string; type: EventType; businessId: string; merchantId: string };
-
-export interface DeliveryView {
-  readonly webhookEndpointId: string;
-  readonly url: string;
-  readonly delivered: boolean;
-  readonly attempts: readonly { at: string; status: number | null; error: string | null; durationMs: number }[];
-}
+export type { DeliveryView, EventBody } from './event-log.repository';
 
 export interface EventLogFilters {
   readonly type?: EventType;
@@ -37,33 +30,14 @@ export class EventLogService {
     private readonly endpoints: WebhookEndpointRepository,
     private readonly endpointService: WebhookEndpointService,
     private readonly dispatcher: EventDispatcher,
+    private readonly log: EventLogRepository,
   ) {}
 
   async list(caller: Caller, filters: EventLogFilters, page: PageRequest): Promise<Page<EventBody>> {
-    const scope = await this.access.scopeOf(caller, filters.merchantId);
-    const values: unknown[] = [];
-    const where: string[] = [scopeCondition(scope, 'e', values)];
-    const add = (clause: string, value: unknown) => {
-      values.push(value);
-      where.push(clause.replace('?', `$${values.length}`));
-    };
-    if (filters.type) add('e.type = ?', filters.type);
-    if (filters.subjectId) add('e.subject_id = ?', filters.subjectId);
-    if (filters.delivered !== undefined) {
-      where.push(
-        `${filters.delivered ? 'NOT ' : ''}EXISTS (SELECT 1 FROM webhook_delivery d WHERE d.event_id = e.event_id AND d.status <> 'DELIVERED')`,
-      );
-    }
-    const condition = where.join(' AND ');
-    const [{ total }] = await this.dataSource.query<{ total: number }[]>(
-      `SELECT count(*)::int AS total FROM event e WHERE ${condition}`,
-      values,
-    );
-    const rows = await this.dataSource.query<{ payload: string }[]>(
-      `SELECT e.payload FROM event e WHERE ${condition} ORDER BY e.created_at DESC, e.event_id DESC LIMIT $${values.length + 1} OFFSET $${values.length + 2}`,
-      [...values, page.limit, pageOffset(page)],
-    );
-    return { items: rows.map((row) => JSON.parse(row.payload) as EventBody), page: page.page, limit: page.limit, total };
+    const { merchantId, ...within } = filters;
+    const scope = await this.access.scopeOf(caller, merchantId);
+    const found = await this.log.page(this.dataSource.manager, scope, within, page);
+    return { ...found, page: page.page, limit: page.limit };
   }
 
   async get(caller: Caller, eventId: string): Promise<EventBody & { deliveries: DeliveryView[] }> {
@@ -89,16 +63,12 @@ export class EventLogService {
         targets = [endpoint];
       } else {
         const current = await this.endpoints.receiversOf(manager, event.businessId, event.merchantId, event.type);
-        const previous = await manager.query<{ webhook_endpoint_id: string }[]>(
-          `SELECT d.webhook_endpoint_id FROM webhook_delivery d JOIN webhook_endpoint w ON w.webhook_endpoint_id = d.webhook_endpoint_id
-            WHERE d.event_id = $1 AND w.deleted_at IS NULL AND NOT w.disabled`,
-          [eventId],
-        );
+        const previous = await this.log.previousReceivers(manager, eventId);
         const ids = new Set(current.map((endpoint) => endpoint.id));
         targets = [...current];
-        for (const { webhook_endpoint_id } of previous) {
-          if (ids.has(webhook_endpoint_id)) continue;
-          const endpoint = await this.endpoints.findById(manager, webhook_endpoint_id);
+        for (const endpointId of previous) {
+          if (ids.has(endpointId)) continue;
+          const endpoint = await this.endpoints.findById(manager, endpointId);
           if (endpoint) targets.push(endpoint);
         }
       }
@@ -113,40 +83,16 @@ export class EventLogService {
   /** Retention (contract §14): events older than 30 days go, with their deliveries and attempts. */
   async purgeExpired(now = new Date()): Promise<number> {
     const cutoff = new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000);
-    // A SELECT around the DELETE: its rows are the count (a bare DELETE answers TypeORM's [rows, count] pair).
-    const [{ n }] = await this.dataSource.query<{ n: number }[]>(
-      `WITH gone AS (DELETE FROM event WHERE event_id IN (SELECT event_id FROM event WHERE created_at < $1 LIMIT 5000) RETURNING 1)
-       SELECT count(*)::int AS n FROM gone`,
-      [cutoff],
-    );
-    return n;
+    return this.log.purgeBefore(this.dataSource.manager, cutoff, 5000);
   }
 
   private async load(caller: Caller, eventId: string): Promise<EventBody> {
-    const values: unknown[] = [eventId];
-    const [row] = await this.dataSource.query<{ payload: string }[]>(
-      `SELECT e.payload FROM event e WHERE e.event_id = $1 AND ${scopeCondition(tenantScope(caller), 'e', values)}`,
-      values,
-    );
-    if (!row) throw new DomainError('EVENT_NOT_FOUND');
-    return JSON.parse(row.payload) as EventBody;
+    const event = await this.log.find(this.dataSource.manager, tenantScope(caller), eventId);
+    if (!event) throw new DomainError('EVENT_NOT_FOUND');
+    return event;
   }
 
-  private async deliveries(eventId: string): Promise<DeliveryView[]> {
-    const rows = await this.dataSource.query<
-      { webhook_delivery_id: string; webhook_endpoint_id: string; url: string; status: string; attempts: DeliveryView['attempts'] | null }[]
-    >(
-      `SELECT d.webhook_delivery_id, d.webhook_endpoint_id, d.url, d.status,
-              (SELECT json_agg(json_build_object('at', a.at, 'status', a.status, 'error', a.error, 'durationMs', a.duration_ms) ORDER BY a.at, a.webhook_attempt_id)
-                 FROM webhook_attempt a WHERE a.webhook_delivery_id = d.webhook_delivery_id) AS attempts
-         FROM webhook_delivery d WHERE d.event_id = $1 ORDER BY d.created_at, d.webhook_delivery_id`,
-      [eventId],
-    );
-    return rows.map((row) => ({
-      webhookEndpointId: row.webhook_endpoint_id,
-      url: row.url,
-      delivered: row.status === 'DELIVERED',
-      attempts: (row.attempts ?? []).map((a) => ({ ...a, at: new Date(a.at).toISOString() })),
-    }));
+  private deliveries(eventId: string): Promise<DeliveryView[]> {
+    return this.log.deliveriesOf(this.dataSource.manager, eventId);
   }
 }

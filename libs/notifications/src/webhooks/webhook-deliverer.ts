@@ -4,9 +4,9 @@ import { RuntimeSettings } from '@pcs/config';
 import { inTransaction } from '@pcs/database';
 import { JobQueue } from '@pcs/jobs';
 import { metrics } from '@pcs/observability';
-import * as crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { DeliveryJob, EventDispatcher } from './event-dispatcher';
+import { EventLogRepository } from './event-log.repository';
 import { WebhookEndpointRepository } from './webhook-endpoint.repository';
 import { WebhookEndpointService } from './webhook-endpoint.service';
 import { AttemptOutcome, WebhookSender } from './webhook-sender';
@@ -58,6 +58,7 @@ export class WebhookDeliverer implements OnApplicationBootstrap {
     private readonly dispatcher: EventDispatcher,
     private readonly sender: WebhookSender,
     private readonly settings: RuntimeSettings,
+    private readonly log: EventLogRepository,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -74,41 +75,33 @@ export class WebhookDeliverer implements OnApplicationBootstrap {
   /** One attempt of each delivery of the batch; a stale job (delivered, redelivered, gone) does nothing. */
   async deliver(batch: readonly DeliveryJob[]): Promise<void> {
     const jobs = [...new Map(batch.map((job) => [`${job.deliveryId} ${job.generation}`, job])).values()];
-    const rows = await this.dataSource.query<
-      { webhook_delivery_id: string; event_id: string; webhook_endpoint_id: string; payload: string; generation: number }[]
-    >(
-      `SELECT d.webhook_delivery_id, d.event_id, d.webhook_endpoint_id, e.payload, d.generation
-         FROM webhook_delivery d JOIN event e ON e.event_id = d.event_id
-        WHERE d.webhook_delivery_id = ANY($1::uuid[]) AND d.status = 'PENDING'`,
-      [jobs.map((job) => job.deliveryId)],
+    const rows = await this.log.pending(
+      this.dataSource.manager,
+      jobs.map((job) => job.deliveryId),
     );
-    const current = new Map(rows.map((row) => [row.webhook_delivery_id, row]));
+    const current = new Map(rows.map((row) => [row.deliveryId, row]));
     const live = jobs.filter((job) => current.get(job.deliveryId)?.generation === job.generation);
     if (live.length === 0) return;
     const endpoints = new Map(
-      (
-        await this.endpoints.findByIds(this.dataSource.manager, [
-          ...new Set(live.map((job) => current.get(job.deliveryId)!.webhook_endpoint_id)),
-        ])
-      )
+      (await this.endpoints.findByIds(this.dataSource.manager, [...new Set(live.map((job) => current.get(job.deliveryId)!.endpointId))]))
         .filter((endpoint) => !endpoint.snapshot().deletedAt && !endpoint.snapshot().disabled)
         .map((endpoint) => [endpoint.id, endpoint]),
     );
-    const orphaned = live.filter((job) => !endpoints.has(current.get(job.deliveryId)!.webhook_endpoint_id));
+    const orphaned = live.filter((job) => !endpoints.has(current.get(job.deliveryId)!.endpointId));
     await this.fail(orphaned);
     const attempted = await Promise.all(
       live
-        .filter((job) => endpoints.has(current.get(job.deliveryId)!.webhook_endpoint_id))
+        .filter((job) => endpoints.has(current.get(job.deliveryId)!.endpointId))
         .map(async (job): Promise<Attempted> => {
           const row = current.get(job.deliveryId)!;
-          const endpoint = endpoints.get(row.webhook_endpoint_id)!;
+          const endpoint = endpoints.get(row.endpointId)!;
           const { url } = endpoint.snapshot();
           const at = new Date();
           // The sender answers every failure as an outcome; anything else thrown is this attempt's failure, not the batch's.
           const send = async () => {
             const headers = webhookHeaders(
               this.endpointService.secretsOf(endpoint, at),
-              row.event_id,
+              row.eventId,
               Math.floor(at.getTime() / 1000),
               row.payload,
             );
@@ -136,33 +129,19 @@ export class WebhookDeliverer implements OnApplicationBootstrap {
     if (attempted.length === 0) return;
     const statusAfter = (result: Result) => (result === 'delivered' ? 'DELIVERED' : result === 'retry' ? 'PENDING' : 'FAILED');
     const write = async (manager: EntityManager): Promise<Set<string>> => {
-      const settled = await manager.query<{ webhook_delivery_id: string }[]>(
-        `WITH outcome AS (
-           SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::timestamptz[], $6::int[], $7::text[], $8::int[], $9::text[])
-             AS o(attempt_id, delivery_id, generation, next_status, at, http_status, error, duration_ms, url)
-         ), attempt AS (
-           INSERT INTO webhook_attempt (webhook_attempt_id, webhook_delivery_id, at, status, error, duration_ms)
-           SELECT attempt_id, delivery_id, at, http_status, error, duration_ms FROM outcome
-         ), settled AS (
-           UPDATE webhook_delivery d SET status = o.next_status, url = o.url, updated_at = now()
-             FROM outcome o
-            WHERE d.webhook_delivery_id = o.delivery_id AND d.generation = o.generation AND d.status = 'PENDING'
-           RETURNING d.webhook_delivery_id
-         )
-         SELECT webhook_delivery_id FROM settled`,
-        [
-          attempted.map(() => crypto.randomUUID()),
-          attempted.map((a) => a.job.deliveryId),
-          attempted.map((a) => a.job.generation),
-          attempted.map((a) => statusAfter(a.result)),
-          attempted.map((a) => a.at),
-          attempted.map((a) => a.outcome.status),
-          attempted.map((a) => a.outcome.error),
-          attempted.map((a) => a.outcome.durationMs),
-          attempted.map((a) => a.url),
-        ],
+      const current = await this.log.settle(
+        manager,
+        attempted.map((a) => ({
+          deliveryId: a.job.deliveryId,
+          generation: a.job.generation,
+          nextStatus: statusAfter(a.result),
+          at: a.at,
+          httpStatus: a.outcome.status,
+          error: a.outcome.error,
+          durationMs: a.outcome.durationMs,
+          url: a.url,
+        })),
       );
-      const current = new Set(settled.map((row) => row.webhook_delivery_id));
       const schedule = this.settings.webhooks.retryScheduleSeconds;
       await this.dispatcher.sendDeliveryJobs(
         manager,
@@ -172,11 +151,7 @@ export class WebhookDeliverer implements OnApplicationBootstrap {
       );
       const gone = [...new Set(attempted.filter((a) => a.result === 'disabled' && current.has(a.job.deliveryId)).map((a) => a.endpointId))];
       if (gone.length > 0) {
-        await manager.query(
-          `UPDATE webhook_endpoint SET disabled = true, disabled_reason = 'the receiver answered 410 Gone', updated_at = now()
-            WHERE webhook_endpoint_id = ANY($1::uuid[])`,
-          [gone],
-        );
+        await this.endpoints.disable(manager, gone, 'the receiver answered 410 Gone');
         for (const id of gone) this.logger.warn(`endpoint ${id} answered 410 Gone: disabled`);
       }
       return current;
@@ -189,12 +164,6 @@ export class WebhookDeliverer implements OnApplicationBootstrap {
 
   /** The endpoint is gone or disabled: this generation of each delivery ends failed, without an attempt. */
   private async fail(jobs: readonly DeliveryJob[]): Promise<void> {
-    if (jobs.length === 0) return;
-    await this.dataSource.query(
-      `UPDATE webhook_delivery d SET status = 'FAILED', updated_at = now()
-         FROM unnest($1::uuid[], $2::int[]) AS j(delivery_id, generation)
-        WHERE d.webhook_delivery_id = j.delivery_id AND d.generation = j.generation AND d.status = 'PENDING'`,
-      [jobs.map((job) => job.deliveryId), jobs.map((job) => job.generation)],
-    );
+    await this.log.failWithoutAttempt(this.dataSource.manager, jobs);
   }
 }

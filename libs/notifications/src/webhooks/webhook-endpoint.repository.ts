@@ -8,6 +8,8 @@ export abstract class WebhookEndpointRepository {
   abstract save(manager: EntityManager, endpoint: WebhookEndpoint): Promise<void>;
   /** A business sees its own and its merchants' endpoints; a merchant only its own. */
   abstract findVisible(manager: EntityManager, scope: TenantScope, id: string, lock?: boolean): Promise<WebhookEndpoint | null>;
+  /** Disables endpoints (a receiver answered 410 Gone), saying why. */
+  abstract disable(manager: EntityManager, ids: readonly string[], reason: string): Promise<void>;
   abstract listVisible(manager: EntityManager, scope: TenantScope): Promise<WebhookEndpoint[]>;
   /** The live, enabled endpoints an event of this merchant and type goes to. */
   abstract receiversOf(manager: EntityManager, businessId: string, merchantId: string, type: string): Promise<WebhookEndpoint[]>;

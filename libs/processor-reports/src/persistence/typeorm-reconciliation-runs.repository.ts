@@ -56,6 +56,14 @@ export class TypeOrmReconciliationRunRepository extends ReconciliationRunReposit
     await manager.update(ReconciliationRunOrmEntity, { runId }, { status: 'FAILED', failureReason: reason.slice(0, 512), finishedAt: at });
   }
 
+  async completedFor(manager: EntityManager, merchantId: string, provider: string, day: string): Promise<boolean> {
+    const [done] = await manager.query<unknown[]>(
+      `SELECT 1 FROM reconciliation_run WHERE merchant_id = $1 AND provider = $2 AND from_date = $3 AND to_date = $3 AND status = 'COMPLETED'`,
+      [merchantId, provider, day],
+    );
+    return done !== undefined;
+  }
+
   async find(manager: EntityManager, runId: string): Promise<ReconciliationRun | null> {
     const row = await manager.findOneBy(ReconciliationRunOrmEntity, { runId });
     return row ? (await this.withDiscrepancies(manager, [row]))[0] : null;

@@ -361,6 +361,19 @@ export class TypeOrmBalanceRepository extends BalanceRepository {
 
 @Injectable()
 export class TypeOrmPayoutRepository extends PayoutRepository {
+  async holdBalance(manager: EntityManager, merchantId: MerchantId, currency: Currency): Promise<void> {
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`payout:${merchantId}:${currency}`]);
+  }
+
+  async scheduledExists(manager: EntityManager, merchantId: MerchantId, currency: Currency, day: string): Promise<boolean> {
+    const [made] = await manager.query<unknown[]>(`SELECT 1 FROM payout WHERE merchant_id = $1 AND currency = $2 AND scheduled_for = $3`, [
+      merchantId,
+      currency,
+      day,
+    ]);
+    return made !== undefined;
+  }
+
   async insert(manager: EntityManager, payout: Payout): Promise<void> {
     await manager.insert(PayoutOrmEntity, payoutToRow(payout));
   }

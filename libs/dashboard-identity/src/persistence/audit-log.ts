@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { auditKeyId, CHAIN_START, ChainHead, ChainVerdict, entryHmac, readChainHead, writeChainHead } from './audit-chain';
+import { auditKeyId, CHAIN_START, ChainHead, ChainVerdict, entryHmac, readChainHead, writeChainHead } from '../audit-chain';
 
 export interface AuditEntry {
   readonly businessId: string;

@@ -1,0 +1,35 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/**
+ * SQL stays in the persistence layer: in the bounded contexts, statements
+ * are run only by persistence adapters (`persistence/`) and the sandbox
+ * processor (an adapter with its own tables). The infrastructure libraries
+ * (database, jobs, mail, http, testing, and events: the transactional outbox
+ * every context writes through) run their own.
+ */
+const INFRASTRUCTURE = new Set(['database', 'events', 'jobs', 'mail', 'http', 'testing']);
+const ADAPTER_FOLDERS = [`${path.sep}persistence${path.sep}`, `gateways${path.sep}src${path.sep}sandbox${path.sep}`];
+const RUNS_SQL = /\.query\s*(<[^>]*>)?\s*\(|queryPrepared\s*(<[^>]*>)?\s*\(|runChange\s*\(/;
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'migrations' ? [] : sourceFiles(full);
+    return entry.name.endsWith('.ts') && !/\.(int-)?spec\.ts$/.test(entry.name) ? [full] : [];
+  });
+}
+
+describe('where SQL runs', () => {
+  it('is in persistence adapters only, in every bounded context', () => {
+    const libs = path.resolve(__dirname, '..', '..');
+    const offenders = fs
+      .readdirSync(libs)
+      .filter((lib) => !INFRASTRUCTURE.has(lib))
+      .flatMap((lib) => sourceFiles(path.join(libs, lib, 'src')))
+      .filter((file) => !ADAPTER_FOLDERS.some((folder) => file.includes(folder)))
+      .filter((file) => RUNS_SQL.test(fs.readFileSync(file, 'utf8')))
+      .map((file) => path.relative(libs, file));
+    expect(offenders).toEqual([]);
+  });
+});
