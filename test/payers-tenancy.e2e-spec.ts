@@ -50,6 +50,8 @@ describe('payer and instrument isolation', () => {
     expect((await client.get('/payment-instrument')).body.map((i: { paymentInstrumentId: string }) => i.paymentInstrumentId)).not.toContain(
       instrumentId,
     );
+    // Naming the owner's merchant reads as nothing: another tenant's filter narrows the caller's scope, never widens it.
+    expect((await client.get(`/payment-instrument?merchantId=${owner.merchants[0].merchantId}`)).body).toEqual([]);
     expect((await client.post('/payer', { merchantId: owner.merchants[0].merchantId, firstName: 'Planted' })).status).toBe(404);
 
     const after = await clientFor(app, owner.merchants[0]).get(`/payer/${payerId}`);

@@ -32,23 +32,40 @@ export interface ApiDescription {
   readonly localUrl: string;
 }
 
+/**
+ * The foundation's global pieces the benchmark can leave out, one at a time,
+ * to measure what each costs a request (`npm run bench`, scenario `layers`);
+ * every API runs with all of them.
+ */
+export type FoundationLayer = 'request-observer' | 'input-inspection' | 'request-log' | 'rate-limits';
+export const FOUNDATION_LAYERS: readonly FoundationLayer[] = ['request-observer', 'input-inspection', 'request-log', 'rate-limits'];
+
 /** Creates an API app with the body handling, docs and logger every API shares. */
-export async function createHttpApp(module: unknown, api: ApiDescription): Promise<NestExpressApplication> {
+export async function createHttpApp(
+  module: unknown,
+  api: ApiDescription,
+  options: { without?: readonly FoundationLayer[] } = {},
+): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(module as never, { bodyParser: false, bufferLogs: true });
   app.useLogger(new QuietStartLogger(app.get(Logger)));
-  configureHttpApp(app, api);
+  configureHttpApp(app, api, options);
   return app;
 }
 
 /** Each app's requests in flight, for closeGracefully. */
 const inFlightOf = new WeakMap<INestApplication, RequestsInFlight>();
 
-export function configureHttpApp(app: NestExpressApplication, api: ApiDescription): void {
+export function configureHttpApp(
+  app: NestExpressApplication,
+  api: ApiDescription,
+  options: { without?: readonly FoundationLayer[] } = {},
+): void {
   const respond = errorResponder(api.area);
+  const without = new Set(options.without ?? []);
   app.disable('x-powered-by');
   const inFlight = new RequestsInFlight();
   inFlightOf.set(app, inFlight);
-  app.use(observeRequests(inFlight));
+  if (!without.has('request-observer')) app.use(observeRequests(inFlight));
   app.set('query parser', 'simple');
   // The client address the per-address rate limit counts (TRUST_PROXY, contract §17).
   app.set('trust proxy', app.get(RuntimeSettings, { strict: false }).rateLimits.trustProxy);
@@ -58,8 +75,7 @@ export function configureHttpApp(app: NestExpressApplication, api: ApiDescriptio
     requireJsonContentType(respond),
     ...jsonBodyParser(),
     jsonBodyErrors(respond),
-    refuseUnsafeInput(respond),
-    refuseCardData(respond),
+    ...(without.has('input-inspection') ? [] : [refuseUnsafeInput(respond), refuseCardData(respond)]),
   );
   answerClientErrorsInShape(app.getHttpServer(), api.area);
   // Served from the API itself, "Try it out" goes to the address the page was opened at, whatever its host and port.

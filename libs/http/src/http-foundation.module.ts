@@ -21,6 +21,8 @@ export interface HttpFoundationOptions {
   /** The app's name, on every log line. */
   readonly app: string;
   readonly logLevel?: string;
+  /** The benchmark's `request-log` layer left out: no line per request (every API logs them). */
+  readonly withoutRequestLog?: boolean;
 }
 
 let logDestination: pino.DestinationStream | null = null;
@@ -97,7 +99,9 @@ export class HttpFoundationModule {
               const refusal = (request as { refusal?: string }).refusal;
               return refusal ? { refusal } : {};
             },
-            autoLogging: { ignore: (request) => request.url === '/health' || request.url === '/metrics' },
+            autoLogging: options.withoutRequestLog
+              ? false
+              : { ignore: (request) => request.url === '/health' || request.url === '/metrics' },
             stream: logStream(),
           },
         }),

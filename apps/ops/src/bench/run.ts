@@ -9,6 +9,7 @@ import 'reflect-metadata';
 import { DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { getDataSourceToken } from '@nestjs/typeorm';
+import { FOUNDATION_LAYERS } from '@pcs/http';
 import autocannon from 'autocannon';
 import { BusinessService } from '@pcs/businesses';
 import { loadDotEnv, loadEnvironment, RuntimeSettings, RuntimeSettingsModule } from '@pcs/config';
@@ -36,7 +37,7 @@ import { layerLedger, summarizeProfile } from './profile-summary';
  *
  * BENCH_SECONDS (default 15) per run; BENCH_PAYINS, the ledger sizes measured
  * in one run (default 100000,1000000); BENCH_SCENARIOS, a comma list of
- * ledger, floor, create, checks, link, b2b, refund, prepared, cluster, webhooks, settlement (default all);
+ * ledger, floor, layers, create, checks, link, b2b, refund, prepared, cluster, webhooks, settlement (default all);
  * BENCH_SWEEP, the available transactions one payout sweeps in the settlement scenario (default 100000);
  * BENCH_KEEP_DATABASE=1 keeps the database on DATABASE_URL's server afterwards, for
  * inspection (EXPLAIN); BENCH_PROFILE=1 writes a CPU profile of the payins API under the creation
@@ -185,14 +186,15 @@ async function main(): Promise<void> {
 
     // Issue 23: the stack's floor (a minimal Nest app doing the bare endpoint's work) and the same route in our HTTP foundation.
     let floorCreate: Figures | null = null;
-    if (want('floor')) {
-      const floorEnv = {
-        BENCH_DATABASE_URL: url,
-        BENCH_SECRET: seeded.apiSecret,
-        BENCH_POOL_SIZE: '10',
-        BENCH_CONTEXT: JSON.stringify(seeded),
-        BENCH_MASTER_KEY: masterKey.toString('base64'),
-      };
+    let foundationCreate: Figures | null = null;
+    const floorEnv = {
+      BENCH_DATABASE_URL: url,
+      BENCH_SECRET: seeded.apiSecret,
+      BENCH_POOL_SIZE: '10',
+      BENCH_CONTEXT: JSON.stringify(seeded),
+      BENCH_MASTER_KEY: masterKey.toString('base64'),
+    };
+    if (want('floor') || want('layers')) {
       for (const variant of ['floor', 'foundation'] as const) {
         const server = await Instrumented.start(path.resolve(__dirname, 'stack-floor.js'), 'BENCH_PORT', {
           ...floorEnv,
@@ -206,6 +208,7 @@ async function main(): Promise<void> {
           load({ url: target, method: 'POST', ...creation, connections: 50, duration: SECONDS }),
         );
         if (variant === 'floor') floorCreate = figures;
+        else foundationCreate = figures;
         rows.push({
           what:
             variant === 'floor'
@@ -215,6 +218,29 @@ async function main(): Promise<void> {
           bare: bareCreate,
           roundTrips,
         });
+        server.child.kill('SIGTERM');
+      }
+    }
+
+    // The foundation's cost layer by layer: the same route without one global piece at a time (FOUNDATION_LAYERS).
+    if (want('layers') && foundationCreate) {
+      const whole: Figures = foundationCreate;
+      for (const layer of FOUNDATION_LAYERS) {
+        const server = await Instrumented.start(path.resolve(__dirname, 'stack-floor.js'), 'BENCH_PORT', {
+          ...floorEnv,
+          BENCH_VARIANT: 'foundation',
+          BENCH_WITHOUT: layer,
+        });
+        children.push(server.child);
+        const target = `${server.url}/bench-creation`;
+        await load({ url: target, method: 'POST', ...creation, connections: 10, duration: 3 });
+        const roundTrips = await server.roundTrips(50, () => fetch(target, { method: 'POST', ...creation }));
+        const figures = await load({ url: target, method: 'POST', ...creation, connections: 50, duration: SECONDS });
+        rows.push({ what: `the foundation without ${layer}, 50 connections`, figures, bare: bareCreate, roundTrips });
+        notes.push(
+          `foundation without ${layer}: ${figures.requests.toFixed(0)} requests/s, ${(figures.requests / whole.requests).toFixed(2)} × the whole foundation ` +
+            `(${whole.requests.toFixed(0)}/s): the layer costs ${(100 * (1 - whole.requests / figures.requests)).toFixed(0)} % of its time`,
+        );
         server.child.kill('SIGTERM');
       }
     }

@@ -19,7 +19,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
 import { RuntimeSettings, RuntimeSettingsModule } from '@pcs/config';
 import { DatabaseModule } from '@pcs/database';
-import { createHttpApp, CurrentCaller, HttpFoundationModule, SignedController } from '@pcs/http';
+import { createHttpApp, CurrentCaller, FoundationLayer, HttpFoundationModule, SignedController } from '@pcs/http';
 import type { Caller } from '@pcs/kernel';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsNumber, IsString, IsUUID, MaxLength, Min } from 'class-validator';
@@ -142,12 +142,17 @@ class FoundationController {
   }
 }
 
-function foundationModule(settings: RuntimeSettings) {
+function foundationModule(settings: RuntimeSettings, without: FoundationLayer | undefined) {
   @Module({
     imports: [
       RuntimeSettingsModule.forRoot(settings),
       DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: settings.poolSize }),
-      HttpFoundationModule.forRoot({ area: 'Payins', app: 'bench-foundation', logLevel: 'info' }),
+      HttpFoundationModule.forRoot({
+        area: 'Payins',
+        app: 'bench-foundation',
+        logLevel: 'info',
+        withoutRequestLog: without === 'request-log',
+      }),
     ],
     controllers: [FoundationController],
   })
@@ -158,6 +163,8 @@ function foundationModule(settings: RuntimeSettings) {
 async function main(): Promise<void> {
   const port = Number(process.env.BENCH_PORT);
   if (process.env.BENCH_VARIANT === 'foundation') {
+    // BENCH_WITHOUT: one global piece left out, to measure what it costs (the `layers` scenario).
+    const without = process.env.BENCH_WITHOUT as FoundationLayer | undefined;
     const settings = new RuntimeSettings(
       process.env.BENCH_DATABASE_URL as string,
       Buffer.from(process.env.BENCH_MASTER_KEY as string, 'base64'),
@@ -167,15 +174,19 @@ async function main(): Promise<void> {
       undefined,
       undefined,
       undefined,
-      { enabled: true, readsPerSecond: 1_000_000, writesPerSecond: 1_000_000, addressPerSecond: 1_000_000, trustProxy: false },
+      {
+        enabled: without !== 'rate-limits',
+        readsPerSecond: 1_000_000,
+        writesPerSecond: 1_000_000,
+        addressPerSecond: 1_000_000,
+        trustProxy: false,
+      },
     );
-    const app = await createHttpApp(foundationModule(settings), {
-      area: 'Payins',
-      title: 'bench',
-      description: 'bench',
-      version: '0',
-      localUrl: 'http://localhost',
-    });
+    const app = await createHttpApp(
+      foundationModule(settings, without),
+      { area: 'Payins', title: 'bench', description: 'bench', version: '0', localUrl: 'http://localhost' },
+      { without: without ? [without] : [] },
+    );
     await app.listen(port, '127.0.0.1');
     return;
   }
