@@ -1,4 +1,5 @@
 import { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { Statement } from './statements';
 
 /**
@@ -25,6 +26,7 @@ export class JoinedRead<T> {
 }
 
 const selects = new WeakMap<EntityMetadata, Map<string, string>>();
+const inserts = new WeakMap<EntityMetadata, { text: string; columns: ColumnMetadata[] }>();
 
 /**
  * An entity's columns in a statement written by hand (one that joins another
@@ -55,6 +57,38 @@ export class EntityColumns<T extends ObjectLiteral> {
       byAlias.set(key, list);
     }
     return list;
+  }
+
+  /**
+   * A whole row's INSERT, as TypeORM's insert builder writes it for
+   * PostgreSQL (every inserted column, each value through the driver's
+   * conversion and then the column's transformer), with its text built once
+   * per entity instead of at every write: the builder spent about 4 % of a
+   * creation's CPU assembling the same text. Null when the row is one the
+   * builder treats specially (a value left undefined, which it writes as
+   * DEFAULT, a version or spatial column, a raw SQL value): the caller then
+   * uses the builder.
+   */
+  insert(entity: T): [string, unknown[]] | null {
+    const driver = this.manager.connection.driver;
+    if (this.metadata.schema) return null;
+    let prepared = inserts.get(this.metadata);
+    if (!prepared) {
+      const columns = this.metadata.columns.filter((c) => c.isInsert && !(c.isGenerated && c.generationStrategy === 'increment'));
+      const table = driver.escape(this.metadata.tableName);
+      const text = `INSERT INTO ${table}(${columns.map((c) => driver.escape(c.databaseName)).join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`;
+      prepared = { text, columns };
+      inserts.set(this.metadata, prepared);
+    }
+    const values: unknown[] = [];
+    for (const column of prepared.columns) {
+      const raw = column.getEntityValue(entity) as unknown;
+      if (typeof raw === 'function' || column.isVersion || column.isDiscriminator || driver.spatialTypes.includes(column.type)) return null;
+      const value = driver.preparePersistentValue(raw, column) as unknown;
+      if (value === undefined || typeof value === 'function') return null;
+      values.push(value);
+    }
+    return [prepared.text, values];
   }
 
   /** The entity a row carries under the prefix; null when the row has none (a LEFT JOIN that found nothing). */

@@ -10,6 +10,8 @@ import type { EntityManager } from 'typeorm';
 
 // Arbitrary constant shared by every process of this service: serialises the creation of queues.
 const QUEUE_CREATION_LOCK_KEY = 7_130_501_002;
+/** How long a stopping queue waits for the handlers still running (a webhook's post is bounded well below it). */
+const HANDLERS_DRAIN_MS = 15_000;
 
 export type JobSendOptions = Omit<PgBoss.SendOptions, 'db'>;
 export type JobWorkOptions = PgBoss.WorkOptions;
@@ -33,6 +35,8 @@ export class JobQueue implements OnModuleDestroy {
   private started: Promise<void> | null = null;
   private readonly queues = new Map<string, Promise<void>>();
   private stopped = false;
+  /** The handlers running in this process now. */
+  private readonly running = new Set<Promise<unknown>>();
   private readonly stopObserving: () => void;
 
   private readonly databaseUrl: string;
@@ -155,20 +159,37 @@ export class JobQueue implements OnModuleDestroy {
     await this.queue(queue);
     const batchSize = options.batchSize ?? 1;
     let workerId = '';
-    workerId = await this.boss.work<T>(queue, options, async (jobs) => {
-      const ids = jobs.map((job) => job.id);
-      const failure = await handler(jobs).then(
-        () => null,
-        (error: unknown) => error,
-      );
-      const settled = await this.untilWritten(() =>
-        failure === null
-          ? this.boss.complete(queue, ids)
-          : // pg-boss takes (name, ids, data); its types list data only beside a single id.
-            this.boss.fail(queue, ids as unknown as string, { message: failure instanceof Error ? failure.message : 'the handler failed' }),
-      );
-      if (failure === null && settled && jobs.length >= batchSize && workerId) this.boss.notifyWorker(workerId);
-    });
+    // A full batch means more may be waiting: its worker fetches again at once.
+    const again = (jobs: readonly unknown[]) => (jobs.length >= batchSize ? workerId : '');
+    workerId = await this.boss.work<T>(queue, options, (jobs) => this.tracked(this.handle(queue, jobs, handler, again)));
+  }
+
+  /** One batch: the handler, then its outcome written until the database takes it. */
+  private async handle<T>(
+    queue: string,
+    jobs: PgBoss.Job<T>[],
+    handler: JobHandler<T>,
+    again: (jobs: readonly unknown[]) => string,
+  ): Promise<void> {
+    const ids = jobs.map((job) => job.id);
+    const failure = await handler(jobs).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    const settled = await this.untilWritten(() =>
+      failure === null
+        ? this.boss.complete(queue, ids)
+        : // pg-boss takes (name, ids, data); its types list data only beside a single id.
+          this.boss.fail(queue, ids as unknown as string, { message: failure instanceof Error ? failure.message : 'the handler failed' }),
+    );
+    const workerId = again(jobs);
+    if (failure === null && settled && workerId) this.boss.notifyWorker(workerId);
+  }
+
+  /** A batch being handled, known to `onModuleDestroy` until it ends. */
+  private tracked(run: Promise<void>): Promise<void> {
+    this.running.add(run);
+    return run.finally(() => this.running.delete(run));
   }
 
   /** Runs `write` until it succeeds (backing off to 5 s between tries) or the queue stops; true once written. */
@@ -200,6 +221,13 @@ export class JobQueue implements OnModuleDestroy {
     this.stopped = true;
     this.stopObserving();
     if (this.started) await this.started.then(() => this.boss.stop({ graceful: true, wait: true, timeout: 5_000 })).catch(() => undefined);
+    // Handlers still running (pg-boss stops waiting after 5 s and fails their jobs for a retry): their work ends before the
+    // process does, and pg-boss's worker loops, which check every second whether their handler returned, see them end.
+    const busy = [...this.running];
+    if (busy.length > 0) {
+      await Promise.race([Promise.allSettled(busy), sleep(HANDLERS_DRAIN_MS)]);
+      await sleep(1_100);
+    }
   }
 
   private start(): Promise<void> {

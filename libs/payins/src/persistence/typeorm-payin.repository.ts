@@ -107,7 +107,12 @@ export class TypeOrmPayinRepository extends PayinRepository {
   }
 
   private insertQuery(manager: EntityManager, payin: Payin): [string, unknown[]] {
-    return manager.createQueryBuilder().insert().into(PayinOrmEntity).values(payinToRow(payin)).getQueryAndParameters();
+    const row = payinToRow(payin);
+    // The text built once (EntityColumns.insert); the builder for a row it does not take.
+    return (
+      new EntityColumns(manager, PayinOrmEntity, '').insert(row) ??
+      manager.createQueryBuilder().insert().into(PayinOrmEntity).values(row).getQueryAndParameters()
+    );
   }
 
   /** UPDATE … RETURNING of the whole row; with `as`, only while the row is still in that state. */

@@ -138,13 +138,18 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
   }
 
   private insertStatement(manager: EntityManager, intent: PaymentIntent): [string, unknown[]] {
-    // The jsonb columns' types confuse TypeORM's partial-entity typing; the row is complete.
-    return manager
-      .createQueryBuilder()
-      .insert()
-      .into(PaymentIntentOrmEntity)
-      .values(intentToRow(intent) as QueryDeepPartialEntity<PaymentIntentOrmEntity>)
-      .getQueryAndParameters();
+    const row = intentToRow(intent);
+    // The text built once (EntityColumns.insert); the builder for a row it does not take.
+    return (
+      new EntityColumns(manager, PaymentIntentOrmEntity, '').insert(row) ??
+      // The jsonb columns' types confuse TypeORM's partial-entity typing; the row is complete.
+      manager
+        .createQueryBuilder()
+        .insert()
+        .into(PaymentIntentOrmEntity)
+        .values(row as QueryDeepPartialEntity<PaymentIntentOrmEntity>)
+        .getQueryAndParameters()
+    );
   }
 
   /** The change and the events of what happened to the intent, in one statement (with its condition, if any). */
