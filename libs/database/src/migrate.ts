@@ -1,3 +1,4 @@
+import './pg-boss-timers';
 import PgBoss from 'pg-boss';
 import { DataSource } from 'typeorm';
 import { CONNECT_TIMEOUT_MS, resilientClientClass } from './database-unavailable';

@@ -2,8 +2,9 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
 import * as crypto from 'node:crypto';
 import { metrics, QueueDepth } from '@pcs/observability';
-import PgBoss from 'pg-boss';
+// Before pg-boss: the database library puts pg-boss's timer in place first (pg-boss-timers.ts).
 import { CONNECT_TIMEOUT_MS, resilientClientClass } from '@pcs/database';
+import PgBoss from 'pg-boss';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import type { EntityManager } from 'typeorm';
