@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { RateLimitSettings, RuntimeSettings } from '@pcs/config';
 import { metrics } from '@pcs/observability';
 import type { Response } from 'express';
-import { BurstyRateLimiter, RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, RLWrapperTimeouts } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, RLWrapperTimeouts } from 'rate-limiter-flexible';
 import { DataSource } from 'typeorm';
 
 /** Which limit a request counts against (contract §17). */
@@ -37,29 +37,181 @@ const STORE_TIMEOUT_MS = 1000;
 const PURGE_EVERY_MS = 5 * 60_000;
 
 /**
- * One rate with its burst: rate-limiter-flexible's PostgreSQL store (one
- * prepared upsert per request, on the app's own pool), shared by every process
- * of every API. A key over its quota is also refused from memory until its
- * window ends, without asking the database again (a flood costs one query per
- * process per window, not one per request).
+ * How many requests one process takes from a key's shared count at a time
+ * (its lease) at most: a twentieth of the quota. A process holds at most a
+ * lease and the next one taken ahead, so what it holds unspent when a window
+ * ends (and other processes could not use) is at most a tenth of the quota;
+ * no process ever lets pass more than it took.
+ */
+const LEASE_SHARE = 20;
+const LEASE_CAP = 1000;
+/** Leases of keys whose window has ended are forgotten this often. */
+const FORGET_EVERY_MS = 10_000;
+
+/** Requests one process may still let pass for a key in the current window, taken from the shared count. */
+interface Lease {
+  /** Requests left in the lease. */
+  tokens: number;
+  /** When the window the lease belongs to ends (epoch ms); a lease outlives nothing. */
+  endsAt: number;
+  /** What the shared count said was left for the rest of the processes when the lease was taken (the headers' `r`). */
+  remainingElsewhere: number;
+  /** How many requests the next lease asks for: 1 for a quiet key, doubling while the key keeps spending its leases. */
+  size: number;
+  /** Until when the key is refused without asking the database (both budgets spent), or 0. */
+  refusedUntil: number;
+  /** The refill in flight, if any: requests that find the lease empty wait for it rather than asking again. */
+  refilling?: Promise<void>;
+  /** A lease taken ahead that fell in the next window: it starts when this one ends. */
+  next?: { tokens: number; endsAt: number; remainingElsewhere: number };
+}
+
+/** Leases this large or larger are refilled ahead of need (smaller ones would strand more than they save). */
+const AHEAD_FROM = 8;
+/** Two windows' ends closer than this are the same window (both read from the same row's expiry). */
+const SAME_WINDOW_MS = 20;
+
+/**
+ * One rate with its burst, counted in PostgreSQL (rate-limiter-flexible's
+ * store, one upsert on the app's own pool, shared by every process of every
+ * API) but asked in leases: a process takes a few requests of a key's quota
+ * at once and lets them pass from memory, refilling in the background when
+ * half is spent. A quiet key asks for one request at a time (the count is
+ * exact); a busy key's lease doubles up to a twentieth of its quota, so that a
+ * key at full rate costs the database about twenty upserts a second per
+ * process instead of one per request. The sum of the leases never exceeds
+ * what the shared count allows: limits hold across processes; what a
+ * process leaves unspent when a window ends is at most a tenth of the quota
+ * that other processes could not use in that window. A key over its quota is refused
+ * from memory until its window ends.
  */
 class Quota {
-  private readonly limiter: BurstyRateLimiter;
-  private readonly stores: InMemoryBlocking[] = [];
+  private readonly rate: Counter;
+  private readonly burst: Counter;
+  private readonly leases = new Map<string, Lease>();
+  private readonly maxLease: number;
+  private readonly forgetting: NodeJS.Timeout;
 
   constructor(
     dataSource: DataSource,
     name: string,
     readonly perSecond: number,
   ) {
-    this.limiter = new BurstyRateLimiter(
-      this.counter(dataSource, name, perSecond * WINDOW_SECONDS, WINDOW_SECONDS),
-      this.counter(dataSource, `${name}-burst`, perSecond, BURST_WINDOW_SECONDS),
-    );
+    this.rate = counter(dataSource, name, perSecond * WINDOW_SECONDS, WINDOW_SECONDS);
+    this.burst = counter(dataSource, `${name}-burst`, perSecond, BURST_WINDOW_SECONDS);
+    this.maxLease = Math.min(LEASE_CAP, Math.max(1, Math.floor((perSecond * WINDOW_SECONDS) / LEASE_SHARE)));
+    this.forgetting = setInterval(() => this.forgetEnded(), FORGET_EVERY_MS).unref();
   }
 
-  private counter(dataSource: DataSource, keyPrefix: string, points: number, duration: number): RLWrapperTimeouts {
-    const store = new RateLimiterPostgres({
+  async consume(key: string): Promise<LimitVerdict> {
+    const quota = this.perSecond * WINDOW_SECONDS;
+    let lease = this.leases.get(key);
+    if (!lease) this.leases.set(key, (lease = { tokens: 0, endsAt: 0, remainingElsewhere: 0, size: 1, refusedUntil: 0 }));
+    for (;;) {
+      const now = Date.now();
+      if (lease.refusedUntil > now) return refused(quota, lease.refusedUntil - now);
+      if ((lease.tokens === 0 || lease.endsAt <= now) && lease.next && lease.next.endsAt > now)
+        Object.assign(lease, lease.next, { next: undefined });
+      if (lease.tokens > 0 && lease.endsAt > now) {
+        lease.tokens -= 1;
+        // A busy key's lease half spent: the next is asked for now, while this one still lets requests pass.
+        if (lease.size >= AHEAD_FROM && lease.tokens <= lease.size >> 1 && !lease.refilling && !lease.next)
+          void this.refill(key, lease, true);
+        const remaining = lease.remainingElsewhere + lease.tokens;
+        return { allowed: true, quota, windowSeconds: WINDOW_SECONDS, remaining, resetSeconds: Math.ceil((lease.endsAt - now) / 1000) };
+      }
+      await (lease.refilling ?? this.refill(key, lease, false));
+    }
+  }
+
+  /** Takes the next lease from the shared count (the rate first, then the burst); a failure of the store is the caller's. */
+  private refill(key: string, lease: Lease, ahead: boolean): Promise<void> {
+    const taking = this.take(key, lease, ahead).finally(() => {
+      if (lease.refilling === taking) lease.refilling = undefined;
+    });
+    lease.refilling = taking;
+    // Taken ahead of need, a failure waits for the request that needs the lease, which asks again.
+    if (ahead) taking.catch(() => undefined);
+    return taking;
+  }
+
+  private async take(key: string, lease: Lease, ahead: boolean): Promise<void> {
+    const now = Date.now();
+    const current = lease.endsAt > now;
+    // A key that spends its lease within its window asks for twice as much next; one that left some unspent, for half.
+    lease.size = current ? Math.min(this.maxLease, lease.size * 2) : Math.max(1, lease.size >> 1);
+    const want = lease.size;
+    const fromRate = await grant(this.rate, key, want);
+    let granted = fromRate.granted;
+    let endsAt = now + fromRate.result.msBeforeNext;
+    if (granted < want) {
+      const fromBurst = await grant(this.burst, key, want - granted);
+      granted += fromBurst.granted;
+      if (granted === 0) {
+        // Both budgets spent: refused from memory until the sooner of the two frees a request.
+        if (!ahead || lease.tokens === 0)
+          lease.refusedUntil = now + Math.max(1, Math.min(fromRate.result.msBeforeNext, fromBurst.result.msBeforeNext));
+        return;
+      }
+      // Burst requests are spent within the rate's window they were taken in, like the rate's own.
+      endsAt = Math.min(endsAt, now + fromBurst.result.msBeforeNext);
+    }
+    const remainingElsewhere = fromRate.result.remainingPoints;
+    const live = lease.endsAt > Date.now() && lease.tokens > 0;
+    if (live && Math.abs(lease.endsAt - endsAt) <= SAME_WINDOW_MS) {
+      lease.tokens += granted;
+      lease.remainingElsewhere = remainingElsewhere;
+    } else if (live) {
+      // The shared count's window turned while this lease was still spending the last one: never mixed.
+      lease.next = { tokens: granted, endsAt, remainingElsewhere };
+    } else {
+      Object.assign(lease, { tokens: granted, endsAt, remainingElsewhere, next: undefined });
+    }
+  }
+
+  /** Milliseconds this process still refuses the key from memory without counting (both budgets spent), or 0. */
+  blockedMs(key: string): number {
+    const lease = this.leases.get(key);
+    return lease ? Math.max(0, lease.refusedUntil - Date.now()) : 0;
+  }
+
+  private forgetEnded(): void {
+    const now = Date.now();
+    for (const [key, lease] of this.leases)
+      if (lease.endsAt <= now && lease.refusedUntil <= now && !lease.refilling) this.leases.delete(key);
+  }
+
+  stop(): void {
+    clearInterval(this.forgetting);
+  }
+}
+
+/**
+ * Asks the shared count for `want` requests at once and says how many of
+ * them fit in what was left: the store adds the whole `want` (a refusal
+ * leaves the count over its quota until the window ends, which refuses the
+ * same as a count at its quota).
+ */
+async function grant(counter: Counter, key: string, want: number): Promise<{ granted: number; result: RateLimiterRes }> {
+  try {
+    const result: RateLimiterRes = await counter.store.consume(key, want);
+    return { granted: want, result };
+  } catch (refusal) {
+    if (!(refusal instanceof RateLimiterRes)) throw refusal;
+    const over = refusal.consumedPoints - counter.points;
+    return { granted: Math.max(0, Math.min(want, want - over)), result: refusal };
+  }
+}
+
+/** One shared count (a rate or a burst) with the quota it counts against. */
+interface Counter {
+  readonly store: RLWrapperTimeouts;
+  readonly points: number;
+}
+
+function counter(dataSource: DataSource, keyPrefix: string, points: number, duration: number): Counter {
+  const store = new RLWrapperTimeouts({
+    limiter: new RateLimiterPostgres({
       storeClient: dataSource,
       storeType: 'typeorm',
       tableName: 'rate_limit',
@@ -68,41 +220,17 @@ class Quota {
       keyPrefix,
       points,
       duration,
-      inMemoryBlockOnConsumed: points + 1,
       // Purged by RateLimits (one timer per process, stopped with the app), not one timer per store.
       clearExpiredByTimeout: false,
-    });
-    this.stores.push(store as InMemoryBlocking);
-    return new RLWrapperTimeouts({
-      limiter: store,
-      timeoutMs: STORE_TIMEOUT_MS,
-      insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }),
-    });
-  }
-
-  async consume(key: string): Promise<LimitVerdict> {
-    const quota = this.perSecond * WINDOW_SECONDS;
-    try {
-      const result: RateLimiterRes = await this.limiter.consume(key);
-      return { allowed: true, quota, windowSeconds: WINDOW_SECONDS, remaining: result.remainingPoints, resetSeconds: secondsOf(result) };
-    } catch (refusal) {
-      if (!(refusal instanceof RateLimiterRes)) throw refusal;
-      return { allowed: false, quota, windowSeconds: WINDOW_SECONDS, remaining: 0, resetSeconds: Math.max(1, secondsOf(refusal)) };
-    }
-  }
-
-  /** Milliseconds this process still refuses the key from memory without counting (both budgets spent), or 0. */
-  blockedMs(key: string): number {
-    const [rate, burst] = this.stores.map((store) => store.getInMemoryBlockMsBeforeExpire(store.getKey(key)));
-    return rate > 0 && burst > 0 ? Math.min(rate, burst) : 0;
-  }
+    }),
+    timeoutMs: STORE_TIMEOUT_MS,
+    insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }),
+  });
+  return { store, points };
 }
 
-/** A public method of the library's stores that its type declarations leave out. */
-type InMemoryBlocking = RateLimiterPostgres & { getInMemoryBlockMsBeforeExpire(rlKey: string): number };
-
-function secondsOf(result: RateLimiterRes): number {
-  return Math.ceil(Math.max(result.msBeforeNext, 0) / 1000);
+function refused(quota: number, waitMs: number): LimitVerdict {
+  return { allowed: false, quota, windowSeconds: WINDOW_SECONDS, remaining: 0, resetSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
 }
 
 /**
@@ -154,6 +282,7 @@ export class RateLimits implements OnModuleDestroy {
 
   onModuleDestroy(): void {
     clearInterval(this.purging);
+    for (const quota of Object.values(this.quotas)) quota.stop();
   }
 }
 
