@@ -12,8 +12,7 @@ import {
   formBodyParser,
   jsonBodyErrors,
   jsonBodyParser,
-  refuseCardData,
-  refuseUnsafeInput,
+  inspectClientInput,
   requireJsonContentType,
   uploadBodyReader,
 } from './json-body';
@@ -75,7 +74,7 @@ export function configureHttpApp(
     requireJsonContentType(respond),
     ...jsonBodyParser(),
     jsonBodyErrors(respond),
-    ...(without.has('input-inspection') ? [] : [refuseUnsafeInput(respond), refuseCardData(respond)]),
+    ...(without.has('input-inspection') ? [] : [inspectClientInput(respond)]),
   );
   answerClientErrorsInShape(app.getHttpServer(), api.area);
   // Served from the API itself, "Try it out" goes to the address the page was opened at, whatever its host and port.

@@ -1,7 +1,7 @@
 import { ErrorRequestHandler, raw, RequestHandler, text, urlencoded } from 'express';
 import type { IncomingMessage } from 'node:http';
 import sjson from 'secure-json-parse';
-import { DomainError, ErrorCode, findCardData, findUnsafeInput, InvalidRequestError } from '@pcs/kernel';
+import { DomainError, ErrorCode, inspectInput, InvalidRequestError } from '@pcs/kernel';
 import { ErrorResponder } from './error-body';
 
 export interface RawBodyRequest {
@@ -164,34 +164,29 @@ export function jsonBodyErrors(respond: ErrorResponder): ErrorRequestHandler {
 }
 
 /**
- * Refuses text nothing downstream can hold (NUL, unpaired surrogates) and
- * field names of the object machinery, in the body and the query, naming the
- * fields. Runs before the signature guard: such a request is refused whoever
- * sends it.
+ * The client input's inspection, one walk of the body and one of the query
+ * for both of its rules, before the signature guard (such a request is
+ * refused whoever sends it):
+ * - text nothing downstream can hold (NUL, unpaired surrogates) and field
+ *   names of the object machinery: 400 naming the fields;
+ * - card data anywhere, before anything reads, stores or logs it: 400
+ *   `CARD_DATA_NOT_ACCEPTED` naming fields, never values. The signed APIs'
+ *   client input only: a processor's notification is verified by its
+ *   signature instead (contract §21, "Card-data guard").
  */
-export function refuseUnsafeInput(respond: ErrorResponder): RequestHandler {
+export function inspectClientInput(respond: ErrorResponder): RequestHandler {
   return (request, response, next) => {
-    const problems = [...findUnsafeInput(request.body ?? {}), ...findUnsafeInput(request.query ?? {}, 'query')];
-    if (problems.length === 0) return next();
-    const fields = [...new Set(problems.map((p) => p.field))];
-    respond(response, new InvalidRequestError(fields, problems.map((p) => `${p.field} ${p.reason}`).join('; ')));
-  };
-}
-
-/**
- * Refuses any request that carries card data in its body or query, before
- * anything reads, stores or logs it. The error names fields, never values.
- * The signed APIs' client input only: a processor's notification is
- * verified by its signature instead (contract §21, "Card-data guard").
- */
-export function refuseCardData(respond: ErrorResponder): RequestHandler {
-  return (request, response, next) => {
-    if (isProcessorNotification(request.path)) return next();
-    const fields = [...findCardData(request.body ?? {}), ...findCardData(request.query ?? {}).map((f) => `query.${f}`)];
-    if (fields.length === 0) return next();
-    respond(
-      response,
-      new DomainError('CARD_DATA_NOT_ACCEPTED', `card data is not accepted (${fields.join(', ')})`, { fields: fields.join(', ') }),
-    );
+    const { unsafe, cardFields } = inspectInput(request.body ?? {}, request.query ?? {}, {
+      cardData: !isProcessorNotification(request.path),
+    });
+    if (unsafe.length > 0) {
+      const fields = [...new Set(unsafe.map((p) => p.field))];
+      return respond(response, new InvalidRequestError(fields, unsafe.map((p) => `${p.field} ${p.reason}`).join('; ')));
+    }
+    if (cardFields.length > 0) {
+      const fields = cardFields.join(', ');
+      return respond(response, new DomainError('CARD_DATA_NOT_ACCEPTED', `card data is not accepted (${fields})`, { fields }));
+    }
+    next();
   };
 }

@@ -1,4 +1,4 @@
-import { walkJson } from './json-walk';
+import { JsonNode, pathOf, walkJson } from './json-walk';
 
 /**
  * Card data never enters the service (PCI scope stays with the gateways).
@@ -67,6 +67,13 @@ function isTypedGrouping(sizes: readonly number[]): boolean {
 }
 
 export function looksLikeCardNumber(value: string): boolean {
+  // Fewer than 13 digits in all cannot hold a card number: most text is answered here, without a regular expression.
+  let digitCount = 0;
+  for (let i = 0; i < value.length && digitCount < 13; i++) {
+    const code = value.charCodeAt(i);
+    if (code >= 48 && code <= 57) digitCount++;
+  }
+  if (digitCount < 13) return false;
   for (const match of value.replace(UUID_TOKEN, ' ').matchAll(CHAIN)) {
     const groups = match[0].split(/[ -]/);
     // Every contiguous part of the chain: "item 3 4111 1111 1111 1111" holds a card after its first group.
@@ -90,11 +97,18 @@ export function looksLikeCardNumber(value: string): boolean {
 /** Paths (e.g. `metadata.note`) of every value or key that carries card data. */
 export function findCardData(root: unknown): string[] {
   const found: string[] = [];
-  walkJson(root, (path, value, key) => {
-    if (key !== null && CARD_SECRET_KEYS.test(key)) found.push(path);
-    if (typeof value === 'string' && looksLikeCardNumber(value)) found.push(path || 'body');
-    else if (typeof value === 'number' && Number.isInteger(value) && looksLikeCardNumber(String(Math.abs(value))))
-      found.push(path || 'body');
-  });
+  walkJson(root, (node) => cardDataAt(node, found));
   return found;
+}
+
+/** Adds the node's path to `found` (once for its key, once for its value) where it carries card data. */
+export function cardDataAt(node: JsonNode, found: string[]): void {
+  const { key, value } = node;
+  if (key !== null && CARD_SECRET_KEYS.test(key)) found.push(pathOf(node));
+  if (
+    typeof value === 'string'
+      ? looksLikeCardNumber(value)
+      : typeof value === 'number' && Number.isInteger(value) && looksLikeCardNumber(String(Math.abs(value)))
+  )
+    found.push(pathOf(node) || 'body');
 }
