@@ -13,7 +13,7 @@ const CONTEXTS = {
   'dashboard-identity': [],
   // Prometheus metrics: a leaf every context may count in.
   observability: [],
-  database: ['config', 'kernel'],
+  database: ['config', 'kernel', 'observability'],
   catalog: ['kernel'],
   businesses: ['catalog', 'config', 'database', 'kernel'],
   pages: ['kernel'],

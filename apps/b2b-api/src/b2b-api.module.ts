@@ -26,7 +26,12 @@ export class B2bApiModule {
       module: B2bApiModule,
       imports: [
         RuntimeSettingsModule.forRoot(settings),
-        DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: settings.poolSize, preparedStatements: settings.preparedStatements }),
+        DatabaseModule.forRoot({
+          url: settings.databaseUrl,
+          poolSize: settings.poolSize,
+          preparedStatements: settings.preparedStatements,
+          replica: settings.readReplica,
+        }),
         HttpFoundationModule.forRoot({ area: 'B2B', app: 'b2b-api', logLevel }),
         CatalogModule,
         BusinessesModule,

@@ -45,7 +45,12 @@ export class PayinsApiModule {
       module: PayinsApiModule,
       imports: [
         RuntimeSettingsModule.forRoot(settings),
-        DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: settings.poolSize, preparedStatements: settings.preparedStatements }),
+        DatabaseModule.forRoot({
+          url: settings.databaseUrl,
+          poolSize: settings.poolSize,
+          preparedStatements: settings.preparedStatements,
+          replica: settings.readReplica,
+        }),
         HttpFoundationModule.forRoot({ area: 'Payins', app: 'payins-api', logLevel }),
         CatalogModule,
         BusinessesModule,

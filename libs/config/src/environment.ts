@@ -26,6 +26,22 @@ export class Environment {
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL?: string;
 
+  /**
+   * A streaming read replica of DATABASE_URL's database: the ledger, balance
+   * transactions and the reports built from them are read there while it is
+   * within DATABASE_REPLICA_MAX_LAG_SECONDS of the primary (docs/scale-out.md).
+   */
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_REPLICA_URL must be a postgres:// URL' })
+  DATABASE_REPLICA_URL?: string;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(300)
+  DATABASE_REPLICA_MAX_LAG_SECONDS: number = 5;
+
   @IsString()
   DATA_DIR: string = './.data';
 

@@ -175,6 +175,8 @@ export class RuntimeSettings {
     readonly dailyRuns: DailyRunSettings = DEFAULT_DAILY_RUN_SETTINGS,
     /** SECRETS_MASTER_KEY_PREVIOUS: opens what it sealed while a rotation of the master key is under way; never seals. */
     readonly secretsMasterKeyPrevious: Buffer | null = null,
+    /** DATABASE_REPLICA_URL and DATABASE_REPLICA_MAX_LAG_SECONDS: the read replica, if any. */
+    readonly readReplica: { readonly url: string; readonly maxLagSeconds: number } | null = null,
   ) {}
 
   /** The box every sealed secret goes through: sealing with the master key, opening with it or the previous one. */

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { ChangeFeed } from './change-feed';
 import { CONNECT_TIMEOUT_MS, resilientClientClass } from './database-unavailable';
 import { setPreparedStatements } from './prepared-statements';
+import { ReadReplica, REPLICA_OPTIONS, ReplicaOptions } from './read-replica';
 
 const PREPARED_STATEMENTS = Symbol('PREPARED_STATEMENTS');
 
@@ -12,13 +13,17 @@ export interface DatabaseOptions {
   readonly poolSize?: number;
   /** Hot statements as named prepared statements (DATABASE_PREPARED_STATEMENTS; default on). */
   readonly preparedStatements?: boolean;
+  /** A streaming read replica for the reads that may lag (DATABASE_REPLICA_URL; see ReadReplica). */
+  readonly replica?: ReplicaOptions | null;
 }
 
 /**
  * The one TypeORM connection of an app. Entities register themselves through
  * each context's TypeOrmModule.forFeature; the schema only ever changes through
  * migrations (synchronize is off everywhere). The change feed (one LISTEN
- * connection) is available to every context's caches.
+ * connection) is available to every context's caches. With a read replica,
+ * TypeORM keeps a pool to each (its replication support), every query reads
+ * the primary unless it goes through ReadReplica.
  */
 @Module({})
 export class DatabaseModule {
@@ -29,17 +34,22 @@ export class DatabaseModule {
       global: true,
       providers: [
         ChangeFeed,
+        ReadReplica,
+        { provide: REPLICA_OPTIONS, useValue: options.replica ?? null },
         {
           provide: PREPARED_STATEMENTS,
           inject: [getDataSourceToken()],
           useFactory: (dataSource: DataSource) => setPreparedStatements(dataSource, options.preparedStatements ?? true),
         },
       ],
-      exports: [ChangeFeed],
+      exports: [ChangeFeed, ReadReplica],
       imports: [
         TypeOrmModule.forRoot({
           type: 'postgres',
           url: options.url,
+          ...(options.replica
+            ? { replication: { master: { url: options.url }, slaves: [{ url: options.replica.url }], defaultMode: 'master' as const } }
+            : {}),
           autoLoadEntities: true,
           synchronize: false,
           migrationsRun: false,

@@ -99,6 +99,98 @@ export async function openEmbeddedPostgres(
   };
 }
 
+/**
+ * A streaming replica of an embedded server started by this process, in a
+ * folder of its own: a base backup taken with PostgreSQL's low-level backup
+ * API (`pg_backup_start`, a copy of the files, `pg_backup_stop`'s label),
+ * a physical replication slot so that no WAL it needs is recycled, and
+ * `standby.signal` with `primary_conninfo`: the server starts as a hot
+ * standby and streams from the primary (the embedded package ships no
+ * `pg_basebackup`, and needs none). For tests and trying a replica locally;
+ * production replicas are the platform's.
+ */
+export async function openEmbeddedStandby(
+  primary: { readonly url: string; readonly dataDir: string },
+  dataDir: string,
+  log: (line: string) => void = () => {},
+): Promise<EmbeddedDatabase> {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const clusterDir = path.join(dataDir, 'postgres');
+  const primaryCluster = path.join(primary.dataDir, 'postgres');
+  const settings = readOrCreateSettings(primary.dataDir);
+  fs.writeFileSync(path.join(dataDir, 'embedded-postgres.json'), JSON.stringify(settings), { mode: 0o600 });
+  const owner = serverOwner(dataDir, log);
+  const binaries = binariesIn(dataDir, owner, log);
+  const slot = `standby_${crypto.randomBytes(4).toString('hex')}`;
+  const source = new URL(primary.url);
+  const client = new Client({ connectionString: primary.url });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_create_physical_replication_slot($1, true)', [slot]);
+    await client.query("SELECT pg_backup_start('embedded standby', true)");
+    copyCluster(primaryCluster, clusterDir);
+    const { rows } = await client.query<{ labelfile: string; spcmapfile: string | null }>(
+      'SELECT labelfile, spcmapfile FROM pg_backup_stop(true)',
+    );
+    fs.writeFileSync(path.join(clusterDir, 'backup_label'), rows[0].labelfile);
+    if (rows[0].spcmapfile) fs.writeFileSync(path.join(clusterDir, 'tablespace_map'), rows[0].spcmapfile);
+  } finally {
+    await client.end();
+  }
+  const conninfo = `host=${source.hostname} port=${source.port} user=postgres password=${decodeURIComponent(source.password)} application_name=${slot}`;
+  fs.appendFileSync(
+    path.join(clusterDir, 'postgresql.auto.conf'),
+    `primary_conninfo = '${conninfo.replace(/'/g, "''")}'\nprimary_slot_name = '${slot}'\nhot_standby = on\n`,
+  );
+  fs.writeFileSync(path.join(clusterDir, 'standby.signal'), '');
+  if (owner.uid !== undefined) chownTree(clusterDir, owner);
+  const port = await freePort();
+  const server = await startServer(binaries, clusterDir, port, owner, log);
+  log(`embedded PostgreSQL standby of ${source.port} listening on 127.0.0.1:${port}`);
+  let stopped = false;
+  return {
+    url: urlFor(settings.password, port, source.pathname.slice(1) || DATABASE_NAME),
+    port,
+    pid: server.pid ?? null,
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      await stopServer(server);
+    },
+    exited: new Promise<string>((resolve) => server.once('exit', () => !stopped && resolve(String(server.signalCode ?? server.exitCode)))),
+  };
+}
+
+/**
+ * The files of a base backup: everything but what the documentation leaves
+ * out (the postmaster's pid and options, the WAL and replication slots'
+ * contents, temporary files); a file the server removes while it is copied
+ * is skipped, as pg_basebackup skips it.
+ */
+function copyCluster(from: string, to: string): void {
+  const skipped = new Set(['postmaster.pid', 'postmaster.opts', 'pg_internal.init']);
+  const emptied = new Set(['pg_wal', 'pg_replslot', 'pg_dynshmem', 'pg_notify', 'pg_serial', 'pg_snapshots', 'pg_stat_tmp', 'pg_subtrans']);
+  const copy = (source: string, target: string, top: boolean) => {
+    fs.mkdirSync(target, { recursive: true, mode: 0o700 });
+    for (const entry of fs.readdirSync(source, { withFileTypes: true })) {
+      if (skipped.has(entry.name) || entry.name.startsWith('pgsql_tmp')) continue;
+      const at = path.join(source, entry.name);
+      const into = path.join(target, entry.name);
+      if (entry.isDirectory()) {
+        if (top && emptied.has(entry.name)) fs.mkdirSync(into, { mode: 0o700 });
+        else copy(at, into, false);
+      } else if (entry.isFile()) {
+        try {
+          fs.copyFileSync(at, into);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        }
+      }
+    }
+  };
+  copy(from, to, true);
+}
+
 /** The OS user the server runs as: this process's, or (PostgreSQL refuses root) the `postgres` user when running as root. */
 interface ServerOwner {
   readonly uid?: number;
@@ -267,7 +359,7 @@ function startServer(
         return;
       }
       output += text;
-      if (output.includes('database system is ready to accept connections')) {
+      if (/database system is ready to accept (read-only )?connections/.test(output)) {
         ready = true;
         resolve(server);
       }

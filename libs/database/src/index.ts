@@ -12,3 +12,4 @@ export * from './joined-read';
 export * from './prepared-statements';
 export * from './tenancy';
 export * from './statements';
+export * from './read-replica';

@@ -102,6 +102,7 @@ export async function prepareRuntime(env: Environment, log: (line: string) => vo
         },
         { ...DEFAULT_DAILY_RUN_SETTINGS, claim: env.DAILY_RUNS === 'on' },
         previousMasterKey,
+        env.DATABASE_REPLICA_URL ? { url: env.DATABASE_REPLICA_URL, maxLagSeconds: env.DATABASE_REPLICA_MAX_LAG_SECONDS } : null,
       ),
   };
 }

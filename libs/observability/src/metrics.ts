@@ -27,6 +27,19 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly replicaReads = new Counter({
+    name: 'pcs_replica_reads_total',
+    help: 'Reads that may be served by the read replica (ledger, balance transactions, reports), by where they went: replica or primary',
+    labelNames: ['target'] as const,
+    registers: [this.registry],
+  });
+
+  readonly replicaLag = new Gauge({
+    name: 'pcs_replica_lag_seconds',
+    help: "The read replica's measured lag behind the primary in seconds (-1: not configured or not answering)",
+    registers: [this.registry],
+  });
+
   readonly paymentOutcomes = new Counter({
     name: 'pcs_payment_outcomes_total',
     help: 'Payment intents reaching an outcome: succeeded, payment_failed, canceled',

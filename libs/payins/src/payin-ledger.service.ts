@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Caller, Currency, MerchantId, narrowScope, Page, PageRequest, PaymentIntentId, tenantScope, wireAmount } from '@pcs/kernel';
 import { DataSource, EntityManager } from 'typeorm';
-import type { Guard, JoinedRead } from '@pcs/database';
+import { ReadReplica, type Guard, type JoinedRead } from '@pcs/database';
 import type { NewEvent } from '@pcs/events';
 import { Payin, PayinProps, PayinState } from './domain/payin';
 import { PayinFilters, PayinLedgerQueries, PayinSummaryRows } from './payin-ledger.queries';
@@ -20,6 +20,7 @@ export class PayinLedgerService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly payins: PayinRepository,
     private readonly queries: PayinLedgerQueries,
+    private readonly replica: ReadReplica,
   ) {}
 
   insert(manager: EntityManager, payin: Payin): Promise<void> {
@@ -107,7 +108,8 @@ export class PayinLedgerService {
     // A merchant's credentials naming another merchant see nothing.
     const scope = narrowScope(tenantScope(caller), merchantId);
     if (!scope) return { items: [], page: page.page, limit: page.limit, total: 0 };
-    const found = await this.queries.page(this.dataSource.manager, scope, within, page);
+    // A read no write follows: the read replica's, within its staleness bound (docs/scale-out.md).
+    const found = await this.replica.read((manager) => this.queries.page(manager, scope, within, page));
     return { ...found, items: found.items.map((p) => p.snapshot()) };
   }
 
@@ -119,7 +121,7 @@ export class PayinLedgerService {
   async summary(caller: Caller, merchantId: MerchantId | undefined, from: Date, until: Date): Promise<PayinSummary> {
     const scope = narrowScope(tenantScope(caller), merchantId);
     const rows: PayinSummaryRows = scope
-      ? await this.queries.summary(this.dataSource.manager, scope, from, until)
+      ? await this.replica.read((manager) => this.queries.summary(manager, scope, from, until))
       : { days: [], paymentMethods: [], refunds: [] };
     const wire = <T extends { currency: Currency; collected: number }>(row: T) => ({
       ...row,

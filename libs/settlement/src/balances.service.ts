@@ -1,3 +1,4 @@
+import { ReadReplica } from '@pcs/database';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Caller, Currency, MerchantId, Page, PageRequest, TenantScope } from '@pcs/kernel';
@@ -24,6 +25,7 @@ export class BalancesService {
     private readonly access: MerchantAccess,
     private readonly balances: BalanceRepository,
     private readonly payouts: PayoutRepository,
+    private readonly replica: ReadReplica,
   ) {}
 
   /** The merchant's balance in each currency it has (or may have) money in. */
@@ -48,19 +50,26 @@ export class BalancesService {
     return { merchantId: merchant.id, balances };
   }
 
-  /** The caller's balance transactions (one merchant's when named, or the merchant caller's), newest first. */
+  /**
+   * The caller's balance transactions (one merchant's when named, or the
+   * merchant caller's), newest first: read on the read replica within its
+   * staleness bound (docs/scale-out.md), like the CSV and the ledger's payout ids.
+   * The balance itself, which a payout is decided from, reads the primary.
+   */
   async list(caller: Caller, query: BalanceTransactionQuery, page: PageRequest): Promise<Page<BalanceTransaction>> {
-    return this.balances.list(this.dataSource.manager, await this.scopeOf(caller, query.merchantId), query, page);
+    const scope = await this.scopeOf(caller, query.merchantId);
+    return this.replica.read((manager) => this.balances.list(manager, scope, query, page));
   }
 
   /** Every balance transaction matching, in batches (the CSV answer). */
   async batches(caller: Caller, query: BalanceTransactionQuery): Promise<AsyncGenerator<BalanceTransaction[]>> {
-    return this.balances.batches(this.dataSource.manager, await this.scopeOf(caller, query.merchantId), query);
+    const scope = await this.scopeOf(caller, query.merchantId);
+    return this.replica.stream((manager) => this.balances.batches(manager, scope, query));
   }
 
   /** The payouts that swept these payins' and refunds' transactions (the ledger's payoutRequestId), by transactionId. */
   payoutsOfSources(sourceIds: readonly string[]): Promise<Map<string, string>> {
-    return this.balances.payoutsOfSources(this.dataSource.manager, sourceIds);
+    return this.replica.read((manager) => this.balances.payoutsOfSources(manager, sourceIds));
   }
 
   /**

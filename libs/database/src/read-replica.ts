@@ -1,0 +1,137 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { metrics } from '@pcs/observability';
+import { DataSource, EntityManager } from 'typeorm';
+
+/** DATABASE_REPLICA_URL and its staleness bound, as the database module takes them. */
+export interface ReplicaOptions {
+  readonly url: string;
+  /** DATABASE_REPLICA_MAX_LAG_SECONDS: a replica further behind than this is not read. */
+  readonly maxLagSeconds: number;
+}
+
+export const REPLICA_OPTIONS = Symbol('REPLICA_OPTIONS');
+
+/** How often the replica's lag is measured. */
+const PROBE_EVERY_MS = 1000;
+/** The primary's positions remembered to date the replica's (a minute of probes). */
+const SAMPLES_KEPT = 60;
+
+/**
+ * Reads that may be served by a streaming read replica (docs/scale-out.md, the
+ * bounded-staleness rule): the payins ledger, balance transactions and the
+ * reports built from them, never anything a write follows. The replica is
+ * PostgreSQL's own streaming replication, reached through TypeORM's
+ * replication support (its `slave` pool); every other query of the app reads
+ * the primary (`defaultMode: 'master'`).
+ *
+ * Staleness is bounded, not hoped for: once a second the primary's WAL
+ * position is sampled and the replica's replay position read; the replica
+ * is as old as the newest primary sample it has replayed. Further behind
+ * than the bound, not answering, or not yet measured: reads go to the
+ * primary until it catches up. Without a replica configured, everything
+ * reads the primary and this costs nothing.
+ */
+@Injectable()
+export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('ReadReplica');
+  private readonly samples: { at: number; lsn: bigint }[] = [];
+  private probing: NodeJS.Timeout | null = null;
+  /** The replica's measured lag in milliseconds, or null when unknown (not measured yet, or the probe failed). */
+  private lagMs: number | null = null;
+  private wasUsable = false;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(REPLICA_OPTIONS) private readonly options: ReplicaOptions | null,
+  ) {}
+
+  /** Whether a replica is configured at all. */
+  get configured(): boolean {
+    return this.options !== null;
+  }
+
+  /** Whether reads go to the replica now: configured, answering, and within the bound. */
+  get usable(): boolean {
+    return this.options !== null && this.lagMs !== null && this.lagMs <= this.options.maxLagSeconds * 1000;
+  }
+
+  /** The replica's last measured lag in seconds, or null. */
+  get lagSeconds(): number | null {
+    return this.lagMs === null ? null : this.lagMs / 1000;
+  }
+
+  async onModuleInit(): Promise<void> {
+    if (!this.options) return;
+    await this.probe();
+    this.probing = setInterval(() => void this.probe(), PROBE_EVERY_MS).unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.probing) clearInterval(this.probing);
+  }
+
+  /**
+   * Runs a read on the replica when it is usable, else on the primary, with
+   * a manager of its own (one connection, released after). Only for reads no
+   * write depends on.
+   */
+  async read<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const target = this.usable ? 'replica' : 'primary';
+    metrics.replicaReads.inc({ target });
+    if (target === 'primary') return work(this.dataSource.manager);
+    const runner = this.dataSource.createQueryRunner('slave');
+    try {
+      return await work(runner.manager);
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /** A read that yields batches (an export) on the replica, its connection held until the last batch or the consumer stops. */
+  async *stream<T>(work: (manager: EntityManager) => AsyncGenerator<T>): AsyncGenerator<T> {
+    const target = this.usable ? 'replica' : 'primary';
+    metrics.replicaReads.inc({ target });
+    if (target === 'primary') return yield* work(this.dataSource.manager);
+    const runner = this.dataSource.createQueryRunner('slave');
+    try {
+      yield* work(runner.manager);
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /** Samples the primary's position, reads the replica's, and dates the replica by the newest sample it has replayed. */
+  async probe(): Promise<void> {
+    const runner = this.dataSource.createQueryRunner('slave');
+    try {
+      const [{ lsn }] = await this.dataSource.query<{ lsn: string }[]>('SELECT pg_current_wal_lsn()::text AS lsn');
+      this.samples.push({ at: Date.now(), lsn: lsnOf(lsn) });
+      if (this.samples.length > SAMPLES_KEPT) this.samples.shift();
+      const [{ replayed, standby }] = await runner.query(
+        'SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS replayed',
+      );
+      if (!standby || replayed === null) throw new Error('the replica is not a streaming standby');
+      const position = lsnOf(replayed as string);
+      const newest = [...this.samples].reverse().find((sample) => sample.lsn <= position);
+      this.lagMs = newest ? Date.now() - newest.at : null;
+    } catch (error) {
+      this.lagMs = null;
+      if (this.wasUsable) this.logger.warn(`the read replica is not read (${(error as Error).message}); reads go to the primary`);
+    } finally {
+      await runner.release();
+    }
+    metrics.replicaLag.set(this.lagMs === null ? -1 : this.lagMs / 1000);
+    if (this.wasUsable !== this.usable) {
+      if (this.usable) this.logger.log('reads of the ledger and balance transactions go to the read replica');
+      else if (this.lagMs !== null) this.logger.warn(`the read replica is ${this.lagMs} ms behind; reads go to the primary`);
+    }
+    this.wasUsable = this.usable;
+  }
+}
+
+/** A WAL position (`16/B374D848`) as a number that orders as the positions do. */
+function lsnOf(text: string): bigint {
+  const [high, low] = text.split('/');
+  return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
+}
