@@ -32,10 +32,13 @@ describe('a streaming read replica', () => {
   let replica: EmbeddedDatabase;
   let replicaClient: Client;
   let api: ApiProcess;
+  let env: NodeJS.ProcessEnv;
   let merchant: Credentials;
   let merchantId: string;
   let payerId: string;
   let instrumentId: string;
+  /** The payment created while the replica's replay was paused. */
+  let paidDuringPause = '';
 
   const log = (line: string) => {
     if (process.env.DEBUG_REPLICA) process.stderr.write(`${line}\n`);
@@ -49,15 +52,15 @@ describe('a streaming read replica', () => {
     if (result.status !== 0) throw new Error(`admin ${args[0]} failed: ${result.stderr}`);
     return JSON.parse(result.stdout) as Json;
   };
-  const call = async (method: string, route: string, body?: unknown): Promise<{ status: number; body: Json }> => {
+  const call = async (method: string, route: string, body?: unknown, port = api.port): Promise<{ status: number; body: Json }> => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const headers: Record<string, string> = { 'api-key': merchant.apiKey, signature: hmacHex(merchant.apiSecret, payload ?? '{}') };
     if (payload) headers['content-type'] = 'application/json';
-    const response = await fetch(`http://127.0.0.1:${api.port}${route}`, { method, headers, body: payload });
+    const response = await fetch(`http://127.0.0.1:${port}${route}`, { method, headers, body: payload });
     return { status: response.status, body: (await response.json()) as Json };
   };
-  const readsBy = async (target: 'replica' | 'primary') => {
-    const text = await (await fetch(`http://127.0.0.1:${api.port}/metrics`)).text();
+  const readsBy = async (target: 'replica' | 'primary', port = api.port) => {
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     return Number(new RegExp(`^pcs_replica_reads_total\\{target="${target}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
   };
   const charge = async (reference: string) => {
@@ -104,7 +107,7 @@ describe('a streaming read replica', () => {
     replica = await openEmbeddedStandby({ url: primary.url, dataDir: primaryDir }, path.join(dataDir, 'replica'), log);
     replicaClient = new Client({ connectionString: replica.url });
     await replicaClient.connect();
-    const env: NodeJS.ProcessEnv = {
+    env = {
       DATABASE_URL: primary.url,
       DATABASE_REPLICA_URL: replica.url,
       DATABASE_REPLICA_MAX_LAG_SECONDS: String(MAX_LAG_SECONDS),
@@ -157,7 +160,7 @@ describe('a streaming read replica', () => {
     await replicaClient.query('SELECT pg_wal_replay_pause()');
     try {
       const replicaReadsBefore = await readsBy('replica');
-      const second = await charge('replica-during-pause');
+      const second = (paidDuringPause = await charge('replica-during-pause'));
       // The intent itself reads the primary: there at once.
       const intent = await call('GET', `/payment-intent/${second}`);
       expect(intent.status).toBe(200);
@@ -185,5 +188,25 @@ describe('a streaming read replica', () => {
       return (await readsBy('replica')) > before;
     }, 10_000);
     expect((await balanceTransactions()).length).toBe(2);
+  });
+
+  it('starts and serves from the primary when its replica cannot be reached', async () => {
+    // A replica URL where nothing listens: the API starts all the same, and the replica's reads go to the primary.
+    const nowhere = `postgres://postgres@127.0.0.1:${await freePort()}/payments`;
+    const alone = new ApiProcess('payins-api', await freePort(), { ...env, DATABASE_REPLICA_URL: nowhere });
+    await alone.start();
+    try {
+      const before = await readsBy('primary', alone.port);
+      const ledger = await call('GET', `/payin?limit=100&merchantId=${merchantId}`, undefined, alone.port);
+      expect(ledger.status).toBe(200);
+      expect(paidDuringPause).not.toBe('');
+      expect(JSON.stringify(ledger.body)).toContain(paidDuringPause);
+      expect((await readsBy('primary', alone.port)) - before).toBeGreaterThan(0);
+      expect(await readsBy('replica', alone.port)).toBe(0);
+      const metrics = await (await fetch(`http://127.0.0.1:${alone.port}/metrics`)).text();
+      expect(metrics).toMatch(/^pcs_replica_lag_seconds -1$/m);
+    } finally {
+      await alone.stop();
+    }
   });
 });

@@ -31,6 +31,7 @@ export class B2bApiModule {
           poolSize: settings.poolSize,
           preparedStatements: settings.preparedStatements,
           replica: settings.readReplica,
+          sessionUrl: settings.sessionDatabaseUrl,
         }),
         HttpFoundationModule.forRoot({ area: 'B2B', app: 'b2b-api', logLevel }),
         CatalogModule,

@@ -32,7 +32,7 @@ export class DashboardModule {
     const previousKeys = settings.secretsMasterKeyPrevious ? [settings.secretsMasterKeyPrevious] : [];
     return {
       module: DashboardModule,
-      imports: [DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: 5 })],
+      imports: [DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: 5, sessionUrl: settings.sessionDatabaseUrl })],
       controllers: [
         AuthController,
         OverviewController,

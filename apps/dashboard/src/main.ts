@@ -32,6 +32,7 @@ async function main(): Promise<void> {
   const app = await createDashboard(
     {
       databaseUrl: database.url,
+      sessionDatabaseUrl: env.DATABASE_DIRECT_URL,
       payinsApiUrl: (env.PAYINS_API_URL ?? `http://localhost:${env.PAYINS_API_PORT}`).replace(/\/+$/, ''),
       apiKey,
       apiSecret,

@@ -2,6 +2,8 @@
 export abstract class DashboardSettings {
   /** Its own tables (dashboard_*): people, sessions, the audit log. */
   abstract readonly databaseUrl: string;
+  /** DATABASE_DIRECT_URL: the same database without a pooler in between, for the change feed's LISTEN; databaseUrl by default. */
+  abstract readonly sessionDatabaseUrl?: string;
   /** The payins API it reads and changes payments through, and the business credential it signs with. */
   abstract readonly payinsApiUrl: string;
   abstract readonly apiKey: string;

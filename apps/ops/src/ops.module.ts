@@ -18,7 +18,7 @@ export class OpsModule {
       module: OpsModule,
       imports: [
         RuntimeSettingsModule.forRoot(settings),
-        DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: 2 }),
+        DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: 2, sessionUrl: settings.sessionDatabaseUrl }),
         CatalogModule,
         BusinessesModule,
         MerchantsModule,

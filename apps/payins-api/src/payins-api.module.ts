@@ -50,6 +50,7 @@ export class PayinsApiModule {
           poolSize: settings.poolSize,
           preparedStatements: settings.preparedStatements,
           replica: settings.readReplica,
+          sessionUrl: settings.sessionDatabaseUrl,
         }),
         HttpFoundationModule.forRoot({ area: 'Payins', app: 'payins-api', logLevel }),
         CatalogModule,

@@ -27,6 +27,18 @@ export class Environment {
   DATABASE_URL?: string;
 
   /**
+   * DATABASE_URL's database reached without a pooler, for what needs a
+   * session of its own (docs/scale-out.md): migrations and the locks that
+   * order start-ups, and the change feed's LISTEN. Needed only when
+   * DATABASE_URL goes through PgBouncer in transaction mode; by default
+   * DATABASE_URL itself.
+   */
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_DIRECT_URL must be a postgres:// URL' })
+  DATABASE_DIRECT_URL?: string;
+
+  /**
    * A streaming read replica of DATABASE_URL's database: the ledger, balance
    * transactions and the reports built from them are read there while it is
    * within DATABASE_REPLICA_MAX_LAG_SECONDS of the primary (docs/scale-out.md).

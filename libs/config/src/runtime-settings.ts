@@ -177,7 +177,14 @@ export class RuntimeSettings {
     readonly secretsMasterKeyPrevious: Buffer | null = null,
     /** DATABASE_REPLICA_URL and DATABASE_REPLICA_MAX_LAG_SECONDS: the read replica, if any. */
     readonly readReplica: { readonly url: string; readonly maxLagSeconds: number } | null = null,
+    /** DATABASE_DIRECT_URL: the database without a pooler in between, for sessions (LISTEN, session locks); null: databaseUrl. */
+    readonly databaseDirectUrl: string | null = null,
   ) {}
+
+  /** Where a connection that needs a session of its own goes (LISTEN, session-level advisory locks, migrations). */
+  get sessionDatabaseUrl(): string {
+    return this.databaseDirectUrl ?? this.databaseUrl;
+  }
 
   /** The box every sealed secret goes through: sealing with the master key, opening with it or the previous one. */
   secretBox(): SecretBox {

@@ -1,8 +1,9 @@
-import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
 import { CONNECT_TIMEOUT_MS } from './database-unavailable';
+
+/** Where the change feed listens: the database without a pooler in between (a LISTEN needs a session of its own). */
+export const CHANGE_FEED_URL = Symbol('CHANGE_FEED_URL');
 
 /** The channel the database's change triggers notify on (see the cache-invalidation migration). */
 export const CHANGE_CHANNEL = 'pcs_changes';
@@ -32,7 +33,7 @@ export class ChangeFeed implements OnModuleInit, OnApplicationShutdown {
   private pause = 500;
   listening = false;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(@Inject(CHANGE_FEED_URL) private readonly url: string) {}
 
   /** Hears `<topic>:<key>` changes; `onReset` empties what may have gone stale unheard. */
   subscribe(topic: string, onChange: (key: string) => void, onReset: () => void): void {
@@ -53,9 +54,8 @@ export class ChangeFeed implements OnModuleInit, OnApplicationShutdown {
 
   private async connect(): Promise<void> {
     if (this.closed) return;
-    const options = this.dataSource.options as { url?: string };
     const client = new Client({
-      connectionString: options.url,
+      connectionString: this.url,
       application_name: 'pcs change feed',
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       keepAlive: true,

@@ -1,7 +1,7 @@
 import { DynamicModule, Logger, Module } from '@nestjs/common';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ChangeFeed } from './change-feed';
+import { CHANGE_FEED_URL, ChangeFeed } from './change-feed';
 import { CONNECT_TIMEOUT_MS, resilientClientClass } from './database-unavailable';
 import { setPreparedStatements } from './prepared-statements';
 import { ReadReplica, REPLICA_OPTIONS, ReplicaOptions } from './read-replica';
@@ -13,6 +13,8 @@ export interface DatabaseOptions {
   readonly poolSize?: number;
   /** Hot statements as named prepared statements (DATABASE_PREPARED_STATEMENTS; default on). */
   readonly preparedStatements?: boolean;
+  /** The database without a pooler in between, for the change feed's LISTEN (DATABASE_DIRECT_URL); by default `url`. */
+  readonly sessionUrl?: string;
   /** A streaming read replica for the reads that may lag (DATABASE_REPLICA_URL; see ReadReplica). */
   readonly replica?: ReplicaOptions | null;
 }
@@ -22,8 +24,8 @@ export interface DatabaseOptions {
  * each context's TypeOrmModule.forFeature; the schema only ever changes through
  * migrations (synchronize is off everywhere). The change feed (one LISTEN
  * connection) is available to every context's caches. With a read replica,
- * TypeORM keeps a pool to each (its replication support), every query reads
- * the primary unless it goes through ReadReplica.
+ * ReadReplica keeps a read pool of its own there; every other query reads the
+ * primary.
  */
 @Module({})
 export class DatabaseModule {
@@ -36,6 +38,7 @@ export class DatabaseModule {
         ChangeFeed,
         ReadReplica,
         { provide: REPLICA_OPTIONS, useValue: options.replica ?? null },
+        { provide: CHANGE_FEED_URL, useValue: options.sessionUrl ?? options.url },
         {
           provide: PREPARED_STATEMENTS,
           inject: [getDataSourceToken()],
@@ -47,9 +50,6 @@ export class DatabaseModule {
         TypeOrmModule.forRoot({
           type: 'postgres',
           url: options.url,
-          ...(options.replica
-            ? { replication: { master: { url: options.url }, slaves: [{ url: options.replica.url }], defaultMode: 'master' as const } }
-            : {}),
           autoLoadEntities: true,
           synchronize: false,
           migrationsRun: false,

@@ -10,6 +10,11 @@ export function setPreparedStatements(dataSource: DataSource, on: boolean): void
   else unnamed.add(dataSource);
 }
 
+/** Whether the data source's hot statements are named (see setPreparedStatements). */
+export function preparedStatementsOn(dataSource: DataSource): boolean {
+  return !unnamed.has(dataSource);
+}
+
 const names = new Map<string, string>();
 const MAX_NAMES = 2_000;
 

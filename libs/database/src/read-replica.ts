@@ -1,7 +1,11 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { metrics } from '@pcs/observability';
+import { Client } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
+import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+import { CONNECT_TIMEOUT_MS } from './database-unavailable';
+import { preparedStatementsOn, setPreparedStatements } from './prepared-statements';
 
 /** DATABASE_REPLICA_URL and its staleness bound, as the database module takes them. */
 export interface ReplicaOptions {
@@ -16,27 +20,35 @@ export const REPLICA_OPTIONS = Symbol('REPLICA_OPTIONS');
 const PROBE_EVERY_MS = 1000;
 /** The primary's positions remembered to date the replica's (a minute of probes). */
 const SAMPLES_KEPT = 60;
+/** The pause between tries to reach a replica that is not there (at start, or never yet). */
+const CONNECT_RETRY_MS = 5000;
+/** Connections of the read pool: reads only, fewer than the primary's. */
+const READ_POOL_SIZE = 10;
 
 /**
  * Reads that may be served by a streaming read replica (docs/scale-out.md, the
  * bounded-staleness rule): the payins ledger, balance transactions and the
  * reports built from them, never anything a write follows. The replica is
- * PostgreSQL's own streaming replication, reached through TypeORM's
- * replication support (its `slave` pool); every other query of the app reads
- * the primary (`defaultMode: 'master'`).
+ * PostgreSQL's own streaming replication; this process reads it through a
+ * read pool of its own (a second TypeORM data source over the same
+ * entities), and every other query of the app goes to the primary.
  *
  * Staleness is bounded, not hoped for: once a second the primary's WAL
  * position is sampled and the replica's replay position read; the replica
  * is as old as the newest primary sample it has replayed. Further behind
  * than the bound, not answering, or not yet measured: reads go to the
- * primary until it catches up. Without a replica configured, everything
- * reads the primary and this costs nothing.
+ * primary until it catches up. A replica that is down when the API starts
+ * delays nothing (it is tried again every 5 seconds). Without a replica
+ * configured, everything reads the primary and this costs nothing.
  */
 @Injectable()
 export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('ReadReplica');
   private readonly samples: { at: number; lsn: bigint }[] = [];
   private probing: NodeJS.Timeout | null = null;
+  private probeInFlight = false;
+  private replica: DataSource | null = null;
+  private closed = false;
   /** The replica's measured lag in milliseconds, or null when unknown (not measured yet, or the probe failed). */
   private lagMs: number | null = null;
   private wasUsable = false;
@@ -51,9 +63,9 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
     return this.options !== null;
   }
 
-  /** Whether reads go to the replica now: configured, answering, and within the bound. */
+  /** Whether reads go to the replica now: configured, reached, answering, and within the bound. */
   get usable(): boolean {
-    return this.options !== null && this.lagMs !== null && this.lagMs <= this.options.maxLagSeconds * 1000;
+    return this.replica !== null && this.options !== null && this.lagMs !== null && this.lagMs <= this.options.maxLagSeconds * 1000;
   }
 
   /** The replica's last measured lag in seconds, or null. */
@@ -63,63 +75,82 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     if (!this.options) return;
-    await this.probe();
+    metrics.replicaLag.set(-1);
+    await this.connect();
     this.probing = setInterval(() => void this.probe(), PROBE_EVERY_MS).unref();
   }
 
-  onApplicationShutdown(): void {
+  async onApplicationShutdown(): Promise<void> {
+    this.closed = true;
     if (this.probing) clearInterval(this.probing);
+    await this.replica?.destroy().catch(() => undefined);
+    this.replica = null;
   }
 
   /**
-   * Runs a read on the replica when it is usable, else on the primary, with
-   * a manager of its own (one connection, released after). Only for reads no
-   * write depends on.
+   * Runs a read on the replica when it is usable, else on the primary. Only
+   * for reads no write depends on.
    */
-  async read<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    const target = this.usable ? 'replica' : 'primary';
-    metrics.replicaReads.inc({ target });
-    if (target === 'primary') return work(this.dataSource.manager);
-    const runner = this.dataSource.createQueryRunner('slave');
-    try {
-      return await work(runner.manager);
-    } finally {
-      await runner.release();
-    }
+  read<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const source = this.source();
+    return work(source.manager);
   }
 
-  /** A read that yields batches (an export) on the replica, its connection held until the last batch or the consumer stops. */
-  async *stream<T>(work: (manager: EntityManager) => AsyncGenerator<T>): AsyncGenerator<T> {
-    const target = this.usable ? 'replica' : 'primary';
-    metrics.replicaReads.inc({ target });
-    if (target === 'primary') return yield* work(this.dataSource.manager);
-    const runner = this.dataSource.createQueryRunner('slave');
+  /** A read that yields batches (an export), on the replica when it is usable. */
+  stream<T>(work: (manager: EntityManager) => AsyncGenerator<T>): AsyncGenerator<T> {
+    return work(this.source().manager);
+  }
+
+  private source(): DataSource {
+    const replica = this.usable ? this.replica : null;
+    metrics.replicaReads.inc({ target: replica ? 'replica' : 'primary' });
+    return replica ?? this.dataSource;
+  }
+
+  /** Opens the read pool once the replica answers; tried again in the background while it does not. */
+  private async connect(): Promise<void> {
+    if (this.closed || this.replica || !this.options) return;
+    const probe = new Client({ connectionString: this.options.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     try {
-      yield* work(runner.manager);
-    } finally {
-      await runner.release();
+      await probe.connect();
+      await probe.end();
+      const primary = this.dataSource.options as PostgresConnectionOptions;
+      const replica = new DataSource({
+        ...primary,
+        url: this.options.url,
+        extra: { ...primary.extra, max: READ_POOL_SIZE },
+      } as PostgresConnectionOptions);
+      await replica.initialize();
+      if (!preparedStatementsOn(this.dataSource)) setPreparedStatements(replica, false);
+      this.replica = replica;
+      await this.probe();
+    } catch (error) {
+      void probe.end().catch(() => undefined);
+      this.logger.warn(`the read replica cannot be reached (${(error as Error).message}); reads go to the primary, trying again`);
+      if (!this.closed) setTimeout(() => void this.connect(), CONNECT_RETRY_MS).unref();
     }
   }
 
   /** Samples the primary's position, reads the replica's, and dates the replica by the newest sample it has replayed. */
   async probe(): Promise<void> {
-    const runner = this.dataSource.createQueryRunner('slave');
+    if (!this.replica || this.probeInFlight) return;
+    this.probeInFlight = true;
     try {
       const [{ lsn }] = await this.dataSource.query<{ lsn: string }[]>('SELECT pg_current_wal_lsn()::text AS lsn');
       this.samples.push({ at: Date.now(), lsn: lsnOf(lsn) });
       if (this.samples.length > SAMPLES_KEPT) this.samples.shift();
-      const [{ replayed, standby }] = await runner.query(
+      const [{ replayed, standby }] = await this.replica.query<{ replayed: string | null; standby: boolean }[]>(
         'SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS replayed',
       );
       if (!standby || replayed === null) throw new Error('the replica is not a streaming standby');
-      const position = lsnOf(replayed as string);
+      const position = lsnOf(replayed);
       const newest = [...this.samples].reverse().find((sample) => sample.lsn <= position);
       this.lagMs = newest ? Date.now() - newest.at : null;
     } catch (error) {
       this.lagMs = null;
       if (this.wasUsable) this.logger.warn(`the read replica is not read (${(error as Error).message}); reads go to the primary`);
     } finally {
-      await runner.release();
+      this.probeInFlight = false;
     }
     metrics.replicaLag.set(this.lagMs === null ? -1 : this.lagMs / 1000);
     if (this.wasUsable !== this.usable) {

@@ -56,7 +56,8 @@ export async function prepareRuntime(env: Environment, log: (line: string) => vo
   };
   const database = await resolveDatabase(env, log);
   try {
-    await migrateDatabase(database.url, log);
+    // Migrations hold a session-level lock: never through a pooler in transaction mode.
+    await migrateDatabase(env.DATABASE_DIRECT_URL ?? database.url, log);
   } catch (error) {
     await database.stop();
     throw error;
@@ -103,6 +104,7 @@ export async function prepareRuntime(env: Environment, log: (line: string) => vo
         { ...DEFAULT_DAILY_RUN_SETTINGS, claim: env.DAILY_RUNS === 'on' },
         previousMasterKey,
         env.DATABASE_REPLICA_URL ? { url: env.DATABASE_REPLICA_URL, maxLagSeconds: env.DATABASE_REPLICA_MAX_LAG_SECONDS } : null,
+        env.DATABASE_DIRECT_URL ?? null,
       ),
   };
 }

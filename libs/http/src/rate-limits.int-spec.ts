@@ -25,6 +25,7 @@ describe('rate limits counted in leases', () => {
   const limitsOf = (writesPerSecond: number) => {
     const limits = new RateLimits(services.dataSource, {
       rateLimits: { ...DEFAULT_RATE_LIMITS, writesPerSecond },
+      preparedStatements: true,
     } as unknown as RuntimeSettings);
     made.push(limits);
     return limits;

@@ -93,12 +93,12 @@ class Quota {
   private readonly forgetting: NodeJS.Timeout;
 
   constructor(
-    dataSource: DataSource,
+    store: StatementClient,
     name: string,
     readonly perSecond: number,
   ) {
-    this.rate = counter(dataSource, name, perSecond * WINDOW_SECONDS, WINDOW_SECONDS);
-    this.burst = counter(dataSource, `${name}-burst`, perSecond, BURST_WINDOW_SECONDS);
+    this.rate = counter(store, name, perSecond * WINDOW_SECONDS, WINDOW_SECONDS);
+    this.burst = counter(store, `${name}-burst`, perSecond, BURST_WINDOW_SECONDS);
     this.maxLease = Math.min(LEASE_CAP, Math.max(1, Math.floor((perSecond * WINDOW_SECONDS) / LEASE_SHARE)));
     this.forgetting = setInterval(() => this.forgetEnded(), FORGET_EVERY_MS).unref();
   }
@@ -209,11 +209,26 @@ interface Counter {
   readonly points: number;
 }
 
-function counter(dataSource: DataSource, keyPrefix: string, points: number, duration: number): Counter {
+/** What the store sends its statements through: the app's pool. */
+interface StatementClient {
+  query(config: { text: string; values?: unknown[]; name?: string }): Promise<unknown>;
+}
+
+/**
+ * The app's primary pool for the counts' upserts. The library names its
+ * statements (prepared once per connection); with DATABASE_PREPARED_STATEMENTS=off
+ * (behind a pooler in transaction mode, which cannot keep them) they go unnamed.
+ */
+function statementClient(dataSource: DataSource, named: boolean): StatementClient {
+  const pool = (dataSource.driver as unknown as { master: StatementClient }).master;
+  return { query: (config) => pool.query(named ? config : { text: config.text, values: config.values }) };
+}
+
+function counter(client: StatementClient, keyPrefix: string, points: number, duration: number): Counter {
   const store = new RLWrapperTimeouts({
     limiter: new RateLimiterPostgres({
-      storeClient: dataSource,
-      storeType: 'typeorm',
+      storeClient: client,
+      storeType: 'pool',
       tableName: 'rate_limit',
       // Created by a migration (UNLOGGED, see RateLimits1796600000000), never by the library.
       tableCreated: true,
@@ -250,10 +265,11 @@ export class RateLimits implements OnModuleDestroy {
   ) {
     const limits: RateLimitSettings = settings.rateLimits;
     this.enabled = limits.enabled;
+    const store = statementClient(dataSource, settings.preparedStatements);
     this.quotas = {
-      reads: new Quota(dataSource, 'reads', limits.readsPerSecond),
-      writes: new Quota(dataSource, 'writes', limits.writesPerSecond),
-      address: new Quota(dataSource, 'address', limits.addressPerSecond),
+      reads: new Quota(store, 'reads', limits.readsPerSecond),
+      writes: new Quota(store, 'writes', limits.writesPerSecond),
+      address: new Quota(store, 'address', limits.addressPerSecond),
     };
     // A row per api-key and address seen: rows whose window ended a minute ago go every 5 minutes (a failed purge waits for the next).
     this.purging = setInterval(() => void this.purge().catch(() => undefined), PURGE_EVERY_MS).unref();

@@ -44,7 +44,8 @@ export class JobQueue implements OnModuleDestroy {
   private readonly Client: typeof Client;
 
   constructor(settings: RuntimeSettings) {
-    this.databaseUrl = settings.databaseUrl;
+    // The creation lock is a session's (an advisory lock held on a connection of its own): never through a pooler.
+    this.databaseUrl = settings.sessionDatabaseUrl;
     this.Client = resilientClientClass((error) => this.logger.warn(`a job queue connection broke: ${error.message}`));
     this.boss = new PgBoss({
       connectionString: settings.databaseUrl,

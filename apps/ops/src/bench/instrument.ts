@@ -15,12 +15,33 @@ import { Client } from 'pg';
  * load in between (the V8 profiler `--cpu-prof` uses, without start-up in it).
  */
 const current = new AsyncLocalStorage<{ queries: number }>();
+/** BENCH_SHOW_QUERIES=1 prints each statement a counted request sends; `stack` adds the service's frames that sent it. */
+const SHOW_QUERIES = process.env.BENCH_SHOW_QUERIES;
 let requests = 0;
 let queries = 0;
 const query = Client.prototype.query;
 Client.prototype.query = function (this: Client, ...args: unknown[]) {
   const request = current.getStore();
   if (request) request.queries += 1;
+  if (request && SHOW_QUERIES) {
+    const q = args[0] as string | { text: string };
+    // With `stack`, the service's own frames that sent it (where a statement comes from).
+    const where =
+      SHOW_QUERIES === 'stack'
+        ? ` <- ${(new Error().stack ?? '')
+            .split('\n')
+            .filter((line) => line.includes('/dist/') && !line.includes('node_modules') && !line.includes('instrument.js'))
+            .slice(0, 6)
+            .map((line) =>
+              line
+                .trim()
+                .replace(/^at /, '')
+                .replace(/\(.*\/dist\/(.*)\)$/, '($1)'),
+            )
+            .join(' <- ')}`
+        : '';
+    process.stderr.write(`[query] ${(typeof q === 'string' ? q : q.text).replace(/\s+/g, ' ').slice(0, 160)}${where}\n`);
+  }
   return (query as (...a: unknown[]) => unknown).apply(this, args);
 } as typeof Client.prototype.query;
 
