@@ -155,23 +155,23 @@ export class PaymentInstrumentService {
   }
 
   /** Keeps what a gateway handed back for the instrument: its token and masked card data. */
-  async recordGatewayData(
+  /**
+   * What a payment's outcome teaches the instrument, in one read and at most
+   * one write: the gateway's token and masked card data, and (the first
+   * approved payment) that it is validated. Nothing is written when nothing
+   * changed.
+   */
+  async recordOutcome(
     manager: EntityManager,
     paymentInstrumentId: PaymentInstrumentId,
-    data: { externalId: string; cardBrand?: string; cardLast4?: string },
+    outcome: { gatewayData?: { externalId: string; cardBrand?: string; cardLast4?: string }; validated: boolean },
   ): Promise<void> {
     const instrument = await this.instruments.findById(manager, paymentInstrumentId, true);
     if (!instrument) return;
-    instrument.recordGatewayData(data, new Date());
-    await this.instruments.save(manager, instrument);
-  }
-
-  /** The first approved payment validates the instrument. */
-  async markValidated(manager: EntityManager, paymentInstrumentId: PaymentInstrumentId): Promise<void> {
-    const instrument = await this.instruments.findById(manager, paymentInstrumentId, true);
-    if (!instrument || instrument.snapshot().validated) return;
-    instrument.markValidated(new Date());
-    await this.instruments.save(manager, instrument);
+    const now = new Date();
+    const recorded = outcome.gatewayData ? instrument.recordGatewayData(outcome.gatewayData, now) : false;
+    const validated = outcome.validated ? instrument.markValidated(now) : false;
+    if (recorded || validated) await this.instruments.save(manager, instrument);
   }
 
   private payerDataFor(request: PaymentInstrumentRequest): PayerRequest {

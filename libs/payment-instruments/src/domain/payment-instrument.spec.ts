@@ -39,6 +39,21 @@ describe('PaymentInstrument', () => {
     expect(instrument.snapshot().cardLast4).toBe('1111');
   });
 
+  it('says whether an outcome changed it, so that nothing unchanged is written again', () => {
+    const instrument = create();
+    const later = new Date(now.getTime() + 60_000);
+    expect(instrument.markValidated(now)).toBe(true);
+    expect(instrument.markValidated(later)).toBe(false);
+    expect(instrument.recordGatewayData({ externalId: 'tok_1', cardBrand: 'VISA', cardLast4: '1111' }, now)).toBe(true);
+    // The same token again (a second charge of the card), or a part left out: unchanged.
+    expect(instrument.recordGatewayData({ externalId: 'tok_1', cardBrand: 'VISA', cardLast4: '1111' }, later)).toBe(false);
+    expect(instrument.recordGatewayData({ externalId: 'tok_1' }, later)).toBe(false);
+    expect(instrument.snapshot().updatedAt).toEqual(now);
+    // Anything new is recorded.
+    expect(instrument.recordGatewayData({ externalId: 'tok_1', cardLast4: '2222' }, later)).toBe(true);
+    expect(instrument.snapshot()).toMatchObject({ externalId: 'tok_1', cardBrand: 'VISA', cardLast4: '2222', updatedAt: later });
+  });
+
   it('has no next action once deactivated', () => {
     const instrument = create();
     instrument.deactivate(now);

@@ -67,19 +67,30 @@ export class PaymentInstrument {
   }
 
   /** The first approved payment proves the instrument works. */
-  markValidated(now: Date): void {
+  /** The first approved payment validates the instrument; false when it already was (nothing changed). */
+  markValidated(now: Date): boolean {
+    if (this.props.validated) return false;
     this.props.validated = true;
     this.props.updatedAt = now;
+    return true;
   }
 
-  /** Records the gateway's token and masked card data; a full card number is refused. */
-  recordGatewayData(data: { externalId: string; cardBrand?: string; cardLast4?: string }, now: Date): void {
+  /**
+   * Records the gateway's token and masked card data; a full card number is
+   * refused. False when the instrument already held exactly these (nothing changed).
+   */
+  recordGatewayData(data: { externalId: string; cardBrand?: string; cardLast4?: string }, now: Date): boolean {
     if (data.cardLast4 !== undefined && !/^\d{4}$/.test(data.cardLast4))
       throw new DomainError('CARD_DATA_NOT_ACCEPTED', 'only the last four digits of a card are kept', { fields: 'cardLast4' });
-    this.props.externalId = data.externalId;
-    this.props.cardBrand = data.cardBrand ?? this.props.cardBrand;
-    this.props.cardLast4 = data.cardLast4 ?? this.props.cardLast4;
-    this.props.updatedAt = now;
+    const next = {
+      externalId: data.externalId,
+      cardBrand: data.cardBrand ?? this.props.cardBrand,
+      cardLast4: data.cardLast4 ?? this.props.cardLast4,
+    };
+    if (next.externalId === this.props.externalId && next.cardBrand === this.props.cardBrand && next.cardLast4 === this.props.cardLast4)
+      return false;
+    Object.assign(this.props, next, { updatedAt: now });
+    return true;
   }
 
   deactivate(now: Date): void {

@@ -4,7 +4,7 @@ import { RuntimeSettings } from '@pcs/config';
 import { inTransaction } from '@pcs/database';
 import type { ChargeOutcome, GatewayEvent } from '@pcs/gateways';
 import { GatewayRegistry } from '@pcs/gateways';
-import { Money } from '@pcs/kernel';
+import { Money, PaymentIntentId } from '@pcs/kernel';
 import { Payin, PayinLedgerService } from '@pcs/payins';
 import { PricingService } from '@pcs/settlement';
 import { DataSource, EntityManager } from 'typeorm';
@@ -36,12 +36,20 @@ export class AttemptOutcomes {
     private readonly settings: RuntimeSettings,
   ) {}
 
-  /** Applies an outcome to a locked intent and payin; nothing happens to a final payin. */
-  async apply(manager: EntityManager, intent: PaymentIntent, payin: Payin, event: AttemptOutcome): Promise<void> {
+  /**
+   * Applies an outcome to a locked intent and payin; nothing happens to a
+   * final payin. `charged`: the charge's answer, whose token and card data the
+   * instrument keeps (with its validation, in one write). True when the payin changed (and was saved).
+   */
+  async apply(manager: EntityManager, intent: PaymentIntent, payin: Payin, event: AttemptOutcome, charged?: ChargeOutcome): Promise<boolean> {
     const now = new Date();
     const p = payin.snapshot();
-    if (p.transactionType !== 'PAYIN') return;
+    if (p.transactionType !== 'PAYIN') {
+      if (charged) await this.parties.recordOnInstrument(manager, intent, { charged, validated: false });
+      return false;
+    }
     let changed: boolean;
+    let validated = false;
     if (event.outcome === 'PENDING') {
       changed = payin.schedule('pending', now, this.settings.gateway.reconcileAfterSeconds * 1000);
       if (changed && intent.status === 'REQUIRES_ACTION') intent.markProcessing(now);
@@ -63,7 +71,7 @@ export class AttemptOutcomes {
       });
       if (changed && (intent.status === 'REQUIRES_ACTION' || intent.status === 'PROCESSING')) {
         intent.succeed(event.reference, now);
-        await this.parties.validateInstrument(manager, intent);
+        validated = true;
       } else if (changed) {
         this.logger.warn(`payin ${payin.id} approved while its intent is ${intent.status}`);
       }
@@ -72,34 +80,48 @@ export class AttemptOutcomes {
       if (changed && (intent.status === 'REQUIRES_ACTION' || intent.status === 'PROCESSING'))
         intent.fail(event.error ?? 'the payment was rejected', now);
     }
-    if (!changed) return;
+    if (charged || validated) await this.parties.recordOnInstrument(manager, intent, { charged, validated });
+    if (!changed) return false;
     await this.ledger.save(manager, payin);
     await this.intents.save(manager, intent);
+    return true;
   }
 
   /** Applies what a gateway answered about a charge (its answer, or a lookup's), in a transaction of its own. */
-  async applyChargeAnswer(payinId: string, gatewayName: string, outcome: ChargeOutcome): Promise<void> {
+  /**
+   * Applies what a gateway answered about a charge (its answer, or a
+   * lookup's), in a transaction of its own: the intent locked, then the
+   * payin; the gateway's reference bound, the outcome applied and the
+   * instrument taught, each row written once. `paymentIntentId`, when the
+   * caller knows it, spares the read that finds it.
+   */
+  async applyChargeAnswer(payinId: string, gatewayName: string, outcome: ChargeOutcome, paymentIntentId?: PaymentIntentId): Promise<void> {
     await inTransaction(this.dataSource, async (manager) => {
-      const found = await this.ledger.get(manager, payinId);
-      const intent = found && (await this.intents.lockById(manager, found.snapshot().paymentIntentId));
+      const intentId = paymentIntentId ?? (await this.ledger.get(manager, payinId))?.snapshot().paymentIntentId;
+      const intent = intentId && (await this.intents.lockById(manager, intentId));
       const locked = await this.ledger.get(manager, payinId, true);
-      if (!intent || !locked || locked.isFinal) return;
-      if (!locked.snapshot().externalId) {
-        locked.bindGatewayReference(outcome.reference, null, new Date());
-        await this.ledger.save(manager, locked);
-      }
-      if (outcome.instrumentToken) await this.parties.recordInstrumentToken(manager, intent, outcome);
+      if (!intent || !locked || locked.isFinal || locked.snapshot().paymentIntentId !== intent.id) return;
+      const bound = !locked.snapshot().externalId;
+      if (bound) locked.bindGatewayReference(outcome.reference, null, new Date());
       const { status, error, maskedPan, cardType, processorFeeAmount } = outcome;
-      await this.apply(manager, intent, locked, {
-        gateway: gatewayName,
-        eventId: `charge:${outcome.reference}`,
-        reference: outcome.reference,
-        outcome: status,
-        error,
-        maskedPan,
-        cardType,
-        processorFeeAmount,
-      });
+      const changed = await this.apply(
+        manager,
+        intent,
+        locked,
+        {
+          gateway: gatewayName,
+          eventId: `charge:${outcome.reference}`,
+          reference: outcome.reference,
+          outcome: status,
+          error,
+          maskedPan,
+          cardType,
+          processorFeeAmount,
+        },
+        outcome,
+      );
+      // The reference alone, when the outcome changed nothing else (applied, the payin was saved with it).
+      if (bound && !changed) await this.ledger.save(manager, locked);
     });
   }
 

@@ -24,7 +24,7 @@ export class PaymentAttemptParties {
     private readonly settings: RuntimeSettings,
   ) {}
 
-  /** A PAYIN record for a collection attempt (PENDING). */
+  /** A PAYIN record for a collection attempt (PENDING), naming the intent's payer (`payer` when the caller holds it, else read). */
   async newAttempt(
     manager: EntityManager,
     intent: PaymentIntent,
@@ -32,10 +32,11 @@ export class PaymentAttemptParties {
     initiator: PaymentIntentInitiator,
     transactionId: string,
     now: Date,
+    payer?: { readonly firstName: string | null; readonly lastName: string | null },
   ): Promise<Payin> {
     const { payerId } = intent.snapshot();
-    const payer = payerId ? await this.payers.findById(payerId, manager) : null;
-    const person = { firstName: payer?.firstName ?? null, lastName: payer?.lastName ?? null };
+    const named = payer ?? (payerId ? await this.payers.findById(payerId, manager) : null);
+    const person = { firstName: named?.firstName ?? null, lastName: named?.lastName ?? null };
     return this.record(manager, intent, { transactionId, processor, initiator, concept: 'PAYIN', amount: intent.total, person, now });
   }
 
@@ -76,20 +77,28 @@ export class PaymentAttemptParties {
     return instrumentId ? this.instruments.tokenOf(instrumentId) : null;
   }
 
-  async recordInstrumentToken(manager: EntityManager, intent: PaymentIntent, outcome: ChargeOutcome): Promise<void> {
+  /**
+   * What an attempt's outcome teaches the intent's instrument, in one read
+   * and at most one write: the token and masked card data a charge's answer
+   * carried (`charged`), and that an approval validated it (`validated`).
+   */
+  async recordOnInstrument(
+    manager: EntityManager,
+    intent: PaymentIntent,
+    learned: { charged?: ChargeOutcome; validated: boolean },
+  ): Promise<void> {
     const instrumentId = intent.snapshot().paymentInstrumentId;
-    if (!instrumentId || !outcome.instrumentToken) return;
-    const last4 = outcome.maskedPan?.slice(-4);
-    await this.instruments.recordGatewayData(manager, instrumentId, {
-      externalId: outcome.instrumentToken,
-      ...(outcome.cardType ? { cardBrand: outcome.cardType } : {}),
-      ...(last4 && /^\d{4}$/.test(last4) ? { cardLast4: last4 } : {}),
+    const charged = learned.charged?.instrumentToken ? learned.charged : undefined;
+    if (!instrumentId || (!charged && !learned.validated)) return;
+    const last4 = charged?.maskedPan?.slice(-4);
+    await this.instruments.recordOutcome(manager, instrumentId, {
+      gatewayData: charged && {
+        externalId: charged.instrumentToken!,
+        ...(charged.cardType ? { cardBrand: charged.cardType } : {}),
+        ...(last4 && /^\d{4}$/.test(last4) ? { cardLast4: last4 } : {}),
+      },
+      validated: learned.validated,
     });
-  }
-
-  async validateInstrument(manager: EntityManager, intent: PaymentIntent): Promise<void> {
-    const instrumentId = intent.snapshot().paymentInstrumentId;
-    if (instrumentId) await this.instruments.markValidated(manager, instrumentId);
   }
 
   private async record(

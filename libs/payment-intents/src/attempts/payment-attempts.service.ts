@@ -195,15 +195,20 @@ export class PaymentAttemptsService {
    * returns the first outcome. If the gateway cannot be reached the payin
    * stays PENDING and reconciliation settles it.
    */
-  async chargeOffSession(payinId: string): Promise<void> {
-    const payin = await this.ledger.get(this.dataSource.manager, payinId);
+  async chargeOffSession(payinId: string, written?: { payin: Payin; instrumentToken: string | null }): Promise<void> {
+    // What the creation that just committed the attempt already holds is not read again.
+    const payin = written?.payin ?? (await this.ledger.get(this.dataSource.manager, payinId));
     if (!payin || payin.isFinal) return;
     const p = payin.snapshot();
     const processor = p.countryProcessorId ? (await this.catalog.findCountryProcessors([p.countryProcessorId]))[0] : undefined;
     if (!processor) return;
     const gateway = this.gateways.get(processor.gateway);
-    const intentNow = await this.intents.findById(this.dataSource.manager, p.paymentIntentId);
-    const token = intentNow ? await this.parties.instrumentToken(intentNow) : null;
+    let token: string | null;
+    if (written) token = written.instrumentToken;
+    else {
+      const intentNow = await this.intents.findById(this.dataSource.manager, p.paymentIntentId);
+      token = intentNow ? await this.parties.instrumentToken(intentNow) : null;
+    }
     let outcome: ChargeOutcome;
     try {
       outcome = await gateway.chargeOffSession({
@@ -220,6 +225,6 @@ export class PaymentAttemptsService {
       );
       return;
     }
-    await this.outcomes.applyChargeAnswer(payinId, gateway.name, outcome);
+    await this.outcomes.applyChargeAnswer(payinId, gateway.name, outcome, p.paymentIntentId);
   }
 }

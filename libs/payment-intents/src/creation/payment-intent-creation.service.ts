@@ -16,8 +16,9 @@ import {
 } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { PayerRequest, PayerService } from '@pcs/payers';
-import { PayinLedgerService } from '@pcs/payins';
+import { Payin, PayinLedgerService } from '@pcs/payins';
 import { PaymentInstrumentService } from '@pcs/payment-instruments';
+import type { PaymentInstrumentProps } from '@pcs/payment-instruments';
 import * as crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { PaymentIntent } from '../domain/payment-intent';
@@ -136,7 +137,8 @@ export class PaymentIntentCreationService {
         : await this.payers.createWithin(manager, caller, { ...command.payerData, merchantId });
       if (payer.snapshot().merchantId !== merchantId) throw new DomainError('PAYER_NOT_FOUND');
 
-      const paymentInstrumentId = await this.instrumentFor(manager, caller, command, payer.id, country);
+      const instrument = await this.instrumentFor(manager, caller, command, payer.id, country);
+      const paymentInstrumentId = instrument?.paymentInstrumentId ?? null;
       const now = new Date();
       const intent = this.newIntent(caller, command, {
         paymentIntentId,
@@ -148,24 +150,23 @@ export class PaymentIntentCreationService {
         paymentInstrumentId,
         now,
       });
-      let payinId: string | null = null;
-      if (command.confirm && paymentInstrumentId) {
-        const processor = await this.processorForInstrument(manager, intent, paymentInstrumentId, caller);
+      let attempt: Payin | null = null;
+      if (command.confirm && instrument) {
+        const processor = await this.processorForInstrument(manager, intent, instrument);
         // A processor that does not charge saved instruments here (Mercado Pago, dLocal): refused before anything is written.
         const gateway = await this.routing.gatewayFor(merchantId, processor, manager);
         if (!gateway.chargesOffSession) throw new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: gateway.displayName });
         intent.startOffSessionCharge(now);
         await this.intents.insert(manager, intent);
-        payinId = crypto.randomUUID();
-        const payin = await this.parties.newAttempt(manager, intent, processor, 'MERCHANT', payinId, now);
-        await this.ledger.insert(manager, payin);
+        attempt = await this.parties.newAttempt(manager, intent, processor, 'MERCHANT', crypto.randomUUID(), now, payer.snapshot());
+        await this.ledger.insert(manager, attempt);
       } else {
         await this.intents.insert(manager, intent);
       }
-      return { intent, payinId };
+      return { intent, attempt, instrumentToken: instrument?.externalId ?? null };
     });
-    if (!created.payinId) return created.intent;
-    await this.attempts.chargeOffSession(created.payinId);
+    if (!created.attempt) return created.intent;
+    await this.attempts.chargeOffSession(created.attempt.id, { payin: created.attempt, instrumentToken: created.instrumentToken });
     return (await this.intents.findById(this.dataSource.manager, created.intent.id)) ?? created.intent;
   }
 
@@ -241,12 +242,12 @@ export class PaymentIntentCreationService {
     command: CreatePaymentIntentCommand,
     payerId: PayerId,
     country: Country,
-  ): Promise<PaymentInstrumentId | null> {
+  ): Promise<Readonly<PaymentInstrumentProps> | null> {
     if (command.paymentInstrumentId) {
       const instrument = await this.instruments.loadVisible(caller, command.paymentInstrumentId, manager);
       const i = instrument.snapshot();
       if (i.payerId !== payerId || !i.active) throw new DomainError('PAYMENT_INSTRUMENT_NOT_FOUND');
-      return instrument.id;
+      return i;
     }
     const data = command.paymentInstrumentData;
     if (!data) return null;
@@ -268,16 +269,11 @@ export class PaymentIntentCreationService {
       metadata: data.metadata,
       country: country.iso3,
     });
-    return view.instrument.id;
+    return view.instrument.snapshot();
   }
 
-  private async processorForInstrument(
-    manager: EntityManager,
-    intent: PaymentIntent,
-    paymentInstrumentId: PaymentInstrumentId,
-    caller: Caller,
-  ) {
-    const instrument = (await this.instruments.loadVisible(caller, paymentInstrumentId, manager)).snapshot();
+  /** The processor that charges the instrument (loaded by this creation, visible to the caller) for the intent. */
+  private async processorForInstrument(manager: EntityManager, intent: PaymentIntent, instrument: Readonly<PaymentInstrumentProps>) {
     const processor = (await this.available.of(intent, manager)).find(
       (p) =>
         p.paymentMethod.paymentMethodId === instrument.paymentMethodId &&
