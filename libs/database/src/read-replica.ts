@@ -119,7 +119,7 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
         ...primary,
         url: this.options.url,
         extra: { ...primary.extra, max: READ_POOL_SIZE },
-      } as PostgresConnectionOptions);
+      });
       await replica.initialize();
       if (!preparedStatementsOn(this.dataSource)) setPreparedStatements(replica, false);
       this.replica = replica;

@@ -41,7 +41,13 @@ export class AttemptOutcomes {
    * final payin. `charged`: the charge's answer, whose token and card data the
    * instrument keeps (with its validation, in one write). True when the payin changed (and was saved).
    */
-  async apply(manager: EntityManager, intent: PaymentIntent, payin: Payin, event: AttemptOutcome, charged?: ChargeOutcome): Promise<boolean> {
+  async apply(
+    manager: EntityManager,
+    intent: PaymentIntent,
+    payin: Payin,
+    event: AttemptOutcome,
+    charged?: ChargeOutcome,
+  ): Promise<boolean> {
     const now = new Date();
     const p = payin.snapshot();
     if (p.transactionType !== 'PAYIN') {
