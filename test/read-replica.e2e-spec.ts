@@ -106,6 +106,8 @@ describe('a streaming read replica', () => {
     await migrateDatabase(primary.url, log);
     replica = await openEmbeddedStandby({ url: primary.url, dataDir: primaryDir }, path.join(dataDir, 'replica'), log);
     replicaClient = new Client({ connectionString: replica.url });
+    // The last test stops the replica under this connection too.
+    replicaClient.on('error', () => undefined);
     await replicaClient.connect();
     env = {
       DATABASE_URL: primary.url,
@@ -130,7 +132,7 @@ describe('a streaming read replica', () => {
 
   afterAll(async () => {
     await api?.stop();
-    await replicaClient?.end();
+    await replicaClient?.end().catch(() => undefined);
     await replica?.stop();
     await primary?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -208,5 +210,19 @@ describe('a streaming read replica', () => {
     } finally {
       await alone.stop();
     }
+  });
+
+  it('answers from the primary when the replica goes away under it', async () => {
+    // The replica was being read: it stops, and the next reads are answered all the same (by the primary).
+    const before = await readsBy('replica');
+    await ledgerReferences();
+    expect((await readsBy('replica')) - before).toBe(1 + 1); // the page and its payout ids
+    await replica.stop();
+    const answers = await Promise.all([ledgerReferences(), balanceTransactions()]);
+    expect(answers[0]).toContain(paidDuringPause);
+    expect(answers[1].length).toBe(2);
+    await sleep(1500);
+    const metrics = await (await fetch(`http://127.0.0.1:${api.port}/metrics`)).text();
+    expect(metrics).toMatch(/^pcs_replica_lag_seconds -1$/m);
   });
 });

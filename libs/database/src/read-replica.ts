@@ -89,11 +89,21 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
 
   /**
    * Runs a read on the replica when it is usable, else on the primary. Only
-   * for reads no write depends on.
+   * for reads no write depends on. A replica that fails the read (gone since
+   * the last probe) is not read again until a probe finds it, and the read is
+   * answered by the primary.
    */
-  read<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  async read<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const source = this.source();
-    return work(source.manager);
+    if (source === this.dataSource) return work(source.manager);
+    try {
+      return await work(source.manager);
+    } catch (error) {
+      this.lagMs = null;
+      this.logger.warn(`a read on the read replica failed (${(error as Error).message}); reads go to the primary until it answers again`);
+      metrics.replicaReads.inc({ target: 'primary' });
+      return work(this.dataSource.manager);
+    }
   }
 
   /** A read that yields batches (an export), on the replica when it is usable. */
