@@ -78,6 +78,9 @@ describe('rate limits counted in leases', () => {
     const passed = verdicts.filter((v) => v!.allowed).length;
     // Both processes spend every lease they take (each has 150 requests to pass): nothing is stranded, nothing passes twice.
     expect(passed).toBe(2 * quota);
+    // What passed out of the burst says so: nothing left of the window's quota (r=0).
+    expect(verdicts.filter((v) => v!.allowed && v!.remaining > 0).length).toBeLessThanOrEqual(quota);
+    expect(verdicts.filter((v) => v!.allowed && v!.remaining === 0).length).toBeGreaterThanOrEqual(quota);
     for (const verdict of verdicts.filter((v) => !v!.allowed)) {
       expect(verdict!.remaining).toBe(0);
       expect(verdict!.resetSeconds).toBe(1);

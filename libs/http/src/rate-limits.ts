@@ -54,8 +54,10 @@ interface Lease {
   tokens: number;
   /** When the window the lease belongs to ends (epoch ms); a lease outlives nothing. */
   endsAt: number;
-  /** What the shared count said was left for the rest of the processes when the lease was taken (the headers' `r`). */
+  /** What the shared count said was left of the rate when the lease was taken (the headers' `r`, with the lease's own). */
   remainingElsewhere: number;
+  /** Whether the lease came (partly) out of the burst: the window's quota is spent (r=0). */
+  fromBurst: boolean;
   /** How many requests the next lease asks for: 1 for a quiet key, doubling while the key keeps spending its leases. */
   size: number;
   /** Until when the key is refused without asking the database (both budgets spent), or 0. */
@@ -63,7 +65,7 @@ interface Lease {
   /** The refill in flight, if any: requests that find the lease empty wait for it rather than asking again. */
   refilling?: Promise<void>;
   /** A lease taken ahead that fell in the next window: it starts when this one ends. */
-  next?: { tokens: number; endsAt: number; remainingElsewhere: number };
+  next?: { tokens: number; endsAt: number; remainingElsewhere: number; fromBurst: boolean };
 }
 
 /** Leases this large or larger are refilled ahead of need (smaller ones would strand more than they save). */
@@ -106,7 +108,7 @@ class Quota {
   async consume(key: string): Promise<LimitVerdict> {
     const quota = this.perSecond * WINDOW_SECONDS;
     let lease = this.leases.get(key);
-    if (!lease) this.leases.set(key, (lease = { tokens: 0, endsAt: 0, remainingElsewhere: 0, size: 1, refusedUntil: 0 }));
+    if (!lease) this.leases.set(key, (lease = { tokens: 0, endsAt: 0, remainingElsewhere: 0, fromBurst: false, size: 1, refusedUntil: 0 }));
     for (;;) {
       const now = Date.now();
       if (lease.refusedUntil > now) return refused(quota, lease.refusedUntil - now);
@@ -117,7 +119,8 @@ class Quota {
         // A busy key's lease half spent: the next is asked for now, while this one still lets requests pass.
         if (lease.size >= AHEAD_FROM && lease.tokens <= lease.size >> 1 && !lease.refilling && !lease.next)
           void this.refill(key, lease, true);
-        const remaining = lease.remainingElsewhere + lease.tokens;
+        // Out of the burst, nothing is left of the window's quota (r=0); otherwise what the count had left, and this lease.
+        const remaining = lease.fromBurst ? 0 : lease.remainingElsewhere + lease.tokens;
         return { allowed: true, quota, windowSeconds: WINDOW_SECONDS, remaining, resetSeconds: Math.ceil((lease.endsAt - now) / 1000) };
       }
       await (lease.refilling ?? this.refill(key, lease, false));
@@ -156,16 +159,15 @@ class Quota {
       // Burst requests are spent within the rate's window they were taken in, like the rate's own.
       endsAt = Math.min(endsAt, now + fromBurst.result.msBeforeNext);
     }
-    const remainingElsewhere = fromRate.result.remainingPoints;
+    const taken = { tokens: granted, endsAt, remainingElsewhere: fromRate.result.remainingPoints, fromBurst: fromRate.granted < want };
     const live = lease.endsAt > Date.now() && lease.tokens > 0;
     if (live && Math.abs(lease.endsAt - endsAt) <= SAME_WINDOW_MS) {
-      lease.tokens += granted;
-      lease.remainingElsewhere = remainingElsewhere;
+      Object.assign(lease, { tokens: lease.tokens + granted, remainingElsewhere: taken.remainingElsewhere, fromBurst: taken.fromBurst });
     } else if (live) {
       // The shared count's window turned while this lease was still spending the last one: never mixed.
-      lease.next = { tokens: granted, endsAt, remainingElsewhere };
+      lease.next = taken;
     } else {
-      Object.assign(lease, { tokens: granted, endsAt, remainingElsewhere, next: undefined });
+      Object.assign(lease, taken, { next: undefined });
     }
   }
 
