@@ -1,8 +1,19 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export const DIST = path.join(__dirname, '..', 'dist', 'apps');
+
+/** The built operator CLI (`npm run admin -- …`) run with `env` on top of this process's; its JSON answer. */
+export function admin(env: NodeJS.ProcessEnv, ...args: string[]): Record<string, unknown> {
+  const result = spawnSync(process.execPath, [path.join(DIST, 'ops', 'src', 'admin.js'), ...args], {
+    env: { ...process.env, ...env, LOG_LEVEL: 'error' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (result.status !== 0) throw new Error(`admin ${args[0]} failed: ${result.stderr}`);
+  return JSON.parse(result.stdout) as Record<string, unknown>;
+}
 
 async function healthy(port: number): Promise<boolean> {
   try {

@@ -1,6 +1,5 @@
 import { EmbeddedDatabase, migrateDatabase, openEmbeddedPostgres } from '@pcs/database';
 import { fitsWidth, hmacHex, launchChromium, screenshot } from '@pcs/testing';
-import { spawnSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -8,7 +7,7 @@ import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { Browser } from 'playwright-core';
-import { ApiProcess, DIST } from './api-process';
+import { admin, ApiProcess } from './api-process';
 import { freePort } from './payins-app';
 import { WebhookReceiver } from './webhook-receiver';
 
@@ -85,16 +84,6 @@ describe('the database crashes under load and comes back', () => {
 
   const log = () => undefined;
 
-  function admin(env: NodeJS.ProcessEnv, ...args: string[]): Json {
-    const result = spawnSync(process.execPath, [path.join(DIST, 'ops', 'src', 'admin.js'), ...args], {
-      env: { ...process.env, ...env, LOG_LEVEL: 'error' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    if (result.status !== 0) throw new Error(`admin ${args[0]} failed: ${result.stderr}`);
-    return JSON.parse(result.stdout) as Json;
-  }
-
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcs-outage-'));
     fs.chmodSync(dataDir, 0o755);
@@ -117,7 +106,7 @@ describe('the database crashes under load and comes back', () => {
       RATE_LIMIT_READS_PER_SECOND: '100000',
       RATE_LIMIT_WRITES_PER_SECOND: '100000',
     };
-    const created = admin(env, 'business:create', '--name', 'Outage business');
+    const created = admin(env, 'business:create', '--name', 'Outage business') as Json;
     business = created as Credentials;
     merchant = admin(env, 'merchant:create', '--business', created.businessId, '--name', 'Outage shop', '--approve') as Credentials;
     payins = new ApiProcess('payins-api', await freePort(), env);

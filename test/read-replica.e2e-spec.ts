@@ -1,13 +1,12 @@
 import { EmbeddedDatabase, migrateDatabase, openEmbeddedPostgres, openEmbeddedStandby } from '@pcs/database';
 import { hmacHex } from '@pcs/testing';
-import { spawnSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
-import { ApiProcess, DIST } from './api-process';
+import { admin, ApiProcess } from './api-process';
 import { freePort } from './payins-app';
 
 type Credentials = { apiKey: string; apiSecret: string };
@@ -42,15 +41,6 @@ describe('a streaming read replica', () => {
 
   const log = (line: string) => {
     if (process.env.DEBUG_REPLICA) process.stderr.write(`${line}\n`);
-  };
-  const admin = (env: NodeJS.ProcessEnv, ...args: string[]): Json => {
-    const result = spawnSync(process.execPath, [path.join(DIST, 'ops', 'src', 'admin.js'), ...args], {
-      env: { ...process.env, ...env, LOG_LEVEL: 'error' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    if (result.status !== 0) throw new Error(`admin ${args[0]} failed: ${result.stderr}`);
-    return JSON.parse(result.stdout) as Json;
   };
   const call = async (method: string, route: string, body?: unknown, port = api.port): Promise<{ status: number; body: Json }> => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
@@ -119,8 +109,8 @@ describe('a streaming read replica', () => {
       LOG_LEVEL: 'warn',
       LOG_FORMAT: 'json',
     };
-    const business = admin(env, 'business:create', '--name', 'Replica business');
-    const created = admin(env, 'merchant:create', '--business', business.businessId, '--name', 'Replica shop', '--approve');
+    const business = admin(env, 'business:create', '--name', 'Replica business') as Json;
+    const created = admin(env, 'merchant:create', '--business', business.businessId, '--name', 'Replica shop', '--approve') as Json;
     merchant = created as Credentials;
     merchantId = created.merchantId as string;
     api = new ApiProcess('payins-api', await freePort(), env);

@@ -26,13 +26,7 @@ export class B2bApiModule {
       module: B2bApiModule,
       imports: [
         RuntimeSettingsModule.forRoot(settings),
-        DatabaseModule.forRoot({
-          url: settings.databaseUrl,
-          poolSize: settings.poolSize,
-          preparedStatements: settings.preparedStatements,
-          replica: settings.readReplica,
-          sessionUrl: settings.sessionDatabaseUrl,
-        }),
+        DatabaseModule.forApi(settings),
         HttpFoundationModule.forRoot({ area: 'B2B', app: 'b2b-api', logLevel }),
         CatalogModule,
         BusinessesModule,

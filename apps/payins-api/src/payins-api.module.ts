@@ -45,13 +45,7 @@ export class PayinsApiModule {
       module: PayinsApiModule,
       imports: [
         RuntimeSettingsModule.forRoot(settings),
-        DatabaseModule.forRoot({
-          url: settings.databaseUrl,
-          poolSize: settings.poolSize,
-          preparedStatements: settings.preparedStatements,
-          replica: settings.readReplica,
-          sessionUrl: settings.sessionDatabaseUrl,
-        }),
+        DatabaseModule.forApi(settings),
         HttpFoundationModule.forRoot({ area: 'Payins', app: 'payins-api', logLevel }),
         CatalogModule,
         BusinessesModule,

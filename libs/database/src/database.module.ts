@@ -1,5 +1,6 @@
 import { DynamicModule, Logger, Module } from '@nestjs/common';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import { RuntimeSettings } from '@pcs/config';
 import { DataSource } from 'typeorm';
 import { CHANGE_FEED_URL, ChangeFeed } from './change-feed';
 import { CONNECT_TIMEOUT_MS, resilientClientClass } from './database-unavailable';
@@ -29,6 +30,17 @@ export interface DatabaseOptions {
  */
 @Module({})
 export class DatabaseModule {
+  /** An API's connection as its settings say: pool size, prepared statements, the read replica, the direct URL for sessions. */
+  static forApi(settings: RuntimeSettings): DynamicModule {
+    return DatabaseModule.forRoot({
+      url: settings.databaseUrl,
+      poolSize: settings.poolSize,
+      preparedStatements: settings.preparedStatements,
+      replica: settings.readReplica,
+      sessionUrl: settings.sessionDatabaseUrl,
+    });
+  }
+
   static forRoot(options: DatabaseOptions): DynamicModule {
     const logger = new Logger('Database');
     return {

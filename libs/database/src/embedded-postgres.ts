@@ -1,8 +1,10 @@
 /**
  * The embedded PostgreSQL that `npm start` and the tests use when no
  * database is configured: find the binaries, initialise a data folder, start
- * on a free port, wait, stop. Long because each step has its own failure to
- * explain to a newcomer (no binaries, a port taken, a stale lock file).
+ * on a free port, wait, stop; and a streaming standby of such a server (the
+ * read-replica test). Long because each step has its own failure to explain
+ * to a newcomer (no binaries, a port taken, a stale lock file), and the
+ * standby shares every one of them.
  */
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import * as crypto from 'node:crypto';
@@ -79,9 +81,14 @@ export async function openEmbeddedPostgres(
   const server = await startServer(binaries, clusterDir, port, owner, log);
   await ensureDatabase(urlFor(settings.password, port, 'postgres'));
   log(`embedded PostgreSQL listening on 127.0.0.1:${port}`);
+  return startedServer(server, urlFor(settings.password, port, DATABASE_NAME), port);
+}
+
+/** A server this process started, as its callers hold it: stopped once, and its unasked-for exit told. */
+function startedServer(server: ChildProcess, url: string, port: number): EmbeddedDatabase {
   let stopped = false;
   return {
-    url: urlFor(settings.password, port, DATABASE_NAME),
+    url,
     port,
     pid: server.pid ?? null,
     stop: async () => {
@@ -147,18 +154,7 @@ export async function openEmbeddedStandby(
   const port = await freePort();
   const server = await startServer(binaries, clusterDir, port, owner, log);
   log(`embedded PostgreSQL standby of ${source.port} listening on 127.0.0.1:${port}`);
-  let stopped = false;
-  return {
-    url: urlFor(settings.password, port, source.pathname.slice(1) || DATABASE_NAME),
-    port,
-    pid: server.pid ?? null,
-    stop: async () => {
-      if (stopped) return;
-      stopped = true;
-      await stopServer(server);
-    },
-    exited: new Promise<string>((resolve) => server.once('exit', () => !stopped && resolve(String(server.signalCode ?? server.exitCode)))),
-  };
+  return startedServer(server, urlFor(settings.password, port, source.pathname.slice(1) || DATABASE_NAME), port);
 }
 
 /**
