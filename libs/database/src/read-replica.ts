@@ -58,19 +58,9 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
     @Inject(REPLICA_OPTIONS) private readonly options: ReplicaOptions | null,
   ) {}
 
-  /** Whether a replica is configured at all. */
-  get configured(): boolean {
-    return this.options !== null;
-  }
-
   /** Whether reads go to the replica now: configured, reached, answering, and within the bound. */
   get usable(): boolean {
     return this.replica !== null && this.options !== null && this.lagMs !== null && this.lagMs <= this.options.maxLagSeconds * 1000;
-  }
-
-  /** The replica's last measured lag in seconds, or null. */
-  get lagSeconds(): number | null {
-    return this.lagMs === null ? null : this.lagMs / 1000;
   }
 
   async onModuleInit(): Promise<void> {
