@@ -35,8 +35,21 @@ const CONTEXTS = {
   links: ['catalog', 'config', 'database', 'events', 'kernel', 'mail', 'merchants', 'pages'],
   // Money after the collection (contract §19): prices, balances, settlement accounts, payouts.
   settlement: ['catalog', 'config', 'database', 'events', 'jobs', 'kernel', 'merchants', 'observability'],
-  // Reconciliation with the processors' reports: our records (payins) against theirs (gateways).
-  'processor-reports': ['catalog', 'config', 'database', 'events', 'gateways', 'jobs', 'kernel', 'merchants', 'observability', 'payins'],
+  // What processors tell, their notices and their reports, applied to and reconciled with our records (payments, disputes).
+  'processor-reports': [
+    'catalog',
+    'config',
+    'database',
+    'disputes',
+    'events',
+    'gateways',
+    'jobs',
+    'kernel',
+    'merchants',
+    'observability',
+    'payins',
+    'payment-intents',
+  ],
   'payment-intents': [
     'businesses',
     'catalog',
@@ -69,7 +82,18 @@ const CONTEXTS = {
     'payins',
   ],
   http: ['businesses', 'config', 'database', 'kernel', 'observability', 'pages'],
-  'gateway-routes': ['disputes', 'dlocal', 'gateways', 'http', 'kernel', 'mercado-pago', 'pages', 'payment-intents', 'processors'],
+  'gateway-routes': [
+    'disputes',
+    'dlocal',
+    'gateways',
+    'http',
+    'kernel',
+    'mercado-pago',
+    'pages',
+    'payment-intents',
+    'processor-reports',
+    'processors',
+  ],
   testing: ['businesses', 'config', 'database', 'merchants'],
 };
 

@@ -115,6 +115,7 @@ describe('dLocal behind the gateway port', () => {
       provider: 'DLOCAL',
       merchantId,
       paymentMethods: ['VISA'],
+      fundsFlow: 'MERCHANT',
       xLoginHint: '…0001',
       xTransKeyHint: '…0001',
       secretKeyHint: '…0001',
@@ -557,6 +558,18 @@ describe('dLocal behind the gateway port', () => {
   });
 
   describe('chargebacks (contract §21)', () => {
+    // The business's own dLocal account: its chargebacks move the balance (in the merchant's own, none: docs/money.md).
+    beforeAll(async () => {
+      const { paymentMethods } = (await bed.business.get(account)).body;
+      const platform = await bed.business.put(account, {
+        xLogin: LOGIN,
+        xTransKey: TRANS_KEY,
+        secretKey: SECRET_KEY,
+        paymentMethods,
+        fundsFlow: 'PLATFORM',
+      });
+      expect(platform.body.fundsFlow).toBe('PLATFORM');
+    });
     const chargebackUrl = () => `${bed.app.get(RuntimeSettings).publicBaseUrl}/gateways/dlocal/notifications/${merchantId}`;
     /** A payment paid at dLocal and its intent. */
     const paid = async () => {

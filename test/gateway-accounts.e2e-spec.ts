@@ -27,6 +27,8 @@ describe('Mercado Pago gateway accounts', () => {
       provider: 'MERCADO_PAGO',
       merchantId: bed.tenant.merchants[0].merchantId,
       paymentMethods: ['MERCADO_PAGO'],
+      // The merchant's own account unless said otherwise (contract §23).
+      fundsFlow: 'MERCHANT',
       accessTokenHint: '…6789',
       createdAt: expect.any(String),
       updatedAt: connected.body.createdAt,
@@ -58,6 +60,15 @@ describe('Mercado Pago gateway accounts', () => {
     });
     expect(Date.parse(replaced.body.updatedAt)).toBeGreaterThanOrEqual(Date.parse(connected.body.updatedAt));
 
+    // The business's own account: said once, kept by a replacement that does not mention it, changed only when said.
+    const platform = await bed.business.put(route, { accessToken: TOKEN, webhookSecret: SECRET, fundsFlow: 'PLATFORM' });
+    expect(platform.body.fundsFlow).toBe('PLATFORM');
+    expect((await bed.business.put(route, { accessToken: TOKEN, webhookSecret: SECRET })).body.fundsFlow).toBe('PLATFORM');
+    expect((await bed.business.get(route)).body.fundsFlow).toBe('PLATFORM');
+    expect((await bed.business.put(route, { accessToken: TOKEN, webhookSecret: SECRET, fundsFlow: 'MERCHANT' })).body.fundsFlow).toBe(
+      'MERCHANT',
+    );
+
     const removed = await bed.business.delete(route);
     expect(removed.status).toBe(200);
     expect(removed.body).toEqual({ success: true, merchantId: bed.tenant.merchants[0].merchantId });
@@ -82,6 +93,10 @@ describe('Mercado Pago gateway accounts', () => {
     ['no methods', { accessToken: TOKEN, webhookSecret: SECRET, paymentMethods: [] }, 'paymentMethods'],
     ['a method the merchant does not offer', { accessToken: TOKEN, webhookSecret: SECRET, paymentMethods: ['PIX'] }, 'paymentMethods'],
     ['an unknown field', { accessToken: TOKEN, webhookSecret: SECRET, sandbox: true }, 'sandbox'],
+    ['a funds flow that is neither of the two', { accessToken: TOKEN, webhookSecret: SECRET, fundsFlow: 'BOTH' }, 'fundsFlow'],
+    ['a funds flow in lower case', { accessToken: TOKEN, webhookSecret: SECRET, fundsFlow: 'platform' }, 'fundsFlow'],
+    ['a null funds flow', { accessToken: TOKEN, webhookSecret: SECRET, fundsFlow: null }, 'fundsFlow'],
+    ['an array for a funds flow', { accessToken: TOKEN, webhookSecret: SECRET, fundsFlow: ['PLATFORM'] }, 'fundsFlow'],
   ])('refuses %s with a 400 naming the field, and connects nothing', async (_name, body, field) => {
     const refused = await bed.business.put(route, body);
     expect(refused.status).toBe(400);

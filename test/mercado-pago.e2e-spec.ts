@@ -378,7 +378,11 @@ describe('Mercado Pago behind the gateway port', () => {
 
   describe('chargebacks (contract §21)', () => {
     let merchantId: string;
-    beforeAll(() => {
+    beforeAll(async () => {
+      // The business's own Mercado Pago account: its chargebacks move the balance (in the merchant's own, none: docs/money.md).
+      expect((await bed.business.put(account, { accessToken: TOKEN, webhookSecret: SECRET, fundsFlow: 'PLATFORM' })).body.fundsFlow).toBe(
+        'PLATFORM',
+      );
       merchantId = bed.tenant.merchants[0].merchantId;
       // Chargebacks go to the application's webhook URL, configured at Mercado Pago: the README tells merchants to set our route there.
       mp.webhook(TOKEN, `${bed.app.get(RuntimeSettings).publicBaseUrl}/gateways/mercado-pago/notifications/${merchantId}`);

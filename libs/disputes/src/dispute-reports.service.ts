@@ -106,6 +106,8 @@ export class DisputeReports {
         await this.changes.commit(manager, known, was, now);
         return 'applied';
       }
+      // How a case ended (a claim's): news only of one already open.
+      if (report.updateOnly) return 'unknown';
       const opened = await this.openCase(manager, merchantId, processor, report, now);
       if (opened === null) return 'unknown';
       if (await this.disputes.insert(manager, opened)) {
@@ -163,6 +165,8 @@ export class DisputeReports {
         amount: report.amount,
         processor,
         processorReference: report.reference,
+        fundsFlow: charge.fundsFlow,
+        kind: report.kind ?? 'CHARGEBACK',
         createdAt: now,
       },
       { status: report.status, evidenceDueBy: report.evidenceDueBy, reason: report.reason },

@@ -4,7 +4,7 @@ import { DisputeReport, GatewayNotice } from '@pcs/gateways';
 import { currencyExponent, decimalToScaledInteger, DomainError, isCurrency } from '@pcs/kernel';
 import { dlocalCredentials } from './dlocal-account';
 import { DLocalChargeback, DLocalClient, DLocalRequestError, verifyDLocalCallback, verifyDLocalSignature } from './dlocal.client';
-import { DLocalGateway, eventOfPayment, ourRefundIdOf, outcomeOfRefund } from './dlocal.gateway';
+import { DLocalGateway, ourRefundIdOf, outcomeOfRefund } from './dlocal.gateway';
 import { DLocalRecords } from './persistence/dlocal-records.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -65,14 +65,14 @@ export class DLocalNotifications {
       if (typeof body.payment_id === 'string') {
         const ours = await this.records.refundByDLocalId(id);
         // A refund tells the amount refunded; a chargeback (sent to the merchant's chargeback URL) does not.
-        if (ours || 'amount_refunded' in body) return await this.refundNotice(client, merchantId.toLowerCase(), id);
+        if (ours || 'amount_refunded' in body) return await this.refundNotice(client, merchantId.toLowerCase(), id, body.payment_id);
         // A chargeback (contract §21): read from dLocal, as dLocal documents, and read into a dispute report of our payment.
         const chargeback = await client.getChargeback(id);
         const payment = chargeback.payment_id ? await this.records.paymentByDLocalId(chargeback.payment_id) : null;
         if (!payment || payment.merchantId !== merchantId.toLowerCase()) return { kind: 'UNKNOWN' };
         return disputeNotice(chargeback, payment.payinId);
       }
-      return await this.paymentNotice(client, merchantId.toLowerCase(), id);
+      return await this.gateway.newsOfPayment(client, merchantId.toLowerCase(), id);
     } catch (error) {
       // Not answered 2xx: dLocal sends the notification again later; reconciliation is the net under that.
       if (error instanceof DLocalRequestError && error.status === 404) return { kind: 'UNKNOWN' };
@@ -99,7 +99,7 @@ export class DLocalNotifications {
     if (record.paymentId && record.paymentId !== fields.paymentId) return null;
     let notice: GatewayNotice | null = null;
     try {
-      notice = await this.paymentNotice(await this.gateway.clientOf(record.merchantId), record.merchantId, fields.paymentId);
+      notice = await this.gateway.newsOfPayment(await this.gateway.clientOf(record.merchantId), record.merchantId, fields.paymentId);
     } catch (error) {
       this.logger.warn(`return of ${payinId}: ${(error as Error).message}; the notification or reconciliation will tell`);
     }
@@ -112,22 +112,13 @@ export class DLocalNotifications {
     return record ? record.returnUrl : undefined;
   }
 
-  private async paymentNotice(client: DLocalClient, merchantId: string, paymentId: string): Promise<GatewayNotice> {
-    const payment = await client.getPayment(paymentId);
-    const payinId = payment.order_id ?? '';
-    const record = UUID.test(payinId) ? await this.records.paymentOfPayin(payinId.toLowerCase()) : null;
-    // Another merchant's payment, or none of ours at all: nothing changes.
-    if (!record || record.merchantId !== merchantId) return { kind: 'UNKNOWN' };
-    if (!record.paymentId) await this.records.paymentAnswered(record.payinId, payment.id, payment.redirect_url ?? null);
-    else if (record.paymentId !== payment.id) return { kind: 'UNKNOWN' };
-    return { kind: 'CHARGE', payinId: record.payinId, event: eventOfPayment(payment) };
-  }
-
-  private async refundNotice(client: DLocalClient, merchantId: string, refundId: string): Promise<GatewayNotice> {
+  private async refundNotice(client: DLocalClient, merchantId: string, refundId: string, paymentId: string): Promise<GatewayNotice> {
     const refund = await client.getRefund(refundId);
     const ours = ourRefundIdOf(refund);
     const record = (await this.records.refundByDLocalId(refund.id)) ?? (ours ? await this.records.refund(ours) : null);
-    if (!record || record.merchantId !== merchantId || (refund.payment_id !== undefined && refund.payment_id !== record.paymentId))
+    // Not one of ours: made at dLocal itself (its dashboard). News of our payment it refunds, read from dLocal (contract §23).
+    if (!record) return this.gateway.newsOfPayment(client, merchantId, refund.payment_id ?? paymentId);
+    if (record.merchantId !== merchantId || (refund.payment_id !== undefined && refund.payment_id !== record.paymentId))
       return { kind: 'UNKNOWN' };
     await this.records.refundAnswered(record.refundId, refund.id);
     const status = outcomeOfRefund(refund.status);

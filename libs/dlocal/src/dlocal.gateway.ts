@@ -4,6 +4,7 @@
  * Long because it is one adapter of one outside API, each request signed as
  * dLocal documents; it is read against that documentation as a whole.
  */
+import type { EntityManager } from 'typeorm';
 import { Injectable, Logger } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
 import { GatewayAccounts } from '@pcs/gateway-accounts';
@@ -14,20 +15,24 @@ import {
   CheckoutSession,
   CollectionMethod,
   GatewayEvent,
+  GatewayNotice,
   GatewayRequestStatus,
   PayerFieldProblem,
   PayerIdentity,
   PayerText,
   PaymentGateway,
+  ProcessorRefund,
   RefundOutcome,
   RefundRequest,
 } from '@pcs/gateways';
-import { Currency, DomainError, Money } from '@pcs/kernel';
+import { Currency, currencyExponent, decimalToScaledInteger, DomainError, FundsFlow, isCurrency, Money } from '@pcs/kernel';
 import { DLOCAL, dlocalCredentials } from './dlocal-account';
 import { DLocalClient, DLocalOrder, DLocalPayment, DLocalRefund, DLocalRequestError } from './dlocal.client';
 import { DLOCAL_COUNTRY, dlocalMethodOf } from './dlocal-methods';
 import { DLocalRecords, DLocalRefundRecord } from './persistence/dlocal-records.repository';
 import { checkPayerDocument, DOCUMENTS_SERVED } from './payer-document';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** dLocal's payment statuses as the attempt's outcome (contract §20). */
 export function outcomeOfStatus(status: string): GatewayEvent['outcome'] {
@@ -69,6 +74,18 @@ export function eventOfPayment(payment: DLocalPayment): GatewayEvent {
   };
 }
 
+/** The refunds dLocal lists on a payment (contract §23), in minor units of the payment's currency. */
+export function refundsOfPayment(payment: DLocalPayment): ProcessorRefund[] {
+  const currency = payment.currency;
+  if (!isCurrency(currency)) return [];
+  return (payment.refunds ?? []).flatMap((refund) => {
+    const amount = typeof refund.amount === 'number' ? decimalToScaledInteger(refund.amount, currencyExponent(currency)) : null;
+    return amount === null || amount <= 0 || !refund.id
+      ? []
+      : [{ reference: refund.id, amount, currency, status: outcomeOfRefund(refund.status) }];
+  });
+}
+
 /** A dLocal refund's status in our terms: SUCCESS approved, PENDING waiting, REJECTED or CANCELLED failed (the amount released). */
 export function outcomeOfRefund(status: string): 'APPROVED' | 'REJECTED' | 'PENDING' {
   if (status === 'SUCCESS') return 'APPROVED';
@@ -107,6 +124,11 @@ export class DLocalGateway extends PaymentGateway {
   readonly refundsManualConfirmations = true;
   /** Saved cards are not charged at dLocal here: refused before anything is written. */
   override readonly chargesOffSession = false;
+
+  /** Whose account the merchant connected (contract §23): its own (MERCHANT, the default) or the business's (PLATFORM). */
+  override fundsFlowOf(merchantId: string, manager?: EntityManager): Promise<FundsFlow> {
+    return this.accounts.fundsFlowOf(merchantId, DLOCAL, manager);
+  }
 
   constructor(
     private readonly accounts: GatewayAccounts,
@@ -272,6 +294,29 @@ export class DLocalGateway extends PaymentGateway {
         return { status: 'REJECTED', reference: request.refundId, error: error.message };
       throw error;
     }
+  }
+
+  /**
+   * A dLocal payment as news of the attempt it names (its `order_id`), if
+   * that is one of this merchant's: its outcome and the refunds dLocal lists
+   * on it (ours, and any made in dLocal's dashboard; contract §23).
+   */
+  async newsOfPayment(client: DLocalClient, merchantId: string, paymentId: string): Promise<GatewayNotice> {
+    const payment = await client.getPayment(paymentId);
+    const payinId = payment.order_id ?? '';
+    const record = UUID.test(payinId) ? await this.records.paymentOfPayin(payinId.toLowerCase()) : null;
+    // Another merchant's payment, or none of ours at all: nothing changes.
+    if (!record || record.merchantId !== merchantId) return { kind: 'UNKNOWN' };
+    if (!record.paymentId) await this.records.paymentAnswered(record.payinId, payment.id, payment.redirect_url ?? null);
+    else if (record.paymentId !== payment.id) return { kind: 'UNKNOWN' };
+    const refunds = refundsOfPayment(payment);
+    return { kind: 'CHARGE', payinId: record.payinId, event: eventOfPayment(payment), ...(refunds.length > 0 ? { refunds } : {}) };
+  }
+
+  override async readPayment(merchantId: string, payinId: string): Promise<GatewayNotice> {
+    const record = UUID.test(payinId) ? await this.records.paymentOfPayin(payinId.toLowerCase()) : null;
+    if (!record?.paymentId || record.merchantId !== merchantId) return { kind: 'UNKNOWN' };
+    return this.newsOfPayment(await this.clientOf(merchantId), merchantId, record.paymentId);
   }
 
   async lookup(requestId: string, merchantId: string): Promise<GatewayRequestStatus> {

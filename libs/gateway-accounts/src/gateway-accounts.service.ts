@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SecretBox } from '@pcs/businesses';
-import { Caller, DomainError, InvalidRequestError, MerchantId } from '@pcs/kernel';
+import { Caller, DomainError, FundsFlow, InvalidRequestError, MerchantId } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import type { EntityManager } from 'typeorm';
 import { credentialHint, GatewayAccountKind } from './gateway-account-kind';
@@ -11,6 +11,7 @@ export type GatewayAccountView = {
   readonly provider: string;
   readonly merchantId: string;
   readonly paymentMethods: readonly string[];
+  readonly fundsFlow: FundsFlow;
   readonly createdAt: string;
   readonly updatedAt: string;
 } & Readonly<Record<`${string}Hint`, string>>;
@@ -51,7 +52,7 @@ export class GatewayAccounts {
     caller: Caller,
     merchantId: MerchantId,
     provider: string,
-    command: { secrets: Record<string, string>; paymentMethods?: string[] },
+    command: { secrets: Record<string, string>; paymentMethods?: string[]; fundsFlow?: FundsFlow },
   ): Promise<GatewayAccountView> {
     const kind = this.kindOf(provider);
     // Visible to the caller (404 otherwise), and the methods it routes are ones the merchant offers.
@@ -79,6 +80,8 @@ export class GatewayAccounts {
       ),
       hints: Object.fromEntries(kind.hinted.map((field) => [field, credentialHint(command.secrets[field])])),
       paymentMethods,
+      // Omitted: the account keeps its flow; a new one is the merchant's own (contract §23).
+      fundsFlow: command.fundsFlow ?? existing?.fundsFlow ?? 'MERCHANT',
       createdAt: existing?.createdAt ?? now,
       updatedAt: now,
     };
@@ -132,6 +135,15 @@ export class GatewayAccounts {
     return this.accounts.routeOf(merchantId, paymentMethod, manager);
   }
 
+  /**
+   * Whose account collects the merchant's payments at the provider now
+   * (contract §23). An account disconnected since (a late approval) reads as
+   * the merchant's own: money we cannot show we hold is never paid out.
+   */
+  async fundsFlowOf(merchantId: string, provider: string, manager?: EntityManager): Promise<FundsFlow> {
+    return (await this.accounts.fundsFlowOf(merchantId, provider, manager)) ?? 'MERCHANT';
+  }
+
   /** The merchants with an account at the provider. */
   merchantsOf(provider: string): Promise<string[]> {
     return this.accounts.merchantsOf(provider);
@@ -149,6 +161,7 @@ export class GatewayAccounts {
       provider: row.provider,
       merchantId: row.merchantId,
       paymentMethods: row.paymentMethods,
+      fundsFlow: row.fundsFlow,
       ...hints,
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),

@@ -4,7 +4,7 @@ import { DLOCAL, DLocalNotifications } from '@pcs/dlocal';
 import { PayerPage, Public, RawBodyRequest } from '@pcs/http';
 import { PAGE_HEADERS, payerLanguage, renderProcessingPage } from '@pcs/pages';
 import { NotificationResult } from '@pcs/payment-intents';
-import { ProcessorNotices } from './processor-notices';
+import { ProcessorNotices } from '@pcs/processor-reports';
 import type { Request, Response } from 'express';
 
 const field = (body: Record<string, unknown> | undefined, name: string) =>

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { DisputesModule } from '@pcs/disputes';
 import { PaymentIntentsModule } from '@pcs/payment-intents';
+import { ProcessorReportsModule } from '@pcs/processor-reports';
 import { ProcessorsModule } from '@pcs/processors';
 import { GatewayCallbackController } from './gateway-callback.controller';
 import { DLocalController } from './dlocal.controller';
 import { MercadoPagoController } from './mercado-pago.controller';
-import { ProcessorNotices } from './processor-notices';
 import { SandboxGatewayController } from './sandbox-gateway.controller';
 
 /**
@@ -16,8 +16,7 @@ import { SandboxGatewayController } from './sandbox-gateway.controller';
  * chargeback's to its dispute).
  */
 @Module({
-  imports: [ProcessorsModule, PaymentIntentsModule, DisputesModule],
-  providers: [ProcessorNotices],
+  imports: [ProcessorsModule, PaymentIntentsModule, DisputesModule, ProcessorReportsModule],
   controllers: [SandboxGatewayController, GatewayCallbackController, MercadoPagoController, DLocalController],
 })
 export class GatewayRoutesModule {}

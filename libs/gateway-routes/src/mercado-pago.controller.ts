@@ -4,7 +4,7 @@ import { PayerPage, Public } from '@pcs/http';
 import { MERCADO_PAGO, MercadoPagoNotifications, MercadoPagoRecords } from '@pcs/mercado-pago';
 import { PAGE_HEADERS, payerLanguage, renderProcessingPage } from '@pcs/pages';
 import { NotificationResult } from '@pcs/payment-intents';
-import { ProcessorNotices } from './processor-notices';
+import { ProcessorNotices } from '@pcs/processor-reports';
 import type { Response } from 'express';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

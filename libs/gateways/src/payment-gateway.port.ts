@@ -1,4 +1,5 @@
-import { Currency, DisputeReason, DomainError } from '@pcs/kernel';
+import { Currency, DisputeReason, DomainError, FundsFlow } from '@pcs/kernel';
+import type { EntityManager } from 'typeorm';
 
 /** A way of paying in a country, as the catalog names it: what a gateway is asked whether it collects. */
 export interface CollectionMethod {
@@ -79,6 +80,10 @@ export interface CardDetails {
   readonly cardType?: string;
   /** The gateway's own fee for the collection, minor units, when it reports one (contract §19: processorFeeAmount). */
   readonly processorFeeAmount?: number;
+  /** Its financing fee (interest-free installments), minor units, when it reports one: compared apart in reconciliation. */
+  readonly processorFinancingFeeAmount?: number;
+  /** When the processor releases the money (Mercado Pago's money_release_date), when it tells (contract §23). */
+  readonly releasedOn?: Date;
 }
 
 export interface ChargeOutcome extends CardDetails {
@@ -165,6 +170,14 @@ export interface DisputeReport {
   readonly status: 'NEEDS_RESPONSE' | 'UNDER_REVIEW' | 'WON' | 'LOST';
   /** The last moment evidence is taken, when the processor gives one. */
   readonly evidenceDueBy: Date | null;
+  /**
+   * CLAIM: the payer's claim at the processor (Mercado Pago's mediation), which
+   * the processor ends by refunding the payer (LOST) or releasing the money
+   * (WON); CHARGEBACK (the default): the payer's bank took it back.
+   */
+  readonly kind?: 'CHARGEBACK' | 'CLAIM';
+  /** Only news of a case already open (how a claim ended): never opens one. */
+  readonly updateOnly?: boolean;
 }
 
 /** One evidence file sent to a processor. */
@@ -175,12 +188,36 @@ export interface DisputeEvidenceFile {
 }
 
 /**
+ * A refund of a collection as its processor lists it (contract §23): ours
+ * (made through our API, known by its reference) or one made at the
+ * processor itself (its panel, its API used by someone else).
+ */
+export interface ProcessorRefund {
+  /** The processor's id of the refund. */
+  readonly reference: string;
+  /** Minor units of the collection's currency. */
+  readonly amount: number;
+  readonly currency: Currency;
+  readonly status: 'APPROVED' | 'PENDING' | 'REJECTED';
+}
+
+/**
  * What a gateway told in a verified notification, read into our terms by its
  * adapter (which checks it and reads the resource from the gateway itself):
- * news of a collection attempt or of a refund of ours, or nothing we act on.
+ * news of a collection attempt (its outcome, the refunds the processor lists
+ * on it, and a chargeback or claim it is under), of a refund of ours, or
+ * nothing we act on.
  */
 export type GatewayNotice =
-  | { readonly kind: 'CHARGE'; readonly payinId: string; readonly event: GatewayEvent }
+  | {
+      readonly kind: 'CHARGE';
+      readonly payinId: string;
+      readonly event: GatewayEvent;
+      /** Every refund the processor lists on the payment (ours among them), when it lists them. */
+      readonly refunds?: readonly ProcessorRefund[];
+      /** The chargeback or claim the payment is under (or one that ended), when the payment says so. */
+      readonly dispute?: DisputeReport;
+    }
   | {
       readonly kind: 'REFUND';
       readonly refundId: string;
@@ -222,6 +259,17 @@ export abstract class PaymentGateway {
   abstract readonly refundsManualConfirmations: boolean;
   /** Whether it charges a saved instrument without the payer (off-session); otherwise such a charge is refused before anything is written. */
   readonly chargesOffSession: boolean = true;
+  /**
+   * Whose account the merchant's payments at this gateway are collected
+   * into now (contract §23): the sandbox is the platform's own; a processor
+   * says what the merchant's connection says. Asked at each approval, which
+   * fixes it for that payin; inside a transaction, pass its manager.
+   */
+  fundsFlowOf(merchantId: string, manager?: EntityManager): Promise<FundsFlow> {
+    void merchantId;
+    void manager;
+    return Promise.resolve('PLATFORM');
+  }
   /** Whether it collects this method (a merchant may route a method name to it that it serves in one country only). */
   serves(method: CollectionMethod): boolean {
     void method;
@@ -266,6 +314,17 @@ export abstract class PaymentGateway {
   abstract refund(request: RefundRequest): Promise<RefundOutcome>;
   /** What became of our request `requestId` of `merchantId` (crash recovery, lost callbacks). */
   abstract lookup(requestId: string, merchantId: string): Promise<GatewayRequestStatus>;
+  /**
+   * What the processor says now of an approved collection of ours (`payinId`)
+   * — its status, its refunds, a chargeback or claim — as a notification
+   * would tell it (contract §23: reconciliation looks where no notification
+   * came). IGNORED for a gateway whose collections change only through us.
+   */
+  readPayment(merchantId: string, payinId: string): Promise<GatewayNotice> {
+    void merchantId;
+    void payinId;
+    return Promise.resolve({ kind: 'IGNORED' });
+  }
   /** Verifies a callback's authenticity and reads it; throws GATEWAY_CALLBACK_REJECTED otherwise. */
   abstract verifyCallback(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): GatewayEvent;
 }

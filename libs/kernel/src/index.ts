@@ -6,6 +6,7 @@ export * from './money/vat-rate';
 export * from './money/refundable';
 export * from './enumerations';
 export * from './disputes';
+export * from './funds-flow';
 export * from './errors/error-catalogue';
 export * from './errors/domain-error';
 export * from './paging';

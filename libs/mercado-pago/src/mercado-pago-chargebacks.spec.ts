@@ -1,4 +1,4 @@
-import { disputeNotice } from './mercado-pago-notifications';
+import { disputeNotice } from './mercado-pago-disputes';
 
 /** Mercado Pago's chargeback as its API reference shows it (the example of its "Manage chargebacks" guide). */
 const documented = {

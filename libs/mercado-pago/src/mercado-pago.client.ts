@@ -35,8 +35,12 @@ export interface MercadoPagoPayment {
   readonly payment_type_id?: string | null;
   readonly card?: { readonly last_four_digits?: string | null } | null;
   readonly date_approved?: string | null;
+  /** When Mercado Pago releases the money to the collector's available balance (contract §23). */
+  readonly money_release_date?: string | null;
   /** Mercado Pago's charges on the payment; `fee_payer` collector: what the seller pays (mercadopago_fee, financing_fee, …). */
   readonly fee_details?: readonly { readonly type?: string; readonly amount?: number; readonly fee_payer?: string }[] | null;
+  /** Every refund of the payment, ours and those made at Mercado Pago (its panel, its API by someone else). */
+  readonly refunds?: readonly MercadoPagoRefund[] | null;
 }
 
 /** A release report as Mercado Pago lists it (POST /v1/account/release_report, GET …/list). */

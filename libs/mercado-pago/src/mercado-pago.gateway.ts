@@ -1,32 +1,42 @@
+import type { EntityManager } from 'typeorm';
 import { Injectable } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
-import { currencyExponent, decimalToScaledInteger, DomainError, isCurrency, Money } from '@pcs/kernel';
+import { currencyExponent, decimalToScaledInteger, DomainError, FundsFlow, isCurrency, Money } from '@pcs/kernel';
 import { GatewayAccounts } from '@pcs/gateway-accounts';
 import {
   ChargeOutcome,
   CheckoutRequest,
   CheckoutSession,
   DisputeEvidenceFile,
+  DisputeReport,
   GatewayEvent,
   GatewayRequestStatus,
+  GatewayNotice,
   PaymentGateway,
+  ProcessorRefund,
   RefundOutcome,
   RefundRequest,
 } from '@pcs/gateways';
 import { MercadoPagoClient, MercadoPagoPayment, MercadoPagoRequestError } from './mercado-pago.client';
 import { MERCADO_PAGO, mercadoPagoCredentials } from './mercado-pago-account';
+import { claimOf, disputeNotice } from './mercado-pago-disputes';
 import { MercadoPagoRecords } from './persistence/mercado-pago-records.repository';
 
-/** Mercado Pago's payment statuses, as the attempt's outcome (contract §16). */
+/**
+ * Mercado Pago's payment statuses, as the attempt's outcome (contracts §16,
+ * §23). A refunded payment was collected (its refunds are news of their own);
+ * a payment charged back or under a claim (`in_mediation`) never counts as
+ * approved: a chargeback of an attempt we never saw approved ends it unpaid,
+ * a claim keeps it waiting for Mercado Pago's decision.
+ */
 export function outcomeOfPayment(payment: MercadoPagoPayment): GatewayEvent['outcome'] {
-  // Refunded or charged back later at Mercado Pago: it was collected; that never re-opens the intent.
   switch (payment.status) {
     case 'approved':
     case 'refunded':
-    case 'charged_back':
       return 'APPROVED';
     case 'rejected':
     case 'cancelled':
+    case 'charged_back':
       return 'REJECTED';
     default: // pending, in_process, authorized, in_mediation
       return 'PENDING';
@@ -36,28 +46,55 @@ export function outcomeOfPayment(payment: MercadoPagoPayment): GatewayEvent['out
 /**
  * A payment as the attempt's outcome: the event id is the payment and its
  * status, so the same news twice is applied once and a later status is news.
+ * An approval carries Mercado Pago's fee (financing apart) and the day it
+ * releases the money (`money_release_date`, contract §23).
  */
 export function eventOfPayment(payment: MercadoPagoPayment): GatewayEvent {
   const outcome = outcomeOfPayment(payment);
-  const processorFeeAmount = outcome === 'APPROVED' ? collectorFees(payment) : undefined;
+  const processorFeeAmount = outcome === 'APPROVED' ? collectorFees(payment, (type) => type !== 'financing_fee') : undefined;
+  const processorFinancingFeeAmount = outcome === 'APPROVED' ? collectorFees(payment, (type) => type === 'financing_fee') : undefined;
+  const released = outcome === 'APPROVED' && payment.money_release_date ? new Date(payment.money_release_date) : null;
   return {
     gateway: MERCADO_PAGO,
     eventId: `payment:${payment.id}:${payment.status}`,
     reference: String(payment.id),
     outcome,
-    error: outcome === 'REJECTED' ? `Mercado Pago: ${payment.status_detail ?? payment.status}` : undefined,
+    error:
+      outcome === 'REJECTED'
+        ? payment.status === 'charged_back'
+          ? 'Mercado Pago: charged back by the payer’s bank'
+          : `Mercado Pago: ${payment.status_detail ?? payment.status}`
+        : undefined,
     maskedPan: payment.card?.last_four_digits ? `************${payment.card.last_four_digits}` : undefined,
     ...(processorFeeAmount === undefined ? {} : { processorFeeAmount }),
+    ...(processorFinancingFeeAmount === undefined ? {} : { processorFinancingFeeAmount }),
+    ...(released && !Number.isNaN(released.getTime()) ? { releasedOn: released } : {}),
   };
+}
+
+/** The refunds Mercado Pago lists on a payment (contract §23), in minor units of its currency; none readable, none. */
+export function refundsOfPayment(payment: MercadoPagoPayment): ProcessorRefund[] {
+  const currency = payment.currency_id;
+  if (!currency || !isCurrency(currency)) return [];
+  return (payment.refunds ?? []).flatMap((refund) => {
+    const amount = typeof refund.amount === 'number' ? decimalToScaledInteger(refund.amount, currencyExponent(currency)) : null;
+    if (amount === null || amount <= 0 || refund.id === undefined) return [];
+    const status =
+      refund.status === 'approved' ? 'APPROVED' : refund.status === 'rejected' || refund.status === 'cancelled' ? 'REJECTED' : 'PENDING';
+    return [{ reference: String(refund.id), amount, currency, status } as const];
+  });
 }
 
 /**
  * What Mercado Pago charged the seller on a payment (its `fee_details` paid
- * by the collector), in minor units of the payment's currency; undefined when
- * it reported none (contract §19: processorFeeAmount, for margin reports).
+ * by the collector) of the types `counted`, in minor units of the payment's
+ * currency; undefined when it reported none (contract §19: processorFeeAmount,
+ * for margin reports; the financing fee is kept apart).
  */
-export function collectorFees(payment: MercadoPagoPayment): number | undefined {
-  const fees = (payment.fee_details ?? []).filter((fee) => fee.fee_payer === 'collector' && typeof fee.amount === 'number');
+export function collectorFees(payment: MercadoPagoPayment, counted: (type: string) => boolean = () => true): number | undefined {
+  const fees = (payment.fee_details ?? []).filter(
+    (fee) => fee.fee_payer === 'collector' && typeof fee.amount === 'number' && counted(fee.type ?? ''),
+  );
   const currency = payment.currency_id;
   if (fees.length === 0 || !currency || !isCurrency(currency)) return undefined;
   let total = 0;
@@ -95,6 +132,11 @@ export class MercadoPagoGateway extends PaymentGateway {
   readonly refundsManualConfirmations = true;
   /** Saved instruments are not charged at Mercado Pago here yet (contract §16): refused before anything is written. */
   override readonly chargesOffSession = false;
+
+  /** Whose account the merchant connected (contract §23): its own (MERCHANT, the default) or the business's (PLATFORM). */
+  override fundsFlowOf(merchantId: string, manager?: EntityManager): Promise<FundsFlow> {
+    return this.accounts.fundsFlowOf(merchantId, MERCADO_PAGO, manager);
+  }
 
   constructor(
     private readonly accounts: GatewayAccounts,
@@ -217,6 +259,43 @@ export class MercadoPagoGateway extends PaymentGateway {
     // A refund we hold no record of was never sent (the record is written before the request).
     if (!checkout) return { status: 'NOT_RECEIVED', reference: null };
     return { status: 'PENDING', reference: null };
+  }
+
+  /**
+   * What a payment of ours at Mercado Pago tells (contract §23): the
+   * attempt's outcome, every refund Mercado Pago lists on it, and the
+   * chargeback it is under (read with `GET /v1/chargebacks/:id`, which
+   * Mercado Pago documents to take the payment's id as well) or the claim it
+   * is in or left.
+   */
+  async newsOf(client: MercadoPagoClient, payinId: string, payment: MercadoPagoPayment): Promise<GatewayNotice> {
+    const refunds = refundsOfPayment(payment);
+    const dispute = payment.status === 'charged_back' ? await this.chargebackOf(client, payinId, payment) : claimOf(payment, payinId);
+    return {
+      kind: 'CHARGE',
+      payinId,
+      event: eventOfPayment(payment),
+      ...(refunds.length > 0 ? { refunds } : {}),
+      ...(dispute ? { dispute } : {}),
+    };
+  }
+
+  override async readPayment(merchantId: string, payinId: string): Promise<GatewayNotice> {
+    const client = await this.clientOf(merchantId);
+    const payment = decisive(await client.searchPayments(payinId));
+    return payment ? this.newsOf(client, payinId, payment) : { kind: 'UNKNOWN' };
+  }
+
+  private async chargebackOf(client: MercadoPagoClient, payinId: string, payment: MercadoPagoPayment): Promise<DisputeReport | undefined> {
+    try {
+      const chargeback = await client.getChargeback(String(payment.id));
+      const notice = disputeNotice(chargeback.id, chargeback, payinId);
+      return notice.kind === 'DISPUTE' ? notice.dispute : undefined;
+    } catch (error) {
+      // No case yet: the chargeback's own notification opens it.
+      if (error instanceof MercadoPagoRequestError && error.status === 404) return undefined;
+      throw error;
+    }
   }
 
   /** Notifications come through their own route (they need the merchant's secret); the generic callback route refuses them. */

@@ -7,6 +7,8 @@ import type { NewEvent } from '@pcs/events';
 import { Payin, PayinProps, PayinState } from './domain/payin';
 import { PayinFilters, PayinLedgerQueries, PayinSummaryRows } from './payin-ledger.queries';
 import { PayinRepository, RefundRecords } from './payin.repository';
+import type { ProcessorFinding } from './domain/processor-finding';
+import { ProcessorFindingRepository } from './processor-finding.repository';
 
 /**
  * The payins ledger, the context's one public service: its records are
@@ -21,6 +23,7 @@ export class PayinLedgerService {
     private readonly payins: PayinRepository,
     private readonly queries: PayinLedgerQueries,
     private readonly replica: ReadReplica,
+    private readonly findings: ProcessorFindingRepository,
   ) {}
 
   insert(manager: EntityManager, payin: Payin): Promise<void> {
@@ -72,6 +75,26 @@ export class PayinLedgerService {
   /** The intent's latest approved collection: what a refund goes back through. */
   latestApprovedCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null> {
     return this.payins.latestApprovedCharge(manager, paymentIntentId);
+  }
+
+  /** Every refund record of the intent (ours and the processor's), oldest first. */
+  refundsOf(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin[]> {
+    return this.payins.refundsOf(manager, paymentIntentId);
+  }
+
+  /** Keeps what a processor did beyond our records (contract §23), once: true when it is new (and so to be announced). */
+  recordFinding(manager: EntityManager, finding: ProcessorFinding): Promise<boolean> {
+    return this.findings.record(manager, finding);
+  }
+
+  /** The findings of an account no reconciliation run has shown yet. */
+  unreportedFindings(manager: EntityManager, merchantId: string, gateway: string): Promise<ProcessorFinding[]> {
+    return this.findings.unreported(manager, merchantId, gateway);
+  }
+
+  /** These findings are shown by run `runId` from now on. */
+  markFindingsReported(manager: EntityManager, findingIds: readonly string[], runId: string): Promise<void> {
+    return this.findings.markReported(manager, findingIds, runId);
   }
 
   /** The intent's latest collection attempt, whatever its state (the method the payer chose last). */

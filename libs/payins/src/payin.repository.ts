@@ -43,6 +43,8 @@ export abstract class PayinRepository {
   abstract openCheckoutSession(manager: EntityManager, paymentIntentId: PaymentIntentId, now: Date): Promise<Payin | null>;
   /** The intent's latest approved collection: what a refund goes back through. */
   abstract latestApprovedCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null>;
+  /** Every refund record of the intent, whatever its state or origin, oldest first. */
+  abstract refundsOf(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin[]>;
   /** The intent's latest collection attempt, whatever its state. */
   abstract latestCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null>;
   /** Payins waiting on a gateway whose time to ask it has come (crash recovery, lost callbacks). */

@@ -8,7 +8,8 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
  * object of refund events. `payoutRequestId` is the payout that swept its
  * balance transaction (the settlement context knows it; null otherwise).
  * Fees and net (contract §19): 0 until approved; a refund has no fee and a
- * negative net.
+ * negative net. `fundsFlow` (contract §23) is whose processor account
+ * collected it; a refund's `origin` who made it.
  */
 export function payinRepresentation(p: Readonly<PayinProps>, payoutRequestId: string | null = null) {
   const wire = (minor: number) => wireAmount(minor, p.currency);
@@ -39,6 +40,9 @@ export function payinRepresentation(p: Readonly<PayinProps>, payoutRequestId: st
     description: p.description,
     conceptCode: p.conceptCode,
     liquidationDate: iso(p.liquidationDate),
+    liquidationSource: approved && p.transactionType === 'PAYIN' ? p.liquidationSource : null,
+    fundsFlow: p.fundsFlow,
+    origin: p.transactionType === 'REFUND' ? (p.origin ?? 'API') : null,
     cancelledAt: iso(p.cancelledAt),
     cancellationReason: p.cancellationReason,
     createdAt: iso(p.createdAt),

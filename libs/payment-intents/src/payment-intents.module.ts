@@ -35,6 +35,7 @@ import { PaymentIntentOrmEntity } from './persistence/payment-intent.orm-entity'
 import { TypeOrmB2bCheckoutRepository } from './persistence/typeorm-b2b-checkout.repository';
 import { TypeOrmGatewayEventLog, TypeOrmPaymentIntentRepository } from './persistence/typeorm-payment-intent.repository';
 import { ReconciliationService } from './reconciliation/reconciliation.service';
+import { ProcessorRefunds } from './refunds/processor-refunds.service';
 import { RefundsService } from './refunds/refunds.service';
 
 /**
@@ -78,6 +79,7 @@ import { RefundsService } from './refunds/refunds.service';
     LinkCheckoutService,
     PaymentIntentQueriesService,
     RefundsService,
+    ProcessorRefunds,
     IntentDisputes,
     SessionExpiryService,
     ReconciliationService,

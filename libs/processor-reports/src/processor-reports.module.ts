@@ -1,18 +1,21 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CatalogModule } from '@pcs/catalog';
+import { DisputesModule } from '@pcs/disputes';
 import { EventsModule } from '@pcs/events';
 import { GatewaysModule } from '@pcs/gateways';
 import { JobsModule } from '@pcs/jobs';
 import { MerchantsModule } from '@pcs/merchants';
 import { PayinsModule } from '@pcs/payins';
+import { PaymentIntentsModule } from '@pcs/payment-intents';
 import { ReconciliationDiscrepancyOrmEntity, ReconciliationRunOrmEntity } from './persistence/reconciliation-run.orm-entity';
 import { TypeOrmReconciliationRunRepository } from './persistence/typeorm-reconciliation-runs.repository';
 import { ReconciliationRunRepository } from './reconciliation-runs.repository';
 import { ReconciliationRunsService } from './reconciliation-runs.service';
 import { ReconciliationWorkers } from './reconciliation-workers';
+import { ProcessorNotices } from './processor-notices';
 
-/** Reconciliation with the processors' reports (contract §19). */
+/** What processors tell: their notices (contract §23) and their reports, reconciled with our records (contract §19). */
 @Module({
   imports: [
     TypeOrmModule.forFeature([ReconciliationRunOrmEntity, ReconciliationDiscrepancyOrmEntity]),
@@ -22,9 +25,15 @@ import { ReconciliationWorkers } from './reconciliation-workers';
     JobsModule,
     MerchantsModule,
     PayinsModule,
+    PaymentIntentsModule,
+    DisputesModule,
   ],
-  providers: [{ provide: ReconciliationRunRepository, useClass: TypeOrmReconciliationRunRepository }, ReconciliationRunsService],
-  exports: [ReconciliationRunsService],
+  providers: [
+    { provide: ReconciliationRunRepository, useClass: TypeOrmReconciliationRunRepository },
+    ReconciliationRunsService,
+    ProcessorNotices,
+  ],
+  exports: [ReconciliationRunsService, ProcessorNotices],
 })
 export class ProcessorReportsModule {}
 

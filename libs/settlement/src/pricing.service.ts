@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService, CountryProcessor, FixedFees } from '@pcs/catalog';
 import { inTransaction } from '@pcs/database';
-import { Currency, MerchantId, Money, MoneyError, scaledIntegerToDecimal } from '@pcs/kernel';
+import { Currency, LiquidationSource, MerchantId, Money, MoneyError, scaledIntegerToDecimal } from '@pcs/kernel';
 import { MerchantCountryProcessorService } from '@pcs/merchants';
 import { DataSource, EntityManager } from 'typeorm';
 import { BusinessCalendar } from './domain/business-calendar';
@@ -16,6 +16,8 @@ export interface ApprovalTerms {
   readonly feeTaxAmount: number;
   /** When the money becomes available (the payin's liquidationDate). */
   readonly availableOn: Date;
+  /** PROCESSOR when availableOn is the processor's own release date (contract §23), CALENDAR when it is our delay. */
+  readonly liquidationSource: LiquidationSource;
 }
 
 /** The operator's change of a price (`pricing:set`): what is not given keeps its value. */
@@ -67,23 +69,30 @@ export class PricingService {
   /**
    * The terms of a collection approved at `approvedAt` for `received` through
    * a country processor: the merchant's price now, the country's tax on fees,
-   * and the processor's settlement delay in the country's business days. A
-   * collection with no processor (none today) pays nothing and is available
-   * at once. Safe inside the approval's transaction: prices are read through
-   * the process's memory (the approval writes none).
+   * and, unless the processor told its own release date (`releasedOn`:
+   * Mercado Pago's money_release_date; contract §23), the processor's
+   * settlement delay in the country's business days. A collection with no
+   * processor (none today) pays nothing and is available at once. Safe
+   * inside the approval's transaction: prices are read through the
+   * process's memory (the approval writes none).
    */
   async approvalTerms(
-    input: { merchantId: MerchantId; countryProcessorId: string | null; received: Money; approvedAt: Date },
+    input: { merchantId: MerchantId; countryProcessorId: string | null; received: Money; approvedAt: Date; releasedOn?: Date },
     manager: EntityManager = this.dataSource.manager,
   ): Promise<ApprovalTerms> {
     const [processor] = input.countryProcessorId ? await this.catalog.findCountryProcessors([input.countryProcessorId]) : [];
-    if (!processor) return { feeAmount: 0, feeTaxAmount: 0, availableOn: input.approvedAt };
+    const released = input.releasedOn && { availableOn: input.releasedOn, liquidationSource: 'PROCESSOR' as const };
+    if (!processor)
+      return { feeAmount: 0, feeTaxAmount: 0, ...(released ?? { availableOn: input.approvedAt, liquidationSource: 'CALENDAR' }) };
     const price = await this.priceOf(input.merchantId, processor, manager);
     const fees = feesOf(input.received, price, processor.country.feeTaxBp);
     return {
       feeAmount: fees.fee.minor,
       feeTaxAmount: fees.feeTax.minor,
-      availableOn: this.calendar.availableOn(calendarOf(processor.country), input.approvedAt, price.settlementDelayDays),
+      ...(released ?? {
+        availableOn: this.calendar.availableOn(calendarOf(processor.country), input.approvedAt, price.settlementDelayDays),
+        liquidationSource: 'CALENDAR',
+      }),
     };
   }
 

@@ -33,9 +33,13 @@ export class DLocalAccountController {
     @Param('merchantId', UuidParamPipe) merchantId: string,
     @Body() body: ConnectDLocalAccountDto,
   ): Promise<DLocalAccountResponse> {
-    const { xLogin, xTransKey, secretKey, paymentMethods } = body;
+    const { xLogin, xTransKey, secretKey, paymentMethods, fundsFlow } = body;
     return dlocalAccount(
-      await this.accounts.connect(caller, asMerchantId(merchantId), DLOCAL, { secrets: { xLogin, xTransKey, secretKey }, paymentMethods }),
+      await this.accounts.connect(caller, asMerchantId(merchantId), DLOCAL, {
+        secrets: { xLogin, xTransKey, secretKey },
+        paymentMethods,
+        fundsFlow,
+      }),
     );
   }
 
@@ -74,6 +78,7 @@ function dlocalAccount(view: GatewayAccountView): DLocalAccountResponse {
     provider: 'DLOCAL',
     merchantId: view.merchantId,
     paymentMethods: [...view.paymentMethods],
+    fundsFlow: view.fundsFlow,
     xLoginHint: view.xLoginHint,
     xTransKeyHint: view.xTransKeyHint,
     secretKeyHint: view.secretKeyHint,

@@ -33,11 +33,12 @@ export class GatewayAccountController {
     @Param('merchantId', UuidParamPipe) merchantId: string,
     @Body() body: ConnectMercadoPagoAccountDto,
   ): Promise<MercadoPagoAccountResponse> {
-    const { accessToken, webhookSecret, paymentMethods } = body;
+    const { accessToken, webhookSecret, paymentMethods, fundsFlow } = body;
     return mercadoPagoAccount(
       await this.accounts.connect(caller, asMerchantId(merchantId), MERCADO_PAGO, {
         secrets: { accessToken, webhookSecret },
         paymentMethods,
+        fundsFlow,
       }),
     );
   }
@@ -77,6 +78,7 @@ function mercadoPagoAccount(view: GatewayAccountView): MercadoPagoAccountRespons
     provider: 'MERCADO_PAGO',
     merchantId: view.merchantId,
     paymentMethods: [...view.paymentMethods],
+    fundsFlow: view.fundsFlow,
     accessTokenHint: view.accessTokenHint,
     createdAt: view.createdAt,
     updatedAt: view.updatedAt,

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Optional } from '@pcs/http';
-import { PaymentMethodName } from '@pcs/kernel';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsEnum, IsString, Matches } from 'class-validator';
+import { FUNDS_FLOWS, PaymentMethodName } from '@pcs/kernel';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsEnum, IsIn, IsString, Matches } from 'class-validator';
 
 /** 1–256 printable characters (contract §16). */
 const PRINTABLE = /^[\x20-\x7E]{1,256}$/;
@@ -39,6 +39,17 @@ export class ConnectMercadoPagoAccountDto {
   @ArrayMaxSize(50)
   @IsEnum(PaymentMethodName, { each: true })
   paymentMethods?: PaymentMethodName[];
+
+  @ApiPropertyOptional({
+    enum: FUNDS_FLOWS,
+    description:
+      'Whose account this is (contract §23). MERCHANT (the default for a new account): the merchant’s own; the processor pays the merchant, ' +
+      'and only our fee is owed (netted by payouts). PLATFORM: the business’s; the business holds the money and pays the merchant out. ' +
+      'Omitted on a replacement: the account keeps its flow. A change applies to payments approved afterwards.',
+  })
+  @Optional()
+  @IsIn(FUNDS_FLOWS, { message: `fundsFlow must be one of ${FUNDS_FLOWS.join(', ')}` })
+  fundsFlow?: 'PLATFORM' | 'MERCHANT';
 }
 
 /** Connects or replaces a merchant's dLocal account (contract §20): the credentials of dLocal's dashboard, Settings > Integration. */
@@ -79,4 +90,15 @@ export class ConnectDLocalAccountDto {
   @ArrayMaxSize(50)
   @IsEnum(PaymentMethodName, { each: true })
   paymentMethods?: PaymentMethodName[];
+
+  @ApiPropertyOptional({
+    enum: FUNDS_FLOWS,
+    description:
+      'Whose account this is (contract §23). MERCHANT (the default for a new account): the merchant’s own; the processor pays the merchant, ' +
+      'and only our fee is owed (netted by payouts). PLATFORM: the business’s; the business holds the money and pays the merchant out. ' +
+      'Omitted on a replacement: the account keeps its flow. A change applies to payments approved afterwards.',
+  })
+  @Optional()
+  @IsIn(FUNDS_FLOWS, { message: `fundsFlow must be one of ${FUNDS_FLOWS.join(', ')}` })
+  fundsFlow?: 'PLATFORM' | 'MERCHANT';
 }

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Currency, TransactionStatus } from '@pcs/kernel';
+import { Currency, FUNDS_FLOWS, LIQUIDATION_SOURCES, REFUND_ORIGINS, TransactionStatus } from '@pcs/kernel';
 
 class PersonResponse {
   @ApiProperty({ type: String, nullable: true }) lastName: string | null;
@@ -42,9 +42,28 @@ export class PayinResponse {
     format: 'date-time',
     nullable: true,
     description:
-      "When the money becomes available: approval plus the processor's settlement delay in the country's business days (start of that day, its time zone); a refund's approval",
+      "When the money becomes available: the processor's own release date where it reports one (Mercado Pago's money_release_date), otherwise approval plus the processor's settlement delay in the country's business days (start of that day, its time zone); a refund's approval",
   })
   liquidationDate: string | null;
+  @ApiProperty({
+    enum: LIQUIDATION_SOURCES,
+    nullable: true,
+    description: 'Where liquidationDate came from on an approved collection: the processor’s release date, or our business-day calendar',
+  })
+  liquidationSource: string | null;
+  @ApiProperty({
+    enum: FUNDS_FLOWS,
+    description:
+      'Whose processor account collected it (contract §23): PLATFORM, the business’s (its money is paid out by payouts); MERCHANT, the merchant’s own (the processor pays the merchant; only the fee is owed). A refund takes its collection’s',
+  })
+  fundsFlow: string;
+  @ApiProperty({
+    enum: REFUND_ORIGINS,
+    nullable: true,
+    description:
+      'Who made a refund: the APIs, the dashboard, a link’s page, or the processor itself (its panel or API); null on collections',
+  })
+  origin: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) cancelledAt: string | null;
   @ApiProperty({ type: String, nullable: true }) cancellationReason: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) createdAt: string | null;

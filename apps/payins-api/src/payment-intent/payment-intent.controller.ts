@@ -2,7 +2,7 @@ import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { ApiStandardErrors, CurrentCaller, ErrorResponse, Idempotent, OperationId, SignedController, UuidParamPipe } from '@pcs/http';
 import { asMerchantId, asPayerId, asPaymentInstrumentId, asPaymentIntentId, moneyFromWire, wireAmount } from '@pcs/kernel';
-import type { Caller } from '@pcs/kernel';
+import type { Caller, RefundOrigin } from '@pcs/kernel';
 import {
   FastPaymentIntentService,
   PaymentAttemptsService,
@@ -13,6 +13,7 @@ import {
 import { presentCountryProcessor } from '../catalog/catalog.presenter';
 import { toPayerRequest } from '../payer/dto/payer-request.dto';
 import { CreatePaymentIntentDto } from './dto/create-payment-intent.dto';
+import { ApiRefundOriginHeader, RefundOriginHeader } from './refund-origin.decorator';
 import { FastPaymentIntentDto, InitializePaymentDto, ManualRefundDto, RefundDto } from './dto/other-requests.dto';
 import { presentCreation, presentPaymentIntent } from './payment-intent.presenter';
 import {
@@ -181,6 +182,7 @@ export class PaymentIntentController {
     operationId: 'refundPaymentIntent',
   })
   @ApiOkResponse({ type: PaymentIntentResponse })
+  @ApiRefundOriginHeader()
   @ApiStandardErrors()
   @invalidState
   @keyReused
@@ -188,9 +190,10 @@ export class PaymentIntentController {
     @CurrentCaller() caller: Caller,
     @Param('paymentIntentId', UuidParamPipe) id: string,
     @Body() body: RefundDto,
+    @RefundOriginHeader() origin: RefundOrigin,
     @OperationId() operationId?: string,
   ): Promise<PaymentIntentResponse> {
-    return presentPaymentIntent(await this.refunds.refund(caller, asPaymentIntentId(id), body.requestedRefundAmount, operationId));
+    return presentPaymentIntent(await this.refunds.refund(caller, asPaymentIntentId(id), body.requestedRefundAmount, operationId, origin));
   }
 
   @Post(':paymentIntentId/manual-refund')
@@ -203,6 +206,7 @@ export class PaymentIntentController {
     operationId: 'manualRefundPaymentIntent',
   })
   @ApiOkResponse({ type: PaymentIntentResponse })
+  @ApiRefundOriginHeader()
   @ApiStandardErrors()
   @invalidState
   @keyReused
@@ -210,10 +214,11 @@ export class PaymentIntentController {
     @CurrentCaller() caller: Caller,
     @Param('paymentIntentId', UuidParamPipe) id: string,
     @Body() body: ManualRefundDto,
+    @RefundOriginHeader() origin: RefundOrigin,
     @OperationId() operationId?: string,
   ): Promise<PaymentIntentResponse> {
     return presentPaymentIntent(
-      await this.refunds.manualRefund(caller, asPaymentIntentId(id), body.status, body.requestedRefundAmount, operationId),
+      await this.refunds.manualRefund(caller, asPaymentIntentId(id), body.status, body.requestedRefundAmount, operationId, origin),
     );
   }
 }

@@ -1477,6 +1477,11 @@ export interface components {
              *     ]
              */
             paymentMethods?: ("VISA" | "MASTER_CARD" | "AMERICAN_EXPRESS" | "OCA" | "SANTANDER" | "HSBC" | "BBVA" | "ITAU" | "SCOTIABANK" | "BROU" | "PIX" | "APPLE_PAY" | "GOOGLE_WALLET" | "MERCADO_PAGO")[];
+            /**
+             * @description Whose account this is (contract §23). MERCHANT (the default for a new account): the merchant’s own; the processor pays the merchant, and only our fee is owed (netted by payouts). PLATFORM: the business’s; the business holds the money and pays the merchant out. Omitted on a replacement: the account keeps its flow. A change applies to payments approved afterwards.
+             * @enum {string}
+             */
+            fundsFlow?: "PLATFORM" | "MERCHANT";
         };
         MercadoPagoAccountResponse: {
             /** @enum {string} */
@@ -1484,6 +1489,11 @@ export interface components {
             /** Format: uuid */
             merchantId: string;
             paymentMethods: ("VISA" | "MASTER_CARD" | "AMERICAN_EXPRESS" | "OCA" | "SANTANDER" | "HSBC" | "BBVA" | "ITAU" | "SCOTIABANK" | "BROU" | "PIX" | "APPLE_PAY" | "GOOGLE_WALLET" | "MERCADO_PAGO")[];
+            /**
+             * @description Whose account this is (contract §23): the business’s (PLATFORM) or the merchant’s own (MERCHANT)
+             * @enum {string}
+             */
+            fundsFlow: "PLATFORM" | "MERCHANT";
             /**
              * @description … and the last 4 characters of the access token (only … for a token under 12 characters)
              * @example …6789
@@ -1509,6 +1519,11 @@ export interface components {
             secretKey: string;
             /** @description The payment methods collected through dLocal; each must be one the merchant offers and dLocal collects in one of its countries (docs/processors.md, "dLocal"). Default: all such methods. The rest stay where they were. */
             paymentMethods?: ("VISA" | "MASTER_CARD" | "AMERICAN_EXPRESS" | "OCA" | "SANTANDER" | "HSBC" | "BBVA" | "ITAU" | "SCOTIABANK" | "BROU" | "PIX" | "APPLE_PAY" | "GOOGLE_WALLET" | "MERCADO_PAGO")[];
+            /**
+             * @description Whose account this is (contract §23). MERCHANT (the default for a new account): the merchant’s own; the processor pays the merchant, and only our fee is owed (netted by payouts). PLATFORM: the business’s; the business holds the money and pays the merchant out. Omitted on a replacement: the account keeps its flow. A change applies to payments approved afterwards.
+             * @enum {string}
+             */
+            fundsFlow?: "PLATFORM" | "MERCHANT";
         };
         DLocalAccountResponse: {
             /** @enum {string} */
@@ -1516,6 +1531,11 @@ export interface components {
             /** Format: uuid */
             merchantId: string;
             paymentMethods: ("VISA" | "MASTER_CARD" | "AMERICAN_EXPRESS" | "OCA" | "SANTANDER" | "HSBC" | "BBVA" | "ITAU" | "SCOTIABANK" | "BROU" | "PIX" | "APPLE_PAY" | "GOOGLE_WALLET" | "MERCADO_PAGO")[];
+            /**
+             * @description Whose account this is (contract §23): the business’s (PLATFORM) or the merchant’s own (MERCHANT)
+             * @enum {string}
+             */
+            fundsFlow: "PLATFORM" | "MERCHANT";
             /**
              * @description … and the last 4 characters of the X-Login (only … under 12 characters)
              * @example …a1b2
@@ -2313,9 +2333,24 @@ export interface components {
             conceptCode: "PAYIN" | "REFUND" | "MANUAL_REFUND";
             /**
              * Format: date-time
-             * @description When the money becomes available: approval plus the processor's settlement delay in the country's business days (start of that day, its time zone); a refund's approval
+             * @description When the money becomes available: the processor's own release date where it reports one (Mercado Pago's money_release_date), otherwise approval plus the processor's settlement delay in the country's business days (start of that day, its time zone); a refund's approval
              */
             liquidationDate: string | null;
+            /**
+             * @description Where liquidationDate came from on an approved collection: the processor’s release date, or our business-day calendar
+             * @enum {string|null}
+             */
+            liquidationSource: "PROCESSOR" | "CALENDAR" | null;
+            /**
+             * @description Whose processor account collected it (contract §23): PLATFORM, the business’s (its money is paid out by payouts); MERCHANT, the merchant’s own (the processor pays the merchant; only the fee is owed). A refund takes its collection’s
+             * @enum {string}
+             */
+            fundsFlow: "PLATFORM" | "MERCHANT";
+            /**
+             * @description Who made a refund: the APIs, the dashboard, a link’s page, or the processor itself (its panel or API); null on collections
+             * @enum {string|null}
+             */
+            origin: "API" | "DASHBOARD" | "LINK" | "PROCESSOR" | null;
             /** Format: date-time */
             cancelledAt: string | null;
             cancellationReason: string | null;
@@ -2396,7 +2431,7 @@ export interface components {
             /** @enum {string} */
             currency: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
             /** @enum {string} */
-            type: "PAYIN" | "REFUND" | "CHARGEBACK" | "CHARGEBACK_REVERSAL" | "PAYOUT" | "PAYOUT_FAILURE" | "ADJUSTMENT";
+            type: "PAYIN" | "REFUND" | "FEE" | "CHARGEBACK" | "CHARGEBACK_REVERSAL" | "PAYOUT" | "PAYOUT_FAILURE" | "ADJUSTMENT";
             /** @description Major units, signed: money in is positive */
             amount: number;
             /** @description The fee and its tax (a payin’s), major units */
@@ -7040,6 +7075,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Who makes the refund, as the ledger will show it (`origin`): API (the default), DASHBOARD or LINK. */
+                "Refund-Origin"?: "API" | "DASHBOARD" | "LINK";
                 /** @description Up to 255 characters. Same key and body within 24 h: the first response again. Different body: 422. Still running: 409. A request interrupted by a failure can be retried with the same key after about a minute; it completes the work, never repeats it. */
                 "Idempotency-Key"?: string;
             };
@@ -7164,6 +7201,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Who makes the refund, as the ledger will show it (`origin`): API (the default), DASHBOARD or LINK. */
+                "Refund-Origin"?: "API" | "DASHBOARD" | "LINK";
                 /** @description Up to 255 characters. Same key and body within 24 h: the first response again. Different body: 422. Still running: 409. A request interrupted by a failure can be retried with the same key after about a minute; it completes the work, never repeats it. */
                 "Idempotency-Key"?: string;
             };
@@ -8465,7 +8504,7 @@ export interface operations {
                 limit?: number;
                 merchantId?: string;
                 currency?: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
-                type?: "PAYIN" | "REFUND" | "CHARGEBACK" | "CHARGEBACK_REVERSAL" | "PAYOUT" | "PAYOUT_FAILURE" | "ADJUSTMENT";
+                type?: "PAYIN" | "REFUND" | "FEE" | "CHARGEBACK" | "CHARGEBACK_REVERSAL" | "PAYOUT" | "PAYOUT_FAILURE" | "ADJUSTMENT";
                 /** @description The transactions a payout swept, and its own */
                 payoutId?: string;
                 /** @description On createdAt, inclusive; a date means from its start (UTC) */

@@ -21,6 +21,7 @@ import { Disputes1797200000000 } from './1797200000000-disputes';
 import { DashboardSecurity1797300000000 } from './1797300000000-dashboard-security';
 import { AuditChain1797400000000 } from './1797400000000-audit-chain';
 import { CredentialSecrets1797500000000 } from './1797500000000-credential-secrets';
+import { FundsFlow1797600000000 } from './1797600000000-funds-flow';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   DashboardSecurity1797300000000,
   AuditChain1797400000000,
   CredentialSecrets1797500000000,
+  FundsFlow1797600000000,
 ];

@@ -16,6 +16,8 @@ function opened(verdict: Partial<ProcessorVerdict> = {}): Dispute {
       amount: 10_000,
       processor: 'SANDBOX',
       processorReference: 'case-1',
+      fundsFlow: 'PLATFORM',
+      kind: 'CHARGEBACK',
       createdAt: now,
     },
     { status: 'NEEDS_RESPONSE', evidenceDueBy: later(60), reason: 'FRAUDULENT', ...verdict },

@@ -5,9 +5,13 @@ import {
   DisputeReason,
   DisputeStatus,
   DomainError,
+  FundsFlow,
   isClosedDispute,
   MerchantId,
 } from '@pcs/kernel';
+
+/** A chargeback (the payer's bank took it back) or a claim the payer opened at the processor (Mercado Pago's mediation). */
+export type DisputeKind = 'CHARGEBACK' | 'CLAIM';
 
 export type DisputeEventType = 'dispute.created' | 'dispute.updated' | 'dispute.won' | 'dispute.lost' | 'dispute.accepted';
 
@@ -38,6 +42,9 @@ export interface DisputeProps {
   evidenceDueBy: Date | null;
   readonly processor: DisputeProcessor;
   readonly processorReference: string;
+  /** Whose account the disputed payment was collected into (contract §23): in MERCHANT flow a dispute moves no balance money. */
+  readonly fundsFlow: FundsFlow;
+  readonly kind: DisputeKind;
   submittingUntil: Date | null;
   submittedAt: Date | null;
   closedAt: Date | null;

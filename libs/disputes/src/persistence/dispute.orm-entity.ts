@@ -15,6 +15,8 @@ export class DisputeOrmEntity {
   @Column({ name: 'evidence_due_by', type: 'timestamptz', nullable: true }) evidenceDueBy: Date | null;
   @Column({ type: 'text' }) processor: string;
   @Column({ name: 'processor_reference', type: 'varchar', length: 128 }) processorReference: string;
+  @Column({ name: 'funds_flow', type: 'text' }) fundsFlow: string;
+  @Column({ type: 'text' }) kind: string;
   @Column({ name: 'submitting_until', type: 'timestamptz', nullable: true }) submittingUntil: Date | null;
   @Column({ name: 'submitted_at', type: 'timestamptz', nullable: true }) submittedAt: Date | null;
   @Column({ name: 'closed_at', type: 'timestamptz', nullable: true }) closedAt: Date | null;

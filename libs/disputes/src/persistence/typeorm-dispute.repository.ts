@@ -7,6 +7,7 @@ import {
   DisputeProcessor,
   DisputeReason,
   DisputeStatus,
+  FundsFlow,
   Page,
   pageOffset,
   PageRequest,
@@ -15,7 +16,7 @@ import {
 import * as crypto from 'node:crypto';
 import { EntityManager, In } from 'typeorm';
 import { DisputeFilters, DisputeRepository, NewEvidence } from '../dispute.repository';
-import { Dispute, EvidenceFile } from '../domain/dispute';
+import { Dispute, DisputeKind, EvidenceFile } from '../domain/dispute';
 import { DisputeEvidenceOrmEntity, DisputeOrmEntity } from './dispute.orm-entity';
 
 function disputeFromRow(row: DisputeOrmEntity): Dispute {
@@ -27,6 +28,8 @@ function disputeFromRow(row: DisputeOrmEntity): Dispute {
     reason: row.reason as DisputeReason,
     status: row.status as DisputeStatus,
     processor: row.processor as DisputeProcessor,
+    fundsFlow: row.fundsFlow as FundsFlow,
+    kind: row.kind as DisputeKind,
   });
 }
 

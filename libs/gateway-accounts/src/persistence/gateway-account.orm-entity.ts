@@ -11,6 +11,8 @@ export class GatewayAccountOrmEntity {
   /** `…` and the last 4 characters of the fields the API shows a hint of. */
   @Column({ type: 'jsonb' }) hints: Record<string, string>;
   @Column({ name: 'payment_methods', type: 'text', array: true }) paymentMethods: string[];
+  /** Whose account it is (contract §23): PLATFORM (the business's) or MERCHANT (the merchant's own). */
+  @Column({ name: 'funds_flow', type: 'text' }) fundsFlow: 'PLATFORM' | 'MERCHANT';
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
 }

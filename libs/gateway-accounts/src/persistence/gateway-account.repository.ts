@@ -23,6 +23,19 @@ export class GatewayAccountRepository {
     return row?.provider ?? null;
   }
 
+  /** Whose account the merchant's account at the provider is; null when it has none. */
+  async fundsFlowOf(
+    merchantId: string,
+    provider: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<'PLATFORM' | 'MERCHANT' | null> {
+    const [row] = await manager.query<{ funds_flow: 'PLATFORM' | 'MERCHANT' }[]>(
+      `SELECT funds_flow FROM gateway_account WHERE merchant_id = $1 AND provider = $2`,
+      [merchantId, provider],
+    );
+    return row?.funds_flow ?? null;
+  }
+
   /** The merchants with an account at the provider. */
   async merchantsOf(provider: string): Promise<string[]> {
     const rows = await this.dataSource.manager.find(GatewayAccountOrmEntity, {

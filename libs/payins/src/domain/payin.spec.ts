@@ -26,6 +26,7 @@ const open = () =>
     paymentIntentInitiator: 'PAYER',
     sessionExpiresAt: null,
     reconcileAt: null,
+    fundsFlow: 'PLATFORM',
     createdAt: now,
   });
 
@@ -33,7 +34,8 @@ describe('Payin', () => {
   it('fixes the fees and availability an approval brings; a refund has no fee and is available at once', () => {
     const availableOn = new Date('2026-11-24T03:00:00Z');
     const payin = open();
-    expect(payin.approve('approved', now, { feeAmount: 548, feeTaxAmount: 121, availableOn }, { processorFeeAmount: 400 })).toBe(true);
+    const terms = { feeAmount: 548, feeTaxAmount: 121, availableOn, liquidationSource: 'PROCESSOR', fundsFlow: 'MERCHANT' } as const;
+    expect(payin.approve('approved', now, terms, { processorFeeAmount: 400 })).toBe(true);
     expect(payin.snapshot()).toMatchObject({
       status: 'APPROVED',
       receivedAmount: 12200,
@@ -42,10 +44,29 @@ describe('Payin', () => {
       feeTaxAmount: 121,
       processorFeeAmount: 400,
       liquidationDate: availableOn,
+      liquidationSource: 'PROCESSOR',
+      fundsFlow: 'MERCHANT',
     });
     const refund = Payin.open({ ...open().snapshot(), transactionId: 'r', transactionType: 'REFUND', conceptCode: 'REFUND' });
-    refund.approve('refunded', now, { feeAmount: 548, feeTaxAmount: 121, availableOn });
-    expect(refund.snapshot()).toMatchObject({ feeAmount: 0, feeTaxAmount: 0, liquidationDate: now });
+    refund.approve('refunded', now, terms);
+    expect(refund.snapshot()).toMatchObject({ feeAmount: 0, feeTaxAmount: 0, liquidationDate: now, fundsFlow: 'PLATFORM' });
+  });
+
+  it('records a refund the processor made itself approved at once, under its reference; only a processor refund may be so recorded', () => {
+    const api = Payin.open({ ...open().snapshot(), transactionId: 'r1', transactionType: 'REFUND', conceptCode: 'REFUND', origin: 'API' });
+    expect(api.recordFromProcessor('mp-1', now, null)).toBe(false);
+    expect(api.status).toBe(TransactionStatus.PENDING);
+    const made = Payin.open({
+      ...open().snapshot(),
+      transactionId: 'r2',
+      transactionType: 'REFUND',
+      conceptCode: 'REFUND',
+      origin: 'PROCESSOR',
+    });
+    expect(made.recordFromProcessor('mp-2', now, 'd-1')).toBe(true);
+    expect(made.snapshot()).toMatchObject({ status: 'APPROVED', externalId: 'mp-2', settlesDisputeId: 'd-1', receivedAmount: 12200 });
+    expect(made.pullRefundEvents()).toEqual(['refund.created', 'refund.succeeded']);
+    expect(made.recordFromProcessor('mp-2', now, null)).toBe(false);
   });
 
   it('absorbs anything applied after a final state: nothing changes twice', () => {

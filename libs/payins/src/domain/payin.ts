@@ -4,7 +4,16 @@
  * Over 300 lines because every status and amount rule of a record, from a
  * gateway's answer to settlement's fields, belongs to the one aggregate.
  */
-import { BusinessId, Currency, MerchantId, PaymentIntentId, TransactionStatus } from '@pcs/kernel';
+import {
+  BusinessId,
+  Currency,
+  FundsFlow,
+  LiquidationSource,
+  MerchantId,
+  PaymentIntentId,
+  RefundOrigin,
+  TransactionStatus,
+} from '@pcs/kernel';
 
 export type TransactionType = 'PAYIN' | 'REFUND';
 export type ConceptCode = 'PAYIN' | 'REFUND' | 'MANUAL_REFUND';
@@ -53,6 +62,20 @@ export interface PayinProps {
   feeTaxAmount: number;
   /** The processor's own fee when it reports one (margin reports; never charged to the merchant). */
   processorFeeAmount: number | null;
+  /** The processor's financing fee (interest-free installments) when it reports one; compared apart in reconciliation. */
+  processorFinancingFeeAmount: number | null;
+  /**
+   * Whose processor account collected it (contract §23), fixed at approval
+   * (a refund takes its collection's): PLATFORM money enters the balance,
+   * MERCHANT money never does (the merchant owes only our fee).
+   */
+  fundsFlow: FundsFlow;
+  /** Where liquidationDate came from once approved: the processor's release date, or our calendar. */
+  liquidationSource: LiquidationSource | null;
+  /** Who made a refund (REFUND rows; null on collections). */
+  readonly origin: RefundOrigin | null;
+  /** The lost claim a processor-side refund settled: its money left with the dispute's debit, so the refund moves none. */
+  settlesDisputeId: string | null;
   cancelledAt: Date | null;
   cancellationReason: string | null;
   /** When to ask the gateway about this payin if nothing has been heard (null: not waiting on a gateway). */
@@ -80,13 +103,22 @@ export type NewPayin = Omit<
   | 'feeAmount'
   | 'feeTaxAmount'
   | 'processorFeeAmount'
+  | 'processorFinancingFeeAmount'
+  | 'liquidationSource'
+  | 'origin'
+  | 'settlesDisputeId'
   | 'cancelledAt'
   | 'cancellationReason'
   | 'updatedAt'
   | 'maskedPan'
   | 'cardType'
   | 'confirmedByOperation'
-> & { maskedPan?: string | null; cardType?: string | null; manualRefundStatus?: ManualRefundStatus | null };
+> & {
+  maskedPan?: string | null;
+  cardType?: string | null;
+  manualRefundStatus?: ManualRefundStatus | null;
+  origin?: RefundOrigin | null;
+};
 
 /** The longest a payin waiting on a gateway goes without being asked about. */
 const MAX_RECONCILE_INTERVAL_MS = 60 * 60 * 1000;
@@ -100,6 +132,10 @@ export interface ApprovalTerms {
   readonly feeAmount: number;
   readonly feeTaxAmount: number;
   readonly availableOn: Date;
+  /** Whether availableOn is the processor's own release date or our calendar's. */
+  readonly liquidationSource: LiquidationSource;
+  /** Whose account collected it (contract §23): fixed for good with the approval. */
+  readonly fundsFlow: FundsFlow;
 }
 
 /** What a gateway reported with an approval. */
@@ -108,6 +144,8 @@ export interface ApprovalDetails {
   readonly cardType?: string;
   /** The processor's own fee, minor units. */
   readonly processorFeeAmount?: number;
+  /** The processor's financing fee, minor units. */
+  readonly processorFinancingFeeAmount?: number;
 }
 
 /**
@@ -134,6 +172,7 @@ export class Payin {
         maskedPan: null,
         cardType: null,
         manualRefundStatus: null,
+        origin: null,
         ...input,
         status: TransactionStatus.PENDING,
         externalStatus: null,
@@ -143,6 +182,9 @@ export class Payin {
         feeAmount: 0,
         feeTaxAmount: 0,
         processorFeeAmount: null,
+        processorFinancingFeeAmount: null,
+        liquidationSource: null,
+        settlesDisputeId: null,
         cancelledAt: null,
         cancellationReason: null,
         confirmedByOperation: null,
@@ -278,13 +320,31 @@ export class Payin {
     this.props.feeAmount = charged ? terms.feeAmount : 0;
     this.props.feeTaxAmount = charged ? terms.feeTaxAmount : 0;
     this.props.liquidationDate = charged ? terms.availableOn : now;
+    if (charged) {
+      this.props.liquidationSource = terms.liquidationSource;
+      this.props.fundsFlow = terms.fundsFlow;
+    }
     this.props.processorFeeAmount = details?.processorFeeAmount ?? this.props.processorFeeAmount;
+    this.props.processorFinancingFeeAmount = details?.processorFinancingFeeAmount ?? this.props.processorFinancingFeeAmount;
     this.props.maskedPan = details?.maskedPan ?? this.props.maskedPan;
     this.props.cardType = details?.cardType ?? this.props.cardType;
     if (this.props.manualRefundStatus) this.props.manualRefundStatus = 'MANUAL_REFUND_CONFIRMED';
     this.finish();
     this.sync(externalStatus, now);
     return true;
+  }
+
+  /**
+   * A refund the processor made itself (contract §23: its panel, its API used
+   * by someone else), found in its news: approved as made there, under the
+   * processor's reference. One that ended a claim the merchant lost
+   * (`settlesDisputeId`) moves no money of its own: the dispute's debit took it.
+   */
+  recordFromProcessor(reference: string, now: Date, settlesDisputeId: string | null): boolean {
+    if (this.props.transactionType !== 'REFUND' || this.props.origin !== 'PROCESSOR') return false;
+    this.bindGatewayReference(reference, null, now);
+    this.props.settlesDisputeId = settlesDisputeId;
+    return this.approve('refunded at the processor', now);
   }
 
   reject(externalStatus: string, now: Date): boolean {

@@ -1,4 +1,13 @@
-import { asBusinessId, asMerchantId, asPaymentIntentId, Currency, TransactionStatus } from '@pcs/kernel';
+import {
+  asBusinessId,
+  asMerchantId,
+  asPaymentIntentId,
+  Currency,
+  FundsFlow,
+  LiquidationSource,
+  RefundOrigin,
+  TransactionStatus,
+} from '@pcs/kernel';
 import { ConceptCode, ManualRefundStatus, Payin, PaymentIntentInitiator, TransactionType } from '../domain/payin';
 import { PayinOrmEntity } from './payin.orm-entity';
 
@@ -14,6 +23,9 @@ export function payinFromRow(row: PayinOrmEntity): Payin {
     manualRefundStatus: row.manualRefundStatus as ManualRefundStatus | null,
     currency: row.currency as Currency,
     paymentIntentInitiator: row.paymentIntentInitiator as PaymentIntentInitiator,
+    fundsFlow: row.fundsFlow as FundsFlow,
+    liquidationSource: row.liquidationSource as LiquidationSource | null,
+    origin: row.origin as RefundOrigin | null,
   });
 }
 

@@ -36,6 +36,12 @@ export class PayinOrmEntity {
   @Column({ name: 'fee_tax_amount', type: 'bigint', transformer: bigintTransformer }) feeTaxAmount: number;
   @Column({ name: 'processor_fee_amount', type: 'bigint', nullable: true, transformer: bigintTransformer }) processorFeeAmount:
     number | null;
+  @Column({ name: 'processor_financing_fee_amount', type: 'bigint', nullable: true, transformer: bigintTransformer })
+  processorFinancingFeeAmount: number | null;
+  @Column({ name: 'funds_flow', type: 'text' }) fundsFlow: string;
+  @Column({ name: 'liquidation_source', type: 'text', nullable: true }) liquidationSource: string | null;
+  @Column({ type: 'text', nullable: true }) origin: string | null;
+  @Column({ name: 'settles_dispute_id', type: 'uuid', nullable: true }) settlesDisputeId: string | null;
   @Column({ name: 'cancelled_at', type: 'timestamptz', nullable: true }) cancelledAt: Date | null;
   @Column({ name: 'cancellation_reason', type: 'text', nullable: true }) cancellationReason: string | null;
   @Column({ name: 'reconcile_at', type: 'timestamptz', nullable: true }) reconcileAt: Date | null;

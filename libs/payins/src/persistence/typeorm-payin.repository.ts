@@ -204,6 +204,12 @@ export class TypeOrmPayinRepository extends PayinRepository {
     return row ? payinFromRow(row) : null;
   }
 
+  async refundsOf(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin[]> {
+    // Served by payin_intent_idx (payment_intent_id, created_at).
+    const rows = await manager.find(PayinOrmEntity, { where: { paymentIntentId, transactionType: 'REFUND' }, order: { createdAt: 'ASC' } });
+    return rows.map(payinFromRow);
+  }
+
   async latestCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null> {
     // Served by payin_intent_idx (payment_intent_id, created_at).
     const row = await manager.findOne(PayinOrmEntity, {

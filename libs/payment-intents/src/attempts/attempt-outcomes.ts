@@ -60,21 +60,30 @@ export class AttemptOutcomes {
       changed = payin.schedule('pending', now, this.settings.gateway.reconcileAfterSeconds * 1000);
       if (changed && intent.status === 'REQUIRES_ACTION') intent.markProcessing(now);
     } else if (event.outcome === 'APPROVED') {
-      // Fixed for good with the approval (contract §19): the merchant's price now, and when the money becomes available.
+      // Fixed for good with the approval (contracts §19, §23): the merchant's price now, when the money becomes available
+      // (the processor's release date where it tells one), and whose account collected it.
       const terms = await this.pricing.approvalTerms(
         {
           merchantId: p.merchantId,
           countryProcessorId: p.countryProcessorId,
           received: Money.ofMinor(p.amount, p.currency),
           approvedAt: now,
+          releasedOn: event.releasedOn,
         },
         manager,
       );
-      changed = payin.approve('approved', now, terms, {
-        maskedPan: event.maskedPan,
-        cardType: event.cardType,
-        processorFeeAmount: event.processorFeeAmount,
-      });
+      const fundsFlow = p.gateway ? await this.gateways.get(p.gateway).fundsFlowOf(p.merchantId, manager) : 'PLATFORM';
+      changed = payin.approve(
+        'approved',
+        now,
+        { ...terms, fundsFlow },
+        {
+          maskedPan: event.maskedPan,
+          cardType: event.cardType,
+          processorFeeAmount: event.processorFeeAmount,
+          processorFinancingFeeAmount: event.processorFinancingFeeAmount,
+        },
+      );
       if (changed && (intent.status === 'REQUIRES_ACTION' || intent.status === 'PROCESSING')) {
         intent.succeed(event.reference, now);
         validated = true;
@@ -109,7 +118,7 @@ export class AttemptOutcomes {
       if (!intent || !locked || locked.isFinal || locked.snapshot().paymentIntentId !== intent.id) return;
       const bound = !locked.snapshot().externalId;
       if (bound) locked.bindGatewayReference(outcome.reference, null, new Date());
-      const { status, error, maskedPan, cardType, processorFeeAmount } = outcome;
+      const { status, error, maskedPan, cardType, processorFeeAmount, processorFinancingFeeAmount, releasedOn } = outcome;
       const changed = await this.apply(
         manager,
         intent,
@@ -123,6 +132,8 @@ export class AttemptOutcomes {
           maskedPan,
           cardType,
           processorFeeAmount,
+          processorFinancingFeeAmount,
+          releasedOn,
         },
         outcome,
       );

@@ -6,7 +6,7 @@ import { MerchantService } from '@pcs/merchants';
 import { PayerService } from '@pcs/payers';
 import { ConceptCode, Payin, PaymentIntentInitiator } from '@pcs/payins';
 import { PaymentInstrumentService } from '@pcs/payment-instruments';
-import { Money } from '@pcs/kernel';
+import { FundsFlow, Money, RefundOrigin } from '@pcs/kernel';
 import { EntityManager } from 'typeorm';
 import { PaymentIntent } from '../domain/payment-intent';
 
@@ -24,11 +24,16 @@ export class PaymentAttemptParties {
     private readonly settings: RuntimeSettings,
   ) {}
 
-  /** A PAYIN record for a collection attempt (PENDING), naming the intent's payer (`payer` when the caller holds it, else read). */
+  /**
+   * A PAYIN record for a collection attempt (PENDING), naming the intent's
+   * payer (`payer` when the caller holds it, else read). `fundsFlow` is whose
+   * account the gateway collects into now; the approval fixes it for good.
+   */
   async newAttempt(
     manager: EntityManager,
     intent: PaymentIntent,
     processor: CountryProcessor,
+    fundsFlow: FundsFlow,
     initiator: PaymentIntentInitiator,
     transactionId: string,
     now: Date,
@@ -37,13 +42,24 @@ export class PaymentAttemptParties {
     const { payerId } = intent.snapshot();
     const named = payer ?? (payerId ? await this.payers.findById(payerId, manager) : null);
     const person = { firstName: named?.firstName ?? null, lastName: named?.lastName ?? null };
-    return this.record(manager, intent, { transactionId, processor, initiator, concept: 'PAYIN', amount: intent.total, person, now });
+    return this.record(manager, intent, {
+      transactionId,
+      processor,
+      initiator,
+      concept: 'PAYIN',
+      amount: intent.total,
+      person,
+      fundsFlow,
+      origin: null,
+      now,
+    });
   }
 
   /**
-   * A REFUND record (PENDING) of `amount`. It pays back the payer of the
-   * approved collection `charge`, named as that record names them (read with
-   * the intent: no read of the payer).
+   * A REFUND record (PENDING) of `amount`, made by `origin`. It pays back the
+   * payer of the approved collection `charge`, named as that record names
+   * them (read with the intent: no read of the payer), in that collection's
+   * funds flow (contract §23).
    */
   async newRefund(
     manager: EntityManager,
@@ -52,11 +68,22 @@ export class PaymentAttemptParties {
     transactionId: string,
     amount: Money,
     concept: ConceptCode,
+    origin: RefundOrigin,
     now: Date,
   ): Promise<Payin> {
     const paid = charge?.snapshot();
     const person = { firstName: paid?.personFirstName ?? null, lastName: paid?.personLastName ?? null };
-    return this.record(manager, intent, { transactionId, processor: null, initiator: 'MERCHANT', concept, amount, person, now });
+    return this.record(manager, intent, {
+      transactionId,
+      processor: null,
+      initiator: 'MERCHANT',
+      concept,
+      amount,
+      person,
+      fundsFlow: paid?.fundsFlow ?? 'PLATFORM',
+      origin,
+      now,
+    });
   }
 
   /** The intent's payer as a gateway that verifies payers needs them (contract §20); nulls where the record has nothing. */
@@ -111,6 +138,8 @@ export class PaymentAttemptParties {
       concept: ConceptCode;
       amount: Money;
       person: { firstName: string | null; lastName: string | null };
+      fundsFlow: FundsFlow;
+      origin: RefundOrigin | null;
       now: Date;
     },
   ): Promise<Payin> {
@@ -150,6 +179,8 @@ export class PaymentAttemptParties {
           ? new Date(input.now.getTime() + this.settings.gateway.reconcileAfterSeconds * 1000)
           : null,
       manualRefundStatus: input.concept === 'MANUAL_REFUND' ? 'MANUAL_REFUND_PENDING' : null,
+      fundsFlow: input.fundsFlow,
+      origin: input.origin,
       createdAt: input.now,
     });
   }

@@ -128,7 +128,16 @@ export class PaymentAttemptsService {
           old.cancel('replaced by a new payment attempt', now);
           await this.ledger.save(manager, old);
         }
-        const payin = await this.parties.newAttempt(manager, intent, { ...processor, gateway: gateway.name }, 'PAYER', payinId, now);
+        const fundsFlow = await gateway.fundsFlowOf(intent.snapshot().merchantId, manager);
+        const payin = await this.parties.newAttempt(
+          manager,
+          intent,
+          { ...processor, gateway: gateway.name },
+          fundsFlow,
+          'PAYER',
+          payinId,
+          now,
+        );
         if (!checkout) {
           // The gateway may hold a payment nobody can reach: asked about by our id until it says how it ended.
           if (lost?.reference) payin.bindGatewayReference(lost.reference, null, now);

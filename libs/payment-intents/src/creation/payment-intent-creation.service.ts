@@ -158,7 +158,17 @@ export class PaymentIntentCreationService {
         if (!gateway.chargesOffSession) throw new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: gateway.displayName });
         intent.startOffSessionCharge(now);
         await this.intents.insert(manager, intent);
-        attempt = await this.parties.newAttempt(manager, intent, processor, 'MERCHANT', crypto.randomUUID(), now, payer.snapshot());
+        const fundsFlow = await gateway.fundsFlowOf(merchantId, manager);
+        attempt = await this.parties.newAttempt(
+          manager,
+          intent,
+          processor,
+          fundsFlow,
+          'MERCHANT',
+          crypto.randomUUID(),
+          now,
+          payer.snapshot(),
+        );
         await this.ledger.insert(manager, attempt);
       } else {
         await this.intents.insert(manager, intent);

@@ -32,6 +32,10 @@ export interface IntentDispute {
   readonly status: DisputeStatus;
   /** Minor units. */
   readonly amount: number;
+  /** A claim at the processor (Mercado Pago's mediation) rather than a bank's chargeback. */
+  readonly claim?: boolean;
+  /** A lost claim the processor ended by refunding the payer: that refund holds its amount now, not the dispute. */
+  readonly settledByRefund?: boolean;
 }
 
 /** States from which money may still move towards collection. */

@@ -120,10 +120,47 @@ export class PaymentIntent {
     if (this.props.receivedAmount === 0) throw this.invalid();
     const known = this.props.disputes.some((d) => d.disputeId === dispute.disputeId);
     this.props.disputes = known
-      ? this.props.disputes.map((d) => (d.disputeId === dispute.disputeId ? { ...dispute } : d))
+      ? this.props.disputes.map((d) => (d.disputeId === dispute.disputeId ? { ...dispute, settledByRefund: d.settledByRefund } : d))
       : [...this.props.disputes, { ...dispute }];
-    this.props.disputedAmount = this.props.disputes.filter((d) => disputeHoldsAmount(d.status)).reduce((sum, d) => sum + d.amount, 0);
+    this.holdDisputed();
     this.touch(now);
+  }
+
+  /**
+   * A refund the processor made itself (contract §23), recorded as it was
+   * made: the payer has the money back whatever our records allowed. What it
+   * takes beyond what was still refundable is returned as `beyond` (minor
+   * units) for the caller to report; the refunded amount never passes what
+   * was received. A refund that ends a claim the merchant lost
+   * (`settlesClaim`) is that claim's money: the dispute stops holding it and
+   * the refund holds it instead, so nothing is held twice. Collected
+   * payments only (a refund of a payment never collected here is a
+   * discrepancy, not a refund).
+   */
+  recordProcessorRefund(amount: Money, now: Date, settlesClaim: string | null = null): { beyond: number } {
+    this.require(['SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED']);
+    if (amount.currency !== this.props.currency || amount.minor <= 0)
+      throw new MoneyError('NOT_POSITIVE', 'a refund is a positive amount in the intent’s currency');
+    if (settlesClaim)
+      this.props.disputes = this.props.disputes.map((d) => (d.disputeId === settlesClaim ? { ...d, settledByRefund: true } : d));
+    this.holdDisputed();
+    const beyond = Math.max(0, amount.minor - this.refundable.minor);
+    this.props.refundedAmount = Math.min(this.props.receivedAmount, this.props.refundedAmount + amount.minor);
+    this.settleRefundStatus(now);
+    this.changes.push(this.props.status === 'REFUNDED' ? 'payment_intent.refunded' : 'payment_intent.partially_refunded');
+    return { beyond };
+  }
+
+  /** A lost claim of exactly `amount` that no refund settled yet: the one a processor's refund of that amount ends. */
+  claimSettledBy(amount: number): string | null {
+    return this.props.disputes.find((d) => d.claim && d.status === 'LOST' && !d.settledByRefund && d.amount === amount)?.disputeId ?? null;
+  }
+
+  /** What the disputes hold: every one not won, but a claim a refund settled. */
+  private holdDisputed(): void {
+    this.props.disputedAmount = this.props.disputes
+      .filter((d) => disputeHoldsAmount(d.status) && !d.settledByRefund)
+      .reduce((sum, d) => sum + d.amount, 0);
   }
 
   /** Initialize at a gateway (operation 21): the payer must act at the gateway's page. Again from REQUIRES_ACTION replaces the attempt. */

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { PaymentNotice } from '@pcs/gateways';
+import { PaymentNotice, ProcessorRefund } from '@pcs/gateways';
 import { PayinLedgerService } from '@pcs/payins';
 import { DataSource } from 'typeorm';
+import { ProcessorRefunds } from '../refunds/processor-refunds.service';
 import { RefundsService } from '../refunds/refunds.service';
 import { GatewayEventsService } from './gateway-events.service';
 
@@ -22,6 +23,7 @@ export class GatewayNotifications {
     private readonly ledger: PayinLedgerService,
     private readonly events: GatewayEventsService,
     private readonly refunds: RefundsService,
+    private readonly processorRefunds: ProcessorRefunds,
   ) {}
 
   async apply(merchantId: string, gateway: string, notice: PaymentNotice): Promise<NotificationResult> {
@@ -37,5 +39,18 @@ export class GatewayNotifications {
     }
     if (r.transactionType !== 'REFUND') return 'unknown';
     return this.refunds.settleFromGateway(record, gateway, notice);
+  }
+
+  /**
+   * The refunds a processor lists on the payment of our attempt `payinId`
+   * (contract §23): those made at the processor itself are recorded once.
+   */
+  applyProcessorRefunds(
+    merchantId: string,
+    gateway: string,
+    payinId: string,
+    refunds: readonly ProcessorRefund[],
+  ): Promise<NotificationResult> {
+    return this.processorRefunds.apply(merchantId, gateway, payinId, refunds);
   }
 }

@@ -10,7 +10,7 @@ import { inTransaction, isUniqueViolation } from '@pcs/database';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { GatewayNotice, GatewayRegistry, PaymentGateway, RefundOutcome, RefundRequest } from '@pcs/gateways';
 import { RuntimeSettings } from '@pcs/config';
-import { Caller, DomainError, ManualRefundStatus, Money, moneyFromWire, PaymentIntentId, tenantScope } from '@pcs/kernel';
+import { Caller, DomainError, ManualRefundStatus, Money, moneyFromWire, PaymentIntentId, RefundOrigin, tenantScope } from '@pcs/kernel';
 import { Payin, PayinLedgerService, PayinState, RefundRecords } from '@pcs/payins';
 import { CatalogService } from '@pcs/catalog';
 import * as crypto from 'node:crypto';
@@ -77,7 +77,13 @@ export class RefundsService {
    * from the request's Idempotency-Key, when it has one) names the refund: a
    * refund already recorded under it is carried on, not made twice.
    */
-  async refund(caller: Caller, paymentIntentId: PaymentIntentId, requestedAmount?: number, operationId?: string): Promise<PaymentIntent> {
+  async refund(
+    caller: Caller,
+    paymentIntentId: PaymentIntentId,
+    requestedAmount?: number,
+    operationId?: string,
+    origin: RefundOrigin = 'API',
+  ): Promise<PaymentIntent> {
     const refundId = operationId ?? crypto.randomUUID();
     const { intent, result } = await this.decideAndWrite(caller, paymentIntentId, operationId, async (manager, intent, records, now) => {
       const earlier = records.byOperation;
@@ -88,7 +94,7 @@ export class RefundsService {
       const amount = intent.reserveRefund(amountOf(intent, requestedAmount), now);
       // Found before anything is written: a refund goes back through the approved collection's gateway.
       const route = await this.routeOf(records.charge, refundId);
-      const refund = await this.parties.newRefund(manager, intent, records.charge, refundId, amount, 'REFUND', now);
+      const refund = await this.parties.newRefund(manager, intent, records.charge, refundId, amount, 'REFUND', origin, now);
       return { reserved: { inserts: [refund] }, result: { refund, route } };
     });
     const answer = result.route && (await this.sendToGateway(result.refund, result.route));
@@ -111,6 +117,7 @@ export class RefundsService {
     status: ManualRefundStatus,
     requestedAmount?: number,
     operationId?: string,
+    origin: RefundOrigin = 'API',
   ): Promise<PaymentIntent> {
     const recordId = operationId ?? crypto.randomUUID();
     const {
@@ -145,7 +152,7 @@ export class RefundsService {
           if (pending.length > 0) throw new DomainError('NO_PENDING_MANUAL_REFUND');
         }
         const amount = intent.reserveRefund(requested, now);
-        const refund = await this.parties.newRefund(manager, intent, records.charge, recordId, amount, 'MANUAL_REFUND', now);
+        const refund = await this.parties.newRefund(manager, intent, records.charge, recordId, amount, 'MANUAL_REFUND', origin, now);
         if (status === ManualRefundStatus.MANUAL_REFUND_CONFIRMED) confirm(refund);
         return { reserved: { inserts: [refund] }, result: refund };
       },

@@ -3,6 +3,7 @@ import { BusinessId, Currency, MerchantId } from '@pcs/kernel';
 export const BALANCE_TRANSACTION_TYPES = [
   'PAYIN',
   'REFUND',
+  'FEE',
   'CHARGEBACK',
   'CHARGEBACK_REVERSAL',
   'PAYOUT',
@@ -26,7 +27,11 @@ export interface BalanceTransaction {
   readonly fee: number;
   readonly net: number;
   readonly availableOn: Date;
-  /** The payin's or refund's transactionId, the payout's id, a dispute's, or an adjustment's own. */
+  /**
+   * The payin's or refund's transactionId (a FEE's: its payin's, contract
+   * §23), the payout's id, a dispute's, or an adjustment's own (or, for the
+   * reversals of the move to funds flows, the reversed transaction's id).
+   */
   readonly sourceId: string;
   readonly payoutId: string | null;
   readonly description: string | null;

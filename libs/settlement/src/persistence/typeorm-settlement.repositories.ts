@@ -309,7 +309,7 @@ export class TypeOrmBalanceRepository extends BalanceRepository {
     const rows = await queryPrepared<{ source_id: string; payout_id: string }>(
       manager,
       `SELECT source_id, payout_id FROM balance_transaction
-        WHERE source_id = ANY($1::uuid[]) AND type IN ('PAYIN', 'REFUND') AND payout_id IS NOT NULL`,
+        WHERE source_id = ANY($1::uuid[]) AND type IN ('PAYIN', 'REFUND', 'FEE') AND payout_id IS NOT NULL`,
       [sourceIds],
     );
     return new Map(rows.map((row) => [row.source_id, row.payout_id]));
