@@ -187,6 +187,7 @@ describe('Mercado Pago behind the gateway port', () => {
       date_created: new Date().toISOString(),
       payment_method_id: 'visa',
       card: { last_four_digits: '4242' },
+      transaction_amount_refunded: 0,
       refunds: [],
       token: 'TEST-other-merchant-token-000',
       notificationUrl: null,

@@ -281,6 +281,36 @@ export class DLocalStandIn extends StandInServer {
     await this.notify(payment);
   }
 
+  /**
+   * A refund made in dLocal's dashboard (contract §23: not through our API),
+   * of the whole rest when no amount is given: SUCCESS at once, listed on
+   * the payment, and notified as a refund (its `payment_id` and
+   * `amount_refunded`) to the payment's notification_url, since no request
+   * of ours gave it one of its own.
+   */
+  async refundAtProcessor(paymentId: string, amount?: number): Promise<string> {
+    const payment = this.payments.get(paymentId)!;
+    const merchant = this.merchants.get(payment.login)!;
+    if (!payment.notification_url) throw new Error(`payment ${paymentId} has no notification_url to tell of its refund`);
+    const notificationUrl = payment.notification_url;
+    const refundStatus = this.refundStatus;
+    this.refundStatus = 'SUCCESS';
+    try {
+      const [status, answer] = this.createRefund(merchant, {
+        payment_id: paymentId,
+        ...(amount === undefined ? {} : { amount, currency: payment.currency }),
+        notification_url: notificationUrl,
+        description: 'dashboard refund',
+      });
+      if (status !== 200) throw new Error(`dLocal refused the refund: ${JSON.stringify(answer)}`);
+      const refund = this.refunds.get((answer as { id: string }).id)!;
+      await this.deliver('refund', refund.id, refund.login, notificationUrl, () => this.refundView(refund));
+      return refund.id;
+    } finally {
+      this.refundStatus = refundStatus;
+    }
+  }
+
   /** A pending refund ends (dLocal sends it to the refund's notification_url). */
   async settleRefund(refundId: string, status: DLocalRefundStatus): Promise<void> {
     const refund = this.refunds.get(refundId)!;

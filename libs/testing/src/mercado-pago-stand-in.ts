@@ -82,9 +82,19 @@ interface PreferenceBody {
   expiration_date_to?: string;
 }
 
+export interface StandInRefund {
+  id: number;
+  payment_id: number;
+  amount: number;
+  status: string;
+  date_created: string;
+  /** Who made it: the collector through the API (`source.type` collector, as our refunds are), or Mercado Pago's panel or a claim. */
+  source: { id: string; name: string; type: string };
+}
+
 export interface StandInPayment {
   id: number;
-  status: 'approved' | 'rejected' | 'pending' | 'in_process' | 'cancelled' | 'refunded' | 'charged_back';
+  status: 'approved' | 'rejected' | 'pending' | 'in_process' | 'cancelled' | 'refunded' | 'charged_back' | 'in_mediation';
   status_detail: string;
   external_reference: string | null;
   transaction_amount: number;
@@ -97,7 +107,9 @@ export interface StandInPayment {
   date_approved?: string | null;
   /** When the money is released to the seller's available balance (the release report's DATE). */
   money_release_date?: string | null;
-  refunds: { id: number; payment_id: number; amount: number; status: string; date_created: string }[];
+  /** What was refunded of it so far (approved refunds). */
+  transaction_amount_refunded: number;
+  refunds: StandInRefund[];
   readonly token: string;
   readonly notificationUrl: string | null;
 }
@@ -144,6 +156,16 @@ export class MercadoPagoStandIn extends StandInServer {
   refundStatus: 'approved' | 'rejected' = 'approved';
   /** Mercado Pago's fee on approved payments (a fraction of the amount, rounded to the currency's decimals). */
   feeRate = 0.0399;
+  /** The financing fee of an interest-free installment plan the seller pays (0: none). */
+  financingFeeRate = 0;
+  /** Taxes withheld on each release (Argentina's IIBB and similar), a fraction of the gross (0: none). */
+  withholdingRate = 0;
+  /** Days from approval until the money is released (money_release_date; 0: at once). */
+  releaseDelayDays = 0;
+  /** Whether the report list names the report's currency (`currency_id`); the documented response does not promise it. */
+  listsReportCurrency = true;
+  /** Money held and released (chargebacks, claims), for the release report's block, unblock and chargeback lines. */
+  private readonly blocks: { paymentId: number; kind: 'block' | 'unblock' | 'chargeback'; at: string }[] = [];
   /** How long a release report takes to be ready (listed `pending` until then). */
   reportDelayMs = 0;
   /** Edits of the next release reports, for tests of reconciliation: lines left out, amounts or fees changed, lines added. */
@@ -151,7 +173,7 @@ export class MercadoPagoStandIn extends StandInServer {
     omit: Set<number>;
     gross: Map<number, number>;
     fee: Map<number, number>;
-    extra: { sourceId: string; externalReference: string; gross: number; fee: number; description: string }[];
+    extra: { sourceId: string; externalReference: string; gross: number; fee: number; description: string; recordType?: string }[];
   } = { omit: new Set(), gross: new Map(), fee: new Map(), extra: [] };
   private readonly reports: { id: number; token: string; begin: Date; end: Date; fileName: string; readyAt: number; createdAt: string }[] =
     [];
@@ -202,7 +224,10 @@ export class MercadoPagoStandIn extends StandInServer {
     };
     this.chargebacks.set(chargeback.id, chargeback);
     payment.status = 'charged_back';
+    this.blocks.push({ paymentId, kind: 'block', at: now });
+    // Both are told: the case to the application's webhook URL, the payment's change to its own notification_url.
     await this.notifyChargeback(chargeback);
+    await this.notify(payment);
     return chargeback;
   }
 
@@ -210,6 +235,9 @@ export class MercadoPagoStandIn extends StandInServer {
   async decideChargeback(id: string, covered: boolean): Promise<void> {
     const chargeback = this.chargebacks.get(id)!;
     chargeback.coverage_applied = covered;
+    // Covered: the held money goes back to the seller's balance; not covered: it leaves for good.
+    for (const paymentId of chargeback.payments)
+      this.blocks.push({ paymentId, kind: covered ? 'unblock' : 'chargeback', at: new Date().toISOString() });
     if (chargeback.documentation_status === 'review_pending') chargeback.documentation_status = covered ? 'valid' : 'invalid';
     chargeback.date_last_updated = new Date().toISOString();
     await this.notifyChargeback(chargeback);
@@ -254,6 +282,7 @@ export class MercadoPagoStandIn extends StandInServer {
       fee_details: [],
       date_approved: null,
       money_release_date: null,
+      transaction_amount_refunded: 0,
       refunds: [],
       token: preference.token,
       notificationUrl: preference.body.notification_url ?? null,
@@ -264,14 +293,68 @@ export class MercadoPagoStandIn extends StandInServer {
     return payment;
   }
 
-  /** An approval: the fee Mercado Pago keeps, and the money released at once (an account without a release delay). */
+  /**
+   * An approval: the fee Mercado Pago keeps (and, with `financingFeeRate`,
+   * the financing fee of an interest-free installment plan), and the day the
+   * money is released (`money_release_date`: at once, or `releaseDelayDays`
+   * later, as the account's release terms say).
+   */
   private approved(payment: StandInPayment): void {
     const decimals = DECIMALS[payment.currency_id];
     payment.fee_details = [
       { type: 'mercadopago_fee', amount: round(payment.transaction_amount * this.feeRate, decimals), fee_payer: 'collector' },
+      ...(this.financingFeeRate > 0
+        ? [{ type: 'financing_fee', amount: round(payment.transaction_amount * this.financingFeeRate, decimals), fee_payer: 'collector' }]
+        : []),
     ];
-    payment.date_approved = new Date().toISOString();
-    payment.money_release_date = payment.date_approved;
+    const approvedAt = new Date();
+    payment.date_approved = approvedAt.toISOString();
+    payment.money_release_date = new Date(approvedAt.getTime() + this.releaseDelayDays * 86_400_000).toISOString();
+  }
+
+  /**
+   * A refund made at Mercado Pago itself (the seller's panel, or its API used
+   * by another integration; contract §23): the whole rest when no amount is
+   * given. The payment becomes `refunded` when nothing is left, and stays
+   * `approved` with status_detail `partially_refunded` otherwise; the
+   * payment's notification follows, as on any change.
+   */
+  async refundAtProcessor(paymentId: number, amount?: number): Promise<StandInRefund> {
+    const payment = this.payments.get(paymentId)!;
+    const [status, answer] = this.refund(payment.token, paymentId, amount === undefined ? {} : { amount }, {
+      id: String(this.accounts.get(payment.token)!.userId),
+      name: 'mercadopago_panel',
+      type: 'collector',
+    });
+    if (status !== 201) throw new Error(`Mercado Pago refused the refund: ${JSON.stringify(answer)}`);
+    await this.notify(payment);
+    return answer as StandInRefund;
+  }
+
+  /** The payer opens a claim: the payment is `in_mediation` (its money held) and notified. */
+  async mediate(paymentId: number): Promise<void> {
+    const payment = this.payments.get(paymentId)!;
+    payment.status = 'in_mediation';
+    payment.status_detail = 'in_mediation';
+    this.blocks.push({ paymentId, kind: 'block', at: new Date().toISOString() });
+    await this.notify(payment);
+  }
+
+  /**
+   * Mercado Pago decides a claim: for the seller, the payment is `approved`
+   * again (the money released); for the payer, Mercado Pago refunds what is
+   * left (a refund of source `mediation`) and the payment is `refunded`.
+   */
+  async resolveMediation(paymentId: number, favour: 'seller' | 'buyer'): Promise<void> {
+    const payment = this.payments.get(paymentId)!;
+    this.blocks.push({ paymentId, kind: 'unblock', at: new Date().toISOString() });
+    payment.status = 'approved';
+    payment.status_detail = 'accredited';
+    if (favour === 'buyer') {
+      const [status] = this.refund(payment.token, paymentId, {}, { id: 'mediation', name: 'mediation', type: 'mediation' });
+      if (status !== 201) throw new Error('the claim could not refund the payer');
+    }
+    await this.notify(payment);
   }
 
   /** A payment left in process is decided later (as an asynchronous method settles), and notified. */
@@ -305,7 +388,8 @@ export class MercadoPagoStandIn extends StandInServer {
     return { 'x-signature': `ts=${ts},v1=${v1}`, 'x-request-id': requestId };
   }
 
-  private async notify(payment: StandInPayment): Promise<void> {
+  /** The payment's notification (topic payment) to its preference's notification_url, as on any change of it. */
+  async notify(payment: StandInPayment): Promise<void> {
     if (!payment.notificationUrl || this.notifications.mode === 'drop') return;
     const account = this.accounts.get(payment.token)!;
     const send = async (): Promise<number> => {
@@ -451,25 +535,38 @@ export class MercadoPagoStandIn extends StandInServer {
     ];
   }
 
-  private refund(token: string, paymentId: number, body: { amount?: unknown }): [number, unknown] {
+  private refund(
+    token: string,
+    paymentId: number,
+    body: { amount?: unknown },
+    source = { id: String(this.accounts.get(token)?.userId ?? ''), name: 'api', type: 'collector' },
+  ): [number, unknown] {
     const payment = this.payments.get(paymentId);
     if (!payment || payment.token !== token) return [404, { message: 'Payment not found', error: 'not_found', status: 404 }];
     if (payment.status !== 'approved') return [400, { message: 'Payment not refundable', error: 'bad_request', status: 400 }];
+    const decimals = DECIMALS[payment.currency_id];
     const refunded = payment.refunds.filter((r) => r.status === 'approved').reduce((sum, r) => sum + r.amount, 0);
-    const left = round(payment.transaction_amount - refunded, DECIMALS[payment.currency_id]);
+    const left = round(payment.transaction_amount - refunded, decimals);
     const amount = body.amount === undefined ? left : body.amount;
-    if (typeof amount !== 'number' || !(amount > 0) || !hasDecimals(amount, DECIMALS[payment.currency_id]))
+    if (typeof amount !== 'number' || !(amount > 0) || !hasDecimals(amount, decimals))
       return [400, { message: 'invalid amount', error: 'bad_request', status: 400 }];
     if (amount > left) return [400, { message: 'amount exceeds the refundable amount', error: 'bad_request', status: 400 }];
-    const refund = {
+    const refund: StandInRefund = {
       id: this.nextRefund++,
       payment_id: paymentId,
       amount,
       status: this.refundStatus,
       date_created: new Date().toISOString(),
+      source,
     };
     payment.refunds.push(refund);
-    if (refund.status === 'approved' && round(left - amount, DECIMALS[payment.currency_id]) === 0) payment.status = 'refunded';
+    if (refund.status === 'approved') {
+      payment.transaction_amount_refunded = round(refunded + amount, decimals);
+      if (round(left - amount, decimals) === 0) {
+        payment.status = 'refunded';
+        payment.status_detail = 'refunded';
+      } else payment.status_detail = 'partially_refunded';
+    }
     return [201, refund];
   }
 
@@ -512,7 +609,7 @@ export class MercadoPagoStandIn extends StandInServer {
       begin_date: `${report.begin.toISOString().slice(0, 19)}Z`,
       end_date: `${report.end.toISOString().slice(0, 19)}Z`,
       created_from: 'manual',
-      currency_id: this.currencyOf(report.token),
+      ...(this.listsReportCurrency ? { currency_id: this.currencyOf(report.token) } : {}),
       generation_date: report.createdAt,
       status: ready ? 'processed' : 'pending',
       format: 'CSV',
@@ -527,65 +624,93 @@ export class MercadoPagoStandIn extends StandInServer {
 
   /**
    * The report's file as Mercado Pago writes it (the columns of its
-   * glossary): the initial balance, a `release` line per payment released in
-   * the window (DESCRIPTION payment, MP_FEE_AMOUNT negative) and per refund
-   * (DESCRIPTION refund, GROSS_AMOUNT negative), and the total.
+   * glossary): the initial balance; a `release` line per payment released in
+   * the window (DESCRIPTION payment; MP_FEE_AMOUNT, FINANCING_FEE_AMOUNT and
+   * TAXES_AMOUNT — the withholdings — negative; the net in NET_CREDIT_AMOUNT
+   * or NET_DEBIT_AMOUNT), per refund (DESCRIPTION refund, GROSS_AMOUNT
+   * negative) and per chargeback lost (DESCRIPTION chargeback); a `block`
+   * line when a chargeback or a claim holds a payment's money and an
+   * `unblock` line when it is given back (DESCRIPTION chargeback, or dispute
+   * for a claim); and the total. SOURCE_ID is the payment's id throughout.
    */
   private reportCsv(report: StandInReport): string {
     const decimals = DECIMALS[this.currencyOf(report.token)] ?? 2;
-    const money = (value: number) => value.toFixed(decimals);
+    const money = (value: number) => round(value, decimals).toFixed(decimals);
     const lines = [
-      'DATE,SOURCE_ID,EXTERNAL_REFERENCE,RECORD_TYPE,DESCRIPTION,NET_CREDIT_AMOUNT,NET_DEBIT_AMOUNT,GROSS_AMOUNT,MP_FEE_AMOUNT,PAYMENT_METHOD',
+      'DATE,SOURCE_ID,EXTERNAL_REFERENCE,RECORD_TYPE,DESCRIPTION,NET_CREDIT_AMOUNT,NET_DEBIT_AMOUNT,GROSS_AMOUNT,MP_FEE_AMOUNT,' +
+        'FINANCING_FEE_AMOUNT,TAXES_AMOUNT,PAYMENT_METHOD',
     ];
-    lines.push(`${report.begin.toISOString()},,,initial_available_balance,,${money(0)},${money(0)},${money(0)},${money(0)},`);
+    lines.push(
+      `${report.begin.toISOString()},,,initial_available_balance,,${money(0)},${money(0)},${money(0)},${money(0)},${money(0)},${money(0)},`,
+    );
     let total = 0;
-    const release = (
+    const line = (
       date: string,
-      sourceId: string,
-      reference: string,
+      payment: { id: number | string; external_reference: string | null; payment_method_id: string },
+      recordType: string,
       description: string,
-      gross: number,
-      fee: number,
-      method: string,
+      amounts: { gross: number; fee?: number; financing?: number; taxes?: number },
     ) => {
-      const net = gross - fee;
+      const fee = amounts.fee ?? 0;
+      const financing = amounts.financing ?? 0;
+      const taxes = amounts.taxes ?? 0;
+      const net = round(amounts.gross - fee - financing - taxes, decimals);
       total += net;
       lines.push(
-        `${date},${sourceId},${reference},release,${description},${money(Math.max(net, 0))},${money(Math.max(-net, 0))},${money(gross)},${money(-fee)},${method}`,
-      );
-    };
-    for (const payment of [...this.payments.values()].filter((p) => p.token === report.token).sort((a, b) => a.id - b.id)) {
-      const released = payment.money_release_date ? new Date(payment.money_release_date) : null;
-      if (released && released >= report.begin && released <= report.end && !this.reportEdits.omit.has(payment.id)) {
-        const fee = this.reportEdits.fee.get(payment.id) ?? (payment.fee_details ?? []).reduce((sum, f) => sum + f.amount, 0);
-        release(
-          released.toISOString(),
+        [
+          date,
           String(payment.id),
           payment.external_reference ?? '',
-          'payment',
-          this.reportEdits.gross.get(payment.id) ?? payment.transaction_amount,
-          fee,
+          recordType,
+          description,
+          money(Math.max(net, 0)),
+          money(Math.max(-net, 0)),
+          money(amounts.gross),
+          money(-fee),
+          money(-financing),
+          money(-taxes),
           payment.payment_method_id,
-        );
+        ].join(','),
+      );
+    };
+    const inWindow = (at: Date) => at >= report.begin && at <= report.end;
+    for (const payment of [...this.payments.values()].filter((p) => p.token === report.token).sort((a, b) => a.id - b.id)) {
+      const released = payment.money_release_date ? new Date(payment.money_release_date) : null;
+      if (released && inWindow(released) && !this.reportEdits.omit.has(payment.id)) {
+        const gross = this.reportEdits.gross.get(payment.id) ?? payment.transaction_amount;
+        const charged = (type: string) => (payment.fee_details ?? []).filter((f) => f.type === type).reduce((sum, f) => sum + f.amount, 0);
+        line(released.toISOString(), payment, 'release', 'payment', {
+          gross,
+          fee: this.reportEdits.fee.get(payment.id) ?? charged('mercadopago_fee'),
+          financing: charged('financing_fee'),
+          taxes: round(gross * this.withholdingRate, DECIMALS[payment.currency_id]),
+        });
       }
       for (const refund of payment.refunds.filter((r) => r.status === 'approved')) {
         const at = new Date(refund.date_created);
-        if (at >= report.begin && at <= report.end)
-          release(
-            at.toISOString(),
-            String(payment.id),
-            payment.external_reference ?? '',
-            'refund',
-            -refund.amount,
-            0,
-            payment.payment_method_id,
-          );
+        if (inWindow(at)) line(at.toISOString(), payment, 'release', 'refund', { gross: -refund.amount });
+      }
+      for (const block of this.blocks.filter((b) => b.paymentId === payment.id && inWindow(new Date(b.at)))) {
+        const claim = !this.chargebacksOf(payment.id).length;
+        const amount = claim ? payment.transaction_amount : this.chargebacksOf(payment.id)[0].amount;
+        if (block.kind === 'chargeback') line(block.at, payment, 'release', 'chargeback', { gross: -amount });
+        else line(block.at, payment, block.kind, claim ? 'dispute' : 'chargeback', { gross: block.kind === 'block' ? -amount : amount });
       }
     }
     for (const extra of this.reportEdits.extra)
-      release(report.begin.toISOString(), extra.sourceId, extra.externalReference, extra.description, extra.gross, extra.fee, 'visa');
-    lines.push(`${report.end.toISOString()},,,total,,${money(Math.max(total, 0))},${money(Math.max(-total, 0))},,,`);
+      line(
+        report.begin.toISOString(),
+        { id: extra.sourceId, external_reference: extra.externalReference, payment_method_id: 'visa' },
+        extra.recordType ?? 'release',
+        extra.description,
+        { gross: extra.gross, fee: extra.fee },
+      );
+    lines.push(`${report.end.toISOString()},,,total,,${money(Math.max(total, 0))},${money(Math.max(-total, 0))},,,,,`);
     return lines.join('\n') + '\n';
+  }
+
+  private chargebacksOf(paymentId: number): StandInChargeback[] {
+    return [...this.chargebacks.values()].filter((c) => c.payments.includes(paymentId));
   }
 
   /** POST /v1/chargebacks/:id/documentation: `files[]` of .jpg, .png or .pdf, 10 MB in all, before the deadline. */
@@ -616,7 +741,10 @@ export class MercadoPagoStandIn extends StandInServer {
   private get(token: string, url: URL): [number, unknown] {
     const chargeback = /^\/v1\/chargebacks\/(\d+)$/.exec(url.pathname);
     if (chargeback) {
-      const found = this.chargebacks.get(chargeback[1]);
+      // Its id, or (as the reference documents for one who has not got it) the id of the payment it takes back.
+      const found =
+        this.chargebacks.get(chargeback[1]) ??
+        [...this.chargebacks.values()].find((c) => c.payments.some((p) => String(p) === chargeback[1]));
       return found && found.token === token
         ? [200, chargebackView(found)]
         : [404, { message: 'chargeback not found', error: 'not_found', status: 404 }];

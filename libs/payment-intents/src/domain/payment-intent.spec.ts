@@ -147,6 +147,41 @@ describe('PaymentIntent state machine (contract §9)', () => {
   });
 });
 
+describe('PaymentIntent and what happens at the processor (contract §23)', () => {
+  it('records a processor’s refund as made, says how far beyond what was refundable it went, and never refunds past what was received', () => {
+    const intent = intentIn('SUCCEEDED', 12200);
+    intent.reserveRefund(Money.ofMinor(7000, Currency.UYU), now);
+    expect(intent.recordProcessorRefund(Money.ofMinor(4000, Currency.UYU), now)).toEqual({ beyond: 0 });
+    expect(intent.status).toBe('PARTIALLY_REFUNDED');
+    expect(intent.recordProcessorRefund(Money.ofMinor(3000, Currency.UYU), now)).toEqual({ beyond: 1800 });
+    expect(intent.snapshot().refundedAmount).toBe(12200);
+    expect(intent.status).toBe('REFUNDED');
+    expect(intent.pullChanges()).toEqual([
+      'payment_intent.partially_refunded',
+      'payment_intent.partially_refunded',
+      'payment_intent.refunded',
+    ]);
+    for (const from of ['REQUIRES_PAYMENT_INSTRUMENT', 'REQUIRES_ACTION', 'PROCESSING', 'CANCELED'] as const)
+      expect(() => intentIn(from).recordProcessorRefund(Money.ofMinor(100, Currency.UYU), now)).toThrow(DomainError);
+  });
+
+  it('counts a refund that ends a lost claim as that claim’s money: held once, by the refund', () => {
+    const intent = intentIn('SUCCEEDED', 12200);
+    intent.recordDispute({ disputeId: 'claim', status: 'NEEDS_RESPONSE', amount: 12200, claim: true }, now);
+    expect(intent.refundable.minor).toBe(0);
+    expect(intent.claimSettledBy(12200)).toBeNull(); // not lost yet
+    intent.recordDispute({ disputeId: 'claim', status: 'LOST', amount: 12200, claim: true }, now);
+    expect(intent.claimSettledBy(12000)).toBeNull(); // another amount: not its refund
+    expect(intent.claimSettledBy(12200)).toBe('claim');
+    expect(intent.recordProcessorRefund(Money.ofMinor(12200, Currency.UYU), now, 'claim')).toEqual({ beyond: 0 });
+    expect(intent.snapshot()).toMatchObject({ refundedAmount: 12200, disputedAmount: 0, status: 'REFUNDED' });
+    expect(intent.claimSettledBy(12200)).toBeNull(); // settled once
+    // A later word on the claim keeps it settled.
+    intent.recordDispute({ disputeId: 'claim', status: 'LOST', amount: 12200, claim: true }, now);
+    expect(intent.snapshot().disputedAmount).toBe(0);
+  });
+});
+
 describe('PaymentIntent.create and money', () => {
   it('takes Money and keeps minor units, splitting VAT out of the gross', () => {
     const intent = intentIn('REQUIRES_PAYMENT_INSTRUMENT');

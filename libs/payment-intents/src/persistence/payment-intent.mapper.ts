@@ -24,7 +24,13 @@ export function intentFromRow(row: PaymentIntentOrmEntity): PaymentIntent {
     status: row.status as PaymentIntentStatus,
     currency: row.currency as Currency,
     confirmationMethod: row.confirmationMethod as 'AUTOMATIC' | 'MANUAL',
-    disputes: (row.disputes ?? []).map((d) => ({ disputeId: d.disputeId, status: d.status as DisputeStatus, amount: Number(d.amount) })),
+    disputes: (row.disputes ?? []).map((d) => ({
+      disputeId: d.disputeId,
+      status: d.status as DisputeStatus,
+      amount: Number(d.amount),
+      ...(d.claim ? { claim: true } : {}),
+      ...(d.settledByRefund ? { settledByRefund: true } : {}),
+    })),
   });
 }
 

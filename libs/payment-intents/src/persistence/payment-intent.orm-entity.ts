@@ -101,7 +101,7 @@ export class PaymentIntentOrmEntity {
 
   /** Each dispute's id, status and amount (minor units), oldest first. */
   @Column({ type: 'jsonb' })
-  disputes: { disputeId: string; status: string; amount: number }[];
+  disputes: { disputeId: string; status: string; amount: number; claim?: boolean; settledByRefund?: boolean }[];
 
   @Column({ name: 'confirmation_method', type: 'text' })
   confirmationMethod: string;
