@@ -62,7 +62,7 @@ describe('funds flow (contract §23)', () => {
       const oca = relationships.find((r) => r.countryProcessor.paymentMethod.paymentMethodName === 'OCA')!;
       await bed.app
         .get(PricingService)
-        .set(merchant.merchantId as never, oca.merchantCountryProcessorId as string, { percentage: 3, settlementDelayDays: 0 });
+        .set(merchant.merchantId, oca.merchantCountryProcessorId as string, { percentage: 3, settlementDelayDays: 0 });
       const account = await client.put(`/merchant/${merchant.merchantId}/settlement-account/UYU`, {
         bankId: brou,
         accountNumber: `0012345670000${index}`,

@@ -41,4 +41,6 @@ export abstract class DisputeRepository {
     disputeId: string,
   ): Promise<{ evidenceId: string; fileName: string; contentType: EvidenceFile['contentType']; content: Buffer }[]>;
   abstract markEvidenceSent(manager: EntityManager, evidenceIds: readonly string[], at: Date): Promise<void>;
+  /** The merchant's disputes of these collections (ledger payins), oldest first. */
+  abstract ofCharges(manager: EntityManager, merchantId: string, chargeIds: readonly string[]): Promise<Dispute[]>;
 }

@@ -165,6 +165,11 @@ export class DisputesService {
     });
   }
 
+  /** The merchant's disputes of these collections, for reconciliation to compare with a processor's holds (contract §23). */
+  ofCharges(merchantId: string, chargeIds: readonly string[]): Promise<Dispute[]> {
+    return this.disputes.ofCharges(this.dataSource.manager, merchantId, chargeIds);
+  }
+
   /** A dispute within the caller's tenancy (contract §4), or 404. */
   private async visible(manager: EntityManager, caller: Caller, disputeId: string, lock = false): Promise<Dispute> {
     const dispute = await this.disputes.find(manager, disputeId, await this.access.scopeOf(caller), lock);

@@ -149,6 +149,11 @@ export class GatewayAccounts {
     return this.accounts.merchantsOf(provider);
   }
 
+  /** The accounts at the provider, with when each was connected. */
+  accountsOf(provider: string): Promise<{ merchantId: string; createdAt: Date }[]> {
+    return this.accounts.accountsOf(provider);
+  }
+
   private kindOf(provider: string): GatewayAccountKind {
     const kind = this.kinds.get(provider);
     if (!kind) throw new Error(`no gateway account kind ${provider} is registered`);

@@ -1,6 +1,6 @@
 import { Page, PageRequest, TenantScope } from '@pcs/kernel';
 import type { EntityManager } from 'typeorm';
-import type { Reconciliation } from './domain/reconciliation';
+import type { Discrepancy, Reconciliation } from './domain/reconciliation';
 import type { ReconciliationRun } from './domain/reconciliation-run';
 
 /** Where reconciliation runs are kept (port). */
@@ -12,7 +12,21 @@ export abstract class ReconciliationRunRepository {
   abstract complete(manager: EntityManager, runId: string, result: Reconciliation, at: Date): Promise<void>;
   abstract fail(manager: EntityManager, runId: string, reason: string, at: Date): Promise<void>;
   abstract find(manager: EntityManager, runId: string): Promise<ReconciliationRun | null>;
-  /** Whether a run of the merchant's report at this provider for exactly this day completed already. */
-  abstract completedFor(manager: EntityManager, merchantId: string, provider: string, day: string): Promise<boolean>;
+  /** The last day of the account's latest COMPLETED window at this provider, or null when none completed. */
+  abstract lastCompletedDay(manager: EntityManager, merchantId: string, provider: string): Promise<string | null>;
+  /**
+   * Earlier runs of the account whose windows lie within [from, to] give up
+   * their discrepancies to run `runId` (theirs are deleted, and they name
+   * the run that replaced them).
+   */
+  abstract supersede(manager: EntityManager, runId: string, merchantId: string, provider: string, from: string, to: string): Promise<void>;
+  /** Of these discrepancies, those never announced before for the account (now recorded as announced). */
+  abstract firstAnnounced(
+    manager: EntityManager,
+    merchantId: string,
+    provider: string,
+    discrepancies: readonly Discrepancy[],
+    at: Date,
+  ): Promise<Discrepancy[]>;
   abstract list(manager: EntityManager, scope: TenantScope, page: PageRequest): Promise<Page<ReconciliationRun>>;
 }

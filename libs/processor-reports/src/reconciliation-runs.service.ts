@@ -7,10 +7,12 @@ import { GatewayRegistry } from '@pcs/gateways';
 import {
   addDays,
   Caller,
+  Currency,
   DomainError,
   scopeCovers,
   tenantScope,
   LocalDate,
+  localDateOf,
   MerchantId,
   Page,
   PageRequest,
@@ -19,24 +21,38 @@ import {
 } from '@pcs/kernel';
 import { MerchantAccess, MerchantService } from '@pcs/merchants';
 import { metrics } from '@pcs/observability';
-import { PayinLedgerService } from '@pcs/payins';
+import { DisputesService } from '@pcs/disputes';
+import { FindingSide, PayinLedgerService, ProcessorFinding } from '@pcs/payins';
 import * as crypto from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { reconcile, Side } from './domain/reconciliation';
+import { DisputeRecord, reconcile, Reconciliation, ReportTotals, Side } from './domain/reconciliation';
+import { ProcessorNotices } from './processor-notices';
 import type { ReconciliationRun } from './domain/reconciliation-run';
 import { ReconciliationRunRepository } from './reconciliation-runs.repository';
 
 /** The local hour of a country's daily reconciliation (after its 06:00 settlement run). */
 export const RECONCILIATION_HOUR = 7;
 export const RECONCILIATION_DAILY_RUN = 'reconciliation';
+/** How far back a daily run catches up (Mercado Pago's longest report window). */
+export const CATCH_UP_DAYS = 60;
+/** The most payments one run reads again at the processor before comparing (refunds or holds our records do not show yet). */
+const MOST_REREAD = 200;
 
 /**
- * Reconciliation with the processors' reports (contract §19): a run fetches
- * a merchant's report of what the processor released over inclusive local
- * dates (the merchant's country's), matches it line by line with our
- * records, and keeps the result. A discrepancy never moves money: it is
- * shown (the API, the dashboard), counted in /metrics and announced as the
- * event `reconciliation.discrepancy`.
+ * Reconciliation with the processors' reports (contracts §19, §23): a run
+ * fetches a merchant's report of what the processor released over inclusive
+ * local dates (the merchant's country's), its amounts in the report's
+ * currency or the account's local one, and matches it line by line with our
+ * records and disputes. Before comparing, it reads again at the processor
+ * every payment of ours whose refunds or holds the report shows and our
+ * records do not (a refund made in the processor's panel whose notification
+ * was lost is recorded then, as a notification would have). A report whose
+ * amounts cannot be read fails the run, with the reason. A discrepancy
+ * never moves money: it is shown (the API, the dashboard), counted in
+ * /metrics and announced as the event `reconciliation.discrepancy` once,
+ * however often its window is run; running a window again replaces the
+ * discrepancies of earlier runs within it. The account's findings since its
+ * last run (PROCESSOR_OVER_REFUND, announced when found) join the run's.
  */
 @Injectable()
 export class ReconciliationRunsService {
@@ -51,6 +67,8 @@ export class ReconciliationRunsService {
     private readonly access: MerchantAccess,
     private readonly catalog: CatalogService,
     private readonly events: EventRecorder,
+    private readonly disputes: DisputesService,
+    private readonly notices: ProcessorNotices,
   ) {}
 
   /** Reconciles a merchant's report of [from, to] (inclusive local dates) now; the run is kept whatever happens (COMPLETED or FAILED). */
@@ -72,16 +90,44 @@ export class ReconciliationRunsService {
     });
     const window = { from: startOfLocalDay(from, country.timeZone), to: startOfLocalDay(addDays(to, 1), country.timeZone) };
     try {
-      const lines = await reports.releaseLines(merchantId, window.from, new Date(window.to.getTime() - 1000));
+      const localCurrency = country.currency as Currency;
+      const lines = await reports.releaseLines(merchantId, window.from, new Date(window.to.getTime() - 1000), localCurrency);
       const references = lines.flatMap((line) => (line.externalReference ? [line.externalReference] : []));
-      const records = await this.ledger.reconciliationRecords(merchantId, provider, references, window.from, window.to);
-      const result = reconcile(lines, records, window);
+      const compare = async () => {
+        const records = await this.ledger.reconciliationRecords(merchantId, provider, references, window.from, window.to);
+        const charges = records.filter((r) => r.transactionType === 'PAYIN').map((r) => r.transactionId);
+        const disputes = (await this.disputes.ofCharges(merchantId, charges)).map((d) => {
+          const p = d.snapshot();
+          return { disputeId: p.disputeId, chargeId: p.chargeId, status: p.status, amount: p.amount, currency: p.currency };
+        });
+        return { records, disputes, result: reconcile(lines, records, window, disputes) };
+      };
+      let compared = await compare();
+      const reread = await this.readAgain(merchantId, provider, compared);
+      if (reread > 0) compared = await compare();
+      const { result } = compared;
       await inTransaction(this.dataSource, async (manager) => {
-        await this.runs.complete(manager, runId, result, new Date());
-        if (result.discrepancies.length > 0)
+        const findings = await this.ledger.unreportedFindings(manager, merchantId, provider);
+        const discrepancies = [...result.discrepancies, ...findings.map(asDiscrepancy)];
+        await this.runs.complete(manager, runId, { ...result, discrepancies }, new Date());
+        await this.ledger.markFindingsReported(
+          manager,
+          findings.map((f) => f.findingId),
+          runId,
+        );
+        await this.runs.supersede(manager, runId, merchantId, provider, from, to);
+        // Findings were announced when found; the rest once, whatever the number of runs of their window.
+        const fresh = await this.runs.firstAnnounced(
+          manager,
+          merchantId,
+          provider,
+          result.discrepancies.filter((d) => d.kind !== 'PROCESSOR_OVER_REFUND'),
+          new Date(),
+        );
+        if (fresh.length > 0)
           await this.events.recordAll(
             manager,
-            result.discrepancies.map((d) => ({
+            fresh.map((d) => ({
               type: 'reconciliation.discrepancy' as const,
               businessId: merchant.businessId,
               merchantId,
@@ -91,7 +137,7 @@ export class ReconciliationRunsService {
           );
         afterCommit(manager, () => {
           metrics.reconciliationRuns.inc({ provider, result: 'completed' });
-          for (const d of result.discrepancies) metrics.reconciliationDiscrepancies.inc({ provider, kind: d.kind });
+          for (const d of fresh) metrics.reconciliationDiscrepancies.inc({ provider, kind: d.kind });
         });
       });
       this.logger.log(`${provider} ${merchantId} ${from}..${to}: ${result.matched} matched, ${result.discrepancies.length} discrepancies`);
@@ -103,18 +149,62 @@ export class ReconciliationRunsService {
     return (await this.runs.find(this.dataSource.manager, runId))!;
   }
 
-  /** Yesterday's report (the country's yesterday) of every merchant of the country connected to a processor with reports. */
+  /**
+   * Reads again at the processor the payments of ours that the report says
+   * were refunded or held where our records do not show it (or that it
+   * names and we do not hold as collected), and applies what it says as a
+   * notification would: processor-side refunds found at the latest here.
+   * How many were read.
+   */
+  private async readAgain(
+    merchantId: MerchantId,
+    provider: string,
+    compared: {
+      records: readonly { transactionId: string; transactionType: string }[];
+      disputes: readonly DisputeRecord[];
+      result: Reconciliation;
+    },
+  ): Promise<number> {
+    const charges = new Set(compared.records.filter((r) => r.transactionType === 'PAYIN').map((r) => r.transactionId));
+    const chargeOfDispute = new Map(compared.disputes.map((d) => [d.disputeId, d.chargeId]));
+    const stale = new Set<string>();
+    for (const d of compared.result.discrepancies) {
+      const id = d.kind === 'DISPUTE_MISMATCH' ? chargeOfDispute.get(d.externalId) : d.kind === 'MISSING_HERE' ? d.externalId : undefined;
+      // MISSING_HERE names our attempt (the line's EXTERNAL_REFERENCE) when the report carries one: ours or not, the adapter checks.
+      if (id && (charges.has(id) || UUID.test(id))) stale.add(id.toLowerCase());
+    }
+    const gateway = this.registry.get(provider);
+    let read = 0;
+    for (const payinId of [...stale].slice(0, MOST_REREAD)) {
+      try {
+        const notice = await gateway.readPayment(merchantId, payinId);
+        if (notice.kind === 'CHARGE') await this.notices.apply(merchantId, provider, notice);
+        read += 1;
+      } catch (error) {
+        this.logger.warn(`${provider} payment of ${payinId} could not be read again: ${(error as Error).message}`);
+      }
+    }
+    return read;
+  }
+
+  /**
+   * The daily run of every merchant of the country connected to a processor
+   * with reports: every day since the account's last COMPLETED window, at
+   * most CATCH_UP_DAYS back and never before it was connected, through
+   * yesterday (the country's), in one window. A day that failed is so
+   * retried the next day; a completed window is not run again.
+   */
   async runDaily(countryIso3: string, today: LocalDate): Promise<void> {
     const country = await this.catalog.findCountryByIso3(countryIso3);
     if (!country) return;
     const yesterday = addDays(today, -1);
     for (const reports of this.registry.processorReports())
-      for (const merchantId of await reports.merchants()) {
-        const merchant = await this.merchants.findById(merchantId as MerchantId);
+      for (const account of await reports.accounts()) {
+        const merchant = await this.merchants.findById(account.merchantId as MerchantId);
         if (!merchant || merchant.deletedAt !== null || merchant.countryId !== country.countryId) continue;
-        // Once per merchant and day: a retried daily job skips what it already reconciled.
-        const done = await this.runs.completedFor(this.dataSource.manager, merchantId, reports.provider, yesterday);
-        if (!done) await this.run(merchantId as MerchantId, yesterday, yesterday, reports.provider);
+        const last = await this.runs.lastCompletedDay(this.dataSource.manager, account.merchantId, reports.provider);
+        const from = latest([last ? addDays(last, 1) : localDateOf(account.connectedAt, country.timeZone), addDays(today, -CATCH_UP_DAYS)]);
+        if (from <= yesterday) await this.run(account.merchantId as MerchantId, from, yesterday, reports.provider);
       }
   }
 
@@ -129,11 +219,39 @@ export class ReconciliationRunsService {
   }
 }
 
-/** A side in wire amounts (major units of its currency). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The latest of ISO local dates. */
+function latest(days: readonly LocalDate[]): LocalDate {
+  return [...days].sort().at(-1)!;
+}
+
+/** A processor finding as a discrepancy of the run that shows it. */
+function asDiscrepancy(finding: ProcessorFinding): ReturnType<typeof reconcile>['discrepancies'][number] {
+  const side = (s: FindingSide | null): Side | null => s && { ...s };
+  return { kind: finding.kind, externalId: finding.externalId, ours: side(finding.ours), theirs: side(finding.theirs) };
+}
+
+/**
+ * A side in wire amounts (major units of its currency): `amount` is the
+ * gross (`gross` says so again, as §23 names it); the report's other money
+ * columns where it has them.
+ */
 function presentSide(side: Side | null) {
   if (!side) return null;
-  const wire = (minor: number | null) => (minor === null || !side.currency ? minor : wireAmount(minor, side.currency));
-  return { externalId: side.externalId, amount: wire(side.amount), fee: wire(side.fee), date: side.date?.toISOString() ?? null };
+  const wire = (minor: number | null | undefined) =>
+    minor === undefined || minor === null ? null : side.currency ? wireAmount(minor, side.currency) : minor;
+  return {
+    externalId: side.externalId,
+    amount: wire(side.amount),
+    gross: wire(side.amount),
+    fee: wire(side.fee),
+    financingFee: wire(side.financingFee),
+    taxes: wire(side.taxes),
+    netCredit: wire(side.netCredit),
+    netDebit: wire(side.netDebit),
+    date: side.date?.toISOString() ?? null,
+  };
 }
 
 export function presentDiscrepancy(d: ReconciliationRun['discrepancies'][number]) {
@@ -152,8 +270,25 @@ export function reconciliationRunRepresentation(run: ReconciliationRun) {
     matched: run.matched,
     ignored: run.ignored,
     failureReason: run.failureReason,
+    supersededBy: run.supersededBy,
+    totals: run.totals && presentTotals(run.totals),
     discrepancies: run.discrepancies.map(presentDiscrepancy),
     createdAt: run.createdAt.toISOString(),
     finishedAt: run.finishedAt?.toISOString() ?? null,
+  };
+}
+
+/** A run's totals in wire amounts of the report's currency. */
+function presentTotals(totals: ReportTotals) {
+  const { currency } = totals;
+  const wire = (minor: number) => (currency ? wireAmount(minor, currency) : minor);
+  return {
+    currency,
+    gross: wire(totals.gross),
+    fee: wire(totals.fee),
+    financingFee: wire(totals.financingFee),
+    taxes: wire(totals.taxes),
+    netCredit: wire(totals.netCredit),
+    netDebit: wire(totals.netDebit),
   };
 }

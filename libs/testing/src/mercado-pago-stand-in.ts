@@ -172,9 +172,11 @@ export class MercadoPagoStandIn extends StandInServer {
   readonly reportEdits: {
     omit: Set<number>;
     gross: Map<number, number>;
+    /** A payment's GROSS_AMOUNT written as this text (a report whose amounts cannot be read). */
+    grossText: Map<number, string>;
     fee: Map<number, number>;
     extra: { sourceId: string; externalReference: string; gross: number; fee: number; description: string; recordType?: string }[];
-  } = { omit: new Set(), gross: new Map(), fee: new Map(), extra: [] };
+  } = { omit: new Set(), gross: new Map(), grossText: new Map(), fee: new Map(), extra: [] };
   private readonly reports: { id: number; token: string; begin: Date; end: Date; fileName: string; readyAt: number; createdAt: string }[] =
     [];
   private nextReport = 90_000_000_000 + crypto.randomInt(0, 2 ** 30);
@@ -649,7 +651,7 @@ export class MercadoPagoStandIn extends StandInServer {
       payment: { id: number | string; external_reference: string | null; payment_method_id: string },
       recordType: string,
       description: string,
-      amounts: { gross: number; fee?: number; financing?: number; taxes?: number },
+      amounts: { gross: number; fee?: number; financing?: number; taxes?: number; grossText?: string },
     ) => {
       const fee = amounts.fee ?? 0;
       const financing = amounts.financing ?? 0;
@@ -665,7 +667,7 @@ export class MercadoPagoStandIn extends StandInServer {
           description,
           money(Math.max(net, 0)),
           money(Math.max(-net, 0)),
-          money(amounts.gross),
+          amounts.grossText ?? money(amounts.gross),
           money(-fee),
           money(-financing),
           money(-taxes),
@@ -684,6 +686,7 @@ export class MercadoPagoStandIn extends StandInServer {
           fee: this.reportEdits.fee.get(payment.id) ?? charged('mercadopago_fee'),
           financing: charged('financing_fee'),
           taxes: round(gross * this.withholdingRate, DECIMALS[payment.currency_id]),
+          grossText: this.reportEdits.grossText.get(payment.id),
         });
       }
       for (const refund of payment.refunds.filter((r) => r.status === 'approved')) {

@@ -14,16 +14,45 @@ export class ListReconciliationRunsQuery extends PageQueryDto {
 }
 
 class DiscrepancySideResponse {
-  @ApiProperty({ type: String, nullable: true, description: "The processor's id of the operation" }) externalId: string | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'Gross, signed, major units' }) amount: number | null;
-  @ApiProperty({ type: Number, nullable: true, description: "The processor's fee, major units" }) fee: number | null;
+  @ApiProperty({ type: String, nullable: true, description: "The processor's id of the operation (ours: a dispute's id for a dispute)" })
+  externalId: string | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Gross, signed, major units (a payment positive; a refund or a hold negative)',
+  })
+  amount: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'The same gross (GROSS_AMOUNT), as contract §23 names it' }) gross:
+    number | null;
+  @ApiProperty({ type: Number, nullable: true, description: "The processor's fee, financing apart (MP_FEE_AMOUNT), major units" })
+  fee: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Its financing fee (FINANCING_FEE_AMOUNT)' }) financingFee: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Taxes it withheld (TAXES_AMOUNT: Argentina’s withholdings)' })
+  taxes: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'What the line credited to the account (NET_CREDIT_AMOUNT)' })
+  netCredit: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'What the line debited from the account (NET_DEBIT_AMOUNT)' })
+  netDebit: number | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the money was (or is to be) released' })
   date: string | null;
 }
 
+class ReportTotalsResponse {
+  @ApiProperty({ type: String, nullable: true, description: 'The report’s currency (the account’s local one when the report names none)' })
+  currency: string | null;
+  @ApiProperty({ description: 'Gross of every line of the window, major units' }) gross: number;
+  @ApiProperty() fee: number;
+  @ApiProperty() financingFee: number;
+  @ApiProperty() taxes: number;
+  @ApiProperty() netCredit: number;
+  @ApiProperty() netDebit: number;
+}
+
 class DiscrepancyResponse {
   @ApiProperty({ enum: DISCREPANCY_KINDS }) kind: string;
-  @ApiProperty({ description: "Our reference (the attempt's or refund's transactionId), or the report's when we have none" })
+  @ApiProperty({
+    description: "Our reference (the attempt's or refund's transactionId, or a dispute's id), or the processor's when we have none",
+  })
   externalId: string;
   @ApiProperty({ type: DiscrepancySideResponse, nullable: true }) ours: DiscrepancySideResponse | null;
   @ApiProperty({ type: DiscrepancySideResponse, nullable: true }) theirs: DiscrepancySideResponse | null;
@@ -39,6 +68,19 @@ export class ReconciliationRunResponse {
   @ApiProperty({ description: 'Report lines matched with our records' }) matched: number;
   @ApiProperty({ description: 'Report lines of other record types, listed and not compared' }) ignored: number;
   @ApiProperty({ type: String, nullable: true }) failureReason: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'A later run of a window containing this one’s: it replaced this run’s discrepancies',
+  })
+  supersededBy: string | null;
+  @ApiProperty({
+    type: ReportTotalsResponse,
+    nullable: true,
+    description: 'The window’s totals of each money column (null until completed)',
+  })
+  totals: ReportTotalsResponse | null;
   @ApiProperty({ type: [DiscrepancyResponse] }) discrepancies: DiscrepancyResponse[];
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) finishedAt: string | null;

@@ -2600,13 +2600,34 @@ export interface components {
              */
             ispb?: string;
         };
+        ReportTotalsResponse: {
+            /** @description The report’s currency (the account’s local one when the report names none) */
+            currency: string | null;
+            /** @description Gross of every line of the window, major units */
+            gross: number;
+            fee: number;
+            financingFee: number;
+            taxes: number;
+            netCredit: number;
+            netDebit: number;
+        };
         DiscrepancySideResponse: {
-            /** @description The processor's id of the operation */
+            /** @description The processor's id of the operation (ours: a dispute's id for a dispute) */
             externalId: string | null;
-            /** @description Gross, signed, major units */
+            /** @description Gross, signed, major units (a payment positive; a refund or a hold negative) */
             amount: number | null;
-            /** @description The processor's fee, major units */
+            /** @description The same gross (GROSS_AMOUNT), as contract §23 names it */
+            gross: number | null;
+            /** @description The processor's fee, financing apart (MP_FEE_AMOUNT), major units */
             fee: number | null;
+            /** @description Its financing fee (FINANCING_FEE_AMOUNT) */
+            financingFee: number | null;
+            /** @description Taxes it withheld (TAXES_AMOUNT: Argentina’s withholdings) */
+            taxes: number | null;
+            /** @description What the line credited to the account (NET_CREDIT_AMOUNT) */
+            netCredit: number | null;
+            /** @description What the line debited from the account (NET_DEBIT_AMOUNT) */
+            netDebit: number | null;
             /**
              * Format: date-time
              * @description When the money was (or is to be) released
@@ -2615,8 +2636,8 @@ export interface components {
         };
         DiscrepancyResponse: {
             /** @enum {string} */
-            kind: "AMOUNT_MISMATCH" | "FEE_MISMATCH" | "MISSING_HERE" | "MISSING_THERE";
-            /** @description Our reference (the attempt's or refund's transactionId), or the report's when we have none */
+            kind: "AMOUNT_MISMATCH" | "FEE_MISMATCH" | "MISSING_HERE" | "MISSING_THERE" | "PROCESSOR_OVER_REFUND" | "DISPUTE_MISMATCH";
+            /** @description Our reference (the attempt's or refund's transactionId, or a dispute's id), or the processor's when we have none */
             externalId: string;
             ours: components["schemas"]["DiscrepancySideResponse"] | null;
             theirs: components["schemas"]["DiscrepancySideResponse"] | null;
@@ -2642,6 +2663,13 @@ export interface components {
             /** @description Report lines of other record types, listed and not compared */
             ignored: number;
             failureReason: string | null;
+            /**
+             * Format: uuid
+             * @description A later run of a window containing this one’s: it replaced this run’s discrepancies
+             */
+            supersededBy: string | null;
+            /** @description The window’s totals of each money column (null until completed) */
+            totals: components["schemas"]["ReportTotalsResponse"] | null;
             discrepancies: components["schemas"]["DiscrepancyResponse"][];
             /** Format: date-time */
             createdAt: string;

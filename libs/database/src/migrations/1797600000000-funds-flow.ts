@@ -69,6 +69,23 @@ CREATE TABLE processor_finding (
 CREATE UNIQUE INDEX processor_finding_once ON processor_finding (gateway, kind, external_id);
 CREATE INDEX processor_finding_unreported_idx ON processor_finding (merchant_id, gateway) WHERE run_id IS NULL;
 
+-- Reconciliation, corrected: the totals of each money column, the run that replaced a window's discrepancies, the new kinds,
+-- and each discrepancy announced once however often its window is run.
+CREATE INDEX dispute_charge_idx ON dispute (charge_id);
+ALTER TABLE reconciliation_run ADD COLUMN totals jsonb, ADD COLUMN superseded_by uuid;
+CREATE INDEX reconciliation_run_completed_idx ON reconciliation_run (merchant_id, provider, to_date DESC) WHERE status = 'COMPLETED';
+ALTER TABLE reconciliation_discrepancy DROP CONSTRAINT reconciliation_discrepancy_kind_check,
+  ADD CONSTRAINT reconciliation_discrepancy_kind_check
+    CHECK (kind IN ('AMOUNT_MISMATCH', 'FEE_MISMATCH', 'MISSING_HERE', 'MISSING_THERE', 'PROCESSOR_OVER_REFUND', 'DISPUTE_MISMATCH'));
+CREATE TABLE reconciliation_announcement (
+  merchant_id  uuid NOT NULL,
+  provider     text NOT NULL,
+  kind         text NOT NULL,
+  external_id  varchar(255) NOT NULL,
+  announced_at timestamptz NOT NULL,
+  PRIMARY KEY (merchant_id, provider, kind, external_id)
+);
+
 ALTER TABLE balance_transaction DROP CONSTRAINT balance_transaction_type_check,
   ADD CONSTRAINT balance_transaction_type_check
     CHECK (type IN ('PAYIN', 'REFUND', 'FEE', 'CHARGEBACK', 'CHARGEBACK_REVERSAL', 'PAYOUT', 'PAYOUT_FAILURE', 'ADJUSTMENT'));
@@ -148,7 +165,9 @@ BEGIN
   END IF;
   RETURN NULL;
 END $$;
-DROP TABLE processor_finding;
+DROP TABLE processor_finding, reconciliation_announcement;
+DROP INDEX dispute_charge_idx, reconciliation_run_completed_idx;
+ALTER TABLE reconciliation_run DROP COLUMN totals, DROP COLUMN superseded_by;
 ALTER TABLE dispute DROP COLUMN funds_flow, DROP COLUMN kind;
 DROP INDEX payin_intent_refund_external_idx;
 ALTER TABLE payin DROP COLUMN funds_flow, DROP COLUMN liquidation_source, DROP COLUMN origin,

@@ -58,6 +58,12 @@ export class TypeOrmDisputeRepository extends DisputeRepository {
     return row ? disputeFromRow(row) : null;
   }
 
+  async ofCharges(manager: EntityManager, merchantId: string, chargeIds: readonly string[]): Promise<Dispute[]> {
+    if (chargeIds.length === 0) return [];
+    const rows = await manager.find(DisputeOrmEntity, { where: { merchantId, chargeId: In([...chargeIds]) }, order: { createdAt: 'ASC' } });
+    return rows.map(disputeFromRow);
+  }
+
   async lockCase(manager: EntityManager, processor: DisputeProcessor, reference: string): Promise<Dispute | null> {
     const row = await manager
       .createQueryBuilder(DisputeOrmEntity, 'd')

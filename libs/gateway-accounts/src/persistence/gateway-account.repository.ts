@@ -46,6 +46,16 @@ export class GatewayAccountRepository {
     return rows.map((row) => row.merchantId);
   }
 
+  /** The accounts at the provider, with when each was connected. */
+  async accountsOf(provider: string): Promise<{ merchantId: string; createdAt: Date }[]> {
+    const rows = await this.dataSource.manager.find(GatewayAccountOrmEntity, {
+      where: { provider },
+      select: { merchantId: true, createdAt: true },
+      order: { merchantId: 'ASC' },
+    });
+    return rows.map((row) => ({ merchantId: row.merchantId, createdAt: row.createdAt }));
+  }
+
   /**
    * Writes the account unless another provider of the merchant routes one of
    * its methods already: the methods so routed, and nothing written. Under a

@@ -1,29 +1,48 @@
 import { Currency } from '@pcs/kernel';
 
-/** One line of a processor's settlement (release) report, read into our terms. */
+/** One line of a processor's settlement (release) report, read into our terms. Money in minor units; null where the report has no such column. */
 export interface ReportLine {
-  /** The processor's record type (Mercado Pago: release, initial_available_balance, total, …). */
+  /** The processor's record type (Mercado Pago: release, block, unblock, initial_available_balance, total, …). */
   readonly recordType: string;
-  /** What moved (Mercado Pago: payment, refund, chargeback, payout, …). */
+  /** What moved (Mercado Pago: payment, refund, chargeback, dispute, payout, …). */
   readonly description: string;
   /** The processor's id of the operation (a payment's). */
   readonly sourceId: string;
   /** Our reference, when the processor carries it (the attempt's id). */
   readonly externalReference: string | null;
-  /** When the money was released. */
+  /** When the money was released (or held, or given back). */
   readonly date: Date | null;
   readonly currency: Currency | null;
-  /** Signed, minor units: a payment positive, a refund negative. */
+  /** Signed: a payment positive, a refund or a hold negative. */
   readonly gross: number | null;
-  /** What the processor charged on it, minor units, positive. */
+  /** What the processor charged on it, financing apart, positive. */
   readonly fee: number | null;
+  /** The financing fee of an interest-free installment plan, positive. */
+  readonly financingFee: number | null;
+  /** Taxes the processor withheld (Argentina's withholdings), positive. */
+  readonly taxes: number | null;
+  /** What the line added to the balance (NET_CREDIT_AMOUNT) or took from it (NET_DEBIT_AMOUNT), positive. */
+  readonly netCredit: number | null;
+  readonly netDebit: number | null;
 }
 
-/** A processor's reports (contract §19), behind one port; each provider that publishes reports implements it. */
+/** A processor's account connected to a merchant, for its daily reports. */
+export interface ReportingAccount {
+  readonly merchantId: string;
+  /** When the merchant connected it: no report is asked for before that day. */
+  readonly connectedAt: Date;
+}
+
+/** A processor's reports (contracts §19, §23), behind one port; each provider that publishes reports implements it. */
 export abstract class ProcessorReports {
   abstract readonly provider: string;
   /** The merchants connected to this processor (their accounts). */
-  abstract merchants(): Promise<string[]>;
-  /** The lines of the merchant's report of what was released in [from, to]. */
-  abstract releaseLines(merchantId: string, from: Date, to: Date): Promise<ReportLine[]>;
+  abstract accounts(): Promise<ReportingAccount[]>;
+  /**
+   * The lines of the merchant's report of what was released in [from, to],
+   * its amounts read in the report's currency, or `localCurrency` (the
+   * account's country's) when the report names none. A report whose amounts
+   * cannot be read is refused (thrown), never turned into lines.
+   */
+  abstract releaseLines(merchantId: string, from: Date, to: Date, localCurrency: Currency): Promise<ReportLine[]>;
 }

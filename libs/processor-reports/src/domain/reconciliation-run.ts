@@ -1,4 +1,4 @@
-import type { Discrepancy } from './reconciliation';
+import type { Discrepancy, ReportTotals } from './reconciliation';
 
 export type RunStatus = 'RUNNING' | 'COMPLETED' | 'FAILED';
 
@@ -16,6 +16,10 @@ export interface ReconciliationRun {
   readonly ignored: number;
   readonly failureReason: string | null;
   readonly discrepancies: readonly Discrepancy[];
+  /** What the window's report lines add up to, per money column (null until completed). */
+  readonly totals: ReportTotals | null;
+  /** A later run of a window containing this one's replaced its discrepancies (they are that run's now). */
+  readonly supersededBy: string | null;
   readonly createdAt: Date;
   readonly finishedAt: Date | null;
 }

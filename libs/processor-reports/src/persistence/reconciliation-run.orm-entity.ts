@@ -14,6 +14,10 @@ export class ReconciliationRunOrmEntity {
   @Column({ name: 'failure_reason', type: 'varchar', length: 512, nullable: true }) failureReason: string | null;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
   @Column({ name: 'finished_at', type: 'timestamptz', nullable: true }) finishedAt: Date | null;
+  /** The window's totals of each money column, minor units (null until completed). */
+  @Column({ type: 'jsonb', nullable: true }) totals: Record<string, number | string | null> | null;
+  /** The later run of a window containing this one's, which replaced its discrepancies. */
+  @Column({ name: 'superseded_by', type: 'uuid', nullable: true }) supersededBy: string | null;
 }
 
 /** A side as stored: minor units, the date as ISO text. */
@@ -23,6 +27,10 @@ export interface StoredSide {
   readonly amount: number | null;
   readonly fee: number | null;
   readonly date: string | null;
+  readonly financingFee?: number | null;
+  readonly taxes?: number | null;
+  readonly netCredit?: number | null;
+  readonly netDebit?: number | null;
 }
 
 @Entity({ name: 'reconciliation_discrepancy' })

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Currency, Page, pageOffset, PageRequest, TenantScope } from '@pcs/kernel';
 import { EntityManager, In } from 'typeorm';
-import type { Discrepancy, DiscrepancyKind, Reconciliation, Side } from '../domain/reconciliation';
+import type { Discrepancy, DiscrepancyKind, Reconciliation, ReportTotals, Side } from '../domain/reconciliation';
 import type { ReconciliationRun, RunStatus } from '../domain/reconciliation-run';
 import { ReconciliationRunRepository } from '../reconciliation-runs.repository';
 import { ReconciliationDiscrepancyOrmEntity, ReconciliationRunOrmEntity, StoredSide } from './reconciliation-run.orm-entity';
@@ -36,7 +36,13 @@ export class TypeOrmReconciliationRunRepository extends ReconciliationRunReposit
     await manager.update(
       ReconciliationRunOrmEntity,
       { runId },
-      { status: 'COMPLETED', matched: result.matched, ignored: result.ignored, finishedAt: at },
+      {
+        status: 'COMPLETED',
+        matched: result.matched,
+        ignored: result.ignored,
+        finishedAt: at,
+        totals: { ...result.totals },
+      },
     );
     if (result.discrepancies.length > 0)
       await manager.insert(
@@ -56,12 +62,44 @@ export class TypeOrmReconciliationRunRepository extends ReconciliationRunReposit
     await manager.update(ReconciliationRunOrmEntity, { runId }, { status: 'FAILED', failureReason: reason.slice(0, 512), finishedAt: at });
   }
 
-  async completedFor(manager: EntityManager, merchantId: string, provider: string, day: string): Promise<boolean> {
-    const [done] = await manager.query<unknown[]>(
-      `SELECT 1 FROM reconciliation_run WHERE merchant_id = $1 AND provider = $2 AND from_date = $3 AND to_date = $3 AND status = 'COMPLETED'`,
-      [merchantId, provider, day],
+  async lastCompletedDay(manager: EntityManager, merchantId: string, provider: string): Promise<string | null> {
+    // Served by reconciliation_run_completed_idx.
+    const [row] = await manager.query<{ to_date: string }[]>(
+      `SELECT to_char(to_date, 'YYYY-MM-DD') AS to_date FROM reconciliation_run
+        WHERE merchant_id = $1 AND provider = $2 AND status = 'COMPLETED' ORDER BY to_date DESC LIMIT 1`,
+      [merchantId, provider],
     );
-    return done !== undefined;
+    return row?.to_date ?? null;
+  }
+
+  async supersede(manager: EntityManager, runId: string, merchantId: string, provider: string, from: string, to: string): Promise<void> {
+    await manager.query(
+      `WITH replaced AS (
+         UPDATE reconciliation_run SET superseded_by = $1
+          WHERE merchant_id = $2 AND provider = $3 AND run_id <> $1 AND from_date >= $4 AND to_date <= $5 AND superseded_by IS NULL
+          RETURNING run_id)
+       DELETE FROM reconciliation_discrepancy WHERE run_id IN (SELECT run_id FROM replaced)`,
+      [runId, merchantId, provider, from, to],
+    );
+  }
+
+  async firstAnnounced(
+    manager: EntityManager,
+    merchantId: string,
+    provider: string,
+    discrepancies: readonly Discrepancy[],
+    at: Date,
+  ): Promise<Discrepancy[]> {
+    if (discrepancies.length === 0) return [];
+    const keys = discrepancies.map((d) => `${d.kind}\n${d.externalId.slice(0, 255)}`);
+    const rows = await manager.query<{ kind: string; external_id: string }[]>(
+      `INSERT INTO reconciliation_announcement (merchant_id, provider, kind, external_id, announced_at)
+       SELECT $1, $2, k.kind, k.external_id, $5 FROM unnest($3::text[], $4::text[]) AS k(kind, external_id)
+       ON CONFLICT DO NOTHING RETURNING kind, external_id`,
+      [merchantId, provider, discrepancies.map((d) => d.kind), discrepancies.map((d) => d.externalId.slice(0, 255)), at],
+    );
+    const fresh = new Set(rows.map((row) => `${row.kind}\n${row.external_id}`));
+    return discrepancies.filter((_, i) => fresh.has(keys[i]));
   }
 
   async find(manager: EntityManager, runId: string): Promise<ReconciliationRun | null> {
@@ -95,6 +133,8 @@ export class TypeOrmReconciliationRunRepository extends ReconciliationRunReposit
       from: row.fromDate,
       to: row.toDate,
       status: row.status as RunStatus,
+      totals: (row.totals as ReportTotals | null) ?? null,
+      supersededBy: row.supersededBy,
       matched: row.matched,
       ignored: row.ignored,
       failureReason: row.failureReason,
