@@ -117,35 +117,35 @@ describe('funds-flow invariants (property, contract §23)', () => {
 
   /** The ledger's invariants, read from the database and the API after every step. */
   const checkLedger = async (shop: Shop, model: Model) => {
-    const [sums] = (await bed.dataSource.query(
+    const [sums] = await bed.dataSource.query<Json[]>(
       `SELECT coalesce(sum(net), 0) AS total FROM balance_transaction WHERE merchant_id = $1 AND currency = 'UYU'`,
       [shop.merchantId],
-    )) as Json[];
+    );
     const balance = ((await shop.client.get(`/merchant/${shop.merchantId}/balance`)).body.balances as Json[]).find(
       (b) => b.currency === 'UYU',
     )!;
     expect(Math.round((balance.pending + balance.available) * 100)).toBe(Number(sums.total));
     // MERCHANT-flow money never enters the balance: its payins book a FEE only, its refunds and disputes nothing.
-    const leaked = (await bed.dataSource.query(
+    const leaked = await bed.dataSource.query<Json[]>(
       `SELECT bt.type, bt.source_id FROM balance_transaction bt
         WHERE bt.merchant_id = $1 AND (
           (bt.type <> 'FEE' AND EXISTS (SELECT 1 FROM payin p WHERE p.transaction_id = bt.source_id AND p.funds_flow = 'MERCHANT'))
           OR EXISTS (SELECT 1 FROM dispute d WHERE d.dispute_id = bt.source_id AND d.funds_flow = 'MERCHANT'))`,
       [shop.merchantId],
-    )) as Json[];
+    );
     expect(leaked).toEqual([]);
     const owed = model.collections.filter((c) => c.flow === 'MERCHANT').reduce((sum, c) => sum + c.fee + c.tax, 0);
-    const [fees] = (await bed.dataSource.query(
+    const [fees] = await bed.dataSource.query<Json[]>(
       `SELECT coalesce(sum(-net), 0) AS owed FROM balance_transaction WHERE merchant_id = $1 AND type = 'FEE'`,
       [shop.merchantId],
-    )) as Json[];
+    );
     expect(Number(fees.owed)).toBe(owed);
   };
   const paidOut = async (shop: Shop): Promise<number> => {
-    const [row] = (await bed.dataSource.query(
+    const [row] = await bed.dataSource.query<Json[]>(
       `SELECT coalesce(sum(amount), 0) AS amount FROM payout WHERE merchant_id = $1 AND status NOT IN ('FAILED', 'CANCELED')`,
       [shop.merchantId],
-    )) as Json[];
+    );
     return Number(row.amount);
   };
 
@@ -187,12 +187,10 @@ describe('funds-flow invariants (property, contract §23)', () => {
           r.countryProcessor.paymentMethod.paymentMethodName === price.method &&
           r.countryProcessor.paymentInstrumentType.paymentInstrumentTypeName === price.type,
       )!;
-      await bed.app
-        .get(PricingService)
-        .set(merchantId as MerchantId, relationship.merchantCountryProcessorId as string, {
-          percentage: price.bp / 100,
-          settlementDelayDays: 0,
-        });
+      await bed.app.get(PricingService).set(merchantId, relationship.merchantCountryProcessorId as string, {
+        percentage: price.bp / 100,
+        settlementDelayDays: 0,
+      });
     }
     expect(
       (
