@@ -1,8 +1,18 @@
 import { RuntimeSettings } from '@pcs/config';
 import { PricingService } from '@pcs/settlement';
-import { clientFor, DLocalStandIn, eventually, MercadoPagoStandIn, SignedClient } from '@pcs/testing';
+import {
+  clientFor,
+  DLocalStandIn,
+  eventually,
+  fitsWidth,
+  launchChromium,
+  MercadoPagoStandIn,
+  screenshot,
+  SignedClient,
+} from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import request from 'supertest';
+import { codeFor, listeningDashboard, readyPerson } from './dashboard-people';
 import { Testbed, testbed } from './testbed';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -82,6 +92,8 @@ describe('funds flow (contract §23)', () => {
   afterEach(() => {
     mp.releaseDelayDays = 0;
   });
+  /** Payments the dashboard's test shows: one collected into the merchant's own account, one refunded in Mercado Pago's panel. */
+  const shown: { merchantFlow?: string; panelRefunded?: string } = {};
 
   const connect = async (shop: Shop, fundsFlow?: 'PLATFORM' | 'MERCHANT') => {
     const connected = await shop.client.put(`/merchant/${shop.merchantId}/gateway-account/mercado-pago`, {
@@ -199,6 +211,7 @@ describe('funds flow (contract §23)', () => {
     expect(dispute).toMatchObject({ status: 'NEEDS_RESPONSE', amount: 1020.5 });
     expect(await movementsOf(dispute!.disputeId)).toEqual([]);
     expect(await balance(shop)).toMatchObject({ available: 0, pending: 0 });
+    shown.merchantFlow = intentId;
   });
 
   it('holds the business’s own account’s money until Mercado Pago releases it (money_release_date), and says so', async () => {
@@ -251,6 +264,7 @@ describe('funds flow (contract §23)', () => {
       ]);
     const events = (await shop.client.get('/event?type=refund.succeeded&limit=100')).body[0].results as Json[];
     expect(events.filter((e) => e.data.object.paymentIntentId === intentId)).toHaveLength(2);
+    shown.panelRefunded = intentId;
     // Nothing is left to refund through the API.
     const again = await shop.client.post(`/payment-intent/${intentId}/refund`);
     expect(again.status).toBe(409);
@@ -448,4 +462,64 @@ describe('funds flow (contract §23)', () => {
     expect((await movementsOf(before.charge.transactionId)).map((m) => m.type)).toEqual(['FEE']);
     expect((await movementsOf(after.charge.transactionId)).map((m) => m.type)).toEqual(['PAYIN']);
   });
+
+  it('shows on the dashboard’s payment page whose account collected it and the refunds made at the processor, and records its own refunds as the dashboard’s, on a phone', async () => {
+    const { dashboard, base, identity } = await listeningDashboard(bed);
+    const browser = await launchChromium();
+    try {
+      const operator = await readyPerson(identity, { businessId: bed.tenant.business.businessId, merchantId: null, role: 'operator' });
+      const page = await (await browser.newContext({ locale: 'es-UY', viewport: { width: 390, height: 844 } })).newPage();
+      await page.goto(`${base}/sign-in`);
+      await page.fill('#email', operator.email);
+      await page.fill('#password', operator.password);
+      await page.click('button[type=submit]');
+      await page.waitForURL(/\/sign-in\/code/);
+      await page.fill('#code', await codeFor(operator));
+      await page.click('#verify');
+      await page.waitForURL(`${base}/overview`);
+
+      await page.goto(`${base}/payments/${shown.panelRefunded}`);
+      expect(await page.getAttribute('#funds-flow', 'data-flow')).toBe('PLATFORM');
+      expect(await page.textContent('#funds-flow')).toContain('Cuenta de la plataforma');
+      const processorRows = page.locator('#rows tr[data-origin="PROCESSOR"]');
+      expect(await processorRows.count()).toBe(2);
+      expect(await processorRows.first().locator('[data-field="origin"]').textContent()).toBe('En el procesador');
+      expect(await page.textContent('#rows')).toContain('fecha del procesador');
+      expect(await fitsWidth(page, '#funds-flow')).toEqual({ pageFits: true, elementFits: true });
+      await screenshot(page, 'dashboard-payment-processor-refunds-phone');
+
+      await page.goto(`${base}/payments/${shown.merchantFlow}`);
+      expect(await page.getAttribute('#funds-flow', 'data-flow')).toBe('MERCHANT');
+      expect(await page.textContent('#funds-flow')).toContain('Cuenta propia del comercio');
+
+      // A refund from the dashboard is the dashboard's, in the ledger and on the page.
+      const { intentId } = await paidInSandbox(shops[0], 150);
+      await page.goto(`${base}/payments/${intentId}`);
+      await page.fill('#amount', '25');
+      await page.click('#refund');
+      await page.click('#confirm');
+      await page.waitForURL(/done=refund/);
+      const refund = (await rows(shops[0], intentId)).find((r) => r.transactionType === 'REFUND')!;
+      expect(refund).toMatchObject({ origin: 'DASHBOARD', amount: 25, fundsFlow: 'PLATFORM' });
+      expect(await page.locator('#rows [data-field="origin"]').allTextContents()).toEqual(expect.arrayContaining(['Panel']));
+      await page.context().close();
+
+      const english = await (await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 } })).newPage();
+      await english.goto(`${base}/sign-in`);
+      await english.fill('#email', operator.email);
+      await english.fill('#password', operator.password);
+      await english.click('button[type=submit]');
+      await english.waitForURL(/\/sign-in\/code/);
+      await english.fill('#code', await codeFor(operator));
+      await english.click('#verify');
+      await english.waitForURL(`${base}/overview`);
+      await english.goto(`${base}/payments/${shown.merchantFlow}`);
+      expect(await english.textContent('#funds-flow')).toContain('The merchant’s own account');
+      expect(await english.locator('#rows [data-field="origin"]').allTextContents()).toEqual(expect.arrayContaining(['API']));
+      await english.context().close();
+    } finally {
+      await browser.close();
+      await dashboard.close();
+    }
+  }, 120_000);
 });

@@ -167,7 +167,8 @@ export class PayinsApi {
     idempotencyKey: string,
   ): Promise<PaymentIntent> {
     const body = amount === undefined ? {} : { requestedRefundAmount: amount };
-    const params = { path: { paymentIntentId }, header: { 'Idempotency-Key': idempotencyKey } };
+    // The ledger shows it made from the dashboard (`origin` DASHBOARD).
+    const params = { path: { paymentIntentId }, header: { 'Idempotency-Key': idempotencyKey, 'Refund-Origin': 'DASHBOARD' as const } };
     const { data, error, response } =
       kind === 'refund'
         ? await this.client.POST('/payment-intent/{paymentIntentId}/refund', { params, body })

@@ -41,12 +41,22 @@ export function paymentPage(
   const { intent, rows } = view;
   const balance = balanceOf(intent, rows);
   const amount = (minor: number) => money(wireAmount(minor, intent.currency), intent.currency, language);
+  const origins = { API: t.originApi, DASHBOARD: t.originDashboard, LINK: t.originLink, PROCESSOR: t.originProcessor } as const;
+  const originOf = (row: Payin) => (row.origin ? origins[row.origin] : '—');
+  const liquidationOf = (row: Payin) =>
+    `${dateTime(row.liquidationDate, language)}${row.liquidationSource === 'PROCESSOR' ? ` <small>(${t.liquidationByProcessor})</small>` : ''}`;
   const ledger = rows
     .map(
       (row) =>
-        `<tr><td>${dateTime(row.createdAt, language)}</td><td>${html(row.conceptCode)}</td><td><span class="status ${html(row.status)}">${html(row.status)}</span></td><td class="num">${money(row.amount, row.currency, language)}</td><td class="num" data-field="fee">${money(row.feeAmount + row.feeTaxAmount, row.currency, language)}</td><td class="num" data-field="net">${money(row.netAmount, row.currency, language)}</td><td>${dateTime(row.liquidationDate, language)}</td><td>${row.payoutRequestId ? `<a href="/payouts/${html(row.payoutRequestId)}">${html(row.payoutRequestId.slice(0, 8))}</a>` : '—'}</td><td>${html(row.externalId ?? '—')}</td></tr>`,
+        `<tr${row.origin === 'PROCESSOR' ? ' data-origin="PROCESSOR"' : ''}><td>${dateTime(row.createdAt, language)}</td><td>${html(row.conceptCode)}</td><td data-field="origin">${html(originOf(row))}</td><td><span class="status ${html(row.status)}">${html(row.status)}</span></td><td class="num">${money(row.amount, row.currency, language)}</td><td class="num" data-field="fee">${money(row.feeAmount + row.feeTaxAmount, row.currency, language)}</td><td class="num" data-field="net">${money(row.netAmount, row.currency, language)}</td><td>${liquidationOf(row)}</td><td>${row.payoutRequestId ? `<a href="/payouts/${html(row.payoutRequestId)}">${html(row.payoutRequestId.slice(0, 8))}</a>` : '—'}</td><td>${html(row.externalId ?? '—')}</td></tr>`,
     )
     .join('');
+  // Whose account collected it (contract §23): the approved collection's flow, or the latest attempt's until then.
+  const charge =
+    rows.find((r) => r.transactionType === 'PAYIN' && r.status === 'APPROVED') ?? rows.filter((r) => r.transactionType === 'PAYIN').at(-1);
+  const flow = charge
+    ? `<dt>${t.fundsFlow}</dt><dd id="funds-flow" data-flow="${html(charge.fundsFlow)}">${charge.fundsFlow === 'PLATFORM' ? t.fundsFlowPlatform : t.fundsFlowMerchant}</dd>`
+    : '';
   const events = view.timeline
     .map((event) => {
       const sent = event.deliveries ?? [];
@@ -102,11 +112,12 @@ ${view.problem ? `<p class="notice error" role="alert" id="problem">${html(view.
 <dt>${t.refunded}</dt><dd id="refunded">${amount(balance.refunded)}</dd>
 ${balance.disputed > 0 ? `<dt>${t.disputed}</dt><dd id="disputed">${amount(balance.disputed)}</dd>` : ''}
 <dt>${t.refundable}</dt><dd id="refundable">${amount(balance.refundable)}</dd>
+${flow}
 <dt>${t.reference}</dt><dd>${html(intent.externalReference ?? '—')}</dd>
 <dt>${t.description}</dt><dd>${html(intent.description ?? '—')}</dd>
 <dt>${t.createdAt}</dt><dd>${dateTime(intent.createdAt, language)}</dd>
 </dl></section>
-<section aria-labelledby="ledger"><h2 id="ledger">${t.ledger}</h2><div class="table"><table id="rows"><thead><tr><th>${t.date}</th><th>${t.type}</th><th>${t.status}</th><th class="num">${t.amount}</th><th class="num">${t.feeWithTax}</th><th class="num">${t.net}</th><th>${t.liquidation}</th><th>${t.payout}</th><th>Gateway</th></tr></thead><tbody>${ledger}</tbody></table></div></section>
+<section aria-labelledby="ledger"><h2 id="ledger">${t.ledger}</h2><div class="table"><table id="rows"><thead><tr><th>${t.date}</th><th>${t.type}</th><th>${t.origin}</th><th>${t.status}</th><th class="num">${t.amount}</th><th class="num">${t.feeWithTax}</th><th class="num">${t.net}</th><th>${t.liquidation}</th><th>${t.payout}</th><th>Gateway</th></tr></thead><tbody>${ledger}</tbody></table></div></section>
 ${disputes}
 ${timeline}
 ${refundForm}`,
