@@ -4,9 +4,13 @@ import { Client } from 'pg';
 
 /**
  * A migrated database of a spec's own, on this run's server, for what must not touch the shared one
- * (an audit log broken on purpose, every secret sealed again under another key); `drop` removes it.
+ * (an audit log broken on purpose, every secret sealed again under another key, data a migration
+ * meets: `before` stops short of that migration); `drop` removes it.
  */
-export async function scratchDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function scratchDatabase(
+  prefix: string,
+  options: { before?: string } = {},
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `${prefix}_${crypto.randomBytes(4).toString('hex')}`;
   const onServer = async (sql: string) => {
     const server = new Client({ connectionString: process.env.TEST_DATABASE_SERVER_URL });
@@ -20,6 +24,6 @@ export async function scratchDatabase(prefix: string): Promise<{ url: string; dr
   await onServer(`CREATE DATABASE ${name}`);
   const at = new URL(process.env.TEST_DATABASE_SERVER_URL!);
   at.pathname = `/${name}`;
-  await migrateDatabase(at.toString(), () => undefined);
+  await migrateDatabase(at.toString(), () => undefined, options);
   return { url: at.toString(), drop: () => onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }

@@ -20,11 +20,18 @@ async function migrateJobQueue(url: string): Promise<void> {
  * session-level advisory lock lets exactly one migrate while the others wait,
  * then find nothing pending.
  */
-export async function migrateDatabase(url: string, log: (line: string) => void = () => {}): Promise<string[]> {
+export async function migrateDatabase(
+  url: string,
+  log: (line: string) => void = () => {},
+  options: { before?: string } = {},
+): Promise<string[]> {
+  // `before`: only the migrations older than that one (a test of what a migration does to the data it finds).
+  const until = options.before ? MIGRATIONS.findIndex((migration) => migration.name === options.before) : -1;
+  if (options.before && until < 0) throw new Error(`no migration is named ${options.before}`);
   const dataSource = new DataSource({
     type: 'postgres',
     url,
-    migrations: MIGRATIONS,
+    migrations: until < 0 ? MIGRATIONS : MIGRATIONS.slice(0, until),
     migrationsTransactionMode: 'each',
     logging: false,
     // A connection that breaks mid-migration fails the statement (and start-up, with its reason), not the process.
