@@ -18,8 +18,8 @@ describe('BusinessCalendar', () => {
     for (const day of ['2026-03-30', '2026-03-31', '2026-04-01', '2026-04-02', '2026-04-03'])
       expect(calendar.isBusinessDay(URY, day)).toBe(false);
     expect(calendar.isBusinessDay(URY, '2026-04-06')).toBe(true);
-    // Observances that are working days stay business days (Día de los Difuntos in Uruguay).
-    expect(calendar.isBusinessDay(URY, '2026-11-02')).toBe(true);
+    // Uruguay's "feriados laborables" (typed observances by the library) close the banks too: Día de los Difuntos.
+    expect(calendar.isBusinessDay(URY, '2026-11-02')).toBe(false);
     // Argentina: Carnaval and the Día de la Soberanía Nacional (moved to a Monday) are public holidays; Jueves Santo a bank holiday.
     expect(calendar.isBusinessDay(ARG, '2026-02-16')).toBe(false);
     expect(calendar.isBusinessDay(ARG, '2026-11-23')).toBe(false);
@@ -29,6 +29,82 @@ describe('BusinessCalendar', () => {
     expect(calendar.isBusinessDay(BRA, '2026-02-17')).toBe(false);
     expect(calendar.isBusinessDay(BRA, '2026-02-18')).toBe(true);
     expect(calendar.isBusinessDay(BRA, '2026-11-20')).toBe(false); // Consciência Negra
+  });
+
+  /*
+   * Every weekday of 2026 the banks are closed, pinned against the published lists:
+   * - Argentina (BCRA): the national holidays of Ley 27.399 as moved for 2026, Jueves Santo, the three días no laborables con
+   *   fines turísticos of Decreto 614/2025 (23 March, 10 July, 7 December: no activity in financial entities), and Día del
+   *   Bancario (6 November). Not 24 or 31 December (no decree closes them in 2026).
+   * - Uruguay (BCU): the holidays of Ley 16.805 in the text of Ley 17.414, the "laborables" included (6 January stays a Tuesday:
+   *   it is not movable), Carnaval, and the whole Tourism Week; 18 July (Saturday) and 19 April (Sunday) fall on weekends.
+   * - Brazil (FEBRABAN, under CMN Resolução 4.880/2020): 13 days without banking for the public, 15 November a Sunday among
+   *   them, and 31 December; Ash Wednesday (18 February) opens at noon, a business day.
+   */
+  it('pins 2026: the weekdays banks are closed in Argentina, Uruguay and Brazil, as their central banks list them', () => {
+    expect(calendar.closedWeekdays(ARG, 2026)).toEqual([
+      '2026-01-01',
+      '2026-02-16',
+      '2026-02-17',
+      '2026-03-23',
+      '2026-03-24',
+      '2026-04-02',
+      '2026-04-03',
+      '2026-05-01',
+      '2026-05-25',
+      '2026-06-15',
+      '2026-07-09',
+      '2026-07-10',
+      '2026-08-17',
+      '2026-10-12',
+      '2026-11-06',
+      '2026-11-23',
+      '2026-12-07',
+      '2026-12-08',
+      '2026-12-25',
+    ]);
+    expect(calendar.closedWeekdays(URY, 2026)).toEqual([
+      '2026-01-01',
+      '2026-01-06',
+      '2026-02-16',
+      '2026-02-17',
+      '2026-03-30',
+      '2026-03-31',
+      '2026-04-01',
+      '2026-04-02',
+      '2026-04-03',
+      '2026-05-01',
+      '2026-05-18',
+      '2026-06-19',
+      '2026-08-25',
+      '2026-10-12',
+      '2026-11-02',
+      '2026-12-25',
+    ]);
+    expect(calendar.closedWeekdays(BRA, 2026)).toEqual([
+      '2026-01-01',
+      '2026-02-16',
+      '2026-02-17',
+      '2026-04-03',
+      '2026-04-21',
+      '2026-05-01',
+      '2026-06-04',
+      '2026-09-07',
+      '2026-10-12',
+      '2026-11-02',
+      '2026-11-20',
+      '2026-12-25',
+      '2026-12-31',
+    ]);
+  });
+
+  it('keeps the rules of the table in other years: Día del Bancario, and Brazil’s last business day when 31 December is a weekend', () => {
+    expect(calendar.isBusinessDay(ARG, '2027-11-05')).toBe(true);
+    expect(calendar.isBusinessDay(ARG, '2025-11-06')).toBe(false); // a Thursday
+    // 31 December 2027 is a Friday (closed); 2028's is a Sunday, so Friday 29 December 2028 closes instead.
+    expect(calendar.isBusinessDay(BRA, '2027-12-31')).toBe(false);
+    expect(calendar.isBusinessDay(BRA, '2028-12-29')).toBe(false);
+    expect(calendar.isBusinessDay(BRA, '2028-12-28')).toBe(true);
   });
 
   it('counts availability from the approval’s local date, at the start of the business day, in the country’s zone', () => {

@@ -1,5 +1,6 @@
 import { addDays, LocalDate, localDateOf, localHourOf, startOfLocalDay, weekdayOf } from '@pcs/kernel';
 import Holidays from 'date-holidays';
+import { BANK_CLOSURES } from './bank-calendar';
 
 export type { LocalDate };
 
@@ -11,23 +12,15 @@ export interface CountryCalendar {
   readonly timeZone: string;
 }
 
-/**
- * Days the library types `observance` that the country's banks still keep
- * closed (contract §19): Uruguay's Carnaval and Tourism Week (Semana de
- * Turismo). Named as the library names them in Spanish; the dates are the
- * library's (moved with Easter every year).
- */
-const BANK_CLOSURES: Readonly<Record<string, readonly string[]>> = {
-  URY: ['Carnaval', 'Semana de Turismo'],
-};
-
 const DAY_MS = 86_400_000;
 
 /**
- * Business days in a country (contract §19): not a Saturday or Sunday, not a
- * national public holiday, not a bank holiday, as the `date-holidays` library
- * knows them (its `public` and `bank` types, plus the bank closures above).
- * Holidays are computed once per country and year.
+ * Business days in a country (contracts §19 and §24): the days its banks
+ * are open — not a Saturday or Sunday, not a national public holiday or bank
+ * holiday as the `date-holidays` library types them (`public`, `bank`), and
+ * not a day of the project's own table of bank closures (bank-calendar.ts:
+ * what the central banks list and the library types otherwise, each with its
+ * source). Computed once per country and year.
  */
 export class BusinessCalendar {
   private readonly closed = new Map<string, ReadonlySet<LocalDate>>();
@@ -51,6 +44,11 @@ export class BusinessCalendar {
     const weekday = weekdayOf(date);
     if (weekday === 0 || weekday === 6) return false;
     return !this.closedDays(country, Number(date.slice(0, 4))).has(date);
+  }
+
+  /** The weekdays of a year the country's banks are closed, in order (what docs/money.md and its test pin). */
+  closedWeekdays(country: CountryCalendar, year: number): LocalDate[] {
+    return [...this.closedDays(country, year)].filter((day) => weekdayOf(day) !== 0 && weekdayOf(day) !== 6).sort();
   }
 
   /** The n-th business day strictly after `date` (n ≥ 1). */
@@ -79,19 +77,29 @@ export class BusinessCalendar {
     return this.startOf(this.businessDayAfter(country, this.localDate(approvedAt, country.timeZone), delayDays), country.timeZone);
   }
 
-  /** The closed days of a country in a year: public and bank holidays (several days when a holiday spans them). */
+  /** The closed days of a country in a year: the library's public and bank holidays (a holiday may span days), and the table's. */
   private closedDays(country: CountryCalendar, year: number): ReadonlySet<LocalDate> {
     const key = `${country.iso3}:${year}`;
     let days = this.closed.get(key);
     if (!days) {
-      const holidays = new Holidays(country.iso2, { languages: ['es'], timezone: country.timeZone });
+      const holidays = new Holidays(country.iso2, { languages: ['es'], timezone: country.timeZone }).getHolidays(year, 'es');
       const closures = BANK_CLOSURES[country.iso3] ?? [];
+      const named = new Set(closures.flatMap((c) => ('libraryName' in c.rule ? [c.rule.libraryName] : [])));
       const set = new Set<LocalDate>();
-      for (const holiday of holidays.getHolidays(year, 'es')) {
-        if (holiday.type !== 'public' && holiday.type !== 'bank' && !closures.includes(holiday.name)) continue;
+      for (const holiday of holidays) {
+        if (holiday.type !== 'public' && holiday.type !== 'bank' && !named.has(holiday.name)) continue;
         const first = holiday.date.slice(0, 10);
         const span = Math.max(1, Math.round((holiday.end.getTime() - holiday.start.getTime()) / DAY_MS));
         for (let i = 0; i < span; i++) set.add(addDays(first, i));
+      }
+      for (const { rule } of closures) {
+        if ('date' in rule && rule.date.startsWith(`${year}-`)) set.add(rule.date);
+        if ('everyYear' in rule) set.add(`${year}-${rule.everyYear}`);
+      }
+      if (closures.some(({ rule }) => 'lastBusinessDayOfYear' in rule)) {
+        let last = `${year}-12-31`;
+        while (weekdayOf(last) === 0 || weekdayOf(last) === 6 || set.has(last)) last = addDays(last, -1);
+        set.add(last);
       }
       this.closed.set(key, (days = set));
     }

@@ -4,22 +4,24 @@ import { addDays, LocalDate, weekdayOf } from '@pcs/kernel';
 import { BusinessCalendar, CountryCalendar } from './business-calendar';
 
 /**
- * Whether a schedule makes a payout on a local day (contract §19): DAILY on
- * every business day; WEEKLY on the anchor weekday, or the first business
- * day after it in the same week when it is a holiday; MONTHLY on the anchor
- * date (the month's last day when the month is shorter), or the first
- * business day after it when it is not one. MANUAL never.
+ * Whether a schedule makes a payout on a local day (contracts §19, §24):
+ * DAILY on every business day; WEEKLY on the anchor weekday, or the first
+ * business day after it when banks are closed that day, even in a later week;
+ * MONTHLY on the anchor date (the month's last day when the month is
+ * shorter), or the first business day after it, even in the next month.
+ * MANUAL never. An anchor is never skipped: each one has exactly one day.
  */
 export function isPayoutDue(schedule: PayoutSchedule, country: CountryCalendar, day: LocalDate, calendar: BusinessCalendar): boolean {
   if (schedule.interval === 'MANUAL' || !calendar.isBusinessDay(country, day)) return false;
   if (schedule.interval === 'DAILY') return true;
   if (schedule.interval === 'WEEKLY') {
-    // Monday is 1 … Friday 5; the anchor day of this week, then the first business day from it on, within the week.
+    // Monday is 1 … Friday 5. This week's anchor day, and those of the two weeks before (closures can span a week: Tourism Week).
     const anchor = PAYOUT_WEEKDAYS.indexOf(schedule.weeklyAnchor ?? 'MONDAY') + 1;
-    const weekday = weekdayOf(day);
-    if (weekday < anchor) return false;
-    const anchorDay = addDays(day, anchor - weekday);
-    return calendar.businessDayOnOrAfter(country, anchorDay) === day;
+    const thisWeeks = addDays(day, anchor - weekdayOf(day));
+    return [0, 7, 14].some((back) => {
+      const anchorDay = addDays(thisWeeks, -back);
+      return anchorDay <= day && calendar.businessDayOnOrAfter(country, anchorDay) === day;
+    });
   }
   const [year, month] = day.split('-').map(Number);
   // This month's anchor, or last month's when its payout fell into this month (a weekend or holiday at the month's end).
