@@ -34,7 +34,7 @@ const CONTEXTS = {
   mail: ['config', 'database', 'jobs', 'kernel', 'observability'],
   links: ['catalog', 'config', 'database', 'events', 'kernel', 'mail', 'merchants', 'pages'],
   // Money after the collection (contract §19): prices, balances, settlement accounts, payouts.
-  settlement: ['catalog', 'config', 'database', 'events', 'jobs', 'kernel', 'merchants', 'observability'],
+  settlement: ['catalog', 'config', 'database', 'events', 'jobs', 'kernel', 'merchants', 'observability', 'pages'],
   // What processors tell, their notices and their reports, applied to and reconciled with our records (payments, disputes).
   'processor-reports': [
     'catalog',
@@ -67,10 +67,12 @@ const CONTEXTS = {
   ],
   // Disputes (contract §21): beside refunds; money through settlement, the intent through its public surface.
   disputes: ['config', 'database', 'events', 'gateways', 'jobs', 'kernel', 'merchants', 'payins', 'payment-intents', 'settlement'],
+  // Tells people what happened: merchants' notification addresses, and the business's dashboard admins (a new settlement account).
   notifications: [
     'businesses',
     'catalog',
     'config',
+    'dashboard-identity',
     'database',
     'events',
     'jobs',

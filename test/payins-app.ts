@@ -33,7 +33,7 @@ async function startApi(
   const defaultBase = api === 'payins-api' ? 'http://localhost:3000' : 'http://localhost:3001';
   const app = await create(
     testSettings(port ? `http://127.0.0.1:${port}` : defaultBase, gateway, mail, webhooks, rateLimits, settlement),
-    'silent',
+    process.env.TEST_LOG_LEVEL ?? 'silent',
   );
   // Every answer is checked against the committed document (see contract-after-each.ts).
   ResponseContract.forApi(api).watch(app.getHttpServer());

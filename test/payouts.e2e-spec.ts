@@ -1,9 +1,10 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { MerchantId } from '@pcs/kernel';
-import { PayoutsService, PricingService, SettlementDailyService } from '@pcs/settlement';
+import { PayoutBatchesService, PayoutsService, PricingService, SettlementDailyService } from '@pcs/settlement';
 import { clientFor, createTenant, eventually, SignedClient, TestTenant } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { authenticatorCode, readyPerson, testIdentity } from './dashboard-people';
 import { Testbed, testbed } from './testbed';
 
 type Row = Record<string, unknown>;
@@ -12,6 +13,7 @@ const PAYER = { firstName: 'Payout', lastName: 'Tester', email: 'payout@example.
 /** What one merchant's test needs: its clients, a payer, available money at once (OCA priced with no delay), an account. */
 interface Shop {
   readonly merchantId: string;
+  readonly businessId: string;
   readonly client: SignedClient;
   paid(amount: number): Promise<{ intentId: string; transactionId: string; net: number }>;
   balance(currency?: string): Promise<{ pending: number; available: number; inTransit: number }>;
@@ -19,7 +21,7 @@ interface Shop {
   sums(): Promise<{ pending: number; available: number; all: number }>;
 }
 
-describe('payouts (contract §19)', () => {
+describe('payouts (contracts §19, §24)', () => {
   let bed: Testbed;
   let app: NestExpressApplication;
   let brou: string;
@@ -55,6 +57,7 @@ describe('payouts (contract §19)', () => {
       ).toBe(200);
     return {
       merchantId,
+      businessId: tenant.business.businessId,
       client,
       paid: async (amount) => {
         const created = await client.post('/payment-intent', {
@@ -106,12 +109,18 @@ describe('payouts (contract §19)', () => {
     const created = await s.client.post(`/merchant/${s.merchantId}/payout`, { currency: 'UYU' });
     expect(created.status).toBe(200);
     const payout = created.body;
-    expect(payout).toMatchObject({ merchantId: s.merchantId, currency: 'UYU', amount: available, transactionCount: 2, paidAt: null });
-    expect(['PENDING', 'IN_TRANSIT']).toContain(payout.status);
+    // In transit from the transaction that made it: nobody ever sees a sandbox payout PENDING (contract §24).
+    expect(payout).toMatchObject({
+      merchantId: s.merchantId,
+      currency: 'UYU',
+      amount: available,
+      transactionCount: 2,
+      paidAt: null,
+      status: 'IN_TRANSIT',
+    });
+    expect(payout.arrivalDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(payout.settlementBank).toMatchObject({ bankId: brou, accountNumber: '00123456700001', accountType: 'SAVINGS', currency: 'UYU' });
-    const during = await s.balance();
-    expect(during).toMatchObject({ available: 0 });
-    expect([0, available]).toContain(during.inTransit);
+    expect(await s.balance()).toMatchObject({ available: 0, inTransit: available });
 
     const swept = (await s.client.get(`/payout/${payout.payoutId}/transactions`)).body[0];
     expect(swept.rowCount).toBe(3);
@@ -145,12 +154,29 @@ describe('payouts (contract §19)', () => {
     expect(listedCsv.text).toContain(`${payout.payoutId},${s.merchantId},UYU,${available},PAID,${brou},`);
   });
 
-  it('pays out an amount of it without sweeping anything, and refuses in the contract’s order', async () => {
+  it('pays out an amount of it, sweeping the oldest transactions it covers whole, and refuses in the contract’s order', async () => {
     const s = await shop();
-    const { net } = await s.paid(300);
-    const part = await s.client.post(`/merchant/${s.merchantId}/payout`, { currency: 'UYU', amount: 100.25 });
-    expect(part.body).toMatchObject({ amount: 100.25, transactionCount: 0 });
-    expect((await s.balance()).available).toBeCloseTo(net - 100.25, 2);
+    const first = await s.paid(100);
+    const second = await s.paid(200);
+    const third = await s.paid(300);
+    // Covers the first two whole and part of the third: the third is not split, it stays available and unswept.
+    const amount = Math.round((first.net + second.net + 50) * 100) / 100;
+    const part = await s.client.post(`/merchant/${s.merchantId}/payout`, { currency: 'UYU', amount });
+    expect(part.body).toMatchObject({ amount, transactionCount: 2, status: 'IN_TRANSIT' });
+    const ledger = (await s.client.get(`/payin?merchantId=${s.merchantId}&order=ASC`)).body[0].results as Row[];
+    expect(ledger.map((row) => [row.transactionId, row.payoutRequestId])).toEqual([
+      [first.transactionId, part.body.payoutId],
+      [second.transactionId, part.body.payoutId],
+      [third.transactionId, null],
+    ]);
+    const left = cents(first.net + second.net + third.net) - cents(amount);
+    expect(cents((await s.balance()).available)).toBe(left);
+    // Less than the oldest transaction sweeps none.
+    const small = await s.client.post(`/merchant/${s.merchantId}/payout`, { currency: 'UYU', amount: 1 });
+    expect(small.body).toMatchObject({ amount: 1, transactionCount: 0 });
+    // The whole balance takes what is left: the third payin (the amount payouts netted the rest).
+    const rest = await s.client.post(`/merchant/${s.merchantId}/payout`, { currency: 'UYU' });
+    expect(rest.body).toMatchObject({ amount: (left - 100) / 100, transactionCount: 1 });
 
     const noAccount = await s.client.post(`/merchant/${s.merchantId}/payout`, { currency: 'USD', amount: 1_000_000 });
     expect(noAccount.status).toBe(409);
@@ -197,6 +223,47 @@ describe('payouts (contract §19)', () => {
     expect(payouts.map((p) => p.amount).sort()).toEqual([more, net].sort());
   });
 
+  it('reads the available balance and sweeps in one statement: a payin committed meanwhile is in a payout’s amount and swept, or neither', async () => {
+    const s = await shop();
+    await s.paid(100);
+    // Six streams of payins, one after another in each, approved while payouts of the whole balance are asked all along. A race
+    // test: the earlier code (the figure and the sweep as two statements) failed it in three runs of four.
+    let streams = 6;
+    const payins = Array.from({ length: streams }, async (_, stream) => {
+      const made: { net: number }[] = [];
+      for (let i = 0; i < 6; i++) made.push(await s.paid(100 + stream * 10 + i));
+      streams -= 1;
+      return made;
+    });
+    const requests: Promise<{ status: number; body: Row }>[] = [];
+    while (streams > 0 && requests.length < 200) {
+      // Sent now (supertest sends a request when it is awaited or then'd, not when built).
+      requests.push(
+        s.client.post(`/merchant/${s.merchantId}/payout`, { currency: 'UYU' }).then((r) => ({ status: r.status, body: r.body as Row })),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const nets = (await Promise.all(payins)).flat().map((p) => p.net);
+    const made = (await Promise.all(requests)).filter((r) => r.status === 200).map((r) => r.body);
+    const last = await s.client.post(`/merchant/${s.merchantId}/payout`, { currency: 'UYU' });
+    if (last.status === 200) made.push(last.body);
+    for (const payout of made) {
+      const swept = ((await s.client.get(`/payout/${payout.payoutId as string}/transactions?limit=100`)).body[0].results as Row[]).filter(
+        (t) => t.type !== 'PAYOUT',
+      );
+      // A whole-balance payout pays exactly what it swept: nothing counted unswept, nothing swept uncounted.
+      expect([payout.payoutId, swept.reduce((sum, t) => sum + cents(t.net as number), 0)]).toEqual([
+        payout.payoutId,
+        cents(payout.amount as number),
+      ]);
+    }
+    const paidOut = made.reduce((sum, p) => sum + cents(p.amount as number), 0);
+    const collected = (await s.client.get(`/balance-transaction?type=PAYIN&merchantId=${s.merchantId}&limit=100`)).body[0].results as Row[];
+    expect(collected).toHaveLength(nets.length + 1);
+    expect(paidOut).toBe(collected.reduce((sum, t) => sum + cents(t.net as number), 0));
+    expect(await s.balance()).toMatchObject({ available: 0 });
+  });
+
   it('lets a refund race a payout without losing or doubling a cent; the next payout nets a negative balance', async () => {
     const s = await shop();
     await s.paid(500);
@@ -228,17 +295,28 @@ describe('payouts (contract §19)', () => {
     expect(failed).toMatchObject({ status: 'FAILED', failureReason: 'the sandbox bank refused the account (its number ends in 13)' });
     expect(await s.balance()).toMatchObject({ available: net, inTransit: 0 });
     const back = (await s.client.get(`/balance-transaction?type=PAYOUT_FAILURE&merchantId=${s.merchantId}`)).body[0].results;
-    expect(back).toMatchObject([{ amount: net, net, sourceId: created.payoutId, payoutId: null, status: 'AVAILABLE' }]);
+    // The failure nets the payout inside it, and what the payout swept is free again (contract §24).
+    expect(back).toMatchObject([{ amount: net, net, sourceId: created.payoutId, payoutId: created.payoutId, status: 'AVAILABLE' }]);
+    const swept = (await s.client.get(`/balance-transaction?payoutId=${created.payoutId}&merchantId=${s.merchantId}`)).body[0].results;
+    expect((swept as Row[]).map((t) => t.type).sort()).toEqual(['PAYOUT', 'PAYOUT_FAILURE']);
     const types = ((await s.client.get(`/event?merchantId=${s.merchantId}&limit=100`)).body[0].results as Row[]).map((e) => e.type);
     expect(types).toContain('payout.failed');
-    // The next payout takes the money back out, with the failure's transaction.
+    // The next payout takes the money back out, to a new account an admin confirmed (a changed account waits otherwise).
     await s.client.put(`/merchant/${s.merchantId}/settlement-account/UYU`, {
       bankId: brou,
       accountNumber: '00123456700001',
       accountType: 'SAVINGS',
     });
+    const admin = await readyPerson(testIdentity(bed.dataSource), { businessId: s.businessId, role: 'admin' });
+    const confirmed = await s.client.post(`/merchant/${s.merchantId}/settlement-account/UYU/confirm`, {
+      email: admin.email,
+      code: await authenticatorCode(admin),
+    });
+    expect(confirmed.body).toMatchObject({ holdUntil: null, accountNumber: '00123456700001' });
     const retried = (await s.client.post(`/merchant/${s.merchantId}/payout`, { currency: 'UYU' })).body;
     expect(retried).toMatchObject({ amount: net, transactionCount: 1 });
+    const payin = (await s.client.get(`/balance-transaction?type=PAYIN&merchantId=${s.merchantId}`)).body[0].results;
+    expect(payin).toMatchObject([{ payoutId: retried.payoutId }]);
     expect(await s.sums()).toMatchObject({ available: 0 });
   });
 
@@ -265,19 +343,13 @@ describe('payouts (contract §19)', () => {
           (r) => r.status === 'IN_TRANSIT',
         );
       const payouts = fileApi.app.get(PayoutsService);
-      const written: string[][] = [];
-      const exported = await payouts.exportBatch(brou, async (batch) => {
-        written.push(batch.map((p) => p.id));
-      });
-      expect(
-        exported
-          .map((p) => p.id)
-          .filter((id) => [second.payoutId, third.payoutId].includes(id))
-          .sort(),
-      ).toEqual([second.payoutId, third.payoutId].sort());
+      const batches = fileApi.app.get(PayoutBatchesService);
+      const [batch, ...others] = await batches.export(brou, { businessId: fileApi.tenant.business.businessId });
+      expect(others).toEqual([]);
+      expect((await batches.payoutsOf(batch.batchId)).map((p) => p.id).sort()).toEqual([second.payoutId, third.payoutId].sort());
+      expect(batch).toMatchObject({ payoutCount: 2, totals: [{ currency: 'UYU', amount: 50_000 }], cnab240: null });
       // Exported once: a second export finds neither.
-      const again = await payouts.exportBatch(brou, async () => undefined);
-      expect(again.map((p) => p.id)).not.toContain(second.payoutId);
+      expect(await batches.export(brou, { businessId: fileApi.tenant.business.businessId })).toEqual([]);
       const late = await s.client.post(`/payout/${second.payoutId}/cancel`);
       expect(late.status).toBe(409);
       expect(late.body.errorId).toBe('Payins:PAYOUT_INVALID_STATE');

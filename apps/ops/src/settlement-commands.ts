@@ -14,10 +14,14 @@ import {
 } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { reconciliationRunRepresentation, ReconciliationRunsService } from '@pcs/processor-reports';
-import { csvLine } from '@pcs/pages';
 import {
   BalancesService,
+  Bank,
+  BankFileError,
+  batchFileName,
   Payout,
+  PayoutBatchesService,
+  PayoutBatchRecord,
   payoutRepresentation,
   PayoutsService,
   PricingError,
@@ -85,6 +89,41 @@ async function audited<T>(
     if (error instanceof DomainError) throw new UsageError(error.texts().EN);
     throw error;
   }
+}
+
+/** An operator's action on one business's money, in its audit log (actor `operator`). */
+async function auditOperator(
+  app: INestApplicationContext,
+  businessId: string,
+  action: string,
+  target: string,
+  result: 'succeeded' | 'refused' | 'failed',
+  detail: Record<string, unknown>,
+): Promise<void> {
+  await dashboard(app).audit({ businessId, userId: null, email: 'operator', action, target, result, detail });
+}
+
+/**
+ * A batch's files in `dir`, each written to `<name>.partial` then renamed, so
+ * that a file of the final name is always whole. `fresh`: a stale partial
+ * file (a crash's) is removed first. The paths written.
+ */
+function writeBatchFiles(dir: string, batch: PayoutBatchRecord, bank: Bank, options: { fresh: boolean }): string[] {
+  fs.mkdirSync(dir, { recursive: true });
+  const files: string[] = [];
+  for (const [kind, content] of [
+    ['csv', batch.csv],
+    ['cnab240', batch.cnab240],
+  ] as const) {
+    if (content === null) continue;
+    const file = path.join(dir, batchFileName(batch, bank, kind));
+    const partial = `${file}.partial`;
+    if (options.fresh) fs.rmSync(partial, { force: true });
+    fs.writeFileSync(partial, content, { encoding: 'utf8', mode: 0o600 });
+    fs.renameSync(partial, file);
+    files.push(file);
+  }
+  return files;
 }
 
 async function payoutOf(app: INestApplicationContext, payout: Payout) {
@@ -162,65 +201,80 @@ export const SETTLEMENT_COMMANDS: Record<
     },
   },
   'payouts:export': {
-    usage: 'payouts:export --bank <bankId> [--out <file.csv>]',
+    usage:
+      'payouts:export --bank <bankId> [--business <businessId>] [--out <directory>]  |  payouts:export --batch <batchId> [--out <directory>]',
     run: async (app, o) => {
+      const batches = app.get(PayoutBatchesService);
+      const dir = path.resolve(typeof o.out === 'string' ? o.out : path.join(process.env.DATA_DIR ?? './.data', 'payouts'));
+      if (o.batch !== undefined) {
+        // A batch recorded before: its files again, byte for byte (after a crash between the record and the files).
+        const batchId = id(o, 'batch');
+        const batch = await batches.find(batchId);
+        if (!batch) throw new UsageError('no batch has that id');
+        const bank = (await batches.bank(batch.bankId))!;
+        const files = writeBatchFiles(dir, batch, bank, { fresh: true });
+        await batches.markWritten(batchId);
+        await auditOperator(app, batch.businessId, 'payouts:export', batchId, 'succeeded', { again: true, files: files.length });
+        return { batchId, bankId: batch.bankId, businessId: batch.businessId, sequence: batch.sequence, files, written: 'again' };
+      }
       const bankId = id(o, 'bank');
-      const payouts = app.get(PayoutsService);
-      const bank = await payouts.bankOf(bankId);
-      if (!bank) throw new UsageError('no bank has that id (GET /bank)');
-      const dataDir = process.env.DATA_DIR ?? './.data';
-      const file = path.resolve(
-        typeof o.out === 'string'
-          ? o.out
-          : path.join(dataDir, 'payouts', `${bank.country}-${bank.code}-${new Date().toISOString().replace(/[:.]/g, '-')}.csv`),
-      );
-      const totals = new Map<string, number>();
-      const exported = await payouts
-        .exportBatch(bankId, async (batch) => {
-          const lines = [
-            csvLine([
-              'payoutId',
-              'bankCode',
-              'bankName',
-              'accountType',
-              'accountNumber',
-              'holderDocument',
-              'currency',
-              'amount',
-              'createdAt',
-            ]),
-          ];
-          for (const payout of batch) {
-            const p = payout.snapshot();
-            totals.set(p.currency, (totals.get(p.currency) ?? 0) + p.amount);
-            lines.push(
-              csvLine([
-                p.payoutId,
-                bank.code,
-                bank.name,
-                p.destination.accountType,
-                p.destination.accountNumber,
-                p.destination.holderDocument,
-                p.currency,
-                wireAmount(p.amount, p.currency),
-                p.createdAt.toISOString(),
-              ]),
-            );
-          }
-          fs.mkdirSync(path.dirname(file), { recursive: true });
-          // Written before the export commits; an export that fails after the file exists leaves the payouts waiting, and the file is removed.
-          fs.writeFileSync(file, lines.join(''), { flag: 'wx', mode: 0o600 });
-        })
-        .catch((error: unknown) => {
-          if (fs.existsSync(file) && (error as NodeJS.ErrnoException).code !== 'EEXIST') fs.rmSync(file);
-          throw error;
-        });
-      return {
-        bankId,
-        file: exported.length > 0 ? file : null,
-        payouts: exported.length,
-        totals: [...totals].map(([currency, amount]) => ({ currency, amount: wireAmount(amount, currency as never) })),
+      const businessId = o.business === undefined ? undefined : id(o, 'business');
+      let recorded: PayoutBatchRecord[];
+      try {
+        recorded = await batches.export(bankId, { businessId });
+      } catch (error) {
+        if (error instanceof BankFileError) {
+          if (businessId) await auditOperator(app, businessId, 'payouts:export', bankId, 'refused', { error: error.message });
+          throw new UsageError(error.message);
+        }
+        throw error;
+      }
+      const bank = (await batches.bank(bankId))!;
+      const out = [];
+      for (const batch of recorded) {
+        const summary = {
+          batchId: batch.batchId,
+          businessId: batch.businessId,
+          sequence: batch.sequence,
+          payouts: batch.payoutCount,
+          totals: batch.totals.map((t) => ({ currency: t.currency, amount: wireAmount(t.amount, t.currency) })),
+          sha256: { csv: batch.csvSha256, cnab240: batch.cnab240Sha256 },
+        };
+        // Audited once recorded: the batch exists whatever happens to its files from here.
+        await auditOperator(app, batch.businessId, 'payouts:export', batch.batchId, 'succeeded', { bankId, ...summary });
+        const files = writeBatchFiles(dir, batch, bank, { fresh: false });
+        await batches.markWritten(batch.batchId);
+        out.push({ ...summary, files });
+      }
+      return { bankId, batches: out };
+    },
+  },
+  'payouts:debtor-account:set': {
+    usage:
+      'payouts:debtor-account:set --business <businessId> --bank <bankId> --document <CNPJ> --name <company name> --account <branch/account-digit> [--agreement <convênio>]',
+    run: async (app, o) => {
+      const businessId = id(o, 'business');
+      const input = {
+        businessId,
+        bankId: id(o, 'bank'),
+        document: text(o, 'document'),
+        name: text(o, 'name'),
+        account: text(o, 'account'),
+        agreement: typeof o.agreement === 'string' ? o.agreement : undefined,
       };
+      return audited(
+        app,
+        { businessId, action: 'payouts:debtor-account:set', target: businessId, detail: { bankId: input.bankId, account: input.account } },
+        async () => {
+          try {
+            const account = await app.get(PayoutBatchesService).setDebtor(input);
+            return { ...account, updatedAt: account.updatedAt.toISOString() };
+          } catch (error) {
+            if (error instanceof BankFileError) throw new UsageError(error.message);
+            throw error;
+          }
+        },
+      );
     },
   },
   'payout:mark-paid': {
@@ -249,6 +303,18 @@ export const SETTLEMENT_COMMANDS: Record<
         app,
         { businessId: await businessOfPayout(app, payoutId), action: 'payout:mark-failed', target: payoutId, detail: { reason } },
         async () => payoutOf(app, await app.get(PayoutsService).markFailed(payoutId, reason)),
+      );
+    },
+  },
+  'payout:mark-returned': {
+    usage: 'payout:mark-returned --payout <payoutId> --reason <text>',
+    run: async (app, o) => {
+      const payoutId = id(o, 'payout');
+      const reason = text(o, 'reason');
+      return audited(
+        app,
+        { businessId: await businessOfPayout(app, payoutId), action: 'payout:mark-returned', target: payoutId, detail: { reason } },
+        async () => payoutOf(app, await app.get(PayoutsService).markReturned(payoutId, reason)),
       );
     },
   },

@@ -36,6 +36,9 @@ import { ProcessorReportsWorkersModule } from '@pcs/processor-reports';
 import { DisputeWorkersModule } from '@pcs/disputes';
 import { CredentialController } from './credential/credential.controller';
 import { DisputeController } from './dispute/dispute.controller';
+import { auditKeyOf, DashboardIdentity } from '@pcs/dashboard-identity';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 
 /** The payins API: merchants, payers, instruments, payment intents, links, payins. */
 @Module({})
@@ -60,6 +63,19 @@ export class PayinsApiModule {
         SettlementWorkersModule,
         ProcessorReportsWorkersModule,
         DisputeWorkersModule,
+      ],
+      providers: [
+        {
+          // Its admins' second factor confirms a new settlement account (contract §24); their audit log records it.
+          provide: DashboardIdentity,
+          inject: [getDataSourceToken(), RuntimeSettings],
+          useFactory: (dataSource: DataSource, runtime: RuntimeSettings) =>
+            new DashboardIdentity(dataSource, runtime.secretBox(), {
+              auditKeys: [runtime.secretsMasterKey, ...(runtime.secretsMasterKeyPrevious ? [runtime.secretsMasterKeyPrevious] : [])].map(
+                auditKeyOf,
+              ),
+            }),
+        },
       ],
       controllers: [
         MerchantController,

@@ -285,6 +285,14 @@ export class Environment {
   PAYOUT_SANDBOX_DELAY: string = '10s';
 
   /**
+   * How long payouts to a settlement account wait after it is set or changed
+   * (contract §24: the first account a merchant sets does not), unless a
+   * dashboard admin confirms it with a second-factor code: whole hours, 0–720.
+   */
+  @Matches(/^(0|[1-9]\d{0,2})$/, { message: 'SETTLEMENT_ACCOUNT_HOLD_HOURS must be a whole number of hours, 0 to 720' })
+  SETTLEMENT_ACCOUNT_HOLD_HOURS: string = '72';
+
+  /**
    * Whether this process takes part in the once-a-day runs (scheduled payouts
    * and balance.available at 06:00, reconciliation at 07:00, each country's
    * time): `off` only for a process that must never start them (a test's).

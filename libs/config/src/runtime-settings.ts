@@ -94,6 +94,8 @@ export interface SettlementSettings {
   readonly payoutRail: 'SANDBOX' | 'BANK_FILE';
   /** How long a sandbox payout stays in transit (PAYOUT_SANDBOX_DELAY). */
   readonly sandboxPayoutDelaySeconds: number;
+  /** How long payouts to a new or changed settlement account wait (SETTLEMENT_ACCOUNT_HOLD_HOURS; contract §24). */
+  readonly accountHoldHours: number;
   /** How often the payout worker looks for jobs. */
   readonly pollSeconds: number;
   /** The payout job queue's name: every replica of a deployment works the same one. */
@@ -103,6 +105,7 @@ export interface SettlementSettings {
 export const DEFAULT_SETTLEMENT_SETTINGS: SettlementSettings = {
   payoutRail: 'SANDBOX',
   sandboxPayoutDelaySeconds: 10,
+  accountHoldHours: 72,
   pollSeconds: 2,
   payoutQueue: 'payout',
 };

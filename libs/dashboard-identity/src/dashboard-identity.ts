@@ -234,6 +234,54 @@ export class DashboardIdentity {
   }
 
   /**
+   * A fresh code of an admin's authenticator for an action that needs one
+   * beyond a session (contract §24: ending a new settlement account's hold).
+   * The person must be an enabled admin of `businessId` (of `merchantId`, or
+   * of the whole business), not locked, with a second factor; the code's time
+   * step must not have been used before. A wrong or reused code counts
+   * towards the lockout as at sign-in. Audited either way; the admin, or null.
+   */
+  async confirmAsAdmin(input: {
+    businessId: string;
+    merchantId: string;
+    email: string;
+    code: string;
+    address: string;
+    action: string;
+    target: string;
+  }): Promise<DashboardUser | null> {
+    const email = input.email.split('\u0000').join('').trim().slice(0, 254);
+    const row = await this.people.forSignIn(email, input.businessId);
+    const user = row?.user ?? null;
+    const refuse = async (reason: string) => {
+      await this.audit({
+        businessId: input.businessId,
+        userId: user?.userId ?? null,
+        email,
+        action: input.action,
+        target: input.target,
+        result: 'refused',
+        detail: { reason },
+        address: input.address,
+      });
+      return null;
+    };
+    if (!row || !user || user.role !== 'admin' || (user.merchantId !== null && user.merchantId !== input.merchantId))
+      return refuse('not-an-admin');
+    if (row.lockedSeconds !== null && row.lockedSeconds > 0) return refuse('locked');
+    const sealed = row.enrolled ? await this.people.sealedSeed(user.userId) : null;
+    if (!sealed) return refuse('no-second-factor');
+    const step = totpStepOf(this.open(sealed, user.userId), user.email, input.code.replace(/\s/g, '').slice(0, 64));
+    const fresh = step !== null && (await this.people.takeStep(user.userId, step));
+    if (!fresh) {
+      await this.failed(user, input.address);
+      return refuse(step === null ? 'wrong-code' : 'reused-code');
+    }
+    await this.audit({ ...actor(user), action: input.action, target: input.target, result: 'succeeded', address: input.address });
+    return user;
+  }
+
+  /**
    * The enrolment of a second factor at the first sign-in: a seed kept
    * (sealed) until its first code confirms it; the same seed on every
    * reload of the page, so that a code scanned once keeps working.

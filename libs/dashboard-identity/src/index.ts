@@ -10,3 +10,4 @@ export * from './password-policy';
 export * from './second-factor';
 export * from './audit-chain';
 export * from './persistence/audit-log';
+export * from './persistence/admin-addresses';

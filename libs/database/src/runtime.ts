@@ -100,6 +100,7 @@ export async function prepareRuntime(env: Environment, log: (line: string) => vo
           ...DEFAULT_SETTLEMENT_SETTINGS,
           payoutRail: env.PAYOUT_RAIL === 'bank-file' ? 'BANK_FILE' : 'SANDBOX',
           sandboxPayoutDelaySeconds: parseRetrySchedule(env.PAYOUT_SANDBOX_DELAY)[0],
+          accountHoldHours: Math.min(720, Number(env.SETTLEMENT_ACCOUNT_HOLD_HOURS)),
         },
         { ...DEFAULT_DAILY_RUN_SETTINGS, claim: env.DAILY_RUNS === 'on' },
         previousMasterKey,

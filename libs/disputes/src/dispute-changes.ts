@@ -10,11 +10,14 @@ import { Dispute } from './domain/dispute';
 
 /**
  * What follows a dispute's change, in the transaction that changes it
- * (contract §21): the money (in PLATFORM flow, a CHARGEBACK when it opens,
- * a CHARGEBACK_REVERSAL when it is won, each once per dispute through the
- * balance context; none in MERCHANT flow, contract §23), what the payment
- * intent shows and holds back, and the events. Every path that changes a
- * dispute ends here.
+ * (contracts §21, §24): the money, in PLATFORM flow only (none in MERCHANT
+ * flow, contract §23) — the processor's dispute fee once when it opens, and
+ * the debit brought to what the dispute takes: its amount capped at what is
+ * still collected (received less refunds and the payment's other disputes)
+ * when it opens or the processor changes its amount, nothing once it is won —
+ * each difference booked once, through the balance context, drawn on the
+ * payment's pending net first; what the payment intent shows and holds back;
+ * and the events. Every path that changes a dispute ends here.
  */
 @Injectable()
 export class DisputeChanges {
@@ -32,22 +35,28 @@ export class DisputeChanges {
    */
   async commit(manager: EntityManager, dispute: Dispute, was: DisputeStatus | null, now: Date): Promise<void> {
     const d = dispute.snapshot();
-    const movement = { disputeId: d.disputeId, businessId: d.businessId, merchantId: d.merchantId, currency: d.currency, amount: d.amount };
-    // In MERCHANT flow the processor takes a chargeback from the merchant's own account: no balance money moves (contract §23).
-    const moves = d.fundsFlow === 'PLATFORM';
-    if (moves && was === null)
-      await this.balances.recordDisputeMovement(manager, {
-        ...movement,
-        type: 'CHARGEBACK',
-        description: `chargeback ${d.processorReference} (${d.reason})`,
-      });
-    if (moves && d.status === 'WON' && was !== 'WON')
-      await this.balances.recordDisputeMovement(manager, {
-        ...movement,
-        type: 'CHARGEBACK_REVERSAL',
-        description: `chargeback ${d.processorReference} won`,
-      });
-    if (was !== d.status)
+    if (d.fundsFlow === 'PLATFORM') {
+      const movement = {
+        disputeId: d.disputeId,
+        chargeId: d.chargeId,
+        businessId: d.businessId,
+        merchantId: d.merchantId,
+        currency: d.currency,
+        processor: d.processor,
+        reference: d.processorReference,
+      };
+      if (was === null) await this.balances.chargeDisputeFee(manager, movement);
+      if (d.status === 'WON' && was !== 'WON') await this.balances.debitDispute(manager, { ...movement, target: 0, why: 'won' });
+      else if (d.status !== 'WON' && (was === null || dispute.amountChanged)) {
+        const left = await this.intents.collectedLeftFor(manager, d.paymentIntentId, d.disputeId);
+        await this.balances.debitDispute(manager, {
+          ...movement,
+          target: Math.min(d.amount, left),
+          why: was === null ? `opened (${d.reason})` : 'amount changed by the processor',
+        });
+      }
+    }
+    if (was !== d.status || dispute.amountChanged)
       await this.intents.record(
         manager,
         d.paymentIntentId,

@@ -95,7 +95,7 @@ export class DisputeReports {
     report: DisputeReport,
   ): Promise<DisputeReportResult> {
     const now = new Date();
-    const verdict = { status: report.status, evidenceDueBy: report.evidenceDueBy, reason: report.reason };
+    const verdict = { status: report.status, evidenceDueBy: report.evidenceDueBy, reason: report.reason, amount: report.amount };
     for (let attempt = 0; attempt < 2; attempt++) {
       const known = await this.disputes.lockCase(manager, processor, report.reference);
       if (known) {

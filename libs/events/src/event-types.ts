@@ -24,7 +24,9 @@ export const EVENT_TYPES = [
   'payout.paid',
   'payout.failed',
   'payout.canceled',
+  'payout.returned',
   'balance.available',
+  'settlement_account.updated',
   'reconciliation.discrepancy',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -7,6 +7,10 @@ export interface ErrorBody {
   showMessage: { EN: string; ES: string };
   needUpdate: boolean;
   errorId: string;
+  /** Only for Payins:SETTLEMENT_ACCOUNT_ON_HOLD: when payouts to the account may leave. */
+  holdUntil?: string;
+  /** Only for Payins:AMOUNT_BELOW_MINIMUM: the smallest amount the processor collects (major units). */
+  minimumAmount?: number;
 }
 
 export type ApiArea = 'Payins' | 'B2B';
@@ -33,11 +37,13 @@ export function statusOf(error: DomainError): number {
 }
 
 export function errorBodyOf(error: DomainError, area: ApiArea): ErrorBody {
+  const fields = Object.fromEntries((error.definition.fields ?? []).filter((f) => f in error.params).map((f) => [f, error.params[f]]));
   return {
     message: error.message,
     showMessage: error.texts(),
     needUpdate: false,
     errorId: `${error.definition.area ?? area}:${error.definition.code}`,
+    ...fields,
   };
 }
 

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 class ShowMessageResponse {
   @ApiProperty({ example: 'The merchant was not found.' })
@@ -21,4 +21,13 @@ export class ErrorResponse {
 
   @ApiProperty({ example: 'Payins:MERCHANT_NOT_FOUND', description: '<Area>:<CODE>' })
   errorId: string;
+
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'Only with Payins:SETTLEMENT_ACCOUNT_ON_HOLD: when payouts to the new settlement account may leave',
+  })
+  holdUntil?: string;
+
+  @ApiPropertyOptional({ example: 20, description: 'Only with Payins:AMOUNT_BELOW_MINIMUM: the smallest amount collected (major units)' })
+  minimumAmount?: number;
 }

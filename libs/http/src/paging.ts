@@ -1,7 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { Optional } from './validation-decorators';
+import { Optional, QueryInteger } from './validation-decorators';
 import { IsInt, Max, Min } from 'class-validator';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE, Page, PageRequest, pageCount } from '@pcs/kernel';
 
@@ -10,7 +9,7 @@ function PageSize(): PropertyDecorator {
   return applyDecorators(
     ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE }),
     Optional(),
-    Type(() => Number),
+    QueryInteger(),
     IsInt(),
     Min(1),
     Max(MAX_PAGE_SIZE),
@@ -21,7 +20,7 @@ function PageSize(): PropertyDecorator {
 class PageNumberQueryDto {
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE, default: 1 })
   @Optional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(1)
   @Max(MAX_PAGE)

@@ -6,7 +6,20 @@ import { MerchantAccess } from '@pcs/merchants';
 import * as crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { Balance, BalanceTransaction } from './domain/balance-transaction';
-import { BalanceRepository, BalanceTransactionFilters, PayoutRepository } from './settlement.repository';
+import { BalanceRepository, BalanceTransactionFilters, PayoutRepository, PricingRepository } from './settlement.repository';
+
+/** The money side of a dispute: whose, in what, against which payment, at which processor. */
+export interface DisputeMoney {
+  readonly disputeId: string;
+  /** The disputed payment (its approved PAYIN's transactionId): the debit draws on its pending net first. */
+  readonly chargeId: string;
+  readonly businessId: string;
+  readonly merchantId: string;
+  readonly currency: Currency;
+  readonly processor: string;
+  /** The processor's reference of the case, for the transactions' descriptions. */
+  readonly reference: string;
+}
 
 export interface BalanceTransactionQuery extends BalanceTransactionFilters {
   readonly merchantId?: MerchantId;
@@ -26,6 +39,7 @@ export class BalancesService {
     private readonly balances: BalanceRepository,
     private readonly payouts: PayoutRepository,
     private readonly replica: ReadReplica,
+    private readonly prices: PricingRepository,
   ) {}
 
   /** The merchant's balance in each currency it has (or may have) money in. */
@@ -105,40 +119,52 @@ export class BalancesService {
   }
 
   /**
-   * A dispute's movement of money (contract §21), in the disputes context's
-   * transaction: CHARGEBACK (−amount) when it opens, CHARGEBACK_REVERSAL
-   * (+amount) when it is won, each available at once and at most once per
-   * dispute (its source), however often the processor tells it. True when
-   * written now.
+   * Brings a dispute's debit to `target` (minor units, contract §24): what
+   * its CHARGEBACK and CHARGEBACK_REVERSAL transactions net so far is read,
+   * and only the difference is booked — a debit drawn on the payment's
+   * pending net first, or a credit giving back first what the dispute drew
+   * from it — so a repeated notice books nothing. The dispute is locked by
+   * the caller. The difference booked (positive: debited).
    */
-  async recordDisputeMovement(
-    manager: EntityManager,
-    movement: {
-      readonly disputeId: string;
-      readonly businessId: string;
-      readonly merchantId: string;
-      readonly currency: Currency;
-      readonly type: 'CHARGEBACK' | 'CHARGEBACK_REVERSAL';
-      /** The disputed amount, minor units (positive). */
-      readonly amount: number;
-      readonly description: string;
-    },
-  ): Promise<boolean> {
-    if (!Number.isSafeInteger(movement.amount) || movement.amount <= 0)
-      throw new Error('a dispute moves a positive whole number of minor units');
+  async debitDispute(manager: EntityManager, dispute: DisputeMoney & { readonly target: number; readonly why: string }): Promise<number> {
+    if (!Number.isSafeInteger(dispute.target) || dispute.target < 0) throw new Error('a dispute debits a whole, non-negative amount');
+    const debited = -(await this.balances.netOf(manager, dispute.disputeId, ['CHARGEBACK', 'CHARGEBACK_REVERSAL']));
+    const difference = dispute.target - debited;
+    if (difference === 0) return 0;
+    await this.balances.move(manager, {
+      businessId: dispute.businessId,
+      merchantId: dispute.merchantId,
+      currency: dispute.currency,
+      type: difference > 0 ? 'CHARGEBACK' : 'CHARGEBACK_REVERSAL',
+      amount: -difference,
+      sourceId: dispute.disputeId,
+      chargeId: dispute.chargeId,
+      description: `chargeback ${dispute.reference} ${dispute.why}`,
+    });
+    return difference;
+  }
+
+  /**
+   * The processor's fee for a dispute (the catalog's `disputeFee` of its
+   * processor and currency; contract §24): a DISPUTE_FEE of −fee, available
+   * at once, once per dispute, never given back. Nothing when the fee is 0.
+   */
+  async chargeDisputeFee(manager: EntityManager, dispute: DisputeMoney): Promise<boolean> {
+    const fee = await this.prices.disputeFee(manager, dispute.processor, dispute.currency);
+    if (fee <= 0) return false;
     const written = await this.balances.recordOnce(manager, [
       {
         balanceTransactionId: crypto.randomUUID(),
-        businessId: movement.businessId,
-        merchantId: movement.merchantId,
-        currency: movement.currency,
-        type: movement.type,
-        amount: movement.type === 'CHARGEBACK' ? -movement.amount : movement.amount,
-        fee: 0,
+        businessId: dispute.businessId,
+        merchantId: dispute.merchantId,
+        currency: dispute.currency,
+        type: 'DISPUTE_FEE',
+        amount: 0,
+        fee,
         availableOn: null,
-        sourceId: movement.disputeId,
+        sourceId: dispute.disputeId,
         payoutId: null,
-        description: movement.description.slice(0, 512),
+        description: `${dispute.processor} dispute fee, chargeback ${dispute.reference}`,
       },
     ]);
     return written.length === 1;

@@ -3,6 +3,8 @@ export * from './pricing.service';
 export * from './settlement-accounts.service';
 export * from './balances.service';
 export * from './payouts.service';
+export * from './payout-batches.service';
+export * from './domain/bank-calendar';
 export * from './settlement-daily.service';
 export * from './domain/business-calendar';
 export * from './domain/country-calendar';

@@ -32,7 +32,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { BusinessCalendar, CountryCalendar, LocalDate } from './domain/business-calendar';
 import { calendarOf } from './domain/country-calendar';
 import { Payout, PayoutOrigin } from './domain/payout';
-import type { Bank, SettlementAccount } from './domain/settlement-account';
+import { Bank, isOnHold, SettlementAccount } from './domain/settlement-account';
 import { BankFilePayoutRail, PayoutRail, SandboxPayoutRail } from './rails/payout-rail';
 import { BalanceRepository, PayoutFilters, PayoutRepository, SettlementAccountRepository } from './settlement.repository';
 import { BalancesService } from './balances.service';
@@ -51,18 +51,21 @@ export interface PayoutQuery extends PayoutFilters {
 export type ScheduledOutcome = { readonly made: Payout } | { readonly skipped: string };
 
 /**
- * Payouts (contract §19): the merchant's available money to its settlement
- * account in the currency, on request or on its schedule.
+ * Payouts (contracts §19, §24): the merchant's available money to its
+ * settlement account in the currency, on request or on its schedule.
  *
  * A payout is made in one transaction that holds the merchant's balance in
  * that currency (an advisory lock: concurrent payouts queue, so the same
- * money is never paid twice): it reads the available balance from the
- * figures, writes the payout, its PAYOUT balance transaction (−amount) and,
- * for the whole balance, marks every available transaction no payout swept
- * yet as its own — one set-based statement, whatever their number — with its
- * event and the job that hands it to its rail. A kill at any point leaves the
- * whole payout or nothing. Refunds are not held: one racing a payout only
- * moves the available balance below zero, and the next payout nets it.
+ * money is never paid twice): one statement reads the available balance from
+ * the figures and sweeps what the payout covers (every available transaction
+ * no payout holds, or for an amount the oldest whose whole net it covers), so
+ * a payin committed meanwhile is counted and swept or neither; then the
+ * payout, in transit on its rail at once, its PAYOUT balance transaction
+ * (−amount), its events and its rail's job. A kill at any point leaves the
+ * whole payout or nothing. A payout that fails, is canceled or is returned
+ * gives its amount back and releases what it swept. Refunds are not held:
+ * one racing a payout only moves the available balance below zero, and the
+ * next payout nets it.
  */
 @Injectable()
 export class PayoutsService {
@@ -101,38 +104,60 @@ export class PayoutsService {
       if (earlier) return earlier;
       const account = await this.accounts.find(manager, merchant.merchantId, currency);
       if (!account) throw new DomainError('SETTLEMENT_ACCOUNT_MISSING', undefined, { currency });
-      const available = await this.balances.available(manager, merchant.merchantId, currency);
-      if (amount !== undefined) {
-        const requested = moneyFromWire('amount', amount, currency).minor;
-        if (requested > available)
-          throw new DomainError('PAYOUT_AMOUNT_EXCEEDS_AVAILABLE', undefined, { available: wireAmount(available, currency), currency });
-        return this.make(manager, { payoutId, account, amount: requested, sweep: false, origin: 'REQUESTED', scheduledFor: null });
-      }
-      if (available <= 0) throw new DomainError('NOTHING_TO_PAY_OUT', undefined, { available: wireAmount(available, currency), currency });
-      return this.make(manager, { payoutId, account, amount: available, sweep: true, origin: 'REQUESTED', scheduledFor: null });
+      if (isOnHold(account, new Date()))
+        throw new DomainError('SETTLEMENT_ACCOUNT_ON_HOLD', undefined, { currency, holdUntil: account.holdUntil!.toISOString() });
+      const requested = amount === undefined ? null : moneyFromWire('amount', amount, currency).minor;
+      const claim = await this.balances.claim(manager, {
+        merchantId: merchant.merchantId,
+        currency,
+        payoutId,
+        amount: requested,
+        minimum: 0,
+      });
+      if (!claim.claimed && requested !== null)
+        throw new DomainError('PAYOUT_AMOUNT_EXCEEDS_AVAILABLE', undefined, { available: wireAmount(claim.available, currency), currency });
+      if (!claim.claimed)
+        throw new DomainError('NOTHING_TO_PAY_OUT', undefined, { available: wireAmount(claim.available, currency), currency });
+      return this.make(manager, {
+        payoutId,
+        account,
+        amount: requested ?? claim.available,
+        transactionCount: claim.swept,
+        origin: 'REQUESTED',
+        scheduledFor: null,
+      });
     });
   }
 
   /**
    * The scheduled payout of an account's whole available balance on a local
    * day: made once per merchant, currency and day (a retried run finds it),
-   * and only when the balance reaches the schedule's minimum.
+   * and only when the balance reaches the schedule's minimum. An account on
+   * hold (contract §24) makes it wait: the day is noted, and the first run
+   * after the hold makes it.
    */
   async payScheduled(account: SettlementAccount, schedule: PayoutSchedule, day: LocalDate): Promise<ScheduledOutcome> {
     const merchantId = account.merchantId as MerchantId;
     return inTransaction(this.dataSource, async (manager) => {
       await this.payouts.holdBalance(manager, merchantId, account.currency);
       if (await this.payouts.scheduledExists(manager, merchantId, account.currency, day)) return { skipped: 'already paid out today' };
-      const available = await this.balances.available(manager, merchantId, account.currency);
-      if (available <= 0) return { skipped: 'nothing available' };
-      const minimum = schedule.minimumAmount[account.currency] ?? 0;
-      if (available < minimum) return { skipped: 'below the minimum' };
+      const current = await this.accounts.find(manager, merchantId, account.currency);
+      if (!current) return { skipped: 'no settlement account' };
+      if (isOnHold(current, new Date())) {
+        await this.accounts.notePayoutWaiting(manager, current.settlementAccountId, day);
+        return { skipped: `the settlement account is on hold until ${current.holdUntil!.toISOString()}` };
+      }
+      if (current.payoutWaitingSince) await this.accounts.notePayoutWaiting(manager, current.settlementAccountId, null);
+      const payoutId = crypto.randomUUID();
+      const minimum = schedule.minimumAmount[current.currency] ?? 0;
+      const claim = await this.balances.claim(manager, { merchantId, currency: current.currency, payoutId, amount: null, minimum });
+      if (!claim.claimed) return { skipped: claim.available <= 0 ? 'nothing available' : 'below the minimum' };
       return {
         made: await this.make(manager, {
-          payoutId: crypto.randomUUID(),
-          account,
-          amount: available,
-          sweep: true,
+          payoutId,
+          account: current,
+          amount: claim.available,
+          transactionCount: claim.swept,
           origin: 'SCHEDULED',
           scheduledFor: day,
         }),
@@ -150,36 +175,28 @@ export class PayoutsService {
     return this.payouts.list(this.dataSource.manager, await this.balanceReads.scopeOf(caller, query.merchantId), query, page);
   }
 
-  /** Cancels a payout that has not left (PENDING, or waiting unexported in a bank file): its amount comes back to available. */
+  /** Cancels a payout that has not left (waiting unexported in a bank file): its amount comes back to available, and what it swept is free. */
   async cancel(caller: Caller, payoutId: string): Promise<Payout> {
     return inTransaction(this.dataSource, async (manager) => {
       const payout = await this.payouts.find(manager, payoutId, true);
       if (!payout || !(await this.visible(caller, payout, manager))) throw new DomainError('PAYOUT_NOT_FOUND');
-      const now = new Date();
-      payout.cancel(now);
+      payout.cancel(new Date());
       await this.giveBack(manager, payout, 'payout canceled');
       return payout;
     });
   }
 
-  /** Hands a payout to its rail (the payout worker, after the payout committed). */
+  /**
+   * Hands a payout made PENDING to its rail (the payout worker). Payouts are
+   * in transit from the transaction that makes them (contract §24); this
+   * moves one left PENDING by an earlier version, whose job still runs.
+   */
   async dispatch(payoutId: string): Promise<void> {
     await inTransaction(this.dataSource, async (manager) => {
       const payout = await this.payouts.find(manager, payoutId, true);
       if (!payout || payout.status !== 'PENDING') return;
-      const p = payout.snapshot();
-      const rail = this.railOf(p.rail);
-      const now = new Date();
-      const departure = rail.depart(p, await this.countryOf(p.merchantId), now, this.calendar);
-      payout.markInTransit(now, departure.arrivalDate);
+      await this.depart(manager, payout, new Date());
       await this.save(manager, payout);
-      if (departure.settleAfterSeconds !== null)
-        await this.jobs.send(manager, this.settings.settlement.payoutQueue, { payoutId, step: 'settle' } satisfies PayoutJob, {
-          startAfter: departure.settleAfterSeconds,
-          retryLimit: 20,
-          retryDelay: 5,
-          retryBackoff: true,
-        });
     });
   }
 
@@ -228,21 +245,17 @@ export class PayoutsService {
     });
   }
 
-  /**
-   * The bank-file rail's batch for a bank (`payouts:export`): its payouts in
-   * transit not exported yet, marked exported in the transaction that hands
-   * them to `write` (the file); a failed write leaves them waiting.
-   */
-  async exportBatch(bankId: string, write: (payouts: readonly Payout[]) => Promise<void>): Promise<Payout[]> {
+  /** The operator records a bank's return of a paid payout (`payout:mark-returned`): RETURNED, its amount back in available. */
+  async markReturned(payoutId: string, reason: string): Promise<Payout> {
     return inTransaction(this.dataSource, async (manager) => {
-      const payouts = await this.payouts.awaitingExport(manager, bankId, 10_000);
-      const now = new Date();
-      for (const payout of payouts) {
-        payout.markExported(now);
-        await this.payouts.save(manager, payout);
-      }
-      if (payouts.length > 0) await write(payouts);
-      return payouts;
+      const payout = await this.payouts.find(manager, payoutId, true);
+      if (!payout) throw new DomainError('PAYOUT_NOT_FOUND');
+      if (!payout.markReturned(new Date(), reason))
+        throw new DomainError('PAYOUT_INVALID_STATE', `only a PAID payout can be returned; this one is ${payout.status}`, {
+          status: payout.status,
+        });
+      await this.giveBack(manager, payout, `payout returned: ${reason}`);
+      return payout;
     });
   }
 
@@ -251,20 +264,25 @@ export class PayoutsService {
     return this.accounts.bank(this.dataSource.manager, bankId);
   }
 
+  /**
+   * Writes a payout whose claim was taken (its transactions swept): its
+   * PAYOUT balance transaction (−amount), in transit on its rail at once
+   * (contract §24: nobody sees it PENDING), its events, and the rail's job.
+   */
   private async make(
     manager: EntityManager,
     input: {
       payoutId: string;
       account: SettlementAccount;
       amount: number;
-      sweep: boolean;
+      transactionCount: number;
       origin: PayoutOrigin;
       scheduledFor: LocalDate | null;
     },
   ): Promise<Payout> {
     const { account } = input;
     const merchantId = account.merchantId as MerchantId;
-    const transactionCount = input.sweep ? await this.balances.sweep(manager, merchantId, account.currency, input.payoutId) : 0;
+    const now = new Date();
     const payout = Payout.create({
       payoutId: input.payoutId,
       businessId: asBusinessId(account.businessId),
@@ -280,10 +298,11 @@ export class PayoutsService {
         accountType: account.accountType,
         holderDocument: account.holderDocument,
       },
-      transactionCount,
+      transactionCount: input.transactionCount,
       scheduledFor: input.scheduledFor,
-      createdAt: new Date(),
+      createdAt: now,
     });
+    await this.depart(manager, payout, now);
     await this.payouts.insert(manager, payout);
     await this.balances.record(manager, [
       {
@@ -301,25 +320,35 @@ export class PayoutsService {
       },
     ]);
     await this.recordEvents(manager, payout);
-    await this.jobs.send(
-      manager,
-      this.settings.settlement.payoutQueue,
-      { payoutId: input.payoutId, step: 'dispatch' } satisfies PayoutJob,
-      {
-        retryLimit: 20,
-        retryDelay: 5,
-        retryBackoff: true,
-      },
-    );
     this.logger.log(
       `payout ${input.payoutId} of ${Money.ofMinor(input.amount, account.currency).toWire()} ${account.currency} made (${input.origin})`,
     );
     return payout;
   }
 
-  /** A failed or canceled payout's amount back in available: PAYOUT_FAILURE of +amount, once (its source is the payout). */
+  /** Puts a payout on its rail: in transit, with the rail's arrival date, and the job of the rail's own answer when it gives one. */
+  private async depart(manager: EntityManager, payout: Payout, now: Date): Promise<void> {
+    const p = payout.snapshot();
+    const departure = this.railOf(p.rail).depart(p, await this.countryOf(p.merchantId), now, this.calendar);
+    payout.markInTransit(now, departure.arrivalDate);
+    if (departure.settleAfterSeconds !== null)
+      await this.jobs.send(manager, this.settings.settlement.payoutQueue, { payoutId: p.payoutId, step: 'settle' } satisfies PayoutJob, {
+        startAfter: departure.settleAfterSeconds,
+        retryLimit: 20,
+        retryDelay: 5,
+        retryBackoff: true,
+      });
+  }
+
+  /**
+   * A failed, canceled or returned payout's amount back in available
+   * (contract §24): PAYOUT_FAILURE of +amount, once, carrying the payout's
+   * own id (the pair nets inside it), and what it swept released for the
+   * next payout — under the balance lock, as a payout's claim.
+   */
   private async giveBack(manager: EntityManager, payout: Payout, description: string): Promise<void> {
     const p = payout.snapshot();
+    await this.payouts.holdBalance(manager, p.merchantId, p.currency);
     await this.save(manager, payout);
     await this.balances.record(manager, [
       {
@@ -332,10 +361,11 @@ export class PayoutsService {
         fee: 0,
         availableOn: null,
         sourceId: p.payoutId,
-        payoutId: null,
+        payoutId: p.payoutId,
         description,
       },
     ]);
+    await this.balances.release(manager, p.payoutId);
   }
 
   private async save(manager: EntityManager, payout: Payout): Promise<void> {
@@ -348,9 +378,18 @@ export class PayoutsService {
     if (types.length === 0) return;
     const p = payout.snapshot();
     const object = payoutRepresentation(payout, await this.accounts.bank(manager, p.destination.bankId));
+    // Transitions of one transaction (created, then in transit) a millisecond apart: listed in the order they happened.
+    const at = Date.now();
     await this.events.recordAll(
       manager,
-      types.map((type) => ({ type, businessId: p.businessId, merchantId: p.merchantId, subjectId: p.payoutId, object })),
+      types.map((type, i) => ({
+        type,
+        businessId: p.businessId,
+        merchantId: p.merchantId,
+        subjectId: p.payoutId,
+        object,
+        at: new Date(at + i),
+      })),
     );
     afterCommit(manager, () => types.forEach((type) => metrics.payouts.inc({ status: type.slice('payout.'.length) })));
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService, CountryProcessor, FixedFees } from '@pcs/catalog';
 import { inTransaction } from '@pcs/database';
-import { Currency, LiquidationSource, MerchantId, Money, MoneyError, scaledIntegerToDecimal } from '@pcs/kernel';
+import { Currency, DomainError, LiquidationSource, MerchantId, Money, MoneyError, scaledIntegerToDecimal } from '@pcs/kernel';
 import { MerchantCountryProcessorService } from '@pcs/merchants';
 import { DataSource, EntityManager } from 'typeorm';
 import { BusinessCalendar } from './domain/business-calendar';
@@ -94,6 +94,53 @@ export class PricingService {
         liquidationSource: 'CALENDAR',
       }),
     };
+  }
+
+  /**
+   * The smallest total a merchant may collect through a country processor in
+   * a currency (contract §24), minor units: the catalog's minimum, and at
+   * least the smallest amount whose fee and tax on the fee leave the
+   * merchant something (with the merchant's own price).
+   */
+  async minimumOf(merchantId: MerchantId, processor: CountryProcessor, currency: Currency, manager?: EntityManager): Promise<number> {
+    const price = await this.priceOf(merchantId, processor, manager);
+    const nets = (amount: number) => feesOf(Money.ofMinor(amount, currency), price, processor.country.feeTaxBp).net.minor > 0;
+    // The net grows with the amount (a fee is at most 20 % plus a fixed part): the first amount that nets something, by halves.
+    let low = 1;
+    let high = 1;
+    while (!nets(high) && high < Number.MAX_SAFE_INTEGER / 4) high *= 2;
+    while (low < high) {
+      const middle = Math.floor((low + high) / 2);
+      if (nets(middle)) high = middle;
+      else low = middle + 1;
+    }
+    return Math.max(processor.minimumAmount[currency] ?? 0, low);
+  }
+
+  /** Refuses a collection below the processor's minimum (400 Payins:AMOUNT_BELOW_MINIMUM, with the minimum). */
+  async assertAboveMinimum(merchantId: MerchantId, processor: CountryProcessor, total: Money, manager?: EntityManager): Promise<void> {
+    const minimum = await this.minimumOf(merchantId, processor, total.currency, manager);
+    if (total.minor < minimum)
+      throw new DomainError('AMOUNT_BELOW_MINIMUM', undefined, {
+        minimumAmount: Money.ofMinor(minimum, total.currency).toWire(),
+        currency: total.currency,
+        paymentMethod: processor.paymentMethod.name,
+      });
+  }
+
+  /** The catalog's `disputeFee` of a processor in a currency (`pricing:dispute-fee`), minor units: what each dispute costs there. */
+  async setDisputeFee(processor: string, currency: Currency, amount: number): Promise<number> {
+    if (!['SANDBOX', 'MERCADO_PAGO', 'DLOCAL'].includes(processor))
+      throw new PricingError('--processor must be SANDBOX, MERCADO_PAGO or DLOCAL');
+    let minor: number;
+    try {
+      minor = amount === 0 ? 0 : Money.fromWire(amount, currency).minor;
+    } catch (error) {
+      if (error instanceof MoneyError) throw new PricingError(`--amount: ${error.message}`);
+      throw error;
+    }
+    await this.prices.putDisputeFee(this.dataSource.manager, processor, currency, minor, new Date());
+    return minor;
   }
 
   /**

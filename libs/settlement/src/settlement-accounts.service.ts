@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService } from '@pcs/catalog';
+import { RuntimeSettings } from '@pcs/config';
 import { inTransaction } from '@pcs/database';
+import { EventRecorder } from '@pcs/events';
 import { Caller, Currency, DomainError, MerchantId, pixKeyKind } from '@pcs/kernel';
 import { Merchant, MerchantService, MerchantUpdate, MerchantView } from '@pcs/merchants';
 import { DataSource, EntityManager } from 'typeorm';
-import { AccountDetails, AccountType, Bank, checkAccount, SettlementAccount } from './domain/settlement-account';
+import { AccountDetails, AccountType, Bank, checkAccount, sameAccount, SettlementAccount } from './domain/settlement-account';
 import { SettlementAccountRepository } from './settlement.repository';
 
 function invalid(reason: string, reasonEs: string): DomainError {
@@ -25,6 +27,8 @@ export class SettlementAccountsService {
     private readonly accounts: SettlementAccountRepository,
     private readonly merchants: MerchantService,
     private readonly catalog: CatalogService,
+    private readonly events: EventRecorder,
+    private readonly settings: RuntimeSettings,
   ) {}
 
   /** The banks of a country (all when none is given), by code. */
@@ -40,8 +44,9 @@ export class SettlementAccountsService {
     details: AccountDetails & { bankId: string },
     within?: EntityManager,
   ): Promise<SettlementAccount> {
+    if (!within) return inTransaction(this.dataSource, (manager) => this.put(caller, merchantId, currency, details, manager));
     const merchant = await this.merchants.load(caller, merchantId, within);
-    return this.putFor(merchant, currency, details, within ?? this.dataSource.manager);
+    return this.putFor(merchant, currency, details, within);
   }
 
   /** The merchant's accounts, by currency. */
@@ -102,19 +107,60 @@ export class SettlementAccountsService {
     const check = checkAccount(bank, country.iso3, details);
     if (!check.ok) throw invalid(check.reason, check.reasonEs);
     const { businessId, merchantId } = merchant.snapshot();
-    return this.accounts.put(
-      manager,
-      {
-        businessId,
-        merchantId,
-        currency,
-        bankId: bank.bankId,
-        accountNumber: check.accountNumber,
-        accountType: details.accountType,
-        holderDocument: check.holderDocument,
-      },
-      new Date(),
-    );
+    const next = {
+      bankId: bank.bankId,
+      accountNumber: check.accountNumber,
+      accountType: details.accountType,
+      holderDocument: check.holderDocument,
+    };
+    // One change of a merchant's accounts at a time: which one is its first is decided on what is there.
+    await this.accounts.holdAccounts(manager, merchantId);
+    const existing = await this.accounts.ofMerchants(manager, [merchantId]);
+    const current = existing.find((a) => a.currency === currency);
+    if (current && sameAccount(current, next)) return current;
+    const now = new Date();
+    // The first account a merchant ever sets is not held; any later one waits (contract §24).
+    const hours = this.settings.settlement.accountHoldHours;
+    const holdUntil = existing.length === 0 || hours === 0 ? null : new Date(now.getTime() + hours * 3_600_000);
+    const account = await this.accounts.put(manager, { businessId, merchantId, currency, ...next, holdUntil }, now);
+    await this.events.record(manager, {
+      type: 'settlement_account.updated',
+      businessId,
+      merchantId,
+      subjectId: account.settlementAccountId,
+      object: settlementAccountEvent(account, current ?? null),
+    });
+    return account;
+  }
+
+  /**
+   * A dashboard admin ends an account's hold (contract §24). `verify` checks
+   * who confirms — an enabled admin of the merchant's business and a fresh
+   * code of their authenticator — and answers their email, or null. The
+   * account confirmed is the one there when it was verified: one changed
+   * meanwhile is refused (it is on hold again, and must be confirmed again).
+   */
+  async confirm(
+    caller: Caller,
+    merchantId: MerchantId,
+    currency: Currency,
+    verify: (merchant: { businessId: string; merchantId: string }) => Promise<string | null>,
+  ): Promise<SettlementAccount> {
+    const merchant = (await this.merchants.load(caller, merchantId)).snapshot();
+    const seen = await this.accounts.find(this.dataSource.manager, merchant.merchantId, currency);
+    if (!seen) throw new DomainError('SETTLEMENT_ACCOUNT_MISSING', undefined, { currency });
+    const confirmedBy = await verify({ businessId: merchant.businessId, merchantId: merchant.merchantId });
+    if (!confirmedBy) throw new DomainError('SETTLEMENT_ACCOUNT_CONFIRMATION_REFUSED');
+    return inTransaction(this.dataSource, async (manager) => {
+      await this.accounts.holdAccounts(manager, merchant.merchantId);
+      const now = await this.accounts.find(manager, merchant.merchantId, currency);
+      if (!now || now.updatedAt.getTime() !== seen.updatedAt.getTime())
+        throw new DomainError('SETTLEMENT_ACCOUNT_ON_HOLD', undefined, {
+          currency,
+          holdUntil: now?.holdUntil?.toISOString() ?? new Date().toISOString(),
+        });
+      return (await this.accounts.confirm(manager, merchant.merchantId, currency, confirmedBy, new Date()))!;
+    });
   }
 
   private async countryOf(merchant: Merchant): Promise<string | undefined> {
@@ -133,7 +179,33 @@ export function settlementAccountRepresentation(account: SettlementAccount) {
     accountNumber: account.accountNumber,
     accountType: account.accountType,
     holderDocument: account.holderDocument,
+    holdUntil: account.holdUntil?.toISOString() ?? null,
+    confirmedAt: account.confirmedAt?.toISOString() ?? null,
     createdAt: account.createdAt.toISOString(),
+    updatedAt: account.updatedAt.toISOString(),
+  };
+}
+
+/** The last four characters of an account number or key: enough to recognise it, too little to use it. */
+export function accountEnding(accountNumber: string): string {
+  return accountNumber.slice(-4);
+}
+
+/** The object of a `settlement_account.updated` event: the account now and before, their numbers shown by their endings only. */
+export function settlementAccountEvent(account: SettlementAccount, previous: SettlementAccount | null) {
+  const shown = (a: SettlementAccount) => ({
+    bankId: a.bank.bankId,
+    bankName: a.bank.name,
+    accountType: a.accountType,
+    accountNumberEnding: accountEnding(a.accountNumber),
+  });
+  return {
+    settlementAccountId: account.settlementAccountId,
+    merchantId: account.merchantId,
+    currency: account.currency,
+    ...shown(account),
+    holdUntil: account.holdUntil?.toISOString() ?? null,
+    previous: previous ? shown(previous) : null,
     updatedAt: account.updatedAt.toISOString(),
   };
 }

@@ -14,6 +14,7 @@ import { PayoutOrmEntity } from './persistence/payout.orm-entity';
 import { SettlementAccountOrmEntity } from './persistence/settlement-account.orm-entity';
 import {
   TypeOrmBalanceRepository,
+  TypeOrmPayoutBatchRepository,
   TypeOrmPayoutRepository,
   TypeOrmPricingRepository,
   TypeOrmSettlementAccountRepository,
@@ -22,7 +23,14 @@ import { PricingService } from './pricing.service';
 import { SettlementAccountsService } from './settlement-accounts.service';
 import { SettlementDailyService } from './settlement-daily.service';
 import { SettlementWorkers } from './settlement-workers';
-import { BalanceRepository, PayoutRepository, PricingRepository, SettlementAccountRepository } from './settlement.repository';
+import {
+  BalanceRepository,
+  PayoutBatchRepository,
+  PayoutRepository,
+  PricingRepository,
+  SettlementAccountRepository,
+} from './settlement.repository';
+import { PayoutBatchesService } from './payout-batches.service';
 
 /**
  * After the collection (contract §19): prices and fees, balances and their
@@ -49,13 +57,23 @@ import { BalanceRepository, PayoutRepository, PricingRepository, SettlementAccou
     { provide: SettlementAccountRepository, useClass: TypeOrmSettlementAccountRepository },
     { provide: BalanceRepository, useClass: TypeOrmBalanceRepository },
     { provide: PayoutRepository, useClass: TypeOrmPayoutRepository },
+    { provide: PayoutBatchRepository, useClass: TypeOrmPayoutBatchRepository },
     PricingService,
     SettlementAccountsService,
     BalancesService,
     PayoutsService,
+    PayoutBatchesService,
     SettlementDailyService,
   ],
-  exports: [BusinessCalendar, PricingService, SettlementAccountsService, BalancesService, PayoutsService, SettlementDailyService],
+  exports: [
+    BusinessCalendar,
+    PricingService,
+    SettlementAccountsService,
+    BalancesService,
+    PayoutsService,
+    PayoutBatchesService,
+    SettlementDailyService,
+  ],
 })
 export class SettlementModule {}
 

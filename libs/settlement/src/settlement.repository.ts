@@ -15,6 +15,9 @@ export abstract class PricingRepository {
   /** The merchant's own prices, by country processor id. */
   abstract pricesOf(manager: EntityManager, merchantId: MerchantId): Promise<Map<string, StoredPrice>>;
   abstract put(manager: EntityManager, merchantId: MerchantId, countryProcessorId: string, price: StoredPrice, now: Date): Promise<void>;
+  /** What a dispute costs at a processor in a currency (the catalog's disputeFee, minor units; none: 0). */
+  abstract disputeFee(manager: EntityManager, processor: string, currency: Currency): Promise<number>;
+  abstract putDisputeFee(manager: EntityManager, processor: string, currency: Currency, amount: number, now: Date): Promise<void>;
 }
 
 export interface NewSettlementAccount {
@@ -25,14 +28,28 @@ export interface NewSettlementAccount {
   readonly accountNumber: string;
   readonly accountType: AccountType;
   readonly holderDocument: string | null;
+  /** Until when payouts to it wait (null: at once). */
+  readonly holdUntil: Date | null;
 }
 
 /** The bank catalog and merchants' settlement accounts (port). */
 export abstract class SettlementAccountRepository {
   abstract banks(manager: EntityManager, country?: string): Promise<Bank[]>;
   abstract bank(manager: EntityManager, bankId: string): Promise<Bank | null>;
-  /** Sets the merchant's account in the currency (its id kept when it replaces one). */
+  /** Sets the merchant's account in the currency (its id kept when it replaces one; a confirmation of the old one is forgotten, a payout waiting is not). */
   abstract put(manager: EntityManager, account: NewSettlementAccount, now: Date): Promise<SettlementAccount>;
+  /** Serialises the changes of a merchant's accounts until the transaction ends (which one is its first). */
+  abstract holdAccounts(manager: EntityManager, merchantId: MerchantId): Promise<void>;
+  /** Ends an account's hold: confirmed by a dashboard admin (contract §24). The account, or null when there is none. */
+  abstract confirm(
+    manager: EntityManager,
+    merchantId: MerchantId,
+    currency: Currency,
+    confirmedBy: string,
+    now: Date,
+  ): Promise<SettlementAccount | null>;
+  /** Notes (or forgets, with null) the first scheduled payout an account's hold made wait. */
+  abstract notePayoutWaiting(manager: EntityManager, settlementAccountId: string, since: string | null): Promise<void>;
   abstract ofMerchants(manager: EntityManager, merchantIds: readonly MerchantId[]): Promise<SettlementAccount[]>;
   abstract find(manager: EntityManager, merchantId: MerchantId, currency: Currency): Promise<SettlementAccount | null>;
   /** The accounts at the banks of a country (a country's merchants hold their accounts there). */
@@ -63,6 +80,29 @@ export interface BalanceTransactionFilters {
   readonly dateTo?: Date;
 }
 
+/** What a payout's claim found and took (contract §24). */
+export interface BalanceClaim {
+  /** The available balance when the payout was decided, minor units. */
+  readonly available: number;
+  /** Whether the payout may be made (it was, and swept `swept` transactions). */
+  readonly claimed: boolean;
+  readonly swept: number;
+}
+
+/** A signed movement of a collected payment's money (a refund's, a dispute's), drawn on its pending net first. */
+export interface PaymentMovement {
+  readonly businessId: string;
+  readonly merchantId: string;
+  readonly currency: Currency;
+  readonly type: BalanceTransactionType;
+  /** Minor units: negative debits, positive credits. */
+  readonly amount: number;
+  readonly sourceId: string;
+  /** The payment (its approved PAYIN's transactionId) whose pending net the movement draws on; null: at once. */
+  readonly chargeId: string | null;
+  readonly description: string;
+}
+
 /** A balance read from the maintained figures, minor units. */
 export interface BalanceFigures {
   readonly currency: Currency;
@@ -75,13 +115,33 @@ export interface BalanceFigures {
 export abstract class BalanceRepository {
   /** Pending and available per currency, as of the database's now, from the figures. */
   abstract figures(manager: EntityManager, merchantId: MerchantId): Promise<BalanceFigures[]>;
-  /** The available balance in a currency, as of the database's now (the transaction's start). */
-  abstract available(manager: EntityManager, merchantId: MerchantId, currency: Currency): Promise<number>;
+  /**
+   * A payout's claim on the available balance, in one statement under the
+   * caller's balance lock (contract §24): the available figure, and — when
+   * the payout may be made (`amount` ≤ available, or, for the whole balance,
+   * available ≥ max(`minimum`, 1)) — the sweep of what it covers: every
+   * available transaction no payout holds, or for an amount the oldest ones
+   * whose whole net it covers. A transaction committed meanwhile is counted
+   * and swept, or neither.
+   */
+  abstract claim(
+    manager: EntityManager,
+    payout: { merchantId: MerchantId; currency: Currency; payoutId: string; amount: number | null; minimum: number },
+  ): Promise<BalanceClaim>;
+  /** A failed, canceled or returned payout's transactions, free again for the next payout (not its own PAYOUT and PAYOUT_FAILURE); how many. */
+  abstract release(manager: EntityManager, payoutId: string): Promise<number>;
   abstract record(manager: EntityManager, transactions: readonly NewBalanceTransaction[]): Promise<BalanceTransaction[]>;
+  /**
+   * A movement of a payment's money (contract §24), signed: a debit takes
+   * the payment's pending net first (booked at its availableOn), the rest at
+   * once; a credit gives back first what this source drew from it. One or two
+   * rows of the source and type; how many.
+   */
+  abstract move(manager: EntityManager, movement: PaymentMovement): Promise<number>;
+  /** The net of a source's transactions of these types (minor units, signed). */
+  abstract netOf(manager: EntityManager, sourceId: string, types: readonly BalanceTransactionType[]): Promise<number>;
   /** Like record, but a transaction whose source already moved money of its type is left out (nothing written twice); what was written. */
   abstract recordOnce(manager: EntityManager, transactions: readonly NewBalanceTransaction[]): Promise<BalanceTransaction[]>;
-  /** Marks every available transaction no payout swept yet as the payout's, in one statement; how many. */
-  abstract sweep(manager: EntityManager, merchantId: MerchantId, currency: Currency, payoutId: string): Promise<number>;
   abstract list(
     manager: EntityManager,
     scope: TenantScope,
@@ -125,6 +185,53 @@ export abstract class PayoutRepository {
   abstract holdBalance(manager: EntityManager, merchantId: MerchantId, currency: Currency): Promise<void>;
   /** Whether the merchant's scheduled payout in this currency for this local day was made. */
   abstract scheduledExists(manager: EntityManager, merchantId: MerchantId, currency: Currency, day: string): Promise<boolean>;
-  /** A bank's payouts waiting in its batch file (IN_TRANSIT, not exported yet), locked, oldest first. */
-  abstract awaitingExport(manager: EntityManager, bankId: string, limit: number): Promise<Payout[]>;
+  /** A bank's payouts waiting in its batch file (IN_TRANSIT, in no batch yet), of one business when named, locked, oldest first. */
+  abstract awaitingExport(manager: EntityManager, bankId: string, limit: number, businessId?: string): Promise<Payout[]>;
+  /** The payouts of a batch, in the order it lists them. */
+  abstract ofBatch(manager: EntityManager, batchId: string): Promise<Payout[]>;
+}
+
+/** A bank file's batch as recorded (contract §24): its payouts' files, written again identically from here. */
+export interface PayoutBatchRecord {
+  readonly batchId: string;
+  readonly businessId: string;
+  readonly bankId: string;
+  /** The business's batches in order (the CNAB file's NSA). */
+  readonly sequence: number;
+  readonly payoutCount: number;
+  /** Per currency, minor units. */
+  readonly totals: readonly { readonly currency: Currency; readonly amount: number }[];
+  readonly csv: string;
+  readonly csvSha256: string;
+  readonly cnab240: string | null;
+  readonly cnab240Sha256: string | null;
+  readonly createdAt: Date;
+  readonly writtenAt: Date | null;
+}
+
+/** The account a business's CNAB 240 remittances debit (`payouts:debtor-account:set`). */
+export interface DebtorAccount {
+  readonly businessId: string;
+  readonly country: 'BRA';
+  readonly bankId: string;
+  /** CNPJ or CPF digits. */
+  readonly document: string;
+  readonly name: string;
+  readonly agreement: string;
+  readonly branch: string;
+  readonly branchDigit: string;
+  readonly account: string;
+  readonly accountDigit: string;
+  readonly updatedAt: Date;
+}
+
+/** Bank files' batches and the debtor accounts they name (port). */
+export abstract class PayoutBatchRepository {
+  /** The business's next batch number, its batches serialised until the transaction ends. */
+  abstract nextSequence(manager: EntityManager, businessId: string): Promise<number>;
+  abstract insert(manager: EntityManager, batch: PayoutBatchRecord): Promise<void>;
+  abstract find(manager: EntityManager, batchId: string): Promise<PayoutBatchRecord | null>;
+  abstract markWritten(manager: EntityManager, batchId: string, at: Date): Promise<void>;
+  abstract debtor(manager: EntityManager, businessId: string, country: 'BRA'): Promise<DebtorAccount | null>;
+  abstract putDebtor(manager: EntityManager, account: DebtorAccount): Promise<void>;
 }

@@ -1,7 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsEnum, IsNumber, IsUUID, Matches, Min } from 'class-validator';
-import { IsDateBound, Optional, PageQueryDto } from '@pcs/http';
+import { IsDateBound, Optional, PageQueryDto, QueryDecimal } from '@pcs/http';
 import { Currency, OrderBy, SortBy, TransactionStatus } from '@pcs/kernel';
 
 export class ListPayinsQuery extends PageQueryDto {
@@ -17,14 +16,14 @@ export class ListPayinsQuery extends PageQueryDto {
 
   @ApiPropertyOptional({ description: 'Major units, inclusive' })
   @Optional()
-  @Type(() => Number)
+  @QueryDecimal()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0)
   minAmount?: number;
 
   @ApiPropertyOptional({ description: 'Major units, inclusive' })
   @Optional()
-  @Type(() => Number)
+  @QueryDecimal()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0)
   maxAmount?: number;

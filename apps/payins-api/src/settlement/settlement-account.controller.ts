@@ -1,23 +1,30 @@
-import { Body, Get, Param, Put } from '@nestjs/common';
+import { Body, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
+import { DashboardIdentity } from '@pcs/dashboard-identity';
+import type { Request } from 'express';
 import { ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import { ApiStandardErrors, CurrentCaller, SignedController, UuidParamPipe } from '@pcs/http';
 import { asMerchantId, Currency, InvalidRequestError, isCurrency } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 import { settlementAccountRepresentation, SettlementAccountsService } from '@pcs/settlement';
-import { PutSettlementAccountDto } from './settlement.dto';
+import { ConfirmSettlementAccountDto, PutSettlementAccountDto } from './settlement.dto';
 import { SettlementAccountResponse } from './settlement.responses';
 
 /** A merchant's settlement accounts, one per currency (contract §19). */
 @SignedController('merchant/:merchantId/settlement-account', 'settlement')
 export class SettlementAccountController {
-  constructor(private readonly accounts: SettlementAccountsService) {}
+  constructor(
+    private readonly accounts: SettlementAccountsService,
+    private readonly identity: DashboardIdentity,
+  ) {}
 
   @Put(':currency')
   @ApiOperation({
     summary: "Set the merchant's settlement account in a currency",
     description:
       'Where payouts in that currency go. Checked against its country: a CBU/CVU with both check digits at its bank (Argentina), branch and ' +
-      'account or a PIX key (Brazil), the bank’s digits (Uruguay). A bad one is a 400 Payins:INVALID_SETTLEMENT_ACCOUNT.',
+      'account or a PIX key (Brazil), the bank’s digits (Uruguay). A bad one is a 400 Payins:INVALID_SETTLEMENT_ACCOUNT. ' +
+      'Any account but the merchant’s first puts payouts to it on hold for SETTLEMENT_ACCOUNT_HOLD_HOURS (holdUntil), sends the event ' +
+      'settlement_account.updated and a mail to the merchant’s notification addresses and the business’s admins (contract §24).',
     operationId: 'putSettlementAccount',
   })
   @ApiParam({ name: 'currency', enum: Currency })
@@ -31,6 +38,42 @@ export class SettlementAccountController {
   ): Promise<SettlementAccountResponse> {
     if (!isCurrency(currency)) throw new InvalidRequestError(['currency'], 'currency must be a supported currency');
     return settlementAccountRepresentation(await this.accounts.put(caller, asMerchantId(merchantId), currency, body));
+  }
+
+  @Post(':currency/confirm')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Confirm a new settlement account, ending its hold',
+    description:
+      'A settlement account set or changed after the first waits SETTLEMENT_ACCOUNT_HOLD_HOURS before payouts go to it (contract §24). ' +
+      'An enabled admin of the business ends the wait with a fresh code of their authenticator (the dashboard’s balance page asks for it). ' +
+      '401 Payins:SETTLEMENT_ACCOUNT_CONFIRMATION_REFUSED for anyone else or a wrong or reused code (it counts towards their lockout); ' +
+      '409 Payins:SETTLEMENT_ACCOUNT_ON_HOLD when the account changed meanwhile. Audited.',
+    operationId: 'confirmSettlementAccount',
+  })
+  @ApiParam({ name: 'currency', enum: Currency })
+  @ApiOkResponse({ type: SettlementAccountResponse })
+  @ApiStandardErrors()
+  async confirm(
+    @CurrentCaller() caller: Caller,
+    @Param('merchantId', UuidParamPipe) merchantId: string,
+    @Param('currency') currency: string,
+    @Body() body: ConfirmSettlementAccountDto,
+    @Req() request: Request,
+  ): Promise<SettlementAccountResponse> {
+    if (!isCurrency(currency)) throw new InvalidRequestError(['currency'], 'currency must be a supported currency');
+    const account = await this.accounts.confirm(caller, asMerchantId(merchantId), currency, async (merchant) => {
+      const admin = await this.identity.confirmAsAdmin({
+        ...merchant,
+        email: body.email,
+        code: body.code,
+        address: request.ip ?? 'unknown',
+        action: 'settlement-account:confirm',
+        target: `${merchant.merchantId}:${currency}`,
+      });
+      return admin?.email ?? null;
+    });
+    return settlementAccountRepresentation(account);
   }
 
   @Get()

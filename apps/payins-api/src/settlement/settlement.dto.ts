@@ -3,8 +3,7 @@ import { IsDateBound, Optional, PageQueryDto } from '@pcs/http';
 import { Currency } from '@pcs/kernel';
 import { ACCOUNT_TYPES, BALANCE_TRANSACTION_TYPES, PAYOUT_STATUSES } from '@pcs/settlement';
 import type { AccountType, BalanceTransactionType, PayoutStatus } from '@pcs/settlement';
-import { Type } from 'class-transformer';
-import { IsEnum, IsIn, IsNumber, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import { IsEnum, IsIn, IsNumber, IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
 
 export class ListBanksQuery {
   @ApiPropertyOptional({ enum: ['URY', 'ARG', 'BRA'], description: 'Only the banks of this country' })
@@ -40,6 +39,24 @@ export class PutSettlementAccountDto {
   @IsString()
   @MaxLength(32)
   holderDocument?: string;
+}
+
+/** A dashboard admin's confirmation of a new settlement account (contract §24). */
+export class ConfirmSettlementAccountDto {
+  @ApiProperty({
+    maxLength: 254,
+    example: 'admin@example.com',
+    description: 'An enabled admin of the business (of this merchant, or of all)',
+  })
+  @IsString()
+  @MinLength(3)
+  @MaxLength(254)
+  email: string;
+
+  @ApiProperty({ pattern: '^\\d{6}$', example: '123456', description: 'A fresh code of the admin’s authenticator (each code once)' })
+  @IsString()
+  @Matches(/^\d{6}$/)
+  code: string;
 }
 
 export class CurrencyParam {
@@ -85,9 +102,11 @@ export class CreatePayoutDto {
   @IsEnum(Currency)
   currency: Currency;
 
-  @ApiPropertyOptional({ example: 1500.5, description: 'Major units; absent: the whole available balance' })
+  @ApiPropertyOptional({
+    example: 1500.5,
+    description: 'Major units, a JSON number (a string, a boolean or hexadecimal is refused); absent: the whole available balance',
+  })
   @Optional()
-  @Type(() => Number)
   @IsNumber({ allowNaN: false, allowInfinity: false })
   amount?: number;
 }

@@ -23,6 +23,15 @@ export class SettlementAccountResponse {
   @ApiProperty() accountNumber: string;
   @ApiProperty({ enum: ACCOUNT_TYPES }) accountType: string;
   @ApiProperty({ type: String, nullable: true }) holderDocument: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Until when payouts to it wait after it was set or changed (contract §24); null: they go',
+  })
+  holdUntil: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When a dashboard admin confirmed it (ending its hold)' })
+  confirmedAt: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }

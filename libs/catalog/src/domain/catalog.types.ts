@@ -46,6 +46,8 @@ export interface CountryProcessor {
   readonly settlementDelayDays: number;
   /** What a merchant pays for this processor unless the operator set its own price. */
   readonly defaultPrice: ProcessorPrice;
+  /** The smallest amount it collects per currency, minor units (contract §24; none: no catalog minimum). */
+  readonly minimumAmount: Readonly<Partial<Record<Currency, number>>>;
 }
 
 /** A fixed fee per currency, in minor units; a currency without one pays none. */

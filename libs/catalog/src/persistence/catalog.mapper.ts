@@ -23,5 +23,6 @@ export function toCountryProcessor(row: CountryProcessorOrmEntity): CountryProce
     gateway: row.gateway,
     settlementDelayDays: row.settlementDelayDays,
     defaultPrice: { percentageBp: row.feeBp, fixed: { ...row.feeFixed } },
+    minimumAmount: { ...row.minimumAmount },
   };
 }

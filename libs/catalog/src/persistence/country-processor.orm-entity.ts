@@ -48,4 +48,8 @@ export class CountryProcessorOrmEntity {
   /** Fixed fee per currency, minor units. */
   @Column({ name: 'fee_fixed', type: 'jsonb' })
   feeFixed: Record<string, number>;
+
+  /** The smallest amount collected per currency, minor units. */
+  @Column({ name: 'minimum_amount', type: 'jsonb' })
+  minimumAmount: Record<string, number>;
 }

@@ -304,6 +304,16 @@ export interface components {
              * @example Payins:MERCHANT_NOT_FOUND
              */
             errorId: string;
+            /**
+             * Format: date-time
+             * @description Only with Payins:SETTLEMENT_ACCOUNT_ON_HOLD: when payouts to the new settlement account may leave
+             */
+            holdUntil?: string;
+            /**
+             * @description Only with Payins:AMOUNT_BELOW_MINIMUM: the smallest amount collected (major units)
+             * @example 20
+             */
+            minimumAmount?: number;
         };
         AmountDetailsDto: {
             /**

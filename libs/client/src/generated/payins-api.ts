@@ -946,10 +946,30 @@ export interface paths {
         get?: never;
         /**
          * Set the merchant's settlement account in a currency
-         * @description Where payouts in that currency go. Checked against its country: a CBU/CVU with both check digits at its bank (Argentina), branch and account or a PIX key (Brazil), the bank’s digits (Uruguay). A bad one is a 400 Payins:INVALID_SETTLEMENT_ACCOUNT.
+         * @description Where payouts in that currency go. Checked against its country: a CBU/CVU with both check digits at its bank (Argentina), branch and account or a PIX key (Brazil), the bank’s digits (Uruguay). A bad one is a 400 Payins:INVALID_SETTLEMENT_ACCOUNT. Any account but the merchant’s first puts payouts to it on hold for SETTLEMENT_ACCOUNT_HOLD_HOURS (holdUntil), sends the event settlement_account.updated and a mail to the merchant’s notification addresses and the business’s admins (contract §24).
          */
         put: operations["putSettlementAccount"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/{merchantId}/settlement-account/{currency}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a new settlement account, ending its hold
+         * @description A settlement account set or changed after the first waits SETTLEMENT_ACCOUNT_HOLD_HOURS before payouts go to it (contract §24). An enabled admin of the business ends the wait with a fresh code of their authenticator (the dashboard’s balance page asks for it). 401 Payins:SETTLEMENT_ACCOUNT_CONFIRMATION_REFUSED for anyone else or a wrong or reused code (it counts towards their lockout); 409 Payins:SETTLEMENT_ACCOUNT_ON_HOLD when the account changed meanwhile. Audited.
+         */
+        post: operations["confirmSettlementAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1291,6 +1311,16 @@ export interface components {
              * @example Payins:MERCHANT_NOT_FOUND
              */
             errorId: string;
+            /**
+             * Format: date-time
+             * @description Only with Payins:SETTLEMENT_ACCOUNT_ON_HOLD: when payouts to the new settlement account may leave
+             */
+            holdUntil?: string;
+            /**
+             * @description Only with Payins:AMOUNT_BELOW_MINIMUM: the smallest amount collected (major units)
+             * @example 20
+             */
+            minimumAmount?: number;
         };
         SettlementBankDto: {
             /** Format: uuid */
@@ -1569,7 +1599,7 @@ export interface components {
              */
             url: string;
             /** @description Default: every type */
-            enabledEvents?: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "balance.available" | "reconciliation.discrepancy")[];
+            enabledEvents?: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy")[];
             description?: string;
             /**
              * Format: uuid
@@ -1582,7 +1612,7 @@ export interface components {
             webhookEndpointId: string;
             url: string;
             description: string | null;
-            enabledEvents: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "balance.available" | "reconciliation.discrepancy")[];
+            enabledEvents: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy")[];
             disabled: boolean;
             /**
              * Format: uuid
@@ -1602,7 +1632,7 @@ export interface components {
             webhookEndpointId: string;
             url: string;
             description: string | null;
-            enabledEvents: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "balance.available" | "reconciliation.discrepancy")[];
+            enabledEvents: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy")[];
             disabled: boolean;
             /**
              * Format: uuid
@@ -1615,7 +1645,7 @@ export interface components {
         UpdateWebhookEndpointDto: {
             /** @description https only; http://localhost or http://127.0.0.1 only while WEBHOOKS_ALLOW_LOCALHOST is true; never a private, loopback or link-local address */
             url?: string;
-            enabledEvents?: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "balance.available" | "reconciliation.discrepancy")[];
+            enabledEvents?: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy")[];
             description?: string;
             /** @description true: nothing is delivered to it; pending deliveries are marked failed */
             disabled?: boolean;
@@ -1646,7 +1676,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "balance.available" | "reconciliation.discrepancy";
+            type: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy";
             /** Format: date-time */
             createdAt: string;
             /** Format: uuid */
@@ -1688,7 +1718,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "balance.available" | "reconciliation.discrepancy";
+            type: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy";
             /** Format: date-time */
             createdAt: string;
             /** Format: uuid */
@@ -2431,7 +2461,7 @@ export interface components {
             /** @enum {string} */
             currency: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
             /** @enum {string} */
-            type: "PAYIN" | "REFUND" | "FEE" | "CHARGEBACK" | "CHARGEBACK_REVERSAL" | "PAYOUT" | "PAYOUT_FAILURE" | "ADJUSTMENT";
+            type: "PAYIN" | "REFUND" | "FEE" | "CHARGEBACK" | "CHARGEBACK_REVERSAL" | "DISPUTE_FEE" | "PAYOUT" | "PAYOUT_FAILURE" | "ADJUSTMENT";
             /** @description Major units, signed: money in is positive */
             amount: number;
             /** @description The fee and its tax (a payin’s), major units */
@@ -2513,7 +2543,7 @@ export interface components {
             /** @description Major units */
             amount: number;
             /** @enum {string} */
-            status: "PENDING" | "IN_TRANSIT" | "PAID" | "FAILED" | "CANCELED";
+            status: "PENDING" | "IN_TRANSIT" | "PAID" | "FAILED" | "CANCELED" | "RETURNED";
             /** @description The settlement account as it was when the payout was made */
             settlementBank: components["schemas"]["PayoutSettlementBankResponse"];
             /**
@@ -2543,7 +2573,7 @@ export interface components {
             /** @enum {string} */
             currency: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
             /**
-             * @description Major units; absent: the whole available balance
+             * @description Major units, a JSON number (a string, a boolean or hexadecimal is refused); absent: the whole available balance
              * @example 1500.5
              */
             amount?: number;
@@ -2578,10 +2608,32 @@ export interface components {
             /** @enum {string} */
             accountType: "CHECKING" | "SAVINGS" | "PIX_KEY";
             holderDocument: string | null;
+            /**
+             * Format: date-time
+             * @description Until when payouts to it wait after it was set or changed (contract §24); null: they go
+             */
+            holdUntil: string | null;
+            /**
+             * Format: date-time
+             * @description When a dashboard admin confirmed it (ending its hold)
+             */
+            confirmedAt: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        ConfirmSettlementAccountDto: {
+            /**
+             * @description An enabled admin of the business (of this merchant, or of all)
+             * @example admin@example.com
+             */
+            email: string;
+            /**
+             * @description A fresh code of the admin’s authenticator (each code once)
+             * @example 123456
+             */
+            code: string;
         };
         BankResponse: {
             /** Format: uuid */
@@ -4739,7 +4791,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
-                type?: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "balance.available" | "reconciliation.discrepancy";
+                type?: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy";
                 merchantId?: string;
                 /** @description One payment intent's story: its payment_intent.* and refund.* events */
                 paymentIntentId?: string;
@@ -8532,7 +8584,7 @@ export interface operations {
                 limit?: number;
                 merchantId?: string;
                 currency?: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
-                type?: "PAYIN" | "REFUND" | "FEE" | "CHARGEBACK" | "CHARGEBACK_REVERSAL" | "PAYOUT" | "PAYOUT_FAILURE" | "ADJUSTMENT";
+                type?: "PAYIN" | "REFUND" | "FEE" | "CHARGEBACK" | "CHARGEBACK_REVERSAL" | "DISPUTE_FEE" | "PAYOUT" | "PAYOUT_FAILURE" | "ADJUSTMENT";
                 /** @description The transactions a payout swept, and its own */
                 payoutId?: string;
                 /** @description On createdAt, inclusive; a date means from its start (UTC) */
@@ -8765,7 +8817,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 merchantId?: string;
-                status?: "PENDING" | "IN_TRANSIT" | "PAID" | "FAILED" | "CANCELED";
+                status?: "PENDING" | "IN_TRANSIT" | "PAID" | "FAILED" | "CANCELED" | "RETURNED";
                 currency?: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
                 /** @description On createdAt, inclusive */
                 dateFrom?: string;
@@ -9190,6 +9242,110 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PutSettlementAccountDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettlementAccountResponse"];
+                };
+            };
+            /** @description Invalid input (Validation:INVALID_REQUEST or an operation code) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown, deleted or another tenant's resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation:PAYLOAD_TOO_LARGE: the body is larger than the API accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation:UNSUPPORTED_MEDIA_TYPE: a body that is not application/json in UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:RATE_LIMITED: over the api-key's rate (reads and writes apart, contract §17), or too many refused requests from this address; nothing was changed. Wait Retry-After seconds; a version 2 request refused for its rate may be sent again unchanged within its 300 s */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal:INTERNAL_ERROR: an unexpected failure; nothing was half-written, and a retry with the same Idempotency-Key is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    confirmSettlementAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchantId: string;
+                currency: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmSettlementAccountDto"];
             };
         };
         responses: {

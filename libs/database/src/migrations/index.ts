@@ -22,6 +22,7 @@ import { DashboardSecurity1797300000000 } from './1797300000000-dashboard-securi
 import { AuditChain1797400000000 } from './1797400000000-audit-chain';
 import { CredentialSecrets1797500000000 } from './1797500000000-credential-secrets';
 import { FundsFlow1797600000000 } from './1797600000000-funds-flow';
+import { PayoutsTrusted1797700000000 } from './1797700000000-payouts-trusted';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   AuditChain1797400000000,
   CredentialSecrets1797500000000,
   FundsFlow1797600000000,
+  PayoutsTrusted1797700000000,
 ];

@@ -35,8 +35,8 @@ export interface DisputeProps {
   /** The approved collection (ledger payin) the payer's bank took back. */
   readonly chargeId: string;
   readonly currency: Currency;
-  /** Minor units. */
-  readonly amount: number;
+  /** Minor units; the processor may change it later (contract §24). */
+  amount: number;
   reason: DisputeReason;
   status: DisputeStatus;
   evidenceDueBy: Date | null;
@@ -57,6 +57,8 @@ export interface ProcessorVerdict {
   readonly status: 'NEEDS_RESPONSE' | 'UNDER_REVIEW' | 'WON' | 'LOST';
   readonly evidenceDueBy: Date | null;
   readonly reason: DisputeReason;
+  /** The disputed amount as the processor tells it now (minor units); absent: unchanged. */
+  readonly amount?: number;
 }
 
 /** The most evidence a dispute takes, as Mercado Pago allows it: five files, 10 MB in all. */
@@ -72,6 +74,7 @@ export const MAX_EVIDENCE_BYTES = 10_000_000;
  */
 export class Dispute {
   private changes: DisputeEventType[] = [];
+  private amountBefore: number | null = null;
 
   private constructor(private readonly props: DisputeProps) {}
 
@@ -117,6 +120,11 @@ export class Dispute {
     return this.changes.length > 0;
   }
 
+  /** Whether the processor changed the disputed amount since it was loaded (its debit follows, contract §24). */
+  get amountChanged(): boolean {
+    return this.amountBefore !== null && this.amountBefore !== this.props.amount;
+  }
+
   /** The events of what happened since it was loaded, once. */
   pullChanges(): DisputeEventType[] {
     const changes = this.changes;
@@ -133,6 +141,12 @@ export class Dispute {
   follow(verdict: ProcessorVerdict, now: Date): void {
     const p = this.props;
     if (p.status === 'WON') return;
+    const amount = verdict.amount;
+    if (amount !== undefined && Number.isSafeInteger(amount) && amount > 0 && amount !== p.amount) {
+      this.amountBefore ??= p.amount;
+      p.amount = amount;
+      if (!this.changes.includes('dispute.created')) this.touch(now, 'dispute.updated');
+    }
     if (verdict.status === 'WON' || verdict.status === 'LOST') {
       if (p.status === verdict.status) return;
       p.status = verdict.status;

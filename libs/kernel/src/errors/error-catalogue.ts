@@ -29,6 +29,8 @@ export interface ErrorDefinition {
   readonly area?: 'Auth' | 'Validation' | 'Payins' | 'B2B';
   readonly en: string;
   readonly es: string;
+  /** Parameters the error body carries as fields of their own (beside the texts), for clients to act on. */
+  readonly fields?: readonly string[];
 }
 
 function define<const C extends string>(
@@ -37,8 +39,9 @@ function define<const C extends string>(
   en: string,
   es: string,
   area?: ErrorDefinition['area'],
+  fields?: readonly string[],
 ): ErrorDefinition & { code: C } {
-  return { code, kind, en, es, area };
+  return { code, kind, en, es, area, ...(fields ? { fields } : {}) };
 }
 
 export const ERRORS = {
@@ -378,6 +381,29 @@ export const ERRORS = {
     'There is nothing to pay out in {currency}: the available balance is {available}.',
     'No hay fondos para retirar en {currency}: el saldo disponible es {available}.',
     'Payins',
+  ),
+  SETTLEMENT_ACCOUNT_ON_HOLD: define(
+    'SETTLEMENT_ACCOUNT_ON_HOLD',
+    'CONFLICT',
+    'The settlement account in {currency} was set or changed recently: payouts to it wait until {holdUntil}, unless a dashboard admin confirms it with a second-factor code.',
+    'La cuenta de liquidación en {currency} se configuró o cambió hace poco: los retiros a ella esperan hasta {holdUntil}, salvo que un administrador del panel la confirme con un código del segundo factor.',
+    'Payins',
+    ['holdUntil'],
+  ),
+  SETTLEMENT_ACCOUNT_CONFIRMATION_REFUSED: define(
+    'SETTLEMENT_ACCOUNT_CONFIRMATION_REFUSED',
+    'UNAUTHORIZED',
+    'The confirmation was refused: it takes an enabled admin of the business and a fresh code of their authenticator.',
+    'La confirmación fue rechazada: requiere un administrador habilitado del negocio y un código nuevo de su autenticador.',
+    'Payins',
+  ),
+  AMOUNT_BELOW_MINIMUM: define(
+    'AMOUNT_BELOW_MINIMUM',
+    'INVALID',
+    'The amount is below the minimum of {paymentMethod}: {minimumAmount} {currency}. A smaller payment would cost more in fees than it brings.',
+    'El monto es menor que el mínimo de {paymentMethod}: {minimumAmount} {currency}. Un pago menor costaría más en comisiones de lo que aporta.',
+    'Payins',
+    ['minimumAmount'],
   ),
   PAYOUT_NOT_FOUND: define('PAYOUT_NOT_FOUND', 'NOT_FOUND', 'The payout was not found.', 'No se encontró el retiro.', 'Payins'),
   PAYOUT_INVALID_STATE: define(

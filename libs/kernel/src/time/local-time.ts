@@ -41,6 +41,12 @@ export function localDateOf(instant: Date, timeZone: string): LocalDate {
   return `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
 }
 
+/** The local time of day of an instant in a time zone, `HH:MM:SS` (24 hours). */
+export function localTimeOf(instant: Date, timeZone: string): string {
+  const p = parts(instant, timeZone);
+  return [p.hour, p.minute, p.second].map((n) => String(n).padStart(2, '0')).join(':');
+}
+
 /** The local hour (0–23) of an instant in a time zone. */
 export function localHourOf(instant: Date, timeZone: string): number {
   return parts(instant, timeZone).hour;

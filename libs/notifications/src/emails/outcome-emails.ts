@@ -2,11 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { CatalogService } from '@pcs/catalog';
 import { Currency, currencyExponent, decimalToScaledInteger, MerchantId, PaymentIntentId } from '@pcs/kernel';
 import { MailOutbox } from '@pcs/mail';
-import { MerchantConfigurationService } from '@pcs/merchants';
+import { adminAddressesOf } from '@pcs/dashboard-identity';
+import { MerchantConfigurationService, MerchantService } from '@pcs/merchants';
 import { PayinLedgerService } from '@pcs/payins';
 import type { EntityManager } from 'typeorm';
 import { disputeEmail } from './dispute-email';
 import { outcomeEmail } from './outcome-email';
+import { AccountShown, settlementAccountEmail } from './settlement-account-email';
 
 /** The part of a payment intent event's object an outcome email reads. */
 interface IntentObject {
@@ -28,6 +30,14 @@ interface DisputeObject {
   processor: string;
 }
 
+/** The part of a settlement_account.updated event's object its email reads. */
+interface SettlementAccountObject extends AccountShown {
+  merchantId: string;
+  currency: string;
+  holdUntil: string | null;
+  previous: AccountShown | null;
+}
+
 /**
  * Outcome emails (contract §14): when a payment intent succeeds and the
  * merchant asked for success notifications, or an attempt fails and it asked
@@ -44,15 +54,22 @@ export class OutcomeEmails {
     private readonly ledger: PayinLedgerService,
     private readonly catalog: CatalogService,
     private readonly mail: MailOutbox,
+    private readonly merchants: MerchantService,
   ) {}
 
   /** Whether an event of this type may cause an outcome email (others need not be read). */
   concerns(type: string): boolean {
-    return outcomeOf(type) !== null || type === 'dispute.created';
+    return outcomeOf(type) !== null || type === 'dispute.created' || type === 'settlement_account.updated';
   }
 
-  async queueFor(manager: EntityManager, type: string, merchantId: string, object: IntentObject | DisputeObject): Promise<number> {
+  async queueFor(
+    manager: EntityManager,
+    type: string,
+    merchantId: string,
+    object: IntentObject | DisputeObject | SettlementAccountObject,
+  ): Promise<number> {
     if (type === 'dispute.created') return this.queueDispute(manager, merchantId, object as DisputeObject);
+    if (type === 'settlement_account.updated') return this.queueAccountChange(manager, merchantId, object as SettlementAccountObject);
     return this.queueOutcome(manager, type, merchantId, object as IntentObject);
   }
 
@@ -76,6 +93,31 @@ export class OutcomeEmails {
         }),
       );
     return settings.emails.length;
+  }
+
+  private async queueAccountChange(manager: EntityManager, merchantId: string, object: SettlementAccountObject): Promise<number> {
+    const merchant = await this.merchants.findById(merchantId as MerchantId, manager);
+    if (!merchant) return 0;
+    const settings = await this.configurations.outcomeNotifications(merchantId as MerchantId, manager);
+    const admins = await adminAddressesOf(manager, merchant.businessId, merchantId);
+    const seen = new Set<string>();
+    const addresses = [...(settings?.emails ?? []), ...admins].filter((to) => {
+      const key = to.toLowerCase();
+      return seen.has(key) ? false : (seen.add(key), true);
+    });
+    for (const to of addresses)
+      await this.mail.enqueue(
+        manager,
+        settlementAccountEmail({
+          to,
+          merchantName: merchant.merchantName,
+          currency: object.currency,
+          account: object,
+          previous: object.previous,
+          holdUntil: object.holdUntil,
+        }),
+      );
+    return addresses.length;
   }
 
   private async queueOutcome(manager: EntityManager, type: string, merchantId: string, object: IntentObject): Promise<number> {

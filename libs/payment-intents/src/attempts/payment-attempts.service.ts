@@ -8,6 +8,7 @@ import { CheckoutOutcomeUnknownError, collectionMethodOf, GatewayRegistry, Gatew
 import { Caller, DomainError, PaymentIntentId, tenantScope } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { Payin, PayinLedgerService } from '@pcs/payins';
+import { PricingService } from '@pcs/settlement';
 import * as crypto from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AvailableProcessorsService } from '../available-processors.service';
@@ -57,6 +58,7 @@ export class PaymentAttemptsService {
     private readonly outcomes: AttemptOutcomes,
     private readonly settings: RuntimeSettings,
     private readonly routing: GatewayRouting,
+    private readonly pricing: PricingService,
   ) {}
 
   /**
@@ -91,6 +93,8 @@ export class PaymentAttemptsService {
     const processor = (await this.available.of(current)).find((p) => p.countryProcessorId === countryProcessorId);
     if (!processor) throw new DomainError('COUNTRY_PROCESSOR_NOT_AVAILABLE');
     const snapshot = current.snapshot();
+    // A payment below the processor's minimum would cost the merchant more than it brings (contract §24).
+    await this.pricing.assertAboveMinimum(snapshot.merchantId, processor, current.total);
     const gateway = await this.routing.gatewayFor(snapshot.merchantId, processor);
     const method = collectionMethodOf(processor);
     const identity = gateway.needsPayerIdentity(method) ? (payer ?? (await this.parties.payerIdentity(current))) : undefined;

@@ -18,6 +18,7 @@ import { MerchantService } from '@pcs/merchants';
 import { PayerRequest, PayerService } from '@pcs/payers';
 import { Payin, PayinLedgerService } from '@pcs/payins';
 import { PaymentInstrumentService } from '@pcs/payment-instruments';
+import { PricingService } from '@pcs/settlement';
 import type { PaymentInstrumentProps } from '@pcs/payment-instruments';
 import * as crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
@@ -87,6 +88,7 @@ export class PaymentIntentCreationService {
     private readonly parties: PaymentAttemptParties,
     private readonly available: AvailableProcessorsService,
     private readonly rules: CreationRules,
+    private readonly pricing: PricingService,
   ) {}
 
   /**
@@ -153,6 +155,7 @@ export class PaymentIntentCreationService {
       let attempt: Payin | null = null;
       if (command.confirm && instrument) {
         const processor = await this.processorForInstrument(manager, intent, instrument);
+        await this.pricing.assertAboveMinimum(merchantId, processor, intent.total, manager);
         // A processor that does not charge saved instruments here (Mercado Pago, dLocal): refused before anything is written.
         const gateway = await this.routing.gatewayFor(merchantId, processor, manager);
         if (!gateway.chargesOffSession) throw new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: gateway.displayName });

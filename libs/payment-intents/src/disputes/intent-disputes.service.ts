@@ -23,6 +23,13 @@ export class IntentDisputes {
     return intent;
   }
 
+  /** What a dispute may still take back of its payment: received, less refunds and the other disputes (the intent locked). */
+  async collectedLeftFor(manager: EntityManager, paymentIntentId: string, disputeId: string): Promise<number> {
+    const intent = await this.intents.lockById(manager, asPaymentIntentId(paymentIntentId));
+    if (!intent) throw new Error(`payment intent ${paymentIntentId} of a dispute does not exist`);
+    return intent.collectedLeftFor(disputeId);
+  }
+
   /** The intent, locked in the caller's transaction: what a dispute may still take back is decided on it (its refundable amount). */
   lock(manager: EntityManager, paymentIntentId: string): Promise<PaymentIntent | null> {
     return this.intents.lockById(manager, asPaymentIntentId(paymentIntentId));

@@ -156,6 +156,17 @@ export class PaymentIntent {
     return this.props.disputes.find((d) => d.claim && d.status === 'LOST' && !d.settledByRefund && d.amount === amount)?.disputeId ?? null;
   }
 
+  /**
+   * What a dispute may still take back (contract §24): what was received,
+   * less refunds and what the payment's other disputes hold; never below zero.
+   */
+  collectedLeftFor(disputeId: string): number {
+    const others = this.props.disputes
+      .filter((d) => d.disputeId !== disputeId && disputeHoldsAmount(d.status) && !d.settledByRefund)
+      .reduce((sum, d) => sum + d.amount, 0);
+    return Math.max(0, this.props.receivedAmount - this.props.refundedAmount - others);
+  }
+
   /** What the disputes hold: every one not won, but a claim a refund settled. */
   private holdDisputed(): void {
     this.props.disputedAmount = this.props.disputes

@@ -17,7 +17,7 @@ const made = (rail = 'SANDBOX') =>
     createdAt: now,
   });
 
-describe('Payout (contract §19)', () => {
+describe('Payout (contracts §19, §24)', () => {
   it('goes PENDING → IN_TRANSIT → PAID, each step once, each with its event', () => {
     const payout = made();
     expect(payout.pullEvents()).toEqual(['payout.created']);
@@ -52,9 +52,29 @@ describe('Payout (contract §19)', () => {
     expect(file.status).toBe('CANCELED');
     const exported = made('BANK_FILE');
     exported.markInTransit(now, null);
-    expect(exported.markExported(now)).toBe(true);
-    expect(exported.markExported(now)).toBe(false);
+    expect(exported.markExported(now, 'batch-1')).toBe(true);
+    expect(exported.markExported(now, 'batch-2')).toBe(false);
+    expect(exported.snapshot().batchId).toBe('batch-1');
     expect(() => exported.cancel(now)).toThrow(DomainError);
+  });
+
+  it('is returned by the bank only once PAID, once, with its event; news of it changes nothing after', () => {
+    const payout = made();
+    payout.markInTransit(now, '2026-11-26');
+    expect(payout.markReturned(now, 'too early')).toBe(false);
+    payout.markPaid(now, '2026-11-26', 'REF-1');
+    payout.pullEvents();
+    expect(payout.markReturned(now, 'account closed')).toBe(true);
+    expect(payout.markReturned(now, 'again')).toBe(false);
+    expect(payout.fail(now, 'late')).toBe(false);
+    expect(payout.markPaid(now, '2026-11-27', 'REF-2')).toBe(false);
+    expect(payout.pullEvents()).toEqual(['payout.returned']);
+    expect(payout.snapshot()).toMatchObject({
+      status: 'RETURNED',
+      failureReason: 'account closed',
+      returnedAt: now,
+      bankReference: 'REF-1',
+    });
   });
 
   it('moves a positive amount only', () => {

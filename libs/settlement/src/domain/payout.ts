@@ -2,10 +2,11 @@ import { BusinessId, Currency, DomainError, MerchantId } from '@pcs/kernel';
 import type { LocalDate } from './business-calendar';
 import type { AccountType } from './settlement-account';
 
-export const PAYOUT_STATUSES = ['PENDING', 'IN_TRANSIT', 'PAID', 'FAILED', 'CANCELED'] as const;
+export const PAYOUT_STATUSES = ['PENDING', 'IN_TRANSIT', 'PAID', 'FAILED', 'CANCELED', 'RETURNED'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 export type PayoutOrigin = 'REQUESTED' | 'SCHEDULED';
-export type PayoutEventType = 'payout.created' | 'payout.in_transit' | 'payout.paid' | 'payout.failed' | 'payout.canceled';
+export type PayoutEventType =
+  'payout.created' | 'payout.in_transit' | 'payout.paid' | 'payout.failed' | 'payout.canceled' | 'payout.returned';
 
 /** Where the payout goes: the settlement account as it was when the payout was made. */
 export interface PayoutDestination {
@@ -35,18 +36,24 @@ export interface PayoutProps {
   failureReason: string | null;
   /** The bank-file rail: when it was written to its bank's batch file (it has then left). */
   exportedAt: Date | null;
+  /** The bank-file rail: the batch it was exported in (once, contract §24). */
+  batchId: string | null;
+  /** When the bank returned it after paying it (RETURNED). */
+  returnedAt: Date | null;
   readonly scheduledFor: LocalDate | null;
   readonly createdAt: Date;
   updatedAt: Date;
   paidAt: Date | null;
 }
 
-const FINAL: readonly PayoutStatus[] = ['PAID', 'FAILED', 'CANCELED'];
+/** States news cannot change, but for a bank's return of a PAID payout (contract §24). */
+const FINAL: readonly PayoutStatus[] = ['PAID', 'FAILED', 'CANCELED', 'RETURNED'];
 
 /**
  * A payout of a merchant's available money to its settlement account
- * (contract §19): PENDING → IN_TRANSIT → PAID, or FAILED (its amount comes
- * back to available), or CANCELED before it left. Final states absorb:
+ * (contracts §19, §24): PENDING → IN_TRANSIT → PAID, or FAILED (its amount
+ * comes back to available), or CANCELED before it left; a PAID one the bank
+ * returns becomes RETURNED (its amount back too). Final states absorb:
  * news of a final payout changes nothing and says so (false), which makes a
  * repeated bank answer or job harmless. Each transition queues its event.
  */
@@ -56,7 +63,10 @@ export class Payout {
   private constructor(private readonly props: PayoutProps) {}
 
   static create(
-    input: Omit<PayoutProps, 'status' | 'arrivalDate' | 'bankReference' | 'failureReason' | 'exportedAt' | 'updatedAt' | 'paidAt'>,
+    input: Omit<
+      PayoutProps,
+      'status' | 'arrivalDate' | 'bankReference' | 'failureReason' | 'exportedAt' | 'batchId' | 'returnedAt' | 'updatedAt' | 'paidAt'
+    >,
   ): Payout {
     if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new Error('a payout moves a positive amount');
     const payout = new Payout({
@@ -66,6 +76,8 @@ export class Payout {
       bankReference: null,
       failureReason: null,
       exportedAt: null,
+      batchId: null,
+      returnedAt: null,
       updatedAt: input.createdAt,
       paidAt: null,
     });
@@ -114,9 +126,11 @@ export class Payout {
     return true;
   }
 
-  markExported(now: Date): boolean {
-    if (this.props.status !== 'IN_TRANSIT' || this.props.exportedAt) return false;
+  /** Written to its bank's batch file (the batch recorded in the same transaction): it has left, and belongs to that batch for good. */
+  markExported(now: Date, batchId: string): boolean {
+    if (this.props.status !== 'IN_TRANSIT' || this.props.exportedAt || this.props.batchId) return false;
     this.props.exportedAt = now;
+    this.props.batchId = batchId;
     this.props.updatedAt = now;
     return true;
   }
@@ -132,12 +146,22 @@ export class Payout {
     return true;
   }
 
-  /** The bank refused or returned it: the caller puts its amount back in available (PAYOUT_FAILURE). */
+  /** The bank refused it before paying it: the caller puts its amount back in available (PAYOUT_FAILURE). */
   fail(now: Date, reason: string): boolean {
     if (this.isFinal) return false;
     this.props.status = 'FAILED';
     this.props.failureReason = reason.slice(0, 512);
     this.touch(now, 'payout.failed');
+    return true;
+  }
+
+  /** The bank returned a payout it had paid (a closed account, a refused credit): the caller puts its amount back in available. */
+  markReturned(now: Date, reason: string): boolean {
+    if (this.props.status !== 'PAID') return false;
+    this.props.status = 'RETURNED';
+    this.props.returnedAt = now;
+    this.props.failureReason = reason.slice(0, 512);
+    this.touch(now, 'payout.returned');
     return true;
   }
 

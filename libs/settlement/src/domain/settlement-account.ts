@@ -37,8 +37,33 @@ export interface SettlementAccount {
   readonly accountNumber: string;
   readonly accountType: AccountType;
   readonly holderDocument: string | null;
+  /** Until when payouts to it wait, after it was set or changed (contract §24); null: they go. */
+  readonly holdUntil: Date | null;
+  /** The dashboard admin who ended its hold with a second-factor code, and when. */
+  readonly confirmedBy: string | null;
+  readonly confirmedAt: Date | null;
+  /** The first scheduled payout its hold made wait (a local date): made on the first run after the hold. */
+  readonly payoutWaitingSince: string | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
+}
+
+/** Whether payouts to the account wait at `now`. */
+export function isOnHold(account: SettlementAccount, now: Date): boolean {
+  return account.holdUntil !== null && account.holdUntil.getTime() > now.getTime();
+}
+
+/** Whether a new account's details are those the account already has (setting them again changes nothing). */
+export function sameAccount(
+  account: SettlementAccount,
+  next: { bankId: string; accountNumber: string; accountType: AccountType; holderDocument: string | null },
+): boolean {
+  return (
+    account.bank.bankId === next.bankId &&
+    account.accountNumber === next.accountNumber &&
+    account.accountType === next.accountType &&
+    account.holderDocument === next.holderDocument
+  );
 }
 
 export interface AccountDetails {

@@ -21,6 +21,8 @@ export class PayoutOrmEntity {
   @Column({ name: 'bank_reference', type: 'varchar', length: 128, nullable: true }) bankReference: string | null;
   @Column({ name: 'failure_reason', type: 'varchar', length: 512, nullable: true }) failureReason: string | null;
   @Column({ name: 'exported_at', type: 'timestamptz', nullable: true }) exportedAt: Date | null;
+  @Column({ name: 'batch_id', type: 'uuid', nullable: true }) batchId: string | null;
+  @Column({ name: 'returned_at', type: 'timestamptz', nullable: true }) returnedAt: Date | null;
   @Column({ name: 'scheduled_for', type: 'date', nullable: true }) scheduledFor: string | null;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;

@@ -10,15 +10,20 @@ import { afterCommit, ChangeFeed, InvalidatedCache, queryPrepared } from '@pcs/d
 import { asMerchantId, Currency, MerchantId, Page, pageOffset, PageRequest, TenantScope } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
 import { EntityManager, In } from 'typeorm';
-import type { BalanceTransaction } from '../domain/balance-transaction';
+import type { BalanceTransaction, BalanceTransactionType } from '../domain/balance-transaction';
 import type { Payout } from '../domain/payout';
 import type { Bank, SettlementAccount } from '../domain/settlement-account';
 import {
+  BalanceClaim,
   BalanceFigures,
+  DebtorAccount,
   BalanceRepository,
   BalanceTransactionFilters,
   NewBalanceTransaction,
   NewSettlementAccount,
+  PaymentMovement,
+  PayoutBatchRecord,
+  PayoutBatchRepository,
   PayoutFilters,
   PayoutRepository,
   PricingRepository,
@@ -80,11 +85,32 @@ export class TypeOrmPricingRepository extends PricingRepository {
     if (manager.queryRunner) (manager.queryRunner.data as PricingWrites).wrotePricing = true;
     afterCommit(manager, () => this.cache.invalidate(merchantId));
   }
+
+  async disputeFee(manager: EntityManager, processor: string, currency: Currency): Promise<number> {
+    const [row] = await manager.query<{ amount: string }[]>(`SELECT amount FROM dispute_fee WHERE processor = $1 AND currency = $2`, [
+      processor,
+      currency,
+    ]);
+    return row ? Number(row.amount) : 0;
+  }
+
+  async putDisputeFee(manager: EntityManager, processor: string, currency: Currency, amount: number, now: Date): Promise<void> {
+    await manager.query(
+      `INSERT INTO dispute_fee (processor, currency, amount, updated_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (processor, currency) DO UPDATE SET amount = EXCLUDED.amount, updated_at = EXCLUDED.updated_at`,
+      [processor, currency, amount, now],
+    );
+  }
 }
 
 interface PricingWrites {
   wrotePricing?: boolean;
 }
+
+const SETTLEMENT_ACCOUNT_COLUMNS = `settlement_account_id AS "settlementAccountId", business_id AS "businessId", merchant_id AS "merchantId",
+  currency, bank_id AS "bankId", account_number AS "accountNumber", account_type AS "accountType", holder_document AS "holderDocument",
+  hold_until AS "holdUntil", confirmed_at AS "confirmedAt", confirmed_by AS "confirmedBy",
+  to_char(payout_waiting_since, 'YYYY-MM-DD') AS "payoutWaitingSince", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 @Injectable()
 export class TypeOrmSettlementAccountRepository extends SettlementAccountRepository {
@@ -112,13 +138,12 @@ export class TypeOrmSettlementAccountRepository extends SettlementAccountReposit
   async put(manager: EntityManager, account: NewSettlementAccount, now: Date): Promise<SettlementAccount> {
     const [row] = await manager.query<SettlementAccountOrmEntity[]>(
       `INSERT INTO settlement_account AS a (settlement_account_id, business_id, merchant_id, currency, bank_id, account_number, account_type,
-                                            holder_document, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
+                                            holder_document, hold_until, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $10, $9, $9)
        ON CONFLICT (merchant_id, currency) DO UPDATE SET bank_id = EXCLUDED.bank_id, account_number = EXCLUDED.account_number,
-         account_type = EXCLUDED.account_type, holder_document = EXCLUDED.holder_document, updated_at = EXCLUDED.updated_at
-       RETURNING settlement_account_id AS "settlementAccountId", business_id AS "businessId", merchant_id AS "merchantId", currency,
-                 bank_id AS "bankId", account_number AS "accountNumber", account_type AS "accountType", holder_document AS "holderDocument",
-                 created_at AS "createdAt", updated_at AS "updatedAt"`,
+         account_type = EXCLUDED.account_type, holder_document = EXCLUDED.holder_document, hold_until = EXCLUDED.hold_until,
+         confirmed_at = NULL, confirmed_by = NULL, updated_at = EXCLUDED.updated_at
+       RETURNING ${SETTLEMENT_ACCOUNT_COLUMNS}`,
       [
         crypto.randomUUID(),
         account.businessId,
@@ -129,9 +154,40 @@ export class TypeOrmSettlementAccountRepository extends SettlementAccountReposit
         account.accountType,
         account.holderDocument,
         now,
+        account.holdUntil,
       ],
     );
     return settlementAccountFromRow(row, (await this.bank(manager, row.bankId))!);
+  }
+
+  async holdAccounts(manager: EntityManager, merchantId: MerchantId): Promise<void> {
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`settlement-account:${merchantId}`]);
+  }
+
+  async confirm(
+    manager: EntityManager,
+    merchantId: MerchantId,
+    currency: Currency,
+    confirmedBy: string,
+    now: Date,
+  ): Promise<SettlementAccount | null> {
+    // An UPDATE … RETURNING answers [rows, count] through TypeORM.
+    const [[row]] = await manager.query<[SettlementAccountOrmEntity[], number]>(
+      `UPDATE settlement_account SET hold_until = NULL, confirmed_at = $3, confirmed_by = $4, updated_at = $3
+        WHERE merchant_id = $1 AND currency = $2
+       RETURNING ${SETTLEMENT_ACCOUNT_COLUMNS}`,
+      [merchantId, currency, now, confirmedBy],
+    );
+    return row ? settlementAccountFromRow(row, (await this.bank(manager, row.bankId))!) : null;
+  }
+
+  async notePayoutWaiting(manager: EntityManager, settlementAccountId: string, since: string | null): Promise<void> {
+    await manager.query(
+      since === null
+        ? `UPDATE settlement_account SET payout_waiting_since = NULL WHERE settlement_account_id = $1`
+        : `UPDATE settlement_account SET payout_waiting_since = coalesce(payout_waiting_since, $2::date) WHERE settlement_account_id = $1`,
+      since === null ? [settlementAccountId] : [settlementAccountId, since],
+    );
   }
 
   async ofMerchants(manager: EntityManager, merchantIds: readonly MerchantId[]): Promise<SettlementAccount[]> {
@@ -196,13 +252,77 @@ export class TypeOrmBalanceRepository extends BalanceRepository {
     return [...byCurrency].map(([currency, figure]) => ({ currency, ...figure }));
   }
 
-  async available(manager: EntityManager, merchantId: MerchantId, currency: Currency): Promise<number> {
-    const [row] = await queryPrepared<{ available: string | null }>(
+  async claim(
+    manager: EntityManager,
+    payout: { merchantId: MerchantId; currency: Currency; payoutId: string; amount: number | null; minimum: number },
+  ): Promise<BalanceClaim> {
+    // One statement, one snapshot: the figure and the sweep see the same committed transactions. The whole balance sweeps every
+    // available transaction no payout holds (over balance_transaction_unswept_idx, whatever their number); an amount, the longest
+    // run of the oldest whose running net stays within it.
+    const candidates = `SELECT balance_transaction_id, created_at, net FROM balance_transaction
+       WHERE merchant_id = $1 AND currency = $2 AND payout_id IS NULL AND available_on <= greatest(created_at, now())
+         AND EXISTS (SELECT 1 FROM go)`;
+    const sweep =
+      payout.amount === null
+        ? `swept AS (
+             UPDATE balance_transaction SET payout_id = $3
+              WHERE balance_transaction_id IN (SELECT balance_transaction_id FROM (${candidates}) c) AND payout_id IS NULL
+             RETURNING 1)`
+        : `covered AS (
+             SELECT balance_transaction_id,
+                    bool_and(running <= $4) OVER (ORDER BY created_at, balance_transaction_id ROWS UNBOUNDED PRECEDING) AS within
+               FROM (SELECT balance_transaction_id, created_at,
+                            sum(net) OVER (ORDER BY created_at, balance_transaction_id ROWS UNBOUNDED PRECEDING) AS running
+                       FROM (${candidates}) c) r),
+           swept AS (
+             UPDATE balance_transaction b SET payout_id = $3 FROM covered
+              WHERE b.balance_transaction_id = covered.balance_transaction_id AND covered.within AND b.payout_id IS NULL
+             RETURNING 1)`;
+    const [row] = await queryPrepared<{ available: string; claimed: boolean; swept: string }>(
       manager,
-      `SELECT sum(net) AS available FROM balance_figure WHERE merchant_id = $1 AND currency = $2 AND available_from <= now()`,
-      [merchantId, currency],
+      `WITH figure AS (
+         SELECT coalesce(sum(net), 0)::bigint AS available FROM balance_figure
+          WHERE merchant_id = $1 AND currency = $2 AND available_from <= now()),
+       go AS (SELECT 1 FROM figure WHERE CASE WHEN $4::bigint IS NULL THEN available >= greatest($5::bigint, 1) ELSE $4 <= available END),
+       ${sweep}
+       SELECT (SELECT available FROM figure) AS available, EXISTS (SELECT 1 FROM go) AS claimed, (SELECT count(*) FROM swept) AS swept`,
+      [payout.merchantId, payout.currency, payout.payoutId, payout.amount, payout.minimum],
     );
-    return minor(row.available);
+    return { available: minor(row.available), claimed: row.claimed, swept: Number(row.swept) };
+  }
+
+  async release(manager: EntityManager, payoutId: string): Promise<number> {
+    const rows = await queryPrepared<{ released: string }>(
+      manager,
+      `WITH released AS (
+         UPDATE balance_transaction SET payout_id = NULL WHERE payout_id = $1 AND type NOT IN ('PAYOUT', 'PAYOUT_FAILURE') RETURNING 1)
+       SELECT count(*) AS released FROM released`,
+      [payoutId],
+    );
+    return Number(rows[0].released);
+  }
+
+  async move(manager: EntityManager, movement: PaymentMovement): Promise<number> {
+    if (!Number.isSafeInteger(movement.amount)) throw new Error('a movement is a whole number of minor units');
+    const [row] = await manager.query<{ written: number }[]>(`SELECT balance_move($1, $2, $3, $4, $5, $6, $7, $8) AS written`, [
+      movement.businessId,
+      movement.merchantId,
+      movement.currency,
+      movement.type,
+      movement.amount,
+      movement.sourceId,
+      movement.chargeId,
+      movement.description.slice(0, 512),
+    ]);
+    return Number(row.written);
+  }
+
+  async netOf(manager: EntityManager, sourceId: string, types: readonly BalanceTransactionType[]): Promise<number> {
+    const [row] = await manager.query<{ net: string | null }[]>(
+      `SELECT sum(net) AS net FROM balance_transaction WHERE source_id = $1 AND type = ANY($2::text[])`,
+      [sourceId, types],
+    );
+    return minor(row.net);
   }
 
   record(manager: EntityManager, transactions: readonly NewBalanceTransaction[]): Promise<BalanceTransaction[]> {
@@ -210,7 +330,7 @@ export class TypeOrmBalanceRepository extends BalanceRepository {
   }
 
   recordOnce(manager: EntityManager, transactions: readonly NewBalanceTransaction[]): Promise<BalanceTransaction[]> {
-    return this.insert(manager, transactions, 'ON CONFLICT (source_id, type) DO NOTHING');
+    return this.insert(manager, transactions, 'ON CONFLICT (source_id, type, part) DO NOTHING');
   }
 
   private async insert(
@@ -247,20 +367,6 @@ export class TypeOrmBalanceRepository extends BalanceRepository {
       ],
     );
     return rows.map((row) => balanceTransactionFromRow(this.typed(row)));
-  }
-
-  async sweep(manager: EntityManager, merchantId: MerchantId, currency: Currency, payoutId: string): Promise<number> {
-    // One set-based statement over balance_transaction_unswept_idx, whatever the number of transactions.
-    const [row] = await queryPrepared<{ swept: string }>(
-      manager,
-      `WITH swept AS (
-         UPDATE balance_transaction SET payout_id = $3
-          WHERE merchant_id = $1 AND currency = $2 AND payout_id IS NULL AND available_on <= greatest(created_at, now())
-          RETURNING 1)
-       SELECT count(*) AS swept FROM swept`,
-      [merchantId, currency, payoutId],
-    );
-    return Number(row.swept);
   }
 
   async list(
@@ -417,14 +523,130 @@ export class TypeOrmPayoutRepository extends PayoutRepository {
     return new Map(rows.map((row) => [row.currency, Number(row.amount)]));
   }
 
-  async awaitingExport(manager: EntityManager, bankId: string, limit: number): Promise<Payout[]> {
-    const rows = await manager
+  async awaitingExport(manager: EntityManager, bankId: string, limit: number, businessId?: string): Promise<Payout[]> {
+    const query = manager
       .createQueryBuilder(PayoutOrmEntity, 'p')
-      .where(`p.bank_id = :bankId AND p.status = 'IN_TRANSIT' AND p.exported_at IS NULL`, { bankId })
+      .where(`p.bank_id = :bankId AND p.status = 'IN_TRANSIT' AND p.exported_at IS NULL AND p.batch_id IS NULL`, { bankId });
+    if (businessId) query.andWhere('p.business_id = :businessId', { businessId });
+    const rows = await query
       .orderBy('p.created_at', 'ASC')
+      .addOrderBy('p.payout_id', 'ASC')
       .take(limit)
       .setLock('pessimistic_write')
       .getMany();
     return rows.map(payoutFromRow);
+  }
+
+  async ofBatch(manager: EntityManager, batchId: string): Promise<Payout[]> {
+    const rows = await manager.find(PayoutOrmEntity, { where: { batchId }, order: { createdAt: 'ASC', payoutId: 'ASC' } });
+    return rows.map(payoutFromRow);
+  }
+}
+
+interface PayoutBatchRow {
+  batch_id: string;
+  business_id: string;
+  bank_id: string;
+  sequence: number;
+  payout_count: number;
+  totals: { currency: Currency; amount: number }[];
+  csv: string;
+  csv_sha256: string;
+  cnab240: string | null;
+  cnab240_sha256: string | null;
+  created_at: Date;
+  written_at: Date | null;
+}
+
+@Injectable()
+export class TypeOrmPayoutBatchRepository extends PayoutBatchRepository {
+  async nextSequence(manager: EntityManager, businessId: string): Promise<number> {
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`payout-batch:${businessId}`]);
+    const [row] = await manager.query<{ next: number }[]>(
+      `SELECT coalesce(max(sequence), 0) + 1 AS next FROM payout_batch WHERE business_id = $1`,
+      [businessId],
+    );
+    return Number(row.next);
+  }
+
+  async insert(manager: EntityManager, batch: PayoutBatchRecord): Promise<void> {
+    await manager.query(
+      `INSERT INTO payout_batch (batch_id, business_id, bank_id, sequence, payout_count, totals, csv, csv_sha256, cnab240, cnab240_sha256,
+                                 created_at, written_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [
+        batch.batchId,
+        batch.businessId,
+        batch.bankId,
+        batch.sequence,
+        batch.payoutCount,
+        JSON.stringify(batch.totals),
+        batch.csv,
+        batch.csvSha256,
+        batch.cnab240,
+        batch.cnab240Sha256,
+        batch.createdAt,
+        batch.writtenAt,
+      ],
+    );
+  }
+
+  async find(manager: EntityManager, batchId: string): Promise<PayoutBatchRecord | null> {
+    const [row] = await manager.query<PayoutBatchRow[]>(`SELECT * FROM payout_batch WHERE batch_id = $1`, [batchId]);
+    return row
+      ? {
+          batchId: row.batch_id,
+          businessId: row.business_id,
+          bankId: row.bank_id,
+          sequence: row.sequence,
+          payoutCount: row.payout_count,
+          totals: row.totals,
+          csv: row.csv,
+          csvSha256: row.csv_sha256,
+          cnab240: row.cnab240,
+          cnab240Sha256: row.cnab240_sha256,
+          createdAt: row.created_at,
+          writtenAt: row.written_at,
+        }
+      : null;
+  }
+
+  async markWritten(manager: EntityManager, batchId: string, at: Date): Promise<void> {
+    await manager.query(`UPDATE payout_batch SET written_at = $2 WHERE batch_id = $1`, [batchId, at]);
+  }
+
+  async debtor(manager: EntityManager, businessId: string, country: 'BRA'): Promise<DebtorAccount | null> {
+    const [row] = await manager.query<Record<string, string | Date>[]>(
+      `SELECT business_id, country, bank_id, document, name, agreement, branch, branch_digit, account, account_digit, updated_at
+         FROM payout_debtor_account WHERE business_id = $1 AND country = $2`,
+      [businessId, country],
+    );
+    return row
+      ? {
+          businessId: row.business_id as string,
+          country: 'BRA',
+          bankId: row.bank_id as string,
+          document: row.document as string,
+          name: row.name as string,
+          agreement: row.agreement as string,
+          branch: row.branch as string,
+          branchDigit: row.branch_digit as string,
+          account: row.account as string,
+          accountDigit: row.account_digit as string,
+          updatedAt: row.updated_at as Date,
+        }
+      : null;
+  }
+
+  async putDebtor(manager: EntityManager, a: DebtorAccount): Promise<void> {
+    await manager.query(
+      `INSERT INTO payout_debtor_account (business_id, country, bank_id, document, name, agreement, branch, branch_digit, account,
+                                          account_digit, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+       ON CONFLICT (business_id, country) DO UPDATE SET bank_id = EXCLUDED.bank_id, document = EXCLUDED.document, name = EXCLUDED.name,
+         agreement = EXCLUDED.agreement, branch = EXCLUDED.branch, branch_digit = EXCLUDED.branch_digit, account = EXCLUDED.account,
+         account_digit = EXCLUDED.account_digit, updated_at = EXCLUDED.updated_at`,
+      [a.businessId, a.country, a.bankId, a.document, a.name, a.agreement, a.branch, a.branchDigit, a.account, a.accountDigit, a.updatedAt],
+    );
   }
 }
