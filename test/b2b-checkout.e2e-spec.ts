@@ -227,7 +227,7 @@ describe('the B2B hosted checkout in a real browser', () => {
   }, 90_000);
 
   it('refuses a form post from another site (no cookie, or a forged token), changing nothing', async () => {
-    const intent = await shop.createIntent({ countryCode: 'URY', currency: 'UYU', amount: 10 });
+    const intent = await shop.createIntent({ countryCode: 'URY', currency: 'UYU', amount: 100 });
     const path = new URL(intent.nextAction!.redirect.reference).pathname;
     const server = bed.app.getHttpServer();
     const opened = await request(server).get(path);
@@ -251,7 +251,7 @@ describe('the B2B hosted checkout in a real browser', () => {
 
   it('answers hostile requests to its pages with a 4xx, never a 500 and never a change', async () => {
     const server = bed.app.getHttpServer();
-    const intent = await shop.createIntent({ countryCode: 'URY', currency: 'UYU', amount: 10 });
+    const intent = await shop.createIntent({ countryCode: 'URY', currency: 'UYU', amount: 100 });
     const path = new URL(intent.nextAction!.redirect.reference).pathname;
     const odd = ['chk_', 'chk_%00', `chk_${'A'.repeat(500)}`, 'chk_ñandú-ñandú-ñandú-ñandú', '..%2f..%2fetc', 'null', '%F0%9F%92%B3'];
     for (const reference of odd) {
@@ -302,8 +302,14 @@ describe('a B2B checkout left unpaid', () => {
   afterAll(() => bed.close());
 
   const create = async () =>
-    (await bed.merchant.post('/payment-intent', { countryCode: 'URY', currency: 'UYU', amount: 10, redirectUrl: 'https://shop.example/r' }))
-      .body as { paymentIntentId: string; nextAction: { redirect: { reference: string } } };
+    (
+      await bed.merchant.post('/payment-intent', {
+        countryCode: 'URY',
+        currency: 'UYU',
+        amount: 100,
+        redirectUrl: 'https://shop.example/r',
+      })
+    ).body as { paymentIntentId: string; nextAction: { redirect: { reference: string } } };
 
   it('expires after CHECKOUT_MINUTES: read on the page at once, by the sweep otherwise, closing an attempt open at the gateway', async () => {
     const server = bed.app.getHttpServer();

@@ -251,7 +251,7 @@ describe('the operations dashboard', () => {
   }, 90_000);
 
   it("exports the filtered rows as CSV, equal to the API's rows for the same filters", async () => {
-    for (let i = 0; i < 3; i++) await paidIntent(bed.merchant, 10 + i, `csv-${i},"quoted"`);
+    for (let i = 0; i < 3; i++) await paidIntent(bed.merchant, 20 + i, `csv-${i},"quoted"`);
     const page = await signIn(viewer);
     await page.selectOption('#status', 'APPROVED');
     await page.selectOption('#currency', 'UYU');

@@ -1,3 +1,5 @@
+import { asMerchantId } from '@pcs/kernel';
+import { PricingService } from '@pcs/settlement';
 import { DisputeReports } from '@pcs/disputes';
 import { eventually, hmacHex, jpegFile, multipartBody, pdfFile, pngFile, SignedClient } from '@pcs/testing';
 import request from 'supertest';
@@ -20,6 +22,14 @@ describe('disputes and chargebacks (sandbox)', () => {
     ({ merchant, dataSource } = bed);
     reports = bed.app.get(DisputeReports);
     merchantId = bed.tenant.merchants[0].merchantId;
+    // Payments available at once: a dispute's debit comes out of available (one drawn on a pending net: dispute-money.e2e-spec).
+    const relationships = (await merchant.get(`/merchant-country-processor?merchantId=${merchantId}`)).body as Row[];
+    const oca = relationships.find(
+      (r) => (r.countryProcessor as Row).paymentMethod && ((r.countryProcessor as Row).paymentMethod as Row).paymentMethodName === 'OCA',
+    )!;
+    await bed.app
+      .get(PricingService)
+      .set(asMerchantId(merchantId), oca.merchantCountryProcessorId as string, { percentage: 3, settlementDelayDays: 0 });
   });
   afterAll(() => bed.close());
 
@@ -78,7 +88,7 @@ describe('disputes and chargebacks (sandbox)', () => {
     expect(await eventsOf(intentId)).toEqual(['dispute.created']);
 
     // A paid intent that was never disputed says so.
-    const clean = (await merchant.get(`/payment-intent/${await bed.paidIntent(10)}`)).body;
+    const clean = (await merchant.get(`/payment-intent/${await bed.paidIntent(30)}`)).body;
     expect(clean).toMatchObject({ disputed: false, disputes: [] });
   });
 
@@ -181,7 +191,7 @@ describe('disputes and chargebacks (sandbox)', () => {
   describe('hostile uploads get a 400 and keep nothing', () => {
     let disputeId: string;
     beforeAll(async () => {
-      ({ disputeId } = await disputed(15));
+      ({ disputeId } = await disputed(25));
     });
     afterEach(async () => expect(await storedFiles(disputeId)).toBe(0));
 
@@ -243,7 +253,7 @@ describe('disputes and chargebacks (sandbox)', () => {
 
     it('files beyond what the dispute already holds', async () => {
       const big = () => ({ fileName: 'scan.pdf', contentType: 'application/pdf', content: pdfFile('scan', 6_000_000) });
-      const { disputeId: other } = await disputed(16);
+      const { disputeId: other } = await disputed(26);
       expect((await upload(other, [big()])).status).toBe(200);
       const answer = await upload(other, [big()]);
       expect(answer.status).toBe(400);
@@ -277,7 +287,7 @@ describe('disputes and chargebacks (sandbox)', () => {
   });
 
   it('keeps concurrent uploads within five files between them', async () => {
-    const { disputeId } = await disputed(17);
+    const { disputeId } = await disputed(27);
     const answers = await Promise.all(
       Array.from({ length: 4 }, (_, i) =>
         upload(disputeId, [
@@ -292,7 +302,7 @@ describe('disputes and chargebacks (sandbox)', () => {
   });
 
   it('keeps one upload retried with its Idempotency-Key once', async () => {
-    const { disputeId } = await disputed(18);
+    const { disputeId } = await disputed(28);
     const { body, contentType } = multipartBody([{ fileName: 'a.pdf', contentType: 'application/pdf', content: pdfFile() }]);
     const send = () => merchant.upload(`/dispute/${disputeId}/evidence`, body, contentType).set('Idempotency-Key', `evidence-${disputeId}`);
     const first = await send();
@@ -321,8 +331,8 @@ describe('disputes and chargebacks (sandbox)', () => {
   });
 
   it('lists disputes with filters and paging, the nearest due date first when asked', async () => {
-    const { disputeId: a } = await disputed(11);
-    const { disputeId: b } = await disputed(12);
+    const { disputeId: a } = await disputed(21);
+    const { disputeId: b } = await disputed(22);
     await dataSource.query(`UPDATE dispute SET evidence_due_by = now() + interval '1 day' WHERE dispute_id = $1`, [b]);
     const open = (await merchant.get(`/dispute?status=NEEDS_RESPONSE&limit=100`)).body[0];
     expect(open.results.map((d: Row) => d.disputeId)).toEqual(expect.arrayContaining([a, b]));
@@ -350,7 +360,7 @@ describe('disputes and chargebacks (sandbox)', () => {
   });
 
   it('refuses a sandbox dispute of a payment that was not collected or has nothing left', async () => {
-    const intentId = await bed.paidIntent(9);
+    const intentId = await bed.paidIntent(29);
     expect((await merchant.post(`/payment-intent/${intentId}/refund`, {})).status).toBe(200);
     await expect(reports.openSandbox({ paymentIntentId: intentId })).rejects.toThrow(/nothing of this payment is left/);
     await expect(reports.openSandbox({ paymentIntentId: '00000000-0000-4000-8000-000000000000' })).rejects.toThrow(
@@ -369,7 +379,7 @@ describe('disputes and chargebacks (sandbox)', () => {
       status: 'NEEDS_RESPONSE',
       amount: 33,
     });
-    const badReason = admin('sandbox:dispute', '--payment-intent', await bed.paidIntent(5), '--reason', 'BORED');
+    const badReason = admin('sandbox:dispute', '--payment-intent', await bed.paidIntent(25), '--reason', 'BORED');
     expect([badReason.status, badReason.stdout]).toEqual([1, '']);
     expect(badReason.stderr).toContain('--reason must be one of');
     // Nothing left to take back: the domain's reason, not a stack.

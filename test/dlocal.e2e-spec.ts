@@ -588,10 +588,14 @@ describe('dLocal behind the gateway port', () => {
       }
       throw new Error(`the dispute of ${caseId} never became ${status}`);
     };
+    /** A dispute's movements by type, with what each nets (a debit drawn partly on the payment's pending net is two rows of one type). */
     const movements = async (disputeId: string): Promise<string[]> =>
-      (await bed.dataSource.query(`SELECT type FROM balance_transaction WHERE source_id = $1 ORDER BY created_at`, [disputeId])).map(
-        (r: Json) => r.type,
-      );
+      (
+        await bed.dataSource.query(
+          `SELECT type, sum(net)::float / 100 AS net FROM balance_transaction WHERE source_id = $1 GROUP BY type ORDER BY min(created_at)`,
+          [disputeId],
+        )
+      ).map((r: Json) => `${r.type} ${r.net}`);
 
     it('opens one dispute from dLocal’s signed chargeback notification, read back from dLocal', async () => {
       const { intentId, paymentId } = await paid();
@@ -607,7 +611,7 @@ describe('dLocal behind the gateway port', () => {
         evidenceDueBy: null,
       });
       expect(dl.requests.some((r) => r.method === 'GET' && r.path === `/chargebacks/${caseId}`)).toBe(true);
-      expect(await movements(dispute.disputeId)).toEqual(['CHARGEBACK']);
+      expect(await movements(dispute.disputeId)).toEqual(['CHARGEBACK -1220.5']);
       expect((await intent(intentId)).paymentIntentStatus).toBe('SUCCEEDED');
     });
 
@@ -628,13 +632,13 @@ describe('dLocal behind the gateway port', () => {
       await dl.chargebackStatus(won, 'IN_DISPUTE');
       await dl.chargebackStatus(won, 'REVERSAL');
       await disputeOf(won, 'WON');
-      expect(await movements(disputeId)).toEqual(['CHARGEBACK', 'CHARGEBACK_REVERSAL']);
+      expect(await movements(disputeId)).toEqual(['CHARGEBACK -1220.5', 'CHARGEBACK_REVERSAL 1220.5']);
 
       const lost = await dl.chargeback((await paid()).paymentId, chargebackUrl(), 'PENDING');
       const second = await disputeOf(lost, 'NEEDS_RESPONSE');
       await dl.chargebackStatus(lost, 'DISPUTE_LOST');
       await disputeOf(lost, 'LOST');
-      expect(await movements(second.disputeId)).toEqual(['CHARGEBACK']);
+      expect(await movements(second.disputeId)).toEqual(['CHARGEBACK -1220.5']);
     });
 
     it('opens nothing for a request for information (INQUIRY), nor for another merchant’s payment', async () => {

@@ -112,7 +112,8 @@ describe('the funds-flow migration (contract §23)', () => {
       [ids.merchant],
     );
     await client.query(`SET session_replication_role = origin`);
-    expect(await migrateDatabase(db.url)).toEqual(['FundsFlow1797600000000']);
+    // It and what follows it (later migrations keep what it did).
+    expect((await migrateDatabase(db.url))[0]).toBe('FundsFlow1797600000000');
   }, 60_000);
   afterAll(async () => {
     await client?.end();

@@ -5,11 +5,10 @@ import { BalancesService } from '@pcs/settlement';
 import { DisputeReports } from '@pcs/disputes';
 import { hmacHex, multipartBody, pdfFile, pngFile, SignedClient, TestTenant } from '@pcs/testing';
 import fc from 'fast-check';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { startB2bApi } from './payins-app';
+import { Document, operationsOf, resolve, Schema } from './openapi-operations';
 import { Testbed, testbed } from './testbed';
 
 /**
@@ -22,69 +21,6 @@ import { Testbed, testbed } from './testbed';
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 3000);
-
-type Schema = {
-  $ref?: string;
-  type?: string | string[];
-  enum?: unknown[];
-  format?: string;
-  properties?: Record<string, Schema>;
-  items?: Schema;
-  allOf?: Schema[];
-  oneOf?: Schema[];
-};
-type Document = {
-  paths: Record<
-    string,
-    Record<
-      string,
-      {
-        parameters?: { name: string; in: string; schema?: Schema }[];
-        requestBody?: { content: Record<string, { schema: Schema }> };
-      }
-    >
-  >;
-  components: { schemas: Record<string, Schema> };
-};
-interface Operation {
-  readonly api: 'payins' | 'b2b';
-  readonly method: 'get' | 'post' | 'patch' | 'put' | 'delete';
-  readonly path: string;
-  readonly pathParams: string[];
-  readonly query: { name: string; schema: Schema }[];
-  readonly body: Schema | null;
-  /** A file upload (multipart/form-data), signed over its bytes. */
-  readonly multipart: boolean;
-  readonly doc: Document;
-}
-
-function operationsOf(api: 'payins' | 'b2b'): Operation[] {
-  const doc = JSON.parse(
-    fs.readFileSync(path.join(__dirname, '..', 'docs', 'openapi', `${api === 'payins' ? 'payins-api' : 'b2b-api'}.json`), 'utf8'),
-  ) as Document;
-  return Object.entries(doc.paths).flatMap(([route, methods]) =>
-    Object.entries(methods).map(([method, op]) => ({
-      api,
-      method: method as Operation['method'],
-      path: route,
-      pathParams: (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name),
-      query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: p.schema ?? {} })),
-      body: op.requestBody?.content['application/json']?.schema ?? null,
-      multipart: op.requestBody?.content['multipart/form-data'] !== undefined,
-      doc,
-    })),
-  );
-}
-
-function resolve(schema: Schema, doc: Document): Schema {
-  let s = schema;
-  while (s.$ref) s = doc.components.schemas[s.$ref.split('/').pop()!];
-  if (s.allOf?.length === 1) return resolve(s.allOf[0], doc);
-  // OpenAPI 3.1's nullable reference: oneOf [the schema, { type: 'null' }].
-  const notNull = s.oneOf?.filter((option) => option.type !== 'null');
-  if (notNull?.length === 1) return resolve(notNull[0], doc);
-  return s;
-}
 
 function nested(depth: number): unknown {
   let value: unknown = 1;

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -15,17 +15,26 @@ export interface AdminRun {
   json: Record<string, any>;
 }
 
+function cliEnvironment(): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    DATABASE_URL: process.env.TEST_DATABASE_URL,
+    SECRETS_MASTER_KEY: process.env.TEST_SECRETS_MASTER_KEY,
+    // The run's own folder: the audit head a command writes (contract §22) never lands in the project's .data.
+    DATA_DIR: CLI_DATA_DIR,
+    LOG_LEVEL: 'error',
+  };
+}
+
+/** The operator CLI started and left running (a test that kills it mid-way). */
+export function adminProcess(...args: string[]): ChildProcess {
+  return spawn(process.execPath, [CLI, ...args], { env: cliEnvironment(), stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
 /** Runs the built operator CLI (`npm test` builds first) against this run's test database. */
 export function admin(...args: string[]): AdminRun {
   const result = spawnSync(process.execPath, [CLI, ...args], {
-    env: {
-      ...process.env,
-      DATABASE_URL: process.env.TEST_DATABASE_URL,
-      SECRETS_MASTER_KEY: process.env.TEST_SECRETS_MASTER_KEY,
-      // The run's own folder: the audit head a command writes (contract §22) never lands in the project's .data.
-      DATA_DIR: CLI_DATA_DIR,
-      LOG_LEVEL: 'error',
-    },
+    env: cliEnvironment(),
     encoding: 'utf8',
     timeout: 60_000,
   });

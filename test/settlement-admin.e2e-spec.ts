@@ -1,4 +1,4 @@
-import { clientFor, createTenant, eventually, SignedClient } from '@pcs/testing';
+import { clientFor, createTenant, SignedClient } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -124,41 +124,71 @@ describe('operator commands for money after the collection', () => {
     expect((await audit('balance:adjust')).map((a: Json) => a.result)).toEqual(['succeeded']);
   });
 
-  it('exports the bank file once (payouts:export) and records the bank’s answers (payout:mark-paid, payout:mark-failed)', async () => {
+  it('exports the bank file once (payouts:export), records the bank’s answers (payout:mark-paid, mark-failed, mark-returned)', async () => {
     await bed.paidIntent(1000);
     const first = (await merchant.post(`/merchant/${merchantId}/payout`, { currency: 'UYU', amount: 300 })).body;
     const second = (await merchant.post(`/merchant/${merchantId}/payout`, { currency: 'UYU', amount: 200.5 })).body;
-    for (const p of [first, second])
-      await eventually(
-        () => merchant.get(`/payout/${p.payoutId}`).then((r) => r.body),
-        (b) => b.status === 'IN_TRANSIT',
-      );
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pcs-bank-file-')), 'brou.csv');
-    const exported = admin('payouts:export', '--bank', brou, '--out', file);
+    // In transit from the transaction that made them, waiting in the bank's file.
+    expect([first.status, second.status]).toEqual(['IN_TRANSIT', 'IN_TRANSIT']);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcs-bank-file-'));
+    const exported = admin('payouts:export', '--bank', brou, '--business', businessId, '--out', dir);
     expect(exported.status).toBe(0);
-    expect(exported.json).toMatchObject({ bankId: brou, file });
-    expect(exported.json.payouts).toBeGreaterThanOrEqual(2);
-    const lines = fs.readFileSync(file, 'utf8').trim().split('\r\n');
-    expect(lines[0]).toBe('payoutId,bankCode,bankName,accountType,accountNumber,holderDocument,currency,amount,createdAt');
-    expect(lines.find((l) => l.startsWith(first.payoutId))).toContain(
-      ',001,Banco de la República Oriental del Uruguay (BROU),SAVINGS,00123456700001,,UYU,300,',
+    const [batch, ...others] = exported.json.batches as Json[];
+    expect(others).toEqual([]);
+    expect(batch).toMatchObject({ businessId, payouts: 2, totals: [{ currency: 'UYU', amount: 500.5 }], sha256: { cnab240: null } });
+    expect(batch.files).toEqual([path.join(dir, `URY-001-${businessId}-${String(batch.sequence).padStart(6, '0')}.csv`)]);
+    const csv = fs.readFileSync(batch.files[0], 'utf8');
+    expect(crypto.createHash('sha256').update(csv).digest('hex')).toBe(batch.sha256.csv);
+    const lines = csv.trim().split('\r\n');
+    expect(lines[0]).toBe('batchId,payoutId,bankCode,bankName,accountType,accountNumber,holderDocument,currency,amount,createdAt');
+    expect(lines.find((l) => l.includes(first.payoutId))).toContain(
+      `${batch.batchId},${first.payoutId},001,Banco de la República Oriental del Uruguay (BROU),SAVINGS,00123456700001,,UYU,300,`,
     );
-    expect(lines.find((l) => l.startsWith(second.payoutId))).toContain(',UYU,200.5,');
-    // Exported once: a second export finds nothing of them.
-    const again = admin('payouts:export', '--bank', brou, '--out', `${file}.again`);
-    expect(again.json).toMatchObject({ payouts: 0, file: null });
+    expect(lines.find((l) => l.includes(second.payoutId))).toContain(',UYU,200.5,');
+    // Exported once: a second export finds nothing of them; the batch is written again, byte for byte, on request.
+    expect(admin('payouts:export', '--bank', brou, '--business', businessId, '--out', dir).json).toEqual({ bankId: brou, batches: [] });
+    fs.rmSync(batch.files[0]);
+    const again = admin('payouts:export', '--batch', batch.batchId, '--out', dir);
+    expect(again.json).toMatchObject({ batchId: batch.batchId, files: batch.files, written: 'again' });
+    expect(fs.readFileSync(batch.files[0], 'utf8')).toBe(csv);
+    expect((await audit('payouts:export')).map((a: Json) => [a.target, a.result, a.detail.again ?? false])).toEqual([
+      [batch.batchId, 'succeeded', false],
+      [batch.batchId, 'succeeded', true],
+    ]);
 
     const paid = admin('payout:mark-paid', '--payout', first.payoutId, '--bank-reference', 'BROU-TRX-0001');
     expect(paid.status).toBe(0);
     expect(paid.json).toMatchObject({ payoutId: first.payoutId, status: 'PAID', bankReference: 'BROU-TRX-0001' });
-    const before = (await merchant.get(`/merchant/${merchantId}/balance`)).body.balances.find((b: Json) => b.currency === 'UYU');
+    const balance = async () =>
+      (await merchant.get(`/merchant/${merchantId}/balance`)).body.balances.find((b: Json) => b.currency === 'UYU');
+    const before = await balance();
     const failed = admin('payout:mark-failed', '--payout', second.payoutId, '--reason', 'cuenta inexistente');
     expect(failed.json).toMatchObject({ status: 'FAILED', failureReason: 'cuenta inexistente' });
-    const after = (await merchant.get(`/merchant/${merchantId}/balance`)).body.balances.find((b: Json) => b.currency === 'UYU');
+    const after = await balance();
     expect(Math.round((after.available - before.available) * 100)).toBe(20050);
     expect(admin('payout:mark-paid', '--payout', second.payoutId, '--bank-reference', 'late').status).toBe(1);
     expect(admin('payout:mark-paid', '--payout', crypto.randomUUID(), '--bank-reference', 'x').status).toBe(1);
     expect((await audit('payout:mark-failed')).map((a: Json) => [a.target, a.result])).toEqual([[second.payoutId, 'succeeded']]);
+
+    // The bank returns the paid one days later: RETURNED, its amount back in available, once; a failed one cannot be returned.
+    expect(admin('payout:mark-returned', '--payout', second.payoutId, '--reason', 'x').status).toBe(1);
+    const returned = admin('payout:mark-returned', '--payout', first.payoutId, '--reason', 'cuenta cerrada por el titular');
+    expect(returned.json).toMatchObject({ payoutId: first.payoutId, status: 'RETURNED', failureReason: 'cuenta cerrada por el titular' });
+    expect(Math.round(((await balance()).available - after.available) * 100)).toBe(30000);
+    expect(admin('payout:mark-returned', '--payout', first.payoutId, '--reason', 'again').status).toBe(1);
+    expect(Math.round(((await balance()).available - after.available) * 100)).toBe(30000);
+    const types = ((await merchant.get(`/event?merchantId=${merchantId}&limit=100`)).body[0].results as Json[]).map((e) => e.type);
+    expect(types).toContain('payout.returned');
+    const own = (await merchant.get(`/balance-transaction?payoutId=${first.payoutId}&merchantId=${merchantId}`)).body[0].results as Json[];
+    expect(own.map((t) => [t.type, t.amount]).sort()).toEqual([
+      ['PAYOUT', -300],
+      ['PAYOUT_FAILURE', 300],
+    ]);
+    expect((await audit('payout:mark-returned')).map((a: Json) => [a.target, a.result])).toEqual([
+      [second.payoutId, 'refused'],
+      [first.payoutId, 'succeeded'],
+      [first.payoutId, 'refused'],
+    ]);
   });
 
   it('runs a country’s daily settlement for one merchant now (settlement:run), and reconciles on request (reconcile)', async () => {

@@ -58,6 +58,11 @@ async function main(argv: string[]): Promise<number> {
         to: { type: 'string' },
         date: { type: 'string' },
         head: { type: 'string' },
+        batch: { type: 'string' },
+        document: { type: 'string' },
+        account: { type: 'string' },
+        agreement: { type: 'string' },
+        processor: { type: 'string' },
       },
       strict: true,
     }).values;

@@ -18,7 +18,8 @@ export interface DemoCredentials {
 
 export const DEMO_ADMIN_EMAIL = 'admin@demo.local';
 
-const SEED_LOCK_KEY = 7_130_501_002;
+// Its own key: the job queue takes 7_130_501_002 to create a queue, which a seed recording an event waits for.
+const SEED_LOCK_KEY = 7_130_501_003;
 
 /**
  * On an empty database: a demo business and an ACTIVE demo merchant in URY

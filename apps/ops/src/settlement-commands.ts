@@ -141,7 +141,7 @@ async function businessOfPayout(app: INestApplicationContext, payoutId: string):
 /** Money after the collection (contract §19): each prints one JSON object. */
 export const SETTLEMENT_COMMANDS: Record<
   string,
-  { usage: string; run: (app: INestApplicationContext, options: Options) => Promise<object> }
+  { usage: string; run: (app: INestApplicationContext, options: Options, where: { dataDir: string }) => Promise<object> }
 > = {
   'pricing:set': {
     usage:
@@ -166,6 +166,24 @@ export const SETTLEMENT_COMMANDS: Record<
           pricing: pricingRepresentation(set.price),
         };
       });
+    },
+  },
+  'pricing:dispute-fee': {
+    usage:
+      'pricing:dispute-fee --processor SANDBOX|MERCADO_PAGO|DLOCAL --currency <c> --amount <fee>   # what each dispute there costs (contract §24)',
+    run: async (app, o) => {
+      const processor = text(o, 'processor').toUpperCase();
+      const currency = text(o, 'currency').toUpperCase();
+      if (!isCurrency(currency)) throw new UsageError('--currency must be a supported currency');
+      const amount = Number(text(o, 'amount'));
+      if (!Number.isFinite(amount) || amount < 0) throw new UsageError('--amount must be an amount, 0 or more');
+      try {
+        const minor = await app.get(PricingService).setDisputeFee(processor, currency, amount);
+        return { processor, currency, disputeFee: wireAmount(minor, currency) };
+      } catch (error) {
+        if (error instanceof PricingError) throw new UsageError(error.message);
+        throw error;
+      }
     },
   },
   'balance:adjust': {
@@ -203,9 +221,9 @@ export const SETTLEMENT_COMMANDS: Record<
   'payouts:export': {
     usage:
       'payouts:export --bank <bankId> [--business <businessId>] [--out <directory>]  |  payouts:export --batch <batchId> [--out <directory>]',
-    run: async (app, o) => {
+    run: async (app, o, where) => {
       const batches = app.get(PayoutBatchesService);
-      const dir = path.resolve(typeof o.out === 'string' ? o.out : path.join(process.env.DATA_DIR ?? './.data', 'payouts'));
+      const dir = path.resolve(typeof o.out === 'string' ? o.out : path.join(where.dataDir, 'payouts'));
       if (o.batch !== undefined) {
         // A batch recorded before: its files again, byte for byte (after a crash between the record and the files).
         const batchId = id(o, 'batch');

@@ -48,7 +48,7 @@ export interface StandInChargeback {
   readonly id: string;
   readonly payments: number[];
   readonly currency: string;
-  readonly amount: number;
+  amount: number;
   reason: string;
   coverage_applied: boolean | null;
   coverage_elegible: boolean;
@@ -231,6 +231,14 @@ export class MercadoPagoStandIn extends StandInServer {
     await this.notifyChargeback(chargeback);
     await this.notify(payment);
     return chargeback;
+  }
+
+  /** The case's amount changed (a partial chargeback revised by the issuer); notified again. */
+  async changeChargebackAmount(id: string, amount: number): Promise<void> {
+    const chargeback = this.chargebacks.get(id)!;
+    chargeback.amount = amount;
+    chargeback.date_last_updated = new Date().toISOString();
+    await this.notifyChargeback(chargeback);
   }
 
   /** Mercado Pago's decision: covered (the seller keeps the money) or not; notified again. */

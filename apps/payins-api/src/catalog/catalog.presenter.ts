@@ -16,6 +16,7 @@ export function presentCountry(country: Country): CountryResponse {
     continent: country.continent,
     vatPercentage: country.vatRatesBp.map(basisPointsToVatPercentage),
     currency: [...country.currencies],
+    timeZone: country.timeZone,
   };
 }
 

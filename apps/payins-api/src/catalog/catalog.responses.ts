@@ -13,6 +13,8 @@ export class CountryResponse {
   @ApiProperty({ example: 'South America' }) continent: string;
   @ApiProperty({ type: [Number], example: [0, 10, 22], description: 'Allowed VAT percentages' }) vatPercentage: number[];
   @ApiProperty({ type: [String], example: ['UYU', 'USD'], description: 'Accepted currencies' }) currency: string[];
+  @ApiProperty({ example: 'America/Montevideo', description: 'The IANA time zone its business days and local dates are counted in' })
+  timeZone: string;
 }
 
 export class PaymentMethodSummaryResponse {

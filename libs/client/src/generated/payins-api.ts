@@ -1415,6 +1415,11 @@ export interface components {
              *     ]
              */
             currency: string[];
+            /**
+             * @description The IANA time zone its business days and local dates are counted in
+             * @example America/Montevideo
+             */
+            timeZone: string;
         };
         MerchantCountryConfigurationResponse: {
             /** Format: uuid */
