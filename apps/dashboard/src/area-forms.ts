@@ -1,4 +1,5 @@
 import { DashboardUser } from '@pcs/dashboard-identity';
+import type { PageLanguage } from '@pcs/pages';
 import { Merchant, PayinsApi, PayinsApiError, UUID } from './payins-api';
 import type { DashboardRequest } from './web';
 
@@ -12,9 +13,14 @@ export const text = (value: unknown, max: number) =>
         .trim()
         .slice(0, max)
     : '';
-export const apiProblem = (error: unknown, language: 'es' | 'en'): string => {
+/** Which of the API's two texts a person reads: English in English, Spanish in Spanish and in Portuguese (the nearer one). */
+export function apiTextOf(language: PageLanguage): 'EN' | 'ES' {
+  return language === 'en' ? 'EN' : 'ES';
+}
+
+export const apiProblem = (error: unknown, language: PageLanguage): string => {
   if (error instanceof PayinsApiError && error.status < 500 && error.status !== 429)
-    return error.body?.showMessage?.[language === 'es' ? 'ES' : 'EN'] ?? error.message;
+    return error.body?.showMessage?.[apiTextOf(language)] ?? error.message;
   throw error;
 };
 

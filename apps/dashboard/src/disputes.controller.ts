@@ -6,6 +6,7 @@ import type { Response } from 'express';
 import * as crypto from 'node:crypto';
 import { DISPUTE_STATUSES } from '@pcs/kernel';
 import { confirmAcceptPage, disputePage, disputesPage } from './pages/disputes';
+import { apiTextOf } from './area-forms';
 import { DASHBOARD_HEADERS } from './pages/layout';
 import { fill, TEXTS } from './pages/texts';
 import { Dispute, PayinsApi, PayinsApiError, UUID } from './payins-api';
@@ -36,7 +37,10 @@ export class DisputesController {
     const merchantId = merchantOf(merchants, query.merchantId);
     const status = DISPUTE_STATUSES.find((s) => s === query.status);
     const page = pageOf(query.page);
-    const found = await this.api.disputes(user, { merchantId, status, page, limit: 25 });
+    const [found, locale] = await Promise.all([
+      this.api.disputes(user, { merchantId, status, page, limit: 25 }),
+      this.api.localeOf(merchantId),
+    ]);
     response.set(DASHBOARD_HEADERS).send(
       disputesPage(languageOf(request), {
         user,
@@ -47,6 +51,7 @@ export class DisputesController {
         rows: found.rows,
         page,
         pageCount: found.pageCount,
+        timeZone: locale?.timeZone,
       }),
     );
   }
@@ -63,7 +68,10 @@ export class DisputesController {
     const dispute = await this.api.dispute(user, id);
     if (!dispute) throw new PageError(404, 'notFound');
     const notice = typeof done === 'string' && done in NOTICES ? TEXTS[language][NOTICES[done as keyof typeof NOTICES]] : undefined;
-    response.set(DASHBOARD_HEADERS).send(disputePage(language, { user, csrfToken, dispute, operation: crypto.randomUUID(), notice }));
+    const timeZone = (await this.api.localeOf(dispute.merchantId))?.timeZone;
+    response
+      .set(DASHBOARD_HEADERS)
+      .send(disputePage(language, { user, csrfToken, dispute, operation: crypto.randomUUID(), notice, timeZone }));
   }
 
   /** Evidence from the upload form, once per form (its operation is the API's Idempotency-Key). */
@@ -157,7 +165,7 @@ export class DisputesController {
         detail: { ...detail, errorId: error instanceof PayinsApiError ? error.body?.errorId : undefined },
       });
       if (!refused) throw error;
-      const reason = error.body?.showMessage?.[language === 'es' ? 'ES' : 'EN'] ?? '';
+      const reason = error.body?.showMessage?.[apiTextOf(language)] ?? '';
       // Shown with the dispute as it is now (a race may have moved it on).
       const now = (await this.api.dispute(user, dispute.disputeId)) ?? dispute;
       return this.refused(request, response, now, fill(TEXTS[language].disputeRefused, { reason }), 422);
@@ -165,11 +173,20 @@ export class DisputesController {
     throw new Redirect(`/disputes/${dispute.disputeId}?done=${done}`);
   }
 
-  private refused(request: DashboardRequest, response: Response, dispute: Dispute, problem: string, status: number): void {
+  private async refused(request: DashboardRequest, response: Response, dispute: Dispute, problem: string, status: number): Promise<void> {
     const { user, csrfToken } = request.dashboard!;
     response
       .status(status)
       .set(DASHBOARD_HEADERS)
-      .send(disputePage(languageOf(request), { user, csrfToken, dispute, operation: crypto.randomUUID(), problem }));
+      .send(
+        disputePage(languageOf(request), {
+          user,
+          csrfToken,
+          dispute,
+          operation: crypto.randomUUID(),
+          problem,
+          timeZone: (await this.api.localeOf(dispute.merchantId))?.timeZone,
+        }),
+      );
   }
 }

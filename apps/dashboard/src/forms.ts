@@ -114,6 +114,13 @@ export class PayoutForm extends ConfirmedForm {
   @Text(64) amount?: string;
 }
 
+/** An admin's confirmation of a settlement account: the account (merchant and currency) and a fresh code of their authenticator. */
+export class ConfirmAccountForm extends Form {
+  @Text(64) merchantId?: string;
+  @Text(16) currency?: string;
+  @Text(16) code?: string;
+}
+
 export class TeamMemberForm extends Form {
   @Text(1024) email?: string;
   @Text(32) role?: string;

@@ -30,6 +30,12 @@ export type Dispute = PayinsComponents['schemas']['DisputeResponse'];
 export type Credential = PayinsComponents['schemas']['CredentialResponse'];
 export type DisputeFilters = NonNullable<PayinsPaths['/dispute']['get']['parameters']['query']>;
 export type PayoutFilters = NonNullable<PayinsPaths['/payout']['get']['parameters']['query']>;
+export type SettlementAccount = PayinsComponents['schemas']['SettlementAccountResponse'];
+/** A merchant's time zone and its country's currency. */
+export interface MerchantLocale {
+  readonly timeZone: string;
+  readonly currency: string;
+}
 type ErrorBody = { errorId?: string; showMessage?: { EN: string; ES: string } };
 
 /** A refusal or failure of the payins API, with its error body (errorId and both texts) when it gave one. */
@@ -62,6 +68,7 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
  */
 export class PayinsApi {
   private readonly client: PayinsClient;
+  private readonly locales = new Map<string, { locale: MerchantLocale | null; until: number }>();
 
   constructor(settings: DashboardSettings) {
     const send = settings.fetch ?? fetch;
@@ -307,6 +314,39 @@ export class PayinsApi {
   }
 
   /** The merchant's settlement accounts (where its payouts go), one per currency. */
+  /**
+   * An admin's confirmation of a new settlement account (contract §24): the
+   * payins API checks the person's authenticator code itself, and answers
+   * the account, its hold ended.
+   */
+  confirmSettlementAccount(
+    merchantId: string,
+    currency: string,
+    confirmation: { email: string; code: string },
+  ): Promise<SettlementAccount> {
+    return this.answer(
+      this.client.POST('/merchant/{merchantId}/settlement-account/{currency}/confirm', {
+        params: { path: { merchantId, currency: currency as never } },
+        body: confirmation,
+      }),
+    );
+  }
+
+  /**
+   * Where a merchant is, as its money pages need it (contract §24): the time
+   * zone its dates are shown in and its country's currency, from its
+   * country processors; kept for ten minutes. Null when it offers none.
+   */
+  async localeOf(merchantId: string): Promise<MerchantLocale | null> {
+    const known = this.locales.get(merchantId);
+    if (known && known.until > Date.now()) return known.locale;
+    const processors = await this.answer(this.client.GET('/merchant-country-processor', { params: { query: { merchantId } } }));
+    const country = processors[0]?.countryProcessor.country;
+    const locale = country ? { timeZone: country.timeZone, currency: country.iso4217CurrencyCode } : null;
+    this.locales.set(merchantId, { locale, until: Date.now() + 600_000 });
+    return locale;
+  }
+
   settlementAccounts(merchantId: string): Promise<PayinsComponents['schemas']['SettlementAccountResponse'][]> {
     return this.answer(this.client.GET('/merchant/{merchantId}/settlement-account', { params: { path: { merchantId } } }));
   }

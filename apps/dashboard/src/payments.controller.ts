@@ -5,6 +5,7 @@ import { FormPipe, RefundForm } from './forms';
 import type { Response } from 'express';
 import * as crypto from 'node:crypto';
 import { CSV_HEADER, csvRow } from './csv';
+import { apiTextOf } from './area-forms';
 import { DASHBOARD_HEADERS, money } from './pages/layout';
 import { balanceOf, confirmRefundPage, paymentPage } from './pages/payment';
 import { FilterForm, paymentsPage } from './pages/payments';
@@ -73,7 +74,7 @@ export class PaymentsController {
       result = await this.api.ledger(user, { ...toApiFilters(filters), page, limit: PAGE_SIZE });
     } catch (error) {
       if (!(error instanceof PayinsApiError) || error.status !== 400) throw error;
-      problem = error.body?.showMessage?.[language === 'es' ? 'ES' : 'EN'] ?? error.message;
+      problem = error.body?.showMessage?.[apiTextOf(language)] ?? error.message;
     }
     response
       .status(problem ? 400 : 200)
@@ -132,7 +133,13 @@ export class PaymentsController {
     ]);
     const t = TEXTS[languageOf(request)];
     const notice = done === 'refund' ? t.refundDone : done === 'redeliver' ? t.redelivered : undefined;
-    response.set(DASHBOARD_HEADERS).send(paymentPage(languageOf(request), { user, csrfToken, intent, rows, timeline, notice }));
+    const timeZone = await this.zoneOf(intent.merchantId);
+    response.set(DASHBOARD_HEADERS).send(paymentPage(languageOf(request), { user, csrfToken, intent, rows, timeline, notice, timeZone }));
+  }
+
+  /** The merchant's time zone, for the dates of its payment's money (UTC when it offers no processor). */
+  private async zoneOf(merchantId: string): Promise<string> {
+    return (await this.api.localeOf(merchantId))?.timeZone ?? 'UTC';
   }
 
   /**
@@ -177,6 +184,7 @@ export class PaymentsController {
             intent,
             rows,
             timeline: await this.api.timelineOf(user, id),
+            timeZone: await this.zoneOf(intent.merchantId),
             problem: refusal ?? undefined,
           }),
         );
@@ -212,7 +220,7 @@ export class PaymentsController {
         detail: { ...detail, errorId: error instanceof PayinsApiError ? error.body?.errorId : undefined },
       });
       if (!refused) throw error;
-      const reason = error.body?.showMessage?.[language === 'es' ? 'ES' : 'EN'] ?? '';
+      const reason = error.body?.showMessage?.[apiTextOf(language)] ?? '';
       response
         .status(422)
         .set(DASHBOARD_HEADERS)
@@ -223,6 +231,7 @@ export class PaymentsController {
             intent,
             rows,
             timeline: await this.api.timelineOf(user, id),
+            timeZone: await this.zoneOf(intent.merchantId),
             problem: fill(t.refundRefused, { reason }),
           }),
         );

@@ -1,16 +1,17 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { DashboardIdentity } from '@pcs/dashboard-identity';
+import { DashboardIdentity, DashboardUser } from '@pcs/dashboard-identity';
 import { typedAmountToMinor, wireAmount } from '@pcs/kernel';
-import { FormPipe, PayoutForm } from './forms';
+import { ConfirmAccountForm, FormPipe, PayoutForm } from './forms';
 import type { Response } from 'express';
 import * as crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import { balancePage, confirmPayoutPage } from './pages/balance';
+import { apiTextOf } from './area-forms';
 import { DASHBOARD_HEADERS, money } from './pages/layout';
 import { payoutPage, payoutsPage } from './pages/payouts';
 import { reconciliationPage, reconciliationRunPage } from './pages/reconciliation';
 import { fill, TEXTS } from './pages/texts';
-import { Merchant, PayinsApi, PayinsApiError, UUID } from './payins-api';
+import { Balance, Merchant, PayinsApi, PayinsApiError, UUID } from './payins-api';
 import type { DashboardRequest } from './web';
 import { actorOf, languageOf, PageError, pageOf, Redirect, Requires } from './web';
 
@@ -31,14 +32,69 @@ export class BalanceController {
   @Get()
   async show(@Req() request: DashboardRequest, @Res() response: Response, @Query() query: Record<string, unknown>): Promise<void> {
     const { user, csrfToken } = request.dashboard!;
+    const language = languageOf(request);
     const merchants = await this.api.merchants(user);
     const merchantId = merchantOf(merchants, query.merchantId);
     const balance = await this.api.balance(user, merchantId);
     if (!balance) throw new PageError(404, 'notFound');
-    const movements = await this.api.balanceTransactions(user, { merchantId, page: 1, limit: 20 });
+    const notice = query.done === 'confirmed' ? TEXTS[language].accountConfirmed : undefined;
     response
       .set(DASHBOARD_HEADERS)
-      .send(balancePage(languageOf(request), { user, csrfToken, merchants, merchantId, balance, movements: movements.rows }));
+      .send(balancePage(language, { ...(await this.pageOf(user, csrfToken, merchants, merchantId, balance)), notice }));
+  }
+
+  /**
+   * A dashboard admin ends a new settlement account's hold with a fresh code
+   * of their authenticator (contract §24): the payins API checks the code
+   * against the person, counts a wrong one towards their lockout, and audits
+   * either way; the dashboard audits its request too.
+   */
+  @Post('settlement-account/confirm')
+  @HttpCode(200)
+  @Requires('confirm-settlement-accounts', 'settlement-account:confirm')
+  async confirmAccount(
+    @Req() request: DashboardRequest,
+    @Res() response: Response,
+    @Body(FormPipe) body: ConfirmAccountForm,
+  ): Promise<void> {
+    const { user, csrfToken } = request.dashboard!;
+    const language = languageOf(request);
+    const merchants = await this.api.merchants(user);
+    const merchantId =
+      typeof body.merchantId === 'string' ? merchants.find((m) => m.merchantId === body.merchantId)?.merchantId : undefined;
+    if (!merchantId || typeof body.currency !== 'string' || !/^[A-Z]{3}$/.test(body.currency)) throw new PageError(404, 'notFound');
+    const code = typeof body.code === 'string' ? body.code.replace(/\s/g, '') : '';
+    const audit = { ...actorOf(request), action: 'settlement-account:confirm', target: `${merchantId}:${body.currency}` };
+    try {
+      await this.api.confirmSettlementAccount(merchantId, body.currency, { email: user.email, code });
+      await this.identity.audit({ ...audit, result: 'succeeded' });
+      throw new Redirect(`/balance?merchantId=${encodeURIComponent(merchantId)}&done=confirmed`);
+    } catch (error) {
+      if (error instanceof Redirect) throw error;
+      const refused = error instanceof PayinsApiError && error.status < 500 && error.status !== 429;
+      await this.identity.audit({
+        ...audit,
+        result: refused ? 'refused' : 'failed',
+        detail: { errorId: error instanceof PayinsApiError ? error.body?.errorId : undefined },
+      });
+      if (!refused) throw error;
+      const balance = (await this.api.balance(user, merchantId))!;
+      const problem = fill(TEXTS[language].accountConfirmRefused, { reason: error.body?.showMessage?.[apiTextOf(language)] ?? '' });
+      response
+        .status(422)
+        .set(DASHBOARD_HEADERS)
+        .send(balancePage(language, { ...(await this.pageOf(user, csrfToken, merchants, merchantId, balance)), problem }));
+    }
+  }
+
+  /** What the balance page shows of a merchant: its movements, where it is (time zone, currency) and its accounts. */
+  private async pageOf(user: DashboardUser, csrfToken: string, merchants: Merchant[], merchantId: string, balance: Balance) {
+    const [movements, locale, accounts] = await Promise.all([
+      this.api.balanceTransactions(user, { merchantId, page: 1, limit: 20 }),
+      this.api.localeOf(merchantId),
+      this.api.settlementAccounts(merchantId),
+    ]);
+    return { user, csrfToken, merchants, merchantId, balance, movements: movements.rows, locale, accounts };
   }
 
   /**
@@ -66,11 +122,10 @@ export class BalanceController {
     // The amount asked for, in major units as the API takes it; undefined: everything available.
     const amount = minor === null ? undefined : wireAmount(minor, currency);
     const page = async (problem: string, status: number) => {
-      const movements = await this.api.balanceTransactions(user, { merchantId, page: 1, limit: 20 });
       response
         .status(status)
         .set(DASHBOARD_HEADERS)
-        .send(balancePage(language, { user, csrfToken, merchants, merchantId, balance, movements: movements.rows, problem }));
+        .send(balancePage(language, { ...(await this.pageOf(user, csrfToken, merchants, merchantId, balance)), problem }));
     };
     if (!shapeOk) return page(t.payoutAmountInvalid, 400);
     const available = balance.balances.find((b) => b.currency === currency)!.available;
@@ -107,7 +162,7 @@ export class BalanceController {
         detail: { ...detail, errorId: error instanceof PayinsApiError ? error.body?.errorId : undefined },
       });
       if (!refused) throw error;
-      return page(fill(t.payoutRefused, { reason: error.body?.showMessage?.[language === 'es' ? 'ES' : 'EN'] ?? '' }), 422);
+      return page(fill(t.payoutRefused, { reason: error.body?.showMessage?.[apiTextOf(language)] ?? '' }), 422);
     }
   }
 }
@@ -123,12 +178,19 @@ export class PayoutsController {
     const merchants = await this.api.merchants(user);
     const merchantId = merchantOf(merchants, query.merchantId);
     const page = pageOf(query.page);
-    const found = await this.api.payouts(user, { merchantId, page, limit: 25 });
-    response
-      .set(DASHBOARD_HEADERS)
-      .send(
-        payoutsPage(languageOf(request), { user, csrfToken, merchants, merchantId, rows: found.rows, page, pageCount: found.pageCount }),
-      );
+    const [found, locale] = await Promise.all([this.api.payouts(user, { merchantId, page, limit: 25 }), this.api.localeOf(merchantId)]);
+    response.set(DASHBOARD_HEADERS).send(
+      payoutsPage(languageOf(request), {
+        user,
+        csrfToken,
+        merchants,
+        merchantId,
+        rows: found.rows,
+        page,
+        pageCount: found.pageCount,
+        timeZone: locale?.timeZone ?? 'UTC',
+      }),
+    );
   }
 
   @Get(':id')
@@ -142,12 +204,10 @@ export class PayoutsController {
     const language = languageOf(request);
     const payout = await this.api.payout(user, id);
     if (!payout) throw new PageError(404, 'notFound');
-    const swept = await this.api.balanceTransactions(user, {
-      merchantId: payout.merchantId,
-      payoutId: payout.payoutId,
-      page: 1,
-      limit: 100,
-    });
+    const [swept, locale] = await Promise.all([
+      this.api.balanceTransactions(user, { merchantId: payout.merchantId, payoutId: payout.payoutId, page: 1, limit: 100 }),
+      this.api.localeOf(payout.merchantId),
+    ]);
     response.set(DASHBOARD_HEADERS).send(
       payoutPage(language, {
         user,
@@ -155,6 +215,7 @@ export class PayoutsController {
         payout,
         swept: swept.rows,
         total: swept.total,
+        timeZone: locale?.timeZone ?? 'UTC',
         notice: done === 'requested' ? TEXTS[language].payoutRequested : undefined,
       }),
     );
@@ -187,10 +248,15 @@ export class ReconciliationController {
     const { user, csrfToken } = request.dashboard!;
     const merchants = await this.api.merchants(user);
     const merchantId = merchantOf(merchants, query.merchantId);
-    const runs = await this.api.reconciliationRuns(user, { page: pageOf(query.page), merchantId });
+    const [runs, locale] = await Promise.all([
+      this.api.reconciliationRuns(user, { page: pageOf(query.page), merchantId }),
+      this.api.localeOf(merchantId),
+    ]);
     response
       .set(DASHBOARD_HEADERS)
-      .send(reconciliationPage(languageOf(request), { user, csrfToken, merchants, merchantId, runs: runs.rows }));
+      .send(
+        reconciliationPage(languageOf(request), { user, csrfToken, merchants, merchantId, runs: runs.rows, timeZone: locale?.timeZone }),
+      );
   }
 
   @Get(':id')

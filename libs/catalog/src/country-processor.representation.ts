@@ -17,5 +17,12 @@ export function countryProcessorRepresentation(processor: CountryProcessor) {
     },
     active: processor.active,
     currency: [...processor.currencies],
+    // Where it collects: its country, its currency and the time zone its business days and local dates are counted in.
+    country: {
+      countryId: processor.country.countryId,
+      iso31663AlphabeticalCode: processor.country.iso3,
+      iso4217CurrencyCode: processor.country.currency,
+      timeZone: processor.country.timeZone,
+    },
   };
 }

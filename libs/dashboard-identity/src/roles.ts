@@ -13,7 +13,8 @@ export type Permission =
   | 'manage-webhooks'
   | 'configure-merchants'
   | 'manage-users'
-  | 'read-audit';
+  | 'read-audit'
+  | 'confirm-settlement-accounts';
 
 const GRANTS: Record<Role, readonly Permission[]> = {
   viewer: ['read'],
@@ -29,6 +30,7 @@ const GRANTS: Record<Role, readonly Permission[]> = {
     'configure-merchants',
     'manage-users',
     'read-audit',
+    'confirm-settlement-accounts',
   ],
 };
 

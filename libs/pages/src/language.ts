@@ -1,11 +1,14 @@
-/** The languages of the operations dashboard (contract §18). */
-export type PageLanguage = 'es' | 'en';
+/**
+ * The languages of the operations dashboard (contract §18): Spanish, English,
+ * and Portuguese for Brazilian merchants (contract §24).
+ */
+export type PageLanguage = 'es' | 'en' | 'pt';
 
 /**
  * The languages of the pages a payer sees (contracts §12, §13, §20): Spanish,
  * English, and Portuguese for Brazilian payers.
  */
-export type PayerLanguage = PageLanguage | 'pt';
+export type PayerLanguage = PageLanguage;
 
 /** The browser's Accept-Language ranges, best first (quality, then order); refused ones (q=0) left out. */
 function ranges(acceptLanguage: string): string[] {
@@ -31,12 +34,12 @@ function firstOf<L extends string>(acceptLanguage: string | undefined, languages
 }
 
 /**
- * Spanish unless the browser's Accept-Language prefers English: the first
- * language range that is Spanish or English, by quality, decides; no header,
- * `*` or anything else is Spanish.
+ * Spanish unless the browser's Accept-Language prefers English or
+ * Portuguese: the first language range that is one of the three, by
+ * quality, decides; no header, `*` or anything else is Spanish.
  */
 export function pageLanguage(acceptLanguage: string | undefined): PageLanguage {
-  return firstOf(acceptLanguage, ['en', 'es'] as const) ?? 'es';
+  return firstOf(acceptLanguage, ['en', 'es', 'pt'] as const) ?? 'es';
 }
 
 /** A payer's page: the first of Spanish, English or Portuguese the browser asks for, by quality; otherwise Spanish. */

@@ -1,8 +1,18 @@
 import { can, DashboardUser } from '@pcs/dashboard-identity';
 import { PageLanguage } from '@pcs/pages';
-import type { Balance, BalanceTransaction, Merchant } from '../payins-api';
-import { csrfField, dashboardPage, dateTime, html, money } from './layout';
-import { fill, TEXTS } from './texts';
+import type { Balance, BalanceTransaction, Merchant, MerchantLocale, SettlementAccount } from '../payins-api';
+import { csrfField, dashboardPage, dateTime, html, money, zoneNote } from './layout';
+import { fill, Texts, TEXTS } from './texts';
+
+/** A balance transaction's type as a person reads it. */
+export function typeLabel(language: PageLanguage, type: string): string {
+  return (TEXTS[language] as Record<string, string>)[`type:${type}`] ?? type;
+}
+
+/** A label of one of the dashboard's tables (`payout:PAID`, `state:PENDING`…), the code itself when it has none. */
+export function labelOf(language: PageLanguage, group: 'state' | 'payout' | 'row' | 'concept', code: string): string {
+  return (TEXTS[language] as Record<string, string>)[`${group}:${code}`] ?? code;
+}
 
 /** What becomes available per day (the pending figures by date), as server-drawn SVG bars, readable through its label and table. */
 function upcomingChart(upcoming: Balance['balances'][number]['upcoming'], currency: string, label: string, language: PageLanguage): string {
@@ -41,18 +51,64 @@ export function merchantPicker(
     .join('')}</select></p><div class="actions"><button class="button" type="submit">${t.apply}</button></div></form>`;
 }
 
-export function movementsTable(language: PageLanguage, rows: BalanceTransaction[], id = 'movements'): string {
+/**
+ * Balance transactions: types and statuses in the page's language, dates in
+ * the merchant's time zone; on a phone each row is a block of labelled
+ * lines, so the table never leaves its card (contract §24).
+ */
+export function movementsTable(language: PageLanguage, rows: BalanceTransaction[], id = 'movements', timeZone = 'UTC'): string {
   const t = TEXTS[language];
   if (rows.length === 0) return `<p id="${id}">${t.noMovements}</p>`;
-  return `<div class="table"><table id="${id}"><thead><tr><th>${t.date}</th><th>${t.type}</th><th class="num">${t.amount}</th><th class="num">${t.fee}</th><th class="num">${t.net}</th><th>${t.status}</th><th>${t.availableOn}</th><th>${t.payout}</th></tr></thead><tbody>${rows
+  const cell = (label: string, content: string, num = false) =>
+    `<td${num ? ' class="num"' : ''} data-label="${html(label)}">${content}</td>`;
+  return `<div class="table stack"><table id="${id}"><thead><tr><th>${t.date}</th><th>${t.type}</th><th class="num">${t.amount}</th><th class="num">${t.fee}</th><th class="num">${t.net}</th><th>${t.status}</th><th>${t.availableOn}</th><th>${t.payout}</th></tr></thead><tbody>${rows
     .map(
       (r) =>
-        `<tr><td>${dateTime(r.createdAt, language)}</td><td>${html(r.type)}</td><td class="num">${money(r.amount, r.currency, language)}</td><td class="num">${money(r.fee, r.currency, language)}</td><td class="num">${money(r.net, r.currency, language)}</td><td><span class="status ${html(r.status)}">${html(r.status)}</span></td><td>${dateTime(r.availableOn, language)}</td><td>${r.payoutId ? `<a href="/payouts/${html(r.payoutId)}">${html(r.payoutId.slice(0, 8))}</a>` : '—'}</td></tr>`,
+        `<tr data-type="${html(r.type)}">${cell(t.date, dateTime(r.createdAt, language, timeZone))}${cell(t.type, html(typeLabel(language, r.type)))}${cell(
+          t.amount,
+          money(r.amount, r.currency, language),
+          true,
+        )}${cell(t.fee, money(r.fee, r.currency, language), true)}${cell(t.net, money(r.net, r.currency, language), true)}${cell(
+          t.status,
+          `<span class="status ${html(r.status)}" data-status="${html(r.status)}">${html(labelOf(language, 'state', r.status))}</span>`,
+        )}${cell(t.availableOn, dateTime(r.availableOn, language, timeZone))}${cell(
+          t.payout,
+          r.payoutId ? `<a href="/payouts/${html(r.payoutId)}">${html(r.payoutId.slice(0, 8))}</a>` : '—',
+        )}</tr>`,
     )
     .join('')}</tbody></table></div>`;
 }
 
-/** A merchant's balance (contract §19): per currency, pending, available and in transit; what becomes available when; a payout on request. */
+/** The settlement accounts whose payouts wait (contract §24), and, for an admin, the form that confirms one with a code. */
+function holds(
+  language: PageLanguage,
+  t: Texts,
+  view: { user: DashboardUser; csrfToken: string; merchantId: string; accounts: SettlementAccount[]; timeZone: string },
+): string {
+  return view.accounts
+    .filter((a) => a.holdUntil && Date.parse(a.holdUntil) > Date.now())
+    .map((a) => {
+      const account = `${a.bankName} ····${a.accountNumber.slice(-4)}`;
+      const form = can(view.user.role, 'confirm-settlement-accounts')
+        ? `<form method="post" action="/balance/settlement-account/confirm">${csrfField(view.csrfToken)}<input type="hidden" name="merchantId" value="${html(view.merchantId)}"><input type="hidden" name="currency" value="${html(a.currency)}">
+<p class="hint">${html(t.confirmAccountHint)}</p>
+<div class="grid"><p><label for="code-${html(a.currency)}">${t.authenticatorCode}</label><input id="code-${html(a.currency)}" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required></p></div>
+<div class="actions"><button class="button" type="submit" id="confirm-${html(a.currency)}">${t.confirmAccount}</button></div></form>`
+        : '';
+      return `<section class="card notice" role="status" id="hold-${html(a.currency)}" data-currency="${html(a.currency)}"><p style="margin-top:0">${html(
+        fill(t.accountOnHold, { currency: a.currency, account, until: dateTime(a.holdUntil, language, view.timeZone) }),
+      )}</p>${form}</section>`;
+    })
+    .join('');
+}
+
+/**
+ * A merchant's balance (contracts §19, §24): per currency, pending,
+ * available (a negative figure explained in a line) and in transit; what
+ * becomes available when; accounts whose payouts wait, with an admin's
+ * confirmation; a payout on request, in the merchant's currency unless
+ * another has money; the movements.
+ */
 export function balancePage(
   language: PageLanguage,
   view: {
@@ -62,17 +118,21 @@ export function balancePage(
     merchantId: string;
     balance: Balance;
     movements: BalanceTransaction[];
+    locale: MerchantLocale | null;
+    accounts: SettlementAccount[];
     notice?: string;
     problem?: string;
   },
 ): string {
   const t = TEXTS[language];
+  const timeZone = view.locale?.timeZone ?? 'UTC';
   const cards = view.balance.balances
     .map(
       (b) => `<div class="card figure" data-currency="${html(b.currency)}">
 <div>${t.available}</div><div class="value" data-figure="available">${money(b.available, b.currency, language)}</div>
 <div>${t.pending}: <strong data-figure="pending">${money(b.pending, b.currency, language)}</strong></div>
 <div>${t.inTransit}: <strong data-figure="inTransit">${money(b.inTransit, b.currency, language)}</strong></div>
+${b.available < 0 ? `<p class="hint" data-explains="negative">${html(t.negativeAvailable)}</p>` : ''}
 </div>`,
     )
     .join('');
@@ -83,13 +143,14 @@ export function balancePage(
       return `<section class="card" aria-label="${html(label)}"><h2 style="margin-top:0">${html(label)}</h2>${upcomingChart(b.upcoming, b.currency, label, language)}</section>`;
     })
     .join('');
-  // The currency with the most available money comes first in the payout form.
-  const richest = [...view.balance.balances].sort((a, b) => b.available - a.available)[0]?.currency;
+  // The payout form's currency: the one with the most available money when any has some, otherwise the merchant's own.
+  const richest = [...view.balance.balances].filter((b) => b.available > 0).sort((a, b) => b.available - a.available)[0]?.currency;
+  const chosen = richest ?? view.balance.balances.find((b) => b.currency === view.locale?.currency)?.currency;
   const form = can(view.user.role, 'request-payout')
     ? `<section class="card" aria-labelledby="payout-title"><h2 id="payout-title" style="margin-top:0">${t.requestPayout}</h2>
 <form method="post" action="/balance/payout">${csrfField(view.csrfToken)}<input type="hidden" name="merchantId" value="${html(view.merchantId)}">
 <div class="grid"><p><label for="currency">${t.chooseCurrency}</label><select id="currency" name="currency">${view.balance.balances
-        .map((b) => `<option value="${html(b.currency)}"${b.currency === richest ? ' selected' : ''}>${html(b.currency)}</option>`)
+        .map((b) => `<option value="${html(b.currency)}"${b.currency === chosen ? ' selected' : ''}>${html(b.currency)}</option>`)
         .join('')}</select></p>
 <p><label for="amount">${t.amount}</label><input id="amount" name="amount" type="number" step="any" min="0" inputmode="decimal" aria-describedby="amount-hint"><small id="amount-hint">${t.payoutAmountHint}</small></p></div>
 <div class="actions"><button class="button" type="submit" id="request-payout">${t.requestPayout}</button><a class="button secondary" href="/payouts?merchantId=${html(view.merchantId)}">${t.payouts}</a></div></form></section>`
@@ -103,10 +164,12 @@ export function balancePage(
 ${view.notice ? `<p class="notice" role="status" id="notice">${html(view.notice)}</p>` : ''}
 ${view.problem ? `<p class="notice error" role="alert" id="problem">${html(view.problem)}</p>` : ''}
 ${merchantPicker(language, view.user, view.merchants, view.merchantId, '/balance')}
+${zoneNote(language, timeZone)}
 <div class="figures" id="balances">${cards}</div>
+${holds(language, t, { ...view, timeZone })}
 <h2>${t.upcoming}</h2>${charts || `<p id="upcoming">${t.nothingUpcoming}</p>`}
 ${form}
-<section aria-labelledby="movements-title"><h2 id="movements-title">${t.movements}</h2>${movementsTable(language, view.movements)}</section>`,
+<section class="card" aria-labelledby="movements-title"><h2 id="movements-title" style="margin-top:0">${t.movements}</h2>${movementsTable(language, view.movements, 'movements', timeZone)}</section>`,
   });
 }
 

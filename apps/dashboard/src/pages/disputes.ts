@@ -2,7 +2,7 @@ import { can, DashboardUser } from '@pcs/dashboard-identity';
 import { DISPUTE_STATUSES } from '@pcs/kernel';
 import { PageLanguage } from '@pcs/pages';
 import type { Dispute, Merchant } from '../payins-api';
-import { csrfField, dashboardPage, dateTime, html, money } from './layout';
+import { csrfField, dashboardPage, dateTime, html, LOCALES, money } from './layout';
 import { select } from './payments';
 import { fill, TEXTS } from './texts';
 
@@ -16,6 +16,15 @@ const REASONS: Record<PageLanguage, Record<Dispute['reason'], string>> = {
     CREDIT_NOT_PROCESSED: 'Devolución no procesada',
     SUBSCRIPTION_CANCELED: 'Suscripción cancelada',
     GENERAL: 'Otro motivo',
+  },
+  pt: {
+    FRAUDULENT: 'O pagador não reconhece a compra',
+    PRODUCT_NOT_RECEIVED: 'Produto não recebido',
+    PRODUCT_UNACCEPTABLE: 'Produto não aceitável',
+    DUPLICATE: 'Cobrança duplicada',
+    CREDIT_NOT_PROCESSED: 'Devolução não processada',
+    SUBSCRIPTION_CANCELED: 'Assinatura cancelada',
+    GENERAL: 'Outro motivo',
   },
   en: {
     FRAUDULENT: 'The payer does not recognise the purchase',
@@ -43,13 +52,13 @@ export function urgencyOf(dispute: Dispute, now = Date.now()): 'overdue' | 'due-
   return left <= DUE_SOON_MS ? 'due-soon' : null;
 }
 
-function dueBy(dispute: Dispute, language: PageLanguage): string {
+function dueBy(dispute: Dispute, language: PageLanguage, timeZone: string): string {
   const t = TEXTS[language];
   const urgency = urgencyOf(dispute);
   const mark = urgency
     ? ` <span class="status ${urgency}" data-urgency="${urgency}">${urgency === 'overdue' ? t.overdue : t.dueSoon}</span>`
     : '';
-  return `${dateTime(dispute.evidenceDueBy, language)}${mark}`;
+  return `${dateTime(dispute.evidenceDueBy, language, timeZone)}${mark}`;
 }
 
 /** A merchant's disputes, the nearest due date first, with their status filter. */
@@ -64,15 +73,17 @@ export function disputesPage(
     rows: Dispute[];
     page: number;
     pageCount: number;
+    timeZone?: string;
   },
 ): string {
   const t = TEXTS[language];
+  const zone = view.timeZone ?? 'UTC';
   const query = (page: number) =>
     `/disputes?merchantId=${html(view.merchantId)}${view.status ? `&status=${html(view.status)}` : ''}&page=${page}`;
   const rows = view.rows
     .map(
       (d) =>
-        `<tr data-dispute="${html(d.disputeId)}"><td>${dueBy(d, language)}</td><td><a href="/disputes/${html(d.disputeId)}">${html(reasonOf(d.reason, language))}</a></td><td class="num">${money(d.amount, d.currency, language)}</td><td><span class="status ${html(d.status)}">${html(d.status)}</span></td><td><a href="/payments/${html(d.paymentIntentId)}">${html(d.paymentIntentId.slice(0, 8))}</a></td><td>${dateTime(d.createdAt, language)}</td></tr>`,
+        `<tr data-dispute="${html(d.disputeId)}"><td>${dueBy(d, language, zone)}</td><td><a href="/disputes/${html(d.disputeId)}">${html(reasonOf(d.reason, language))}</a></td><td class="num">${money(d.amount, d.currency, language)}</td><td><span class="status ${html(d.status)}">${html(d.status)}</span></td><td><a href="/payments/${html(d.paymentIntentId)}">${html(d.paymentIntentId.slice(0, 8))}</a></td><td>${dateTime(d.createdAt, language, zone)}</td></tr>`,
     )
     .join('');
   const pager =
@@ -110,7 +121,7 @@ ${
 
 /** File sizes as a person reads them. */
 function sizeOf(bytes: number, language: PageLanguage): string {
-  const locale = language === 'es' ? 'es-UY' : 'en-US';
+  const locale = LOCALES[language];
   if (bytes < 1000) return `${bytes} B`;
   if (bytes < 1_000_000) return `${(bytes / 1000).toLocaleString(locale, { maximumFractionDigits: 0 })} kB`;
   return `${(bytes / 1_000_000).toLocaleString(locale, { maximumFractionDigits: 1 })} MB`;
@@ -124,17 +135,26 @@ function sizeOf(bytes: number, language: PageLanguage): string {
  */
 export function disputePage(
   language: PageLanguage,
-  view: { user: DashboardUser; csrfToken: string; dispute: Dispute; operation: string; notice?: string; problem?: string },
+  view: {
+    user: DashboardUser;
+    csrfToken: string;
+    dispute: Dispute;
+    operation: string;
+    timeZone?: string;
+    notice?: string;
+    problem?: string;
+  },
 ): string {
   const t = TEXTS[language];
   const d = view.dispute;
+  const zone = view.timeZone ?? 'UTC';
   const id = html(d.disputeId);
   const answers = can(view.user.role, 'answer-disputes') && d.status === 'NEEDS_RESPONSE';
   const evidence = d.evidence.length
     ? `<div class="table"><table id="evidence"><thead><tr><th>${t.fileName}</th><th>${t.type}</th><th class="num">${t.size}</th><th>${t.date}</th></tr></thead><tbody>${d.evidence
         .map(
           (e) =>
-            `<tr><td>${html(e.fileName)}</td><td>${html(e.contentType)}</td><td class="num">${sizeOf(e.size, language)}</td><td>${dateTime(e.uploadedAt, language)}</td></tr>`,
+            `<tr><td>${html(e.fileName)}</td><td>${html(e.contentType)}</td><td class="num">${sizeOf(e.size, language)}</td><td>${dateTime(e.uploadedAt, language, zone)}</td></tr>`,
         )
         .join('')}</tbody></table></div>`
     : `<p id="evidence">${t.noEvidence}</p>`;
@@ -164,11 +184,11 @@ ${view.problem ? `<p class="notice error" role="alert" id="problem">${html(view.
 <dt>ID</dt><dd>${id}</dd>
 <dt>${t.amount}</dt><dd id="amount">${money(d.amount, d.currency, language)}</dd>
 <dt>${t.disputeReason}</dt><dd id="reason">${html(reasonOf(d.reason, language))}</dd>
-<dt>${t.evidenceDueBy}</dt><dd id="due">${dueBy(d, language)}</dd>
+<dt>${t.evidenceDueBy}</dt><dd id="due">${dueBy(d, language, zone)}</dd>
 <dt>${t.payment}</dt><dd><a href="/payments/${html(d.paymentIntentId)}">${html(d.paymentIntentId)}</a></dd>
 <dt>${t.processorCase}</dt><dd>${html(d.processor)} ${html(d.processorReference)}</dd>
-<dt>${t.createdAt}</dt><dd>${dateTime(d.createdAt, language)}</dd>
-${d.closedAt ? `<dt>${t.closedAt}</dt><dd>${dateTime(d.closedAt, language)}</dd>` : ''}
+<dt>${t.createdAt}</dt><dd>${dateTime(d.createdAt, language, zone)}</dd>
+${d.closedAt ? `<dt>${t.closedAt}</dt><dd>${dateTime(d.closedAt, language, zone)}</dd>` : ''}
 </dl></section>
 <section aria-labelledby="evidence-title"><h2 id="evidence-title">${t.evidence}</h2>${evidence}</section>
 ${forms}`,

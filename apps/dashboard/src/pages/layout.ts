@@ -1,9 +1,9 @@
 import { escapeHtml, PageLanguage } from '@pcs/pages';
 import type { DashboardUser } from '@pcs/dashboard-identity';
 import { can } from '@pcs/dashboard-identity';
-import { TEXTS } from './texts';
+import { fill, TEXTS } from './texts';
 
-const LOCALES: Record<PageLanguage, string> = { es: 'es-UY', en: 'en-US' };
+export const LOCALES: Record<PageLanguage, string> = { es: 'es-UY', en: 'en-US', pt: 'pt-BR' };
 
 /** An amount in major units as the wire gives it, with its currency's decimals, grouped for the language (1.234,50 UYU). */
 export function money(amount: number, currency: string, language: PageLanguage): string {
@@ -11,9 +11,27 @@ export function money(amount: number, currency: string, language: PageLanguage):
   return `${amount.toLocaleString(LOCALES[language], { minimumFractionDigits: digits, maximumFractionDigits: digits })} ${currency}`;
 }
 
-export function dateTime(iso: string | null | undefined, language: PageLanguage): string {
+/**
+ * A moment as a person reads it: in the merchant's time zone on the pages of
+ * its money (contract §24: a page says which), otherwise in UTC, said so.
+ */
+export function dateTime(iso: string | null | undefined, language: PageLanguage, timeZone = 'UTC'): string {
   if (!iso) return '—';
-  return `${new Date(iso).toLocaleString(LOCALES[language], { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC`;
+  const text = new Date(iso).toLocaleString(LOCALES[language], { dateStyle: 'medium', timeStyle: 'short', timeZone });
+  return timeZone === 'UTC' ? `${text} UTC` : text;
+}
+
+/** A time zone as a city people know (America/Argentina/Buenos_Aires: Buenos Aires; America/Sao_Paulo: São Paulo). */
+export function zoneName(timeZone: string): string {
+  const city = timeZone.split('/').pop()!.replace(/_/g, ' ');
+  return city === 'Sao Paulo' ? 'São Paulo' : city;
+}
+
+/** The line a page of a merchant's money carries: whose clock its dates follow. */
+export function zoneNote(language: PageLanguage, timeZone: string): string {
+  return timeZone === 'UTC'
+    ? ''
+    : `<p class="hint" id="time-zone" data-zone="${escapeHtml(timeZone)}">${escapeHtml(fill(TEXTS[language].timeZoneNote, { zone: zoneName(timeZone) }))}</p>`;
 }
 
 export const html = escapeHtml;
@@ -64,6 +82,16 @@ svg.chart text{font-size:18px;fill:#4a5361}
 details{margin-top:.5rem}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 input.url{min-width:16rem}
+.hint{font-size:.9rem;color:#4a5361;margin:.25rem 0 .75rem}
+.figure .hint{margin:.5rem 0 0}
+.table.stack{overflow-x:visible}
+@media (max-width:48rem){
+.table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+.table.stack table,.table.stack tbody,.table.stack tr,.table.stack td{display:block;width:100%}
+.table.stack tr{border-bottom:1px solid #d9dde3;padding:.4rem 0}
+.table.stack td{display:flex;justify-content:space-between;gap:1rem;border:0;padding:.2rem .6rem;white-space:normal;text-align:right}
+.table.stack td::before{content:attr(data-label);font-weight:600;text-align:left}
+}
 @media (max-width:480px){main{padding:.75rem}dl{grid-template-columns:1fr}dt{margin-top:.4rem}}
 `;
 
@@ -97,7 +125,7 @@ export function dashboardPage({ language, title, user, csrfToken, body }: PageFr
 <form method="post" action="/sign-out">${csrfField(csrfToken)}<button type="submit">${t.signOut}</button></form>`
     : '';
   return `<!doctype html>
-<html lang="${language}">
+<html lang="${language === 'pt' ? 'pt-BR' : language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

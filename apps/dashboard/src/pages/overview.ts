@@ -1,12 +1,10 @@
 import type { DashboardUser } from '@pcs/dashboard-identity';
 import { PageLanguage } from '@pcs/pages';
 import type { Merchant, PayinSummary } from '../payins-api';
-import { dashboardPage, html, money } from './layout';
+import { dashboardPage, html, LOCALES, money } from './layout';
 import { fill, TEXTS } from './texts';
 
 export const SPANS = [7, 30, 90] as const;
-
-const LOCALES: Record<PageLanguage, string> = { es: 'es-UY', en: 'en-US' };
 
 function percent(rate: number | null, language: PageLanguage): string {
   return rate === null ? '—' : rate.toLocaleString(LOCALES[language], { style: 'percent', maximumFractionDigits: 1 });

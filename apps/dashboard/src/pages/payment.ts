@@ -2,7 +2,8 @@ import { can, DashboardUser } from '@pcs/dashboard-identity';
 import { disputeHoldsAmount, minorOfWire, refundableMinor, refundHoldsAmount, wireAmount } from '@pcs/kernel';
 import { PageLanguage } from '@pcs/pages';
 import type { EventWithDeliveries, Payin, PaymentIntent } from '../payins-api';
-import { csrfField, dashboardPage, dateTime, html, money } from './layout';
+import { labelOf } from './balance';
+import { csrfField, dashboardPage, dateTime, html, money, zoneNote } from './layout';
 import { fill, TEXTS } from './texts';
 
 /**
@@ -33,22 +34,24 @@ export function paymentPage(
     intent: PaymentIntent;
     rows: Payin[];
     timeline: EventWithDeliveries[];
+    /** The merchant's (contract §24): dates of its money in its own time. */
+    timeZone: string;
     notice?: string;
     problem?: string;
   },
 ): string {
   const t = TEXTS[language];
-  const { intent, rows } = view;
+  const { intent, rows, timeZone } = view;
   const balance = balanceOf(intent, rows);
   const amount = (minor: number) => money(wireAmount(minor, intent.currency), intent.currency, language);
   const origins = { API: t.originApi, DASHBOARD: t.originDashboard, LINK: t.originLink, PROCESSOR: t.originProcessor } as const;
   const originOf = (row: Payin) => (row.origin ? origins[row.origin] : '—');
   const liquidationOf = (row: Payin) =>
-    `${dateTime(row.liquidationDate, language)}${row.liquidationSource === 'PROCESSOR' ? ` <small>(${t.liquidationByProcessor})</small>` : ''}`;
+    `${dateTime(row.liquidationDate, language, timeZone)}${row.liquidationSource === 'PROCESSOR' ? ` <small>(${t.liquidationByProcessor})</small>` : ''}`;
   const ledger = rows
     .map(
       (row) =>
-        `<tr${row.origin === 'PROCESSOR' ? ' data-origin="PROCESSOR"' : ''}><td>${dateTime(row.createdAt, language)}</td><td>${html(row.conceptCode)}</td><td data-field="origin">${html(originOf(row))}</td><td><span class="status ${html(row.status)}">${html(row.status)}</span></td><td class="num">${money(row.amount, row.currency, language)}</td><td class="num" data-field="fee">${money(row.feeAmount + row.feeTaxAmount, row.currency, language)}</td><td class="num" data-field="net">${money(row.netAmount, row.currency, language)}</td><td>${liquidationOf(row)}</td><td>${row.payoutRequestId ? `<a href="/payouts/${html(row.payoutRequestId)}">${html(row.payoutRequestId.slice(0, 8))}</a>` : '—'}</td><td>${html(row.externalId ?? '—')}</td></tr>`,
+        `<tr${row.origin === 'PROCESSOR' ? ' data-origin="PROCESSOR"' : ''} data-concept="${html(row.conceptCode)}"><td>${dateTime(row.createdAt, language, timeZone)}</td><td>${html(labelOf(language, 'concept', row.conceptCode))}</td><td data-field="origin">${html(originOf(row))}</td><td><span class="status ${html(row.status)}" data-status="${html(row.status)}">${html(labelOf(language, 'row', row.status))}</span></td><td class="num">${money(row.amount, row.currency, language)}</td><td class="num" data-field="fee">${money(row.feeAmount + row.feeTaxAmount, row.currency, language)}</td><td class="num" data-field="net">${money(row.netAmount, row.currency, language)}</td><td>${liquidationOf(row)}</td><td>${row.payoutRequestId ? `<a href="/payouts/${html(row.payoutRequestId)}">${html(row.payoutRequestId.slice(0, 8))}</a>` : '—'}</td><td>${html(row.externalId ?? '—')}</td></tr>`,
     )
     .join('');
   // Whose account collected it (contract §23): the approved collection's flow, or the latest attempt's until then.
@@ -72,7 +75,7 @@ export function paymentPage(
       const redeliver = can(view.user.role, 'manage-webhooks')
         ? `<form method="post" action="/payments/${html(intent.paymentIntentId)}/events/${html(event.id)}/redeliver">${csrfField(view.csrfToken)}<button class="button secondary" type="submit">${t.redeliver}</button></form>`
         : '';
-      return `<li data-event="${html(event.type)}"><strong>${html(event.type)}</strong> · ${dateTime(event.createdAt, language)}${deliveries}${redeliver}</li>`;
+      return `<li data-event="${html(event.type)}"><strong>${html(event.type)}</strong> · ${dateTime(event.createdAt, language, timeZone)}${deliveries}${redeliver}</li>`;
     })
     .join('');
   const disputes = intent.disputes.length
@@ -115,8 +118,9 @@ ${balance.disputed > 0 ? `<dt>${t.disputed}</dt><dd id="disputed">${amount(balan
 ${flow}
 <dt>${t.reference}</dt><dd>${html(intent.externalReference ?? '—')}</dd>
 <dt>${t.description}</dt><dd>${html(intent.description ?? '—')}</dd>
-<dt>${t.createdAt}</dt><dd>${dateTime(intent.createdAt, language)}</dd>
+<dt>${t.createdAt}</dt><dd>${dateTime(intent.createdAt, language, timeZone)}</dd>
 </dl></section>
+${zoneNote(language, timeZone)}
 <section aria-labelledby="ledger"><h2 id="ledger">${t.ledger}</h2><div class="table"><table id="rows"><thead><tr><th>${t.date}</th><th>${t.type}</th><th>${t.origin}</th><th>${t.status}</th><th class="num">${t.amount}</th><th class="num">${t.feeWithTax}</th><th class="num">${t.net}</th><th>${t.liquidation}</th><th>${t.payout}</th><th>Gateway</th></tr></thead><tbody>${ledger}</tbody></table></div></section>
 ${disputes}
 ${timeline}

@@ -10,13 +10,13 @@ const amount = (value: number | null | undefined) => (value === null || value ==
 /** Reconciliation runs of the processors' reports, newest first, with how many lines matched and differed (contract §19). */
 export function reconciliationPage(
   language: PageLanguage,
-  view: { user: DashboardUser; csrfToken: string; merchants: Merchant[]; merchantId: string; runs: ReconciliationRun[] },
+  view: { user: DashboardUser; csrfToken: string; merchants: Merchant[]; merchantId: string; runs: ReconciliationRun[]; timeZone?: string },
 ): string {
   const t = TEXTS[language];
   const rows = view.runs
     .map(
       (r) =>
-        `<tr><td><a href="/reconciliation/${html(r.runId)}">${dateTime(r.createdAt, language)}</a></td><td>${html(r.provider)}</td><td>${html(r.from)} – ${html(r.to)}</td><td><span class="status ${html(r.status)}">${html(r.status)}</span></td><td class="num">${r.matched}</td><td class="num" data-discrepancies="${r.discrepancies.length}">${r.discrepancies.length}</td></tr>`,
+        `<tr><td><a href="/reconciliation/${html(r.runId)}">${dateTime(r.createdAt, language, view.timeZone)}</a></td><td>${html(r.provider)}</td><td>${html(r.from)} – ${html(r.to)}</td><td><span class="status ${html(r.status)}">${html(r.status)}</span></td><td class="num">${r.matched}</td><td class="num" data-discrepancies="${r.discrepancies.length}">${r.discrepancies.length}</td></tr>`,
     )
     .join('');
   return dashboardPage({

@@ -37,6 +37,15 @@ export class CountryProcessorPaymentMethodResponse {
   @ApiProperty({ format: 'uuid', description: 'The instrument type this processor collects with' }) paymentInstrumentTypeId: string;
 }
 
+/** The country a country processor collects in, as its money pages need it. */
+export class CountryProcessorCountryResponse {
+  @ApiProperty({ format: 'uuid' }) countryId: string;
+  @ApiProperty({ example: 'URY' }) iso31663AlphabeticalCode: string;
+  @ApiProperty({ example: 'UYU', description: 'The country’s own currency' }) iso4217CurrencyCode: string;
+  @ApiProperty({ example: 'America/Montevideo', description: 'The IANA time zone its business days and local dates are counted in' })
+  timeZone: string;
+}
+
 export class CountryProcessorResponse {
   @ApiProperty({ format: 'uuid' }) countryProcessorId: string;
   @ApiProperty({ format: 'uuid' }) paymentInstrumentTypeId: string;
@@ -45,4 +54,5 @@ export class CountryProcessorResponse {
   @ApiProperty({ type: CountryProcessorPaymentMethodResponse }) paymentMethod: CountryProcessorPaymentMethodResponse;
   @ApiProperty() active: boolean;
   @ApiProperty({ enum: Currency, isArray: true }) currency: string[];
+  @ApiProperty({ type: CountryProcessorCountryResponse }) country: CountryProcessorCountryResponse;
 }

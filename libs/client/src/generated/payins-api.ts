@@ -1759,6 +1759,22 @@ export interface components {
              */
             paymentInstrumentTypeId: string;
         };
+        CountryProcessorCountryResponse: {
+            /** Format: uuid */
+            countryId: string;
+            /** @example URY */
+            iso31663AlphabeticalCode: string;
+            /**
+             * @description The country’s own currency
+             * @example UYU
+             */
+            iso4217CurrencyCode: string;
+            /**
+             * @description The IANA time zone its business days and local dates are counted in
+             * @example America/Montevideo
+             */
+            timeZone: string;
+        };
         CountryProcessorResponse: {
             /** Format: uuid */
             countryProcessorId: string;
@@ -1770,6 +1786,7 @@ export interface components {
             paymentMethod: components["schemas"]["CountryProcessorPaymentMethodResponse"];
             active: boolean;
             currency: ("ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU")[];
+            country: components["schemas"]["CountryProcessorCountryResponse"];
         };
         MerchantRefResponse: {
             /** Format: uuid */
