@@ -19,6 +19,11 @@ module.exports = {
   globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
   testTimeout: 30000,
+  // Test files run in a worker process that is replaced once it holds more than this after a file.
+  // Without it, on two cores jest runs every file inside its main process (in band), where what each
+  // file leaves behind (TypeORM keeps every entity class it ever saw in a global store, and with it
+  // that file's modules) piles up until the heap runs out, some 85 files in.
+  workerIdleMemoryLimit: '1GB',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
     { ...common, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs}/**/*.int-spec.ts'] },

@@ -53,3 +53,6 @@ call GET /merchant/$MERCHANT/balance | field 'it.balances.map(b => [b.currency, 
 # 8. Refund 200.50, then the rest (an empty body refunds all that is left)
 call POST /payment-intent/$INTENT/refund '{"requestedRefundAmount":200.5}' | field 'it.paymentIntentStatus'
 call POST /payment-intent/$INTENT/refund | field 'it.paymentIntentStatus'
+
+# 9. The balance again: the refund drew on the payment's pending net first
+call GET /merchant/$MERCHANT/balance | field 'it.balances.map(b => [b.currency, "pending", b.pending, "available", b.available].join(" ")).join("\n")'

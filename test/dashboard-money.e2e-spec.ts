@@ -1,7 +1,7 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DashboardIdentity } from '@pcs/dashboard-identity';
 import { Currency, MerchantId } from '@pcs/kernel';
-import { BalancesService, PricingService } from '@pcs/settlement';
+import { BalancesService, PayoutsService, PricingService } from '@pcs/settlement';
 import { launchChromium, screenshot } from '@pcs/testing';
 import { Browser, Page } from 'playwright-core';
 import { authenticatorCode, codeFor, listeningDashboard, Person, readyPerson } from './dashboard-people';
@@ -183,4 +183,31 @@ describe('the dashboard’s money as a person reads it', () => {
     expect(await page.locator('#swept [data-status="AVAILABLE"]').first().textContent()).toBe('Disponível');
     await page.context().close();
   }, 60_000);
+
+  it('says when a bank returned a payout: the payout is Returned, the account stopped, and an admin may confirm it', async () => {
+    const payouts = bed.app.get(PayoutsService);
+    const [sent] = ((await bed.merchant.get(`/payout?merchantId=${merchantId}&status=IN_TRANSIT`)).body[0].results as Json[]).map(
+      (p) => p.payoutId as string,
+    );
+    await payouts.settle(sent);
+    await payouts.markReturned(sent, 'cuenta cerrada');
+    const page = await signIn(admin, 'en-US', 1280);
+    await page.goto(`${base}/balance`);
+    const notice = page.locator('#hold-UYU[data-returned="true"]');
+    expect(await notice.textContent()).toContain('A bank returned payout');
+    expect(await notice.textContent()).toContain('····8899');
+    expect(await notice.textContent()).toContain('If the account is right and the bank has resolved what refused it');
+    // The movements, now with their payout's links, still fit their card on a desktop.
+    expect(await withinCard(page, '#movements')).toBe(true);
+    await screenshot(page, 'dashboard-money-returned-desktop-en');
+    await notice.locator(`a[href="/payouts/${sent}"]`).click();
+    expect(await page.textContent('#state')).toBe('Returned by the bank');
+    await page.goto(`${base}/balance`);
+    await page.fill('#code-UYU', await authenticatorCode(admin));
+    await page.click('#confirm-UYU');
+    await page.waitForURL(/done=confirmed/);
+    expect(await page.locator('#hold-UYU').count()).toBe(0);
+    expect(((await bed.merchant.get(`/merchant/${merchantId}/settlement-account`)).body as Json[])[0].returnedPayoutId).toBeNull();
+    await page.context().close();
+  }, 90_000);
 });

@@ -1,5 +1,5 @@
 import { asMerchantId, Currency, MerchantId } from '@pcs/kernel';
-import { BalancesService, SettlementDailyService } from '@pcs/settlement';
+import { BalancesService, PayoutsService, SettlementDailyService } from '@pcs/settlement';
 import { createTenant, clientFor } from '@pcs/testing';
 import { freePort } from './payins-app';
 import { authenticatorCode, Person, readyPerson, testIdentity } from './dashboard-people';
@@ -188,4 +188,83 @@ describe('a new settlement account waits: hold, notice, and an admin’s confirm
       previous: { bankId: SANTANDER_UY, accountNumberEnding: '8899' },
     });
   });
+
+  it('stops payouts to an account a bank returned one from, until it is changed or an admin confirms it; tells its owners', async () => {
+    const payouts = bed.app.get(PayoutsService);
+    const accountNow = async () => ((await bed.merchant.get(`/merchant/${merchantId}/settlement-account`)).body as Json[])[0];
+    // The account the previous test set, its 72 hours over: payouts go to it.
+    const holdOver = () =>
+      bed.dataSource.query(`UPDATE settlement_account SET hold_until = now() - interval '1 second' WHERE merchant_id = $1`, [merchantId]);
+    await holdOver();
+    await money(3_000);
+    const paid = (await bed.merchant.post(`/merchant/${merchantId}/payout`, { currency: 'UYU' })).body as Json;
+    expect(paid.status).toBe('IN_TRANSIT');
+    await payouts.settle(paid.payoutId as string);
+    const before = (await inbox.waitFor(0)).length;
+    await payouts.markReturned(paid.payoutId as string, 'cuenta cerrada por el titular');
+    expect(await accountNow()).toMatchObject({ accountNumber: '00999888700001', returnedPayoutId: paid.payoutId });
+
+    // Its owners are told: the merchant's addresses and the business's admin, each once, the account by its ending only.
+    let mails: Awaited<ReturnType<Inbox['waitFor']>> = [];
+    for (let count = before + 1; mails.length < 2; count++)
+      mails = (await inbox.waitFor(count)).filter((m) => m.subject?.includes('retiro devuelto'));
+    expect(mails.map((m) => (m.to as { text: string }).text).sort()).toEqual([admin.email, 'finanzas@example.uy'].sort());
+    expect(mails[0].subject).toContain('retiro devuelto por el banco');
+    expect(mails[0].text).toContain('terminada en 0001');
+    expect(mails[0].text).toContain('Motivo informado por el banco: cuenta cerrada por el titular.');
+    expect(mails[0].text).toContain('no payout goes to it until you change it or an admin confirms it');
+    for (const mail of mails) expect(`${mail.text}${mail.html as string}`).not.toContain('00999888700001');
+
+    // A payout on request is refused with the payout that came back; the money stays available.
+    await money(1_000);
+    const refused = await bed.merchant.post(`/merchant/${merchantId}/payout`, { currency: 'UYU' });
+    expect([refused.status, refused.body.errorId, refused.body.returnedPayoutId]).toEqual([
+      409,
+      'Payins:SETTLEMENT_ACCOUNT_RETURNED',
+      paid.payoutId,
+    ]);
+    expect(refused.body.showMessage.ES).toContain('ningún retiro va a ella hasta que se cambie');
+    expect((await bed.merchant.get(`/merchant/${merchantId}/balance`)).body.balances.find((b: Json) => b.currency === 'UYU')).toMatchObject(
+      {
+        available: 60,
+      },
+    );
+    // Setting the same account again is no change: still stopped. A scheduled payout waits, noted.
+    await bed.merchant.put(`/merchant/${merchantId}/settlement-account/UYU`, {
+      bankId: BROU,
+      accountNumber: '00999888700001',
+      accountType: 'CHECKING',
+    });
+    expect((await accountNow()).returnedPayoutId).toBe(paid.payoutId);
+    const run = (day: string) => bed.app.get(SettlementDailyService).run('URY', day, { merchantIds: [merchantId as MerchantId] });
+    expect(await run('2026-12-14')).toMatchObject({ payouts: [], skipped: 1 });
+
+    // An admin's confirmation ends the stop; the payout that waited is made on the next run.
+    const confirmed = await confirm(admin.email, await authenticatorCode(admin));
+    expect(confirmed.body).toMatchObject({ returnedPayoutId: null, holdUntil: null });
+    const next = await run('2026-12-15');
+    expect(next.payouts).toHaveLength(1);
+    expect((await bed.merchant.get(`/payout/${next.payouts[0]}`)).body).toMatchObject({ amount: 60, status: 'IN_TRANSIT' });
+
+    // A payout returned from an account the merchant has changed since does not stop the new one.
+    await payouts.settle(next.payouts[0]);
+    const newer = { bankId: SANTANDER_UY, accountNumber: '5566778800', accountType: 'CHECKING' };
+    await bed.merchant.put(`/merchant/${merchantId}/settlement-account/UYU`, newer);
+    await payouts.markReturned(next.payouts[0], 'cuenta inexistente');
+    expect(await accountNow()).toMatchObject({ accountNumber: '5566778800', returnedPayoutId: null });
+
+    // Changing an account a return stopped ends the stop; the new account is held, as any change is.
+    await holdOver();
+    const third = (await bed.merchant.post(`/merchant/${merchantId}/payout`, { currency: 'UYU' })).body as Json;
+    await payouts.settle(third.payoutId as string);
+    await payouts.markReturned(third.payoutId as string, 'cuenta embargada');
+    expect((await accountNow()).returnedPayoutId).toBe(third.payoutId);
+    await bed.merchant.put(`/merchant/${merchantId}/settlement-account/UYU`, { ...newer, accountNumber: '5566778811' });
+    const changed = await accountNow();
+    expect(changed).toMatchObject({ accountNumber: '5566778811', returnedPayoutId: null });
+    expect(Date.parse(changed.holdUntil as string)).toBeGreaterThan(Date.now() + 71 * 3_600_000);
+    expect((await bed.merchant.post(`/merchant/${merchantId}/payout`, { currency: 'UYU' })).body.errorId).toBe(
+      'Payins:SETTLEMENT_ACCOUNT_ON_HOLD',
+    );
+  }, 90_000);
 });

@@ -9,6 +9,8 @@ export interface ErrorBody {
   errorId: string;
   /** Only for Payins:SETTLEMENT_ACCOUNT_ON_HOLD: when payouts to the account may leave. */
   holdUntil?: string;
+  /** Only for Payins:SETTLEMENT_ACCOUNT_RETURNED: the payout a bank gave back from the account. */
+  returnedPayoutId?: string;
   /** Only for Payins:AMOUNT_BELOW_MINIMUM: the smallest amount the processor collects (major units). */
   minimumAmount?: number;
 }

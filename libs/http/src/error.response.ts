@@ -28,6 +28,12 @@ export class ErrorResponse {
   })
   holdUntil?: string;
 
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'Only with Payins:SETTLEMENT_ACCOUNT_RETURNED: the payout a bank gave back from the settlement account',
+  })
+  returnedPayoutId?: string;
+
   @ApiPropertyOptional({ example: 20, description: 'Only with Payins:AMOUNT_BELOW_MINIMUM: the smallest amount collected (major units)' })
   minimumAmount?: number;
 }

@@ -32,7 +32,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { BusinessCalendar, CountryCalendar, LocalDate } from './domain/business-calendar';
 import { calendarOf } from './domain/country-calendar';
 import { Payout, PayoutOrigin } from './domain/payout';
-import { Bank, isOnHold, SettlementAccount } from './domain/settlement-account';
+import { Bank, isOnHold, paidTo, SettlementAccount } from './domain/settlement-account';
 import { BankFilePayoutRail, PayoutRail, SandboxPayoutRail } from './rails/payout-rail';
 import { BalanceRepository, PayoutFilters, PayoutRepository, SettlementAccountRepository } from './settlement.repository';
 import { BalancesService } from './balances.service';
@@ -106,6 +106,8 @@ export class PayoutsService {
       if (!account) throw new DomainError('SETTLEMENT_ACCOUNT_MISSING', undefined, { currency });
       if (isOnHold(account, new Date()))
         throw new DomainError('SETTLEMENT_ACCOUNT_ON_HOLD', undefined, { currency, holdUntil: account.holdUntil!.toISOString() });
+      if (account.returnedPayoutId)
+        throw new DomainError('SETTLEMENT_ACCOUNT_RETURNED', undefined, { currency, returnedPayoutId: account.returnedPayoutId });
       const requested = amount === undefined ? null : moneyFromWire('amount', amount, currency).minor;
       const claim = await this.balances.claim(manager, {
         merchantId: merchant.merchantId,
@@ -146,6 +148,10 @@ export class PayoutsService {
       if (isOnHold(current, new Date())) {
         await this.accounts.notePayoutWaiting(manager, current.settlementAccountId, day);
         return { skipped: `the settlement account is on hold until ${current.holdUntil!.toISOString()}` };
+      }
+      if (current.returnedPayoutId) {
+        await this.accounts.notePayoutWaiting(manager, current.settlementAccountId, day);
+        return { skipped: `a bank returned payout ${current.returnedPayoutId} from the settlement account` };
       }
       if (current.payoutWaitingSince) await this.accounts.notePayoutWaiting(manager, current.settlementAccountId, null);
       const payoutId = crypto.randomUUID();
@@ -255,6 +261,13 @@ export class PayoutsService {
           status: payout.status,
         });
       await this.giveBack(manager, payout, `payout returned: ${reason}`);
+      // The account the bank gave it back from takes no payout until it is changed or an admin confirms it
+      // (a closed account would only return the next one too); an account changed since is not that account.
+      const { merchantId, currency, destination } = payout.snapshot();
+      await this.accounts.holdAccounts(manager, merchantId);
+      const account = await this.accounts.find(manager, merchantId, currency);
+      if (account && paidTo(account, destination))
+        await this.accounts.noteReturned(manager, account.settlementAccountId, payoutId, new Date());
       return payout;
     });
   }

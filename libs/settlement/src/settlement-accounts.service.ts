@@ -180,6 +180,7 @@ export function settlementAccountRepresentation(account: SettlementAccount) {
     accountType: account.accountType,
     holderDocument: account.holderDocument,
     holdUntil: account.holdUntil?.toISOString() ?? null,
+    returnedPayoutId: account.returnedPayoutId,
     confirmedAt: account.confirmedAt?.toISOString() ?? null,
     createdAt: account.createdAt.toISOString(),
     updatedAt: account.updatedAt.toISOString(),

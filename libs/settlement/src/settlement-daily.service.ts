@@ -79,7 +79,7 @@ export class SettlementDailyService {
     let skipped = 0;
     for (const account of accounts) {
       const schedule = schedules.get(account.merchantId as MerchantId);
-      // Due by the schedule, or waiting since a hold of the account made a due payout wait (made on the first business day after it).
+      // Due by the schedule, or waiting since a hold of the account, or a bank's return from it, made a due payout wait (made on the first business day after it).
       const waiting = account.payoutWaitingSince !== null && schedule?.interval !== 'MANUAL' && this.calendar.isBusinessDay(calendar, day);
       if (!schedule || !(isPayoutDue(schedule, calendar, day, this.calendar) || waiting)) continue;
       const merchant = await this.merchants.findById(account.merchantId as MerchantId);

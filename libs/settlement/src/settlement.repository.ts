@@ -40,7 +40,10 @@ export abstract class SettlementAccountRepository {
   abstract put(manager: EntityManager, account: NewSettlementAccount, now: Date): Promise<SettlementAccount>;
   /** Serialises the changes of a merchant's accounts until the transaction ends (which one is its first). */
   abstract holdAccounts(manager: EntityManager, merchantId: MerchantId): Promise<void>;
-  /** Ends an account's hold: confirmed by a dashboard admin (contract §24). The account, or null when there is none. */
+  /**
+   * Ends an account's hold, or the stop a bank's return put on it: confirmed by a
+   * dashboard admin (contract §24). The account, or null when there is none.
+   */
   abstract confirm(
     manager: EntityManager,
     merchantId: MerchantId,
@@ -48,6 +51,8 @@ export abstract class SettlementAccountRepository {
     confirmedBy: string,
     now: Date,
   ): Promise<SettlementAccount | null>;
+  /** Stops payouts to an account a bank gave `payoutId` back from, until it is changed or confirmed. */
+  abstract noteReturned(manager: EntityManager, settlementAccountId: string, payoutId: string, now: Date): Promise<void>;
   /** Notes (or forgets, with null) the first scheduled payout an account's hold made wait. */
   abstract notePayoutWaiting(manager: EntityManager, settlementAccountId: string, since: string | null): Promise<void>;
   abstract ofMerchants(manager: EntityManager, merchantIds: readonly MerchantId[]): Promise<SettlementAccount[]>;

@@ -79,25 +79,35 @@ export function movementsTable(language: PageLanguage, rows: BalanceTransaction[
     .join('')}</tbody></table></div>`;
 }
 
-/** The settlement accounts whose payouts wait (contract §24), and, for an admin, the form that confirms one with a code. */
+/**
+ * The settlement accounts whose payouts wait (contract §24) — a new account's
+ * hold, or a bank's return from it — and, for an admin, the form that
+ * confirms one with a code.
+ */
 function holds(
   language: PageLanguage,
   t: Texts,
   view: { user: DashboardUser; csrfToken: string; merchantId: string; accounts: SettlementAccount[]; timeZone: string },
 ): string {
   return view.accounts
-    .filter((a) => a.holdUntil && Date.parse(a.holdUntil) > Date.now())
+    .filter((a) => (a.holdUntil && Date.parse(a.holdUntil) > Date.now()) || a.returnedPayoutId)
     .map((a) => {
       const account = `${a.bankName} ····${a.accountNumber.slice(-4)}`;
+      const returned = a.returnedPayoutId;
       const form = can(view.user.role, 'confirm-settlement-accounts')
         ? `<form method="post" action="/balance/settlement-account/confirm">${csrfField(view.csrfToken)}<input type="hidden" name="merchantId" value="${html(view.merchantId)}"><input type="hidden" name="currency" value="${html(a.currency)}">
-<p class="hint">${html(t.confirmAccountHint)}</p>
+<p class="hint">${html(returned ? t.confirmReturnedHint : t.confirmAccountHint)}</p>
 <div class="grid"><p><label for="code-${html(a.currency)}">${t.authenticatorCode}</label><input id="code-${html(a.currency)}" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required></p></div>
 <div class="actions"><button class="button" type="submit" id="confirm-${html(a.currency)}">${t.confirmAccount}</button></div></form>`
         : '';
-      return `<section class="card notice" role="status" id="hold-${html(a.currency)}" data-currency="${html(a.currency)}"><p style="margin-top:0">${html(
-        fill(t.accountOnHold, { currency: a.currency, account, until: dateTime(a.holdUntil, language, view.timeZone) }),
-      )}</p>${form}</section>`;
+      const said = returned
+        ? fill(html(t.accountReturned), {
+            payout: `<a href="/payouts/${html(returned)}">${html(returned.slice(0, 8))}</a>`,
+            currency: html(a.currency),
+            account: html(account),
+          })
+        : html(fill(t.accountOnHold, { currency: a.currency, account, until: dateTime(a.holdUntil, language, view.timeZone) }));
+      return `<section class="card notice" role="status" id="hold-${html(a.currency)}" data-currency="${html(a.currency)}"${returned ? ' data-returned="true"' : ''}><p style="margin-top:0">${said}</p>${form}</section>`;
     })
     .join('');
 }

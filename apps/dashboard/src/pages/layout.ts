@@ -85,6 +85,7 @@ input.url{min-width:16rem}
 .hint{font-size:.9rem;color:#4a5361;margin:.25rem 0 .75rem}
 .figure .hint{margin:.5rem 0 0}
 .table.stack{overflow-x:visible}
+.table.stack th,.table.stack td:not(.num){white-space:normal}
 @media (max-width:48rem){
 .table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 .table.stack table,.table.stack tbody,.table.stack tr,.table.stack td{display:block;width:100%}

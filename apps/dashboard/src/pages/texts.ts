@@ -319,6 +319,10 @@ export const TEXTS = {
     confirmAccount: 'Confirmar la cuenta',
     confirmAccountHint:
       'Si el cambio es legítimo, un administrador lo confirma con un código de su autenticador y los retiros salen desde ese momento. Si nadie de su equipo lo hizo, no lo confirme: vuelva a la cuenta anterior y rote las credenciales de la API.',
+    accountReturned:
+      'Un banco devolvió el retiro {payout} de la cuenta de liquidación en {currency} ({account}); el monto volvió al saldo disponible. Ningún retiro va a esa cuenta hasta que se cambie o se confirme.',
+    confirmReturnedHint:
+      'Si la cuenta es correcta y el banco ya resolvió lo que la rechazó, un administrador la confirma con un código de su autenticador. Si la cuenta se cerró, cámbiela en la configuración del comercio.',
     authenticatorCode: 'Código del autenticador',
     accountConfirmed: 'Cuenta confirmada: los retiros a ella ya pueden salir.',
     accountConfirmRefused: 'La cuenta no se confirmó: {reason}',
@@ -634,6 +638,10 @@ export const TEXTS = {
     confirmAccount: 'Confirm the account',
     confirmAccountHint:
       'If the change is genuine, an admin confirms it with a code of their authenticator and payouts go from then on. If nobody on your team made it, do not confirm it: set the previous account back and rotate the API credentials.',
+    accountReturned:
+      'A bank returned payout {payout} from the settlement account in {currency} ({account}); the amount is back in the available balance. No payout goes to that account until it is changed or confirmed.',
+    confirmReturnedHint:
+      'If the account is right and the bank has resolved what refused it, an admin confirms it with a code of their authenticator. If the account was closed, change it in the merchant’s configuration.',
     authenticatorCode: 'Authenticator code',
     accountConfirmed: 'Account confirmed: payouts to it may go now.',
     accountConfirmRefused: 'The account was not confirmed: {reason}',
@@ -950,6 +958,10 @@ export const TEXTS = {
     confirmAccount: 'Confirmar a conta',
     confirmAccountHint:
       'Se a mudança é legítima, um administrador a confirma com um código do seu autenticador e os saques saem a partir daí. Se ninguém da sua equipe a fez, não a confirme: volte à conta anterior e troque as credenciais da API.',
+    accountReturned:
+      'Um banco devolveu o saque {payout} da conta de liquidação em {currency} ({account}); o valor voltou ao saldo disponível. Nenhum saque vai para essa conta até que seja alterada ou confirmada.',
+    confirmReturnedHint:
+      'Se a conta está correta e o banco já resolveu o que a recusou, um administrador a confirma com um código do seu autenticador. Se a conta foi encerrada, altere-a na configuração do comerciante.',
     authenticatorCode: 'Código do autenticador',
     accountConfirmed: 'Conta confirmada: os saques para ela já podem sair.',
     accountConfirmRefused: 'A conta não foi confirmada: {reason}',

@@ -64,14 +64,18 @@ export class PayoutController {
     summary: 'Pay out the available balance, or an amount of it',
     description:
       'To the merchant’s settlement account in the currency. The whole available balance sweeps every available transaction no payout took ' +
-      'yet (they get its payoutId). 409 Payins:SETTLEMENT_ACCOUNT_MISSING without an account; 400 for an amount above what is available; ' +
+      'yet (they get its payoutId); an `amount` sweeps the oldest whole transactions within it. 409 Payins:SETTLEMENT_ACCOUNT_MISSING ' +
+      'without an account, Payins:SETTLEMENT_ACCOUNT_ON_HOLD while a new account is held (holdUntil), Payins:SETTLEMENT_ACCOUNT_RETURNED ' +
+      'while a bank’s return stops payouts to it (returnedPayoutId); 400 for an amount above what is available; ' +
       '409 Payins:NOTHING_TO_PAY_OUT when nothing is. Concurrent requests never pay the same money twice.',
     operationId: 'createPayout',
   })
   @ApiOkResponse({ type: PayoutResponse })
   @ApiConflictResponse({
     type: ErrorResponse,
-    description: 'Payins:SETTLEMENT_ACCOUNT_MISSING, Payins:NOTHING_TO_PAY_OUT, or Payins:IDEMPOTENCY_REQUEST_IN_PROGRESS',
+    description:
+      'Payins:SETTLEMENT_ACCOUNT_MISSING, Payins:SETTLEMENT_ACCOUNT_ON_HOLD, Payins:SETTLEMENT_ACCOUNT_RETURNED, Payins:NOTHING_TO_PAY_OUT, ' +
+      'or Payins:IDEMPOTENCY_REQUEST_IN_PROGRESS',
   })
   @ApiUnprocessableEntityResponse({ type: ErrorResponse, description: 'Payins:IDEMPOTENCY_KEY_REUSED' })
   @ApiStandardErrors()

@@ -43,10 +43,11 @@ export class SettlementAccountController {
   @Post(':currency/confirm')
   @HttpCode(200)
   @ApiOperation({
-    summary: 'Confirm a new settlement account, ending its hold',
+    summary: 'Confirm a settlement account, ending its hold or the stop of a returned payout',
     description:
-      'A settlement account set or changed after the first waits SETTLEMENT_ACCOUNT_HOLD_HOURS before payouts go to it (contract §24). ' +
-      'An enabled admin of the business ends the wait with a fresh code of their authenticator (the dashboard’s balance page asks for it). ' +
+      'A settlement account set or changed after the first waits SETTLEMENT_ACCOUNT_HOLD_HOURS before payouts go to it, and one a bank ' +
+      'returned a payout from takes none until it is changed or confirmed (contract §24). ' +
+      'An enabled admin of the business ends either with a fresh code of their authenticator (the dashboard’s balance page asks for it). ' +
       '401 Payins:SETTLEMENT_ACCOUNT_CONFIRMATION_REFUSED for anyone else or a wrong or reused code (it counts towards their lockout); ' +
       '409 Payins:SETTLEMENT_ACCOUNT_ON_HOLD when the account changed meanwhile. Audited.',
     operationId: 'confirmSettlementAccount',

@@ -30,7 +30,20 @@ export class SettlementAccountResponse {
     description: 'Until when payouts to it wait after it was set or changed (contract §24); null: they go',
   })
   holdUntil: string | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When a dashboard admin confirmed it (ending its hold)' })
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description:
+      'A payout a bank gave back from this account (RETURNED): no payout goes to it until it is changed or confirmed; null: they go',
+  })
+  returnedPayoutId: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When a dashboard admin confirmed it (ending its hold, or the stop of a returned payout)',
+  })
   confirmedAt: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;

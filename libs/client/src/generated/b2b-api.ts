@@ -310,6 +310,11 @@ export interface components {
              */
             holdUntil?: string;
             /**
+             * Format: uuid
+             * @description Only with Payins:SETTLEMENT_ACCOUNT_RETURNED: the payout a bank gave back from the settlement account
+             */
+            returnedPayoutId?: string;
+            /**
              * @description Only with Payins:AMOUNT_BELOW_MINIMUM: the smallest amount collected (major units)
              * @example 20
              */

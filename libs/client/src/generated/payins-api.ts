@@ -847,7 +847,7 @@ export interface paths {
         put?: never;
         /**
          * Pay out the available balance, or an amount of it
-         * @description To the merchant’s settlement account in the currency. The whole available balance sweeps every available transaction no payout took yet (they get its payoutId). 409 Payins:SETTLEMENT_ACCOUNT_MISSING without an account; 400 for an amount above what is available; 409 Payins:NOTHING_TO_PAY_OUT when nothing is. Concurrent requests never pay the same money twice.
+         * @description To the merchant’s settlement account in the currency. The whole available balance sweeps every available transaction no payout took yet (they get its payoutId); an `amount` sweeps the oldest whole transactions within it. 409 Payins:SETTLEMENT_ACCOUNT_MISSING without an account, Payins:SETTLEMENT_ACCOUNT_ON_HOLD while a new account is held (holdUntil), Payins:SETTLEMENT_ACCOUNT_RETURNED while a bank’s return stops payouts to it (returnedPayoutId); 400 for an amount above what is available; 409 Payins:NOTHING_TO_PAY_OUT when nothing is. Concurrent requests never pay the same money twice.
          */
         post: operations["createPayout"];
         delete?: never;
@@ -966,8 +966,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Confirm a new settlement account, ending its hold
-         * @description A settlement account set or changed after the first waits SETTLEMENT_ACCOUNT_HOLD_HOURS before payouts go to it (contract §24). An enabled admin of the business ends the wait with a fresh code of their authenticator (the dashboard’s balance page asks for it). 401 Payins:SETTLEMENT_ACCOUNT_CONFIRMATION_REFUSED for anyone else or a wrong or reused code (it counts towards their lockout); 409 Payins:SETTLEMENT_ACCOUNT_ON_HOLD when the account changed meanwhile. Audited.
+         * Confirm a settlement account, ending its hold or the stop of a returned payout
+         * @description A settlement account set or changed after the first waits SETTLEMENT_ACCOUNT_HOLD_HOURS before payouts go to it, and one a bank returned a payout from takes none until it is changed or confirmed (contract §24). An enabled admin of the business ends either with a fresh code of their authenticator (the dashboard’s balance page asks for it). 401 Payins:SETTLEMENT_ACCOUNT_CONFIRMATION_REFUSED for anyone else or a wrong or reused code (it counts towards their lockout); 409 Payins:SETTLEMENT_ACCOUNT_ON_HOLD when the account changed meanwhile. Audited.
          */
         post: operations["confirmSettlementAccount"];
         delete?: never;
@@ -1316,6 +1316,11 @@ export interface components {
              * @description Only with Payins:SETTLEMENT_ACCOUNT_ON_HOLD: when payouts to the new settlement account may leave
              */
             holdUntil?: string;
+            /**
+             * Format: uuid
+             * @description Only with Payins:SETTLEMENT_ACCOUNT_RETURNED: the payout a bank gave back from the settlement account
+             */
+            returnedPayoutId?: string;
             /**
              * @description Only with Payins:AMOUNT_BELOW_MINIMUM: the smallest amount collected (major units)
              * @example 20
@@ -2636,8 +2641,13 @@ export interface components {
              */
             holdUntil: string | null;
             /**
+             * Format: uuid
+             * @description A payout a bank gave back from this account (RETURNED): no payout goes to it until it is changed or confirmed; null: they go
+             */
+            returnedPayoutId: string | null;
+            /**
              * Format: date-time
-             * @description When a dashboard admin confirmed it (ending its hold)
+             * @description When a dashboard admin confirmed it (ending its hold, or the stop of a returned payout)
              */
             confirmedAt: string | null;
             /** Format: date-time */
@@ -8764,7 +8774,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SETTLEMENT_ACCOUNT_MISSING, Payins:NOTHING_TO_PAY_OUT, or Payins:IDEMPOTENCY_REQUEST_IN_PROGRESS */
+            /** @description Payins:SETTLEMENT_ACCOUNT_MISSING, Payins:SETTLEMENT_ACCOUNT_ON_HOLD, Payins:SETTLEMENT_ACCOUNT_RETURNED, Payins:NOTHING_TO_PAY_OUT, or Payins:IDEMPOTENCY_REQUEST_IN_PROGRESS */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -89,7 +89,9 @@ ALTER TABLE settlement_account ADD COLUMN hold_until timestamptz,
   ADD COLUMN confirmed_at timestamptz,
   ADD COLUMN confirmed_by varchar(320),
   -- The first scheduled payout the hold made wait: made on the first run after the hold ends.
-  ADD COLUMN payout_waiting_since date;
+  ADD COLUMN payout_waiting_since date,
+  -- A payout a bank gave back from this very account: none goes to it again until it is changed or an admin confirms it.
+  ADD COLUMN returned_payout_id uuid REFERENCES payout;
 
 -- The catalog: what a dispute costs at each processor per currency (minor units; none: 0), and each country processor's
 -- minimum amount per currency.
@@ -283,7 +285,7 @@ ALTER TABLE balance_transaction DROP COLUMN part, DROP COLUMN drawn_from, DROP C
 ALTER TABLE country_processor DROP COLUMN minimum_amount;
 DROP TABLE dispute_fee;
 ALTER TABLE settlement_account DROP COLUMN hold_until, DROP COLUMN confirmed_at, DROP COLUMN confirmed_by,
-  DROP COLUMN payout_waiting_since;
+  DROP COLUMN payout_waiting_since, DROP COLUMN returned_payout_id;
 DROP TABLE payout_debtor_account;
 DROP TRIGGER payout_batch_once ON payout;
 DROP FUNCTION payout_batch_once();

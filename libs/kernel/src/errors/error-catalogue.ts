@@ -390,6 +390,14 @@ export const ERRORS = {
     'Payins',
     ['holdUntil'],
   ),
+  SETTLEMENT_ACCOUNT_RETURNED: define(
+    'SETTLEMENT_ACCOUNT_RETURNED',
+    'CONFLICT',
+    'A bank returned payout {returnedPayoutId} from the settlement account in {currency}: no payout goes to it until it is changed or a dashboard admin confirms it with a second-factor code.',
+    'Un banco devolvió el retiro {returnedPayoutId} de la cuenta de liquidación en {currency}: ningún retiro va a ella hasta que se cambie o un administrador del panel la confirme con un código del segundo factor.',
+    'Payins',
+    ['returnedPayoutId'],
+  ),
   SETTLEMENT_ACCOUNT_CONFIRMATION_REFUSED: define(
     'SETTLEMENT_ACCOUNT_CONFIRMATION_REFUSED',
     'UNAUTHORIZED',

@@ -8,6 +8,7 @@ import { PayinLedgerService } from '@pcs/payins';
 import type { EntityManager } from 'typeorm';
 import { disputeEmail } from './dispute-email';
 import { outcomeEmail } from './outcome-email';
+import { payoutReturnedEmail } from './payout-returned-email';
 import { AccountShown, settlementAccountEmail } from './settlement-account-email';
 
 /** The part of a payment intent event's object an outcome email reads. */
@@ -38,6 +39,15 @@ interface SettlementAccountObject extends AccountShown {
   previous: AccountShown | null;
 }
 
+/** The part of a payout.returned event's object its email reads. */
+interface PayoutObject {
+  payoutId: string;
+  currency: Currency;
+  amount: number;
+  failureReason: string | null;
+  settlementBank: { bankName: string | null; accountNumber: string; accountType: string };
+}
+
 /**
  * Outcome emails (contract §14): when a payment intent succeeds and the
  * merchant asked for success notifications, or an attempt fails and it asked
@@ -45,7 +55,9 @@ interface SettlementAccountObject extends AccountShown {
  * the mail outbox inside the dispatch of the event — once per event, so once
  * per outcome however often the gateway repeats its callback. A dispute that
  * opens (contract §21) is told to every notification address whatever the
- * settings: it has a deadline.
+ * settings: it has a deadline. A settlement account set or changed, and a
+ * payout a bank returned (contract §24), are told to those addresses and to
+ * the business's dashboard admins: where money goes is everyone's concern.
  */
 @Injectable()
 export class OutcomeEmails {
@@ -59,17 +71,18 @@ export class OutcomeEmails {
 
   /** Whether an event of this type may cause an outcome email (others need not be read). */
   concerns(type: string): boolean {
-    return outcomeOf(type) !== null || type === 'dispute.created' || type === 'settlement_account.updated';
+    return outcomeOf(type) !== null || type === 'dispute.created' || type === 'settlement_account.updated' || type === 'payout.returned';
   }
 
   async queueFor(
     manager: EntityManager,
     type: string,
     merchantId: string,
-    object: IntentObject | DisputeObject | SettlementAccountObject,
+    object: IntentObject | DisputeObject | SettlementAccountObject | PayoutObject,
   ): Promise<number> {
     if (type === 'dispute.created') return this.queueDispute(manager, merchantId, object as DisputeObject);
     if (type === 'settlement_account.updated') return this.queueAccountChange(manager, merchantId, object as SettlementAccountObject);
+    if (type === 'payout.returned') return this.queuePayoutReturned(manager, merchantId, object as PayoutObject);
     return this.queueOutcome(manager, type, merchantId, object as IntentObject);
   }
 
@@ -95,9 +108,10 @@ export class OutcomeEmails {
     return settings.emails.length;
   }
 
-  private async queueAccountChange(manager: EntityManager, merchantId: string, object: SettlementAccountObject): Promise<number> {
+  /** The merchant's notification addresses and its business's dashboard admins who see it, each once. */
+  private async moneyAddresses(manager: EntityManager, merchantId: string): Promise<{ merchantName: string; addresses: string[] } | null> {
     const merchant = await this.merchants.findById(merchantId as MerchantId, manager);
-    if (!merchant) return 0;
+    if (!merchant) return null;
     const settings = await this.configurations.outcomeNotifications(merchantId as MerchantId, manager);
     const admins = await adminAddressesOf(manager, merchant.businessId, merchantId);
     const seen = new Set<string>();
@@ -105,12 +119,40 @@ export class OutcomeEmails {
       const key = to.toLowerCase();
       return seen.has(key) ? false : (seen.add(key), true);
     });
+    return { merchantName: merchant.merchantName, addresses };
+  }
+
+  private async queuePayoutReturned(manager: EntityManager, merchantId: string, object: PayoutObject): Promise<number> {
+    const found = await this.moneyAddresses(manager, merchantId);
+    if (!found) return 0;
+    for (const to of found.addresses)
+      await this.mail.enqueue(
+        manager,
+        payoutReturnedEmail({
+          to,
+          merchantName: found.merchantName,
+          payoutId: object.payoutId,
+          amountMinor: decimalToScaledInteger(object.amount, currencyExponent(object.currency)) ?? 0,
+          currency: object.currency,
+          bankName: object.settlementBank.bankName,
+          accountType: object.settlementBank.accountType,
+          accountNumberEnding: object.settlementBank.accountNumber.slice(-4),
+          reason: object.failureReason,
+        }),
+      );
+    return found.addresses.length;
+  }
+
+  private async queueAccountChange(manager: EntityManager, merchantId: string, object: SettlementAccountObject): Promise<number> {
+    const found = await this.moneyAddresses(manager, merchantId);
+    if (!found) return 0;
+    const { merchantName, addresses } = found;
     for (const to of addresses)
       await this.mail.enqueue(
         manager,
         settlementAccountEmail({
           to,
-          merchantName: merchant.merchantName,
+          merchantName,
           currency: object.currency,
           account: object,
           previous: object.previous,

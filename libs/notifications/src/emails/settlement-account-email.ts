@@ -18,7 +18,8 @@ export interface SettlementAccountEmailInput {
   readonly holdUntil: string | null;
 }
 
-const TYPES: Record<string, { es: string; en: string }> = {
+/** Account types by their names in a mail. */
+export const ACCOUNT_TYPE_NAMES: Record<string, { es: string; en: string }> = {
   CHECKING: { es: 'cuenta corriente', en: 'checking account' },
   SAVINGS: { es: 'caja de ahorro', en: 'savings account' },
   PIX_KEY: { es: 'clave PIX', en: 'PIX key' },
@@ -32,7 +33,7 @@ const TYPES: Record<string, { es: string; en: string }> = {
  */
 export function settlementAccountEmail(input: SettlementAccountEmailInput): MailMessage {
   const shown = (a: AccountShown, lang: 'es' | 'en') =>
-    `${a.bankName}, ${(TYPES[a.accountType] ?? { es: a.accountType, en: a.accountType })[lang]} ${lang === 'es' ? 'terminada en' : 'ending in'} ${a.accountNumberEnding}`;
+    `${a.bankName}, ${(ACCOUNT_TYPE_NAMES[a.accountType] ?? { es: a.accountType, en: a.accountType })[lang]} ${lang === 'es' ? 'terminada en' : 'ending in'} ${a.accountNumberEnding}`;
   const until = input.holdUntil ? new Date(input.holdUntil).toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : null;
   const lines = (lang: 'es' | 'en'): string[] =>
     lang === 'es'

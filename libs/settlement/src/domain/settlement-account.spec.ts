@@ -1,5 +1,5 @@
-import { cbuFrom } from '@pcs/kernel';
-import { Bank, checkAccount } from './settlement-account';
+import { cbuFrom, Currency } from '@pcs/kernel';
+import { Bank, checkAccount, isOnHold, paidTo, SettlementAccount } from './settlement-account';
 
 const bank = (country: string, code: string, accountLengths: number[] | null = null): Bank => ({
   bankId: `${country}-${code}`,
@@ -98,5 +98,34 @@ describe('settlement accounts (contract §19)', () => {
       ok: true,
       holderDocument: '11222333000181',
     });
+  });
+
+  it('knows the account a payout went to (a return stops that one only) and when a hold is over', () => {
+    const at = new Date('2026-11-27T12:00:00Z');
+    const account: SettlementAccount = {
+      settlementAccountId: 'a',
+      merchantId: 'm',
+      businessId: 'b',
+      currency: Currency.UYU,
+      bank: brou,
+      accountNumber: '001234567',
+      accountType: 'SAVINGS',
+      holderDocument: null,
+      holdUntil: new Date(at.getTime() + 1),
+      confirmedBy: null,
+      confirmedAt: null,
+      payoutWaitingSince: null,
+      returnedPayoutId: null,
+      createdAt: at,
+      updatedAt: at,
+    };
+    const destination = { bankId: brou.bankId, accountNumber: '001234567', accountType: 'SAVINGS' as const };
+    expect(paidTo(account, destination)).toBe(true);
+    expect(paidTo(account, { ...destination, accountNumber: '001234568' })).toBe(false);
+    expect(paidTo(account, { ...destination, bankId: scotiabank.bankId })).toBe(false);
+    expect(paidTo(account, { ...destination, accountType: 'CHECKING' })).toBe(false);
+    expect(isOnHold(account, at)).toBe(true);
+    expect(isOnHold(account, new Date(at.getTime() + 1))).toBe(false);
+    expect(isOnHold({ ...account, holdUntil: null }, at)).toBe(false);
   });
 });

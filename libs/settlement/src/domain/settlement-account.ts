@@ -44,13 +44,30 @@ export interface SettlementAccount {
   readonly confirmedAt: Date | null;
   /** The first scheduled payout its hold made wait (a local date): made on the first run after the hold. */
   readonly payoutWaitingSince: string | null;
+  /**
+   * A payout a bank gave back from this very account (contract §24: RETURNED):
+   * no payout goes to it again until it is changed or an admin confirms it.
+   */
+  readonly returnedPayoutId: string | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
 
-/** Whether payouts to the account wait at `now`. */
+/** Whether payouts to the account wait at `now` after it was set or changed. */
 export function isOnHold(account: SettlementAccount, now: Date): boolean {
   return account.holdUntil !== null && account.holdUntil.getTime() > now.getTime();
+}
+
+/** Whether a payout's destination is this account as it is now (the same bank, number and type). */
+export function paidTo(
+  account: SettlementAccount,
+  destination: { bankId: string; accountNumber: string; accountType: AccountType },
+): boolean {
+  return (
+    account.bank.bankId === destination.bankId &&
+    account.accountNumber === destination.accountNumber &&
+    account.accountType === destination.accountType
+  );
 }
 
 /** Whether a new account's details are those the account already has (setting them again changes nothing). */

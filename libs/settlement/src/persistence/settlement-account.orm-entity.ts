@@ -14,6 +14,7 @@ export class SettlementAccountOrmEntity {
   @Column({ name: 'confirmed_at', type: 'timestamptz', nullable: true }) confirmedAt: Date | null;
   @Column({ name: 'confirmed_by', type: 'varchar', length: 320, nullable: true }) confirmedBy: string | null;
   @Column({ name: 'payout_waiting_since', type: 'date', nullable: true }) payoutWaitingSince: string | null;
+  @Column({ name: 'returned_payout_id', type: 'uuid', nullable: true }) returnedPayoutId: string | null;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
 }

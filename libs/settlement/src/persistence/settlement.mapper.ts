@@ -25,6 +25,7 @@ export function settlementAccountFromRow(row: SettlementAccountOrmEntity, bank: 
     confirmedBy: row.confirmedBy,
     confirmedAt: row.confirmedAt ? new Date(row.confirmedAt) : null,
     payoutWaitingSince: row.payoutWaitingSince,
+    returnedPayoutId: row.returnedPayoutId,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

@@ -110,7 +110,7 @@ interface PricingWrites {
 const SETTLEMENT_ACCOUNT_COLUMNS = `settlement_account_id AS "settlementAccountId", business_id AS "businessId", merchant_id AS "merchantId",
   currency, bank_id AS "bankId", account_number AS "accountNumber", account_type AS "accountType", holder_document AS "holderDocument",
   hold_until AS "holdUntil", confirmed_at AS "confirmedAt", confirmed_by AS "confirmedBy",
-  to_char(payout_waiting_since, 'YYYY-MM-DD') AS "payoutWaitingSince", created_at AS "createdAt", updated_at AS "updatedAt"`;
+  to_char(payout_waiting_since, 'YYYY-MM-DD') AS "payoutWaitingSince", returned_payout_id AS "returnedPayoutId", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 @Injectable()
 export class TypeOrmSettlementAccountRepository extends SettlementAccountRepository {
@@ -142,7 +142,7 @@ export class TypeOrmSettlementAccountRepository extends SettlementAccountReposit
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $10, $9, $9)
        ON CONFLICT (merchant_id, currency) DO UPDATE SET bank_id = EXCLUDED.bank_id, account_number = EXCLUDED.account_number,
          account_type = EXCLUDED.account_type, holder_document = EXCLUDED.holder_document, hold_until = EXCLUDED.hold_until,
-         confirmed_at = NULL, confirmed_by = NULL, updated_at = EXCLUDED.updated_at
+         confirmed_at = NULL, confirmed_by = NULL, returned_payout_id = NULL, updated_at = EXCLUDED.updated_at
        RETURNING ${SETTLEMENT_ACCOUNT_COLUMNS}`,
       [
         crypto.randomUUID(),
@@ -173,12 +173,20 @@ export class TypeOrmSettlementAccountRepository extends SettlementAccountReposit
   ): Promise<SettlementAccount | null> {
     // An UPDATE … RETURNING answers [rows, count] through TypeORM.
     const [[row]] = await manager.query<[SettlementAccountOrmEntity[], number]>(
-      `UPDATE settlement_account SET hold_until = NULL, confirmed_at = $3, confirmed_by = $4, updated_at = $3
+      `UPDATE settlement_account SET hold_until = NULL, returned_payout_id = NULL, confirmed_at = $3, confirmed_by = $4, updated_at = $3
         WHERE merchant_id = $1 AND currency = $2
        RETURNING ${SETTLEMENT_ACCOUNT_COLUMNS}`,
       [merchantId, currency, now, confirmedBy],
     );
     return row ? settlementAccountFromRow(row, (await this.bank(manager, row.bankId))!) : null;
+  }
+
+  async noteReturned(manager: EntityManager, settlementAccountId: string, payoutId: string, now: Date): Promise<void> {
+    await manager.query(
+      `UPDATE settlement_account SET returned_payout_id = $2, confirmed_at = NULL, confirmed_by = NULL, updated_at = $3
+        WHERE settlement_account_id = $1`,
+      [settlementAccountId, payoutId, now],
+    );
   }
 
   async notePayoutWaiting(manager: EntityManager, settlementAccountId: string, since: string | null): Promise<void> {
