@@ -87,7 +87,10 @@ describe('the dashboard: disputes', () => {
     expect(await fitsWidth(page, '#disputes')).toMatchObject({ pageFits: true });
 
     await page.click(`[data-dispute="${later.disputeId}"] a[href="/disputes/${later.disputeId}"]`);
-    expect(await page.textContent('#state')).toBe('NEEDS_RESPONSE');
+    expect([await page.getAttribute('#state', 'data-status'), await page.textContent('#state')]).toEqual([
+      'NEEDS_RESPONSE',
+      'Needs a response',
+    ]);
     expect(await page.textContent('#reason')).toBe('Product not received');
     expect(await page.textContent('#amount')).toBe('40.00 UYU');
     expect(await page.locator('#upload, #submit, #accept').count()).toBe(0);
@@ -152,7 +155,7 @@ describe('the dashboard: disputes', () => {
 
     await page.click('#submit');
     await page.waitForURL(`${base}/disputes/${disputeId}?done=submitted`);
-    expect(await page.textContent('#state')).toBe('UNDER_REVIEW');
+    expect([await page.getAttribute('#state', 'data-status'), await page.textContent('#state')]).toEqual(['UNDER_REVIEW', 'En revisión']);
     expect(await page.locator('#upload, #submit, #accept').count()).toBe(0);
     const won = await eventually(
       () => disputeOf(disputeId),
@@ -182,7 +185,7 @@ describe('the dashboard: disputes', () => {
     await page.click('#confirm');
     await page.waitForURL(`${base}/disputes/${disputeId}?done=accepted`);
     expect(await page.textContent('#notice')).toBe('Dispute accepted.');
-    expect(await page.textContent('#state')).toBe('ACCEPTED');
+    expect([await page.getAttribute('#state', 'data-status'), await page.textContent('#state')]).toEqual(['ACCEPTED', 'Accepted']);
     expect((await disputeOf(disputeId)).status).toBe('ACCEPTED');
     expect(await auditOf('dispute:accept', operator.email)).toEqual([expect.objectContaining({ target: disputeId, result: 'succeeded' })]);
     // Accepting again is the API's refusal, on the page.

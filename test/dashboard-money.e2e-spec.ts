@@ -135,6 +135,34 @@ describe('the dashboard’s money as a person reads it', () => {
     }
   }, 120_000);
 
+  it('names payments’ types and statuses, and dates them in their merchant’s time, on the payments list and a payment', async () => {
+    const [charge] = (
+      (await bed.merchant.get(`/payin?merchantId=${merchantId}&status=APPROVED&limit=10`)).body[0].results as Json[]
+    ).filter((r) => r.transactionType === 'PAYIN');
+    const page = await signIn(operator, 'pt-BR');
+    await page.goto(`${base}/payments?status=APPROVED`);
+    // The filter speaks the page's language too; its values stay the API's codes.
+    expect(await page.locator('#status option[value="APPROVED"]').textContent()).toBe('Aprovado');
+    const row = page.locator('#payments tbody tr[data-concept="PAYIN"]').first();
+    expect(await row.locator('td').nth(2).textContent()).toBe('Recebimento');
+    expect(await row.locator('[data-status="APPROVED"]').textContent()).toBe('Aprovado');
+    expect(await page.textContent('#time-zone')).toBe('Datas e horas no horário de Montevideo.');
+    const when = new Date(charge.createdAt as string).toLocaleString('pt-BR', {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+      timeZone: 'America/Montevideo',
+    });
+    expect(
+      (await page
+        .locator(`#payments tbody tr:has(a[href="/payments/${charge.paymentIntentId as string}"]) td`)
+        .first()
+        .textContent())!.trim(),
+    ).toBe(when);
+    await page.goto(`${base}/payments/${charge.paymentIntentId as string}`);
+    expect([await page.getAttribute('#state', 'data-status'), await page.textContent('#state')]).toEqual(['REFUNDED', 'Reembolsado']);
+    await page.context().close();
+  }, 60_000);
+
   it('holds a changed account: the page says until when, an operator only reads it, an admin ends it with a code', async () => {
     await bed.merchant.put(`/merchant/${merchantId}/settlement-account/UYU`, {
       bankId: SANTANDER_UY,

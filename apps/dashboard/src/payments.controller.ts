@@ -76,10 +76,15 @@ export class PaymentsController {
       if (!(error instanceof PayinsApiError) || error.status !== 400) throw error;
       problem = error.body?.showMessage?.[apiTextOf(language)] ?? error.message;
     }
+    // Each merchant's money in its own time (contract §24): the zones of the merchants on this page.
+    const merchantIds = [...new Set(result.rows.map((row) => row.merchantId))];
+    const zones = Object.fromEntries(
+      await Promise.all(merchantIds.map(async (id) => [id, (await this.api.localeOf(id))?.timeZone ?? 'UTC'] as const)),
+    );
     response
       .status(problem ? 400 : 200)
       .set(DASHBOARD_HEADERS)
-      .send(paymentsPage(language, { user, csrfToken, filters, merchants, ...result, page, limit: PAGE_SIZE, problem }));
+      .send(paymentsPage(language, { user, csrfToken, filters, merchants, ...result, zones, page, limit: PAGE_SIZE, problem }));
   }
 
   /**

@@ -3,7 +3,7 @@ import { escapeHtml, formatAmount } from './format';
 import { pageLanguage, payerLanguage } from './language';
 
 describe('pages: language and formatting', () => {
-  it('is Spanish unless the browser prefers English', () => {
+  it('is Spanish unless the browser prefers English or Portuguese', () => {
     expect(pageLanguage(undefined)).toBe('es');
     expect(pageLanguage('*')).toBe('es');
     expect(pageLanguage('fr-FR,fr;q=0.9')).toBe('es');
@@ -14,13 +14,15 @@ describe('pages: language and formatting', () => {
     expect(pageLanguage('en;q=0, es')).toBe('es');
   });
 
-  it("speaks Portuguese to a payer whose browser prefers it, never on the dashboard's pages", () => {
+  it('speaks Portuguese to a payer, and on the dashboard (contract §24), when the browser prefers it', () => {
     expect(payerLanguage('pt-BR,pt;q=0.9,en;q=0.8')).toBe('pt');
     expect(payerLanguage('en;q=0.5, pt-PT;q=0.7')).toBe('pt');
     expect(payerLanguage('fr, es;q=0.3, pt;q=0.2')).toBe('es');
     expect(payerLanguage(undefined)).toBe('es');
     expect(payerLanguage('de')).toBe('es');
-    expect(pageLanguage('pt-BR,pt;q=0.9')).toBe('es');
+    expect(pageLanguage('pt-BR,pt;q=0.9')).toBe('pt');
+    expect(pageLanguage('es-UY, pt;q=0.9')).toBe('es');
+    expect(pageLanguage('fr, pt;q=0.5, en;q=0.4')).toBe('pt');
   });
 
   it('shows every decimal of the currency, grouped for the language', () => {

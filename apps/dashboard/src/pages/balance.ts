@@ -2,17 +2,7 @@ import { can, DashboardUser } from '@pcs/dashboard-identity';
 import { PageLanguage } from '@pcs/pages';
 import type { Balance, BalanceTransaction, Merchant, MerchantLocale, SettlementAccount } from '../payins-api';
 import { csrfField, dashboardPage, dateTime, html, money, zoneNote } from './layout';
-import { fill, Texts, TEXTS } from './texts';
-
-/** A balance transaction's type as a person reads it. */
-export function typeLabel(language: PageLanguage, type: string): string {
-  return (TEXTS[language] as Record<string, string>)[`type:${type}`] ?? type;
-}
-
-/** A label of one of the dashboard's tables (`payout:PAID`, `state:PENDING`…), the code itself when it has none. */
-export function labelOf(language: PageLanguage, group: 'state' | 'payout' | 'row' | 'concept', code: string): string {
-  return (TEXTS[language] as Record<string, string>)[`${group}:${code}`] ?? code;
-}
+import { fill, labelOf, Texts, TEXTS } from './texts';
 
 /** What becomes available per day (the pending figures by date), as server-drawn SVG bars, readable through its label and table. */
 function upcomingChart(upcoming: Balance['balances'][number]['upcoming'], currency: string, label: string, language: PageLanguage): string {
@@ -64,7 +54,7 @@ export function movementsTable(language: PageLanguage, rows: BalanceTransaction[
   return `<div class="table stack"><table id="${id}"><thead><tr><th>${t.date}</th><th>${t.type}</th><th class="num">${t.amount}</th><th class="num">${t.fee}</th><th class="num">${t.net}</th><th>${t.status}</th><th>${t.availableOn}</th><th>${t.payout}</th></tr></thead><tbody>${rows
     .map(
       (r) =>
-        `<tr data-type="${html(r.type)}">${cell(t.date, dateTime(r.createdAt, language, timeZone))}${cell(t.type, html(typeLabel(language, r.type)))}${cell(
+        `<tr data-type="${html(r.type)}">${cell(t.date, dateTime(r.createdAt, language, timeZone))}${cell(t.type, html(labelOf(language, 'type', r.type)))}${cell(
           t.amount,
           money(r.amount, r.currency, language),
           true,

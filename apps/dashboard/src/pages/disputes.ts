@@ -4,7 +4,7 @@ import { PageLanguage } from '@pcs/pages';
 import type { Dispute, Merchant } from '../payins-api';
 import { csrfField, dashboardPage, dateTime, html, LOCALES, money } from './layout';
 import { select } from './payments';
-import { fill, TEXTS } from './texts';
+import { fill, labelOf, TEXTS } from './texts';
 
 /** The reasons of contract §21, as a person reads them. */
 const REASONS: Record<PageLanguage, Record<Dispute['reason'], string>> = {
@@ -83,7 +83,7 @@ export function disputesPage(
   const rows = view.rows
     .map(
       (d) =>
-        `<tr data-dispute="${html(d.disputeId)}"><td>${dueBy(d, language, zone)}</td><td><a href="/disputes/${html(d.disputeId)}">${html(reasonOf(d.reason, language))}</a></td><td class="num">${money(d.amount, d.currency, language)}</td><td><span class="status ${html(d.status)}">${html(d.status)}</span></td><td><a href="/payments/${html(d.paymentIntentId)}">${html(d.paymentIntentId.slice(0, 8))}</a></td><td>${dateTime(d.createdAt, language, zone)}</td></tr>`,
+        `<tr data-dispute="${html(d.disputeId)}"><td>${dueBy(d, language, zone)}</td><td><a href="/disputes/${html(d.disputeId)}">${html(reasonOf(d.reason, language))}</a></td><td class="num">${money(d.amount, d.currency, language)}</td><td><span class="status ${html(d.status)}" data-status="${html(d.status)}">${html(labelOf(language, 'dispute', d.status))}</span></td><td><a href="/payments/${html(d.paymentIntentId)}">${html(d.paymentIntentId.slice(0, 8))}</a></td><td>${dateTime(d.createdAt, language, zone)}</td></tr>`,
     )
     .join('');
   const pager =
@@ -109,7 +109,7 @@ export function disputesPage(
     body: `<h1>${t.disputes}</h1>
 <form method="get" action="/disputes" class="card"><div class="grid">${merchants}${select('status', t.status, view.status, [
       ['', t.any],
-      ...DISPUTE_STATUSES.map((s): [string, string] => [s, s]),
+      ...DISPUTE_STATUSES.map((s): [string, string] => [s, labelOf(language, 'dispute', s)]),
     ])}</div><div class="actions"><button class="button" type="submit">${t.apply}</button></div></form>
 ${
   rows
@@ -177,7 +177,7 @@ ${
     user: view.user,
     csrfToken: view.csrfToken,
     body: `<p><a href="/disputes?merchantId=${html(d.merchantId)}">← ${t.disputes}</a></p>
-<h1>${t.dispute} <span class="status ${html(d.status)}" id="state">${html(d.status)}</span></h1>
+<h1>${t.dispute} <span class="status ${html(d.status)}" id="state" data-status="${html(d.status)}">${html(labelOf(language, 'dispute', d.status))}</span></h1>
 ${view.notice ? `<p class="notice" role="status" id="notice">${html(view.notice)}</p>` : ''}
 ${view.problem ? `<p class="notice error" role="alert" id="problem">${html(view.problem)}</p>` : ''}
 <section class="card"><dl>

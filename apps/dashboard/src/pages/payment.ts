@@ -2,9 +2,8 @@ import { can, DashboardUser } from '@pcs/dashboard-identity';
 import { disputeHoldsAmount, minorOfWire, refundableMinor, refundHoldsAmount, wireAmount } from '@pcs/kernel';
 import { PageLanguage } from '@pcs/pages';
 import type { EventWithDeliveries, Payin, PaymentIntent } from '../payins-api';
-import { labelOf } from './balance';
 import { csrfField, dashboardPage, dateTime, html, money, zoneNote } from './layout';
-import { fill, TEXTS } from './texts';
+import { fill, labelOf, TEXTS } from './texts';
 
 /**
  * What was collected, refunded and taken back by disputes, in minor units
@@ -105,7 +104,7 @@ export function paymentPage(
     user: view.user,
     csrfToken: view.csrfToken,
     body: `<p><a href="/payments">← ${t.payments}</a></p>
-<h1>${t.payment} <span class="status ${html(intent.paymentIntentStatus)}" id="state">${html(intent.paymentIntentStatus)}</span></h1>
+<h1>${t.payment} <span class="status ${html(intent.paymentIntentStatus)}" id="state" data-status="${html(intent.paymentIntentStatus)}">${html(labelOf(language, 'intent', intent.paymentIntentStatus))}</span></h1>
 ${view.notice ? `<p class="notice" role="status" id="notice">${html(view.notice)}</p>` : ''}
 ${view.problem ? `<p class="notice error" role="alert" id="problem">${html(view.problem)}</p>` : ''}
 <section class="card" aria-labelledby="fields"><h2 id="fields" style="margin-top:0">${t.fields}</h2><dl>

@@ -2,8 +2,8 @@ import type { DashboardUser } from '@pcs/dashboard-identity';
 import { CURRENCIES, TransactionStatus } from '@pcs/kernel';
 import { PageLanguage } from '@pcs/pages';
 import type { Merchant, Payin } from '../payins-api';
-import { dashboardPage, dateTime, html, money } from './layout';
-import { fill, TEXTS } from './texts';
+import { dashboardPage, dateTime, html, money, zoneNote } from './layout';
+import { fill, labelOf, TEXTS } from './texts';
 
 /** The filters of operation 36 as the form holds them (strings, as typed). */
 export interface FilterForm {
@@ -36,6 +36,8 @@ export function paymentsPage(
     filters: FilterForm;
     merchants: Merchant[];
     rows: Payin[];
+    /** Each row's merchant's time zone (contract §24): a merchant's money in its own time. */
+    zones: Record<string, string>;
     total: number;
     page: number;
     pageCount: number;
@@ -54,7 +56,7 @@ export function paymentsPage(
   const form = `<form method="get" action="/payments" class="card" aria-labelledby="filters">
 <h2 id="filters" style="margin-top:0">${t.filters}</h2>
 <div class="grid">
-${select('status', t.status, f.status, [['', t.any], ...Object.values(TransactionStatus).map((s): [string, string] => [s, s])])}
+${select('status', t.status, f.status, [['', t.any], ...Object.values(TransactionStatus).map((s): [string, string] => [s, labelOf(language, 'row', s)])])}
 ${select('currency', t.currency, f.currency, [['', t.any], ...CURRENCIES.map((c): [string, string] => [c, c])])}
 ${input('minAmount', t.minAmount, f.minAmount, 'number')}
 ${input('maxAmount', t.maxAmount, f.maxAmount, 'number')}
@@ -77,18 +79,25 @@ ${select('order', t.order, f.order, [
   const first = view.total === 0 ? 0 : (view.page - 1) * view.limit + 1;
   const rows = view.rows
     .map(
-      (row) => `<tr>
-<td>${dateTime(row.createdAt, language)}</td>
+      (row) => `<tr data-concept="${html(row.conceptCode)}">
+<td>${dateTime(row.createdAt, language, view.zones[row.merchantId] ?? 'UTC')}</td>
 <td>${html(row.merchantName)}</td>
-<td>${html(row.transactionType)}</td>
-<td><span class="status ${html(row.status)}">${html(row.status)}</span></td>
+<td>${html(labelOf(language, 'concept', row.conceptCode))}</td>
+<td><span class="status ${html(row.status)}" data-status="${html(row.status)}">${html(labelOf(language, 'row', row.status))}</span></td>
 <td class="num">${money(row.amount, row.currency, language)}</td>
 <td><a href="/payments/${html(row.paymentIntentId)}" aria-label="${t.payment} ${html(row.paymentIntentId)}">${html(row.paymentIntentId.slice(0, 8))}…</a></td>
 </tr>`,
     )
     .join('');
+  const zones = [...new Set(view.rows.map((row) => view.zones[row.merchantId] ?? 'UTC'))];
+  const zoneSaid =
+    zones.length === 1
+      ? zoneNote(language, zones[0])
+      : zones.length > 1
+        ? `<p class="hint" id="time-zone">${html(t.zoneEachMerchant)}</p>`
+        : '';
   const table = view.rows.length
-    ? `<div class="table"><table id="payments">
+    ? `${zoneSaid}<div class="table"><table id="payments">
 <thead><tr><th>${t.date}</th><th>${t.merchant}</th><th>${t.type}</th><th>${t.status}</th><th class="num">${t.amount}</th><th>${t.payment}</th></tr></thead>
 <tbody>${rows}</tbody></table></div>
 <div class="pager"><span id="count">${fill(t.rowsOf, { from: first, to: first + view.rows.length - 1, total: view.total })}</span>

@@ -1,9 +1,9 @@
 import { DashboardUser } from '@pcs/dashboard-identity';
 import { PageLanguage } from '@pcs/pages';
 import type { BalanceTransaction, Merchant, Payout } from '../payins-api';
-import { labelOf, merchantPicker, movementsTable } from './balance';
+import { merchantPicker, movementsTable } from './balance';
 import { dashboardPage, dateTime, html, money, zoneNote } from './layout';
-import { TEXTS } from './texts';
+import { labelOf, TEXTS } from './texts';
 
 export const PAYOUT_STATUSES = ['PENDING', 'IN_TRANSIT', 'PAID', 'FAILED', 'CANCELED', 'RETURNED'] as const;
 

@@ -3,7 +3,7 @@ import { PageLanguage } from '@pcs/pages';
 import type { Merchant, ReconciliationRun } from '../payins-api';
 import { merchantPicker } from './balance';
 import { dashboardPage, dateTime, html } from './layout';
-import { TEXTS } from './texts';
+import { labelOf, TEXTS } from './texts';
 
 const amount = (value: number | null | undefined) => (value === null || value === undefined ? '—' : String(value));
 
@@ -16,7 +16,7 @@ export function reconciliationPage(
   const rows = view.runs
     .map(
       (r) =>
-        `<tr><td><a href="/reconciliation/${html(r.runId)}">${dateTime(r.createdAt, language, view.timeZone)}</a></td><td>${html(r.provider)}</td><td>${html(r.from)} – ${html(r.to)}</td><td><span class="status ${html(r.status)}">${html(r.status)}</span></td><td class="num">${r.matched}</td><td class="num" data-discrepancies="${r.discrepancies.length}">${r.discrepancies.length}</td></tr>`,
+        `<tr><td><a href="/reconciliation/${html(r.runId)}">${dateTime(r.createdAt, language, view.timeZone)}</a></td><td>${html(r.provider)}</td><td>${html(r.from)} – ${html(r.to)}</td><td><span class="status ${html(r.status)}" data-status="${html(r.status)}">${html(labelOf(language, 'run', r.status))}</span></td><td class="num">${r.matched}</td><td class="num" data-discrepancies="${r.discrepancies.length}">${r.discrepancies.length}</td></tr>`,
     )
     .join('');
   return dashboardPage({
@@ -52,7 +52,7 @@ export function reconciliationRunPage(
     user: view.user,
     csrfToken: view.csrfToken,
     body: `<p><a href="/reconciliation?merchantId=${html(r.merchantId)}">← ${t.reconciliation}</a></p>
-<h1>${t.run} <span class="status ${html(r.status)}" id="state">${html(r.status)}</span></h1>
+<h1>${t.run} <span class="status ${html(r.status)}" id="state" data-status="${html(r.status)}">${html(labelOf(language, 'run', r.status))}</span></h1>
 <section class="card"><dl>
 <dt>Gateway</dt><dd>${html(r.provider)}</dd>
 <dt>${t.period}</dt><dd>${html(r.from)} – ${html(r.to)}</dd>

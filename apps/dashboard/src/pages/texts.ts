@@ -312,6 +312,23 @@ export const TEXTS = {
     'concept:PAYIN': 'Cobro',
     'concept:REFUND': 'Reembolso',
     'concept:MANUAL_REFUND': 'Reembolso manual',
+    'intent:REQUIRES_PAYMENT_INSTRUMENT': 'Esperando medio de pago',
+    'intent:REQUIRES_CONFIRMATION': 'Esperando confirmación',
+    'intent:REQUIRES_ACTION': 'Esperando al pagador',
+    'intent:PROCESSING': 'En proceso',
+    'intent:SUCCEEDED': 'Cobrado',
+    'intent:CANCELED': 'Cancelado',
+    'intent:PARTIALLY_REFUNDED': 'Reembolsado en parte',
+    'intent:REFUNDED': 'Reembolsado',
+    'dispute:NEEDS_RESPONSE': 'Requiere respuesta',
+    'dispute:UNDER_REVIEW': 'En revisión',
+    'dispute:WON': 'Ganada',
+    'dispute:LOST': 'Perdida',
+    'dispute:ACCEPTED': 'Aceptada',
+    'run:RUNNING': 'En curso',
+    'run:COMPLETED': 'Completada',
+    'run:FAILED': 'Fallida',
+    zoneEachMerchant: 'Fechas y horas en la hora de cada comercio.',
     negativeAvailable:
       'Disponible es negativo: reembolsos, contracargos o comisiones se descontaron cuando no había fondos disponibles. Los próximos cobros que pasen a estar disponibles lo cubren; mientras tanto no hay retiros.',
     timeZoneNote: 'Fechas y horas en la hora de {zone}.',
@@ -631,6 +648,23 @@ export const TEXTS = {
     'concept:PAYIN': 'Payment',
     'concept:REFUND': 'Refund',
     'concept:MANUAL_REFUND': 'Manual refund',
+    'intent:REQUIRES_PAYMENT_INSTRUMENT': 'Awaiting a payment method',
+    'intent:REQUIRES_CONFIRMATION': 'Awaiting confirmation',
+    'intent:REQUIRES_ACTION': 'Awaiting the payer',
+    'intent:PROCESSING': 'Processing',
+    'intent:SUCCEEDED': 'Collected',
+    'intent:CANCELED': 'Canceled',
+    'intent:PARTIALLY_REFUNDED': 'Partly refunded',
+    'intent:REFUNDED': 'Refunded',
+    'dispute:NEEDS_RESPONSE': 'Needs a response',
+    'dispute:UNDER_REVIEW': 'Under review',
+    'dispute:WON': 'Won',
+    'dispute:LOST': 'Lost',
+    'dispute:ACCEPTED': 'Accepted',
+    'run:RUNNING': 'Running',
+    'run:COMPLETED': 'Completed',
+    'run:FAILED': 'Failed',
+    zoneEachMerchant: 'Dates and times in each merchant’s own time.',
     negativeAvailable:
       'Available is negative: refunds, chargebacks or fees were taken when no funds were available. The next payments that become available cover it; until then there are no payouts.',
     timeZoneNote: 'Dates and times in {zone} time.',
@@ -951,6 +985,23 @@ export const TEXTS = {
     'concept:PAYIN': 'Recebimento',
     'concept:REFUND': 'Reembolso',
     'concept:MANUAL_REFUND': 'Reembolso manual',
+    'intent:REQUIRES_PAYMENT_INSTRUMENT': 'Aguardando meio de pagamento',
+    'intent:REQUIRES_CONFIRMATION': 'Aguardando confirmação',
+    'intent:REQUIRES_ACTION': 'Aguardando o pagador',
+    'intent:PROCESSING': 'Em processamento',
+    'intent:SUCCEEDED': 'Recebido',
+    'intent:CANCELED': 'Cancelado',
+    'intent:PARTIALLY_REFUNDED': 'Reembolsado em parte',
+    'intent:REFUNDED': 'Reembolsado',
+    'dispute:NEEDS_RESPONSE': 'Requer resposta',
+    'dispute:UNDER_REVIEW': 'Em análise',
+    'dispute:WON': 'Ganha',
+    'dispute:LOST': 'Perdida',
+    'dispute:ACCEPTED': 'Aceita',
+    'run:RUNNING': 'Em andamento',
+    'run:COMPLETED': 'Concluída',
+    'run:FAILED': 'Falhou',
+    zoneEachMerchant: 'Datas e horas no horário de cada comerciante.',
     negativeAvailable:
       'Disponível está negativo: reembolsos, chargebacks ou tarifas foram descontados quando não havia fundos disponíveis. Os próximos recebimentos que ficarem disponíveis cobrem isso; até lá não há saques.',
     timeZoneNote: 'Datas e horas no horário de {zone}.',
@@ -972,4 +1023,13 @@ export type Texts = (typeof TEXTS)['es'];
 
 export function fill(text: string, values: Record<string, string | number>): string {
   return text.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? `{${name}}`));
+}
+
+/** A label of one of the dashboard's tables (`payout:PAID`, `state:PENDING`…), the code itself when it has none. */
+export function labelOf(
+  language: PageLanguage,
+  group: 'type' | 'state' | 'payout' | 'row' | 'concept' | 'intent' | 'dispute' | 'run',
+  code: string,
+): string {
+  return (TEXTS[language] as Record<string, string>)[`${group}:${code}`] ?? code;
 }
