@@ -242,6 +242,13 @@ describe('the B2B hosted checkout in a real browser', () => {
       .type('form')
       .send({ token: 'x'.repeat(43), countryProcessorId });
     expect(forged.status).toBe(403);
+    // A token of the right length in characters but not in bytes (contract §27): 403, never a 500.
+    const multiByte = await request(server)
+      .post(path)
+      .set('cookie', cookie)
+      .type('form')
+      .send({ token: 'ñ'.repeat(43), countryProcessorId });
+    expect(multiByte.status).toBe(403);
     expect((await bed.merchant.get(`/payment-intent/${intent.paymentIntentId}`)).body.status.code).toBe('PAYMENT_METHOD_PENDING');
     const genuine = await request(server).post(path).set('cookie', cookie).type('form').send({ token, countryProcessorId });
     expect(genuine.status).toBe(303);

@@ -284,6 +284,43 @@ describe('disputes and chargebacks (sandbox)', () => {
         .send(sent.body);
       expect(forged.status).toBe(401);
     });
+
+    it('a signature over `{}` or over the parsed fields, version 1 or 2 (contract §27: an upload is signed over its bytes)', async () => {
+      const sent = multipartBody([{ fileName: 'a.pdf', contentType: 'application/pdf', content: pdfFile() }]);
+      const secret = merchant.credentials.apiSecret;
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      for (const [signature, headers] of [
+        [hmacHex(secret, Buffer.from('{}')), {}],
+        [hmacHex(secret, Buffer.from('')), {}],
+        [hmacHex(secret, Buffer.from(`${timestamp}.{}`)), { timestamp }],
+        [hmacHex(secret, Buffer.from(`${timestamp}.`)), { timestamp }],
+      ] as const) {
+        const forged = await request(bed.app.getHttpServer())
+          .post(`/dispute/${disputeId}/evidence`)
+          .set('api-key', merchant.credentials.apiKey)
+          .set('signature', signature)
+          .set(headers)
+          .set('content-type', sent.contentType)
+          .send(sent.body);
+        expect(forged.status).toBe(401);
+      }
+    });
+
+    it('a part whose Content-Disposition has no name is a 400, never a 500', async () => {
+      const boundary = 'pcs-no-name-boundary';
+      const body = Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
+        pdfFile(),
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      const answer = await merchant.upload(`/dispute/${disputeId}/evidence`, body, `multipart/form-data; boundary=${boundary}`);
+      expect(answer.status).toBe(400);
+      expect(answer.body.errorId).toBe('Payins:INVALID_EVIDENCE');
+      const fieldWithoutName = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data\r\n\r\nhello\r\n--${boundary}--\r\n`);
+      const second = await merchant.upload(`/dispute/${disputeId}/evidence`, fieldWithoutName, `multipart/form-data; boundary=${boundary}`);
+      expect(second.status).toBe(400);
+      expect(second.body.errorId).toBe('Payins:INVALID_EVIDENCE');
+    });
   });
 
   it('keeps concurrent uploads within five files between them', async () => {

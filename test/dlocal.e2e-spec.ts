@@ -298,6 +298,10 @@ describe('dLocal behind the gateway port', () => {
       dl.signedHeaders('dl-login-other-0002', raw),
       { ...genuine, 'x-date': new Date(Date.now() + 1000).toISOString() },
       { ...genuine, 'x-login': 'dl-login-other-0002' },
+      // Signed as dLocal signs, but older than ten minutes, or as far ahead (contract §27): a replay, refused.
+      dl.signedHeaders(LOGIN, raw, new Date(Date.now() - 11 * 60_000).toISOString()),
+      dl.signedHeaders(LOGIN, raw, new Date(Date.now() + 11 * 60_000).toISOString()),
+      dl.signedHeaders(LOGIN, raw, 'not a date'),
     ]) {
       const refused = await notify(body, { 'content-type': 'application/json', ...headers });
       expect(refused.status).toBe(401);

@@ -145,6 +145,15 @@ describe("a link's pay page in a real browser", () => {
       .type('form')
       .send({ token: 'a'.repeat(43), countryProcessorId });
     expect(withOtherToken.status).toBe(403);
+    // A token of the right length in characters but not in bytes (contract §27): 403, never a 500.
+    for (const multiByte of ['é'.repeat(43), '€'.repeat(43), '😀'.repeat(21) + 'a']) {
+      const odd = await request(server)
+        .post(`/pay/${link.linkId}`)
+        .set('cookie', cookie)
+        .type('form')
+        .send({ token: multiByte, countryProcessorId });
+      expect(odd.status).toBe(403);
+    }
     expect((await bed.merchant.get(`/link/${link.linkId}`)).body.status).toBe('ACTIVE');
     // With the page's own cookie and token, the same post goes to the gateway.
     const real = await request(server).post(`/pay/${link.linkId}`).set('cookie', cookie).type('form').send({ token, countryProcessorId });

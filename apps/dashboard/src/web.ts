@@ -12,9 +12,9 @@ import {
 import { Reflector } from '@nestjs/core';
 import { can, DashboardIdentity, DashboardSession, DashboardUser, Permission, SessionStage } from '@pcs/dashboard-identity';
 import { isDatabaseUnavailable } from '@pcs/database';
+import { sameSecret } from '@pcs/kernel';
 import { PageLanguage, pageLanguage } from '@pcs/pages';
 import type { Request, Response } from 'express';
-import * as crypto from 'node:crypto';
 import { DASHBOARD_HEADERS, dashboardPage, html } from './pages/layout';
 import { Texts, TEXTS } from './pages/texts';
 import { PayinsApiError } from './payins-api';
@@ -66,13 +66,8 @@ export function cookieOf(request: Request, name: string): string | undefined {
   return undefined;
 }
 
-/** Whether a posted token is the expected one, in constant time (compared as bytes: a string of the same length may be longer in UTF-8). */
-export function sameToken(a: unknown, b: string): boolean {
-  if (typeof a !== 'string') return false;
-  const given = Buffer.from(a);
-  const expected = Buffer.from(b);
-  return given.length === expected.length && crypto.timingSafeEqual(given, expected);
-}
+/** Whether a posted token is the expected one, in constant time (compared as bytes). */
+export const sameToken = (a: unknown, b: string): boolean => sameSecret(a, b);
 
 /** Who did it, and from where, as every audit entry records it. */
 export function actorOf(request: DashboardRequest): { businessId: string; userId: string; email: string; address: string | null } {

@@ -29,12 +29,17 @@ export class SecretBox {
   open(sealed: string, associatedData: string): string {
     const [version, iv, tag, body] = sealed.split(':');
     if (version !== VERSION || !iv || !tag || body === undefined) throw new Error('unrecognised secret format');
+    // GCM accepts tags as short as 4 bytes: a forger would need to guess only
+    // 32 bits. Ours are always 16 (contract §27), and nothing shorter opens.
+    const tagBytes = Buffer.from(tag, 'base64');
+    const ivBytes = Buffer.from(iv, 'base64');
+    if (tagBytes.length !== 16 || ivBytes.length !== 12) throw new Error('unrecognised secret format');
     let failure: unknown;
     for (const key of [this.key, ...this.previousKeys]) {
       try {
-        const decipher = crypto.createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'));
+        const decipher = crypto.createDecipheriv('aes-256-gcm', key, ivBytes, { authTagLength: 16 });
         decipher.setAAD(Buffer.from(associatedData, 'utf8'));
-        decipher.setAuthTag(Buffer.from(tag, 'base64'));
+        decipher.setAuthTag(tagBytes);
         return Buffer.concat([decipher.update(Buffer.from(body, 'base64')), decipher.final()]).toString('utf8');
       } catch (error) {
         failure = error;

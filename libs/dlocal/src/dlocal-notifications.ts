@@ -9,6 +9,21 @@ import { DLocalRecords } from './persistence/dlocal-records.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/**
+ * How far a notification's `X-Date` may be from our clock (contract §27): a
+ * signed notification captured on its way is worth replaying for no longer
+ * than this. Past it, the notification is refused (401) and dLocal's retry,
+ * or the daily reconciliation, brings the news instead.
+ */
+export const DLOCAL_NOTIFICATION_FRESHNESS_MS = 10 * 60_000;
+
+/** Whether `X-Date` (ISO 8601, as dLocal sends it) is within the freshness window of `now`, either side. */
+export function isFresh(xDate: string, now: number): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})$/.test(xDate)) return false;
+  const at = Date.parse(xDate);
+  return Number.isFinite(at) && Math.abs(now - at) <= DLOCAL_NOTIFICATION_FRESHNESS_MS;
+}
+
 /** What dLocal posts to the callback_url when the payer leaves its page. */
 export interface DLocalReturn {
   readonly paymentId: string;
@@ -46,6 +61,7 @@ export class DLocalNotifications {
     const login = one('x-login');
     if (
       !credentials ||
+      !isFresh(xDate, Date.now()) ||
       (login !== undefined && login !== credentials.xLogin) ||
       !verifyDLocalSignature(credentials.secretKey, credentials.xLogin, xDate, rawBody, one('authorization') ?? '')
     )

@@ -25,7 +25,7 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * Global, default-deny verification of `api-key` + `signature` (contract §5).
  * Accepted payloads: the compact JSON serialization of the parsed body and
  * the raw bytes as sent; a request without a body signs `{}` or the empty
- * string. Version 2 (contract §17): with a `timestamp` header (Unix seconds)
+ * string; an upload (multipart) its raw bytes only. Version 2 (contract §17): with a `timestamp` header (Unix seconds)
  * the signature covers `<timestamp>.<payload>`, the timestamp must be within
  * 300 s of the server's clock, and a mutating request is accepted once. Every
  * failure is the same 401, whatever part failed; /metrics counts the reasons.
@@ -117,6 +117,9 @@ function rateLimited(request: GuardedRequest, scope: LimitScope, retryAfter: num
 
 function signedPayloads(request: Request & RawBodyRequest): (string | Buffer)[] {
   const raw = request.rawBody;
+  // An upload (multipart/form-data) is verified over the bytes sent and nothing else (contract §27): its parsed
+  // body is empty, and a signature over `{}` (any captured GET's) must not upload files.
+  if (request.is('multipart/form-data')) return [raw ?? Buffer.alloc(0)];
   if (!raw || raw.length === 0) return ['{}', ''];
   return [JSON.stringify(request.body), raw];
 }

@@ -20,3 +20,4 @@ export * from './banking/cbu';
 export * from './banking/tax-ids';
 export * from './banking/pix-key';
 export * from './time/local-time';
+export * from './signing/same-secret';

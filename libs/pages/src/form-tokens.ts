@@ -1,3 +1,4 @@
+import { sameSecret } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
 
 /**
@@ -39,7 +40,7 @@ export class FormTokens {
   verify(subject: string, nonce: string | null, given: unknown): boolean {
     if (!nonce || typeof given !== 'string') return false;
     const expected = this.token(subject, nonce);
-    return given.length === expected.length && crypto.timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+    return sameSecret(given, expected);
   }
 
   cookieOptions(secure: boolean) {

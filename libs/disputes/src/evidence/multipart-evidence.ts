@@ -31,7 +31,9 @@ export function readEvidenceParts(contentType: string | undefined, body: Buffer)
     const refuse = (error: Error) => {
       refusal ??= error;
     };
-    parser.on('file', (name, stream, info) => {
+    parser.on('file', (field: string | undefined, stream, info) => {
+      // A part whose Content-Disposition has no name reaches here with none (contract §27): refused, never a 500.
+      const name = typeof field === 'string' ? field : '';
       const chunks: Buffer[] = [];
       if (name !== EVIDENCE_FIELD)
         refuse(
@@ -55,11 +57,11 @@ export function readEvidenceParts(contentType: string | undefined, body: Buffer)
         files.push({ fileName: info.filename ?? '', declaredType: info.mimeType ?? '', content: Buffer.concat(chunks) }),
       );
     });
-    parser.on('field', (name) =>
+    parser.on('field', (field: string | undefined) =>
       refuse(
         invalidEvidence(
-          `only files are taken, \`${name.slice(0, 40)}\` is not one`,
-          `solo se aceptan archivos, \`${name.slice(0, 40)}\` no lo es`,
+          `only files are taken, \`${String(field ?? '').slice(0, 40)}\` is not one`,
+          `solo se aceptan archivos, \`${String(field ?? '').slice(0, 40)}\` no lo es`,
         ),
       ),
     );

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { RuntimeSettings } from '@pcs/config';
 import { queryPrepared } from '@pcs/database';
-import { DomainError } from '@pcs/kernel';
+import { DomainError, sameSecret } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
 import { DataSource, EntityManager, In } from 'typeorm';
 import {
@@ -153,11 +153,7 @@ export class SandboxGateway extends PaymentGateway {
   verifyCallback(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): GatewayEvent {
     const given = headers[SANDBOX_SIGNATURE_HEADER];
     const expected = signCallback(this.callbacks.signingKey, rawBody);
-    if (
-      typeof given !== 'string' ||
-      given.length !== expected.length ||
-      !crypto.timingSafeEqual(Buffer.from(given), Buffer.from(expected))
-    ) {
+    if (!sameSecret(given, expected)) {
       throw new DomainError('GATEWAY_CALLBACK_REJECTED');
     }
     let parsed: unknown;

@@ -48,6 +48,27 @@ describe('card data detection', () => {
         expect([written, looksLikeCardNumber(written)]).toEqual([written, true]);
     }
     expect(looksLikeCardNumber('my card is 4111111111111111, thanks')).toBe(true);
+    // Every other way of writing one (contract §27): dots, slashes, underscores, repeated or no-break spaces,
+    // full-width digits, two halves of eight.
+    const fullWidth = (text: string) => text.replace(/\d/g, (d) => String.fromCharCode(0xff10 + Number(d)));
+    for (const pan of testCards) {
+      const digits = pan.replace(/ /g, '');
+      const grouped =
+        digits.length === 15 ? `${digits.slice(0, 4)} ${digits.slice(4, 10)} ${digits.slice(10)}` : digits.replace(/(\d{4})(?=\d)/g, '$1 ');
+      const written = [
+        grouped.replace(/ /g, '.'),
+        grouped.replace(/ /g, '/'),
+        grouped.replace(/ /g, '_'),
+        grouped.replace(/ /g, '  '),
+        grouped.replace(/ /g, '\u00a0'),
+        `tarjeta ${grouped.replace(/ /g, ' \u00a0 ')} ok`,
+        fullWidth(digits),
+        fullWidth(grouped),
+        `card ${fullWidth(grouped.replace(/ /g, '-'))}`,
+      ];
+      if (digits.length === 16) written.push(`${digits.slice(0, 8)} ${digits.slice(8)}`, `${digits.slice(0, 8)}-${digits.slice(8)}`);
+      for (const text of written) expect([text, looksLikeCardNumber(text)]).toEqual([text, true]);
+    }
     // After another number in the same run of groups: still found.
     expect(looksLikeCardNumber('item 3 4111 1111 1111 1111')).toBe(true);
   });
@@ -98,8 +119,16 @@ describe('card data detection', () => {
       uuid: () => `${hex(8)}-${hex(4)}-4${hex(3)}-${['8', '9', 'a', 'b'][int(0, 3)]}${hex(3)}-${hex(12)}`,
       'word #number': () => `${word()} #${digits(int(1, 10))}`,
       'phone number': () => `+598 9${digits(1)} ${digits(3)} ${digits(3)}`,
+      // Shapes whose separators the guard now reads too (contract §27).
+      'date/slashes counter': () =>
+        `${String(int(1, 28)).padStart(2, '0')}/${String(int(1, 12)).padStart(2, '0')}/20${int(20, 30)} ${digits(6)}`,
+      word_date_counter: () => `${word()}_${day()}_${digits(int(4, 8))}`,
+      'INV/year/counter': () => `INV/${day().slice(0, 4)}/${digits(int(6, 8))}`,
+      'amount with dots': () => `${int(1, 999)}.${digits(3)}.${digits(3)},${digits(2)} - ${day()}`,
+      'phone, doubled spaces': () => `+55  11  9${digits(4)}  ${digits(4)}`,
+      'dotted date-counter': () => `${day().slice(0, 4)}.${day().slice(4)}.${digits(int(4, 8))}`,
     };
-    const perShape = 100_000;
+    const perShape = 62_500;
     const refused: Record<string, number> = {};
     let total = 0;
     for (const [shape, make] of Object.entries(shapes)) {

@@ -6,13 +6,19 @@ import { JsonNode, pathOf, walkJson } from './json-walk';
  * a system writes one, and keys that name card secrets, anywhere in a
  * request. A number is a card number when it has a card brand's prefix and
  * one of that brand's lengths, passes the Luhn check, and is written as
- * digits alone or in the groupings people type (4-4-4-4, 4-6-5 …, by single
- * spaces or hyphens). A long digit run alone is not enough: one in ten passes
+ * digits alone or in the groupings people type (4-4-4-4, 4-6-5, 8-8 …), the
+ * groups apart by spaces (one or more, no-break ones too), hyphens, dots,
+ * slashes or underscores, in ASCII or full-width digits (contract §27). A
+ * long digit run alone is not enough: one in ten passes
  * Luhn, and order references built from timestamps and counters are full of
  * them (`portman-1795610093-506` was refused before this was narrowed).
  */
-// Runs of digits joined by single spaces or hyphens: each run is a group; a candidate is a contiguous part of the chain.
-const CHAIN = /(?<!\d)\d+(?:[ -]\d+)*(?!\d)/g;
+// Runs of digits joined by separators (spaces, no-break spaces, hyphens, dots, slashes, underscores): each run is a
+// group; a candidate is a contiguous part of the chain.
+const CHAIN = /(?<!\d)\d+(?:(?:[ \u00a0]+|[-./_])\d+)*(?!\d)/g;
+const SEPARATOR = /[ \u00a0]+|[-./_]/;
+// Full-width digits (U+FF10–U+FF19), as an East Asian keyboard or a copy from a PDF writes them.
+const FULL_WIDTH_DIGIT = /[\uff10-\uff19]/g;
 // UUID-shaped tokens anywhere in a value: never card numbers, whatever their digit groups spell.
 const UUID_TOKEN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 const CARD_SECRET_KEYS = /^(cvv2?|cvc2?|cid|csc|security_?code|card_?number|card_?num|pan|track_?[12]?|pin)$/i;
@@ -57,10 +63,11 @@ export function isCardNumber(digits: string): boolean {
 /**
  * How people and systems write a card number: all its digits in one run, or
  * groups of four with a shorter last group (4-4-4-4, 4-4-4-1, 4-4-4-4-3 …),
- * or American Express's and Diners Club's 4-6-5 and 4-6-4.
+ * American Express's and Diners Club's 4-6-5 and 4-6-4, or two halves of 8.
  */
 function isTypedGrouping(sizes: readonly number[]): boolean {
   if (sizes.length === 1) return true;
+  if (sizes.length === 2 && sizes[0] === 8 && sizes[1] === 8) return true;
   if (sizes.length === 3 && sizes[0] === 4 && sizes[1] === 6 && (sizes[2] === 5 || sizes[2] === 4)) return true;
   const last = sizes[sizes.length - 1];
   return sizes.length >= 3 && sizes.slice(0, -1).every((size) => size === 4) && last >= 1 && last <= 4;
@@ -69,13 +76,19 @@ function isTypedGrouping(sizes: readonly number[]): boolean {
 export function looksLikeCardNumber(value: string): boolean {
   // Fewer than 13 digits in all cannot hold a card number: most text is answered here, without a regular expression.
   let digitCount = 0;
+  let fullWidth = false;
   for (let i = 0; i < value.length && digitCount < 13; i++) {
     const code = value.charCodeAt(i);
     if (code >= 48 && code <= 57) digitCount++;
+    else if (code >= 0xff10 && code <= 0xff19) {
+      digitCount++;
+      fullWidth = true;
+    }
   }
   if (digitCount < 13) return false;
-  for (const match of value.replace(UUID_TOKEN, ' ').matchAll(CHAIN)) {
-    const groups = match[0].split(/[ -]/);
+  const text = fullWidth ? value.replace(FULL_WIDTH_DIGIT, (digit) => String.fromCharCode(digit.charCodeAt(0) - 0xff10 + 48)) : value;
+  for (const match of text.replace(UUID_TOKEN, ' ').matchAll(CHAIN)) {
+    const groups = match[0].split(SEPARATOR);
     // Every contiguous part of the chain: "item 3 4111 1111 1111 1111" holds a card after its first group.
     for (let from = 0; from < groups.length; from++) {
       let digits = '';
