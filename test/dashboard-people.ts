@@ -81,9 +81,9 @@ export async function readyPerson(
   const enrolled = await identity.confirmEnrolment(first.token, totpCodeOf(enrolment!.secret, now), address);
   if (enrolled.outcome !== 'enrolled') throw new Error(`enrolment: ${enrolled.outcome}`);
   const password = `Clave-${crypto.randomBytes(9).toString('base64url')}-7`;
-  const changed = await identity.changePassword(first.token, created.password, password, address);
+  const changed = await identity.changePassword(enrolled.token, created.password, password, address);
   if (changed.outcome !== 'changed') throw new Error(`password change: ${JSON.stringify(changed)}`);
-  await identity.signOut(first.token);
+  await identity.signOut(changed.token);
   return {
     userId: created.userId,
     email,
@@ -149,5 +149,8 @@ export async function signInOverHttp(server: Parameters<typeof request>[0], pers
     .type('form')
     .send({ _csrf: csrf, code: await codeFor(person) });
   if (code.status !== 303) throw new Error(`the code answered ${code.status}`);
-  return { cookie, csrf };
+  // The session goes on under a new token after the second factor (contract §27), with new form tokens.
+  const renewed = (code.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('pcs_dashboard='))!.split(';')[0];
+  const page = await request(server).get('/account/password').set('cookie', renewed);
+  return { cookie: renewed, csrf: /name="_csrf" value="([^"]+)"/.exec(page.text)![1] };
 }

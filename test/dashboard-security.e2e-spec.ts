@@ -114,6 +114,36 @@ describe('the dashboard: second factor, lockout, sessions, https', () => {
     expect((await request(server()).get('/sign-in/code').set('cookie', cookie)).headers.location).toMatch(/^\/sign-in\?next=/);
   });
 
+  it('renews the session after the second factor: the cookie from before the code signs no one in (contract §27)', async () => {
+    const person = await readyPerson(identity, { businessId, role: 'operator' });
+    const form = await request(server()).get('/sign-in');
+    const preCookie = (form.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
+    const token = /name="_csrf" value="([^"]+)"/.exec(form.text)![1];
+    const password = await request(server())
+      .post('/sign-in')
+      .set('cookie', preCookie)
+      .type('form')
+      .send({ _csrf: token, email: person.email, password: person.password, next: '/payments' });
+    const before = (password.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('pcs_dashboard='))!.split(';')[0];
+    const codePage = await request(server()).get('/sign-in/code').set('cookie', before);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(codePage.text)![1];
+    const code = await request(server())
+      .post('/sign-in/code')
+      .set('cookie', before)
+      .type('form')
+      .send({ _csrf: csrf, code: await codeFor(person) });
+    expect(code.status).toBe(303);
+    const after = (code.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('pcs_dashboard='))!;
+    expect(after).toMatch(/HttpOnly/i);
+    expect(after.split(';')[0]).not.toBe(before);
+    const stale = await request(server()).get('/payments').set('cookie', before);
+    expect([stale.status, stale.headers.location]).toEqual([303, '/sign-in?next=%2Fpayments']);
+    const renewed = await request(server()).get('/payments').set('cookie', after.split(';')[0]);
+    expect(renewed.status).toBe(200);
+    // The form token of the code page is not the signed-in session's.
+    expect(renewed.text).not.toContain(csrf);
+  });
+
   it('refuses a code used once already and takes a recovery code once, in a browser', async () => {
     const person = await readyPerson(identity, { businessId, role: 'viewer' });
     const page = await browserSignIn(person);

@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import * as crypto from 'node:crypto';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
@@ -192,6 +193,7 @@ describe('observability', () => {
  * readiness turns 503 when the database goes away.
  */
 describe('logs and readiness of the running process', () => {
+  const metricsToken = `mt-${crypto.randomBytes(24).toString('hex')}`;
   let child: ChildProcess;
   let port: number;
   let proxy: DatabaseProxy;
@@ -213,6 +215,7 @@ describe('logs and readiness of the running process', () => {
         PAYINS_API_PORT: String(port),
         LOG_LEVEL: 'info',
         LOG_FORMAT: 'auto',
+        METRICS_TOKEN: metricsToken,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -234,6 +237,31 @@ describe('logs and readiness of the running process', () => {
   afterAll(async () => {
     child.kill('SIGKILL');
     await proxy.stop();
+  });
+
+  it('answers /metrics only to the bearer of METRICS_TOKEN (contract §27), and never logs the token', async () => {
+    const scrape = (authorization?: string) =>
+      fetch(`http://127.0.0.1:${port}/metrics`, { headers: authorization === undefined ? {} : { authorization } });
+    for (const authorization of [
+      undefined,
+      'Bearer ',
+      `Bearer ${metricsToken}x`,
+      metricsToken,
+      `Basic ${metricsToken}`,
+      `Bearer ${'é'.repeat(metricsToken.length)}`,
+    ]) {
+      const refused = await scrape(authorization);
+      expect([authorization, refused.status]).toEqual([authorization, 401]);
+      expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer/);
+      expect(((await refused.json()) as { errorId: string }).errorId).toBe('Auth:UNAUTHORIZED');
+    }
+    const scraped = await scrape(`Bearer ${metricsToken}`);
+    expect(scraped.status).toBe(200);
+    expect(await scraped.text()).toContain('http_request_duration_seconds');
+    // /health stays open to the orchestrator's probe.
+    expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(JSON.stringify(lines)).not.toContain(metricsToken);
   });
 
   it("writes JSON lines on a pipe, each with its app, the request line with the answer's request id, and no start-up route table", async () => {

@@ -104,7 +104,11 @@ export class AuthController {
     const language = languageOf(request);
     const next = safeNext(body.next);
     const result = await this.identity.verifyCode(request.sessionToken!, text(body.code, 64), request.ip ?? '');
-    if (result.outcome === 'next') return response.redirect(303, afterStep(result.session.stage, next));
+    // The session goes on under a new token (contract §27): the one from before the second factor is worth nothing now.
+    if (result.outcome === 'next')
+      return response
+        .cookie(cookieName(request, SESSION_COOKIE), result.token, cookieOptions(request))
+        .redirect(303, afterStep(result.session.stage, next));
     if (result.outcome === 'locked') return this.lockedOut(request, response, next);
     const t = TEXTS[language];
     response
@@ -134,6 +138,7 @@ export class AuthController {
     if (result.outcome === 'locked') return this.lockedOut(request, response, next);
     if (result.outcome === 'refused') return this.enrolment(request, response, next, TEXTS[languageOf(request)].codeWrong, 401);
     response
+      .cookie(cookieName(request, SESSION_COOKIE), result.token, cookieOptions(request))
       .set(DASHBOARD_HEADERS)
       .send(recoveryCodesPage(languageOf(request), { codes: result.recoveryCodes, continueTo: afterStep(result.session.stage, next) }));
   }
@@ -180,7 +185,9 @@ export class AuthController {
     const result = await this.identity.changePassword(request.sessionToken!, text(body.current, 1024), password, request.ip ?? '');
     if (result.outcome === 'locked') return this.lockedOut(request, response, next);
     if (result.outcome === 'refused') return refuse(t[`password:${result.problem}` as keyof Texts]);
-    response.redirect(303, session.stage === 'signed-in' ? '/account/password?done=changed' : afterStep(result.session.stage, next));
+    response
+      .cookie(cookieName(request, SESSION_COOKIE), result.token, cookieOptions(request))
+      .redirect(303, session.stage === 'signed-in' ? '/account/password?done=changed' : afterStep(result.session.stage, next));
   }
 
   @SignInStep('code', 'enrol', 'change-password', 'signed-in')

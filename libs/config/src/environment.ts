@@ -118,6 +118,12 @@ export class Environment {
   @Matches(/^[A-Za-z0-9+/=_-]{43,}$/, { message: 'SECRETS_MASTER_KEY_PREVIOUS must be 32 random bytes in base64' })
   SECRETS_MASTER_KEY_PREVIOUS?: string;
 
+  /** When set, /metrics answers only `Authorization: Bearer <METRICS_TOKEN>` (contract §27); at least 32 characters. */
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @Matches(/^[\x21-\x7e]{32,256}$/, { message: 'METRICS_TOKEN must be 32 to 256 printable characters without spaces (openssl rand -hex 32)' })
+  METRICS_TOKEN?: string;
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
 

@@ -182,6 +182,8 @@ export class RuntimeSettings {
     readonly readReplica: { readonly url: string; readonly maxLagSeconds: number } | null = null,
     /** DATABASE_DIRECT_URL: the database without a pooler in between, for sessions (LISTEN, session locks); null: databaseUrl. */
     readonly databaseDirectUrl: string | null = null,
+    /** METRICS_TOKEN: when set, /metrics answers only a request bearing it (contract §27); null: open to the operator's network. */
+    readonly metricsToken: string | null = null,
   ) {}
 
   /** Where a connection that needs a session of its own goes (LISTEN, session-level advisory locks, migrations). */

@@ -48,9 +48,9 @@ describe('the dashboard identity on PostgreSQL', () => {
     const enrolled = await identity.confirmEnrolment(first.token, totpCodeOf(secret), address());
     if (enrolled.outcome !== 'enrolled') throw new Error(enrolled.outcome);
     const password = `Mi-clave-${crypto.randomBytes(6).toString('hex')}`;
-    const changed = await identity.changePassword(first.token, created.password, password, address());
+    const changed = await identity.changePassword(enrolled.token, created.password, password, address());
     if (changed.outcome !== 'changed') throw new Error(JSON.stringify(changed));
-    return { ...created, password, secret, recoveryCodes: enrolled.recoveryCodes, token: first.token };
+    return { ...created, password, secret, recoveryCodes: enrolled.recoveryCodes, token: changed.token };
   };
 
   it('creates a person with a generated password stored only as a scrypt hash, and refuses a second with the same email', async () => {
@@ -95,15 +95,23 @@ describe('the dashboard identity on PostgreSQL', () => {
       [created.userId],
     );
     expect(Number(minutes)).toBe(5);
-    const changed = await identity.changePassword(first.token, created.password, 'Una-clave-propia-42', address());
-    expect(changed).toMatchObject({ outcome: 'changed', session: { stage: 'signed-in' } });
-    expect(await identity.session(first.token)).toMatchObject({ stage: 'signed-in', user: { userId: created.userId } });
-    // Only the token's hash is stored.
-    expect(JSON.stringify(await dataSource.query('SELECT * FROM dashboard_session WHERE user_id = $1', [created.userId]))).not.toContain(
-      first.token,
-    );
-    await identity.signOut(first.token);
+    // The session goes on under a new token after the second factor (contract §27): the first one is worth nothing.
+    expect(enrolled.token).not.toBe(first.token);
     expect(await identity.session(first.token)).toBeNull();
+    expect(await identity.changePassword(first.token, created.password, 'Una-clave-propia-42', address())).toMatchObject({
+      outcome: 'refused',
+    });
+    const changed = await identity.changePassword(enrolled.token, created.password, 'Una-clave-propia-42', address());
+    if (changed.outcome !== 'changed') throw new Error(JSON.stringify(changed));
+    expect(changed.session.stage).toBe('signed-in');
+    expect(changed.session.csrfToken).not.toBe(enrolled.session.csrfToken);
+    expect(await identity.session(enrolled.token)).toBeNull();
+    expect(await identity.session(changed.token)).toMatchObject({ stage: 'signed-in', user: { userId: created.userId } });
+    // Only the token's hash is stored.
+    const sessions = JSON.stringify(await dataSource.query('SELECT * FROM dashboard_session WHERE user_id = $1', [created.userId]));
+    for (const token of [first.token, enrolled.token, changed.token]) expect(sessions).not.toContain(token);
+    await identity.signOut(changed.token);
+    expect(await identity.session(changed.token)).toBeNull();
     expect(await identity.session('not-a-token')).toBeNull();
   });
 
@@ -118,7 +126,11 @@ describe('the dashboard identity on PostgreSQL', () => {
       return signedIn.token;
     };
     const token = await again();
-    expect(await identity.verifyCode(token, codeNow, address())).toMatchObject({ outcome: 'next', session: { stage: 'signed-in' } });
+    const passed = await identity.verifyCode(token, codeNow, address());
+    expect(passed).toMatchObject({ outcome: 'next', session: { stage: 'signed-in' } });
+    // The token from before the code is no one's session any more; the renewed one is signed in.
+    expect(await identity.session(token)).toBeNull();
+    expect(await identity.session((passed as { token: string }).token)).toMatchObject({ stage: 'signed-in' });
     // The same code (or any code of a step not after it) once more: refused, and audited as a reuse.
     const second = await again();
     expect(await identity.verifyCode(second, codeNow, address())).toEqual({ outcome: 'refused', reason: 'reused' });
@@ -156,7 +168,69 @@ describe('the dashboard identity on PostgreSQL', () => {
     await identity.verifyCode(whole.token, person.recoveryCodes[1], address());
     for (let i = 0; i < LOCKOUT_FAILURES - 1; i++) await identity.signIn(person.email, 'wrong', address(), businessId);
     expect((await identity.signIn(person.email, person.password, address(), businessId)).outcome).toBe('next');
+  }, 120_000);
+
+  it('checks at most ten of 50 parallel wrong passwords, and at most ten of 50 parallel wrong codes (contract §27)', async () => {
+    const person = await ready();
+    // Each guess from an address of its own: the address throttle is not what stops them.
+    const passwords = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => identity.signIn(person.email, `wrong-${i}`, address(), businessId)),
+    );
+    const checked = (await identity.auditLog(businessId, { limit: 200 })).filter(
+      (e) => e.email === person.email && e.action === 'sign-in' && e.detail?.reason === 'wrong-password',
+    );
+    expect(checked.length).toBeLessThanOrEqual(LOCKOUT_FAILURES);
+    expect(passwords.filter((r) => r.outcome === 'refused').length).toBeLessThanOrEqual(LOCKOUT_FAILURES);
+    expect(passwords.filter((r) => r.outcome === 'locked').length).toBeGreaterThanOrEqual(50 - LOCKOUT_FAILURES);
+    // Locked: the right password is refused too, without being checked.
+    expect((await identity.signIn(person.email, person.password, address(), businessId)).outcome).toBe('locked');
+
+    const other = await ready();
+    const signedIn = await identity.signIn(other.email, other.password, address(), businessId);
+    if (signedIn.outcome !== 'next') throw new Error(signedIn.outcome);
+    // Fifty guesses of the code at once, none of them the current one.
+    const current = totpCodeOf(other.secret);
+    const guesses = Array.from({ length: 50 }, (_, i) => String((Number(current) + 1 + i * 7919) % 1_000_000).padStart(6, '0'));
+    const codes = await Promise.all(guesses.map((guess) => identity.verifyCode(signedIn.token, guess, address())));
+    const codesChecked = (await identity.auditLog(businessId, { limit: 200 })).filter(
+      (e) => e.email === other.email && e.action === 'mfa:code' && (e.detail?.reason === 'wrong' || e.detail?.reason === 'reused'),
+    );
+    expect(codesChecked.length).toBeLessThanOrEqual(LOCKOUT_FAILURES);
+    expect(codes.filter((r) => r.outcome === 'next')).toHaveLength(0);
+    expect(await identity.session(signedIn.token)).toBeNull();
+    const [{ failed_attempts: failures }] = await dataSource.query('SELECT failed_attempts FROM dashboard_user WHERE user_id = $1', [
+      other.userId,
+    ]);
+    expect(failures).toBe(LOCKOUT_FAILURES);
+  }, 120_000);
+
+  it('starts the count again at 0 when a lock expires: one more failure does not lock again', async () => {
+    const person = await ready();
+    for (let i = 0; i < LOCKOUT_FAILURES; i++) await identity.signIn(person.email, 'wrong', address(), businessId);
+    expect((await identity.signIn(person.email, person.password, address(), businessId)).outcome).toBe('locked');
+    // The thirty minutes pass.
+    await dataSource.query(`UPDATE dashboard_user SET locked_until = now() - interval '1 second' WHERE user_id = $1`, [person.userId]);
+    expect((await identity.signIn(person.email, 'wrong', address(), businessId)).outcome).toBe('refused');
+    const [row] = await dataSource.query('SELECT failed_attempts, locked_until FROM dashboard_user WHERE user_id = $1', [person.userId]);
+    expect(row).toEqual({ failed_attempts: 1, locked_until: null });
+    expect((await identity.signIn(person.email, person.password, address(), businessId)).outcome).toBe('next');
   });
+
+  it('audits attempts refused without a check once per address and minute, not once each', async () => {
+    const person = await ready();
+    for (let i = 0; i < LOCKOUT_FAILURES; i++) await identity.signIn(person.email, 'wrong', address(), businessId);
+    const from = address();
+    for (let i = 0; i < 20; i++) expect((await identity.signIn(person.email, person.password, from, businessId)).outcome).toBe('locked');
+    const refusals = (await identity.auditLog(businessId, { limit: 300 })).filter(
+      (e) => e.email === person.email && e.detail?.reason === 'locked',
+    );
+    expect(refusals).toHaveLength(1);
+    // Throttled by address: the same.
+    const throttled = address();
+    for (let i = 0; i < SIGN_IN_FAILURES_PER_ADDRESS + 15; i++) await identity.signIn(email(), 'wrong', throttled, businessId);
+    const log = await identity.auditLog(businessId, { limit: 300 });
+    expect(log.filter((e) => e.address === throttled && e.detail?.reason === 'address-throttled')).toHaveLength(1);
+  }, 120_000);
 
   it('holds passwords to the policy: 12+ characters, letters and digits, not common, not one of the last four; a change ends other sessions', async () => {
     expect(commonPasswordCount()).toBeGreaterThanOrEqual(10_000);
@@ -172,25 +246,29 @@ describe('the dashboard identity on PostgreSQL', () => {
     if (other.outcome !== 'next') throw new Error(other.outcome);
     const chosen = ['Primera-clave-1', 'Segunda-clave-2', 'Tercera-clave-3'];
     let current = person.password;
+    let token = person.token;
     for (const next of chosen) {
-      expect((await identity.changePassword(person.token, current, next, address())).outcome).toBe('changed');
+      const changed = await identity.changePassword(token, current, next, address());
+      if (changed.outcome !== 'changed') throw new Error(JSON.stringify(changed));
       current = next;
+      token = changed.token;
     }
     expect(await identity.session(other.token)).toBeNull();
     // The current one and the three before it are refused; the one before those is allowed again.
     for (const reused of [...chosen, person.password])
-      expect(await identity.changePassword(person.token, current, reused, address())).toEqual({ outcome: 'refused', problem: 'reused' });
-    expect(await identity.changePassword(person.token, 'not the current one', 'Cuarta-clave-4', address())).toEqual({
+      expect(await identity.changePassword(token, current, reused, address())).toEqual({ outcome: 'refused', problem: 'reused' });
+    expect(await identity.changePassword(token, 'not the current one', 'Cuarta-clave-4', address())).toEqual({
       outcome: 'refused',
       problem: 'wrong-current',
     });
-    expect(await identity.changePassword(person.token, current, 'qwerty123456', address())).toEqual({
+    expect(await identity.changePassword(token, current, 'qwerty123456', address())).toEqual({
       outcome: 'refused',
       problem: 'common',
     });
-    expect((await identity.changePassword(person.token, current, 'Cuarta-clave-4', address())).outcome).toBe('changed');
+    const fourth = await identity.changePassword(token, current, 'Cuarta-clave-4', address());
+    if (fourth.outcome !== 'changed') throw new Error(JSON.stringify(fourth));
     expect(
-      (await identity.changePassword(person.token, 'Cuarta-clave-4', person.password.replace('Mi-clave', 'Otra'), address())).outcome,
+      (await identity.changePassword(fourth.token, 'Cuarta-clave-4', person.password.replace('Mi-clave', 'Otra'), address())).outcome,
     ).toBe('changed');
     // Some forty scrypt hashes and checks at N=2^17 (128 MiB, a tenth of a second each when the machine is idle, by design).
   }, 120_000);
@@ -216,16 +294,18 @@ describe('the dashboard identity on PostgreSQL', () => {
     const first = await lax.signIn(created.email, created.password, address(), businessId);
     if (first.outcome !== 'next') throw new Error(first.outcome);
     const { secret } = (await lax.enrolment(first.token))!;
-    await lax.confirmEnrolment(first.token, totpCodeOf(secret), address());
-    await lax.changePassword(first.token, created.password, 'Idle-clave-2026', address());
-    await lax.session(first.token);
+    const enrolled = await lax.confirmEnrolment(first.token, totpCodeOf(secret), address());
+    if (enrolled.outcome !== 'enrolled') throw new Error(enrolled.outcome);
+    const changed = await lax.changePassword(enrolled.token, created.password, 'Idle-clave-2026', address());
+    if (changed.outcome !== 'changed') throw new Error(changed.outcome);
+    await lax.session(changed.token);
     const [{ minutes }] = await dataSource.query(
       `SELECT round(EXTRACT(EPOCH FROM expires_at - now()) / 60) AS minutes FROM dashboard_session WHERE user_id = $1`,
       [created.userId],
     );
     expect(Number(minutes)).toBe(15);
     await dataSource.query(`UPDATE dashboard_session SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [created.userId]);
-    expect(await lax.session(first.token)).toBeNull();
+    expect(await lax.session(changed.token)).toBeNull();
     await lax.purgeExpired();
     const [{ n }] = await dataSource.query('SELECT count(*)::int AS n FROM dashboard_session WHERE user_id = $1', [created.userId]);
     expect(n).toBe(0);
@@ -238,7 +318,7 @@ describe('the dashboard identity on PostgreSQL', () => {
       expect((await identity.signIn(email(), 'wrong', from, businessId)).outcome).toBe('refused');
     expect((await identity.signIn(person.email, person.password, from, businessId)).outcome).toBe('throttled');
     expect((await identity.signIn(person.email, person.password, address(), businessId)).outcome).toBe('next');
-  });
+  }, 120_000);
 
   it('keeps an audit log per business, newest first, a page at a time', async () => {
     const business = crypto.randomUUID();

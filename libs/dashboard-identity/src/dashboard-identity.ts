@@ -60,6 +60,8 @@ const sha256 = (value: string) => crypto.createHash('sha256').update(value).dige
  */
 export class DashboardIdentity {
   private readonly failuresByAddress: RateLimiterPostgres;
+  /** One audit entry per address and minute for attempts refused without a check (throttled or locked). */
+  private readonly refusalsAudited: RateLimiterPostgres;
   private readonly idleMinutes: number;
   private readonly people: PeopleRepository;
   private readonly log: AuditLog;
@@ -84,6 +86,16 @@ export class DashboardIdentity {
       keyPrefix: 'address',
       points: SIGN_IN_FAILURES_PER_ADDRESS,
       duration: SIGN_IN_WINDOW_SECONDS,
+      clearExpiredByTimeout: false,
+    });
+    this.refusalsAudited = new RateLimiterPostgres({
+      storeClient: dataSource,
+      storeType: 'typeorm',
+      tableName: 'dashboard_sign_in_limit',
+      tableCreated: true,
+      keyPrefix: 'refusal-audited',
+      points: 1,
+      duration: 60,
       clearExpiredByTimeout: false,
     });
     this.idleMinutes = Math.min(Math.max(1, Math.floor(options.idleMinutes ?? SESSION_IDLE_MINUTES_MAX)), SESSION_IDLE_MINUTES_MAX);
@@ -161,27 +173,31 @@ export class DashboardIdentity {
   async signIn(email: string, password: string, address: string, businessId: string): Promise<SignInResult> {
     // PostgreSQL text holds no NUL: such an email is no one's (and must not fail the query).
     email = email.split('\u0000').join('').trim().slice(0, 254);
-    const addressWait = await blockedSeconds(this.failuresByAddress, address, SIGN_IN_FAILURES_PER_ADDRESS);
+    // The address's attempt is counted before anything is checked (contract §27): a burst passes no more than the limit.
+    const addressWait = await take(this.failuresByAddress, address);
     const row = await this.people.forSignIn(email, businessId);
     const user = row?.user ?? null;
     const audit = (result: AuditEntry['result'], detail: Record<string, unknown>) =>
       this.audit({ businessId, userId: user?.userId ?? null, email, action: 'sign-in', result, detail, address });
     if (addressWait > 0) {
-      await audit('refused', { reason: 'address-throttled' });
+      await this.auditRefusal(address, () => audit('refused', { reason: 'address-throttled' }));
       return { outcome: 'throttled', retryAfterSeconds: addressWait };
     }
-    if (row && row.lockedSeconds !== null && row.lockedSeconds > 0) {
-      await audit('refused', { reason: 'locked' });
-      return { outcome: 'locked', retryAfterSeconds: row.lockedSeconds };
+    const attempt = user ? await this.people.beginAttempt(user.userId, LOCKOUT_FAILURES, LOCKOUT_MINUTES) : null;
+    if (attempt?.refused) {
+      await this.auditRefusal(address, () => audit('refused', { reason: 'locked' }));
+      return { outcome: 'locked', retryAfterSeconds: attempt.lockedSeconds };
     }
     decoyHash ??= hashPassword(crypto.randomBytes(16).toString('hex'));
     const matches = await verifyPassword(row?.passwordHash ?? (await decoyHash), password.slice(0, 1024));
-    if (!row || !user || !matches) {
-      await consume(this.failuresByAddress, address);
+    if (!row || !user || !matches || !attempt) {
       await audit('refused', { reason: row ? 'wrong-password' : 'unknown-email' });
-      if (user) await this.failed(user, address);
+      if (user && attempt) await this.failed(user, attempt.attempt, address);
       return { outcome: 'refused' };
     }
+    // The right password: its attempt is taken back (the address's too); the second factor is still to come.
+    await this.people.refundAttempt(user.userId, attempt.attempt, LOCKOUT_FAILURES);
+    await this.failuresByAddress.reward(address, 1).catch(() => undefined);
     const stage: SessionStage = row.enrolled ? 'code' : 'enrol';
     const token = crypto.randomBytes(32).toString('base64url');
     const csrfToken = crypto.randomBytes(32).toString('base64url');
@@ -206,6 +222,15 @@ export class DashboardIdentity {
     const session = await this.session(token);
     if (!session || session.stage !== 'code') return { outcome: 'refused', reason: 'wrong' };
     const user = session.user;
+    // Counted before the code is checked (contract §27): parallel guesses check at most the lockout's ten.
+    const attempt = await this.people.beginAttempt(user.userId, LOCKOUT_FAILURES, LOCKOUT_MINUTES);
+    if (attempt.refused) {
+      await this.people.endSessionsOf(user.userId);
+      await this.auditRefusal(address, () =>
+        this.audit({ ...actor(user), action: 'mfa:code', result: 'refused', detail: { reason: 'locked' }, address }),
+      );
+      return { outcome: 'locked', retryAfterSeconds: attempt.lockedSeconds };
+    }
     const sealed = await this.people.sealedSeed(user.userId);
     const typed = code.replace(/\s/g, '').slice(0, 64);
     const step = sealed ? totpStepOf(this.open(sealed, user.userId), user.email, typed) : null;
@@ -213,7 +238,7 @@ export class DashboardIdentity {
     if (step !== null) {
       if (!(await this.people.takeStep(user.userId, step))) {
         await this.audit({ ...actor(user), action: 'mfa:code', result: 'refused', detail: { reason: 'reused' }, address });
-        const locked = await this.failed(user, address);
+        const locked = await this.failed(user, attempt.attempt, address);
         return locked ? { outcome: 'locked', retryAfterSeconds: LOCKOUT_MINUTES * 60 } : { outcome: 'refused', reason: 'reused' };
       }
       used = 'totp';
@@ -223,14 +248,15 @@ export class DashboardIdentity {
     }
     if (!used) {
       await this.audit({ ...actor(user), action: 'mfa:code', result: 'refused', detail: { reason: 'wrong' }, address });
-      const locked = await this.failed(user, address);
+      const locked = await this.failed(user, attempt.attempt, address);
       return locked ? { outcome: 'locked', retryAfterSeconds: LOCKOUT_MINUTES * 60 } : { outcome: 'refused', reason: 'wrong' };
     }
     if (used === 'recovery') {
       const left = await this.people.recoveryCodesLeft(user.userId);
       await this.audit({ ...actor(user), action: 'mfa:recovery-code', result: 'succeeded', detail: { left }, address });
     }
-    return { outcome: 'next', session: await this.advance(token, user, address) };
+    const advanced = await this.advance(token, user, address);
+    return { outcome: 'next', ...advanced };
   }
 
   /**
@@ -268,15 +294,17 @@ export class DashboardIdentity {
     };
     if (!row || !user || user.role !== 'admin' || (user.merchantId !== null && user.merchantId !== input.merchantId))
       return refuse('not-an-admin');
-    if (row.lockedSeconds !== null && row.lockedSeconds > 0) return refuse('locked');
     const sealed = row.enrolled ? await this.people.sealedSeed(user.userId) : null;
     if (!sealed) return refuse('no-second-factor');
+    const attempt = await this.people.beginAttempt(user.userId, LOCKOUT_FAILURES, LOCKOUT_MINUTES);
+    if (attempt.refused) return refuse('locked');
     const step = totpStepOf(this.open(sealed, user.userId), user.email, input.code.replace(/\s/g, '').slice(0, 64));
     const fresh = step !== null && (await this.people.takeStep(user.userId, step));
     if (!fresh) {
-      await this.failed(user, input.address);
+      await this.failed(user, attempt.attempt, input.address);
       return refuse(step === null ? 'wrong-code' : 'reused-code');
     }
+    await this.people.refundAttempt(user.userId, attempt.attempt, LOCKOUT_FAILURES);
     await this.audit({ ...actor(user), action: input.action, target: input.target, result: 'succeeded', address: input.address });
     return user;
   }
@@ -304,15 +332,22 @@ export class DashboardIdentity {
     token: string,
     code: string,
     address: string,
-  ): Promise<{ outcome: 'enrolled'; session: DashboardSession; recoveryCodes: string[] } | Exclude<CodeResult, { outcome: 'next' }>> {
+  ): Promise<
+    { outcome: 'enrolled'; session: DashboardSession; token: string; recoveryCodes: string[] } | Exclude<CodeResult, { outcome: 'next' }>
+  > {
     const session = await this.session(token);
     if (!session || session.stage !== 'enrol') return { outcome: 'refused', reason: 'wrong' };
     const user = session.user;
+    const attempt = await this.people.beginAttempt(user.userId, LOCKOUT_FAILURES, LOCKOUT_MINUTES);
+    if (attempt.refused) {
+      await this.people.endSessionsOf(user.userId);
+      return { outcome: 'locked', retryAfterSeconds: attempt.lockedSeconds };
+    }
     const sealed = await this.people.sealedSeed(user.userId, { unenrolled: true });
     const step = sealed ? totpStepOf(this.open(sealed, user.userId), user.email, code.replace(/\s/g, '').slice(0, 16)) : null;
     if (step === null) {
       await this.audit({ ...actor(user), action: 'mfa:enrol', result: 'refused', detail: { reason: 'wrong' }, address });
-      const locked = await this.failed(user, address);
+      const locked = await this.failed(user, attempt.attempt, address);
       return locked ? { outcome: 'locked', retryAfterSeconds: LOCKOUT_MINUTES * 60 } : { outcome: 'refused', reason: 'wrong' };
     }
     const recoveryCodes = newRecoveryCodes();
@@ -322,7 +357,7 @@ export class DashboardIdentity {
       recoveryCodes.map((c) => recoveryCodeHash(c)!),
     );
     await this.audit({ ...actor(user), action: 'mfa:enrol', result: 'succeeded', address });
-    return { outcome: 'enrolled', session: await this.advance(token, user, address), recoveryCodes };
+    return { outcome: 'enrolled', ...(await this.advance(token, user, address)), recoveryCodes };
   }
 
   /**
@@ -339,19 +374,25 @@ export class DashboardIdentity {
       await this.audit({ ...actor(user), action: 'password:change', result: 'refused', detail: { reason: problem }, address });
       return { outcome: 'refused', problem };
     };
+    const attempt = await this.people.beginAttempt(user.userId, LOCKOUT_FAILURES, LOCKOUT_MINUTES);
+    if (attempt.refused) {
+      await this.people.endSessionsOf(user.userId);
+      return { outcome: 'locked', retryAfterSeconds: attempt.lockedSeconds };
+    }
     const currentHash = await this.people.passwordHash(user.userId);
     if (!currentHash || !(await verifyPassword(currentHash, current.slice(0, 1024)))) {
       const outcome = await refuse('wrong-current');
-      if (await this.failed(user, address)) return { outcome: 'locked', retryAfterSeconds: LOCKOUT_MINUTES * 60 };
+      if (await this.failed(user, attempt.attempt, address)) return { outcome: 'locked', retryAfterSeconds: LOCKOUT_MINUTES * 60 };
       return outcome;
     }
+    await this.people.refundAttempt(user.userId, attempt.attempt, LOCKOUT_FAILURES);
     const problem = passwordProblem(next, user.email);
     if (problem) return refuse(problem);
     const history = await this.people.passwordHistory(user.userId, PASSWORD_HISTORY);
     for (const earlier of [currentHash, ...history]) if (await verifyPassword(earlier, next)) return refuse('reused');
     await this.people.changePassword(user.userId, await hashPassword(next), sha256(token));
     await this.audit({ ...actor(user), action: 'password:change', result: 'succeeded', address });
-    return { outcome: 'changed', session: await this.advance(token, user, address) };
+    return { outcome: 'changed', ...(await this.advance(token, user, address)) };
   }
 
   async signOut(token: string): Promise<void> {
@@ -388,17 +429,33 @@ export class DashboardIdentity {
     return this.log.verify(outsideHead);
   }
 
-  /** The next stage of a signing-in session: a new password when one is due, else signed in (its idle time from now). */
-  private async advance(token: string, user: DashboardUser, address: string): Promise<DashboardSession> {
-    const updated = await this.people.advanceSession(sha256(token), user.userId, SIGN_IN_STEP_MINUTES, this.idleMinutes);
+  /**
+   * The next stage of a signing-in session: a new password when one is due,
+   * else signed in (its idle time from now). The session's token and form
+   * token are renewed (contract §27): a token seen before the second factor
+   * (or the password change) is worth nothing after it.
+   */
+  private async advance(token: string, user: DashboardUser, address: string): Promise<{ session: DashboardSession; token: string }> {
+    const renewed = crypto.randomBytes(32).toString('base64url');
+    const csrfToken = crypto.randomBytes(32).toString('base64url');
+    const updated = await this.people.advanceSession(
+      sha256(token),
+      { tokenHash: sha256(renewed), csrfToken },
+      user.userId,
+      SIGN_IN_STEP_MINUTES,
+      this.idleMinutes,
+    );
     if (updated.stage === 'signed-in') await this.audit({ ...actor(user), action: 'sign-in', result: 'succeeded', address });
-    return { user, csrfToken: updated.csrfToken, stage: updated.stage };
+    return { session: { user, csrfToken: updated.csrfToken, stage: updated.stage }, token: renewed };
   }
 
-  /** A failure of the person's (a password, a code): the tenth in a row locks the account; true when it did. */
-  private async failed(user: DashboardUser, address: string): Promise<boolean> {
-    const failures = await this.people.recordFailure(user.userId, LOCKOUT_FAILURES, LOCKOUT_MINUTES);
-    if (failures !== LOCKOUT_FAILURES) return false;
+  /**
+   * A failed attempt (counted when it began): the one that brought the count
+   * to the limit locked the account; its sessions end and the lock is
+   * audited. True when this one locked it.
+   */
+  private async failed(user: DashboardUser, attempt: number, address: string): Promise<boolean> {
+    if (attempt !== LOCKOUT_FAILURES) return false;
     await this.people.endSessionsOf(user.userId);
     await this.audit({
       ...actor(user),
@@ -408,6 +465,11 @@ export class DashboardIdentity {
       address,
     });
     return true;
+  }
+
+  /** Audits an attempt refused without a check at most once per address and minute (contract §27): no one grows the log at will. */
+  private async auditRefusal(address: string, write: () => Promise<void>): Promise<void> {
+    if ((await take(this.refusalsAudited, address)) === 0) await write();
   }
 
   private seal(secret: string, userId: string): string {
@@ -430,17 +492,17 @@ function actor(user: DashboardUser): Pick<AuditEntry, 'businessId' | 'userId' | 
   return { businessId: user.businessId, userId: user.userId, email: user.email };
 }
 
-/** Seconds until the key may try again, or 0 (the library's login-protection pattern: `get` before, `consume` on failure). */
-async function blockedSeconds(limiter: RateLimiterPostgres, key: string, points: number): Promise<number> {
-  const seen = await limiter.get(key);
-  return seen !== null && seen.consumedPoints >= points ? Math.max(1, Math.ceil(seen.msBeforeNext / 1000)) : 0;
-}
-
-async function consume(limiter: RateLimiterPostgres, key: string): Promise<void> {
+/**
+ * Takes one point of `key` before anything is checked: 0 when taken, or the
+ * seconds until the key may try again (rate-limiter-flexible's consume
+ * refuses past its points, atomically in its PostgreSQL store).
+ */
+async function take(limiter: RateLimiterPostgres, key: string): Promise<number> {
   try {
     await limiter.consume(key);
+    return 0;
   } catch (refusal) {
-    // Over the limit: counted all the same; the next attempt waits.
     if (!(refusal instanceof RateLimiterRes)) throw refusal;
+    return Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
   }
 }

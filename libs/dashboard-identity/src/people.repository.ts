@@ -53,8 +53,25 @@ export abstract class PeopleRepository {
   abstract passwordHistory(userId: string, count: number): Promise<string[]>;
   /** The person's own new password (and its history); every session but `keptTokenHash` ends. */
   abstract changePassword(userId: string, passwordHash: string, keptTokenHash: string): Promise<void>;
-  /** Counts a failure; `failures` in a row lock the account for `minutes`. Answers the count after this one. */
-  abstract recordFailure(userId: string, failures: number, minutes: number): Promise<number>;
+  /**
+   * Counts an attempt before its password or code is checked (contract §27),
+   * in one statement: refused (nothing counted) while the account is locked;
+   * a lock that has expired starts the count again at 0; the attempt that
+   * brings the count to `failures` locks the account for `minutes` at once,
+   * so that a burst of parallel guesses checks at most `failures`. Answers
+   * the attempt's number, or the seconds the lock has left when refused.
+   */
+  abstract beginAttempt(
+    userId: string,
+    failures: number,
+    minutes: number,
+  ): Promise<{ readonly refused: false; readonly attempt: number } | { readonly refused: true; readonly lockedSeconds: number }>;
+  /**
+   * Takes back an attempt that turned out right without ending the sign-in
+   * (a right password, before its second factor): the count goes down by one
+   * and, when this attempt was the one that locked, the lock goes.
+   */
+  abstract refundAttempt(userId: string, attempt: number, failures: number): Promise<void>;
   abstract endSessionsOf(userId: string): Promise<void>;
   abstract openSession(tokenHash: string, userId: string, csrfToken: string, minutes: number, stage: SessionStage): Promise<void>;
   /**
@@ -66,10 +83,12 @@ export abstract class PeopleRepository {
   /**
    * The next stage of a signing-in session, clearing the person's failures:
    * a new password when one is due (for `stepMinutes`), else signed in (for
-   * `idleMinutes`).
+   * `idleMinutes`); the session is found by `tokenHash` and goes on under
+   * the `renewed` token and form token.
    */
   abstract advanceSession(
     tokenHash: string,
+    renewed: { readonly tokenHash: string; readonly csrfToken: string },
     userId: string,
     stepMinutes: number,
     idleMinutes: number,

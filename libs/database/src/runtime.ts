@@ -106,6 +106,7 @@ export async function prepareRuntime(env: Environment, log: (line: string) => vo
         previousMasterKey,
         env.DATABASE_REPLICA_URL ? { url: env.DATABASE_REPLICA_URL, maxLagSeconds: env.DATABASE_REPLICA_MAX_LAG_SECONDS } : null,
         env.DATABASE_DIRECT_URL ?? null,
+        env.METRICS_TOKEN ?? null,
       ),
   };
 }

@@ -35,12 +35,13 @@ export type SignInResult =
   | { readonly outcome: 'locked'; readonly retryAfterSeconds: number };
 
 export type CodeResult =
-  | { readonly outcome: 'next'; readonly session: DashboardSession }
+  /** `token`: the session's new token (renewed at every stage), for the cookie. */
+  | { readonly outcome: 'next'; readonly session: DashboardSession; readonly token: string }
   | { readonly outcome: 'refused'; readonly reason: 'wrong' | 'reused' }
   | { readonly outcome: 'locked'; readonly retryAfterSeconds: number };
 
 export type PasswordChangeResult =
-  | { readonly outcome: 'changed'; readonly session: DashboardSession }
+  | { readonly outcome: 'changed'; readonly session: DashboardSession; readonly token: string }
   | { readonly outcome: 'refused'; readonly problem: PasswordProblem | 'wrong-current' }
   | { readonly outcome: 'locked'; readonly retryAfterSeconds: number };
 

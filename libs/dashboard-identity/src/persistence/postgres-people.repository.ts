@@ -181,17 +181,44 @@ export class PostgresPeopleRepository extends PeopleRepository {
     });
   }
 
-  async recordFailure(userId: string, failures: number, minutes: number): Promise<number> {
-    const [row] = changed<{ failed_attempts: number }>(
+  async beginAttempt(
+    userId: string,
+    failures: number,
+    minutes: number,
+  ): Promise<{ readonly refused: false; readonly attempt: number } | { readonly refused: true; readonly lockedSeconds: number }> {
+    // The row is locked first (FOR UPDATE), so that parallel attempts are counted one after another and each
+    // sees what the one before it left: whether the account was locked when it came, and the count then.
+    const [row] = changed<{ was_locked: boolean; failed_attempts: number; locked_seconds: number | null }>(
       await this.dataSource.query(
-        `UPDATE dashboard_user
-            SET failed_attempts = failed_attempts + 1,
-                locked_until = CASE WHEN failed_attempts + 1 >= $2 THEN now() + make_interval(mins => $3) ELSE locked_until END
-          WHERE user_id = $1 RETURNING failed_attempts`,
+        `WITH before AS (
+           SELECT user_id, locked_until > now() AS locked, locked_until IS NOT NULL AS had_lock, failed_attempts
+             FROM dashboard_user WHERE user_id = $1 FOR UPDATE)
+         UPDATE dashboard_user u
+            SET failed_attempts = CASE WHEN b.locked THEN u.failed_attempts WHEN b.had_lock THEN 1 ELSE u.failed_attempts + 1 END,
+                locked_until = CASE WHEN b.locked THEN u.locked_until
+                                    WHEN (CASE WHEN b.had_lock THEN 1 ELSE u.failed_attempts + 1 END) >= $2
+                                    THEN now() + make_interval(mins => $3)
+                                    ELSE NULL END
+           FROM before b
+          WHERE u.user_id = b.user_id
+         RETURNING b.locked AS was_locked, u.failed_attempts,
+                   CEIL(EXTRACT(EPOCH FROM u.locked_until - now()))::int AS locked_seconds`,
         [userId, failures, minutes],
       ),
     );
-    return row?.failed_attempts ?? 0;
+    if (!row) return { refused: true, lockedSeconds: minutes * 60 };
+    if (row.was_locked) return { refused: true, lockedSeconds: Math.max(1, row.locked_seconds ?? 1) };
+    return { refused: false, attempt: row.failed_attempts };
+  }
+
+  async refundAttempt(userId: string, attempt: number, failures: number): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE dashboard_user
+          SET failed_attempts = greatest(failed_attempts - 1, 0),
+              locked_until = CASE WHEN $2::int >= $3::int THEN NULL ELSE locked_until END
+        WHERE user_id = $1`,
+      [userId, attempt, failures],
+    );
   }
 
   async endSessionsOf(userId: string): Promise<void> {
@@ -226,6 +253,7 @@ export class PostgresPeopleRepository extends PeopleRepository {
 
   async advanceSession(
     tokenHash: string,
+    renewed: { readonly tokenHash: string; readonly csrfToken: string },
     userId: string,
     stepMinutes: number,
     idleMinutes: number,
@@ -238,10 +266,12 @@ export class PostgresPeopleRepository extends PeopleRepository {
             SET stage = CASE WHEN (SELECT must_change_password FROM person) THEN 'change-password' ELSE 'signed-in' END,
                 created_at = now(),
                 expires_at = CASE WHEN (SELECT must_change_password FROM person)
-                                  THEN now() + make_interval(mins => $3) ELSE now() + make_interval(mins => $4) END
+                                  THEN now() + make_interval(mins => $3) ELSE now() + make_interval(mins => $4) END,
+                token_hash = $5,
+                csrf_token = $6
           WHERE s.token_hash = $1
          RETURNING s.csrf_token, s.stage`,
-        [tokenHash, userId, stepMinutes, idleMinutes],
+        [tokenHash, userId, stepMinutes, idleMinutes, renewed.tokenHash, renewed.csrfToken],
       ),
     );
     return { csrfToken: row.csrf_token, stage: row.stage };
