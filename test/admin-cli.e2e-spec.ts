@@ -236,7 +236,8 @@ describe('operator commands (npm run admin)', () => {
       ['operator', 'user:reset-mfa', email],
     ]);
     expect(JSON.stringify(audit)).not.toContain(reset.json.password as string);
-  });
+    // Eight commands, each a process of its own with scrypt at 128 MiB: a busy machine needs more than the default 30 s.
+  }, 120_000);
 
   it('fails with a non-zero exit, nothing on stdout and a reason on stderr', () => {
     const missing = admin('merchant:create', '--name', 'No business');

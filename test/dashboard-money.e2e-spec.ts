@@ -32,7 +32,11 @@ describe('the dashboard’s money as a person reads it', () => {
   let net: number;
 
   beforeAll(async () => {
-    bed = await testbed({ payer: { firstName: 'Nueva', lastName: 'Usuaria', email: 'nueva@example.uy' } });
+    // Payouts stay IN_TRANSIT until a test settles them: under load a sign-in may outlast the sandbox rail's usual second.
+    bed = await testbed({
+      payer: { firstName: 'Nueva', lastName: 'Usuaria', email: 'nueva@example.uy' },
+      settlement: { sandboxPayoutDelaySeconds: 3600 },
+    });
     merchantId = bed.tenant.merchants[0].merchantId;
     await bed.merchant.put(`/merchant/${merchantId}/settlement-account/UYU`, {
       bankId: BROU,

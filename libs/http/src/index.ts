@@ -22,3 +22,4 @@ export * from './api-errors.decorator';
 export * from './date-range';
 export * from './payer-page';
 export * from './csv-answer';
+export * from './signature-version.decorator';

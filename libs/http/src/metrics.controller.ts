@@ -34,7 +34,10 @@ export class MetricsController {
   @ApiProduces('text/plain')
   @ApiOkResponse({ description: 'Prometheus text exposition format 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } })
   @ApiUnauthorizedResponse({ description: 'METRICS_TOKEN is set and the request does not bear it' })
-  async scrape(@Headers('authorization') authorization: string | undefined, @Res({ passthrough: true }) response: Response): Promise<string> {
+  async scrape(
+    @Headers('authorization') authorization: string | undefined,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<string> {
     const token = this.settings.metricsToken;
     if (token !== null && !sameSecret(authorization, `Bearer ${token}`)) {
       response.setHeader('www-authenticate', 'Bearer realm="metrics"');

@@ -8,6 +8,7 @@ import { AuthenticatedRequest } from './caller.decorator';
 import { IS_PUBLIC, PublicOptions } from './public.decorator';
 import { RawBodyRequest } from './json-body';
 import { IS_PAYER_PAGE } from './payer-page';
+import { SIGNATURE_V2_REQUIRED, SignatureV2Rule } from './signature-version.decorator';
 import { LimitScope, RateLimits, setRateLimitHeaders } from './rate-limits';
 
 /** What the guard leaves on the request for the error filter (a payer's page) and the request log line (why it was refused). */
@@ -60,6 +61,11 @@ export class SignatureGuard implements CanActivate {
     const signature = request.header('signature')?.trim().toLowerCase();
     const timestamp = request.header('timestamp');
     if (!apiKey || !signature) return this.refuse(request, 'missing');
+    // Money and secrets beyond the specification take version 2 only (contract §27).
+    if (timestamp === undefined && MUTATING.has(request.method)) {
+      const rule = this.reflector.getAllAndOverride<SignatureV2Rule | undefined>(SIGNATURE_V2_REQUIRED, targets);
+      if (rule === true || (typeof rule === 'function' && rule(request.body))) return this.refuse(request, 'version-required');
+    }
     let payloads = signedPayloads(request);
     if (timestamp !== undefined) {
       if (!/^\d{1,12}$/.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > TIMESTAMP_TOLERANCE_SECONDS)
@@ -101,12 +107,13 @@ export class SignatureGuard implements CanActivate {
    */
   private async refuse(
     request: Request & GuardedRequest,
-    reason: 'missing' | 'signature' | 'version' | 'stale' | 'replay',
+    reason: 'missing' | 'signature' | 'version' | 'version-required' | 'stale' | 'replay',
   ): Promise<never> {
     metrics.authRefusals.inc({ reason });
     request.refusal = reason;
     await this.limitAddress(request);
-    throw new DomainError('UNAUTHORIZED');
+    // Only the route's own rule is told apart: that it takes version 2 is public (its OpenAPI says so).
+    throw new DomainError(reason === 'version-required' ? 'SIGNATURE_VERSION_REQUIRED' : 'UNAUTHORIZED');
   }
 }
 

@@ -21,6 +21,7 @@ import {
   RawBodyRequest,
   SignedController,
   UuidParamPipe,
+  SignatureV2Required,
 } from '@pcs/http';
 import { asMerchantId } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
@@ -59,6 +60,7 @@ export class DisputeController {
   }
 
   @Post('dispute/:disputeId/evidence')
+  @SignatureV2Required()
   @HttpCode(200)
   @Idempotent()
   @ApiConsumes('multipart/form-data')
@@ -98,6 +100,7 @@ export class DisputeController {
   }
 
   @Post('dispute/:disputeId/submit')
+  @SignatureV2Required()
   @HttpCode(200)
   @ApiOperation({
     summary: 'Submit the evidence to the processor',
@@ -122,6 +125,7 @@ export class DisputeController {
   }
 
   @Post('dispute/:disputeId/accept')
+  @SignatureV2Required()
   @HttpCode(200)
   @ApiOperation({
     summary: 'Accept the dispute (give up)',

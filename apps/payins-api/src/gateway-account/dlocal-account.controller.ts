@@ -2,7 +2,7 @@ import { Body, Delete, Get, Param, Put } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { DLOCAL } from '@pcs/dlocal';
 import { GatewayAccounts, GatewayAccountView } from '@pcs/gateway-accounts';
-import { ApiStandardErrors, CurrentCaller, ErrorResponse, SignedController, UuidParamPipe } from '@pcs/http';
+import { ApiStandardErrors, CurrentCaller, ErrorResponse, SignedController, UuidParamPipe, SignatureV2Required } from '@pcs/http';
 import type { Caller } from '@pcs/kernel';
 import { asMerchantId } from '@pcs/kernel';
 import { ConnectDLocalAccountDto } from './gateway-account.dto';
@@ -19,6 +19,7 @@ export class DLocalAccountController {
   constructor(private readonly accounts: GatewayAccounts) {}
 
   @Put()
+  @SignatureV2Required()
   @ApiOperation({
     summary: "Connect or replace the merchant's dLocal account",
     description:
@@ -57,6 +58,7 @@ export class DLocalAccountController {
   }
 
   @Delete()
+  @SignatureV2Required()
   @ApiOperation({
     summary: "Disconnect the merchant's dLocal account",
     description: 'Its methods go back to the catalog’s gateway (the sandbox); payments already at dLocal keep their records.',

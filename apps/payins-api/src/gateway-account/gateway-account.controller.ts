@@ -1,7 +1,7 @@
 import { Body, Delete, Get, Param, Put } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { GatewayAccounts, GatewayAccountView } from '@pcs/gateway-accounts';
-import { ApiStandardErrors, CurrentCaller, ErrorResponse, SignedController, UuidParamPipe } from '@pcs/http';
+import { ApiStandardErrors, CurrentCaller, ErrorResponse, SignedController, UuidParamPipe, SignatureV2Required } from '@pcs/http';
 import { asMerchantId } from '@pcs/kernel';
 import { MERCADO_PAGO } from '@pcs/mercado-pago';
 import type { Caller } from '@pcs/kernel';
@@ -19,6 +19,7 @@ export class GatewayAccountController {
   constructor(private readonly accounts: GatewayAccounts) {}
 
   @Put()
+  @SignatureV2Required()
   @ApiOperation({
     summary: "Connect or replace the merchant's Mercado Pago account",
     description:
@@ -57,6 +58,7 @@ export class GatewayAccountController {
   }
 
   @Delete()
+  @SignatureV2Required()
   @ApiOperation({
     summary: "Disconnect the merchant's Mercado Pago account",
     description: 'Its methods go back to the sandbox; payments already at Mercado Pago keep their records.',

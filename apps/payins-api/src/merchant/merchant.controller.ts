@@ -1,7 +1,15 @@
 import { Body, Delete, Get, HttpCode, Inject, Param, Patch, Put, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
 import { RuntimeSettings } from '@pcs/config';
-import { ApiStandardErrors, CurrentCaller, InvalidRequestsAs, payinsEnvelope, SignedController, UuidParamPipe } from '@pcs/http';
+import {
+  ApiStandardErrors,
+  CurrentCaller,
+  InvalidRequestsAs,
+  payinsEnvelope,
+  SignedController,
+  UuidParamPipe,
+  SignatureV2Required,
+} from '@pcs/http';
 import { MerchantConfigurationService, MerchantService, MerchantView } from '@pcs/merchants';
 import { SettlementAccountsService } from '@pcs/settlement';
 import { presentPaymentMethod } from '../catalog/catalog.presenter';
@@ -52,6 +60,7 @@ export class MerchantController {
   }
 
   @Patch(':merchantId')
+  @SignatureV2Required({ test: changesSettlementBank, description: 'the body carries account.settlementBank' })
   @ApiOperation({
     summary: 'Update a merchant',
     description: 'Changes only the fields sent; the others keep their values. Answers the merchant as it is now.',
@@ -154,4 +163,11 @@ export class MerchantController {
   private async present(view: MerchantView): Promise<MerchantResponse> {
     return presentMerchant(view, await this.accounts.accountsOf([view.merchant.merchantId]));
   }
+}
+
+/** A PATCH /merchant that sets a settlement account (the seed's `account.settlementBank`): money's door, version 2 only (contract §27). */
+function changesSettlementBank(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  const account = (body as { account?: unknown }).account;
+  return typeof account === 'object' && account !== null && 'settlementBank' in account;
 }

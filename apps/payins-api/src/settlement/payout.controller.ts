@@ -20,6 +20,7 @@ import {
   SignedController,
   UuidParamPipe,
   wantsCsv,
+  SignatureV2Required,
 } from '@pcs/http';
 import { asMerchantId, MAX_PAGE_SIZE } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
@@ -58,6 +59,7 @@ export class PayoutController {
   ) {}
 
   @Post('merchant/:merchantId/payout')
+  @SignatureV2Required()
   @HttpCode(200)
   @Idempotent()
   @ApiOperation({
@@ -158,6 +160,7 @@ export class PayoutController {
   }
 
   @Post('payout/:payoutId/cancel')
+  @SignatureV2Required()
   @HttpCode(200)
   @ApiOperation({
     summary: 'Cancel a payout that has not left',

@@ -1,8 +1,8 @@
 import { Body, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
 import { DashboardIdentity } from '@pcs/dashboard-identity';
 import type { Request } from 'express';
-import { ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
-import { ApiStandardErrors, CurrentCaller, SignedController, UuidParamPipe } from '@pcs/http';
+import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
+import { ApiStandardErrors, CurrentCaller, ErrorResponse, SignedController, UuidParamPipe, SignatureV2Required } from '@pcs/http';
 import { asMerchantId, Currency, InvalidRequestError, isCurrency } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 import { settlementAccountRepresentation, SettlementAccountsService } from '@pcs/settlement';
@@ -18,6 +18,7 @@ export class SettlementAccountController {
   ) {}
 
   @Put(':currency')
+  @SignatureV2Required()
   @ApiOperation({
     summary: "Set the merchant's settlement account in a currency",
     description:
@@ -41,6 +42,7 @@ export class SettlementAccountController {
   }
 
   @Post(':currency/confirm')
+  @SignatureV2Required()
   @HttpCode(200)
   @ApiOperation({
     summary: 'Confirm a settlement account, ending its hold or the stop of a returned payout',
@@ -54,6 +56,10 @@ export class SettlementAccountController {
   })
   @ApiParam({ name: 'currency', enum: Currency })
   @ApiOkResponse({ type: SettlementAccountResponse })
+  @ApiConflictResponse({
+    type: ErrorResponse,
+    description: 'Payins:SETTLEMENT_ACCOUNT_MISSING (no account in that currency) or Payins:SETTLEMENT_ACCOUNT_ON_HOLD (it changed meanwhile)',
+  })
   @ApiStandardErrors()
   async confirm(
     @CurrentCaller() caller: Caller,

@@ -1,6 +1,6 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { ApiStandardErrors, CurrentCaller, SignedController, UuidParamPipe } from '@pcs/http';
+import { ApiStandardErrors, CurrentCaller, SignedController, UuidParamPipe, SignatureV2Required } from '@pcs/http';
 import { asMerchantId } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 import { WebhookEndpointService } from '@pcs/notifications';
@@ -86,6 +86,7 @@ export class WebhookEndpointController {
   }
 
   @Post(':webhookEndpointId/rotate-secret')
+  @SignatureV2Required()
   @HttpCode(200)
   @ApiOperation({
     summary: "Rotate a webhook endpoint's secret",

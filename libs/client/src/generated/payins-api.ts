@@ -1205,7 +1205,7 @@ export interface paths {
         };
         /**
          * Prometheus metrics (public)
-         * @description Unsigned, in the Prometheus text format: http_request_duration_seconds, pcs_payment_outcomes_total, pcs_refunds_total, pcs_queue_jobs, pcs_webhook_deliveries_total, pcs_mail_deliveries_total and the process figures. Serve it only to the scraper (the operator network).
+         * @description Unsigned, in the Prometheus text format: http_request_duration_seconds, pcs_payment_outcomes_total, pcs_refunds_total, pcs_queue_jobs, pcs_webhook_deliveries_total, pcs_mail_deliveries_total and the process figures. Serve it only to the scraper (the operator network). When the service has METRICS_TOKEN, only `Authorization: Bearer <METRICS_TOKEN>` is answered; anything else is 401 Auth:UNAUTHORIZED.
          */
         get: operations["getMetrics"];
         put?: never;
@@ -9418,6 +9418,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Payins:SETTLEMENT_ACCOUNT_MISSING (no account in that currency) or Payins:SETTLEMENT_ACCOUNT_ON_HOLD (it changed meanwhile) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Validation:PAYLOAD_TOO_LARGE: the body is larger than the API accepts */
             413: {
                 headers: {
@@ -10599,6 +10608,15 @@ export interface operations {
             };
             /** @description Invalid input (Validation:INVALID_REQUEST, Validation:MALFORMED_JSON, Validation:JSON_TOO_DEEP, Validation:CARD_DATA_NOT_ACCEPTED or an operation code) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description METRICS_TOKEN is set and the request does not bear it */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -52,6 +52,13 @@ export const ERRORS = {
     'No se pudo autenticar la solicitud. Revise los encabezados api-key y signature.',
     'Auth',
   ),
+  SIGNATURE_VERSION_REQUIRED: define(
+    'SIGNATURE_VERSION_REQUIRED',
+    'UNAUTHORIZED',
+    'This change moves money or secrets: sign it with version 2 (a timestamp header, and the signature over "<timestamp>.<body>").',
+    'Este cambio mueve dinero o secretos: fírmelo con la versión 2 (un encabezado timestamp y la firma sobre "<timestamp>.<cuerpo>").',
+    'Auth',
+  ),
   RATE_LIMITED: define(
     'RATE_LIMITED',
     'TOO_MANY_REQUESTS',
