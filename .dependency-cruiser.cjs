@@ -83,7 +83,7 @@ const CONTEXTS = {
     'pages',
     'payins',
   ],
-  http: ['businesses', 'config', 'database', 'kernel', 'observability', 'pages'],
+  http: ['businesses', 'config', 'dashboard-identity', 'database', 'kernel', 'observability', 'pages'],
   'gateway-routes': [
     'disputes',
     'dlocal',

@@ -76,6 +76,19 @@ describe('operator commands (npm run admin)', () => {
     const approved = admin('merchant:approve', '--merchant', String(merchant.merchantId));
     expect(approved.status).toBe(0);
     expect(approved.json).toMatchObject({ merchantId: merchant.merchantId, status: 'ACTIVE', approvedAt: expect.any(String) });
+    expect(admin('merchant:suspend', '--merchant', String(merchant.merchantId)).json).toMatchObject({ status: 'SUSPENDED' });
+    expect(admin('merchant:approve', '--merchant', String(merchant.merchantId)).status).toBe(0);
+    // Audited with the operator's name (contract §27).
+    const approvals = await bed.dataSource.query(
+      `SELECT email, action, result FROM dashboard_audit WHERE business_id = $1 AND action LIKE 'merchant:%' ORDER BY audit_id`,
+      [business.businessId],
+    );
+    expect(approvals.map((a: Record<string, string>) => [a.email, a.action, a.result])).toEqual([
+      ['operator:ana.ops', 'merchant:create', 'succeeded'],
+      ['operator:ana.ops', 'merchant:approve', 'succeeded'],
+      ['operator:ana.ops', 'merchant:suspend', 'succeeded'],
+      ['operator:ana.ops', 'merchant:approve', 'succeeded'],
+    ]);
 
     const rotated = admin('credentials:rotate', '--merchant', String(merchant.merchantId), '--grace-minutes', '0');
     expect(rotated.status).toBe(0);
@@ -227,13 +240,13 @@ describe('operator commands (npm run admin)', () => {
       [business.businessId],
     );
     expect(audit.map((a: Record<string, string>) => [a.email, a.action, a.target])).toEqual([
-      ['operator', 'business:create', business.apiKey],
-      ['operator', 'merchant:create', merchant.apiKey],
-      ['operator', 'user:create', email],
-      ['operator', 'user:create', `shop-${email}`],
-      ['operator', 'user:reset-password', email],
-      ['operator', 'user:unlock', email],
-      ['operator', 'user:reset-mfa', email],
+      ['operator:ana.ops', 'business:create', business.apiKey],
+      ['operator:ana.ops', 'merchant:create', merchant.apiKey],
+      ['operator:ana.ops', 'user:create', email],
+      ['operator:ana.ops', 'user:create', `shop-${email}`],
+      ['operator:ana.ops', 'user:reset-password', email],
+      ['operator:ana.ops', 'user:unlock', email],
+      ['operator:ana.ops', 'user:reset-mfa', email],
     ]);
     expect(JSON.stringify(audit)).not.toContain(reset.json.password as string);
     // Eight commands, each a process of its own with scrypt at 128 MiB: a busy machine needs more than the default 30 s.

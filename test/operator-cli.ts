@@ -23,8 +23,13 @@ function cliEnvironment(): NodeJS.ProcessEnv {
     // The run's own folder: the audit head a command writes (contract §22) never lands in the project's .data.
     DATA_DIR: CLI_DATA_DIR,
     LOG_LEVEL: 'error',
+    // Who the operator is, in the audit entries of their commands (contract §27: `operator:<name>`).
+    OPERATOR_NAME: OPERATOR_NAME,
   };
 }
+
+/** The name the tests' operator commands run under. */
+export const OPERATOR_NAME = 'ana.ops';
 
 /** The operator CLI started and left running (a test that kills it mid-way). */
 export function adminProcess(...args: string[]): ChildProcess {

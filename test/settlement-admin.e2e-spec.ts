@@ -89,10 +89,10 @@ describe('operator commands for money after the collection', () => {
     expect(refused.stderr).toContain('--percentage must be 0 to 20');
     expect(admin('pricing:set', '--merchant', merchantId, '--country-processor', crypto.randomUUID(), '--percentage', '1').status).toBe(1);
     expect((await audit('pricing:set')).map((a: Json) => [a.email, a.result])).toEqual([
-      ['operator', 'succeeded'],
-      ['operator', 'succeeded'],
-      ['operator', 'refused'],
-      ['operator', 'refused'],
+      ['operator:ana.ops', 'succeeded'],
+      ['operator:ana.ops', 'succeeded'],
+      ['operator:ana.ops', 'refused'],
+      ['operator:ana.ops', 'refused'],
     ]);
   });
 
@@ -209,5 +209,14 @@ describe('operator commands for money after the collection', () => {
     expect(reconciled.json).toMatchObject({ merchantId, provider: 'MERCADO_PAGO', from: '2026-11-24', to: '2026-11-24', status: 'FAILED' });
     expect((await merchant.get(`/reconciliation-run/${reconciled.json.runId}`)).body.status).toBe('FAILED');
     expect(admin('reconcile', '--merchant', merchantId, '--from', '2026-11-25', '--to', '2026-11-24').status).toBe(1);
+    // Both are audited with the operator's name (contract §27): the reconciliation in its business's log.
+    expect((await audit('reconcile')).map((a: Json) => [a.email, a.target, a.result])).toEqual([
+      ['operator:ana.ops', merchantId, 'succeeded'],
+    ]);
+    const [settled] = await bed.dataSource.query(
+      `SELECT email, target, result, detail FROM dashboard_audit WHERE action = 'settlement:run' AND target = $1`,
+      [other.merchantId],
+    );
+    expect(settled).toMatchObject({ email: 'operator:ana.ops', result: 'succeeded', detail: { country: 'URY', date: '2026-11-25' } });
   });
 });

@@ -198,14 +198,10 @@ describe('version 2 required for money and secrets', () => {
 
   it("keeps version 1 for the reads of those routes and for the specification's own changes; PATCH /merchant takes version 2 only with account.settlementBank", async () => {
     const merchantId = bed.tenant.merchants[0].merchantId;
-    for (const path of [
-      `/merchant/${merchantId}/settlement-account`,
-      `/merchant/${merchantId}/balance`,
-      '/dispute',
-    ])
+    for (const path of [`/merchant/${merchantId}/settlement-account`, `/merchant/${merchantId}/balance`, '/dispute'])
       expect([path, (await v1('get', path)).status]).toEqual([path, 200]);
     const business = bed.tenant.business;
-    expect((await v1('patch', `/merchant/${merchantId}`, { name: 'Renamed by v1' }, business)).status).toBe(200);
+    expect((await v1('patch', `/merchant/${merchantId}`, { merchantName: 'Renamed by v1' }, business)).status).toBe(200);
     const settlementBank = { account: { settlementBank: { bankId: someId, accountNumber: '001234567', currency: 'UYU' } } };
     versionRequired(await v1('patch', `/merchant/${merchantId}`, settlementBank, business));
     expect((await v2('patch', `/merchant/${merchantId}`, settlementBank, business)).status).not.toBe(401);

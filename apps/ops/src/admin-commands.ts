@@ -22,6 +22,7 @@ import {
   ROLES,
 } from '@pcs/dashboard-identity';
 import * as path from 'node:path';
+import { operatorActor } from './operator-actor';
 import { resealEverySecret } from './reseal';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -76,7 +77,45 @@ async function credentialAudit(
     (await app.get<DataSource>(getDataSourceToken()).query('SELECT business_id FROM api_credential WHERE api_key = $1', [apiKey]))[0]
       ?.business_id;
   if (owner)
-    await dashboard(app).audit({ businessId: owner, userId: null, email: 'operator', action, target: apiKey, result: 'succeeded', detail });
+    await dashboard(app).audit({
+      businessId: owner,
+      userId: null,
+      email: operatorActor(),
+      action,
+      target: apiKey,
+      result: 'succeeded',
+      detail,
+    });
+}
+
+/** A merchant approved or suspended by the operator, in its business's audit log (contract §27), refused ones too. */
+async function merchantStatusChange(
+  app: INestApplicationContext,
+  action: 'merchant:approve' | 'merchant:suspend',
+  merchantId: MerchantId,
+  change: (merchantId: MerchantId) => ReturnType<MerchantService['approve']>,
+): Promise<object> {
+  const before = await app.get(MerchantService).findById(merchantId);
+  const record = (result: 'succeeded' | 'refused' | 'failed', detail: Record<string, unknown>) =>
+    before
+      ? dashboard(app).audit({
+          businessId: before.businessId,
+          userId: null,
+          email: operatorActor(),
+          action,
+          target: merchantId,
+          result,
+          detail,
+        })
+      : Promise.resolve();
+  try {
+    const merchant = await change(merchantId);
+    await record('succeeded', { status: merchant.status });
+    return merchantRepresentation({ merchant, credentials: null });
+  } catch (error) {
+    await record(error instanceof DomainError ? 'refused' : 'failed', { error: (error as Error).message.slice(0, 200) });
+    throw error;
+  }
 }
 
 /** A broken audit chain: the verdict is still the command's one JSON object, and it exits 1. */
@@ -103,7 +142,7 @@ async function operatorAudit(
   await dashboard(app).audit({
     businessId: user.businessId,
     userId: null,
-    email: 'operator',
+    email: operatorActor(),
     action,
     target: user.email,
     result: 'succeeded',
@@ -156,12 +195,12 @@ export const COMMANDS: Record<string, Command> = {
   'merchant:approve': {
     usage: 'merchant:approve --merchant <merchantId>',
     run: async (app, o) =>
-      merchantRepresentation({ merchant: await app.get(MerchantService).approve(asMerchantId(uuid(o, 'merchant'))), credentials: null }),
+      merchantStatusChange(app, 'merchant:approve', asMerchantId(uuid(o, 'merchant')), (id) => app.get(MerchantService).approve(id)),
   },
   'merchant:suspend': {
     usage: 'merchant:suspend --merchant <merchantId>',
     run: async (app, o) =>
-      merchantRepresentation({ merchant: await app.get(MerchantService).suspend(asMerchantId(uuid(o, 'merchant'))), credentials: null }),
+      merchantStatusChange(app, 'merchant:suspend', asMerchantId(uuid(o, 'merchant')), (id) => app.get(MerchantService).suspend(id)),
   },
   'credentials:rotate': {
     usage: 'credentials:rotate (--api-key <apiKey> | --business <businessId> | --merchant <merchantId>) [--grace-minutes <n>]',
@@ -263,7 +302,7 @@ export const COMMANDS: Record<string, Command> = {
         await dashboard(app).audit({
           businessId: business_id,
           userId: null,
-          email: 'operator',
+          email: operatorActor(),
           action: 'secrets:rotate-master-key',
           result: 'succeeded',
           detail: resealed,

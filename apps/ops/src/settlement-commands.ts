@@ -33,6 +33,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
 import { dashboard, Options, UsageError } from './admin-commands';
+import { operatorActor, PLATFORM_AUDIT_BUSINESS } from './operator-actor';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -71,7 +72,7 @@ async function audited<T>(
       ? identity.audit({
           businessId: entry.businessId,
           userId: null,
-          email: 'operator',
+          email: operatorActor(),
           action: entry.action,
           target: entry.target,
           result,
@@ -100,7 +101,7 @@ async function auditOperator(
   result: 'succeeded' | 'refused' | 'failed',
   detail: Record<string, unknown>,
 ): Promise<void> {
-  await dashboard(app).audit({ businessId, userId: null, email: 'operator', action, target, result, detail });
+  await dashboard(app).audit({ businessId, userId: null, email: operatorActor(), action, target, result, detail });
 }
 
 /**
@@ -344,7 +345,11 @@ export const SETTLEMENT_COMMANDS: Record<
       const to = text(o, 'to');
       if (!isLocalDate(from) || !isLocalDate(to) || from > to)
         throw new UsageError('--from and --to are dates (YYYY-MM-DD), --from not after --to');
-      return reconciliationRunRepresentation(await app.get(ReconciliationRunsService).run(merchantId, from, to));
+      return audited(
+        app,
+        { businessId: (await merchantOf(app, o)).businessId, action: 'reconcile', target: merchantId, detail: { from, to } },
+        async () => reconciliationRunRepresentation(await app.get(ReconciliationRunsService).run(merchantId, from, to)),
+      );
     },
   },
   'settlement:run': {
@@ -356,8 +361,22 @@ export const SETTLEMENT_COMMANDS: Record<
       // Today in the country, unless a date is given (a day the service was down for, say).
       const date = o.date === undefined ? localDateOf(new Date(), timeZone) : text(o, 'date');
       if (!isLocalDate(date)) throw new UsageError('--date must be a date (YYYY-MM-DD)');
-      const only = o.merchant === undefined ? undefined : [(await merchantOf(app, o)).merchantId];
-      return { country, date, ...(await app.get(SettlementDailyService).run(country, date, { merchantIds: only })) };
+      const merchant = o.merchant === undefined ? undefined : await merchantOf(app, o);
+      // A whole country's run touches many businesses: the platform's own audit log (contract §27).
+      return audited(
+        app,
+        {
+          businessId: merchant?.businessId ?? PLATFORM_AUDIT_BUSINESS,
+          action: 'settlement:run',
+          target: merchant?.merchantId ?? country,
+          detail: { country, date },
+        },
+        async () => ({
+          country,
+          date,
+          ...(await app.get(SettlementDailyService).run(country, date, { merchantIds: merchant ? [merchant.merchantId] : undefined })),
+        }),
+      );
     },
   },
 };

@@ -1,11 +1,12 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { BusinessesModule } from '@pcs/businesses';
 import { LoggerModule } from 'nestjs-pino';
 import * as os from 'node:os';
 import pino from 'pino';
 import pinoPretty from 'pino-pretty';
+import { ApiAuditInterceptor } from './api-audit.interceptor';
 import { ApiArea } from './error-body';
 import { ErrorFilter } from './error.filter';
 import { HealthController } from './health.controller';
@@ -61,9 +62,9 @@ function logStream(): pino.DestinationStream {
 }
 
 /**
- * What every API of this service shares: the signature guard, the error
- * filter, the validation pipe, request logging with credentials redacted,
- * and /health.
+ * What every API of this service shares: the signature guard, the audit of
+ * every change, the error filter, the validation pipe, request logging with
+ * credentials redacted, and /health.
  */
 @Global()
 @Module({})
@@ -110,6 +111,8 @@ export class HttpFoundationModule {
       providers: [
         RateLimits,
         { provide: APP_GUARD, useClass: SignatureGuard },
+        // Every change a verified credential asks for, audited (contract §27).
+        { provide: APP_INTERCEPTOR, useClass: ApiAuditInterceptor },
         { provide: APP_FILTER, useFactory: () => new ErrorFilter(options.area) },
         { provide: APP_PIPE, useClass: RequestValidationPipe },
         { provide: API_AREA, useValue: options.area },

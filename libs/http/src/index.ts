@@ -23,3 +23,4 @@ export * from './date-range';
 export * from './payer-page';
 export * from './csv-answer';
 export * from './signature-version.decorator';
+export * from './api-audit.interceptor';

@@ -1,0 +1,20 @@
+import * as os from 'node:os';
+
+/**
+ * Who ran an operator command, as its audit entries name them (contract
+ * §27): `operator:` and OPERATOR_NAME when set (a deployment's shared
+ * account names its person there), otherwise the OS user running it.
+ */
+export function operatorActor(env: NodeJS.ProcessEnv = process.env): string {
+  const named = (env.OPERATOR_NAME ?? '').trim();
+  if (named) return `operator:${named.slice(0, 100)}`;
+  try {
+    return `operator:${os.userInfo().username}`;
+  } catch {
+    // No passwd entry for this uid (a container's arbitrary user): its number.
+    return `operator:uid-${process.getuid?.() ?? 'unknown'}`;
+  }
+}
+
+/** The audit entries of operator actions on no one business (a country's settlement run): the platform's own log. */
+export const PLATFORM_AUDIT_BUSINESS = '00000000-0000-0000-0000-000000000000';

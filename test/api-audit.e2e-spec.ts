@@ -1,0 +1,131 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { auditKeyOf, DashboardIdentity } from '@pcs/dashboard-identity';
+import { clientFor, hmacHex } from '@pcs/testing';
+import request from 'supertest';
+import { startB2bApi } from './payins-app';
+import { Testbed, testbed } from './testbed';
+
+const BROU = 'dc53087a-2434-475e-bdcb-ea34a941e862';
+
+type Entry = {
+  email: string;
+  action: string;
+  target: string | null;
+  result: string;
+  detail: Record<string, unknown>;
+  address: string | null;
+};
+
+/**
+ * Every change made through the APIs is audited (contract §27, PCI DSS
+ * 10.2): each mutating request of a verified credential, succeeded or
+ * refused, with the credential's key as actor, the route and resource, the
+ * result; never a secret or a body. Reads are not; nor is a request whose
+ * signature was refused (no actor to name).
+ */
+describe('the audit of API changes', () => {
+  let bed: Testbed;
+  let b2b: NestExpressApplication;
+  beforeAll(async () => {
+    bed = await testbed({});
+    b2b = await startB2bApi();
+  });
+  afterAll(async () => {
+    await b2b.close();
+    await bed.close();
+  });
+
+  const entries = async (): Promise<Entry[]> =>
+    bed.dataSource.query(
+      `SELECT email, action, target, result, detail, address FROM dashboard_audit WHERE business_id = $1 ORDER BY audit_id`,
+      [bed.tenant.business.businessId],
+    );
+
+  it('records a change, a refused change and a money change with the credential as actor, and never a body or a secret', async () => {
+    const merchant = bed.tenant.merchants[0];
+    const before = (await entries()).length;
+    const created = await bed.merchant.post('/payer', { firstName: 'Audited', lastName: 'Payer', email: 'audited@example.uy' });
+    expect(created.status).toBe(200);
+    const refused = await bed.merchant.post('/payer', { firstName: null });
+    expect(refused.status).toBe(400);
+    const account = await bed.merchant.put(`/merchant/${merchant.merchantId}/settlement-account/UYU`, {
+      bankId: BROU,
+      accountNumber: '00123456700777',
+      accountType: 'SAVINGS',
+    });
+    expect(account.status).toBe(200);
+    // Reads, and requests whose signature is refused, are not entries.
+    expect((await bed.merchant.get(`/payer/${created.body.payerId as string}`)).status).toBe(200);
+    const forged = await request(bed.app.getHttpServer())
+      .post('/payer')
+      .set('api-key', merchant.apiKey)
+      .set('signature', 'f'.repeat(64))
+      .set('content-type', 'application/json')
+      .send({ firstName: 'Forged' });
+    expect(forged.status).toBe(401);
+
+    const added = (await entries()).slice(before);
+    expect(added).toHaveLength(3);
+    const actor = `api-key:${merchant.apiKey}`;
+    expect(added[0]).toMatchObject({
+      email: actor,
+      action: 'api:POST /payer',
+      target: created.body.payerId,
+      result: 'succeeded',
+      detail: { api: 'Payins', merchantId: merchant.merchantId, status: 200 },
+    });
+    expect(added[0].address).toMatch(/127\.0\.0\.1/);
+    expect(added[1]).toMatchObject({
+      email: actor,
+      action: 'api:POST /payer',
+      result: 'refused',
+      detail: { status: 400, errorId: 'Validation:INVALID_REQUEST' },
+    });
+    expect(added[2]).toMatchObject({
+      email: actor,
+      action: 'api:PUT /merchant/:merchantId/settlement-account/:currency',
+      // The resource the change answered with (the account), its route's parameters beside.
+      target: account.body.settlementAccountId,
+      result: 'succeeded',
+      detail: { params: { merchantId: merchant.merchantId, currency: 'UYU' }, status: 200 },
+    });
+    // No body: not the payer's name or email, not the account number; no secret.
+    const written = JSON.stringify(added);
+    for (const secret of ['Audited', 'audited@example.uy', '00123456700777', merchant.apiSecret]) expect(written).not.toContain(secret);
+  });
+
+  it('records the B2B API’s changes too, and the chain stays whole', async () => {
+    const merchant = bed.tenant.merchants[0];
+    const before = (await entries()).length;
+    const body = JSON.stringify({
+      countryCode: 'URY',
+      currency: 'UYU',
+      amount: 100,
+      externalReference: 'audited-b2b-1',
+      description: 'Audited',
+      redirectUrl: 'https://shop.example.uy/return',
+    });
+    const created = await request(b2b.getHttpServer())
+      .post('/payment-intent')
+      .set('api-key', merchant.apiKey)
+      .set('signature', hmacHex(merchant.apiSecret, body))
+      .set('content-type', 'application/json')
+      .send(body);
+    expect(created.status).toBe(200);
+    const [entry] = (await entries()).slice(before);
+    expect(entry).toMatchObject({ email: `api-key:${merchant.apiKey}`, action: 'api:POST /payment-intent', result: 'succeeded' });
+    expect(entry.detail).toMatchObject({ api: 'B2B', status: 200 });
+    // The business's own credential is an actor of its own.
+    const business = clientFor(bed.app, bed.tenant.business);
+    expect((await business.patch(`/merchant/${merchant.merchantId}`, { merchantName: 'Audited shop' })).status).toBe(200);
+    expect((await entries()).at(-1)).toMatchObject({
+      email: `api-key:${bed.tenant.business.apiKey}`,
+      action: 'api:PATCH /merchant/:merchantId',
+      detail: { merchantId: null, status: 200 },
+    });
+    const identity = new DashboardIdentity(bed.dataSource, null, {
+      auditKeys: [auditKeyOf(Buffer.from(process.env.TEST_SECRETS_MASTER_KEY!, 'base64'))],
+    });
+    expect(await identity.verifyAuditChain(null)).toMatchObject({ ok: true });
+  });
+});
