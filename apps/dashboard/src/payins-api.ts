@@ -57,11 +57,15 @@ function jsonOf<T>(data: T | string): T {
 /** The bound on each request to the payins API. */
 export const PAYINS_TIMEOUT_MS = 10_000;
 
+/** What the dashboard prefers of every answer (the payins API's `Prefer: secrets=omit`). */
+const OMIT_SECRETS = 'secrets=omit';
+
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The dashboard's only way to payments: the payins API over HTTP, with the
- * typed client, signed (version 2) with the business's credential. A
+ * typed client, signed (version 2) with the business's credential, every
+ * answer without secrets (`Prefer: secrets=omit`). A
  * merchant-scoped person's requests carry their merchant, and whatever belongs
  * to another merchant is "not found", exactly as the API answers another
  * tenant.
@@ -77,8 +81,13 @@ export class PayinsApi {
       baseUrl: settings.payinsApiUrl,
       apiKey: settings.apiKey,
       apiSecret: settings.apiSecret,
-      // Bounded: a payins API that does not answer is a 503 page after this, never a page that hangs.
-      fetch: (input, init) => send(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }),
+      // Bounded: a payins API that does not answer is a 503 page after this, never a page that hangs. Every request
+      // asks to be answered without secrets (contract §27): the dashboard never holds a merchant's apiSecret.
+      fetch: (input, init) => {
+        const request = new Request(input, init);
+        request.headers.set('prefer', OMIT_SECRETS);
+        return send(request, { signal: AbortSignal.timeout(timeoutMs) });
+      },
     });
   }
 

@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import pino from 'pino';
 import pinoPretty from 'pino-pretty';
 import { ApiAuditInterceptor } from './api-audit.interceptor';
+import { OmitSecretsInterceptor } from './omit-secrets.interceptor';
 import { ApiArea } from './error-body';
 import { ErrorFilter } from './error.filter';
 import { HealthController } from './health.controller';
@@ -113,6 +114,8 @@ export class HttpFoundationModule {
         { provide: APP_GUARD, useClass: SignatureGuard },
         // Every change a verified credential asks for, audited (contract §27).
         { provide: APP_INTERCEPTOR, useClass: ApiAuditInterceptor },
+        // `Prefer: secrets=omit`: answered without any apiSecret (the dashboard's requests, contract §27).
+        { provide: APP_INTERCEPTOR, useClass: OmitSecretsInterceptor },
         { provide: APP_FILTER, useFactory: () => new ErrorFilter(options.area) },
         { provide: APP_PIPE, useClass: RequestValidationPipe },
         { provide: API_AREA, useValue: options.area },

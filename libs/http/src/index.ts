@@ -24,3 +24,4 @@ export * from './payer-page';
 export * from './csv-answer';
 export * from './signature-version.decorator';
 export * from './api-audit.interceptor';
+export * from './omit-secrets.interceptor';
