@@ -1,5 +1,6 @@
 import { auditKeyOf, DashboardIdentity, readChainHead } from '@pcs/dashboard-identity';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import * as http from 'node:http';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -7,6 +8,8 @@ import * as path from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 
+import { Housekeeping } from '../apps/dashboard/src/housekeeping';
+import type { DashboardSettings } from '../apps/dashboard/src/settings';
 import { scratchDatabase } from './scratch-database';
 
 const CLI = path.join(__dirname, '..', 'dist', 'apps', 'ops', 'src', 'admin.js');
@@ -26,9 +29,38 @@ describe('the audit chain, broken on purpose and found', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcs-audit-'));
   const businessId = crypto.randomUUID();
 
-  const admin = (...args: string[]) => {
+  const admin = (...args: string[]) => adminWith({}, ...args);
+  /** The same, without blocking this process (the anchor's receiver answers from it). */
+  const adminAsync = (env: NodeJS.ProcessEnv, ...args: string[]) =>
+    new Promise<{ status: number | null; json: Record<string, unknown> }>((resolve) => {
+      const child = spawn(process.execPath, [CLI, ...args], {
+        env: {
+          ...process.env,
+          DATABASE_URL: url,
+          SECRETS_MASTER_KEY: masterKey.toString('base64'),
+          DATA_DIR: dataDir,
+          LOG_LEVEL: 'error',
+          ...env,
+        },
+      });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.on('close', (status) => {
+        const lines = stdout.split('\n').filter((l) => l.length > 0);
+        resolve({ status, json: lines.length === 1 ? (JSON.parse(lines[0]) as Record<string, unknown>) : {} });
+      });
+    });
+  const adminWith = (env: NodeJS.ProcessEnv, ...args: string[]) => {
     const result = spawnSync(process.execPath, [CLI, ...args], {
-      env: { ...process.env, DATABASE_URL: url, SECRETS_MASTER_KEY: masterKey.toString('base64'), DATA_DIR: dataDir, LOG_LEVEL: 'error' },
+      env: {
+        ...process.env,
+        DATABASE_URL: url,
+        SECRETS_MASTER_KEY: masterKey.toString('base64'),
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'error',
+        AUDIT_ANCHOR_URL: '',
+        ...env,
+      },
       encoding: 'utf8',
       timeout: 60_000,
     });
@@ -90,6 +122,67 @@ describe('the audit chain, broken on purpose and found', () => {
     // Another key (another master key) cannot vouch for the chain.
     const stranger = new DashboardIdentity(dataSource, null, { auditKeys: [auditKeyOf(crypto.randomBytes(32))] });
     expect((await stranger.verifyAuditChain(null)).ok).toBe(false);
+  }, 120_000);
+
+  it('sends the head off the host every round and at shutdown (AUDIT_ANCHOR_URL), and verifies against the newest anchor', async () => {
+    // A receiver that keeps what it is sent, as a write-once bucket's gateway would: POST keeps, GET answers the newest.
+    const kept: { sequence: number; hmac: string; at: string }[] = [];
+    const receiver = http.createServer((req, res) => {
+      if (req.method === 'POST') {
+        let body = '';
+        req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        req.on('end', () => {
+          kept.push(JSON.parse(body) as { sequence: number; hmac: string; at: string });
+          res.writeHead(201).end();
+        });
+        return;
+      }
+      const newest = [...kept].sort((a, b) => b.sequence - a.sequence)[0];
+      if (!newest) return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(newest));
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const anchorUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/audit-head`;
+    try {
+      const housekeeping = new Housekeeping(identity, { auditAnchorUrl: anchorUrl } as DashboardSettings);
+      await housekeeping.writeHead();
+      const head = (await identity.auditHead())!;
+      expect(kept).toEqual([{ sequence: head.sequence, hmac: head.hmac, at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/) }]);
+      // At shutdown too (the chain is the next test's, as it is: nothing is written here).
+      await housekeeping.onApplicationShutdown();
+      expect(kept.map((k) => k.sequence)).toEqual([head.sequence, head.sequence]);
+
+      const verified = admin('audit:verify', '--head', path.join(dataDir, 'none.json'));
+      expect(verified.json).toMatchObject({ ok: true, anchor: null });
+      const anchored = await adminAsync({ AUDIT_ANCHOR_URL: anchorUrl }, 'audit:verify', '--head', path.join(dataDir, 'none.json'));
+      expect(anchored.status).toBe(0);
+      expect(anchored.json).toMatchObject({ ok: true, anchor: { source: 'AUDIT_ANCHOR_URL', sequence: head.sequence, hmac: head.hmac } });
+
+      // The anchor saw entries the database no longer has (a tail removed after it was sent): found.
+      kept.push({ sequence: head.sequence + 6, hmac: 'a'.repeat(64), at: new Date().toISOString() });
+      const short = await adminAsync({ AUDIT_ANCHOR_URL: anchorUrl }, 'audit:verify', '--head', path.join(dataDir, 'none.json'));
+      expect(short.status).toBe(1);
+      expect(short.json).toMatchObject({ ok: false, firstBroken: { reason: expect.stringContaining(`says ${head.sequence + 6}`) } });
+      // A copy of what the anchor kept (one head per line): its newest is the one checked; one that disagrees is found.
+      const copy = path.join(dataDir, 'anchor.jsonl');
+      fs.writeFileSync(
+        copy,
+        kept
+          .slice(0, 2)
+          .map((k) => JSON.stringify(k))
+          .join('\n') + '\n',
+      );
+      expect(admin('audit:verify', '--head', path.join(dataDir, 'none.json'), '--anchor-file', copy).json).toMatchObject({ ok: true });
+      fs.writeFileSync(copy, JSON.stringify({ sequence: head.sequence, hmac: 'b'.repeat(64), at: '2026-11-27T00:00:00Z' }));
+      const differs = admin('audit:verify', '--head', path.join(dataDir, 'none.json'), '--anchor-file', copy);
+      expect(differs.json).toMatchObject({
+        ok: false,
+        firstBroken: { sequence: head.sequence, reason: expect.stringContaining('differs') },
+      });
+      expect(admin('audit:verify', '--anchor-file', path.join(dataDir, 'missing.jsonl')).status).toBe(1);
+    } finally {
+      receiver.close();
+    }
   }, 120_000);
 
   it('names the first entry changed, a removed tail (never overwriting the outside head), and a removed entry', async () => {

@@ -44,6 +44,7 @@ describe('deployment files', () => {
       'DASHBOARD_API_KEY',
       'DASHBOARD_API_SECRET',
       'DASHBOARD_IDLE_MINUTES',
+      'AUDIT_ANCHOR_URL',
     ];
     expect(shared.filter((name) => !SETTINGS.includes(name))).toEqual([]);
     expect(SETTINGS.filter((name) => !shared.includes(name) && !perService.includes(name))).toEqual([]);

@@ -74,13 +74,16 @@ describe('the master key, rotated', () => {
     const business = admin(old, 'business:create', '--name', 'Rotation business') as Json;
     const merchant = admin(old, 'merchant:create', '--business', business.businessId, '--name', 'Rotation shop', '--approve') as Json;
     let base = await startApi(old);
-    // Signed as a client signs (version 1: the HMAC of the body), over real HTTP to the API's process.
+    // Signed as a client signs (version 2: the HMAC of `<timestamp>.<body>`, which money and secrets require), over real
+    // HTTP to the API's process; each request a second of its own, so that none is taken for a replay.
+    let lastAt = 0;
     const signed = (credentials: Json) => {
       const send = (method: 'get' | 'post' | 'put', route: string, body?: unknown) => {
         const payload = body === undefined ? '{}' : JSON.stringify(body);
+        const at = (lastAt = Math.max(Math.floor(Date.now() / 1000), lastAt + 1));
         const call = request(base)
           [method](route)
-          .set({ 'api-key': credentials.apiKey, signature: hmacHex(credentials.apiSecret, payload) });
+          .set({ 'api-key': credentials.apiKey, timestamp: String(at), signature: hmacHex(credentials.apiSecret, `${at}.${payload}`) });
         return body === undefined ? call : call.set('content-type', 'application/json').send(payload);
       };
       return {

@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { DashboardIdentity } from '@pcs/dashboard-identity';
+import { DashboardIdentity, sendAnchor } from '@pcs/dashboard-identity';
 import { DashboardSettings } from './settings';
 
 const PURGE_EVERY_MS = 15 * 60_000;
@@ -9,7 +9,9 @@ const HEAD_EVERY_MS = 60_000;
  * Every 15 minutes, ended sessions and spent sign-in counters are deleted;
  * every minute, the audit chain's head is written outside the database (a
  * file under DATA_DIR, and the log), so that a removed tail is found by
- * `audit:verify` (contract §22). A failure waits for the next round.
+ * `audit:verify` (contract §22), and sent off the host to AUDIT_ANCHOR_URL
+ * when set (contract §27), at shutdown too. A failure waits for the next
+ * round.
  */
 @Injectable()
 export class Housekeeping implements OnModuleInit, OnApplicationShutdown {
@@ -26,26 +28,40 @@ export class Housekeeping implements OnModuleInit, OnApplicationShutdown {
     const warn = (what: string) => (error: unknown) =>
       this.logger.warn(`${what} failed: ${error instanceof Error ? error.message : String(error)}`);
     this.timers.push(setInterval(() => void this.identity.purgeExpired().catch(warn('purge')), PURGE_EVERY_MS).unref());
-    if (this.settings.auditHeadFile)
+    if (this.settings.auditHeadFile || this.settings.auditAnchorUrl)
       this.timers.push(setInterval(() => void this.writeHead().catch(warn('audit head')), HEAD_EVERY_MS).unref());
   }
 
-  /** The head as it is now, when it moved: to the file (only forward) and to the log; a log that disagrees with the file is an error. */
+  /**
+   * The head as it is now: to the file (only forward) and to the log when it
+   * moved, and to the anchor every round. A log that disagrees with the
+   * file is an error, and then nothing is sent: the anchor keeps the last
+   * head that was whole.
+   */
   async writeHead(): Promise<void> {
-    if (!this.settings.auditHeadFile) return;
-    const { head, agrees } = await this.identity.advanceChainHead(this.settings.auditHeadFile);
-    if (!agrees) {
-      this.logger.error(`the audit log differs from its head at ${head?.sequence}: run npm run admin -- audit:verify`);
-      return;
+    if (!this.settings.auditHeadFile && !this.settings.auditAnchorUrl) return;
+    let head: { sequence: number; hmac: string } | null;
+    if (this.settings.auditHeadFile) {
+      const advanced = await this.identity.advanceChainHead(this.settings.auditHeadFile);
+      if (!advanced.agrees) {
+        this.logger.error(`the audit log differs from its head at ${advanced.head?.sequence}: run npm run admin -- audit:verify`);
+        return;
+      }
+      head = advanced.head;
+    } else head = await this.identity.auditHead();
+    if (!head) return;
+    const line = `${head.sequence} ${head.hmac}`;
+    if (line !== this.lastHead) {
+      this.logger.log(`audit head ${line}`);
+      this.lastHead = line;
     }
-    const line = head ? `${head.sequence} ${head.hmac}` : '';
-    if (!head || line === this.lastHead) return;
-    this.logger.log(`audit head ${line}`);
-    this.lastHead = line;
+    if (this.settings.auditAnchorUrl) await sendAnchor(this.settings.auditAnchorUrl, head);
   }
 
   async onApplicationShutdown(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
-    await this.writeHead().catch(() => undefined);
+    await this.writeHead().catch((error: unknown) =>
+      this.logger.warn(`audit head at shutdown failed: ${error instanceof Error ? error.message : String(error)}`),
+    );
   }
 }

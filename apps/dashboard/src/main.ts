@@ -41,6 +41,7 @@ async function main(): Promise<void> {
       secretsMasterKeyPrevious: resolvePreviousMasterKey(env),
       idleMinutes: env.DASHBOARD_IDLE_MINUTES,
       auditHeadFile: path.join(env.dataDir, AUDIT_HEAD_FILE),
+      auditAnchorUrl: env.AUDIT_ANCHOR_URL,
     },
     env.LOG_LEVEL,
   );

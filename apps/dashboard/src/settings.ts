@@ -20,6 +20,8 @@ export abstract class DashboardSettings {
   abstract readonly secretsMasterKeyPrevious?: Buffer | null;
   /** Where the audit chain's head is written every minute, outside the database (DATA_DIR/audit-head.json); none in tests that do not ask. */
   abstract readonly auditHeadFile?: string;
+  /** AUDIT_ANCHOR_URL: where the head is also sent every minute and at shutdown, off the host (contract §27); none by default. */
+  abstract readonly auditAnchorUrl?: string;
   /** DASHBOARD_IDLE_MINUTES: 15 at most, and by default. */
   abstract readonly idleMinutes?: number;
 }

@@ -19,6 +19,9 @@ import {
   IdentityError,
   isRole,
   readChainHead,
+  Anchor,
+  readAnchor,
+  readAnchorFile,
   ROLES,
 } from '@pcs/dashboard-identity';
 import * as path from 'node:path';
@@ -273,7 +276,8 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'audit:verify': {
-    usage: 'audit:verify [--head <file>]   # default DATA_DIR/audit-head.json',
+    usage:
+      'audit:verify [--head <file>] [--anchor-file <file>]   # default DATA_DIR/audit-head.json, and the newest head at AUDIT_ANCHOR_URL when set',
     run: async (app, o, where) => {
       const file = typeof o.head === 'string' ? o.head : path.join(where.dataDir, AUDIT_HEAD_FILE);
       let outside: ChainHead | null;
@@ -282,9 +286,24 @@ export const COMMANDS: Record<string, Command> = {
       } catch (error) {
         throw new UsageError((error as Error).message);
       }
-      const verdict = await dashboard(app).verifyAuditChain(outside);
-      const result = { ...verdict, headFile: outside ? { file, ...outside } : null };
-      if (!verdict.ok) throw new AuditBroken(result);
+      // The newest head the anchor kept (contract §27): a file it was copied to, or the endpoint itself.
+      let anchor: Anchor | null = null;
+      const anchorUrl = process.env.AUDIT_ANCHOR_URL?.trim();
+      try {
+        if (typeof o['anchor-file'] === 'string') anchor = readAnchorFile(o['anchor-file']);
+        else if (anchorUrl) anchor = await readAnchor(anchorUrl);
+      } catch (error) {
+        throw new UsageError(`the audit anchor could not be read: ${(error as Error).message}`);
+      }
+      const identity = dashboard(app);
+      const verdict = await identity.verifyAuditChain(outside);
+      const anchored = verdict.ok && anchor ? await identity.verifyAuditChain(anchor) : verdict;
+      const result = {
+        ...anchored,
+        headFile: outside ? { file, ...outside } : null,
+        anchor: anchor ? { source: typeof o['anchor-file'] === 'string' ? o['anchor-file'] : 'AUDIT_ANCHOR_URL', ...anchor } : null,
+      };
+      if (!anchored.ok) throw new AuditBroken(result);
       return result;
     },
   },

@@ -58,6 +58,7 @@ async function main(argv: string[]): Promise<number> {
         to: { type: 'string' },
         date: { type: 'string' },
         head: { type: 'string' },
+        'anchor-file': { type: 'string' },
         batch: { type: 'string' },
         document: { type: 'string' },
         account: { type: 'string' },

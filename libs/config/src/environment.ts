@@ -118,6 +118,19 @@ export class Environment {
   @Matches(/^[A-Za-z0-9+/=_-]{43,}$/, { message: 'SECRETS_MASTER_KEY_PREVIOUS must be 32 random bytes in base64' })
   SECRETS_MASTER_KEY_PREVIOUS?: string;
 
+  /**
+   * Where the dashboard also sends the audit chain's head every minute and at
+   * shutdown (contract §27): an https endpoint that keeps what it receives;
+   * `audit:verify` reads the newest back from it. http only on loopback.
+   */
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  @Matches(/^(https:\/\/|http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\/)/, {
+    message: 'AUDIT_ANCHOR_URL must be https (http only on the loopback, for trying it locally)',
+  })
+  AUDIT_ANCHOR_URL?: string;
+
   /** When set, /metrics answers only `Authorization: Bearer <METRICS_TOKEN>` (contract §27); at least 32 characters. */
   @IsOptional()
   @Transform(emptyToUndefined)

@@ -11,3 +11,4 @@ export * from './second-factor';
 export * from './audit-chain';
 export * from './persistence/audit-log';
 export * from './persistence/admin-addresses';
+export * from './audit-anchor';

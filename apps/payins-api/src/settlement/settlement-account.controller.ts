@@ -58,7 +58,8 @@ export class SettlementAccountController {
   @ApiOkResponse({ type: SettlementAccountResponse })
   @ApiConflictResponse({
     type: ErrorResponse,
-    description: 'Payins:SETTLEMENT_ACCOUNT_MISSING (no account in that currency) or Payins:SETTLEMENT_ACCOUNT_ON_HOLD (it changed meanwhile)',
+    description:
+      'Payins:SETTLEMENT_ACCOUNT_MISSING (no account in that currency) or Payins:SETTLEMENT_ACCOUNT_ON_HOLD (it changed meanwhile)',
   })
   @ApiStandardErrors()
   async confirm(
