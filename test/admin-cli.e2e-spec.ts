@@ -166,6 +166,33 @@ describe('operator commands (npm run admin)', () => {
     expect(admin('credentials:require-timestamp', '--api-key', 'pk_nobody').status).toBe(1);
   });
 
+  it('disables, enables and re-roles a person (user:disable, user:enable, user:set-role), never the last enabled admin', async () => {
+    const business = admin('business:create', '--name', 'Staff business').json as { businessId: string };
+    const email = `staff-${crypto.randomUUID().slice(0, 8)}@example.uy`;
+    const boss = `boss-${email}`;
+    expect(admin('user:create', '--business', business.businessId, '--email', boss, '--role', 'admin').status).toBe(0);
+    expect(admin('user:create', '--business', business.businessId, '--email', email, '--role', 'operator').status).toBe(0);
+    expect(admin('user:disable', '--email', email).json).toMatchObject({ email, disabled: true });
+    expect(admin('user:enable', '--email', email).json).toMatchObject({ email, disabled: false });
+    expect(admin('user:set-role', '--email', email, '--role', 'viewer').json).toMatchObject({ email, role: 'viewer' });
+    expect(admin('user:set-role', '--email', email, '--role', 'owner').status).toBe(1);
+    const last = admin('user:disable', '--email', boss);
+    expect(last.status).toBe(1);
+    expect(last.stderr).toContain('last enabled admin');
+    expect(admin('user:set-role', '--email', boss, '--role', 'operator').status).toBe(1);
+    const audit = await bed.dataSource.query(
+      `SELECT email, action, result FROM dashboard_audit WHERE business_id = $1 AND action IN ('user:disable', 'user:enable', 'user:set-role') ORDER BY audit_id`,
+      [business.businessId],
+    );
+    expect(audit.map((a: Record<string, string>) => [a.email, a.action, a.result])).toEqual([
+      ['operator:ana.ops', 'user:disable', 'succeeded'],
+      ['operator:ana.ops', 'user:enable', 'succeeded'],
+      ['operator:ana.ops', 'user:set-role', 'succeeded'],
+      ['operator:ana.ops', 'user:disable', 'refused'],
+      ['operator:ana.ops', 'user:set-role', 'refused'],
+    ]);
+  }, 120_000);
+
   it('creates dashboard users (user:create) with a password shown once, scoped to a merchant of the business, and resets it', async () => {
     const business = admin('business:create', '--name', 'Dashboard business').json as { businessId: string; apiKey: string };
     const other = admin('business:create', '--name', 'Another business').json as { businessId: string };

@@ -144,6 +144,64 @@ describe('the dashboard: second factor, lockout, sessions, https', () => {
     expect(renewed.text).not.toContain(csrf);
   });
 
+  it('disables, enables and re-roles people from the team page; a disabled person’s cookie is a redirect; no admin resets another admin (contract §27)', async () => {
+    const admin = await readyPerson(identity, { businessId, role: 'admin' });
+    const otherAdmin = await readyPerson(identity, { businessId, role: 'admin' });
+    const operator = await readyPerson(identity, { businessId, role: 'operator' });
+    const operatorSession = await signInOverHttp(server(), operator);
+    expect((await request(server()).get('/payments').set('cookie', operatorSession.cookie)).status).toBe(200);
+    const { cookie, csrf } = await signInOverHttp(server(), admin);
+    const post = (path: string, form: Record<string, string> = {}) =>
+      request(server())
+        .post(path)
+        .set('cookie', cookie)
+        .type('form')
+        .send({ _csrf: csrf, ...form });
+
+    const disabled = await post(`/team/${operator.userId}/disable`);
+    expect(disabled.status).toBe(200);
+    expect(disabled.text).toContain(`${operator.email} quedó deshabilitado`);
+    expect(disabled.text).toMatch(new RegExp(`action="/team/${operator.userId}/enable"`));
+    // Their session ended at once: their old cookie is a redirect to sign-in, never an error; and they cannot sign in.
+    const stale = await request(server()).get('/payments').set('cookie', operatorSession.cookie);
+    expect([stale.status, stale.headers.location]).toEqual([303, '/sign-in?next=%2Fpayments']);
+    await expect(signInOverHttp(server(), operator)).rejects.toThrow('sign-in answered 401');
+    expect((await post(`/team/${operator.userId}/enable`)).text).toContain(`${operator.email} puede volver a ingresar`);
+    expect(
+      (
+        await request(server())
+          .get('/payments')
+          .set('cookie', (await signInOverHttp(server(), operator)).cookie)
+      ).status,
+    ).toBe(200);
+
+    const demoted = await post(`/team/${operator.userId}/role`, { role: 'viewer' });
+    expect(demoted.text).toContain(`${operator.email} ahora es viewer`);
+    expect((await post(`/team/${operator.userId}/role`, { role: 'owner' })).status).toBe(400);
+
+    // Another admin's password or second factor: the operator's command only; offered to no one here, refused if posted.
+    const page = await request(server()).get('/team').set('cookie', cookie);
+    expect(page.text).not.toContain(`action="/team/${otherAdmin.userId}/reset-password"`);
+    expect(page.text).toContain(`action="/team/${operator.userId}/reset-password"`);
+    for (const path of ['reset-password', 'reset-mfa']) {
+      const refused = await post(`/team/${otherAdmin.userId}/${path}`);
+      expect(refused.status).toBe(403);
+      expect(refused.text).toContain('los reinicia el operador');
+    }
+    const audit = await identity.auditLog(businessId, { limit: 50 });
+    expect(
+      audit
+        .filter((e) => e.email === admin.email && e.target === otherAdmin.email && e.result === 'refused')
+        .map((e) => e.action)
+        .sort(),
+    ).toEqual(['user:reset-mfa', 'user:reset-password']);
+    expect(audit.filter((e) => e.email === admin.email && e.target === operator.email).map((e) => e.action)).toEqual(
+      expect.arrayContaining(['user:disable', 'user:enable', 'user:set-role']),
+    );
+    // Themselves: not from the team page (their own account page), a 404.
+    expect((await post(`/team/${admin.userId}/disable`)).status).toBe(404);
+  }, 120_000);
+
   it('refuses a code used once already and takes a recovery code once, in a browser', async () => {
     const person = await readyPerson(identity, { businessId, role: 'viewer' });
     const page = await browserSignIn(person);

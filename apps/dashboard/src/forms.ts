@@ -127,6 +127,10 @@ export class TeamMemberForm extends Form {
   @Text(64) merchantId?: string;
 }
 
+export class RoleForm extends Form {
+  @Text(32) role?: string;
+}
+
 export class WebhookEndpointForm extends Form {
   @Text(4096) url?: string;
   @Text(2048) description?: string;

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import { DashboardIdentity, IdentityError, isRole } from '@pcs/dashboard-identity';
-import { FormPipe, TeamMemberForm } from './forms';
+import { DashboardIdentity, IdentityError, isRole, Role } from '@pcs/dashboard-identity';
+import { FormPipe, RoleForm, TeamMemberForm } from './forms';
 import type { Response } from 'express';
 import { teamPage } from './pages/areas';
 import { DASHBOARD_HEADERS } from './pages/layout';
@@ -81,12 +81,13 @@ export class TeamController {
     await this.render(request, response, fill(TEXTS[languageOf(request)].unlocked, { email: person.email }));
   }
 
-  /** Makes a person enrol a second factor again (a lost phone); their sessions end; audited. */
+  /** Makes a person enrol a second factor again (a lost phone); their sessions end; audited. Not another admin's (the operator's). */
   @Post(':id/reset-mfa')
   @HttpCode(200)
   @Requires('manage-users', 'user:reset-mfa')
   async resetMfa(@Req() request: DashboardRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
     const person = await this.member(request, id);
+    if (person.role === 'admin') return this.refuseAdminReset(request, response, 'user:reset-mfa', person.email);
     await this.identity.resetSecondFactor(person.userId);
     await this.identity.audit({ ...actorOf(request), action: 'user:reset-mfa', target: person.email, result: 'succeeded' });
     await this.render(request, response, fill(TEXTS[languageOf(request)].mfaReset, { email: person.email }));
@@ -107,6 +108,9 @@ export class TeamController {
   async reset(@Req() request: DashboardRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
     const { user } = request.dashboard!;
     if (user.merchantId || !UUID.test(id) || id === user.userId) throw new PageError(404, 'notFound');
+    // An admin resetting another admin could sign in as them (contract §27): that is the operator's audited command only.
+    const person = await this.member(request, id);
+    if (person.role === 'admin') return this.refuseAdminReset(request, response, 'user:reset-password', person.email);
     const reset = await this.identity.resetPasswordOf(user.businessId, id);
     if (!reset) throw new PageError(404, 'notFound');
     await this.identity.audit({
@@ -116,5 +120,72 @@ export class TeamController {
       result: 'succeeded',
     });
     await this.render(request, response, fill(TEXTS[languageOf(request)].passwordReset, { email: reset.email, password: reset.password }));
+  }
+
+  /** Disables a person (contract §27): their sessions end at once and they cannot sign in; never the last enabled admin. */
+  @Post(':id/disable')
+  @HttpCode(200)
+  @Requires('manage-users', 'user:disable')
+  async disable(@Req() request: DashboardRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
+    const person = await this.member(request, id);
+    await this.changeStanding(request, response, person, 'user:disable', { disabled: true }, TEXTS[languageOf(request)].personDisabled);
+  }
+
+  /** Enables a disabled person again (their failures cleared); they sign in with their own password and second factor. */
+  @Post(':id/enable')
+  @HttpCode(200)
+  @Requires('manage-users', 'user:enable')
+  async enable(@Req() request: DashboardRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
+    const { user } = request.dashboard!;
+    if (user.merchantId || !UUID.test(id) || id === user.userId) throw new PageError(404, 'notFound');
+    const person = await this.identity.anyMemberOf(user.businessId, id);
+    if (!person) throw new PageError(404, 'notFound');
+    await this.changeStanding(request, response, person, 'user:enable', { disabled: false }, TEXTS[languageOf(request)].personEnabled);
+  }
+
+  /** Gives a person another role, from their next request on; never demotes the last enabled admin. */
+  @Post(':id/role')
+  @HttpCode(200)
+  @Requires('manage-users', 'user:set-role')
+  async role(
+    @Req() request: DashboardRequest,
+    @Res() response: Response,
+    @Param('id') id: string,
+    @Body(FormPipe) body: RoleForm,
+  ): Promise<void> {
+    const person = await this.member(request, id);
+    if (!isRole(body.role)) throw new PageError(400, 'unreadable');
+    await this.changeStanding(request, response, person, 'user:set-role', { role: body.role }, TEXTS[languageOf(request)].roleChanged);
+  }
+
+  private async changeStanding(
+    request: DashboardRequest,
+    response: Response,
+    person: { userId: string; email: string; role: string },
+    action: string,
+    change: { disabled?: boolean; role?: Role },
+    done: string,
+  ): Promise<void> {
+    const t = TEXTS[languageOf(request)];
+    try {
+      await this.identity.changeStanding(person.userId, change);
+    } catch (error) {
+      if (!(error instanceof IdentityError)) throw error;
+      await this.identity.audit({
+        ...actorOf(request),
+        action,
+        target: person.email,
+        result: 'refused',
+        detail: { ...change, reason: error.message },
+      });
+      return this.render(request, response, undefined, t.lastAdmin, 409);
+    }
+    await this.identity.audit({ ...actorOf(request), action, target: person.email, result: 'succeeded', detail: { ...change } });
+    await this.render(request, response, fill(done, { email: person.email, role: change.role ?? person.role }));
+  }
+
+  private async refuseAdminReset(request: DashboardRequest, response: Response, action: string, email: string): Promise<void> {
+    await this.identity.audit({ ...actorOf(request), action, target: email, result: 'refused', detail: { reason: 'admin-on-admin' } });
+    await this.render(request, response, undefined, TEXTS[languageOf(request)].adminResetByOperator, 403);
   }
 }

@@ -19,6 +19,7 @@ import {
   IdentityError,
   isRole,
   readChainHead,
+  Role,
   Anchor,
   readAnchor,
   readAnchorFile,
@@ -119,6 +120,30 @@ async function merchantStatusChange(
     await record(error instanceof DomainError ? 'refused' : 'failed', { error: (error as Error).message.slice(0, 200) });
     throw error;
   }
+}
+
+/** A person disabled, enabled or given a role by the operator (contract §27), audited whether done or refused. */
+async function standing(
+  app: INestApplicationContext,
+  email: string,
+  action: 'user:disable' | 'user:enable' | 'user:set-role',
+  change: { disabled?: boolean; role?: Role },
+): Promise<object> {
+  const identity = dashboard(app);
+  const user = await identity.userByEmail(email, { disabledToo: true });
+  if (!user) throw new UsageError('no user has that email');
+  const audit = (result: 'succeeded' | 'refused', detail: Record<string, unknown>) =>
+    identity.audit({ businessId: user.businessId, userId: null, email: operatorActor(), action, target: user.email, result, detail });
+  try {
+    await identity.changeStanding(user.userId, change);
+  } catch (error) {
+    if (!(error instanceof IdentityError)) throw error;
+    await audit('refused', { ...change, reason: error.message });
+    throw new UsageError(error.message);
+  }
+  await audit('succeeded', { ...change });
+  const now = (await identity.anyMemberOf(user.businessId, user.userId))!;
+  return { userId: now.userId, email: now.email, role: now.role, disabled: change.disabled ?? null };
 }
 
 /** A broken audit chain: the verdict is still the command's one JSON object, and it exits 1. */
@@ -345,6 +370,22 @@ export const COMMANDS: Record<string, Command> = {
       await dashboard(app).resetSecondFactor(user.userId);
       await operatorAudit(app, user, 'user:reset-mfa');
       return { userId: user.userId, email: user.email, mfaReset: true };
+    },
+  },
+  'user:disable': {
+    usage: 'user:disable --email <email>   # their sessions end at once; never the last enabled admin of the business',
+    run: async (app, o) => standing(app, required(o, 'email'), 'user:disable', { disabled: true }),
+  },
+  'user:enable': {
+    usage: 'user:enable --email <email>',
+    run: async (app, o) => standing(app, required(o, 'email'), 'user:enable', { disabled: false }),
+  },
+  'user:set-role': {
+    usage: `user:set-role --email <email> --role ${ROLES.join('|')}   # never demotes the last enabled admin of the business`,
+    run: async (app, o) => {
+      const role = o.role;
+      if (!isRole(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+      return standing(app, required(o, 'email'), 'user:set-role', { role });
     },
   },
   'sandbox:dispute': {

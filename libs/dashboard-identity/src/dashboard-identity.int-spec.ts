@@ -239,6 +239,40 @@ describe('the dashboard identity on PostgreSQL', () => {
     ).toHaveLength(2);
   }, 120_000);
 
+  it('disables and enables a person and changes roles, never leaving a business without an enabled admin, even under a race (contract §27)', async () => {
+    const business = crypto.randomUUID();
+    const person = async (role: 'viewer' | 'operator' | 'admin') =>
+      identity.createUser({ businessId: business, merchantId: null, email: email(), role });
+    const [first, second, viewer] = [await person('admin'), await person('admin'), await person('viewer')];
+    const signedIn = await identity.signIn(viewer.email, viewer.password, address(), business);
+    if (signedIn.outcome !== 'next') throw new Error(signedIn.outcome);
+    await identity.changeStanding(viewer.userId, { disabled: true });
+    // Their session ends at once, and they cannot sign in.
+    expect(await identity.session(signedIn.token)).toBeNull();
+    expect(await identity.signIn(viewer.email, viewer.password, address(), business)).toEqual({ outcome: 'refused' });
+    expect((await identity.usersOf(business)).find((p) => p.userId === viewer.userId)?.disabledAt).toEqual(expect.any(Date));
+    await identity.changeStanding(viewer.userId, { disabled: false });
+    expect((await identity.signIn(viewer.email, viewer.password, address(), business)).outcome).toBe('next');
+    // Two admins disabling each other at once: one of them stays.
+    const raced = await Promise.allSettled([
+      identity.changeStanding(first.userId, { disabled: true }),
+      identity.changeStanding(second.userId, { disabled: true }),
+    ]);
+    expect(raced.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(raced.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([
+      expect.stringContaining('last enabled admin'),
+    ]);
+    const last = raced[0].status === 'fulfilled' ? second : first;
+    // The last one can be neither disabled nor demoted; once another admin is made, they can.
+    await expect(identity.changeStanding(last.userId, { disabled: true })).rejects.toThrow('last enabled admin');
+    await expect(identity.changeStanding(last.userId, { role: 'operator' })).rejects.toThrow('last enabled admin');
+    await identity.changeStanding(viewer.userId, { role: 'admin' });
+    await identity.changeStanding(last.userId, { role: 'operator' });
+    expect((await identity.usersOf(business)).filter((p) => p.role === 'admin' && !p.disabledAt).map((p) => p.userId)).toEqual([
+      viewer.userId,
+    ]);
+  }, 120_000);
+
   it('holds passwords to the policy: 12+ characters, letters and digits, not common, not one of the last four; a change ends other sessions', async () => {
     expect(commonPasswordCount()).toBeGreaterThanOrEqual(10_000);
     expect(passwordProblem('short1', 'a@b.uy')).toBe('too-short');

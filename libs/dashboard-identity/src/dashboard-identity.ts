@@ -14,7 +14,7 @@ import { ChainHead, ChainVerdict } from './audit-chain';
 import { AuditEntry, AuditLog, AuditRecord } from './persistence/audit-log';
 import { PASSWORD_HISTORY, PasswordProblem, passwordProblem } from './password-policy';
 import { enrolmentOf, newRecoveryCodes, newTotpSecret, recoveryCodeHash, SecretSealer, totpStepOf } from './second-factor';
-import { Role } from './roles';
+import { isRole, Role, ROLES } from './roles';
 import {
   CodeResult,
   DashboardSession,
@@ -147,9 +147,29 @@ export class DashboardIdentity {
     return member ? this.resetPassword(member.email) : null;
   }
 
-  async userByEmail(email: string): Promise<DashboardUser | null> {
+  async userByEmail(email: string, options: { disabledToo?: boolean } = {}): Promise<DashboardUser | null> {
     if (email.includes('\u0000')) return null;
-    return this.people.byEmail(email.trim());
+    return this.people.byEmail(email.trim(), options);
+  }
+
+  /** A person of the business, disabled ones too (the team page's enable). */
+  async anyMemberOf(businessId: string, userId: string): Promise<DashboardUser | null> {
+    if (!/^[0-9a-f-]{36}$/i.test(userId)) return null;
+    return this.people.member(businessId, userId, { disabledToo: true });
+  }
+
+  /**
+   * The staff lifecycle (contract §27, PCI DSS 8.2.5/8.2.6): a person
+   * disabled (their sessions end at once; they cannot sign in) or enabled
+   * again, or given another role. The last enabled admin of the whole
+   * business is never disabled or demoted: an IdentityError says so.
+   */
+  async changeStanding(userId: string, change: { disabled?: boolean; role?: Role }): Promise<void> {
+    if (change.role !== undefined && !isRole(change.role)) throw new IdentityError(`the role must be one of ${ROLES.join(', ')}`);
+    const outcome = await this.people.changeStanding(userId, change);
+    if (outcome === 'unknown') throw new IdentityError('no user has that id');
+    if (outcome === 'last-admin')
+      throw new IdentityError('the last enabled admin of the business cannot be disabled or lose the admin role: make another admin first');
   }
 
   /** `user:unlock` and the team page: the person may sign in again at once. */

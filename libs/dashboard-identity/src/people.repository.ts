@@ -1,3 +1,4 @@
+import type { Role } from './roles';
 import type { DashboardUser, SessionStage, TeamMember } from './domain/people';
 
 /** A person as the password step reads them. */
@@ -30,8 +31,16 @@ export abstract class PeopleRepository {
   abstract resetPassword(email: string, passwordHash: string): Promise<DashboardUser | null>;
   /** The live people of a business, by email (at most 500), with their lock and second factor. */
   abstract team(businessId: string): Promise<TeamMember[]>;
-  abstract member(businessId: string, userId: string): Promise<DashboardUser | null>;
-  abstract byEmail(email: string): Promise<DashboardUser | null>;
+  /** A person of the business (`disabledToo`: a disabled one too). */
+  abstract member(businessId: string, userId: string, options?: { disabledToo?: boolean }): Promise<DashboardUser | null>;
+  abstract byEmail(email: string, options?: { disabledToo?: boolean }): Promise<DashboardUser | null>;
+  /**
+   * Disables or enables a person, or changes their role (contract §27), under
+   * the lock of the business's admins: never the last enabled admin of the
+   * whole business disabled or demoted ('last-admin'). A disabled person's
+   * sessions end in the same transaction; enabling clears their failures.
+   */
+  abstract changeStanding(userId: string, change: StandingChange): Promise<'changed' | 'last-admin' | 'unknown'>;
   /** The live person of `businessId` with that email, as the password step needs them. */
   abstract forSignIn(email: string, businessId: string): Promise<SignInRecord | null>;
   abstract unlock(userId: string): Promise<void>;
@@ -96,4 +105,10 @@ export abstract class PeopleRepository {
   abstract endSession(tokenHash: string): Promise<void>;
   /** Removes ended sessions and sign-in counters whose window is over. */
   abstract purgeExpired(): Promise<void>;
+}
+
+/** What `changeStanding` changes: whether the person is disabled, and their role. */
+export interface StandingChange {
+  readonly disabled?: boolean;
+  readonly role?: Role;
 }

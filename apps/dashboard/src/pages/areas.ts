@@ -255,19 +255,28 @@ export function teamPage(
   const names = new Map(frame.merchants.map((m) => [m.merchantId, m.merchantName]));
   const action = (p: TeamMember, path: string, label: string) =>
     `<form method="post" action="/team/${html(p.userId)}/${path}" style="display:inline">${csrfField(frame.csrfToken)}<button class="button secondary" type="submit" data-action="${path}">${label}</button></form>`;
+  // Another admin's password and second factor are the operator's to reset (contract §27): not offered here.
+  const resets = (p: TeamMember) =>
+    p.role === 'admin' ? '' : `${action(p, 'reset-password', t.resetPassword)}${p.mfaEnrolled ? action(p, 'reset-mfa', t.resetMfa) : ''}`;
+  const roleForm = (p: TeamMember) =>
+    `<form method="post" action="/team/${html(p.userId)}/role" style="display:inline">${csrfField(frame.csrfToken)}<label class="sr-only" for="role-${html(p.userId)}">${t.role}</label><select id="role-${html(p.userId)}" name="role">${ROLES.map(
+      (role: Role) => `<option${role === p.role ? ' selected' : ''}>${role}</option>`,
+    ).join('')}</select> <button class="button secondary" type="submit" data-action="role">${t.changeRole}</button></form>`;
   const rows = frame.people.map((p) => [
     html(p.email),
     html(p.role),
     html(p.merchantId ? (names.get(p.merchantId) ?? p.merchantId) : t.wholeBusiness),
     p.mfaEnrolled ? t.enrolled : t.notEnrolled,
-    p.lockedUntil
-      ? `<span class="status refused" data-locked="true">${t.locked} ${dateTime(p.lockedUntil.toISOString(), language)}</span>`
-      : '—',
+    p.disabledAt
+      ? `<span class="status refused" data-disabled="true">${fill(t.disabledSince, { when: dateTime(p.disabledAt.toISOString(), language) })}</span>`
+      : p.lockedUntil
+        ? `<span class="status refused" data-locked="true">${t.locked} ${dateTime(p.lockedUntil.toISOString(), language)}</span>`
+        : '—',
     p.userId === frame.user.userId
       ? ''
-      : `<div class="actions" style="margin:0">${action(p, 'reset-password', t.resetPassword)}${p.mfaEnrolled ? action(p, 'reset-mfa', t.resetMfa) : ''}${
-          p.lockedUntil ? action(p, 'unlock', t.unlock) : ''
-        }</div>`,
+      : p.disabledAt
+        ? `<div class="actions" style="margin:0">${action(p, 'enable', t.enablePerson)}</div>`
+        : `<div class="actions" style="margin:0">${resets(p)}${p.lockedUntil ? action(p, 'unlock', t.unlock) : ''}${action(p, 'disable', t.disablePerson)}${roleForm(p)}</div>`,
   ]);
   const roleOptions = ROLES.map((role: Role) => `<option${role === 'viewer' ? ' selected' : ''}>${role}</option>`).join('');
   return page(

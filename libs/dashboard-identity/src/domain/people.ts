@@ -50,6 +50,8 @@ export interface TeamMember extends DashboardUser {
   readonly createdAt: Date;
   readonly lockedUntil: Date | null;
   readonly mfaEnrolled: boolean;
+  /** When the person was disabled (contract §27), or null. */
+  readonly disabledAt: Date | null;
 }
 
 /** PCI DSS 8.2.8: a session ends after at most 15 idle minutes (DASHBOARD_IDLE_MINUTES may say less) … */

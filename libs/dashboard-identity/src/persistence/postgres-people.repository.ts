@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import type { Role } from '../roles';
 import type { DashboardUser, SessionStage, TeamMember } from '../domain/people';
-import { PeopleRepository, SessionRecord, SignInRecord } from '../people.repository';
+import { PeopleRepository, SessionRecord, SignInRecord, StandingChange } from '../people.repository';
 
 const USER_COLUMNS = 'u.user_id, u.business_id, u.merchant_id, u.email, u.role';
 
@@ -55,30 +55,64 @@ export class PostgresPeopleRepository extends PeopleRepository {
   async team(businessId: string): Promise<TeamMember[]> {
     const rows = await this.dataSource.query(
       `SELECT ${USER_COLUMNS}, u.created_at, CASE WHEN u.locked_until > now() THEN u.locked_until END AS locked_until,
-              u.mfa_enrolled_at IS NOT NULL AS mfa_enrolled
-         FROM dashboard_user u WHERE u.business_id = $1 AND u.disabled_at IS NULL ORDER BY lower(u.email) LIMIT 500`,
+              u.mfa_enrolled_at IS NOT NULL AS mfa_enrolled, u.disabled_at
+         FROM dashboard_user u WHERE u.business_id = $1 ORDER BY u.disabled_at IS NOT NULL, lower(u.email) LIMIT 500`,
       [businessId],
     );
-    return rows.map((row: Record<string, string> & { created_at: Date; locked_until: Date | null; mfa_enrolled: boolean }) => ({
-      ...toUser(row),
-      createdAt: row.created_at,
-      lockedUntil: row.locked_until,
-      mfaEnrolled: row.mfa_enrolled,
-    }));
+    return rows.map(
+      (row: Record<string, string> & { created_at: Date; locked_until: Date | null; mfa_enrolled: boolean; disabled_at: Date | null }) => ({
+        ...toUser(row),
+        createdAt: row.created_at,
+        lockedUntil: row.locked_until,
+        mfaEnrolled: row.mfa_enrolled,
+        disabledAt: row.disabled_at,
+      }),
+    );
   }
 
-  async member(businessId: string, userId: string): Promise<DashboardUser | null> {
+  async member(businessId: string, userId: string, options: { disabledToo?: boolean } = {}): Promise<DashboardUser | null> {
     const rows = await this.dataSource.query(
-      `SELECT ${USER_COLUMNS} FROM dashboard_user u WHERE u.user_id = $1 AND u.business_id = $2 AND u.disabled_at IS NULL`,
-      [userId, businessId],
+      `SELECT ${USER_COLUMNS} FROM dashboard_user u WHERE u.user_id = $1 AND u.business_id = $2 AND ($3 OR u.disabled_at IS NULL)`,
+      [userId, businessId, options.disabledToo === true],
     );
     return rows.length ? toUser(rows[0]) : null;
   }
 
-  async byEmail(email: string): Promise<DashboardUser | null> {
+  async changeStanding(userId: string, change: StandingChange): Promise<'changed' | 'last-admin' | 'unknown'> {
+    return this.dataSource.transaction(async (manager) => {
+      const [person] = await manager.query(
+        `SELECT business_id, merchant_id, role, disabled_at IS NOT NULL AS disabled FROM dashboard_user WHERE user_id = $1 FOR UPDATE`,
+        [userId],
+      );
+      if (!person) return 'unknown';
+      // The business's enabled admins of the whole business, locked: two admins disabling each other at once leave one.
+      const admins: { user_id: string }[] = await manager.query(
+        `SELECT user_id FROM dashboard_user WHERE business_id = $1 AND role = 'admin' AND merchant_id IS NULL AND disabled_at IS NULL
+          ORDER BY user_id FOR UPDATE`,
+        [person.business_id],
+      );
+      const isAdminNow = admins.some((a) => a.user_id === userId);
+      const staysAdmin = !(change.disabled === true) && (change.role ?? person.role) === 'admin' && !person.disabled;
+      if (isAdminNow && !staysAdmin && admins.length === 1) return 'last-admin';
+      await manager.query(
+        `UPDATE dashboard_user
+            SET disabled_at = CASE WHEN $2::boolean IS NULL THEN disabled_at WHEN $2 THEN coalesce(disabled_at, now()) ELSE NULL END,
+                role = coalesce($3, role),
+                failed_attempts = CASE WHEN $2 = false THEN 0 ELSE failed_attempts END,
+                locked_until = CASE WHEN $2 = false THEN NULL ELSE locked_until END
+          WHERE user_id = $1`,
+        [userId, change.disabled ?? null, change.role ?? null],
+      );
+      // A disabled person's sessions end at once (contract §27); a new role applies to the next request (sessions read it).
+      if (change.disabled === true) await manager.query('DELETE FROM dashboard_session WHERE user_id = $1', [userId]);
+      return 'changed';
+    });
+  }
+
+  async byEmail(email: string, options: { disabledToo?: boolean } = {}): Promise<DashboardUser | null> {
     const rows = await this.dataSource.query(
-      `SELECT ${USER_COLUMNS} FROM dashboard_user u WHERE lower(u.email) = lower($1) AND u.disabled_at IS NULL`,
-      [email],
+      `SELECT ${USER_COLUMNS} FROM dashboard_user u WHERE lower(u.email) = lower($1) AND ($2 OR u.disabled_at IS NULL)`,
+      [email, options.disabledToo === true],
     );
     return rows.length ? toUser(rows[0]) : null;
   }
