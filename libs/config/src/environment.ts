@@ -134,7 +134,9 @@ export class Environment {
   /** When set, /metrics answers only `Authorization: Bearer <METRICS_TOKEN>` (contract §27); at least 32 characters. */
   @IsOptional()
   @Transform(emptyToUndefined)
-  @Matches(/^[\x21-\x7e]{32,256}$/, { message: 'METRICS_TOKEN must be 32 to 256 printable characters without spaces (openssl rand -hex 32)' })
+  @Matches(/^[\x21-\x7e]{32,256}$/, {
+    message: 'METRICS_TOKEN must be 32 to 256 printable characters without spaces (openssl rand -hex 32)',
+  })
   METRICS_TOKEN?: string;
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])

@@ -259,7 +259,7 @@ describe('the dashboard identity on PostgreSQL', () => {
       identity.changeStanding(second.userId, { disabled: true }),
     ]);
     expect(raced.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    expect(raced.filter((r) => r.status === 'rejected').map((r) => String((r).reason))).toEqual([
+    expect(raced.filter((r) => r.status === 'rejected').map((r) => String(r.reason))).toEqual([
       expect.stringContaining('last enabled admin'),
     ]);
     const last = raced[0].status === 'fulfilled' ? second : first;
