@@ -28,10 +28,12 @@ async function main(): Promise<void> {
   if (!apiKey || !apiSecret)
     throw new Error('set DASHBOARD_API_KEY and DASHBOARD_API_SECRET: the credential of the business the dashboard serves');
   const database = await resolveDatabase(env, log);
-  await requireOwnTables(database.url);
+  // The runtime role of the embedded default, like the APIs (contract §27).
+  const databaseUrl = database.runtimeUrl ?? database.url;
+  await requireOwnTables(databaseUrl);
   const app = await createDashboard(
     {
-      databaseUrl: database.url,
+      databaseUrl,
       sessionDatabaseUrl: env.DATABASE_DIRECT_URL,
       payinsApiUrl: (env.PAYINS_API_URL ?? `http://localhost:${env.PAYINS_API_PORT}`).replace(/\/+$/, ''),
       apiKey,

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { loadDotEnv, loadEnvironment } from '@pcs/config';
-import { migrateDatabase, resolveDatabase } from '@pcs/database';
+import { migrateDatabase, migrationTarget, resolveDatabase } from '@pcs/database';
 
 const log = (line: string) => process.stderr.write(`[migrate] ${line}\n`);
 
@@ -10,7 +10,8 @@ async function main(): Promise<void> {
   const env = loadEnvironment();
   const database = await resolveDatabase(env, log);
   try {
-    const applied = await migrateDatabase(database.url, log);
+    const target = migrationTarget(env, database);
+    const applied = await migrateDatabase(target.url, log, { runtimeRole: target.runtimeRole });
     log(applied.length ? `applied ${applied.length} migration(s)` : 'the database is up to date');
   } finally {
     await database.stop();

@@ -42,7 +42,8 @@ async function main(): Promise<void> {
 
   const childEnv = {
     ...process.env,
-    DATABASE_URL: runtime.database.url,
+    // The runtime role (contract §27): the launcher migrated as the owner, the processes never act as it.
+    DATABASE_URL: runtime.database.runtimeUrl ?? runtime.database.url,
     SECRETS_MASTER_KEY: resolveSecretsMasterKey(env).toString('base64'),
     // The APIs see DATABASE_URL (the launcher's embedded server) yet keep the embedded default's .eml folder.
     ...(mailDirectoryFor(env) ? { MAIL_DIRECTORY: mailDirectoryFor(env) as string } : {}),

@@ -39,6 +39,19 @@ export class Environment {
   DATABASE_DIRECT_URL?: string;
 
   /**
+   * The role that owns the tables (contract §27): migrations, the job
+   * queue's schema and the runtime role's grants run as it, directly (no
+   * pooler). DATABASE_URL is then the runtime role, which cannot alter
+   * tables, disable triggers, truncate, or change audit entries. Unset: the
+   * one role of DATABASE_URL does both (as before); the embedded default
+   * always uses two.
+   */
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_MIGRATION_URL must be a postgres:// URL' })
+  DATABASE_MIGRATION_URL?: string;
+
+  /**
    * A streaming read replica of DATABASE_URL's database: the ledger, balance
    * transactions and the reports built from them are read there while it is
    * within DATABASE_REPLICA_MAX_LAG_SECONDS of the primary (docs/scale-out.md).

@@ -15,8 +15,14 @@ import * as path from 'node:path';
 import { Client } from 'pg';
 
 export interface RunningDatabase {
-  /** postgres:// URL of the server's `postgres` database. */
+  /** postgres:// URL of the service's database, as the role that owns its tables (migrations run as it). */
   readonly url: string;
+  /**
+   * The same database as the role the services connect as, when it is
+   * another (contract §27): the embedded default's `pcs_runtime`, which owns
+   * nothing and gets only its rows.
+   */
+  readonly runtimeUrl?: string;
   /** Stops the server if this process started it; no-op otherwise. */
   stop(): Promise<void>;
   /**
@@ -40,7 +46,12 @@ export interface EmbeddedOptions {
 
 interface EmbeddedSettings {
   password: string;
+  /** The runtime role's password (contract §27); made on first use by a data directory that had none. */
+  runtimePassword?: string;
 }
+
+/** The embedded default's runtime role: the services' connections; the superuser owns the tables and migrates. */
+export const EMBEDDED_RUNTIME_ROLE = 'pcs_runtime';
 
 const DATABASE_NAME = 'payments';
 
@@ -64,6 +75,7 @@ export async function openEmbeddedPostgres(
     log(`using the embedded PostgreSQL already running on port ${runningPort}`);
     return {
       url: urlFor(settings.password, runningPort, DATABASE_NAME),
+      runtimeUrl: runtimeUrlFor(settings, runningPort),
       port: runningPort,
       pid: null,
       stop: async () => {},
@@ -79,16 +91,17 @@ export async function openEmbeddedPostgres(
     await initialise(binaries, clusterDir, settings.password, owner);
   }
   const server = await startServer(binaries, clusterDir, port, owner, log);
-  await ensureDatabase(urlFor(settings.password, port, 'postgres'));
+  await ensureDatabase(urlFor(settings.password, port, 'postgres'), settings);
   log(`embedded PostgreSQL listening on 127.0.0.1:${port}`);
-  return startedServer(server, urlFor(settings.password, port, DATABASE_NAME), port);
+  return startedServer(server, urlFor(settings.password, port, DATABASE_NAME), port, runtimeUrlFor(settings, port));
 }
 
 /** A server this process started, as its callers hold it: stopped once, and its unasked-for exit told. */
-function startedServer(server: ChildProcess, url: string, port: number): EmbeddedDatabase {
+function startedServer(server: ChildProcess, url: string, port: number, runtimeUrl?: string): EmbeddedDatabase {
   let stopped = false;
   return {
     url,
+    ...(runtimeUrl ? { runtimeUrl } : {}),
     port,
     pid: server.pid ?? null,
     stop: async () => {
@@ -380,21 +393,37 @@ function urlFor(password: string, port: number, database: string): string {
   return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 }
 
-async function ensureDatabase(serverUrl: string): Promise<void> {
+async function ensureDatabase(serverUrl: string, settings: EmbeddedSettings): Promise<void> {
   const client = new Client({ connectionString: serverUrl });
   await client.connect();
   try {
     const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE_NAME]);
     if (exists.rowCount === 0) await client.query(`CREATE DATABASE ${DATABASE_NAME}`);
+    // The runtime role (contract §27): a login of its own, owning nothing; its grants come with the migrations.
+    const role = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [EMBEDDED_RUNTIME_ROLE]);
+    const password = client.escapeLiteral(settings.runtimePassword!);
+    await client.query(
+      role.rowCount === 0
+        ? `CREATE ROLE ${EMBEDDED_RUNTIME_ROLE} LOGIN PASSWORD ${password}`
+        : `ALTER ROLE ${EMBEDDED_RUNTIME_ROLE} LOGIN PASSWORD ${password}`,
+    );
   } finally {
     await client.end();
   }
 }
 
+function runtimeUrlFor(settings: EmbeddedSettings, port: number): string {
+  return `postgres://${EMBEDDED_RUNTIME_ROLE}:${encodeURIComponent(settings.runtimePassword!)}@127.0.0.1:${port}/${DATABASE_NAME}`;
+}
+
 function readOrCreateSettings(dataDir: string): EmbeddedSettings {
   const file = path.join(dataDir, 'embedded-postgres.json');
-  if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8')) as EmbeddedSettings;
-  const settings: EmbeddedSettings = { password: crypto.randomBytes(18).toString('base64url') };
+  const kept = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as EmbeddedSettings) : null;
+  if (kept?.runtimePassword) return kept;
+  const settings: EmbeddedSettings = {
+    password: kept?.password ?? crypto.randomBytes(18).toString('base64url'),
+    runtimePassword: crypto.randomBytes(18).toString('base64url'),
+  };
   fs.writeFileSync(file, JSON.stringify(settings), { mode: 0o600 });
   return settings;
 }

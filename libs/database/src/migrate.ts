@@ -1,6 +1,6 @@
 import './pg-boss-timers';
 import PgBoss from 'pg-boss';
-import { DataSource } from 'typeorm';
+import { DataSource, QueryRunner } from 'typeorm';
 import { CONNECT_TIMEOUT_MS, resilientClientClass } from './database-unavailable';
 import { MIGRATIONS } from './migrations';
 
@@ -23,7 +23,7 @@ async function migrateJobQueue(url: string): Promise<void> {
 export async function migrateDatabase(
   url: string,
   log: (line: string) => void = () => {},
-  options: { before?: string } = {},
+  options: { before?: string; runtimeRole?: string | null } = {},
 ): Promise<string[]> {
   // `before`: only the migrations older than that one (a test of what a migration does to the data it finds).
   const until = options.before ? MIGRATIONS.findIndex((migration) => migration.name === options.before) : -1;
@@ -45,10 +45,45 @@ export async function migrateDatabase(
     const applied = await dataSource.runMigrations({ transaction: 'each' });
     for (const migration of applied) log(`applied migration ${migration.name}`);
     await migrateJobQueue(url);
+    if (options.runtimeRole) await grantRuntimeRole(lock, options.runtimeRole);
     return applied.map((m) => m.name);
   } finally {
     await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
     await lock.release();
     await dataSource.destroy();
   }
+}
+
+/**
+ * Least privilege in the database (contract §27, PCI DSS 7.2): the role the
+ * services connect as is not the tables' owner, and gets only what they do
+ * with the data: reading and writing rows of the service's tables and the
+ * job queue's, and its sequences. It cannot alter or drop a table, disable a
+ * trigger, truncate, create anything, or change or delete an audit entry
+ * (the audit table takes its INSERT and SELECT only) or a migration's
+ * record. The job queue creates a table per new queue (pg-boss 10): its
+ * `create_queue` runs with the owner's rights (SECURITY DEFINER, its search
+ * path pinned), and what it creates is granted the same way by default
+ * privileges. Run by the owner after every migration (new tables included);
+ * idempotent.
+ */
+export async function grantRuntimeRole(owner: QueryRunner, role: string): Promise<void> {
+  if (!/^[a-z_][a-z0-9_$]{0,62}$/i.test(role)) throw new Error(`not a role name: ${role}`);
+  const [{ me }] = (await owner.query('SELECT current_user AS me')) as { me: string }[];
+  if (me === role) throw new Error('the runtime role must not be the role that owns the tables (DATABASE_MIGRATION_URL)');
+  const r = `"${role}"`;
+  const statements = [
+    `DO $$ BEGIN EXECUTE format('GRANT CONNECT ON DATABASE %I TO ${r}', current_database()); END $$`,
+    `GRANT USAGE ON SCHEMA public, pgboss TO ${r}`,
+    `REVOKE CREATE ON SCHEMA public, pgboss FROM ${r}`,
+    `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public, pgboss TO ${r}`,
+    `REVOKE TRUNCATE, REFERENCES, TRIGGER ON ALL TABLES IN SCHEMA public, pgboss FROM ${r}`,
+    `GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public, pgboss TO ${r}`,
+    `REVOKE UPDATE, DELETE ON dashboard_audit FROM ${r}`,
+    `REVOKE INSERT, UPDATE, DELETE ON migrations FROM ${r}`,
+    `ALTER DEFAULT PRIVILEGES IN SCHEMA pgboss GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ${r}`,
+    `ALTER FUNCTION pgboss.create_queue(text, json) SECURITY DEFINER SET search_path = pgboss, pg_catalog, pg_temp`,
+    `GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA pgboss TO ${r}`,
+  ];
+  for (const statement of statements) await owner.query(statement);
 }

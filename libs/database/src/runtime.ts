@@ -56,8 +56,10 @@ export async function prepareRuntime(env: Environment, log: (line: string) => vo
   };
   const database = await resolveDatabase(env, log);
   try {
-    // Migrations hold a session-level lock: never through a pooler in transaction mode.
-    await migrateDatabase(env.DATABASE_DIRECT_URL ?? database.url, log);
+    // Migrations hold a session-level lock: never through a pooler in transaction mode. With an owner role apart
+    // (DATABASE_MIGRATION_URL, or the embedded default's), they run as it and grant the runtime role its rows.
+    const target = migrationTarget(env, database);
+    await migrateDatabase(target.url, log, { runtimeRole: target.runtimeRole });
   } catch (error) {
     await database.stop();
     throw error;
@@ -66,7 +68,7 @@ export async function prepareRuntime(env: Environment, log: (line: string) => vo
     database,
     settingsFor: (port) =>
       new RuntimeSettings(
-        database.url,
+        database.runtimeUrl ?? database.url,
         secretsMasterKey,
         publicBaseUrlFor(env, port),
         env.DATABASE_POOL_SIZE,
@@ -109,4 +111,20 @@ export async function prepareRuntime(env: Environment, log: (line: string) => vo
         env.METRICS_TOKEN ?? null,
       ),
   };
+}
+
+/**
+ * Where migrations run and which role they grant its rows (contract §27):
+ * DATABASE_MIGRATION_URL (the owner) with DATABASE_URL's role as the runtime
+ * role; the embedded default's superuser with `pcs_runtime`; otherwise the
+ * one role of DATABASE_URL (DATABASE_DIRECT_URL behind a pooler), granting
+ * nothing.
+ */
+export function migrationTarget(env: Environment, database: RunningDatabase): { url: string; runtimeRole: string | null } {
+  const runtimeUrl = database.runtimeUrl ?? database.url;
+  const ownerUrl = env.DATABASE_MIGRATION_URL ?? (database.runtimeUrl ? database.url : null);
+  if (!ownerUrl) return { url: env.DATABASE_DIRECT_URL ?? database.url, runtimeRole: null };
+  const runtime = decodeURIComponent(new URL(runtimeUrl).username);
+  const owner = decodeURIComponent(new URL(ownerUrl).username);
+  return { url: ownerUrl, runtimeRole: runtime && runtime !== owner ? runtime : null };
 }
