@@ -31,10 +31,16 @@ export class OmitSecretsInterceptor implements NestInterceptor {
   }
 }
 
-/** The answer with every `apiSecret` null, as deep as the service's representations go. */
+/**
+ * The answer with every `apiSecret` null, as deep as the service's
+ * representations go. Only plain objects and arrays are walked: a file
+ * (StreamableFile), a Buffer or a Date is answered as it is.
+ */
 export function withoutSecrets(value: unknown, depth: number): unknown {
   if (depth > 8 || typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return value.map((item) => withoutSecrets(item, depth + 1));
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (prototype !== Object.prototype && prototype !== null) return value;
   return Object.fromEntries(
     Object.entries(value).map(([name, inner]) => [name, name === 'apiSecret' ? null : withoutSecrets(inner, depth + 1)]),
   );
