@@ -8,7 +8,7 @@ import PgBoss from 'pg-boss';
 import { Client } from 'pg';
 import { ApiProcess, DIST } from './api-process';
 import { freePort } from './payins-app';
-import { scratchDatabase } from './scratch-database';
+import { onServer, scratchDatabase } from './scratch-database';
 
 /**
  * Least privilege in the database (contract §27, PCI DSS 7.2): migrations run
@@ -25,16 +25,6 @@ describe('the runtime role', () => {
   let runtimeUrl: string;
   let drop: () => Promise<void>;
   let runtime: Client;
-
-  const onServer = async (sql: string) => {
-    const server = new Client({ connectionString: process.env.TEST_DATABASE_SERVER_URL });
-    await server.connect();
-    try {
-      await server.query(sql);
-    } finally {
-      await server.end();
-    }
-  };
 
   beforeAll(async () => {
     await onServer(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);

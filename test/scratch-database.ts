@@ -12,18 +12,20 @@ export async function scratchDatabase(
   options: { before?: string } = {},
 ): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `${prefix}_${crypto.randomBytes(4).toString('hex')}`;
-  const onServer = async (sql: string) => {
-    const server = new Client({ connectionString: process.env.TEST_DATABASE_SERVER_URL });
-    await server.connect();
-    try {
-      await server.query(sql);
-    } finally {
-      await server.end();
-    }
-  };
   await onServer(`CREATE DATABASE ${name}`);
   const at = new URL(process.env.TEST_DATABASE_SERVER_URL!);
   at.pathname = `/${name}`;
   await migrateDatabase(at.toString(), () => undefined, options);
   return { url: at.toString(), drop: () => onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/** One statement on this run's server as its superuser (databases, roles). */
+export async function onServer(sql: string): Promise<void> {
+  const server = new Client({ connectionString: process.env.TEST_DATABASE_SERVER_URL });
+  await server.connect();
+  try {
+    await server.query(sql);
+  } finally {
+    await server.end();
+  }
 }

@@ -66,9 +66,6 @@ export function cookieOf(request: Request, name: string): string | undefined {
   return undefined;
 }
 
-/** Whether a posted token is the expected one, in constant time (compared as bytes). */
-export const sameToken = (a: unknown, b: string): boolean => sameSecret(a, b);
-
 /** Who did it, and from where, as every audit entry records it. */
 export function actorOf(request: DashboardRequest): { businessId: string; userId: string; email: string; address: string | null } {
   const user: DashboardUser = request.dashboard!.user;
@@ -117,7 +114,7 @@ export class SessionGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(ANONYMOUS, targets)) {
       // The sign-in form, before any session: its own double-submit token (a cookie and the same value in the form).
       const preToken = cookieOf(request, cookieName(request, SIGN_IN_COOKIE));
-      if (changes && (!preToken || !sameToken((request.body as Record<string, unknown> | undefined)?._csrf, preToken))) {
+      if (changes && (!preToken || !sameSecret((request.body as Record<string, unknown> | undefined)?._csrf, preToken))) {
         throw new PageError(403, 'forbidden');
       }
       return true;
@@ -128,7 +125,7 @@ export class SessionGuard implements CanActivate {
       if (changes) throw new PageError(403, 'sessionEnded');
       throw new Redirect(`/sign-in?next=${encodeURIComponent(request.originalUrl)}`);
     }
-    if (changes && !sameToken((request.body as Record<string, unknown> | undefined)?._csrf, session.csrfToken)) {
+    if (changes && !sameSecret((request.body as Record<string, unknown> | undefined)?._csrf, session.csrfToken)) {
       throw new PageError(403, 'forbidden');
     }
     // A session still signing in opens only its step's pages (and signing out): everything else waits for the second factor.
