@@ -1,11 +1,11 @@
 import { InvalidRequestError } from '@pcs/kernel';
 import { Matches } from 'class-validator';
 
-const DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+export const DATE_BOUND = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 
 /** A list filter's date bound: a date (YYYY-MM-DD, UTC) or an ISO 8601 date-time with a zone. */
 export function IsDateBound(): PropertyDecorator {
-  return Matches(DATE, { message: '$property must be a date (YYYY-MM-DD) or an ISO 8601 date-time with a zone' });
+  return Matches(DATE_BOUND, { message: '$property must be a date (YYYY-MM-DD) or an ISO 8601 date-time with a zone' });
 }
 
 /**

@@ -18,6 +18,7 @@ import {
 } from './json-body';
 import { asOpenApi31 } from './openapi-31';
 import { documentEveryAnswer, optionalBodiesOptional } from './openapi-responses';
+import { describeValidatorsInSwagger } from './openapi-validation';
 import { QuietStartLogger } from './quiet-start-logger';
 import { observeRequests, RequestsInFlight } from './request-observer';
 import { API_KEY_SCHEME, SIGNATURE_SCHEME } from './signed.decorator';
@@ -122,6 +123,7 @@ export function buildOpenApiDocument(app: INestApplication, api: ApiDescription)
       SIGNATURE_SCHEME,
     )
     .build();
+  describeValidatorsInSwagger();
   const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
   });

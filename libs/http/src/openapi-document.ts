@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { OpenAPIObject } from '@nestjs/swagger';
+import { ApiBody, OpenAPIObject } from '@nestjs/swagger';
 import { RuntimeSettings } from '@pcs/config';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -29,4 +29,14 @@ export async function writeOpenApiDocument(name: string, document: Promise<OpenA
   fs.mkdirSync(directory, { recursive: true });
   fs.writeFileSync(path.join(directory, `${name}.json`), serializeOpenApiDocument(await document));
   process.stderr.write(`wrote docs/openapi/${name}.json\n`);
+}
+
+/**
+ * The request body's example in the OpenAPI document: a body the server takes
+ * as it is (test/openapi-examples.e2e-spec.ts sends every one). Ids in it are
+ * examples: a request naming one that does not exist is a 404, never a 400. The
+ * value's fields are the request class's (checked when compiling).
+ */
+export function RequestExample<T>(type: new (...args: never[]) => T, value: { [K in keyof T]?: unknown }): MethodDecorator {
+  return ApiBody({ type, examples: { example: { value } } });
 }

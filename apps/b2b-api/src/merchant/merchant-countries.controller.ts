@@ -7,7 +7,7 @@ import {
   ApiParam,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import { CurrentCaller, SignedController, UuidParamPipe } from '@pcs/http';
+import { CurrentCaller, SignedController, UuidParam } from '@pcs/http';
 import { asMerchantId, B2bCountry, basisPointsToVatPercentage, InvalidRequestError } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 import { MerchantCountries, MerchantCountriesService } from '@pcs/merchants';
@@ -75,10 +75,7 @@ export class MerchantCountriesController {
   })
   @ApiOkResponse({ type: MerchantCountriesResponse })
   @ApiNotFoundResponse({ description: 'B2B:MERCHANT_NOT_FOUND' })
-  async ofMerchant(
-    @CurrentCaller() caller: Caller,
-    @Param('merchantId', UuidParamPipe) merchantId: string,
-  ): Promise<MerchantCountriesResponse> {
+  async ofMerchant(@CurrentCaller() caller: Caller, @UuidParam('merchantId') merchantId: string): Promise<MerchantCountriesResponse> {
     return present(await this.countries.countriesOf(caller, asMerchantId(merchantId)));
   }
 
@@ -93,7 +90,7 @@ export class MerchantCountriesController {
   @ApiNotFoundResponse({ description: 'B2B:MERCHANT_NOT_FOUND or B2B:COUNTRY_NOT_OFFERED' })
   async ofMerchantInCountry(
     @CurrentCaller() caller: Caller,
-    @Param('merchantId', UuidParamPipe) merchantId: string,
+    @UuidParam('merchantId') merchantId: string,
     @Param('countryCode', countryCodePipe) countryCode: B2bCountry,
   ): Promise<MerchantCountriesResponse> {
     return present(await this.countries.countriesOf(caller, asMerchantId(merchantId), countryCode));

@@ -1,4 +1,4 @@
-import { Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import {
   ApiStandardErrors,
@@ -9,7 +9,8 @@ import {
   Idempotent,
   OperationId,
   SignedController,
-  UuidParamPipe,
+  UuidParam,
+  RequestExample,
 } from '@pcs/http';
 import { asMerchantId, asPaymentIntentId, Money, moneyFromWire } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
@@ -55,6 +56,15 @@ export class B2bPaymentIntentController {
       'After paying, the payer returns to `redirectUrl` with signed parameters (see docs/decisions.md, the B2B checkout); confirm with B7 before shipping.',
     operationId: 'createPaymentIntent',
   })
+  @RequestExample(CreateB2bPaymentIntentDto, {
+    countryCode: 'URY',
+    currency: 'UYU',
+    amount: 1220,
+    externalReference: 'order-2001',
+    description: 'Order 2001',
+    includeAllPaymentMethods: true,
+    redirectUrl: 'https://shop.example/payment-return',
+  })
   @ApiOkResponse({ type: B2bPaymentIntentResponse })
   @ApiStandardErrors()
   @ApiConflictResponse({ type: ErrorResponse, description: 'A request with the same Idempotency-Key still running' })
@@ -97,10 +107,7 @@ export class B2bPaymentIntentController {
   })
   @ApiOkResponse({ type: B2bPaymentIntentResponse })
   @ApiStandardErrors()
-  async get(
-    @CurrentCaller() caller: Caller,
-    @Param('paymentIntentId', UuidParamPipe) paymentIntentId: string,
-  ): Promise<B2bPaymentIntentResponse> {
+  async get(@CurrentCaller() caller: Caller, @UuidParam('paymentIntentId') paymentIntentId: string): Promise<B2bPaymentIntentResponse> {
     return presentB2bPaymentIntent(await this.intents.get(caller, asPaymentIntentId(paymentIntentId)));
   }
 }

@@ -1,4 +1,4 @@
-import { Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Get, HttpCode, Post, Query, Req } from '@nestjs/common';
 import {
   ApiBody,
   ApiConflictResponse,
@@ -20,7 +20,7 @@ import {
   payinsEnvelope,
   RawBodyRequest,
   SignedController,
-  UuidParamPipe,
+  UuidParam,
   SignatureV2Required,
 } from '@pcs/http';
 import { asMerchantId } from '@pcs/kernel';
@@ -55,7 +55,7 @@ export class DisputeController {
   @ApiOperation({ summary: 'Get a dispute', description: 'Its status, amount, due date and evidence.', operationId: 'getDispute' })
   @ApiOkResponse({ type: DisputeResponse })
   @ApiStandardErrors()
-  async get(@CurrentCaller() caller: Caller, @Param('disputeId', UuidParamPipe) disputeId: string): Promise<DisputeResponse> {
+  async get(@CurrentCaller() caller: Caller, @UuidParam('disputeId') disputeId: string): Promise<DisputeResponse> {
     return present(await this.disputes.get(caller, disputeId));
   }
 
@@ -91,7 +91,7 @@ export class DisputeController {
   @ApiStandardErrors()
   async evidence(
     @CurrentCaller() caller: Caller,
-    @Param('disputeId', UuidParamPipe) disputeId: string,
+    @UuidParam('disputeId') disputeId: string,
     @Req() request: Request & RawBodyRequest,
     @OperationId() operationId?: string,
   ): Promise<DisputeResponse> {
@@ -120,7 +120,7 @@ export class DisputeController {
   })
   @ApiUnprocessableEntityResponse({ type: ErrorResponse, description: 'Payins:DISPUTE_EVIDENCE_REFUSED' })
   @ApiStandardErrors()
-  async submit(@CurrentCaller() caller: Caller, @Param('disputeId', UuidParamPipe) disputeId: string): Promise<DisputeResponse> {
+  async submit(@CurrentCaller() caller: Caller, @UuidParam('disputeId') disputeId: string): Promise<DisputeResponse> {
     return present(await this.disputes.submit(caller, disputeId));
   }
 
@@ -137,7 +137,7 @@ export class DisputeController {
   @ApiOkResponse({ type: DisputeResponse })
   @ApiConflictResponse({ type: ErrorResponse, description: 'Payins:DISPUTE_INVALID_STATE or Payins:DISPUTE_SUBMISSION_IN_PROGRESS' })
   @ApiStandardErrors()
-  async accept(@CurrentCaller() caller: Caller, @Param('disputeId', UuidParamPipe) disputeId: string): Promise<DisputeResponse> {
+  async accept(@CurrentCaller() caller: Caller, @UuidParam('disputeId') disputeId: string): Promise<DisputeResponse> {
     return present(await this.disputes.accept(caller, disputeId));
   }
 }

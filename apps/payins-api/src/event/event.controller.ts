@@ -1,6 +1,6 @@
-import { Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
-import { ApiStandardErrors, CurrentCaller, ErrorResponse, payinsEnvelope, SignedController, UuidParamPipe } from '@pcs/http';
+import { ApiStandardErrors, CurrentCaller, ErrorResponse, payinsEnvelope, SignedController, UuidParam, RequestExample } from '@pcs/http';
 import { asMerchantId } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 import { EventLogService } from '@pcs/notifications';
@@ -44,7 +44,7 @@ export class EventController {
   })
   @ApiOkResponse({ type: EventWithDeliveriesResponse })
   @ApiStandardErrors()
-  get(@CurrentCaller() caller: Caller, @Param('eventId', UuidParamPipe) id: string): Promise<EventWithDeliveriesResponse> {
+  get(@CurrentCaller() caller: Caller, @UuidParam('eventId') id: string): Promise<EventWithDeliveriesResponse> {
     return this.log.get(caller, id) as unknown as Promise<EventWithDeliveriesResponse>;
   }
 
@@ -55,6 +55,7 @@ export class EventController {
     description: 'Answers the event with its deliveries, the new ones pending.',
     operationId: 'redeliverEvent',
   })
+  @RequestExample(RedeliverEventDto, { webhookEndpointId: '7f6e5d4c-3b2a-4918-8a7b-6c5d4e3f2a1b' })
   @ApiOkResponse({ type: EventWithDeliveriesResponse })
   @ApiConflictResponse({
     type: ErrorResponse,
@@ -63,7 +64,7 @@ export class EventController {
   @ApiStandardErrors()
   redeliver(
     @CurrentCaller() caller: Caller,
-    @Param('eventId', UuidParamPipe) id: string,
+    @UuidParam('eventId') id: string,
     @Body() body: RedeliverEventDto,
   ): Promise<EventWithDeliveriesResponse> {
     return this.log.redeliver(caller, id, body.webhookEndpointId) as unknown as Promise<EventWithDeliveriesResponse>;

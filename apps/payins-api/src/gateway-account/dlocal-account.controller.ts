@@ -1,8 +1,16 @@
-import { Body, Delete, Get, Param, Put } from '@nestjs/common';
+import { Body, Delete, Get, Put } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { DLOCAL } from '@pcs/dlocal';
 import { GatewayAccounts, GatewayAccountView } from '@pcs/gateway-accounts';
-import { ApiStandardErrors, CurrentCaller, ErrorResponse, SignedController, UuidParamPipe, SignatureV2Required } from '@pcs/http';
+import {
+  ApiStandardErrors,
+  CurrentCaller,
+  ErrorResponse,
+  SignedController,
+  UuidParam,
+  SignatureV2Required,
+  RequestExample,
+} from '@pcs/http';
 import type { Caller } from '@pcs/kernel';
 import { asMerchantId } from '@pcs/kernel';
 import { ConnectDLocalAccountDto } from './gateway-account.dto';
@@ -27,11 +35,18 @@ export class DLocalAccountController {
       'a method already routed to another processor is refused. The X-Login, X-Trans-Key and secret key are sealed at rest and never answered.',
     operationId: 'connectDLocalAccount',
   })
+  @RequestExample(ConnectDLocalAccountDto, {
+    xLogin: 'sak223k2wdksdl2',
+    xTransKey: 'fm12O7G9',
+    secretKey: '1LgHZ0YVHp2cE4pk9PYMMY0qsFWnTq3cZ',
+    paymentMethods: ['MASTER_CARD'],
+    fundsFlow: 'PLATFORM',
+  })
   @ApiOkResponse({ type: DLocalAccountResponse })
   @ApiStandardErrors()
   async connect(
     @CurrentCaller() caller: Caller,
-    @Param('merchantId', UuidParamPipe) merchantId: string,
+    @UuidParam('merchantId') merchantId: string,
     @Body() body: ConnectDLocalAccountDto,
   ): Promise<DLocalAccountResponse> {
     const { xLogin, xTransKey, secretKey, paymentMethods, fundsFlow } = body;
@@ -53,7 +68,7 @@ export class DLocalAccountController {
   @ApiOkResponse({ type: DLocalAccountResponse })
   @ApiNotFoundResponse(NO_ACCOUNT)
   @ApiStandardErrors({ notFound: false })
-  async get(@CurrentCaller() caller: Caller, @Param('merchantId', UuidParamPipe) merchantId: string): Promise<DLocalAccountResponse> {
+  async get(@CurrentCaller() caller: Caller, @UuidParam('merchantId') merchantId: string): Promise<DLocalAccountResponse> {
     return dlocalAccount(await this.accounts.get(caller, asMerchantId(merchantId), DLOCAL));
   }
 
@@ -67,10 +82,7 @@ export class DLocalAccountController {
   @ApiOkResponse({ type: GatewayAccountDeletedResponse })
   @ApiNotFoundResponse(NO_ACCOUNT)
   @ApiStandardErrors({ notFound: false })
-  disconnect(
-    @CurrentCaller() caller: Caller,
-    @Param('merchantId', UuidParamPipe) merchantId: string,
-  ): Promise<GatewayAccountDeletedResponse> {
+  disconnect(@CurrentCaller() caller: Caller, @UuidParam('merchantId') merchantId: string): Promise<GatewayAccountDeletedResponse> {
     return this.accounts.disconnect(caller, asMerchantId(merchantId), DLOCAL);
   }
 }

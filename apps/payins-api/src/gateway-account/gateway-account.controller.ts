@@ -1,7 +1,15 @@
-import { Body, Delete, Get, Param, Put } from '@nestjs/common';
+import { Body, Delete, Get, Put } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { GatewayAccounts, GatewayAccountView } from '@pcs/gateway-accounts';
-import { ApiStandardErrors, CurrentCaller, ErrorResponse, SignedController, UuidParamPipe, SignatureV2Required } from '@pcs/http';
+import {
+  ApiStandardErrors,
+  CurrentCaller,
+  ErrorResponse,
+  SignedController,
+  UuidParam,
+  SignatureV2Required,
+  RequestExample,
+} from '@pcs/http';
 import { asMerchantId } from '@pcs/kernel';
 import { MERCADO_PAGO } from '@pcs/mercado-pago';
 import type { Caller } from '@pcs/kernel';
@@ -27,11 +35,17 @@ export class GatewayAccountController {
       'The access token and webhook secret are sealed at rest and never answered.',
     operationId: 'connectMercadoPagoAccount',
   })
+  @RequestExample(ConnectMercadoPagoAccountDto, {
+    accessToken: 'TEST-5417539263426117-112408-8c3d0f2b5e1a4d7e9f6b0a1c2d3e4f5a-123456789',
+    webhookSecret: 'a3f9c2e1b7d54e6f8a9b0c1d2e3f4a5b',
+    paymentMethods: ['VISA'],
+    fundsFlow: 'PLATFORM',
+  })
   @ApiOkResponse({ type: MercadoPagoAccountResponse })
   @ApiStandardErrors()
   async connect(
     @CurrentCaller() caller: Caller,
-    @Param('merchantId', UuidParamPipe) merchantId: string,
+    @UuidParam('merchantId') merchantId: string,
     @Body() body: ConnectMercadoPagoAccountDto,
   ): Promise<MercadoPagoAccountResponse> {
     const { accessToken, webhookSecret, paymentMethods, fundsFlow } = body;
@@ -53,7 +67,7 @@ export class GatewayAccountController {
   @ApiOkResponse({ type: MercadoPagoAccountResponse })
   @ApiNotFoundResponse(NO_ACCOUNT)
   @ApiStandardErrors({ notFound: false })
-  async get(@CurrentCaller() caller: Caller, @Param('merchantId', UuidParamPipe) merchantId: string): Promise<MercadoPagoAccountResponse> {
+  async get(@CurrentCaller() caller: Caller, @UuidParam('merchantId') merchantId: string): Promise<MercadoPagoAccountResponse> {
     return mercadoPagoAccount(await this.accounts.get(caller, asMerchantId(merchantId), MERCADO_PAGO));
   }
 
@@ -67,10 +81,7 @@ export class GatewayAccountController {
   @ApiOkResponse({ type: MercadoPagoAccountDeletedResponse })
   @ApiNotFoundResponse(NO_ACCOUNT)
   @ApiStandardErrors({ notFound: false })
-  disconnect(
-    @CurrentCaller() caller: Caller,
-    @Param('merchantId', UuidParamPipe) merchantId: string,
-  ): Promise<MercadoPagoAccountDeletedResponse> {
+  disconnect(@CurrentCaller() caller: Caller, @UuidParam('merchantId') merchantId: string): Promise<MercadoPagoAccountDeletedResponse> {
     return this.accounts.disconnect(caller, asMerchantId(merchantId), MERCADO_PAGO);
   }
 }

@@ -1,6 +1,15 @@
-import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import { ApiStandardErrors, CurrentCaller, ErrorResponse, Idempotent, OperationId, SignedController, UuidParamPipe } from '@pcs/http';
+import {
+  ApiStandardErrors,
+  CurrentCaller,
+  ErrorResponse,
+  Idempotent,
+  OperationId,
+  SignedController,
+  UuidParam,
+  RequestExample,
+} from '@pcs/http';
 import { asMerchantId, Currency, Money, moneyFromWire, wireAmount } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 import { asLinkId, LinkService } from '@pcs/links';
@@ -39,6 +48,16 @@ export class LinkController {
       'Creates a payment link: a page a payer opens to pay a fixed amount once. Without expiration it expires after 7 days; an expiration in the past is a 400.',
     operationId: 'createLink',
   })
+  @RequestExample(CreateLinkDto, {
+    amount: 1220,
+    vatPercentage: 22,
+    currency: 'UYU',
+    merchantCountryProcessors: ['2c4e6a8b-1d3f-4e5a-9b7c-6d8e0f1a2b3c'],
+    country: 'URY',
+    description: 'Annual membership',
+    reference: 'membership-2027',
+    expirationDate: '2027-01-31T23:59:59Z',
+  })
   @ApiOkResponse({ type: LinkResponse })
   @ApiStandardErrors()
   async create(@CurrentCaller() caller: Caller, @Body() body: CreateLinkDto): Promise<LinkResponse> {
@@ -58,14 +77,11 @@ export class LinkController {
 
   @Patch(':linkId')
   @ApiOperation({ summary: 'Update a link', description: 'Only an ACTIVE link changes.', operationId: 'updateLink' })
+  @RequestExample(UpdateLinkDto, { amount: 1300, description: 'Annual membership (renewal)' })
   @ApiOkResponse({ type: LinkResponse })
   @ApiStandardErrors()
   @usedOrExpired
-  async update(
-    @CurrentCaller() caller: Caller,
-    @Param('linkId', UuidParamPipe) id: string,
-    @Body() body: UpdateLinkDto,
-  ): Promise<LinkResponse> {
+  async update(@CurrentCaller() caller: Caller, @UuidParam('linkId') id: string, @Body() body: UpdateLinkDto): Promise<LinkResponse> {
     const linkId = asLinkId(id);
     let amount: Money | undefined;
     if (body.amount !== undefined || body.currency !== undefined) {
@@ -91,7 +107,7 @@ export class LinkController {
   @ApiOkResponse({ type: LinkResponse })
   @ApiStandardErrors()
   @usedOrExpired
-  async validate(@CurrentCaller() caller: Caller, @Param('linkId', UuidParamPipe) id: string): Promise<LinkResponse> {
+  async validate(@CurrentCaller() caller: Caller, @UuidParam('linkId') id: string): Promise<LinkResponse> {
     return presentLink(await this.links.validate(caller, asLinkId(id)));
   }
 
@@ -103,7 +119,7 @@ export class LinkController {
   })
   @ApiOkResponse({ type: LinkResponse })
   @ApiStandardErrors()
-  async get(@CurrentCaller() caller: Caller, @Param('linkId', UuidParamPipe) id: string): Promise<LinkResponse> {
+  async get(@CurrentCaller() caller: Caller, @UuidParam('linkId') id: string): Promise<LinkResponse> {
     return presentLink(await this.links.get(caller, asLinkId(id)));
   }
 
@@ -114,14 +130,11 @@ export class LinkController {
     description: 'Emails the link to the receiver (Spanish, English below); answered once the email is queued. Only an ACTIVE link.',
     operationId: 'shareLink',
   })
+  @RequestExample(ShareLinkDto, { receiverEmail: 'ana@example.uy', receiverName: 'Ana' })
   @ApiOkResponse({ type: LinkSharedResponse })
   @ApiStandardErrors()
   @usedOrExpired
-  async share(
-    @CurrentCaller() caller: Caller,
-    @Param('linkId', UuidParamPipe) id: string,
-    @Body() body: ShareLinkDto,
-  ): Promise<LinkSharedResponse> {
+  async share(@CurrentCaller() caller: Caller, @UuidParam('linkId') id: string, @Body() body: ShareLinkDto): Promise<LinkSharedResponse> {
     await this.links.share(caller, asLinkId(id), { receiverEmail: body.receiverEmail.trim(), receiverName: body.receiverName.trim() });
     return { success: true, linkId: id };
   }
@@ -130,7 +143,7 @@ export class LinkController {
   @ApiOperation({ summary: 'Delete a link', description: 'A used link is a 400 Payins:ERROR_DELETING_LINK.', operationId: 'deleteLink' })
   @ApiOkResponse({ type: LinkDeletedResponse })
   @ApiStandardErrors()
-  async delete(@CurrentCaller() caller: Caller, @Param('linkId', UuidParamPipe) id: string): Promise<LinkDeletedResponse> {
+  async delete(@CurrentCaller() caller: Caller, @UuidParam('linkId') id: string): Promise<LinkDeletedResponse> {
     await this.links.delete(caller, asLinkId(id));
     return { success: true, linkId: id };
   }
@@ -144,13 +157,14 @@ export class LinkController {
       "The intent takes the link's amount, currency, country, VAT and description; the link becomes used in the same transaction.",
     operationId: 'createPaymentIntentFromLink',
   })
+  @RequestExample(LinkPaymentIntentDto, { paymentInstrumentTypeName: 'CREDIT_CARD', paymentMethodName: 'VISA' })
   @ApiOkResponse({ type: PaymentIntentCreationResponse })
   @ApiStandardErrors()
   @usedOrExpired
   @ApiUnprocessableEntityResponse({ type: ErrorResponse, description: 'Payins:IDEMPOTENCY_KEY_REUSED' })
   async pay(
     @CurrentCaller() caller: Caller,
-    @Param('linkId', UuidParamPipe) id: string,
+    @UuidParam('linkId') id: string,
     @Body() body: LinkPaymentIntentDto,
     @OperationId() operationId?: string,
   ): Promise<PaymentIntentCreationResponse> {

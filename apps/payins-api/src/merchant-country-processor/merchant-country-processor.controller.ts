@@ -1,6 +1,6 @@
-import { Body, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { ApiStandardErrors, CurrentCaller, ErrorResponse, SignedController, UuidParamPipe } from '@pcs/http';
+import { ApiStandardErrors, CurrentCaller, ErrorResponse, SignedController, UuidParam, RequestExample } from '@pcs/http';
 import type { Caller } from '@pcs/kernel';
 import { MerchantCountryProcessorService, MerchantCountryProcessorView } from '@pcs/merchants';
 import { presentCountryProcessor } from '../catalog/catalog.presenter';
@@ -40,6 +40,10 @@ export class MerchantCountryProcessorController {
     description: 'Idempotent: processors already related are returned unchanged. New relationships start in ONBOARDING.',
     operationId: 'relateMerchantCountryProcessors',
   })
+  @RequestExample(RelateCountryProcessorsDto, {
+    countryProcessorsId: ['9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d'],
+    merchantId: '0b7c6e2a-5d4f-4e3b-9a1c-2f8e7d6c5b4a',
+  })
   @ApiOkResponse({ type: [MerchantCountryProcessorResponse] })
   @ApiStandardErrors()
   async relate(@CurrentCaller() caller: Caller, @Body() body: RelateCountryProcessorsDto): Promise<MerchantCountryProcessorResponse[]> {
@@ -52,6 +56,7 @@ export class MerchantCountryProcessorController {
     description: 'Switches the relationship on or off (active), or moves it to another country processor the business has enabled.',
     operationId: 'updateMerchantCountryProcessor',
   })
+  @RequestExample(UpdateMerchantCountryProcessorDto, { active: false })
   @ApiOkResponse({ type: MerchantCountryProcessorResponse })
   @ApiConflictResponse({
     type: ErrorResponse,
@@ -60,7 +65,7 @@ export class MerchantCountryProcessorController {
   @ApiStandardErrors()
   async update(
     @CurrentCaller() caller: Caller,
-    @Param('merchantCountryProcessorId', UuidParamPipe) id: string,
+    @UuidParam('merchantCountryProcessorId') id: string,
     @Body() body: UpdateMerchantCountryProcessorDto,
   ): Promise<MerchantCountryProcessorResponse> {
     return (await this.present([await this.relationships.update(caller, id, body)]))[0];

@@ -1,4 +1,4 @@
-import { Body, Delete, Get, HttpCode, Inject, Param, Patch, Put, Query } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Inject, Patch, Put, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
 import { RuntimeSettings } from '@pcs/config';
 import {
@@ -7,8 +7,9 @@ import {
   InvalidRequestsAs,
   payinsEnvelope,
   SignedController,
-  UuidParamPipe,
+  UuidParam,
   SignatureV2Required,
+  RequestExample,
 } from '@pcs/http';
 import { MerchantConfigurationService, MerchantService, MerchantView } from '@pcs/merchants';
 import { SettlementAccountsService } from '@pcs/settlement';
@@ -55,7 +56,7 @@ export class MerchantController {
   })
   @ApiOkResponse({ type: MerchantResponse })
   @ApiStandardErrors()
-  async get(@CurrentCaller() caller: Caller, @Param('merchantId', UuidParamPipe) merchantId: string): Promise<MerchantResponse> {
+  async get(@CurrentCaller() caller: Caller, @UuidParam('merchantId') merchantId: string): Promise<MerchantResponse> {
     return this.present(await this.merchants.get(caller, asMerchantId(merchantId)));
   }
 
@@ -66,11 +67,12 @@ export class MerchantController {
     description: 'Changes only the fields sent; the others keep their values. Answers the merchant as it is now.',
     operationId: 'updateMerchant',
   })
+  @RequestExample(UpdateMerchantDto, { merchantName: 'Tienda Pocitos', email: 'ventas@tienda.example.uy' })
   @ApiOkResponse({ type: MerchantResponse })
   @ApiStandardErrors()
   async update(
     @CurrentCaller() caller: Caller,
-    @Param('merchantId', UuidParamPipe) merchantId: string,
+    @UuidParam('merchantId') merchantId: string,
     @Body() body: UpdateMerchantDto,
   ): Promise<MerchantResponse> {
     const { account, address, ...rest } = body;
@@ -107,7 +109,7 @@ export class MerchantController {
   })
   @ApiOkResponse({ type: DeletedResponse })
   @ApiStandardErrors()
-  async delete(@CurrentCaller() caller: Caller, @Param('merchantId', UuidParamPipe) merchantId: string): Promise<DeletedResponse> {
+  async delete(@CurrentCaller() caller: Caller, @UuidParam('merchantId') merchantId: string): Promise<DeletedResponse> {
     await this.merchants.delete(caller, asMerchantId(merchantId));
     return { success: true, id: merchantId };
   }
@@ -122,7 +124,7 @@ export class MerchantController {
   @ApiStandardErrors()
   async paymentMethods(
     @CurrentCaller() caller: Caller,
-    @Param('merchantId', UuidParamPipe) merchantId: string,
+    @UuidParam('merchantId') merchantId: string,
   ): Promise<PaymentMethodSummaryResponse[]> {
     const methods = await this.merchants.paymentMethods(caller, asMerchantId(merchantId));
     return methods.map((m) => presentPaymentMethod(m, this.settings));
@@ -138,7 +140,7 @@ export class MerchantController {
   @ApiStandardErrors()
   async getConfiguration(
     @CurrentCaller() caller: Caller,
-    @Param('merchantId', UuidParamPipe) merchantId: string,
+    @UuidParam('merchantId') merchantId: string,
   ): Promise<MerchantConfigurationResponse> {
     return presentConfiguration(await this.configurations.get(caller, asMerchantId(merchantId)));
   }
@@ -150,11 +152,19 @@ export class MerchantController {
     description: 'Every 400 of this operation has errorId Payins:ERROR_IN_UPDATE_MERCHANT_CONFIGURATION.',
     operationId: 'upsertMerchantConfiguration',
   })
+  @RequestExample(MerchantConfigurationDto, {
+    shortName: 'cafe-centro',
+    notificationEmails: ['ops@cafe-centro.example.uy'],
+    paymentSuccessNotification: true,
+    paymentErrorNotification: true,
+    merchantCountryConfigurations: [{ countryIsoAlpha3: 'URY', vatPercentage: 22 }],
+    payoutSchedule: { interval: 'WEEKLY', weeklyAnchor: 'FRIDAY', minimumAmount: { UYU: 1000 } },
+  })
   @ApiOkResponse({ type: MerchantConfigurationResponse })
   @ApiStandardErrors()
   async upsertConfiguration(
     @CurrentCaller() caller: Caller,
-    @Param('merchantId', UuidParamPipe) merchantId: string,
+    @UuidParam('merchantId') merchantId: string,
     @Body() body: MerchantConfigurationDto,
   ): Promise<MerchantConfigurationResponse> {
     return presentConfiguration(await this.configurations.upsert(caller, asMerchantId(merchantId), body));

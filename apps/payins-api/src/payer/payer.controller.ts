@@ -1,4 +1,4 @@
-import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
 import {
   ApiStandardErrors,
@@ -7,7 +7,8 @@ import {
   InvalidRequestsAs,
   payinsEnvelope,
   SignedController,
-  UuidParamPipe,
+  UuidParam,
+  RequestExample,
 } from '@pcs/http';
 import { PaymentInstrumentService } from '@pcs/payment-instruments';
 import { PayerService } from '@pcs/payers';
@@ -54,6 +55,15 @@ export class PayerController {
       'Creates a payer of the merchant. A document (type and number) can belong to one payer per merchant: a second one is a 409 that names the payer holding it.',
     operationId: 'createPayer',
   })
+  @RequestExample(PayerRequestDto, {
+    firstName: 'Ana',
+    lastName: 'Pérez',
+    documentType: 'IDENTITY_DOCUMENT',
+    document: '12345672',
+    email: 'ana.perez@example.uy',
+    phone: '+59899123456',
+    country: 'URY',
+  })
   @ApiOkResponse({ type: PayerResponse })
   @ApiConflictResponse({ type: ErrorResponse, description: 'Payins:PAYER_ALREADY_EXISTS names the payer that holds the document' })
   @ApiStandardErrors()
@@ -69,7 +79,7 @@ export class PayerController {
   })
   @ApiOkResponse({ type: PayerResponse })
   @ApiStandardErrors()
-  async get(@CurrentCaller() caller: Caller, @Param('payerId', UuidParamPipe) payerId: string): Promise<PayerResponse> {
+  async get(@CurrentCaller() caller: Caller, @UuidParam('payerId') payerId: string): Promise<PayerResponse> {
     return presentPayer(await this.payers.get(caller, asPayerId(payerId)));
   }
 
@@ -79,11 +89,12 @@ export class PayerController {
     description: 'Changes only the fields sent; the others keep their values. Answers the payer as it is now.',
     operationId: 'updatePayer',
   })
+  @RequestExample(UpdatePayerDto, { email: 'ana.perez@example.uy', phone: '+59899123457' })
   @ApiOkResponse({ type: PayerResponse })
   @ApiStandardErrors()
   async update(
     @CurrentCaller() caller: Caller,
-    @Param('payerId', UuidParamPipe) payerId: string,
+    @UuidParam('payerId') payerId: string,
     @Body() body: UpdatePayerDto,
   ): Promise<PayerResponse> {
     const { merchantExternalId, address, ...rest } = body;
@@ -107,7 +118,7 @@ export class PayerController {
   })
   @ApiOkResponse({ type: DeletedResponse })
   @ApiStandardErrors()
-  async delete(@CurrentCaller() caller: Caller, @Param('payerId', UuidParamPipe) payerId: string): Promise<DeletedResponse> {
+  async delete(@CurrentCaller() caller: Caller, @UuidParam('payerId') payerId: string): Promise<DeletedResponse> {
     await this.payers.delete(caller, asPayerId(payerId));
     return { success: true, id: payerId };
   }
@@ -120,10 +131,7 @@ export class PayerController {
   })
   @ApiOkResponse({ type: [PaymentInstrumentResponse] })
   @ApiStandardErrors()
-  async paymentInstruments(
-    @CurrentCaller() caller: Caller,
-    @Param('payerId', UuidParamPipe) payerId: string,
-  ): Promise<PaymentInstrumentResponse[]> {
+  async paymentInstruments(@CurrentCaller() caller: Caller, @UuidParam('payerId') payerId: string): Promise<PaymentInstrumentResponse[]> {
     return (await this.instruments.listOfPayer(caller, asPayerId(payerId))).map(presentPaymentInstrument);
   }
 }

@@ -1,7 +1,7 @@
-import { Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
-import { ApiStandardErrors, CurrentCaller, Optional, SignedController, UuidParamPipe } from '@pcs/http';
+import { ApiStandardErrors, CurrentCaller, Optional, SignedController, UuidParam, RequestExample } from '@pcs/http';
 import { PaymentInstrumentService } from '@pcs/payment-instruments';
 import { toPayerRequest } from '../payer/dto/payer-request.dto';
 import { CreatePaymentInstrumentDto } from './dto/create-payment-instrument.dto';
@@ -29,7 +29,7 @@ export class PaymentInstrumentController {
   })
   @ApiOkResponse({ type: [PaymentInstrumentResponse] })
   @ApiStandardErrors()
-  async ofPayer(@CurrentCaller() caller: Caller, @Param('payerId', UuidParamPipe) payerId: string): Promise<PaymentInstrumentResponse[]> {
+  async ofPayer(@CurrentCaller() caller: Caller, @UuidParam('payerId') payerId: string): Promise<PaymentInstrumentResponse[]> {
     return (await this.instruments.listOfPayer(caller, asPayerId(payerId))).map(presentPaymentInstrument);
   }
 
@@ -53,6 +53,11 @@ export class PaymentInstrumentController {
       "Returns the payer's ACTIVE instrument for the same method and country when there is one. The merchant must offer the method in that country.",
     operationId: 'createPaymentInstrument',
   })
+  @RequestExample(CreatePaymentInstrumentDto, {
+    payerId: '5e2d9c1b-7a4f-4c8e-b3d6-9f1a2e3b4c5d',
+    paymentMethodName: 'VISA',
+    country: 'URY',
+  })
   @ApiOkResponse({ type: PaymentInstrumentResponse })
   @ApiStandardErrors()
   async create(@CurrentCaller() caller: Caller, @Body() body: CreatePaymentInstrumentDto): Promise<PaymentInstrumentResponse> {
@@ -73,7 +78,7 @@ export class PaymentInstrumentController {
   })
   @ApiOkResponse({ type: PaymentInstrumentResponse })
   @ApiStandardErrors()
-  async get(@CurrentCaller() caller: Caller, @Param('paymentInstrumentId', UuidParamPipe) id: string): Promise<PaymentInstrumentResponse> {
+  async get(@CurrentCaller() caller: Caller, @UuidParam('paymentInstrumentId') id: string): Promise<PaymentInstrumentResponse> {
     return presentPaymentInstrument(await this.instruments.get(caller, asPaymentInstrumentId(id)));
   }
 }

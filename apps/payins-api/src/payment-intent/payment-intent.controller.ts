@@ -1,6 +1,15 @@
-import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import { ApiStandardErrors, CurrentCaller, ErrorResponse, Idempotent, OperationId, SignedController, UuidParamPipe } from '@pcs/http';
+import {
+  ApiStandardErrors,
+  CurrentCaller,
+  ErrorResponse,
+  Idempotent,
+  OperationId,
+  SignedController,
+  UuidParam,
+  RequestExample,
+} from '@pcs/http';
 import { asMerchantId, asPayerId, asPaymentInstrumentId, asPaymentIntentId, moneyFromWire, wireAmount } from '@pcs/kernel';
 import type { Caller, RefundOrigin } from '@pcs/kernel';
 import {
@@ -48,6 +57,17 @@ export class PaymentIntentController {
       "Creates a payment intent for a payer, optionally with a payment instrument and confirm to charge it at once. Amounts are decimal numbers in the currency's units (kept as integer minor units). Send an Idempotency-Key header to retry safely: a retry answers the first result.",
     operationId: 'createPaymentIntent',
   })
+  @RequestExample(CreatePaymentIntentDto, {
+    currency: 'UYU',
+    amount: 1500.5,
+    payinType: 'DEFAULT',
+    externalReference: 'order-1001',
+    offSession: false,
+    invoiceNumber: 1001,
+    country: 'URY',
+    payerId: '5e2d9c1b-7a4f-4c8e-b3d6-9f1a2e3b4c5d',
+    description: 'Order 1001',
+  })
   @ApiOkResponse({ type: PaymentIntentCreationResponse })
   @ApiStandardErrors()
   @invalidState
@@ -85,6 +105,13 @@ export class PaymentIntentController {
     description: "The merchant is found by its configuration's shortName (fast payments enabled).",
     operationId: 'createFastPaymentIntent',
   })
+  @RequestExample(FastPaymentIntentDto, {
+    amount: 250,
+    currency: 'UYU',
+    merchantShortName: 'cafe-centro',
+    countryCode: 'URY',
+    comment: 'Two coffees',
+  })
   @ApiOkResponse({ type: PaymentIntentCreationResponse })
   @ApiStandardErrors()
   @keyReused
@@ -114,7 +141,7 @@ export class PaymentIntentController {
   })
   @ApiOkResponse({ type: PaymentIntentResponse })
   @ApiStandardErrors()
-  async get(@CurrentCaller() caller: Caller, @Param('paymentIntentId', UuidParamPipe) id: string): Promise<PaymentIntentResponse> {
+  async get(@CurrentCaller() caller: Caller, @UuidParam('paymentIntentId') id: string): Promise<PaymentIntentResponse> {
     return presentPaymentIntent(await this.queries.get(caller, asPaymentIntentId(id)));
   }
 
@@ -126,10 +153,7 @@ export class PaymentIntentController {
   })
   @ApiOkResponse({ type: PaymentIntentMethodsResponse })
   @ApiStandardErrors()
-  async methods(
-    @CurrentCaller() caller: Caller,
-    @Param('paymentIntentId', UuidParamPipe) id: string,
-  ): Promise<PaymentIntentMethodsResponse> {
+  async methods(@CurrentCaller() caller: Caller, @UuidParam('paymentIntentId') id: string): Promise<PaymentIntentMethodsResponse> {
     const { processors, paymentData } = await this.queries.methods(caller, asPaymentIntentId(id));
     const p = paymentData.intent.snapshot();
     return {
@@ -155,13 +179,14 @@ export class PaymentIntentController {
       'Starts the payment at the gateway of the chosen payment method. The intent moves to REQUIRES_ACTION and gatewayUrl is where the payer completes it (the sandbox page in development).',
     operationId: 'initializePayment',
   })
+  @RequestExample(InitializePaymentDto, { countryProcessorId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' })
   @ApiOkResponse({ type: InitializePaymentResponse })
   @ApiStandardErrors()
   @invalidState
   @keyReused
   async initialize(
     @CurrentCaller() caller: Caller,
-    @Param('paymentIntentId', UuidParamPipe) id: string,
+    @UuidParam('paymentIntentId') id: string,
     @Body() body: InitializePaymentDto,
     @OperationId() operationId?: string,
   ): Promise<InitializePaymentResponse> {
@@ -181,6 +206,7 @@ export class PaymentIntentController {
     description: 'An empty body refunds everything still refundable.',
     operationId: 'refundPaymentIntent',
   })
+  @RequestExample(RefundDto, { requestedRefundAmount: 100 })
   @ApiOkResponse({ type: PaymentIntentResponse })
   @ApiRefundOriginHeader()
   @ApiStandardErrors()
@@ -188,7 +214,7 @@ export class PaymentIntentController {
   @keyReused
   async refund(
     @CurrentCaller() caller: Caller,
-    @Param('paymentIntentId', UuidParamPipe) id: string,
+    @UuidParam('paymentIntentId') id: string,
     @Body() body: RefundDto,
     @RefundOriginHeader() origin: RefundOrigin,
     @OperationId() operationId?: string,
@@ -205,6 +231,7 @@ export class PaymentIntentController {
       'Records a refund made outside the gateway. MANUAL_REFUND_PENDING reserves the amount; a later call with MANUAL_REFUND_CONFIRMED confirms it. The refundable amount counts manual refunds too.',
     operationId: 'manualRefundPaymentIntent',
   })
+  @RequestExample(ManualRefundDto, { requestedRefundAmount: 100, status: 'MANUAL_REFUND_PENDING' })
   @ApiOkResponse({ type: PaymentIntentResponse })
   @ApiRefundOriginHeader()
   @ApiStandardErrors()
@@ -212,7 +239,7 @@ export class PaymentIntentController {
   @keyReused
   async manualRefund(
     @CurrentCaller() caller: Caller,
-    @Param('paymentIntentId', UuidParamPipe) id: string,
+    @UuidParam('paymentIntentId') id: string,
     @Body() body: ManualRefundDto,
     @RefundOriginHeader() origin: RefundOrigin,
     @OperationId() operationId?: string,

@@ -1,4 +1,4 @@
-import { Get, Param, Query, Req } from '@nestjs/common';
+import { Get, Query, Req } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
 import {
   ApiStandardErrors,
@@ -8,7 +8,7 @@ import {
   jsonOrCsvContent,
   payinsEnvelope,
   SignedController,
-  UuidParamPipe,
+  UuidParam,
   wantsCsv,
 } from '@pcs/http';
 import { asMerchantId } from '@pcs/kernel';
@@ -35,7 +35,7 @@ export class BalanceController {
   })
   @ApiOkResponse({ type: BalanceResponse })
   @ApiStandardErrors()
-  async balance(@CurrentCaller() caller: Caller, @Param('merchantId', UuidParamPipe) merchantId: string): Promise<BalanceResponse> {
+  async balance(@CurrentCaller() caller: Caller, @UuidParam('merchantId') merchantId: string): Promise<BalanceResponse> {
     const { merchantId: id, balances } = await this.balances.balance(caller, asMerchantId(merchantId));
     return { merchantId: id, balances: balances.map(presentBalance) };
   }

@@ -1,4 +1,4 @@
-import { Body, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiExtraModels,
@@ -18,9 +18,10 @@ import {
   OperationId,
   payinsEnvelope,
   SignedController,
-  UuidParamPipe,
+  UuidParam,
   wantsCsv,
   SignatureV2Required,
+  RequestExample,
 } from '@pcs/http';
 import { asMerchantId, MAX_PAGE_SIZE } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
@@ -72,6 +73,7 @@ export class PayoutController {
       '409 Payins:NOTHING_TO_PAY_OUT when nothing is. Concurrent requests never pay the same money twice.',
     operationId: 'createPayout',
   })
+  @RequestExample(CreatePayoutDto, { currency: 'UYU', amount: 1500.5 })
   @ApiOkResponse({ type: PayoutResponse })
   @ApiConflictResponse({
     type: ErrorResponse,
@@ -83,7 +85,7 @@ export class PayoutController {
   @ApiStandardErrors()
   async create(
     @CurrentCaller() caller: Caller,
-    @Param('merchantId', UuidParamPipe) merchantId: string,
+    @UuidParam('merchantId') merchantId: string,
     @Body() body: CreatePayoutDto,
     @OperationId() operationId?: string,
   ): Promise<PayoutResponse> {
@@ -129,7 +131,7 @@ export class PayoutController {
   })
   @ApiOkResponse({ type: PayoutResponse })
   @ApiStandardErrors()
-  async get(@CurrentCaller() caller: Caller, @Param('payoutId', UuidParamPipe) payoutId: string): Promise<PayoutResponse> {
+  async get(@CurrentCaller() caller: Caller, @UuidParam('payoutId') payoutId: string): Promise<PayoutResponse> {
     return this.present(await this.payouts.get(caller, payoutId));
   }
 
@@ -143,7 +145,7 @@ export class PayoutController {
   @ApiStandardErrors()
   async transactions(
     @CurrentCaller() caller: Caller,
-    @Param('payoutId', UuidParamPipe) payoutId: string,
+    @UuidParam('payoutId') payoutId: string,
     @Query() query: PageOnlyQuery,
     @Req() request: Request,
   ) {
@@ -170,7 +172,7 @@ export class PayoutController {
   @ApiOkResponse({ type: PayoutResponse })
   @ApiConflictResponse({ type: ErrorResponse, description: 'Payins:PAYOUT_INVALID_STATE: it has left' })
   @ApiStandardErrors()
-  async cancel(@CurrentCaller() caller: Caller, @Param('payoutId', UuidParamPipe) payoutId: string): Promise<PayoutResponse> {
+  async cancel(@CurrentCaller() caller: Caller, @UuidParam('payoutId') payoutId: string): Promise<PayoutResponse> {
     return this.present(await this.payouts.cancel(caller, payoutId));
   }
 

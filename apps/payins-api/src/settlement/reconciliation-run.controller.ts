@@ -1,6 +1,6 @@
-import { Get, Param, Query } from '@nestjs/common';
+import { Get, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import { ApiStandardErrors, CurrentCaller, Optional, PageQueryDto, payinsEnvelope, SignedController, UuidParamPipe } from '@pcs/http';
+import { ApiStandardErrors, CurrentCaller, Optional, PageQueryDto, payinsEnvelope, SignedController, UuidParam } from '@pcs/http';
 import { asMerchantId } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 import { DISCREPANCY_KINDS, reconciliationRunRepresentation, ReconciliationRunsService } from '@pcs/processor-reports';
@@ -122,7 +122,7 @@ export class ReconciliationRunController {
   })
   @ApiOkResponse({ type: ReconciliationRunResponse })
   @ApiStandardErrors()
-  async get(@CurrentCaller() caller: Caller, @Param('runId', UuidParamPipe) runId: string): Promise<ReconciliationRunResponse> {
+  async get(@CurrentCaller() caller: Caller, @UuidParam('runId') runId: string): Promise<ReconciliationRunResponse> {
     return reconciliationRunRepresentation(await this.runs.get(caller, runId));
   }
 }

@@ -2,7 +2,15 @@ import { Body, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
 import { DashboardIdentity } from '@pcs/dashboard-identity';
 import type { Request } from 'express';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
-import { ApiStandardErrors, CurrentCaller, ErrorResponse, SignedController, UuidParamPipe, SignatureV2Required } from '@pcs/http';
+import {
+  ApiStandardErrors,
+  CurrentCaller,
+  ErrorResponse,
+  SignedController,
+  UuidParam,
+  SignatureV2Required,
+  RequestExample,
+} from '@pcs/http';
 import { asMerchantId, Currency, InvalidRequestError, isCurrency } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 import { settlementAccountRepresentation, SettlementAccountsService } from '@pcs/settlement';
@@ -28,12 +36,18 @@ export class SettlementAccountController {
       'settlement_account.updated and a mail to the merchant’s notification addresses and the business’s admins (contract §24).',
     operationId: 'putSettlementAccount',
   })
+  @RequestExample(PutSettlementAccountDto, {
+    bankId: '4d3c2b1a-0f9e-4d8c-9b7a-6e5d4c3b2a19',
+    accountNumber: '001234567',
+    accountType: 'CHECKING',
+    holderDocument: '12345672',
+  })
   @ApiParam({ name: 'currency', enum: Currency })
   @ApiOkResponse({ type: SettlementAccountResponse })
   @ApiStandardErrors()
   async put(
     @CurrentCaller() caller: Caller,
-    @Param('merchantId', UuidParamPipe) merchantId: string,
+    @UuidParam('merchantId') merchantId: string,
     @Param('currency') currency: string,
     @Body() body: PutSettlementAccountDto,
   ): Promise<SettlementAccountResponse> {
@@ -54,6 +68,7 @@ export class SettlementAccountController {
       '409 Payins:SETTLEMENT_ACCOUNT_ON_HOLD when the account changed meanwhile. Audited.',
     operationId: 'confirmSettlementAccount',
   })
+  @RequestExample(ConfirmSettlementAccountDto, { email: 'admin@example.com', code: '123456' })
   @ApiParam({ name: 'currency', enum: Currency })
   @ApiOkResponse({ type: SettlementAccountResponse })
   @ApiConflictResponse({
@@ -64,7 +79,7 @@ export class SettlementAccountController {
   @ApiStandardErrors()
   async confirm(
     @CurrentCaller() caller: Caller,
-    @Param('merchantId', UuidParamPipe) merchantId: string,
+    @UuidParam('merchantId') merchantId: string,
     @Param('currency') currency: string,
     @Body() body: ConfirmSettlementAccountDto,
     @Req() request: Request,
@@ -92,10 +107,7 @@ export class SettlementAccountController {
   })
   @ApiOkResponse({ type: [SettlementAccountResponse] })
   @ApiStandardErrors()
-  async list(
-    @CurrentCaller() caller: Caller,
-    @Param('merchantId', UuidParamPipe) merchantId: string,
-  ): Promise<SettlementAccountResponse[]> {
+  async list(@CurrentCaller() caller: Caller, @UuidParam('merchantId') merchantId: string): Promise<SettlementAccountResponse[]> {
     return (await this.accounts.list(caller, asMerchantId(merchantId))).map(settlementAccountRepresentation);
   }
 }

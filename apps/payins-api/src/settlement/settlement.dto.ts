@@ -45,6 +45,7 @@ export class PutSettlementAccountDto {
 export class ConfirmSettlementAccountDto {
   @ApiProperty({
     maxLength: 254,
+    format: 'email',
     example: 'admin@example.com',
     description: 'An enabled admin of the business (of this merchant, or of all)',
   })

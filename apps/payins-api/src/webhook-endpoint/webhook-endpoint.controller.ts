@@ -1,6 +1,6 @@
-import { Body, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { ApiStandardErrors, CurrentCaller, SignedController, UuidParamPipe, SignatureV2Required } from '@pcs/http';
+import { ApiStandardErrors, CurrentCaller, SignedController, UuidParam, SignatureV2Required, RequestExample } from '@pcs/http';
 import { asMerchantId } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 import { WebhookEndpointService } from '@pcs/notifications';
@@ -18,6 +18,11 @@ export class WebhookEndpointController {
     summary: 'Register a webhook endpoint',
     description: 'Answers its `secret`, shown only here.',
     operationId: 'createWebhookEndpoint',
+  })
+  @RequestExample(CreateWebhookEndpointDto, {
+    url: 'https://shop.example.com/webhooks/payments',
+    enabledEvents: ['payment_intent.succeeded', 'refund.succeeded'],
+    description: 'Order system',
   })
   @ApiOkResponse({ type: WebhookEndpointWithSecretResponse })
   @ApiStandardErrors()
@@ -48,7 +53,7 @@ export class WebhookEndpointController {
   })
   @ApiOkResponse({ type: WebhookEndpointResponse })
   @ApiStandardErrors()
-  get(@CurrentCaller() caller: Caller, @Param('webhookEndpointId', UuidParamPipe) id: string): Promise<WebhookEndpointResponse> {
+  get(@CurrentCaller() caller: Caller, @UuidParam('webhookEndpointId') id: string): Promise<WebhookEndpointResponse> {
     return this.endpoints.get(caller, id) as Promise<WebhookEndpointResponse>;
   }
 
@@ -59,11 +64,12 @@ export class WebhookEndpointController {
       'Changes url, enabledEvents, description or disabled; the fields not sent keep their values. A disabled endpoint receives nothing until enabled again.',
     operationId: 'updateWebhookEndpoint',
   })
+  @RequestExample(UpdateWebhookEndpointDto, { description: 'Order system (backup)', disabled: false })
   @ApiOkResponse({ type: WebhookEndpointResponse })
   @ApiStandardErrors()
   update(
     @CurrentCaller() caller: Caller,
-    @Param('webhookEndpointId', UuidParamPipe) id: string,
+    @UuidParam('webhookEndpointId') id: string,
     @Body() body: UpdateWebhookEndpointDto,
   ): Promise<WebhookEndpointResponse> {
     return this.endpoints.update(caller, id, body) as Promise<WebhookEndpointResponse>;
@@ -77,10 +83,7 @@ export class WebhookEndpointController {
   })
   @ApiOkResponse({ type: WebhookEndpointDeletedResponse })
   @ApiStandardErrors()
-  async delete(
-    @CurrentCaller() caller: Caller,
-    @Param('webhookEndpointId', UuidParamPipe) id: string,
-  ): Promise<WebhookEndpointDeletedResponse> {
+  async delete(@CurrentCaller() caller: Caller, @UuidParam('webhookEndpointId') id: string): Promise<WebhookEndpointDeletedResponse> {
     await this.endpoints.delete(caller, id);
     return { success: true, webhookEndpointId: id };
   }
@@ -93,11 +96,12 @@ export class WebhookEndpointController {
     description: 'Answers the new secret; during `graceMinutes` every delivery carries both signatures.',
     operationId: 'rotateWebhookSecret',
   })
+  @RequestExample(RotateWebhookSecretDto, { graceMinutes: 60 })
   @ApiOkResponse({ type: WebhookEndpointWithSecretResponse })
   @ApiStandardErrors()
   rotate(
     @CurrentCaller() caller: Caller,
-    @Param('webhookEndpointId', UuidParamPipe) id: string,
+    @UuidParam('webhookEndpointId') id: string,
     @Body() body: RotateWebhookSecretDto,
   ): Promise<WebhookEndpointWithSecretResponse> {
     return this.endpoints.rotateSecret(caller, id, body.graceMinutes) as Promise<WebhookEndpointWithSecretResponse>;

@@ -327,6 +327,7 @@ export interface components {
              */
             tip?: number;
             /**
+             * Format: decimal
              * @description Major units, at least 0 and below amount; recorded as the tax amount. Without it: the merchant's VAT for the country
              * @example 220
              */
@@ -373,6 +374,7 @@ export interface components {
              */
             currency: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
             /**
+             * Format: decimal
              * @description Major units, VAT included, tip excluded; at most the currency's decimals
              * @example 1220
              */

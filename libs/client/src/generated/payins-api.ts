@@ -1347,6 +1347,7 @@ export interface components {
             merchantName?: string;
             /** @enum {string} */
             transfersType?: "L2L" | "CROSSBORDER";
+            /** Format: email */
             email?: string;
             /** @example +59899123456 */
             phone?: string;
@@ -1900,6 +1901,7 @@ export interface components {
             documentType?: "PASSPORT" | "IDENTITY_DOCUMENT" | "DNI";
             /** @description Checked for its type and country: Uruguayan cédula with check digit, Argentine DNI of 7–8 digits, passport of 6–20 letters and digits */
             document?: string;
+            /** Format: email */
             email?: string;
             /**
              * Format: uuid
@@ -1922,6 +1924,7 @@ export interface components {
              * @description The merchant's own id for this payer (shown as externalId)
              */
             merchantExternalId?: string;
+            /** Format: email */
             email?: string;
             address?: components["schemas"]["PayerAddressDto"];
             /** @example +59899123456 */
@@ -1998,6 +2001,7 @@ export interface components {
             /** @enum {string} */
             currency: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
             /**
+             * Format: decimal
              * @description Major units, VAT included, tip excluded; at most the currency's decimals
              * @example 1500.5
              */
@@ -2027,6 +2031,7 @@ export interface components {
             metadata?: components["schemas"]["PaymentIntentMetadataDto"];
             description?: string;
             /**
+             * Format: decimal
              * @description Major units, added to the amount
              * @example 50
              */
@@ -2151,6 +2156,7 @@ export interface components {
              * @example 30123456
              */
             dni?: string;
+            /** Format: email */
             email?: string;
         };
         PaymentIntentAdditionalInfoDto: {
@@ -2158,7 +2164,10 @@ export interface components {
             payerInfo?: components["schemas"]["PayerInfoDto"];
         };
         FastPaymentIntentDto: {
-            /** @example 250 */
+            /**
+             * Format: decimal
+             * @example 250
+             */
             amount: number;
             /** @enum {string} */
             currency: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
@@ -2206,6 +2215,7 @@ export interface components {
         };
         RefundDto: {
             /**
+             * Format: decimal
              * @description Major units; omit (or send an empty body) to refund everything refundable
              * @example 100
              */
@@ -2213,6 +2223,7 @@ export interface components {
         };
         ManualRefundDto: {
             /**
+             * Format: decimal
              * @description Major units; omit (or send an empty body) to refund everything refundable
              * @example 100
              */
@@ -2262,6 +2273,7 @@ export interface components {
         };
         CreateLinkDto: {
             /**
+             * Format: decimal
              * @description VAT included, in `currency`
              * @example 1220
              */
@@ -2292,7 +2304,10 @@ export interface components {
             expirationDate?: string;
         };
         UpdateLinkDto: {
-            /** @example 1220 */
+            /**
+             * Format: decimal
+             * @example 1220
+             */
             amount?: number;
             /** @example 22 */
             vatPercentage?: number;
@@ -2305,7 +2320,10 @@ export interface components {
             expirationDate?: string;
         };
         ShareLinkDto: {
-            /** @example ana@example.uy */
+            /**
+             * Format: email
+             * @example ana@example.uy
+             */
             receiverEmail: string;
             /** @example Ana */
             receiverName: string;
@@ -2327,7 +2345,10 @@ export interface components {
             paymentInstrumentTypeName: "CREDIT_CARD" | "DEBIT_CARD" | "PREPAID_CARD" | "CASH" | "BANK_TRANSFER" | "A2A" | "PIX" | "WALLETS" | "CRYPTO";
             /** @enum {string} */
             paymentMethodName: "VISA" | "MASTER_CARD" | "AMERICAN_EXPRESS" | "OCA" | "SANTANDER" | "HSBC" | "BBVA" | "ITAU" | "SCOTIABANK" | "BROU" | "PIX" | "APPLE_PAY" | "GOOGLE_WALLET" | "MERCADO_PAGO";
-            /** @description When sent, must equal the link's amount */
+            /**
+             * Format: decimal
+             * @description When sent, must equal the link's amount
+             */
             amount?: number;
             /** @description Replaces the link's description on the payment intent */
             description?: string;
@@ -2600,6 +2621,7 @@ export interface components {
             /** @enum {string} */
             currency: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
             /**
+             * Format: decimal
              * @description Major units, a JSON number (a string, a boolean or hexadecimal is refused); absent: the whole available balance
              * @example 1500.5
              */
@@ -2657,6 +2679,7 @@ export interface components {
         };
         ConfirmSettlementAccountDto: {
             /**
+             * Format: email
              * @description An enabled admin of the business (of this merchant, or of all)
              * @example admin@example.com
              */
