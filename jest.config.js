@@ -13,12 +13,16 @@ const common = {
   moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' }),
   testEnvironment: 'node',
   rootDir: __dirname,
+  // The worker's own database (libs/testing/src/global-setup.ts).
+  setupFiles: ['<rootDir>/libs/testing/src/worker-database.ts'],
 };
 
 module.exports = {
   globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
   testTimeout: 30000,
+  // Both cores (jest's default leaves one to itself): each worker runs its files on a database of its own.
+  maxWorkers: 2,
   // Test files run in a worker process that is replaced once it holds more than this after a file.
   // Without it, on two cores jest runs every file inside its main process (in band), where what each
   // file leaves behind (TypeORM keeps every entity class it ever saw in a global store, and with it

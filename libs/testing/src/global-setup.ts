@@ -11,8 +11,14 @@ import { migrateDatabase } from '../../database/src/migrate';
  * migrations. DATABASE_URL names the server to use; without it an embedded
  * PostgreSQL starts in a temporary folder. Workers inherit the variables set
  * here (TEST_DATABASE_URL, TEST_SECRETS_MASTER_KEY).
+ *
+ * Test files run in parallel, one per worker (both cores), and each worker
+ * has a database of its own, copied from the migrated one (worker-database.ts
+ * points the worker's TEST_DATABASE_URL at it): the apps a file boots run
+ * background workers (payouts, webhooks, mail) that take whatever their
+ * database holds, so two files sharing one would take each other's work.
  */
-export default async function globalSetup(): Promise<void> {
+export default async function globalSetup(globalConfig: { maxWorkers: number }): Promise<void> {
   const log = (line: string) => process.stderr.write(`[test db] ${line}\n`);
   let serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
@@ -30,9 +36,17 @@ export default async function globalSetup(): Promise<void> {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   await migrateDatabase(url.toString(), log);
+  const workers = Math.max(1, globalConfig.maxWorkers);
+  const copier = new Client({ connectionString: serverUrl });
+  await copier.connect();
+  for (let worker = 1; worker <= workers; worker++) await copier.query(`CREATE DATABASE ${name}_w${worker} TEMPLATE ${name}`);
+  await copier.end();
+  process.env.TEST_DATABASE_WORKERS = String(workers);
   process.env.TEST_DATABASE_URL = url.toString();
   process.env.TEST_DATABASE_SERVER_URL = serverUrl;
   process.env.TEST_DATABASE_NAME = name;
   process.env.TEST_SECRETS_MASTER_KEY = crypto.randomBytes(32).toString('base64');
-  log(`using database ${name}${process.env.DATABASE_URL ? ' on DATABASE_URL' : ' on an embedded PostgreSQL'}`);
+  log(
+    `using database ${name} (one copy per worker: ${workers})${process.env.DATABASE_URL ? ' on DATABASE_URL' : ' on an embedded PostgreSQL'}`,
+  );
 }

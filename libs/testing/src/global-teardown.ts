@@ -8,6 +8,8 @@ export default async function globalTeardown(): Promise<void> {
   if (serverUrl && name) {
     const admin = new Client({ connectionString: serverUrl });
     await admin.connect();
+    const workers = Number(process.env.TEST_DATABASE_WORKERS ?? 0);
+    for (let worker = 1; worker <= workers; worker++) await admin.query(`DROP DATABASE IF EXISTS ${name}_w${worker} WITH (FORCE)`);
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
   }

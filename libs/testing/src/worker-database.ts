@@ -1,0 +1,15 @@
+/**
+ * Run first in every test file (jest setupFiles): the worker's own copy of
+ * the run's migrated database (global-setup.ts made one per worker) becomes
+ * TEST_DATABASE_URL, which the apps, the CLI processes and the integration
+ * specs a file starts all connect to; TEST_DATABASE_WORKER_NAME names it.
+ */
+const base = process.env.TEST_DATABASE_URL;
+const name = process.env.TEST_DATABASE_NAME;
+if (base && name && process.env.TEST_DATABASE_WORKERS && !process.env.TEST_DATABASE_WORKER_NAME) {
+  const worker = `${name}_w${process.env.JEST_WORKER_ID ?? '1'}`;
+  const url = new URL(base);
+  url.pathname = `/${worker}`;
+  process.env.TEST_DATABASE_URL = url.toString();
+  process.env.TEST_DATABASE_WORKER_NAME = worker;
+}
