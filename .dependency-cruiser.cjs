@@ -28,7 +28,6 @@ const CONTEXTS = {
   merchants: ['businesses', 'catalog', 'database', 'kernel'],
   payers: ['catalog', 'database', 'kernel', 'merchants'],
   events: ['config', 'database', 'jobs', 'kernel', 'observability'],
-  payins: ['database', 'events', 'kernel'],
   'payment-instruments': ['catalog', 'database', 'kernel', 'merchants', 'payers'],
   jobs: ['config', 'database', 'kernel', 'observability'],
   mail: ['config', 'database', 'jobs', 'kernel', 'observability'],
@@ -47,10 +46,10 @@ const CONTEXTS = {
     'kernel',
     'merchants',
     'observability',
-    'payins',
-    'payment-intents',
+    'payments',
   ],
-  'payment-intents': [
+  // One payments context (issue 41): the payment intent with its attempts, refunds and ledger rows (payins), and the ledger's read model.
+  payments: [
     'businesses',
     'catalog',
     'config',
@@ -61,12 +60,11 @@ const CONTEXTS = {
     'links',
     'merchants',
     'payers',
-    'payins',
     'payment-instruments',
     'settlement',
   ],
   // Disputes (contract §21): beside refunds; money through settlement, the intent through its public surface.
-  disputes: ['config', 'database', 'events', 'gateways', 'jobs', 'kernel', 'merchants', 'payins', 'payment-intents', 'settlement'],
+  disputes: ['config', 'database', 'events', 'gateways', 'jobs', 'kernel', 'merchants', 'payments', 'settlement'],
   // Tells people what happened: merchants' notification addresses, and the business's dashboard admins (a new settlement account).
   notifications: [
     'businesses',
@@ -81,7 +79,7 @@ const CONTEXTS = {
     'merchants',
     'observability',
     'pages',
-    'payins',
+    'payments',
   ],
   http: ['businesses', 'config', 'dashboard-identity', 'database', 'kernel', 'observability', 'pages'],
   'gateway-routes': [
@@ -92,7 +90,7 @@ const CONTEXTS = {
     'kernel',
     'mercado-pago',
     'pages',
-    'payment-intents',
+    'payments',
     'processor-reports',
     'processors',
   ],

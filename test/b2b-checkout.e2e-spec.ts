@@ -1,6 +1,6 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { B2bClient, B2bComponents, createB2bClient, verifyRedirect } from '@pcs/client';
-import { CheckoutExpiryService } from '@pcs/payment-intents';
+import { CheckoutExpiryService } from '@pcs/payments';
 import { clientFor, fitsWidth, launchChromium, screenshot, SignedClient } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import * as http from 'node:http';

@@ -1,5 +1,5 @@
 import { CheckoutOutcomeUnknownError, GatewayRegistry } from '@pcs/gateways';
-import { ReconciliationService, RefundsService } from '@pcs/payment-intents';
+import { ReconciliationService, RefundsService } from '@pcs/payments';
 import { RuntimeSettings } from '@pcs/config';
 import { clientFor, createTenant, DLocalStandIn, MercadoPagoStandIn, multipartBody, pdfFile } from '@pcs/testing';
 import * as crypto from 'node:crypto';

@@ -1,7 +1,7 @@
 import { RuntimeSettings } from '@pcs/config';
 import { jpegFile, MercadoPagoStandIn, multipartBody, pdfFile } from '@pcs/testing';
 import * as crypto from 'node:crypto';
-import { ReconciliationService } from '@pcs/payment-intents';
+import { ReconciliationService } from '@pcs/payments';
 import request from 'supertest';
 import { Testbed, testbed } from './testbed';
 

@@ -162,7 +162,7 @@ describe('payers (operations 11–15)', () => {
     const openIntentFor = async (payerId: string, status: string) => {
       const dataSource = app.get<DataSource>(getDataSourceToken());
       const id = crypto.randomUUID();
-      // A payment intent row as the payment-intents context writes it.
+      // A payment intent row as the payments context writes it.
       await dataSource.query(
         `INSERT INTO payment_intent (payment_intent_id, business_id, merchant_id, payer_id, country_id, origin, payin_type, status, currency, amount, tax_amount, vat_rate_bp)
          VALUES ($1, $2, $3, $4, $5, 'API', 'DEFAULT', $6, 'UYU', 12200, 2200, 2200)`,

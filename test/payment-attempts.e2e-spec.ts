@@ -2,7 +2,7 @@ import * as crypto from 'node:crypto';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { sandboxCallbackKey, signCallback } from '@pcs/gateways';
-import { PaymentIntentSweeps, SessionExpiryService } from '@pcs/payment-intents';
+import { PaymentIntentSweeps, SessionExpiryService } from '@pcs/payments';
 import { SignedClient } from '@pcs/testing';
 import request from 'supertest';
 import { DataSource } from 'typeorm';

@@ -1,6 +1,6 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { GatewayRegistry, GatewayRequestVoidedError, PaymentGateway } from '@pcs/gateways';
-import { PaymentAttemptsService, ReconciliationService } from '@pcs/payment-intents';
+import { PaymentAttemptsService, ReconciliationService } from '@pcs/payments';
 import { SignedClient, TestTenant } from '@pcs/testing';
 import { DataSource } from 'typeorm';
 import { Testbed, testbed } from './testbed';

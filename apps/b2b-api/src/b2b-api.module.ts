@@ -7,7 +7,7 @@ import { GatewayRoutesModule } from '@pcs/gateway-routes';
 import { HttpFoundationModule } from '@pcs/http';
 import { MerchantsModule } from '@pcs/merchants';
 import { NotificationsModule } from '@pcs/notifications';
-import { PaymentIntentActivityModule, PaymentIntentsModule } from '@pcs/payment-intents';
+import { PaymentIntentActivityModule, PaymentsModule } from '@pcs/payments';
 import { SettlementWorkersModule } from '@pcs/settlement';
 import { ProcessorReportsWorkersModule } from '@pcs/processor-reports';
 import { CheckoutController } from './checkout/checkout.controller';
@@ -32,7 +32,7 @@ export class B2bApiModule {
         BusinessesModule,
         MerchantsModule,
         PaymentIntentActivityModule,
-        PaymentIntentsModule,
+        PaymentsModule,
         GatewayRoutesModule,
         // No routes here: its workers deliver events and emails like the payins API's (contract §15).
         NotificationsModule,

@@ -5,7 +5,7 @@ import { RuntimeSettings, RuntimeSettingsModule } from '@pcs/config';
 import { DatabaseModule } from '@pcs/database';
 import { DisputesModule } from '@pcs/disputes';
 import { MerchantsModule } from '@pcs/merchants';
-import { PaymentIntentActivityModule } from '@pcs/payment-intents';
+import { PaymentIntentActivityModule } from '@pcs/payments';
 import { ProcessorsModule } from '@pcs/processors';
 import { ProcessorReportsModule } from '@pcs/processor-reports';
 import { SettlementModule } from '@pcs/settlement';

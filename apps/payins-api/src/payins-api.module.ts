@@ -10,7 +10,7 @@ import { MerchantsModule } from '@pcs/merchants';
 import { NotificationsModule } from '@pcs/notifications';
 import { PayersModule } from '@pcs/payers';
 import { PaymentInstrumentsModule } from '@pcs/payment-instruments';
-import { PaymentIntentActivityModule, PaymentIntentsModule } from '@pcs/payment-intents';
+import { PaymentIntentActivityModule, PaymentsModule } from '@pcs/payments';
 import { BusinessCountryProcessorController } from './business-country-processor/business-country-processor.controller';
 import { PaymentMethodImageController } from './catalog/payment-method-image.controller';
 import { MerchantController } from './merchant/merchant.controller';
@@ -56,7 +56,7 @@ export class PayinsApiModule {
         PaymentIntentActivityModule,
         PayersModule,
         PaymentInstrumentsModule,
-        PaymentIntentsModule,
+        PaymentsModule,
         GatewayRoutesModule,
         ProcessorsModule,
         NotificationsModule,

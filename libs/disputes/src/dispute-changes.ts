@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventRecorder } from '@pcs/events';
 import { DisputeStatus } from '@pcs/kernel';
-import { IntentDisputes } from '@pcs/payment-intents';
+import { IntentDisputes } from '@pcs/payments';
 import { BalancesService } from '@pcs/settlement';
 import type { EntityManager } from 'typeorm';
 import { DisputeRepository } from './dispute.repository';

@@ -11,8 +11,7 @@ import {
   PaymentIntentId,
   TransactionStatus,
 } from '@pcs/kernel';
-import { PayinLedgerService } from '@pcs/payins';
-import { IntentDisputes } from '@pcs/payment-intents';
+import { PayinLedgerService, IntentDisputes } from '@pcs/payments';
 import * as crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { DisputeChanges } from './dispute-changes';

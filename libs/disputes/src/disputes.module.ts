@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { EventsModule } from '@pcs/events';
 import { JobQueue, JobsModule } from '@pcs/jobs';
 import { MerchantsModule } from '@pcs/merchants';
-import { PaymentIntentsModule } from '@pcs/payment-intents';
+import { PaymentsModule } from '@pcs/payments';
 import { SettlementModule } from '@pcs/settlement';
 import { DisputeChanges } from './dispute-changes';
 import { DisputeReports } from './dispute-reports.service';
@@ -20,7 +20,7 @@ import { TypeOrmDisputeRepository } from './persistence/typeorm-dispute.reposito
 @Module({
   imports: [
     TypeOrmModule.forFeature([DisputeOrmEntity, DisputeEvidenceOrmEntity]),
-    PaymentIntentsModule,
+    PaymentsModule,
     SettlementModule,
     EventsModule,
     JobsModule,

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { DLOCAL, DLocalNotifications } from '@pcs/dlocal';
 import { PayerPage, Public, RawBodyRequest } from '@pcs/http';
 import { PAGE_HEADERS, payerLanguage, renderProcessingPage } from '@pcs/pages';
-import { NotificationResult } from '@pcs/payment-intents';
+import { NotificationResult } from '@pcs/payments';
 import { ProcessorNotices } from '@pcs/processor-reports';
 import type { Request, Response } from 'express';
 

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { GatewayRegistry } from '@pcs/gateways';
 import { Public, RawBodyRequest } from '@pcs/http';
 import { DomainError } from '@pcs/kernel';
-import { GatewayEventsService } from '@pcs/payment-intents';
+import { GatewayEventsService } from '@pcs/payments';
 import type { Request } from 'express';
 
 /**

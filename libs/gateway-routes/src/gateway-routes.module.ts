@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DisputesModule } from '@pcs/disputes';
-import { PaymentIntentsModule } from '@pcs/payment-intents';
+import { PaymentsModule } from '@pcs/payments';
 import { ProcessorReportsModule } from '@pcs/processor-reports';
 import { ProcessorsModule } from '@pcs/processors';
 import { GatewayCallbackController } from './gateway-callback.controller';
@@ -16,7 +16,7 @@ import { SandboxGatewayController } from './sandbox-gateway.controller';
  * chargeback's to its dispute).
  */
 @Module({
-  imports: [ProcessorsModule, PaymentIntentsModule, DisputesModule, ProcessorReportsModule],
+  imports: [ProcessorsModule, PaymentsModule, DisputesModule, ProcessorReportsModule],
   controllers: [SandboxGatewayController, GatewayCallbackController, MercadoPagoController, DLocalController],
 })
 export class GatewayRoutesModule {}

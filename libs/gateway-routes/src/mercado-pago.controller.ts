@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { PayerPage, Public } from '@pcs/http';
 import { MERCADO_PAGO, MercadoPagoNotifications, MercadoPagoRecords } from '@pcs/mercado-pago';
 import { PAGE_HEADERS, payerLanguage, renderProcessingPage } from '@pcs/pages';
-import { NotificationResult } from '@pcs/payment-intents';
+import { NotificationResult } from '@pcs/payments';
 import { ProcessorNotices } from '@pcs/processor-reports';
 import type { Response } from 'express';
 

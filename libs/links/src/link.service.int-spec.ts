@@ -38,7 +38,7 @@ describe('link service on PostgreSQL', () => {
       ...extra,
     });
   const paymentIntentRow = async (n: number) => {
-    // A payment intent row to point at (the link's foreign key); the payment-intents context makes real ones.
+    // A payment intent row to point at (the link's foreign key); the payments context makes real ones.
     const id = asPaymentIntentId(`00000000-0000-4000-8000-${String(n).padStart(12, '0')}`);
     await services.dataSource.query(
       `INSERT INTO payment_intent (payment_intent_id, business_id, merchant_id, country_id, origin, payin_type, status, currency, amount, tax_amount, vat_rate_bp, created_at, updated_at)

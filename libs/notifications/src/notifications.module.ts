@@ -6,7 +6,7 @@ import { EventsModule } from '@pcs/events';
 import { JobsModule } from '@pcs/jobs';
 import { MailModule } from '@pcs/mail';
 import { MerchantsModule } from '@pcs/merchants';
-import { PayinsModule } from '@pcs/payins';
+import { PaymentLedgerModule } from '@pcs/payments';
 import { OutcomeEmails } from './emails/outcome-emails';
 import { TypeOrmWebhookEndpointRepository } from './persistence/typeorm-webhook-endpoint.repository';
 import { WebhookEndpointOrmEntity } from './persistence/webhook-endpoint.orm-entity';
@@ -34,7 +34,7 @@ import { WebhookResolver, WebhookSender } from './webhooks/webhook-sender';
     JobsModule,
     MailModule,
     MerchantsModule,
-    PayinsModule,
+    PaymentLedgerModule,
   ],
   providers: [
     { provide: WebhookEndpointRepository, useClass: TypeOrmWebhookEndpointRepository },

@@ -9,7 +9,7 @@ import { PayerRepository } from './payer.repository';
 
 /**
  * Payers. Needs a PayerPaymentActivity provider in scope: the app imports
- * PaymentIntentActivityModule (global) from the payment-intents context.
+ * PaymentIntentActivityModule (global) from the payments context.
  */
 @Module({
   imports: [TypeOrmModule.forFeature([PayerOrmEntity]), CatalogModule, MerchantsModule],

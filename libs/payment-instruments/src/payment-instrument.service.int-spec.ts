@@ -3,7 +3,7 @@ import { BusinessService } from '@pcs/businesses';
 import { asPayerId, Caller, DocumentType } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { PayerService } from '@pcs/payers';
-import { PaymentIntentActivityModule } from '@pcs/payment-intents';
+import { PaymentIntentActivityModule } from '@pcs/payments';
 import { serviceContext, ServiceContext } from '@pcs/testing';
 import { DataSource } from 'typeorm';
 import { PaymentInstrumentService } from './payment-instrument.service';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DisputeReports } from '@pcs/disputes';
 import { GatewayNotice } from '@pcs/gateways';
-import { GatewayNotifications, NotificationResult } from '@pcs/payment-intents';
+import { GatewayNotifications, NotificationResult } from '@pcs/payments';
 
 /**
  * Where what a processor tells goes, whether it arrived by a verified

@@ -6,8 +6,7 @@ import { EventsModule } from '@pcs/events';
 import { GatewaysModule } from '@pcs/gateways';
 import { JobsModule } from '@pcs/jobs';
 import { MerchantsModule } from '@pcs/merchants';
-import { PayinsModule } from '@pcs/payins';
-import { PaymentIntentsModule } from '@pcs/payment-intents';
+import { PaymentLedgerModule, PaymentsModule } from '@pcs/payments';
 import { ReconciliationDiscrepancyOrmEntity, ReconciliationRunOrmEntity } from './persistence/reconciliation-run.orm-entity';
 import { TypeOrmReconciliationRunRepository } from './persistence/typeorm-reconciliation-runs.repository';
 import { ReconciliationRunRepository } from './reconciliation-runs.repository';
@@ -24,8 +23,8 @@ import { ProcessorNotices } from './processor-notices';
     GatewaysModule,
     JobsModule,
     MerchantsModule,
-    PayinsModule,
-    PaymentIntentsModule,
+    PaymentLedgerModule,
+    PaymentsModule,
     DisputesModule,
   ],
   providers: [

@@ -22,7 +22,7 @@ import {
 import { MerchantAccess, MerchantService } from '@pcs/merchants';
 import { metrics } from '@pcs/observability';
 import { DisputesService } from '@pcs/disputes';
-import { FindingSide, PayinLedgerService, ProcessorFinding } from '@pcs/payins';
+import { FindingSide, PayinLedgerService, ProcessorFinding } from '@pcs/payments';
 import * as crypto from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { DisputeRecord, reconcile, Reconciliation, ReportTotals, Side } from './domain/reconciliation';

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { RuntimeSettings } from '@pcs/config';
 import { PayerPage, Public } from '@pcs/http';
 import { FormTokens, PAGE_HEADERS, payerDetailsOf, PayerLanguage, payerLanguage, renderStalePage, renderUnavailablePage } from '@pcs/pages';
-import { B2bCheckoutService, CheckoutPage } from '@pcs/payment-intents';
+import { B2bCheckoutService, CheckoutPage } from '@pcs/payments';
 import type { Response } from 'express';
 import { renderCheckout } from './checkout.view';
 

@@ -1,4 +1,4 @@
-import { CheckoutPage } from '@pcs/payment-intents';
+import { CheckoutPage } from '@pcs/payments';
 import { PayerLanguage, payerForm, renderCheckoutPage, renderUnavailablePage } from '@pcs/pages';
 
 /** The hosted checkout in each of its states (contract §13), on the one checkout template. */

@@ -14,7 +14,7 @@ import {
 } from '@pcs/http';
 import { asMerchantId, asPaymentIntentId, Money, moneyFromWire } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
-import { B2bPaymentIntentsService } from '@pcs/payment-intents';
+import { B2bPaymentIntentsService } from '@pcs/payments';
 import { CreateB2bPaymentIntentDto, ListB2bPaymentIntentsQuery } from './b2b-payment-intent.dto';
 import { presentB2bPaymentIntent } from './b2b-payment-intent.presenter';
 import { B2bPaymentIntentPageResponse, B2bPaymentIntentResponse } from './b2b-payment-intent.responses';

@@ -20,7 +20,7 @@ import {
 } from 'class-validator';
 import { B2bPageQueryDto, IsDateBound, NestedObject, Optional } from '@pcs/http';
 import { B2bCountry, Currency, PaymentInstrumentTypeName, PaymentIntentType, PaymentMethodName } from '@pcs/kernel';
-import { B2B_STATUS_CODES } from '@pcs/payment-intents';
+import { B2B_STATUS_CODES } from '@pcs/payments';
 
 /**
  * An absolute https URL of at most 2,048 characters, without credentials;

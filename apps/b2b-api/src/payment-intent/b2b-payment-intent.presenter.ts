@@ -1,6 +1,6 @@
 import type { CountryProcessor } from '@pcs/catalog';
 import { PaymentIntentType, wireAmount } from '@pcs/kernel';
-import { b2bStatus, B2bPaymentIntentView } from '@pcs/payment-intents';
+import { b2bStatus, B2bPaymentIntentView } from '@pcs/payments';
 import { B2bPaymentMethodResponse } from '../merchant/merchant-countries.responses';
 import { B2bPaymentIntentResponse } from './b2b-payment-intent.responses';
 

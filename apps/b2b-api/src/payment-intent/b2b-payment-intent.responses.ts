@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Currency, PaymentIntentType } from '@pcs/kernel';
-import { B2B_STATUS_CODES } from '@pcs/payment-intents';
+import { B2B_STATUS_CODES } from '@pcs/payments';
 import { B2bPaymentMethodResponse, MerchantRefResponse } from '../merchant/merchant-countries.responses';
 
 export class AmountDetailsResponse {

@@ -13,7 +13,7 @@ import {
 import { asMerchantId, Currency, Money, moneyFromWire, wireAmount } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 import { asLinkId, LinkService } from '@pcs/links';
-import { LinkPaymentIntentService } from '@pcs/payment-intents';
+import { LinkPaymentIntentService } from '@pcs/payments';
 import { presentCreation } from '../payment-intent/payment-intent.presenter';
 import { PaymentIntentCreationResponse } from '../payment-intent/payment-intent.responses';
 import { CreateLinkDto, LinkPaymentIntentDto, ListLinksQuery, ShareLinkDto, UpdateLinkDto } from './dto/link-requests.dto';

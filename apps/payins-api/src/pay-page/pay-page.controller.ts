@@ -4,7 +4,7 @@ import { RuntimeSettings } from '@pcs/config';
 import { PayerPage, Public } from '@pcs/http';
 import { asLinkId } from '@pcs/links';
 import { FormTokens, PAGE_HEADERS, payerDetailsOf, payerLanguage, renderStalePage } from '@pcs/pages';
-import { LinkCheckoutService } from '@pcs/payment-intents';
+import { LinkCheckoutService } from '@pcs/payments';
 import type { Response } from 'express';
 import { renderPayPage } from './pay-page.view';
 

@@ -1,5 +1,5 @@
 import { Money } from '@pcs/kernel';
-import type { LinkPage } from '@pcs/payment-intents';
+import type { LinkPage } from '@pcs/payments';
 import { PayerLanguage, payerForm, renderCheckoutPage, renderUnavailablePage } from '@pcs/pages';
 
 /** The link's pay page in each of its states (contract §12), on the one checkout template. */

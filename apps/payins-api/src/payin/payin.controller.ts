@@ -4,8 +4,8 @@ import { ApiStandardErrors, CurrentCaller, dateRange, payinsEnvelope, SignedCont
 import { asMerchantId, asPaymentIntentId, InvalidRequestError } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 import { MerchantAccess } from '@pcs/merchants';
-import { PayinLedgerService, payinRepresentation } from '@pcs/payins';
-import type { PayinProps } from '@pcs/payins';
+import { PayinLedgerService, payinRepresentation } from '@pcs/payments';
+import type { PayinProps } from '@pcs/payments';
 import { BalancesService } from '@pcs/settlement';
 import { ListPayinsQuery, PayinSummaryQuery } from './payin.dto';
 import { PayinPageResponse, PayinResponse, PayinSummaryResponse } from './payin.responses';

@@ -18,7 +18,7 @@ import {
   PaymentIntentCreationService,
   PaymentIntentQueriesService,
   RefundsService,
-} from '@pcs/payment-intents';
+} from '@pcs/payments';
 import { presentCountryProcessor } from '../catalog/catalog.presenter';
 import { toPayerRequest } from '../payer/dto/payer-request.dto';
 import { CreatePaymentIntentDto } from './dto/create-payment-intent.dto';

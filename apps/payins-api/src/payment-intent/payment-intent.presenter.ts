@@ -1,5 +1,5 @@
-import { paymentIntentRepresentation } from '@pcs/payment-intents';
-import type { PaymentIntent, PaymentIntentStatus } from '@pcs/payment-intents';
+import { paymentIntentRepresentation } from '@pcs/payments';
+import type { PaymentIntent, PaymentIntentStatus } from '@pcs/payments';
 import { PaymentIntentCreationResponse, PaymentIntentResponse } from './payment-intent.responses';
 
 const NEXT_ACTIONS: Partial<Record<PaymentIntentStatus, string>> = {

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Currency, DISPUTE_STATUSES, PayinType } from '@pcs/kernel';
-import { PAYMENT_INTENT_STATUSES } from '@pcs/payment-intents';
+import { PAYMENT_INTENT_STATUSES } from '@pcs/payments';
 import { CountryProcessorResponse } from '../catalog/catalog.responses';
 
 /** A dispute of the payment, as the intent shows it (contract §21). */

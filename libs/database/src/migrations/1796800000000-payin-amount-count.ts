@@ -8,7 +8,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * status and amount bucket: buckets of two significant digits of the amount
  * in minor units (0–99 one each; then 100, 110, …, 990, 1000, 1100, … so each
  * bucket is at most a ninetieth of its decade), from `pcs_amount_bucket`,
- * mirrored by `amountBucket` in libs/payins. It is kept like
+ * mirrored by `amountBucket` in libs/payments. It is kept like
  * payin_daily_count: statement triggers with transition tables, upserts in
  * key order, in the transaction of every write of payins. The ledger's total
  * for an amount range in one currency (no date bounds) sums the buckets wholly

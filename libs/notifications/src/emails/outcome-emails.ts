@@ -4,7 +4,7 @@ import { Currency, currencyExponent, decimalToScaledInteger, MerchantId, Payment
 import { MailOutbox } from '@pcs/mail';
 import { adminAddressesOf } from '@pcs/dashboard-identity';
 import { MerchantConfigurationService, MerchantService } from '@pcs/merchants';
-import { PayinLedgerService } from '@pcs/payins';
+import { PayinLedgerService } from '@pcs/payments';
 import type { EntityManager } from 'typeorm';
 import { disputeEmail } from './dispute-email';
 import { outcomeEmail } from './outcome-email';

@@ -1,6 +1,6 @@
 import { asBusinessId, asMerchantId, asPaymentIntentId, Currency, TransactionStatus } from '@pcs/kernel';
 import type { ReportLine } from '@pcs/gateways';
-import type { PayinProps } from '@pcs/payins';
+import type { PayinProps } from '@pcs/payments';
 import { reconcile } from './reconciliation';
 
 const day = new Date('2026-11-24T12:00:00Z');

@@ -1,6 +1,6 @@
 import type { ReportLine } from '@pcs/gateways';
 import type { Currency, DisputeStatus } from '@pcs/kernel';
-import type { PayinProps } from '@pcs/payins';
+import type { PayinProps } from '@pcs/payments';
 
 export const DISCREPANCY_KINDS = [
   'AMOUNT_MISMATCH',

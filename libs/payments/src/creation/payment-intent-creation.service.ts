@@ -1,0 +1,308 @@
+import { Injectable } from '@nestjs/common';
+import { inTransaction } from '@pcs/database';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { GatewayRouting } from '@pcs/gateways';
+import { CatalogService, Country } from '@pcs/catalog';
+import {
+  Caller,
+  DomainError,
+  InvalidRequestError,
+  MerchantId,
+  Money,
+  PayerId,
+  PayinType,
+  PaymentInstrumentId,
+  PaymentIntentId,
+} from '@pcs/kernel';
+import { MerchantService } from '@pcs/merchants';
+import { PayerRequest, PayerService } from '@pcs/payers';
+import { Payin } from '../domain/payin';
+import { PaymentInstrumentService } from '@pcs/payment-instruments';
+import { PricingService } from '@pcs/settlement';
+import type { PaymentInstrumentProps } from '@pcs/payment-instruments';
+import * as crypto from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { PaymentIntent } from '../domain/payment-intent';
+import { AvailableProcessorsService } from '../available-processors.service';
+import { PaymentAttemptParties } from '../attempts/payment-attempt-parties';
+import { PaymentAttemptsService } from '../attempts/payment-attempts.service';
+import { PaymentIntentRepository } from '../payment-intent.repository';
+import { CreationRules } from './creation-rules';
+import { apiIntent } from '../domain/payment-intent-origins';
+import { PayinRepository } from '../ledger/payin.repository';
+
+export interface PaymentInstrumentData {
+  paymentInstrumentTypeName?: string;
+  paymentMethodName: string;
+  /** Country ids (uuid) where the instrument may be used. */
+  countries?: string[];
+  metadata?: Record<string, unknown>;
+  merchantId?: MerchantId;
+}
+
+/** Operation 17's request, syntax checked and amounts read at the edge (Money, in the request's currency). */
+export interface CreatePaymentIntentCommand {
+  /** Gross, VAT included, tip excluded. */
+  amount: Money;
+  payinType: PayinType;
+  externalReference: string;
+  payerId?: PayerId;
+  offSession: boolean;
+  invoiceNumber: number;
+  country: string;
+  merchantId?: MerchantId;
+  paymentInstrumentId?: PaymentInstrumentId;
+  paymentInstrumentData?: PaymentInstrumentData;
+  confirm?: boolean;
+  payerData?: PayerRequest;
+  setupFutureUsage?: boolean;
+  metadata?: { limitIssuers?: string[] };
+  description?: string;
+  tipAmount?: Money;
+  vatPercentage?: number;
+}
+
+/** What a creation resolved before the intent is built: its id, merchant, country and VAT, the tip, the payer and the instrument. */
+interface ResolvedCreation {
+  readonly paymentIntentId: PaymentIntentId;
+  readonly merchantId: MerchantId;
+  readonly country: Country;
+  readonly vatRateBp: number;
+  readonly tip: Money;
+  readonly payer: { readonly payerId: PayerId; readonly email: string | null };
+  readonly paymentInstrumentId: PaymentInstrumentId | null;
+  readonly now: Date;
+}
+
+@Injectable()
+export class PaymentIntentCreationService {
+  constructor(
+    private readonly routing: GatewayRouting,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly merchants: MerchantService,
+    private readonly catalog: CatalogService,
+    private readonly payers: PayerService,
+    private readonly instruments: PaymentInstrumentService,
+    private readonly intents: PaymentIntentRepository,
+    private readonly ledger: PayinRepository,
+    private readonly attempts: PaymentAttemptsService,
+    private readonly parties: PaymentAttemptParties,
+    private readonly available: AvailableProcessorsService,
+    private readonly rules: CreationRules,
+    private readonly pricing: PricingService,
+  ) {}
+
+  /**
+   * Operation 17. In one transaction: the payer (created from payerData when
+   * no payerId), the instrument (created from paymentInstrumentData when no
+   * paymentInstrumentId), the intent; with `confirm` and an instrument, a
+   * PENDING payin too. The off-session charge itself happens after commit.
+   * `operationId` (derived from the request's Idempotency-Key, when it has
+   * one) becomes the intent's id: if an intent was already committed under
+   * it, that one is carried on and answered.
+   */
+  async create(caller: Caller, command: CreatePaymentIntentCommand, operationId?: string): Promise<PaymentIntent> {
+    if (!command.payerId && !command.payerData)
+      throw new InvalidRequestError(['payerId'], 'payerId is required unless payerData describes a new payer');
+    return this.rules.once(
+      operationId,
+      (paymentIntentId) => this.rules.resume(caller, paymentIntentId),
+      (paymentIntentId) => this.write(caller, command, paymentIntentId),
+    );
+  }
+
+  private async write(caller: Caller, command: CreatePaymentIntentCommand, paymentIntentId: PaymentIntentId): Promise<PaymentIntent> {
+    const { amount } = command;
+    const tip = command.tipAmount ?? Money.zero(amount.currency);
+    const country = await this.rules.countryAccepting(command.country, amount.currency);
+    PaymentIntent.assertWithinLimit(amount, tip, 'tipAmount');
+
+    if (command.payerId && !command.payerData && !command.paymentInstrumentId && !command.paymentInstrumentData && !command.confirm) {
+      return this.createForExistingPayer(caller, command, command.payerId, paymentIntentId, country, tip);
+    }
+    const created = await inTransaction(this.dataSource, async (manager) => {
+      const merchant = await this.merchants.resolve(caller, command.merchantId ?? command.paymentInstrumentData?.merchantId, manager);
+      const merchantId = merchant.id;
+      merchant.assertCanCollect();
+      const vatRateBp = await this.rules.vatRate(merchantId, country, command.vatPercentage, manager);
+
+      const payer = command.payerId
+        ? command.payerData
+          ? await this.payers.completeWithin(manager, caller, command.payerId, command.payerData)
+          : // Creating an instrument takes the payer for update; taking it for key share first and
+            // upgrading later would deadlock two such creations for one payer. So: update at once.
+            await this.payers.loadVisible(
+              caller,
+              command.payerId,
+              manager,
+              command.paymentInstrumentData && !command.paymentInstrumentId ? 'update' : 'share',
+            )
+        : await this.payers.createWithin(manager, caller, { ...command.payerData, merchantId });
+      if (payer.snapshot().merchantId !== merchantId) throw new DomainError('PAYER_NOT_FOUND');
+
+      const instrument = await this.instrumentFor(manager, caller, command, payer.id, country);
+      const paymentInstrumentId = instrument?.paymentInstrumentId ?? null;
+      const now = new Date();
+      const intent = this.newIntent(caller, command, {
+        paymentIntentId,
+        merchantId,
+        country,
+        vatRateBp,
+        tip,
+        payer: { payerId: payer.id, email: payer.snapshot().email },
+        paymentInstrumentId,
+        now,
+      });
+      let attempt: Payin | null = null;
+      if (command.confirm && instrument) {
+        const processor = await this.processorForInstrument(manager, intent, instrument);
+        await this.pricing.assertAboveMinimum(merchantId, processor, intent.total, manager);
+        // A processor that does not charge saved instruments here (Mercado Pago, dLocal): refused before anything is written.
+        const gateway = await this.routing.gatewayFor(merchantId, processor, manager);
+        if (!gateway.chargesOffSession) throw new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: gateway.displayName });
+        intent.startOffSessionCharge(now);
+        await this.intents.insert(manager, intent);
+        const fundsFlow = await gateway.fundsFlowOf(merchantId, manager);
+        attempt = await this.parties.newAttempt(
+          manager,
+          intent,
+          processor,
+          fundsFlow,
+          'MERCHANT',
+          crypto.randomUUID(),
+          now,
+          payer.snapshot(),
+        );
+        await this.ledger.insert(manager, attempt);
+      } else {
+        await this.intents.insert(manager, intent);
+      }
+      return { intent, attempt, instrumentToken: instrument?.externalId ?? null };
+    });
+    if (!created.attempt) return created.intent;
+    await this.attempts.chargeOffSession(created.attempt.id, { payin: created.attempt, instrumentToken: created.instrumentToken });
+    return (await this.intents.findById(this.dataSource.manager, created.intent.id)) ?? created.intent;
+  }
+
+  /**
+   * The common creation (an existing payer, no instrument, no charge) in two
+   * round trips and no explicit transaction: the payer is read, then one
+   * statement inserts the intent, its event and the event's dispatch job only
+   * if the payer is still there, taking it for key share as the general path
+   * does (a deletion of the payer waits for it, or it sees the payer gone).
+   * The merchant and its VAT rates come from memory.
+   */
+  private async createForExistingPayer(
+    caller: Caller,
+    command: CreatePaymentIntentCommand,
+    payerId: PayerId,
+    paymentIntentId: PaymentIntentId,
+    country: Country,
+    tip: Money,
+  ): Promise<PaymentIntent> {
+    const merchant = await this.merchants.resolve(caller, command.merchantId);
+    merchant.assertCanCollect();
+    const vatRateBp = await this.rules.vatRate(merchant.id, country, command.vatPercentage);
+    const payer = (await this.payers.loadVisible(caller, payerId)).snapshot();
+    if (payer.merchantId !== merchant.id) throw new DomainError('PAYER_NOT_FOUND');
+    const intent = this.newIntent(caller, command, {
+      paymentIntentId,
+      merchantId: merchant.id,
+      country,
+      vatRateBp,
+      tip,
+      payer: { payerId, email: payer.email },
+      paymentInstrumentId: null,
+      now: new Date(),
+    });
+    const written = await this.intents.insertRequiring(this.dataSource.manager, intent, this.payers.liveRequirement(payerId));
+    if (!written) throw new DomainError('PAYER_NOT_FOUND');
+    return intent;
+  }
+
+  /** Operation 17's intent from the request and what the creation resolved for it. */
+  private newIntent(caller: Caller, command: CreatePaymentIntentCommand, resolved: ResolvedCreation): PaymentIntent {
+    const { paymentIntentId, merchantId, country, vatRateBp, tip, payer, paymentInstrumentId, now } = resolved;
+    return apiIntent(
+      {
+        paymentIntentId,
+        businessId: caller.businessId,
+        merchantId,
+        countryId: country.countryId,
+        amount: command.amount,
+        vatRateBp,
+        createdAt: now,
+      },
+      {
+        payinType: command.payinType,
+        tip,
+        payerId: payer.payerId,
+        payerEmail: payer.email,
+        paymentInstrumentId,
+        externalReference: command.externalReference,
+        invoiceNumber: command.invoiceNumber,
+        description: command.description ?? null,
+        setupFutureUsage: command.setupFutureUsage ?? false,
+        offSession: command.offSession,
+        confirm: command.confirm ?? false,
+        metadata: command.metadata ?? null,
+      },
+    );
+  }
+
+  private async instrumentFor(
+    manager: EntityManager,
+    caller: Caller,
+    command: CreatePaymentIntentCommand,
+    payerId: PayerId,
+    country: Country,
+  ): Promise<Readonly<PaymentInstrumentProps> | null> {
+    if (command.paymentInstrumentId) {
+      const instrument = await this.instruments.loadVisible(caller, command.paymentInstrumentId, manager);
+      const i = instrument.snapshot();
+      if (i.payerId !== payerId || !i.active) throw new DomainError('PAYMENT_INSTRUMENT_NOT_FOUND');
+      return i;
+    }
+    const data = command.paymentInstrumentData;
+    if (!data) return null;
+    const countries: string[] = [];
+    for (const id of data.countries ?? []) {
+      const c = await this.catalog.findCountryById(id);
+      if (!c)
+        throw new InvalidRequestError(
+          ['paymentInstrumentData.countries'],
+          `paymentInstrumentData.countries: ${id} is not a known country id`,
+        );
+      countries.push(c.iso3);
+    }
+    const view = await this.instruments.createWithin(manager, caller, {
+      payerId,
+      paymentMethodName: data.paymentMethodName,
+      paymentInstrumentTypeName: data.paymentInstrumentTypeName,
+      countries: countries.length ? countries : undefined,
+      metadata: data.metadata,
+      country: country.iso3,
+    });
+    return view.instrument.snapshot();
+  }
+
+  /** The processor that charges the instrument (loaded by this creation, visible to the caller) for the intent. */
+  private async processorForInstrument(manager: EntityManager, intent: PaymentIntent, instrument: Readonly<PaymentInstrumentProps>) {
+    const processor = (await this.available.of(intent, manager)).find(
+      (p) =>
+        p.paymentMethod.paymentMethodId === instrument.paymentMethodId &&
+        (!instrument.paymentInstrumentTypeId || p.paymentInstrumentType.paymentInstrumentTypeId === instrument.paymentInstrumentTypeId),
+    );
+    if (!processor) {
+      throw new DomainError(
+        'PAYMENT_METHOD_NOT_AVAILABLE',
+        `the merchant has no active processor for this instrument in ${intent.snapshot().currency}`,
+        {
+          method: 'the instrument',
+          country: 'this country',
+        },
+      );
+    }
+    return processor;
+  }
+}

@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { PaymentNotice, ProcessorRefund } from '@pcs/gateways';
+import { DataSource } from 'typeorm';
+import { ProcessorRefunds } from '../refunds/processor-refunds.service';
+import { RefundsService } from '../refunds/refunds.service';
+import { GatewayEventsService } from './gateway-events.service';
+import { PayinRepository } from '../ledger/payin.repository';
+
+export type NotificationResult = 'applied' | 'replayed' | 'unknown' | 'ignored';
+
+/**
+ * A processor's verified notification, read by its adapter into a notice,
+ * applied here whatever the processor (contracts §16, §20): news of an
+ * attempt goes through the rules of every outcome, once per event; news of a
+ * refund settles it as any gateway answer does. Either must name a record of
+ * that merchant at that gateway, or nothing changes.
+ */
+@Injectable()
+export class GatewayNotifications {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly ledger: PayinRepository,
+    private readonly events: GatewayEventsService,
+    private readonly refunds: RefundsService,
+    private readonly processorRefunds: ProcessorRefunds,
+  ) {}
+
+  async apply(merchantId: string, gateway: string, notice: PaymentNotice): Promise<NotificationResult> {
+    if (notice.kind === 'IGNORED') return 'ignored';
+    if (notice.kind === 'UNKNOWN') return 'unknown';
+    const id = notice.kind === 'CHARGE' ? notice.payinId : notice.refundId;
+    const record = await this.ledger.get(this.dataSource.manager, id);
+    const r = record?.snapshot();
+    if (!record || !r || r.merchantId !== merchantId) return 'unknown';
+    if (notice.kind === 'CHARGE') {
+      if (r.gateway !== gateway || r.transactionType !== 'PAYIN') return 'unknown';
+      return this.events.applyTo(record, notice.event);
+    }
+    if (r.transactionType !== 'REFUND') return 'unknown';
+    return this.refunds.settleFromGateway(record, gateway, notice);
+  }
+
+  /**
+   * The refunds a processor lists on the payment of our attempt `payinId`
+   * (contract §23): those made at the processor itself are recorded once.
+   */
+  applyProcessorRefunds(
+    merchantId: string,
+    gateway: string,
+    payinId: string,
+    refunds: readonly ProcessorRefund[],
+  ): Promise<NotificationResult> {
+    return this.processorRefunds.apply(merchantId, gateway, payinId, refunds);
+  }
+}

@@ -1,0 +1,69 @@
+import { MerchantId, PaymentIntentId } from '@pcs/kernel';
+import type { Guard, JoinedRead } from '@pcs/database';
+import type { NewEvent } from '@pcs/events';
+import type { EntityManager } from 'typeorm';
+import { Payin, PayinState } from '../domain/payin';
+
+/** What a refund of a payment intent decides on, read with the intent (one round trip). */
+export interface RefundRecords {
+  /** The intent's latest approved collection: what a refund goes back through, and whom it pays back. */
+  readonly charge: Payin | null;
+  /** The intent's refunds not final yet (at their gateway, or manual ones pending), oldest first. */
+  readonly open: readonly Payin[];
+  /** The record an operation id names (created under it, or confirmed by it), on whatever intent it is. */
+  readonly byOperation: Payin | null;
+}
+
+/**
+ * Where payin records are kept and found one payment at a time (port; the
+ * TypeORM adapter is in persistence/). The unit of work comes first. The
+ * ledger's pages, counts and figures are PayinLedgerQueries'.
+ */
+export abstract class PayinRepository {
+  /** A new record: a plain INSERT. */
+  abstract insert(manager: EntityManager, payin: Payin): Promise<void>;
+  abstract save(manager: EntityManager, payin: Payin): Promise<void>;
+  /**
+   * Saves the record, with its events, in one statement, only if it is still
+   * in the state it was read in (`as`); false (nothing written) otherwise.
+   * Needs no transaction of its own.
+   */
+  abstract saveIfStill(manager: EntityManager, payin: Payin, as: PayinState): Promise<boolean>;
+  /** A new record as a guard and its events, for another context's statement to run (one round trip). */
+  abstract insertGuard(manager: EntityManager, payin: Payin): { guard: Guard; events: NewEvent[] };
+  /** The records a refund of the intent decides on, as a read joined to the intent's own. */
+  abstract refundRecords(manager: EntityManager, paymentIntentId: PaymentIntentId, operationId: string | null): JoinedRead<RefundRecords>;
+  abstract get(manager: EntityManager, transactionId: string, lock?: boolean): Promise<Payin | null>;
+  abstract findByExternalId(manager: EntityManager, gateway: string, externalId: string): Promise<Payin | null>;
+  /** The intent's collection attempts still open (PENDING or SCHEDULED), locked. */
+  abstract openAttempts(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin[]>;
+  /** The intent's off-session charge still waiting on its gateway's answer, if any. */
+  abstract openOffSessionCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null>;
+  /** The intent's checkout still open at a gateway page (a PENDING attempt whose session has not ended), if any. */
+  abstract openCheckoutSession(manager: EntityManager, paymentIntentId: PaymentIntentId, now: Date): Promise<Payin | null>;
+  /** The intent's latest approved collection: what a refund goes back through. */
+  abstract latestApprovedCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null>;
+  /** Every refund record of the intent, whatever its state or origin, oldest first. */
+  abstract refundsOf(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin[]>;
+  /** The intent's latest collection attempt, whatever its state. */
+  abstract latestCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null>;
+  /** Payins waiting on a gateway whose time to ask it has come (crash recovery, lost callbacks). */
+  abstract dueForReconciliation(manager: EntityManager, now: Date, limit: number): Promise<Payin[]>;
+  /** Attempts whose payer's session at a gateway page ended before `now`. */
+  abstract expiredSessions(manager: EntityManager, now: Date, limit: number): Promise<Payin[]>;
+  /**
+   * What a processor's report is reconciled with: the merchant's approved
+   * collections at that gateway released in [from, to) or named by the
+   * report's references (our transaction ids), and the approved refunds of
+   * intents collected there: those of these collections, and those approved
+   * in the window.
+   */
+  abstract reconciliationRecords(
+    manager: EntityManager,
+    merchantId: MerchantId,
+    gateway: string,
+    references: readonly string[],
+    from: Date,
+    to: Date,
+  ): Promise<Payin[]>;
+}

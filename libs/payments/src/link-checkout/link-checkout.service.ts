@@ -1,0 +1,131 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { CountryProcessor } from '@pcs/catalog';
+import { GatewayRegistry, PayerIdentity } from '@pcs/gateways';
+import { Caller, DomainError } from '@pcs/kernel';
+import { LinkId, LinkService, LinkView } from '@pcs/links';
+import { MerchantService } from '@pcs/merchants';
+import { DataSource } from 'typeorm';
+import { PayerStep, PaymentAttemptsService } from '../attempts/payment-attempts.service';
+import { AvailableProcessorsService } from '../available-processors.service';
+import { LinkPaymentIntentService } from '../creation/link-payment-intent.service';
+import { PaymentIntent } from '../domain/payment-intent';
+import { PaymentIntentRepository } from '../payment-intent.repository';
+import { PayinRepository } from '../ledger/payin.repository';
+
+/** What a link's pay page shows (contract §12). */
+export type LinkPage =
+  | { readonly kind: 'GONE' }
+  | { readonly kind: 'EXPIRED'; readonly link: LinkView; readonly merchantName: string }
+  | {
+      readonly kind: 'CHOOSE';
+      readonly link: LinkView;
+      readonly merchantName: string;
+      readonly methods: CountryProcessor[];
+      readonly lastError: string | null;
+    }
+  | { readonly kind: 'AT_GATEWAY'; readonly link: LinkView; readonly merchantName: string; readonly gatewayUrl: string }
+  | { readonly kind: 'PAYER'; readonly link: LinkView; readonly merchantName: string; readonly step: PayerStep }
+  | { readonly kind: 'PROCESSING' | 'PAID' | 'CLOSED'; readonly link: LinkView; readonly merchantName: string };
+
+/** A method chosen: to the gateway, or first the payer's details (shown again with what is wrong, `invalid`). */
+export type LinkStart = { readonly gatewayUrl: string } | { readonly page: LinkPage; readonly invalid: boolean };
+
+const OPEN_FOR_A_METHOD = new Set(['REQUIRES_PAYMENT_INSTRUMENT', 'REQUIRES_CONFIRMATION', 'REQUIRES_ACTION']);
+const PAID = new Set(['SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED']);
+
+/**
+ * A link's hosted pay page, for a payer who has no credentials: the page
+ * acts for the link's merchant, on that link only. Choosing a method pays
+ * from the link (operation 24), initializes at the gateway (operation 21)
+ * with the page as the return address, and sends the payer there; a used
+ * link whose intent is still open resumes that intent.
+ */
+@Injectable()
+export class LinkCheckoutService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly links: LinkService,
+    private readonly merchants: MerchantService,
+    private readonly linkPayments: LinkPaymentIntentService,
+    private readonly attempts: PaymentAttemptsService,
+    private readonly available: AvailableProcessorsService,
+    private readonly intents: PaymentIntentRepository,
+    private readonly ledger: PayinRepository,
+    private readonly gateways: GatewayRegistry,
+  ) {}
+
+  async page(linkId: LinkId): Promise<LinkPage> {
+    const link = await this.links.findForPayer(linkId);
+    if (!link) return { kind: 'GONE' };
+    const merchantName = (await this.merchants.findById(link.link.snapshot().merchantId))?.merchantName ?? '';
+    const intent = await this.intentOf(link);
+    if (!intent) {
+      if (link.status === 'EXPIRED') return { kind: 'EXPIRED', link, merchantName };
+      return {
+        kind: 'CHOOSE',
+        link,
+        merchantName,
+        methods: link.processors.map((p) => p.countryProcessor).filter((p) => p.active),
+        lastError: null,
+      };
+    }
+    const p = intent.snapshot();
+    if (PAID.has(p.status)) return { kind: 'PAID', link, merchantName };
+    if (p.status === 'PROCESSING') return { kind: 'PROCESSING', link, merchantName };
+    if (p.status === 'REQUIRES_ACTION') {
+      const checkout = await this.ledger.openCheckoutSession(this.dataSource.manager, intent.id, new Date());
+      const c = checkout?.snapshot();
+      if (c?.gateway && c.externalId)
+        return { kind: 'AT_GATEWAY', link, merchantName, gatewayUrl: await this.gateways.get(c.gateway).checkoutUrl(c.externalId) };
+    }
+    if (OPEN_FOR_A_METHOD.has(p.status))
+      return { kind: 'CHOOSE', link, merchantName, methods: await this.methodsFor(link, intent), lastError: p.lastPaymentError };
+    return { kind: 'CLOSED', link, merchantName };
+  }
+
+  /**
+   * The payer chose a method: the gateway's page to send them to, or, for a
+   * gateway that verifies payers (contract §20), first the form for the
+   * payer's name, e-mail and document (`payer`: what they gave in it).
+   */
+  async start(linkId: LinkId, countryProcessorId: string, returnUrl: string, payer?: PayerIdentity): Promise<LinkStart> {
+    const link = await this.links.findForPayer(linkId);
+    if (!link) throw new DomainError('LINK_NOT_FOUND');
+    const caller = this.callerFor(link);
+    let intent = await this.intentOf(link);
+    if (!intent) {
+      const processor = link.processors.find((p) => p.countryProcessorId === countryProcessorId)?.countryProcessor;
+      if (!processor) throw new DomainError('COUNTRY_PROCESSOR_NOT_AVAILABLE');
+      intent = await this.linkPayments.create(caller, link.link.id, {
+        paymentInstrumentTypeName: processor.paymentInstrumentType.name,
+        paymentMethodName: processor.paymentMethod.name,
+      });
+    }
+    if (!(await this.methodsFor(link, intent)).some((p) => p.countryProcessorId === countryProcessorId))
+      throw new DomainError('COUNTRY_PROCESSOR_NOT_AVAILABLE');
+    const step = await this.attempts.payerStep(intent, countryProcessorId, payer);
+    if (step) {
+      const merchantName = (await this.merchants.findById(link.link.snapshot().merchantId))?.merchantName ?? '';
+      return { page: { kind: 'PAYER', link, merchantName, step }, invalid: step.problems.length > 0 };
+    }
+    return { gatewayUrl: (await this.attempts.initialize(caller, intent.id, countryProcessorId, undefined, returnUrl, payer)).gatewayUrl };
+  }
+
+  /** The link's merchant, acting on this link only. */
+  private callerFor(link: LinkView): Caller {
+    const l = link.link.snapshot();
+    return { credentialId: `link:${l.linkId}`, businessId: l.businessId, merchantId: l.merchantId };
+  }
+
+  private async intentOf(link: LinkView): Promise<PaymentIntent | null> {
+    const id = link.link.snapshot().paymentIntentId;
+    return id ? this.intents.findById(this.dataSource.manager, id) : null;
+  }
+
+  /** The link's methods the intent can still be paid with (the method chosen first narrows it). */
+  private async methodsFor(link: LinkView, intent: PaymentIntent): Promise<CountryProcessor[]> {
+    const offered = new Set(link.processors.map((p) => p.countryProcessorId));
+    return (await this.available.of(intent)).filter((p) => offered.has(p.countryProcessorId));
+  }
+}

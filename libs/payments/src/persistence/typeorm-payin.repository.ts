@@ -1,0 +1,242 @@
+import { Injectable } from '@nestjs/common';
+import { EntityColumns, Guard, JoinedRead, Requirement, runChange, writtenIfRequired } from '@pcs/database';
+import { EventRecorder, NewEvent } from '@pcs/events';
+import { MerchantId, PaymentIntentId } from '@pcs/kernel';
+import { EntityManager, LessThan, MoreThan } from 'typeorm';
+import { Payin, PayinState } from '../domain/payin';
+import { payinRepresentation } from '../ledger/payin.representation';
+import { PayinRepository, RefundRecords } from '../ledger/payin.repository';
+import { payinFromRow, payinToRow } from './payin.mapper';
+import { PayinOrmEntity } from './payin.orm-entity';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+@Injectable()
+export class TypeOrmPayinRepository extends PayinRepository {
+  constructor(private readonly events: EventRecorder) {
+    super();
+  }
+
+  async insert(manager: EntityManager, payin: Payin): Promise<void> {
+    const [sql, values] = this.insertQuery(manager, payin);
+    await this.write(manager, payin, sql, values);
+  }
+
+  insertGuard(manager: EntityManager, payin: Payin): { guard: Guard; events: NewEvent[] } {
+    const [sql, values] = this.insertQuery(manager, payin);
+    return { guard: Guard.of(`${sql} RETURNING transaction_id`, values), events: this.eventsOf(payin) };
+  }
+
+  /** The payin's row as it now is: a plain UPDATE (the payin was read in this transaction). */
+  async save(manager: EntityManager, payin: Payin): Promise<void> {
+    const [sql, values] = this.updateQuery(manager, payin);
+    await this.write(manager, payin, sql, values, Requirement.rowFound('payin'));
+  }
+
+  async saveIfStill(manager: EntityManager, payin: Payin, as: PayinState): Promise<boolean> {
+    const [sql, values] = this.updateQuery(manager, payin, as);
+    return writtenIfRequired(this.write(manager, payin, sql, values, Requirement.changeWritten('the payin is as it was read')));
+  }
+
+  refundRecords(manager: EntityManager, paymentIntentId: PaymentIntentId, operationId: string | null): JoinedRead<RefundRecords> {
+    const columns = new EntityColumns(manager, PayinOrmEntity, 'payin_');
+    const list = columns.select('p');
+    // Served by payin_intent_approved_charge_idx, payin_intent_open_refund_idx and the primary key.
+    const sql = `(SELECT 'charge' AS payin_role, ${list} FROM payin p
+                   WHERE p.payment_intent_id = $1 AND p.transaction_type = 'PAYIN' AND p.status = 'APPROVED'
+                   ORDER BY p.created_at DESC LIMIT 1)
+                 UNION ALL
+                 SELECT 'open', ${list} FROM payin p
+                  WHERE p.payment_intent_id = $1 AND p.transaction_type = 'REFUND' AND p.status IN ('PENDING', 'SCHEDULED')
+                 UNION ALL
+                 SELECT 'operation', ${list} FROM payin p
+                  WHERE p.transaction_id = $2 OR (p.payment_intent_id = $1 AND p.confirmed_by_operation = $2)`;
+    return JoinedRead.of(sql, [paymentIntentId, operationId], (rows) => {
+      const of = (role: string) =>
+        rows
+          .filter((row) => row.payin_role === role)
+          .flatMap((row) => {
+            const entity = columns.from(row);
+            return entity ? [payinFromRow(entity)] : [];
+          });
+      return {
+        charge: of('charge')[0] ?? null,
+        open: of('open').sort((a, b) => a.snapshot().createdAt.getTime() - b.snapshot().createdAt.getTime()),
+        byOperation: of('operation')[0] ?? null,
+      };
+    });
+  }
+
+  async reconciliationRecords(
+    manager: EntityManager,
+    merchantId: MerchantId,
+    gateway: string,
+    references: readonly string[],
+    from: Date,
+    to: Date,
+  ): Promise<Payin[]> {
+    const ids = references.filter((r) => UUID.test(r));
+    // The approved collections at the gateway released in the window or named by the report…
+    const charges = await manager
+      .createQueryBuilder(PayinOrmEntity, 'p')
+      .where(`p.merchant_id = :merchantId AND p.gateway = :gateway AND p.transaction_type = 'PAYIN' AND p.status = 'APPROVED'`, {
+        merchantId,
+        gateway,
+      })
+      .andWhere(`((p.liquidation_date >= :from AND p.liquidation_date < :to) OR p.transaction_id = ANY(:ids::uuid[]))`, { from, to, ids })
+      .orderBy('p.created_at', 'ASC')
+      .getMany();
+    // …and the approved refunds that went back through that gateway (a refund row names no gateway: its intent's collection does),
+    // those of these collections, and those approved in the window.
+    const refunds = await manager
+      .createQueryBuilder(PayinOrmEntity, 'r')
+      .where(`r.merchant_id = :merchantId AND r.transaction_type = 'REFUND' AND r.status = 'APPROVED'`, { merchantId })
+      .andWhere(
+        `r.payment_intent_id IN (SELECT c.payment_intent_id FROM payin c
+                                  WHERE c.merchant_id = :merchantId AND c.gateway = :gateway AND c.transaction_type = 'PAYIN' AND c.status = 'APPROVED')`,
+        { gateway },
+      )
+      .andWhere(`((r.liquidation_date >= :from AND r.liquidation_date < :to) OR r.payment_intent_id = ANY(:intents::uuid[]))`, {
+        from,
+        to,
+        intents: charges.map((c) => c.paymentIntentId),
+      })
+      .orderBy('r.created_at', 'ASC')
+      .getMany();
+    return [...charges, ...refunds].map(payinFromRow);
+  }
+
+  private insertQuery(manager: EntityManager, payin: Payin): [string, unknown[]] {
+    const row = payinToRow(payin);
+    // The text built once (EntityColumns.insert); the builder for a row it does not take.
+    return (
+      new EntityColumns(manager, PayinOrmEntity, '').insert(row) ??
+      manager.createQueryBuilder().insert().into(PayinOrmEntity).values(row).getQueryAndParameters()
+    );
+  }
+
+  /** UPDATE … RETURNING of the whole row; with `as`, only while the row is still in that state. */
+  private updateQuery(manager: EntityManager, payin: Payin, as?: PayinState): [string, unknown[]] {
+    const { transactionId, ...row } = payinToRow(payin);
+    const query = manager.createQueryBuilder().update(PayinOrmEntity).set(row).where('transaction_id = :transactionId', { transactionId });
+    if (as)
+      query.andWhere('status = :readStatus AND manual_refund_status IS NOT DISTINCT FROM :readManualStatus', {
+        readStatus: as.status,
+        readManualStatus: as.manualRefundStatus,
+      });
+    return query.returning('transaction_id').getQueryAndParameters();
+  }
+
+  /** The change and a refund's events (contract §14, numbered in its payment intent's sequence), in one statement. */
+  private async write(manager: EntityManager, payin: Payin, sql: string, values: unknown[], requires?: Requirement): Promise<void> {
+    const events = this.eventsOf(payin);
+    if (events.length === 0) return runChange(manager, sql, values, requires);
+    await this.events.recordAll(manager, events, { sql, values, requires });
+  }
+
+  /** A refund's events not yet recorded. */
+  private eventsOf(payin: Payin): NewEvent[] {
+    const types = payin.pullRefundEvents();
+    if (types.length === 0) return [];
+    const p = payin.snapshot();
+    const object = payinRepresentation(p);
+    return types.map((type) => ({
+      type,
+      businessId: p.businessId,
+      merchantId: p.merchantId,
+      subjectId: p.paymentIntentId,
+      object,
+      at: p.updatedAt,
+    }));
+  }
+
+  async get(manager: EntityManager, transactionId: string, lock = false): Promise<Payin | null> {
+    const row = await manager.findOne(PayinOrmEntity, {
+      where: { transactionId },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    return row ? payinFromRow(row) : null;
+  }
+
+  async findByExternalId(manager: EntityManager, gateway: string, externalId: string): Promise<Payin | null> {
+    const row = await manager.findOne(PayinOrmEntity, { where: { gateway, externalId } });
+    return row ? payinFromRow(row) : null;
+  }
+
+  async openAttempts(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin[]> {
+    const rows = await manager
+      .createQueryBuilder(PayinOrmEntity, 'p')
+      .setLock('pessimistic_write')
+      .where(`p.payment_intent_id = :paymentIntentId AND p.transaction_type = 'PAYIN' AND p.status IN ('PENDING', 'SCHEDULED')`, {
+        paymentIntentId,
+      })
+      .getMany();
+    return rows.map(payinFromRow);
+  }
+
+  async openOffSessionCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null> {
+    const row = await manager.findOne(PayinOrmEntity, {
+      where: { paymentIntentId, transactionType: 'PAYIN', paymentIntentInitiator: 'MERCHANT', status: 'PENDING' },
+      order: { createdAt: 'DESC' },
+    });
+    return row ? payinFromRow(row) : null;
+  }
+
+  async openCheckoutSession(manager: EntityManager, paymentIntentId: PaymentIntentId, now: Date): Promise<Payin | null> {
+    const row = await manager.findOne(PayinOrmEntity, {
+      where: {
+        paymentIntentId,
+        transactionType: 'PAYIN',
+        paymentIntentInitiator: 'PAYER',
+        status: 'PENDING',
+        sessionExpiresAt: MoreThan(now),
+      },
+      order: { createdAt: 'DESC' },
+    });
+    return row ? payinFromRow(row) : null;
+  }
+
+  async latestApprovedCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null> {
+    const row = await manager.findOne(PayinOrmEntity, {
+      where: { paymentIntentId, transactionType: 'PAYIN', status: 'APPROVED' },
+      order: { createdAt: 'DESC' },
+    });
+    return row ? payinFromRow(row) : null;
+  }
+
+  async refundsOf(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin[]> {
+    // Served by payin_intent_idx (payment_intent_id, created_at).
+    const rows = await manager.find(PayinOrmEntity, { where: { paymentIntentId, transactionType: 'REFUND' }, order: { createdAt: 'ASC' } });
+    return rows.map(payinFromRow);
+  }
+
+  async latestCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null> {
+    // Served by payin_intent_idx (payment_intent_id, created_at).
+    const row = await manager.findOne(PayinOrmEntity, {
+      where: { paymentIntentId, transactionType: 'PAYIN' },
+      order: { createdAt: 'DESC' },
+    });
+    return row ? payinFromRow(row) : null;
+  }
+
+  async dueForReconciliation(manager: EntityManager, now: Date, limit: number): Promise<Payin[]> {
+    // Served by payin_reconcile_idx (partial: open payins with a reconciliation time).
+    const rows = await manager
+      .createQueryBuilder(PayinOrmEntity, 'p')
+      .where(`p.status IN ('PENDING', 'SCHEDULED') AND p.reconcile_at IS NOT NULL AND p.reconcile_at <= :now`, { now })
+      .orderBy('p.reconcile_at')
+      .limit(limit)
+      .getMany();
+    return rows.map(payinFromRow);
+  }
+
+  async expiredSessions(manager: EntityManager, now: Date, limit: number): Promise<Payin[]> {
+    // Served by payin_open_sessions_idx.
+    const rows = await manager.find(PayinOrmEntity, {
+      where: { status: 'PENDING', sessionExpiresAt: LessThan(now) },
+      order: { sessionExpiresAt: 'ASC' },
+      take: limit,
+    });
+    return rows.map(payinFromRow);
+  }
+}

@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { FindingSide, ProcessorFinding } from '../domain/processor-finding';
+import { ProcessorFindingRepository } from '../ledger/processor-finding.repository';
+
+type StoredSide = Omit<FindingSide, 'date'> & { date: string | null };
+
+const stored = (side: FindingSide | null): StoredSide | null => side && { ...side, date: side.date?.toISOString() ?? null };
+const restored = (side: StoredSide | null): FindingSide | null =>
+  side && { ...side, currency: side.currency ?? null, date: side.date ? new Date(side.date) : null };
+
+@Injectable()
+export class TypeOrmProcessorFindingRepository extends ProcessorFindingRepository {
+  async record(manager: EntityManager, finding: ProcessorFinding): Promise<boolean> {
+    const rows = await manager.query<unknown[]>(
+      `INSERT INTO processor_finding (finding_id, business_id, merchant_id, gateway, kind, external_id, ours, theirs, found_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (gateway, kind, external_id) DO NOTHING RETURNING finding_id`,
+      [
+        finding.findingId,
+        finding.businessId,
+        finding.merchantId,
+        finding.gateway,
+        finding.kind,
+        finding.externalId.slice(0, 255),
+        JSON.stringify(stored(finding.ours)),
+        JSON.stringify(stored(finding.theirs)),
+        finding.foundAt,
+      ],
+    );
+    return rows.length > 0;
+  }
+
+  async unreported(manager: EntityManager, merchantId: string, gateway: string): Promise<ProcessorFinding[]> {
+    const rows = await manager.query<
+      {
+        finding_id: string;
+        business_id: string;
+        merchant_id: string;
+        gateway: string;
+        kind: 'PROCESSOR_OVER_REFUND';
+        external_id: string;
+        ours: StoredSide | null;
+        theirs: StoredSide | null;
+        found_at: Date;
+      }[]
+    >(
+      `SELECT finding_id, business_id, merchant_id, gateway, kind, external_id, ours, theirs, found_at FROM processor_finding
+        WHERE merchant_id = $1 AND gateway = $2 AND run_id IS NULL ORDER BY found_at, finding_id`,
+      [merchantId, gateway],
+    );
+    return rows.map((row) => ({
+      findingId: row.finding_id,
+      businessId: row.business_id,
+      merchantId: row.merchant_id,
+      gateway: row.gateway,
+      kind: row.kind,
+      externalId: row.external_id,
+      ours: restored(row.ours),
+      theirs: restored(row.theirs),
+      foundAt: row.found_at,
+    }));
+  }
+
+  async markReported(manager: EntityManager, findingIds: readonly string[], runId: string): Promise<void> {
+    if (findingIds.length === 0) return;
+    await manager.query(`UPDATE processor_finding SET run_id = $2 WHERE finding_id = ANY($1::uuid[]) AND run_id IS NULL`, [
+      findingIds,
+      runId,
+    ]);
+  }
+}

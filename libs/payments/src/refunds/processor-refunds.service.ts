@@ -1,0 +1,172 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { inTransaction } from '@pcs/database';
+import { EventRecorder } from '@pcs/events';
+import type { ProcessorRefund } from '@pcs/gateways';
+import { Money, TransactionStatus, uuidFrom, wireAmount } from '@pcs/kernel';
+import { FindingSide, ProcessorFinding } from '../domain/processor-finding';
+import * as crypto from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { PaymentAttemptParties } from '../attempts/payment-attempt-parties';
+import { PaymentIntent } from '../domain/payment-intent';
+import { PaymentIntentRepository } from '../payment-intent.repository';
+import { PayinRepository } from '../ledger/payin.repository';
+import { ProcessorFindingRepository } from '../ledger/processor-finding.repository';
+
+export type ProcessorRefundsResult = 'applied' | 'replayed' | 'unknown';
+
+/**
+ * Refunds made at the processor itself (contract §23: its panel, its API
+ * used by someone else), found in what the processor lists on a collection
+ * of ours — from a notification, a lookup, or the daily reconciliation.
+ *
+ * Each is recorded once as a refund of the intent (origin PROCESSOR, its id
+ * derived from the processor's, so repeated or reordered news finds it
+ * recorded): the intent becomes PARTIALLY_REFUNDED or REFUNDED, the events
+ * are sent, and in PLATFORM flow the approval's trigger debits the balance.
+ * A refund the processor lists that is ours is known by its reference; one
+ * of ours whose answer we have not heard yet (same amount, no reference) is
+ * left to that refund's own settlement, never recorded twice. What the
+ * processor refunded beyond what our records allowed is still recorded, and
+ * reported (PROCESSOR_OVER_REFUND): at once as an event, and in the
+ * account's next reconciliation run; a refund of a payment we never saw
+ * collected is only reported.
+ */
+@Injectable()
+export class ProcessorRefunds {
+  private readonly logger = new Logger('ProcessorRefunds');
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly intents: PaymentIntentRepository,
+    private readonly ledger: PayinRepository,
+    private readonly findings: ProcessorFindingRepository,
+    private readonly parties: PaymentAttemptParties,
+    private readonly events: EventRecorder,
+  ) {}
+
+  /** The refunds `gateway` lists on the payment of our attempt `payinId`, which must be `merchantId`'s at that gateway. */
+  async apply(merchantId: string, gateway: string, payinId: string, refunds: readonly ProcessorRefund[]): Promise<ProcessorRefundsResult> {
+    const attempt = (await this.ledger.get(this.dataSource.manager, payinId))?.snapshot();
+    if (!attempt || attempt.merchantId !== merchantId || attempt.gateway !== gateway || attempt.transactionType !== 'PAYIN')
+      return 'unknown';
+    let applied = false;
+    for (const refund of refunds.filter((r) => r.status === 'APPROVED'))
+      applied = (await this.applyOne(payinId, gateway, refund)) || applied;
+    return applied ? 'applied' : 'replayed';
+  }
+
+  /** One refund, under the intent's lock (the order every writer of the intent and its records keeps). True when it changed something. */
+  private applyOne(payinId: string, gateway: string, refund: ProcessorRefund): Promise<boolean> {
+    const refundId = uuidFrom(`processor refund\n${gateway}\n${refund.reference}`);
+    return inTransaction(this.dataSource, async (manager) => {
+      const attempt = (await this.ledger.get(manager, payinId))!;
+      const intent = await this.intents.lockById(manager, attempt.snapshot().paymentIntentId);
+      if (!intent) return false;
+      const known = await this.ledger.refundsOf(manager, intent.id);
+      // Recorded already, or one of ours that the processor answered with this reference.
+      if (known.some((r) => r.id === refundId || r.snapshot().externalId === refund.reference)) return false;
+      // One of ours still waiting on its answer, of this amount: this is probably it; its own settlement decides.
+      if (
+        known.some((r) => !r.isFinal && !r.awaitsConfirmation && r.snapshot().externalId === null && r.snapshot().amount === refund.amount)
+      )
+        return false;
+      const now = new Date();
+      const a = attempt.snapshot();
+      if (attempt.status !== TransactionStatus.APPROVED || refund.currency !== a.currency) {
+        // A refund of a payment we never saw collected: nothing to refund here, only to report.
+        return this.report(
+          manager,
+          intent,
+          gateway,
+          refund,
+          { externalId: a.transactionId, currency: a.currency, amount: 0, fee: null, date: null },
+          now,
+        );
+      }
+      const settles = intent.claimSettledBy(refund.amount);
+      const allowed = settles ? refund.amount : intent.refundable.minor;
+      const { beyond } = intent.recordProcessorRefund(Money.ofMinor(refund.amount, refund.currency), now, settles);
+      const record = await this.parties.newRefund(
+        manager,
+        intent,
+        attempt,
+        refundId,
+        Money.ofMinor(refund.amount, refund.currency),
+        'REFUND',
+        'PROCESSOR',
+        now,
+      );
+      record.recordFromProcessor(refund.reference, now, settles);
+      await this.intents.save(manager, intent);
+      await this.ledger.insert(manager, record);
+      if (beyond > 0) {
+        this.logger.warn(
+          `${gateway} refunded ${refund.reference} beyond what payment intent ${intent.id} allowed (${beyond} minor units over)`,
+        );
+        await this.report(
+          manager,
+          intent,
+          gateway,
+          refund,
+          { externalId: a.transactionId, currency: a.currency, amount: -allowed, fee: null, date: null },
+          now,
+        );
+      }
+      return true;
+    });
+  }
+
+  /** PROCESSOR_OVER_REFUND: kept for the account's next run and announced once. */
+  private async report(
+    manager: EntityManager,
+    intent: PaymentIntent,
+    gateway: string,
+    refund: ProcessorRefund,
+    ours: FindingSide,
+    now: Date,
+  ): Promise<boolean> {
+    const p = intent.snapshot();
+    const finding: ProcessorFinding = {
+      findingId: crypto.randomUUID(),
+      businessId: p.businessId,
+      merchantId: p.merchantId,
+      gateway,
+      kind: 'PROCESSOR_OVER_REFUND',
+      externalId: refund.reference,
+      ours,
+      theirs: { externalId: refund.reference, currency: refund.currency, amount: -refund.amount, fee: null, date: now },
+      foundAt: now,
+    };
+    if (!(await this.findings.record(manager, finding))) return false;
+    await this.events.record(manager, {
+      type: 'reconciliation.discrepancy',
+      businessId: p.businessId,
+      merchantId: p.merchantId,
+      subjectId: finding.findingId,
+      object: discrepancyObject(finding),
+      at: now,
+    });
+    return true;
+  }
+}
+
+/** A finding as the event `reconciliation.discrepancy` carries it (no run yet: `runId` null), in wire amounts. */
+export function discrepancyObject(finding: ProcessorFinding) {
+  const side = (s: FindingSide | null) =>
+    s && {
+      externalId: s.externalId,
+      amount: s.amount === null || !s.currency ? s.amount : wireAmount(s.amount, s.currency),
+      fee: s.fee === null || !s.currency ? s.fee : wireAmount(s.fee, s.currency),
+      date: s.date?.toISOString() ?? null,
+    };
+  return {
+    runId: null,
+    merchantId: finding.merchantId,
+    provider: finding.gateway,
+    kind: finding.kind,
+    externalId: finding.externalId,
+    ours: side(finding.ours),
+    theirs: side(finding.theirs),
+  };
+}
