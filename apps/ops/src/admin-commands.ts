@@ -338,7 +338,7 @@ export const COMMANDS: Record<string, Command> = {
       const settings = app.get(RuntimeSettings);
       if (!settings.secretsMasterKeyPrevious)
         throw new UsageError('set the new key in SECRETS_MASTER_KEY and the one it replaces in SECRETS_MASTER_KEY_PREVIOUS');
-      const resealed = await resealEverySecret(app.get<DataSource>(getDataSourceToken()), settings.secretBox());
+      const resealed = await resealEverySecret(app);
       const businesses: { business_id: string }[] = await app
         .get<DataSource>(getDataSourceToken())
         .query('SELECT business_id FROM business');

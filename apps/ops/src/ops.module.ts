@@ -9,6 +9,7 @@ import { PaymentIntentActivityModule } from '@pcs/payments';
 import { ProcessorsModule } from '@pcs/processors';
 import { ProcessorReportsModule } from '@pcs/processor-reports';
 import { SettlementModule } from '@pcs/settlement';
+import { WebhookEndpointsModule } from '@pcs/notifications';
 
 /** The domain without HTTP: what the operator's commands and the demo seed use. */
 @Module({})
@@ -31,6 +32,8 @@ export class OpsModule {
         // the payment intents they reach need the payers' port answered, as in the APIs.
         PaymentIntentActivityModule,
         DisputesModule,
+        // Webhook endpoints without their delivery workers (the master key's rotation reseals their secrets).
+        WebhookEndpointsModule,
       ],
     };
   }

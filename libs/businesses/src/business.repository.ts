@@ -1,3 +1,4 @@
+import type { Reseal } from '@pcs/config';
 import type { EntityManager } from 'typeorm';
 import { CredentialSummary, StoredCredential } from './domain/credential';
 import type { BusinessId, MerchantId, TenantScope } from '@pcs/kernel';
@@ -28,6 +29,8 @@ export abstract class CredentialRepository {
   /** The credentials of a business and of its merchants, with their last uses. */
   abstract summariesOf(manager: EntityManager, scope: TenantScope): Promise<CredentialSummary[]>;
   abstract exists(manager: EntityManager, apiKey: string): Promise<boolean>;
+  /** Every credential's secrets (current and previous) sealed again, rows locked in the manager's transaction; how many. */
+  abstract resealAll(manager: EntityManager, reseal: Reseal): Promise<number>;
   /**
    * Serialises work on one owner's credentials (a transaction-scoped advisory
    * lock): concurrent rotations of an owner run one after another.

@@ -45,6 +45,15 @@ export class CredentialService {
   }
 
   /** Issues a new pair for the owner. Call inside the owner's creation transaction. */
+  /**
+   * `secrets:rotate-master-key` (contract §22): every credential's secrets,
+   * current and previous, opened with either master key and sealed again
+   * under the current one, in the caller's transaction (rows locked); how many.
+   */
+  resealSecrets(manager: EntityManager): Promise<number> {
+    return this.credentials.resealAll(manager, (sealed, associatedData) => this.secretBox.reseal(sealed, associatedData));
+  }
+
   async issue(owner: CredentialOwner, manager: EntityManager = this.dataSource.manager): Promise<IssuedCredentials> {
     const issued = generateCredentials();
     await this.credentials.insert(manager, {

@@ -10,6 +10,9 @@ const VERSION = 'v1';
  * rotation (contract §22: the previous one is read until every secret is
  * sealed again under the new one).
  */
+/** Opens a sealed value with either key and seals it again under the current one (SecretBox.reseal). */
+export type Reseal = (sealed: string, associatedData: string) => string;
+
 export class SecretBox {
   constructor(
     private readonly key: Buffer,

@@ -8,7 +8,7 @@
  */
 import * as crypto from 'node:crypto';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { generatePassword, hashPassword, verifyPassword } from './password';
 import { ChainHead, ChainVerdict } from './audit-chain';
 import { AuditEntry, AuditLog, AuditRecord } from './persistence/audit-log';
@@ -490,6 +490,11 @@ export class DashboardIdentity {
   /** Audits an attempt refused without a check at most once per address and minute (contract §27): no one grows the log at will. */
   private async auditRefusal(address: string, write: () => Promise<void>): Promise<void> {
     if ((await take(this.refusalsAudited, address)) === 0) await write();
+  }
+
+  /** `secrets:rotate-master-key` (contract §22): every second-factor seed opened with either master key and sealed again under the current one, in the caller's transaction; how many. */
+  resealSecondFactors(manager: EntityManager): Promise<number> {
+    return this.people.resealSecondFactors(manager, (sealed, userId) => this.seal(this.open(sealed, userId), userId));
   }
 
   private seal(secret: string, userId: string): string {

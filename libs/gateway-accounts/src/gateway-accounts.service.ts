@@ -43,6 +43,11 @@ export class GatewayAccounts {
     private readonly secretBox: SecretBox,
   ) {}
 
+  /** `secrets:rotate-master-key` (contract §22): every account's credentials sealed again under the current master key, in the caller's transaction; how many. */
+  resealSecrets(manager: EntityManager): Promise<number> {
+    return this.accounts.resealAll(manager, (sealed, at) => this.secretBox.reseal(sealed, sealedFor(at.merchantId, at.provider, at.field)));
+  }
+
   /** An adapter's registration of its provider's account kind. */
   registerKind(kind: GatewayAccountKind): void {
     this.kinds.set(kind.provider, kind);

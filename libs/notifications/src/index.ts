@@ -1,4 +1,5 @@
 export * from './notifications.module';
+export * from './webhook-endpoints.module';
 export * from './webhooks/webhook-endpoint.service';
 export * from './webhooks/event-log.service';
 export * from './webhooks/event-dispatcher';

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { WebhookEndpointsModule } from './webhook-endpoints.module';
 import { BusinessesModule } from '@pcs/businesses';
 import { CatalogModule } from '@pcs/catalog';
 import { EventsModule } from '@pcs/events';
@@ -8,7 +9,6 @@ import { MailModule } from '@pcs/mail';
 import { MerchantsModule } from '@pcs/merchants';
 import { PaymentLedgerModule } from '@pcs/payments';
 import { OutcomeEmails } from './emails/outcome-emails';
-import { TypeOrmWebhookEndpointRepository } from './persistence/typeorm-webhook-endpoint.repository';
 import { WebhookEndpointOrmEntity } from './persistence/webhook-endpoint.orm-entity';
 import { EventDispatcher } from './webhooks/event-dispatcher';
 import { EventLogRepository } from './webhooks/event-log.repository';
@@ -16,8 +16,6 @@ import { PostgresEventLogRepository } from './persistence/postgres-event-log.rep
 import { EventLogService } from './webhooks/event-log.service';
 import { EventRetention } from './webhooks/event-retention';
 import { WebhookDeliverer } from './webhooks/webhook-deliverer';
-import { WebhookEndpointRepository } from './webhooks/webhook-endpoint.repository';
-import { WebhookEndpointService } from './webhooks/webhook-endpoint.service';
 import { WebhookResolver, WebhookSender } from './webhooks/webhook-sender';
 
 /**
@@ -35,11 +33,10 @@ import { WebhookResolver, WebhookSender } from './webhooks/webhook-sender';
     MailModule,
     MerchantsModule,
     PaymentLedgerModule,
+    WebhookEndpointsModule,
   ],
   providers: [
-    { provide: WebhookEndpointRepository, useClass: TypeOrmWebhookEndpointRepository },
     { provide: EventLogRepository, useClass: PostgresEventLogRepository },
-    WebhookEndpointService,
     WebhookResolver,
     WebhookSender,
     EventDispatcher,
@@ -48,6 +45,6 @@ import { WebhookResolver, WebhookSender } from './webhooks/webhook-sender';
     EventRetention,
     OutcomeEmails,
   ],
-  exports: [WebhookEndpointService, EventLogService, EventDispatcher, WebhookDeliverer, EventRetention],
+  exports: [WebhookEndpointsModule, EventLogService, EventDispatcher, WebhookDeliverer, EventRetention],
 })
 export class NotificationsModule {}

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import * as crypto from 'node:crypto';
+import type { Reseal } from '@pcs/config';
 import { EntityManager, In, IsNull } from 'typeorm';
 import { BusinessRepository, CredentialRepository } from '../business.repository';
 import { asBusinessId, asMerchantId, BusinessId, MerchantId, TenantScope } from '@pcs/kernel';
@@ -54,6 +55,20 @@ export class TypeOrmBusinessRepository extends BusinessRepository {
 
 @Injectable()
 export class TypeOrmCredentialRepository extends CredentialRepository {
+  async resealAll(manager: EntityManager, reseal: Reseal): Promise<number> {
+    const rows = await manager.query<{ credential_id: string; api_key: string; secret_ciphertext: string; previous: string | null }[]>(
+      'SELECT credential_id, api_key, secret_ciphertext, previous_secret_ciphertext AS previous FROM api_credential ORDER BY credential_id FOR UPDATE',
+    );
+    for (const row of rows) {
+      await manager.query('UPDATE api_credential SET secret_ciphertext = $2, previous_secret_ciphertext = $3 WHERE credential_id = $1', [
+        row.credential_id,
+        reseal(row.secret_ciphertext, row.api_key),
+        row.previous && reseal(row.previous, row.api_key),
+      ]);
+    }
+    return rows.length;
+  }
+
   async insert(manager: EntityManager, credential: StoredCredential): Promise<void> {
     await manager.insert(ApiCredentialOrmEntity, credential);
   }

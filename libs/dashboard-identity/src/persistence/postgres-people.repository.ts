@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { Role } from '../roles';
 import type { DashboardUser, SessionStage, TeamMember } from '../domain/people';
 import { PeopleRepository, SessionRecord, SignInRecord, StandingChange } from '../people.repository';
@@ -20,6 +20,18 @@ function toUser(row: Record<string, string>): DashboardUser {
 
 /** The dashboard's people in their own PostgreSQL tables (dashboard_user, dashboard_session, and the rest). */
 export class PostgresPeopleRepository extends PeopleRepository {
+  async resealSecondFactors(manager: EntityManager, reseal: (sealed: string, userId: string) => string): Promise<number> {
+    const rows = await manager.query<{ user_id: string; mfa_secret: string }[]>(
+      'SELECT user_id, mfa_secret FROM dashboard_user WHERE mfa_secret IS NOT NULL ORDER BY user_id FOR UPDATE',
+    );
+    for (const row of rows)
+      await manager.query('UPDATE dashboard_user SET mfa_secret = $2 WHERE user_id = $1', [
+        row.user_id,
+        reseal(row.mfa_secret, row.user_id),
+      ]);
+    return rows.length;
+  }
+
   constructor(private readonly dataSource: DataSource) {
     super();
   }

@@ -14,6 +14,30 @@ export class GatewayAccountRepository {
     return manager.findOneBy(GatewayAccountOrmEntity, { merchantId, provider });
   }
 
+  /** Every account's sealed credentials sealed again (`reseal` takes each and its associated data), rows locked in the manager's transaction; how many. */
+  async resealAll(
+    manager: EntityManager,
+    reseal: (sealed: string, field: { merchantId: string; provider: string; field: string }) => string,
+  ): Promise<number> {
+    const rows = await manager.query<{ merchant_id: string; provider: string; secrets_sealed: Record<string, string> }[]>(
+      'SELECT merchant_id, provider, secrets_sealed FROM gateway_account ORDER BY merchant_id, provider FOR UPDATE',
+    );
+    for (const row of rows) {
+      const resealed = Object.fromEntries(
+        Object.entries(row.secrets_sealed).map(([field, sealed]) => [
+          field,
+          reseal(sealed, { merchantId: row.merchant_id, provider: row.provider, field }),
+        ]),
+      );
+      await manager.query('UPDATE gateway_account SET secrets_sealed = $3 WHERE merchant_id = $1 AND provider = $2', [
+        row.merchant_id,
+        row.provider,
+        JSON.stringify(resealed),
+      ]);
+    }
+    return rows.length;
+  }
+
   /** The provider the merchant routes a payment method to, if any (one at most: connect keeps them apart). */
   async routeOf(merchantId: string, paymentMethod: string, manager: EntityManager = this.dataSource.manager): Promise<string | null> {
     const [row] = await manager.query<{ provider: string }[]>(

@@ -13,6 +13,23 @@ const toRow = (endpoint: WebhookEndpoint) => Object.assign(new WebhookEndpointOr
 
 @Injectable()
 export class TypeOrmWebhookEndpointRepository extends WebhookEndpointRepository {
+  async resealAll(manager: EntityManager, reseal: (sealed: string, webhookEndpointId: string) => string): Promise<number> {
+    const rows = await manager.query<{ webhook_endpoint_id: string; secret_ciphertext: string; previous: string | null }[]>(
+      'SELECT webhook_endpoint_id, secret_ciphertext, previous_secret_ciphertext AS previous FROM webhook_endpoint ORDER BY webhook_endpoint_id FOR UPDATE',
+    );
+    for (const row of rows) {
+      await manager.query(
+        'UPDATE webhook_endpoint SET secret_ciphertext = $2, previous_secret_ciphertext = $3 WHERE webhook_endpoint_id = $1',
+        [
+          row.webhook_endpoint_id,
+          reseal(row.secret_ciphertext, row.webhook_endpoint_id),
+          row.previous && reseal(row.previous, row.webhook_endpoint_id),
+        ],
+      );
+    }
+    return rows.length;
+  }
+
   async insert(manager: EntityManager, endpoint: WebhookEndpoint): Promise<void> {
     await manager.insert(WebhookEndpointOrmEntity, toRow(endpoint));
   }

@@ -6,6 +6,8 @@ import { WebhookEndpoint } from './webhook-endpoint';
 export abstract class WebhookEndpointRepository {
   abstract insert(manager: EntityManager, endpoint: WebhookEndpoint): Promise<void>;
   abstract save(manager: EntityManager, endpoint: WebhookEndpoint): Promise<void>;
+  /** Every endpoint's secrets (current and previous) sealed again (`reseal` takes each and the endpoint's id), rows locked in the manager's transaction; how many. */
+  abstract resealAll(manager: EntityManager, reseal: (sealed: string, webhookEndpointId: string) => string): Promise<number>;
   /** A business sees its own and its merchants' endpoints; a merchant only its own. */
   abstract findVisible(manager: EntityManager, scope: TenantScope, id: string, lock?: boolean): Promise<WebhookEndpoint | null>;
   /** Disables endpoints (a receiver answered 410 Gone), saying why. */

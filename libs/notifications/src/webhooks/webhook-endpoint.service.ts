@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { SecretBox } from '@pcs/businesses';
+import type { EntityManager } from 'typeorm';
 import { RuntimeSettings } from '@pcs/config';
 import { inTransaction } from '@pcs/database';
 import type { EventType } from '@pcs/events';
@@ -38,6 +39,11 @@ export class WebhookEndpointService {
     private readonly secretBox: SecretBox,
     private readonly settings: RuntimeSettings,
   ) {}
+
+  /** `secrets:rotate-master-key` (contract §22): every endpoint's secrets, current and previous, sealed again under the current master key, in the caller's transaction; how many. */
+  resealSecrets(manager: EntityManager): Promise<number> {
+    return this.endpoints.resealAll(manager, (sealed, webhookEndpointId) => this.secretBox.reseal(sealed, webhookEndpointId));
+  }
 
   async create(
     caller: Caller,
