@@ -20,7 +20,8 @@ const common = {
 module.exports = {
   globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
-  testTimeout: 30000,
+  // A guard against a hang, not a measure: two workers share two cores, and a spec that starts processes or a browser waits longer.
+  testTimeout: 60000,
   // Both cores (jest's default leaves one to itself): each worker runs its files on a database of its own.
   maxWorkers: 2,
   // Test files run in a worker process that is replaced once it holds more than this after a file.

@@ -60,7 +60,7 @@ describe('the /docs page signs its requests in a real browser', () => {
   it('authorizes with the api-key and the secret, then a GET and a POST answer 200 with the page-made signature', async () => {
     const merchant = bed.tenant.merchants[0];
     const page = await browser.newPage();
-    page.setDefaultTimeout(10_000);
+    page.setDefaultTimeout(20_000);
     await page.goto(`${base}/docs`);
     await authorize(page, merchant.apiKey, merchant.apiSecret);
 
@@ -85,7 +85,7 @@ describe('the /docs page signs its requests in a real browser', () => {
 
   it('answers 401 in the page when the secret is wrong (the signature is checked, not just present)', async () => {
     const page = await browser.newPage();
-    page.setDefaultTimeout(10_000);
+    page.setDefaultTimeout(20_000);
     await page.goto(`${base}/docs`);
     await authorize(page, bed.tenant.merchants[0].apiKey, 'not-the-secret');
     const refused = await tryItOut(page, 'payers-listPayers');

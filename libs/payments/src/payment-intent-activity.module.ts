@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { EventsModule } from '@pcs/events';
 import { PayerPaymentActivity } from '@pcs/payers';
 import { EntityManager } from 'typeorm';
+import { PaymentLedgerModule } from './ledger/payment-ledger.module';
 import { PaymentIntentRepository } from './payment-intent.repository';
 import { PaymentIntentOrmEntity } from './persistence/payment-intent.orm-entity';
 import { TypeOrmPaymentIntentRepository } from './persistence/typeorm-payment-intent.repository';
@@ -23,7 +24,7 @@ export class PaymentIntentActivity extends PayerPaymentActivity {
 /** Global so that every module that uses payers finds the port's implementation. */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([PaymentIntentOrmEntity]), EventsModule],
+  imports: [TypeOrmModule.forFeature([PaymentIntentOrmEntity]), EventsModule, PaymentLedgerModule],
   providers: [
     { provide: PaymentIntentRepository, useClass: TypeOrmPaymentIntentRepository },
     { provide: PayerPaymentActivity, useClass: PaymentIntentActivity },

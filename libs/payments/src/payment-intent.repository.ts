@@ -1,8 +1,10 @@
 import { DomainError, PayerId, PaymentIntentId, TenantScope } from '@pcs/kernel';
-import type { Guard, JoinedRead, Requirement } from '@pcs/database';
+import type { Guard, Requirement } from '@pcs/database';
 import type { NewEvent } from '@pcs/events';
 import type { EntityManager } from 'typeorm';
 import { PaymentIntent } from './domain/payment-intent';
+import type { Payin } from './domain/payin';
+import type { RefundRecords } from './ledger/payin.repository';
 
 /**
  * Where payment intents are kept (port; the TypeORM adapter is in
@@ -17,17 +19,18 @@ export abstract class PaymentIntentRepository {
     lock?: boolean,
   ): Promise<PaymentIntent | null>;
   /**
-   * findVisible with another context's read joined to it (one round trip),
-   * and the row's version, for `saveWith`. With `lock`, taken for update in
-   * the manager's transaction.
+   * The intent with what a refund of it decides on — its latest approved
+   * charge, its refunds not final yet, the record an operation id names —
+   * read in one round trip, and the intent's version, for `saveRefunds`.
+   * With `lock`, taken for update in the manager's transaction.
    */
-  abstract findVisibleWith<T>(
+  abstract findForRefund(
     manager: EntityManager,
     scope: TenantScope,
     paymentIntentId: PaymentIntentId,
-    joined: JoinedRead<T>,
+    operationId: string | null,
     lock?: boolean,
-  ): Promise<{ intent: PaymentIntent; version: string; joined: T } | null>;
+  ): Promise<{ intent: PaymentIntent; version: string; records: RefundRecords } | null>;
   /** For the service's own flows (gateway events, sweeps), which act for no caller; with `skipLocked`, null when another holds it. */
   abstract lockById(manager: EntityManager, paymentIntentId: PaymentIntentId, skipLocked?: boolean): Promise<PaymentIntent | null>;
   abstract findById(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<PaymentIntent | null>;
@@ -53,18 +56,13 @@ export abstract class PaymentIntentRepository {
   ): Promise<boolean>;
   abstract save(manager: EntityManager, intent: PaymentIntent): Promise<void>;
   /**
-   * Saves the intent only if it is still the version read (`findVisibleWith`),
-   * in one statement with the changes it goes with (`guards`, e.g. a refund's
-   * record) and every event: theirs first, then the intent's. False (nothing
-   * written) when the intent changed meanwhile. The intent must have changed
-   * (it has events to record). Needs no transaction of its own.
+   * The aggregate's refund, saved in one statement: the intent (its refunded
+   * amount reserved) only if it is still the version read (`findForRefund`),
+   * with its new refund records and every event, the records' first. False
+   * (nothing written) when the intent changed meanwhile. Needs no
+   * transaction of its own.
    */
-  abstract saveWith(
-    manager: EntityManager,
-    intent: PaymentIntent,
-    version: string,
-    also: { guards: readonly Guard[]; events: readonly NewEvent[] },
-  ): Promise<boolean>;
+  abstract saveRefunds(manager: EntityManager, intent: PaymentIntent, version: string, refunds: readonly Payin[]): Promise<boolean>;
   /** Whether the payer has an intent that is not final (the payers context asks, through its port). */
   abstract hasOpenForPayer(manager: EntityManager, payerId: PayerId): Promise<boolean>;
 

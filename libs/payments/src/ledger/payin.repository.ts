@@ -1,6 +1,4 @@
 import { MerchantId, PaymentIntentId } from '@pcs/kernel';
-import type { Guard, JoinedRead } from '@pcs/database';
-import type { NewEvent } from '@pcs/events';
 import type { EntityManager } from 'typeorm';
 import { Payin, PayinState } from '../domain/payin';
 
@@ -29,10 +27,6 @@ export abstract class PayinRepository {
    * Needs no transaction of its own.
    */
   abstract saveIfStill(manager: EntityManager, payin: Payin, as: PayinState): Promise<boolean>;
-  /** A new record as a guard and its events, for another context's statement to run (one round trip). */
-  abstract insertGuard(manager: EntityManager, payin: Payin): { guard: Guard; events: NewEvent[] };
-  /** The records a refund of the intent decides on, as a read joined to the intent's own. */
-  abstract refundRecords(manager: EntityManager, paymentIntentId: PaymentIntentId, operationId: string | null): JoinedRead<RefundRecords>;
   abstract get(manager: EntityManager, transactionId: string, lock?: boolean): Promise<Payin | null>;
   abstract findByExternalId(manager: EntityManager, gateway: string, externalId: string): Promise<Payin | null>;
   /** The intent's collection attempts still open (PENDING or SCHEDULED), locked. */

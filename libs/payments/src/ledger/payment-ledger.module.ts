@@ -19,11 +19,13 @@ import { ProcessorFindingRepository } from './processor-finding.repository';
 @Module({
   imports: [TypeOrmModule.forFeature([PayinOrmEntity]), EventsModule],
   providers: [
-    { provide: PayinRepository, useClass: TypeOrmPayinRepository },
+    TypeOrmPayinRepository,
+    { provide: PayinRepository, useExisting: TypeOrmPayinRepository },
     { provide: PayinLedgerQueries, useClass: TypeOrmPayinLedgerQueries },
     { provide: ProcessorFindingRepository, useClass: TypeOrmProcessorFindingRepository },
     PayinLedgerService,
   ],
-  exports: [PayinRepository, ProcessorFindingRepository, PayinLedgerService],
+  // The intent's repository adapter composes the refund's records into the intent's own statements (one aggregate).
+  exports: [PayinRepository, TypeOrmPayinRepository, ProcessorFindingRepository, PayinLedgerService],
 })
 export class PaymentLedgerModule {}

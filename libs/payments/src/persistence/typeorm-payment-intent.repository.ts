@@ -19,6 +19,9 @@ import { OPEN_STATUSES, PaymentIntent } from '../domain/payment-intent';
 import { GatewayEventLog, PaymentIntentRepository } from '../payment-intent.repository';
 import { paymentIntentRepresentation } from '../payment-intent.representation';
 import { intentFromRow, intentToRow } from './payment-intent.mapper';
+import { TypeOrmPayinRepository } from './typeorm-payin.repository';
+import type { Payin } from '../domain/payin';
+import type { RefundRecords } from '../ledger/payin.repository';
 import { PaymentIntentOrmEntity } from './payment-intent.orm-entity';
 
 /**
@@ -28,7 +31,10 @@ import { PaymentIntentOrmEntity } from './payment-intent.orm-entity';
  */
 @Injectable()
 export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
-  constructor(private readonly events: EventRecorder) {
+  constructor(
+    private readonly events: EventRecorder,
+    private readonly payins: TypeOrmPayinRepository,
+  ) {
     super();
   }
 
@@ -45,7 +51,33 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
     return row ? intentFromRow(row) : null;
   }
 
-  async findVisibleWith<T>(
+  async findForRefund(
+    manager: EntityManager,
+    scope: TenantScope,
+    paymentIntentId: PaymentIntentId,
+    operationId: string | null,
+    lock = false,
+  ): Promise<{ intent: PaymentIntent; version: string; records: RefundRecords } | null> {
+    const read = await this.findVisibleWith(
+      manager,
+      scope,
+      paymentIntentId,
+      this.payins.refundRecords(manager, paymentIntentId, operationId),
+      lock,
+    );
+    return read && { intent: read.intent, version: read.version, records: read.joined };
+  }
+
+  async saveRefunds(manager: EntityManager, intent: PaymentIntent, version: string, refunds: readonly Payin[]): Promise<boolean> {
+    const inserts = refunds.map((refund) => this.payins.insertGuard(manager, refund));
+    return this.saveWith(manager, intent, version, {
+      guards: inserts.map((insert) => insert.guard),
+      events: inserts.flatMap((insert) => insert.events),
+    });
+  }
+
+  /** The intent and another read joined to it (one round trip), with the row's version, for `saveWith`; with `lock`, taken for update. */
+  private async findVisibleWith<T>(
     manager: EntityManager,
     scope: TenantScope,
     paymentIntentId: PaymentIntentId,
@@ -116,7 +148,8 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
     await this.write(manager, intent, sql, values, Requirement.rowFound('payment intent'));
   }
 
-  async saveWith(
+  /** Saves the intent only if it is still the version read, in one statement with `also`'s changes and every event (theirs first). */
+  private async saveWith(
     manager: EntityManager,
     intent: PaymentIntent,
     version: string,

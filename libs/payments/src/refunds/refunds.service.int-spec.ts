@@ -63,9 +63,9 @@ describe('refunds service on PostgreSQL', () => {
    */
   const afterEachRead = (meanwhile: (n: number) => Promise<void>) => {
     const repository = context.get(PaymentIntentRepository);
-    const read = repository.findVisibleWith.bind(repository);
+    const read = repository.findForRefund.bind(repository);
     const locks: boolean[] = [];
-    jest.spyOn(repository, 'findVisibleWith').mockImplementation(async (...args: Parameters<typeof read>) => {
+    jest.spyOn(repository, 'findForRefund').mockImplementation(async (...args: Parameters<typeof read>) => {
       const found = await read(...args);
       locks.push(args[4] ?? false);
       await meanwhile(locks.length);

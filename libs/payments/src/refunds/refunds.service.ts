@@ -224,23 +224,13 @@ export class RefundsService {
     decide: Decide<T>,
     lock: boolean,
   ): Promise<{ intent: PaymentIntent; records: RefundRecords; result: T } | null> {
-    const read = await this.intents.findVisibleWith(
-      manager,
-      tenantScope(caller),
-      paymentIntentId,
-      this.ledger.refundRecords(manager, paymentIntentId, operationId ?? null),
-      lock,
-    );
+    const read = await this.intents.findForRefund(manager, tenantScope(caller), paymentIntentId, operationId ?? null, lock);
     if (!read) throw new DomainError('PAYMENT_INTENT_NOT_FOUND');
-    const { intent, version, joined: records } = read;
+    const { intent, version, records } = read;
     const decision = await decide(manager, intent, records, new Date());
     let written = true;
     if (decision.reserved) {
-      const inserts = decision.reserved.inserts.map((refund) => this.ledger.insertGuard(manager, refund));
-      written = await this.intents.saveWith(manager, intent, version, {
-        guards: inserts.map((insert) => insert.guard),
-        events: inserts.flatMap((insert) => insert.events),
-      });
+      written = await this.intents.saveRefunds(manager, intent, version, decision.reserved.inserts);
     } else if (decision.update) {
       written = await this.ledger.saveIfStill(manager, decision.update.refund, decision.update.as);
     }
