@@ -168,6 +168,14 @@ describe('bank files: batches recorded before their files, CNAB 240 for Brazilia
       (rows: Json[]) => rows.length === 1,
     );
     expect(recorded.written_at).toBeNull();
+    // Killed where the export waits on the FIFO: after the batch's record and its audit entry, before any file.
+    await eventually(
+      () =>
+        bed.dataSource.query(`SELECT 1 FROM dashboard_audit WHERE action = 'payouts:export' AND target = $1`, [
+          recorded.batch_id as string,
+        ]),
+      (rows: Json[]) => rows.length === 1,
+    );
     child.kill('SIGKILL');
     expect(await exited).toBeNull();
     expect(fs.existsSync(path.join(dir, `${name}.csv`))).toBe(false);

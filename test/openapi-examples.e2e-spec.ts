@@ -141,6 +141,8 @@ describe('the server takes every request body example as it is', () => {
     const known: Record<string, unknown> = {
       merchantCountryProcessors: [(processors.body as { merchantCountryProcessorId: string }[])[0].merchantCountryProcessorId],
       bankId: (banks.body as { bankId: string }[])[0].bankId,
+      // Unique across merchants: the example's own may be another merchant's on this database.
+      shortName: `examples-${crypto.randomUUID().slice(0, 8)}`,
     };
     for (const { api, route, method, operation } of withJsonBody) {
       const bed = api === 'payins' ? payins : b2b;
