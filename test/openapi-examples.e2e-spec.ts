@@ -84,6 +84,29 @@ describe('the OpenAPI documents state what generated requests need', () => {
     }
   });
 
+  it('money is format: decimal and counts are integers, in requests and answers alike', () => {
+    type Property = { type?: string | string[]; format?: string };
+    const wrong: string[] = [];
+    for (const api of ['payins', 'b2b'] as const) {
+      for (const [name, schema] of Object.entries(
+        documents[api].components.schemas as Record<string, { properties?: Record<string, Property> }>,
+      )) {
+        for (const [field, property] of Object.entries(schema.properties ?? {})) {
+          const types = ([] as string[]).concat(property.type ?? []);
+          const money =
+            /(amount|Amount|^fee$|^net$|^gross$|^taxes$|^tip$|^pending$|^available$|^inTransit$|^collected$|^refunded$|^financingFee$|^netCredit$|^netDebit$)/;
+          const count =
+            /^(rowCount|pageCount|currentPage|totalItems|totalPages|sequence|durationMs|size|transactionCount|matched|ignored|approved|rejected)$/;
+          if (money.test(field) && types.includes('number') && property.format !== 'decimal')
+            wrong.push(`${api} ${name}.${field} is not decimal`);
+          // The payins envelope's currentPage and pageSize are strings (specification): only numbers are asked to be integers.
+          if (count.test(field) && types.includes('number')) wrong.push(`${api} ${name}.${field} is not an integer`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it('every JSON request body has an example that fits its schema', () => {
     const ajv = new Ajv2020({ allErrors: true, strict: false });
     addFormats(ajv);

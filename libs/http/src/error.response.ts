@@ -34,6 +34,10 @@ export class ErrorResponse {
   })
   returnedPayoutId?: string;
 
-  @ApiPropertyOptional({ example: 20, description: 'Only with Payins:AMOUNT_BELOW_MINIMUM: the smallest amount collected (major units)' })
+  @ApiPropertyOptional({
+    example: 20,
+    format: 'decimal',
+    description: 'Only with Payins:AMOUNT_BELOW_MINIMUM: the smallest amount collected (major units)',
+  })
   minimumAmount?: number;
 }

@@ -57,6 +57,8 @@ export class ResponseContract {
 
   constructor(private readonly document: OpenApiDocument) {
     addFormats(this.ajv);
+    // The OpenAPI format registry's fixed-point decimal (money on the wire): any finite number, checked as `type: number`.
+    this.ajv.addFormat('decimal', { type: 'number', validate: (value: number) => Number.isFinite(value) });
     // OpenAPI's own words inside a schema, which are annotations for a validator.
     this.ajv.addVocabulary(['example', 'xml', 'externalDocs', 'discriminator']);
     this.ajv.addSchema(localRefs({ $id: 'openapi:components', $defs: closed(this.document.components?.schemas ?? {}) }));

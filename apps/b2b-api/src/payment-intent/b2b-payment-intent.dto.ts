@@ -54,7 +54,7 @@ function IsRedirectUrl(options?: ValidationOptions): PropertyDecorator {
 }
 
 export class AmountDetailsDto {
-  @ApiPropertyOptional({ example: 50, description: 'Major units, added to the amount the payer pays; at least 0' })
+  @ApiPropertyOptional({ example: 50, format: 'decimal', description: 'Major units, added to the amount the payer pays; at least 0' })
   @Optional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0)

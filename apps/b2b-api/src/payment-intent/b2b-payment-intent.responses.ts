@@ -4,14 +4,14 @@ import { B2B_STATUS_CODES } from '@pcs/payments';
 import { B2bPaymentMethodResponse, MerchantRefResponse } from '../merchant/merchant-countries.responses';
 
 export class AmountDetailsResponse {
-  @ApiProperty({ example: 0, description: 'Major units' }) tip: number;
-  @ApiProperty({ example: 220, description: 'Major units: the VAT included in amount' }) vatAmount: number;
+  @ApiProperty({ example: 0, format: 'decimal', description: 'Major units' }) tip: number;
+  @ApiProperty({ example: 220, description: 'Major units: the VAT included in amount', format: 'decimal' }) vatAmount: number;
 }
 
 export class InvoiceDetailsResponse {
   @ApiProperty({ nullable: true, type: String }) reference: string | null;
   @ApiProperty({ nullable: true, type: String }) serie: string | null;
-  @ApiProperty({ nullable: true, type: Number }) number: number | null;
+  @ApiProperty({ nullable: true, type: 'integer' }) number: number | null;
 }
 
 export class B2bStatusResponse {
@@ -36,7 +36,7 @@ export class B2bPaymentIntentResponse {
   @ApiProperty({ nullable: true, type: String }) externalReference: string | null;
   @ApiProperty({ nullable: true, type: String }) description: string | null;
   @ApiProperty({ enum: Currency }) currency: string;
-  @ApiProperty({ example: 1220, description: 'Major units, VAT included, tip excluded' }) amount: number;
+  @ApiProperty({ example: 1220, description: 'Major units, VAT included, tip excluded', format: 'decimal' }) amount: number;
   @ApiProperty({ type: AmountDetailsResponse }) amountDetails: AmountDetailsResponse;
   @ApiProperty({ type: InvoiceDetailsResponse }) invoiceDetails: InvoiceDetailsResponse;
   @ApiProperty() includeAllPaymentMethods: boolean;
@@ -51,10 +51,10 @@ export class B2bPaymentIntentResponse {
 }
 
 export class B2bPaginationResponse {
-  @ApiProperty({ example: 1 }) currentPage: number;
-  @ApiProperty({ example: 20 }) pageSize: number;
-  @ApiProperty({ example: 57 }) totalItems: number;
-  @ApiProperty({ example: 3 }) totalPages: number;
+  @ApiProperty({ example: 1, type: 'integer' }) currentPage: number;
+  @ApiProperty({ example: 20, type: 'integer' }) pageSize: number;
+  @ApiProperty({ example: 57, type: 'integer' }) totalItems: number;
+  @ApiProperty({ example: 3, type: 'integer' }) totalPages: number;
 }
 
 /** The B2B API's paged envelope (contract §7). */

@@ -7,9 +7,9 @@ export class CountryResponse {
   @ApiProperty({ example: 'Uruguay' }) nameEs: string;
   @ApiProperty({ example: 'UY' }) iso31662AlphabeticalCode: string;
   @ApiProperty({ example: 'URY' }) iso31663AlphabeticalCode: string;
-  @ApiProperty({ example: 858 }) iso3166NumericCode: number;
+  @ApiProperty({ example: 858, type: 'integer' }) iso3166NumericCode: number;
   @ApiProperty({ example: 'UYU' }) iso4217CurrencyCode: string;
-  @ApiProperty({ example: 598 }) phoneCode: number;
+  @ApiProperty({ example: 598, type: 'integer' }) phoneCode: number;
   @ApiProperty({ example: 'South America' }) continent: string;
   @ApiProperty({ type: [Number], example: [0, 10, 22], description: 'Allowed VAT percentages' }) vatPercentage: number[];
   @ApiProperty({ type: [String], example: ['UYU', 'USD'], description: 'Accepted currencies' }) currency: string[];

@@ -4,7 +4,7 @@ import { Currency, DISPUTE_PROCESSORS, DISPUTE_REASONS, DISPUTE_STATUSES } from 
 export class DisputeEvidenceResponse {
   @ApiProperty({ example: 'delivery-receipt.pdf' }) fileName: string;
   @ApiProperty({ enum: ['application/pdf', 'image/png', 'image/jpeg'] }) contentType: string;
-  @ApiProperty({ example: 48213, description: 'Bytes' }) size: number;
+  @ApiProperty({ example: 48213, description: 'Bytes', type: 'integer' }) size: number;
   @ApiProperty({ format: 'date-time' }) uploadedAt: string;
 }
 
@@ -13,7 +13,11 @@ export class DisputeResponse {
   @ApiProperty({ format: 'uuid' }) disputeId: string;
   @ApiProperty({ format: 'uuid' }) paymentIntentId: string;
   @ApiProperty({ format: 'uuid' }) merchantId: string;
-  @ApiProperty({ example: 1500.5, description: 'What the payer’s bank took back (debited from the balance when the dispute opened)' })
+  @ApiProperty({
+    example: 1500.5,
+    format: 'decimal',
+    description: 'What the payer’s bank took back (debited from the balance when the dispute opened)',
+  })
   amount: number;
   @ApiProperty({ enum: Currency }) currency: string;
   @ApiProperty({ enum: DISPUTE_REASONS }) reason: string;
@@ -39,7 +43,7 @@ export class DisputeResponse {
 export class DisputePageResponse {
   @ApiProperty({ example: '1' }) currentPage: string;
   @ApiProperty({ example: '20' }) pageSize: string;
-  @ApiProperty() rowCount: number;
-  @ApiProperty() pageCount: number;
+  @ApiProperty({ type: 'integer' }) rowCount: number;
+  @ApiProperty({ type: 'integer' }) pageCount: number;
   @ApiProperty({ type: [DisputeResponse] }) results: DisputeResponse[];
 }

@@ -17,15 +17,16 @@ export class EventResponse {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'uuid' }) businessId: string;
   @ApiProperty({ format: 'uuid' }) merchantId: string;
-  @ApiProperty({ description: "Increasing per payment intent (its refunds' events included) or per link" }) sequence: number;
+  @ApiProperty({ description: "Increasing per payment intent (its refunds' events included) or per link", type: 'integer' })
+  sequence: number;
   @ApiProperty({ type: EventDataResponse }) data: EventDataResponse;
 }
 
 export class DeliveryAttemptResponse {
   @ApiProperty({ format: 'date-time' }) at: string;
-  @ApiProperty({ type: Number, nullable: true, description: 'The HTTP status, or null when none came back' }) status: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'The HTTP status, or null when none came back' }) status: number | null;
   @ApiProperty({ type: String, nullable: true }) error: string | null;
-  @ApiProperty() durationMs: number;
+  @ApiProperty({ type: 'integer' }) durationMs: number;
 }
 
 export class DeliveryResponse {
@@ -42,7 +43,7 @@ export class EventWithDeliveriesResponse extends EventResponse {
 export class EventPageResponse {
   @ApiProperty({ example: '1' }) currentPage: string;
   @ApiProperty({ example: '10' }) pageSize: string;
-  @ApiProperty() rowCount: number;
-  @ApiProperty() pageCount: number;
+  @ApiProperty({ type: 'integer' }) rowCount: number;
+  @ApiProperty({ type: 'integer' }) pageCount: number;
   @ApiProperty({ type: [EventResponse] }) results: EventResponse[];
 }

@@ -14,7 +14,7 @@ export class LinkResponse {
   @ApiProperty({ format: 'uuid' }) linkId: string;
   @ApiProperty({ type: String, nullable: true }) description: string | null;
   @ApiProperty({ enum: Currency }) currency: string;
-  @ApiProperty({ example: 1220 }) amount: number;
+  @ApiProperty({ example: 1220, format: 'decimal' }) amount: number;
   @ApiProperty({ example: 22 }) vatPercentage: number;
   @ApiProperty({ format: 'uuid' }) merchantId: string;
   @ApiProperty({ format: 'uuid' }) countryId: string;

@@ -47,8 +47,8 @@ export class MerchantResponse {
 export class MerchantPageResponse {
   @ApiProperty({ example: '1' }) currentPage: string;
   @ApiProperty({ example: '20' }) pageSize: string;
-  @ApiProperty() rowCount: number;
-  @ApiProperty() pageCount: number;
+  @ApiProperty({ type: 'integer' }) rowCount: number;
+  @ApiProperty({ type: 'integer' }) pageCount: number;
   @ApiProperty({ type: [MerchantResponse] }) results: MerchantResponse[];
 }
 
@@ -63,7 +63,7 @@ export class MerchantCountryConfigurationResponse {
 export class PayoutScheduleResponse {
   @ApiProperty({ enum: PAYOUT_INTERVALS }) interval: string;
   @ApiPropertyOptional({ enum: PAYOUT_WEEKDAYS }) weeklyAnchor?: string;
-  @ApiPropertyOptional({ minimum: 1, maximum: 31 }) monthlyAnchor?: number;
+  @ApiPropertyOptional({ minimum: 1, maximum: 31, type: 'integer' }) monthlyAnchor?: number;
   @ApiProperty({ type: 'object', additionalProperties: { type: 'number' }, description: 'Per currency, major units' })
   minimumAmount: Record<string, number>;
 }

@@ -19,7 +19,7 @@ export class PayerResponse {
 export class PayerPageResponse {
   @ApiProperty({ example: '1' }) currentPage: string;
   @ApiProperty({ example: '20' }) pageSize: string;
-  @ApiProperty() rowCount: number;
-  @ApiProperty() pageCount: number;
+  @ApiProperty({ type: 'integer' }) rowCount: number;
+  @ApiProperty({ type: 'integer' }) pageCount: number;
   @ApiProperty({ type: [PayerResponse] }) results: PayerResponse[];
 }

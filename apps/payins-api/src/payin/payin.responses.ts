@@ -25,15 +25,21 @@ export class PayinResponse {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) transactionSyncDate: string | null;
   @ApiProperty({ enum: ['PAYIN', 'REFUND'] }) transactionType: string;
   @ApiProperty({ enum: Currency }) currency: string;
-  @ApiProperty() amount: number;
-  @ApiProperty() subtotalAmount: number;
-  @ApiProperty() taxAmount: number;
-  @ApiProperty() tipAmount: number;
-  @ApiProperty() receivedAmount: number;
-  @ApiProperty({ description: "The fee fixed at approval (0 until then; a refund's is 0)" }) feeAmount: number;
-  @ApiProperty({ description: "The country's tax on the fee" }) feeTaxAmount: number;
-  @ApiProperty({ description: 'receivedAmount − feeAmount − feeTaxAmount (0 until approved; a refund’s is −amount)' }) netAmount: number;
-  @ApiProperty({ type: Number, nullable: true, description: 'The processor’s own fee when it reports one (never charged twice)' })
+  @ApiProperty({ format: 'decimal' }) amount: number;
+  @ApiProperty({ format: 'decimal' }) subtotalAmount: number;
+  @ApiProperty({ format: 'decimal' }) taxAmount: number;
+  @ApiProperty({ format: 'decimal' }) tipAmount: number;
+  @ApiProperty({ format: 'decimal' }) receivedAmount: number;
+  @ApiProperty({ description: "The fee fixed at approval (0 until then; a refund's is 0)", format: 'decimal' }) feeAmount: number;
+  @ApiProperty({ description: "The country's tax on the fee", format: 'decimal' }) feeTaxAmount: number;
+  @ApiProperty({ description: 'receivedAmount − feeAmount − feeTaxAmount (0 until approved; a refund’s is −amount)', format: 'decimal' })
+  netAmount: number;
+  @ApiProperty({
+    type: Number,
+    format: 'decimal',
+    nullable: true,
+    description: 'The processor’s own fee when it reports one (never charged twice)',
+  })
   processorFeeAmount: number | null;
   @ApiProperty({ type: String, nullable: true }) description: string | null;
   @ApiProperty({ enum: ['PAYIN', 'REFUND', 'MANUAL_REFUND'] }) conceptCode: string;
@@ -75,16 +81,16 @@ export class PayinResponse {
 export class PayinPageResponse {
   @ApiProperty({ example: '1' }) currentPage: string;
   @ApiProperty({ example: '20' }) pageSize: string;
-  @ApiProperty() rowCount: number;
-  @ApiProperty() pageCount: number;
+  @ApiProperty({ type: 'integer' }) rowCount: number;
+  @ApiProperty({ type: 'integer' }) pageCount: number;
   @ApiProperty({ type: [PayinResponse] }) results: PayinResponse[];
 }
 
 class SummaryFigures {
   @ApiProperty({ enum: Currency }) currency: string;
-  @ApiProperty({ description: 'Approved collections, major units' }) collected: number;
-  @ApiProperty({ description: 'Approved collection attempts' }) approved: number;
-  @ApiProperty({ description: 'Rejected collection attempts' }) rejected: number;
+  @ApiProperty({ description: 'Approved collections, major units', format: 'decimal' }) collected: number;
+  @ApiProperty({ description: 'Approved collection attempts', type: 'integer' }) approved: number;
+  @ApiProperty({ description: 'Rejected collection attempts', type: 'integer' }) rejected: number;
 }
 
 export class PayinSummaryDayResponse extends SummaryFigures {
@@ -96,7 +102,7 @@ export class PayinSummaryMethodResponse extends SummaryFigures {
 }
 
 export class PayinSummaryTotalResponse extends SummaryFigures {
-  @ApiProperty({ description: 'Refunds approved or under way, major units' }) refunded: number;
+  @ApiProperty({ description: 'Refunds approved or under way, major units', format: 'decimal' }) refunded: number;
   @ApiProperty({ type: Number, nullable: true, description: 'approved / (approved + rejected), 4 decimals; null without either' })
   approvalRate: number | null;
 }

@@ -7,7 +7,7 @@ import { CountryProcessorResponse } from '../catalog/catalog.responses';
 export class PaymentIntentDisputeResponse {
   @ApiProperty({ format: 'uuid' }) disputeId: string;
   @ApiProperty({ enum: DISPUTE_STATUSES }) status: string;
-  @ApiProperty({ example: 1500.5, description: 'The amount the payer’s bank took back' }) amount: number;
+  @ApiProperty({ example: 1500.5, description: 'The amount the payer’s bank took back', format: 'decimal' }) amount: number;
 }
 
 export class PaymentIntentResponse {
@@ -26,11 +26,11 @@ export class PaymentIntentResponse {
   @ApiProperty({ type: String, nullable: true }) invoiceEmail: string | null;
   @ApiProperty({ type: String, nullable: true }) description: string | null;
   @ApiProperty({ enum: Currency }) currency: string;
-  @ApiProperty({ example: 1229.92, description: 'Amount without VAT' }) subtotalAmount: number;
-  @ApiProperty({ example: 270.58 }) taxAmount: number;
-  @ApiProperty({ example: 0 }) tipAmount: number;
-  @ApiProperty({ example: 1500.5, description: 'What the payer pays: amount plus tip' }) totalAmount: number;
-  @ApiProperty({ example: 0, description: 'Collected so far (the total once SUCCEEDED)' }) receivedAmount: number;
+  @ApiProperty({ example: 1229.92, description: 'Amount without VAT', format: 'decimal' }) subtotalAmount: number;
+  @ApiProperty({ example: 270.58, format: 'decimal' }) taxAmount: number;
+  @ApiProperty({ example: 0, format: 'decimal' }) tipAmount: number;
+  @ApiProperty({ example: 1500.5, description: 'What the payer pays: amount plus tip', format: 'decimal' }) totalAmount: number;
+  @ApiProperty({ example: 0, description: 'Collected so far (the total once SUCCEEDED)', format: 'decimal' }) receivedAmount: number;
   @ApiProperty({ type: Number, nullable: true, description: 'Typed number by the specification without a meaning; always null' })
   confirmationInstrument: null;
   @ApiProperty({
@@ -76,8 +76,8 @@ export class PaymentDataResponse {
   @ApiProperty({ type: String, nullable: true }) description: string | null;
   @ApiProperty({ format: 'uuid' }) countryId: string;
   @ApiProperty({ enum: Currency }) currency: string;
-  @ApiProperty({ description: 'Total to pay' }) amount: number;
-  @ApiProperty() vatAmount: number;
+  @ApiProperty({ description: 'Total to pay', format: 'decimal' }) amount: number;
+  @ApiProperty({ format: 'decimal' }) vatAmount: number;
   @ApiProperty({ type: String, nullable: true }) merchantFantasyName: string | null;
 }
 

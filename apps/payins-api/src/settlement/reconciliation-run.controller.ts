@@ -18,20 +18,42 @@ class DiscrepancySideResponse {
   externalId: string | null;
   @ApiProperty({
     type: Number,
+    format: 'decimal',
     nullable: true,
     description: 'Gross, signed, major units (a payment positive; a refund or a hold negative)',
   })
   amount: number | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'The same gross (GROSS_AMOUNT), as contract §23 names it' }) gross:
-    number | null;
-  @ApiProperty({ type: Number, nullable: true, description: "The processor's fee, financing apart (MP_FEE_AMOUNT), major units" })
+  @ApiProperty({ type: Number, format: 'decimal', nullable: true, description: 'The same gross (GROSS_AMOUNT), as contract §23 names it' })
+  gross: number | null;
+  @ApiProperty({
+    type: Number,
+    format: 'decimal',
+    nullable: true,
+    description: "The processor's fee, financing apart (MP_FEE_AMOUNT), major units",
+  })
   fee: number | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'Its financing fee (FINANCING_FEE_AMOUNT)' }) financingFee: number | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'Taxes it withheld (TAXES_AMOUNT: Argentina’s withholdings)' })
+  @ApiProperty({ type: Number, format: 'decimal', nullable: true, description: 'Its financing fee (FINANCING_FEE_AMOUNT)' }) financingFee:
+    number | null;
+  @ApiProperty({
+    type: Number,
+    format: 'decimal',
+    nullable: true,
+    description: 'Taxes it withheld (TAXES_AMOUNT: Argentina’s withholdings)',
+  })
   taxes: number | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'What the line credited to the account (NET_CREDIT_AMOUNT)' })
+  @ApiProperty({
+    type: Number,
+    format: 'decimal',
+    nullable: true,
+    description: 'What the line credited to the account (NET_CREDIT_AMOUNT)',
+  })
   netCredit: number | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'What the line debited from the account (NET_DEBIT_AMOUNT)' })
+  @ApiProperty({
+    type: Number,
+    format: 'decimal',
+    nullable: true,
+    description: 'What the line debited from the account (NET_DEBIT_AMOUNT)',
+  })
   netDebit: number | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the money was (or is to be) released' })
   date: string | null;
@@ -40,12 +62,12 @@ class DiscrepancySideResponse {
 class ReportTotalsResponse {
   @ApiProperty({ type: String, nullable: true, description: 'The report’s currency (the account’s local one when the report names none)' })
   currency: string | null;
-  @ApiProperty({ description: 'Gross of every line of the window, major units' }) gross: number;
-  @ApiProperty() fee: number;
-  @ApiProperty() financingFee: number;
-  @ApiProperty() taxes: number;
-  @ApiProperty() netCredit: number;
-  @ApiProperty() netDebit: number;
+  @ApiProperty({ description: 'Gross of every line of the window, major units', format: 'decimal' }) gross: number;
+  @ApiProperty({ format: 'decimal' }) fee: number;
+  @ApiProperty({ format: 'decimal' }) financingFee: number;
+  @ApiProperty({ format: 'decimal' }) taxes: number;
+  @ApiProperty({ format: 'decimal' }) netCredit: number;
+  @ApiProperty({ format: 'decimal' }) netDebit: number;
 }
 
 class DiscrepancyResponse {
@@ -65,8 +87,8 @@ export class ReconciliationRunResponse {
   @ApiProperty({ format: 'date', description: "Inclusive, the merchant's country's date" }) from: string;
   @ApiProperty({ format: 'date' }) to: string;
   @ApiProperty({ enum: ['RUNNING', 'COMPLETED', 'FAILED'] }) status: string;
-  @ApiProperty({ description: 'Report lines matched with our records' }) matched: number;
-  @ApiProperty({ description: 'Report lines of other record types, listed and not compared' }) ignored: number;
+  @ApiProperty({ description: 'Report lines matched with our records', type: 'integer' }) matched: number;
+  @ApiProperty({ description: 'Report lines of other record types, listed and not compared', type: 'integer' }) ignored: number;
   @ApiProperty({ type: String, nullable: true }) failureReason: string | null;
   @ApiProperty({
     type: String,
@@ -89,8 +111,8 @@ export class ReconciliationRunResponse {
 export class ReconciliationRunPageResponse {
   @ApiProperty({ example: '1' }) currentPage: string;
   @ApiProperty({ example: '20' }) pageSize: string;
-  @ApiProperty() rowCount: number;
-  @ApiProperty() pageCount: number;
+  @ApiProperty({ type: 'integer' }) rowCount: number;
+  @ApiProperty({ type: 'integer' }) pageCount: number;
   @ApiProperty({ type: [ReconciliationRunResponse] }) results: ReconciliationRunResponse[];
 }
 

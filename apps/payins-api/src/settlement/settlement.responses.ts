@@ -51,15 +51,18 @@ export class SettlementAccountResponse {
 
 export class UpcomingAvailabilityResponse {
   @ApiProperty({ format: 'date-time', description: 'When it becomes available' }) availableOn: string;
-  @ApiProperty({ description: 'Major units' }) amount: number;
+  @ApiProperty({ description: 'Major units', format: 'decimal' }) amount: number;
 }
 
 export class CurrencyBalanceResponse {
   @ApiProperty({ enum: Currency }) currency: string;
-  @ApiProperty({ description: 'The net of transactions not available yet (major units)' }) pending: number;
-  @ApiProperty({ description: 'The net of available transactions, payouts included; negative after refunds: the next payout nets it' })
+  @ApiProperty({ description: 'The net of transactions not available yet (major units)', format: 'decimal' }) pending: number;
+  @ApiProperty({
+    description: 'The net of available transactions, payouts included; negative after refunds: the next payout nets it',
+    format: 'decimal',
+  })
   available: number;
-  @ApiProperty({ description: 'Payouts PENDING or IN_TRANSIT' }) inTransit: number;
+  @ApiProperty({ description: 'Payouts PENDING or IN_TRANSIT', format: 'decimal' }) inTransit: number;
   @ApiProperty({ type: [UpcomingAvailabilityResponse], description: 'What becomes available when (the pending amount, by date)' })
   upcoming: UpcomingAvailabilityResponse[];
 }
@@ -74,9 +77,9 @@ export class BalanceTransactionResponse {
   @ApiProperty({ format: 'uuid' }) merchantId: string;
   @ApiProperty({ enum: Currency }) currency: string;
   @ApiProperty({ enum: BALANCE_TRANSACTION_TYPES }) type: string;
-  @ApiProperty({ description: 'Major units, signed: money in is positive' }) amount: number;
-  @ApiProperty({ description: 'The fee and its tax (a payin’s), major units' }) fee: number;
-  @ApiProperty({ description: 'amount − fee' }) net: number;
+  @ApiProperty({ description: 'Major units, signed: money in is positive', format: 'decimal' }) amount: number;
+  @ApiProperty({ description: 'The fee and its tax (a payin’s), major units', format: 'decimal' }) fee: number;
+  @ApiProperty({ description: 'amount − fee', format: 'decimal' }) net: number;
   @ApiProperty({ enum: ['PENDING', 'AVAILABLE'] }) status: string;
   @ApiProperty({ format: 'date-time' }) availableOn: string;
   @ApiProperty({ format: 'uuid', description: "The payin's or refund's transactionId, the payout's id, or the adjustment's own" })
@@ -90,8 +93,8 @@ export class BalanceTransactionResponse {
 export class BalanceTransactionPageResponse {
   @ApiProperty({ example: '1' }) currentPage: string;
   @ApiProperty({ example: '20' }) pageSize: string;
-  @ApiProperty() rowCount: number;
-  @ApiProperty() pageCount: number;
+  @ApiProperty({ type: 'integer' }) rowCount: number;
+  @ApiProperty({ type: 'integer' }) pageCount: number;
   @ApiProperty({ type: [BalanceTransactionResponse] }) results: BalanceTransactionResponse[];
 }
 
@@ -108,7 +111,7 @@ export class PayoutResponse {
   @ApiProperty({ format: 'uuid' }) payoutId: string;
   @ApiProperty({ format: 'uuid' }) merchantId: string;
   @ApiProperty({ enum: Currency }) currency: string;
-  @ApiProperty({ description: 'Major units' }) amount: number;
+  @ApiProperty({ description: 'Major units', format: 'decimal' }) amount: number;
   @ApiProperty({ enum: PAYOUT_STATUSES }) status: string;
   @ApiProperty({ type: PayoutSettlementBankResponse, description: 'The settlement account as it was when the payout was made' })
   settlementBank: PayoutSettlementBankResponse;
@@ -116,7 +119,8 @@ export class PayoutResponse {
   arrivalDate: string | null;
   @ApiProperty({ type: String, nullable: true }) bankReference: string | null;
   @ApiProperty({ type: String, nullable: true }) failureReason: string | null;
-  @ApiProperty({ description: 'How many balance transactions it swept (0 for a payout of a given amount)' }) transactionCount: number;
+  @ApiProperty({ description: 'How many balance transactions it swept (0 for a payout of a given amount)', type: 'integer' })
+  transactionCount: number;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) paidAt: string | null;
 }
@@ -124,19 +128,19 @@ export class PayoutResponse {
 export class PayoutPageResponse {
   @ApiProperty({ example: '1' }) currentPage: string;
   @ApiProperty({ example: '20' }) pageSize: string;
-  @ApiProperty() rowCount: number;
-  @ApiProperty() pageCount: number;
+  @ApiProperty({ type: 'integer' }) rowCount: number;
+  @ApiProperty({ type: 'integer' }) pageCount: number;
   @ApiProperty({ type: [PayoutResponse] }) results: PayoutResponse[];
 }
 
 export class PricingFixedFeeResponse {
   @ApiProperty({ enum: Currency }) currency: string;
-  @ApiProperty({ description: 'Major units' }) amount: number;
+  @ApiProperty({ description: 'Major units', format: 'decimal' }) amount: number;
 }
 
 /** A merchant country processor's price (read-only; the operator sets it). */
 export class PricingResponse {
   @ApiProperty({ example: 3.49, description: 'Of what the payer paid, tip included' }) percentage: number;
   @ApiProperty({ type: [PricingFixedFeeResponse], description: 'A fixed fee per currency (none: 0)' }) fixed: PricingFixedFeeResponse[];
-  @ApiProperty({ description: 'Business days until the money is available (0: at approval)' }) settlementDelayDays: number;
+  @ApiProperty({ description: 'Business days until the money is available (0: at approval)', type: 'integer' }) settlementDelayDays: number;
 }

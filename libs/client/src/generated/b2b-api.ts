@@ -216,11 +216,13 @@ export interface components {
         };
         AmountDetailsResponse: {
             /**
+             * Format: decimal
              * @description Major units
              * @example 0
              */
             tip: number;
             /**
+             * Format: decimal
              * @description Major units: the VAT included in amount
              * @example 220
              */
@@ -257,6 +259,7 @@ export interface components {
             /** @enum {string} */
             currency: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
             /**
+             * Format: decimal
              * @description Major units, VAT included, tip excluded
              * @example 1220
              */
@@ -315,6 +318,7 @@ export interface components {
              */
             returnedPayoutId?: string;
             /**
+             * Format: decimal
              * @description Only with Payins:AMOUNT_BELOW_MINIMUM: the smallest amount collected (major units)
              * @example 20
              */
@@ -322,6 +326,7 @@ export interface components {
         };
         AmountDetailsDto: {
             /**
+             * Format: decimal
              * @description Major units, added to the amount the payer pays; at least 0
              * @example 50
              */

@@ -1322,6 +1322,7 @@ export interface components {
              */
             returnedPayoutId?: string;
             /**
+             * Format: decimal
              * @description Only with Payins:AMOUNT_BELOW_MINIMUM: the smallest amount collected (major units)
              * @example 20
              */
@@ -1801,7 +1802,10 @@ export interface components {
         PricingFixedFeeResponse: {
             /** @enum {string} */
             currency: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
-            /** @description Major units */
+            /**
+             * Format: decimal
+             * @description Major units
+             */
             amount: number;
         };
         PricingResponse: {
@@ -2048,6 +2052,7 @@ export interface components {
             /** @enum {string} */
             status: "NEEDS_RESPONSE" | "UNDER_REVIEW" | "WON" | "LOST" | "ACCEPTED";
             /**
+             * Format: decimal
              * @description The amount the payer’s bank took back
              * @example 1500.5
              */
@@ -2081,20 +2086,29 @@ export interface components {
             /** @enum {string} */
             currency: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
             /**
+             * Format: decimal
              * @description Amount without VAT
              * @example 1229.92
              */
             subtotalAmount: number;
-            /** @example 270.58 */
+            /**
+             * Format: decimal
+             * @example 270.58
+             */
             taxAmount: number;
-            /** @example 0 */
+            /**
+             * Format: decimal
+             * @example 0
+             */
             tipAmount: number;
             /**
+             * Format: decimal
              * @description What the payer pays: amount plus tip
              * @example 1500.5
              */
             totalAmount: number;
             /**
+             * Format: decimal
              * @description Collected so far (the total once SUCCEEDED)
              * @example 0
              */
@@ -2189,8 +2203,12 @@ export interface components {
             countryId: string;
             /** @enum {string} */
             currency: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
-            /** @description Total to pay */
+            /**
+             * Format: decimal
+             * @description Total to pay
+             */
             amount: number;
+            /** Format: decimal */
             vatAmount: number;
             merchantFantasyName: string | null;
         };
@@ -2246,7 +2264,10 @@ export interface components {
             description: string | null;
             /** @enum {string} */
             currency: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
-            /** @example 1220 */
+            /**
+             * Format: decimal
+             * @example 1220
+             */
             amount: number;
             /** @example 22 */
             vatPercentage: number;
@@ -2393,18 +2414,35 @@ export interface components {
             transactionType: "PAYIN" | "REFUND";
             /** @enum {string} */
             currency: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
+            /** Format: decimal */
             amount: number;
+            /** Format: decimal */
             subtotalAmount: number;
+            /** Format: decimal */
             taxAmount: number;
+            /** Format: decimal */
             tipAmount: number;
+            /** Format: decimal */
             receivedAmount: number;
-            /** @description The fee fixed at approval (0 until then; a refund's is 0) */
+            /**
+             * Format: decimal
+             * @description The fee fixed at approval (0 until then; a refund's is 0)
+             */
             feeAmount: number;
-            /** @description The country's tax on the fee */
+            /**
+             * Format: decimal
+             * @description The country's tax on the fee
+             */
             feeTaxAmount: number;
-            /** @description receivedAmount − feeAmount − feeTaxAmount (0 until approved; a refund’s is −amount) */
+            /**
+             * Format: decimal
+             * @description receivedAmount − feeAmount − feeTaxAmount (0 until approved; a refund’s is −amount)
+             */
             netAmount: number;
-            /** @description The processor’s own fee when it reports one (never charged twice) */
+            /**
+             * Format: decimal
+             * @description The processor’s own fee when it reports one (never charged twice)
+             */
             processorFeeAmount: number | null;
             description: string | null;
             /** @enum {string} */
@@ -2451,7 +2489,10 @@ export interface components {
         PayinSummaryDayResponse: {
             /** @enum {string} */
             currency: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
-            /** @description Approved collections, major units */
+            /**
+             * Format: decimal
+             * @description Approved collections, major units
+             */
             collected: number;
             /** @description Approved collection attempts */
             approved: number;
@@ -2466,7 +2507,10 @@ export interface components {
         PayinSummaryMethodResponse: {
             /** @enum {string} */
             currency: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
-            /** @description Approved collections, major units */
+            /**
+             * Format: decimal
+             * @description Approved collections, major units
+             */
             collected: number;
             /** @description Approved collection attempts */
             approved: number;
@@ -2478,13 +2522,19 @@ export interface components {
         PayinSummaryTotalResponse: {
             /** @enum {string} */
             currency: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
-            /** @description Approved collections, major units */
+            /**
+             * Format: decimal
+             * @description Approved collections, major units
+             */
             collected: number;
             /** @description Approved collection attempts */
             approved: number;
             /** @description Rejected collection attempts */
             rejected: number;
-            /** @description Refunds approved or under way, major units */
+            /**
+             * Format: decimal
+             * @description Refunds approved or under way, major units
+             */
             refunded: number;
             /** @description approved / (approved + rejected), 4 decimals; null without either */
             approvalRate: number | null;
@@ -2510,11 +2560,20 @@ export interface components {
             currency: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
             /** @enum {string} */
             type: "PAYIN" | "REFUND" | "FEE" | "CHARGEBACK" | "CHARGEBACK_REVERSAL" | "DISPUTE_FEE" | "PAYOUT" | "PAYOUT_FAILURE" | "ADJUSTMENT";
-            /** @description Major units, signed: money in is positive */
+            /**
+             * Format: decimal
+             * @description Major units, signed: money in is positive
+             */
             amount: number;
-            /** @description The fee and its tax (a payin’s), major units */
+            /**
+             * Format: decimal
+             * @description The fee and its tax (a payin’s), major units
+             */
             fee: number;
-            /** @description amount − fee */
+            /**
+             * Format: decimal
+             * @description amount − fee
+             */
             net: number;
             /** @enum {string} */
             status: "PENDING" | "AVAILABLE";
@@ -2549,17 +2608,29 @@ export interface components {
              * @description When it becomes available
              */
             availableOn: string;
-            /** @description Major units */
+            /**
+             * Format: decimal
+             * @description Major units
+             */
             amount: number;
         };
         CurrencyBalanceResponse: {
             /** @enum {string} */
             currency: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
-            /** @description The net of transactions not available yet (major units) */
+            /**
+             * Format: decimal
+             * @description The net of transactions not available yet (major units)
+             */
             pending: number;
-            /** @description The net of available transactions, payouts included; negative after refunds: the next payout nets it */
+            /**
+             * Format: decimal
+             * @description The net of available transactions, payouts included; negative after refunds: the next payout nets it
+             */
             available: number;
-            /** @description Payouts PENDING or IN_TRANSIT */
+            /**
+             * Format: decimal
+             * @description Payouts PENDING or IN_TRANSIT
+             */
             inTransit: number;
             /** @description What becomes available when (the pending amount, by date) */
             upcoming: components["schemas"]["UpcomingAvailabilityResponse"][];
@@ -2588,7 +2659,10 @@ export interface components {
             merchantId: string;
             /** @enum {string} */
             currency: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
-            /** @description Major units */
+            /**
+             * Format: decimal
+             * @description Major units
+             */
             amount: number;
             /** @enum {string} */
             status: "PENDING" | "IN_TRANSIT" | "PAID" | "FAILED" | "CANCELED" | "RETURNED";
@@ -2710,30 +2784,59 @@ export interface components {
         ReportTotalsResponse: {
             /** @description The report’s currency (the account’s local one when the report names none) */
             currency: string | null;
-            /** @description Gross of every line of the window, major units */
+            /**
+             * Format: decimal
+             * @description Gross of every line of the window, major units
+             */
             gross: number;
+            /** Format: decimal */
             fee: number;
+            /** Format: decimal */
             financingFee: number;
+            /** Format: decimal */
             taxes: number;
+            /** Format: decimal */
             netCredit: number;
+            /** Format: decimal */
             netDebit: number;
         };
         DiscrepancySideResponse: {
             /** @description The processor's id of the operation (ours: a dispute's id for a dispute) */
             externalId: string | null;
-            /** @description Gross, signed, major units (a payment positive; a refund or a hold negative) */
+            /**
+             * Format: decimal
+             * @description Gross, signed, major units (a payment positive; a refund or a hold negative)
+             */
             amount: number | null;
-            /** @description The same gross (GROSS_AMOUNT), as contract §23 names it */
+            /**
+             * Format: decimal
+             * @description The same gross (GROSS_AMOUNT), as contract §23 names it
+             */
             gross: number | null;
-            /** @description The processor's fee, financing apart (MP_FEE_AMOUNT), major units */
+            /**
+             * Format: decimal
+             * @description The processor's fee, financing apart (MP_FEE_AMOUNT), major units
+             */
             fee: number | null;
-            /** @description Its financing fee (FINANCING_FEE_AMOUNT) */
+            /**
+             * Format: decimal
+             * @description Its financing fee (FINANCING_FEE_AMOUNT)
+             */
             financingFee: number | null;
-            /** @description Taxes it withheld (TAXES_AMOUNT: Argentina’s withholdings) */
+            /**
+             * Format: decimal
+             * @description Taxes it withheld (TAXES_AMOUNT: Argentina’s withholdings)
+             */
             taxes: number | null;
-            /** @description What the line credited to the account (NET_CREDIT_AMOUNT) */
+            /**
+             * Format: decimal
+             * @description What the line credited to the account (NET_CREDIT_AMOUNT)
+             */
             netCredit: number | null;
-            /** @description What the line debited from the account (NET_DEBIT_AMOUNT) */
+            /**
+             * Format: decimal
+             * @description What the line debited from the account (NET_DEBIT_AMOUNT)
+             */
             netDebit: number | null;
             /**
              * Format: date-time
@@ -2813,6 +2916,7 @@ export interface components {
             /** Format: uuid */
             merchantId: string;
             /**
+             * Format: decimal
              * @description What the payer’s bank took back (debited from the balance when the dispute opened)
              * @example 1500.5
              */
