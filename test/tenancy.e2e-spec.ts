@@ -148,7 +148,8 @@ describe('tenant isolation of balances, settlement accounts, payouts and reconci
   let runId: string;
 
   beforeAll(async () => {
-    bed = await testbed({ merchants: 2 });
+    // The payout stays in transit throughout (the sandbox rail would pay it during the checks otherwise).
+    bed = await testbed({ merchants: 2, settlement: { sandboxPayoutDelaySeconds: 3600 } });
     ({ app, tenant: owner } = bed);
     stranger = await createTenant(app);
     victimId = owner.merchants[0].merchantId;

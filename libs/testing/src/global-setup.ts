@@ -12,8 +12,8 @@ import { migrateDatabase } from '../../database/src/migrate';
  * PostgreSQL starts in a temporary folder. Workers inherit the variables set
  * here (TEST_DATABASE_URL, TEST_SECRETS_MASTER_KEY).
  *
- * Test files run in parallel, one per worker (both cores), and each worker
- * has a database of its own, copied from the migrated one (worker-database.ts
+ * Test files may run in parallel, one per worker (JEST_WORKERS), and each
+ * worker has a database of its own, copied from the migrated one (worker-database.ts
  * points the worker's TEST_DATABASE_URL at it): the apps a file boots run
  * background workers (payouts, webhooks, mail) that take whatever their
  * database holds, so two files sharing one would take each other's work.
