@@ -10,7 +10,7 @@ const CONTEXTS = {
   client: [],
   config: [],
   // The dashboard's people, sessions and audit log: nothing of payments.
-  'dashboard-identity': [],
+  'dashboard-identity': ['database', 'kernel'],
   // Prometheus metrics: a leaf every context may count in.
   observability: [],
   database: ['config', 'kernel', 'observability'],
@@ -193,6 +193,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^libs/[^/]+/src/', pathNot: ['/persistence/', '\\.module\\.ts$', '^libs/gateways/src/sandbox/', TEST_FILE] },
       to: { path: '\\.orm-entity\\.ts$' },
+    },
+    {
+      name: 'orm-stays-in-persistence',
+      comment:
+        'Ports and services speak in domain terms (house style): no TypeORM type above persistence. A service opens a unit of work ' +
+        '(`UnitOfWork` of @pcs/kernel) and hands its `Transaction` to its ports; only persistence adapters, the sandbox processor ' +
+        '(an adapter standing in for a remote system), the modules that register entities, and the infrastructure libraries ' +
+        '(database, events, jobs, mail, http, testing) name TypeORM.',
+      severity: 'error',
+      from: {
+        path: '^libs/(?!(database|events|jobs|mail|http|testing)/)[^/]+/src/',
+        pathNot: ['/persistence/', '\\.module\\.ts$', '\\.orm-entity\\.ts$', '^libs/gateways/src/sandbox/', TEST_FILE],
+      },
+      to: { path: '(^|/)node_modules/(typeorm|@nestjs/typeorm)/' },
     },
     {
       name: 'dashboard-only-through-the-api',

@@ -1,5 +1,5 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { auditKeyOf, DashboardIdentity } from '@pcs/dashboard-identity';
+import { auditKeyOf, dashboardIdentityOn } from '@pcs/dashboard-identity';
 import { clientFor, hmacHex } from '@pcs/testing';
 import request from 'supertest';
 import { startB2bApi } from './payins-app';
@@ -123,7 +123,7 @@ describe('the audit of API changes', () => {
       action: 'api:PATCH /merchant/:merchantId',
       detail: { merchantId: null, status: 200 },
     });
-    const identity = new DashboardIdentity(bed.dataSource, null, {
+    const identity = dashboardIdentityOn(bed.dataSource, null, {
       auditKeys: [auditKeyOf(Buffer.from(process.env.TEST_SECRETS_MASTER_KEY!, 'base64'))],
     });
     expect(await identity.verifyAuditChain(null)).toMatchObject({ ok: true });

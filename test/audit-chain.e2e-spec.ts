@@ -1,4 +1,4 @@
-import { auditKeyOf, DashboardIdentity, readChainHead } from '@pcs/dashboard-identity';
+import { auditKeyOf, DashboardIdentity, dashboardIdentityOn, readChainHead } from '@pcs/dashboard-identity';
 import { spawn, spawnSync } from 'node:child_process';
 import * as http from 'node:http';
 import * as crypto from 'node:crypto';
@@ -99,7 +99,7 @@ describe('the audit chain, broken on purpose and found', () => {
     ({ url, drop } = await scratchDatabase('pcs_audit'));
     dataSource = new DataSource({ type: 'postgres', url, poolSize: 3 });
     await dataSource.initialize();
-    identity = new DashboardIdentity(dataSource, null, { auditKeys: [auditKeyOf(masterKey)] });
+    identity = dashboardIdentityOn(dataSource, null, { auditKeys: [auditKeyOf(masterKey)] });
   }, 120_000);
 
   afterAll(async () => {
@@ -120,7 +120,7 @@ describe('the audit chain, broken on purpose and found', () => {
     // The command wrote the head outside the database.
     expect(readChainHead(path.join(dataDir, 'audit-head.json'))).toEqual(verified.json.head);
     // Another key (another master key) cannot vouch for the chain.
-    const stranger = new DashboardIdentity(dataSource, null, { auditKeys: [auditKeyOf(crypto.randomBytes(32))] });
+    const stranger = dashboardIdentityOn(dataSource, null, { auditKeys: [auditKeyOf(crypto.randomBytes(32))] });
     expect((await stranger.verifyAuditChain(null)).ok).toBe(false);
   }, 120_000);
 

@@ -1,4 +1,4 @@
-import { auditKeyOf, DashboardIdentity, Role, TOTP_PERIOD_SECONDS, totpCodeOf } from '@pcs/dashboard-identity';
+import { auditKeyOf, DashboardIdentity, dashboardIdentityOn, Role, TOTP_PERIOD_SECONDS, totpCodeOf } from '@pcs/dashboard-identity';
 import { SecretBox } from '@pcs/config';
 import * as crypto from 'node:crypto';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -52,7 +52,7 @@ export async function listeningDashboard(
 
 /** The dashboard identity with the test run's master key, as the dashboard builds it. */
 export function testIdentity(dataSource: DataSource): DashboardIdentity {
-  return new DashboardIdentity(dataSource, new SecretBox(testMasterKey()), { auditKeys: [auditKeyOf(testMasterKey())] });
+  return dashboardIdentityOn(dataSource, new SecretBox(testMasterKey()), { auditKeys: [auditKeyOf(testMasterKey())] });
 }
 
 export function testMasterKey(): Buffer {

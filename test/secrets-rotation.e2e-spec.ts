@@ -1,5 +1,5 @@
 import { SecretBox } from '@pcs/config';
-import { auditKeyOf, DashboardIdentity, mfaSealedFor, totpCodeOf } from '@pcs/dashboard-identity';
+import { auditKeyOf, dashboardIdentityOn, mfaSealedFor, totpCodeOf } from '@pcs/dashboard-identity';
 import { freePort } from '@pcs/database';
 import { sealedFor } from '@pcs/gateway-accounts';
 import { hmacHex } from '@pcs/testing';
@@ -101,7 +101,7 @@ describe('the master key, rotated', () => {
     expect(account.status).toBe(200);
     const endpoint = await signed(business).post('/webhook-endpoint', { url: 'https://hooks.example.com/pcs' });
     expect(endpoint.status).toBe(200);
-    const oldIdentity = new DashboardIdentity(dataSource, new SecretBox(oldKey), { auditKeys: [auditKeyOf(oldKey)] });
+    const oldIdentity = dashboardIdentityOn(dataSource, new SecretBox(oldKey), { auditKeys: [auditKeyOf(oldKey)] });
     const person = await oldIdentity.createUser({
       businessId: business.businessId,
       merchantId: null,
@@ -149,7 +149,7 @@ describe('the master key, rotated', () => {
     // The second factor: a code of the same seed signs the person in with the new key alone.
     const [user] = await dataSource.query('SELECT mfa_secret FROM dashboard_user WHERE user_id = $1', [person.userId]);
     expect(onlyNew.open(user.mfa_secret, mfaSealedFor(person.userId))).toBe(seed);
-    const newIdentity = new DashboardIdentity(dataSource, onlyNew, { auditKeys: [auditKeyOf(newKey), auditKeyOf(oldKey)] });
+    const newIdentity = dashboardIdentityOn(dataSource, onlyNew, { auditKeys: [auditKeyOf(newKey), auditKeyOf(oldKey)] });
     const again = await newIdentity.signIn(person.email, person.password, '192.0.2.2', business.businessId);
     if (again.outcome !== 'next') throw new Error(again.outcome);
     const later = Date.now() + 30_000;

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { auditKeyOf, DashboardIdentity } from '@pcs/dashboard-identity';
+import { auditKeyOf, DashboardIdentity, dashboardIdentityOn } from '@pcs/dashboard-identity';
 import { SecretBox } from '@pcs/config';
 import { DatabaseModule } from '@pcs/database';
 import { DataSource } from 'typeorm';
@@ -55,7 +55,7 @@ export class DashboardModule {
         {
           provide: DashboardIdentity,
           useFactory: (dataSource: DataSource) =>
-            new DashboardIdentity(dataSource, new SecretBox(settings.secretsMasterKey, previousKeys), {
+            dashboardIdentityOn(dataSource, new SecretBox(settings.secretsMasterKey, previousKeys), {
               idleMinutes: settings.idleMinutes,
               auditKeys: [settings.secretsMasterKey, ...previousKeys].map(auditKeyOf),
             }),

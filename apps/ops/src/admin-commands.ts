@@ -11,18 +11,19 @@ import { merchantRepresentation, MerchantService } from '@pcs/merchants';
 import { DisputeReports } from '@pcs/disputes';
 import { asBusinessId, asMerchantId, BusinessId, DISPUTE_REASONS, DisputeReason, DomainError, MerchantId } from '@pcs/kernel';
 import {
+  Anchor,
   AUDIT_HEAD_FILE,
   auditKeyOf,
   ChainHead,
   DashboardIdentity,
+  dashboardIdentityOn,
   DashboardUser,
   IdentityError,
   isRole,
-  readChainHead,
-  Role,
-  Anchor,
   readAnchor,
   readAnchorFile,
+  readChainHead,
+  Role,
   ROLES,
 } from '@pcs/dashboard-identity';
 import * as path from 'node:path';
@@ -61,7 +62,7 @@ async function merchantOwner(
 /** The dashboard's identity as the operator's commands use it: the audit chain keyed from the master key. */
 export function dashboard(app: INestApplicationContext): DashboardIdentity {
   const settings = app.get(RuntimeSettings);
-  return new DashboardIdentity(app.get<DataSource>(getDataSourceToken()), null, {
+  return dashboardIdentityOn(app.get<DataSource>(getDataSourceToken()), null, {
     auditKeys: [settings.secretsMasterKey, ...(settings.secretsMasterKeyPrevious ? [settings.secretsMasterKeyPrevious] : [])].map(
       auditKeyOf,
     ),

@@ -1,7 +1,7 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { BusinessService } from '@pcs/businesses';
-import { DashboardIdentity } from '@pcs/dashboard-identity';
+import { dashboardIdentityOn } from '@pcs/dashboard-identity';
 import { Currency } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { SettlementAccountsService } from '@pcs/settlement';
@@ -49,7 +49,7 @@ export async function seedDemoIfEmpty(app: INestApplicationContext, dataDir: str
       Currency.UYU,
       { bankId: brou.bankId, accountNumber: '00123456700001', accountType: 'SAVINGS' },
     );
-    const admin = await new DashboardIdentity(dataSource).createUser({
+    const admin = await dashboardIdentityOn(dataSource).createUser({
       businessId: business.businessId,
       merchantId: null,
       email: DEMO_ADMIN_EMAIL,

@@ -2,11 +2,11 @@ import { INestApplicationContext } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { CredentialService } from '@pcs/businesses';
 import { RuntimeSettings } from '@pcs/config';
-import { DashboardIdentity } from '@pcs/dashboard-identity';
-import { inTransaction } from '@pcs/database';
+import { dashboardIdentityOn } from '@pcs/dashboard-identity';
 import { GatewayAccounts } from '@pcs/gateway-accounts';
 import { WebhookEndpointService } from '@pcs/notifications';
 import { DataSource } from 'typeorm';
+import { UnitOfWork } from '@pcs/kernel';
 
 /**
  * `secrets:rotate-master-key` (contract §22): every sealed secret — API
@@ -22,11 +22,11 @@ import { DataSource } from 'typeorm';
 export async function resealEverySecret(app: INestApplicationContext): Promise<Record<string, number>> {
   const dataSource = app.get<DataSource>(getDataSourceToken());
   const settings = app.get(RuntimeSettings);
-  const people = new DashboardIdentity(dataSource, settings.secretBox());
-  return inTransaction(dataSource, async (manager) => ({
-    apiCredentials: await app.get(CredentialService, { strict: false }).resealSecrets(manager),
-    gatewayAccounts: await app.get(GatewayAccounts, { strict: false }).resealSecrets(manager),
-    webhookEndpoints: await app.get(WebhookEndpointService, { strict: false }).resealSecrets(manager),
-    secondFactors: await people.resealSecondFactors(manager),
+  const people = dashboardIdentityOn(dataSource, settings.secretBox());
+  return app.get(UnitOfWork).run(async (tx) => ({
+    apiCredentials: await app.get(CredentialService, { strict: false }).resealSecrets(tx),
+    gatewayAccounts: await app.get(GatewayAccounts, { strict: false }).resealSecrets(tx),
+    webhookEndpoints: await app.get(WebhookEndpointService, { strict: false }).resealSecrets(tx),
+    secondFactors: await people.resealSecondFactors(tx),
   }));
 }

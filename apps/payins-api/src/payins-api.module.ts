@@ -36,7 +36,7 @@ import { ProcessorReportsWorkersModule } from '@pcs/processor-reports';
 import { DisputeWorkersModule } from '@pcs/disputes';
 import { CredentialController } from './credential/credential.controller';
 import { DisputeController } from './dispute/dispute.controller';
-import { auditKeyOf, DashboardIdentity } from '@pcs/dashboard-identity';
+import { auditKeyOf, DashboardIdentity, dashboardIdentityOn } from '@pcs/dashboard-identity';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 
@@ -70,7 +70,7 @@ export class PayinsApiModule {
           provide: DashboardIdentity,
           inject: [getDataSourceToken(), RuntimeSettings],
           useFactory: (dataSource: DataSource, runtime: RuntimeSettings) =>
-            new DashboardIdentity(dataSource, runtime.secretBox(), {
+            dashboardIdentityOn(dataSource, runtime.secretBox(), {
               auditKeys: [runtime.secretsMasterKey, ...(runtime.secretsMasterKeyPrevious ? [runtime.secretsMasterKeyPrevious] : [])].map(
                 auditKeyOf,
               ),

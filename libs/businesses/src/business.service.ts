@@ -1,12 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { inTransaction } from '@pcs/database';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService, CountryProcessor, PaymentMethod } from '@pcs/catalog';
-import { DataSource, EntityManager } from 'typeorm';
 import { BusinessRepository } from './business.repository';
 import { CredentialService } from './credential.service';
 import { IssuedCredentials } from './domain/credential';
-import { BusinessId, newId } from '@pcs/kernel';
+import { BusinessId, newId, Transaction, UnitOfWork } from '@pcs/kernel';
 
 export interface CreatedBusiness extends IssuedCredentials {
   readonly businessId: BusinessId;
@@ -21,7 +18,7 @@ export interface BusinessCountryProcessor {
 @Injectable()
 export class BusinessService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly credentials: CredentialService,
     private readonly catalog: CatalogService,
     private readonly businesses: BusinessRepository,
@@ -35,26 +32,26 @@ export class BusinessService {
     const trimmed = name.trim();
     if (trimmed.length === 0 || trimmed.length > 128) throw new Error('a business name has 1 to 128 characters');
     const processors = (await this.catalog.listCountryProcessors()).filter((p) => p.active);
-    return inTransaction(this.dataSource, async (manager) => {
+    return this.unitOfWork.run(async (tx) => {
       const businessId = newId<BusinessId>();
-      await this.businesses.insert(manager, { businessId, name: trimmed });
+      await this.businesses.insert(tx, { businessId, name: trimmed });
       await this.businesses.enableCountryProcessors(
-        manager,
+        tx,
         businessId,
         processors.map((p) => p.countryProcessorId),
       );
-      const issued = await this.credentials.issue({ businessId, merchantId: null }, manager);
+      const issued = await this.credentials.issue({ businessId, merchantId: null }, tx);
       return { businessId, name: trimmed, ...issued };
     });
   }
 
   async exists(businessId: BusinessId): Promise<boolean> {
-    return this.businesses.exists(this.dataSource.manager, businessId);
+    return this.businesses.exists(this.unitOfWork.outside, businessId);
   }
 
   /** Operation 38: the country processors enabled for the business. */
   async listCountryProcessors(businessId: BusinessId): Promise<BusinessCountryProcessor[]> {
-    const rows = await this.businesses.enabledCountryProcessors(this.dataSource.manager, businessId);
+    const rows = await this.businesses.enabledCountryProcessors(this.unitOfWork.outside, businessId);
     const processors = new Map((await this.catalog.listCountryProcessors()).map((p) => [p.countryProcessorId, p]));
     return rows.flatMap((row) => {
       const countryProcessor = processors.get(row.countryProcessorId);
@@ -77,8 +74,8 @@ export class BusinessService {
   async enabledCountryProcessorIds(
     businessId: BusinessId,
     countryProcessorIds: readonly string[],
-    manager: EntityManager = this.dataSource.manager,
+    tx: Transaction = this.unitOfWork.outside,
   ): Promise<Set<string>> {
-    return this.businesses.enabledAmong(manager, businessId, countryProcessorIds);
+    return this.businesses.enabledAmong(tx, businessId, countryProcessorIds);
   }
 }

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { ChangeFeed, InvalidatedCache, inTransaction } from '@pcs/database';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Caller, MerchantId, TenantScope } from '@pcs/kernel';
+import { ChangeFeed, InvalidatedCache } from '@pcs/database';
+import { Caller, MerchantId, TenantScope, Transaction, UnitOfWork } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
 import { CredentialRepository } from './business.repository';
 import {
   CredentialOwner,
@@ -36,7 +34,7 @@ export class CredentialService {
   private readonly recordedUse = new Map<string, number>();
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly secretBox: SecretBox,
     private readonly credentials: CredentialRepository,
     changes: ChangeFeed,
@@ -50,13 +48,13 @@ export class CredentialService {
    * current and previous, opened with either master key and sealed again
    * under the current one, in the caller's transaction (rows locked); how many.
    */
-  resealSecrets(manager: EntityManager): Promise<number> {
-    return this.credentials.resealAll(manager, (sealed, associatedData) => this.secretBox.reseal(sealed, associatedData));
+  resealSecrets(tx: Transaction): Promise<number> {
+    return this.credentials.resealAll(tx, (sealed, associatedData) => this.secretBox.reseal(sealed, associatedData));
   }
 
-  async issue(owner: CredentialOwner, manager: EntityManager = this.dataSource.manager): Promise<IssuedCredentials> {
+  async issue(owner: CredentialOwner, tx: Transaction = this.unitOfWork.outside): Promise<IssuedCredentials> {
     const issued = generateCredentials();
-    await this.credentials.insert(manager, {
+    await this.credentials.insert(tx, {
       credentialId: crypto.randomUUID(),
       apiKey: issued.apiKey,
       secretCiphertext: this.secretBox.seal(issued.apiSecret, issued.apiKey),
@@ -96,7 +94,7 @@ export class CredentialService {
     const known =
       apiKey.length <= 64
         ? await this.cache.get(apiKey, async () => {
-            const row = await this.credentials.findByApiKey(this.dataSource.manager, apiKey);
+            const row = await this.credentials.findByApiKey(this.unitOfWork.outside, apiKey);
             return (
               row && {
                 row,
@@ -136,7 +134,7 @@ export class CredentialService {
     if (this.recordedUse.size > 50_000) this.recordedUse.clear();
     this.recordedUse.set(key, minute);
     this.credentials
-      .recordUse(this.dataSource.manager, credentialId, secret, new Date(minute * 60_000))
+      .recordUse(this.unitOfWork.outside, credentialId, secret, new Date(minute * 60_000))
       .catch(() => this.recordedUse.delete(key));
   }
 
@@ -150,14 +148,14 @@ export class CredentialService {
     graceMinutes = DEFAULT_ROTATION_GRACE_MINUTES,
   ): Promise<IssuedCredentials & { previousSecretExpiresAt: Date; businessId: string }> {
     if (!Number.isInteger(graceMinutes) || graceMinutes < 0) throw new Error('grace minutes must be a non-negative integer');
-    const rotated = await inTransaction(this.dataSource, async (manager) => {
-      const found = await this.credentials.findByApiKey(manager, apiKey);
+    const rotated = await this.unitOfWork.run(async (tx) => {
+      const found = await this.credentials.findByApiKey(tx, apiKey);
       if (!found || !isUsable(found, new Date())) throw new Error('no usable credential has that api key');
-      await this.credentials.lockOwner(manager, found);
-      const row = (await this.credentials.findByApiKey(manager, apiKey))!;
+      await this.credentials.lockOwner(tx, found);
+      const row = (await this.credentials.findByApiKey(tx, apiKey))!;
       const apiSecret = generateCredentials().apiSecret;
       const previousSecretExpiresAt = new Date(Date.now() + graceMinutes * 60_000);
-      await this.credentials.replaceSecret(manager, row.credentialId, this.secretBox.seal(apiSecret, apiKey), previousSecretExpiresAt);
+      await this.credentials.replaceSecret(tx, row.credentialId, this.secretBox.seal(apiSecret, apiKey), previousSecretExpiresAt);
       return { apiKey, apiSecret, previousSecretExpiresAt, businessId: row.businessId };
     });
     this.cache.invalidate(apiKey);
@@ -166,7 +164,7 @@ export class CredentialService {
 
   /** `credentials:list` and the team page: a business's credentials and its merchants', with their last uses, never a secret. */
   summariesOf(scope: TenantScope): Promise<CredentialSummary[]> {
-    return this.credentials.summariesOf(this.dataSource.manager, scope);
+    return this.credentials.summariesOf(this.unitOfWork.outside, scope);
   }
 
   /**
@@ -177,17 +175,17 @@ export class CredentialService {
    */
   acceptOnce(apiKey: string, signature: string, timestampSeconds: number, toleranceSeconds: number): Promise<boolean> {
     const expiresAt = new Date((timestampSeconds + toleranceSeconds + 1) * 1000);
-    return this.credentials.recordSignedRequest(this.dataSource.manager, apiKey, signature, expiresAt);
+    return this.credentials.recordSignedRequest(this.unitOfWork.outside, apiKey, signature, expiresAt);
   }
 
   /** Forgets an accepted signature (its request was then refused for its rate and did nothing): it may be sent again. */
   forgetSigned(apiKey: string, signature: string): Promise<void> {
-    return this.credentials.forgetSignedRequest(this.dataSource.manager, apiKey, signature);
+    return this.credentials.forgetSignedRequest(this.unitOfWork.outside, apiKey, signature);
   }
 
   /** `credentials:require-timestamp`: whether the pair accepts only version 2 signatures. */
   async requireTimestamp(apiKey: string, required: boolean): Promise<void> {
-    if (!(await this.credentials.setRequireTimestamp(this.dataSource.manager, apiKey, required)))
+    if (!(await this.credentials.setRequireTimestamp(this.unitOfWork.outside, apiKey, required)))
       throw new Error('no credential has that api key');
     this.cache.invalidate(apiKey);
   }
@@ -198,7 +196,7 @@ export class CredentialService {
    * for presenting; null for an unknown id.
    */
   async secretOf(credentialId: string): Promise<string | null> {
-    const row = await this.credentials.findById(this.dataSource.manager, credentialId);
+    const row = await this.credentials.findById(this.unitOfWork.outside, credentialId);
     return row ? this.secretBox.open(row.secretCiphertext, row.apiKey) : null;
   }
 
@@ -208,27 +206,27 @@ export class CredentialService {
    */
   async rotate(owner: CredentialOwner, graceMinutes = DEFAULT_ROTATION_GRACE_MINUTES): Promise<IssuedCredentials> {
     if (!Number.isInteger(graceMinutes) || graceMinutes < 0) throw new Error('grace minutes must be a non-negative integer');
-    const issued = await inTransaction(this.dataSource, async (manager) => {
+    const issued = await this.unitOfWork.run(async (tx) => {
       // Lock the owner, not just its current pairs: a concurrent rotation's new
       // pair would not be among the rows locked here. With the owner locked,
       // the next rotation reads after this one commits and sees its pair.
-      await this.credentials.lockOwner(manager, owner);
-      const current = await this.credentials.unrevokedOf(manager, owner);
+      await this.credentials.lockOwner(tx, owner);
+      const current = await this.credentials.unrevokedOf(tx, owner);
       const now = new Date();
       const graceEnd = new Date(now.getTime() + graceMinutes * 60_000);
       for (const credential of current.filter((c) => isUsable(c, now))) {
         const expiresAt = credential.expiresAt && credential.expiresAt < graceEnd ? credential.expiresAt : graceEnd;
-        await this.credentials.setExpiry(manager, credential.credentialId, expiresAt);
+        await this.credentials.setExpiry(tx, credential.credentialId, expiresAt);
       }
-      return this.issue(owner, manager);
+      return this.issue(owner, tx);
     });
     this.cache.clear();
     return issued;
   }
 
   async revoke(apiKey: string): Promise<void> {
-    const manager = this.dataSource.manager;
-    if (!(await this.credentials.revoke(manager, apiKey, new Date())) && !(await this.credentials.exists(manager, apiKey))) {
+    const tx = this.unitOfWork.outside;
+    if (!(await this.credentials.revoke(tx, apiKey, new Date())) && !(await this.credentials.exists(tx, apiKey))) {
       throw new Error('no credential has that api key');
     }
     this.cache.invalidate(apiKey);
@@ -238,8 +236,8 @@ export class CredentialService {
    * Revokes every pair of a merchant (used when the merchant is deleted),
    * in the caller's transaction: the change feed forgets them when it commits.
    */
-  async revokeAllOfMerchant(merchantId: MerchantId, manager: EntityManager): Promise<void> {
-    await this.credentials.revokeAllOfMerchant(manager, merchantId, new Date());
+  async revokeAllOfMerchant(merchantId: MerchantId, tx: Transaction): Promise<void> {
+    await this.credentials.revokeAllOfMerchant(tx, merchantId, new Date());
   }
 
   /** Forgets every pair kept in memory: for a change this process committed outside this service (a merchant's deletion). */
@@ -254,7 +252,7 @@ export class CredentialService {
   async currentMerchantCredentials(merchantIds: readonly MerchantId[]): Promise<Map<string, IssuedCredentials>> {
     const result = new Map<string, IssuedCredentials>();
     if (merchantIds.length === 0) return result;
-    const rows = await this.credentials.openEndedOfMerchants(this.dataSource.manager, merchantIds);
+    const rows = await this.credentials.openEndedOfMerchants(this.unitOfWork.outside, merchantIds);
     for (const row of rows) {
       if (!row.merchantId || result.has(row.merchantId)) continue;
       result.set(row.merchantId, { apiKey: row.apiKey, apiSecret: this.secretBox.open(row.secretCiphertext, row.apiKey) });

@@ -4,6 +4,7 @@ import { DashboardIdentity, IdentityError, LOCKOUT_FAILURES, SIGN_IN_FAILURES_PE
 import { auditKeyOf } from './audit-chain';
 import { commonPasswordCount, passwordProblem } from './password-policy';
 import { SecretSealer, TOTP_PERIOD_SECONDS, totpCodeOf } from './second-factor';
+import { dashboardIdentityOn } from './persistence/dashboard-identity-on';
 
 /** AES-256-GCM as the service's SecretBox does it, for the seeds (the identity takes any sealer). */
 function testSealer(): SecretSealer {
@@ -35,7 +36,7 @@ describe('the dashboard identity on PostgreSQL', () => {
   beforeAll(async () => {
     dataSource = new DataSource({ type: 'postgres', url: process.env.TEST_DATABASE_URL, poolSize: 4 });
     await dataSource.initialize();
-    identity = new DashboardIdentity(dataSource, testSealer(), { auditKeys });
+    identity = dashboardIdentityOn(dataSource, testSealer(), { auditKeys });
   });
   afterAll(() => dataSource.destroy());
 
@@ -330,7 +331,7 @@ describe('the dashboard identity on PostgreSQL', () => {
   });
 
   it('ends a signed-in session after its idle time, at most 15 minutes whatever is asked', async () => {
-    const lax = new DashboardIdentity(dataSource, testSealer(), { idleMinutes: 60, auditKeys });
+    const lax = dashboardIdentityOn(dataSource, testSealer(), { idleMinutes: 60, auditKeys });
     const created = await lax.createUser({ businessId, merchantId: null, email: email(), role: 'viewer' });
     const first = await lax.signIn(created.email, created.password, address(), businessId);
     if (first.outcome !== 'next') throw new Error(first.outcome);

@@ -7,8 +7,7 @@
  * read together, they can be checked against the standard.
  */
 import * as crypto from 'node:crypto';
-import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
-import { DataSource, EntityManager } from 'typeorm';
+import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { generatePassword, hashPassword, verifyPassword } from './password';
 import { ChainHead, ChainVerdict } from './audit-chain';
 import { AuditEntry, AuditLog, AuditRecord } from './persistence/audit-log';
@@ -34,9 +33,17 @@ import {
   TeamMember,
 } from './domain/people';
 import { PeopleRepository } from './people.repository';
-import { PostgresPeopleRepository } from './persistence/postgres-people.repository';
+import { Transaction } from '@pcs/kernel';
 
 export * from './domain/people';
+
+/** Where the dashboard's people, its audit log and its sign-in counters are kept. */
+export interface IdentityStore {
+  readonly people: PeopleRepository;
+  readonly log: AuditLog;
+  /** A counter of attempts per key within a window (`points` allowed per `duration` seconds), shared by every process. */
+  limiter(options: { keyPrefix: string; points: number; duration: number }): RateLimiterAbstract;
+}
 
 // Verified against when the email is unknown: a miss takes as long as a wrong password.
 let decoyHash: Promise<string> | null = null;
@@ -59,45 +66,31 @@ const sha256 = (value: string) => crypto.createHash('sha256').update(value).dige
  * PeopleRepository.
  */
 export class DashboardIdentity {
-  private readonly failuresByAddress: RateLimiterPostgres;
+  private readonly failuresByAddress: RateLimiterAbstract;
   /** One audit entry per address and minute for attempts refused without a check (throttled or locked). */
-  private readonly refusalsAudited: RateLimiterPostgres;
+  private readonly refusalsAudited: RateLimiterAbstract;
   private readonly idleMinutes: number;
   private readonly people: PeopleRepository;
   private readonly log: AuditLog;
 
   /**
-   * `secrets` seals the second factors' seeds; `auditKeys` (from the master
-   * key, see auditKeyOf) chain the audit log, the first one writing and all
-   * of them verifying (a rotated master key's entries stay verifiable).
+   * `store` is where people, the audit log and the sign-in counters are kept
+   * (`dashboardIdentityOn` builds it on the database); `secrets` seals the
+   * second factors' seeds.
    */
   constructor(
-    dataSource: DataSource,
+    store: IdentityStore,
     private readonly secrets: SecretSealer | null = null,
-    options: { idleMinutes?: number; auditKeys?: readonly Buffer[] } = {},
+    options: { idleMinutes?: number } = {},
   ) {
-    this.people = new PostgresPeopleRepository(dataSource);
-    this.log = new AuditLog(dataSource, options.auditKeys ?? []);
-    this.failuresByAddress = new RateLimiterPostgres({
-      storeClient: dataSource,
-      storeType: 'typeorm',
-      tableName: 'dashboard_sign_in_limit',
-      tableCreated: true,
+    this.people = store.people;
+    this.log = store.log;
+    this.failuresByAddress = store.limiter({
       keyPrefix: 'address',
       points: SIGN_IN_FAILURES_PER_ADDRESS,
       duration: SIGN_IN_WINDOW_SECONDS,
-      clearExpiredByTimeout: false,
     });
-    this.refusalsAudited = new RateLimiterPostgres({
-      storeClient: dataSource,
-      storeType: 'typeorm',
-      tableName: 'dashboard_sign_in_limit',
-      tableCreated: true,
-      keyPrefix: 'refusal-audited',
-      points: 1,
-      duration: 60,
-      clearExpiredByTimeout: false,
-    });
+    this.refusalsAudited = store.limiter({ keyPrefix: 'refusal-audited', points: 1, duration: 60 });
     this.idleMinutes = Math.min(Math.max(1, Math.floor(options.idleMinutes ?? SESSION_IDLE_MINUTES_MAX)), SESSION_IDLE_MINUTES_MAX);
   }
 
@@ -493,8 +486,8 @@ export class DashboardIdentity {
   }
 
   /** `secrets:rotate-master-key` (contract §22): every second-factor seed opened with either master key and sealed again under the current one, in the caller's transaction; how many. */
-  resealSecondFactors(manager: EntityManager): Promise<number> {
-    return this.people.resealSecondFactors(manager, (sealed, userId) => this.seal(this.open(sealed, userId), userId));
+  resealSecondFactors(tx: Transaction): Promise<number> {
+    return this.people.resealSecondFactors(tx, (sealed, userId) => this.seal(this.open(sealed, userId), userId));
   }
 
   private seal(secret: string, userId: string): string {
@@ -520,9 +513,9 @@ function actor(user: DashboardUser): Pick<AuditEntry, 'businessId' | 'userId' | 
 /**
  * Takes one point of `key` before anything is checked: 0 when taken, or the
  * seconds until the key may try again (rate-limiter-flexible's consume
- * refuses past its points, atomically in its PostgreSQL store).
+ * refuses past its points, atomically in its store).
  */
-async function take(limiter: RateLimiterPostgres, key: string): Promise<number> {
+async function take(limiter: RateLimiterAbstract, key: string): Promise<number> {
   try {
     await limiter.consume(key);
     return 0;

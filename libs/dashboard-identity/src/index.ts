@@ -11,4 +11,5 @@ export * from './second-factor';
 export * from './audit-chain';
 export * from './persistence/audit-log';
 export * from './persistence/admin-addresses';
+export * from './persistence/dashboard-identity-on';
 export * from './audit-anchor';

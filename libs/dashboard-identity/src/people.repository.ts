@@ -1,6 +1,6 @@
-import type { EntityManager } from 'typeorm';
 import type { Role } from './roles';
 import type { DashboardUser, SessionStage, TeamMember } from './domain/people';
+import { Transaction } from '@pcs/kernel';
 
 /** A person as the password step reads them. */
 export interface SignInRecord {
@@ -26,8 +26,8 @@ export interface SessionRecord {
  * statement.
  */
 export abstract class PeopleRepository {
-  /** Every second-factor seed sealed again (`reseal` takes each and its person's id), rows locked in the manager's transaction; how many. */
-  abstract resealSecondFactors(manager: EntityManager, reseal: (sealed: string, userId: string) => string): Promise<number>;
+  /** Every second-factor seed sealed again (`reseal` takes each and its person's id), rows locked in the transaction; how many. */
+  abstract resealSecondFactors(tx: Transaction, reseal: (sealed: string, userId: string) => string): Promise<number>;
   /** A new person with a password that must be changed at the first sign-in (and its history); false when the email is taken. */
   abstract insert(user: DashboardUser, passwordHash: string): Promise<boolean>;
   /** A new generated password for the person of this email, to be changed at the next sign-in; every session of theirs ends. */

@@ -1,11 +1,13 @@
 import { DynamicModule, Logger, Module } from '@nestjs/common';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { RuntimeSettings } from '@pcs/config';
+import { UnitOfWork } from '@pcs/kernel';
 import { DataSource } from 'typeorm';
 import { CHANGE_FEED_URL, ChangeFeed } from './change-feed';
 import { CONNECT_TIMEOUT_MS, resilientClientClass } from './database-unavailable';
 import { setPreparedStatements } from './prepared-statements';
 import { ReadReplica, REPLICA_OPTIONS, ReplicaOptions } from './read-replica';
+import { TypeOrmUnitOfWork } from './unit-of-work';
 
 const PREPARED_STATEMENTS = Symbol('PREPARED_STATEMENTS');
 
@@ -49,6 +51,7 @@ export class DatabaseModule {
       providers: [
         ChangeFeed,
         ReadReplica,
+        { provide: UnitOfWork, useClass: TypeOrmUnitOfWork },
         { provide: REPLICA_OPTIONS, useValue: options.replica ?? null },
         { provide: CHANGE_FEED_URL, useValue: options.sessionUrl ?? options.url },
         {
@@ -57,7 +60,7 @@ export class DatabaseModule {
           useFactory: (dataSource: DataSource) => setPreparedStatements(dataSource, options.preparedStatements ?? true),
         },
       ],
-      exports: [ChangeFeed, ReadReplica],
+      exports: [ChangeFeed, ReadReplica, UnitOfWork],
       imports: [
         TypeOrmModule.forRoot({
           type: 'postgres',

@@ -13,3 +13,4 @@ export * from './prepared-statements';
 export * from './tenancy';
 export * from './statements';
 export * from './read-replica';
+export * from './unit-of-work';

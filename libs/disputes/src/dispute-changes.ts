@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EventRecorder } from '@pcs/events';
-import { DisputeStatus } from '@pcs/kernel';
+import { DisputeStatus, Transaction } from '@pcs/kernel';
 import { IntentDisputes } from '@pcs/payments';
 import { BalancesService } from '@pcs/settlement';
-import type { EntityManager } from 'typeorm';
 import { DisputeRepository } from './dispute.repository';
 import { disputeRepresentation } from './dispute.representation';
 import { Dispute } from './domain/dispute';
@@ -33,7 +32,7 @@ export class DisputeChanges {
    * what its change causes; the dispute and its intent are locked by the
    * caller's transaction, in that order.
    */
-  async commit(manager: EntityManager, dispute: Dispute, was: DisputeStatus | null, now: Date): Promise<void> {
+  async commit(tx: Transaction, dispute: Dispute, was: DisputeStatus | null, now: Date): Promise<void> {
     const d = dispute.snapshot();
     if (d.fundsFlow === 'PLATFORM') {
       const movement = {
@@ -45,11 +44,11 @@ export class DisputeChanges {
         processor: d.processor,
         reference: d.processorReference,
       };
-      if (was === null) await this.balances.chargeDisputeFee(manager, movement);
-      if (d.status === 'WON' && was !== 'WON') await this.balances.debitDispute(manager, { ...movement, target: 0, why: 'won' });
+      if (was === null) await this.balances.chargeDisputeFee(tx, movement);
+      if (d.status === 'WON' && was !== 'WON') await this.balances.debitDispute(tx, { ...movement, target: 0, why: 'won' });
       else if (d.status !== 'WON' && (was === null || dispute.amountChanged)) {
-        const left = await this.intents.collectedLeftFor(manager, d.paymentIntentId, d.disputeId);
-        await this.balances.debitDispute(manager, {
+        const left = await this.intents.collectedLeftFor(tx, d.paymentIntentId, d.disputeId);
+        await this.balances.debitDispute(tx, {
           ...movement,
           target: Math.min(d.amount, left),
           why: was === null ? `opened (${d.reason})` : 'amount changed by the processor',
@@ -58,18 +57,18 @@ export class DisputeChanges {
     }
     if (was !== d.status || dispute.amountChanged)
       await this.intents.record(
-        manager,
+        tx,
         d.paymentIntentId,
         { disputeId: d.disputeId, status: d.status, amount: d.amount, ...(d.kind === 'CLAIM' ? { claim: true } : {}) },
         now,
       );
-    if (was !== null) await this.disputes.save(manager, dispute);
+    if (was !== null) await this.disputes.save(tx, dispute);
     const changes = dispute.pullChanges();
     if (changes.length === 0) return;
-    const evidence = (await this.disputes.evidenceOf(manager, [d.disputeId])).get(d.disputeId) ?? [];
+    const evidence = (await this.disputes.evidenceOf(tx, [d.disputeId])).get(d.disputeId) ?? [];
     const object = disputeRepresentation(dispute, evidence);
     await this.events.recordAll(
-      manager,
+      tx,
       changes.map((type) => ({ type, businessId: d.businessId, merchantId: d.merchantId, subjectId: d.paymentIntentId, object, at: now })),
     );
   }

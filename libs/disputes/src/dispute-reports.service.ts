@@ -1,6 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { inTransaction } from '@pcs/database';
 import { DisputeReport, sandboxDisputeOutcome, SANDBOX } from '@pcs/gateways';
 import {
   DISPUTE_PROCESSORS,
@@ -9,11 +7,12 @@ import {
   DomainError,
   InvalidRequestError,
   PaymentIntentId,
+  Transaction,
   TransactionStatus,
+  UnitOfWork,
 } from '@pcs/kernel';
 import { PayinLedgerService, IntentDisputes } from '@pcs/payments';
 import * as crypto from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
 import { DisputeChanges } from './dispute-changes';
 import { DisputeRepository } from './dispute.repository';
 import { Dispute } from './domain/dispute';
@@ -37,7 +36,7 @@ export class DisputeReports {
   private readonly logger = new Logger('Disputes');
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly disputes: DisputeRepository,
     private readonly ledger: PayinLedgerService,
     private readonly intents: IntentDisputes,
@@ -46,7 +45,7 @@ export class DisputeReports {
 
   async apply(merchantId: string, gateway: string, report: DisputeReport): Promise<DisputeReportResult> {
     if (!(DISPUTE_PROCESSORS as readonly string[]).includes(gateway)) return 'unknown';
-    return inTransaction(this.dataSource, (manager) => this.applyIn(manager, merchantId, gateway as DisputeProcessor, report));
+    return this.unitOfWork.run((tx) => this.applyIn(tx, merchantId, gateway as DisputeProcessor, report));
   }
 
   /**
@@ -56,11 +55,11 @@ export class DisputeReports {
    * disputes, so no refund racing it takes the same money), due in seven days.
    */
   async openSandbox(by: { paymentIntentId: string } | { sandboxReference: string }, reason: DisputeReason = 'GENERAL'): Promise<string> {
-    return inTransaction(this.dataSource, async (manager) => {
+    return this.unitOfWork.run(async (tx) => {
       const charge =
         'paymentIntentId' in by
-          ? await this.ledger.latestApprovedCharge(manager, by.paymentIntentId as PaymentIntentId)
-          : await this.ledger.findByExternalId(manager, SANDBOX, by.sandboxReference);
+          ? await this.ledger.latestApprovedCharge(tx, by.paymentIntentId as PaymentIntentId)
+          : await this.ledger.findByExternalId(tx, SANDBOX, by.sandboxReference);
       const c = charge?.snapshot();
       if (!c || c.transactionType !== 'PAYIN' || c.status !== TransactionStatus.APPROVED)
         throw new DomainError('PAYMENT_INTENT_INVALID_STATE', 'only a collected payment can be disputed', { status: 'not collected' });
@@ -69,12 +68,12 @@ export class DisputeReports {
           ['paymentIntentId'],
           `this payment was collected by ${c.gateway}: its disputes come from that processor`,
         );
-      const intent = await this.intents.lock(manager, c.paymentIntentId);
+      const intent = await this.intents.lock(tx, c.paymentIntentId);
       const left = intent!.refundable;
       if (left.isZero())
         throw new DomainError('PAYMENT_INTENT_INVALID_STATE', 'nothing of this payment is left to dispute', { status: intent!.status });
       const reference = `sbx_dp_${crypto.randomBytes(9).toString('base64url')}`;
-      await this.applyIn(manager, c.merchantId, SANDBOX, {
+      await this.applyIn(tx, c.merchantId, SANDBOX, {
         reference,
         chargeId: c.transactionId,
         amount: left.minor,
@@ -83,12 +82,12 @@ export class DisputeReports {
         status: 'NEEDS_RESPONSE',
         evidenceDueBy: new Date(Date.now() + SANDBOX_EVIDENCE_DAYS * 86_400_000),
       });
-      return (await this.disputes.lockCase(manager, SANDBOX, reference))!.id;
+      return (await this.disputes.lockCase(tx, SANDBOX, reference))!.id;
     });
   }
 
   private async applyIn(
-    manager: EntityManager,
+    tx: Transaction,
     merchantId: string,
     processor: DisputeProcessor,
     report: DisputeReport,
@@ -96,21 +95,21 @@ export class DisputeReports {
     const now = new Date();
     const verdict = { status: report.status, evidenceDueBy: report.evidenceDueBy, reason: report.reason, amount: report.amount };
     for (let attempt = 0; attempt < 2; attempt++) {
-      const known = await this.disputes.lockCase(manager, processor, report.reference);
+      const known = await this.disputes.lockCase(tx, processor, report.reference);
       if (known) {
         if (known.snapshot().merchantId !== merchantId) return 'unknown';
         const was = known.status;
         known.follow(verdict, now);
         if (!known.changed) return 'replayed';
-        await this.changes.commit(manager, known, was, now);
+        await this.changes.commit(tx, known, was, now);
         return 'applied';
       }
       // How a case ended (a claim's): news only of one already open.
       if (report.updateOnly) return 'unknown';
-      const opened = await this.openCase(manager, merchantId, processor, report, now);
+      const opened = await this.openCase(tx, merchantId, processor, report, now);
       if (opened === null) return 'unknown';
-      if (await this.disputes.insert(manager, opened)) {
-        await this.changes.commit(manager, opened, null, now);
+      if (await this.disputes.insert(tx, opened)) {
+        await this.changes.commit(tx, opened, null, now);
         return 'applied';
       }
       // Another notification of the case opened it meanwhile (its row now exists, locked by its transaction): follow it instead.
@@ -120,27 +119,27 @@ export class DisputeReports {
 
   /** The sandbox's decision on submitted evidence (contract §21): WON when a file's name contains `win`, LOST otherwise. */
   async decideSandbox(disputeId: string): Promise<void> {
-    await inTransaction(this.dataSource, async (manager) => {
-      const dispute = await this.disputes.find(manager, disputeId, null, true);
+    await this.unitOfWork.run(async (tx) => {
+      const dispute = await this.disputes.find(tx, disputeId, null, true);
       if (!dispute || dispute.status !== 'UNDER_REVIEW' || dispute.snapshot().processor !== SANDBOX) return; // accepted meanwhile, or decided
-      const files = (await this.disputes.evidenceOf(manager, [disputeId])).get(disputeId) ?? [];
+      const files = (await this.disputes.evidenceOf(tx, [disputeId])).get(disputeId) ?? [];
       const d = dispute.snapshot();
       const outcome = sandboxDisputeOutcome(files.map((f) => f.fileName));
       dispute.follow({ status: outcome, evidenceDueBy: d.evidenceDueBy, reason: d.reason }, new Date());
-      await this.changes.commit(manager, dispute, 'UNDER_REVIEW', new Date());
+      await this.changes.commit(tx, dispute, 'UNDER_REVIEW', new Date());
       this.logger.log(`sandbox decided dispute ${disputeId}: ${outcome}`);
     });
   }
 
   /** A new case: the approved collection it names must be this merchant's at this processor, in the same currency. */
   private async openCase(
-    manager: EntityManager,
+    tx: Transaction,
     merchantId: string,
     processor: DisputeProcessor,
     report: DisputeReport,
     now: Date,
   ): Promise<Dispute | null> {
-    const charge = (await this.ledger.get(manager, report.chargeId))?.snapshot();
+    const charge = (await this.ledger.get(tx, report.chargeId))?.snapshot();
     if (
       !charge ||
       charge.merchantId !== merchantId ||

@@ -1,5 +1,4 @@
-import type { DisputeProcessor, DisputeStatus, Page, PageRequest, TenantScope } from '@pcs/kernel';
-import type { EntityManager } from 'typeorm';
+import { DisputeProcessor, DisputeStatus, Page, PageRequest, TenantScope, Transaction } from '@pcs/kernel';
 import { Dispute, EvidenceFile } from './domain/dispute';
 
 export interface DisputeFilters {
@@ -24,23 +23,23 @@ export interface NewEvidence {
 /** Where disputes and their evidence are kept (port; the TypeORM adapter is in persistence/). The unit of work comes first. */
 export abstract class DisputeRepository {
   /** A dispute within the scope (or any, for the service's own flows, with scope null); with `lock`, taken for update. */
-  abstract find(manager: EntityManager, disputeId: string, scope: TenantScope | null, lock?: boolean): Promise<Dispute | null>;
+  abstract find(tx: Transaction, disputeId: string, scope: TenantScope | null, lock?: boolean): Promise<Dispute | null>;
   /** The dispute of a processor's case, taken for update. */
-  abstract lockCase(manager: EntityManager, processor: DisputeProcessor, reference: string): Promise<Dispute | null>;
+  abstract lockCase(tx: Transaction, processor: DisputeProcessor, reference: string): Promise<Dispute | null>;
   /** A new dispute; false (nothing written) when its processor's case is already recorded (two notifications racing). */
-  abstract insert(manager: EntityManager, dispute: Dispute): Promise<boolean>;
-  abstract save(manager: EntityManager, dispute: Dispute): Promise<void>;
-  abstract list(manager: EntityManager, scope: TenantScope, filters: DisputeFilters, page: PageRequest): Promise<Page<Dispute>>;
+  abstract insert(tx: Transaction, dispute: Dispute): Promise<boolean>;
+  abstract save(tx: Transaction, dispute: Dispute): Promise<void>;
+  abstract list(tx: Transaction, scope: TenantScope, filters: DisputeFilters, page: PageRequest): Promise<Page<Dispute>>;
   /** Each dispute's evidence files (without their bytes), oldest first. */
-  abstract evidenceOf(manager: EntityManager, disputeIds: readonly string[]): Promise<Map<string, EvidenceFile[]>>;
+  abstract evidenceOf(tx: Transaction, disputeIds: readonly string[]): Promise<Map<string, EvidenceFile[]>>;
   /** Keeps files; one already kept under its id (a retried request) is left as it is. */
-  abstract addEvidence(manager: EntityManager, disputeId: string, files: readonly NewEvidence[]): Promise<void>;
+  abstract addEvidence(tx: Transaction, disputeId: string, files: readonly NewEvidence[]): Promise<void>;
   /** The dispute's files with their bytes, oldest first (to send them). */
   abstract evidenceContents(
-    manager: EntityManager,
+    tx: Transaction,
     disputeId: string,
   ): Promise<{ evidenceId: string; fileName: string; contentType: EvidenceFile['contentType']; content: Buffer }[]>;
-  abstract markEvidenceSent(manager: EntityManager, evidenceIds: readonly string[], at: Date): Promise<void>;
+  abstract markEvidenceSent(tx: Transaction, evidenceIds: readonly string[], at: Date): Promise<void>;
   /** The merchant's disputes of these collections (ledger payins), oldest first. */
-  abstract ofCharges(manager: EntityManager, merchantId: string, chargeIds: readonly string[]): Promise<Dispute[]>;
+  abstract ofCharges(tx: Transaction, merchantId: string, chargeIds: readonly string[]): Promise<Dispute[]>;
 }

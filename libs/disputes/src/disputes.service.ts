@@ -1,12 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { inTransaction } from '@pcs/database';
 import { GatewayRegistry } from '@pcs/gateways';
 import { JobQueue } from '@pcs/jobs';
-import { Caller, DisputeStatus, DomainError, MerchantId, Page, PageRequest, uuidFrom } from '@pcs/kernel';
+import { Caller, DisputeStatus, DomainError, MerchantId, Page, PageRequest, Transaction, UnitOfWork, uuidFrom } from '@pcs/kernel';
 import { MerchantAccess } from '@pcs/merchants';
 import * as crypto from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
 import { DisputeChanges } from './dispute-changes';
 import { DisputeFilters, DisputeRepository } from './dispute.repository';
 import { Dispute, EvidenceFile } from './domain/dispute';
@@ -40,7 +37,7 @@ export class DisputesService {
   private readonly logger = new Logger('Disputes');
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly disputes: DisputeRepository,
     private readonly access: MerchantAccess,
     private readonly gateways: GatewayRegistry,
@@ -49,17 +46,17 @@ export class DisputesService {
   ) {}
 
   async list(caller: Caller, query: DisputeQuery, page: PageRequest): Promise<Page<DisputeView>> {
-    const manager = this.dataSource.manager;
-    const found = await this.disputes.list(manager, await this.access.scopeOf(caller, query.merchantId), query, page);
+    const tx = this.unitOfWork.outside;
+    const found = await this.disputes.list(tx, await this.access.scopeOf(caller, query.merchantId), query, page);
     const evidence = await this.disputes.evidenceOf(
-      manager,
+      tx,
       found.items.map((d) => d.id),
     );
     return { ...found, items: found.items.map((dispute) => ({ dispute, evidence: evidence.get(dispute.id) ?? [] })) };
   }
 
   async get(caller: Caller, disputeId: string): Promise<DisputeView> {
-    return this.view(this.dataSource.manager, await this.visible(this.dataSource.manager, caller, disputeId));
+    return this.view(this.unitOfWork.outside, await this.visible(this.unitOfWork.outside, caller, disputeId));
   }
 
   /**
@@ -77,16 +74,16 @@ export class DisputesService {
     operationId?: string,
   ): Promise<DisputeView> {
     const files = (await readEvidenceParts(contentType, body)).map((file) => ({ ...checkEvidenceFile(file), content: file.content }));
-    return inTransaction(this.dataSource, async (manager) => {
-      const dispute = await this.visible(manager, caller, disputeId, true);
-      const kept = (await this.disputes.evidenceOf(manager, [dispute.id])).get(dispute.id) ?? [];
+    return this.unitOfWork.run(async (tx) => {
+      const dispute = await this.visible(tx, caller, disputeId, true);
+      const kept = (await this.disputes.evidenceOf(tx, [dispute.id])).get(dispute.id) ?? [];
       const now = new Date();
       const ids = files.map((_, i) => (operationId ? uuidFrom(`dispute evidence\n${operationId}\n${i}`) : crypto.randomUUID()));
-      if (ids.every((id) => kept.some((file) => file.evidenceId === id))) return this.view(manager, dispute); // a retry: kept already
+      if (ids.every((id) => kept.some((file) => file.evidenceId === id))) return this.view(tx, dispute); // a retry: kept already
       dispute.assertTakesEvidence(now);
       assertWithinEvidenceLimits(kept, files);
       await this.disputes.addEvidence(
-        manager,
+        tx,
         dispute.id,
         files.map((file, i) => ({
           evidenceId: ids[i],
@@ -97,8 +94,8 @@ export class DisputesService {
         })),
       );
       dispute.evidenceAdded(now);
-      await this.changes.commit(manager, dispute, dispute.status, now);
-      return this.view(manager, dispute);
+      await this.changes.commit(tx, dispute, dispute.status, now);
+      return this.view(tx, dispute);
     });
   }
 
@@ -111,73 +108,73 @@ export class DisputesService {
    * dispute and the request can be sent again.
    */
   async submit(caller: Caller, disputeId: string): Promise<DisputeView> {
-    const claimed = await inTransaction(this.dataSource, async (manager) => {
-      const dispute = await this.visible(manager, caller, disputeId, true);
+    const claimed = await this.unitOfWork.run(async (tx) => {
+      const dispute = await this.visible(tx, caller, disputeId, true);
       const gateway = this.gateways.get(dispute.snapshot().processor);
-      const files = await this.disputes.evidenceContents(manager, dispute.id);
+      const files = await this.disputes.evidenceContents(tx, dispute.id);
       const now = new Date();
       dispute.beginSubmission(now, new Date(now.getTime() + SUBMISSION_LEASE_MS), files.length);
       if (!gateway.takesDisputeEvidence)
         throw new DomainError('DISPUTE_EVIDENCE_AT_PROCESSOR', undefined, { provider: gateway.displayName });
-      await this.disputes.save(manager, dispute);
+      await this.disputes.save(tx, dispute);
       return { dispute, gateway, files };
     });
     const d = claimed.dispute.snapshot();
     try {
       await claimed.gateway.submitDisputeEvidence(d.merchantId, d.processorReference, claimed.files);
     } catch (error) {
-      await inTransaction(this.dataSource, async (manager) => {
-        const dispute = await this.disputes.find(manager, disputeId, null, true);
+      await this.unitOfWork.run(async (tx) => {
+        const dispute = await this.disputes.find(tx, disputeId, null, true);
         if (!dispute) return;
         dispute.abandonSubmission(new Date());
-        await this.disputes.save(manager, dispute);
+        await this.disputes.save(tx, dispute);
       });
       if (error instanceof DomainError) throw error;
       this.logger.warn(`dispute ${disputeId}: ${d.processor} did not take the evidence (${(error as Error).message})`);
       throw new DomainError('GATEWAY_UNREACHABLE');
     }
-    return inTransaction(this.dataSource, async (manager) => {
-      const dispute = (await this.disputes.find(manager, disputeId, null, true))!;
+    return this.unitOfWork.run(async (tx) => {
+      const dispute = (await this.disputes.find(tx, disputeId, null, true))!;
       const was = dispute.status;
       const now = new Date();
       dispute.submitted(now);
       await this.disputes.markEvidenceSent(
-        manager,
+        tx,
         claimed.files.map((f) => f.evidenceId),
         now,
       );
-      await this.changes.commit(manager, dispute, was, now);
+      await this.changes.commit(tx, dispute, was, now);
       if (d.processor === 'SANDBOX' && dispute.status === 'UNDER_REVIEW')
-        await this.jobs.send(manager, SANDBOX_DECISION_QUEUE, { disputeId }, { startAfter: SANDBOX_DECISION_SECONDS, retryLimit: 10 });
-      return this.view(manager, dispute);
+        await this.jobs.send(tx, SANDBOX_DECISION_QUEUE, { disputeId }, { startAfter: SANDBOX_DECISION_SECONDS, retryLimit: 10 });
+      return this.view(tx, dispute);
     });
   }
 
   /** The merchant gives up: ACCEPTED, the amount stays debited (a later decision of the processor still wins). */
   async accept(caller: Caller, disputeId: string): Promise<DisputeView> {
-    return inTransaction(this.dataSource, async (manager) => {
-      const dispute = await this.visible(manager, caller, disputeId, true);
+    return this.unitOfWork.run(async (tx) => {
+      const dispute = await this.visible(tx, caller, disputeId, true);
       const was: DisputeStatus = dispute.status;
       const now = new Date();
       dispute.accept(now);
-      await this.changes.commit(manager, dispute, was, now);
-      return this.view(manager, dispute);
+      await this.changes.commit(tx, dispute, was, now);
+      return this.view(tx, dispute);
     });
   }
 
   /** The merchant's disputes of these collections, for reconciliation to compare with a processor's holds (contract §23). */
   ofCharges(merchantId: string, chargeIds: readonly string[]): Promise<Dispute[]> {
-    return this.disputes.ofCharges(this.dataSource.manager, merchantId, chargeIds);
+    return this.disputes.ofCharges(this.unitOfWork.outside, merchantId, chargeIds);
   }
 
   /** A dispute within the caller's tenancy (contract §4), or 404. */
-  private async visible(manager: EntityManager, caller: Caller, disputeId: string, lock = false): Promise<Dispute> {
-    const dispute = await this.disputes.find(manager, disputeId, await this.access.scopeOf(caller), lock);
+  private async visible(tx: Transaction, caller: Caller, disputeId: string, lock = false): Promise<Dispute> {
+    const dispute = await this.disputes.find(tx, disputeId, await this.access.scopeOf(caller), lock);
     if (!dispute) throw new DomainError('DISPUTE_NOT_FOUND');
     return dispute;
   }
 
-  private async view(manager: EntityManager, dispute: Dispute): Promise<DisputeView> {
-    return { dispute, evidence: (await this.disputes.evidenceOf(manager, [dispute.id])).get(dispute.id) ?? [] };
+  private async view(tx: Transaction, dispute: Dispute): Promise<DisputeView> {
+    return { dispute, evidence: (await this.disputes.evidenceOf(tx, [dispute.id])).get(dispute.id) ?? [] };
   }
 }

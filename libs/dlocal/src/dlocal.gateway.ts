@@ -4,7 +4,6 @@
  * Long because it is one adapter of one outside API, each request signed as
  * dLocal documents; it is read against that documentation as a whole.
  */
-import type { EntityManager } from 'typeorm';
 import { Injectable, Logger } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
 import { GatewayAccounts } from '@pcs/gateway-accounts';
@@ -25,7 +24,7 @@ import {
   RefundOutcome,
   RefundRequest,
 } from '@pcs/gateways';
-import { Currency, currencyExponent, decimalToScaledInteger, DomainError, FundsFlow, isCurrency, Money } from '@pcs/kernel';
+import { Currency, currencyExponent, decimalToScaledInteger, DomainError, FundsFlow, isCurrency, Money, Transaction } from '@pcs/kernel';
 import { DLOCAL, dlocalCredentials } from './dlocal-account';
 import { DLocalClient, DLocalOrder, DLocalPayment, DLocalRefund, DLocalRequestError } from './dlocal.client';
 import { DLOCAL_COUNTRY, dlocalMethodOf } from './dlocal-methods';
@@ -126,8 +125,8 @@ export class DLocalGateway extends PaymentGateway {
   override readonly chargesOffSession = false;
 
   /** Whose account the merchant connected (contract §23): its own (MERCHANT, the default) or the business's (PLATFORM). */
-  override fundsFlowOf(merchantId: string, manager?: EntityManager): Promise<FundsFlow> {
-    return this.accounts.fundsFlowOf(merchantId, DLOCAL, manager);
+  override fundsFlowOf(merchantId: string, tx?: Transaction): Promise<FundsFlow> {
+    return this.accounts.fundsFlowOf(merchantId, DLOCAL, tx);
   }
 
   constructor(

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
-import { afterCommit, Guard, queryPrepared, Requirement, shiftParameters } from '@pcs/database';
+import { afterCommit, Guard, managerOf, queryPrepared, Requirement, shiftParameters } from '@pcs/database';
 import { JobQueue } from '@pcs/jobs';
 import { metrics } from '@pcs/observability';
 import * as crypto from 'node:crypto';
-import { EntityManager } from 'typeorm';
 import { EventType, RecordedEvent } from './event-types';
+import { Transaction } from '@pcs/kernel';
 
 export interface NewEvent {
   readonly type: EventType;
@@ -34,8 +34,8 @@ export class EventRecorder {
     private readonly settings: RuntimeSettings,
   ) {}
 
-  async record(manager: EntityManager, event: NewEvent): Promise<RecordedEvent> {
-    return (await this.recordAll(manager, [event]))[0];
+  async record(tx: Transaction, event: NewEvent): Promise<RecordedEvent> {
+    return (await this.recordAll(tx, [event]))[0];
   }
 
   /**
@@ -55,10 +55,11 @@ export class EventRecorder {
    * writes nothing.
    */
   async recordAll(
-    manager: EntityManager,
+    tx: Transaction,
     events: readonly NewEvent[],
     change?: { sql?: string; values?: unknown[]; guards?: readonly Guard[]; requires?: Requirement },
   ): Promise<RecordedEvent[]> {
+    const manager = managerOf(tx);
     if (events.length === 0) throw new Error('no events to record');
     const values: unknown[] = [...(change?.values ?? [])];
     const param = (value: unknown) => `$${values.push(value)}`;

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SecretBox } from '@pcs/businesses';
-import { Caller, DomainError, FundsFlow, InvalidRequestError, MerchantId } from '@pcs/kernel';
+import { Caller, DomainError, FundsFlow, InvalidRequestError, MerchantId, Transaction } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
-import type { EntityManager } from 'typeorm';
 import { credentialHint, GatewayAccountKind } from './gateway-account-kind';
 import { GatewayAccountRepository, GatewayAccountRow } from './persistence/gateway-account.repository';
 
@@ -44,8 +43,8 @@ export class GatewayAccounts {
   ) {}
 
   /** `secrets:rotate-master-key` (contract §22): every account's credentials sealed again under the current master key, in the caller's transaction; how many. */
-  resealSecrets(manager: EntityManager): Promise<number> {
-    return this.accounts.resealAll(manager, (sealed, at) => this.secretBox.reseal(sealed, sealedFor(at.merchantId, at.provider, at.field)));
+  resealSecrets(tx: Transaction): Promise<number> {
+    return this.accounts.resealAll(tx, (sealed, at) => this.secretBox.reseal(sealed, sealedFor(at.merchantId, at.provider, at.field)));
   }
 
   /** An adapter's registration of its provider's account kind. */
@@ -133,11 +132,11 @@ export class GatewayAccounts {
   /**
    * The provider the merchant routes a payment method to, or null (the
    * catalog's gateway serves it). Asked inside a transaction, pass its
-   * manager: a second connection taken while one is held starves the pool
+   * transaction: a second connection taken while one is held starves the pool
    * when as many such transactions run at once as it has connections.
    */
-  routeOf(merchantId: string, paymentMethod: string, manager?: EntityManager): Promise<string | null> {
-    return this.accounts.routeOf(merchantId, paymentMethod, manager);
+  routeOf(merchantId: string, paymentMethod: string, tx?: Transaction): Promise<string | null> {
+    return this.accounts.routeOf(merchantId, paymentMethod, tx);
   }
 
   /**
@@ -145,8 +144,8 @@ export class GatewayAccounts {
    * (contract §23). An account disconnected since (a late approval) reads as
    * the merchant's own: money we cannot show we hold is never paid out.
    */
-  async fundsFlowOf(merchantId: string, provider: string, manager?: EntityManager): Promise<FundsFlow> {
-    return (await this.accounts.fundsFlowOf(merchantId, provider, manager)) ?? 'MERCHANT';
+  async fundsFlowOf(merchantId: string, provider: string, tx?: Transaction): Promise<FundsFlow> {
+    return (await this.accounts.fundsFlowOf(merchantId, provider, tx)) ?? 'MERCHANT';
   }
 
   /** The merchants with an account at the provider. */

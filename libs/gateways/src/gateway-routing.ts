@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { GatewayAccounts } from '@pcs/gateway-accounts';
-import type { EntityManager } from 'typeorm';
 import { GatewayRegistry } from './gateway-registry';
 import { CollectionMethod, PaymentGateway } from './payment-gateway.port';
+import { Transaction } from '@pcs/kernel';
 
 /** A catalog country processor, as far as routing reads it. */
 export interface RoutableProcessor {
@@ -37,12 +37,12 @@ export class GatewayRouting {
   ) {}
 
   /**
-   * Asked inside a transaction, pass its manager: a second connection taken
+   * Asked inside a transaction, pass it: a second connection taken
    * while one is held starves the pool when as many such transactions run at
    * once as it has connections.
    */
-  async gatewayFor(merchantId: string, processor: RoutableProcessor, manager?: EntityManager): Promise<PaymentGateway> {
-    const routed = await this.accounts.routeOf(merchantId, processor.paymentMethod.name, manager);
+  async gatewayFor(merchantId: string, processor: RoutableProcessor, tx?: Transaction): Promise<PaymentGateway> {
+    const routed = await this.accounts.routeOf(merchantId, processor.paymentMethod.name, tx);
     if (routed && this.registry.has(routed)) {
       const gateway = this.registry.get(routed);
       if (gateway.serves(collectionMethodOf(processor))) return gateway;

@@ -1,5 +1,4 @@
-import { Currency, DisputeReason, DomainError, FundsFlow } from '@pcs/kernel';
-import type { EntityManager } from 'typeorm';
+import { Currency, DisputeReason, DomainError, FundsFlow, Transaction } from '@pcs/kernel';
 
 /** A way of paying in a country, as the catalog names it: what a gateway is asked whether it collects. */
 export interface CollectionMethod {
@@ -263,11 +262,11 @@ export abstract class PaymentGateway {
    * Whose account the merchant's payments at this gateway are collected
    * into now (contract §23): the sandbox is the platform's own; a processor
    * says what the merchant's connection says. Asked at each approval, which
-   * fixes it for that payin; inside a transaction, pass its manager.
+   * fixes it for that payin; inside a transaction, pass it.
    */
-  fundsFlowOf(merchantId: string, manager?: EntityManager): Promise<FundsFlow> {
+  fundsFlowOf(merchantId: string, tx?: Transaction): Promise<FundsFlow> {
     void merchantId;
-    void manager;
+    void tx;
     return Promise.resolve('PLATFORM');
   }
   /** Whether it collects this method (a merchant may route a method name to it that it serves in one country only). */

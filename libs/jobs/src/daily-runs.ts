@@ -1,9 +1,9 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { RuntimeSettings } from '@pcs/config';
-import { inTransaction } from '@pcs/database';
-import { localDateOf, localHourOf } from '@pcs/kernel';
-import { DataSource, EntityManager } from 'typeorm';
+import { inTransaction, managerOf } from '@pcs/database';
+import { localDateOf, localHourOf, Transaction } from '@pcs/kernel';
+import { DataSource } from 'typeorm';
 import { JobQueue } from './job-queue';
 
 /** A scope of a daily run (a country) and the time zone its hour is read in. */
@@ -98,7 +98,8 @@ export class DailyRuns implements OnApplicationBootstrap, OnApplicationShutdown 
    * transaction: true for the first claim, false when it was claimed before
    * (a retried run does it again, the claim keeps it from happening twice).
    */
-  async claimOnce(manager: EntityManager, kind: string, scope: string, localDate: string): Promise<boolean> {
+  async claimOnce(tx: Transaction, kind: string, scope: string, localDate: string): Promise<boolean> {
+    const manager = managerOf(tx);
     const claimed = await manager.query<unknown[]>(
       `INSERT INTO daily_run (kind, scope, local_date) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1`,
       [kind, scope, localDate],

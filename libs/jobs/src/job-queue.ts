@@ -3,11 +3,11 @@ import { RuntimeSettings } from '@pcs/config';
 import * as crypto from 'node:crypto';
 import { metrics, QueueDepth } from '@pcs/observability';
 // Before pg-boss: the database library puts pg-boss's timer in place first (pg-boss-timers.ts).
-import { CONNECT_TIMEOUT_MS, resilientClientClass } from '@pcs/database';
+import { CONNECT_TIMEOUT_MS, managerOf, resilientClientClass } from '@pcs/database';
 import PgBoss from 'pg-boss';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
-import type { EntityManager } from 'typeorm';
+import { Transaction } from '@pcs/kernel';
 
 // Arbitrary constant shared by every process of this service: serialises the creation of queues.
 const QUEUE_CREATION_LOCK_KEY = 7_130_501_002;
@@ -77,7 +77,8 @@ export class JobQueue implements OnModuleDestroy {
   }
 
   /** Writes a job with the caller's transaction: it commits or rolls back with the change. */
-  async send<T extends object>(manager: EntityManager, queue: string, data: T, options: JobSendOptions = {}): Promise<string | null> {
+  async send<T extends object>(tx: Transaction, queue: string, data: T, options: JobSendOptions = {}): Promise<string | null> {
+    const manager = managerOf(tx);
     await this.queue(queue);
     return this.boss.send(queue, data, {
       ...options,
@@ -92,13 +93,14 @@ export class JobQueue implements OnModuleDestroy {
    * retryDelay, retryBackoff, expireInSeconds.
    */
   async sendMany<T extends object>(
-    manager: EntityManager,
+    tx: Transaction,
     queue: string,
     jobs: readonly {
       data: T;
       options?: Pick<JobSendOptions, 'retryLimit' | 'retryDelay' | 'retryBackoff' | 'expireInSeconds'> & { startAfter?: number };
     }[],
   ): Promise<void> {
+    const manager = managerOf(tx);
     if (jobs.length === 0) return;
     await this.queue(queue);
     await this.boss.insert(

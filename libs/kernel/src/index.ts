@@ -21,3 +21,4 @@ export * from './banking/tax-ids';
 export * from './banking/pix-key';
 export * from './time/local-time';
 export * from './signing/same-secret';
+export * from './unit-of-work';

@@ -1,6 +1,5 @@
-import { Page, PageRequest, TenantScope } from '@pcs/kernel';
-import type { Guard } from '@pcs/database';
-import type { EntityManager } from 'typeorm';
+import { Page, PageRequest, TenantScope, Transaction } from '@pcs/kernel';
+import { Guard } from '@pcs/database';
 import { Link, LinkId, LinkStatus } from './domain/link';
 
 /** A link's processor as stored: the row's own id (shown by the Link representation) and the country processor. */
@@ -12,27 +11,22 @@ export interface StoredLinkProcessor {
 /** Where links are kept (port; the TypeORM adapter is in persistence/). The unit of work comes first. */
 export abstract class LinkRepository {
   /** A live (not deleted) link within the scope; with `lock`, for update (paying, changing, deleting). */
-  abstract findVisible(manager: EntityManager, scope: TenantScope, linkId: LinkId, lock?: boolean): Promise<Link | null>;
+  abstract findVisible(tx: Transaction, scope: TenantScope, linkId: LinkId, lock?: boolean): Promise<Link | null>;
   /** A live link by id, for the public pay page (which acts for no caller). */
-  abstract findLive(manager: EntityManager, linkId: LinkId, lock?: boolean): Promise<Link | null>;
+  abstract findLive(tx: Transaction, linkId: LinkId, lock?: boolean): Promise<Link | null>;
   /** Operation 29: newest first, within the scope, optionally of one status (computed at `now`). */
-  abstract list(
-    manager: EntityManager,
-    scope: TenantScope,
-    filter: { status?: LinkStatus; now: Date },
-    page: PageRequest,
-  ): Promise<Page<Link>>;
-  abstract insert(manager: EntityManager, link: Link): Promise<void>;
+  abstract list(tx: Transaction, scope: TenantScope, filter: { status?: LinkStatus; now: Date }, page: PageRequest): Promise<Page<Link>>;
+  abstract insert(tx: Transaction, link: Link): Promise<void>;
   /** Saves the link; its processors are replaced when they changed. */
-  abstract save(manager: EntityManager, link: Link): Promise<void>;
-  abstract processorsOf(manager: EntityManager, linkIds: readonly LinkId[]): Promise<Map<LinkId, StoredLinkProcessor[]>>;
+  abstract save(tx: Transaction, link: Link): Promise<void>;
+  abstract processorsOf(tx: Transaction, linkIds: readonly LinkId[]): Promise<Map<LinkId, StoredLinkProcessor[]>>;
   /**
    * A live link within the scope, with its stored processors and the row's
    * version (it changes with every write of the row), in one query: for a
    * payment that is then written by `useGuard`. Unlocked unless `lock`.
    */
   abstract findForPayment(
-    manager: EntityManager,
+    tx: Transaction,
     scope: TenantScope,
     linkId: LinkId,
     lock?: boolean,

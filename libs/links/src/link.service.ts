@@ -5,10 +5,9 @@
  * here for every operation that answers one.
  */
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService, Country, CountryProcessor } from '@pcs/catalog';
 import { RuntimeSettings } from '@pcs/config';
-import { Guard, inTransaction } from '@pcs/database';
+import { Guard } from '@pcs/database';
 import {
   basisPointsToVatPercentage,
   Caller,
@@ -21,12 +20,13 @@ import {
   PageRequest,
   PaymentIntentId,
   tenantScope,
+  Transaction,
+  UnitOfWork,
   vatPercentageToBasisPoints,
 } from '@pcs/kernel';
 import { EventRecorder, NewEvent } from '@pcs/events';
 import { MailOutbox } from '@pcs/mail';
 import { MerchantCountryProcessorService, MerchantService } from '@pcs/merchants';
-import { DataSource, EntityManager } from 'typeorm';
 import { Link, LinkId, LinkStatus, LinkTerms } from './domain/link';
 import { LinkView, linkRepresentation } from './link.representation';
 import { linkShareEmail } from './link-share-email';
@@ -67,7 +67,7 @@ export interface LinkPayment {
 @Injectable()
 export class LinkService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly links: LinkRepository,
     private readonly merchants: MerchantService,
     private readonly relationships: MerchantCountryProcessorService,
@@ -84,9 +84,9 @@ export class LinkService {
    */
   async create(caller: Caller, command: CreateLinkCommand): Promise<LinkView> {
     const country = await this.country(command.country);
-    const link = await inTransaction(this.dataSource, async (manager) => {
+    const link = await this.unitOfWork.run(async (tx) => {
       const { merchantId, terms } = await this.terms(
-        manager,
+        tx,
         caller,
         country,
         command.amount,
@@ -96,8 +96,8 @@ export class LinkService {
       );
       const now = new Date();
       const link = Link.create({ linkId: newId<LinkId>(), businessId: caller.businessId, merchantId }, terms, command, now);
-      await this.links.insert(manager, link);
-      await this.announce(manager, link, 'link.created');
+      await this.links.insert(tx, link);
+      await this.announce(tx, link, 'link.created');
       return link;
     });
     return (await this.views([link]))[0];
@@ -105,8 +105,8 @@ export class LinkService {
 
   /** Operation 31: only an ACTIVE link changes (409 LINK_ALREADY_USED or LINK_EXPIRED otherwise). */
   async update(caller: Caller, linkId: LinkId, command: UpdateLinkCommand): Promise<LinkView> {
-    const link = await inTransaction(this.dataSource, async (manager) => {
-      const link = await this.load(manager, caller, linkId, true);
+    const link = await this.unitOfWork.run(async (tx) => {
+      const link = await this.load(tx, caller, linkId, true);
       const now = new Date();
       link.assertActive(now);
       const p = link.snapshot();
@@ -119,11 +119,11 @@ export class LinkService {
         const amount = command.amount ?? link.amount;
         const vat = command.vatPercentage ?? basisPointsToVatPercentage(p.vatRateBp);
         terms = processorIds
-          ? (await this.terms(manager, caller, country, amount, vat, processorIds, p.merchantId)).terms
+          ? (await this.terms(tx, caller, country, amount, vat, processorIds, p.merchantId)).terms
           : await this.keptProcessors(country, amount, vat, p.countryProcessorIds);
       }
       link.update({ terms, description: command.description, reference: command.reference, expirationDate: command.expirationDate }, now);
-      await this.links.save(manager, link);
+      await this.links.save(tx, link);
       return link;
     });
     return (await this.views([link]))[0];
@@ -131,26 +131,26 @@ export class LinkService {
 
   /** Operation 33: a link in any status; deleted, unknown and foreign links are 404. */
   async get(caller: Caller, linkId: LinkId): Promise<LinkView> {
-    return (await this.views([await this.load(this.dataSource.manager, caller, linkId)]))[0];
+    return (await this.views([await this.load(this.unitOfWork.outside, caller, linkId)]))[0];
   }
 
   /** Operation 32: 404 unknown or deleted, 409 used or expired, the link otherwise. */
   async validate(caller: Caller, linkId: LinkId): Promise<LinkView> {
-    const link = await this.load(this.dataSource.manager, caller, linkId);
+    const link = await this.load(this.unitOfWork.outside, caller, linkId);
     link.assertActive(new Date());
     return (await this.views([link]))[0];
   }
 
   /** A live link for its public pay page, which acts for no caller (null: unknown or deleted). */
   async findForPayer(linkId: LinkId): Promise<LinkView | null> {
-    const link = await this.links.findLive(this.dataSource.manager, linkId);
+    const link = await this.links.findLive(this.unitOfWork.outside, linkId);
     return link ? (await this.views([link]))[0] : null;
   }
 
   /** Operation 29: newest first. */
   async list(caller: Caller, filter: { merchantId?: MerchantId; status?: LinkStatus }, page: PageRequest): Promise<Page<LinkView>> {
     const scope = await this.merchants.scopeOf(caller, filter.merchantId);
-    const found = await this.links.list(this.dataSource.manager, scope, { status: filter.status, now: new Date() }, page);
+    const found = await this.links.list(this.unitOfWork.outside, scope, { status: filter.status, now: new Date() }, page);
     return { ...found, items: await this.views(found.items) };
   }
 
@@ -160,21 +160,21 @@ export class LinkService {
    * the answer comes once it is queued.
    */
   async share(caller: Caller, linkId: LinkId, receiver: { receiverEmail: string; receiverName: string }): Promise<void> {
-    await inTransaction(this.dataSource, async (manager) => {
-      const link = await this.load(manager, caller, linkId, true);
+    await this.unitOfWork.run(async (tx) => {
+      const link = await this.load(tx, caller, linkId, true);
       link.assertActive(new Date());
-      const merchantName = (await this.merchants.load(caller, link.snapshot().merchantId, manager)).snapshot().merchantName;
-      await this.mail.enqueue(manager, linkShareEmail({ link, url: this.urlOf(link.id), merchantName, ...receiver }));
+      const merchantName = (await this.merchants.load(caller, link.snapshot().merchantId, tx)).snapshot().merchantName;
+      await this.mail.enqueue(tx, linkShareEmail({ link, url: this.urlOf(link.id), merchantName, ...receiver }));
     });
   }
 
   /** Operation 35: a soft delete; a used link is a 400 ERROR_DELETING_LINK. */
   async delete(caller: Caller, linkId: LinkId): Promise<void> {
-    await inTransaction(this.dataSource, async (manager) => {
-      const link = await this.load(manager, caller, linkId, true);
+    await this.unitOfWork.run(async (tx) => {
+      const link = await this.load(tx, caller, linkId, true);
       link.delete(new Date());
-      await this.links.save(manager, link);
-      await this.announce(manager, link, 'link.deleted');
+      await this.links.save(tx, link);
+      await this.announce(tx, link, 'link.deleted');
     });
   }
 
@@ -182,10 +182,10 @@ export class LinkService {
    * A link about to be paid (operation 24): read once, unlocked, with its
    * processors; ACTIVE now (409 LINK_ALREADY_USED or LINK_EXPIRED otherwise).
    * Its use is then written by `useOf`'s statement, with the payment intent.
-   * With `lock`, taken for update in the manager's transaction.
+   * With `lock`, taken for update in the transaction.
    */
-  async forPayment(caller: Caller, linkId: LinkId, manager: EntityManager = this.dataSource.manager, lock = false): Promise<LinkPayment> {
-    const found = await this.links.findForPayment(manager, tenantScope(caller), linkId, lock);
+  async forPayment(caller: Caller, linkId: LinkId, tx: Transaction = this.unitOfWork.outside, lock = false): Promise<LinkPayment> {
+    const found = await this.links.findForPayment(tx, tenantScope(caller), linkId, lock);
     if (!found) throw new DomainError('LINK_NOT_FOUND');
     found.link.assertActive(new Date());
     return { ...found, offers: await this.catalog.findCountryProcessors(found.link.snapshot().countryProcessorIds) };
@@ -214,7 +214,7 @@ export class LinkService {
    * and the payment may be tried again.
    */
   async refusalOfUse(caller: Caller, linkId: LinkId): Promise<void> {
-    const link = await this.load(this.dataSource.manager, caller, linkId);
+    const link = await this.load(this.unitOfWork.outside, caller, linkId);
     link.assertActive(new Date());
   }
 
@@ -223,8 +223,8 @@ export class LinkService {
     return `${this.settings.publicBaseUrl}/pay/${linkId}`;
   }
 
-  private async load(manager: EntityManager, caller: Caller, linkId: LinkId, lock = false): Promise<Link> {
-    const link = await this.links.findVisible(manager, tenantScope(caller), linkId, lock);
+  private async load(tx: Transaction, caller: Caller, linkId: LinkId, lock = false): Promise<Link> {
+    const link = await this.links.findVisible(tx, tenantScope(caller), linkId, lock);
     if (!link) throw new DomainError('LINK_NOT_FOUND');
     return link;
   }
@@ -237,7 +237,7 @@ export class LinkService {
 
   /** The rules of §12 for what a link asks: merchant, processors, currency, VAT. */
   private async terms(
-    manager: EntityManager,
+    tx: Transaction,
     caller: Caller,
     country: Country,
     amount: Money,
@@ -248,7 +248,7 @@ export class LinkService {
     const field = ['merchantCountryProcessors'];
     if (merchantCountryProcessorIds.length === 0)
       throw new InvalidRequestError(field, 'merchantCountryProcessors must name at least one processor');
-    const views = await this.relationships.findVisible(caller, merchantCountryProcessorIds, manager);
+    const views = await this.relationships.findVisible(caller, merchantCountryProcessorIds, tx);
     if (views.length !== new Set(merchantCountryProcessorIds).size)
       throw new InvalidRequestError(field, 'merchantCountryProcessors names a processor that is not yours');
     const owners = new Set(views.map((v) => v.relationship.merchantId));
@@ -264,7 +264,7 @@ export class LinkService {
       if (!cp.currencies.includes(amount.currency))
         throw new InvalidRequestError(field, `merchantCountryProcessors: ${r.merchantCountryProcessorId} does not take ${amount.currency}`);
     }
-    (await this.merchants.load(caller, owner, manager)).assertCanCollect();
+    (await this.merchants.load(caller, owner, tx)).assertCanCollect();
     return {
       merchantId: owner,
       terms: this.checkedTerms(
@@ -304,10 +304,10 @@ export class LinkService {
   }
 
   /** Records a link's event with the change, in its transaction (contract §14). */
-  private async announce(manager: EntityManager, link: Link, type: 'link.created' | 'link.used' | 'link.deleted'): Promise<void> {
-    const [view] = await this.views([link], manager);
+  private async announce(tx: Transaction, link: Link, type: 'link.created' | 'link.used' | 'link.deleted'): Promise<void> {
+    const [view] = await this.views([link], tx);
     const { businessId, merchantId, updatedAt } = link.snapshot();
-    await this.events.record(manager, {
+    await this.events.record(tx, {
       type,
       businessId,
       merchantId,
@@ -317,9 +317,9 @@ export class LinkService {
     });
   }
 
-  private async views(links: readonly Link[], manager: EntityManager = this.dataSource.manager): Promise<LinkView[]> {
+  private async views(links: readonly Link[], tx: Transaction = this.unitOfWork.outside): Promise<LinkView[]> {
     const stored = await this.links.processorsOf(
-      manager,
+      tx,
       links.map((l) => l.id),
     );
     return this.viewsOf(links, stored, new Date());

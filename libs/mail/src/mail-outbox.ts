@@ -3,10 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { RuntimeSettings } from '@pcs/config';
 import { JobQueue } from '@pcs/jobs';
 import * as crypto from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { MailMessage } from './mail-message';
 import { MailTransport } from './mail.transport';
 import { metrics } from '@pcs/observability';
+import { Transaction } from '@pcs/kernel';
+import { managerOf } from '@pcs/database';
 
 /**
  * The mail outbox (contract §15). `enqueue` writes the message and its
@@ -26,7 +28,8 @@ export class MailOutbox implements OnApplicationBootstrap {
     private readonly settings: RuntimeSettings,
   ) {}
 
-  async enqueue(manager: EntityManager, message: MailMessage): Promise<string> {
+  async enqueue(tx: Transaction, message: MailMessage): Promise<string> {
+    const manager = managerOf(tx);
     const id = crypto.randomUUID();
     await manager.query(
       `INSERT INTO mail_message (mail_message_id, to_address, subject, text_body, html_body, status) VALUES ($1, $2, $3, $4, $5, 'PENDING')`,

@@ -1,7 +1,6 @@
-import type { EntityManager } from 'typeorm';
 import { Injectable } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
-import { currencyExponent, decimalToScaledInteger, DomainError, FundsFlow, isCurrency, Money } from '@pcs/kernel';
+import { currencyExponent, decimalToScaledInteger, DomainError, FundsFlow, isCurrency, Money, Transaction } from '@pcs/kernel';
 import { GatewayAccounts } from '@pcs/gateway-accounts';
 import {
   ChargeOutcome,
@@ -134,8 +133,8 @@ export class MercadoPagoGateway extends PaymentGateway {
   override readonly chargesOffSession = false;
 
   /** Whose account the merchant connected (contract §23): its own (MERCHANT, the default) or the business's (PLATFORM). */
-  override fundsFlowOf(merchantId: string, manager?: EntityManager): Promise<FundsFlow> {
-    return this.accounts.fundsFlowOf(merchantId, MERCADO_PAGO, manager);
+  override fundsFlowOf(merchantId: string, tx?: Transaction): Promise<FundsFlow> {
+    return this.accounts.fundsFlowOf(merchantId, MERCADO_PAGO, tx);
   }
 
   constructor(

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Caller, DomainError, MerchantId, TenantScope, tenantScope } from '@pcs/kernel';
-import { DataSource, EntityManager } from 'typeorm';
+import { Caller, DomainError, MerchantId, TenantScope, tenantScope, Transaction, UnitOfWork } from '@pcs/kernel';
 import { Merchant } from './domain/merchant';
 import { MerchantRepository } from './merchant.repository';
 
@@ -13,7 +11,7 @@ import { MerchantRepository } from './merchant.repository';
 @Injectable()
 export class MerchantAccess {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly merchants: MerchantRepository,
   ) {}
 
@@ -21,15 +19,11 @@ export class MerchantAccess {
    * The merchant a request acts on. Merchant credentials imply their merchant;
    * a business with a single merchant implies it; otherwise it must be named.
    */
-  async resolveMerchantId(
-    caller: Caller,
-    merchantId?: MerchantId | null,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<MerchantId> {
-    if (merchantId) return (await this.loadVisible(caller, merchantId, manager)).id;
+  async resolveMerchantId(caller: Caller, merchantId?: MerchantId | null, tx: Transaction = this.unitOfWork.outside): Promise<MerchantId> {
+    if (merchantId) return (await this.loadVisible(caller, merchantId, tx)).id;
     const own = tenantScope(caller).merchantId;
     if (own) return own;
-    const ids = await this.merchants.liveIdsOfBusiness(manager, caller.businessId, 2);
+    const ids = await this.merchants.liveIdsOfBusiness(tx, caller.businessId, 2);
     if (ids.length === 1) return ids[0];
     throw new DomainError('MERCHANT_REQUIRED');
   }
@@ -45,13 +39,8 @@ export class MerchantAccess {
   }
 
   /** The merchant if the caller may see it; MERCHANT_NOT_FOUND otherwise. */
-  async loadVisible(
-    caller: Caller,
-    merchantId: MerchantId,
-    manager: EntityManager = this.dataSource.manager,
-    lock = false,
-  ): Promise<Merchant> {
-    const merchant = await this.merchants.findVisible(manager, tenantScope(caller), merchantId, lock);
+  async loadVisible(caller: Caller, merchantId: MerchantId, tx: Transaction = this.unitOfWork.outside, lock = false): Promise<Merchant> {
+    const merchant = await this.merchants.findVisible(tx, tenantScope(caller), merchantId, lock);
     if (!merchant) throw new DomainError('MERCHANT_NOT_FOUND');
     return merchant;
   }

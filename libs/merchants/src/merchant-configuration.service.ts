@@ -1,9 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService, Country } from '@pcs/catalog';
-import { inTransaction } from '@pcs/database';
-import { basisPointsToVatPercentage, Caller, DomainError, MerchantId, vatPercentageToBasisPoints } from '@pcs/kernel';
-import { DataSource, EntityManager } from 'typeorm';
+import {
+  basisPointsToVatPercentage,
+  Caller,
+  DomainError,
+  MerchantId,
+  Transaction,
+  UnitOfWork,
+  vatPercentageToBasisPoints,
+} from '@pcs/kernel';
 import { CountryVat, MerchantConfiguration, MerchantConfigurationProps } from './domain/merchant-configuration';
 import { MerchantAccess } from './merchant-access';
 import { PayoutSchedule, PayoutScheduleRequest, payoutScheduleFrom } from './domain/payout-schedule';
@@ -31,7 +36,7 @@ function invalid(reason: string, reasonEs: string): DomainError {
 @Injectable()
 export class MerchantConfigurationService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly access: MerchantAccess,
     private readonly catalog: CatalogService,
     private readonly configurations: MerchantConfigurationRepository,
@@ -40,20 +45,20 @@ export class MerchantConfigurationService {
   /** Operation 6. */
   async get(caller: Caller, merchantId: MerchantId): Promise<MerchantConfigurationView> {
     await this.access.loadVisible(caller, merchantId);
-    return this.view(this.dataSource.manager, merchantId);
+    return this.view(this.unitOfWork.outside, merchantId);
   }
 
   /** The VAT rate (basis points) the merchant configured for a country, if any. */
-  async vatRateFor(merchantId: MerchantId, countryId: string, manager: EntityManager = this.dataSource.manager): Promise<number | null> {
-    return this.configurations.vatRateFor(manager, merchantId, countryId);
+  async vatRateFor(merchantId: MerchantId, countryId: string, tx: Transaction = this.unitOfWork.outside): Promise<number | null> {
+    return this.configurations.vatRateFor(tx, merchantId, countryId);
   }
 
   /** Who hears about the merchant's payment outcomes by email (contract §14), for the service's own flows; null for an unknown merchant. */
   async outcomeNotifications(
     merchantId: MerchantId,
-    manager: EntityManager = this.dataSource.manager,
+    tx: Transaction = this.unitOfWork.outside,
   ): Promise<{ onSuccess: boolean; onError: boolean; emails: readonly string[] } | null> {
-    const configuration = await this.configurations.load(manager, merchantId, false);
+    const configuration = await this.configurations.load(tx, merchantId, false);
     if (!configuration) return null;
     const p = configuration.snapshot();
     return { onSuccess: p.paymentSuccessNotification, onError: p.paymentErrorNotification, emails: p.notificationEmails };
@@ -61,12 +66,12 @@ export class MerchantConfigurationService {
 
   /** The payout schedules of these merchants, for the service's own flows (the scheduled payouts). */
   payoutSchedules(merchantIds: readonly MerchantId[]): Promise<Map<MerchantId, PayoutSchedule>> {
-    return this.configurations.payoutSchedules(this.dataSource.manager, merchantIds);
+    return this.configurations.payoutSchedules(this.unitOfWork.outside, merchantIds);
   }
 
   /** The merchant that takes fast payments under this short name, if any (case-insensitive). */
   async fastPaymentMerchantId(shortName: string): Promise<MerchantId | null> {
-    return this.configurations.fastPaymentMerchantId(this.dataSource.manager, shortName);
+    return this.configurations.fastPaymentMerchantId(this.unitOfWork.outside, shortName);
   }
 
   /**
@@ -77,13 +82,13 @@ export class MerchantConfigurationService {
   async upsert(caller: Caller, merchantId: MerchantId, request: ConfigurationRequest): Promise<MerchantConfigurationView> {
     const countryVats = request.merchantCountryConfigurations && (await this.toCountryVats(request.merchantCountryConfigurations));
     try {
-      return await inTransaction(this.dataSource, async (manager) => {
-        await this.access.loadVisible(caller, merchantId, manager);
-        const configuration = await this.load(manager, merchantId, true);
+      return await this.unitOfWork.run(async (tx) => {
+        await this.access.loadVisible(caller, merchantId, tx);
+        const configuration = await this.load(tx, merchantId, true);
         const { payoutSchedule, ...settings } = request;
         configuration.apply({ ...settings, countryVats, payoutSchedule: payoutSchedule && payoutScheduleFrom(payoutSchedule) });
-        await this.configurations.save(manager, configuration, new Date(), countryVats !== undefined);
-        return this.view(manager, merchantId);
+        await this.configurations.save(tx, configuration, new Date(), countryVats !== undefined);
+        return this.view(tx, merchantId);
       });
     } catch (error) {
       if (error instanceof ShortNameTakenError) {
@@ -113,16 +118,16 @@ export class MerchantConfigurationService {
     return result;
   }
 
-  private async load(manager: EntityManager, merchantId: MerchantId, lock: boolean): Promise<MerchantConfiguration> {
-    const configuration = await this.configurations.load(manager, merchantId, lock);
+  private async load(tx: Transaction, merchantId: MerchantId, lock: boolean): Promise<MerchantConfiguration> {
+    const configuration = await this.configurations.load(tx, merchantId, lock);
     if (!configuration) throw new DomainError('MERCHANT_NOT_FOUND');
     return configuration;
   }
 
-  private async view(manager: EntityManager, merchantId: MerchantId): Promise<MerchantConfigurationView> {
-    const configuration = (await this.load(manager, merchantId, false)).snapshot();
+  private async view(tx: Transaction, merchantId: MerchantId): Promise<MerchantConfigurationView> {
+    const configuration = (await this.load(tx, merchantId, false)).snapshot();
     const countryConfigurations = [];
-    for (const stored of await this.configurations.countryVats(manager, merchantId)) {
+    for (const stored of await this.configurations.countryVats(tx, merchantId)) {
       const country = await this.catalog.findCountryById(stored.countryId);
       if (country)
         countryConfigurations.push({

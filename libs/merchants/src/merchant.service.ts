@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { inTransaction } from '@pcs/database';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { BusinessService, CredentialService, IssuedCredentials } from '@pcs/businesses';
 import { CatalogService, CountryProcessor, PaymentMethod } from '@pcs/catalog';
 import {
@@ -15,9 +13,10 @@ import {
   PageRequest,
   TenantScope,
   tenantScope,
+  Transaction,
+  UnitOfWork,
 } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
 import { Merchant, MerchantChanges, MerchantProps } from './domain/merchant';
 import { MerchantConfiguration } from './domain/merchant-configuration';
 import { MerchantAccess } from './merchant-access';
@@ -44,7 +43,7 @@ export interface CreatedMerchant extends IssuedCredentials {
 @Injectable()
 export class MerchantService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly access: MerchantAccess,
     private readonly catalog: CatalogService,
     private readonly credentials: CredentialService,
@@ -64,7 +63,7 @@ export class MerchantService {
     if (!country) throw new Error(`unknown country ${input.countryIso3}`);
     if (!(await this.businesses.exists(input.businessId))) throw new Error('no business has that id');
     const ofCountry = await this.catalog.countryProcessorsOfCountry(country.iso3);
-    return inTransaction(this.dataSource, async (manager) => {
+    return this.unitOfWork.run(async (tx) => {
       const now = new Date();
       const merchant = Merchant.create({
         merchantId: newId<MerchantId>(),
@@ -74,39 +73,39 @@ export class MerchantService {
         currencies: [...country.currencies],
         now,
       });
-      await this.merchants.insert(manager, merchant);
-      await this.configurations.insert(manager, MerchantConfiguration.createDefault(crypto.randomUUID(), merchant.id), now);
+      await this.merchants.insert(tx, merchant);
+      await this.configurations.insert(tx, MerchantConfiguration.createDefault(crypto.randomUUID(), merchant.id), now);
       if (input.approve) {
         await this.processors.relateWithin(
-          manager,
+          tx,
           input.businessId,
           merchant.id,
           ofCountry.filter((p) => p.active).map((p) => p.countryProcessorId),
         );
-        await this.approveWithin(manager, merchant.id);
+        await this.approveWithin(tx, merchant.id);
       }
-      const issued = await this.credentials.issue({ businessId: input.businessId, merchantId: merchant.id }, manager);
+      const issued = await this.credentials.issue({ businessId: input.businessId, merchantId: merchant.id }, tx);
       return { merchantId: merchant.id, businessId: input.businessId, status: input.approve ? 'ACTIVE' : 'ONBOARDING', ...issued };
     });
   }
 
   /** Operator command: ACTIVE, and every pending processor relationship onboarded. */
   async approve(merchantId: MerchantId): Promise<Readonly<MerchantProps>> {
-    return inTransaction(this.dataSource, (manager) => this.approveWithin(manager, merchantId));
+    return this.unitOfWork.run((tx) => this.approveWithin(tx, merchantId));
   }
 
   async suspend(merchantId: MerchantId): Promise<Readonly<MerchantProps>> {
-    return inTransaction(this.dataSource, async (manager) => {
-      const merchant = await this.loadForOperator(manager, merchantId);
+    return this.unitOfWork.run(async (tx) => {
+      const merchant = await this.loadForOperator(tx, merchantId);
       merchant.suspend(new Date());
-      await this.merchants.save(manager, merchant);
+      await this.merchants.save(tx, merchant);
       return merchant.snapshot();
     });
   }
 
   /** Operation 1: the caller's merchants, newest first, optionally filtered. */
   async list(caller: Caller, page: PageRequest, searchTerm?: string): Promise<Page<MerchantView>> {
-    const found = await this.merchants.list(this.dataSource.manager, tenantScope(caller), page, searchTerm);
+    const found = await this.merchants.list(this.unitOfWork.outside, tenantScope(caller), page, searchTerm);
     return {
       ...found,
       items: await this.withCredentials(
@@ -128,25 +127,25 @@ export class MerchantService {
     return this.access.scopeOf(caller, merchantId);
   }
 
-  async load(caller: Caller, merchantId: MerchantId, manager: EntityManager = this.dataSource.manager): Promise<Merchant> {
-    return this.access.loadVisible(caller, merchantId, manager);
+  async load(caller: Caller, merchantId: MerchantId, tx: Transaction = this.unitOfWork.outside): Promise<Merchant> {
+    return this.access.loadVisible(caller, merchantId, tx);
   }
 
   /**
    * The merchant a request acts on (the rule of MerchantAccess.resolveMerchantId),
    * as an aggregate, read once: a named merchant is loaded with the tenancy check itself.
    */
-  async resolve(caller: Caller, merchantId?: MerchantId, manager: EntityManager = this.dataSource.manager): Promise<Merchant> {
-    return this.load(caller, merchantId ?? (await this.access.resolveMerchantId(caller, undefined, manager)), manager);
+  async resolve(caller: Caller, merchantId?: MerchantId, tx: Transaction = this.unitOfWork.outside): Promise<Merchant> {
+    return this.load(caller, merchantId ?? (await this.access.resolveMerchantId(caller, undefined, tx)), tx);
   }
 
   /** A merchant by id for the service's own flows (gateway events, sweeps), which act for no caller; deleted ones too (records keep their names). */
-  async findById(merchantId: MerchantId, manager: EntityManager = this.dataSource.manager): Promise<Readonly<MerchantProps> | null> {
-    return (await this.merchants.findById(manager, merchantId, { includeDeleted: true }))?.snapshot() ?? null;
+  async findById(merchantId: MerchantId, tx: Transaction = this.unitOfWork.outside): Promise<Readonly<MerchantProps> | null> {
+    return (await this.merchants.findById(tx, merchantId, { includeDeleted: true }))?.snapshot() ?? null;
   }
 
   /** Operation 3; joins the caller's transaction when given one (a settlement account set with it). */
-  async update(caller: Caller, merchantId: MerchantId, changes: MerchantUpdate, within?: EntityManager): Promise<MerchantView> {
+  async update(caller: Caller, merchantId: MerchantId, changes: MerchantUpdate, within?: Transaction): Promise<MerchantView> {
     if (changes.address?.country !== undefined && !(await this.catalog.findCountryById(changes.address.country))) {
       throw new InvalidRequestError(['address.country'], 'address.country is not a known country id');
     }
@@ -155,25 +154,25 @@ export class MerchantService {
     if (bankCurrency && currencies && !currencies.includes(bankCurrency)) {
       throw new InvalidRequestError(['account.settlementBank.currency'], 'the settlement currency must be one of the merchant currencies');
     }
-    const work = async (manager: EntityManager) => {
-      const merchant = await this.access.loadVisible(caller, merchantId, manager, true);
+    const work = async (tx: Transaction) => {
+      const merchant = await this.access.loadVisible(caller, merchantId, tx, true);
       const { countryProcessorsId, ...merchantChanges } = changes;
       merchant.update(merchantChanges, new Date());
-      await this.merchants.save(manager, merchant);
-      if (countryProcessorsId?.length) await this.processors.relateWithin(manager, caller.businessId, merchant.id, countryProcessorsId);
+      await this.merchants.save(tx, merchant);
+      if (countryProcessorsId?.length) await this.processors.relateWithin(tx, caller.businessId, merchant.id, countryProcessorsId);
       return merchant.snapshot();
     };
-    const saved = within ? await work(within) : await inTransaction(this.dataSource, work);
+    const saved = within ? await work(within) : await this.unitOfWork.run(work);
     return (await this.withCredentials(caller, [saved]))[0];
   }
 
   /** Operation 4: soft delete; the merchant's own credentials stop working at once. */
   async delete(caller: Caller, merchantId: MerchantId): Promise<void> {
-    await inTransaction(this.dataSource, async (manager) => {
-      const merchant = await this.access.loadVisible(caller, merchantId, manager, true);
+    await this.unitOfWork.run(async (tx) => {
+      const merchant = await this.access.loadVisible(caller, merchantId, tx, true);
       merchant.delete(new Date());
-      await this.merchants.save(manager, merchant);
-      await this.credentials.revokeAllOfMerchant(merchant.id, manager);
+      await this.merchants.save(tx, merchant);
+      await this.credentials.revokeAllOfMerchant(merchant.id, tx);
     });
     // Other processes hear of it from the change feed; this one stops accepting them now.
     this.credentials.forgetCached();
@@ -192,16 +191,16 @@ export class MerchantService {
     return this.processors.offeredCountryProcessors(id);
   }
 
-  private async approveWithin(manager: EntityManager, merchantId: MerchantId): Promise<Readonly<MerchantProps>> {
-    const merchant = await this.loadForOperator(manager, merchantId);
+  private async approveWithin(tx: Transaction, merchantId: MerchantId): Promise<Readonly<MerchantProps>> {
+    const merchant = await this.loadForOperator(tx, merchantId);
     merchant.approve(new Date());
-    await this.merchants.save(manager, merchant);
-    await this.processors.completeOnboarding(merchantId, manager);
+    await this.merchants.save(tx, merchant);
+    await this.processors.completeOnboarding(merchantId, tx);
     return merchant.snapshot();
   }
 
-  private async loadForOperator(manager: EntityManager, merchantId: MerchantId): Promise<Merchant> {
-    const merchant = await this.merchants.findById(manager, merchantId, { lock: true });
+  private async loadForOperator(tx: Transaction, merchantId: MerchantId): Promise<Merchant> {
+    const merchant = await this.merchants.findById(tx, merchantId, { lock: true });
     if (!merchant) throw new DomainError('MERCHANT_NOT_FOUND');
     return merchant;
   }

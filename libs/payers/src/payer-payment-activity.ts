@@ -1,5 +1,4 @@
-import { EntityManager } from 'typeorm';
-import type { PayerId } from '@pcs/kernel';
+import { PayerId, Transaction } from '@pcs/kernel';
 
 /**
  * What the payers context needs to know of payment intents, asked through
@@ -8,5 +7,5 @@ import type { PayerId } from '@pcs/kernel';
  */
 export abstract class PayerPaymentActivity {
   /** True when the payer has a payment intent in a state where money may still move towards collection. */
-  abstract hasOpenPaymentIntents(payerId: PayerId, manager: EntityManager): Promise<boolean>;
+  abstract hasOpenPaymentIntents(payerId: PayerId, tx: Transaction): Promise<boolean>;
 }

@@ -1,6 +1,5 @@
-import { BusinessId, Page, PageRequest, PayerId, TenantScope } from '@pcs/kernel';
-import type { Requirement } from '@pcs/database';
-import type { EntityManager } from 'typeorm';
+import { BusinessId, Page, PageRequest, PayerId, TenantScope, Transaction } from '@pcs/kernel';
+import { Requirement } from '@pcs/database';
 import { Payer } from './domain/payer';
 
 export type PayerLock = 'none' | 'share' | 'update';
@@ -11,19 +10,19 @@ export abstract class PayerRepository {
    * A live payer within the scope. `share` takes it for key share (paying
    * with it), `update` for update (changing or deleting it).
    */
-  abstract findVisible(manager: EntityManager, scope: TenantScope, payerId: PayerId, lock?: PayerLock): Promise<Payer | null>;
+  abstract findVisible(tx: Transaction, scope: TenantScope, payerId: PayerId, lock?: PayerLock): Promise<Payer | null>;
   /** By id, deleted payers included (payment records keep their names). */
-  abstract findById(manager: EntityManager, payerId: PayerId): Promise<Payer | null>;
+  abstract findById(tx: Transaction, payerId: PayerId): Promise<Payer | null>;
   /** That the payer exists and is not deleted, checked in another write's statement, taking it as a 'share' lock does. */
   abstract liveRequirement(payerId: PayerId): Requirement;
   /** Which of these payers are live and of the caller's business. */
-  abstract liveIds(manager: EntityManager, businessId: BusinessId, payerIds: readonly PayerId[]): Promise<Set<string>>;
+  abstract liveIds(tx: Transaction, businessId: BusinessId, payerIds: readonly PayerId[]): Promise<Set<string>>;
   /** Operation 11: newest first; the search term matches names, email and document ignoring case and accents. */
-  abstract list(manager: EntityManager, scope: TenantScope, searchTerm: string | undefined, page: PageRequest): Promise<Page<Payer>>;
+  abstract list(tx: Transaction, scope: TenantScope, searchTerm: string | undefined, page: PageRequest): Promise<Page<Payer>>;
   /** A new payer; another live payer with its document for the merchant throws DuplicateDocumentError. */
-  abstract insert(manager: EntityManager, payer: Payer): Promise<void>;
+  abstract insert(tx: Transaction, payer: Payer): Promise<void>;
   /** Saves changes; completing a document another live payer holds throws DuplicateDocumentError. */
-  abstract save(manager: EntityManager, payer: Payer): Promise<void>;
+  abstract save(tx: Transaction, payer: Payer): Promise<void>;
 }
 
 /** A live payer of the same merchant already holds this document. */

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService } from '@pcs/catalog';
-import { inTransaction, Requirement } from '@pcs/database';
+import { Requirement } from '@pcs/database';
 import {
   Caller,
   DocumentType,
@@ -13,9 +12,10 @@ import {
   PageRequest,
   PayerId,
   tenantScope,
+  Transaction,
+  UnitOfWork,
 } from '@pcs/kernel';
 import { MerchantAccess } from '@pcs/merchants';
-import { DataSource, EntityManager } from 'typeorm';
 import { checkIdentityDocument } from './domain/identity-document';
 import { Payer, PayerAddress, PayerChanges, PayerDetails, PayerProps } from './domain/payer';
 import { PayerPaymentActivity } from './payer-payment-activity';
@@ -43,7 +43,7 @@ export interface PayerListQuery {
 @Injectable()
 export class PayerService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly access: MerchantAccess,
     private readonly catalog: CatalogService,
     private readonly activity: PayerPaymentActivity,
@@ -52,16 +52,16 @@ export class PayerService {
 
   /** Operation 12. */
   async create(caller: Caller, request: PayerRequest): Promise<Readonly<PayerProps>> {
-    return inTransaction(this.dataSource, async (manager) => (await this.createWithin(manager, caller, request)).snapshot());
+    return this.unitOfWork.run(async (tx) => (await this.createWithin(tx, caller, request)).snapshot());
   }
 
   /** Creates a payer inside the caller's transaction (payerData of a payment intent). */
-  async createWithin(manager: EntityManager, caller: Caller, request: PayerRequest): Promise<Payer> {
-    const merchantId = await this.access.resolveMerchantId(caller, request.merchantId, manager);
-    const merchant = await this.access.loadVisible(caller, merchantId, manager);
+  async createWithin(tx: Transaction, caller: Caller, request: PayerRequest): Promise<Payer> {
+    const merchantId = await this.access.resolveMerchantId(caller, request.merchantId, tx);
+    const merchant = await this.access.loadVisible(caller, merchantId, tx);
     const details = await this.details(request, merchant.snapshot().countryId);
     const payer = Payer.create({ payerId: newId<PayerId>(), businessId: caller.businessId, merchantId }, details, new Date());
-    await this.payers.insert(manager, payer).catch(asConflict);
+    await this.payers.insert(tx, payer).catch(asConflict);
     return payer;
   }
 
@@ -79,15 +79,10 @@ export class PayerService {
   async loadVisible(
     caller: Caller,
     payerId: PayerId,
-    manager: EntityManager = this.dataSource.manager,
+    tx: Transaction = this.unitOfWork.outside,
     lock: boolean | 'update' | 'share' = false,
   ): Promise<Payer> {
-    const payer = await this.payers.findVisible(
-      manager,
-      tenantScope(caller),
-      payerId,
-      lock === 'share' ? 'share' : lock ? 'update' : 'none',
-    );
+    const payer = await this.payers.findVisible(tx, tenantScope(caller), payerId, lock === 'share' ? 'share' : lock ? 'update' : 'none');
     if (!payer) throw new DomainError('PAYER_NOT_FOUND');
     return payer;
   }
@@ -104,22 +99,22 @@ export class PayerService {
   }
 
   /** A payer by id for the service's own flows, which act for no caller (deleted payers included: records keep their names). */
-  async findById(payerId: PayerId, manager: EntityManager = this.dataSource.manager): Promise<Readonly<PayerProps> | null> {
-    return (await this.payers.findById(manager, payerId))?.snapshot() ?? null;
+  async findById(payerId: PayerId, tx: Transaction = this.unitOfWork.outside): Promise<Readonly<PayerProps> | null> {
+    return (await this.payers.findById(tx, payerId))?.snapshot() ?? null;
   }
 
   /** Which of these payers still exist (not deleted) for the caller. */
-  async liveIds(caller: Caller, payerIds: readonly PayerId[], manager: EntityManager = this.dataSource.manager): Promise<Set<string>> {
-    return this.payers.liveIds(manager, caller.businessId, payerIds);
+  async liveIds(caller: Caller, payerIds: readonly PayerId[], tx: Transaction = this.unitOfWork.outside): Promise<Set<string>> {
+    return this.payers.liveIds(tx, caller.businessId, payerIds);
   }
 
   /** Operation 14. */
   async update(caller: Caller, payerId: PayerId, changes: PayerChanges): Promise<Readonly<PayerProps>> {
     if (changes.address) await this.assertKnownCountry(changes.address);
-    return inTransaction(this.dataSource, async (manager) => {
-      const payer = await this.loadVisible(caller, payerId, manager, true);
+    return this.unitOfWork.run(async (tx) => {
+      const payer = await this.loadVisible(caller, payerId, tx, true);
       payer.update({ ...changes, email: changes.email?.trim().toLowerCase() }, new Date());
-      await this.payers.save(manager, payer);
+      await this.payers.save(tx, payer);
       return payer.snapshot();
     });
   }
@@ -128,18 +123,18 @@ export class PayerService {
    * Completes a payer with `payerData` sent along another request: fills what
    * is missing, never overwrites. Runs inside the caller's transaction.
    */
-  async completeWithin(manager: EntityManager, caller: Caller, payerId: PayerId, request: PayerRequest): Promise<Payer> {
-    const payer = await this.loadVisible(caller, payerId, manager, true);
-    const merchant = await this.access.loadVisible(caller, payer.snapshot().merchantId, manager);
+  async completeWithin(tx: Transaction, caller: Caller, payerId: PayerId, request: PayerRequest): Promise<Payer> {
+    const payer = await this.loadVisible(caller, payerId, tx, true);
+    const merchant = await this.access.loadVisible(caller, payer.snapshot().merchantId, tx);
     payer.complete(await this.details(request, merchant.snapshot().countryId), new Date());
-    await this.payers.save(manager, payer).catch(asConflict);
+    await this.payers.save(tx, payer).catch(asConflict);
     return payer;
   }
 
   /** Operation 11: newest first; searchTerm matches names, email and document, ignoring case and accents. */
   async list(caller: Caller, query: PayerListQuery, page: PageRequest): Promise<Page<Readonly<PayerProps>>> {
     const scope = await this.access.scopeOf(caller, query.merchantId);
-    const found = await this.payers.list(this.dataSource.manager, scope, query.searchTerm, page);
+    const found = await this.payers.list(this.unitOfWork.outside, scope, query.searchTerm, page);
     return { ...found, items: found.items.map((p) => p.snapshot()) };
   }
 
@@ -149,9 +144,9 @@ export class PayerService {
    * intent can be created for it meanwhile (intent creation locks it too).
    */
   async delete(caller: Caller, payerId: PayerId): Promise<void> {
-    await inTransaction(this.dataSource, async (manager) => {
-      const payer = await this.loadVisible(caller, payerId, manager, true);
-      if (await this.activity.hasOpenPaymentIntents(payer.id, manager)) {
+    await this.unitOfWork.run(async (tx) => {
+      const payer = await this.loadVisible(caller, payerId, tx, true);
+      if (await this.activity.hasOpenPaymentIntents(payer.id, tx)) {
         const reason = 'the payer has payment intents that are not final';
         throw new DomainError('ERROR_IN_DELETE_PAYER', reason, {
           reason,
@@ -159,7 +154,7 @@ export class PayerService {
         });
       }
       payer.delete(new Date());
-      await this.payers.save(manager, payer);
+      await this.payers.save(tx, payer);
     });
   }
 

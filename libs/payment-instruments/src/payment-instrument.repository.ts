@@ -1,24 +1,19 @@
-import { PayerId, PaymentInstrumentId, TenantScope } from '@pcs/kernel';
-import type { EntityManager } from 'typeorm';
+import { PayerId, PaymentInstrumentId, TenantScope, Transaction } from '@pcs/kernel';
 import { PaymentInstrument } from './domain/payment-instrument';
 
 /** Where payment instruments are kept (port; the TypeORM adapter is in persistence/). The unit of work comes first. */
 export abstract class PaymentInstrumentRepository {
   /** An instrument within the scope; its payer's liveness is the service's to check. */
-  abstract findVisible(
-    manager: EntityManager,
-    scope: TenantScope,
-    paymentInstrumentId: PaymentInstrumentId,
-  ): Promise<PaymentInstrument | null>;
-  abstract findById(manager: EntityManager, paymentInstrumentId: PaymentInstrumentId, lock?: boolean): Promise<PaymentInstrument | null>;
+  abstract findVisible(tx: Transaction, scope: TenantScope, paymentInstrumentId: PaymentInstrumentId): Promise<PaymentInstrument | null>;
+  abstract findById(tx: Transaction, paymentInstrumentId: PaymentInstrumentId, lock?: boolean): Promise<PaymentInstrument | null>;
   /** The payer's newest ACTIVE instrument for a method in a country (of one instrument type, when given). */
   abstract findActive(
-    manager: EntityManager,
+    tx: Transaction,
     criteria: { payerId: PayerId; paymentMethodId: string; countryId: string; paymentInstrumentTypeId: string | null },
   ): Promise<PaymentInstrument | null>;
   /** A payer's instruments, newest first. */
-  abstract ofPayer(manager: EntityManager, payerId: PayerId): Promise<PaymentInstrument[]>;
+  abstract ofPayer(tx: Transaction, payerId: PayerId): Promise<PaymentInstrument[]>;
   /** The newest `limit` instruments within the scope. */
-  abstract newest(manager: EntityManager, scope: TenantScope, limit: number): Promise<PaymentInstrument[]>;
-  abstract save(manager: EntityManager, instrument: PaymentInstrument): Promise<void>;
+  abstract newest(tx: Transaction, scope: TenantScope, limit: number): Promise<PaymentInstrument[]>;
+  abstract save(tx: Transaction, instrument: PaymentInstrument): Promise<void>;
 }

@@ -1,21 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { inTransaction } from '@pcs/database';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService } from '@pcs/catalog';
 import {
   Caller,
   DomainError,
   InvalidRequestError,
-  narrowScope,
   MerchantId,
+  narrowScope,
   newId,
   PayerId,
   PaymentInstrumentId,
   tenantScope,
+  Transaction,
+  UnitOfWork,
 } from '@pcs/kernel';
 import { MerchantCountryProcessorService } from '@pcs/merchants';
 import { PayerRequest, PayerService } from '@pcs/payers';
-import { DataSource, EntityManager } from 'typeorm';
 import { PaymentInstrument } from './domain/payment-instrument';
 import { PaymentInstrumentRepository } from './payment-instrument.repository';
 
@@ -42,7 +41,7 @@ const MAX_LISTED = 100;
 @Injectable()
 export class PaymentInstrumentService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly payers: PayerService,
     private readonly processors: MerchantCountryProcessorService,
     private readonly catalog: CatalogService,
@@ -55,13 +54,13 @@ export class PaymentInstrumentService {
    * method the merchant offers (an ACTIVE, active country processor) there.
    */
   async create(caller: Caller, request: PaymentInstrumentRequest): Promise<PaymentInstrumentView> {
-    return inTransaction(this.dataSource, (manager) => this.createWithin(manager, caller, request));
+    return this.unitOfWork.run((tx) => this.createWithin(tx, caller, request));
   }
 
-  async createWithin(manager: EntityManager, caller: Caller, request: PaymentInstrumentRequest): Promise<PaymentInstrumentView> {
+  async createWithin(tx: Transaction, caller: Caller, request: PaymentInstrumentRequest): Promise<PaymentInstrumentView> {
     const payer = request.payerData
-      ? await this.payers.completeWithin(manager, caller, request.payerId, this.payerDataFor(request))
-      : await this.payers.loadVisible(caller, request.payerId, manager, true);
+      ? await this.payers.completeWithin(tx, caller, request.payerId, this.payerDataFor(request))
+      : await this.payers.loadVisible(caller, request.payerId, tx, true);
     const { merchantId, payerId } = payer.snapshot();
 
     const country = await this.catalog.findCountryByIso3(request.country);
@@ -72,7 +71,7 @@ export class PaymentInstrumentService {
         throw new InvalidRequestError(['countries'], `countries: ${code} is not a supported country`);
     }
 
-    const candidates = (await this.processors.offeredCountryProcessors(merchantId, manager)).filter(
+    const candidates = (await this.processors.offeredCountryProcessors(merchantId, tx)).filter(
       (p) =>
         p.country.iso3 === country.iso3 &&
         p.paymentMethod.name === request.paymentMethodName &&
@@ -89,7 +88,7 @@ export class PaymentInstrumentService {
     const paymentInstrumentTypeId = types.length === 1 ? types[0] : null;
     const paymentMethodId = candidates[0].paymentMethod.paymentMethodId;
 
-    const existing = await this.instruments.findActive(manager, {
+    const existing = await this.instruments.findActive(tx, {
       payerId,
       paymentMethodId,
       countryId: country.countryId,
@@ -109,7 +108,7 @@ export class PaymentInstrumentService {
       metadata: request.metadata ?? null,
       createdAt: new Date(),
     });
-    await this.instruments.save(manager, instrument);
+    await this.instruments.save(tx, instrument);
     return { instrument, paymentMethodName: request.paymentMethodName };
   }
 
@@ -122,11 +121,11 @@ export class PaymentInstrumentService {
   async loadVisible(
     caller: Caller,
     paymentInstrumentId: PaymentInstrumentId,
-    manager: EntityManager = this.dataSource.manager,
+    tx: Transaction = this.unitOfWork.outside,
   ): Promise<PaymentInstrument> {
-    const instrument = await this.instruments.findVisible(manager, tenantScope(caller), paymentInstrumentId);
+    const instrument = await this.instruments.findVisible(tx, tenantScope(caller), paymentInstrumentId);
     const payerId = instrument?.snapshot().payerId;
-    if (!instrument || !payerId || !(await this.payers.liveIds(caller, [payerId], manager)).has(payerId))
+    if (!instrument || !payerId || !(await this.payers.liveIds(caller, [payerId], tx)).has(payerId))
       throw new DomainError('PAYMENT_INSTRUMENT_NOT_FOUND');
     return instrument;
   }
@@ -134,14 +133,14 @@ export class PaymentInstrumentService {
   /** Operations 16 and 25: a payer's instruments, newest first. */
   async listOfPayer(caller: Caller, payerId: PayerId): Promise<PaymentInstrumentView[]> {
     await this.payers.loadVisible(caller, payerId);
-    return this.views(await this.instruments.ofPayer(this.dataSource.manager, payerId));
+    return this.views(await this.instruments.ofPayer(this.unitOfWork.outside, payerId));
   }
 
   /** Operation 26: the caller's instruments (optionally one merchant's), newest first, at most 100. */
   async list(caller: Caller, merchantId?: MerchantId): Promise<PaymentInstrumentView[]> {
     const scope = narrowScope(tenantScope(caller), merchantId);
     if (!scope) return [];
-    const instruments = await this.instruments.newest(this.dataSource.manager, scope, MAX_LISTED);
+    const instruments = await this.instruments.newest(this.unitOfWork.outside, scope, MAX_LISTED);
     const live = await this.payers.liveIds(
       caller,
       instruments.map((i) => i.snapshot().payerId),
@@ -151,7 +150,7 @@ export class PaymentInstrumentService {
 
   /** The gateway's token for an instrument, if it has one. */
   async tokenOf(paymentInstrumentId: PaymentInstrumentId): Promise<string | null> {
-    return (await this.instruments.findById(this.dataSource.manager, paymentInstrumentId))?.snapshot().externalId ?? null;
+    return (await this.instruments.findById(this.unitOfWork.outside, paymentInstrumentId))?.snapshot().externalId ?? null;
   }
 
   /** Keeps what a gateway handed back for the instrument: its token and masked card data. */
@@ -162,16 +161,16 @@ export class PaymentInstrumentService {
    * changed.
    */
   async recordOutcome(
-    manager: EntityManager,
+    tx: Transaction,
     paymentInstrumentId: PaymentInstrumentId,
     outcome: { gatewayData?: { externalId: string; cardBrand?: string; cardLast4?: string }; validated: boolean },
   ): Promise<void> {
-    const instrument = await this.instruments.findById(manager, paymentInstrumentId, true);
+    const instrument = await this.instruments.findById(tx, paymentInstrumentId, true);
     if (!instrument) return;
     const now = new Date();
     const recorded = outcome.gatewayData ? instrument.recordGatewayData(outcome.gatewayData, now) : false;
     const validated = outcome.validated ? instrument.markValidated(now) : false;
-    if (recorded || validated) await this.instruments.save(manager, instrument);
+    if (recorded || validated) await this.instruments.save(tx, instrument);
   }
 
   private payerDataFor(request: PaymentInstrumentRequest): PayerRequest {

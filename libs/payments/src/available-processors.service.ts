@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { CountryProcessor } from '@pcs/catalog';
 import { MerchantCountryProcessorService } from '@pcs/merchants';
-import { DataSource, EntityManager } from 'typeorm';
 import { PaymentIntent } from './domain/payment-intent';
+import { Transaction, UnitOfWork } from '@pcs/kernel';
 
 /**
  * Where a payment intent can be paid (operation 20, and the check behind
@@ -15,13 +14,13 @@ import { PaymentIntent } from './domain/payment-intent';
 @Injectable()
 export class AvailableProcessorsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly processors: MerchantCountryProcessorService,
   ) {}
 
-  async of(intent: PaymentIntent, manager: EntityManager = this.dataSource.manager): Promise<CountryProcessor[]> {
+  async of(intent: PaymentIntent, tx: Transaction = this.unitOfWork.outside): Promise<CountryProcessor[]> {
     const p = intent.snapshot();
-    return (await this.processors.offeredCountryProcessors(p.merchantId, manager)).filter(
+    return (await this.processors.offeredCountryProcessors(p.merchantId, tx)).filter(
       (cp) =>
         cp.country.countryId === p.countryId &&
         cp.currencies.includes(p.currency) &&

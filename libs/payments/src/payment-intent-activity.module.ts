@@ -2,12 +2,11 @@ import { Global, Injectable, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EventsModule } from '@pcs/events';
 import { PayerPaymentActivity } from '@pcs/payers';
-import { EntityManager } from 'typeorm';
 import { PaymentLedgerModule } from './ledger/payment-ledger.module';
 import { PaymentIntentRepository } from './payment-intent.repository';
 import { PaymentIntentOrmEntity } from './persistence/payment-intent.orm-entity';
 import { TypeOrmPaymentIntentRepository } from './persistence/typeorm-payment-intent.repository';
-import type { PayerId } from '@pcs/kernel';
+import { PayerId, Transaction } from '@pcs/kernel';
 
 /** The payers context's port, answered from payment intents. */
 @Injectable()
@@ -16,8 +15,8 @@ export class PaymentIntentActivity extends PayerPaymentActivity {
     super();
   }
 
-  async hasOpenPaymentIntents(payerId: PayerId, manager: EntityManager): Promise<boolean> {
-    return this.intents.hasOpenForPayer(manager, payerId);
+  async hasOpenPaymentIntents(payerId: PayerId, tx: Transaction): Promise<boolean> {
+    return this.intents.hasOpenForPayer(tx, payerId);
   }
 }
 

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { CountryProcessor } from '@pcs/catalog';
-import { Caller, PaymentIntentId, tenantScope } from '@pcs/kernel';
+import { Caller, PaymentIntentId, tenantScope, UnitOfWork } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
-import { DataSource } from 'typeorm';
 import { PaymentIntent } from './domain/payment-intent';
 import { AvailableProcessorsService } from './available-processors.service';
 import { PaymentIntentRepository } from './payment-intent.repository';
@@ -22,7 +20,7 @@ export interface PaymentIntentMethods {
 @Injectable()
 export class PaymentIntentQueriesService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly intents: PaymentIntentRepository,
     private readonly available: AvailableProcessorsService,
     private readonly merchants: MerchantService,
@@ -30,7 +28,7 @@ export class PaymentIntentQueriesService {
 
   /** Operation 19. */
   async get(caller: Caller, paymentIntentId: PaymentIntentId): Promise<PaymentIntent> {
-    return this.intents.getVisible(this.dataSource.manager, tenantScope(caller), paymentIntentId);
+    return this.intents.getVisible(this.unitOfWork.outside, tenantScope(caller), paymentIntentId);
   }
 
   /** Operation 20: where the payer can pay this intent, and what it is for. */

@@ -1,7 +1,6 @@
-import { DomainError, PayerId, PaymentIntentId, TenantScope } from '@pcs/kernel';
-import type { Guard, Requirement } from '@pcs/database';
+import { DomainError, PayerId, PaymentIntentId, TenantScope, Transaction } from '@pcs/kernel';
+import { Guard, Requirement } from '@pcs/database';
 import type { NewEvent } from '@pcs/events';
-import type { EntityManager } from 'typeorm';
 import { PaymentIntent } from './domain/payment-intent';
 import type { Payin } from './domain/payin';
 import type { RefundRecords } from './ledger/payin.repository';
@@ -13,7 +12,7 @@ import type { RefundRecords } from './ledger/payin.repository';
  */
 export abstract class PaymentIntentRepository {
   abstract findVisible(
-    manager: EntityManager,
+    tx: Transaction,
     scope: TenantScope,
     paymentIntentId: PaymentIntentId,
     lock?: boolean,
@@ -22,27 +21,27 @@ export abstract class PaymentIntentRepository {
    * The intent with what a refund of it decides on — its latest approved
    * charge, its refunds not final yet, the record an operation id names —
    * read in one round trip, and the intent's version, for `saveRefunds`.
-   * With `lock`, taken for update in the manager's transaction.
+   * With `lock`, taken for update in the transaction.
    */
   abstract findForRefund(
-    manager: EntityManager,
+    tx: Transaction,
     scope: TenantScope,
     paymentIntentId: PaymentIntentId,
     operationId: string | null,
     lock?: boolean,
   ): Promise<{ intent: PaymentIntent; version: string; records: RefundRecords } | null>;
   /** For the service's own flows (gateway events, sweeps), which act for no caller; with `skipLocked`, null when another holds it. */
-  abstract lockById(manager: EntityManager, paymentIntentId: PaymentIntentId, skipLocked?: boolean): Promise<PaymentIntent | null>;
-  abstract findById(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<PaymentIntent | null>;
+  abstract lockById(tx: Transaction, paymentIntentId: PaymentIntentId, skipLocked?: boolean): Promise<PaymentIntent | null>;
+  abstract findById(tx: Transaction, paymentIntentId: PaymentIntentId): Promise<PaymentIntent | null>;
   /** A new intent: a plain INSERT. */
-  abstract insert(manager: EntityManager, intent: PaymentIntent): Promise<void>;
+  abstract insert(tx: Transaction, intent: PaymentIntent): Promise<void>;
   /**
    * A new intent and its events in one statement, written only if
    * `requirement` (another context's, e.g. that the payer is still there)
    * holds when the statement runs; false (nothing written) otherwise. Needs
    * no transaction of its own.
    */
-  abstract insertRequiring(manager: EntityManager, intent: PaymentIntent, requirement: Requirement): Promise<boolean>;
+  abstract insertRequiring(tx: Transaction, intent: PaymentIntent, requirement: Requirement): Promise<boolean>;
   /**
    * Inserts the intent in one statement with the changes it goes with
    * (`guards`, run first, e.g. a link's use) and their events; false
@@ -50,11 +49,11 @@ export abstract class PaymentIntentRepository {
    * transaction of its own.
    */
   abstract insertWith(
-    manager: EntityManager,
+    tx: Transaction,
     intent: PaymentIntent,
     also: { guards: readonly Guard[]; events: readonly NewEvent[] },
   ): Promise<boolean>;
-  abstract save(manager: EntityManager, intent: PaymentIntent): Promise<void>;
+  abstract save(tx: Transaction, intent: PaymentIntent): Promise<void>;
   /**
    * The aggregate's refund, saved in one statement: the intent (its refunded
    * amount reserved) only if it is still the version read (`findForRefund`),
@@ -62,13 +61,13 @@ export abstract class PaymentIntentRepository {
    * (nothing written) when the intent changed meanwhile. Needs no
    * transaction of its own.
    */
-  abstract saveRefunds(manager: EntityManager, intent: PaymentIntent, version: string, refunds: readonly Payin[]): Promise<boolean>;
+  abstract saveRefunds(tx: Transaction, intent: PaymentIntent, version: string, refunds: readonly Payin[]): Promise<boolean>;
   /** Whether the payer has an intent that is not final (the payers context asks, through its port). */
-  abstract hasOpenForPayer(manager: EntityManager, payerId: PayerId): Promise<boolean>;
+  abstract hasOpenForPayer(tx: Transaction, payerId: PayerId): Promise<boolean>;
 
   /** findVisible, or PAYMENT_INTENT_NOT_FOUND. */
-  async getVisible(manager: EntityManager, scope: TenantScope, paymentIntentId: PaymentIntentId, lock = false): Promise<PaymentIntent> {
-    const intent = await this.findVisible(manager, scope, paymentIntentId, lock);
+  async getVisible(tx: Transaction, scope: TenantScope, paymentIntentId: PaymentIntentId, lock = false): Promise<PaymentIntent> {
+    const intent = await this.findVisible(tx, scope, paymentIntentId, lock);
     if (!intent) throw new DomainError('PAYMENT_INTENT_NOT_FOUND');
     return intent;
   }
@@ -77,5 +76,5 @@ export abstract class PaymentIntentRepository {
 /** The gateway callbacks already applied: a replay is recognised and changes nothing. */
 export abstract class GatewayEventLog {
   /** Records an event inside the caller's transaction; false when it was recorded before (a replay). */
-  abstract record(manager: EntityManager, gateway: string, eventId: string, reference: string): Promise<boolean>;
+  abstract record(tx: Transaction, gateway: string, eventId: string, reference: string): Promise<boolean>;
 }

@@ -1,7 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService } from '@pcs/catalog';
-import { afterCommit, inTransaction } from '@pcs/database';
 import { EventRecorder } from '@pcs/events';
 import { GatewayRegistry } from '@pcs/gateways';
 import {
@@ -9,14 +7,15 @@ import {
   Caller,
   Currency,
   DomainError,
-  scopeCovers,
-  tenantScope,
   LocalDate,
   localDateOf,
   MerchantId,
   Page,
   PageRequest,
+  scopeCovers,
   startOfLocalDay,
+  tenantScope,
+  UnitOfWork,
   wireAmount,
 } from '@pcs/kernel';
 import { MerchantAccess, MerchantService } from '@pcs/merchants';
@@ -24,7 +23,6 @@ import { metrics } from '@pcs/observability';
 import { DisputesService } from '@pcs/disputes';
 import { FindingSide, PayinLedgerService, ProcessorFinding } from '@pcs/payments';
 import * as crypto from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { DisputeRecord, reconcile, Reconciliation, ReportTotals, Side } from './domain/reconciliation';
 import { ProcessorNotices } from './processor-notices';
 import type { ReconciliationRun } from './domain/reconciliation-run';
@@ -59,7 +57,7 @@ export class ReconciliationRunsService {
   private readonly logger = new Logger('Reconciliation');
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly registry: GatewayRegistry,
     private readonly runs: ReconciliationRunRepository,
     private readonly ledger: PayinLedgerService,
@@ -79,7 +77,7 @@ export class ReconciliationRunsService {
     const country = merchant && (await this.catalog.findCountryById(merchant.countryId));
     if (!merchant || !country) throw new Error('no merchant has that id');
     const runId = crypto.randomUUID();
-    await this.runs.start(this.dataSource.manager, {
+    await this.runs.start(this.unitOfWork.outside, {
       runId,
       businessId: merchant.businessId,
       merchantId,
@@ -106,19 +104,19 @@ export class ReconciliationRunsService {
       const reread = await this.readAgain(merchantId, provider, compared);
       if (reread > 0) compared = await compare();
       const { result } = compared;
-      await inTransaction(this.dataSource, async (manager) => {
-        const findings = await this.ledger.unreportedFindings(manager, merchantId, provider);
+      await this.unitOfWork.run(async (tx) => {
+        const findings = await this.ledger.unreportedFindings(tx, merchantId, provider);
         const discrepancies = [...result.discrepancies, ...findings.map(asDiscrepancy)];
-        await this.runs.complete(manager, runId, { ...result, discrepancies }, new Date());
+        await this.runs.complete(tx, runId, { ...result, discrepancies }, new Date());
         await this.ledger.markFindingsReported(
-          manager,
+          tx,
           findings.map((f) => f.findingId),
           runId,
         );
-        await this.runs.supersede(manager, runId, merchantId, provider, from, to);
+        await this.runs.supersede(tx, runId, merchantId, provider, from, to);
         // Findings were announced when found; the rest once, whatever the number of runs of their window.
         const fresh = await this.runs.firstAnnounced(
-          manager,
+          tx,
           merchantId,
           provider,
           result.discrepancies.filter((d) => d.kind !== 'PROCESSOR_OVER_REFUND'),
@@ -126,7 +124,7 @@ export class ReconciliationRunsService {
         );
         if (fresh.length > 0)
           await this.events.recordAll(
-            manager,
+            tx,
             fresh.map((d) => ({
               type: 'reconciliation.discrepancy' as const,
               businessId: merchant.businessId,
@@ -135,18 +133,18 @@ export class ReconciliationRunsService {
               object: { runId, merchantId, provider, ...presentDiscrepancy(d) },
             })),
           );
-        afterCommit(manager, () => {
+        this.unitOfWork.afterCommit(tx, () => {
           metrics.reconciliationRuns.inc({ provider, result: 'completed' });
           for (const d of fresh) metrics.reconciliationDiscrepancies.inc({ provider, kind: d.kind });
         });
       });
       this.logger.log(`${provider} ${merchantId} ${from}..${to}: ${result.matched} matched, ${result.discrepancies.length} discrepancies`);
     } catch (error) {
-      await this.runs.fail(this.dataSource.manager, runId, (error as Error).message, new Date());
+      await this.runs.fail(this.unitOfWork.outside, runId, (error as Error).message, new Date());
       metrics.reconciliationRuns.inc({ provider, result: 'failed' });
       this.logger.warn(`${provider} ${merchantId} ${from}..${to} failed: ${(error as Error).message}`);
     }
-    return (await this.runs.find(this.dataSource.manager, runId))!;
+    return (await this.runs.find(this.unitOfWork.outside, runId))!;
   }
 
   /**
@@ -202,20 +200,20 @@ export class ReconciliationRunsService {
       for (const account of await reports.accounts()) {
         const merchant = await this.merchants.findById(account.merchantId as MerchantId);
         if (!merchant || merchant.deletedAt !== null || merchant.countryId !== country.countryId) continue;
-        const last = await this.runs.lastCompletedDay(this.dataSource.manager, account.merchantId, reports.provider);
+        const last = await this.runs.lastCompletedDay(this.unitOfWork.outside, account.merchantId, reports.provider);
         const from = latest([last ? addDays(last, 1) : localDateOf(account.connectedAt, country.timeZone), addDays(today, -CATCH_UP_DAYS)]);
         if (from <= yesterday) await this.run(account.merchantId as MerchantId, from, yesterday, reports.provider);
       }
   }
 
   async get(caller: Caller, runId: string): Promise<ReconciliationRun> {
-    const run = await this.runs.find(this.dataSource.manager, runId);
+    const run = await this.runs.find(this.unitOfWork.outside, runId);
     if (!run || !scopeCovers(tenantScope(caller), run)) throw new DomainError('RECONCILIATION_RUN_NOT_FOUND');
     return run;
   }
 
   async list(caller: Caller, merchantId: MerchantId | undefined, page: PageRequest): Promise<Page<ReconciliationRun>> {
-    return this.runs.list(this.dataSource.manager, await this.access.scopeOf(caller, merchantId), page);
+    return this.runs.list(this.unitOfWork.outside, await this.access.scopeOf(caller, merchantId), page);
   }
 }
 

@@ -1,10 +1,8 @@
 import { ReadReplica } from '@pcs/database';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Caller, Currency, MerchantId, Page, PageRequest, TenantScope } from '@pcs/kernel';
+import { Caller, Currency, MerchantId, Page, PageRequest, TenantScope, Transaction, UnitOfWork } from '@pcs/kernel';
 import { MerchantAccess } from '@pcs/merchants';
 import * as crypto from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
 import { Balance, BalanceTransaction } from './domain/balance-transaction';
 import { BalanceRepository, BalanceTransactionFilters, PayoutRepository, PricingRepository } from './settlement.repository';
 
@@ -34,7 +32,7 @@ export interface BalanceTransactionQuery extends BalanceTransactionFilters {
 @Injectable()
 export class BalancesService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly access: MerchantAccess,
     private readonly balances: BalanceRepository,
     private readonly payouts: PayoutRepository,
@@ -45,11 +43,8 @@ export class BalancesService {
   /** The merchant's balance in each currency it has (or may have) money in. */
   async balance(caller: Caller, merchantId: MerchantId): Promise<{ merchantId: MerchantId; balances: Balance[] }> {
     const merchant = await this.access.loadVisible(caller, merchantId);
-    const manager = this.dataSource.manager;
-    const [figures, underWay] = await Promise.all([
-      this.balances.figures(manager, merchant.id),
-      this.payouts.underWay(manager, merchant.id),
-    ]);
+    const tx = this.unitOfWork.outside;
+    const [figures, underWay] = await Promise.all([this.balances.figures(tx, merchant.id), this.payouts.underWay(tx, merchant.id)]);
     const currencies = new Set<Currency>([...merchant.snapshot().currencies, ...figures.map((f) => f.currency), ...underWay.keys()]);
     const balances = [...currencies].sort().map((currency) => {
       const figure = figures.find((f) => f.currency === currency);
@@ -72,18 +67,18 @@ export class BalancesService {
    */
   async list(caller: Caller, query: BalanceTransactionQuery, page: PageRequest): Promise<Page<BalanceTransaction>> {
     const scope = await this.scopeOf(caller, query.merchantId);
-    return this.replica.read((manager) => this.balances.list(manager, scope, query, page));
+    return this.replica.read((tx) => this.balances.list(tx, scope, query, page));
   }
 
   /** Every balance transaction matching, in batches (the CSV answer). */
   async batches(caller: Caller, query: BalanceTransactionQuery): Promise<AsyncGenerator<BalanceTransaction[]>> {
     const scope = await this.scopeOf(caller, query.merchantId);
-    return this.replica.stream((manager) => this.balances.batches(manager, scope, query));
+    return this.replica.stream((tx) => this.balances.batches(tx, scope, query));
   }
 
   /** The payouts that swept these payins' and refunds' transactions (the ledger's payoutRequestId), by transactionId. */
   payoutsOfSources(sourceIds: readonly string[]): Promise<Map<string, string>> {
-    return this.replica.read((manager) => this.balances.payoutsOfSources(manager, sourceIds));
+    return this.replica.read((tx) => this.balances.payoutsOfSources(tx, sourceIds));
   }
 
   /**
@@ -100,7 +95,7 @@ export class BalancesService {
   ): Promise<BalanceTransaction> {
     if (!Number.isSafeInteger(amount) || amount === 0) throw new Error('an adjustment moves a non-zero whole number of minor units');
     const id = crypto.randomUUID();
-    const [recorded] = await this.balances.record(this.dataSource.manager, [
+    const [recorded] = await this.balances.record(this.unitOfWork.outside, [
       {
         balanceTransactionId: id,
         businessId,
@@ -126,12 +121,12 @@ export class BalancesService {
    * from it — so a repeated notice books nothing. The dispute is locked by
    * the caller. The difference booked (positive: debited).
    */
-  async debitDispute(manager: EntityManager, dispute: DisputeMoney & { readonly target: number; readonly why: string }): Promise<number> {
+  async debitDispute(tx: Transaction, dispute: DisputeMoney & { readonly target: number; readonly why: string }): Promise<number> {
     if (!Number.isSafeInteger(dispute.target) || dispute.target < 0) throw new Error('a dispute debits a whole, non-negative amount');
-    const debited = -(await this.balances.netOf(manager, dispute.disputeId, ['CHARGEBACK', 'CHARGEBACK_REVERSAL']));
+    const debited = -(await this.balances.netOf(tx, dispute.disputeId, ['CHARGEBACK', 'CHARGEBACK_REVERSAL']));
     const difference = dispute.target - debited;
     if (difference === 0) return 0;
-    await this.balances.move(manager, {
+    await this.balances.move(tx, {
       businessId: dispute.businessId,
       merchantId: dispute.merchantId,
       currency: dispute.currency,
@@ -149,10 +144,10 @@ export class BalancesService {
    * processor and currency; contract §24): a DISPUTE_FEE of −fee, available
    * at once, once per dispute, never given back. Nothing when the fee is 0.
    */
-  async chargeDisputeFee(manager: EntityManager, dispute: DisputeMoney): Promise<boolean> {
-    const fee = await this.prices.disputeFee(manager, dispute.processor, dispute.currency);
+  async chargeDisputeFee(tx: Transaction, dispute: DisputeMoney): Promise<boolean> {
+    const fee = await this.prices.disputeFee(tx, dispute.processor, dispute.currency);
     if (fee <= 0) return false;
-    const written = await this.balances.recordOnce(manager, [
+    const written = await this.balances.recordOnce(tx, [
       {
         balanceTransactionId: crypto.randomUUID(),
         businessId: dispute.businessId,

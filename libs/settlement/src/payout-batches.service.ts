@@ -1,12 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService } from '@pcs/catalog';
-import { inTransaction } from '@pcs/database';
-import { asMerchantId, Currency, localDateOf, localTimeOf, pixKeyKind, wireAmount } from '@pcs/kernel';
+import { asMerchantId, Currency, localDateOf, localTimeOf, pixKeyKind, Transaction, UnitOfWork, wireAmount } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { csvLine } from '@pcs/pages';
 import * as crypto from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
 import { BusinessCalendar } from './domain/business-calendar';
 import { calendarOf } from './domain/country-calendar';
 import type { Payout } from './domain/payout';
@@ -64,7 +61,7 @@ export function bankReferenceOf(payoutId: string): string {
 @Injectable()
 export class PayoutBatchesService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly payouts: PayoutRepository,
     private readonly batches: PayoutBatchRepository,
     private readonly accounts: SettlementAccountRepository,
@@ -74,16 +71,16 @@ export class PayoutBatchesService {
   ) {}
 
   bank(bankId: string): Promise<Bank | null> {
-    return this.accounts.bank(this.dataSource.manager, bankId);
+    return this.accounts.bank(this.unitOfWork.outside, bankId);
   }
 
   /** The bank's batches: one per business with payouts waiting (only `businessId`'s when given), recorded, not yet written. */
   async export(bankId: string, options: { businessId?: string; now?: Date } = {}): Promise<PayoutBatchRecord[]> {
     const now = options.now ?? new Date();
-    return inTransaction(this.dataSource, async (manager) => {
-      const bank = await this.accounts.bank(manager, bankId);
+    return this.unitOfWork.run(async (tx) => {
+      const bank = await this.accounts.bank(tx, bankId);
       if (!bank) throw new BankFileError('no bank has that id (GET /bank)');
-      const waiting = await this.payouts.awaitingExport(manager, bankId, EXPORT_LIMIT, options.businessId);
+      const waiting = await this.payouts.awaitingExport(tx, bankId, EXPORT_LIMIT, options.businessId);
       const byBusiness = new Map<string, Payout[]>();
       for (const payout of waiting) {
         const businessId = payout.snapshot().businessId;
@@ -93,7 +90,7 @@ export class PayoutBatchesService {
       const debtors = new Map<string, DebtorAccount>();
       if (bank.country === 'BRA')
         for (const businessId of byBusiness.keys()) {
-          const debtor = await this.batches.debtor(manager, businessId, 'BRA');
+          const debtor = await this.batches.debtor(tx, businessId, 'BRA');
           if (!debtor)
             throw new BankFileError(
               `business ${businessId} has no debtor account for CNAB 240 remittances: set it with payouts:debtor-account:set`,
@@ -103,10 +100,10 @@ export class PayoutBatchesService {
       const recorded: PayoutBatchRecord[] = [];
       for (const [businessId, payouts] of byBusiness) {
         const batchId = crypto.randomUUID();
-        const sequence = await this.batches.nextSequence(manager, businessId);
+        const sequence = await this.batches.nextSequence(tx, businessId);
         const csv = payoutsCsv(batchId, bank, payouts);
         const debtor = debtors.get(businessId);
-        const cnab240 = debtor ? await this.remittance(manager, debtor, bank, sequence, payouts, now) : null;
+        const cnab240 = debtor ? await this.remittance(tx, debtor, bank, sequence, payouts, now) : null;
         const totals = new Map<Currency, number>();
         for (const payout of payouts) {
           const p = payout.snapshot();
@@ -126,10 +123,10 @@ export class PayoutBatchesService {
           createdAt: now,
           writtenAt: null,
         };
-        await this.batches.insert(manager, batch);
+        await this.batches.insert(tx, batch);
         for (const payout of payouts) {
           if (!payout.markExported(now, batchId)) throw new Error(`payout ${payout.id} cannot join batch ${batchId}`);
-          await this.payouts.save(manager, payout);
+          await this.payouts.save(tx, payout);
         }
         recorded.push(batch);
       }
@@ -139,17 +136,17 @@ export class PayoutBatchesService {
 
   /** A recorded batch, to write its files (again). */
   find(batchId: string): Promise<PayoutBatchRecord | null> {
-    return this.batches.find(this.dataSource.manager, batchId);
+    return this.batches.find(this.unitOfWork.outside, batchId);
   }
 
   /** The batch's files were written (the last time, when written again). */
   async markWritten(batchId: string, at = new Date()): Promise<void> {
-    await this.batches.markWritten(this.dataSource.manager, batchId, at);
+    await this.batches.markWritten(this.unitOfWork.outside, batchId, at);
   }
 
   /** The payouts a batch holds. */
   payoutsOf(batchId: string): Promise<Payout[]> {
-    return this.payouts.ofBatch(this.dataSource.manager, batchId);
+    return this.payouts.ofBatch(this.unitOfWork.outside, batchId);
   }
 
   /**
@@ -165,7 +162,7 @@ export class PayoutBatchesService {
     account: string;
     agreement?: string;
   }): Promise<DebtorAccount> {
-    const bank = await this.accounts.bank(this.dataSource.manager, input.bankId);
+    const bank = await this.accounts.bank(this.unitOfWork.outside, input.bankId);
     if (!bank || bank.country !== 'BRA') throw new BankFileError('--bank must be a Brazilian bank of the list (GET /bank?country=BRA)');
     const document = input.document.replace(/\D/g, '');
     if (document.length !== 14 && document.length !== 11) throw new BankFileError('--document must be the CNPJ (14 digits) or CPF (11)');
@@ -185,19 +182,19 @@ export class PayoutBatchesService {
       ...parsed,
       updatedAt: new Date(),
     };
-    await this.batches.putDebtor(this.dataSource.manager, account);
+    await this.batches.putDebtor(this.unitOfWork.outside, account);
     return account;
   }
 
   private async remittance(
-    manager: EntityManager,
+    tx: Transaction,
     debtor: DebtorAccount,
     bank: Bank,
     sequence: number,
     payouts: readonly Payout[],
     now: Date,
   ): Promise<string> {
-    const debtorBank = await this.accounts.bank(manager, debtor.bankId);
+    const debtorBank = await this.accounts.bank(tx, debtor.bankId);
     const country = await this.catalog.findCountryByIso3('BRA');
     if (!debtorBank || !country) throw new Error('the debtor’s bank or Brazil is missing from the catalog');
     const calendar = calendarOf(country);
@@ -205,7 +202,7 @@ export class PayoutBatchesService {
     const payments: Cnab240Payment[] = [];
     for (const payout of payouts) {
       const p = payout.snapshot();
-      const merchant = await this.merchants.findById(asMerchantId(p.merchantId), manager);
+      const merchant = await this.merchants.findById(asMerchantId(p.merchantId), tx);
       const holder = { name: merchant?.merchantName ?? '', document: p.destination.holderDocument?.replace(/\D/g, '') || null };
       let beneficiary: Cnab240Beneficiary;
       const kind = p.destination.accountType === 'PIX_KEY' ? pixKeyKind(p.destination.accountNumber) : null;

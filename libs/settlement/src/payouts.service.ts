@@ -5,10 +5,8 @@
  * its balance transaction in the same transaction, and reads best as one.
  */
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService } from '@pcs/catalog';
 import { RuntimeSettings } from '@pcs/config';
-import { afterCommit, inTransaction } from '@pcs/database';
 import { metrics } from '@pcs/observability';
 import { EventRecorder } from '@pcs/events';
 import { JobQueue } from '@pcs/jobs';
@@ -17,18 +15,19 @@ import {
   Caller,
   Currency,
   DomainError,
-  scopeCovers,
-  tenantScope,
   MerchantId,
   Money,
   moneyFromWire,
   Page,
   PageRequest,
+  scopeCovers,
+  tenantScope,
+  Transaction,
+  UnitOfWork,
   wireAmount,
 } from '@pcs/kernel';
 import { MerchantService, PayoutSchedule } from '@pcs/merchants';
 import * as crypto from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
 import { BusinessCalendar, CountryCalendar, LocalDate } from './domain/business-calendar';
 import { calendarOf } from './domain/country-calendar';
 import { Payout, PayoutOrigin } from './domain/payout';
@@ -73,7 +72,7 @@ export class PayoutsService {
   private readonly rails: ReadonlyMap<string, PayoutRail>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly merchants: MerchantService,
     private readonly catalog: CatalogService,
     private readonly accounts: SettlementAccountRepository,
@@ -98,18 +97,18 @@ export class PayoutsService {
   async request(caller: Caller, merchantId: MerchantId, currency: Currency, amount?: number, operationId?: string): Promise<Payout> {
     const merchant = (await this.merchants.load(caller, merchantId)).snapshot();
     const payoutId = operationId ?? crypto.randomUUID();
-    return inTransaction(this.dataSource, async (manager) => {
-      await this.payouts.holdBalance(manager, merchant.merchantId, currency);
-      const earlier = await this.payouts.find(manager, payoutId);
+    return this.unitOfWork.run(async (tx) => {
+      await this.payouts.holdBalance(tx, merchant.merchantId, currency);
+      const earlier = await this.payouts.find(tx, payoutId);
       if (earlier) return earlier;
-      const account = await this.accounts.find(manager, merchant.merchantId, currency);
+      const account = await this.accounts.find(tx, merchant.merchantId, currency);
       if (!account) throw new DomainError('SETTLEMENT_ACCOUNT_MISSING', undefined, { currency });
       if (isOnHold(account, new Date()))
         throw new DomainError('SETTLEMENT_ACCOUNT_ON_HOLD', undefined, { currency, holdUntil: account.holdUntil!.toISOString() });
       if (account.returnedPayoutId)
         throw new DomainError('SETTLEMENT_ACCOUNT_RETURNED', undefined, { currency, returnedPayoutId: account.returnedPayoutId });
       const requested = amount === undefined ? null : moneyFromWire('amount', amount, currency).minor;
-      const claim = await this.balances.claim(manager, {
+      const claim = await this.balances.claim(tx, {
         merchantId: merchant.merchantId,
         currency,
         payoutId,
@@ -120,7 +119,7 @@ export class PayoutsService {
         throw new DomainError('PAYOUT_AMOUNT_EXCEEDS_AVAILABLE', undefined, { available: wireAmount(claim.available, currency), currency });
       if (!claim.claimed)
         throw new DomainError('NOTHING_TO_PAY_OUT', undefined, { available: wireAmount(claim.available, currency), currency });
-      return this.make(manager, {
+      return this.make(tx, {
         payoutId,
         account,
         amount: requested ?? claim.available,
@@ -140,26 +139,26 @@ export class PayoutsService {
    */
   async payScheduled(account: SettlementAccount, schedule: PayoutSchedule, day: LocalDate): Promise<ScheduledOutcome> {
     const merchantId = account.merchantId as MerchantId;
-    return inTransaction(this.dataSource, async (manager) => {
-      await this.payouts.holdBalance(manager, merchantId, account.currency);
-      if (await this.payouts.scheduledExists(manager, merchantId, account.currency, day)) return { skipped: 'already paid out today' };
-      const current = await this.accounts.find(manager, merchantId, account.currency);
+    return this.unitOfWork.run(async (tx) => {
+      await this.payouts.holdBalance(tx, merchantId, account.currency);
+      if (await this.payouts.scheduledExists(tx, merchantId, account.currency, day)) return { skipped: 'already paid out today' };
+      const current = await this.accounts.find(tx, merchantId, account.currency);
       if (!current) return { skipped: 'no settlement account' };
       if (isOnHold(current, new Date())) {
-        await this.accounts.notePayoutWaiting(manager, current.settlementAccountId, day);
+        await this.accounts.notePayoutWaiting(tx, current.settlementAccountId, day);
         return { skipped: `the settlement account is on hold until ${current.holdUntil!.toISOString()}` };
       }
       if (current.returnedPayoutId) {
-        await this.accounts.notePayoutWaiting(manager, current.settlementAccountId, day);
+        await this.accounts.notePayoutWaiting(tx, current.settlementAccountId, day);
         return { skipped: `a bank returned payout ${current.returnedPayoutId} from the settlement account` };
       }
-      if (current.payoutWaitingSince) await this.accounts.notePayoutWaiting(manager, current.settlementAccountId, null);
+      if (current.payoutWaitingSince) await this.accounts.notePayoutWaiting(tx, current.settlementAccountId, null);
       const payoutId = crypto.randomUUID();
       const minimum = schedule.minimumAmount[current.currency] ?? 0;
-      const claim = await this.balances.claim(manager, { merchantId, currency: current.currency, payoutId, amount: null, minimum });
+      const claim = await this.balances.claim(tx, { merchantId, currency: current.currency, payoutId, amount: null, minimum });
       if (!claim.claimed) return { skipped: claim.available <= 0 ? 'nothing available' : 'below the minimum' };
       return {
-        made: await this.make(manager, {
+        made: await this.make(tx, {
           payoutId,
           account: current,
           amount: claim.available,
@@ -172,22 +171,22 @@ export class PayoutsService {
   }
 
   async get(caller: Caller, payoutId: string): Promise<Payout> {
-    const payout = await this.payouts.find(this.dataSource.manager, payoutId);
+    const payout = await this.payouts.find(this.unitOfWork.outside, payoutId);
     if (!payout || !(await this.visible(caller, payout))) throw new DomainError('PAYOUT_NOT_FOUND');
     return payout;
   }
 
   async list(caller: Caller, query: PayoutQuery, page: PageRequest): Promise<Page<Payout>> {
-    return this.payouts.list(this.dataSource.manager, await this.balanceReads.scopeOf(caller, query.merchantId), query, page);
+    return this.payouts.list(this.unitOfWork.outside, await this.balanceReads.scopeOf(caller, query.merchantId), query, page);
   }
 
   /** Cancels a payout that has not left (waiting unexported in a bank file): its amount comes back to available, and what it swept is free. */
   async cancel(caller: Caller, payoutId: string): Promise<Payout> {
-    return inTransaction(this.dataSource, async (manager) => {
-      const payout = await this.payouts.find(manager, payoutId, true);
-      if (!payout || !(await this.visible(caller, payout, manager))) throw new DomainError('PAYOUT_NOT_FOUND');
+    return this.unitOfWork.run(async (tx) => {
+      const payout = await this.payouts.find(tx, payoutId, true);
+      if (!payout || !(await this.visible(caller, payout, tx))) throw new DomainError('PAYOUT_NOT_FOUND');
       payout.cancel(new Date());
-      await this.giveBack(manager, payout, 'payout canceled');
+      await this.giveBack(tx, payout, 'payout canceled');
       return payout;
     });
   }
@@ -198,83 +197,82 @@ export class PayoutsService {
    * moves one left PENDING by an earlier version, whose job still runs.
    */
   async dispatch(payoutId: string): Promise<void> {
-    await inTransaction(this.dataSource, async (manager) => {
-      const payout = await this.payouts.find(manager, payoutId, true);
+    await this.unitOfWork.run(async (tx) => {
+      const payout = await this.payouts.find(tx, payoutId, true);
       if (!payout || payout.status !== 'PENDING') return;
-      await this.depart(manager, payout, new Date());
-      await this.save(manager, payout);
+      await this.depart(tx, payout, new Date());
+      await this.save(tx, payout);
     });
   }
 
   /** A rail's own answer (the sandbox's, after its delay). */
   async settle(payoutId: string): Promise<void> {
-    await inTransaction(this.dataSource, async (manager) => {
-      const payout = await this.payouts.find(manager, payoutId, true);
+    await this.unitOfWork.run(async (tx) => {
+      const payout = await this.payouts.find(tx, payoutId, true);
       if (!payout || payout.status !== 'IN_TRANSIT') return;
       const p = payout.snapshot();
       const outcome = this.railOf(p.rail).outcome(p);
       const now = new Date();
       if (outcome.paid) {
         payout.markPaid(now, p.arrivalDate ?? this.today(await this.countryOf(p.merchantId), now), outcome.bankReference);
-        await this.save(manager, payout);
+        await this.save(tx, payout);
       } else {
         payout.fail(now, outcome.reason);
-        await this.giveBack(manager, payout, `payout failed: ${outcome.reason}`);
+        await this.giveBack(tx, payout, `payout failed: ${outcome.reason}`);
       }
     });
   }
 
   /** The operator records the bank's credit (`payout:mark-paid`): the arrival date is today, in the merchant's country. */
   async markPaid(payoutId: string, bankReference: string): Promise<Payout> {
-    return inTransaction(this.dataSource, async (manager) => {
-      const payout = await this.payouts.find(manager, payoutId, true);
+    return this.unitOfWork.run(async (tx) => {
+      const payout = await this.payouts.find(tx, payoutId, true);
       if (!payout) throw new DomainError('PAYOUT_NOT_FOUND');
       const now = new Date();
       if (!payout.markPaid(now, this.today(await this.countryOf(payout.snapshot().merchantId), now), bankReference))
         throw new DomainError('PAYOUT_INVALID_STATE', `only a payout IN_TRANSIT can be marked paid; this one is ${payout.status}`, {
           status: payout.status,
         });
-      await this.save(manager, payout);
+      await this.save(tx, payout);
       return payout;
     });
   }
 
   /** The operator records the bank's refusal (`payout:mark-failed`): its amount comes back to available. */
   async markFailed(payoutId: string, reason: string): Promise<Payout> {
-    return inTransaction(this.dataSource, async (manager) => {
-      const payout = await this.payouts.find(manager, payoutId, true);
+    return this.unitOfWork.run(async (tx) => {
+      const payout = await this.payouts.find(tx, payoutId, true);
       if (!payout) throw new DomainError('PAYOUT_NOT_FOUND');
       if (!payout.fail(new Date(), reason))
         throw new DomainError('PAYOUT_INVALID_STATE', `a payout ${payout.status} cannot be marked failed`, { status: payout.status });
-      await this.giveBack(manager, payout, `payout failed: ${reason}`);
+      await this.giveBack(tx, payout, `payout failed: ${reason}`);
       return payout;
     });
   }
 
   /** The operator records a bank's return of a paid payout (`payout:mark-returned`): RETURNED, its amount back in available. */
   async markReturned(payoutId: string, reason: string): Promise<Payout> {
-    return inTransaction(this.dataSource, async (manager) => {
-      const payout = await this.payouts.find(manager, payoutId, true);
+    return this.unitOfWork.run(async (tx) => {
+      const payout = await this.payouts.find(tx, payoutId, true);
       if (!payout) throw new DomainError('PAYOUT_NOT_FOUND');
       if (!payout.markReturned(new Date(), reason))
         throw new DomainError('PAYOUT_INVALID_STATE', `only a PAID payout can be returned; this one is ${payout.status}`, {
           status: payout.status,
         });
-      await this.giveBack(manager, payout, `payout returned: ${reason}`);
+      await this.giveBack(tx, payout, `payout returned: ${reason}`);
       // The account the bank gave it back from takes no payout until it is changed or an admin confirms it
       // (a closed account would only return the next one too); an account changed since is not that account.
       const { merchantId, currency, destination } = payout.snapshot();
-      await this.accounts.holdAccounts(manager, merchantId);
-      const account = await this.accounts.find(manager, merchantId, currency);
-      if (account && paidTo(account, destination))
-        await this.accounts.noteReturned(manager, account.settlementAccountId, payoutId, new Date());
+      await this.accounts.holdAccounts(tx, merchantId);
+      const account = await this.accounts.find(tx, merchantId, currency);
+      if (account && paidTo(account, destination)) await this.accounts.noteReturned(tx, account.settlementAccountId, payoutId, new Date());
       return payout;
     });
   }
 
   /** The bank a payout goes to. */
   bankOf(bankId: string): Promise<Bank | null> {
-    return this.accounts.bank(this.dataSource.manager, bankId);
+    return this.accounts.bank(this.unitOfWork.outside, bankId);
   }
 
   /**
@@ -283,7 +281,7 @@ export class PayoutsService {
    * (contract §24: nobody sees it PENDING), its events, and the rail's job.
    */
   private async make(
-    manager: EntityManager,
+    tx: Transaction,
     input: {
       payoutId: string;
       account: SettlementAccount;
@@ -315,9 +313,9 @@ export class PayoutsService {
       scheduledFor: input.scheduledFor,
       createdAt: now,
     });
-    await this.depart(manager, payout, now);
-    await this.payouts.insert(manager, payout);
-    await this.balances.record(manager, [
+    await this.depart(tx, payout, now);
+    await this.payouts.insert(tx, payout);
+    await this.balances.record(tx, [
       {
         balanceTransactionId: crypto.randomUUID(),
         businessId: account.businessId,
@@ -332,7 +330,7 @@ export class PayoutsService {
         description: `payout to ${account.bank.name}`,
       },
     ]);
-    await this.recordEvents(manager, payout);
+    await this.recordEvents(tx, payout);
     this.logger.log(
       `payout ${input.payoutId} of ${Money.ofMinor(input.amount, account.currency).toWire()} ${account.currency} made (${input.origin})`,
     );
@@ -340,12 +338,12 @@ export class PayoutsService {
   }
 
   /** Puts a payout on its rail: in transit, with the rail's arrival date, and the job of the rail's own answer when it gives one. */
-  private async depart(manager: EntityManager, payout: Payout, now: Date): Promise<void> {
+  private async depart(tx: Transaction, payout: Payout, now: Date): Promise<void> {
     const p = payout.snapshot();
     const departure = this.railOf(p.rail).depart(p, await this.countryOf(p.merchantId), now, this.calendar);
     payout.markInTransit(now, departure.arrivalDate);
     if (departure.settleAfterSeconds !== null)
-      await this.jobs.send(manager, this.settings.settlement.payoutQueue, { payoutId: p.payoutId, step: 'settle' } satisfies PayoutJob, {
+      await this.jobs.send(tx, this.settings.settlement.payoutQueue, { payoutId: p.payoutId, step: 'settle' } satisfies PayoutJob, {
         startAfter: departure.settleAfterSeconds,
         retryLimit: 20,
         retryDelay: 5,
@@ -359,11 +357,11 @@ export class PayoutsService {
    * own id (the pair nets inside it), and what it swept released for the
    * next payout — under the balance lock, as a payout's claim.
    */
-  private async giveBack(manager: EntityManager, payout: Payout, description: string): Promise<void> {
+  private async giveBack(tx: Transaction, payout: Payout, description: string): Promise<void> {
     const p = payout.snapshot();
-    await this.payouts.holdBalance(manager, p.merchantId, p.currency);
-    await this.save(manager, payout);
-    await this.balances.record(manager, [
+    await this.payouts.holdBalance(tx, p.merchantId, p.currency);
+    await this.save(tx, payout);
+    await this.balances.record(tx, [
       {
         balanceTransactionId: crypto.randomUUID(),
         businessId: p.businessId,
@@ -378,23 +376,23 @@ export class PayoutsService {
         description,
       },
     ]);
-    await this.balances.release(manager, p.payoutId);
+    await this.balances.release(tx, p.payoutId);
   }
 
-  private async save(manager: EntityManager, payout: Payout): Promise<void> {
-    await this.payouts.save(manager, payout);
-    await this.recordEvents(manager, payout);
+  private async save(tx: Transaction, payout: Payout): Promise<void> {
+    await this.payouts.save(tx, payout);
+    await this.recordEvents(tx, payout);
   }
 
-  private async recordEvents(manager: EntityManager, payout: Payout): Promise<void> {
+  private async recordEvents(tx: Transaction, payout: Payout): Promise<void> {
     const types = payout.pullEvents();
     if (types.length === 0) return;
     const p = payout.snapshot();
-    const object = payoutRepresentation(payout, await this.accounts.bank(manager, p.destination.bankId));
+    const object = payoutRepresentation(payout, await this.accounts.bank(tx, p.destination.bankId));
     // Transitions of one transaction (created, then in transit) a millisecond apart: listed in the order they happened.
     const at = Date.now();
     await this.events.recordAll(
-      manager,
+      tx,
       types.map((type, i) => ({
         type,
         businessId: p.businessId,
@@ -404,14 +402,14 @@ export class PayoutsService {
         at: new Date(at + i),
       })),
     );
-    afterCommit(manager, () => types.forEach((type) => metrics.payouts.inc({ status: type.slice('payout.'.length) })));
+    this.unitOfWork.afterCommit(tx, () => types.forEach((type) => metrics.payouts.inc({ status: type.slice('payout.'.length) })));
   }
 
-  private async visible(caller: Caller, payout: Payout, manager: EntityManager = this.dataSource.manager): Promise<boolean> {
+  private async visible(caller: Caller, payout: Payout, tx: Transaction = this.unitOfWork.outside): Promise<boolean> {
     const p = payout.snapshot();
     if (!scopeCovers(tenantScope(caller), p)) return false;
     // A deleted merchant's payouts leave the API with it (its records stay).
-    const merchant = await this.merchants.findById(p.merchantId, manager);
+    const merchant = await this.merchants.findById(p.merchantId, tx);
     return merchant !== null && merchant.deletedAt === null;
   }
 

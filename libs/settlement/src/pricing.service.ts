@@ -1,10 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService, CountryProcessor, FixedFees } from '@pcs/catalog';
-import { inTransaction } from '@pcs/database';
-import { Currency, DomainError, LiquidationSource, MerchantId, Money, MoneyError, scaledIntegerToDecimal } from '@pcs/kernel';
+import {
+  Currency,
+  DomainError,
+  LiquidationSource,
+  MerchantId,
+  Money,
+  MoneyError,
+  scaledIntegerToDecimal,
+  Transaction,
+  UnitOfWork,
+} from '@pcs/kernel';
 import { MerchantCountryProcessorService } from '@pcs/merchants';
-import { DataSource, EntityManager } from 'typeorm';
 import { BusinessCalendar } from './domain/business-calendar';
 import { calendarOf } from './domain/country-calendar';
 import { feesOf, MAX_SETTLEMENT_DELAY_DAYS, MerchantPrice, percentageToBasisPoints } from './domain/price';
@@ -40,7 +47,7 @@ export class PricingError extends Error {}
 @Injectable()
 export class PricingService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly catalog: CatalogService,
     private readonly prices: PricingRepository,
     private readonly calendar: BusinessCalendar,
@@ -48,12 +55,8 @@ export class PricingService {
   ) {}
 
   /** The merchant's price for a country processor: its own, or the catalog's. */
-  async priceOf(
-    merchantId: MerchantId,
-    processor: CountryProcessor,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<MerchantPrice> {
-    const own = (await this.prices.pricesOf(manager, merchantId)).get(processor.countryProcessorId);
+  async priceOf(merchantId: MerchantId, processor: CountryProcessor, tx: Transaction = this.unitOfWork.outside): Promise<MerchantPrice> {
+    const own = (await this.prices.pricesOf(tx, merchantId)).get(processor.countryProcessorId);
     return own
       ? { ...own, custom: true }
       : { ...processor.defaultPrice, settlementDelayDays: processor.settlementDelayDays, custom: false };
@@ -78,13 +81,13 @@ export class PricingService {
    */
   async approvalTerms(
     input: { merchantId: MerchantId; countryProcessorId: string | null; received: Money; approvedAt: Date; releasedOn?: Date },
-    manager: EntityManager = this.dataSource.manager,
+    tx: Transaction = this.unitOfWork.outside,
   ): Promise<ApprovalTerms> {
     const [processor] = input.countryProcessorId ? await this.catalog.findCountryProcessors([input.countryProcessorId]) : [];
     const released = input.releasedOn && { availableOn: input.releasedOn, liquidationSource: 'PROCESSOR' as const };
     if (!processor)
       return { feeAmount: 0, feeTaxAmount: 0, ...(released ?? { availableOn: input.approvedAt, liquidationSource: 'CALENDAR' }) };
-    const price = await this.priceOf(input.merchantId, processor, manager);
+    const price = await this.priceOf(input.merchantId, processor, tx);
     const fees = feesOf(input.received, price, processor.country.feeTaxBp);
     return {
       feeAmount: fees.fee.minor,
@@ -102,8 +105,8 @@ export class PricingService {
    * least the smallest amount whose fee and tax on the fee leave the
    * merchant something (with the merchant's own price).
    */
-  async minimumOf(merchantId: MerchantId, processor: CountryProcessor, currency: Currency, manager?: EntityManager): Promise<number> {
-    const price = await this.priceOf(merchantId, processor, manager);
+  async minimumOf(merchantId: MerchantId, processor: CountryProcessor, currency: Currency, tx?: Transaction): Promise<number> {
+    const price = await this.priceOf(merchantId, processor, tx);
     const nets = (amount: number) => feesOf(Money.ofMinor(amount, currency), price, processor.country.feeTaxBp).net.minor > 0;
     // The net grows with the amount (a fee is at most 20 % plus a fixed part): the first amount that nets something, by halves.
     let low = 1;
@@ -118,8 +121,8 @@ export class PricingService {
   }
 
   /** Refuses a collection below the processor's minimum (400 Payins:AMOUNT_BELOW_MINIMUM, with the minimum). */
-  async assertAboveMinimum(merchantId: MerchantId, processor: CountryProcessor, total: Money, manager?: EntityManager): Promise<void> {
-    const minimum = await this.minimumOf(merchantId, processor, total.currency, manager);
+  async assertAboveMinimum(merchantId: MerchantId, processor: CountryProcessor, total: Money, tx?: Transaction): Promise<void> {
+    const minimum = await this.minimumOf(merchantId, processor, total.currency, tx);
     if (total.minor < minimum)
       throw new DomainError('AMOUNT_BELOW_MINIMUM', undefined, {
         minimumAmount: Money.ofMinor(minimum, total.currency).toWire(),
@@ -139,7 +142,7 @@ export class PricingService {
       if (error instanceof MoneyError) throw new PricingError(`--amount: ${error.message}`);
       throw error;
     }
-    await this.prices.putDisputeFee(this.dataSource.manager, processor, currency, minor, new Date());
+    await this.prices.putDisputeFee(this.unitOfWork.outside, processor, currency, minor, new Date());
     return minor;
   }
 
@@ -177,15 +180,15 @@ export class PricingService {
       }
       fixed = { [change.fixed.currency]: minor };
     }
-    return inTransaction(this.dataSource, async (manager) => {
-      const current = await this.priceOf(merchantId, processor, manager);
+    return this.unitOfWork.run(async (tx) => {
+      const current = await this.priceOf(merchantId, processor, tx);
       const price: MerchantPrice = {
         percentageBp,
         fixed: fixed ? { ...current.fixed, ...fixed } : current.fixed,
         settlementDelayDays: delay ?? current.settlementDelayDays,
         custom: true,
       };
-      await this.prices.put(manager, merchantId, processor.countryProcessorId, price, new Date());
+      await this.prices.put(tx, merchantId, processor.countryProcessorId, price, new Date());
       return { merchantCountryProcessorId, countryProcessorId: processor.countryProcessorId, price };
     });
   }

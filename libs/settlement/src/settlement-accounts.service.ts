@@ -1,12 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService } from '@pcs/catalog';
 import { RuntimeSettings } from '@pcs/config';
-import { inTransaction } from '@pcs/database';
 import { EventRecorder } from '@pcs/events';
-import { Caller, Currency, DomainError, MerchantId, pixKeyKind } from '@pcs/kernel';
+import { Caller, Currency, DomainError, MerchantId, pixKeyKind, Transaction, UnitOfWork } from '@pcs/kernel';
 import { Merchant, MerchantService, MerchantUpdate, MerchantView } from '@pcs/merchants';
-import { DataSource, EntityManager } from 'typeorm';
 import { AccountDetails, AccountType, Bank, checkAccount, sameAccount, SettlementAccount } from './domain/settlement-account';
 import { SettlementAccountRepository } from './settlement.repository';
 
@@ -23,7 +20,7 @@ function invalid(reason: string, reasonEs: string): DomainError {
 @Injectable()
 export class SettlementAccountsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly accounts: SettlementAccountRepository,
     private readonly merchants: MerchantService,
     private readonly catalog: CatalogService,
@@ -33,7 +30,7 @@ export class SettlementAccountsService {
 
   /** The banks of a country (all when none is given), by code. */
   banks(country?: string): Promise<Bank[]> {
-    return this.accounts.banks(this.dataSource.manager, country);
+    return this.accounts.banks(this.unitOfWork.outside, country);
   }
 
   /** Sets the merchant's account in a currency (replacing the one it had). */
@@ -42,9 +39,9 @@ export class SettlementAccountsService {
     merchantId: MerchantId,
     currency: Currency,
     details: AccountDetails & { bankId: string },
-    within?: EntityManager,
+    within?: Transaction,
   ): Promise<SettlementAccount> {
-    if (!within) return inTransaction(this.dataSource, (manager) => this.put(caller, merchantId, currency, details, manager));
+    if (!within) return this.unitOfWork.run((tx) => this.put(caller, merchantId, currency, details, tx));
     const merchant = await this.merchants.load(caller, merchantId, within);
     return this.putFor(merchant, currency, details, within);
   }
@@ -52,22 +49,22 @@ export class SettlementAccountsService {
   /** The merchant's accounts, by currency. */
   async list(caller: Caller, merchantId: MerchantId): Promise<SettlementAccount[]> {
     const merchant = await this.merchants.load(caller, merchantId);
-    return this.accounts.ofMerchants(this.dataSource.manager, [merchant.id]);
+    return this.accounts.ofMerchants(this.unitOfWork.outside, [merchant.id]);
   }
 
   /** The accounts of these merchants (already visible to the caller), for their representation. */
   async accountsOf(merchantIds: readonly MerchantId[]): Promise<SettlementAccount[]> {
-    return this.accounts.ofMerchants(this.dataSource.manager, merchantIds);
+    return this.accounts.ofMerchants(this.unitOfWork.outside, merchantIds);
   }
 
   /** The merchant's account in a currency, for the service's own flows (payouts). */
-  find(merchantId: MerchantId, currency: Currency, manager: EntityManager = this.dataSource.manager): Promise<SettlementAccount | null> {
-    return this.accounts.find(manager, merchantId, currency);
+  find(merchantId: MerchantId, currency: Currency, tx: Transaction = this.unitOfWork.outside): Promise<SettlementAccount | null> {
+    return this.accounts.find(tx, merchantId, currency);
   }
 
   /** The accounts held at a country's banks (its merchants'), for the scheduled payouts. */
   ofCountry(country: string): Promise<SettlementAccount[]> {
-    return this.accounts.ofCountry(this.dataSource.manager, country);
+    return this.accounts.ofCountry(this.unitOfWork.outside, country);
   }
 
   /**
@@ -80,12 +77,12 @@ export class SettlementAccountsService {
     const bank = changes.account?.settlementBank;
     if (!bank?.bankId || !bank.accountNumber || !bank.currency) return this.merchants.update(caller, merchantId, changes);
     const { bankId, accountNumber, currency } = bank;
-    return inTransaction(this.dataSource, async (manager) => {
-      const merchant = await this.merchants.load(caller, merchantId, manager);
+    return this.unitOfWork.run(async (tx) => {
+      const merchant = await this.merchants.load(caller, merchantId, tx);
       const accountType: AccountType =
         (await this.countryOf(merchant)) === 'BRA' && pixKeyKind(accountNumber.trim()) ? 'PIX_KEY' : 'CHECKING';
-      await this.putFor(merchant, currency, { bankId, accountNumber, accountType }, manager);
-      return this.merchants.update(caller, merchantId, changes, manager);
+      await this.putFor(merchant, currency, { bankId, accountNumber, accountType }, tx);
+      return this.merchants.update(caller, merchantId, changes, tx);
     });
   }
 
@@ -93,7 +90,7 @@ export class SettlementAccountsService {
     merchant: Merchant,
     currency: Currency,
     details: AccountDetails & { bankId: string },
-    manager: EntityManager,
+    tx: Transaction,
   ): Promise<SettlementAccount> {
     const country = await this.catalog.findCountryById(merchant.snapshot().countryId);
     if (!country) throw new Error(`merchant ${merchant.id} has no country`);
@@ -102,7 +99,7 @@ export class SettlementAccountsService {
         `${country.iso3} pays out in ${country.currencies.join(' or ')}, not ${currency}`,
         `${country.iso3} liquida en ${country.currencies.join(' o ')}, no en ${currency}`,
       );
-    const bank = await this.accounts.bank(manager, details.bankId);
+    const bank = await this.accounts.bank(tx, details.bankId);
     if (!bank) throw invalid('bankId is not a bank of the list (GET /bank)', 'bankId no es un banco de la lista (GET /bank)');
     const check = checkAccount(bank, country.iso3, details);
     if (!check.ok) throw invalid(check.reason, check.reasonEs);
@@ -114,16 +111,16 @@ export class SettlementAccountsService {
       holderDocument: check.holderDocument,
     };
     // One change of a merchant's accounts at a time: which one is its first is decided on what is there.
-    await this.accounts.holdAccounts(manager, merchantId);
-    const existing = await this.accounts.ofMerchants(manager, [merchantId]);
+    await this.accounts.holdAccounts(tx, merchantId);
+    const existing = await this.accounts.ofMerchants(tx, [merchantId]);
     const current = existing.find((a) => a.currency === currency);
     if (current && sameAccount(current, next)) return current;
     const now = new Date();
     // The first account a merchant ever sets is not held; any later one waits (contract §24).
     const hours = this.settings.settlement.accountHoldHours;
     const holdUntil = existing.length === 0 || hours === 0 ? null : new Date(now.getTime() + hours * 3_600_000);
-    const account = await this.accounts.put(manager, { businessId, merchantId, currency, ...next, holdUntil }, now);
-    await this.events.record(manager, {
+    const account = await this.accounts.put(tx, { businessId, merchantId, currency, ...next, holdUntil }, now);
+    await this.events.record(tx, {
       type: 'settlement_account.updated',
       businessId,
       merchantId,
@@ -147,19 +144,19 @@ export class SettlementAccountsService {
     verify: (merchant: { businessId: string; merchantId: string }) => Promise<string | null>,
   ): Promise<SettlementAccount> {
     const merchant = (await this.merchants.load(caller, merchantId)).snapshot();
-    const seen = await this.accounts.find(this.dataSource.manager, merchant.merchantId, currency);
+    const seen = await this.accounts.find(this.unitOfWork.outside, merchant.merchantId, currency);
     if (!seen) throw new DomainError('SETTLEMENT_ACCOUNT_MISSING', undefined, { currency });
     const confirmedBy = await verify({ businessId: merchant.businessId, merchantId: merchant.merchantId });
     if (!confirmedBy) throw new DomainError('SETTLEMENT_ACCOUNT_CONFIRMATION_REFUSED');
-    return inTransaction(this.dataSource, async (manager) => {
-      await this.accounts.holdAccounts(manager, merchant.merchantId);
-      const now = await this.accounts.find(manager, merchant.merchantId, currency);
+    return this.unitOfWork.run(async (tx) => {
+      await this.accounts.holdAccounts(tx, merchant.merchantId);
+      const now = await this.accounts.find(tx, merchant.merchantId, currency);
       if (!now || now.updatedAt.getTime() !== seen.updatedAt.getTime())
         throw new DomainError('SETTLEMENT_ACCOUNT_ON_HOLD', undefined, {
           currency,
           holdUntil: now?.holdUntil?.toISOString() ?? new Date().toISOString(),
         });
-      return (await this.accounts.confirm(manager, merchant.merchantId, currency, confirmedBy, new Date()))!;
+      return (await this.accounts.confirm(tx, merchant.merchantId, currency, confirmedBy, new Date()))!;
     });
   }
 

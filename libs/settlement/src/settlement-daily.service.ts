@@ -1,12 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService } from '@pcs/catalog';
-import { inTransaction } from '@pcs/database';
 import { EventRecorder } from '@pcs/events';
 import { DailyRuns } from '@pcs/jobs';
-import { MerchantId, wireAmount } from '@pcs/kernel';
+import { MerchantId, UnitOfWork, wireAmount } from '@pcs/kernel';
 import { MerchantConfigurationService, MerchantService } from '@pcs/merchants';
-import { DataSource } from 'typeorm';
 import { BusinessCalendar, LocalDate } from './domain/business-calendar';
 import { calendarOf } from './domain/country-calendar';
 import { isPayoutDue } from './domain/payout-due';
@@ -47,7 +44,7 @@ export class SettlementDailyService {
   private readonly logger = new Logger('SettlementDaily');
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly catalog: CatalogService,
     private readonly merchants: MerchantService,
     private readonly configurations: MerchantConfigurationService,
@@ -96,13 +93,13 @@ export class SettlementDailyService {
     // 2. balance.available: what became available since the previous run (or the last 24 hours).
     const after = (await this.dailyRuns.previousClaim(SETTLEMENT_DAILY_RUN, country.iso3, day)) ?? new Date(now.getTime() - 86_400_000);
     let availableEvents = 0;
-    for (const entry of await this.balances.becameAvailable(this.dataSource.manager, after, now)) {
+    for (const entry of await this.balances.becameAvailable(this.unitOfWork.outside, after, now)) {
       if (only && !only.has(entry.merchantId)) continue;
       const merchant = await this.merchants.findById(entry.merchantId);
       if (!merchant || merchant.countryId !== country.countryId) continue;
-      const recorded = await inTransaction(this.dataSource, async (manager) => {
-        if (!(await this.dailyRuns.claimOnce(manager, 'balance.available', `${entry.merchantId}:${entry.currency}`, day))) return false;
-        await this.events.record(manager, {
+      const recorded = await this.unitOfWork.run(async (tx) => {
+        if (!(await this.dailyRuns.claimOnce(tx, 'balance.available', `${entry.merchantId}:${entry.currency}`, day))) return false;
+        await this.events.record(tx, {
           type: 'balance.available',
           businessId: merchant.businessId,
           merchantId: entry.merchantId,
@@ -115,7 +112,7 @@ export class SettlementDailyService {
     }
 
     // 3. Fewer figures to sum: those long available fold into each balance's always-available one.
-    await this.balances.compact(this.dataSource.manager, new Date(now.getTime() - COMPACT_AFTER_MS));
+    await this.balances.compact(this.unitOfWork.outside, new Date(now.getTime() - COMPACT_AFTER_MS));
 
     this.logger.log(`${country.iso3} ${day}: ${made.length} payout(s), ${skipped} skipped, ${availableEvents} balance.available event(s)`);
     if (failures.length > 0) throw new Error(`scheduled payouts failed (the run is retried): ${failures.join('; ')}`);

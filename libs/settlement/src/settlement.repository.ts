@@ -1,6 +1,5 @@
 import type { ProcessorPrice } from '@pcs/catalog';
-import { Currency, MerchantId, Page, PageRequest, TenantScope } from '@pcs/kernel';
-import type { EntityManager } from 'typeorm';
+import { Currency, MerchantId, Page, PageRequest, TenantScope, Transaction } from '@pcs/kernel';
 import type { BalanceTransaction, BalanceTransactionType } from './domain/balance-transaction';
 import type { Payout, PayoutStatus } from './domain/payout';
 import type { AccountType, Bank, SettlementAccount } from './domain/settlement-account';
@@ -13,11 +12,11 @@ export interface StoredPrice extends ProcessorPrice {
 /** Where merchants' own prices are kept (port). */
 export abstract class PricingRepository {
   /** The merchant's own prices, by country processor id. */
-  abstract pricesOf(manager: EntityManager, merchantId: MerchantId): Promise<Map<string, StoredPrice>>;
-  abstract put(manager: EntityManager, merchantId: MerchantId, countryProcessorId: string, price: StoredPrice, now: Date): Promise<void>;
+  abstract pricesOf(tx: Transaction, merchantId: MerchantId): Promise<Map<string, StoredPrice>>;
+  abstract put(tx: Transaction, merchantId: MerchantId, countryProcessorId: string, price: StoredPrice, now: Date): Promise<void>;
   /** What a dispute costs at a processor in a currency (the catalog's disputeFee, minor units; none: 0). */
-  abstract disputeFee(manager: EntityManager, processor: string, currency: Currency): Promise<number>;
-  abstract putDisputeFee(manager: EntityManager, processor: string, currency: Currency, amount: number, now: Date): Promise<void>;
+  abstract disputeFee(tx: Transaction, processor: string, currency: Currency): Promise<number>;
+  abstract putDisputeFee(tx: Transaction, processor: string, currency: Currency, amount: number, now: Date): Promise<void>;
 }
 
 export interface NewSettlementAccount {
@@ -34,31 +33,31 @@ export interface NewSettlementAccount {
 
 /** The bank catalog and merchants' settlement accounts (port). */
 export abstract class SettlementAccountRepository {
-  abstract banks(manager: EntityManager, country?: string): Promise<Bank[]>;
-  abstract bank(manager: EntityManager, bankId: string): Promise<Bank | null>;
+  abstract banks(tx: Transaction, country?: string): Promise<Bank[]>;
+  abstract bank(tx: Transaction, bankId: string): Promise<Bank | null>;
   /** Sets the merchant's account in the currency (its id kept when it replaces one; a confirmation of the old one is forgotten, a payout waiting is not). */
-  abstract put(manager: EntityManager, account: NewSettlementAccount, now: Date): Promise<SettlementAccount>;
+  abstract put(tx: Transaction, account: NewSettlementAccount, now: Date): Promise<SettlementAccount>;
   /** Serialises the changes of a merchant's accounts until the transaction ends (which one is its first). */
-  abstract holdAccounts(manager: EntityManager, merchantId: MerchantId): Promise<void>;
+  abstract holdAccounts(tx: Transaction, merchantId: MerchantId): Promise<void>;
   /**
    * Ends an account's hold, or the stop a bank's return put on it: confirmed by a
    * dashboard admin (contract §24). The account, or null when there is none.
    */
   abstract confirm(
-    manager: EntityManager,
+    tx: Transaction,
     merchantId: MerchantId,
     currency: Currency,
     confirmedBy: string,
     now: Date,
   ): Promise<SettlementAccount | null>;
   /** Stops payouts to an account a bank gave `payoutId` back from, until it is changed or confirmed. */
-  abstract noteReturned(manager: EntityManager, settlementAccountId: string, payoutId: string, now: Date): Promise<void>;
+  abstract noteReturned(tx: Transaction, settlementAccountId: string, payoutId: string, now: Date): Promise<void>;
   /** Notes (or forgets, with null) the first scheduled payout an account's hold made wait. */
-  abstract notePayoutWaiting(manager: EntityManager, settlementAccountId: string, since: string | null): Promise<void>;
-  abstract ofMerchants(manager: EntityManager, merchantIds: readonly MerchantId[]): Promise<SettlementAccount[]>;
-  abstract find(manager: EntityManager, merchantId: MerchantId, currency: Currency): Promise<SettlementAccount | null>;
+  abstract notePayoutWaiting(tx: Transaction, settlementAccountId: string, since: string | null): Promise<void>;
+  abstract ofMerchants(tx: Transaction, merchantIds: readonly MerchantId[]): Promise<SettlementAccount[]>;
+  abstract find(tx: Transaction, merchantId: MerchantId, currency: Currency): Promise<SettlementAccount | null>;
   /** The accounts at the banks of a country (a country's merchants hold their accounts there). */
-  abstract ofCountry(manager: EntityManager, country: string): Promise<SettlementAccount[]>;
+  abstract ofCountry(tx: Transaction, country: string): Promise<SettlementAccount[]>;
 }
 
 export interface NewBalanceTransaction {
@@ -119,7 +118,7 @@ export interface BalanceFigures {
 /** Balance transactions and their maintained figures (port). */
 export abstract class BalanceRepository {
   /** Pending and available per currency, as of the database's now, from the figures. */
-  abstract figures(manager: EntityManager, merchantId: MerchantId): Promise<BalanceFigures[]>;
+  abstract figures(tx: Transaction, merchantId: MerchantId): Promise<BalanceFigures[]>;
   /**
    * A payout's claim on the available balance, in one statement under the
    * caller's balance lock (contract §24): the available figure, and — when
@@ -130,41 +129,41 @@ export abstract class BalanceRepository {
    * and swept, or neither.
    */
   abstract claim(
-    manager: EntityManager,
+    tx: Transaction,
     payout: { merchantId: MerchantId; currency: Currency; payoutId: string; amount: number | null; minimum: number },
   ): Promise<BalanceClaim>;
   /** A failed, canceled or returned payout's transactions, free again for the next payout (not its own PAYOUT and PAYOUT_FAILURE); how many. */
-  abstract release(manager: EntityManager, payoutId: string): Promise<number>;
-  abstract record(manager: EntityManager, transactions: readonly NewBalanceTransaction[]): Promise<BalanceTransaction[]>;
+  abstract release(tx: Transaction, payoutId: string): Promise<number>;
+  abstract record(tx: Transaction, transactions: readonly NewBalanceTransaction[]): Promise<BalanceTransaction[]>;
   /**
    * A movement of a payment's money (contract §24), signed: a debit takes
    * the payment's pending net first (booked at its availableOn), the rest at
    * once; a credit gives back first what this source drew from it. One or two
    * rows of the source and type; how many.
    */
-  abstract move(manager: EntityManager, movement: PaymentMovement): Promise<number>;
+  abstract move(tx: Transaction, movement: PaymentMovement): Promise<number>;
   /** The net of a source's transactions of these types (minor units, signed). */
-  abstract netOf(manager: EntityManager, sourceId: string, types: readonly BalanceTransactionType[]): Promise<number>;
+  abstract netOf(tx: Transaction, sourceId: string, types: readonly BalanceTransactionType[]): Promise<number>;
   /** Like record, but a transaction whose source already moved money of its type is left out (nothing written twice); what was written. */
-  abstract recordOnce(manager: EntityManager, transactions: readonly NewBalanceTransaction[]): Promise<BalanceTransaction[]>;
+  abstract recordOnce(tx: Transaction, transactions: readonly NewBalanceTransaction[]): Promise<BalanceTransaction[]>;
   abstract list(
-    manager: EntityManager,
+    tx: Transaction,
     scope: TenantScope,
     filters: BalanceTransactionFilters,
     page: PageRequest,
   ): Promise<Page<BalanceTransaction>>;
   /** Every transaction matching, newest first, in batches (the CSV answer). */
-  abstract batches(manager: EntityManager, scope: TenantScope, filters: BalanceTransactionFilters): AsyncGenerator<BalanceTransaction[]>;
+  abstract batches(tx: Transaction, scope: TenantScope, filters: BalanceTransactionFilters): AsyncGenerator<BalanceTransaction[]>;
   /** The payout that swept each of these sources' transactions of a type (PAYIN rows' payoutRequestId). */
-  abstract payoutsOfSources(manager: EntityManager, sourceIds: readonly string[]): Promise<Map<string, string>>;
+  abstract payoutsOfSources(tx: Transaction, sourceIds: readonly string[]): Promise<Map<string, string>>;
   /** Money that became available in (after, until], per merchant and currency (pending figures whose time came). */
   abstract becameAvailable(
-    manager: EntityManager,
+    tx: Transaction,
     after: Date,
     until: Date,
   ): Promise<{ merchantId: MerchantId; currency: Currency; amount: number }[]>;
   /** Folds figures available before `before` into each balance's always-available figure (fewer rows to sum). */
-  abstract compact(manager: EntityManager, before: Date): Promise<void>;
+  abstract compact(tx: Transaction, before: Date): Promise<void>;
 }
 
 export interface PayoutFilters {
@@ -176,24 +175,24 @@ export interface PayoutFilters {
 
 /** Payouts (port). */
 export abstract class PayoutRepository {
-  abstract insert(manager: EntityManager, payout: Payout): Promise<void>;
-  abstract save(manager: EntityManager, payout: Payout): Promise<void>;
-  abstract find(manager: EntityManager, payoutId: string, lock?: boolean): Promise<Payout | null>;
-  abstract list(manager: EntityManager, scope: TenantScope, filters: PayoutFilters, page: PageRequest): Promise<Page<Payout>>;
+  abstract insert(tx: Transaction, payout: Payout): Promise<void>;
+  abstract save(tx: Transaction, payout: Payout): Promise<void>;
+  abstract find(tx: Transaction, payoutId: string, lock?: boolean): Promise<Payout | null>;
+  abstract list(tx: Transaction, scope: TenantScope, filters: PayoutFilters, page: PageRequest): Promise<Page<Payout>>;
   /** Per currency, what the merchant's payouts PENDING or IN_TRANSIT carry. */
-  abstract underWay(manager: EntityManager, merchantId: MerchantId): Promise<Map<Currency, number>>;
+  abstract underWay(tx: Transaction, merchantId: MerchantId): Promise<Map<Currency, number>>;
   /**
    * Serialises the payouts of one merchant and currency until the
    * transaction ends (never taken by approvals or refunds, which only add
    * balance transactions).
    */
-  abstract holdBalance(manager: EntityManager, merchantId: MerchantId, currency: Currency): Promise<void>;
+  abstract holdBalance(tx: Transaction, merchantId: MerchantId, currency: Currency): Promise<void>;
   /** Whether the merchant's scheduled payout in this currency for this local day was made. */
-  abstract scheduledExists(manager: EntityManager, merchantId: MerchantId, currency: Currency, day: string): Promise<boolean>;
+  abstract scheduledExists(tx: Transaction, merchantId: MerchantId, currency: Currency, day: string): Promise<boolean>;
   /** A bank's payouts waiting in its batch file (IN_TRANSIT, in no batch yet), of one business when named, locked, oldest first. */
-  abstract awaitingExport(manager: EntityManager, bankId: string, limit: number, businessId?: string): Promise<Payout[]>;
+  abstract awaitingExport(tx: Transaction, bankId: string, limit: number, businessId?: string): Promise<Payout[]>;
   /** The payouts of a batch, in the order it lists them. */
-  abstract ofBatch(manager: EntityManager, batchId: string): Promise<Payout[]>;
+  abstract ofBatch(tx: Transaction, batchId: string): Promise<Payout[]>;
 }
 
 /** A bank file's batch as recorded (contract §24): its payouts' files, written again identically from here. */
@@ -233,10 +232,10 @@ export interface DebtorAccount {
 /** Bank files' batches and the debtor accounts they name (port). */
 export abstract class PayoutBatchRepository {
   /** The business's next batch number, its batches serialised until the transaction ends. */
-  abstract nextSequence(manager: EntityManager, businessId: string): Promise<number>;
-  abstract insert(manager: EntityManager, batch: PayoutBatchRecord): Promise<void>;
-  abstract find(manager: EntityManager, batchId: string): Promise<PayoutBatchRecord | null>;
-  abstract markWritten(manager: EntityManager, batchId: string, at: Date): Promise<void>;
-  abstract debtor(manager: EntityManager, businessId: string, country: 'BRA'): Promise<DebtorAccount | null>;
-  abstract putDebtor(manager: EntityManager, account: DebtorAccount): Promise<void>;
+  abstract nextSequence(tx: Transaction, businessId: string): Promise<number>;
+  abstract insert(tx: Transaction, batch: PayoutBatchRecord): Promise<void>;
+  abstract find(tx: Transaction, batchId: string): Promise<PayoutBatchRecord | null>;
+  abstract markWritten(tx: Transaction, batchId: string, at: Date): Promise<void>;
+  abstract debtor(tx: Transaction, businessId: string, country: 'BRA'): Promise<DebtorAccount | null>;
+  abstract putDebtor(tx: Transaction, account: DebtorAccount): Promise<void>;
 }

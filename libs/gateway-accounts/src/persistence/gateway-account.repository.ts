@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { GatewayAccountOrmEntity } from './gateway-account.orm-entity';
+import { Transaction } from '@pcs/kernel';
+import { managerOf } from '@pcs/database';
 
 /** A gateway account row as stored: secrets sealed (the service seals and opens them). */
 export type GatewayAccountRow = GatewayAccountOrmEntity;
@@ -10,15 +12,16 @@ export type GatewayAccountRow = GatewayAccountOrmEntity;
 export class GatewayAccountRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  find(merchantId: string, provider: string, manager: EntityManager = this.dataSource.manager): Promise<GatewayAccountRow | null> {
-    return manager.findOneBy(GatewayAccountOrmEntity, { merchantId, provider });
+  find(merchantId: string, provider: string, tx: Transaction = this.dataSource.manager): Promise<GatewayAccountRow | null> {
+    return managerOf(tx).findOneBy(GatewayAccountOrmEntity, { merchantId, provider });
   }
 
-  /** Every account's sealed credentials sealed again (`reseal` takes each and its associated data), rows locked in the manager's transaction; how many. */
+  /** Every account's sealed credentials sealed again (`reseal` takes each and its associated data), rows locked in the caller's transaction; how many. */
   async resealAll(
-    manager: EntityManager,
+    tx: Transaction,
     reseal: (sealed: string, field: { merchantId: string; provider: string; field: string }) => string,
   ): Promise<number> {
+    const manager = managerOf(tx);
     const rows = await manager.query<{ merchant_id: string; provider: string; secrets_sealed: Record<string, string> }[]>(
       'SELECT merchant_id, provider, secrets_sealed FROM gateway_account ORDER BY merchant_id, provider FOR UPDATE',
     );
@@ -39,8 +42,8 @@ export class GatewayAccountRepository {
   }
 
   /** The provider the merchant routes a payment method to, if any (one at most: connect keeps them apart). */
-  async routeOf(merchantId: string, paymentMethod: string, manager: EntityManager = this.dataSource.manager): Promise<string | null> {
-    const [row] = await manager.query<{ provider: string }[]>(
+  async routeOf(merchantId: string, paymentMethod: string, tx: Transaction = this.dataSource.manager): Promise<string | null> {
+    const [row] = await managerOf(tx).query<{ provider: string }[]>(
       `SELECT provider FROM gateway_account WHERE merchant_id = $1 AND $2 = ANY (payment_methods) ORDER BY provider LIMIT 1`,
       [merchantId, paymentMethod],
     );
@@ -51,9 +54,9 @@ export class GatewayAccountRepository {
   async fundsFlowOf(
     merchantId: string,
     provider: string,
-    manager: EntityManager = this.dataSource.manager,
+    tx: Transaction = this.dataSource.manager,
   ): Promise<'PLATFORM' | 'MERCHANT' | null> {
-    const [row] = await manager.query<{ funds_flow: 'PLATFORM' | 'MERCHANT' }[]>(
+    const [row] = await managerOf(tx).query<{ funds_flow: 'PLATFORM' | 'MERCHANT' }[]>(
       `SELECT funds_flow FROM gateway_account WHERE merchant_id = $1 AND provider = $2`,
       [merchantId, provider],
     );

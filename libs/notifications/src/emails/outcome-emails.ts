@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { CatalogService } from '@pcs/catalog';
-import { Currency, currencyExponent, decimalToScaledInteger, MerchantId, PaymentIntentId } from '@pcs/kernel';
+import { Currency, currencyExponent, decimalToScaledInteger, MerchantId, PaymentIntentId, Transaction } from '@pcs/kernel';
 import { MailOutbox } from '@pcs/mail';
 import { adminAddressesOf } from '@pcs/dashboard-identity';
 import { MerchantConfigurationService, MerchantService } from '@pcs/merchants';
 import { PayinLedgerService } from '@pcs/payments';
-import type { EntityManager } from 'typeorm';
 import { disputeEmail } from './dispute-email';
 import { outcomeEmail } from './outcome-email';
 import { payoutReturnedEmail } from './payout-returned-email';
@@ -75,24 +74,24 @@ export class OutcomeEmails {
   }
 
   async queueFor(
-    manager: EntityManager,
+    tx: Transaction,
     type: string,
     merchantId: string,
     object: IntentObject | DisputeObject | SettlementAccountObject | PayoutObject,
   ): Promise<number> {
-    if (type === 'dispute.created') return this.queueDispute(manager, merchantId, object as DisputeObject);
-    if (type === 'settlement_account.updated') return this.queueAccountChange(manager, merchantId, object as SettlementAccountObject);
-    if (type === 'payout.returned') return this.queuePayoutReturned(manager, merchantId, object as PayoutObject);
-    return this.queueOutcome(manager, type, merchantId, object as IntentObject);
+    if (type === 'dispute.created') return this.queueDispute(tx, merchantId, object as DisputeObject);
+    if (type === 'settlement_account.updated') return this.queueAccountChange(tx, merchantId, object as SettlementAccountObject);
+    if (type === 'payout.returned') return this.queuePayoutReturned(tx, merchantId, object as PayoutObject);
+    return this.queueOutcome(tx, type, merchantId, object as IntentObject);
   }
 
-  private async queueDispute(manager: EntityManager, merchantId: string, object: DisputeObject): Promise<number> {
-    const settings = await this.configurations.outcomeNotifications(merchantId as MerchantId, manager);
+  private async queueDispute(tx: Transaction, merchantId: string, object: DisputeObject): Promise<number> {
+    const settings = await this.configurations.outcomeNotifications(merchantId as MerchantId, tx);
     if (!settings || settings.emails.length === 0) return 0;
-    const charge = await this.ledger.latestApprovedCharge(manager, object.paymentIntentId as PaymentIntentId);
+    const charge = await this.ledger.latestApprovedCharge(tx, object.paymentIntentId as PaymentIntentId);
     for (const to of settings.emails)
       await this.mail.enqueue(
-        manager,
+        tx,
         disputeEmail({
           to,
           merchantName: charge?.snapshot().merchantName ?? '',
@@ -109,11 +108,11 @@ export class OutcomeEmails {
   }
 
   /** The merchant's notification addresses and its business's dashboard admins who see it, each once. */
-  private async moneyAddresses(manager: EntityManager, merchantId: string): Promise<{ merchantName: string; addresses: string[] } | null> {
-    const merchant = await this.merchants.findById(merchantId as MerchantId, manager);
+  private async moneyAddresses(tx: Transaction, merchantId: string): Promise<{ merchantName: string; addresses: string[] } | null> {
+    const merchant = await this.merchants.findById(merchantId as MerchantId, tx);
     if (!merchant) return null;
-    const settings = await this.configurations.outcomeNotifications(merchantId as MerchantId, manager);
-    const admins = await adminAddressesOf(manager, merchant.businessId, merchantId);
+    const settings = await this.configurations.outcomeNotifications(merchantId as MerchantId, tx);
+    const admins = await adminAddressesOf(tx, merchant.businessId, merchantId);
     const seen = new Set<string>();
     const addresses = [...(settings?.emails ?? []), ...admins].filter((to) => {
       const key = to.toLowerCase();
@@ -122,12 +121,12 @@ export class OutcomeEmails {
     return { merchantName: merchant.merchantName, addresses };
   }
 
-  private async queuePayoutReturned(manager: EntityManager, merchantId: string, object: PayoutObject): Promise<number> {
-    const found = await this.moneyAddresses(manager, merchantId);
+  private async queuePayoutReturned(tx: Transaction, merchantId: string, object: PayoutObject): Promise<number> {
+    const found = await this.moneyAddresses(tx, merchantId);
     if (!found) return 0;
     for (const to of found.addresses)
       await this.mail.enqueue(
-        manager,
+        tx,
         payoutReturnedEmail({
           to,
           merchantName: found.merchantName,
@@ -143,13 +142,13 @@ export class OutcomeEmails {
     return found.addresses.length;
   }
 
-  private async queueAccountChange(manager: EntityManager, merchantId: string, object: SettlementAccountObject): Promise<number> {
-    const found = await this.moneyAddresses(manager, merchantId);
+  private async queueAccountChange(tx: Transaction, merchantId: string, object: SettlementAccountObject): Promise<number> {
+    const found = await this.moneyAddresses(tx, merchantId);
     if (!found) return 0;
     const { merchantName, addresses } = found;
     for (const to of addresses)
       await this.mail.enqueue(
-        manager,
+        tx,
         settlementAccountEmail({
           to,
           merchantName,
@@ -162,18 +161,18 @@ export class OutcomeEmails {
     return addresses.length;
   }
 
-  private async queueOutcome(manager: EntityManager, type: string, merchantId: string, object: IntentObject): Promise<number> {
+  private async queueOutcome(tx: Transaction, type: string, merchantId: string, object: IntentObject): Promise<number> {
     const outcome = outcomeOf(type);
     if (!outcome) return 0;
-    const settings = await this.configurations.outcomeNotifications(merchantId as MerchantId, manager);
+    const settings = await this.configurations.outcomeNotifications(merchantId as MerchantId, tx);
     if (!settings || settings.emails.length === 0 || !(outcome === 'succeeded' ? settings.onSuccess : settings.onError)) return 0;
-    const charge = await this.ledger.latestCharge(manager, object.paymentIntentId as PaymentIntentId);
+    const charge = await this.ledger.latestCharge(tx, object.paymentIntentId as PaymentIntentId);
     const processorId = charge?.snapshot().countryProcessorId;
     const [processor] = processorId ? await this.catalog.findCountryProcessors([processorId]) : [];
     const amountMinor = decimalToScaledInteger(object.totalAmount, currencyExponent(object.currency)) ?? 0;
     for (const to of settings.emails) {
       await this.mail.enqueue(
-        manager,
+        tx,
         outcomeEmail({
           outcome,
           to,

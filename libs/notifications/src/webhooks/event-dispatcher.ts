@@ -1,12 +1,10 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { RuntimeSettings } from '@pcs/config';
-import { inTransaction } from '@pcs/database';
 import { JobQueue } from '@pcs/jobs';
-import { DataSource, EntityManager } from 'typeorm';
 import { OutcomeEmails } from '../emails/outcome-emails';
 import { DeliveryTarget, EventLogRepository } from './event-log.repository';
 import { WebhookEndpointRepository } from './webhook-endpoint.repository';
+import { Transaction, UnitOfWork } from '@pcs/kernel';
 
 export type { DeliveryTarget } from './event-log.repository';
 
@@ -35,7 +33,7 @@ export class EventDispatcher implements OnApplicationBootstrap {
   private readonly logger = new Logger('Events');
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly jobs: JobQueue,
     private readonly endpoints: WebhookEndpointRepository,
     private readonly emails: OutcomeEmails,
@@ -70,8 +68,8 @@ export class EventDispatcher implements OnApplicationBootstrap {
 
   /** Dispatches the events not dispatched yet, in one transaction: every delivery of the batch in one statement, their jobs in another. */
   async dispatch(eventIds: readonly string[]): Promise<void> {
-    await inTransaction(this.dataSource, async (manager) => {
-      const events = await this.log.lockUndispatched(manager, eventIds);
+    await this.unitOfWork.run(async (tx) => {
+      const events = await this.log.lockUndispatched(tx, eventIds);
       if (events.length === 0) return;
       const receivers = new Map<string, Awaited<ReturnType<WebhookEndpointRepository['receiversOf']>>>();
       const deliveries: DeliveryTarget[] = [];
@@ -79,19 +77,19 @@ export class EventDispatcher implements OnApplicationBootstrap {
         const key = `${event.businessId} ${event.merchantId} ${event.type}`;
         let endpoints = receivers.get(key);
         if (!endpoints) {
-          endpoints = await this.endpoints.receiversOf(manager, event.businessId, event.merchantId, event.type);
+          endpoints = await this.endpoints.receiversOf(tx, event.businessId, event.merchantId, event.type);
           receivers.set(key, endpoints);
         }
         for (const endpoint of endpoints)
           deliveries.push({ eventId: event.eventId, endpointId: endpoint.id, url: endpoint.snapshot().url });
         if (!this.emails.concerns(event.type)) continue;
         const object = (JSON.parse(event.payload) as { data: { object: never } }).data.object;
-        const emails = await this.emails.queueFor(manager, event.type, event.merchantId, object);
+        const emails = await this.emails.queueFor(tx, event.type, event.merchantId, object);
         if (emails) this.logger.log(`queued ${emails} outcome email(s) for event ${event.eventId}`);
       }
-      await this.queueDeliveries(manager, deliveries);
+      await this.queueDeliveries(tx, deliveries);
       await this.log.markDispatched(
-        manager,
+        tx,
         events.map((e) => e.eventId),
       );
     });
@@ -102,11 +100,11 @@ export class EventDispatcher implements OnApplicationBootstrap {
    * their jobs: two statements however many there are. Returns their ids,
    * in the order given; each (event, endpoint) pair at most once.
    */
-  async queueDeliveries(manager: EntityManager, targets: readonly DeliveryTarget[]): Promise<string[]> {
+  async queueDeliveries(tx: Transaction, targets: readonly DeliveryTarget[]): Promise<string[]> {
     if (targets.length === 0) return [];
-    const rows = await this.log.queueDeliveries(manager, targets);
+    const rows = await this.log.queueDeliveries(tx, targets);
     await this.sendDeliveryJobs(
-      manager,
+      tx,
       rows.map((row) => ({ job: { deliveryId: row.deliveryId, generation: row.generation, step: 0 } })),
     );
     const byPair = new Map(rows.map((row) => [`${row.eventId} ${row.endpointId}`, row.deliveryId]));
@@ -114,9 +112,9 @@ export class EventDispatcher implements OnApplicationBootstrap {
   }
 
   /** Delivery jobs, each due now or after its wait, in one statement. */
-  async sendDeliveryJobs(manager: EntityManager, jobs: readonly { job: DeliveryJob; startAfterSeconds?: number }[]): Promise<void> {
+  async sendDeliveryJobs(tx: Transaction, jobs: readonly { job: DeliveryJob; startAfterSeconds?: number }[]): Promise<void> {
     await this.jobs.sendMany(
-      manager,
+      tx,
       this.settings.webhooks.deliveryQueue,
       jobs.map(({ job, startAfterSeconds }) => ({
         data: job,

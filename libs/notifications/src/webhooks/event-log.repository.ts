@@ -1,6 +1,5 @@
 import type { EventType } from '@pcs/events';
-import type { PageRequest, TenantScope } from '@pcs/kernel';
-import type { EntityManager } from 'typeorm';
+import { PageRequest, TenantScope, Transaction } from '@pcs/kernel';
 
 /** An event as delivered (contract §14). */
 export type EventBody = Record<string, unknown> & { id: string; type: EventType; businessId: string; merchantId: string };
@@ -61,25 +60,25 @@ export interface SettledAttempt {
 export abstract class EventLogRepository {
   /** Newest first within the scope, with the exact total. */
   abstract page(
-    manager: EntityManager,
+    tx: Transaction,
     scope: TenantScope,
     filters: { type?: EventType; subjectId?: string; delivered?: boolean },
     page: PageRequest,
   ): Promise<{ items: EventBody[]; total: number }>;
-  abstract find(manager: EntityManager, scope: TenantScope, eventId: string): Promise<EventBody | null>;
-  abstract deliveriesOf(manager: EntityManager, eventId: string): Promise<DeliveryView[]>;
+  abstract find(tx: Transaction, scope: TenantScope, eventId: string): Promise<EventBody | null>;
+  abstract deliveriesOf(tx: Transaction, eventId: string): Promise<DeliveryView[]>;
   /** The endpoints (live and enabled) that had a delivery of the event. */
-  abstract previousReceivers(manager: EntityManager, eventId: string): Promise<string[]>;
+  abstract previousReceivers(tx: Transaction, eventId: string): Promise<string[]>;
   /** Removes up to `limit` events recorded before `cutoff`, with their deliveries and attempts; how many. */
-  abstract purgeBefore(manager: EntityManager, cutoff: Date, limit: number): Promise<number>;
+  abstract purgeBefore(tx: Transaction, cutoff: Date, limit: number): Promise<number>;
   /** These events, those not dispatched yet, locked in one order (two batches that share events queue instead of deadlocking). */
-  abstract lockUndispatched(manager: EntityManager, eventIds: readonly string[]): Promise<UndispatchedEvent[]>;
-  abstract markDispatched(manager: EntityManager, eventIds: readonly string[]): Promise<void>;
+  abstract lockUndispatched(tx: Transaction, eventIds: readonly string[]): Promise<UndispatchedEvent[]>;
+  abstract markDispatched(tx: Transaction, eventIds: readonly string[]): Promise<void>;
   /** New deliveries, or a new generation of existing ones, PENDING; each (event, endpoint) pair at most once. */
-  abstract queueDeliveries(manager: EntityManager, targets: readonly DeliveryTarget[]): Promise<QueuedDelivery[]>;
-  abstract pending(manager: EntityManager, deliveryIds: readonly string[]): Promise<PendingDelivery[]>;
+  abstract queueDeliveries(tx: Transaction, targets: readonly DeliveryTarget[]): Promise<QueuedDelivery[]>;
+  abstract pending(tx: Transaction, deliveryIds: readonly string[]): Promise<PendingDelivery[]>;
   /** Every attempt into the log, and the deliveries still of that generation and PENDING settled; the ids settled. */
-  abstract settle(manager: EntityManager, attempts: readonly SettledAttempt[]): Promise<Set<string>>;
+  abstract settle(tx: Transaction, attempts: readonly SettledAttempt[]): Promise<Set<string>>;
   /** This generation of each delivery ends FAILED without an attempt (its endpoint is gone or disabled). */
-  abstract failWithoutAttempt(manager: EntityManager, deliveries: readonly { deliveryId: string; generation: number }[]): Promise<void>;
+  abstract failWithoutAttempt(tx: Transaction, deliveries: readonly { deliveryId: string; generation: number }[]): Promise<void>;
 }

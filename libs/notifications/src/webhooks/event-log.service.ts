@@ -1,10 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { inTransaction } from '@pcs/database';
 import { EVENT_RETENTION_DAYS, EventType } from '@pcs/events';
-import { Caller, DomainError, MerchantId, Page, PageRequest, tenantScope } from '@pcs/kernel';
+import { Caller, DomainError, MerchantId, Page, PageRequest, tenantScope, UnitOfWork } from '@pcs/kernel';
 import { MerchantAccess } from '@pcs/merchants';
-import { DataSource } from 'typeorm';
 import { EventDispatcher } from './event-dispatcher';
 import { DeliveryView, EventBody, EventLogRepository } from './event-log.repository';
 import { WebhookEndpointRepository } from './webhook-endpoint.repository';
@@ -25,7 +22,7 @@ export interface EventLogFilters {
 @Injectable()
 export class EventLogService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly access: MerchantAccess,
     private readonly endpoints: WebhookEndpointRepository,
     private readonly endpointService: WebhookEndpointService,
@@ -36,7 +33,7 @@ export class EventLogService {
   async list(caller: Caller, filters: EventLogFilters, page: PageRequest): Promise<Page<EventBody>> {
     const { merchantId, ...within } = filters;
     const scope = await this.access.scopeOf(caller, merchantId);
-    const found = await this.log.page(this.dataSource.manager, scope, within, page);
+    const found = await this.log.page(this.unitOfWork.outside, scope, within, page);
     return { ...found, page: page.page, limit: page.limit };
   }
 
@@ -52,28 +49,28 @@ export class EventLogService {
    */
   async redeliver(caller: Caller, eventId: string, webhookEndpointId?: string): Promise<EventBody & { deliveries: DeliveryView[] }> {
     const event = await this.load(caller, eventId);
-    await inTransaction(this.dataSource, async (manager) => {
+    await this.unitOfWork.run(async (tx) => {
       let targets;
       if (webhookEndpointId) {
-        const endpoint = await this.endpointService.load(caller, webhookEndpointId, manager);
+        const endpoint = await this.endpointService.load(caller, webhookEndpointId, tx);
         const p = endpoint.snapshot();
         // An endpoint of another merchant never receives this merchant's events.
         if (p.merchantId !== null && p.merchantId !== event.merchantId) throw new DomainError('WEBHOOK_ENDPOINT_NOT_FOUND');
         if (p.disabled) throw new DomainError('WEBHOOK_ENDPOINT_DISABLED');
         targets = [endpoint];
       } else {
-        const current = await this.endpoints.receiversOf(manager, event.businessId, event.merchantId, event.type);
-        const previous = await this.log.previousReceivers(manager, eventId);
+        const current = await this.endpoints.receiversOf(tx, event.businessId, event.merchantId, event.type);
+        const previous = await this.log.previousReceivers(tx, eventId);
         const ids = new Set(current.map((endpoint) => endpoint.id));
         targets = [...current];
         for (const endpointId of previous) {
           if (ids.has(endpointId)) continue;
-          const endpoint = await this.endpoints.findById(manager, endpointId);
+          const endpoint = await this.endpoints.findById(tx, endpointId);
           if (endpoint) targets.push(endpoint);
         }
       }
       await this.dispatcher.queueDeliveries(
-        manager,
+        tx,
         targets.map((endpoint) => ({ eventId, endpointId: endpoint.id, url: endpoint.snapshot().url })),
       );
     });
@@ -83,16 +80,16 @@ export class EventLogService {
   /** Retention (contract §14): events older than 30 days go, with their deliveries and attempts. */
   async purgeExpired(now = new Date()): Promise<number> {
     const cutoff = new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000);
-    return this.log.purgeBefore(this.dataSource.manager, cutoff, 5000);
+    return this.log.purgeBefore(this.unitOfWork.outside, cutoff, 5000);
   }
 
   private async load(caller: Caller, eventId: string): Promise<EventBody> {
-    const event = await this.log.find(this.dataSource.manager, tenantScope(caller), eventId);
+    const event = await this.log.find(this.unitOfWork.outside, tenantScope(caller), eventId);
     if (!event) throw new DomainError('EVENT_NOT_FOUND');
     return event;
   }
 
   private deliveries(eventId: string): Promise<DeliveryView[]> {
-    return this.log.deliveriesOf(this.dataSource.manager, eventId);
+    return this.log.deliveriesOf(this.unitOfWork.outside, eventId);
   }
 }

@@ -1,16 +1,14 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { RuntimeSettings } from '@pcs/config';
-import { inTransaction } from '@pcs/database';
 import { JobQueue } from '@pcs/jobs';
 import { metrics } from '@pcs/observability';
-import { DataSource, EntityManager } from 'typeorm';
 import { DeliveryJob, EventDispatcher } from './event-dispatcher';
 import { EventLogRepository } from './event-log.repository';
 import { WebhookEndpointRepository } from './webhook-endpoint.repository';
 import { WebhookEndpointService } from './webhook-endpoint.service';
 import { AttemptOutcome, WebhookSender } from './webhook-sender';
 import { webhookHeaders } from './webhook-signature';
+import { Transaction, UnitOfWork } from '@pcs/kernel';
 
 /** How many deliveries one worker attempts at once; each API process runs two workers. */
 export const DELIVERY_BATCH = 100;
@@ -51,7 +49,7 @@ export class WebhookDeliverer implements OnApplicationBootstrap {
   private readonly logger = new Logger('Webhooks');
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly jobs: JobQueue,
     private readonly endpoints: WebhookEndpointRepository,
     private readonly endpointService: WebhookEndpointService,
@@ -76,14 +74,14 @@ export class WebhookDeliverer implements OnApplicationBootstrap {
   async deliver(batch: readonly DeliveryJob[]): Promise<void> {
     const jobs = [...new Map(batch.map((job) => [`${job.deliveryId} ${job.generation}`, job])).values()];
     const rows = await this.log.pending(
-      this.dataSource.manager,
+      this.unitOfWork.outside,
       jobs.map((job) => job.deliveryId),
     );
     const current = new Map(rows.map((row) => [row.deliveryId, row]));
     const live = jobs.filter((job) => current.get(job.deliveryId)?.generation === job.generation);
     if (live.length === 0) return;
     const endpoints = new Map(
-      (await this.endpoints.findByIds(this.dataSource.manager, [...new Set(live.map((job) => current.get(job.deliveryId)!.endpointId))]))
+      (await this.endpoints.findByIds(this.unitOfWork.outside, [...new Set(live.map((job) => current.get(job.deliveryId)!.endpointId))]))
         .filter((endpoint) => !endpoint.snapshot().deletedAt && !endpoint.snapshot().disabled)
         .map((endpoint) => [endpoint.id, endpoint]),
     );
@@ -128,9 +126,9 @@ export class WebhookDeliverer implements OnApplicationBootstrap {
   private async record(attempted: readonly Attempted[]): Promise<void> {
     if (attempted.length === 0) return;
     const statusAfter = (result: Result) => (result === 'delivered' ? 'DELIVERED' : result === 'retry' ? 'PENDING' : 'FAILED');
-    const write = async (manager: EntityManager): Promise<Set<string>> => {
+    const write = async (tx: Transaction): Promise<Set<string>> => {
       const current = await this.log.settle(
-        manager,
+        tx,
         attempted.map((a) => ({
           deliveryId: a.job.deliveryId,
           generation: a.job.generation,
@@ -144,26 +142,26 @@ export class WebhookDeliverer implements OnApplicationBootstrap {
       );
       const schedule = this.settings.webhooks.retryScheduleSeconds;
       await this.dispatcher.sendDeliveryJobs(
-        manager,
+        tx,
         attempted
           .filter((a) => a.result === 'retry' && current.has(a.job.deliveryId))
           .map((a) => ({ job: { ...a.job, step: a.job.step + 1 }, startAfterSeconds: schedule[a.job.step] })),
       );
       const gone = [...new Set(attempted.filter((a) => a.result === 'disabled' && current.has(a.job.deliveryId)).map((a) => a.endpointId))];
       if (gone.length > 0) {
-        await this.endpoints.disable(manager, gone, 'the receiver answered 410 Gone');
+        await this.endpoints.disable(tx, gone, 'the receiver answered 410 Gone');
         for (const id of gone) this.logger.warn(`endpoint ${id} answered 410 Gone: disabled`);
       }
       return current;
     };
     // Deliveries and final failures settle in one statement; retries and 410s need their follow-ups in the same transaction.
     const followUps = attempted.some((a) => a.result === 'retry' || a.result === 'disabled');
-    const current = followUps ? await inTransaction(this.dataSource, write) : await write(this.dataSource.manager);
+    const current = followUps ? await this.unitOfWork.run(write) : await write(this.unitOfWork.outside);
     for (const a of attempted) if (current.has(a.job.deliveryId)) metrics.webhookDeliveries.inc({ result: a.result });
   }
 
   /** The endpoint is gone or disabled: this generation of each delivery ends failed, without an attempt. */
   private async fail(jobs: readonly DeliveryJob[]): Promise<void> {
-    await this.log.failWithoutAttempt(this.dataSource.manager, jobs);
+    await this.log.failWithoutAttempt(this.unitOfWork.outside, jobs);
   }
 }

@@ -1,14 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { SecretBox } from '@pcs/businesses';
-import type { EntityManager } from 'typeorm';
 import { RuntimeSettings } from '@pcs/config';
-import { inTransaction } from '@pcs/database';
 import type { EventType } from '@pcs/events';
-import { Caller, DomainError, MerchantId, tenantScope } from '@pcs/kernel';
+import { Caller, DomainError, MerchantId, tenantScope, Transaction, UnitOfWork } from '@pcs/kernel';
 import { MerchantAccess } from '@pcs/merchants';
 import * as crypto from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { WebhookEndpoint } from './webhook-endpoint';
 import { WebhookEndpointRepository } from './webhook-endpoint.repository';
 import { generateWebhookSecret } from './webhook-signature';
@@ -33,7 +29,7 @@ export const DEFAULT_SECRET_GRACE_MINUTES = 1440;
 @Injectable()
 export class WebhookEndpointService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly endpoints: WebhookEndpointRepository,
     private readonly access: MerchantAccess,
     private readonly secretBox: SecretBox,
@@ -41,8 +37,8 @@ export class WebhookEndpointService {
   ) {}
 
   /** `secrets:rotate-master-key` (contract §22): every endpoint's secrets, current and previous, sealed again under the current master key, in the caller's transaction; how many. */
-  resealSecrets(manager: EntityManager): Promise<number> {
-    return this.endpoints.resealAll(manager, (sealed, webhookEndpointId) => this.secretBox.reseal(sealed, webhookEndpointId));
+  resealSecrets(tx: Transaction): Promise<number> {
+    return this.endpoints.resealAll(tx, (sealed, webhookEndpointId) => this.secretBox.reseal(sealed, webhookEndpointId));
   }
 
   async create(
@@ -64,12 +60,12 @@ export class WebhookEndpointService {
       secretCiphertext: this.secretBox.seal(secret, id),
       createdAt: new Date(),
     });
-    await this.endpoints.insert(this.dataSource.manager, endpoint);
+    await this.endpoints.insert(this.unitOfWork.outside, endpoint);
     return { ...webhookEndpointView(endpoint), secret };
   }
 
   async list(caller: Caller): Promise<WebhookEndpointView[]> {
-    return (await this.endpoints.listVisible(this.dataSource.manager, tenantScope(caller))).map(webhookEndpointView);
+    return (await this.endpoints.listVisible(this.unitOfWork.outside, tenantScope(caller))).map(webhookEndpointView);
   }
 
   async get(caller: Caller, id: string): Promise<WebhookEndpointView> {
@@ -82,29 +78,29 @@ export class WebhookEndpointService {
     change: { url?: string; enabledEvents?: EventType[]; description?: string | null; disabled?: boolean },
   ): Promise<WebhookEndpointView> {
     if (change.url !== undefined) this.checkUrl(change.url);
-    return inTransaction(this.dataSource, async (manager) => {
-      const endpoint = await this.load(caller, id, manager, true);
+    return this.unitOfWork.run(async (tx) => {
+      const endpoint = await this.load(caller, id, tx, true);
       endpoint.update(change, new Date());
-      await this.endpoints.save(manager, endpoint);
+      await this.endpoints.save(tx, endpoint);
       return webhookEndpointView(endpoint);
     });
   }
 
   async delete(caller: Caller, id: string): Promise<void> {
-    await inTransaction(this.dataSource, async (manager) => {
-      const endpoint = await this.load(caller, id, manager, true);
+    await this.unitOfWork.run(async (tx) => {
+      const endpoint = await this.load(caller, id, tx, true);
       endpoint.delete(new Date());
-      await this.endpoints.save(manager, endpoint);
+      await this.endpoints.save(tx, endpoint);
     });
   }
 
   /** A new secret; the previous one keeps signing (both signatures sent) for `graceMinutes`. */
   async rotateSecret(caller: Caller, id: string, graceMinutes = DEFAULT_SECRET_GRACE_MINUTES): Promise<WebhookEndpointWithSecret> {
-    return inTransaction(this.dataSource, async (manager) => {
-      const endpoint = await this.load(caller, id, manager, true);
+    return this.unitOfWork.run(async (tx) => {
+      const endpoint = await this.load(caller, id, tx, true);
       const secret = generateWebhookSecret();
       endpoint.rotate(this.secretBox.seal(secret, endpoint.id), graceMinutes, new Date());
-      await this.endpoints.save(manager, endpoint);
+      await this.endpoints.save(tx, endpoint);
       return { ...webhookEndpointView(endpoint), secret };
     });
   }
@@ -119,8 +115,8 @@ export class WebhookEndpointService {
     return secrets;
   }
 
-  async load(caller: Caller, id: string, manager = this.dataSource.manager, lock = false): Promise<WebhookEndpoint> {
-    const endpoint = await this.endpoints.findVisible(manager, tenantScope(caller), id, lock);
+  async load(caller: Caller, id: string, tx = this.unitOfWork.outside, lock = false): Promise<WebhookEndpoint> {
+    const endpoint = await this.endpoints.findVisible(tx, tenantScope(caller), id, lock);
     if (!endpoint) throw new DomainError('WEBHOOK_ENDPOINT_NOT_FOUND');
     return endpoint;
   }

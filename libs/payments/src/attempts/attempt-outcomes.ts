@@ -1,13 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { RuntimeSettings } from '@pcs/config';
-import { inTransaction } from '@pcs/database';
 import type { ChargeOutcome, GatewayEvent } from '@pcs/gateways';
 import { GatewayRegistry } from '@pcs/gateways';
-import { Money, PaymentIntentId } from '@pcs/kernel';
+import { Money, PaymentIntentId, Transaction, UnitOfWork } from '@pcs/kernel';
 import { Payin } from '../domain/payin';
 import { PricingService } from '@pcs/settlement';
-import { DataSource, EntityManager } from 'typeorm';
 import { PaymentIntent } from '../domain/payment-intent';
 import { PaymentIntentRepository } from '../payment-intent.repository';
 import { PaymentAttemptParties } from './payment-attempt-parties';
@@ -28,7 +25,7 @@ export class AttemptOutcomes {
   private readonly logger = new Logger('PaymentAttempts');
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly intents: PaymentIntentRepository,
     private readonly ledger: PayinRepository,
     private readonly pricing: PricingService,
@@ -42,17 +39,11 @@ export class AttemptOutcomes {
    * final payin. `charged`: the charge's answer, whose token and card data the
    * instrument keeps (with its validation, in one write). True when the payin changed (and was saved).
    */
-  async apply(
-    manager: EntityManager,
-    intent: PaymentIntent,
-    payin: Payin,
-    event: AttemptOutcome,
-    charged?: ChargeOutcome,
-  ): Promise<boolean> {
+  async apply(tx: Transaction, intent: PaymentIntent, payin: Payin, event: AttemptOutcome, charged?: ChargeOutcome): Promise<boolean> {
     const now = new Date();
     const p = payin.snapshot();
     if (p.transactionType !== 'PAYIN') {
-      if (charged) await this.parties.recordOnInstrument(manager, intent, { charged, validated: false });
+      if (charged) await this.parties.recordOnInstrument(tx, intent, { charged, validated: false });
       return false;
     }
     let changed: boolean;
@@ -71,9 +62,9 @@ export class AttemptOutcomes {
           approvedAt: now,
           releasedOn: event.releasedOn,
         },
-        manager,
+        tx,
       );
-      const fundsFlow = p.gateway ? await this.gateways.get(p.gateway).fundsFlowOf(p.merchantId, manager) : 'PLATFORM';
+      const fundsFlow = p.gateway ? await this.gateways.get(p.gateway).fundsFlowOf(p.merchantId, tx) : 'PLATFORM';
       changed = payin.approve(
         'approved',
         now,
@@ -96,10 +87,10 @@ export class AttemptOutcomes {
       if (changed && (intent.status === 'REQUIRES_ACTION' || intent.status === 'PROCESSING'))
         intent.fail(event.error ?? 'the payment was rejected', now);
     }
-    if (charged || validated) await this.parties.recordOnInstrument(manager, intent, { charged, validated });
+    if (charged || validated) await this.parties.recordOnInstrument(tx, intent, { charged, validated });
     if (!changed) return false;
-    await this.ledger.save(manager, payin);
-    await this.intents.save(manager, intent);
+    await this.ledger.save(tx, payin);
+    await this.intents.save(tx, intent);
     return true;
   }
 
@@ -112,16 +103,16 @@ export class AttemptOutcomes {
    * caller knows it, spares the read that finds it.
    */
   async applyChargeAnswer(payinId: string, gatewayName: string, outcome: ChargeOutcome, paymentIntentId?: PaymentIntentId): Promise<void> {
-    await inTransaction(this.dataSource, async (manager) => {
-      const intentId = paymentIntentId ?? (await this.ledger.get(manager, payinId))?.snapshot().paymentIntentId;
-      const intent = intentId && (await this.intents.lockById(manager, intentId));
-      const locked = await this.ledger.get(manager, payinId, true);
+    await this.unitOfWork.run(async (tx) => {
+      const intentId = paymentIntentId ?? (await this.ledger.get(tx, payinId))?.snapshot().paymentIntentId;
+      const intent = intentId && (await this.intents.lockById(tx, intentId));
+      const locked = await this.ledger.get(tx, payinId, true);
       if (!intent || !locked || locked.isFinal || locked.snapshot().paymentIntentId !== intent.id) return;
       const bound = !locked.snapshot().externalId;
       if (bound) locked.bindGatewayReference(outcome.reference, null, new Date());
       const { status, error, maskedPan, cardType, processorFeeAmount, processorFinancingFeeAmount, releasedOn } = outcome;
       const changed = await this.apply(
-        manager,
+        tx,
         intent,
         locked,
         {
@@ -139,7 +130,7 @@ export class AttemptOutcomes {
         outcome,
       );
       // The reference alone, when the outcome changed nothing else (applied, the payin was saved with it).
-      if (bound && !changed) await this.ledger.save(manager, locked);
+      if (bound && !changed) await this.ledger.save(tx, locked);
     });
   }
 

@@ -6,8 +6,7 @@ import { MerchantService } from '@pcs/merchants';
 import { PayerService } from '@pcs/payers';
 import { ConceptCode, Payin, PaymentIntentInitiator } from '../domain/payin';
 import { PaymentInstrumentService } from '@pcs/payment-instruments';
-import { FundsFlow, Money, RefundOrigin } from '@pcs/kernel';
-import { EntityManager } from 'typeorm';
+import { FundsFlow, Money, RefundOrigin, Transaction } from '@pcs/kernel';
 import { PaymentIntent } from '../domain/payment-intent';
 
 /**
@@ -30,7 +29,7 @@ export class PaymentAttemptParties {
    * account the gateway collects into now; the approval fixes it for good.
    */
   async newAttempt(
-    manager: EntityManager,
+    tx: Transaction,
     intent: PaymentIntent,
     processor: CountryProcessor,
     fundsFlow: FundsFlow,
@@ -40,9 +39,9 @@ export class PaymentAttemptParties {
     payer?: { readonly firstName: string | null; readonly lastName: string | null },
   ): Promise<Payin> {
     const { payerId } = intent.snapshot();
-    const named = payer ?? (payerId ? await this.payers.findById(payerId, manager) : null);
+    const named = payer ?? (payerId ? await this.payers.findById(payerId, tx) : null);
     const person = { firstName: named?.firstName ?? null, lastName: named?.lastName ?? null };
-    return this.record(manager, intent, {
+    return this.record(tx, intent, {
       transactionId,
       processor,
       initiator,
@@ -62,7 +61,7 @@ export class PaymentAttemptParties {
    * funds flow (contract §23).
    */
   async newRefund(
-    manager: EntityManager,
+    tx: Transaction,
     intent: PaymentIntent,
     charge: Payin | null,
     transactionId: string,
@@ -73,7 +72,7 @@ export class PaymentAttemptParties {
   ): Promise<Payin> {
     const paid = charge?.snapshot();
     const person = { firstName: paid?.personFirstName ?? null, lastName: paid?.personLastName ?? null };
-    return this.record(manager, intent, {
+    return this.record(tx, intent, {
       transactionId,
       processor: null,
       initiator: 'MERCHANT',
@@ -110,7 +109,7 @@ export class PaymentAttemptParties {
    * carried (`charged`), and that an approval validated it (`validated`).
    */
   async recordOnInstrument(
-    manager: EntityManager,
+    tx: Transaction,
     intent: PaymentIntent,
     learned: { charged?: ChargeOutcome; validated: boolean },
   ): Promise<void> {
@@ -118,7 +117,7 @@ export class PaymentAttemptParties {
     const charged = learned.charged?.instrumentToken ? learned.charged : undefined;
     if (!instrumentId || (!charged && !learned.validated)) return;
     const last4 = charged?.maskedPan?.slice(-4);
-    await this.instruments.recordOutcome(manager, instrumentId, {
+    await this.instruments.recordOutcome(tx, instrumentId, {
       gatewayData: charged && {
         externalId: charged.instrumentToken!,
         ...(charged.cardType ? { cardBrand: charged.cardType } : {}),
@@ -129,7 +128,7 @@ export class PaymentAttemptParties {
   }
 
   private async record(
-    manager: EntityManager,
+    tx: Transaction,
     intent: PaymentIntent,
     input: {
       transactionId: string;
@@ -144,7 +143,7 @@ export class PaymentAttemptParties {
     },
   ): Promise<Payin> {
     const p = intent.snapshot();
-    const merchant = await this.merchants.findById(p.merchantId, manager);
+    const merchant = await this.merchants.findById(p.merchantId, tx);
     const isPayin = input.concept === 'PAYIN';
     // A refund's tax share is proportional to the gross it refunds.
     const share = isPayin ? { subtotal: intent.subtotalAmount, tax: p.taxAmount, tip: p.tipAmount } : refundShares(intent, input.amount);

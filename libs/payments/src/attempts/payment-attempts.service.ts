@@ -1,16 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService } from '@pcs/catalog';
 import { RuntimeSettings } from '@pcs/config';
-import { inTransaction } from '@pcs/database';
 import type { ChargeOutcome, CheckoutSession, PayerFieldProblem, PayerIdentity, PayerText } from '@pcs/gateways';
 import { CheckoutOutcomeUnknownError, collectionMethodOf, GatewayRegistry, GatewayRouting } from '@pcs/gateways';
-import { Caller, DomainError, PaymentIntentId, tenantScope } from '@pcs/kernel';
+import { Caller, DomainError, PaymentIntentId, tenantScope, UnitOfWork } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { Payin } from '../domain/payin';
 import { PricingService } from '@pcs/settlement';
 import * as crypto from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { AvailableProcessorsService } from '../available-processors.service';
 import { PaymentIntent } from '../domain/payment-intent';
 import { PaymentIntentRepository } from '../payment-intent.repository';
@@ -48,7 +45,7 @@ export class PaymentAttemptsService {
   private readonly logger = new Logger('PaymentAttempts');
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly intents: PaymentIntentRepository,
     private readonly ledger: PayinRepository,
     private readonly gateways: GatewayRegistry,
@@ -85,8 +82,8 @@ export class PaymentAttemptsService {
     returnUrl?: string,
     payer?: PayerIdentity,
   ): Promise<InitializedAttempt> {
-    const current = await this.intents.getVisible(this.dataSource.manager, tenantScope(caller), paymentIntentId);
-    const earlier = operationId && (await this.ledger.get(this.dataSource.manager, operationId));
+    const current = await this.intents.getVisible(this.unitOfWork.outside, tenantScope(caller), paymentIntentId);
+    const earlier = operationId && (await this.ledger.get(this.unitOfWork.outside, operationId));
     if (earlier) return this.recordedAttempt(current, earlier);
     const payinId = operationId ?? crypto.randomUUID();
     // Refuse early what the state machine refuses, before a checkout is opened.
@@ -124,25 +121,17 @@ export class PaymentAttemptsService {
 
     let replaced: Payin[] = [];
     try {
-      const intent = await inTransaction(this.dataSource, async (manager) => {
-        const intent = await this.intents.getVisible(manager, tenantScope(caller), paymentIntentId, true);
+      const intent = await this.unitOfWork.run(async (tx) => {
+        const intent = await this.intents.getVisible(tx, tenantScope(caller), paymentIntentId, true);
         const now = new Date();
         intent.awaitPayerAtGateway(now);
-        replaced = await this.ledger.openAttempts(manager, intent.id);
+        replaced = await this.ledger.openAttempts(tx, intent.id);
         for (const old of replaced) {
           old.cancel('replaced by a new payment attempt', now);
-          await this.ledger.save(manager, old);
+          await this.ledger.save(tx, old);
         }
-        const fundsFlow = await gateway.fundsFlowOf(intent.snapshot().merchantId, manager);
-        const payin = await this.parties.newAttempt(
-          manager,
-          intent,
-          { ...processor, gateway: gateway.name },
-          fundsFlow,
-          'PAYER',
-          payinId,
-          now,
-        );
+        const fundsFlow = await gateway.fundsFlowOf(intent.snapshot().merchantId, tx);
+        const payin = await this.parties.newAttempt(tx, intent, { ...processor, gateway: gateway.name }, fundsFlow, 'PAYER', payinId, now);
         if (!checkout) {
           // The gateway may hold a payment nobody can reach: asked about by our id until it says how it ended.
           if (lost?.reference) payin.bindGatewayReference(lost.reference, null, now);
@@ -152,8 +141,8 @@ export class PaymentAttemptsService {
           payin.bindGatewayReference(checkout.reference, null, now);
           payin.askGatewayAgainLater(now, this.settings.gateway.reconcileAfterSeconds * 1000);
         } else payin.bindGatewayReference(checkout.reference, expiresAt, now);
-        await this.ledger.insert(manager, payin);
-        await this.intents.save(manager, intent);
+        await this.ledger.insert(tx, payin);
+        await this.intents.save(tx, intent);
         return intent;
       });
       for (const old of replaced) await this.outcomes.closeCheckoutQuietly(old, 'CANCELLED');
@@ -211,7 +200,7 @@ export class PaymentAttemptsService {
    */
   async chargeOffSession(payinId: string, written?: { payin: Payin; instrumentToken: string | null }): Promise<void> {
     // What the creation that just committed the attempt already holds is not read again.
-    const payin = written?.payin ?? (await this.ledger.get(this.dataSource.manager, payinId));
+    const payin = written?.payin ?? (await this.ledger.get(this.unitOfWork.outside, payinId));
     if (!payin || payin.isFinal) return;
     const p = payin.snapshot();
     const processor = p.countryProcessorId ? (await this.catalog.findCountryProcessors([p.countryProcessorId]))[0] : undefined;
@@ -220,7 +209,7 @@ export class PaymentAttemptsService {
     let token: string | null;
     if (written) token = written.instrumentToken;
     else {
-      const intentNow = await this.intents.findById(this.dataSource.manager, p.paymentIntentId);
+      const intentNow = await this.intents.findById(this.unitOfWork.outside, p.paymentIntentId);
       token = intentNow ? await this.parties.instrumentToken(intentNow) : null;
     }
     let outcome: ChargeOutcome;

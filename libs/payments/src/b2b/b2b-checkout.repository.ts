@@ -1,6 +1,5 @@
-import { Page, PageRequest, PaymentIntentId, TenantScope } from '@pcs/kernel';
-import type { Guard } from '@pcs/database';
-import { EntityManager } from 'typeorm';
+import { Page, PageRequest, PaymentIntentId, TenantScope, Transaction } from '@pcs/kernel';
+import { Guard } from '@pcs/database';
 import { B2bStatusCondition } from '../domain/b2b-status';
 import { B2bCheckout } from '../domain/b2b-checkout';
 import { PaymentIntent } from '../domain/payment-intent';
@@ -22,15 +21,15 @@ export interface B2bPaymentIntentRecord {
 export abstract class B2bCheckoutRepository {
   /** The INSERT of a checkout, for its intent's own statement to run (insertWith). */
   abstract insertGuard(checkout: B2bCheckout): Guard;
-  abstract findByPaymentIntent(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<B2bCheckout | null>;
-  abstract findByReference(manager: EntityManager, reference: string): Promise<B2bCheckout | null>;
+  abstract findByPaymentIntent(tx: Transaction, paymentIntentId: PaymentIntentId): Promise<B2bCheckout | null>;
+  abstract findByReference(tx: Transaction, reference: string): Promise<B2bCheckout | null>;
   /** B5: the B2B intents within the scope, newest first. */
   abstract list(
-    manager: EntityManager,
+    tx: Transaction,
     scope: TenantScope,
     filters: B2bPaymentIntentFilters,
     page: PageRequest,
   ): Promise<Page<B2bPaymentIntentRecord>>;
   /** Open B2B intents whose checkout expired by `now` (the sweep). */
-  abstract pastDue(manager: EntityManager, now: Date, limit: number): Promise<PaymentIntentId[]>;
+  abstract pastDue(tx: Transaction, now: Date, limit: number): Promise<PaymentIntentId[]>;
 }

@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { CredentialService } from '@pcs/businesses';
 import { RuntimeSettings } from '@pcs/config';
 import { GatewayRegistry, PayerIdentity } from '@pcs/gateways';
-import { Caller, DomainError, signedRedirectUrl } from '@pcs/kernel';
+import { Caller, DomainError, signedRedirectUrl, UnitOfWork } from '@pcs/kernel';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DataSource } from 'typeorm';
 import { PayerStep, PaymentAttemptsService } from '../attempts/payment-attempts.service';
 import { B2bCheckout, checkoutIsPastDue } from '../domain/b2b-checkout';
 import { b2bStatusCode, CHECKOUT_EXPIRED_REASON } from '../domain/b2b-status';
@@ -44,7 +42,7 @@ export const OUTCOME_WAIT_MS = 10_000;
 @Injectable()
 export class B2bCheckoutService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly checkouts: B2bCheckoutRepository,
     private readonly intents: PaymentIntentRepository,
     private readonly b2b: B2bPaymentIntentsService,
@@ -66,7 +64,7 @@ export class B2bCheckoutService {
     if (p.status === 'PROCESSING') return { kind: 'PROCESSING', view };
     if (p.status === 'CANCELED') return { kind: p.cancellationReason === CHECKOUT_EXPIRED_REASON ? 'EXPIRED' : 'CLOSED', view };
     if (p.status === 'REQUIRES_ACTION') {
-      const open = await this.ledger.openCheckoutSession(this.dataSource.manager, intent.id, new Date());
+      const open = await this.ledger.openCheckoutSession(this.unitOfWork.outside, intent.id, new Date());
       const c = open?.snapshot();
       if (c?.gateway && c.externalId)
         return { kind: 'AT_GATEWAY', view, gatewayUrl: await this.gateways.get(c.gateway).checkoutUrl(c.externalId) };
@@ -132,10 +130,10 @@ export class B2bCheckoutService {
   /** The checkout and its intent, expired first if its time is up. */
   private async load(reference: string): Promise<{ checkout: B2bCheckout; intent: PaymentIntent } | null> {
     if (!/^chk_[\w-]{24}$/.test(reference)) return null;
-    const checkout = await this.checkouts.findByReference(this.dataSource.manager, reference);
+    const checkout = await this.checkouts.findByReference(this.unitOfWork.outside, reference);
     if (!checkout) return null;
     if (checkoutIsPastDue(checkout, new Date())) await this.expiry.expireIfDue(checkout.paymentIntentId);
-    const intent = await this.intents.findById(this.dataSource.manager, checkout.paymentIntentId);
+    const intent = await this.intents.findById(this.unitOfWork.outside, checkout.paymentIntentId);
     return intent ? { checkout, intent } : null;
   }
 

@@ -1,11 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService, CountryProcessor } from '@pcs/catalog';
 import { RuntimeSettings } from '@pcs/config';
-import { Caller, DomainError, InvalidRequestError, MerchantId, Money, Page, PageRequest, PaymentIntentId, tenantScope } from '@pcs/kernel';
+import {
+  Caller,
+  DomainError,
+  InvalidRequestError,
+  MerchantId,
+  Money,
+  Page,
+  PageRequest,
+  PaymentIntentId,
+  tenantScope,
+  Transaction,
+  UnitOfWork,
+} from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import * as crypto from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
 import { AvailableProcessorsService } from '../available-processors.service';
 import { CreationRules } from '../creation/creation-rules';
 import { B2bCheckout, InvoiceDetails } from '../domain/b2b-checkout';
@@ -62,7 +72,7 @@ export interface B2bPaymentIntentView {
 @Injectable()
 export class B2bPaymentIntentsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly merchants: MerchantService,
     private readonly catalog: CatalogService,
     private readonly intents: PaymentIntentRepository,
@@ -150,7 +160,7 @@ export class B2bPaymentIntentsService {
       expiresAt: new Date(now.getTime() + this.settings.gateway.checkoutMinutes * 60_000),
       createdAt: now,
     };
-    await this.intents.insertWith(this.dataSource.manager, intent, { guards: [this.checkouts.insertGuard(checkout)], events: [] });
+    await this.intents.insertWith(this.unitOfWork.outside, intent, { guards: [this.checkouts.insertGuard(checkout)], events: [] });
     return {
       intent,
       checkout,
@@ -172,7 +182,7 @@ export class B2bPaymentIntentsService {
   async list(caller: Caller, filters: B2bPaymentIntentListFilters, page: PageRequest): Promise<Page<B2bPaymentIntentView>> {
     const { merchantId, ...rest } = filters;
     const found = await this.checkouts.list(
-      this.dataSource.manager,
+      this.unitOfWork.outside,
       await this.merchants.scopeOf(caller, merchantId),
       { ...rest, status: filters.status ? b2bStatusCondition(filters.status) : undefined },
       page,
@@ -187,31 +197,27 @@ export class B2bPaymentIntentsService {
     return `${this.settings.publicBaseUrl}/checkout/${checkout.reference}`;
   }
 
-  async viewOf(
-    intent: PaymentIntent,
-    checkout: B2bCheckout,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<B2bPaymentIntentView> {
+  async viewOf(intent: PaymentIntent, checkout: B2bCheckout, tx: Transaction = this.unitOfWork.outside): Promise<B2bPaymentIntentView> {
     const p = intent.snapshot();
-    const merchant = await this.merchants.findById(p.merchantId, manager);
-    const latest = await this.ledger.latestCharge(manager, intent.id);
+    const merchant = await this.merchants.findById(p.merchantId, tx);
+    const latest = await this.ledger.latestCharge(tx, intent.id);
     const chosenId = latest?.snapshot().countryProcessorId;
     const chosen = chosenId ? ((await this.catalog.findCountryProcessors([chosenId]))[0] ?? null) : null;
     return {
       intent,
       checkout,
       merchantName: merchant?.merchantName ?? '',
-      available: await this.available.of(intent, manager),
+      available: await this.available.of(intent, tx),
       chosen,
       checkoutUrl: this.checkoutUrl(checkout),
     };
   }
 
   private async find(caller: Caller, paymentIntentId: PaymentIntentId): Promise<B2bPaymentIntentView | null> {
-    const manager = this.dataSource.manager;
-    const intent = await this.intents.findVisible(manager, tenantScope(caller), paymentIntentId);
+    const tx = this.unitOfWork.outside;
+    const intent = await this.intents.findVisible(tx, tenantScope(caller), paymentIntentId);
     if (!intent || intent.snapshot().origin !== 'B2B') return null;
-    const checkout = await this.checkouts.findByPaymentIntent(manager, intent.id);
-    return checkout ? this.viewOf(intent, checkout, manager) : null;
+    const checkout = await this.checkouts.findByPaymentIntent(tx, intent.id);
+    return checkout ? this.viewOf(intent, checkout, tx) : null;
   }
 }

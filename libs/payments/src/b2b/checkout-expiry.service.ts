@@ -1,9 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { inTransaction } from '@pcs/database';
-import { PaymentIntentId } from '@pcs/kernel';
+import { PaymentIntentId, UnitOfWork } from '@pcs/kernel';
 import { Payin } from '../domain/payin';
-import { DataSource } from 'typeorm';
 import { AttemptOutcomes } from '../attempts/attempt-outcomes';
 import { checkoutIsPastDue } from '../domain/b2b-checkout';
 import { CHECKOUT_EXPIRED_REASON } from '../domain/b2b-status';
@@ -25,7 +22,7 @@ const UNPAID: readonly PaymentIntentStatus[] = ['REQUIRES_PAYMENT_INSTRUMENT', '
 @Injectable()
 export class CheckoutExpiryService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly intents: PaymentIntentRepository,
     private readonly checkouts: B2bCheckoutRepository,
     private readonly ledger: PayinRepository,
@@ -35,7 +32,7 @@ export class CheckoutExpiryService {
   /** The sweep: safe with several replicas (each intent is taken with SKIP LOCKED). */
   async expireDue(now = new Date(), batch = 50): Promise<number> {
     let expired = 0;
-    for (const id of await this.checkouts.pastDue(this.dataSource.manager, now, batch)) if (await this.expire(id, now, true)) expired += 1;
+    for (const id of await this.checkouts.pastDue(this.unitOfWork.outside, now, batch)) if (await this.expire(id, now, true)) expired += 1;
     return expired;
   }
 
@@ -45,15 +42,15 @@ export class CheckoutExpiryService {
   }
 
   private async expire(paymentIntentId: PaymentIntentId, now: Date, skipLocked: boolean): Promise<boolean> {
-    const closed = await inTransaction(this.dataSource, async (manager) => {
-      const checkout = await this.checkouts.findByPaymentIntent(manager, paymentIntentId);
+    const closed = await this.unitOfWork.run(async (tx) => {
+      const checkout = await this.checkouts.findByPaymentIntent(tx, paymentIntentId);
       if (!checkout || !checkoutIsPastDue(checkout, now)) return null;
-      const intent = await this.intents.lockById(manager, paymentIntentId, skipLocked);
+      const intent = await this.intents.lockById(tx, paymentIntentId, skipLocked);
       if (!intent || !UNPAID.includes(intent.status)) return null;
-      const open: Payin[] = await this.ledger.openAttempts(manager, intent.id);
-      for (const payin of open) if (payin.expire(now)) await this.ledger.save(manager, payin);
+      const open: Payin[] = await this.ledger.openAttempts(tx, intent.id);
+      for (const payin of open) if (payin.expire(now)) await this.ledger.save(tx, payin);
       intent.cancel(CHECKOUT_EXPIRED_REASON, now);
-      await this.intents.save(manager, intent);
+      await this.intents.save(tx, intent);
       return open;
     });
     if (!closed) return false;

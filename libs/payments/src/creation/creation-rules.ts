@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { CatalogService, Country } from '@pcs/catalog';
 import { isUniqueViolation } from '@pcs/database';
 import {
@@ -12,11 +11,12 @@ import {
   MerchantId,
   newId,
   PaymentIntentId,
-  vatPercentageToBasisPoints,
   tenantScope,
+  Transaction,
+  UnitOfWork,
+  vatPercentageToBasisPoints,
 } from '@pcs/kernel';
 import { MerchantConfigurationService } from '@pcs/merchants';
-import { DataSource, EntityManager } from 'typeorm';
 import { PaymentAttemptsService } from '../attempts/payment-attempts.service';
 import { PaymentIntent } from '../domain/payment-intent';
 import { PaymentIntentRepository } from '../payment-intent.repository';
@@ -26,7 +26,7 @@ import { PayinRepository } from '../ledger/payin.repository';
 @Injectable()
 export class CreationRules {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly catalog: CatalogService,
     private readonly configurations: MerchantConfigurationService,
     private readonly intents: PaymentIntentRepository,
@@ -44,12 +44,12 @@ export class CreationRules {
   }
 
   /** The request's VAT if given, else the merchant's for the country, else the country's default; always one the country allows. */
-  async vatRate(merchantId: MerchantId, country: Country, requested: number | undefined, manager?: EntityManager): Promise<number> {
+  async vatRate(merchantId: MerchantId, country: Country, requested: number | undefined, tx?: Transaction): Promise<number> {
     let rate: number | null;
     if (requested !== undefined) {
       rate = vatPercentageToBasisPoints(requested);
     } else {
-      rate = (await this.configurations.vatRateFor(merchantId, country.countryId, manager)) ?? country.defaultVatRateBp;
+      rate = (await this.configurations.vatRateFor(merchantId, country.countryId, tx)) ?? country.defaultVatRateBp;
     }
     if (rate === null || !country.vatRatesBp.includes(rate)) {
       throw new DomainError('VAT_RATE_NOT_ALLOWED', undefined, {
@@ -95,11 +95,11 @@ export class CreationRules {
    * again (the gateway answers a repeated charge with its first outcome).
    */
   async resume(caller: Caller, paymentIntentId: PaymentIntentId): Promise<PaymentIntent | null> {
-    if (!(await this.intents.findById(this.dataSource.manager, paymentIntentId))) return null;
-    const intent = await this.intents.getVisible(this.dataSource.manager, tenantScope(caller), paymentIntentId);
-    const charge = await this.ledger.openOffSessionCharge(this.dataSource.manager, intent.id);
+    if (!(await this.intents.findById(this.unitOfWork.outside, paymentIntentId))) return null;
+    const intent = await this.intents.getVisible(this.unitOfWork.outside, tenantScope(caller), paymentIntentId);
+    const charge = await this.ledger.openOffSessionCharge(this.unitOfWork.outside, intent.id);
     if (!charge) return intent;
     await this.attempts.chargeOffSession(charge.id);
-    return (await this.intents.findById(this.dataSource.manager, intent.id)) ?? intent;
+    return (await this.intents.findById(this.unitOfWork.outside, intent.id)) ?? intent;
   }
 }

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Caller, DomainError, Money, PaymentIntentId } from '@pcs/kernel';
+import { Caller, DomainError, Money, PaymentIntentId, UnitOfWork } from '@pcs/kernel';
 import { MerchantConfigurationService, MerchantService } from '@pcs/merchants';
-import { DataSource } from 'typeorm';
 import { AvailableProcessorsService } from '../available-processors.service';
 import { PaymentIntent } from '../domain/payment-intent';
 import { PaymentIntentRepository } from '../payment-intent.repository';
@@ -24,7 +22,7 @@ export interface FastPaymentIntentCommand {
 @Injectable()
 export class FastPaymentIntentService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly merchants: MerchantService,
     private readonly configurations: MerchantConfigurationService,
     private readonly intents: PaymentIntentRepository,
@@ -80,7 +78,7 @@ export class FastPaymentIntentService {
       });
     }
     // With its payment_intent.created event and the event's job: one statement.
-    await this.intents.insert(this.dataSource.manager, intent);
+    await this.intents.insert(this.unitOfWork.outside, intent);
     return intent;
   }
 }

@@ -1,10 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { inTransaction } from '@pcs/database';
-import { Caller, DomainError, InvalidRequestError, moneyFromWire, PaymentIntentId } from '@pcs/kernel';
+import { Caller, DomainError, InvalidRequestError, moneyFromWire, PaymentIntentId, Transaction, UnitOfWork } from '@pcs/kernel';
 import { LinkId, LinkPayment, LinkService } from '@pcs/links';
 import { MerchantService } from '@pcs/merchants';
-import { DataSource, EntityManager } from 'typeorm';
 import { PaymentIntent } from '../domain/payment-intent';
 import { PaymentIntentRepository } from '../payment-intent.repository';
 import { CreationRules } from './creation-rules';
@@ -37,7 +34,7 @@ const UNLOCKED_ATTEMPTS = 3;
 @Injectable()
 export class LinkPaymentIntentService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly links: LinkService,
     private readonly merchants: MerchantService,
     private readonly intents: PaymentIntentRepository,
@@ -50,14 +47,12 @@ export class LinkPaymentIntentService {
       (paymentIntentId) => this.rules.resume(caller, paymentIntentId),
       async (paymentIntentId) => {
         for (let attempt = 1; attempt <= UNLOCKED_ATTEMPTS; attempt++) {
-          const written = await this.attempt(caller, linkId, command, paymentIntentId, this.dataSource.manager, false);
+          const written = await this.attempt(caller, linkId, command, paymentIntentId, this.unitOfWork.outside, false);
           if (written) return written;
           // Gone, used or expired: refused with its error; otherwise it changed since it was read.
           await this.links.refusalOfUse(caller, linkId);
         }
-        const written = await inTransaction(this.dataSource, (manager) =>
-          this.attempt(caller, linkId, command, paymentIntentId, manager, true),
-        );
+        const written = await this.unitOfWork.run((tx) => this.attempt(caller, linkId, command, paymentIntentId, tx, true));
         if (written) return written;
         await this.links.refusalOfUse(caller, linkId);
         throw new Error('a link taken for update changed under its payment');
@@ -71,13 +66,13 @@ export class LinkPaymentIntentService {
     linkId: LinkId,
     command: LinkPaymentIntentCommand,
     paymentIntentId: PaymentIntentId,
-    manager: EntityManager,
+    tx: Transaction,
     lock: boolean,
   ): Promise<PaymentIntent | null> {
-    const payment = await this.links.forPayment(caller, linkId, manager, lock);
+    const payment = await this.links.forPayment(caller, linkId, tx, lock);
     const intent = await this.intentFor(caller, payment, command, paymentIntentId);
     const use = await this.links.useOf(payment, intent.id, intent.snapshot().createdAt);
-    const written = await this.intents.insertWith(manager, intent, {
+    const written = await this.intents.insertWith(tx, intent, {
       guards: [use.guard],
       events: [use.event],
     });

@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { inTransaction } from '@pcs/database';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { GatewayRouting } from '@pcs/gateways';
 import { CatalogService, Country } from '@pcs/catalog';
 import {
@@ -13,6 +11,8 @@ import {
   PayinType,
   PaymentInstrumentId,
   PaymentIntentId,
+  Transaction,
+  UnitOfWork,
 } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { PayerRequest, PayerService } from '@pcs/payers';
@@ -21,7 +21,6 @@ import { PaymentInstrumentService } from '@pcs/payment-instruments';
 import { PricingService } from '@pcs/settlement';
 import type { PaymentInstrumentProps } from '@pcs/payment-instruments';
 import * as crypto from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
 import { PaymentIntent } from '../domain/payment-intent';
 import { AvailableProcessorsService } from '../available-processors.service';
 import { PaymentAttemptParties } from '../attempts/payment-attempt-parties';
@@ -78,7 +77,7 @@ interface ResolvedCreation {
 export class PaymentIntentCreationService {
   constructor(
     private readonly routing: GatewayRouting,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly merchants: MerchantService,
     private readonly catalog: CatalogService,
     private readonly payers: PayerService,
@@ -120,27 +119,27 @@ export class PaymentIntentCreationService {
     if (command.payerId && !command.payerData && !command.paymentInstrumentId && !command.paymentInstrumentData && !command.confirm) {
       return this.createForExistingPayer(caller, command, command.payerId, paymentIntentId, country, tip);
     }
-    const created = await inTransaction(this.dataSource, async (manager) => {
-      const merchant = await this.merchants.resolve(caller, command.merchantId ?? command.paymentInstrumentData?.merchantId, manager);
+    const created = await this.unitOfWork.run(async (tx) => {
+      const merchant = await this.merchants.resolve(caller, command.merchantId ?? command.paymentInstrumentData?.merchantId, tx);
       const merchantId = merchant.id;
       merchant.assertCanCollect();
-      const vatRateBp = await this.rules.vatRate(merchantId, country, command.vatPercentage, manager);
+      const vatRateBp = await this.rules.vatRate(merchantId, country, command.vatPercentage, tx);
 
       const payer = command.payerId
         ? command.payerData
-          ? await this.payers.completeWithin(manager, caller, command.payerId, command.payerData)
+          ? await this.payers.completeWithin(tx, caller, command.payerId, command.payerData)
           : // Creating an instrument takes the payer for update; taking it for key share first and
             // upgrading later would deadlock two such creations for one payer. So: update at once.
             await this.payers.loadVisible(
               caller,
               command.payerId,
-              manager,
+              tx,
               command.paymentInstrumentData && !command.paymentInstrumentId ? 'update' : 'share',
             )
-        : await this.payers.createWithin(manager, caller, { ...command.payerData, merchantId });
+        : await this.payers.createWithin(tx, caller, { ...command.payerData, merchantId });
       if (payer.snapshot().merchantId !== merchantId) throw new DomainError('PAYER_NOT_FOUND');
 
-      const instrument = await this.instrumentFor(manager, caller, command, payer.id, country);
+      const instrument = await this.instrumentFor(tx, caller, command, payer.id, country);
       const paymentInstrumentId = instrument?.paymentInstrumentId ?? null;
       const now = new Date();
       const intent = this.newIntent(caller, command, {
@@ -155,33 +154,24 @@ export class PaymentIntentCreationService {
       });
       let attempt: Payin | null = null;
       if (command.confirm && instrument) {
-        const processor = await this.processorForInstrument(manager, intent, instrument);
-        await this.pricing.assertAboveMinimum(merchantId, processor, intent.total, manager);
+        const processor = await this.processorForInstrument(tx, intent, instrument);
+        await this.pricing.assertAboveMinimum(merchantId, processor, intent.total, tx);
         // A processor that does not charge saved instruments here (Mercado Pago, dLocal): refused before anything is written.
-        const gateway = await this.routing.gatewayFor(merchantId, processor, manager);
+        const gateway = await this.routing.gatewayFor(merchantId, processor, tx);
         if (!gateway.chargesOffSession) throw new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: gateway.displayName });
         intent.startOffSessionCharge(now);
-        await this.intents.insert(manager, intent);
-        const fundsFlow = await gateway.fundsFlowOf(merchantId, manager);
-        attempt = await this.parties.newAttempt(
-          manager,
-          intent,
-          processor,
-          fundsFlow,
-          'MERCHANT',
-          crypto.randomUUID(),
-          now,
-          payer.snapshot(),
-        );
-        await this.ledger.insert(manager, attempt);
+        await this.intents.insert(tx, intent);
+        const fundsFlow = await gateway.fundsFlowOf(merchantId, tx);
+        attempt = await this.parties.newAttempt(tx, intent, processor, fundsFlow, 'MERCHANT', crypto.randomUUID(), now, payer.snapshot());
+        await this.ledger.insert(tx, attempt);
       } else {
-        await this.intents.insert(manager, intent);
+        await this.intents.insert(tx, intent);
       }
       return { intent, attempt, instrumentToken: instrument?.externalId ?? null };
     });
     if (!created.attempt) return created.intent;
     await this.attempts.chargeOffSession(created.attempt.id, { payin: created.attempt, instrumentToken: created.instrumentToken });
-    return (await this.intents.findById(this.dataSource.manager, created.intent.id)) ?? created.intent;
+    return (await this.intents.findById(this.unitOfWork.outside, created.intent.id)) ?? created.intent;
   }
 
   /**
@@ -215,7 +205,7 @@ export class PaymentIntentCreationService {
       paymentInstrumentId: null,
       now: new Date(),
     });
-    const written = await this.intents.insertRequiring(this.dataSource.manager, intent, this.payers.liveRequirement(payerId));
+    const written = await this.intents.insertRequiring(this.unitOfWork.outside, intent, this.payers.liveRequirement(payerId));
     if (!written) throw new DomainError('PAYER_NOT_FOUND');
     return intent;
   }
@@ -251,14 +241,14 @@ export class PaymentIntentCreationService {
   }
 
   private async instrumentFor(
-    manager: EntityManager,
+    tx: Transaction,
     caller: Caller,
     command: CreatePaymentIntentCommand,
     payerId: PayerId,
     country: Country,
   ): Promise<Readonly<PaymentInstrumentProps> | null> {
     if (command.paymentInstrumentId) {
-      const instrument = await this.instruments.loadVisible(caller, command.paymentInstrumentId, manager);
+      const instrument = await this.instruments.loadVisible(caller, command.paymentInstrumentId, tx);
       const i = instrument.snapshot();
       if (i.payerId !== payerId || !i.active) throw new DomainError('PAYMENT_INSTRUMENT_NOT_FOUND');
       return i;
@@ -275,7 +265,7 @@ export class PaymentIntentCreationService {
         );
       countries.push(c.iso3);
     }
-    const view = await this.instruments.createWithin(manager, caller, {
+    const view = await this.instruments.createWithin(tx, caller, {
       payerId,
       paymentMethodName: data.paymentMethodName,
       paymentInstrumentTypeName: data.paymentInstrumentTypeName,
@@ -287,8 +277,8 @@ export class PaymentIntentCreationService {
   }
 
   /** The processor that charges the instrument (loaded by this creation, visible to the caller) for the intent. */
-  private async processorForInstrument(manager: EntityManager, intent: PaymentIntent, instrument: Readonly<PaymentInstrumentProps>) {
-    const processor = (await this.available.of(intent, manager)).find(
+  private async processorForInstrument(tx: Transaction, intent: PaymentIntent, instrument: Readonly<PaymentInstrumentProps>) {
+    const processor = (await this.available.of(intent, tx)).find(
       (p) =>
         p.paymentMethod.paymentMethodId === instrument.paymentMethodId &&
         (!instrument.paymentInstrumentTypeId || p.paymentInstrumentType.paymentInstrumentTypeId === instrument.paymentInstrumentTypeId),

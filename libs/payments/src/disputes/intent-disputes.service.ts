@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { asPaymentIntentId } from '@pcs/kernel';
-import type { EntityManager } from 'typeorm';
+import { asPaymentIntentId, Transaction } from '@pcs/kernel';
 import { IntentDispute, PaymentIntent } from '../domain/payment-intent';
 import { PaymentIntentRepository } from '../payment-intent.repository';
 
@@ -15,23 +14,23 @@ import { PaymentIntentRepository } from '../payment-intent.repository';
 export class IntentDisputes {
   constructor(private readonly intents: PaymentIntentRepository) {}
 
-  async record(manager: EntityManager, paymentIntentId: string, dispute: IntentDispute, now: Date): Promise<PaymentIntent> {
-    const intent = await this.intents.lockById(manager, asPaymentIntentId(paymentIntentId));
+  async record(tx: Transaction, paymentIntentId: string, dispute: IntentDispute, now: Date): Promise<PaymentIntent> {
+    const intent = await this.intents.lockById(tx, asPaymentIntentId(paymentIntentId));
     if (!intent) throw new Error(`payment intent ${paymentIntentId} of a dispute does not exist`);
     intent.recordDispute(dispute, now);
-    await this.intents.save(manager, intent);
+    await this.intents.save(tx, intent);
     return intent;
   }
 
   /** What a dispute may still take back of its payment: received, less refunds and the other disputes (the intent locked). */
-  async collectedLeftFor(manager: EntityManager, paymentIntentId: string, disputeId: string): Promise<number> {
-    const intent = await this.intents.lockById(manager, asPaymentIntentId(paymentIntentId));
+  async collectedLeftFor(tx: Transaction, paymentIntentId: string, disputeId: string): Promise<number> {
+    const intent = await this.intents.lockById(tx, asPaymentIntentId(paymentIntentId));
     if (!intent) throw new Error(`payment intent ${paymentIntentId} of a dispute does not exist`);
     return intent.collectedLeftFor(disputeId);
   }
 
   /** The intent, locked in the caller's transaction: what a dispute may still take back is decided on it (its refundable amount). */
-  lock(manager: EntityManager, paymentIntentId: string): Promise<PaymentIntent | null> {
-    return this.intents.lockById(manager, asPaymentIntentId(paymentIntentId));
+  lock(tx: Transaction, paymentIntentId: string): Promise<PaymentIntent | null> {
+    return this.intents.lockById(tx, asPaymentIntentId(paymentIntentId));
   }
 }

@@ -1,16 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { inTransaction } from '@pcs/database';
-import { DataSource } from 'typeorm';
 import { AttemptOutcomes } from '../attempts/attempt-outcomes';
 import { PaymentIntentRepository } from '../payment-intent.repository';
 import { PayinRepository } from '../ledger/payin.repository';
+import { UnitOfWork } from '@pcs/kernel';
 
 /** Payers who left a gateway's page: their attempts expire. */
 @Injectable()
 export class SessionExpiryService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly intents: PaymentIntentRepository,
     private readonly ledger: PayinRepository,
     private readonly outcomes: AttemptOutcomes,
@@ -22,19 +20,19 @@ export class SessionExpiryService {
    * several replicas: each intent is taken with SKIP LOCKED.
    */
   async expireSessions(now = new Date(), batch = 50): Promise<number> {
-    const candidates = await this.ledger.expiredSessions(this.dataSource.manager, now, batch);
+    const candidates = await this.ledger.expiredSessions(this.unitOfWork.outside, now, batch);
     let expired = 0;
     for (const candidate of candidates) {
-      const closed = await inTransaction(this.dataSource, async (manager) => {
-        const intent = await this.intents.lockById(manager, candidate.snapshot().paymentIntentId, true);
+      const closed = await this.unitOfWork.run(async (tx) => {
+        const intent = await this.intents.lockById(tx, candidate.snapshot().paymentIntentId, true);
         if (!intent) return null; // another replica holds it
-        const payin = await this.ledger.get(manager, candidate.id, true);
+        const payin = await this.ledger.get(tx, candidate.id, true);
         const sessionEnd = payin?.snapshot().sessionExpiresAt;
         if (!payin || !sessionEnd || sessionEnd >= now || !payin.expire(now)) return null;
-        await this.ledger.save(manager, payin);
+        await this.ledger.save(tx, payin);
         if (intent.status === 'REQUIRES_ACTION') {
           intent.expireAttempt(now);
-          await this.intents.save(manager, intent);
+          await this.intents.save(tx, intent);
         }
         return payin;
       });

@@ -1,10 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { inTransaction } from '@pcs/database';
 import { GatewayEvent } from '@pcs/gateways';
 import { Payin } from '../domain/payin';
-import { TransactionStatus } from '@pcs/kernel';
-import { DataSource } from 'typeorm';
+import { TransactionStatus, UnitOfWork } from '@pcs/kernel';
 import { AttemptOutcomes } from '../attempts/attempt-outcomes';
 import { GatewayEventLog, PaymentIntentRepository } from '../payment-intent.repository';
 import { PayinRepository } from '../ledger/payin.repository';
@@ -15,7 +12,7 @@ export class GatewayEventsService {
   private readonly logger = new Logger('GatewayEvents');
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly intents: PaymentIntentRepository,
     private readonly ledger: PayinRepository,
     private readonly events: GatewayEventLog,
@@ -28,20 +25,20 @@ export class GatewayEventsService {
    * out-of-order event meets a final payin, which absorbs it.
    */
   async apply(event: GatewayEvent): Promise<'applied' | 'replayed' | 'unknown'> {
-    const found = await this.ledger.findByExternalId(this.dataSource.manager, event.gateway, event.reference);
+    const found = await this.ledger.findByExternalId(this.unitOfWork.outside, event.gateway, event.reference);
     return found ? this.applyTo(found, event) : 'unknown';
   }
 
   /** The same, for an attempt the gateway names by our own id for it (Mercado Pago's external_reference). */
   async applyTo(attempt: Payin, event: GatewayEvent): Promise<'applied' | 'replayed' | 'unknown'> {
-    return inTransaction(this.dataSource, async (manager) => {
-      if (!(await this.events.record(manager, event.gateway, event.eventId, event.reference))) return 'replayed';
-      const intent = await this.intents.lockById(manager, attempt.snapshot().paymentIntentId);
-      const payin = await this.ledger.get(manager, attempt.id, true);
+    return this.unitOfWork.run(async (tx) => {
+      if (!(await this.events.record(tx, event.gateway, event.eventId, event.reference))) return 'replayed';
+      const intent = await this.intents.lockById(tx, attempt.snapshot().paymentIntentId);
+      const payin = await this.ledger.get(tx, attempt.id, true);
       if (!intent || !payin) return 'unknown';
       if (payin.isFinal && event.outcome === 'APPROVED' && payin.status !== TransactionStatus.APPROVED)
         this.logger.error(`${event.gateway} approved ${event.reference} for attempt ${payin.id}, which had already ended: refund it there`);
-      await this.outcomes.apply(manager, intent, payin, event);
+      await this.outcomes.apply(tx, intent, payin, event);
       return 'applied';
     });
   }

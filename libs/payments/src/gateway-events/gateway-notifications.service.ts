@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { PaymentNotice, ProcessorRefund } from '@pcs/gateways';
-import { DataSource } from 'typeorm';
 import { ProcessorRefunds } from '../refunds/processor-refunds.service';
 import { RefundsService } from '../refunds/refunds.service';
 import { GatewayEventsService } from './gateway-events.service';
 import { PayinRepository } from '../ledger/payin.repository';
+import { UnitOfWork } from '@pcs/kernel';
 
 export type NotificationResult = 'applied' | 'replayed' | 'unknown' | 'ignored';
 
@@ -19,7 +18,7 @@ export type NotificationResult = 'applied' | 'replayed' | 'unknown' | 'ignored';
 @Injectable()
 export class GatewayNotifications {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly ledger: PayinRepository,
     private readonly events: GatewayEventsService,
     private readonly refunds: RefundsService,
@@ -30,7 +29,7 @@ export class GatewayNotifications {
     if (notice.kind === 'IGNORED') return 'ignored';
     if (notice.kind === 'UNKNOWN') return 'unknown';
     const id = notice.kind === 'CHARGE' ? notice.payinId : notice.refundId;
-    const record = await this.ledger.get(this.dataSource.manager, id);
+    const record = await this.ledger.get(this.unitOfWork.outside, id);
     const r = record?.snapshot();
     if (!record || !r || r.merchantId !== merchantId) return 'unknown';
     if (notice.kind === 'CHARGE') {

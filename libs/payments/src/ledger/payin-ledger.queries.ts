@@ -1,4 +1,4 @@
-import type {
+import {
   Currency,
   MerchantId,
   OrderBy,
@@ -7,9 +7,9 @@ import type {
   PaymentIntentId,
   SortBy,
   TenantScope,
+  Transaction,
   TransactionStatus,
 } from '@pcs/kernel';
-import type { EntityManager } from 'typeorm';
 import { Payin } from '../domain/payin';
 
 /** Operation 36's filters, as a caller gives them. */
@@ -56,8 +56,8 @@ export interface PayinSummaryRows {
  * PayinRepository's.
  */
 export abstract class PayinLedgerQueries {
-  abstract page(manager: EntityManager, scope: TenantScope, filters: LedgerFilters, page: PageRequest): Promise<Page<Payin>>;
-  abstract count(manager: EntityManager, scope: TenantScope, filters: LedgerFilters): Promise<number>;
+  abstract page(tx: Transaction, scope: TenantScope, filters: LedgerFilters, page: PageRequest): Promise<Page<Payin>>;
+  abstract count(tx: Transaction, scope: TenantScope, filters: LedgerFilters): Promise<number>;
   /** Figures of the payins within the scope created in [from, until). */
-  abstract summary(manager: EntityManager, scope: TenantScope, from: Date, until: Date): Promise<PayinSummaryRows>;
+  abstract summary(tx: Transaction, scope: TenantScope, from: Date, until: Date): Promise<PayinSummaryRows>;
 }

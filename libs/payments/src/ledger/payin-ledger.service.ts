@@ -1,7 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Caller, Currency, MerchantId, narrowScope, Page, PageRequest, PaymentIntentId, tenantScope, wireAmount } from '@pcs/kernel';
-import { DataSource, EntityManager } from 'typeorm';
+import {
+  Caller,
+  Currency,
+  MerchantId,
+  narrowScope,
+  Page,
+  PageRequest,
+  PaymentIntentId,
+  tenantScope,
+  Transaction,
+  UnitOfWork,
+  wireAmount,
+} from '@pcs/kernel';
 import { ReadReplica } from '@pcs/database';
 import { Payin, PayinProps } from '../domain/payin';
 import { PayinFilters, PayinLedgerQueries, PayinSummaryRows } from './payin-ledger.queries';
@@ -20,39 +30,39 @@ import { ProcessorFindingRepository } from './processor-finding.repository';
 @Injectable()
 export class PayinLedgerService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly payins: PayinRepository,
     private readonly queries: PayinLedgerQueries,
     private readonly replica: ReadReplica,
     private readonly findings: ProcessorFindingRepository,
   ) {}
 
-  get(manager: EntityManager, transactionId: string, lock = false): Promise<Payin | null> {
-    return this.payins.get(manager, transactionId, lock);
+  get(tx: Transaction, transactionId: string, lock = false): Promise<Payin | null> {
+    return this.payins.get(tx, transactionId, lock);
   }
 
-  findByExternalId(manager: EntityManager, gateway: string, externalId: string): Promise<Payin | null> {
-    return this.payins.findByExternalId(manager, gateway, externalId);
+  findByExternalId(tx: Transaction, gateway: string, externalId: string): Promise<Payin | null> {
+    return this.payins.findByExternalId(tx, gateway, externalId);
   }
 
   /** The intent's latest approved collection: what a refund goes back through. */
-  latestApprovedCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null> {
-    return this.payins.latestApprovedCharge(manager, paymentIntentId);
+  latestApprovedCharge(tx: Transaction, paymentIntentId: PaymentIntentId): Promise<Payin | null> {
+    return this.payins.latestApprovedCharge(tx, paymentIntentId);
   }
 
   /** The findings of an account no reconciliation run has shown yet. */
-  unreportedFindings(manager: EntityManager, merchantId: string, gateway: string): Promise<ProcessorFinding[]> {
-    return this.findings.unreported(manager, merchantId, gateway);
+  unreportedFindings(tx: Transaction, merchantId: string, gateway: string): Promise<ProcessorFinding[]> {
+    return this.findings.unreported(tx, merchantId, gateway);
   }
 
   /** These findings are shown by run `runId` from now on. */
-  markFindingsReported(manager: EntityManager, findingIds: readonly string[], runId: string): Promise<void> {
-    return this.findings.markReported(manager, findingIds, runId);
+  markFindingsReported(tx: Transaction, findingIds: readonly string[], runId: string): Promise<void> {
+    return this.findings.markReported(tx, findingIds, runId);
   }
 
   /** The intent's latest collection attempt, whatever its state (the method the payer chose last). */
-  latestCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null> {
-    return this.payins.latestCharge(manager, paymentIntentId);
+  latestCharge(tx: Transaction, paymentIntentId: PaymentIntentId): Promise<Payin | null> {
+    return this.payins.latestCharge(tx, paymentIntentId);
   }
 
   /** What a processor's report of [from, to) is reconciled with (see PayinRepository.reconciliationRecords). */
@@ -63,7 +73,7 @@ export class PayinLedgerService {
     from: Date,
     to: Date,
   ): Promise<Readonly<PayinProps>[]> {
-    return (await this.payins.reconciliationRecords(this.dataSource.manager, merchantId, gateway, references, from, to)).map((p) =>
+    return (await this.payins.reconciliationRecords(this.unitOfWork.outside, merchantId, gateway, references, from, to)).map((p) =>
       p.snapshot(),
     );
   }
@@ -75,7 +85,7 @@ export class PayinLedgerService {
     const scope = narrowScope(tenantScope(caller), merchantId);
     if (!scope) return { items: [], page: page.page, limit: page.limit, total: 0 };
     // A read no write follows: the read replica's, within its staleness bound (docs/scale-out.md).
-    const found = await this.replica.read((manager) => this.queries.page(manager, scope, within, page));
+    const found = await this.replica.read((tx) => this.queries.page(tx, scope, within, page));
     return { ...found, items: found.items.map((p) => p.snapshot()) };
   }
 
@@ -87,7 +97,7 @@ export class PayinLedgerService {
   async summary(caller: Caller, merchantId: MerchantId | undefined, from: Date, until: Date): Promise<PayinSummary> {
     const scope = narrowScope(tenantScope(caller), merchantId);
     const rows: PayinSummaryRows = scope
-      ? await this.replica.read((manager) => this.queries.summary(manager, scope, from, until))
+      ? await this.replica.read((tx) => this.queries.summary(tx, scope, from, until))
       : { days: [], paymentMethods: [], refunds: [] };
     const wire = <T extends { currency: Currency; collected: number }>(row: T) => ({
       ...row,

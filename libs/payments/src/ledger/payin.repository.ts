@@ -1,5 +1,4 @@
-import { MerchantId, PaymentIntentId } from '@pcs/kernel';
-import type { EntityManager } from 'typeorm';
+import { MerchantId, PaymentIntentId, Transaction } from '@pcs/kernel';
 import { Payin, PayinState } from '../domain/payin';
 
 /** What a refund of a payment intent decides on, read with the intent (one round trip). */
@@ -19,32 +18,32 @@ export interface RefundRecords {
  */
 export abstract class PayinRepository {
   /** A new record: a plain INSERT. */
-  abstract insert(manager: EntityManager, payin: Payin): Promise<void>;
-  abstract save(manager: EntityManager, payin: Payin): Promise<void>;
+  abstract insert(tx: Transaction, payin: Payin): Promise<void>;
+  abstract save(tx: Transaction, payin: Payin): Promise<void>;
   /**
    * Saves the record, with its events, in one statement, only if it is still
    * in the state it was read in (`as`); false (nothing written) otherwise.
    * Needs no transaction of its own.
    */
-  abstract saveIfStill(manager: EntityManager, payin: Payin, as: PayinState): Promise<boolean>;
-  abstract get(manager: EntityManager, transactionId: string, lock?: boolean): Promise<Payin | null>;
-  abstract findByExternalId(manager: EntityManager, gateway: string, externalId: string): Promise<Payin | null>;
+  abstract saveIfStill(tx: Transaction, payin: Payin, as: PayinState): Promise<boolean>;
+  abstract get(tx: Transaction, transactionId: string, lock?: boolean): Promise<Payin | null>;
+  abstract findByExternalId(tx: Transaction, gateway: string, externalId: string): Promise<Payin | null>;
   /** The intent's collection attempts still open (PENDING or SCHEDULED), locked. */
-  abstract openAttempts(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin[]>;
+  abstract openAttempts(tx: Transaction, paymentIntentId: PaymentIntentId): Promise<Payin[]>;
   /** The intent's off-session charge still waiting on its gateway's answer, if any. */
-  abstract openOffSessionCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null>;
+  abstract openOffSessionCharge(tx: Transaction, paymentIntentId: PaymentIntentId): Promise<Payin | null>;
   /** The intent's checkout still open at a gateway page (a PENDING attempt whose session has not ended), if any. */
-  abstract openCheckoutSession(manager: EntityManager, paymentIntentId: PaymentIntentId, now: Date): Promise<Payin | null>;
+  abstract openCheckoutSession(tx: Transaction, paymentIntentId: PaymentIntentId, now: Date): Promise<Payin | null>;
   /** The intent's latest approved collection: what a refund goes back through. */
-  abstract latestApprovedCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null>;
+  abstract latestApprovedCharge(tx: Transaction, paymentIntentId: PaymentIntentId): Promise<Payin | null>;
   /** Every refund record of the intent, whatever its state or origin, oldest first. */
-  abstract refundsOf(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin[]>;
+  abstract refundsOf(tx: Transaction, paymentIntentId: PaymentIntentId): Promise<Payin[]>;
   /** The intent's latest collection attempt, whatever its state. */
-  abstract latestCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null>;
+  abstract latestCharge(tx: Transaction, paymentIntentId: PaymentIntentId): Promise<Payin | null>;
   /** Payins waiting on a gateway whose time to ask it has come (crash recovery, lost callbacks). */
-  abstract dueForReconciliation(manager: EntityManager, now: Date, limit: number): Promise<Payin[]>;
+  abstract dueForReconciliation(tx: Transaction, now: Date, limit: number): Promise<Payin[]>;
   /** Attempts whose payer's session at a gateway page ended before `now`. */
-  abstract expiredSessions(manager: EntityManager, now: Date, limit: number): Promise<Payin[]>;
+  abstract expiredSessions(tx: Transaction, now: Date, limit: number): Promise<Payin[]>;
   /**
    * What a processor's report is reconciled with: the merchant's approved
    * collections at that gateway released in [from, to) or named by the
@@ -53,7 +52,7 @@ export abstract class PayinRepository {
    * in the window.
    */
   abstract reconciliationRecords(
-    manager: EntityManager,
+    tx: Transaction,
     merchantId: MerchantId,
     gateway: string,
     references: readonly string[],

@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { CountryProcessor } from '@pcs/catalog';
 import { GatewayRegistry, PayerIdentity } from '@pcs/gateways';
-import { Caller, DomainError } from '@pcs/kernel';
+import { Caller, DomainError, UnitOfWork } from '@pcs/kernel';
 import { LinkId, LinkService, LinkView } from '@pcs/links';
 import { MerchantService } from '@pcs/merchants';
-import { DataSource } from 'typeorm';
 import { PayerStep, PaymentAttemptsService } from '../attempts/payment-attempts.service';
 import { AvailableProcessorsService } from '../available-processors.service';
 import { LinkPaymentIntentService } from '../creation/link-payment-intent.service';
@@ -44,7 +42,7 @@ const PAID = new Set(['SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED']);
 @Injectable()
 export class LinkCheckoutService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly links: LinkService,
     private readonly merchants: MerchantService,
     private readonly linkPayments: LinkPaymentIntentService,
@@ -74,7 +72,7 @@ export class LinkCheckoutService {
     if (PAID.has(p.status)) return { kind: 'PAID', link, merchantName };
     if (p.status === 'PROCESSING') return { kind: 'PROCESSING', link, merchantName };
     if (p.status === 'REQUIRES_ACTION') {
-      const checkout = await this.ledger.openCheckoutSession(this.dataSource.manager, intent.id, new Date());
+      const checkout = await this.ledger.openCheckoutSession(this.unitOfWork.outside, intent.id, new Date());
       const c = checkout?.snapshot();
       if (c?.gateway && c.externalId)
         return { kind: 'AT_GATEWAY', link, merchantName, gatewayUrl: await this.gateways.get(c.gateway).checkoutUrl(c.externalId) };
@@ -120,7 +118,7 @@ export class LinkCheckoutService {
 
   private async intentOf(link: LinkView): Promise<PaymentIntent | null> {
     const id = link.link.snapshot().paymentIntentId;
-    return id ? this.intents.findById(this.dataSource.manager, id) : null;
+    return id ? this.intents.findById(this.unitOfWork.outside, id) : null;
   }
 
   /** The link's methods the intent can still be paid with (the method chosen first narrows it). */

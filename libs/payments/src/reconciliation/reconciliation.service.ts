@@ -1,10 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { RuntimeSettings } from '@pcs/config';
-import { inTransaction } from '@pcs/database';
 import { GatewayRegistry } from '@pcs/gateways';
-import { TransactionStatus } from '@pcs/kernel';
-import { DataSource } from 'typeorm';
+import { TransactionStatus, UnitOfWork } from '@pcs/kernel';
 import { AttemptOutcomes } from '../attempts/attempt-outcomes';
 import { PaymentIntentRepository } from '../payment-intent.repository';
 import { RefundsService } from '../refunds/refunds.service';
@@ -20,7 +17,7 @@ export class ReconciliationService {
   private readonly logger = new Logger('Reconciliation');
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly intents: PaymentIntentRepository,
     private readonly ledger: PayinRepository,
     private readonly gateways: GatewayRegistry,
@@ -31,7 +28,7 @@ export class ReconciliationService {
 
   /** Settles the payins whose gateway answer is overdue; returns how many were looked at. */
   async reconcileDue(now = new Date(), batch = 50): Promise<number> {
-    const due = await this.ledger.dueForReconciliation(this.dataSource.manager, now, batch);
+    const due = await this.ledger.dueForReconciliation(this.unitOfWork.outside, now, batch);
     for (const payin of due) {
       try {
         if (payin.snapshot().transactionType === 'PAYIN') await this.reconcileAttempt(payin.id, now);
@@ -50,7 +47,7 @@ export class ReconciliationService {
    * to REQUIRES_PAYMENT_INSTRUMENT, nothing was collected.
    */
   async reconcileAttempt(payinId: string, now = new Date()): Promise<void> {
-    const payin = await this.ledger.get(this.dataSource.manager, payinId);
+    const payin = await this.ledger.get(this.unitOfWork.outside, payinId);
     const gatewayName = payin?.snapshot().gateway;
     if (!payin || payin.isFinal || !gatewayName) return;
     const answer = await this.gateways.get(gatewayName).lookup(payinId, payin.snapshot().merchantId);
@@ -71,9 +68,9 @@ export class ReconciliationService {
         processorFeeAmount,
       });
     }
-    await inTransaction(this.dataSource, async (manager) => {
-      const intent = await this.intents.lockById(manager, payin.snapshot().paymentIntentId, true);
-      const locked = intent && (await this.ledger.get(manager, payinId, true));
+    await this.unitOfWork.run(async (tx) => {
+      const intent = await this.intents.lockById(tx, payin.snapshot().paymentIntentId, true);
+      const locked = intent && (await this.ledger.get(tx, payinId, true));
       if (!intent || !locked || locked.isFinal) return;
       if (answer.status === 'NOT_RECEIVED' || answer.status === 'EXPIRED') {
         const reason =
@@ -81,11 +78,11 @@ export class ReconciliationService {
         if (answer.status === 'EXPIRED') locked.expire(now);
         else locked.reject(reason, now);
         if (intent.status === 'REQUIRES_ACTION' || intent.status === 'PROCESSING') intent.fail(reason, now);
-        await this.intents.save(manager, intent);
+        await this.intents.save(tx, intent);
       } else {
         locked.askGatewayAgainLater(now, this.settings.gateway.reconcileAfterSeconds * 1000);
       }
-      await this.ledger.save(manager, locked);
+      await this.ledger.save(tx, locked);
     });
   }
 }

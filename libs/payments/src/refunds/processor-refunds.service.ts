@@ -1,12 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { inTransaction } from '@pcs/database';
 import { EventRecorder } from '@pcs/events';
 import type { ProcessorRefund } from '@pcs/gateways';
-import { Money, TransactionStatus, uuidFrom, wireAmount } from '@pcs/kernel';
+import { Money, Transaction, TransactionStatus, UnitOfWork, uuidFrom, wireAmount } from '@pcs/kernel';
 import { FindingSide, ProcessorFinding } from '../domain/processor-finding';
 import * as crypto from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
 import { PaymentAttemptParties } from '../attempts/payment-attempt-parties';
 import { PaymentIntent } from '../domain/payment-intent';
 import { PaymentIntentRepository } from '../payment-intent.repository';
@@ -37,7 +34,7 @@ export class ProcessorRefunds {
   private readonly logger = new Logger('ProcessorRefunds');
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly intents: PaymentIntentRepository,
     private readonly ledger: PayinRepository,
     private readonly findings: ProcessorFindingRepository,
@@ -47,7 +44,7 @@ export class ProcessorRefunds {
 
   /** The refunds `gateway` lists on the payment of our attempt `payinId`, which must be `merchantId`'s at that gateway. */
   async apply(merchantId: string, gateway: string, payinId: string, refunds: readonly ProcessorRefund[]): Promise<ProcessorRefundsResult> {
-    const attempt = (await this.ledger.get(this.dataSource.manager, payinId))?.snapshot();
+    const attempt = (await this.ledger.get(this.unitOfWork.outside, payinId))?.snapshot();
     if (!attempt || attempt.merchantId !== merchantId || attempt.gateway !== gateway || attempt.transactionType !== 'PAYIN')
       return 'unknown';
     let applied = false;
@@ -59,11 +56,11 @@ export class ProcessorRefunds {
   /** One refund, under the intent's lock (the order every writer of the intent and its records keeps). True when it changed something. */
   private applyOne(payinId: string, gateway: string, refund: ProcessorRefund): Promise<boolean> {
     const refundId = uuidFrom(`processor refund\n${gateway}\n${refund.reference}`);
-    return inTransaction(this.dataSource, async (manager) => {
-      const attempt = (await this.ledger.get(manager, payinId))!;
-      const intent = await this.intents.lockById(manager, attempt.snapshot().paymentIntentId);
+    return this.unitOfWork.run(async (tx) => {
+      const attempt = (await this.ledger.get(tx, payinId))!;
+      const intent = await this.intents.lockById(tx, attempt.snapshot().paymentIntentId);
       if (!intent) return false;
-      const known = await this.ledger.refundsOf(manager, intent.id);
+      const known = await this.ledger.refundsOf(tx, intent.id);
       // Recorded already, or one of ours that the processor answered with this reference.
       if (known.some((r) => r.id === refundId || r.snapshot().externalId === refund.reference)) return false;
       // One of ours still waiting on its answer, of this amount: this is probably it; its own settlement decides.
@@ -76,7 +73,7 @@ export class ProcessorRefunds {
       if (attempt.status !== TransactionStatus.APPROVED || refund.currency !== a.currency) {
         // A refund of a payment we never saw collected: nothing to refund here, only to report.
         return this.report(
-          manager,
+          tx,
           intent,
           gateway,
           refund,
@@ -88,7 +85,7 @@ export class ProcessorRefunds {
       const allowed = settles ? refund.amount : intent.refundable.minor;
       const { beyond } = intent.recordProcessorRefund(Money.ofMinor(refund.amount, refund.currency), now, settles);
       const record = await this.parties.newRefund(
-        manager,
+        tx,
         intent,
         attempt,
         refundId,
@@ -98,14 +95,14 @@ export class ProcessorRefunds {
         now,
       );
       record.recordFromProcessor(refund.reference, now, settles);
-      await this.intents.save(manager, intent);
-      await this.ledger.insert(manager, record);
+      await this.intents.save(tx, intent);
+      await this.ledger.insert(tx, record);
       if (beyond > 0) {
         this.logger.warn(
           `${gateway} refunded ${refund.reference} beyond what payment intent ${intent.id} allowed (${beyond} minor units over)`,
         );
         await this.report(
-          manager,
+          tx,
           intent,
           gateway,
           refund,
@@ -119,7 +116,7 @@ export class ProcessorRefunds {
 
   /** PROCESSOR_OVER_REFUND: kept for the account's next run and announced once. */
   private async report(
-    manager: EntityManager,
+    tx: Transaction,
     intent: PaymentIntent,
     gateway: string,
     refund: ProcessorRefund,
@@ -138,8 +135,8 @@ export class ProcessorRefunds {
       theirs: { externalId: refund.reference, currency: refund.currency, amount: -refund.amount, fee: null, date: now },
       foundAt: now,
     };
-    if (!(await this.findings.record(manager, finding))) return false;
-    await this.events.record(manager, {
+    if (!(await this.findings.record(tx, finding))) return false;
+    await this.events.record(tx, {
       type: 'reconciliation.discrepancy',
       businessId: p.businessId,
       merchantId: p.merchantId,

@@ -6,16 +6,25 @@
  * one decision and are read together.
  */
 import { Injectable, Logger } from '@nestjs/common';
-import { inTransaction, isUniqueViolation } from '@pcs/database';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { isUniqueViolation } from '@pcs/database';
 import { GatewayNotice, GatewayRegistry, PaymentGateway, RefundOutcome, RefundRequest } from '@pcs/gateways';
 import { RuntimeSettings } from '@pcs/config';
-import { Caller, DomainError, ManualRefundStatus, Money, moneyFromWire, PaymentIntentId, RefundOrigin, tenantScope } from '@pcs/kernel';
+import {
+  Caller,
+  DomainError,
+  ManualRefundStatus,
+  Money,
+  moneyFromWire,
+  PaymentIntentId,
+  RefundOrigin,
+  tenantScope,
+  Transaction,
+  UnitOfWork,
+} from '@pcs/kernel';
 import { Payin, PayinState } from '../domain/payin';
 import { RefundRecords } from '../ledger/payin.repository';
 import { CatalogService } from '@pcs/catalog';
 import * as crypto from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
 import { PaymentIntent } from '../domain/payment-intent';
 import { PaymentAttemptParties } from '../attempts/payment-attempt-parties';
 import { PaymentIntentRepository } from '../payment-intent.repository';
@@ -40,7 +49,7 @@ type RefundRoute = Pick<RefundRequest, 'chargeId' | 'chargeReference' | 'payment
   readonly gateway: PaymentGateway;
 };
 
-type Decide<T> = (manager: EntityManager, intent: PaymentIntent, records: RefundRecords, now: Date) => Promise<Decision<T>>;
+type Decide<T> = (tx: Transaction, intent: PaymentIntent, records: RefundRecords, now: Date) => Promise<Decision<T>>;
 
 /**
  * Refunds (operations 22 and 23). The refundable amount is received minus
@@ -64,7 +73,7 @@ export class RefundsService {
   private readonly logger = new Logger('Refunds');
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
     private readonly intents: PaymentIntentRepository,
     private readonly ledger: PayinRepository,
     private readonly parties: PaymentAttemptParties,
@@ -87,7 +96,7 @@ export class RefundsService {
     origin: RefundOrigin = 'API',
   ): Promise<PaymentIntent> {
     const refundId = operationId ?? crypto.randomUUID();
-    const { intent, result } = await this.decideAndWrite(caller, paymentIntentId, operationId, async (manager, intent, records, now) => {
+    const { intent, result } = await this.decideAndWrite(caller, paymentIntentId, operationId, async (tx, intent, records, now) => {
       const earlier = records.byOperation;
       if (earlier) {
         if (earlier.snapshot().paymentIntentId !== intent.id) throw invalidState(intent);
@@ -96,12 +105,12 @@ export class RefundsService {
       const amount = intent.reserveRefund(amountOf(intent, requestedAmount), now);
       // Found before anything is written: a refund goes back through the approved collection's gateway.
       const route = await this.routeOf(records.charge, refundId);
-      const refund = await this.parties.newRefund(manager, intent, records.charge, refundId, amount, 'REFUND', origin, now);
+      const refund = await this.parties.newRefund(tx, intent, records.charge, refundId, amount, 'REFUND', origin, now);
       return { reserved: { inserts: [refund] }, result: { refund, route } };
     });
     const answer = result.route && (await this.sendToGateway(result.refund, result.route));
     // A rejection released the amount: the intent is no longer as written.
-    return answer === 'REJECTED' ? (await this.intents.findById(this.dataSource.manager, intent.id))! : intent;
+    return answer === 'REJECTED' ? (await this.intents.findById(this.unitOfWork.outside, intent.id))! : intent;
   }
 
   /**
@@ -130,7 +139,7 @@ export class RefundsService {
       caller,
       paymentIntentId,
       operationId,
-      async (manager, intent, records, now): Promise<Decision<Payin | null>> => {
+      async (tx, intent, records, now): Promise<Decision<Payin | null>> => {
         const recorded = records.byOperation;
         if (recorded) {
           if (recorded.snapshot().paymentIntentId !== intent.id) throw invalidState(intent);
@@ -154,7 +163,7 @@ export class RefundsService {
           if (pending.length > 0) throw new DomainError('NO_PENDING_MANUAL_REFUND');
         }
         const amount = intent.reserveRefund(requested, now);
-        const refund = await this.parties.newRefund(manager, intent, records.charge, recordId, amount, 'MANUAL_REFUND', origin, now);
+        const refund = await this.parties.newRefund(tx, intent, records.charge, recordId, amount, 'MANUAL_REFUND', origin, now);
         if (status === ManualRefundStatus.MANUAL_REFUND_CONFIRMED) confirm(refund);
         return { reserved: { inserts: [refund] }, result: refund };
       },
@@ -165,7 +174,7 @@ export class RefundsService {
     let released = false;
     for (const refund of waiting)
       released = (await this.sendToGateway(refund, await this.routeOf(records.charge, refund.id))) === 'REJECTED' || released;
-    return released ? (await this.intents.findById(this.dataSource.manager, intent.id))! : intent;
+    return released ? (await this.intents.findById(this.unitOfWork.outside, intent.id))! : intent;
   }
 
   /**
@@ -175,12 +184,12 @@ export class RefundsService {
    * id from then on), releases the reserved amount.
    */
   async reconcileRefund(refundId: string, now = new Date()): Promise<void> {
-    const refund = await this.ledger.get(this.dataSource.manager, refundId);
+    const refund = await this.ledger.get(this.unitOfWork.outside, refundId);
     // Refunds sent to a gateway: gateway refunds, and manual ones confirmed at a gateway that refunds them.
     const r = refund?.snapshot();
     if (!refund || !r || refund.isFinal || (r.conceptCode === 'MANUAL_REFUND' && r.manualRefundStatus !== 'MANUAL_REFUND_CONFIRMED'))
       return;
-    const { gateway } = await this.routeOf(await this.ledger.latestApprovedCharge(this.dataSource.manager, r.paymentIntentId), refundId);
+    const { gateway } = await this.routeOf(await this.ledger.latestApprovedCharge(this.unitOfWork.outside, r.paymentIntentId), refundId);
     const answer = await gateway.lookup(refundId, r.merchantId);
     if (answer.status === 'APPROVED') return this.settleLocked(refundId, 'APPROVED', answer.reference);
     if (answer.status !== 'PENDING')
@@ -205,8 +214,8 @@ export class RefundsService {
       const lock = attempt > UNLOCKED_ATTEMPTS;
       try {
         const done = lock
-          ? await inTransaction(this.dataSource, (manager) => this.attempt(manager, caller, paymentIntentId, operationId, decide, true))
-          : await this.attempt(this.dataSource.manager, caller, paymentIntentId, operationId, decide, false);
+          ? await this.unitOfWork.run((tx) => this.attempt(tx, caller, paymentIntentId, operationId, decide, true))
+          : await this.attempt(this.unitOfWork.outside, caller, paymentIntentId, operationId, decide, false);
         if (done) return done;
       } catch (error) {
         // The same operation recorded its refund meanwhile (a retry racing its first run): read again, and carry it on.
@@ -217,22 +226,22 @@ export class RefundsService {
   }
 
   private async attempt<T>(
-    manager: EntityManager,
+    tx: Transaction,
     caller: Caller,
     paymentIntentId: PaymentIntentId,
     operationId: string | undefined,
     decide: Decide<T>,
     lock: boolean,
   ): Promise<{ intent: PaymentIntent; records: RefundRecords; result: T } | null> {
-    const read = await this.intents.findForRefund(manager, tenantScope(caller), paymentIntentId, operationId ?? null, lock);
+    const read = await this.intents.findForRefund(tx, tenantScope(caller), paymentIntentId, operationId ?? null, lock);
     if (!read) throw new DomainError('PAYMENT_INTENT_NOT_FOUND');
     const { intent, version, records } = read;
-    const decision = await decide(manager, intent, records, new Date());
+    const decision = await decide(tx, intent, records, new Date());
     let written = true;
     if (decision.reserved) {
-      written = await this.intents.saveRefunds(manager, intent, version, decision.reserved.inserts);
+      written = await this.intents.saveRefunds(tx, intent, version, decision.reserved.inserts);
     } else if (decision.update) {
-      written = await this.ledger.saveIfStill(manager, decision.update.refund, decision.update.as);
+      written = await this.ledger.saveIfStill(tx, decision.update.refund, decision.update.as);
     }
     return written ? { intent, records, result: decision.result } : null;
   }
@@ -276,7 +285,7 @@ export class RefundsService {
     notice: Extract<GatewayNotice, { kind: 'REFUND' }>,
   ): Promise<'applied' | 'replayed' | 'unknown'> {
     const r = refund.snapshot();
-    const charge = await this.ledger.latestApprovedCharge(this.dataSource.manager, r.paymentIntentId);
+    const charge = await this.ledger.latestApprovedCharge(this.unitOfWork.outside, r.paymentIntentId);
     if (charge?.snapshot().gateway !== gateway) return 'unknown';
     if (refund.isFinal) return 'replayed';
     if (notice.status === 'PENDING') {
@@ -289,12 +298,12 @@ export class RefundsService {
 
   /** A refund the gateway took and settles later: its reference kept, and the gateway asked again after the window. */
   private async awaitGateway(refundId: string, reference: string | null, now = new Date()): Promise<void> {
-    await inTransaction(this.dataSource, async (manager) => {
-      const record = await this.ledger.get(manager, refundId, true);
+    await this.unitOfWork.run(async (tx) => {
+      const record = await this.ledger.get(tx, refundId, true);
       if (!record || record.isFinal) return;
       if (reference && !record.snapshot().externalId) record.bindGatewayReference(reference, null, now);
       record.askGatewayAgainLater(now, this.settings.gateway.reconcileAfterSeconds * 1000);
-      await this.ledger.save(manager, record);
+      await this.ledger.save(tx, record);
     });
   }
 
@@ -309,17 +318,17 @@ export class RefundsService {
       const as = refund.state;
       const now = new Date();
       if (reference && !refund.snapshot().externalId) refund.bindGatewayReference(reference, null, now);
-      if (refund.approve('refunded', now) && (await this.ledger.saveIfStill(this.dataSource.manager, refund, as))) return;
+      if (refund.approve('refunded', now) && (await this.ledger.saveIfStill(this.unitOfWork.outside, refund, as))) return;
     }
     await this.settleLocked(refund.id, status, reference, error);
   }
 
   /** Records a gateway's final word on a refund by its id: APPROVED, or REJECTED releasing its reservation. */
   private async settleLocked(refundId: string, status: 'APPROVED' | 'REJECTED', reference: string | null, error?: string): Promise<void> {
-    await inTransaction(this.dataSource, async (manager) => {
-      const found = await this.ledger.get(manager, refundId);
-      const intent = found && (await this.intents.lockById(manager, found.snapshot().paymentIntentId));
-      const record = intent && (await this.ledger.get(manager, refundId, true));
+    await this.unitOfWork.run(async (tx) => {
+      const found = await this.ledger.get(tx, refundId);
+      const intent = found && (await this.intents.lockById(tx, found.snapshot().paymentIntentId));
+      const record = intent && (await this.ledger.get(tx, refundId, true));
       if (!intent || !record || record.isFinal) return;
       const now = new Date();
       if (reference && !record.snapshot().externalId) record.bindGatewayReference(reference, null, now);
@@ -327,9 +336,9 @@ export class RefundsService {
         record.approve('refunded', now);
       } else if (record.reject(error ?? 'refund rejected', now)) {
         intent.releaseRefund(Money.ofMinor(record.snapshot().amount, record.snapshot().currency), now);
-        await this.intents.save(manager, intent);
+        await this.intents.save(tx, intent);
       }
-      await this.ledger.save(manager, record);
+      await this.ledger.save(tx, record);
     });
   }
 
