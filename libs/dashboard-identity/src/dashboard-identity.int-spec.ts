@@ -312,7 +312,6 @@ describe('the dashboard identity on PostgreSQL', () => {
     expect(
       (await identity.changePassword(fourth.token, 'Cuarta-clave-4', person.password.replace('Mi-clave', 'Otra'), address())).outcome,
     ).toBe('changed');
-    // Some forty scrypt hashes and checks at N=2^17 (128 MiB, a tenth of a second each when the machine is idle, by design).
   }, 120_000);
 
   it('resets a second factor (enrolment at the next sign-in) and a password (changed at the next sign-in), ending every session', async () => {

@@ -16,6 +16,28 @@ const scrypt = promisify(crypto.scrypt) as (
  * cost can be raised later and old hashes still verify.
  */
 const LOG2_N = 17;
+/** Below OWASP's cost only under NODE_ENV=test (as Rails' and Devise's test environments do): see hashCost. */
+const TEST_FLOOR_LOG2_N = 10;
+const MAX_LOG2_N = 20;
+
+/**
+ * The cost new hashes take: 17, or PASSWORD_HASH_LOG2N — higher (up to 20)
+ * anywhere, lower only when NODE_ENV is `test`, where the test suite hashes
+ * some hundreds of passwords and what it checks (policies, lockouts, races)
+ * does not depend on the cost. A lower value anywhere else is refused.
+ * Verifying reads the cost from the stored hash, whatever it is now.
+ */
+export function hashCost(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.PASSWORD_HASH_LOG2N;
+  if (raw === undefined || raw === '') return LOG2_N;
+  const floor = env.NODE_ENV === 'test' ? TEST_FLOOR_LOG2_N : LOG2_N;
+  const cost = Number(raw);
+  if (!Number.isInteger(cost) || cost < floor || cost > MAX_LOG2_N)
+    throw new Error(
+      `PASSWORD_HASH_LOG2N must be an integer from ${floor} to ${MAX_LOG2_N}${floor === LOG2_N ? ' (lower only under NODE_ENV=test)' : ''}`,
+    );
+  return cost;
+}
 const R = 8;
 const P = 1;
 const KEY_LENGTH = 32;
@@ -26,8 +48,9 @@ function options(log2n: number, r: number, p: number): crypto.ScryptOptions {
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = crypto.randomBytes(16);
-  const hash = await scrypt(password.normalize('NFC'), salt, KEY_LENGTH, options(LOG2_N, R, P));
-  return ['scrypt', LOG2_N, R, P, salt.toString('base64url'), hash.toString('base64url')].join('$');
+  const cost = hashCost();
+  const hash = await scrypt(password.normalize('NFC'), salt, KEY_LENGTH, options(cost, R, P));
+  return ['scrypt', cost, R, P, salt.toString('base64url'), hash.toString('base64url')].join('$');
 }
 
 /** Whether the password matches the stored hash (compared in constant time); false for anything malformed. */

@@ -3,6 +3,7 @@ export * from './pricing.service';
 export * from './settlement-accounts.service';
 export * from './balances.service';
 export * from './payouts.service';
+export { accountEnding, payoutRepresentation, settlementAccountEvent } from './settlement-events';
 export * from './payout-batches.service';
 export * from './domain/bank-calendar';
 export * from './settlement-daily.service';

@@ -7,8 +7,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CatalogService } from '@pcs/catalog';
 import { RuntimeSettings } from '@pcs/config';
-import { metrics } from '@pcs/observability';
-import { EventRecorder } from '@pcs/events';
 import { JobQueue } from '@pcs/jobs';
 import {
   asBusinessId,
@@ -35,6 +33,7 @@ import { Bank, isOnHold, paidTo, SettlementAccount } from './domain/settlement-a
 import { BankFilePayoutRail, PayoutRail, SandboxPayoutRail } from './rails/payout-rail';
 import { BalanceRepository, PayoutFilters, PayoutRepository, SettlementAccountRepository } from './settlement.repository';
 import { BalancesService } from './balances.service';
+import { SettlementEvents } from './settlement-events';
 
 interface PayoutJob {
   readonly payoutId: string;
@@ -79,7 +78,7 @@ export class PayoutsService {
     private readonly balances: BalanceRepository,
     private readonly balanceReads: BalancesService,
     private readonly payouts: PayoutRepository,
-    private readonly events: EventRecorder,
+    private readonly announce: SettlementEvents,
     private readonly jobs: JobQueue,
     private readonly calendar: BusinessCalendar,
     private readonly settings: RuntimeSettings,
@@ -330,7 +329,7 @@ export class PayoutsService {
         description: `payout to ${account.bank.name}`,
       },
     ]);
-    await this.recordEvents(tx, payout);
+    await this.announce.payoutChanged(tx, payout);
     this.logger.log(
       `payout ${input.payoutId} of ${Money.ofMinor(input.amount, account.currency).toWire()} ${account.currency} made (${input.origin})`,
     );
@@ -381,28 +380,7 @@ export class PayoutsService {
 
   private async save(tx: Transaction, payout: Payout): Promise<void> {
     await this.payouts.save(tx, payout);
-    await this.recordEvents(tx, payout);
-  }
-
-  private async recordEvents(tx: Transaction, payout: Payout): Promise<void> {
-    const types = payout.pullEvents();
-    if (types.length === 0) return;
-    const p = payout.snapshot();
-    const object = payoutRepresentation(payout, await this.accounts.bank(tx, p.destination.bankId));
-    // Transitions of one transaction (created, then in transit) a millisecond apart: listed in the order they happened.
-    const at = Date.now();
-    await this.events.recordAll(
-      tx,
-      types.map((type, i) => ({
-        type,
-        businessId: p.businessId,
-        merchantId: p.merchantId,
-        subjectId: p.payoutId,
-        object,
-        at: new Date(at + i),
-      })),
-    );
-    this.unitOfWork.afterCommit(tx, () => types.forEach((type) => metrics.payouts.inc({ status: type.slice('payout.'.length) })));
+    await this.announce.payoutChanged(tx, payout);
   }
 
   private async visible(caller: Caller, payout: Payout, tx: Transaction = this.unitOfWork.outside): Promise<boolean> {
@@ -429,30 +407,4 @@ export class PayoutsService {
   private today(country: CountryCalendar, now: Date): LocalDate {
     return this.calendar.localDate(now, country.timeZone);
   }
-}
-
-/** A payout as the API, its events and the operator's commands show it (wire amounts). */
-export function payoutRepresentation(payout: Payout, bank: Bank | null) {
-  const p = payout.snapshot();
-  return {
-    payoutId: p.payoutId,
-    merchantId: p.merchantId,
-    currency: p.currency,
-    amount: wireAmount(p.amount, p.currency),
-    status: p.status,
-    settlementBank: {
-      settlementAccountId: p.destination.settlementAccountId,
-      bankId: p.destination.bankId,
-      bankName: bank?.name ?? null,
-      accountNumber: p.destination.accountNumber,
-      accountType: p.destination.accountType,
-      currency: p.currency,
-    },
-    arrivalDate: p.arrivalDate,
-    bankReference: p.bankReference,
-    failureReason: p.failureReason,
-    transactionCount: p.transactionCount,
-    createdAt: p.createdAt.toISOString(),
-    paidAt: p.paidAt?.toISOString() ?? null,
-  };
 }

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { CatalogService } from '@pcs/catalog';
 import { RuntimeSettings } from '@pcs/config';
-import { EventRecorder } from '@pcs/events';
 import { Caller, Currency, DomainError, MerchantId, pixKeyKind, Transaction, UnitOfWork } from '@pcs/kernel';
 import { Merchant, MerchantService, MerchantUpdate, MerchantView } from '@pcs/merchants';
 import { AccountDetails, AccountType, Bank, checkAccount, sameAccount, SettlementAccount } from './domain/settlement-account';
 import { SettlementAccountRepository } from './settlement.repository';
+import { SettlementEvents } from './settlement-events';
 
 function invalid(reason: string, reasonEs: string): DomainError {
   return new DomainError('INVALID_SETTLEMENT_ACCOUNT', `the settlement account is not valid: ${reason}`, { reason, reasonEs });
@@ -24,7 +24,7 @@ export class SettlementAccountsService {
     private readonly accounts: SettlementAccountRepository,
     private readonly merchants: MerchantService,
     private readonly catalog: CatalogService,
-    private readonly events: EventRecorder,
+    private readonly announce: SettlementEvents,
     private readonly settings: RuntimeSettings,
   ) {}
 
@@ -120,13 +120,7 @@ export class SettlementAccountsService {
     const hours = this.settings.settlement.accountHoldHours;
     const holdUntil = existing.length === 0 || hours === 0 ? null : new Date(now.getTime() + hours * 3_600_000);
     const account = await this.accounts.put(tx, { businessId, merchantId, currency, ...next, holdUntil }, now);
-    await this.events.record(tx, {
-      type: 'settlement_account.updated',
-      businessId,
-      merchantId,
-      subjectId: account.settlementAccountId,
-      object: settlementAccountEvent(account, current ?? null),
-    });
+    await this.announce.accountUpdated(tx, businessId, account, current ?? null);
     return account;
   }
 
@@ -180,30 +174,6 @@ export function settlementAccountRepresentation(account: SettlementAccount) {
     returnedPayoutId: account.returnedPayoutId,
     confirmedAt: account.confirmedAt?.toISOString() ?? null,
     createdAt: account.createdAt.toISOString(),
-    updatedAt: account.updatedAt.toISOString(),
-  };
-}
-
-/** The last four characters of an account number or key: enough to recognise it, too little to use it. */
-export function accountEnding(accountNumber: string): string {
-  return accountNumber.slice(-4);
-}
-
-/** The object of a `settlement_account.updated` event: the account now and before, their numbers shown by their endings only. */
-export function settlementAccountEvent(account: SettlementAccount, previous: SettlementAccount | null) {
-  const shown = (a: SettlementAccount) => ({
-    bankId: a.bank.bankId,
-    bankName: a.bank.name,
-    accountType: a.accountType,
-    accountNumberEnding: accountEnding(a.accountNumber),
-  });
-  return {
-    settlementAccountId: account.settlementAccountId,
-    merchantId: account.merchantId,
-    currency: account.currency,
-    ...shown(account),
-    holdUntil: account.holdUntil?.toISOString() ?? null,
-    previous: previous ? shown(previous) : null,
     updatedAt: account.updatedAt.toISOString(),
   };
 }

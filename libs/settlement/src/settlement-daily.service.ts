@@ -1,8 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CatalogService } from '@pcs/catalog';
-import { EventRecorder } from '@pcs/events';
 import { DailyRuns } from '@pcs/jobs';
-import { MerchantId, UnitOfWork, wireAmount } from '@pcs/kernel';
+import { MerchantId, UnitOfWork } from '@pcs/kernel';
 import { MerchantConfigurationService, MerchantService } from '@pcs/merchants';
 import { BusinessCalendar, LocalDate } from './domain/business-calendar';
 import { calendarOf } from './domain/country-calendar';
@@ -10,6 +9,7 @@ import { isPayoutDue } from './domain/payout-due';
 import { PayoutsService } from './payouts.service';
 import { SettlementAccountsService } from './settlement-accounts.service';
 import { BalanceRepository } from './settlement.repository';
+import { SettlementEvents } from './settlement-events';
 
 /** The local hour of a country's daily settlement run (contract §19). */
 export const PAYOUT_HOUR = 6;
@@ -51,7 +51,7 @@ export class SettlementDailyService {
     private readonly accounts: SettlementAccountsService,
     private readonly payouts: PayoutsService,
     private readonly balances: BalanceRepository,
-    private readonly events: EventRecorder,
+    private readonly announce: SettlementEvents,
     private readonly calendar: BusinessCalendar,
     private readonly dailyRuns: DailyRuns,
   ) {}
@@ -99,13 +99,7 @@ export class SettlementDailyService {
       if (!merchant || merchant.countryId !== country.countryId) continue;
       const recorded = await this.unitOfWork.run(async (tx) => {
         if (!(await this.dailyRuns.claimOnce(tx, 'balance.available', `${entry.merchantId}:${entry.currency}`, day))) return false;
-        await this.events.record(tx, {
-          type: 'balance.available',
-          businessId: merchant.businessId,
-          merchantId: entry.merchantId,
-          subjectId: entry.merchantId,
-          object: { merchantId: entry.merchantId, currency: entry.currency, amount: wireAmount(entry.amount, entry.currency), date: day },
-        });
+        await this.announce.balanceAvailable(tx, merchant.businessId, entry, day);
         return true;
       });
       if (recorded) availableEvents += 1;

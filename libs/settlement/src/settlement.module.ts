@@ -21,6 +21,7 @@ import {
 } from './persistence/typeorm-settlement.repositories';
 import { PricingService } from './pricing.service';
 import { SettlementAccountsService } from './settlement-accounts.service';
+import { SettlementEvents } from './settlement-events';
 import { SettlementDailyService } from './settlement-daily.service';
 import { SettlementWorkers } from './settlement-workers';
 import {
@@ -64,6 +65,7 @@ import { PayoutBatchesService } from './payout-batches.service';
     PayoutsService,
     PayoutBatchesService,
     SettlementDailyService,
+    SettlementEvents,
   ],
   exports: [
     BusinessCalendar,

@@ -13,3 +13,8 @@ if (base && name && process.env.TEST_DATABASE_WORKERS && !process.env.TEST_DATAB
   process.env.TEST_DATABASE_URL = url.toString();
   process.env.TEST_DATABASE_WORKER_NAME = worker;
 }
+
+// The dashboard's password hashes at a test cost (libs/dashboard-identity/src/password.ts, hashCost: only
+// under NODE_ENV=test, which Jest sets): the suite hashes hundreds; password.spec.ts checks OWASP's cost
+// is the default everywhere else and that hashes of either cost verify.
+process.env.PASSWORD_HASH_LOG2N ??= '12';

@@ -92,17 +92,21 @@ export class PostgresPeopleRepository extends PeopleRepository {
 
   async changeStanding(userId: string, change: StandingChange): Promise<'changed' | 'last-admin' | 'unknown'> {
     return this.dataSource.transaction(async (manager) => {
+      // Locks in one order for every change of standing: the business's enabled admins of the whole business (by id), then the
+      // person. Two admins disabling each other at once then queue on the same first row and leave one (locking each one's own
+      // row first deadlocked them). A person's business never changes, so it is read before any lock.
+      const [owner] = await manager.query<{ business_id: string }[]>(`SELECT business_id FROM dashboard_user WHERE user_id = $1`, [userId]);
+      if (!owner) return 'unknown';
+      const admins: { user_id: string }[] = await manager.query(
+        `SELECT user_id FROM dashboard_user WHERE business_id = $1 AND role = 'admin' AND merchant_id IS NULL AND disabled_at IS NULL
+          ORDER BY user_id FOR UPDATE`,
+        [owner.business_id],
+      );
       const [person] = await manager.query(
         `SELECT business_id, merchant_id, role, disabled_at IS NOT NULL AS disabled FROM dashboard_user WHERE user_id = $1 FOR UPDATE`,
         [userId],
       );
       if (!person) return 'unknown';
-      // The business's enabled admins of the whole business, locked: two admins disabling each other at once leave one.
-      const admins: { user_id: string }[] = await manager.query(
-        `SELECT user_id FROM dashboard_user WHERE business_id = $1 AND role = 'admin' AND merchant_id IS NULL AND disabled_at IS NULL
-          ORDER BY user_id FOR UPDATE`,
-        [person.business_id],
-      );
       const isAdminNow = admins.some((a) => a.user_id === userId);
       const staysAdmin = !(change.disabled === true) && (change.role ?? person.role) === 'admin' && !person.disabled;
       if (isAdminNow && !staysAdmin && admins.length === 1) return 'last-admin';

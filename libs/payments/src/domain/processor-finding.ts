@@ -1,4 +1,4 @@
-import type { Currency } from '@pcs/kernel';
+import { Currency, wireAmount } from '@pcs/kernel';
 
 /** One side of a finding, minor units: our record, or what the processor reported. */
 export interface FindingSide {
@@ -27,4 +27,24 @@ export interface ProcessorFinding {
   readonly ours: FindingSide | null;
   readonly theirs: FindingSide | null;
   readonly foundAt: Date;
+}
+
+/** A finding as the event `reconciliation.discrepancy` carries it (no run yet: `runId` null), in wire amounts. */
+export function discrepancyObject(finding: ProcessorFinding) {
+  const side = (s: FindingSide | null) =>
+    s && {
+      externalId: s.externalId,
+      amount: s.amount === null || !s.currency ? s.amount : wireAmount(s.amount, s.currency),
+      fee: s.fee === null || !s.currency ? s.fee : wireAmount(s.fee, s.currency),
+      date: s.date?.toISOString() ?? null,
+    };
+  return {
+    runId: null,
+    merchantId: finding.merchantId,
+    provider: finding.gateway,
+    kind: finding.kind,
+    externalId: finding.externalId,
+    ours: side(finding.ours),
+    theirs: side(finding.theirs),
+  };
 }

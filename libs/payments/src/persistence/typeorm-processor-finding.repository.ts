@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { EventRecorder } from '@pcs/events';
 import type { EntityManager } from 'typeorm';
-import type { FindingSide, ProcessorFinding } from '../domain/processor-finding';
+import { discrepancyObject, FindingSide, ProcessorFinding } from '../domain/processor-finding';
 import { ProcessorFindingRepository } from '../ledger/processor-finding.repository';
 
 type StoredSide = Omit<FindingSide, 'date'> & { date: string | null };
@@ -11,6 +12,10 @@ const restored = (side: StoredSide | null): FindingSide | null =>
 
 @Injectable()
 export class TypeOrmProcessorFindingRepository extends ProcessorFindingRepository {
+  constructor(private readonly events: EventRecorder) {
+    super();
+  }
+
   async record(manager: EntityManager, finding: ProcessorFinding): Promise<boolean> {
     const rows = await manager.query<unknown[]>(
       `INSERT INTO processor_finding (finding_id, business_id, merchant_id, gateway, kind, external_id, ours, theirs, found_at)
@@ -28,7 +33,16 @@ export class TypeOrmProcessorFindingRepository extends ProcessorFindingRepositor
         finding.foundAt,
       ],
     );
-    return rows.length > 0;
+    if (rows.length === 0) return false;
+    await this.events.record(manager, {
+      type: 'reconciliation.discrepancy',
+      businessId: finding.businessId,
+      merchantId: finding.merchantId,
+      subjectId: finding.findingId,
+      object: discrepancyObject(finding),
+      at: finding.foundAt,
+    });
+    return true;
   }
 
   async unreported(manager: EntityManager, merchantId: string, gateway: string): Promise<ProcessorFinding[]> {

@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { EventRecorder } from '@pcs/events';
 import type { ProcessorRefund } from '@pcs/gateways';
-import { Money, Transaction, TransactionStatus, UnitOfWork, uuidFrom, wireAmount } from '@pcs/kernel';
+import { Money, Transaction, TransactionStatus, UnitOfWork, uuidFrom } from '@pcs/kernel';
 import { FindingSide, ProcessorFinding } from '../domain/processor-finding';
 import * as crypto from 'node:crypto';
 import { PaymentAttemptParties } from '../attempts/payment-attempt-parties';
@@ -39,7 +38,6 @@ export class ProcessorRefunds {
     private readonly ledger: PayinRepository,
     private readonly findings: ProcessorFindingRepository,
     private readonly parties: PaymentAttemptParties,
-    private readonly events: EventRecorder,
   ) {}
 
   /** The refunds `gateway` lists on the payment of our attempt `payinId`, which must be `merchantId`'s at that gateway. */
@@ -135,35 +133,6 @@ export class ProcessorRefunds {
       theirs: { externalId: refund.reference, currency: refund.currency, amount: -refund.amount, fee: null, date: now },
       foundAt: now,
     };
-    if (!(await this.findings.record(tx, finding))) return false;
-    await this.events.record(tx, {
-      type: 'reconciliation.discrepancy',
-      businessId: p.businessId,
-      merchantId: p.merchantId,
-      subjectId: finding.findingId,
-      object: discrepancyObject(finding),
-      at: now,
-    });
-    return true;
+    return this.findings.record(tx, finding);
   }
-}
-
-/** A finding as the event `reconciliation.discrepancy` carries it (no run yet: `runId` null), in wire amounts. */
-export function discrepancyObject(finding: ProcessorFinding) {
-  const side = (s: FindingSide | null) =>
-    s && {
-      externalId: s.externalId,
-      amount: s.amount === null || !s.currency ? s.amount : wireAmount(s.amount, s.currency),
-      fee: s.fee === null || !s.currency ? s.fee : wireAmount(s.fee, s.currency),
-      date: s.date?.toISOString() ?? null,
-    };
-  return {
-    runId: null,
-    merchantId: finding.merchantId,
-    provider: finding.gateway,
-    kind: finding.kind,
-    externalId: finding.externalId,
-    ours: side(finding.ours),
-    theirs: side(finding.theirs),
-  };
 }
