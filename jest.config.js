@@ -4,13 +4,31 @@
  * One global setup gives every test a fresh, migrated database: on the server
  * of DATABASE_URL when set, otherwise on an embedded PostgreSQL.
  */
-const { pathsToModuleNameMapper } = require('ts-jest');
 const { compilerOptions } = require('./tsconfig.json');
 
+/**
+ * SWC compiles each file without type checking (tsc does that once, in `npm run lint`), as NestJS's
+ * own recipe for Jest does: decorators and their metadata as tsc emits them (legacy decorators,
+ * emitDecoratorMetadata), class names kept (Nest and TypeORM read them).
+ */
+const swc = {
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: true },
+    target: 'es2022',
+    keepClassNames: true,
+  },
+  module: { type: 'commonjs' },
+  sourceMaps: 'inline',
+};
+
 const common = {
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+  transform: { '^.+\\.ts$': ['@swc/jest', swc] },
   moduleFileExtensions: ['ts', 'js', 'json'],
-  moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' }),
+  // tsconfig's paths (`@pcs/<lib>` → libs/<lib>/src), as the build resolves them.
+  moduleNameMapper: Object.fromEntries(
+    Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias.replace(/[/]/g, '\\/')}$`, `<rootDir>/${target}`]),
+  ),
   testEnvironment: 'node',
   rootDir: __dirname,
   // The worker's own database (libs/testing/src/global-setup.ts).

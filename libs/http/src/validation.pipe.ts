@@ -18,6 +18,9 @@ export class RequestValidationPipe implements PipeTransform {
   });
 
   async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // Only a class is a shape to validate. A parameter typed by an enum carries the enum's object as its
+    // reflected type under some compilers (SWC, in the tests): it is a value to check by its own pipe, not a class.
+    if (metadata.metatype !== undefined && typeof metadata.metatype !== 'function') metadata = { ...metadata, metatype: undefined };
     if (metadata.type === 'body' && metadata.metatype && metadata.metatype !== Object) {
       const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
       // An absent body is an empty object; any other non-object is refused.
