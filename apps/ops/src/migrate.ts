@@ -1,3 +1,4 @@
+import '@pcs/config/compile-cache';
 import 'reflect-metadata';
 import { loadDotEnv, loadEnvironment } from '@pcs/config';
 import { migrateDatabase, migrationTarget, resolveDatabase } from '@pcs/database';

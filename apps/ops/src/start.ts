@@ -1,3 +1,4 @@
+import '@pcs/config/compile-cache';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { loadDotEnv, loadEnvironment, resolveSecretsMasterKey } from '@pcs/config';
