@@ -9,3 +9,4 @@ export * from './mercado-pago-stand-in';
 export * from './eventually';
 export * from './dlocal-stand-in';
 export * from './evidence-files';
+export * from './recording-response';

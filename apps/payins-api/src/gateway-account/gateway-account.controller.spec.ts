@@ -1,0 +1,99 @@
+import { SIGNATURE_V2_REQUIRED } from '@pcs/http';
+import type { GatewayAccounts } from '@pcs/gateway-accounts';
+import { asBusinessId, asMerchantId, Caller, PaymentMethodName } from '@pcs/kernel';
+import { DLocalAccountController } from './dlocal-account.controller';
+import { GatewayAccountController } from './gateway-account.controller';
+
+/**
+ * The merchants' processor accounts (Mercado Pago, dLocal) against the
+ * gateway-accounts service: the secrets handed over sealed-to-be under the
+ * provider's own names, the answer only their hints (never a secret),
+ * connecting and disconnecting behind version 2 of the signature.
+ * test/mercado-pago.e2e-spec.ts and test/dlocal.e2e-spec.ts run them over HTTP.
+ */
+const caller: Caller = { credentialId: 'c-1', businessId: asBusinessId('b-1'), merchantId: null };
+const merchantId = asMerchantId('8d2b9f4e-1c3a-4b5d-9e6f-7a8b9c0d1e2f');
+const at = '2026-11-27T12:00:00.000Z';
+
+function servicesAnswering(view: Record<string, unknown>) {
+  const accounts = {
+    connect: jest.fn().mockResolvedValue(view),
+    get: jest.fn().mockResolvedValue(view),
+    disconnect: jest.fn().mockResolvedValue({ success: true }),
+  };
+  return { accounts, service: accounts as unknown as GatewayAccounts };
+}
+
+describe('GatewayAccountController (Mercado Pago) and DLocalAccountController', () => {
+  it('connects Mercado Pago with its two secrets and answers the token’s hint only', async () => {
+    const { accounts, service } = servicesAnswering({
+      merchantId,
+      paymentMethods: ['VISA'],
+      fundsFlow: 'PLATFORM',
+      accessTokenHint: '…6789',
+      accessToken: 'TEST-secret',
+      createdAt: at,
+      updatedAt: at,
+    });
+    const controller = new GatewayAccountController(service);
+    const answer = await controller.connect(caller, merchantId, {
+      accessToken: 'TEST-secret',
+      webhookSecret: 'whsec',
+      paymentMethods: [PaymentMethodName.VISA],
+      fundsFlow: 'PLATFORM',
+    });
+    expect(accounts.connect).toHaveBeenCalledWith(caller, merchantId, 'MERCADO_PAGO', {
+      secrets: { accessToken: 'TEST-secret', webhookSecret: 'whsec' },
+      paymentMethods: [PaymentMethodName.VISA],
+      fundsFlow: 'PLATFORM',
+    });
+    expect(answer).toEqual({
+      provider: 'MERCADO_PAGO',
+      merchantId,
+      paymentMethods: ['VISA'],
+      fundsFlow: 'PLATFORM',
+      accessTokenHint: '…6789',
+      createdAt: at,
+      updatedAt: at,
+    });
+    await controller.disconnect(caller, merchantId);
+    expect(accounts.disconnect).toHaveBeenCalledWith(caller, merchantId, 'MERCADO_PAGO');
+  });
+
+  it('connects dLocal with its three secrets and answers their hints only', async () => {
+    const { accounts, service } = servicesAnswering({
+      merchantId,
+      paymentMethods: ['MASTER_CARD'],
+      fundsFlow: 'MERCHANT',
+      xLoginHint: '…sdl2',
+      xTransKeyHint: '…G9',
+      secretKeyHint: '…3cZ',
+      createdAt: at,
+      updatedAt: at,
+    });
+    const controller = new DLocalAccountController(service);
+    const answer = await controller.connect(caller, merchantId, {
+      xLogin: 'login',
+      xTransKey: 'trans',
+      secretKey: 'secret',
+      paymentMethods: [PaymentMethodName.MASTER_CARD],
+      fundsFlow: 'MERCHANT',
+    });
+    expect(accounts.connect).toHaveBeenCalledWith(caller, merchantId, 'DLOCAL', {
+      secrets: { xLogin: 'login', xTransKey: 'trans', secretKey: 'secret' },
+      paymentMethods: [PaymentMethodName.MASTER_CARD],
+      fundsFlow: 'MERCHANT',
+    });
+    expect(answer).toMatchObject({ provider: 'DLOCAL', xLoginHint: '…sdl2', xTransKeyHint: '…G9', secretKeyHint: '…3cZ' });
+    expect(JSON.stringify(answer)).not.toMatch(/login"|trans"|secret"/);
+    await controller.get(caller, merchantId);
+    expect(accounts.get).toHaveBeenCalledWith(caller, merchantId, 'DLOCAL');
+  });
+
+  it('puts connecting and disconnecting, not reading, behind version 2 of the signature', () => {
+    for (const prototype of [GatewayAccountController.prototype, DLocalAccountController.prototype]) {
+      const v2 = (route: 'connect' | 'get' | 'disconnect') => Reflect.getMetadata(SIGNATURE_V2_REQUIRED, prototype[route]) as unknown;
+      expect([v2('connect'), v2('disconnect'), v2('get')]).toEqual([true, true, undefined]);
+    }
+  });
+});
