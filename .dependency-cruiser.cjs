@@ -149,14 +149,10 @@ module.exports = {
       name: 'apps-through-the-index',
       comment:
         'Apps and end-to-end tests use a library only through its index.ts (and the HTTP library’s validation pipe, ' +
-        '`@pcs/http/validation`, its second entry point: the dashboard’s forms use it without the APIs’ foundation; and ' +
-        '`@pcs/config/compile-cache`, which every entry point imports before anything else).',
+        '`@pcs/http/validation`, its second entry point: the dashboard’s forms use it without the APIs’ foundation).',
       severity: 'error',
       from: { path: '^(apps|test)/' },
-      to: {
-        path: '^libs/',
-        pathNot: ['^libs/[^/]+/src/index\\.ts$', '^libs/http/src/validation\\.pipe\\.ts$', '^libs/config/src/compile-cache\\.ts$'],
-      },
+      to: { path: '^libs/', pathNot: ['^libs/[^/]+/src/index\\.ts$', '^libs/http/src/validation\\.pipe\\.ts$'] },
     },
     ...Object.entries(CONTEXTS).map(([lib, allowed]) => ({
       name: `context-graph-${lib}`,

@@ -1,4 +1,3 @@
-import '@pcs/config/compile-cache';
 import 'reflect-metadata';
 import { serveStandalone } from '@pcs/http';
 import { createB2bApi } from './b2b-api';

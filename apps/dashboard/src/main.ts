@@ -1,4 +1,3 @@
-import '@pcs/config/compile-cache';
 import 'reflect-metadata';
 import { closeOnSignal, loadDotEnv, loadEnvironment, resolvePreviousMasterKey, resolveSecretsMasterKey, trustProxyOf } from '@pcs/config';
 import { resolveDatabase } from '@pcs/database';

@@ -1,4 +1,3 @@
-import '@pcs/config/compile-cache';
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { AuditBroken, COMMANDS as IDENTITY_COMMANDS, dashboard, Options, UsageError } from './admin-commands';

@@ -1,4 +1,3 @@
-import '@pcs/config/compile-cache';
 import 'reflect-metadata';
 import { loadDotEnv, loadEnvironment } from '@pcs/config';
 import { migrateDatabase, migrationTarget, resolveDatabase } from '@pcs/database';

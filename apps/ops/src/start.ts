@@ -1,4 +1,3 @@
-import '@pcs/config/compile-cache';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { loadDotEnv, loadEnvironment, resolveSecretsMasterKey } from '@pcs/config';
