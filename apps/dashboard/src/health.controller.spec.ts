@@ -1,0 +1,36 @@
+import type { DataSource } from 'typeorm';
+import { HealthController } from './health.controller';
+
+/** The dashboard's readiness: 200 while its database answers, 503 when it fails or does not answer within two seconds. */
+describe('HealthController (dashboard)', () => {
+  async function checkWith(query: () => Promise<unknown>) {
+    const answer = { status: 0, body: undefined as unknown };
+    const res = {
+      status(code: number) {
+        answer.status = code;
+        return res;
+      },
+      json(body: unknown) {
+        answer.body = body;
+      },
+    };
+    await new HealthController({ query } as unknown as DataSource).check(res as never);
+    return answer;
+  }
+
+  it('is ready while the database answers, and not when it fails', async () => {
+    expect(await checkWith(() => Promise.resolve([{ '?column?': 1 }]))).toEqual({ status: 200, body: { status: 'ok' } });
+    expect(await checkWith(() => Promise.reject(new Error('connection refused')))).toEqual({ status: 503, body: { status: 'error' } });
+  });
+
+  it('is not ready when the database does not answer within two seconds', async () => {
+    jest.useFakeTimers();
+    try {
+      const pending = checkWith(() => new Promise(() => undefined));
+      await jest.advanceTimersByTimeAsync(2000);
+      expect(await pending).toEqual({ status: 503, body: { status: 'error' } });
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+});

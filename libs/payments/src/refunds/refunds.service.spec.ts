@@ -1,0 +1,335 @@
+import type { CatalogService } from '@pcs/catalog';
+import type { RuntimeSettings } from '@pcs/config';
+import type { GatewayRegistry, PaymentGateway, RefundOutcome, RefundRequest } from '@pcs/gateways';
+import {
+  asBusinessId,
+  asMerchantId,
+  asPayerId,
+  asPaymentIntentId,
+  Caller,
+  Currency,
+  DomainError,
+  Money,
+  PayinType,
+  PaymentIntentId,
+  TenantScope,
+  Transaction,
+  UnitOfWork,
+} from '@pcs/kernel';
+import type { MerchantService } from '@pcs/merchants';
+import type { PayerService } from '@pcs/payers';
+import type { PaymentInstrumentService } from '@pcs/payment-instruments';
+import { PaymentAttemptParties } from '../attempts/payment-attempt-parties';
+import { Payin, PayinState } from '../domain/payin';
+import { PaymentIntent } from '../domain/payment-intent';
+import { PayinRepository, RefundRecords } from '../ledger/payin.repository';
+import { PaymentIntentRepository } from '../payment-intent.repository';
+import { RefundsService } from './refunds.service';
+
+/**
+ * The refunds service on its ports alone (no database: proof that
+ * the ports carry no ORM): an in-memory unit of work and repositories that
+ * keep the aggregate's rule — `saveRefunds` writes only while the intent is
+ * the version read — and a gateway stand-in. What is checked is the service's
+ * own logic: how much it reserves, that it asks the collection's gateway with
+ * the refund's id as the idempotency key, that a retried operation carries
+ * the first refund on, that a rejection gives the amount back, and that a
+ * write that lost a race is decided again on a fresh read. The same rules over
+ * PostgreSQL, with real concurrency: refunds.service.int-spec.ts and
+ * test/refunds-idempotency.e2e-spec.ts.
+ */
+const TX = {} as Transaction;
+const now = new Date('2026-11-27T12:00:00Z');
+const intentId = asPaymentIntentId('3f1e2d4c-5b6a-4978-8695-a4b3c2d1e0f9');
+const merchantId = asMerchantId('8d2b9f4e-1c3a-4b5d-9e6f-7a8b9c0d1e2f');
+const caller: Caller = { credentialId: 'c-1', businessId: asBusinessId('b-1'), merchantId: null };
+
+class MemoryUnitOfWork extends UnitOfWork {
+  get outside(): Transaction {
+    return TX;
+  }
+  run<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    return work(TX);
+  }
+  afterCommit(_tx: Transaction, callback: () => void): void {
+    callback();
+  }
+}
+
+/** The ledger's rows, kept as snapshots (what a database would hold). */
+class MemoryLedger {
+  readonly rows = new Map<string, ReturnType<Payin['snapshot']>>();
+  put(payin: Payin): void {
+    this.rows.set(payin.id, payin.snapshot());
+  }
+  read(id: string): Payin | null {
+    const row = this.rows.get(id);
+    return row ? Payin.restore(row) : null;
+  }
+  all(): Payin[] {
+    return [...this.rows.keys()].map((id) => this.read(id)!);
+  }
+}
+
+/** What the refunds service never asks of a port: a call would fail the spec. */
+const notForRefunds = (): Promise<never> => Promise.reject(new Error('not a port method the refunds service uses'));
+
+class MemoryPayins extends PayinRepository {
+  constructor(private readonly ledger: MemoryLedger) {
+    super();
+  }
+  insert = notForRefunds;
+  findByExternalId = notForRefunds;
+  openAttempts = notForRefunds;
+  openOffSessionCharge = notForRefunds;
+  openCheckoutSession = notForRefunds;
+  refundsOf = notForRefunds;
+  latestCharge = notForRefunds;
+  dueForReconciliation = notForRefunds;
+  expiredSessions = notForRefunds;
+  reconciliationRecords = notForRefunds;
+  get(_tx: Transaction, id: string): Promise<Payin | null> {
+    return Promise.resolve(this.ledger.read(id));
+  }
+  save(_tx: Transaction, payin: Payin): Promise<void> {
+    this.ledger.put(payin);
+    return Promise.resolve();
+  }
+  saveIfStill(_tx: Transaction, payin: Payin, as: PayinState): Promise<boolean> {
+    const stored = this.ledger.read(payin.id)?.state;
+    if (stored?.status !== as.status || stored.manualRefundStatus !== as.manualRefundStatus) return Promise.resolve(false);
+    this.ledger.put(payin);
+    return Promise.resolve(true);
+  }
+  latestApprovedCharge(): Promise<Payin | null> {
+    return Promise.resolve(
+      this.ledger.all().find((p) => p.snapshot().transactionType === 'PAYIN' && p.snapshot().status === 'APPROVED') ?? null,
+    );
+  }
+}
+
+class MemoryIntents extends PaymentIntentRepository {
+  version = 0;
+  intent!: ReturnType<PaymentIntent['snapshot']>;
+  /** Called between a refund's read and its write: another request changing the intent meanwhile. */
+  meanwhile: (() => void) | null = null;
+
+  constructor(private readonly ledger: MemoryLedger) {
+    super();
+  }
+  findVisible = notForRefunds;
+  insert = notForRefunds;
+  insertRequiring = notForRefunds;
+  insertWith = notForRefunds;
+  hasOpenForPayer = notForRefunds;
+  findForRefund(_tx: Transaction, _scope: TenantScope, id: PaymentIntentId, operationId: string | null) {
+    if (id !== this.intent.paymentIntentId) return Promise.resolve(null);
+    const all = this.ledger.all();
+    const records: RefundRecords = {
+      charge: all.find((p) => p.snapshot().transactionType === 'PAYIN' && p.snapshot().status === 'APPROVED') ?? null,
+      open: all.filter((p) => p.snapshot().transactionType === 'REFUND' && !p.isFinal),
+      byOperation: operationId ? this.ledger.read(operationId) : null,
+    };
+    const read = { intent: PaymentIntent.restore(this.intent), version: String(this.version), records };
+    const change = this.meanwhile;
+    this.meanwhile = null;
+    change?.();
+    return Promise.resolve(read);
+  }
+  saveRefunds(_tx: Transaction, intent: PaymentIntent, version: string, refunds: readonly Payin[]): Promise<boolean> {
+    if (version !== String(this.version)) return Promise.resolve(false);
+    refunds.forEach((refund) => this.ledger.put(refund));
+    this.intent = intent.snapshot();
+    this.version += 1;
+    return Promise.resolve(true);
+  }
+  findById(): Promise<PaymentIntent | null> {
+    return Promise.resolve(PaymentIntent.restore(this.intent));
+  }
+  lockById(): Promise<PaymentIntent | null> {
+    return this.findById();
+  }
+  save(_tx: Transaction, intent: PaymentIntent): Promise<void> {
+    this.intent = intent.snapshot();
+    this.version += 1;
+    return Promise.resolve();
+  }
+}
+
+/** A processor that answers each refund as told, remembering what it was asked. */
+function gatewayAnswering(answer: (request: RefundRequest) => RefundOutcome) {
+  const asked: RefundRequest[] = [];
+  const gateway = {
+    name: 'SANDBOX',
+    refund: (request: RefundRequest) => {
+      asked.push(request);
+      return Promise.resolve(answer(request));
+    },
+  } as unknown as PaymentGateway;
+  return { asked, gateway };
+}
+
+function charged(): { intent: PaymentIntent; charge: Payin } {
+  const created = PaymentIntent.create({
+    paymentIntentId: intentId,
+    businessId: caller.businessId,
+    merchantId,
+    payerId: asPayerId('p-1'),
+    paymentInstrumentId: null,
+    countryId: 'ury',
+    origin: 'API',
+    payinType: PayinType.DEFAULT,
+    amount: Money.ofMinor(122000, Currency.UYU),
+    tip: Money.zero(Currency.UYU),
+    vatRateBp: 2200,
+    externalReference: 'order-1',
+    externalInvoiceId: null,
+    invoiceNumber: 1,
+    invoiceEmail: null,
+    description: null,
+    receiptEmail: null,
+    setupFutureUsage: false,
+    offSession: false,
+    confirmationMethod: 'MANUAL',
+    metadata: null,
+    linkId: null,
+    preferredPaymentMethod: null,
+    preferredInstrumentType: null,
+    allowedPaymentMethods: null,
+    additionalInfo: null,
+    createdAt: now,
+  });
+  const intent = PaymentIntent.restore({ ...created.snapshot(), status: 'SUCCEEDED', receivedAmount: 122000, refundedAmount: 0 });
+  const charge = Payin.open({
+    transactionId: 'charge-1',
+    businessId: caller.businessId,
+    merchantId,
+    paymentIntentId: intentId,
+    accountId: null,
+    transactionType: 'PAYIN',
+    conceptCode: 'PAYIN',
+    countryProcessorId: 'cp-visa',
+    gateway: 'SANDBOX',
+    externalId: 'sbx-charge-1',
+    currency: Currency.UYU,
+    amount: 122000,
+    subtotalAmount: 100000,
+    taxAmount: 22000,
+    tipAmount: 0,
+    description: null,
+    merchantName: 'Tienda Pocitos',
+    personFirstName: 'Ana',
+    personLastName: 'Pérez',
+    paymentIntentInitiator: 'PAYER',
+    sessionExpiresAt: null,
+    reconcileAt: null,
+    fundsFlow: 'PLATFORM',
+    createdAt: now,
+  });
+  charge.approve('approved', now, {
+    feeAmount: 3050,
+    feeTaxAmount: 671,
+    availableOn: now,
+    liquidationSource: 'PROCESSOR',
+    fundsFlow: 'PLATFORM',
+  });
+  return { intent, charge };
+}
+
+function serviceWith(answer: (request: RefundRequest) => RefundOutcome = () => ({ status: 'APPROVED', reference: 'sbx-refund' })) {
+  const ledger = new MemoryLedger();
+  const intents = new MemoryIntents(ledger);
+  const { intent, charge } = charged();
+  intents.intent = intent.snapshot();
+  ledger.put(charge);
+  const { asked, gateway } = gatewayAnswering(answer);
+  const registry = { get: (name: string) => (name === 'SANDBOX' ? gateway : undefined) } as unknown as GatewayRegistry;
+  const catalog = {
+    findCountryProcessors: (ids: string[]) => Promise.resolve(ids.map(() => ({ paymentMethod: { name: 'VISA' } }))),
+  } as unknown as CatalogService;
+  const settings = { gateway: { reconcileAfterSeconds: 300 } } as unknown as RuntimeSettings;
+  const merchants = { findById: () => Promise.resolve({ merchantName: 'Tienda Pocitos', account: { serviceAccount: null } }) };
+  const parties = new PaymentAttemptParties(
+    merchants as unknown as MerchantService,
+    {} as PayerService,
+    {} as PaymentInstrumentService,
+    settings,
+  );
+  const service = new RefundsService(new MemoryUnitOfWork(), intents, new MemoryPayins(ledger), parties, registry, catalog, settings);
+  const refunds = () => ledger.all().filter((p) => p.snapshot().transactionType === 'REFUND');
+  return { service, intents, ledger, asked, refunds };
+}
+
+describe('RefundsService (on its ports, in memory)', () => {
+  it('refunds what is asked through the collection’s gateway, the refund’s id its idempotency key there, and records the approval', async () => {
+    const { service, asked, refunds } = serviceWith();
+    const intent = await service.refund(caller, intentId, 200, 'op-1');
+    expect(intent.snapshot()).toMatchObject({ status: 'PARTIALLY_REFUNDED', refundedAmount: 20000 });
+    expect(asked).toEqual([
+      expect.objectContaining({
+        refundId: 'op-1',
+        chargeId: 'charge-1',
+        chargeReference: 'sbx-charge-1',
+        amount: 20000,
+        paymentMethod: 'VISA',
+      }),
+    ]);
+    expect(refunds().map((r) => r.snapshot())).toEqual([
+      expect.objectContaining({ transactionId: 'op-1', amount: 20000, status: 'APPROVED', externalId: 'sbx-refund', taxAmount: 3606 }),
+    ]);
+  });
+
+  it('refunds everything still refundable when no amount is given, and refuses a refund beyond it', async () => {
+    const { service, asked } = serviceWith();
+    await service.refund(caller, intentId, 1000);
+    const all = await service.refund(caller, intentId);
+    expect(all.snapshot()).toMatchObject({ status: 'REFUNDED', refundedAmount: 122000 });
+    expect(asked.map((r) => r.amount)).toEqual([100000, 22000]);
+    const refused = await service.refund(caller, intentId, 0.01).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(DomainError);
+    expect(refused).toMatchObject({ code: 'PAYMENT_INTENT_INVALID_STATE' });
+    expect(asked).toHaveLength(2);
+  });
+
+  it('carries a retried operation’s refund on instead of making a second one', async () => {
+    const { service, asked, refunds } = serviceWith();
+    await service.refund(caller, intentId, 100, 'op-2');
+    const again = await service.refund(caller, intentId, 100, 'op-2');
+    expect(again.snapshot().refundedAmount).toBe(10000);
+    expect(refunds()).toHaveLength(1);
+    expect(asked).toHaveLength(1);
+  });
+
+  it('gives the amount back when the gateway rejects the refund', async () => {
+    const { service, refunds } = serviceWith(() => ({
+      status: 'REJECTED',
+      reference: 'sbx-r',
+      error: 'insufficient funds at the processor',
+    }));
+    const intent = await service.refund(caller, intentId, 300);
+    expect(intent.snapshot()).toMatchObject({ status: 'SUCCEEDED', refundedAmount: 0 });
+    expect(refunds().map((r) => r.snapshot().status)).toEqual(['REJECTED']);
+  });
+
+  it('decides again on a fresh read when the intent changed between its read and its write, never refunding past what was collected', async () => {
+    const { service, intents, asked } = serviceWith();
+    // Another request refunds 1,000.00 of the 1,220.00 while this one decides on the first read.
+    intents.meanwhile = () => {
+      const other = PaymentIntent.restore(intents.intent);
+      other.reserveRefund(Money.ofMinor(100000, Currency.UYU), now);
+      intents.intent = other.snapshot();
+      intents.version += 1;
+    };
+    const refused = await service.refund(caller, intentId, 300).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(DomainError);
+    expect(refused).toMatchObject({ code: 'REFUND_AMOUNT_EXCEEDS_AVAILABLE' });
+    expect(asked).toHaveLength(0);
+    expect(intents.intent.refundedAmount).toBe(100000);
+  });
+
+  it('answers an intent it cannot find, or another tenant’s, as not found', async () => {
+    const { service } = serviceWith();
+    const missing = await service.refund(caller, asPaymentIntentId('00000000-0000-4000-8000-000000000000'), 1).catch((e: unknown) => e);
+    expect(missing).toMatchObject({ code: 'PAYMENT_INTENT_NOT_FOUND' });
+  });
+});
