@@ -14,6 +14,7 @@ import {
   PaymentIntentId,
   TenantScope,
   Transaction,
+  TransactionStatus,
   UnitOfWork,
 } from '@pcs/kernel';
 import type { MerchantService } from '@pcs/merchants';
@@ -103,7 +104,7 @@ class MemoryPayins extends PayinRepository {
   }
   latestApprovedCharge(): Promise<Payin | null> {
     return Promise.resolve(
-      this.ledger.all().find((p) => p.snapshot().transactionType === 'PAYIN' && p.snapshot().status === 'APPROVED') ?? null,
+      this.ledger.all().find((p) => p.snapshot().transactionType === 'PAYIN' && p.snapshot().status === TransactionStatus.APPROVED) ?? null,
     );
   }
 }
@@ -126,7 +127,7 @@ class MemoryIntents extends PaymentIntentRepository {
     if (id !== this.intent.paymentIntentId) return Promise.resolve(null);
     const all = this.ledger.all();
     const records: RefundRecords = {
-      charge: all.find((p) => p.snapshot().transactionType === 'PAYIN' && p.snapshot().status === 'APPROVED') ?? null,
+      charge: all.find((p) => p.snapshot().transactionType === 'PAYIN' && p.snapshot().status === TransactionStatus.APPROVED) ?? null,
       open: all.filter((p) => p.snapshot().transactionType === 'REFUND' && !p.isFinal),
       byOperation: operationId ? this.ledger.read(operationId) : null,
     };
