@@ -121,6 +121,11 @@ const DATABASE_CROSSINGS = [
 
 const FRAMEWORKS = '^node_modules/(@nestjs|typeorm|express|class-validator|class-transformer|pg|supertest)/';
 const TEST_FILE = '\\.(int-|e2e-)?spec\\.ts$';
+/** What the dashboard may use of the libraries (see dashboard-only-through-the-api). */
+const DASHBOARD_MAY_USE = [
+  '^libs/(client|config|dashboard-identity|database|kernel|observability|pages)/',
+  '^libs/http/src/validation\\.pipe\\.ts$',
+];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -215,14 +220,15 @@ module.exports = {
         'its own context, configuration, pages, the kernel (money, currencies and the refundable rule, so it never keeps copies of ' +
         'them), the APIs’ validation pipe for its forms, and the database connection for its own tables, never a payments context.',
       severity: 'error',
-      from: { path: '^apps/dashboard/' },
-      to: {
-        path: '^libs/',
-        pathNot: [
-          '^libs/(client|config|dashboard-identity|database|kernel|observability|pages)/',
-          '^libs/http/src/validation\\.pipe\\.ts$',
-        ],
-      },
+      from: { path: '^apps/dashboard/', pathNot: TEST_FILE },
+      to: { path: '^libs/', pathNot: DASHBOARD_MAY_USE },
+    },
+    {
+      name: 'dashboard-specs-only-through-the-api',
+      comment: 'The dashboard’s specs use what the dashboard may, and the testing library (never a payments context either).',
+      severity: 'error',
+      from: { path: `^apps/dashboard/.*${TEST_FILE}` },
+      to: { path: '^libs/', pathNot: [...DASHBOARD_MAY_USE, '^libs/testing/'] },
     },
     {
       name: 'no-circular',

@@ -1,0 +1,83 @@
+import type { DashboardIdentity, DashboardUser } from '@pcs/dashboard-identity';
+import { recordingResponse } from '@pcs/testing';
+import { MerchantsController } from './merchants.controller';
+import { PayinsApiError } from './payins-api';
+import type { PayinsApi } from './payins-api';
+import { PageError, Redirect } from './web';
+import type { DashboardRequest } from './web';
+
+/**
+ * Merchants' configuration form against the payins API and the audit: only a
+ * merchant of the person's own scope is configured (another's id is a 404
+ * that asks nothing), the form read into the API's configuration (addresses
+ * split and bounded, checkboxes as booleans), a refusal shown again (400) and
+ * audited with its errorId, a success audited and redirected.
+ * test/dashboard-areas.e2e-spec.ts runs the form in a browser.
+ */
+const admin: DashboardUser = { userId: 'u-1', businessId: 'b-1', merchantId: null, email: 'ana@example.uy', role: 'admin' };
+const mine = '8d2b9f4e-1c3a-4b5d-9e6f-7a8b9c0d1e2f';
+const theirs = '0b7c6e2a-5d4f-4e3b-9a1c-2f8e7d6c5b4a';
+const request = { dashboard: { user: admin, csrfToken: 'csrf' }, ip: '203.0.113.7', header: () => 'en' } as unknown as DashboardRequest;
+
+function controllerWith(configure: () => Promise<void>) {
+  const api = {
+    merchants: jest.fn().mockResolvedValue([{ merchantId: mine, merchantName: 'Tienda Pocitos', status: 'ACTIVE' }]),
+    configurationOf: jest.fn().mockResolvedValue(null),
+    configure: jest.fn(configure),
+  };
+  const identity = { audit: jest.fn().mockResolvedValue(undefined) };
+  return { controller: new MerchantsController(api as unknown as PayinsApi, identity as unknown as DashboardIdentity), api, identity };
+}
+
+const form = {
+  shortName: ' cafe-centro ',
+  notificationEmails: 'ops@cafe.example.uy; caja@cafe.example.uy,, ventas@cafe.example.uy',
+  paymentSuccessNotification: 'on',
+  fastPaymentsEnabled: 'yes',
+};
+
+describe('MerchantsController', () => {
+  it('configures one of the person’s merchants only: another’s id is a 404 that asks nothing', async () => {
+    const { controller, api, identity } = controllerWith(() => Promise.resolve());
+    for (const id of [theirs, 'not-a-uuid']) {
+      await expect(controller.configure(request, recordingResponse().res, id, form)).rejects.toMatchObject({ status: 404 });
+    }
+    expect(api.configure).not.toHaveBeenCalled();
+    expect(identity.audit).not.toHaveBeenCalled();
+    await expect(controller.configure(request, recordingResponse().res, theirs, form)).rejects.toBeInstanceOf(PageError);
+  });
+
+  it('sends the form as the API’s configuration, audits it, and redirects to the list', async () => {
+    const { controller, api, identity } = controllerWith(() => Promise.resolve());
+    const sent = await controller.configure(request, recordingResponse().res, mine, form).catch((thrown: unknown) => thrown);
+    expect(sent).toBeInstanceOf(Redirect);
+    expect((sent as Redirect).location).toBe('/merchants?done=configured');
+    const configuration = {
+      shortName: 'cafe-centro',
+      notificationEmails: ['ops@cafe.example.uy', 'caja@cafe.example.uy', 'ventas@cafe.example.uy'],
+      paymentSuccessNotification: true,
+      paymentErrorNotification: false,
+      fastPaymentsEnabled: false,
+    };
+    expect(api.configure).toHaveBeenCalledWith(mine, configuration);
+    expect(identity.audit).toHaveBeenCalledWith(
+      expect.objectContaining({ action: 'merchant:configure', target: mine, result: 'succeeded', detail: configuration }),
+    );
+  });
+
+  it('shows a refusal again as a 400 and audits it with the API’s errorId', async () => {
+    const refusal = new PayinsApiError(400, {
+      errorId: 'Payins:SHORT_NAME_TAKEN',
+      message: 'shortName is taken',
+      showMessage: { EN: 'That short name is taken.', ES: 'Ese nombre corto ya está en uso.' },
+      needUpdate: false,
+    } as never);
+    const { controller, identity } = controllerWith(() => Promise.reject(refusal));
+    const { res, answer } = recordingResponse();
+    await controller.configure(request, res, mine, form);
+    expect(answer.status).toBe(400);
+    expect(identity.audit).toHaveBeenCalledWith(
+      expect.objectContaining({ action: 'merchant:configure', result: 'refused', detail: { errorId: 'Payins:SHORT_NAME_TAKEN' } }),
+    );
+  });
+});
