@@ -5,6 +5,8 @@ export interface RecordedAnswer {
   status: number;
   headers: Record<string, string>;
   cookies: Record<string, string>;
+  /** The cookies it cleared, by name. */
+  cleared: string[];
   body: string;
   redirect: string | null;
 }
@@ -16,7 +18,7 @@ export interface RecordedAnswer {
  * real one.
  */
 export function recordingResponse(): { res: Response; answer: RecordedAnswer } {
-  const answer: RecordedAnswer = { status: 200, headers: {}, cookies: {}, body: '', redirect: null };
+  const answer: RecordedAnswer = { status: 200, headers: {}, cookies: {}, cleared: [], body: '', redirect: null };
   const res = {
     status(code: number) {
       answer.status = code;
@@ -28,6 +30,10 @@ export function recordingResponse(): { res: Response; answer: RecordedAnswer } {
     },
     cookie(name: string, value: string) {
       answer.cookies[name] = value;
+      return res;
+    },
+    clearCookie(name: string) {
+      answer.cleared.push(name);
       return res;
     },
     send(body: string) {
