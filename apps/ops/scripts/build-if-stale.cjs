@@ -6,7 +6,7 @@
  * newest modification under apps/, libs/, the tsconfig files and the
  * lockfile (a few milliseconds) and, when something is newer, runs the
  * incremental TypeScript build (tsconfig.build.json keeps dist/.tsbuildinfo),
- * which recompiles only what changed. Plain JavaScript: it runs before there
+ * which recompiles only what changed, without checking the types again. Plain JavaScript: it runs before there
  * is anything compiled.
  */
 const { execFileSync } = require('node:child_process');
@@ -46,7 +46,9 @@ const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 const started = Date.now();
 process.stderr.write(builtAt < 0 ? 'building (first time)…\n' : 'sources changed: rebuilding…\n');
 try {
-  execFileSync(bin('tsc'), ['-p', 'tsconfig.build.json'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  // --noCheck: the same JavaScript without the type check (measured 10 s against 17.5 s); `npm run lint` and
+  // `npm run build` check the types, and CI runs the lint before the tests.
+  execFileSync(bin('tsc'), ['-p', 'tsconfig.build.json', '--noCheck'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
   execFileSync(bin('tsc-alias'), ['-p', 'tsconfig.build.json'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
 } catch {
   process.exit(1);
