@@ -23,6 +23,7 @@ import type { PaymentInstrumentService } from '@pcs/payment-instruments';
 import { PaymentAttemptParties } from '../attempts/payment-attempt-parties';
 import { Payin, PayinState } from '../domain/payin';
 import { PaymentIntent } from '../domain/payment-intent';
+import { apiIntent } from '../domain/payment-intent-origins';
 import { PayinRepository, RefundRecords } from '../ledger/payin.repository';
 import { PaymentIntentRepository } from '../payment-intent.repository';
 import { RefundsService } from './refunds.service';
@@ -171,35 +172,31 @@ function gatewayAnswering(answer: (request: RefundRequest) => RefundOutcome) {
 }
 
 function charged(): { intent: PaymentIntent; charge: Payin } {
-  const created = PaymentIntent.create({
-    paymentIntentId: intentId,
-    businessId: caller.businessId,
-    merchantId,
-    payerId: asPayerId('p-1'),
-    paymentInstrumentId: null,
-    countryId: 'ury',
-    origin: 'API',
-    payinType: PayinType.DEFAULT,
-    amount: Money.ofMinor(122000, Currency.UYU),
-    tip: Money.zero(Currency.UYU),
-    vatRateBp: 2200,
-    externalReference: 'order-1',
-    externalInvoiceId: null,
-    invoiceNumber: 1,
-    invoiceEmail: null,
-    description: null,
-    receiptEmail: null,
-    setupFutureUsage: false,
-    offSession: false,
-    confirmationMethod: 'MANUAL',
-    metadata: null,
-    linkId: null,
-    preferredPaymentMethod: null,
-    preferredInstrumentType: null,
-    allowedPaymentMethods: null,
-    additionalInfo: null,
-    createdAt: now,
-  });
+  const created = apiIntent(
+    {
+      paymentIntentId: intentId,
+      businessId: caller.businessId,
+      merchantId,
+      countryId: 'ury',
+      amount: Money.ofMinor(122000, Currency.UYU),
+      vatRateBp: 2200,
+      createdAt: now,
+    },
+    {
+      payinType: PayinType.DEFAULT,
+      tip: Money.zero(Currency.UYU),
+      payerId: asPayerId('p-1'),
+      payerEmail: null,
+      paymentInstrumentId: null,
+      externalReference: 'order-1',
+      invoiceNumber: 1,
+      description: null,
+      setupFutureUsage: false,
+      offSession: false,
+      confirm: false,
+      metadata: null,
+    },
+  );
   const intent = PaymentIntent.restore({ ...created.snapshot(), status: 'SUCCEEDED', receivedAmount: 122000, refundedAmount: 0 });
   const charge = Payin.open({
     transactionId: 'charge-1',
