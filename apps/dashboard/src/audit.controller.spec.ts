@@ -1,4 +1,5 @@
 import type { AuditRecord, DashboardIdentity, DashboardUser } from '@pcs/dashboard-identity';
+import { recordingResponse } from '@pcs/testing';
 import { AuditController } from './audit.controller';
 import { PageError } from './web';
 import type { DashboardRequest } from './web';
@@ -27,39 +28,13 @@ const entry = (n: number): AuditRecord =>
     detail: {},
   }) as unknown as AuditRecord;
 
-function written() {
-  const out = { status: 0, headers: {} as Record<string, string>, chunks: [] as string[], body: '', ended: false };
-  const res = {
-    status(code: number) {
-      out.status = code;
-      return res;
-    },
-    set(headers: Record<string, string>) {
-      Object.assign(out.headers, headers);
-      return res;
-    },
-    write(chunk: string) {
-      out.chunks.push(chunk);
-      return true;
-    },
-    send(body: string) {
-      out.body = body;
-      return res;
-    },
-    end() {
-      out.ended = true;
-    },
-  };
-  return { res: res as never, out };
-}
-
 describe('AuditController', () => {
   it('refuses a person scoped to one merchant before reading or auditing anything', async () => {
     const identity = { audit: jest.fn(), auditLog: jest.fn() };
     const controller = new AuditController(identity as unknown as DashboardIdentity);
     const scoped = request({ ...admin, merchantId: 'm-1' });
-    await expect(controller.show(scoped, written().res, undefined)).rejects.toBeInstanceOf(PageError);
-    await expect(controller.export(scoped, written().res)).rejects.toMatchObject({ status: 403 });
+    await expect(controller.show(scoped, recordingResponse().res, undefined)).rejects.toBeInstanceOf(PageError);
+    await expect(controller.export(scoped, recordingResponse().res)).rejects.toMatchObject({ status: 403 });
     expect(identity.audit).not.toHaveBeenCalled();
     expect(identity.auditLog).not.toHaveBeenCalled();
   });
@@ -70,14 +45,14 @@ describe('AuditController', () => {
       auditLog: jest.fn().mockResolvedValue(Array.from({ length: 51 }, (_, i) => entry(i + 1))),
     };
     const controller = new AuditController(identity as unknown as DashboardIdentity);
-    const { res, out } = written();
+    const { res, answer: out } = recordingResponse();
     await controller.show(request(admin), res, '970');
     expect(identity.audit).toHaveBeenCalledWith(
       expect.objectContaining({ action: 'audit:read', detail: { before: '970' }, address: '203.0.113.7' }),
     );
     expect(identity.auditLog).toHaveBeenCalledWith('b-1', { limit: 51, before: '970' });
     expect(out.body).toContain('before=950');
-    await controller.show(request(admin), written().res, '1 OR 1=1');
+    await controller.show(request(admin), recordingResponse().res, '1 OR 1=1');
     expect(identity.auditLog).toHaveBeenLastCalledWith('b-1', { limit: 51, before: undefined });
   });
 
@@ -91,7 +66,7 @@ describe('AuditController', () => {
         .mockResolvedValueOnce([entry(1001)]),
     };
     const controller = new AuditController(identity as unknown as DashboardIdentity);
-    const { res, out } = written();
+    const { res, answer: out } = recordingResponse();
     await controller.export(request(admin), res);
     expect(identity.audit).toHaveBeenCalledWith(expect.objectContaining({ action: 'audit:export' }));
     expect(identity.auditLog.mock.calls).toEqual([

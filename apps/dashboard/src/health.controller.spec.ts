@@ -1,21 +1,13 @@
 import type { DataSource } from 'typeorm';
+import { recordingResponse } from '@pcs/testing';
 import { HealthController } from './health.controller';
 
 /** The dashboard's readiness: 200 while its database answers, 503 when it fails or does not answer within two seconds. */
 describe('HealthController (dashboard)', () => {
   async function checkWith(query: () => Promise<unknown>) {
-    const answer = { status: 0, body: undefined as unknown };
-    const res = {
-      status(code: number) {
-        answer.status = code;
-        return res;
-      },
-      json(body: unknown) {
-        answer.body = body;
-      },
-    };
-    await new HealthController({ query } as unknown as DataSource).check(res as never);
-    return answer;
+    const { res, answer } = recordingResponse();
+    await new HealthController({ query } as unknown as DataSource).check(res);
+    return { status: answer.status, body: answer.json };
   }
 
   it('is ready while the database answers, and not when it fails', async () => {

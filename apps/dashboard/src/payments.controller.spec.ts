@@ -208,15 +208,9 @@ describe('PaymentsController', () => {
     api.ledger
       .mockResolvedValueOnce({ rows: [row('PAYIN', 10, 1), row('PAYIN', 20, 2)], total: 3, pageCount: 2 })
       .mockResolvedValueOnce({ rows: [row('PAYIN', 30, 3)], total: 3, pageCount: 2 });
-    const written: string[] = [];
-    const res = {
-      status: () => res,
-      set: () => res,
-      write: (chunk: string) => written.push(chunk),
-      end: () => undefined,
-    };
+    const { res, answer } = recordingResponse();
     const before = new Date().toISOString();
-    await controller.export(request, res as never, { status: 'APPROVED', currency: 'UYU', dateUntil: '2999-01-01', minAmount: 'x' });
+    await controller.export(request, res, { status: 'APPROVED', currency: 'UYU', dateUntil: '2999-01-01', minAmount: 'x' });
     const [first, second] = api.ledger.mock.calls.map(([, filters]) => filters as Record<string, unknown>);
     expect(first).toMatchObject({
       status: 'APPROVED',
@@ -229,7 +223,8 @@ describe('PaymentsController', () => {
     });
     expect(second).toMatchObject({ page: 2, limit: 100 });
     expect(String(first.dateUntil) >= before).toBe(true);
-    expect(written).toHaveLength(1 + 3);
+    expect(answer.chunks).toHaveLength(1 + 3);
+    expect(answer.ended).toBe(true);
     expect(identity.audit).toHaveBeenCalledWith(
       expect.objectContaining({ action: 'payments:export', detail: expect.objectContaining({ rows: 3 }) }),
     );

@@ -7,18 +7,23 @@ export interface RecordedAnswer {
   cookies: Record<string, string>;
   /** The cookies it cleared, by name. */
   cleared: string[];
+  /** What `send` or `json` answered (`json`'s value as it was given). */
   body: string;
+  json?: unknown;
+  /** What was streamed with `write`, chunk by chunk, and whether `end` closed it. */
+  chunks: string[];
+  ended: boolean;
   redirect: string | null;
 }
 
 /**
  * An Express response that records what a page controller does with it
- * (status, headers, cookies, body, redirect), for specs of those controllers
+ * (status, headers, cookies, body, a stream's chunks, redirect), for specs of those controllers
  * against their services; over HTTP the end-to-end and browser specs see the
  * real one.
  */
 export function recordingResponse(): { res: Response; answer: RecordedAnswer } {
-  const answer: RecordedAnswer = { status: 200, headers: {}, cookies: {}, cleared: [], body: '', redirect: null };
+  const answer: RecordedAnswer = { status: 200, headers: {}, cookies: {}, cleared: [], body: '', chunks: [], ended: false, redirect: null };
   const res = {
     status(code: number) {
       answer.status = code;
@@ -39,6 +44,17 @@ export function recordingResponse(): { res: Response; answer: RecordedAnswer } {
     send(body: string) {
       answer.body = body;
       return res;
+    },
+    json(value: unknown) {
+      answer.json = value;
+      return res;
+    },
+    write(chunk: string) {
+      answer.chunks.push(chunk);
+      return true;
+    },
+    end() {
+      answer.ended = true;
     },
     redirect(code: number, to: string) {
       answer.status = code;
