@@ -27,18 +27,23 @@ import { apiIntent } from '../domain/payment-intent-origins';
 import { PayinRepository, RefundRecords } from '../ledger/payin.repository';
 import { PaymentIntentRepository } from '../payment-intent.repository';
 import { RefundsService } from './refunds.service';
+import { ProcessorRefunds } from './processor-refunds.service';
+import { ProcessorFinding } from '../domain/processor-finding';
+import { ProcessorFindingRepository } from '../ledger/processor-finding.repository';
 
 /**
- * The refunds service on its ports alone (no database: proof that
- * the ports carry no ORM): an in-memory unit of work and repositories that
+ * The refunds services (ours, and the processor's own refunds) on their ports
+ * alone (no database: the ports carry no ORM): an in-memory unit of work and repositories that
  * keep the aggregate's rule — `saveRefunds` writes only while the intent is
  * the version read — and a gateway stand-in. What is checked is the service's
  * own logic: how much it reserves, that it asks the collection's gateway with
  * the refund's id as the idempotency key, that a retried operation carries
  * the first refund on, that a rejection gives the amount back, and that a
- * write that lost a race is decided again on a fresh read. The same rules over
- * PostgreSQL, with real concurrency: refunds.service.int-spec.ts and
- * test/refunds-idempotency.e2e-spec.ts.
+ * write that lost a race is decided again on a fresh read; that a refund made
+ * at the processor is recorded once, and what it took beyond the refundable
+ * reported once. The same rules over PostgreSQL, with real concurrency:
+ * refunds.service.int-spec.ts, test/refunds-idempotency.e2e-spec.ts and
+ * test/funds-flow.e2e-spec.ts.
  */
 const TX = {} as Transaction;
 const now = new Date('2026-11-27T12:00:00Z');
@@ -73,19 +78,26 @@ class MemoryLedger {
   }
 }
 
-/** What the refunds service never asks of a port: a call would fail the spec. */
-const notForRefunds = (): Promise<never> => Promise.reject(new Error('not a port method the refunds service uses'));
+/** What the refunds services never ask of a port: a call would fail the spec. */
+const notForRefunds = (): Promise<never> => Promise.reject(new Error('not a port method the refunds services use'));
 
 class MemoryPayins extends PayinRepository {
   constructor(private readonly ledger: MemoryLedger) {
     super();
   }
-  insert = notForRefunds;
+  insert(_tx: Transaction, payin: Payin): Promise<void> {
+    this.ledger.put(payin);
+    return Promise.resolve();
+  }
+  refundsOf(_tx: Transaction, id: PaymentIntentId): Promise<Payin[]> {
+    return Promise.resolve(
+      this.ledger.all().filter((p) => p.snapshot().paymentIntentId === id && p.snapshot().transactionType === 'REFUND'),
+    );
+  }
   findByExternalId = notForRefunds;
   openAttempts = notForRefunds;
   openOffSessionCharge = notForRefunds;
   openCheckoutSession = notForRefunds;
-  refundsOf = notForRefunds;
   latestCharge = notForRefunds;
   dueForReconciliation = notForRefunds;
   expiredSessions = notForRefunds;
@@ -253,9 +265,10 @@ function serviceWith(answer: (request: RefundRequest) => RefundOutcome = () => (
     {} as PaymentInstrumentService,
     settings,
   );
-  const service = new RefundsService(new MemoryUnitOfWork(), intents, new MemoryPayins(ledger), parties, registry, catalog, settings);
+  const payins = new MemoryPayins(ledger);
+  const service = new RefundsService(new MemoryUnitOfWork(), intents, payins, parties, registry, catalog, settings);
   const refunds = () => ledger.all().filter((p) => p.snapshot().transactionType === 'REFUND');
-  return { service, intents, ledger, asked, refunds };
+  return { service, intents, ledger, payins, parties, asked, refunds };
 }
 
 describe('RefundsService (on its ports, in memory)', () => {
@@ -329,5 +342,62 @@ describe('RefundsService (on its ports, in memory)', () => {
     const { service } = serviceWith();
     const missing = await service.refund(caller, asPaymentIntentId('00000000-0000-4000-8000-000000000000'), 1).catch((e: unknown) => e);
     expect(missing).toMatchObject({ code: 'PAYMENT_INTENT_NOT_FOUND' });
+  });
+});
+
+/** The processor's findings, kept as the port keeps them: once per gateway, kind and external id. */
+class MemoryFindings extends ProcessorFindingRepository {
+  readonly kept: ProcessorFinding[] = [];
+  record(_tx: Transaction, finding: ProcessorFinding): Promise<boolean> {
+    if (this.kept.some((f) => f.gateway === finding.gateway && f.kind === finding.kind && f.externalId === finding.externalId))
+      return Promise.resolve(false);
+    this.kept.push(finding);
+    return Promise.resolve(true);
+  }
+  unreported = notForRefunds;
+  markReported = notForRefunds;
+}
+
+describe('ProcessorRefunds (refunds made at the processor, on their ports in memory)', () => {
+  function processorRefundsWith() {
+    const parts = serviceWith();
+    const findings = new MemoryFindings();
+    const processorRefunds = new ProcessorRefunds(new MemoryUnitOfWork(), parts.intents, parts.payins, findings, parts.parties);
+    return { ...parts, findings, processorRefunds };
+  }
+  const atProcessor = (reference: string, amount: number) => ({ reference, amount, currency: Currency.UYU, status: 'APPROVED' as const });
+
+  it('records a refund made at the processor once, under its reference, whatever news repeats it', async () => {
+    const { processorRefunds, intents, refunds, findings } = processorRefundsWith();
+    expect(await processorRefunds.apply(merchantId, 'SANDBOX', 'charge-1', [atProcessor('sbx-panel-1', 20000)])).toBe('applied');
+    expect(await processorRefunds.apply(merchantId, 'SANDBOX', 'charge-1', [atProcessor('sbx-panel-1', 20000)])).toBe('replayed');
+    expect(intents.intent).toMatchObject({ status: 'PARTIALLY_REFUNDED', refundedAmount: 20000 });
+    expect(refunds().map((r) => r.snapshot())).toEqual([
+      expect.objectContaining({ amount: 20000, status: 'APPROVED', externalId: 'sbx-panel-1', origin: 'PROCESSOR' }),
+    ]);
+    expect(findings.kept).toEqual([]);
+  });
+
+  it('records what the processor refunded beyond what was refundable, and reports it once as PROCESSOR_OVER_REFUND', async () => {
+    const { service, processorRefunds, intents, findings } = processorRefundsWith();
+    await service.refund(caller, intentId, 1000);
+    expect(await processorRefunds.apply(merchantId, 'SANDBOX', 'charge-1', [atProcessor('sbx-panel-2', 30000)])).toBe('applied');
+    // The intent never counts more refunded than it received (the beyond is the finding's).
+    expect(intents.intent).toMatchObject({ status: 'REFUNDED', refundedAmount: 122000 });
+    expect(findings.kept).toEqual([
+      expect.objectContaining({
+        kind: 'PROCESSOR_OVER_REFUND',
+        externalId: 'sbx-panel-2',
+        ours: expect.objectContaining({ amount: -22000 }),
+        theirs: expect.objectContaining({ amount: -30000 }),
+      }),
+    ]);
+  });
+
+  it('answers news of another merchant’s or another gateway’s payment as unknown, changing nothing', async () => {
+    const { processorRefunds, refunds } = processorRefundsWith();
+    expect(await processorRefunds.apply('another-merchant', 'SANDBOX', 'charge-1', [atProcessor('x', 100)])).toBe('unknown');
+    expect(await processorRefunds.apply(merchantId, 'MERCADO_PAGO', 'charge-1', [atProcessor('x', 100)])).toBe('unknown');
+    expect(refunds()).toEqual([]);
   });
 });
