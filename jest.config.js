@@ -41,8 +41,8 @@ module.exports = {
   // A guard against a hang, not a measure: workers share the cores, and a spec that starts processes or a browser waits longer.
   testTimeout: 60000,
   // Each worker runs its files on a database of its own. Three on these 2-core machines: the end-to-end files wait on
-  // PostgreSQL, browsers and child processes much of the time (measured: 577 s for npm test with three, 685 s with two;
-  // CONTRIBUTING). JEST_WORKERS=1 runs one file at a time (a timing question, or a smaller machine).
+  // PostgreSQL, browsers and child processes much of the time (measured in clean clones: Jest 513–539 s with three, 644 s
+  // with two; CONTRIBUTING). JEST_WORKERS=1 runs one file at a time (a timing question, or a smaller machine).
   maxWorkers: Number(process.env.JEST_WORKERS ?? 3),
   // Test files run in a worker process that is replaced once it holds more than this after a file.
   // Without it, on two cores jest runs every file inside its main process (in band), where what each
