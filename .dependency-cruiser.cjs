@@ -153,11 +153,15 @@ module.exports = {
     {
       name: 'apps-through-the-index',
       comment:
-        'Apps and end-to-end tests use a library only through its index.ts (and the HTTP library’s validation pipe, ' +
-        '`@pcs/http/validation`, its second entry point: the dashboard’s forms use it without the APIs’ foundation).',
+        'Apps and end-to-end tests use a library only through its index.ts (and two second entry points: the HTTP ' +
+        'library’s validation pipe, `@pcs/http/validation`, which the dashboard’s forms use without the APIs’ foundation; ' +
+        'the testing library’s `@pcs/testing/http`, which specs on a shared API use without loading the apps).',
       severity: 'error',
       from: { path: '^(apps|test)/' },
-      to: { path: '^libs/', pathNot: ['^libs/[^/]+/src/index\\.ts$', '^libs/http/src/validation\\.pipe\\.ts$'] },
+      to: {
+        path: '^libs/',
+        pathNot: ['^libs/[^/]+/src/index\\.ts$', '^libs/http/src/validation\\.pipe\\.ts$', '^libs/testing/src/http\\.ts$'],
+      },
     },
     ...Object.entries(CONTEXTS).map(([lib, allowed]) => ({
       name: `context-graph-${lib}`,

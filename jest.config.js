@@ -56,6 +56,8 @@ module.exports = {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      // Node's environment plus one shared API per worker, for the specs that need only its HTTP (test/shared-testbed.ts).
+      testEnvironment: '<rootDir>/test/shared-api/environment.ts',
       // Every response of every end-to-end test is checked against the committed OpenAPI document.
       setupFilesAfterEnv: ['<rootDir>/libs/testing/src/contract-after-each.ts'],
     },

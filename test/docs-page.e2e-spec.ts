@@ -1,7 +1,6 @@
 import { launchChromium, screenshot } from '@pcs/testing';
-import type { AddressInfo } from 'node:net';
 import { Browser, Page } from 'playwright-core';
-import { Testbed, testbed } from './testbed';
+import { HttpTestbed, sharedTestbed } from './shared-testbed';
 
 /**
  * /docs signs in the browser (issue 13): a developer authorizes with the
@@ -10,13 +9,13 @@ import { Testbed, testbed } from './testbed';
  * Chromium against the real API.
  */
 describe('the /docs page signs its requests in a real browser', () => {
-  let bed: Testbed;
+  let bed: HttpTestbed;
   let browser: Browser;
   let base: string;
 
   beforeAll(async () => {
-    bed = await testbed();
-    base = `http://127.0.0.1:${(bed.app.getHttpServer().address() as AddressInfo).port}`;
+    bed = await sharedTestbed();
+    base = bed.url;
     browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {

@@ -1,21 +1,19 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
-import { clientFor, errorShape, hmacHex, TestTenant } from '@pcs/testing';
+import { errorShape, hmacHex, TestTenant } from '@pcs/testing/http';
 import request from 'supertest';
-import { Testbed, testbed } from './testbed';
+import { HttpTestbed, sharedTestbed } from './shared-testbed';
 
 describe('error contract (contract §6)', () => {
-  let bed: Testbed;
-  let app: NestExpressApplication;
+  let bed: HttpTestbed;
   let tenant: TestTenant;
 
   beforeAll(async () => {
-    bed = await testbed({});
-    ({ app, tenant } = bed);
+    bed = await sharedTestbed({});
+    ({ tenant } = bed);
   });
   afterAll(() => bed.close());
 
   const signedRaw = (method: 'patch' | 'put', path: string, raw: string, contentType = 'application/json') =>
-    request(app.getHttpServer())
+    request(bed.url)
       [method](path)
       .set('api-key', tenant.business.apiKey)
       .set('signature', hmacHex(tenant.business.apiSecret, raw))
@@ -23,7 +21,7 @@ describe('error contract (contract §6)', () => {
       .send(raw);
 
   it('answers an unknown route with a 404 in the error shape', async () => {
-    const response = await request(app.getHttpServer()).get('/no/such/route');
+    const response = await request(bed.url).get('/no/such/route');
     expect(response.status).toBe(404);
     expect(response.body).toEqual(errorShape('Payins:ROUTE_NOT_FOUND'));
     expect(response.body.showMessage.ES).not.toBe(response.body.showMessage.EN);
@@ -54,7 +52,7 @@ describe('error contract (contract §6)', () => {
   });
 
   it('refuses unknown fields and names every offending field', async () => {
-    const response = await clientFor(app, tenant.business).patch(`/merchant/${tenant.merchants[0].merchantId}`, {
+    const response = await bed.client(tenant.business).patch(`/merchant/${tenant.merchants[0].merchantId}`, {
       merchantName: 'x'.repeat(129),
       nickname: 'unknown',
       address: { city: 'Montevideo', planet: 'Earth' },
@@ -75,14 +73,14 @@ describe('error contract (contract §6)', () => {
   });
 
   it('answers a malformed id in the path with a 400 naming it', async () => {
-    const response = await clientFor(app, tenant.business).get('/merchant/not-a-uuid');
+    const response = await bed.client(tenant.business).get('/merchant/not-a-uuid');
     expect(response.status).toBe(400);
     expect(response.body.errorId).toBe('Validation:INVALID_REQUEST');
     expect(response.body.message).toContain('merchantId');
   });
 
   it('keeps a page size above 100 out', async () => {
-    const response = await clientFor(app, tenant.business).get('/merchant?limit=101');
+    const response = await bed.client(tenant.business).get('/merchant?limit=101');
     expect(response.status).toBe(400);
     expect(response.body.message).toContain('limit');
   });

@@ -1,15 +1,14 @@
-import { clientFor } from '@pcs/testing';
-import { Testbed, testbed } from './testbed';
+import { HttpTestbed, sharedTestbed } from './shared-testbed';
 
 /** A merchant's Mercado Pago account on the payins API (contract §16). */
 describe('Mercado Pago gateway accounts', () => {
-  let bed: Testbed;
+  let bed: HttpTestbed;
   let route: string;
   const TOKEN = 'TEST-5417539263426117-112408-8c3d0f2b5e1a4d7e-123456789';
   const SECRET = 'whsec-of-the-merchant-app-7c1f';
 
   beforeAll(async () => {
-    bed = await testbed({ merchants: 2 });
+    bed = await sharedTestbed({ merchants: 2 });
     route = `/merchant/${bed.tenant.merchants[0].merchantId}/gateway-account/mercado-pago`;
   });
   afterAll(() => bed.close());
@@ -40,7 +39,7 @@ describe('Mercado Pago gateway accounts', () => {
       expect(JSON.stringify(answer.body)).not.toContain(SECRET);
     }
     // At rest: sealed, not the plain text.
-    const [row] = await bed.dataSource.query(`SELECT * FROM gateway_account WHERE merchant_id = $1`, [bed.tenant.merchants[0].merchantId]);
+    const [row] = await bed.query(`SELECT * FROM gateway_account WHERE merchant_id = $1`, [bed.tenant.merchants[0].merchantId]);
     expect(JSON.stringify(row)).not.toContain(TOKEN.slice(5, 30));
     expect(JSON.stringify(row)).not.toContain(SECRET);
     // One table for every processor (contract §20): each credential sealed under its field's name.
@@ -108,7 +107,7 @@ describe('Mercado Pago gateway accounts', () => {
 
   it("is a 404 for another merchant's credentials and for a malformed or unknown merchant", async () => {
     await bed.business.put(route, { accessToken: TOKEN, webhookSecret: SECRET });
-    const sibling = clientFor(bed.app, bed.tenant.merchants[1]);
+    const sibling = bed.client(bed.tenant.merchants[1]);
     expect((await sibling.get(route)).status).toBe(404);
     expect((await bed.business.get('/merchant/not-a-uuid/gateway-account/mercado-pago')).status).toBe(400);
     const unknown = await bed.business.get(`/merchant/${crypto.randomUUID()}/gateway-account/mercado-pago`);

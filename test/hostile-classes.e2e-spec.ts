@@ -1,19 +1,14 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
-import { getDataSourceToken } from '@nestjs/typeorm';
-import { errorShape, hmacHex, SignedClient, TestTenant } from '@pcs/testing';
+import { errorShape, hmacHex, SignedClient, TestTenant } from '@pcs/testing/http';
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { DataSource } from 'typeorm';
-import { Testbed, testbed } from './testbed';
+import { HttpTestbed, sharedTestbed } from './shared-testbed';
 
 /**
  * Each class of hostile input found by the probe of issue 7, answered with the
  * error contract and a precise 4xx, changing nothing.
  */
 describe('hostile input, class by class', () => {
-  let bed: Testbed;
-  let app: NestExpressApplication;
+  let bed: HttpTestbed;
   let tenant: TestTenant;
   let business: SignedClient;
   let merchant: SignedClient;
@@ -21,8 +16,8 @@ describe('hostile input, class by class', () => {
   let payerId: string;
 
   beforeAll(async () => {
-    bed = await testbed({});
-    ({ app, tenant, business, merchant } = bed);
+    bed = await sharedTestbed({});
+    ({ tenant, business, merchant } = bed);
     merchantId = tenant.merchants[0].merchantId;
     const payer = await merchant.post('/payer', {
       firstName: 'Hostile',
@@ -42,14 +37,14 @@ describe('hostile input, class by class', () => {
   it('refuses JSON nested 1,300 levels deep on any route, signed or not, known or not, with 400 JSON_TOO_DEEP', async () => {
     const deep = `${'{"a":'.repeat(1300)}1${'}'.repeat(1300)}`;
     for (const path of ['/payer', '/payment-intent', '/no-such-route']) {
-      const signed = await request(app.getHttpServer())
+      const signed = await request(bed.url)
         .post(path)
         .set('content-type', 'application/json')
         .set('api-key', tenant.merchants[0].apiKey)
         .set('signature', hmacHex(tenant.merchants[0].apiSecret, deep))
         .send(deep);
       expect400(signed, 'Validation:JSON_TOO_DEEP');
-      const unsigned = await request(app.getHttpServer()).patch(path).set('content-type', 'application/json').send(`[${deep}]`);
+      const unsigned = await request(bed.url).patch(path).set('content-type', 'application/json').send(`[${deep}]`);
       expect400(unsigned, 'Validation:JSON_TOO_DEEP');
     }
     // Brackets inside strings do not count; 32 levels are accepted as far as nesting goes.
@@ -135,7 +130,7 @@ describe('hostile input, class by class', () => {
   it('refuses the keys of the object machinery, whether or not they carry a prototype', async () => {
     expect400(await merchant.post('/payer', JSON.parse('{"constructor":{"name":"x"}}')), 'Validation:INVALID_REQUEST', 'constructor');
     const poisoned = '{"firstName":"a","__proto__":{"isAdmin":true}}';
-    const response = await request(app.getHttpServer())
+    const response = await request(bed.url)
       .post('/payer')
       .set('content-type', 'application/json')
       .set('api-key', tenant.merchants[0].apiKey)
@@ -150,7 +145,7 @@ describe('hostile input, class by class', () => {
   });
 
   it('answers oversized headers with 431 in the error shape', async () => {
-    const { port } = app.getHttpServer().address() as AddressInfo;
+    const port = Number(new URL(bed.url).port);
     const response = await new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
       const req = http.request({ host: '127.0.0.1', port, path: '/merchant', headers: { 'x-padding': 'x'.repeat(20_000) } }, (res) => {
         let body = '';
@@ -188,8 +183,7 @@ describe('hostile input, class by class', () => {
     expect(new Set(intents.map((i) => i.paymentIntentId)).size).toBe(10);
     // One instrument for the payer, method and country: every creation found the same one.
     expect(new Set(intents.map((i) => i.paymentInstrumentId)).size).toBe(1);
-    const dataSource = app.get<DataSource>(getDataSourceToken());
-    const [{ count }] = await dataSource.query(
+    const [{ count }] = await bed.query(
       `SELECT count(*)::int AS count FROM payment_intent WHERE payer_id = $1 AND external_reference LIKE 'race-%'`,
       [payerId],
     );

@@ -1,18 +1,16 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
 import { sandboxCallbackKey, signCallback } from '@pcs/gateways';
-import { clientFor, errorShape, hmacHex, TestTenant } from '@pcs/testing';
+import { errorShape, hmacHex, TestTenant } from '@pcs/testing/http';
 import request from 'supertest';
-import { Testbed, testbed } from './testbed';
+import { HttpTestbed, sharedTestbed } from './shared-testbed';
 
 /** Bad input gets the specification's error body, never a 500. */
 describe('hostile input on the payment routes', () => {
-  let bed: Testbed;
-  let app: NestExpressApplication;
+  let bed: HttpTestbed;
   let tenant: TestTenant;
 
   beforeAll(async () => {
-    bed = await testbed({});
-    ({ app, tenant } = bed);
+    bed = await sharedTestbed({});
+    ({ tenant } = bed);
   });
   afterAll(() => bed.close());
 
@@ -23,7 +21,7 @@ describe('hostile input on the payment routes', () => {
   };
 
   it('answers odd JSON bodies on signed routes with 4xx', async () => {
-    const merchant = clientFor(app, tenant.merchants[0]);
+    const merchant = bed.client(tenant.merchants[0]);
     const id = '00000000-0000-4000-8000-000000000000';
     for (const [path, body] of [
       [
@@ -69,7 +67,7 @@ describe('hostile input on the payment routes', () => {
       '{"eventId":1,"reference":"r","outcome":"APPROVED"}',
       '{"eventId":"e","reference":"r","outcome":"MAYBE"}',
     ]) {
-      const response = await request(app.getHttpServer())
+      const response = await request(bed.url)
         .post('/gateway/callbacks/sandbox')
         .set('content-type', 'application/json')
         .set('x-sandbox-signature', signCallback(key, raw))
@@ -78,30 +76,25 @@ describe('hostile input on the payment routes', () => {
     }
     // A person at an unknown address gets a page saying so (404), never JSON.
     for (const response of [
-      await request(app.getHttpServer()).post('/sandbox/gateway/unknown-reference').type('form').send({ outcome: 'approve' }),
-      await request(app.getHttpServer()).get('/sandbox/gateway/unknown-reference'),
+      await request(bed.url).post('/sandbox/gateway/unknown-reference').type('form').send({ outcome: 'approve' }),
+      await request(bed.url).get('/sandbox/gateway/unknown-reference'),
     ]) {
       expect(response.status).toBe(404);
       expect(response.headers['content-type']).toMatch(/^text\/html/);
       expect(response.text).toContain('Pago no encontrado');
       expect(response.text).not.toContain('errorId');
     }
-    expectClientError(
-      await request(app.getHttpServer()).post('/sandbox/gateway/unknown-reference').type('form').send({ outcome: 'steal' }),
-    );
-    const json = await request(app.getHttpServer())
-      .post('/sandbox/gateway/x')
-      .set('content-type', 'application/json')
-      .send('{"outcome":"approve"}');
+    expectClientError(await request(bed.url).post('/sandbox/gateway/unknown-reference').type('form').send({ outcome: 'steal' }));
+    const json = await request(bed.url).post('/sandbox/gateway/x').set('content-type', 'application/json').send('{"outcome":"approve"}');
     expect(json.status).toBe(404);
     expect(json.headers['content-type']).toMatch(/^text\/html/);
     expectClientError(
-      await request(app.getHttpServer()).post('/sandbox/gateway/x').set('content-type', 'application/json').send('{"outcome":["approve"]}'),
+      await request(bed.url).post('/sandbox/gateway/x').set('content-type', 'application/json').send('{"outcome":["approve"]}'),
     );
   });
 
   it('refuses an unsigned refund whatever its body', async () => {
-    const response = await request(app.getHttpServer())
+    const response = await request(bed.url)
       .post('/payment-intent/00000000-0000-4000-8000-000000000000/refund')
       .set('api-key', tenant.merchants[0].apiKey)
       .set('signature', hmacHex('wrong', '{}'));

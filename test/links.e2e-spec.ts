@@ -1,5 +1,5 @@
-import { clientFor, createTenant, errorShape, SignedClient, TestTenant } from '@pcs/testing';
-import { Testbed, testbed } from './testbed';
+import { errorShape, SignedClient, TestTenant } from '@pcs/testing/http';
+import { HttpTestbed, sharedTestbed } from './shared-testbed';
 
 type Relationship = {
   merchantCountryProcessorId: string;
@@ -12,7 +12,7 @@ type Relationship = {
 
 /** Payment links over signed HTTP (operations 24, 29–33, 35; contract §12 and §9). */
 describe('payment links', () => {
-  let bed: Testbed;
+  let bed: HttpTestbed;
   let merchant: SignedClient;
   let visa: Relationship;
   let oca: Relationship;
@@ -44,7 +44,7 @@ describe('payment links', () => {
     )!;
 
   beforeAll(async () => {
-    bed = await testbed({ merchants: 2 });
+    bed = await sharedTestbed({ merchants: 2 });
     merchant = bed.merchant;
     const mine = await relationships(bed.business, bed.tenant.merchants[0].merchantId);
     visa = find(mine, 'VISA', 'CREDIT_CARD');
@@ -105,7 +105,7 @@ describe('payment links', () => {
       if (field) expect(response.body.message).toContain(field);
     }
     // The other merchant's credentials cannot use this merchant's processors.
-    const other = clientFor(bed.app, bed.tenant.merchants[1]);
+    const other = bed.client(bed.tenant.merchants[1]);
     expect((await other.post('/link', body())).status).toBe(400);
   });
 
@@ -212,16 +212,12 @@ describe('payment links', () => {
     let stranger: TestTenant;
 
     beforeAll(async () => {
-      stranger = await createTenant(bed.app);
+      stranger = await bed.newTenant();
     });
 
     it('answers 404 to another business and to another merchant of the same business on every link route', async () => {
       const link = await newLink();
-      for (const client of [
-        clientFor(bed.app, stranger.business),
-        clientFor(bed.app, stranger.merchants[0]),
-        clientFor(bed.app, bed.tenant.merchants[1]),
-      ]) {
+      for (const client of [bed.client(stranger.business), bed.client(stranger.merchants[0]), bed.client(bed.tenant.merchants[1])]) {
         for (const response of [
           await client.get(`/link/${link.linkId}`),
           await client.get(`/link/${link.linkId}/validate`),
@@ -234,9 +230,9 @@ describe('payment links', () => {
         }
         expect((await client.get('/link')).body.map((l: { linkId: string }) => l.linkId)).not.toContain(link.linkId);
       }
-      expect((await clientFor(bed.app, stranger.business).get(`/link?merchantId=${bed.tenant.merchants[0].merchantId}`)).status).toBe(404);
+      expect((await bed.client(stranger.business).get(`/link?merchantId=${bed.tenant.merchants[0].merchantId}`)).status).toBe(404);
       expect((await merchant.get(`/link/${link.linkId}`)).body.status).toBe('ACTIVE');
-      expect(await bed.dataSource.query(`SELECT 1 FROM mail_message WHERE to_address = 'intruder@example.uy'`)).toEqual([]);
+      expect(await bed.query(`SELECT 1 FROM mail_message WHERE to_address = 'intruder@example.uy'`)).toEqual([]);
     });
   });
 });

@@ -1,17 +1,15 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
-import { clientFor, createTenant, SignedClient, TestTenant } from '@pcs/testing';
-import { Testbed, testbed } from './testbed';
+import type { SignedClient, TestTenant } from '@pcs/testing/http';
+import { HttpTestbed, sharedTestbed } from './shared-testbed';
 
 describe('merchants, configuration and country processors (operations 1–10, 37, 38)', () => {
-  let bed: Testbed;
-  let app: NestExpressApplication;
+  let bed: HttpTestbed;
   let tenant: TestTenant;
   let business: SignedClient;
   let merchantId: string;
 
   beforeAll(async () => {
-    bed = await testbed({ merchants: 3 });
-    ({ app, tenant, business } = bed);
+    bed = await sharedTestbed({ merchants: 3 });
+    ({ tenant, business } = bed);
     merchantId = tenant.merchants[0].merchantId;
   });
   afterAll(() => bed.close());
@@ -48,11 +46,11 @@ describe('merchants, configuration and country processors (operations 1–10, 37
         apiSecret: tenant.merchants[0].apiSecret,
       });
       expect(asBusiness.body.approvedAt).toEqual(expect.any(String));
-      const asMerchant = await clientFor(app, tenant.merchants[0]).get(`/merchant/${merchantId}`);
+      const asMerchant = await bed.client(tenant.merchants[0]).get(`/merchant/${merchantId}`);
       expect(asMerchant.status).toBe(200);
       expect(asMerchant.body.apiKey).toBeNull();
       expect(asMerchant.body.apiSecret).toBeNull();
-      const listed = (await clientFor(app, tenant.merchants[0]).get('/merchant')).body[0];
+      const listed = (await bed.client(tenant.merchants[0]).get('/merchant')).body[0];
       expect(listed.rowCount).toBe(1);
       expect(listed.results[0].merchantId).toBe(merchantId);
     });
@@ -247,8 +245,8 @@ describe('merchants, configuration and country processors (operations 1–10, 37
     });
 
     it('relates processors idempotently, starting in ONBOARDING, and the merchant offers only ACTIVE and active ones', async () => {
-      const fresh = await createTenant(app, { approve: false });
-      const client = clientFor(app, fresh.business);
+      const fresh = await bed.newTenant({ approve: false });
+      const client = bed.client(fresh.business);
       const processors = (await client.get('/business-country-processor')).body;
       const visaArg = processors.find(
         (p: {
@@ -332,7 +330,7 @@ describe('merchants, configuration and country processors (operations 1–10, 37
       const ambiguous = await business.get('/merchant-country-processor');
       expect(ambiguous.status).toBe(400);
       expect(ambiguous.body.errorId).toBe('Payins:MERCHANT_REQUIRED');
-      expect((await clientFor(app, tenant.merchants[2]).get('/merchant-country-processor')).status).toBe(200);
+      expect((await bed.client(tenant.merchants[2]).get('/merchant-country-processor')).status).toBe(200);
     });
   });
 
@@ -345,7 +343,7 @@ describe('merchants, configuration and country processors (operations 1–10, 37
       expect((await business.get(`/merchant/${doomed.merchantId}`)).status).toBe(404);
       expect((await business.delete(`/merchant/${doomed.merchantId}`)).status).toBe(404);
       expect((await business.get('/merchant')).body[0].rowCount).toBe(2);
-      expect((await clientFor(app, doomed).get('/merchant')).status).toBe(401);
+      expect((await bed.client(doomed).get('/merchant')).status).toBe(401);
     });
   });
 });

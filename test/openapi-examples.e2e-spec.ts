@@ -2,7 +2,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Testbed, testbed } from './testbed';
+import { HttpTestbed, sharedTestbed } from './shared-testbed';
 
 /**
  * The OpenAPI documents are enough for tools nobody here wrote (issue 41):
@@ -140,12 +140,12 @@ describe('the OpenAPI documents state what generated requests need', () => {
 });
 
 describe('the server takes every request body example as it is', () => {
-  let payins: Testbed;
-  let b2b: Testbed;
+  let payins: HttpTestbed;
+  let b2b: HttpTestbed;
 
   beforeAll(async () => {
-    payins = await testbed();
-    b2b = await testbed({ api: 'b2b' });
+    payins = await sharedTestbed();
+    b2b = await sharedTestbed({ api: 'b2b' });
   });
   afterAll(async () => {
     await payins?.close();

@@ -1,21 +1,19 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
-import { clientFor, createTenant, SignedClient, TestTenant } from '@pcs/testing';
-import { Testbed, testbed } from './testbed';
+import { SignedClient, TestTenant } from '@pcs/testing/http';
+import { HttpTestbed, sharedTestbed } from './shared-testbed';
 
 /** Contract §4 for payers and instruments: another tenant's are a 404 and stay unchanged. */
 describe('payer and instrument isolation', () => {
-  let bed: Testbed;
-  let app: NestExpressApplication;
+  let bed: HttpTestbed;
   let owner: TestTenant;
   let stranger: TestTenant;
   let payerId: string;
   let instrumentId: string;
 
   beforeAll(async () => {
-    bed = await testbed({ merchants: 2 });
-    ({ app, tenant: owner } = bed);
-    stranger = await createTenant(app);
-    const c = clientFor(app, owner.merchants[0]);
+    bed = await sharedTestbed({ merchants: 2 });
+    ({ tenant: owner } = bed);
+    stranger = await bed.newTenant();
+    const c = bed.client(owner.merchants[0]);
     payerId = (
       await c.post('/payer', { firstName: 'Private', email: 'private@owner.uy', documentType: 'PASSPORT', document: 'PRIV123456' })
     ).body.payerId;
@@ -24,9 +22,9 @@ describe('payer and instrument isolation', () => {
   afterAll(() => bed.close());
 
   const intruders = (): [string, () => SignedClient][] => [
-    ['another business', () => clientFor(app, stranger.business)],
-    ["another business's merchant", () => clientFor(app, stranger.merchants[0])],
-    ['another merchant of the same business', () => clientFor(app, owner.merchants[1])],
+    ['another business', () => bed.client(stranger.business)],
+    ["another business's merchant", () => bed.client(stranger.merchants[0])],
+    ['another merchant of the same business', () => bed.client(owner.merchants[1])],
   ];
 
   it.each([0, 1, 2])('intruder %#: every payer and instrument route answers 404 and changes nothing', async (index) => {
@@ -54,14 +52,14 @@ describe('payer and instrument isolation', () => {
     expect((await client.get(`/payment-instrument?merchantId=${owner.merchants[0].merchantId}`)).body).toEqual([]);
     expect((await client.post('/payer', { merchantId: owner.merchants[0].merchantId, firstName: 'Planted' })).status).toBe(404);
 
-    const after = await clientFor(app, owner.merchants[0]).get(`/payer/${payerId}`);
+    const after = await bed.client(owner.merchants[0]).get(`/payer/${payerId}`);
     expect(after.body).toMatchObject({ email: 'private@owner.uy', lastName: null });
-    expect((await clientFor(app, owner.merchants[0]).get(`/payer/${payerId}/payment-instruments`)).body).toHaveLength(1);
+    expect((await bed.client(owner.merchants[0]).get(`/payer/${payerId}/payment-instruments`)).body).toHaveLength(1);
   });
 
   it("the owning business sees its merchants' payers; a document may repeat across businesses", async () => {
-    expect((await clientFor(app, owner.business).get(`/payer/${payerId}`)).status).toBe(200);
-    const same = await clientFor(app, stranger.merchants[0]).post('/payer', { documentType: 'PASSPORT', document: 'PRIV123456' });
+    expect((await bed.client(owner.business).get(`/payer/${payerId}`)).status).toBe(200);
+    const same = await bed.client(stranger.merchants[0]).post('/payer', { documentType: 'PASSPORT', document: 'PRIV123456' });
     expect(same.status).toBe(200);
   });
 });

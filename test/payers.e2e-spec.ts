@@ -1,26 +1,21 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
-import { getDataSourceToken } from '@nestjs/typeorm';
-import { clientFor, SignedClient, TestTenant } from '@pcs/testing';
+import { SignedClient, TestTenant } from '@pcs/testing/http';
 import * as crypto from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { Testbed, testbed } from './testbed';
+import { HttpTestbed, sharedTestbed } from './shared-testbed';
 
 describe('payers (operations 11–15)', () => {
-  let bed: Testbed;
-  let app: NestExpressApplication;
+  let bed: HttpTestbed;
   let tenant: TestTenant;
   let merchant: SignedClient;
   let business: SignedClient;
 
   beforeAll(async () => {
-    bed = await testbed({ merchants: 2 });
-    ({ app, tenant, merchant, business } = bed);
+    bed = await sharedTestbed({ merchants: 2 });
+    ({ tenant, merchant, business } = bed);
   });
   afterAll(() => bed.close());
 
   const countryId = async (iso3: string) =>
-    (await app.get<DataSource>(getDataSourceToken()).query('SELECT country_id FROM country WHERE iso3 = $1', [iso3]))[0]
-      .country_id as string;
+    (await bed.query('SELECT country_id FROM country WHERE iso3 = $1', [iso3]))[0].country_id as string;
 
   it('creates a payer with a Uruguayan cédula (country from the merchant), normalising what it stores', async () => {
     const response = await merchant.post('/payer', {
@@ -97,7 +92,7 @@ describe('payers (operations 11–15)', () => {
     expect(again.body.errorId).toBe('Payins:PAYER_ALREADY_EXISTS');
     expect(again.body.message).toContain(first.body.payerId);
     expect(again.body.showMessage.ES).toContain(first.body.payerId);
-    const otherMerchant = await clientFor(app, tenant.merchants[1]).post('/payer', {
+    const otherMerchant = await bed.client(tenant.merchants[1]).post('/payer', {
       documentType: 'DNI',
       document: '40111222',
       country: 'ARG',
@@ -135,7 +130,7 @@ describe('payers (operations 11–15)', () => {
   });
 
   it('lists payers paged, searching names, email and document without case or accents', async () => {
-    const c = clientFor(app, tenant.merchants[1]);
+    const c = bed.client(tenant.merchants[1]);
     await c.post('/payer', { firstName: 'Müller', lastName: 'Ñandú', email: 'zeta@search.uy' });
     await c.post('/payer', { firstName: 'Ramón', lastName: 'Álvarez', documentType: 'PASSPORT', document: 'SRCH998877' });
     await c.post('/payer', { firstName: 'Percent%', lastName: 'Under_score' });
@@ -160,10 +155,9 @@ describe('payers (operations 11–15)', () => {
 
   describe('delete (15)', () => {
     const openIntentFor = async (payerId: string, status: string) => {
-      const dataSource = app.get<DataSource>(getDataSourceToken());
       const id = crypto.randomUUID();
       // A payment intent row as the payments context writes it.
-      await dataSource.query(
+      await bed.query(
         `INSERT INTO payment_intent (payment_intent_id, business_id, merchant_id, payer_id, country_id, origin, payin_type, status, currency, amount, tax_amount, vat_rate_bp)
          VALUES ($1, $2, $3, $4, $5, 'API', 'DEFAULT', $6, 'UYU', 12200, 2200, 2200)`,
         [id, tenant.business.businessId, tenant.merchants[0].merchantId, payerId, await countryId('URY'), status],
@@ -180,8 +174,7 @@ describe('payers (operations 11–15)', () => {
       expect(refused.body.showMessage.ES).toContain('no han finalizado');
       expect((await merchant.get(`/payer/${payer.payerId}`)).status).toBe(200);
 
-      const dataSource = app.get<DataSource>(getDataSourceToken());
-      await dataSource.query(`UPDATE payment_intent SET status = 'SUCCEEDED' WHERE payment_intent_id = $1`, [intent]);
+      await bed.query(`UPDATE payment_intent SET status = 'SUCCEEDED' WHERE payment_intent_id = $1`, [intent]);
       const deleted = await merchant.delete(`/payer/${payer.payerId}`);
       expect(deleted.status).toBe(200);
       expect(deleted.body).toEqual({ success: true, id: payer.payerId });
@@ -198,7 +191,7 @@ describe('payers (operations 11–15)', () => {
         expect(response.body.errorId).toBe('Payins:PAYER_NOT_FOUND');
       }
       expect((await merchant.get('/payer?searchTerm=owes')).body[0].rowCount).toBe(0);
-      const [row] = await dataSource.query('SELECT payer_id FROM payment_intent WHERE payment_intent_id = $1', [intent]);
+      const [row] = await bed.query('SELECT payer_id FROM payment_intent WHERE payment_intent_id = $1', [intent]);
       expect(row.payer_id).toBe(payer.payerId);
     });
 

@@ -1,12 +1,12 @@
-import { createTenant, errorShape } from '@pcs/testing';
-import { Testbed, testbed } from './testbed';
+import { errorShape } from '@pcs/testing/http';
+import { HttpTestbed, sharedTestbed } from './shared-testbed';
 
 /** GET /payin/summary (beyond the specification): the operations dashboard's figures, from the ledger, per tenant. */
 describe('the ledger summary (GET /payin/summary)', () => {
-  let bed: Testbed;
+  let bed: HttpTestbed;
 
   beforeAll(async () => {
-    bed = await testbed({ merchants: 2, payer: { firstName: 'Sum', lastName: 'Mary' } });
+    bed = await sharedTestbed({ merchants: 2, payer: { firstName: 'Sum', lastName: 'Mary' } });
   });
   afterAll(() => bed.close());
 
@@ -47,7 +47,7 @@ describe('the ledger summary (GET /payin/summary)', () => {
   });
 
   it("shows another business nothing, and refuses another tenant's merchant, bad dates and spans over 366 days", async () => {
-    const stranger = bed.client((await createTenant(bed.app)).business);
+    const stranger = bed.client((await bed.newTenant()).business);
     expect((await stranger.get('/payin/summary')).body.totals).toEqual([]);
     const foreign = await stranger.get(`/payin/summary?merchantId=${bed.tenant.merchants[0].merchantId}`);
     expect(foreign.status).toBe(404);

@@ -1,20 +1,16 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
-import { getDataSourceToken } from '@nestjs/typeorm';
-import { clientFor, hmacHex, SignedClient, TestTenant } from '@pcs/testing';
+import { hmacHex, SignedClient, TestTenant } from '@pcs/testing/http';
 import request from 'supertest';
-import { DataSource } from 'typeorm';
-import { Testbed, testbed } from './testbed';
+import { HttpTestbed, sharedTestbed } from './shared-testbed';
 
 describe('payment instruments (operations 16, 25–28)', () => {
-  let bed: Testbed;
-  let app: NestExpressApplication;
+  let bed: HttpTestbed;
   let tenant: TestTenant;
   let merchant: SignedClient;
   let payerId: string;
 
   beforeAll(async () => {
-    bed = await testbed({ payer: { firstName: 'Lucía', lastName: 'Gómez' } });
-    ({ app, tenant, merchant, payerId } = bed);
+    bed = await sharedTestbed({ payer: { firstName: 'Lucía', lastName: 'Gómez' } });
+    ({ tenant, merchant, payerId } = bed);
   });
   afterAll(() => bed.close());
 
@@ -61,7 +57,7 @@ describe('payment instruments (operations 16, 25–28)', () => {
       expect(response.body.errorId).toBe('Payins:PAYMENT_METHOD_NOT_AVAILABLE');
       expect(response.body.message).toContain(body.paymentMethodName);
     }
-    const business = clientFor(app, tenant.business);
+    const business = bed.client(tenant.business);
     const relationships = (await business.get('/merchant-country-processor')).body;
     const amex = relationships.find(
       (r: { countryProcessor: { paymentMethod: { paymentMethodName: string } } }) =>
@@ -153,8 +149,7 @@ describe('payment instruments (operations 16, 25–28)', () => {
   });
 
   describe('card data never enters', () => {
-    const count = async () =>
-      (await app.get<DataSource>(getDataSourceToken()).query('SELECT count(*)::int AS n FROM payment_instrument'))[0].n as number;
+    const count = async () => (await bed.query('SELECT count(*)::int AS n FROM payment_instrument'))[0].n as number;
 
     it('refuses a card number anywhere, metadata included, stores nothing and never echoes it', async () => {
       const before = await count();
@@ -187,7 +182,7 @@ describe('payment instruments (operations 16, 25–28)', () => {
       const search = await merchant.get('/payer?searchTerm=4111111111111111');
       expect(search.status).toBe(400);
       expect(search.body.message).toContain('query.searchTerm');
-      const unsigned = await request(app.getHttpServer())
+      const unsigned = await request(bed.url)
         .post('/payer')
         .set('content-type', 'application/json')
         .send({ firstName: '4111111111111111' });
@@ -202,7 +197,7 @@ describe('payment instruments (operations 16, 25–28)', () => {
         country: 'URY',
         metadata: { order: '4111111111111112', reference: 2026112200001 },
       };
-      const response = await request(app.getHttpServer())
+      const response = await request(bed.url)
         .post('/payment-instrument')
         .set('api-key', tenant.merchants[0].apiKey)
         .set('signature', hmacHex(tenant.merchants[0].apiSecret, JSON.stringify(body)))

@@ -1,20 +1,16 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
-import { getDataSourceToken } from '@nestjs/typeorm';
 import { cbuFrom } from '@pcs/kernel';
-import { clientFor, createTenant, SignedClient, TestTenant } from '@pcs/testing';
-import { DataSource } from 'typeorm';
-import { Testbed, testbed } from './testbed';
+import { SignedClient, TestTenant } from '@pcs/testing/http';
+import { HttpTestbed, sharedTestbed } from './shared-testbed';
 
 describe('payment intent creation rules, fast intents, ledger filters, isolation', () => {
-  let bed: Testbed;
-  let app: NestExpressApplication;
+  let bed: HttpTestbed;
   let tenant: TestTenant;
   let merchant: SignedClient;
   let payerId: string;
 
   beforeAll(async () => {
-    bed = await testbed({ merchants: 2, payer: { firstName: 'Rule', lastName: 'Checker', email: 'rules@x.uy' } });
-    ({ app, tenant, merchant, payerId } = bed);
+    bed = await sharedTestbed({ merchants: 2, payer: { firstName: 'Rule', lastName: 'Checker', email: 'rules@x.uy' } });
+    ({ tenant, merchant, payerId } = bed);
   });
   afterAll(() => bed.close());
 
@@ -66,7 +62,7 @@ describe('payment intent creation rules, fast intents, ledger filters, isolation
       expect(withTip.body.paymentIntent).toMatchObject({ subtotalAmount: 100, taxAmount: 10, tipAmount: 5.5, totalAmount: 115.5 });
       const byDefault = await merchant.post('/payment-intent', { ...base(), amount: 122 });
       expect(byDefault.body.paymentIntent).toMatchObject({ taxAmount: 22, subtotalAmount: 100 });
-      await clientFor(app, tenant.business).put(`/merchant/${tenant.merchants[0].merchantId}/configuration`, {
+      await bed.client(tenant.business).put(`/merchant/${tenant.merchants[0].merchantId}/configuration`, {
         merchantCountryConfigurations: [{ countryIsoAlpha3: 'URY', vatPercentage: 0 }],
       });
       expect((await merchant.post('/payment-intent', { ...base(), amount: 122 })).body.paymentIntent.taxAmount).toBe(0);
@@ -106,10 +102,7 @@ describe('payment intent creation rules, fast intents, ledger filters, isolation
     });
 
     it('creates nothing when any part fails', async () => {
-      const count = async () =>
-        Number(
-          (await app.get<DataSource>(getDataSourceToken()).query(`SELECT count(*) AS n FROM payer WHERE email = 'half@payer.uy'`))[0].n,
-        );
+      const count = async () => Number((await bed.query(`SELECT count(*) AS n FROM payer WHERE email = 'half@payer.uy'`))[0].n);
       const response = await merchant.post('/payment-intent', {
         ...base(),
         payerId: undefined,
@@ -122,8 +115,8 @@ describe('payment intent creation rules, fast intents, ledger filters, isolation
     });
 
     it('only an ACTIVE merchant collects', async () => {
-      const pending = await createTenant(app, { approve: false });
-      const client = clientFor(app, pending.merchants[0]);
+      const pending = await bed.newTenant({ approve: false });
+      const client = bed.client(pending.merchants[0]);
       const payer = (await client.post('/payer', { firstName: 'P' })).body.payerId;
       const response = await client.post('/payment-intent', { ...base(), payerId: payer });
       expect(response.status).toBe(409);
@@ -133,7 +126,7 @@ describe('payment intent creation rules, fast intents, ledger filters, isolation
 
   describe('fast payment intents (18)', () => {
     beforeAll(async () => {
-      await clientFor(app, tenant.business).put(`/merchant/${tenant.merchants[1].merchantId}/configuration`, {
+      await bed.client(tenant.business).put(`/merchant/${tenant.merchants[1].merchantId}/configuration`, {
         shortName: 'fast-shop',
         fastPaymentsEnabled: true,
         merchantCountryConfigurations: [{ countryIsoAlpha3: 'URY', vatPercentage: 10 }],
@@ -141,7 +134,7 @@ describe('payment intent creation rules, fast intents, ledger filters, isolation
     });
 
     it('finds the merchant by short name and uses its configured VAT for the country', async () => {
-      const response = await clientFor(app, tenant.business).post('/payment-intent/fast', {
+      const response = await bed.client(tenant.business).post('/payment-intent/fast', {
         amount: 110,
         currency: 'UYU',
         comment: 'Lunch',
@@ -159,7 +152,7 @@ describe('payment intent creation rules, fast intents, ledger filters, isolation
         paymentIntent: { taxAmount: 10, subtotalAmount: 100, description: 'Lunch', receiptEmail: 'payer@x.com', payerId: null },
       });
       const methods = (
-        await clientFor(app, tenant.business).get(`/payment-intent/${response.body.paymentIntent.paymentIntentId}/payment-methods`)
+        await bed.client(tenant.business).get(`/payment-intent/${response.body.paymentIntent.paymentIntentId}/payment-methods`)
       ).body;
       expect(
         methods.paymentIntentAvailablePaymentMethods.every(
@@ -170,7 +163,7 @@ describe('payment intent creation rules, fast intents, ledger filters, isolation
 
     it('checks the additional info for real and needs fast payments enabled', async () => {
       const send = (info: unknown, shortName = 'fast-shop') =>
-        clientFor(app, tenant.business).post('/payment-intent/fast', {
+        bed.client(tenant.business).post('/payment-intent/fast', {
           amount: 10,
           currency: 'UYU',
           merchantShortName: shortName,
@@ -191,8 +184,8 @@ describe('payment intent creation rules, fast intents, ledger filters, isolation
       const unknown = await send(undefined, 'no-such-shop');
       expect(unknown.status).toBe(404);
       expect(unknown.body.errorId).toBe('Payins:FAST_PAYMENTS_NOT_ENABLED');
-      const stranger = await createTenant(app);
-      const foreign = await clientFor(app, stranger.business).post('/payment-intent/fast', {
+      const stranger = await bed.newTenant();
+      const foreign = await bed.client(stranger.business).post('/payment-intent/fast', {
         amount: 10,
         currency: 'UYU',
         merchantShortName: 'fast-shop',
@@ -207,8 +200,8 @@ describe('payment intent creation rules, fast intents, ledger filters, isolation
     let client: SignedClient;
 
     beforeAll(async () => {
-      ledgerTenant = await createTenant(app, { merchants: 2 });
-      client = clientFor(app, ledgerTenant.business);
+      ledgerTenant = await bed.newTenant({ merchants: 2 });
+      client = bed.client(ledgerTenant.business);
       for (const [index, [amount, currency]] of (
         [
           [100, 'UYU'],
@@ -276,20 +269,20 @@ describe('payment intent creation rules, fast intents, ledger filters, isolation
 
     it('shows each tenant only its own payins', async () => {
       const own = await list('');
-      const otherMerchant = (await clientFor(app, ledgerTenant.merchants[0]).get('/payin')).body[0];
+      const otherMerchant = (await bed.client(ledgerTenant.merchants[0]).get('/payin')).body[0];
       expect(otherMerchant.rowCount).toBe(2);
       expect(
-        (await clientFor(app, tenant.business).get('/payin')).body[0].results.map((r: { transactionId: string }) => r.transactionId),
+        (await bed.client(tenant.business).get('/payin')).body[0].results.map((r: { transactionId: string }) => r.transactionId),
       ).not.toEqual(expect.arrayContaining([own.results[0].transactionId]));
-      const foreign = await clientFor(app, tenant.business).get(`/payin?merchantId=${ledgerTenant.merchants[0].merchantId}`);
+      const foreign = await bed.client(tenant.business).get(`/payin?merchantId=${ledgerTenant.merchants[0].merchantId}`);
       expect(foreign.status).toBe(404);
     });
   });
 
   it("another tenant's payment intent is a 404 on every route", async () => {
     const intent = (await merchant.post('/payment-intent', base())).body.paymentIntent.paymentIntentId;
-    const stranger = await createTenant(app);
-    for (const client of [clientFor(app, stranger.business), clientFor(app, tenant.merchants[1])]) {
+    const stranger = await bed.newTenant();
+    for (const client of [bed.client(stranger.business), bed.client(tenant.merchants[1])]) {
       for (const response of await Promise.all([
         client.get(`/payment-intent/${intent}`),
         client.get(`/payment-intent/${intent}/payment-methods`),
@@ -301,7 +294,7 @@ describe('payment intent creation rules, fast intents, ledger filters, isolation
         expect(response.body.errorId).toBe('Payins:PAYMENT_INTENT_NOT_FOUND');
       }
     }
-    const foreignPayer = await clientFor(app, stranger.merchants[0]).post('/payment-intent', base());
+    const foreignPayer = await bed.client(stranger.merchants[0]).post('/payment-intent', base());
     expect(foreignPayer.status).toBe(404);
     expect(foreignPayer.body.errorId).toBe('Payins:PAYER_NOT_FOUND');
   });

@@ -1,5 +1,5 @@
 import { Document, Operation, operationsOf, resolve, Schema } from './openapi-operations';
-import { Testbed, testbed } from './testbed';
+import { HttpTestbed, sharedTestbed } from './shared-testbed';
 
 /**
  * No number from anything else (contract §24): every number field of every request body of both APIs (payout amounts, payment
@@ -44,11 +44,11 @@ function bodyWith(field: string, value: unknown): Record<string, unknown> {
 const fill = (route: string) => route.replace(/\{[^}]+\}/g, '5d0c1f7e-3b1a-4c62-9a8e-2f4b6c8d0e1a');
 
 describe('numbers are numbers: no string, boolean or hexadecimal becomes one, on any route', () => {
-  let payins: Testbed;
-  let b2b: Testbed;
+  let payins: HttpTestbed;
+  let b2b: HttpTestbed;
 
   beforeAll(async () => {
-    [payins, b2b] = await Promise.all([testbed(), testbed({ api: 'b2b' })]);
+    [payins, b2b] = await Promise.all([sharedTestbed(), sharedTestbed({ api: 'b2b' })]);
   });
   afterAll(async () => {
     await Promise.all([payins.close(), b2b.close()]);

@@ -1,26 +1,15 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { GatewaySettings, MailSettings, RateLimitSettings, SettlementSettings, WebhookSettings } from '@pcs/config';
-import { ApiCredentials, clientFor, createTenant, SignedClient, TestTenant } from '@pcs/testing';
-import * as crypto from 'node:crypto';
+import { createTenant } from '@pcs/testing';
 import { DataSource } from 'typeorm';
 import { freePort, startB2bApi, startPayinsApi } from './payins-app';
+import { HttpTestbed, httpTestbed } from './shared-testbed';
 
-/** What an end-to-end spec works with: a real app on this run's database, a tenant, signed clients. */
-export interface Testbed {
+/** What an end-to-end spec with an app of its own works with: the HTTP testbed, plus the app itself and its database. */
+export interface Testbed extends HttpTestbed {
   readonly app: NestExpressApplication;
-  readonly tenant: TestTenant;
-  /** Signed with the business's credentials. */
-  readonly business: SignedClient;
-  /** Signed with the first merchant's credentials. */
-  readonly merchant: SignedClient;
   readonly dataSource: DataSource;
-  /** A payer of the first merchant, when asked for. */
-  readonly payerId: string;
-  client(credentials: ApiCredentials): SignedClient;
-  /** A SUCCEEDED intent of the first merchant's payer (`payer` must be given), charged off-session in the sandbox with an OCA card; its id. */
-  paidIntent(amount: number, currency?: string): Promise<string>;
-  close(): Promise<void>;
 }
 
 export interface TestbedOptions {
@@ -42,7 +31,7 @@ export interface TestbedOptions {
   readonly settlement?: Partial<SettlementSettings>;
 }
 
-/** The one opening of every end-to-end spec: boot the app, a tenant, signed clients, optionally a payer. */
+/** The opening of an end-to-end spec with an app of its own: boot the app, a tenant, signed clients, optionally a payer. */
 export async function testbed(options: TestbedOptions = {}): Promise<Testbed> {
   const app =
     options.api === 'b2b'
@@ -56,37 +45,11 @@ export async function testbed(options: TestbedOptions = {}): Promise<Testbed> {
           options.settlement,
         );
   const tenant = await createTenant(app, { merchants: options.merchants, country: options.country, name: options.name });
-  const merchant = clientFor(app, tenant.merchants[0]);
-  let payerId = '';
-  if (options.payer) {
-    const created = await merchant.post('/payer', options.payer);
-    if (created.status !== 200) throw new Error(`the testbed could not create its payer: ${JSON.stringify(created.body)}`);
-    payerId = created.body.payerId;
-  }
-  return {
-    app,
-    tenant,
-    business: clientFor(app, tenant.business),
-    merchant,
-    dataSource: app.get<DataSource>(getDataSourceToken()),
-    payerId,
-    client: (credentials) => clientFor(app, credentials),
-    paidIntent: async (amount, currency = 'UYU') => {
-      const response = await merchant.post('/payment-intent', {
-        currency,
-        amount,
-        payinType: 'DEFAULT',
-        externalReference: `paid-${crypto.randomUUID()}`,
-        payerId,
-        offSession: true,
-        invoiceNumber: 1,
-        country: 'URY',
-        paymentInstrumentData: { paymentMethodName: 'OCA' },
-        confirm: true,
-      });
-      if (response.body.status !== 'SUCCEEDED') throw new Error(`the intent was not paid: ${JSON.stringify(response.body)}`);
-      return response.body.paymentIntent.paymentIntentId as string;
-    },
+  const dataSource = app.get<DataSource>(getDataSourceToken());
+  const http = await httpTestbed(app.getHttpServer(), tenant, options.payer, {
+    newTenant: (tenantOptions) => createTenant(app, tenantOptions),
+    query: (sql, parameters) => dataSource.query(sql, parameters),
     close: () => app.close(),
-  };
+  });
+  return { ...http, app, dataSource };
 }

@@ -44,6 +44,22 @@ export function takeContractViolations(): ContractViolation[] {
   return found;
 }
 
+const remoteSources: Array<() => Promise<ContractViolation[]>> = [];
+
+/**
+ * An API checked in another process (a worker's shared API): its violations, taken with this file's
+ * own after each test (see contract-after-each.ts). Sources last as long as the spec file's registry.
+ */
+export function watchRemoteContract(take: () => Promise<ContractViolation[]>): void {
+  remoteSources.push(take);
+}
+
+/** The violations recorded here and in the watched processes since the last call. */
+export async function takeAllContractViolations(): Promise<ContractViolation[]> {
+  const remote = await Promise.all(remoteSources.map((take) => take()));
+  return [...takeContractViolations(), ...remote.flat()];
+}
+
 function record(violation: ContractViolation): void {
   const registry = globalThis as Registry;
   (registry[REGISTRY] ??= []).push(violation);

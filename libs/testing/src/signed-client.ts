@@ -52,7 +52,8 @@ export class SignedClient {
   private static readonly lastSent = new Map<string, number>();
 
   constructor(
-    private readonly server: Server,
+    /** An in-process app's server, or the base URL of one listening elsewhere. */
+    private readonly server: Server | string,
     readonly credentials: ApiCredentials,
   ) {}
 
