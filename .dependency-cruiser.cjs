@@ -120,7 +120,8 @@ const DATABASE_CROSSINGS = [
 ];
 
 const FRAMEWORKS = '^node_modules/(@nestjs|typeorm|express|class-validator|class-transformer|pg|supertest)/';
-const TEST_FILE = '\\.(int-|e2e-)?spec\\.ts$';
+/** A spec, or a fixture only specs use (in-memory ports). */
+const TEST_FILE = '\\.((int-|e2e-)?spec|fixture)\\.ts$';
 /** What the dashboard may use of the libraries (see dashboard-only-through-the-api). */
 const DASHBOARD_MAY_USE = [
   '^libs/(client|config|dashboard-identity|database|kernel|observability|pages)/',

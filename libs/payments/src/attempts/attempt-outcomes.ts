@@ -51,6 +51,9 @@ export class AttemptOutcomes {
     if (event.outcome === 'PENDING') {
       changed = payin.schedule('pending', now, this.settings.gateway.reconcileAfterSeconds * 1000);
       if (changed && intent.status === 'REQUIRES_ACTION') intent.markProcessing(now);
+    } else if (event.outcome === 'APPROVED' && payin.isFinal) {
+      // A final payin absorbs a late or repeated approval: no price is looked up for it.
+      changed = false;
     } else if (event.outcome === 'APPROVED') {
       // Fixed for good with the approval (contracts §19, §23): the merchant's price now, when the money becomes available
       // (the processor's release date where it tells one), and whose account collected it.

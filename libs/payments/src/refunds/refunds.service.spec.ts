@@ -1,31 +1,25 @@
 import type { CatalogService } from '@pcs/catalog';
 import type { RuntimeSettings } from '@pcs/config';
 import type { GatewayRegistry, PaymentGateway, RefundOutcome, RefundRequest } from '@pcs/gateways';
-import {
-  asBusinessId,
-  asMerchantId,
-  asPayerId,
-  asPaymentIntentId,
-  Caller,
-  Currency,
-  DomainError,
-  Money,
-  PayinType,
-  PaymentIntentId,
-  TenantScope,
-  Transaction,
-  TransactionStatus,
-  UnitOfWork,
-} from '@pcs/kernel';
+import { asBusinessId, asMerchantId, asPaymentIntentId, Caller, Currency, DomainError, Money, Transaction } from '@pcs/kernel';
 import type { MerchantService } from '@pcs/merchants';
 import type { PayerService } from '@pcs/payers';
 import type { PaymentInstrumentService } from '@pcs/payment-instruments';
 import { PaymentAttemptParties } from '../attempts/payment-attempt-parties';
-import { Payin, PayinState } from '../domain/payin';
+import { Payin } from '../domain/payin';
 import { PaymentIntent } from '../domain/payment-intent';
-import { apiIntent } from '../domain/payment-intent-origins';
-import { PayinRepository, RefundRecords } from '../ledger/payin.repository';
-import { PaymentIntentRepository } from '../payment-intent.repository';
+import {
+  anAttempt,
+  anIntent,
+  CALLER,
+  INTENT_ID,
+  MERCHANT_ID,
+  MemoryIntents,
+  MemoryPayins,
+  MemoryUnitOfWork,
+  NOW,
+  unused,
+} from '../in-memory-ports.fixture';
 import { RefundsService } from './refunds.service';
 import { ProcessorRefunds } from './processor-refunds.service';
 import { ProcessorFinding } from '../domain/processor-finding';
@@ -33,9 +27,9 @@ import { ProcessorFindingRepository } from '../ledger/processor-finding.reposito
 
 /**
  * The refunds services (ours, and the processor's own refunds) on their ports
- * alone (no database: the ports carry no ORM): an in-memory unit of work and repositories that
- * keep the aggregate's rule — `saveRefunds` writes only while the intent is
- * the version read — and a gateway stand-in. What is checked is the service's
+ * alone (no database: the ports carry no ORM): the context's ports in memory
+ * (in-memory-ports.fixture.ts), which keep the aggregate's rule — `saveRefunds`
+ * writes only while the intent is the version read — and a gateway stand-in. What is checked is the service's
  * own logic: how much it reserves, that it asks the collection's gateway with
  * the refund's id as the idempotency key, that a retried operation carries
  * the first refund on, that a rejection gives the amount back, and that a
@@ -45,130 +39,7 @@ import { ProcessorFindingRepository } from '../ledger/processor-finding.reposito
  * refunds.service.int-spec.ts, test/refunds-idempotency.e2e-spec.ts and
  * test/funds-flow.e2e-spec.ts.
  */
-const TX = {} as Transaction;
-const now = new Date('2026-11-27T12:00:00Z');
-const intentId = asPaymentIntentId('3f1e2d4c-5b6a-4978-8695-a4b3c2d1e0f9');
-const merchantId = asMerchantId('8d2b9f4e-1c3a-4b5d-9e6f-7a8b9c0d1e2f');
-const caller: Caller = { credentialId: 'c-1', businessId: asBusinessId('b-1'), merchantId: null };
-
-class MemoryUnitOfWork extends UnitOfWork {
-  get outside(): Transaction {
-    return TX;
-  }
-  run<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    return work(TX);
-  }
-  afterCommit(_tx: Transaction, callback: () => void): void {
-    callback();
-  }
-}
-
-/** The ledger's rows, kept as snapshots (what a database would hold). */
-class MemoryLedger {
-  readonly rows = new Map<string, ReturnType<Payin['snapshot']>>();
-  put(payin: Payin): void {
-    this.rows.set(payin.id, payin.snapshot());
-  }
-  read(id: string): Payin | null {
-    const row = this.rows.get(id);
-    return row ? Payin.restore(row) : null;
-  }
-  all(): Payin[] {
-    return [...this.rows.keys()].map((id) => this.read(id)!);
-  }
-}
-
-/** What the refunds services never ask of a port: a call would fail the spec. */
-const notForRefunds = (): Promise<never> => Promise.reject(new Error('not a port method the refunds services use'));
-
-class MemoryPayins extends PayinRepository {
-  constructor(private readonly ledger: MemoryLedger) {
-    super();
-  }
-  insert(_tx: Transaction, payin: Payin): Promise<void> {
-    this.ledger.put(payin);
-    return Promise.resolve();
-  }
-  refundsOf(_tx: Transaction, id: PaymentIntentId): Promise<Payin[]> {
-    return Promise.resolve(
-      this.ledger.all().filter((p) => p.snapshot().paymentIntentId === id && p.snapshot().transactionType === 'REFUND'),
-    );
-  }
-  findByExternalId = notForRefunds;
-  openAttempts = notForRefunds;
-  openOffSessionCharge = notForRefunds;
-  openCheckoutSession = notForRefunds;
-  latestCharge = notForRefunds;
-  dueForReconciliation = notForRefunds;
-  expiredSessions = notForRefunds;
-  reconciliationRecords = notForRefunds;
-  get(_tx: Transaction, id: string): Promise<Payin | null> {
-    return Promise.resolve(this.ledger.read(id));
-  }
-  save(_tx: Transaction, payin: Payin): Promise<void> {
-    this.ledger.put(payin);
-    return Promise.resolve();
-  }
-  saveIfStill(_tx: Transaction, payin: Payin, as: PayinState): Promise<boolean> {
-    const stored = this.ledger.read(payin.id)?.state;
-    if (stored?.status !== as.status || stored.manualRefundStatus !== as.manualRefundStatus) return Promise.resolve(false);
-    this.ledger.put(payin);
-    return Promise.resolve(true);
-  }
-  latestApprovedCharge(): Promise<Payin | null> {
-    return Promise.resolve(
-      this.ledger.all().find((p) => p.snapshot().transactionType === 'PAYIN' && p.snapshot().status === TransactionStatus.APPROVED) ?? null,
-    );
-  }
-}
-
-class MemoryIntents extends PaymentIntentRepository {
-  version = 0;
-  intent!: ReturnType<PaymentIntent['snapshot']>;
-  /** Called between a refund's read and its write: another request changing the intent meanwhile. */
-  meanwhile: (() => void) | null = null;
-
-  constructor(private readonly ledger: MemoryLedger) {
-    super();
-  }
-  findVisible = notForRefunds;
-  insert = notForRefunds;
-  insertRequiring = notForRefunds;
-  insertWith = notForRefunds;
-  hasOpenForPayer = notForRefunds;
-  findForRefund(_tx: Transaction, _scope: TenantScope, id: PaymentIntentId, operationId: string | null) {
-    if (id !== this.intent.paymentIntentId) return Promise.resolve(null);
-    const all = this.ledger.all();
-    const records: RefundRecords = {
-      charge: all.find((p) => p.snapshot().transactionType === 'PAYIN' && p.snapshot().status === TransactionStatus.APPROVED) ?? null,
-      open: all.filter((p) => p.snapshot().transactionType === 'REFUND' && !p.isFinal),
-      byOperation: operationId ? this.ledger.read(operationId) : null,
-    };
-    const read = { intent: PaymentIntent.restore(this.intent), version: String(this.version), records };
-    const change = this.meanwhile;
-    this.meanwhile = null;
-    change?.();
-    return Promise.resolve(read);
-  }
-  saveRefunds(_tx: Transaction, intent: PaymentIntent, version: string, refunds: readonly Payin[]): Promise<boolean> {
-    if (version !== String(this.version)) return Promise.resolve(false);
-    refunds.forEach((refund) => this.ledger.put(refund));
-    this.intent = intent.snapshot();
-    this.version += 1;
-    return Promise.resolve(true);
-  }
-  findById(): Promise<PaymentIntent | null> {
-    return Promise.resolve(PaymentIntent.restore(this.intent));
-  }
-  lockById(): Promise<PaymentIntent | null> {
-    return this.findById();
-  }
-  save(_tx: Transaction, intent: PaymentIntent): Promise<void> {
-    this.intent = intent.snapshot();
-    this.version += 1;
-    return Promise.resolve();
-  }
-}
+const [now, intentId, merchantId, caller] = [NOW, INTENT_ID, MERCHANT_ID, CALLER];
 
 /** A processor that answers each refund as told, remembering what it was asked. */
 function gatewayAnswering(answer: (request: RefundRequest) => RefundOutcome) {
@@ -184,58 +55,9 @@ function gatewayAnswering(answer: (request: RefundRequest) => RefundOutcome) {
 }
 
 function charged(): { intent: PaymentIntent; charge: Payin } {
-  const created = apiIntent(
-    {
-      paymentIntentId: intentId,
-      businessId: caller.businessId,
-      merchantId,
-      countryId: 'ury',
-      amount: Money.ofMinor(122000, Currency.UYU),
-      vatRateBp: 2200,
-      createdAt: now,
-    },
-    {
-      payinType: PayinType.DEFAULT,
-      tip: Money.zero(Currency.UYU),
-      payerId: asPayerId('p-1'),
-      payerEmail: null,
-      paymentInstrumentId: null,
-      externalReference: 'order-1',
-      invoiceNumber: 1,
-      description: null,
-      setupFutureUsage: false,
-      offSession: false,
-      confirm: false,
-      metadata: null,
-    },
-  );
-  const intent = PaymentIntent.restore({ ...created.snapshot(), status: 'SUCCEEDED', receivedAmount: 122000, refundedAmount: 0 });
-  const charge = Payin.open({
-    transactionId: 'charge-1',
-    businessId: caller.businessId,
-    merchantId,
-    paymentIntentId: intentId,
-    accountId: null,
-    transactionType: 'PAYIN',
-    conceptCode: 'PAYIN',
-    countryProcessorId: 'cp-visa',
-    gateway: 'SANDBOX',
-    externalId: 'sbx-charge-1',
-    currency: Currency.UYU,
-    amount: 122000,
-    subtotalAmount: 100000,
-    taxAmount: 22000,
-    tipAmount: 0,
-    description: null,
-    merchantName: 'Tienda Pocitos',
-    personFirstName: 'Ana',
-    personLastName: 'Pérez',
-    paymentIntentInitiator: 'PAYER',
-    sessionExpiresAt: null,
-    reconcileAt: null,
-    fundsFlow: 'PLATFORM',
-    createdAt: now,
-  });
+  const intent = PaymentIntent.restore({ ...anIntent().snapshot(), status: 'SUCCEEDED', receivedAmount: 122000, refundedAmount: 0 });
+  const charge = anAttempt(intent);
+  charge.bindGatewayReference('sbx-charge-1', null, now);
   charge.approve('approved', now, {
     feeAmount: 3050,
     feeTaxAmount: 671,
@@ -247,10 +69,10 @@ function charged(): { intent: PaymentIntent; charge: Payin } {
 }
 
 function serviceWith(answer: (request: RefundRequest) => RefundOutcome = () => ({ status: 'APPROVED', reference: 'sbx-refund' })) {
-  const ledger = new MemoryLedger();
+  const ledger = new MemoryPayins();
   const intents = new MemoryIntents(ledger);
   const { intent, charge } = charged();
-  intents.intent = intent.snapshot();
+  intents.put(intent);
   ledger.put(charge);
   const { asked, gateway } = gatewayAnswering(answer);
   const registry = { get: (name: string) => (name === 'SANDBOX' ? gateway : undefined) } as unknown as GatewayRegistry;
@@ -265,7 +87,7 @@ function serviceWith(answer: (request: RefundRequest) => RefundOutcome = () => (
     {} as PaymentInstrumentService,
     settings,
   );
-  const payins = new MemoryPayins(ledger);
+  const payins = ledger;
   const service = new RefundsService(new MemoryUnitOfWork(), intents, payins, parties, registry, catalog, settings);
   const refunds = () => ledger.all().filter((p) => p.snapshot().transactionType === 'REFUND');
   return { service, intents, ledger, payins, parties, asked, refunds };
@@ -325,23 +147,23 @@ describe('RefundsService (on its ports, in memory)', () => {
   it('decides again on a fresh read when the intent changed between its read and its write, never refunding past what was collected', async () => {
     const { service, intents, asked } = serviceWith();
     // Another request refunds 1,000.00 of the 1,220.00 while this one decides on the first read.
-    intents.meanwhile = () => {
-      const other = PaymentIntent.restore(intents.intent);
-      other.reserveRefund(Money.ofMinor(100000, Currency.UYU), now);
-      intents.intent = other.snapshot();
-      intents.version += 1;
-    };
+    intents.meanwhile = () => intents.change(intentId, (other) => other.reserveRefund(Money.ofMinor(100000, Currency.UYU), now));
     const refused = await service.refund(caller, intentId, 300).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(DomainError);
     expect(refused).toMatchObject({ code: 'REFUND_AMOUNT_EXCEEDS_AVAILABLE' });
     expect(asked).toHaveLength(0);
-    expect(intents.intent.refundedAmount).toBe(100000);
+    expect(intents.read(intentId)!.snapshot().refundedAmount).toBe(100000);
   });
 
   it('answers an intent it cannot find, or another tenant’s, as not found', async () => {
-    const { service } = serviceWith();
+    const { service, asked } = serviceWith();
     const missing = await service.refund(caller, asPaymentIntentId('00000000-0000-4000-8000-000000000000'), 1).catch((e: unknown) => e);
     expect(missing).toMatchObject({ code: 'PAYMENT_INTENT_NOT_FOUND' });
+    const stranger: Caller = { credentialId: 'c-2', businessId: asBusinessId('b-2'), merchantId: null };
+    expect(await service.refund(stranger, intentId, 1).catch((e: unknown) => e)).toMatchObject({ code: 'PAYMENT_INTENT_NOT_FOUND' });
+    const sibling: Caller = { ...caller, merchantId: asMerchantId('another-merchant-of-b-1') };
+    expect(await service.refund(sibling, intentId, 1).catch((e: unknown) => e)).toMatchObject({ code: 'PAYMENT_INTENT_NOT_FOUND' });
+    expect(asked).toHaveLength(0);
   });
 });
 
@@ -354,8 +176,8 @@ class MemoryFindings extends ProcessorFindingRepository {
     this.kept.push(finding);
     return Promise.resolve(true);
   }
-  unreported = notForRefunds;
-  markReported = notForRefunds;
+  unreported = unused;
+  markReported = unused;
 }
 
 describe('ProcessorRefunds (refunds made at the processor, on their ports in memory)', () => {
@@ -371,7 +193,7 @@ describe('ProcessorRefunds (refunds made at the processor, on their ports in mem
     const { processorRefunds, intents, refunds, findings } = processorRefundsWith();
     expect(await processorRefunds.apply(merchantId, 'SANDBOX', 'charge-1', [atProcessor('sbx-panel-1', 20000)])).toBe('applied');
     expect(await processorRefunds.apply(merchantId, 'SANDBOX', 'charge-1', [atProcessor('sbx-panel-1', 20000)])).toBe('replayed');
-    expect(intents.intent).toMatchObject({ status: 'PARTIALLY_REFUNDED', refundedAmount: 20000 });
+    expect(intents.read(intentId)!.snapshot()).toMatchObject({ status: 'PARTIALLY_REFUNDED', refundedAmount: 20000 });
     expect(refunds().map((r) => r.snapshot())).toEqual([
       expect.objectContaining({ amount: 20000, status: 'APPROVED', externalId: 'sbx-panel-1', origin: 'PROCESSOR' }),
     ]);
@@ -383,7 +205,7 @@ describe('ProcessorRefunds (refunds made at the processor, on their ports in mem
     await service.refund(caller, intentId, 1000);
     expect(await processorRefunds.apply(merchantId, 'SANDBOX', 'charge-1', [atProcessor('sbx-panel-2', 30000)])).toBe('applied');
     // The intent never counts more refunded than it received (the beyond is the finding's).
-    expect(intents.intent).toMatchObject({ status: 'REFUNDED', refundedAmount: 122000 });
+    expect(intents.read(intentId)!.snapshot()).toMatchObject({ status: 'REFUNDED', refundedAmount: 122000 });
     expect(findings.kept).toEqual([
       expect.objectContaining({
         kind: 'PROCESSOR_OVER_REFUND',
