@@ -1,7 +1,6 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
-import { SignedClient, TestTenant } from '@pcs/testing';
+import { SignedClient, TestTenant } from '@pcs/testing/http';
 import request from 'supertest';
-import { Testbed, testbed } from './testbed';
+import { HttpTestbed, sharedTestbed } from './shared-testbed';
 
 type Processor = {
   countryProcessorId: string;
@@ -11,15 +10,14 @@ type Processor = {
 
 /** The whole sandbox journey over signed HTTP (issue 4, item 12). */
 describe('a payment from creation to refund through the sandbox gateway', () => {
-  let bed: Testbed;
-  let app: NestExpressApplication;
+  let bed: HttpTestbed;
   let tenant: TestTenant;
   let merchant: SignedClient;
   let payerId: string;
 
   beforeAll(async () => {
-    bed = await testbed({ payer: { firstName: 'Lucía', lastName: 'Gómez', email: 'lucia@example.uy' } });
-    ({ app, tenant, merchant, payerId } = bed);
+    bed = await sharedTestbed({ payer: { firstName: 'Lucía', lastName: 'Gómez', email: 'lucia@example.uy' } });
+    ({ tenant, merchant, payerId } = bed);
   });
   afterAll(() => bed.close());
 
@@ -82,23 +80,18 @@ describe('a payment from creation to refund through the sandbox gateway', () => 
     const pending = (await merchant.get(`/payin?status=PENDING`)).body[0].results;
     expect(pending.map((p: { paymentIntentId: string }) => p.paymentIntentId)).toContain(intent.paymentIntentId);
 
-    const page = await request(app.getHttpServer()).get(gatewayPath(initialized.body.gatewayUrl));
+    const page = await request(bed.url).get(gatewayPath(initialized.body.gatewayUrl));
     expect(page.status).toBe(200);
     // Spanish unless the browser prefers English; every decimal of the currency, grouped for the language.
     expect(page.text).toContain('1.220,00 UYU');
     expect(page.headers['content-type']).toMatch(/^text\/html/);
-    const inEnglish = await request(app.getHttpServer())
-      .get(gatewayPath(initialized.body.gatewayUrl))
-      .set('accept-language', 'en-US,en;q=0.9');
+    const inEnglish = await request(bed.url).get(gatewayPath(initialized.body.gatewayUrl)).set('accept-language', 'en-US,en;q=0.9');
     expect(inEnglish.text).toContain('1,220.00 UYU');
     expect(inEnglish.text).toContain('Approve');
     expect(page.text).toContain('VISA');
     expect(page.text).toContain(`Merchant 1 of ${tenant.business.name}`);
 
-    const approved = await request(app.getHttpServer())
-      .post(gatewayPath(initialized.body.gatewayUrl))
-      .type('form')
-      .send({ outcome: 'approve' });
+    const approved = await request(bed.url).post(gatewayPath(initialized.body.gatewayUrl)).type('form').send({ outcome: 'approve' });
     expect(approved.status).toBe(200);
     expect(approved.text).toContain('data-status="APPROVED"');
 

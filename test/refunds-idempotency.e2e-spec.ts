@@ -1,31 +1,25 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
-import { getDataSourceToken } from '@nestjs/typeorm';
-import { createTenant, hmacHex, SignedClient, TestTenant } from '@pcs/testing';
+import { hmacHex, SignedClient, TestTenant } from '@pcs/testing/http';
 import request from 'supertest';
-import { DataSource } from 'typeorm';
-import { Testbed, testbed } from './testbed';
+import { HttpTestbed, sharedTestbed } from './shared-testbed';
 
 describe('refunds under concurrency, manual refunds, idempotency keys', () => {
-  let bed: Testbed;
-  let app: NestExpressApplication;
+  let bed: HttpTestbed;
   let tenant: TestTenant;
   let merchant: SignedClient;
   let payerId: string;
 
   beforeAll(async () => {
-    bed = await testbed({ payer: { firstName: 'Refund', lastName: 'Tester' } });
-    ({ app, tenant, merchant, payerId } = bed);
+    bed = await sharedTestbed({ payer: { firstName: 'Refund', lastName: 'Tester' } });
+    ({ tenant, merchant, payerId } = bed);
   });
   afterAll(() => bed.close());
 
   const paidIntent = (amount: number) => bed.paidIntent(amount);
   const refundedSum = async (intentId: string): Promise<{ total: number; count: number }> => {
-    const [row] = await app
-      .get<DataSource>(getDataSourceToken())
-      .query(
-        `SELECT coalesce(sum(amount), 0)::bigint AS total, count(*)::int AS count FROM payin WHERE payment_intent_id = $1 AND transaction_type = 'REFUND' AND status <> 'REJECTED'`,
-        [intentId],
-      );
+    const [row] = await bed.query(
+      `SELECT coalesce(sum(amount), 0)::bigint AS total, count(*)::int AS count FROM payin WHERE payment_intent_id = $1 AND transaction_type = 'REFUND' AND status <> 'REJECTED'`,
+      [intentId],
+    );
     return { total: Number(row.total), count: row.count };
   };
 
@@ -106,7 +100,7 @@ describe('refunds under concurrency, manual refunds, idempotency keys', () => {
     expect(page.body[0].results.every((r: { paymentIntentId: string }) => r.paymentIntentId === intentId)).toBe(true);
     expect((await merchant.get(`/payin?paymentIntentId=${other}`)).body[0].rowCount).toBe(1);
     // Another business sees none of it.
-    const stranger = bed.client((await createTenant(app)).merchants[0]);
+    const stranger = bed.client((await bed.newTenant()).merchants[0]);
     const theirs = await stranger.get(`/payin?paymentIntentId=${intentId}`);
     expect(theirs.status).toBe(200);
     expect(theirs.body[0]).toMatchObject({ rowCount: 0, results: [] });
@@ -138,7 +132,7 @@ describe('refunds under concurrency, manual refunds, idempotency keys', () => {
       country: 'URY',
     });
     const post = (key: string, payload: unknown) =>
-      request(app.getHttpServer())
+      request(bed.url)
         .post('/payment-intent')
         .set('api-key', tenant.merchants[0].apiKey)
         .set('signature', hmacHex(tenant.merchants[0].apiSecret, JSON.stringify(payload)))
@@ -146,13 +140,7 @@ describe('refunds under concurrency, manual refunds, idempotency keys', () => {
         .set('Idempotency-Key', key)
         .send(JSON.stringify(payload));
     const intentsWithReference = async (reference: string) =>
-      Number(
-        (
-          await app
-            .get<DataSource>(getDataSourceToken())
-            .query('SELECT count(*) AS n FROM payment_intent WHERE external_reference = $1', [reference])
-        )[0].n,
-      );
+      Number((await bed.query('SELECT count(*) AS n FROM payment_intent WHERE external_reference = $1', [reference]))[0].n);
 
     it('replays the first response exactly for the same key and body, and creates one intent', async () => {
       const first = await post('key-replay', body());
@@ -169,7 +157,7 @@ describe('refunds under concurrency, manual refunds, idempotency keys', () => {
       const other = await post('key-reuse', { ...body(), amount: 43 });
       expect(other.status).toBe(422);
       expect(other.body.errorId).toBe('Payins:IDEMPOTENCY_KEY_REUSED');
-      const asBusiness = await request(app.getHttpServer())
+      const asBusiness = await request(bed.url)
         .post('/payment-intent')
         .set('api-key', tenant.business.apiKey)
         .set('signature', hmacHex(tenant.business.apiSecret, JSON.stringify({ ...body(), amount: 43 })))
@@ -195,7 +183,7 @@ describe('refunds under concurrency, manual refunds, idempotency keys', () => {
     it('replays a refund instead of refunding twice, and replays errors too', async () => {
       const intentId = await paidIntent(200);
       const refund = (key: string, payload: unknown) =>
-        request(app.getHttpServer())
+        request(bed.url)
           .post(`/payment-intent/${intentId}/refund`)
           .set('api-key', tenant.merchants[0].apiKey)
           .set('signature', hmacHex(tenant.merchants[0].apiSecret, JSON.stringify(payload)))
@@ -213,20 +201,19 @@ describe('refunds under concurrency, manual refunds, idempotency keys', () => {
     });
 
     it('takes a key past its 24 hours as new work (another body is no reuse), and deletes other expired keys as keys are taken', async () => {
-      const dataSource = app.get<DataSource>(getDataSourceToken());
       const payload = { ...body(), externalReference: 'idem-expired' };
       const first = await post('key-expired', payload);
       expect(first.status).toBe(200);
       // Another tenant's stale key, and this one's, a day and a minute old.
-      await dataSource.query(
+      await bed.query(
         `INSERT INTO idempotency_key (scope, key, request_hash, state, expires_at) VALUES ('gone:*', 'stale', repeat('0', 64), 'DONE', now() - interval '1 minute')`,
       );
-      await dataSource.query(`UPDATE idempotency_key SET expires_at = now() - interval '1 minute' WHERE key = 'key-expired'`);
+      await bed.query(`UPDATE idempotency_key SET expires_at = now() - interval '1 minute' WHERE key = 'key-expired'`);
       const again = await post('key-expired', { ...payload, amount: 43 });
       expect(again.status).toBe(200);
       expect(again.body.paymentIntent.paymentIntentId).not.toBe(first.body.paymentIntent.paymentIntentId);
       expect(await intentsWithReference('idem-expired')).toBe(2);
-      const [{ n }] = await dataSource.query(`SELECT count(*)::int AS n FROM idempotency_key WHERE expires_at < now()`);
+      const [{ n }] = await bed.query(`SELECT count(*)::int AS n FROM idempotency_key WHERE expires_at < now()`);
       expect(n).toBe(0);
       // The key now names the new request: its replay is the new answer.
       expect((await post('key-expired', { ...payload, amount: 43 })).text).toBe(again.text);
