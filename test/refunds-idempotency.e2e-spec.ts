@@ -16,7 +16,7 @@ describe('refunds under concurrency, manual refunds, idempotency keys', () => {
 
   const paidIntent = (amount: number) => bed.paidIntent(amount);
   const refundedSum = async (intentId: string): Promise<{ total: number; count: number }> => {
-    const [row] = await bed.query(
+    const [row] = await bed.query<{ total: string; count: number }>(
       `SELECT coalesce(sum(amount), 0)::bigint AS total, count(*)::int AS count FROM payin WHERE payment_intent_id = $1 AND transaction_type = 'REFUND' AND status <> 'REJECTED'`,
       [intentId],
     );
