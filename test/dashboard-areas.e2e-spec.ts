@@ -167,10 +167,28 @@ describe('the dashboard: links, payers, webhooks, merchants, team', () => {
     await page.click(`[data-merchant="${merchantId}"] summary`);
     await page.fill(`#emails-${merchantId}`, 'ops@example.uy, finance@example.uy');
     await page.check(`#success-${merchantId}`);
+    // Installments in Argentina (contract §25): a count that is not a whole number is refused on the page, nothing saved.
+    await page.fill(`#maxInstallments-ARG-${merchantId}`, 'doce');
+    await page.click(`form[action="/merchants/${merchantId}/configuration"] button`);
+    expect(await page.textContent('body')).toMatch(/ARG/);
+    expect((await bed.business.get(`/merchant/${merchantId}/configuration`)).body.installments).toEqual({});
+    await page.click(`[data-merchant="${merchantId}"] summary`);
+    await page.fill(`#emails-${merchantId}`, 'ops@example.uy, finance@example.uy');
+    await page.check(`#success-${merchantId}`);
+    await page.fill(`#maxInstallments-ARG-${merchantId}`, '12');
+    await page.fill(`#interestFreeUpTo-ARG-${merchantId}`, '6');
+    await page.fill(`#minInstallmentAmount-ARG-${merchantId}`, '5000');
     await page.click(`form[action="/merchants/${merchantId}/configuration"] button`);
     await page.waitForURL(/done=configured/);
     const configuration = (await bed.business.get(`/merchant/${merchantId}/configuration`)).body;
     expect(configuration).toMatchObject({ notificationEmails: ['ops@example.uy', 'finance@example.uy'], paymentSuccessNotification: true });
+    expect(configuration.installments).toEqual({ ARG: { maxInstallments: 12, interestFreeUpTo: 6, minInstallmentAmount: { ARS: 5000 } } });
+    expect(await page.textContent(`[data-merchant="${merchantId}"] [data-installments]`)).toMatch(/^ARG: .*12.*6.*5[.,]000[.,]00 ARS$/);
+    // Saved again without a change, the policy stays (the form is filled with it).
+    await page.click(`[data-merchant="${merchantId}"] summary`);
+    await page.click(`form[action="/merchants/${merchantId}/configuration"] button`);
+    await page.waitForURL(/done=configured/);
+    expect((await bed.business.get(`/merchant/${merchantId}/configuration`)).body.installments).toEqual(configuration.installments);
     expect(await audited('merchant:configure', admin.email)).toMatchObject({ target: merchantId, result: 'succeeded' });
     await page.context().close();
 

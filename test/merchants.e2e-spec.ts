@@ -141,6 +141,7 @@ describe('merchants, configuration and country processors (operations 1–10, 37
         fastPaymentsEnabled: false,
         notificationEmails: [],
         merchantCountryConfigurations: [],
+        installments: {},
       });
 
       const saved = await business.put(`/merchant/${merchantId}/configuration`, {
@@ -192,6 +193,29 @@ describe('merchants, configuration and country processors (operations 1–10, 37
       expect(partial.body.merchantCountryConfigurations[0].vatPercentage).toBe(22);
     });
 
+    it('keeps the installment policy per country (contract §25), replaced whole when sent and kept when not', async () => {
+      const saved = await business.put(`/merchant/${merchantId}/configuration`, {
+        installments: {
+          ARG: { maxInstallments: 12, interestFreeUpTo: 6, minInstallmentAmount: { ARS: 5000.5 } },
+          BRA: { maxInstallments: 10, interestFreeUpTo: 0 },
+        },
+      });
+      expect(saved.status).toBe(200);
+      expect(saved.body.installments).toEqual({
+        ARG: { maxInstallments: 12, interestFreeUpTo: 6, minInstallmentAmount: { ARS: 5000.5 } },
+        BRA: { maxInstallments: 10, interestFreeUpTo: 0, minInstallmentAmount: {} },
+      });
+      const untouched = await business.put(`/merchant/${merchantId}/configuration`, { paymentErrorNotification: false });
+      expect(untouched.body.installments).toEqual(saved.body.installments);
+      const replaced = await business.put(`/merchant/${merchantId}/configuration`, {
+        installments: { URY: { maxInstallments: 3, interestFreeUpTo: 3 } },
+      });
+      expect(replaced.body.installments).toEqual({ URY: { maxInstallments: 3, interestFreeUpTo: 3, minInstallmentAmount: {} } });
+      expect((await business.get(`/merchant/${merchantId}/configuration`)).body.installments).toEqual(replaced.body.installments);
+      const none = await business.put(`/merchant/${merchantId}/configuration`, { installments: {} });
+      expect(none.body.installments).toEqual({});
+    });
+
     it('reports every 400 as Payins:ERROR_IN_UPDATE_MERCHANT_CONFIGURATION and saves nothing', async () => {
       const before = (await business.get(`/merchant/${merchantId}/configuration`)).body;
       const cases: unknown[] = [
@@ -201,6 +225,16 @@ describe('merchants, configuration and country processors (operations 1–10, 37
         { shortName: 'no spaces allowed' },
         { unknownField: true },
         { shortName: 'fresh-name', merchantCountryConfigurations: [{ countryIsoAlpha3: 'BRA', vatPercentage: 5 }] },
+        { installments: { ARG: { maxInstallments: 25, interestFreeUpTo: 0 } } },
+        { installments: { ARG: { maxInstallments: 6, interestFreeUpTo: 7 } } },
+        { installments: { ARG: { maxInstallments: 6.5, interestFreeUpTo: 0 } } },
+        { installments: { ARG: { maxInstallments: '6', interestFreeUpTo: 0 } } },
+        { installments: { CHL: { maxInstallments: 6, interestFreeUpTo: 0 } } },
+        { installments: { ARG: { maxInstallments: 6, interestFreeUpTo: 0, minInstallmentAmount: { BRL: 10 } } } },
+        { installments: { ARG: { maxInstallments: 6, interestFreeUpTo: 0, minInstallmentAmount: { ARS: 0.001 } } } },
+        { installments: { ARG: null } },
+        { installments: [] },
+        { shortName: 'other-fresh', installments: { BRA: { maxInstallments: 6, interestFreeUpTo: 7 } } },
       ];
       for (const body of cases) {
         const response = await business.put(`/merchant/${merchantId}/configuration`, body);

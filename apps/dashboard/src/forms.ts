@@ -95,6 +95,16 @@ export class MerchantConfigurationForm extends Form {
   @Text(8) paymentSuccessNotification?: string;
   @Text(8) paymentErrorNotification?: string;
   @Text(8) fastPaymentsEnabled?: string;
+  // The installment policy per country (contract §25): the most, the interest-free, the least installment.
+  @Text(8) maxInstallmentsURY?: string;
+  @Text(8) interestFreeUpToURY?: string;
+  @Text(32) minInstallmentAmountURY?: string;
+  @Text(8) maxInstallmentsARG?: string;
+  @Text(8) interestFreeUpToARG?: string;
+  @Text(32) minInstallmentAmountARG?: string;
+  @Text(8) maxInstallmentsBRA?: string;
+  @Text(8) interestFreeUpToBRA?: string;
+  @Text(32) minInstallmentAmountBRA?: string;
 }
 
 /** A confirmed money movement: the confirmation and the operation's key (the page's Idempotency-Key). */

@@ -58,11 +58,50 @@ describe('MerchantsController', () => {
       paymentSuccessNotification: true,
       paymentErrorNotification: false,
       fastPaymentsEnabled: false,
+      installments: {},
     };
     expect(api.configure).toHaveBeenCalledWith(mine, configuration);
     expect(identity.audit).toHaveBeenCalledWith(
       expect.objectContaining({ action: 'merchant:configure', target: mine, result: 'succeeded', detail: configuration }),
     );
+  });
+
+  it('sends the installments of each country the form fills (one installment, or empty, is none), as numbers in the country’s currency', async () => {
+    const { controller, api } = controllerWith(() => Promise.resolve());
+    const installments = {
+      maxInstallmentsURY: '1',
+      interestFreeUpToURY: '0',
+      maxInstallmentsARG: '12',
+      interestFreeUpToARG: '6',
+      minInstallmentAmountARG: ' 5000.50 ',
+      maxInstallmentsBRA: '10',
+    };
+    await controller.configure(request, recordingResponse().res, mine, { ...form, ...installments }).catch(() => undefined);
+    expect(api.configure).toHaveBeenCalledWith(
+      mine,
+      expect.objectContaining({
+        installments: {
+          ARG: { maxInstallments: 12, interestFreeUpTo: 6, minInstallmentAmount: { ARS: 5000.5 } },
+          BRA: { maxInstallments: 10, interestFreeUpTo: 0 },
+        },
+      }),
+    );
+  });
+
+  it('refuses installments that are not whole numbers, or a least installment that is not an amount, on the page: 400, audited, the API not asked', async () => {
+    for (const wrong of [
+      { maxInstallmentsBRA: 'doce' },
+      { maxInstallmentsBRA: '6', interestFreeUpToBRA: '-1' },
+      { minInstallmentAmountURY: '1e3' },
+    ]) {
+      const { controller, api, identity } = controllerWith(() => Promise.resolve());
+      const { res, answer } = recordingResponse();
+      await controller.configure(request, res, mine, { ...form, ...wrong });
+      expect(answer.status).toBe(400);
+      expect(String(answer.body)).toContain(Object.keys(wrong)[0].slice(-3));
+      expect(api.configure).not.toHaveBeenCalled();
+      expect(identity.audit).toHaveBeenCalledWith(expect.objectContaining({ action: 'merchant:configure', result: 'refused' }));
+    }
   });
 
   it('shows a refusal again as a 400 and audits it with the API’s errorId', async () => {

@@ -4,11 +4,39 @@ import { FormPipe, MerchantConfigurationForm } from './forms';
 import type { Response } from 'express';
 import { merchantsPage } from './pages/areas';
 import { DASHBOARD_HEADERS } from './pages/layout';
-import { TEXTS } from './pages/texts';
-import { PayinsApi, PayinsApiError } from './payins-api';
+import { fill, TEXTS } from './pages/texts';
+import { InstallmentPolicy, PayinsApi, PayinsApiError } from './payins-api';
 import type { DashboardRequest } from './web';
 import { actorOf, languageOf, PageError, Redirect, Requires } from './web';
 import { apiProblem, ownMerchant, text } from './area-forms';
+
+/** The countries where a merchant may offer installments, and the currency of each one's least installment (contract §25). */
+export const INSTALLMENT_CURRENCIES = { URY: 'UYU', ARG: 'ARS', BRA: 'BRL' } as const;
+type InstallmentCountry = keyof typeof INSTALLMENT_CURRENCIES;
+
+/**
+ * The installment policy as the form gives it: per country, up to how many, interest-free up to how
+ * many, and the least installment in the country's currency. A country left at one installment (or
+ * empty) offers none. Null, with the country, when a count is not a whole number or the least
+ * installment not an amount.
+ */
+export function installmentsFrom(body: MerchantConfigurationForm): { policy: InstallmentPolicy } | { invalid: InstallmentCountry } {
+  const policy: InstallmentPolicy = {};
+  for (const country of Object.keys(INSTALLMENT_CURRENCIES) as InstallmentCountry[]) {
+    const max = text(body[`maxInstallments${country}`], 8);
+    const free = text(body[`interestFreeUpTo${country}`], 8) || '0';
+    const least = text(body[`minInstallmentAmount${country}`], 32);
+    if (!/^\d{1,2}$/.test(max || '1') || !/^\d{1,2}$/.test(free) || (least && !/^\d{1,13}(\.\d{1,4})?$/.test(least)))
+      return { invalid: country };
+    if ((max === '' || max === '1') && free === '0' && !least) continue;
+    policy[country] = {
+      maxInstallments: Number(max || '1'),
+      interestFreeUpTo: Number(free),
+      ...(least ? { minInstallmentAmount: { [INSTALLMENT_CURRENCIES[country]]: Number(least) } } : {}),
+    };
+  }
+  return { policy };
+}
 
 /** Merchants and their configuration (admins change it). */
 @Controller('merchants')
@@ -50,14 +78,22 @@ export class MerchantsController {
       .split(/[,;\s]+/)
       .filter(Boolean)
       .slice(0, 20);
+    const audit = { ...actorOf(request), action: 'merchant:configure', target: merchantId };
+    const installments = installmentsFrom(body);
+    if ('invalid' in installments) {
+      await this.identity.audit({ ...audit, result: 'refused', detail: { field: `installments.${installments.invalid}` } });
+      const problem = fill(TEXTS[languageOf(request)].installmentsInvalid, { country: installments.invalid });
+      await this.render(request, response, undefined, problem, 400);
+      return;
+    }
     const configuration = {
       ...(text(body.shortName, 32) ? { shortName: text(body.shortName, 32) } : {}),
       notificationEmails: emails,
       paymentSuccessNotification: body.paymentSuccessNotification === 'on',
       paymentErrorNotification: body.paymentErrorNotification === 'on',
       fastPaymentsEnabled: body.fastPaymentsEnabled === 'on',
+      installments: installments.policy,
     };
-    const audit = { ...actorOf(request), action: 'merchant:configure', target: merchantId };
     try {
       await this.api.configure(merchantId, configuration);
     } catch (error) {

@@ -21,6 +21,8 @@ export type WebhookEndpoint = PayinsComponents['schemas']['WebhookEndpointRespon
 export type EventSummary = PayinsComponents['schemas']['EventResponse'];
 export type MerchantCountryProcessor = PayinsComponents['schemas']['MerchantCountryProcessorResponse'];
 export type MerchantConfiguration = PayinsComponents['schemas']['MerchantConfigurationResponse'];
+/** A merchant's installments per country, as the configuration takes it (contract §25). */
+export type InstallmentPolicy = PayinsComponents['schemas']['InstallmentsDto'];
 export type CreateLink = PayinsComponents['schemas']['CreateLinkDto'];
 export type Balance = PayinsComponents['schemas']['BalanceResponse'];
 export type BalanceTransaction = PayinsComponents['schemas']['BalanceTransactionResponse'];
@@ -423,6 +425,7 @@ export class PayinsApi {
       paymentSuccessNotification: boolean;
       paymentErrorNotification: boolean;
       fastPaymentsEnabled: boolean;
+      installments: InstallmentPolicy;
     },
   ): Promise<void> {
     await this.answer(this.client.PUT('/merchant/{merchantId}/configuration', { params: { path: { merchantId } }, body }));

@@ -9,3 +9,4 @@ export * from './domain/merchant-country-processor';
 export * from './merchant-countries.service';
 export * from './merchant.representation';
 export * from './domain/payout-schedule';
+export * from './domain/installment-policy';

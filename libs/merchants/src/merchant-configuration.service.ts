@@ -12,6 +12,14 @@ import {
 import { CountryVat, MerchantConfiguration, MerchantConfigurationProps } from './domain/merchant-configuration';
 import { MerchantAccess } from './merchant-access';
 import { PayoutSchedule, PayoutScheduleRequest, payoutScheduleFrom } from './domain/payout-schedule';
+import {
+  CountryInstallmentPolicy,
+  countryInstallmentPolicy,
+  INSTALLMENT_COUNTRIES,
+  InstallmentPolicy,
+  installmentPolicyFrom,
+  InstallmentPolicyRequest,
+} from './domain/installment-policy';
 import { MerchantConfigurationRepository, ShortNameTakenError } from './merchant.repository';
 
 export interface MerchantConfigurationView {
@@ -27,6 +35,8 @@ export interface ConfigurationRequest {
   fastPaymentsEnabled?: boolean;
   merchantCountryConfigurations?: { countryIsoAlpha3: string; vatPercentage: number }[];
   payoutSchedule?: PayoutScheduleRequest;
+  /** Replaces the whole policy when sent (contract §25). */
+  installments?: InstallmentPolicyRequest;
 }
 
 function invalid(reason: string, reasonEs: string): DomainError {
@@ -69,6 +79,16 @@ export class MerchantConfigurationService {
     return this.configurations.payoutSchedules(this.unitOfWork.outside, merchantIds);
   }
 
+  /** The merchant's installments in a country (contract §25): one installment only unless configured. */
+  async installmentPolicyFor(
+    merchantId: MerchantId,
+    countryIso3: string,
+    tx: Transaction = this.unitOfWork.outside,
+  ): Promise<CountryInstallmentPolicy> {
+    const configuration = await this.configurations.load(tx, merchantId, false);
+    return countryInstallmentPolicy(configuration?.snapshot().installmentPolicy ?? {}, countryIso3);
+  }
+
   /** The merchant that takes fast payments under this short name, if any (case-insensitive). */
   async fastPaymentMerchantId(shortName: string): Promise<MerchantId | null> {
     return this.configurations.fastPaymentMerchantId(this.unitOfWork.outside, shortName);
@@ -81,12 +101,18 @@ export class MerchantConfigurationService {
    */
   async upsert(caller: Caller, merchantId: MerchantId, request: ConfigurationRequest): Promise<MerchantConfigurationView> {
     const countryVats = request.merchantCountryConfigurations && (await this.toCountryVats(request.merchantCountryConfigurations));
+    const installmentPolicy = request.installments && (await this.toInstallmentPolicy(request.installments));
     try {
       return await this.unitOfWork.run(async (tx) => {
         await this.access.loadVisible(caller, merchantId, tx);
         const configuration = await this.load(tx, merchantId, true);
-        const { payoutSchedule, ...settings } = request;
-        configuration.apply({ ...settings, countryVats, payoutSchedule: payoutSchedule && payoutScheduleFrom(payoutSchedule) });
+        const { payoutSchedule, installments: _installments, ...settings } = request;
+        configuration.apply({
+          ...settings,
+          countryVats,
+          installmentPolicy,
+          payoutSchedule: payoutSchedule && payoutScheduleFrom(payoutSchedule),
+        });
         await this.configurations.save(tx, configuration, new Date(), countryVats !== undefined);
         return this.view(tx, merchantId);
       });
@@ -96,6 +122,15 @@ export class MerchantConfigurationService {
       }
       throw error;
     }
+  }
+
+  private async toInstallmentPolicy(requested: InstallmentPolicyRequest): Promise<InstallmentPolicy> {
+    const currencies = new Map(
+      await Promise.all(
+        INSTALLMENT_COUNTRIES.map(async (iso3) => [iso3, (await this.catalog.findCountryByIso3(iso3))?.currencies ?? []] as const),
+      ),
+    );
+    return installmentPolicyFrom(requested, (iso3) => currencies.get(iso3) ?? []);
   }
 
   private async toCountryVats(requested: NonNullable<ConfigurationRequest['merchantCountryConfigurations']>): Promise<CountryVat[]> {

@@ -224,7 +224,7 @@ export function merchantsPage(
 <dt>${t.phone}</dt><dd>${html(m.phone ?? '—')}</dd>
 ${
   c
-    ? `<dt>${t.shortName}</dt><dd>${html(c.shortName ?? '—')}</dd><dt>${t.notificationEmails}</dt><dd>${html((c.notificationEmails ?? []).join(', ') || '—')}</dd><dt>${t.fastPayments}</dt><dd>${c.fastPaymentsEnabled ? t.yes : t.no}</dd>`
+    ? `<dt>${t.shortName}</dt><dd>${html(c.shortName ?? '—')}</dd><dt>${t.notificationEmails}</dt><dd>${html((c.notificationEmails ?? []).join(', ') || '—')}</dd><dt>${t.fastPayments}</dt><dd>${c.fastPaymentsEnabled ? t.yes : t.no}</dd><dt>${t.installments}</dt><dd data-installments>${installmentsSummary(c, language)}</dd>`
     : ''
 }
 </dl>${
@@ -235,12 +235,56 @@ ${
 ${checkbox(`success-${m.merchantId}`, 'paymentSuccessNotification', t.successNotice, c?.paymentSuccessNotification ?? false)}
 ${checkbox(`error-${m.merchantId}`, 'paymentErrorNotification', t.errorNotice, c?.paymentErrorNotification ?? false)}
 ${checkbox(`fast-${m.merchantId}`, 'fastPaymentsEnabled', t.fastPayments, c?.fastPaymentsEnabled ?? false)}
+${installmentFields(m.merchantId, c ?? null, language)}
 <button class="button" type="submit">${t.save}</button></form></details>`
           : ''
       }</section>`;
     })
     .join('');
   return page(language, frame, t.merchants, cards);
+}
+
+const INSTALLMENT_COUNTRIES = [
+  ['URY', Currency.UYU],
+  ['ARG', Currency.ARS],
+  ['BRA', Currency.BRL],
+] as const;
+
+/** A merchant's installments per country in a line ("ARG: up to 12, 6 interest-free, least installment $ 5,000.00"); — for none. */
+function installmentsSummary(c: MerchantConfiguration, language: PageLanguage): string {
+  const t = TEXTS[language];
+  const offered = INSTALLMENT_COUNTRIES.flatMap(([country, currency]) => {
+    const policy = c.installments?.[country];
+    if (!policy || policy.maxInstallments < 2) return [];
+    const least = policy.minInstallmentAmount[currency];
+    const parts = [fill(t.installmentsSummary, { max: String(policy.maxInstallments), free: String(policy.interestFreeUpTo) })];
+    if (least !== undefined) parts.push(fill(t.installmentsMinimum, { amount: money(least, currency, language) }));
+    return [`${country}: ${parts.join(', ')}`];
+  });
+  return offered.length ? html(offered.join(' · ')) : '—';
+}
+
+/** The installment fields of the configuration form, per country, filled with the policy. */
+function installmentFields(merchantId: string, c: MerchantConfiguration | null, language: PageLanguage): string {
+  const t = TEXTS[language];
+  return INSTALLMENT_COUNTRIES.map(([country, currency]) => {
+    const policy = c?.installments?.[country];
+    const id = (field: string) => html(`${field}-${country}-${merchantId}`);
+    const field = (name: string, label: string, value: string, inputmode: string) =>
+      `<p><label for="${id(name)}">${html(label)}</label><input id="${id(name)}" name="${name}${country}" inputmode="${inputmode}" maxlength="${name === 'minInstallmentAmount' ? 32 : 2}" value="${html(value)}"></p>`;
+    const least = policy?.minInstallmentAmount[currency];
+    return `<fieldset data-installments-country="${country}"><legend>${html(fill(t.installmentsIn, { country }))}</legend>${field(
+      'maxInstallments',
+      t.maxInstallments,
+      String(policy?.maxInstallments ?? 1),
+      'numeric',
+    )}${field('interestFreeUpTo', t.interestFreeUpTo, String(policy?.interestFreeUpTo ?? 0), 'numeric')}${field(
+      'minInstallmentAmount',
+      fill(t.minInstallmentAmount, { currency }),
+      least === undefined ? '' : String(least),
+      'decimal',
+    )}</fieldset>`;
+  }).join('\n');
 }
 
 function checkbox(id: string, name: string, label: string, checked: boolean): string {

@@ -159,6 +159,7 @@ export class MerchantController {
     paymentErrorNotification: true,
     merchantCountryConfigurations: [{ countryIsoAlpha3: 'URY', vatPercentage: 22 }],
     payoutSchedule: { interval: 'WEEKLY', weeklyAnchor: 'FRIDAY', minimumAmount: { UYU: 1000 } },
+    installments: { URY: { maxInstallments: 6, interestFreeUpTo: 3, minInstallmentAmount: { UYU: 200 } } },
   })
   @ApiOkResponse({ type: MerchantConfigurationResponse })
   @ApiStandardErrors()

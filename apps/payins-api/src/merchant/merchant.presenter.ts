@@ -59,5 +59,17 @@ export function presentConfiguration({
       country: presentCountry(cc.country),
       vatPercentage: basisPointsToVatPercentage(cc.vatRateBp),
     })),
+    installments: Object.fromEntries(
+      Object.entries(c.installmentPolicy).map(([country, policy]) => [
+        country,
+        {
+          maxInstallments: policy.maxInstallments,
+          interestFreeUpTo: policy.interestFreeUpTo,
+          minInstallmentAmount: Object.fromEntries(
+            Object.entries(policy.minInstallmentAmount).map(([currency, minor]) => [currency, wireAmount(minor, currency as Currency)]),
+          ),
+        },
+      ]),
+    ),
   };
 }

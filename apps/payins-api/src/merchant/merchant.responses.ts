@@ -68,6 +68,19 @@ export class PayoutScheduleResponse {
   minimumAmount: Record<string, number>;
 }
 
+export class CountryInstallmentsResponse {
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 24 }) maxInstallments: number;
+  @ApiProperty({ type: 'integer', minimum: 0, maximum: 24 }) interestFreeUpTo: number;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'number', format: 'decimal' }, description: 'Per currency, major units' })
+  minInstallmentAmount: Record<string, number>;
+}
+
+export class InstallmentsResponse {
+  @ApiPropertyOptional({ type: CountryInstallmentsResponse }) URY?: CountryInstallmentsResponse;
+  @ApiPropertyOptional({ type: CountryInstallmentsResponse }) ARG?: CountryInstallmentsResponse;
+  @ApiPropertyOptional({ type: CountryInstallmentsResponse }) BRA?: CountryInstallmentsResponse;
+}
+
 export class MerchantConfigurationResponse {
   @ApiProperty({ format: 'uuid' }) merchantConfigurationId: string;
   @ApiProperty({ format: 'uuid' }) merchantId: string;
@@ -78,6 +91,11 @@ export class MerchantConfigurationResponse {
   @ApiProperty() fastPaymentsEnabled: boolean;
   @ApiProperty({ type: PayoutScheduleResponse }) payoutSchedule: PayoutScheduleResponse;
   @ApiProperty({ type: [MerchantCountryConfigurationResponse] }) merchantCountryConfigurations: MerchantCountryConfigurationResponse[];
+  @ApiProperty({
+    type: InstallmentsResponse,
+    description: 'Installments per country (contract §25); a country absent offers one installment only',
+  })
+  installments: InstallmentsResponse;
 }
 
 export class DeletedResponse {

@@ -1439,6 +1439,19 @@ export interface components {
             /** @example 22 */
             vatPercentage: number;
         };
+        CountryInstallmentsResponse: {
+            maxInstallments: number;
+            interestFreeUpTo: number;
+            /** @description Per currency, major units */
+            minInstallmentAmount: {
+                [key: string]: number;
+            };
+        };
+        InstallmentsResponse: {
+            URY?: components["schemas"]["CountryInstallmentsResponse"];
+            ARG?: components["schemas"]["CountryInstallmentsResponse"];
+            BRA?: components["schemas"]["CountryInstallmentsResponse"];
+        };
         MerchantConfigurationResponse: {
             /** Format: uuid */
             merchantConfigurationId: string;
@@ -1451,6 +1464,8 @@ export interface components {
             fastPaymentsEnabled: boolean;
             payoutSchedule: components["schemas"]["PayoutScheduleResponse"];
             merchantCountryConfigurations: components["schemas"]["MerchantCountryConfigurationResponse"][];
+            /** @description Installments per country (contract §25); a country absent offers one installment only */
+            installments: components["schemas"]["InstallmentsResponse"];
         };
         MerchantCountryConfigurationDto: {
             /** @example URY */
@@ -1484,6 +1499,32 @@ export interface components {
                 [key: string]: number;
             };
         };
+        CountryInstallmentsDto: {
+            /**
+             * @description The most installments a payer may choose (1: none)
+             * @example 12
+             */
+            maxInstallments: number;
+            /**
+             * @description Up to how many installments the merchant pays the interest (a financing fee the processor charges it); at most maxInstallments
+             * @example 6
+             */
+            interestFreeUpTo: number;
+            /**
+             * @description Per currency of the country, the least one installment may be (major units)
+             * @example {
+             *       "ARS": 5000
+             *     }
+             */
+            minInstallmentAmount?: {
+                [key: string]: number;
+            };
+        };
+        InstallmentsDto: {
+            URY?: components["schemas"]["CountryInstallmentsDto"];
+            ARG?: components["schemas"]["CountryInstallmentsDto"];
+            BRA?: components["schemas"]["CountryInstallmentsDto"];
+        };
         MerchantConfigurationDto: {
             /**
              * @description 3–32 lowercase letters, digits or inner hyphens; unique
@@ -1503,6 +1544,8 @@ export interface components {
             merchantCountryConfigurations?: components["schemas"]["MerchantCountryConfigurationDto"][];
             /** @description Replaces the schedule when sent */
             payoutSchedule?: components["schemas"]["PayoutScheduleDto"];
+            /** @description Installments per country (contract §25); replaces the whole policy when sent */
+            installments?: components["schemas"]["InstallmentsDto"];
         };
         ConnectMercadoPagoAccountDto: {
             /**

@@ -23,6 +23,7 @@ import { AuditChain1797400000000 } from './1797400000000-audit-chain';
 import { CredentialSecrets1797500000000 } from './1797500000000-credential-secrets';
 import { FundsFlow1797600000000 } from './1797600000000-funds-flow';
 import { PayoutsTrusted1797700000000 } from './1797700000000-payouts-trusted';
+import { Installments1797800000000 } from './1797800000000-installments';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   CredentialSecrets1797500000000,
   FundsFlow1797600000000,
   PayoutsTrusted1797700000000,
+  Installments1797800000000,
 ];

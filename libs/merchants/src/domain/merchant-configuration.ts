@@ -1,4 +1,5 @@
 import { DomainError, MerchantId } from '@pcs/kernel';
+import { InstallmentPolicy } from './installment-policy';
 import { DEFAULT_PAYOUT_SCHEDULE, PayoutSchedule } from './payout-schedule';
 
 export interface CountryVat {
@@ -16,6 +17,8 @@ export interface MerchantConfigurationProps {
   fastPaymentsEnabled: boolean;
   countryVats: CountryVat[];
   payoutSchedule: PayoutSchedule;
+  /** Installments per country (contract §25); none: one installment everywhere. */
+  installmentPolicy: InstallmentPolicy;
 }
 
 export interface ConfigurationChanges {
@@ -27,6 +30,8 @@ export interface ConfigurationChanges {
   /** Replaces the whole set when given. */
   countryVats?: CountryVat[];
   payoutSchedule?: PayoutSchedule;
+  /** Replaces the whole policy when given. */
+  installmentPolicy?: InstallmentPolicy;
 }
 
 /** Lowercase letters, digits and inner hyphens; 3–32 characters. Used in fast-payment lookups. */
@@ -55,6 +60,7 @@ export class MerchantConfiguration {
       fastPaymentsEnabled: false,
       countryVats: [],
       payoutSchedule: DEFAULT_PAYOUT_SCHEDULE,
+      installmentPolicy: {},
     });
   }
 
@@ -93,6 +99,7 @@ export class MerchantConfiguration {
     if (changes.paymentErrorNotification !== undefined) next.paymentErrorNotification = changes.paymentErrorNotification;
     if (changes.fastPaymentsEnabled !== undefined) next.fastPaymentsEnabled = changes.fastPaymentsEnabled;
     if (changes.payoutSchedule !== undefined) next.payoutSchedule = changes.payoutSchedule;
+    if (changes.installmentPolicy !== undefined) next.installmentPolicy = changes.installmentPolicy;
     if (changes.countryVats !== undefined) {
       const countries = changes.countryVats.map((c) => c.countryId);
       if (new Set(countries).size !== countries.length) {

@@ -1,3 +1,4 @@
+import type { InstallmentPolicy } from '../domain/installment-policy';
 import type { PayoutSchedule } from '../domain/payout-schedule';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
@@ -27,6 +28,10 @@ export class MerchantConfigurationOrmEntity {
   /** Null: the default schedule (DAILY). Minimums in minor units. */
   @Column({ name: 'payout_schedule', type: 'jsonb', nullable: true })
   payoutSchedule: PayoutSchedule | null;
+
+  /** Null: no installments anywhere. Minimum installment amounts in minor units. */
+  @Column({ name: 'installment_policy', type: 'jsonb', nullable: true })
+  installmentPolicy: InstallmentPolicy | null;
 
   @Column({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;

@@ -97,6 +97,7 @@ export function configurationFromRows(
     fastPaymentsEnabled: row.fastPaymentsEnabled,
     countryVats: vats.map((v) => ({ countryId: v.countryId, vatRateBp: v.vatRateBp })),
     payoutSchedule: row.payoutSchedule ?? DEFAULT_PAYOUT_SCHEDULE,
+    installmentPolicy: row.installmentPolicy ?? {},
   });
 }
 

@@ -55,6 +55,7 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
           shortName: next.shortName,
           fastPaymentsEnabled: next.fastPaymentsEnabled,
           payoutSchedule: next.payoutSchedule,
+          installmentPolicy: Object.keys(next.installmentPolicy).length ? next.installmentPolicy : null,
           updatedAt: now,
         },
       );

@@ -66,6 +66,57 @@ export class PayoutScheduleDto {
   minimumAmount?: Record<string, number>;
 }
 
+/** A merchant's installments in one country (contract §25). */
+export class CountryInstallmentsDto {
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 24, example: 12, description: 'The most installments a payer may choose (1: none)' })
+  @IsInt()
+  @Min(1)
+  @Max(24)
+  maxInstallments: number;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    maximum: 24,
+    example: 6,
+    description:
+      'Up to how many installments the merchant pays the interest (a financing fee the processor charges it); at most maxInstallments',
+  })
+  @IsInt()
+  @Min(0)
+  @Max(24)
+  interestFreeUpTo: number;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'number', format: 'decimal' },
+    example: { [Currency.ARS]: 5000 },
+    description: 'Per currency of the country, the least one installment may be (major units)',
+  })
+  @Optional()
+  @IsObject()
+  @IsMinimumAmounts()
+  minInstallmentAmount?: Record<string, number>;
+}
+
+/** Installments per country; a country not sent offers one installment only. */
+export class InstallmentsDto {
+  @ApiPropertyOptional({ type: CountryInstallmentsDto })
+  @Optional()
+  @NestedObject(() => CountryInstallmentsDto)
+  URY?: CountryInstallmentsDto;
+
+  @ApiPropertyOptional({ type: CountryInstallmentsDto })
+  @Optional()
+  @NestedObject(() => CountryInstallmentsDto)
+  ARG?: CountryInstallmentsDto;
+
+  @ApiPropertyOptional({ type: CountryInstallmentsDto })
+  @Optional()
+  @NestedObject(() => CountryInstallmentsDto)
+  BRA?: CountryInstallmentsDto;
+}
+
 export class MerchantCountryConfigurationDto {
   @ApiProperty({ example: 'URY' })
   @IsString()
@@ -119,4 +170,12 @@ export class MerchantConfigurationDto {
   @Optional()
   @NestedObject(() => PayoutScheduleDto)
   payoutSchedule?: PayoutScheduleDto;
+
+  @ApiPropertyOptional({
+    type: InstallmentsDto,
+    description: 'Installments per country (contract §25); replaces the whole policy when sent',
+  })
+  @Optional()
+  @NestedObject(() => InstallmentsDto)
+  installments?: InstallmentsDto;
 }
