@@ -699,6 +699,49 @@ describe('dLocal behind the gateway port', () => {
     }
   });
 
+  it('quotes installments from dLocal’s installments plan for the card (contract §25), within the policy; 503 when dLocal is down', async () => {
+    const created = await bed.merchant.post('/payment-intent', {
+      currency: 'UYU',
+      amount: 1000,
+      payinType: 'DEFAULT',
+      offSession: false,
+      country: 'URY',
+      externalReference: 'dl-quote',
+      invoiceNumber: 99,
+      payerId: bed.payerId,
+    });
+    const visa = await methodOf(created.body.paymentIntent.paymentIntentId as string, 'VISA', 'CREDIT_CARD');
+    expect(
+      (
+        await bed.business.put(`/merchant/${merchantId}/configuration`, {
+          installments: { URY: { maxInstallments: 6, interestFreeUpTo: 0 } },
+        })
+      ).status,
+    ).toBe(200);
+    const quote = (query: Record<string, string>) => bed.merchant.get(`/installments?${new URLSearchParams(query).toString()}`);
+    const answer = await quote({ countryProcessorId: visa.countryProcessorId as string, bin: '411111', amount: '1000', currency: 'UYU' });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual([
+      { installments: 1, installmentAmount: 1000, totalAmount: 1000, interestFree: true, payerRate: 0, merchantFinancingFee: null },
+      { installments: 2, installmentAmount: 550, totalAmount: 1100, interestFree: false, payerRate: 10, merchantFinancingFee: null },
+      { installments: 3, installmentAmount: 383.33, totalAmount: 1150, interestFree: false, payerRate: 15, merchantFinancingFee: null },
+      { installments: 6, installmentAmount: 213.33, totalAmount: 1280, interestFree: false, payerRate: 28, merchantFinancingFee: null },
+    ]);
+    const asked = dl.requests.filter((r) => r.path === '/installments-plans');
+    expect(asked).toHaveLength(1);
+    expect(JSON.parse(asked[0].body)).toEqual({ country: 'UY', bin: '411111', amount: 1000, currency: 'UYU' });
+    // dLocal's plan needs the card's first digits: a saved card (no BIN kept) is not quoted.
+    const saved = await bed.merchant.post('/payment-instrument', { payerId: bed.payerId, paymentMethodName: 'VISA', country: 'URY' });
+    const byCard = await quote({ paymentInstrumentId: saved.body.paymentInstrumentId as string, amount: '1000', currency: 'UYU' });
+    expect(byCard.status).toBe(400);
+    expect(byCard.body.errorId).toBe('Payins:INSTALLMENTS_NOT_QUOTED');
+    dl.faults.push({ method: 'POST', pathPrefix: '/installments-plans', answer: 503, times: 1 });
+    const down = await quote({ countryProcessorId: visa.countryProcessorId as string, bin: '411111', amount: '1000', currency: 'UYU' });
+    expect(down.status).toBe(503);
+    expect(down.body.errorId).toBe('Payins:GATEWAY_UNREACHABLE');
+    expect((await bed.business.put(`/merchant/${merchantId}/configuration`, { installments: {} })).status).toBe(200);
+  });
+
   it('counts its requests to dLocal in /metrics by operation and outcome, without tenants or credentials', async () => {
     const text = (await request(bed.app.getHttpServer()).get('/metrics')).text;
     expect(text).toMatch(/pcs_gateway_request_duration_seconds_count\{provider="DLOCAL",operation="create_payment",outcome="ok"\} [1-9]/);

@@ -353,6 +353,76 @@ describe('Mercado Pago behind the gateway port', () => {
     }
   });
 
+  it('quotes installments from Mercado Pago’s offer for the card (contract §25): its promotion interest-free, the rest with the payer’s rate, within the policy', async () => {
+    const { wallet } = await initialized();
+    const merchantId = bed.tenant.merchants[0].merchantId;
+    expect(
+      (
+        await bed.business.put(`/merchant/${merchantId}/configuration`, {
+          installments: { URY: { maxInstallments: 9, interestFreeUpTo: 3 } },
+        })
+      ).status,
+    ).toBe(200);
+    mp.interestFreeUpTo = 3;
+    const quote = (query: Record<string, string>) => bed.merchant.get(`/installments?${new URLSearchParams(query).toString()}`);
+    const answer = await quote({
+      countryProcessorId: wallet.countryProcessorId as string,
+      bin: '45099500',
+      amount: '1220.50',
+      currency: 'UYU',
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual([
+      { installments: 1, installmentAmount: 1220.5, totalAmount: 1220.5, interestFree: true, payerRate: 0, merchantFinancingFee: null },
+      { installments: 3, installmentAmount: 406.83, totalAmount: 1220.5, interestFree: true, payerRate: 0, merchantFinancingFee: null },
+      {
+        installments: 6,
+        installmentAmount: 275.59,
+        totalAmount: 1653.53,
+        interestFree: false,
+        payerRate: 35.48,
+        merchantFinancingFee: null,
+      },
+      {
+        installments: 9,
+        installmentAmount: 207.04,
+        totalAmount: 1863.34,
+        interestFree: false,
+        payerRate: 52.67,
+        merchantFinancingFee: null,
+      },
+    ]);
+    expect(mp.requests.filter((r) => r.path === '/v1/payment_methods/installments')).toHaveLength(1);
+    // Checkout Pro takes any card, so its quote needs the card's first digits.
+    const saved = await bed.merchant.post('/payment-instrument', {
+      payerId: bed.payerId,
+      paymentMethodName: 'MERCADO_PAGO',
+      country: 'URY',
+    });
+    if (saved.status === 200) {
+      const byCard = await quote({ paymentInstrumentId: saved.body.paymentInstrumentId as string, amount: '1220.50', currency: 'UYU' });
+      expect(byCard.status).toBe(400);
+      expect(byCard.body.errorId).toBe('Payins:INSTALLMENTS_NOT_QUOTED');
+    }
+    // Slow or down: 503 in the contract's shape, within the client's bound, never a hang.
+    mp.faults.push({ method: 'GET', pathPrefix: '/v1/payment_methods/installments', answer: 'hang', times: 1 });
+    const started = Date.now();
+    const slow = await quote({
+      countryProcessorId: wallet.countryProcessorId as string,
+      bin: '450995',
+      amount: '1220.50',
+      currency: 'UYU',
+    });
+    expect(slow.status).toBe(503);
+    expect(slow.body.errorId).toBe('Payins:GATEWAY_UNREACHABLE');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    mp.faults.push({ method: 'GET', pathPrefix: '/v1/payment_methods/installments', answer: 500, times: 1 });
+    expect(
+      (await quote({ countryProcessorId: wallet.countryProcessorId as string, bin: '450995', amount: '1220.50', currency: 'UYU' })).status,
+    ).toBe(503);
+    mp.interestFreeUpTo = 1;
+  });
+
   it('counts its requests to Mercado Pago in /metrics by operation and outcome, without tenants or tokens', async () => {
     const text = (await request(bed.app.getHttpServer()).get('/metrics')).text;
     expect(text).toMatch(

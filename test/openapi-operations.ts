@@ -11,6 +11,7 @@ export type Schema = {
   items?: Schema;
   allOf?: Schema[];
   oneOf?: Schema[];
+  example?: unknown;
 };
 export type Document = {
   paths: Record<
@@ -18,7 +19,7 @@ export type Document = {
     Record<
       string,
       {
-        parameters?: { name: string; in: string; schema?: Schema }[];
+        parameters?: { name: string; in: string; required?: boolean; schema?: Schema }[];
         requestBody?: { content: Record<string, { schema: Schema }> };
       }
     >
@@ -30,7 +31,7 @@ export interface Operation {
   readonly method: 'get' | 'post' | 'patch' | 'put' | 'delete';
   readonly path: string;
   readonly pathParams: string[];
-  readonly query: { name: string; schema: Schema }[];
+  readonly query: { name: string; required: boolean; schema: Schema }[];
   readonly body: Schema | null;
   /** A file upload (multipart/form-data), signed over its bytes. */
   readonly multipart: boolean;
@@ -47,7 +48,9 @@ export function operationsOf(api: 'payins' | 'b2b'): Operation[] {
       method: method as Operation['method'],
       path: route,
       pathParams: (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name),
-      query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: p.schema ?? {} })),
+      query: (op.parameters ?? [])
+        .filter((p) => p.in === 'query')
+        .map((p) => ({ name: p.name, required: p.required === true, schema: p.schema ?? {} })),
       body: op.requestBody?.content['application/json']?.schema ?? null,
       multipart: op.requestBody?.content['multipart/form-data'] !== undefined,
       doc,

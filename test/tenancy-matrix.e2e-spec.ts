@@ -166,7 +166,14 @@ describe('the tenancy matrix: every route with a resource in its path', () => {
     for (const op of lists) {
       for (const credentials of [stranger.business, stranger.merchants[0]]) {
         const client = clientFor(op.api === 'payins' ? bed.app : b2b, credentials);
-        const answer = await client.get(`${op.path}?merchantId=${ids.merchantId}`);
+        // The tenant's merchant, its own resources where the route takes them, and an example for what else it requires.
+        const query = new URLSearchParams({ merchantId: ids.merchantId });
+        for (const q of op.query) {
+          const own = (ids as Record<string, string | undefined>)[q.name];
+          if (q.name !== 'merchantId' && own) query.set(q.name, own);
+          else if (q.required && q.schema.example !== undefined) query.set(q.name, String(q.schema.example));
+        }
+        const answer = await client.get(`${op.path}?${query.toString()}`);
         expect([op.path, [200, 404].includes(answer.status)]).toEqual([op.path, true]);
         expect([op.path, leaks(answer.text ?? '')]).toEqual([op.path, []]);
       }

@@ -13,6 +13,7 @@ import { ProcessorReportsWorkersModule } from '@pcs/processor-reports';
 import { CheckoutController } from './checkout/checkout.controller';
 import { MerchantCountriesController } from './merchant/merchant-countries.controller';
 import { B2bPaymentIntentController } from './payment-intent/b2b-payment-intent.controller';
+import { B2bInstallmentsController } from './installments/installments.controller';
 
 /**
  * The B2B API: merchant countries, payment intents with a hosted-checkout
@@ -40,7 +41,7 @@ export class B2bApiModule {
         SettlementWorkersModule,
         ProcessorReportsWorkersModule,
       ],
-      controllers: [MerchantCountriesController, B2bPaymentIntentController, CheckoutController],
+      controllers: [MerchantCountriesController, B2bPaymentIntentController, B2bInstallmentsController, CheckoutController],
     };
   }
 }

@@ -39,6 +39,7 @@ import { DisputeController } from './dispute/dispute.controller';
 import { auditKeyOf, DashboardIdentity, dashboardIdentityOn } from '@pcs/dashboard-identity';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { InstallmentsController } from './installments/installments.controller';
 
 /** The payins API: merchants, payers, instruments, payment intents, links, payins. */
 @Module({})
@@ -90,6 +91,7 @@ export class PayinsApiModule {
         PayerController,
         PaymentInstrumentController,
         PaymentIntentController,
+        InstallmentsController,
         LinkController,
         PayPageController,
         PayinController,

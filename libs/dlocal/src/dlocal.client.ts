@@ -106,6 +106,22 @@ export class DLocalRequestError extends Error {
   }
 }
 
+/** An installments plan as `POST /installments-plans` answers it (dLocal's Installment Plan object). */
+export interface DLocalInstallmentsPlan {
+  readonly id: string;
+  readonly country: string;
+  readonly currency: string;
+  readonly amount: number;
+  readonly installments: readonly {
+    readonly id: string;
+    readonly installment_amount: number;
+    readonly installments: number;
+    readonly total_amount: number;
+  }[];
+  /** True: the issuer sets the interest, unknown beforehand. */
+  readonly installments_by_bank?: boolean;
+}
+
 /**
  * A small typed client of dLocal's Payins API over fetch, signing every
  * request exactly as dLocal's Security page documents: `X-Date` (ISO 8601
@@ -126,6 +142,11 @@ export class DLocalClient {
 
   createPayment(body: CreatePaymentRequest): Promise<DLocalPayment> {
     return this.request('create_payment', 'POST', '/payments', body);
+  }
+
+  /** The installments plan for a card (its BIN) and an amount (a decimal) in a country (ISO alpha-2). */
+  createInstallmentsPlan(body: { country: string; bin: string; amount: number; currency: string }): Promise<DLocalInstallmentsPlan> {
+    return this.request('create_installments_plan', 'POST', '/installments-plans', body);
   }
 
   getPayment(paymentId: string): Promise<DLocalPayment> {

@@ -16,10 +16,12 @@ import {
   GatewayEvent,
   GatewayNotice,
   GatewayRequestStatus,
+  InstallmentQuoteRequest,
   PayerFieldProblem,
   PayerIdentity,
   PayerText,
   PaymentGateway,
+  ProcessorInstallmentPlan,
   ProcessorRefund,
   RefundOutcome,
   RefundRequest,
@@ -179,6 +181,43 @@ export class DLocalGateway extends PaymentGateway {
 
   override payerDocumentLabel(method: CollectionMethod): PayerText {
     return DOCUMENTS_SERVED[method.country]?.label ?? super.payerDocumentLabel(method);
+  }
+
+  /**
+   * dLocal's installments plan for the card (`POST /installments-plans`, which needs its BIN): each
+   * plan's total with the surcharge the payer pays, and its id for the payment (installments_id).
+   */
+  override async quoteInstallments(request: InstallmentQuoteRequest): Promise<readonly ProcessorInstallmentPlan[]> {
+    const country = DLOCAL_COUNTRY[request.method.country];
+    if (!request.bin || !country)
+      throw new DomainError('INSTALLMENTS_NOT_QUOTED', undefined, {
+        provider: this.displayName,
+        reason: request.bin ? `it does not collect in ${request.method.country}` : 'it needs the card’s first digits (bin)',
+      });
+    const client = await this.clientOf(request.merchantId);
+    const plan = await client
+      .createInstallmentsPlan({
+        country,
+        bin: request.bin,
+        amount: Money.ofMinor(request.amount, request.currency).toWire(),
+        currency: request.currency,
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof DLocalRequestError)) throw error;
+        if (error.unknownOutcome) throw new DomainError('GATEWAY_UNREACHABLE', error.message);
+        throw new DomainError('INSTALLMENTS_NOT_QUOTED', error.message, {
+          provider: this.displayName,
+          reason: `it answered ${error.status}`,
+        });
+      });
+    const minor = (value: number) => Math.round(value * 10 ** currencyExponent(request.currency));
+    return plan.installments.map((option) => ({
+      installments: option.installments,
+      installmentAmount: minor(option.installment_amount),
+      totalAmount: minor(option.total_amount),
+      merchantFinancingFee: null,
+      planId: option.id,
+    }));
   }
 
   async openCheckout(request: CheckoutRequest): Promise<CheckoutSession> {

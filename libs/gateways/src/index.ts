@@ -8,3 +8,4 @@ export * from './sandbox/sandbox-rules';
 export { SANDBOX } from './sandbox/sandbox.gateway';
 export * from './sandbox/sandbox-page';
 export * from './reports/processor-reports.port';
+export * from './sandbox/sandbox-installments';

@@ -239,6 +239,35 @@ export class GatewayRequestVoidedError extends Error {
   }
 }
 
+/** What an installment quote asks a processor (contract §25). Amounts in minor units. */
+export interface InstallmentQuoteRequest {
+  readonly merchantId: string;
+  readonly method: CollectionMethod;
+  /** The card's first 6 or 8 digits; null when only the method is known (a saved card whose BIN was never told). */
+  readonly bin: string | null;
+  readonly currency: Currency;
+  readonly amount: number;
+  /**
+   * Up to how many installments the merchant pays the interest (its policy): a processor that prices
+   * each request (the sandbox) quotes those plans interest-free with the merchant's financing fee; a
+   * processor whose promotions live in the merchant's account there (Mercado Pago, dLocal) says itself.
+   */
+  readonly interestFreeUpTo: number;
+}
+
+/** One plan a processor offers for a card and amount, in minor units. */
+export interface ProcessorInstallmentPlan {
+  readonly installments: number;
+  /** Each installment the payer pays. */
+  readonly installmentAmount: number;
+  /** What the payer pays in all: the amount, or more when the payer pays interest. */
+  readonly totalAmount: number;
+  /** The financing fee the merchant pays for an interest-free plan, where the processor quotes it; null otherwise. */
+  readonly merchantFinancingFee: number | null;
+  /** The processor's own id of the plan, where paying with it needs it (dLocal's installments_id). */
+  readonly planId?: string;
+}
+
 /**
  * The one port through which the service talks to a gateway (contract §10).
  * Amounts are integer minor units; each adapter converts to its gateway's
@@ -289,6 +318,16 @@ export abstract class PaymentGateway {
   payerDocumentLabel(method: CollectionMethod): PayerText {
     void method;
     return { es: 'Documento de identidad', en: 'Identity document', pt: 'Documento de identidade' };
+  }
+  /**
+   * The installment plans it offers for a card and amount (contract §25), the single payment
+   * included. A processor that offers none here answers the single payment only. Unreachable or
+   * slow: DomainError GATEWAY_UNREACHABLE; a card or amount it will not quote: INSTALLMENTS_NOT_QUOTED.
+   */
+  quoteInstallments(request: InstallmentQuoteRequest): Promise<readonly ProcessorInstallmentPlan[]> {
+    return Promise.resolve([
+      { installments: 1, installmentAmount: request.amount, totalAmount: request.amount, merchantFinancingFee: null },
+    ]);
   }
   /** Whether it takes a dispute's evidence through its API (submitDisputeEvidence); otherwise the merchant uploads it at the processor. */
   readonly takesDisputeEvidence: boolean = false;

@@ -43,6 +43,23 @@ export interface MercadoPagoPayment {
   readonly refunds?: readonly MercadoPagoRefund[] | null;
 }
 
+/**
+ * A card's installment offer as `GET /v1/payment_methods/installments` answers it (one entry per
+ * payment method and issuer), the fields read here: each plan (`payer_costs`) with the payer's
+ * `installment_rate` (0: interest-free for the payer) and amounts in the currency's decimals.
+ */
+export interface MercadoPagoInstallments {
+  readonly payment_method_id: string;
+  readonly payment_type_id: string;
+  readonly payer_costs: readonly {
+    readonly installments: number;
+    readonly installment_rate: number;
+    readonly installment_amount: number;
+    readonly total_amount: number;
+    readonly labels?: readonly string[];
+  }[];
+}
+
 /** A release report as Mercado Pago lists it (POST /v1/account/release_report, GET …/list). */
 export interface ReleaseReportEntry {
   readonly id: number;
@@ -128,6 +145,15 @@ export class MercadoPagoClient {
 
   createPreference(body: PreferenceRequest, idempotencyKey: string): Promise<Preference> {
     return this.request('create_preference', 'POST', '/checkout/preferences', body, idempotencyKey);
+  }
+
+  /** The plans for an amount (a decimal) and a card's BIN, or a payment method without one. */
+  installments(amount: number, card: { bin: string } | { paymentMethodId: string }): Promise<MercadoPagoInstallments[]> {
+    const query = new URLSearchParams({
+      amount: String(amount),
+      ...('bin' in card ? { bin: card.bin } : { payment_method_id: card.paymentMethodId }),
+    });
+    return this.request('installments', 'GET', `/v1/payment_methods/installments?${query.toString()}`);
   }
 
   getPayment(paymentId: string): Promise<MercadoPagoPayment> {

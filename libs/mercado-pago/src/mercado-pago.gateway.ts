@@ -11,7 +11,9 @@ import {
   GatewayEvent,
   GatewayRequestStatus,
   GatewayNotice,
+  InstallmentQuoteRequest,
   PaymentGateway,
+  ProcessorInstallmentPlan,
   ProcessorRefund,
   RefundOutcome,
   RefundRequest,
@@ -158,6 +160,48 @@ export class MercadoPagoGateway extends PaymentGateway {
         throw new DomainError('DISPUTE_EVIDENCE_REFUSED', error.message, { provider: this.displayName, status: error.status ?? 0 });
       throw error;
     }
+  }
+
+  /**
+   * Mercado Pago's own offer for the card (`GET /v1/payment_methods/installments`): interest-free
+   * plans are those of the seller's promotions at Mercado Pago (installment_rate 0), whose financing
+   * fee the payment reports when approved (fee_details financing_fee), not the quote.
+   */
+  override async quoteInstallments(request: InstallmentQuoteRequest): Promise<readonly ProcessorInstallmentPlan[]> {
+    const methodId = request.method.paymentMethod.toLowerCase();
+    // Checkout Pro's wallet method takes any card: the BIN says which.
+    const anyCard = request.method.paymentMethod === 'MERCADO_PAGO';
+    if (anyCard && !request.bin)
+      throw new DomainError('INSTALLMENTS_NOT_QUOTED', undefined, {
+        provider: this.displayName,
+        reason: 'it needs the card’s first digits (bin)',
+      });
+    const client = await this.clientOf(request.merchantId);
+    const amount = Money.ofMinor(request.amount, request.currency);
+    const offers = await client
+      .installments(amount.toWire(), request.bin ? { bin: request.bin } : { paymentMethodId: methodId })
+      .catch((error: unknown) => {
+        if (!(error instanceof MercadoPagoRequestError)) throw error;
+        if (error.unknownOutcome) throw new DomainError('GATEWAY_UNREACHABLE', error.message);
+        throw new DomainError('INSTALLMENTS_NOT_QUOTED', error.message, {
+          provider: this.displayName,
+          reason: `it answered ${error.status}`,
+        });
+      });
+    const offer = offers.find((o) => (anyCard ? o.payment_type_id === 'credit_card' : o.payment_method_id === methodId));
+    if (!offer)
+      throw new DomainError('INSTALLMENTS_NOT_QUOTED', undefined, {
+        provider: this.displayName,
+        reason: `the card is not ${request.method.paymentMethod}`,
+      });
+    // Its decimals as it writes them, to the currency's minor unit.
+    const minor = (value: number) => Math.round(value * 10 ** currencyExponent(request.currency));
+    return offer.payer_costs.map((cost) => ({
+      installments: cost.installments,
+      installmentAmount: minor(cost.installment_amount),
+      totalAmount: cost.installment_rate === 0 ? request.amount : minor(cost.total_amount),
+      merchantFinancingFee: null,
+    }));
   }
 
   async openCheckout(request: CheckoutRequest): Promise<CheckoutSession> {

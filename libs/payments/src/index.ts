@@ -27,3 +27,4 @@ export * from './domain/b2b-checkout';
 export * from './payment-intent.representation';
 export * from './gateway-events/gateway-notifications.service';
 export * from './disputes/intent-disputes.service';
+export * from './installments/installment-quotes.service';

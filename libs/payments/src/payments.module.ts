@@ -37,6 +37,7 @@ import { TypeOrmGatewayEventLog, TypeOrmPaymentIntentRepository } from './persis
 import { ReconciliationService } from './reconciliation/reconciliation.service';
 import { ProcessorRefunds } from './refunds/processor-refunds.service';
 import { RefundsService } from './refunds/refunds.service';
+import { InstallmentQuotesService } from './installments/installment-quotes.service';
 
 /**
  * Payments: the payment intent with its attempts, refunds and ledger rows
@@ -86,6 +87,7 @@ import { RefundsService } from './refunds/refunds.service';
     SessionExpiryService,
     ReconciliationService,
     PaymentIntentSweeps,
+    InstallmentQuotesService,
   ],
   exports: [
     B2bPaymentIntentsService,
@@ -104,6 +106,7 @@ import { RefundsService } from './refunds/refunds.service';
     SessionExpiryService,
     ReconciliationService,
     PaymentIntentSweeps,
+    InstallmentQuotesService,
     GatewaysModule,
     LinksModule,
     PaymentLedgerModule,

@@ -242,6 +242,13 @@ export class DLocalStandIn extends StandInServer {
   readonly faults: { method: string; pathPrefix: string; answer: number | 'hang' | 'late'; times: number; lateMs?: number }[] = [];
   /** What the next refund answers at once: SUCCESS (default), PENDING (settled later), or REJECTED. */
   refundStatus: DLocalRefundStatus = 'SUCCESS';
+  /** The surcharge the payer pays per number of installments (percent of the amount; 0: interest-free), as a plan answers. */
+  installmentSurcharges: Record<number, number> = { 1: 0, 2: 10, 3: 15, 6: 28, 12: 55 };
+  /** The plans created, by id (a payment names one with its installments_id). */
+  readonly installmentPlans = new Map<
+    string,
+    { country: string; currency: string; amount: number; installments: { id: string; installments: number; total_amount: number }[] }
+  >();
 
   /** A merchant's API credentials, as its dashboard shows them (Settings > Integration). */
   merchant(xLogin: string, xTransKey: string, secretKey: string): this {
@@ -456,6 +463,7 @@ export class DLocalStandIn extends StandInServer {
       const fields = parsed as Record<string, unknown>;
       if (url.pathname === '/payments') return json(response, ...this.createPayment(merchant, fields));
       if (url.pathname === '/refunds') return json(response, ...this.createRefund(merchant, fields));
+      if (url.pathname === '/installments-plans') return json(response, ...this.createInstallmentsPlan(fields));
       return json(response, 404, { code: 5000, message: 'Invalid request.' });
     }
     if (request.method === 'GET') return json(response, ...this.read(merchant, url.pathname));
@@ -476,6 +484,34 @@ export class DLocalStandIn extends StandInServer {
     const expected = DLocalStandIn.signature(merchant.secretKey, login, xDate, request.method === 'GET' ? '' : body);
     if (!match || !crypto.timingSafeEqual(Buffer.from(match[1]), Buffer.from(expected))) return error(3001);
     return null;
+  }
+
+  /**
+   * POST /installments-plans as dLocal documents it: `country`, `bin` (the card's first 6 or 8
+   * digits), `amount` and `currency`, all required; the plan's options with the surcharge the payer
+   * pays (`installmentSurcharges`, percent of the amount per count; 0: interest-free), rounded to two
+   * decimals, each with its id for the payment's `installments_id`.
+   */
+  private createInstallmentsPlan(body: Record<string, unknown>): Answer {
+    const { country, bin, amount, currency } = body;
+    if (typeof country !== 'string' || !/^[A-Z]{2}$/.test(country)) return error(5001, 'country');
+    const covered = COUNTRIES[country];
+    if (!covered) return error(5003);
+    if (typeof bin !== 'string' || !/^\d{6}(\d{2})?$/.test(bin)) return error(5001, 'bin');
+    if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) return error(5001, 'currency');
+    if (currency !== covered.currency && currency !== 'USD') return error(5004);
+    if (typeof amount !== 'number' || !(amount > 0) || !twoDecimals(amount) || amount > 99_999_999.99) return error(5001, 'amount');
+    const id = `INS${crypto.randomInt(10_000, 99_999)}`;
+    const round = (value: number) => Math.round(value * 100) / 100;
+    const installments = Object.entries(this.installmentSurcharges)
+      .map(([count, surcharge]) => [Number(count), surcharge] as const)
+      .sort(([a], [b]) => a - b)
+      .map(([count, surcharge]) => {
+        const total = round(amount * (1 + surcharge / 100));
+        return { id: `${id}-${count}`, installment_amount: round(total / count), installments: count, total_amount: total };
+      });
+    this.installmentPlans.set(id, { country, currency, amount, installments });
+    return [200, { id, country, bin, amount, currency, installments, installments_by_bank: false }];
   }
 
   private createPayment(merchant: Merchant, body: Record<string, unknown>): Answer {

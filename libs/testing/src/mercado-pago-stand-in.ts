@@ -158,6 +158,18 @@ export class MercadoPagoStandIn extends StandInServer {
   feeRate = 0.0399;
   /** The financing fee of an interest-free installment plan the seller pays (0: none). */
   financingFeeRate = 0;
+  /**
+   * The seller's installment offer (GET /v1/payment_methods/installments): per count, the payer's
+   * `installment_rate` (percent of the amount over the plan); counts up to `interestFreeUpTo` are the
+   * seller's promotion, interest-free for the payer (rate 0, the seller pays the financing fee).
+   */
+  installmentRates: Record<number, number> = { 1: 0, 3: 18.29, 6: 35.48, 9: 52.67, 12: 69.86 };
+  interestFreeUpTo = 1;
+  /** The card a BIN is, as Mercado Pago identifies it: Visa from 4, Mastercard from 5 (a test may add others). */
+  readonly bins: { prefix: string; paymentMethodId: string }[] = [
+    { prefix: '4', paymentMethodId: 'visa' },
+    { prefix: '5', paymentMethodId: 'master' },
+  ];
   /** Taxes withheld on each release (Argentina's IIBB and similar), a fraction of the gross (0: none). */
   withholdingRate = 0;
   /** Days from approval until the money is released (money_release_date; 0: at once). */
@@ -771,6 +783,7 @@ export class MercadoPagoStandIn extends StandInServer {
         .map(view);
       return [200, { paging: { total: results.length, limit: 30, offset: 0 }, results }];
     }
+    if (url.pathname === '/v1/payment_methods/installments') return this.installments(url);
     const refunds = /^\/v1\/payments\/(\d+)\/refunds$/.exec(url.pathname);
     if (refunds) {
       const payment = owned(this.payments.get(Number(refunds[1])));
@@ -782,6 +795,66 @@ export class MercadoPagoStandIn extends StandInServer {
       return payment ? [200, view(payment)] : [404, { message: 'Payment not found', error: 'not_found', status: 404 }];
     }
     return [404, { message: 'resource not found', error: 'not_found', status: 404 }];
+  }
+
+  /**
+   * GET /v1/payment_methods/installments as documented: `amount` required (a positive decimal), and a
+   * card's `bin` (6 or 8 digits) or a `payment_method_id`; one entry per method with its `payer_costs`,
+   * amounts in the currency's two decimals, Argentina's CFT and TEA in `labels`.
+   */
+  private installments(url: URL): [number, unknown] {
+    const bad = (message: string): [number, unknown] => [400, { message, error: 'bad_request', status: 400, cause: [] }];
+    const amountText = url.searchParams.get('amount');
+    const amount = Number(amountText);
+    if (amountText === null || !/^\d+(\.\d{1,2})?$/.test(amountText) || !(amount > 0))
+      return bad('amount is required and must be positive');
+    const bin = url.searchParams.get('bin');
+    const methodId = url.searchParams.get('payment_method_id');
+    if (bin === null && methodId === null) return bad('bin or payment_method_id is required');
+    if (bin !== null && !/^\d{6}(\d{2})?$/.test(bin)) return bad('invalid bin');
+    const method = bin !== null ? this.bins.find((b) => bin.startsWith(b.prefix))?.paymentMethodId : methodId;
+    if (!method) return [200, []];
+    const round = (value: number) => Math.round(value * 100) / 100;
+    const payer_costs = Object.entries(this.installmentRates)
+      .map(([count, rate]) => [Number(count), Number(count) <= this.interestFreeUpTo ? 0 : rate] as const)
+      .sort(([a], [b]) => a - b)
+      .map(([installments, installment_rate]) => {
+        const total = round(amount * (1 + installment_rate / 100));
+        const installment_amount = round(total / installments);
+        const cft = installment_rate === 0 ? '0,00' : (installment_rate * 1.21).toFixed(2).replace('.', ',');
+        return {
+          installments,
+          installment_rate,
+          discount_rate: 0,
+          reimbursement_rate: null,
+          labels: [
+            `CFT_${cft}%|TEA_${installment_rate.toFixed(2).replace('.', ',')}%`,
+            ...(installments === 1 ? ['recommended_installment'] : []),
+          ],
+          installment_rate_collector: [installment_rate === 0 ? 'THIRD_PARTY' : 'MERCADOPAGO'],
+          min_allowed_amount: 2,
+          max_allowed_amount: 50_000_000,
+          recommended_message: `${installments} ${installments === 1 ? 'cuota' : 'cuotas'} de $ ${installment_amount.toFixed(2)} ($ ${total.toFixed(2)})`,
+          installment_amount,
+          total_amount: total,
+          payment_method_option_id: `opt-${installments}`,
+        };
+      });
+    return [
+      200,
+      [
+        {
+          payment_method_id: method,
+          payment_type_id: 'credit_card',
+          thumbnail: `https://www.mercadopago.com/org-img/MP3/API/logos/${method}.gif`,
+          processing_mode: 'aggregator',
+          merchant_account_id: null,
+          issuer: { id: '310', name: method === 'visa' ? 'Visa' : 'Mastercard' },
+          payer_costs,
+          agreements: null,
+        },
+      ],
+    ];
   }
 
   /** Checkout Pro's page, reduced to what a test needs: the amount, and approve / reject / leave pending. */

@@ -128,6 +128,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/installments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Quote installments
+         * @description The plans the merchant’s processor for the method offers for the card (its BIN) and the amount, limited by the merchant’s installment policy (contract §25). The single payment is always among them.
+         */
+        get: operations["quoteB2bInstallments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -395,6 +415,36 @@ export interface components {
              * @example https://shop.example/payment-return
              */
             redirectUrl: string;
+        };
+        B2bInstallmentPlanResponse: {
+            /** @example 6 */
+            installments: number;
+            /**
+             * Format: decimal
+             * @description Each installment the payer pays
+             * @example 20000
+             */
+            installmentAmount: number;
+            /**
+             * Format: decimal
+             * @description What the payer pays in all
+             * @example 120000
+             */
+            totalAmount: number;
+            /** @description The payer pays nothing beyond the amount */
+            interestFree: boolean;
+            /**
+             * Format: decimal
+             * @description The payer’s interest over the plan, percent of the amount
+             * @example 0
+             */
+            payerRate: number;
+            /**
+             * Format: decimal
+             * @description The merchant’s financing fee where quoted
+             * @example 9000
+             */
+            merchantFinancingFee: number | null;
         };
         HealthIndicatorResponse: {
             /**
@@ -1084,6 +1134,113 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["B2bPaymentIntentResponse"];
+                };
+            };
+            /** @description Invalid input (Validation:INVALID_REQUEST or an operation code) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown, deleted or another tenant's resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation:PAYLOAD_TOO_LARGE: the body is larger than the API accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation:UNSUPPORTED_MEDIA_TYPE: a body that is not application/json in UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:RATE_LIMITED: over the api-key's rate (reads and writes apart, contract §17), or too many refused requests from this address; nothing was changed. Wait Retry-After seconds; a version 2 request refused for its rate may be sent again unchanged within its 300 s */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal:INTERNAL_ERROR: an unexpected failure; nothing was half-written, and a retry with the same Idempotency-Key is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    quoteB2bInstallments: {
+        parameters: {
+            query: {
+                /** @description The card network (a payment method name of the merchant’s countries) */
+                paymentMethod: string;
+                /** @description What the payer pays without interest, major units */
+                amount: number;
+                currency: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
+                /** @description The card's first 6 or 8 digits */
+                bin: string;
+                /** @description Required with business credentials that have several merchants */
+                merchantId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["B2bInstallmentPlanResponse"][];
                 };
             };
             /** @description Invalid input (Validation:INVALID_REQUEST or an operation code) */

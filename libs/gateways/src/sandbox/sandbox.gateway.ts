@@ -13,13 +13,16 @@ import {
   GatewayEvent,
   GatewayRequestStatus,
   GatewayRequestVoidedError,
+  InstallmentQuoteRequest,
   PaymentGateway,
+  ProcessorInstallmentPlan,
   RefundOutcome,
   RefundRequest,
 } from '../payment-gateway.port';
 import { SANDBOX_SIGNATURE_HEADER, SandboxCallbacks } from './sandbox-callbacks';
 import { offSessionOutcome, sandboxCardDetails, signCallback } from './sandbox-rules';
 import { SandboxSessionOrmEntity } from './sandbox-session.orm-entity';
+import { sandboxInstallmentPlans } from './sandbox-installments';
 
 export const SANDBOX = 'SANDBOX';
 
@@ -49,6 +52,11 @@ export class SandboxGateway extends PaymentGateway {
 
   override submitDisputeEvidence(): Promise<void> {
     return Promise.resolve();
+  }
+
+  /** From the published table (sandbox-installments.ts): the same request always answers the same plans. */
+  override quoteInstallments(request: InstallmentQuoteRequest): Promise<readonly ProcessorInstallmentPlan[]> {
+    return Promise.resolve(sandboxInstallmentPlans(request));
   }
 
   async openCheckout(request: CheckoutRequest): Promise<CheckoutSession> {

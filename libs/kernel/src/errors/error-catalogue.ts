@@ -152,6 +152,12 @@ export const ERRORS = {
     '{provider} needs the payer’s name, e-mail and identity document to collect this payment: {reason}.',
     '{provider} necesita el nombre, el e-mail y el documento de identidad del pagador para cobrar este pago: {reasonEs}.',
   ),
+  INSTALLMENTS_NOT_QUOTED: define(
+    'INSTALLMENTS_NOT_QUOTED',
+    'INVALID',
+    '{provider} does not quote installments for this card and amount: {reason}.',
+    '{provider} no cotiza cuotas para esta tarjeta y este monto: {reason}.',
+  ),
   GATEWAY_UNREACHABLE: define(
     'GATEWAY_UNREACHABLE',
     'UNAVAILABLE',

@@ -1,0 +1,43 @@
+import { Currency } from '@pcs/kernel';
+import { sandboxInstallmentPlans } from './sandbox-installments';
+
+const quote = (country: string, amount: number, interestFreeUpTo: number, instrumentType = 'CREDIT_CARD') =>
+  sandboxInstallmentPlans({
+    merchantId: 'm-1',
+    method: { country, instrumentType, paymentMethod: 'VISA' },
+    bin: '450995',
+    currency: Currency.ARS,
+    amount,
+    interestFreeUpTo,
+  });
+
+describe('the sandbox’s installment table (contract §25, docs/money.md)', () => {
+  it('quotes ARS 120,000.00 in 6 interest-free installments: the payer pays the amount, the merchant 7.5 % financing', () => {
+    const six = quote('ARG', 12_000_000, 6).find((p) => p.installments === 6);
+    expect(six).toEqual({ installments: 6, installmentAmount: 2_000_000, totalAmount: 12_000_000, merchantFinancingFee: 900_000 });
+  });
+
+  it('quotes 12 installments with interest: 27.5 % more for the payer, nothing for the merchant', () => {
+    const twelve = quote('ARG', 12_000_000, 6).find((p) => p.installments === 12);
+    expect(twelve).toEqual({ installments: 12, installmentAmount: 1_275_000, totalAmount: 15_300_000, merchantFinancingFee: null });
+  });
+
+  it('offers 1–3, 6, 9, 12 in Uruguay and up to 24 in Argentina and Brazil; one payment for anything but a credit card', () => {
+    expect(quote('URY', 100_000, 0).map((p) => p.installments)).toEqual([1, 2, 3, 6, 9, 12]);
+    expect(quote('BRA', 100_000, 0).map((p) => p.installments)).toEqual([1, 2, 3, 6, 9, 12, 18, 24]);
+    expect(quote('ARG', 100_000, 0, 'DEBIT_CARD')).toEqual([
+      { installments: 1, installmentAmount: 100_000, totalAmount: 100_000, merchantFinancingFee: 0 },
+    ]);
+  });
+
+  it('rounds half up to the minor unit, the same answer every time', () => {
+    const plans = quote('URY', 100_001, 0);
+    expect(plans.find((p) => p.installments === 3)).toEqual({
+      installments: 3,
+      installmentAmount: 35_000,
+      totalAmount: 105_001,
+      merchantFinancingFee: null,
+    });
+    expect(quote('URY', 100_001, 0)).toEqual(plans);
+  });
+});
