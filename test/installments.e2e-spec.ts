@@ -1,4 +1,5 @@
-import { errorShape } from '@pcs/testing/http';
+import { errorShape, eventually } from '@pcs/testing/http';
+import request from 'supertest';
 import { HttpTestbed, sharedTestbed } from './shared-testbed';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -153,5 +154,123 @@ describe('installment quotes (contract §25)', () => {
     );
     expect(answer.status).toBe(404);
     expect(answer.body).toEqual(errorShape('Payins:MERCHANT_NOT_FOUND'));
+  });
+
+  describe('paying in installments at the sandbox', () => {
+    let order = 100;
+    const intentOf = async (amount = 12000) => {
+      order += 1;
+      const created = await bed.merchant.post('/payment-intent', {
+        currency: 'UYU',
+        amount,
+        payinType: 'DEFAULT',
+        offSession: false,
+        country: 'URY',
+        externalReference: `cuotas-${order}`,
+        invoiceNumber: order,
+        payerId: bed.payerId,
+      });
+      expect(created.status).toBe(200);
+      return created.body.paymentIntent.paymentIntentId as string;
+    };
+    const pagePath = (gatewayUrl: string) => new URL(gatewayUrl).pathname;
+    const attemptOf = async (intentId: string) => {
+      const rows = (await bed.merchant.get(`/payin?paymentIntentId=${intentId}`)).body[0].results as Json[];
+      return rows.find((r) => r.transactionType === 'PAYIN')!;
+    };
+    const approvedAttempt = (intentId: string) =>
+      eventually(
+        () => attemptOf(intentId),
+        (row) => row.status === 'APPROVED',
+      );
+
+    it('pays an interest-free plan: the payer pays the amount, the merchant the financing fee, which lowers its net', async () => {
+      const intentId = await intentOf();
+      const started = await bed.merchant.post(`/payment-intent/${intentId}/initialize`, { countryProcessorId: visa, installments: 3 });
+      expect(started.status).toBe(200);
+      const page = await request(bed.url).get(pagePath(started.body.gatewayUrl as string));
+      expect(page.text).toContain('name="installments" value="3" checked');
+      expect(page.text).not.toContain('value="9"');
+      const approved = await request(bed.url)
+        .post(pagePath(started.body.gatewayUrl as string))
+        .type('form')
+        .send({ outcome: 'approve', installments: '3' });
+      expect(approved.status).toBe(200);
+      const row = await approvedAttempt(intentId);
+      expect(row).toMatchObject({
+        installments: 3,
+        installmentAmount: 4000,
+        payerTotalAmount: 12000,
+        financingFeeAmount: 360,
+        receivedAmount: 12000,
+        fundsFlow: 'PLATFORM',
+      });
+      expect(row.netAmount).toBeCloseTo(12000 - row.feeAmount - row.feeTaxAmount - 360, 2);
+      const movements = await bed.merchant.get(`/balance-transaction?merchantId=${merchantId}&type=PAYIN`);
+      expect([movements.status, movements.body]).toEqual([200, expect.any(Array)]);
+      const movement = (movements.body[0].results as Json[]).find((t) => t.sourceId === row.transactionId)!;
+      expect(movement).toMatchObject({ amount: 12000, financingFee: 360, net: row.netAmount });
+      expect(movement.fee).toBeCloseTo(row.feeAmount + row.feeTaxAmount + 360, 2);
+    });
+
+    it('pays a plan with the payer’s interest, chosen on the page: the payer pays more, the merchant receives the sale, no financing fee', async () => {
+      const intentId = await intentOf();
+      const started = await bed.merchant.post(`/payment-intent/${intentId}/initialize`, { countryProcessorId: visa });
+      const path = pagePath(started.body.gatewayUrl as string);
+      expect((await request(bed.url).get(path)).text).toContain('name="installments" value="1" checked');
+      await request(bed.url).post(path).type('form').send({ outcome: 'approve', installments: '6' });
+      const row = await approvedAttempt(intentId);
+      expect(row).toMatchObject({
+        installments: 6,
+        installmentAmount: 2250,
+        payerTotalAmount: 13500,
+        financingFeeAmount: 0,
+        receivedAmount: 12000,
+      });
+      expect(row.netAmount).toBeCloseTo(12000 - row.feeAmount - row.feeTaxAmount, 2);
+    });
+
+    it('refuses a plan beyond the policy at initialize and on the page, changing nothing', async () => {
+      const intentId = await intentOf();
+      const beyond = await bed.merchant.post(`/payment-intent/${intentId}/initialize`, { countryProcessorId: visa, installments: 9 });
+      expect(beyond.status).toBe(400);
+      expect(beyond.body).toEqual(errorShape('Payins:INSTALLMENT_PLAN_NOT_OFFERED'));
+      expect((await bed.merchant.get(`/payment-intent/${intentId}`)).body.paymentIntentStatus).toBe('REQUIRES_PAYMENT_INSTRUMENT');
+      const started = await bed.merchant.post(`/payment-intent/${intentId}/initialize`, { countryProcessorId: visa, installments: 2 });
+      const onPage = await request(bed.url)
+        .post(pagePath(started.body.gatewayUrl as string))
+        .type('form')
+        .send({ outcome: 'approve', installments: '9' });
+      expect(onPage.status).toBe(400);
+      expect((await attemptOf(intentId)).status).toBe('PENDING');
+    });
+
+    it('charges a saved card off-session in installments, and refuses installments without confirm', async () => {
+      order += 1;
+      const body = {
+        currency: 'UYU',
+        amount: 12000,
+        payinType: 'DEFAULT',
+        offSession: true,
+        country: 'URY',
+        externalReference: `cuotas-off-${order}`,
+        invoiceNumber: order,
+        payerId: bed.payerId,
+        paymentInstrumentData: { paymentMethodName: 'VISA', paymentInstrumentTypeName: 'CREDIT_CARD' },
+        confirm: true,
+        installments: 2,
+      };
+      const charged = await bed.merchant.post('/payment-intent', body);
+      expect(charged.status).toBe(200);
+      expect(charged.body.status).toBe('SUCCEEDED');
+      const row = await attemptOf(charged.body.paymentIntent.paymentIntentId as string);
+      expect(row).toMatchObject({ installments: 2, installmentAmount: 6000, payerTotalAmount: 12000, financingFeeAmount: 180 });
+      const unconfirmed = await bed.merchant.post('/payment-intent', { ...body, externalReference: 'cuotas-unconfirmed', confirm: false });
+      expect(unconfirmed.status).toBe(400);
+      expect(JSON.stringify(unconfirmed.body)).toContain('installments');
+      const beyond = await bed.merchant.post('/payment-intent', { ...body, externalReference: 'cuotas-beyond', installments: 12 });
+      expect(beyond.status).toBe(400);
+      expect(beyond.body).toEqual(errorShape('Payins:INSTALLMENT_PLAN_NOT_OFFERED'));
+    });
   });
 });

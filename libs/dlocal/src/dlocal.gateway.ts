@@ -121,6 +121,8 @@ export class DLocalGateway extends PaymentGateway {
   private readonly logger = new Logger('dLocal');
   readonly name = DLOCAL;
   readonly displayName = 'dLocal';
+  /** dLocal's hosted page shows the payer the installments itself (contract §25). */
+  override readonly choosesInstallmentsOnItsPage = true;
   /** A merchant's confirmation of a manual refund returns the money through dLocal, as through Mercado Pago. */
   readonly refundsManualConfirmations = true;
   /** Saved cards are not charged at dLocal here: refused before anything is written. */

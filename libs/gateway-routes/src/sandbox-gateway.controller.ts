@@ -63,7 +63,13 @@ export class SandboxGatewayController {
     if (typeof outcome !== 'string' || !DECISIONS.includes(outcome as SandboxDecision)) {
       throw new InvalidRequestError(['outcome'], 'outcome must be approve, reject, pending or dispute');
     }
-    const view = await this.view(() => this.desk.decide(reference, outcome as SandboxDecision));
+    // The plan the payer chose on the page (contract §25): a whole number of the offer's, or none (one payment).
+    const chosen = body.installments;
+    if (chosen !== undefined && (typeof chosen !== 'string' || !/^\d{1,2}$/.test(chosen)))
+      throw new InvalidRequestError(['installments'], 'installments must be a whole number');
+    const view = await this.view(() =>
+      this.desk.decide(reference, outcome as SandboxDecision, chosen === undefined ? undefined : Number(chosen)),
+    );
     if (!view) {
       response.status(404).set(PAGE_HEADERS).send(renderSandboxNotFound(language));
       return;

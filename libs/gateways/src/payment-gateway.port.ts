@@ -50,6 +50,18 @@ export interface CheckoutRequest {
    * outcome itself.
    */
   readonly returnUrl?: string;
+  /** What the merchant offers in installments for this payment (contract §25), for a gateway whose page lets the payer choose. */
+  readonly installmentOffer?: InstallmentOffer;
+  /** The installments chosen before the page (preselected there), within the offer. */
+  readonly installments?: number;
+}
+
+/** The merchant's installment offer for one payment (contract §25): its policy in the payment's country, in minor units. */
+export interface InstallmentOffer {
+  readonly maxInstallments: number;
+  readonly interestFreeUpTo: number;
+  /** The least one installment may be, in the payment's currency; null: no least. */
+  readonly minInstallmentAmount: number | null;
 }
 
 export interface CheckoutSession {
@@ -71,6 +83,11 @@ export interface ChargeRequest {
   readonly paymentMethod: string;
   readonly currency: Currency;
   readonly amount: number;
+  /** The installments the payer chose (contract §25), within the offer; absent: one payment. */
+  readonly installments?: number;
+  /** The merchant's offer, for a gateway that prices the plan itself (the sandbox), with its method. */
+  readonly installmentOffer?: InstallmentOffer;
+  readonly method?: CollectionMethod;
 }
 
 /** What a gateway tells of a collection besides its outcome. */
@@ -83,6 +100,15 @@ export interface CardDetails {
   readonly processorFinancingFeeAmount?: number;
   /** When the processor releases the money (Mercado Pago's money_release_date), when it tells (contract §23). */
   readonly releasedOn?: Date;
+  /** The installment plan the payer paid in (contract §25), when more than one installment. */
+  readonly plan?: PaidPlan;
+}
+
+/** The plan a payer paid in (contract §25), minor units: the payer's total includes any interest the payer pays. */
+export interface PaidPlan {
+  readonly installments: number;
+  readonly installmentAmount: number;
+  readonly payerTotalAmount: number;
 }
 
 export interface ChargeOutcome extends CardDetails {
@@ -285,6 +311,8 @@ export abstract class PaymentGateway {
    * the merchant refunded by other means.
    */
   abstract readonly refundsManualConfirmations: boolean;
+  /** Whether the payer chooses the installments on its own page (contract §25); otherwise the service's or the sandbox's page offers them. */
+  readonly choosesInstallmentsOnItsPage: boolean = false;
   /** Whether it charges a saved instrument without the payer (off-session); otherwise such a charge is refused before anything is written. */
   readonly chargesOffSession: boolean = true;
   /**

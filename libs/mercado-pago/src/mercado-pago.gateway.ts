@@ -133,6 +133,8 @@ export class MercadoPagoGateway extends PaymentGateway {
   readonly refundsManualConfirmations = true;
   /** Saved instruments are not charged at Mercado Pago here yet (contract §16): refused before anything is written. */
   override readonly chargesOffSession = false;
+  /** Checkout Pro shows the payer the installments itself (contract §25). */
+  override readonly choosesInstallmentsOnItsPage = true;
 
   /** Whose account the merchant connected (contract §23): its own (MERCHANT, the default) or the business's (PLATFORM). */
   override fundsFlowOf(merchantId: string, tx?: Transaction): Promise<FundsFlow> {

@@ -12,7 +12,7 @@ import type {
   PayerIdentity,
   PayerText,
 } from '@pcs/gateways';
-import type { MerchantService } from '@pcs/merchants';
+import type { MerchantConfigurationService, MerchantCountryProcessorService, MerchantService } from '@pcs/merchants';
 import type { PayerService } from '@pcs/payers';
 import type { PaymentInstrumentService } from '@pcs/payment-instruments';
 import type { PricingService } from '@pcs/settlement';
@@ -37,6 +37,7 @@ import { AttemptOutcomes } from './attempts/attempt-outcomes';
 import { PaymentAttemptParties } from './attempts/payment-attempt-parties';
 import { PaymentAttemptsService } from './attempts/payment-attempts.service';
 import { AvailableProcessorsService } from './available-processors.service';
+import { InstallmentQuotesService } from './installments/installment-quotes.service';
 import { apiIntent } from './domain/payment-intent-origins';
 import { Payin, PayinState } from './domain/payin';
 import { PaymentIntent } from './domain/payment-intent';
@@ -436,6 +437,15 @@ export function attemptsWorld(options: { processors?: CountryProcessor[] } = {})
     findCountryProcessors: (ids: string[]) => Promise.resolve(processors.filter((p) => ids.includes(p.countryProcessorId))),
   } as unknown as CatalogService;
   const outcomes = new AttemptOutcomes(unitOfWork, intents, payins, pricing, registry, parties, settings);
+  // The merchant's installment policy (contract §25): one payment unless a spec sets one.
+  const installmentPolicy = { maxInstallments: 1, interestFreeUpTo: 0, minInstallmentAmount: {} as Record<string, number> };
+  const installmentQuotes = new InstallmentQuotesService(
+    merchants,
+    { offeredCountryProcessors: () => Promise.resolve(processors) } as unknown as MerchantCountryProcessorService,
+    { installmentPolicyFor: () => Promise.resolve(installmentPolicy) } as unknown as MerchantConfigurationService,
+    instruments,
+    routing,
+  );
   const attempts = new PaymentAttemptsService(
     unitOfWork,
     intents,
@@ -449,6 +459,7 @@ export function attemptsWorld(options: { processors?: CountryProcessor[] } = {})
     settings,
     routing,
     pricing,
+    installmentQuotes,
   );
   return {
     payins,
@@ -468,5 +479,7 @@ export function attemptsWorld(options: { processors?: CountryProcessor[] } = {})
     attempts,
     processors,
     taught,
+    installmentPolicy,
+    installmentQuotes,
   };
 }

@@ -32,7 +32,11 @@ export class PayinResponse {
   @ApiProperty({ format: 'decimal' }) receivedAmount: number;
   @ApiProperty({ description: "The fee fixed at approval (0 until then; a refund's is 0)", format: 'decimal' }) feeAmount: number;
   @ApiProperty({ description: "The country's tax on the fee", format: 'decimal' }) feeTaxAmount: number;
-  @ApiProperty({ description: 'receivedAmount − feeAmount − feeTaxAmount (0 until approved; a refund’s is −amount)', format: 'decimal' })
+  @ApiProperty({
+    description:
+      'receivedAmount − feeAmount − feeTaxAmount, and − financingFeeAmount in PLATFORM funds flow (0 until approved; a refund’s is −amount)',
+    format: 'decimal',
+  })
   netAmount: number;
   @ApiProperty({
     type: Number,
@@ -41,6 +45,27 @@ export class PayinResponse {
     description: 'The processor’s own fee when it reports one (never charged twice)',
   })
   processorFeeAmount: number | null;
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    maximum: 24,
+    description: 'The installments the payer paid in (contract §25); 1: a single payment',
+  })
+  installments: number;
+  @ApiProperty({ type: Number, format: 'decimal', nullable: true, description: 'Each installment, when paid in installments' })
+  installmentAmount: number | null;
+  @ApiProperty({
+    type: Number,
+    format: 'decimal',
+    nullable: true,
+    description: 'What the payer paid in all, with any interest the payer pays (never the merchant’s money), when paid in installments',
+  })
+  payerTotalAmount: number | null;
+  @ApiProperty({
+    format: 'decimal',
+    description: 'The financing fee the merchant pays for an interest-free plan (the processor’s; 0 for none)',
+  })
+  financingFeeAmount: number;
   @ApiProperty({ type: String, nullable: true }) description: string | null;
   @ApiProperty({ enum: ['PAYIN', 'REFUND', 'MANUAL_REFUND'] }) conceptCode: string;
   @ApiProperty({

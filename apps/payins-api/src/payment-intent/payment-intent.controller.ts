@@ -190,7 +190,15 @@ export class PaymentIntentController {
     @Body() body: InitializePaymentDto,
     @OperationId() operationId?: string,
   ): Promise<InitializePaymentResponse> {
-    const result = await this.attempts.initialize(caller, asPaymentIntentId(id), body.countryProcessorId, operationId);
+    const result = await this.attempts.initialize(
+      caller,
+      asPaymentIntentId(id),
+      body.countryProcessorId,
+      operationId,
+      undefined,
+      undefined,
+      body.installments,
+    );
     return {
       paymentIntent: presentPaymentIntent(result.intent),
       gatewayReferenceId: result.gatewayReferenceId,

@@ -24,6 +24,7 @@ const movement = (n: number): BalanceTransaction => ({
   type: 'PAYIN',
   amount: 122000,
   fee: 3050,
+  financingFee: 0,
   net: 118950,
   availableOn: new Date('2026-11-30T03:00:00Z'),
   sourceId: `tx-${n}`,

@@ -11,6 +11,7 @@ export function presentBalanceTransaction(t: BalanceTransaction, now = new Date(
     type: t.type,
     amount: wire(t.amount),
     fee: wire(t.fee),
+    financingFee: wire(t.financingFee),
     net: wire(t.net),
     // Available once its time came — or at once when it was written available (its figure's rule).
     status: t.availableOn <= t.createdAt ? 'AVAILABLE' : balanceTransactionStatus(t, now),
@@ -30,6 +31,7 @@ export const BALANCE_TRANSACTION_COLUMNS = [
   'type',
   'amount',
   'fee',
+  'financingFee',
   'net',
   'status',
   'availableOn',

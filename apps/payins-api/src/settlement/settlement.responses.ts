@@ -78,7 +78,12 @@ export class BalanceTransactionResponse {
   @ApiProperty({ enum: Currency }) currency: string;
   @ApiProperty({ enum: BALANCE_TRANSACTION_TYPES }) type: string;
   @ApiProperty({ description: 'Major units, signed: money in is positive', format: 'decimal' }) amount: number;
-  @ApiProperty({ description: 'The fee and its tax (a payin’s), major units', format: 'decimal' }) fee: number;
+  @ApiProperty({ description: 'The fee and its tax (a payin’s), and the financing fee below, major units', format: 'decimal' }) fee: number;
+  @ApiProperty({
+    description: 'Of fee, the processor’s financing fee of an interest-free installment plan (contract §25), major units; 0 for none',
+    format: 'decimal',
+  })
+  financingFee: number;
   @ApiProperty({ description: 'amount − fee', format: 'decimal' }) net: number;
   @ApiProperty({ enum: ['PENDING', 'AVAILABLE'] }) status: string;
   @ApiProperty({ format: 'date-time' }) availableOn: string;

@@ -2093,6 +2093,11 @@ export interface components {
             paymentInstrumentData?: components["schemas"]["PaymentInstrumentDataDto"];
             /** @description With an instrument: charge it now, off-session */
             confirm?: boolean;
+            /**
+             * @description With confirm: the installments the saved card is charged in (contract §25), a plan of the merchant’s offer
+             * @example 3
+             */
+            installments?: number;
             payerData?: components["schemas"]["PayerRequestDto"];
             setupFutureUsage?: boolean;
             metadata?: components["schemas"]["PaymentIntentMetadataDto"];
@@ -2285,6 +2290,11 @@ export interface components {
              * @description One of the intent's available country processors (operation 20)
              */
             countryProcessorId: string;
+            /**
+             * @description Installments (contract §25): a plan of the merchant’s offer, preselected on the page where the payer chooses; refused for a processor whose own page lets the payer choose (Mercado Pago, dLocal)
+             * @example 6
+             */
+            installments?: number;
             paymentIntentAdditionalInfo?: components["schemas"]["PaymentIntentAdditionalInfoDto"];
         };
         InitializePaymentResponse: {
@@ -2529,7 +2539,7 @@ export interface components {
             feeTaxAmount: number;
             /**
              * Format: decimal
-             * @description receivedAmount − feeAmount − feeTaxAmount (0 until approved; a refund’s is −amount)
+             * @description receivedAmount − feeAmount − feeTaxAmount, and − financingFeeAmount in PLATFORM funds flow (0 until approved; a refund’s is −amount)
              */
             netAmount: number;
             /**
@@ -2537,6 +2547,23 @@ export interface components {
              * @description The processor’s own fee when it reports one (never charged twice)
              */
             processorFeeAmount: number | null;
+            /** @description The installments the payer paid in (contract §25); 1: a single payment */
+            installments: number;
+            /**
+             * Format: decimal
+             * @description Each installment, when paid in installments
+             */
+            installmentAmount: number | null;
+            /**
+             * Format: decimal
+             * @description What the payer paid in all, with any interest the payer pays (never the merchant’s money), when paid in installments
+             */
+            payerTotalAmount: number | null;
+            /**
+             * Format: decimal
+             * @description The financing fee the merchant pays for an interest-free plan (the processor’s; 0 for none)
+             */
+            financingFeeAmount: number;
             description: string | null;
             /** @enum {string} */
             conceptCode: "PAYIN" | "REFUND" | "MANUAL_REFUND";
@@ -2660,9 +2687,14 @@ export interface components {
             amount: number;
             /**
              * Format: decimal
-             * @description The fee and its tax (a payin’s), major units
+             * @description The fee and its tax (a payin’s), and the financing fee below, major units
              */
             fee: number;
+            /**
+             * Format: decimal
+             * @description Of fee, the processor’s financing fee of an interest-free installment plan (contract §25), major units; 0 for none
+             */
+            financingFee: number;
             /**
              * Format: decimal
              * @description amount − fee

@@ -6,6 +6,7 @@ import { RuntimeSettings } from '@pcs/config';
 import { DataSource } from 'typeorm';
 import { sandboxCallbackKey, sandboxCardDetails, signCallback } from './sandbox-rules';
 import { SandboxSessionOrmEntity } from './sandbox-session.orm-entity';
+import { sandboxPaidPlan } from './sandbox-installments';
 
 /** The route where a gateway's callbacks reach the service. */
 export const gatewayCallbackPath = (gateway: string) => `/gateway/callbacks/${gateway.toLowerCase()}`;
@@ -79,6 +80,7 @@ export class SandboxCallbacks {
         ? { error: session.kind === 'OFF_SESSION' ? 'insufficient funds' : 'the payer rejected the payment' }
         : {}),
       ...(outcome === 'APPROVED' ? sandboxCardDetails(session.paymentMethod, reference) : {}),
+      ...(outcome === 'APPROVED' ? paidPlanBody(session) : {}),
     });
     try {
       const response = await fetch(url, {
@@ -102,4 +104,11 @@ export class SandboxCallbacks {
     );
     return true;
   }
+}
+
+/** The plan of an approved payment in installments, as the sandbox's callback tells it. */
+function paidPlanBody(session: SandboxSessionOrmEntity): Record<string, number> {
+  const { plan, processorFinancingFeeAmount } = sandboxPaidPlan(session.installmentPolicy, session.amount, session.installments);
+  if (!plan) return {};
+  return { ...plan, ...(processorFinancingFeeAmount !== undefined ? { financingFeeAmount: processorFinancingFeeAmount } : {}) };
 }

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DomainError } from '@pcs/kernel';
+import { DomainError, InvalidRequestError } from '@pcs/kernel';
 import { DataSource, In, LessThan } from 'typeorm';
 import { SandboxCallbacks } from './sandbox-callbacks';
 import { SandboxSessionOrmEntity } from './sandbox-session.orm-entity';
+import { sandboxOfferedPlans } from './sandbox-installments';
+import type { ProcessorInstallmentPlan } from '../payment-gateway.port';
 
 export type SandboxDecision = 'approve' | 'reject' | 'pending';
 
@@ -19,6 +21,10 @@ export interface SandboxPageView {
   readonly disputable: boolean;
   /** Where the payer goes back to (the page that sent them), when the service gave one. */
   readonly returnUrl: string | null;
+  /** The plans the payer may choose among (contract §25): the single payment alone unless the merchant offers installments. */
+  readonly plans: readonly ProcessorInstallmentPlan[];
+  /** The installments chosen (preselected before the page, or by the payer). */
+  readonly installments: number;
 }
 
 /**
@@ -47,6 +53,8 @@ export class SandboxDesk {
       open: !expired && (session.status === 'OPEN' || session.status === 'PENDING'),
       disputable: session.status === 'APPROVED',
       returnUrl: session.returnUrl,
+      plans: sandboxOfferedPlans(session.installmentPolicy, session.amount),
+      installments: session.installments ?? 1,
     };
   }
 
@@ -54,13 +62,25 @@ export class SandboxDesk {
    * The person's decision at the page. Open sessions take any decision; a
    * pending one can still be approved or rejected; anything else is closed.
    */
-  async decide(reference: string, decision: SandboxDecision): Promise<SandboxPageView> {
+  async decide(reference: string, decision: SandboxDecision, installments?: number): Promise<SandboxPageView> {
+    if (installments !== undefined) {
+      // A plan of the page's offer only (contract §25).
+      const offered = (await this.page(reference)).plans.map((p) => p.installments);
+      if (!offered.includes(installments))
+        throw new InvalidRequestError(['installments'], `installments must be one of ${offered.join(', ')}`);
+    }
     const status = decision === 'approve' ? 'APPROVED' : decision === 'reject' ? 'REJECTED' : 'PENDING';
     const from = decision === 'pending' ? ['OPEN'] : ['OPEN', 'PENDING'];
     const result = await this.dataSource
       .createQueryBuilder()
       .update(SandboxSessionOrmEntity)
-      .set({ status, callbackPending: true, callbackSequence: () => 'callback_sequence + 1', updatedAt: new Date() })
+      .set({
+        status,
+        callbackPending: true,
+        callbackSequence: () => 'callback_sequence + 1',
+        updatedAt: new Date(),
+        ...(installments !== undefined ? { installments } : {}),
+      })
       .where('reference = :reference AND kind = :kind AND status IN (:...from) AND (expires_at IS NULL OR expires_at > now())', {
         reference,
         kind: 'CHECKOUT',

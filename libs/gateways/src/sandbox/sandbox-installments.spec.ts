@@ -1,15 +1,7 @@
-import { Currency } from '@pcs/kernel';
 import { sandboxInstallmentPlans } from './sandbox-installments';
 
 const quote = (country: string, amount: number, interestFreeUpTo: number, instrumentType = 'CREDIT_CARD') =>
-  sandboxInstallmentPlans({
-    merchantId: 'm-1',
-    method: { country, instrumentType, paymentMethod: 'VISA' },
-    bin: '450995',
-    currency: Currency.ARS,
-    amount,
-    interestFreeUpTo,
-  });
+  sandboxInstallmentPlans({ method: { country, instrumentType, paymentMethod: 'VISA' }, amount, interestFreeUpTo });
 
 describe('the sandbox’s installment table (contract §25, docs/money.md)', () => {
   it('quotes ARS 120,000.00 in 6 interest-free installments: the payer pays the amount, the merchant 7.5 % financing', () => {

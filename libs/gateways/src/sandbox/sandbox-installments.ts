@@ -1,4 +1,10 @@
-import type { InstallmentQuoteRequest, ProcessorInstallmentPlan } from '../payment-gateway.port';
+import type {
+  CollectionMethod,
+  InstallmentOffer,
+  InstallmentQuoteRequest,
+  PaidPlan,
+  ProcessorInstallmentPlan,
+} from '../payment-gateway.port';
 
 /**
  * The sandbox's installment plans (contract §25), a published and deterministic table (docs/money.md,
@@ -24,7 +30,9 @@ function share(amount: number, basisPoints: number): number {
   return Math.round((amount * basisPoints) / 10_000);
 }
 
-export function sandboxInstallmentPlans(request: InstallmentQuoteRequest): ProcessorInstallmentPlan[] {
+export function sandboxInstallmentPlans(
+  request: Pick<InstallmentQuoteRequest, 'method' | 'amount' | 'interestFreeUpTo'>,
+): ProcessorInstallmentPlan[] {
   const counts = CARD_TYPES.has(request.method.instrumentType) ? (SANDBOX_INSTALLMENT_COUNTS[request.method.country] ?? [1]) : [1];
   return counts.map((installments) => {
     const months = installments - 1;
@@ -39,4 +47,35 @@ export function sandboxInstallmentPlans(request: InstallmentQuoteRequest): Proce
       merchantFinancingFee: interestFree ? share(request.amount, months * SANDBOX_MERCHANT_FINANCING_BP_PER_MONTH) : null,
     };
   });
+}
+
+/** What the sandbox keeps of a payment's installments: the merchant's offer with the method it is priced for. */
+export interface SandboxInstallmentOffer extends InstallmentOffer {
+  readonly method: CollectionMethod;
+}
+
+/** The plans the sandbox's page offers for a payment: its table within the merchant's offer (the single payment always). */
+export function sandboxOfferedPlans(offer: SandboxInstallmentOffer | null, amount: number): ProcessorInstallmentPlan[] {
+  if (!offer) return [{ installments: 1, installmentAmount: amount, totalAmount: amount, merchantFinancingFee: 0 }];
+  return sandboxInstallmentPlans({ method: offer.method, amount, interestFreeUpTo: offer.interestFreeUpTo }).filter(
+    (plan) =>
+      plan.installments === 1 ||
+      (plan.installments <= offer.maxInstallments &&
+        (offer.minInstallmentAmount === null || plan.installmentAmount >= offer.minInstallmentAmount)),
+  );
+}
+
+/** What the sandbox reports of a payment paid in `installments` (more than one): the plan, and the merchant's financing fee. */
+export function sandboxPaidPlan(
+  offer: SandboxInstallmentOffer | null,
+  amount: number,
+  installments: number | null,
+): { plan?: PaidPlan; processorFinancingFeeAmount?: number } {
+  if (!installments || installments === 1) return {};
+  const plan = sandboxOfferedPlans(offer, amount).find((p) => p.installments === installments);
+  if (!plan) return {};
+  return {
+    plan: { installments, installmentAmount: plan.installmentAmount, payerTotalAmount: plan.totalAmount },
+    ...(plan.merchantFinancingFee !== null ? { processorFinancingFeeAmount: plan.merchantFinancingFee } : {}),
+  };
 }

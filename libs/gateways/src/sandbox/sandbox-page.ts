@@ -18,6 +18,12 @@ type Texts = {
   readonly disputeReason: string;
   readonly dispute: string;
   readonly reasons: Record<DisputeReason, string>;
+  readonly installments: string;
+  /** One plan: {count} installments of {installment} ({total} in all). */
+  readonly plan: string;
+  readonly single: string;
+  readonly interestFree: string;
+  readonly withInterest: string;
 };
 
 const TEXTS: Record<PayerLanguage, Texts> = {
@@ -52,6 +58,11 @@ const TEXTS: Record<PayerLanguage, Texts> = {
       SUBSCRIPTION_CANCELED: 'Cancelé la suscripción',
       GENERAL: 'Otro motivo',
     },
+    installments: 'Cuotas',
+    plan: '{count} cuotas de {installment} (total {total})',
+    single: 'En un pago de {total}',
+    interestFree: 'sin interés',
+    withInterest: 'con interés',
   },
   en: {
     badge: 'Sandbox gateway: no real money moves',
@@ -84,6 +95,11 @@ const TEXTS: Record<PayerLanguage, Texts> = {
       SUBSCRIPTION_CANCELED: 'I canceled the subscription',
       GENERAL: 'Another reason',
     },
+    installments: 'Installments',
+    plan: '{count} installments of {installment} ({total} in all)',
+    single: 'In one payment of {total}',
+    interestFree: 'interest-free',
+    withInterest: 'with interest',
   },
   pt: {
     badge: 'Processador de teste: nenhum dinheiro real é movimentado',
@@ -116,6 +132,11 @@ const TEXTS: Record<PayerLanguage, Texts> = {
       SUBSCRIPTION_CANCELED: 'Cancelei a assinatura',
       GENERAL: 'Outro motivo',
     },
+    installments: 'Parcelas',
+    plan: '{count} parcelas de {installment} (total {total})',
+    single: 'À vista, {total}',
+    interestFree: 'sem juros',
+    withInterest: 'com juros',
   },
 };
 
@@ -126,8 +147,28 @@ const TEXTS: Record<PayerLanguage, Texts> = {
  */
 export function renderSandboxPage(view: SandboxPageView, language: PayerLanguage, notice?: string): string {
   const t = TEXTS[language];
+  const money = (minor: number) => escapeHtml(formatAmount(minor, view.currency as Currency, language));
+  const fill = (text: string, values: Record<string, string>) => text.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? '');
+  // The plans the payer may choose among (contract §25): shown only when the merchant offers installments.
+  const plans =
+    view.plans.length > 1
+      ? `<fieldset class="plans" id="plans"><legend>${t.installments}</legend>${view.plans
+          .map((p) => {
+            const label =
+              p.installments === 1
+                ? fill(t.single, { total: money(p.totalAmount) })
+                : `${fill(t.plan, { count: String(p.installments), installment: money(p.installmentAmount), total: money(p.totalAmount) })} · ${
+                    p.totalAmount === view.amount ? t.interestFree : t.withInterest
+                  }`;
+            return `<label class="plan"><input type="radio" name="installments" value="${p.installments}"${
+              p.installments === view.installments ? ' checked' : ''
+            }> ${label}</label>`;
+          })
+          .join('')}</fieldset>`
+      : '';
   const buttons = view.open
     ? `<form class="actions" method="post" action="/sandbox/gateway/${encodeURIComponent(view.reference)}">
+${plans}
 <button name="outcome" value="approve" class="approve">${t.approve}</button>
 <button name="outcome" value="reject" class="reject">${t.reject}</button>
 ${view.status === 'OPEN' ? `<button name="outcome" value="pending" class="pending">${t.pending}</button>` : ''}

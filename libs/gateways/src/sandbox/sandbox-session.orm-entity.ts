@@ -1,4 +1,5 @@
 import { bigintTransformer } from '@pcs/database';
+import type { SandboxInstallmentOffer } from './sandbox-installments';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** The sandbox gateway's own record of a session, as a real gateway keeps on its side. */
@@ -14,6 +15,9 @@ export class SandboxSessionOrmEntity {
   @Column({ name: 'settle_at', type: 'timestamptz', nullable: true }) settleAt: Date | null;
   @Column({ name: 'expires_at', type: 'timestamptz', nullable: true }) expiresAt: Date | null;
   @Column({ name: 'return_url', type: 'varchar', length: 2048, nullable: true }) returnUrl: string | null;
+  /** The merchant's installment offer the payment was opened with (contract §25), and the plan its payer chose. */
+  @Column({ name: 'installment_policy', type: 'jsonb', nullable: true }) installmentPolicy: SandboxInstallmentOffer | null;
+  @Column({ type: 'smallint', nullable: true }) installments: number | null;
   @Column({ name: 'callback_sequence', type: 'integer' }) callbackSequence: number;
   @Column({ name: 'callback_pending', type: 'boolean' }) callbackPending: boolean;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;

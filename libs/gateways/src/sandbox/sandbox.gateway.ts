@@ -22,7 +22,7 @@ import {
 import { SANDBOX_SIGNATURE_HEADER, SandboxCallbacks } from './sandbox-callbacks';
 import { offSessionOutcome, sandboxCardDetails, signCallback } from './sandbox-rules';
 import { SandboxSessionOrmEntity } from './sandbox-session.orm-entity';
-import { sandboxInstallmentPlans } from './sandbox-installments';
+import { sandboxInstallmentPlans, SandboxInstallmentOffer, sandboxPaidPlan } from './sandbox-installments';
 
 export const SANDBOX = 'SANDBOX';
 
@@ -67,6 +67,8 @@ export class SandboxGateway extends PaymentGateway {
       ...this.describe(request),
       expiresAt: request.expiresAt,
       returnUrl: request.returnUrl ?? null,
+      installmentPolicy: offerOf(request),
+      installments: request.installments ?? null,
     }));
     return { reference: session.reference, url: this.urlOf(session.reference) };
   }
@@ -91,14 +93,28 @@ export class SandboxGateway extends PaymentGateway {
     const session = await this.once(request.payinId, () => {
       const status = offSessionOutcome(request.amount);
       const settleAt = status === 'PENDING' ? new Date(Date.now() + this.settings.gateway.sandboxSettleSeconds * 1000) : null;
-      return { reference: newReference('chg'), kind: 'OFF_SESSION', status, ...this.describe(request), settleAt };
+      return {
+        reference: newReference('chg'),
+        kind: 'OFF_SESSION',
+        status,
+        ...this.describe(request),
+        settleAt,
+        installmentPolicy: offerOf(request),
+        installments: request.installments ?? null,
+      };
     });
     const { reference } = session;
     const token = request.instrumentToken ?? tokenFor(reference);
     // A charge is answered as it stands now (a pending one may have settled since).
     const status = session.status === 'APPROVED' || session.status === 'REJECTED' ? session.status : 'PENDING';
     if (status === 'REJECTED') return { status, reference, error: 'insufficient funds', instrumentToken: token };
-    return { status, reference, instrumentToken: token, ...sandboxCardDetails(session.paymentMethod, reference) };
+    return {
+      status,
+      reference,
+      instrumentToken: token,
+      ...sandboxCardDetails(session.paymentMethod, reference),
+      ...(status === 'APPROVED' ? sandboxPaidPlan(session.installmentPolicy, session.amount, session.installments) : {}),
+    };
   }
 
   async refund(request: RefundRequest): Promise<RefundOutcome> {
@@ -139,6 +155,7 @@ export class SandboxGateway extends PaymentGateway {
             reference,
             ...(session.kind === 'OFF_SESSION' ? { instrumentToken: tokenFor(reference) } : {}),
             ...sandboxCardDetails(session.paymentMethod, reference),
+            ...sandboxPaidPlan(session.installmentPolicy, session.amount, session.installments),
           };
         case 'REJECTED':
           return {
@@ -189,6 +206,7 @@ export class SandboxGateway extends PaymentGateway {
       ...(typeof body.error === 'string' ? { error: body.error } : {}),
       ...(typeof body.maskedPan === 'string' ? { maskedPan: body.maskedPan } : {}),
       ...(typeof body.cardType === 'string' ? { cardType: body.cardType } : {}),
+      ...paidPlanOf(body),
     };
   }
 
@@ -210,6 +228,8 @@ export class SandboxGateway extends PaymentGateway {
       settleAt: null,
       expiresAt: null,
       returnUrl: null,
+      installmentPolicy: null,
+      installments: null,
       callbackSequence: 0,
       callbackPending: false,
       createdAt: now,
@@ -222,8 +242,9 @@ export class SandboxGateway extends PaymentGateway {
          INSERT INTO sandbox_gateway_request (request_id, reference) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING request_id
        ), session AS (
          INSERT INTO sandbox_gateway_session (reference, kind, status, merchant_name, payment_method, currency, amount, settle_at,
-                                              expires_at, return_url, callback_sequence, callback_pending, created_at, updated_at)
-         SELECT $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15 FROM claimed RETURNING reference
+                                              expires_at, return_url, callback_sequence, callback_pending, created_at, updated_at,
+                                              installment_policy, installments)
+         SELECT $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17 FROM claimed RETURNING reference
        )
        SELECT count(*)::int AS created FROM session`,
       [
@@ -242,6 +263,8 @@ export class SandboxGateway extends PaymentGateway {
         session.callbackPending,
         session.createdAt,
         session.updatedAt,
+        session.installmentPolicy === null ? null : JSON.stringify(session.installmentPolicy),
+        session.installments,
       ],
     );
     if (created === 1) return session;
@@ -268,6 +291,25 @@ function letters(bytes: Buffer): string {
 
 function newReference(prefix: string): string {
   return `sbx_${prefix}_${letters(crypto.randomBytes(24))}`;
+}
+
+/** The merchant's installment offer a request carries, with the method it is priced for; null: one payment only. */
+function offerOf(request: {
+  installmentOffer?: CheckoutRequest['installmentOffer'];
+  method?: CheckoutRequest['method'];
+}): SandboxInstallmentOffer | null {
+  return request.installmentOffer && request.method ? { ...request.installmentOffer, method: request.method } : null;
+}
+
+/** The plan a sandbox callback reports (`installments` with its amounts, and the merchant's financing fee), when whole numbers. */
+function paidPlanOf(body: Record<string, unknown>): Pick<GatewayEvent, 'plan' | 'processorFinancingFeeAmount'> {
+  const whole = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+  const { installments, installmentAmount, payerTotalAmount, financingFeeAmount } = body;
+  if (!whole(installments) || installments < 2 || installments > 24 || !whole(installmentAmount) || !whole(payerTotalAmount)) return {};
+  return {
+    plan: { installments, installmentAmount, payerTotalAmount },
+    ...(whole(financingFeeAmount) ? { processorFinancingFeeAmount: financingFeeAmount } : {}),
+  };
 }
 
 /** The instrument token the sandbox hands back for a charge: stable, so a repeated answer is the same answer. */

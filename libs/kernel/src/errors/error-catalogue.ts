@@ -158,6 +158,18 @@ export const ERRORS = {
     '{provider} does not quote installments for this card and amount: {reason}.',
     '{provider} no cotiza cuotas para esta tarjeta y este monto: {reason}.',
   ),
+  INSTALLMENT_PLAN_NOT_OFFERED: define(
+    'INSTALLMENT_PLAN_NOT_OFFERED',
+    'INVALID',
+    'A plan of {installments} installments is not offered for this payment (offered: {offered}).',
+    'No se ofrece un plan de {installments} cuotas para este pago (se ofrecen: {offered}).',
+  ),
+  INSTALLMENTS_CHOSEN_AT_PROCESSOR: define(
+    'INSTALLMENTS_CHOSEN_AT_PROCESSOR',
+    'INVALID',
+    '{provider} lets the payer choose the installments on its own page: initialize without installments.',
+    '{provider} permite al pagador elegir las cuotas en su propia página: inicialice sin cuotas.',
+  ),
   GATEWAY_UNREACHABLE: define(
     'GATEWAY_UNREACHABLE',
     'UNAVAILABLE',

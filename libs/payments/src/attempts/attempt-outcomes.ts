@@ -77,6 +77,7 @@ export class AttemptOutcomes {
           cardType: event.cardType,
           processorFeeAmount: event.processorFeeAmount,
           processorFinancingFeeAmount: event.processorFinancingFeeAmount,
+          plan: event.plan,
         },
       );
       if (changed && (intent.status === 'REQUIRES_ACTION' || intent.status === 'PROCESSING')) {
@@ -113,7 +114,7 @@ export class AttemptOutcomes {
       if (!intent || !locked || locked.isFinal || locked.snapshot().paymentIntentId !== intent.id) return;
       const bound = !locked.snapshot().externalId;
       if (bound) locked.bindGatewayReference(outcome.reference, null, new Date());
-      const { status, error, maskedPan, cardType, processorFeeAmount, processorFinancingFeeAmount, releasedOn } = outcome;
+      const { status, error, maskedPan, cardType, processorFeeAmount, processorFinancingFeeAmount, releasedOn, plan } = outcome;
       const changed = await this.apply(
         tx,
         intent,
@@ -129,6 +130,7 @@ export class AttemptOutcomes {
           processorFeeAmount,
           processorFinancingFeeAmount,
           releasedOn,
+          plan,
         },
         outcome,
       );

@@ -37,6 +37,7 @@ export class PaymentAttemptParties {
     transactionId: string,
     now: Date,
     payer?: { readonly firstName: string | null; readonly lastName: string | null },
+    installments = 1,
   ): Promise<Payin> {
     const { payerId } = intent.snapshot();
     const named = payer ?? (payerId ? await this.payers.findById(payerId, tx) : null);
@@ -51,6 +52,7 @@ export class PaymentAttemptParties {
       fundsFlow,
       origin: null,
       now,
+      installments,
     });
   }
 
@@ -140,6 +142,7 @@ export class PaymentAttemptParties {
       fundsFlow: FundsFlow;
       origin: RefundOrigin | null;
       now: Date;
+      installments?: number;
     },
   ): Promise<Payin> {
     const p = intent.snapshot();
@@ -180,6 +183,7 @@ export class PaymentAttemptParties {
       manualRefundStatus: input.concept === 'MANUAL_REFUND' ? 'MANUAL_REFUND_PENDING' : null,
       fundsFlow: input.fundsFlow,
       origin: input.origin,
+      installments: input.installments,
       createdAt: input.now,
     });
   }

@@ -3,7 +3,7 @@ import { CatalogService } from '@pcs/catalog';
 import { RuntimeSettings } from '@pcs/config';
 import type { ChargeOutcome, CheckoutSession, PayerFieldProblem, PayerIdentity, PayerText } from '@pcs/gateways';
 import { CheckoutOutcomeUnknownError, collectionMethodOf, GatewayRegistry, GatewayRouting } from '@pcs/gateways';
-import { Caller, DomainError, PaymentIntentId, tenantScope, UnitOfWork } from '@pcs/kernel';
+import { Caller, DomainError, Money, PaymentIntentId, tenantScope, UnitOfWork } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { Payin } from '../domain/payin';
 import { PricingService } from '@pcs/settlement';
@@ -14,6 +14,7 @@ import { PaymentIntentRepository } from '../payment-intent.repository';
 import { AttemptOutcomes } from './attempt-outcomes';
 import { PaymentAttemptParties } from './payment-attempt-parties';
 import { PayinRepository } from '../ledger/payin.repository';
+import { InstallmentQuotesService } from '../installments/installment-quotes.service';
 
 /** What a payer's page must ask before a gateway that verifies payers opens its checkout (contract §20). */
 export interface PayerStep {
@@ -57,6 +58,7 @@ export class PaymentAttemptsService {
     private readonly settings: RuntimeSettings,
     private readonly routing: GatewayRouting,
     private readonly pricing: PricingService,
+    private readonly installments: InstallmentQuotesService,
   ) {}
 
   /**
@@ -81,6 +83,7 @@ export class PaymentAttemptsService {
     operationId?: string,
     returnUrl?: string,
     payer?: PayerIdentity,
+    installments?: number,
   ): Promise<InitializedAttempt> {
     const current = await this.intents.getVisible(this.unitOfWork.outside, tenantScope(caller), paymentIntentId);
     const earlier = operationId && (await this.ledger.get(this.unitOfWork.outside, operationId));
@@ -95,6 +98,8 @@ export class PaymentAttemptsService {
     await this.pricing.assertAboveMinimum(snapshot.merchantId, processor, current.total);
     const gateway = await this.routing.gatewayFor(snapshot.merchantId, processor);
     const method = collectionMethodOf(processor);
+    // What the merchant offers in installments here (contract §25), and the plan asked for checked against it.
+    const installmentOffer = await this.installments.offerFor(snapshot.merchantId, processor, gateway, current.total, installments);
     const identity = gateway.needsPayerIdentity(method) ? (payer ?? (await this.parties.payerIdentity(current))) : undefined;
     const merchantName = (await this.merchants.load(caller, snapshot.merchantId)).snapshot().merchantName;
     const expiresAt = new Date(Date.now() + this.settings.gateway.sessionMinutes * 60_000);
@@ -113,6 +118,7 @@ export class PaymentAttemptsService {
         amount: current.total.minor,
         expiresAt,
         returnUrl,
+        ...(installmentOffer && !gateway.choosesInstallmentsOnItsPage ? { installmentOffer, installments: installments ?? 1 } : {}),
       });
     } catch (error) {
       if (!(error instanceof CheckoutOutcomeUnknownError)) throw error;
@@ -131,7 +137,17 @@ export class PaymentAttemptsService {
           await this.ledger.save(tx, old);
         }
         const fundsFlow = await gateway.fundsFlowOf(intent.snapshot().merchantId, tx);
-        const payin = await this.parties.newAttempt(tx, intent, { ...processor, gateway: gateway.name }, fundsFlow, 'PAYER', payinId, now);
+        const payin = await this.parties.newAttempt(
+          tx,
+          intent,
+          { ...processor, gateway: gateway.name },
+          fundsFlow,
+          'PAYER',
+          payinId,
+          now,
+          undefined,
+          installments,
+        );
         if (!checkout) {
           // The gateway may hold a payment nobody can reach: asked about by our id until it says how it ended.
           if (lost?.reference) payin.bindGatewayReference(lost.reference, null, now);
@@ -206,6 +222,9 @@ export class PaymentAttemptsService {
     const processor = p.countryProcessorId ? (await this.catalog.findCountryProcessors([p.countryProcessorId]))[0] : undefined;
     if (!processor) return;
     const gateway = this.gateways.get(processor.gateway);
+    // A charge in installments (contract §25): the merchant's offer goes with it, for a gateway that prices the plan.
+    const installmentOffer =
+      p.installments > 1 ? await this.installments.offerFor(p.merchantId, processor, gateway, Money.ofMinor(p.amount, p.currency)) : null;
     let token: string | null;
     if (written) token = written.instrumentToken;
     else {
@@ -221,6 +240,7 @@ export class PaymentAttemptsService {
         paymentMethod: processor.paymentMethod.name,
         currency: p.currency,
         amount: p.amount,
+        ...(installmentOffer ? { installments: p.installments, installmentOffer, method: collectionMethodOf(processor) } : {}),
       });
     } catch (error) {
       this.logger.warn(

@@ -81,6 +81,7 @@ function world(options: { vatRateBp?: number | null } = {}) {
     w.available,
     rules,
     w.pricing,
+    w.installmentQuotes,
   );
   return { ...w, service, payer, payerLoads, instrument };
 }

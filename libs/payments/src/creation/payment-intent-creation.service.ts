@@ -29,6 +29,7 @@ import { PaymentIntentRepository } from '../payment-intent.repository';
 import { CreationRules } from './creation-rules';
 import { apiIntent } from '../domain/payment-intent-origins';
 import { PayinRepository } from '../ledger/payin.repository';
+import { InstallmentQuotesService } from '../installments/installment-quotes.service';
 
 export interface PaymentInstrumentData {
   paymentInstrumentTypeName?: string;
@@ -53,6 +54,8 @@ export interface CreatePaymentIntentCommand {
   paymentInstrumentId?: PaymentInstrumentId;
   paymentInstrumentData?: PaymentInstrumentData;
   confirm?: boolean;
+  /** With confirm: the installments the saved instrument is charged in (contract §25). */
+  installments?: number;
   payerData?: PayerRequest;
   setupFutureUsage?: boolean;
   metadata?: { limitIssuers?: string[] };
@@ -89,6 +92,7 @@ export class PaymentIntentCreationService {
     private readonly available: AvailableProcessorsService,
     private readonly rules: CreationRules,
     private readonly pricing: PricingService,
+    private readonly installments: InstallmentQuotesService,
   ) {}
 
   /**
@@ -103,6 +107,8 @@ export class PaymentIntentCreationService {
   async create(caller: Caller, command: CreatePaymentIntentCommand, operationId?: string): Promise<PaymentIntent> {
     if (!command.payerId && !command.payerData)
       throw new InvalidRequestError(['payerId'], 'payerId is required unless payerData describes a new payer');
+    if (command.installments !== undefined && command.installments > 1 && !command.confirm)
+      throw new InvalidRequestError(['installments'], 'installments go with confirm: the saved instrument is charged in them');
     return this.rules.once(
       operationId,
       (paymentIntentId) => this.rules.resume(caller, paymentIntentId),
@@ -159,10 +165,23 @@ export class PaymentIntentCreationService {
         // A processor that does not charge saved instruments here (Mercado Pago, dLocal): refused before anything is written.
         const gateway = await this.routing.gatewayFor(merchantId, processor, tx);
         if (!gateway.chargesOffSession) throw new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: gateway.displayName });
+        // A plan of the merchant's offer at this processor (contract §25), checked before anything is written (in this transaction).
+        if (command.installments !== undefined && command.installments > 1)
+          await this.installments.offerFor(merchantId, processor, gateway, intent.total, command.installments, tx);
         intent.startOffSessionCharge(now);
         await this.intents.insert(tx, intent);
         const fundsFlow = await gateway.fundsFlowOf(merchantId, tx);
-        attempt = await this.parties.newAttempt(tx, intent, processor, fundsFlow, 'MERCHANT', crypto.randomUUID(), now, payer.snapshot());
+        attempt = await this.parties.newAttempt(
+          tx,
+          intent,
+          processor,
+          fundsFlow,
+          'MERCHANT',
+          crypto.randomUUID(),
+          now,
+          payer.snapshot(),
+          command.installments,
+        );
         await this.ledger.insert(tx, attempt);
       } else {
         await this.intents.insert(tx, intent);

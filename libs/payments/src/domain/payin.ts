@@ -64,6 +64,11 @@ export interface PayinProps {
   processorFeeAmount: number | null;
   /** The processor's financing fee (interest-free installments) when it reports one; compared apart in reconciliation. */
   processorFinancingFeeAmount: number | null;
+  /** The installments the payer paid in (contract §25; 1: a single payment), fixed at approval. */
+  installments: number;
+  /** Each installment and what the payer paid in all, with any interest the payer pays (never the merchant's money). */
+  installmentAmount: number | null;
+  payerTotalAmount: number | null;
   /**
    * Whose processor account collected it (contract §23), fixed at approval
    * (a refund takes its collection's): PLATFORM money enters the balance,
@@ -104,6 +109,9 @@ export type NewPayin = Omit<
   | 'feeTaxAmount'
   | 'processorFeeAmount'
   | 'processorFinancingFeeAmount'
+  | 'installments'
+  | 'installmentAmount'
+  | 'payerTotalAmount'
   | 'liquidationSource'
   | 'origin'
   | 'settlesDisputeId'
@@ -114,6 +122,8 @@ export type NewPayin = Omit<
   | 'cardType'
   | 'confirmedByOperation'
 > & {
+  /** The installments asked for (contract §25); the approval fixes the plan paid in. */
+  installments?: number;
   maskedPan?: string | null;
   cardType?: string | null;
   manualRefundStatus?: ManualRefundStatus | null;
@@ -146,6 +156,8 @@ export interface ApprovalDetails {
   readonly processorFeeAmount?: number;
   /** The processor's financing fee, minor units. */
   readonly processorFinancingFeeAmount?: number;
+  /** The installment plan the payer paid in, when more than one installment. */
+  readonly plan?: { readonly installments: number; readonly installmentAmount: number; readonly payerTotalAmount: number };
 }
 
 /**
@@ -174,6 +186,7 @@ export class Payin {
         manualRefundStatus: null,
         origin: null,
         ...input,
+        installments: input.installments ?? 1,
         status: TransactionStatus.PENDING,
         externalStatus: null,
         transactionSyncDate: null,
@@ -183,6 +196,8 @@ export class Payin {
         feeTaxAmount: 0,
         processorFeeAmount: null,
         processorFinancingFeeAmount: null,
+        installmentAmount: null,
+        payerTotalAmount: null,
         liquidationSource: null,
         settlesDisputeId: null,
         cancelledAt: null,
@@ -326,6 +341,11 @@ export class Payin {
     }
     this.props.processorFeeAmount = details?.processorFeeAmount ?? this.props.processorFeeAmount;
     this.props.processorFinancingFeeAmount = details?.processorFinancingFeeAmount ?? this.props.processorFinancingFeeAmount;
+    if (details?.plan && this.props.transactionType === 'PAYIN') {
+      this.props.installments = details.plan.installments;
+      this.props.installmentAmount = details.plan.installmentAmount;
+      this.props.payerTotalAmount = details.plan.payerTotalAmount;
+    }
     this.props.maskedPan = details?.maskedPan ?? this.props.maskedPan;
     this.props.cardType = details?.cardType ?? this.props.cardType;
     if (this.props.manualRefundStatus) this.props.manualRefundStatus = 'MANUAL_REFUND_CONFIRMED';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CountryProcessor } from '@pcs/catalog';
-import { collectionMethodOf, GatewayRouting, ProcessorInstallmentPlan } from '@pcs/gateways';
-import { Caller, DomainError, MerchantId, Money, PaymentInstrumentId } from '@pcs/kernel';
+import { collectionMethodOf, GatewayRouting, InstallmentOffer, PaymentGateway, ProcessorInstallmentPlan } from '@pcs/gateways';
+import { Caller, DomainError, MerchantId, Money, PaymentInstrumentId, Transaction } from '@pcs/kernel';
 import { CountryInstallmentPolicy, MerchantConfigurationService, MerchantCountryProcessorService, MerchantService } from '@pcs/merchants';
 import { PaymentInstrumentService } from '@pcs/payment-instruments';
 
@@ -93,6 +93,43 @@ export class InstallmentQuotesService {
           planId: plan.planId ?? null,
         };
       });
+  }
+
+  /**
+   * The merchant's installment offer for one payment at a processor (contract §25), and the
+   * installments asked for checked against it: within the policy and, where our page or the sandbox's
+   * offers the plans, among the processor's plans for the amount. A processor whose page lets the
+   * payer choose takes no installments from us. Null offer: one payment only.
+   */
+  async offerFor(
+    merchantId: MerchantId,
+    processor: CountryProcessor,
+    gateway: PaymentGateway,
+    amount: Money,
+    asked?: number,
+    tx?: Transaction,
+  ): Promise<InstallmentOffer | null> {
+    if (asked !== undefined && asked > 1 && gateway.choosesInstallmentsOnItsPage)
+      throw new DomainError('INSTALLMENTS_CHOSEN_AT_PROCESSOR', undefined, { provider: gateway.displayName });
+    const policy = await this.configurations.installmentPolicyFor(merchantId, processor.country.iso3, tx);
+    const offer =
+      policy.maxInstallments > 1
+        ? {
+            maxInstallments: policy.maxInstallments,
+            interestFreeUpTo: policy.interestFreeUpTo,
+            minInstallmentAmount: policy.minInstallmentAmount[amount.currency] ?? null,
+          }
+        : null;
+    if (asked === undefined || asked === 1) return offer;
+    const offered =
+      offer === null
+        ? [1]
+        : (await this.processorPlans(merchantId, processor, policy, null, amount))
+            .filter((plan) => plan.installments === 1 || this.withinPolicy(plan, policy, amount))
+            .map((plan) => plan.installments);
+    if (!offered.includes(asked))
+      throw new DomainError('INSTALLMENT_PLAN_NOT_OFFERED', undefined, { installments: String(asked), offered: offered.join(', ') });
+    return offer;
   }
 
   /** The processor's plans for the card and amount (its answer is bounded: slow or down is GATEWAY_UNREACHABLE). */

@@ -9,12 +9,21 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
  * balance transaction (the settlement context knows it; null otherwise).
  * Fees and net (contract §19): 0 until approved; a refund has no fee and a
  * negative net. `fundsFlow` (contract §23) is whose processor account
- * collected it; a refund's `origin` who made it.
+ * collected it; a refund's `origin` who made it. Installments (contract §25):
+ * the plan the payer paid in (`installments` 1: a single payment), what the
+ * payer paid in all (any interest the payer pays is never the merchant's
+ * money: `receivedAmount` stays the sale), and the financing fee the merchant
+ * pays for an interest-free plan, which lowers the net in PLATFORM flow.
  */
 export function payinRepresentation(p: Readonly<PayinProps>, payoutRequestId: string | null = null) {
   const wire = (minor: number) => wireAmount(minor, p.currency);
   const approved = p.status === TransactionStatus.APPROVED;
-  const net = !approved ? 0 : p.transactionType === 'REFUND' ? -p.amount : p.receivedAmount - p.feeAmount - p.feeTaxAmount;
+  const financing = approved && p.transactionType === 'PAYIN' ? (p.processorFinancingFeeAmount ?? 0) : 0;
+  const net = !approved
+    ? 0
+    : p.transactionType === 'REFUND'
+      ? -p.amount
+      : p.receivedAmount - p.feeAmount - p.feeTaxAmount - (p.fundsFlow === 'PLATFORM' ? financing : 0);
   return {
     transactionId: p.transactionId,
     accountId: p.accountId,
@@ -37,6 +46,10 @@ export function payinRepresentation(p: Readonly<PayinProps>, payoutRequestId: st
     feeTaxAmount: wire(approved ? p.feeTaxAmount : 0),
     netAmount: wire(net),
     processorFeeAmount: p.processorFeeAmount === null ? null : wire(p.processorFeeAmount),
+    installments: p.installments,
+    installmentAmount: p.installmentAmount === null ? null : wire(p.installmentAmount),
+    payerTotalAmount: p.payerTotalAmount === null ? null : wire(p.payerTotalAmount),
+    financingFeeAmount: wire(financing),
     description: p.description,
     conceptCode: p.conceptCode,
     liquidationDate: iso(p.liquidationDate),

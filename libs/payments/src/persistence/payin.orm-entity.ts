@@ -38,6 +38,9 @@ export class PayinOrmEntity {
     number | null;
   @Column({ name: 'processor_financing_fee_amount', type: 'bigint', nullable: true, transformer: bigintTransformer })
   processorFinancingFeeAmount: number | null;
+  @Column({ type: 'smallint' }) installments: number;
+  @Column({ name: 'installment_amount', type: 'bigint', nullable: true, transformer: bigintTransformer }) installmentAmount: number | null;
+  @Column({ name: 'payer_total_amount', type: 'bigint', nullable: true, transformer: bigintTransformer }) payerTotalAmount: number | null;
   @Column({ name: 'funds_flow', type: 'text' }) fundsFlow: string;
   @Column({ name: 'liquidation_source', type: 'text', nullable: true }) liquidationSource: string | null;
   @Column({ type: 'text', nullable: true }) origin: string | null;

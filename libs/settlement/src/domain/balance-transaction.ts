@@ -26,6 +26,8 @@ export interface BalanceTransaction {
   readonly type: BalanceTransactionType;
   readonly amount: number;
   readonly fee: number;
+  /** Of `fee`, the processor's financing fee of an interest-free installment plan (contract §25); 0 for none. */
+  readonly financingFee: number;
   readonly net: number;
   readonly availableOn: Date;
   /**

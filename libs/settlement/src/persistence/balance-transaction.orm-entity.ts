@@ -11,6 +11,8 @@ export class BalanceTransactionOrmEntity {
   @Column({ type: 'bigint', transformer: bigintTransformer }) amount: number;
   @Column({ type: 'bigint', transformer: bigintTransformer }) fee: number;
   @Column({ type: 'bigint', transformer: bigintTransformer }) net: number;
+  /** The processor's financing fee within `fee` (contract §25: an interest-free installment plan's, PLATFORM flow). */
+  @Column({ name: 'financing_fee', type: 'bigint', transformer: bigintTransformer, insert: false, update: false }) financingFee: number;
   @Column({ name: 'available_on', type: 'timestamptz' }) availableOn: Date;
   @Column({ name: 'source_id', type: 'uuid' }) sourceId: string;
   @Column({ name: 'payout_id', type: 'uuid', nullable: true }) payoutId: string | null;

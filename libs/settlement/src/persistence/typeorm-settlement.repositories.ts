@@ -228,7 +228,7 @@ export class TypeOrmSettlementAccountRepository extends SettlementAccountReposit
 }
 
 const BALANCE_TRANSACTION_COLUMNS = `balance_transaction_id AS "balanceTransactionId", business_id AS "businessId", merchant_id AS "merchantId",
-  currency, type, amount, fee, net, available_on AS "availableOn", source_id AS "sourceId", payout_id AS "payoutId", description,
+  currency, type, amount, fee, financing_fee AS "financingFee", net, available_on AS "availableOn", source_id AS "sourceId", payout_id AS "payoutId", description,
   created_at AS "createdAt"`;
 
 /** Rows per batch of a CSV answer. */
@@ -469,7 +469,7 @@ export class TypeOrmBalanceRepository extends BalanceRepository {
 
   /** Raw rows carry bigints as strings. */
   private typed(row: BalanceTransactionOrmEntity): BalanceTransactionOrmEntity {
-    return { ...row, amount: minor(row.amount), fee: minor(row.fee), net: minor(row.net) };
+    return { ...row, amount: minor(row.amount), fee: minor(row.fee), financingFee: minor(row.financingFee), net: minor(row.net) };
   }
 }
 

@@ -118,6 +118,19 @@ export class CreatePaymentIntentDto {
   @IsBoolean()
   confirm?: boolean;
 
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 24,
+    example: 3,
+    description: 'With confirm: the installments the saved card is charged in (contract §25), a plan of the merchant’s offer',
+  })
+  @Optional()
+  @IsInt()
+  @Min(1)
+  @Max(24)
+  installments?: number;
+
   @ApiPropertyOptional({ type: PayerRequestDto })
   @Optional()
   @NestedObject(() => PayerRequestDto)

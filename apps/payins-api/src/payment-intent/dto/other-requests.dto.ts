@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEnum, IsNotEmpty, IsNumber, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsEnum, IsInt, IsNotEmpty, IsNumber, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
 import { Optional, NestedObject } from '@pcs/http';
 import { CountryCode, Currency, ManualRefundStatus, PaymentInstrumentTypeName, PaymentMethodName } from '@pcs/kernel';
 import { PaymentIntentAdditionalInfoDto } from './payment-intent-additional-info.dto';
@@ -50,6 +50,20 @@ export class InitializePaymentDto {
   @ApiProperty({ format: 'uuid', description: "One of the intent's available country processors (operation 20)" })
   @IsUUID('all')
   countryProcessorId: string;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 24,
+    example: 6,
+    description:
+      'Installments (contract §25): a plan of the merchant’s offer, preselected on the page where the payer chooses; refused for a processor whose own page lets the payer choose (Mercado Pago, dLocal)',
+  })
+  @Optional()
+  @IsInt()
+  @Min(1)
+  @Max(24)
+  installments?: number;
 
   @ApiPropertyOptional({ type: PaymentIntentAdditionalInfoDto })
   @Optional()
