@@ -48,6 +48,8 @@ describe('what a dispute costs: the fee, the cap, amount changes, pending first'
     await bed.app.get(PricingService).setDisputeFee('MERCADO_PAGO', Currency.UYU, 150);
   });
   afterAll(async () => {
+    // The catalog is the worker's database's, shared with the specs that run after this one: back to none.
+    await bed.app.get(PricingService).setDisputeFee('MERCADO_PAGO', Currency.UYU, 0);
     await mp.rejectOpen();
     await bed.close();
     await mp.stop();

@@ -167,7 +167,7 @@ describe('after the collection: fees, balances, settlement accounts', () => {
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     const lines = csv.text.trim().split('\r\n');
     expect(lines[0]).toBe(
-      'balanceTransactionId,merchantId,currency,type,amount,fee,net,status,availableOn,sourceId,payoutId,description,createdAt',
+      'balanceTransactionId,merchantId,currency,type,amount,fee,financingFee,net,status,availableOn,sourceId,payoutId,description,createdAt',
     );
     const json = (await merchant.get(`/balance-transaction?merchantId=${merchantId}&limit=100`)).body[0];
     expect(lines).toHaveLength(json.rowCount + 1);

@@ -156,7 +156,10 @@ describe('PaymentIntentController', () => {
   it('initializes at the chosen country processor and answers where the payer goes', async () => {
     const { controller, attempts } = controllerWith(intent('REQUIRES_ACTION'));
     const answer = await controller.initialize(caller, intentId, { countryProcessorId: 'cp-1' }, 'key-2');
-    expect(attempts.initialize).toHaveBeenCalledWith(caller, intentId, 'cp-1', 'key-2');
+    expect(attempts.initialize).toHaveBeenCalledWith(caller, intentId, 'cp-1', 'key-2', undefined, undefined, undefined);
+    await controller.initialize(caller, intentId, { countryProcessorId: 'cp-1', installments: 6 }, 'key-3');
+    // The installments asked for (contract §25) go to the service, which checks them against the merchant's offer.
+    expect(attempts.initialize).toHaveBeenLastCalledWith(caller, intentId, 'cp-1', 'key-3', undefined, undefined, 6);
     expect(answer).toMatchObject({
       gatewayReferenceId: 'gw-1',
       gatewayUrl: 'https://pay.example/s/1',
