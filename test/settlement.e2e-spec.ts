@@ -172,7 +172,7 @@ describe('after the collection: fees, balances, settlement accounts', () => {
     const json = (await merchant.get(`/balance-transaction?merchantId=${merchantId}&limit=100`)).body[0];
     expect(lines).toHaveLength(json.rowCount + 1);
     const adjustment = lines.find((line) => line.includes(',ADJUSTMENT,'))!;
-    expect(adjustment).toContain(`,-1.25,0,-1.25,AVAILABLE,`);
+    expect(adjustment).toContain(`,-1.25,0,0,-1.25,AVAILABLE,`);
     expect(adjustment).toContain(`"'=HYPERLINK(""http://evil"")"`);
     // Filters apply to the CSV as to the JSON.
     const payins = await merchant.get(`/balance-transaction?type=PAYIN`).set('Accept', 'text/csv');
