@@ -187,6 +187,8 @@ describe('Mercado Pago behind the gateway port', () => {
       date_created: new Date().toISOString(),
       payment_method_id: 'visa',
       card: { last_four_digits: '4242' },
+      installments: 1,
+      transaction_details: { total_paid_amount: 1220.5, installment_amount: 1220.5, net_received_amount: 1220.5 },
       transaction_amount_refunded: 0,
       refunds: [],
       token: 'TEST-other-merchant-token-000',

@@ -16,6 +16,8 @@ export interface PreferenceRequest {
   readonly expires: true;
   readonly expiration_date_from: string;
   readonly expiration_date_to: string;
+  /** The installments Checkout Pro offers (contract §25): the most, and the one preselected. */
+  readonly payment_methods?: { readonly installments?: number; readonly default_installments?: number };
 }
 
 export interface Preference {
@@ -34,6 +36,9 @@ export interface MercadoPagoPayment {
   readonly payment_method_id?: string | null;
   readonly payment_type_id?: string | null;
   readonly card?: { readonly last_four_digits?: string | null } | null;
+  /** The installments the payer chose, and what they pay in all and each (`transaction_details`). */
+  readonly installments?: number | null;
+  readonly transaction_details?: { readonly total_paid_amount?: number | null; readonly installment_amount?: number | null } | null;
   readonly date_approved?: string | null;
   /** When Mercado Pago releases the money to the collector's available balance (contract §23). */
   readonly money_release_date?: string | null;

@@ -70,7 +70,22 @@ export function eventOfPayment(payment: MercadoPagoPayment): GatewayEvent {
     ...(processorFeeAmount === undefined ? {} : { processorFeeAmount }),
     ...(processorFinancingFeeAmount === undefined ? {} : { processorFinancingFeeAmount }),
     ...(released && !Number.isNaN(released.getTime()) ? { releasedOn: released } : {}),
+    ...(outcome === 'APPROVED' ? planOfPayment(payment) : {}),
   };
+}
+
+/** The installments the payer chose at Checkout Pro (contract §25), with what they pay each and in all; none for a single payment. */
+function planOfPayment(payment: MercadoPagoPayment): Pick<GatewayEvent, 'plan'> {
+  const currency = payment.currency_id;
+  const details = payment.transaction_details;
+  const installments = payment.installments;
+  if (!installments || installments < 2 || installments > 24 || !currency || !isCurrency(currency)) return {};
+  const minor = (value: number | null | undefined) =>
+    typeof value === 'number' && Number.isFinite(value) ? Math.round(value * 10 ** currencyExponent(currency)) : null;
+  const installmentAmount = minor(details?.installment_amount);
+  const payerTotalAmount = minor(details?.total_paid_amount);
+  if (installmentAmount === null || payerTotalAmount === null) return {};
+  return { plan: { installments, installmentAmount, payerTotalAmount } };
 }
 
 /** The refunds Mercado Pago lists on a payment (contract §23), in minor units of its currency; none readable, none. */
@@ -229,6 +244,17 @@ export class MercadoPagoGateway extends PaymentGateway {
           expires: true,
           expiration_date_from: new Date().toISOString(),
           expiration_date_to: request.expiresAt.toISOString(),
+          // The merchant's installments (contract §25): the most, and its interest-free ones preselected.
+          ...(request.installmentOffer
+            ? {
+                payment_methods: {
+                  installments: request.installmentOffer.maxInstallments,
+                  ...(request.installmentOffer.interestFreeUpTo >= 2
+                    ? { default_installments: request.installmentOffer.interestFreeUpTo }
+                    : {}),
+                },
+              }
+            : {}),
         },
         // Our id for the attempt: a retry (a timeout, a crash, a retried request) gets the same preference.
         request.payinId,

@@ -80,6 +80,8 @@ interface PreferenceBody {
   notification_url?: string;
   expires?: boolean;
   expiration_date_to?: string;
+  /** Checkout Pro's installments: the most the payer may choose, and the one preselected. */
+  payment_methods?: { installments?: unknown; default_installments?: unknown };
 }
 
 export interface StandInRefund {
@@ -102,6 +104,9 @@ export interface StandInPayment {
   date_created: string;
   payment_method_id: string;
   card: { last_four_digits: string };
+  /** The installments the payer chose, and what they pay in all and each. */
+  installments: number;
+  transaction_details: { total_paid_amount: number; installment_amount: number; net_received_amount: number };
   /** Mercado Pago's fee on an approved payment (its `fee_details`, paid by the collector). */
   fee_details?: { type: string; amount: number; fee_payer: string }[];
   date_approved?: string | null;
@@ -134,7 +139,8 @@ const DECIMALS: Record<string, number> = { ARS: 2, BRL: 2, UYU: 2, CLP: 0, COP: 
 
 export class MercadoPagoStandIn extends StandInServer {
   private readonly accounts = new Map<string, Account>();
-  private readonly preferences = new Map<string, StoredPreference>();
+  /** Every preference created, by id (what Checkout Pro was asked to show). */
+  readonly preferences = new Map<string, StoredPreference>();
   readonly payments = new Map<number, StandInPayment>();
   private readonly idempotent = new Map<string, { status: number; body: unknown }>();
   // Mercado Pago's ids are unique across all its accounts: each stand-in starts its own range, so
@@ -158,6 +164,12 @@ export class MercadoPagoStandIn extends StandInServer {
   feeRate = 0.0399;
   /** The financing fee of an interest-free installment plan the seller pays (0: none). */
   financingFeeRate = 0;
+  /**
+   * The financing fee the seller pays per count of an interest-free plan of its promotion (percent of
+   * the amount), when the payer pays in installments; `financingFeeRate` applies otherwise. Example
+   * figures of this stand-in, not Mercado Pago's price list.
+   */
+  financingRates: Record<number, number> = { 3: 7.5, 6: 12.5, 9: 17.5, 12: 22.5 };
   /**
    * The seller's installment offer (GET /v1/payment_methods/installments): per count, the payer's
    * `installment_rate` (percent of the amount over the plan); counts up to `interestFreeUpTo` are the
@@ -286,10 +298,12 @@ export class MercadoPagoStandIn extends StandInServer {
   }
 
   /** The payer's decision on a preference's page, as its buttons post it (a test may do it without a browser). */
-  async decide(preferenceId: string, outcome: 'approve' | 'reject' | 'pending'): Promise<StandInPayment> {
+  async decide(preferenceId: string, outcome: 'approve' | 'reject' | 'pending', installments?: number): Promise<StandInPayment> {
     const preference = this.preferences.get(preferenceId);
     if (!preference) throw new Error(`no preference ${preferenceId}`);
     const item = preference.body.items[0];
+    const chosen = installments ?? (preference.body.payment_methods?.default_installments as number | undefined) ?? 1;
+    const plan = this.planOf(item.unit_price * item.quantity, chosen, DECIMALS[item.currency_id]);
     const payment: StandInPayment = {
       id: this.nextPayment++,
       status: outcome === 'approve' ? 'approved' : outcome === 'reject' ? 'rejected' : 'in_process',
@@ -301,6 +315,8 @@ export class MercadoPagoStandIn extends StandInServer {
       date_created: new Date().toISOString(),
       payment_method_id: 'visa',
       card: { last_four_digits: '4242' },
+      installments: chosen,
+      transaction_details: { total_paid_amount: plan.total, installment_amount: plan.installment, net_received_amount: 0 },
       fee_details: [],
       date_approved: null,
       money_release_date: null,
@@ -315,6 +331,13 @@ export class MercadoPagoStandIn extends StandInServer {
     return payment;
   }
 
+  /** What the payer pays for `installments` of the amount: its promotion interest-free, the rest at the offer's rate. */
+  private planOf(amount: number, installments: number, decimals: number): { total: number; installment: number } {
+    const rate = installments <= this.interestFreeUpTo ? 0 : (this.installmentRates[installments] ?? 0);
+    const total = round(amount * (1 + rate / 100), decimals);
+    return { total, installment: round(total / installments, decimals) };
+  }
+
   /**
    * An approval: the fee Mercado Pago keeps (and, with `financingFeeRate`,
    * the financing fee of an interest-free installment plan), and the day the
@@ -323,12 +346,19 @@ export class MercadoPagoStandIn extends StandInServer {
    */
   private approved(payment: StandInPayment): void {
     const decimals = DECIMALS[payment.currency_id];
+    // An interest-free plan of the seller's promotion costs it the plan's financing fee; otherwise `financingFeeRate`, if any.
+    const promoted = payment.installments > 1 && payment.installments <= this.interestFreeUpTo;
+    const financingRate = promoted ? (this.financingRates[payment.installments] ?? 0) / 100 : this.financingFeeRate;
     payment.fee_details = [
       { type: 'mercadopago_fee', amount: round(payment.transaction_amount * this.feeRate, decimals), fee_payer: 'collector' },
-      ...(this.financingFeeRate > 0
-        ? [{ type: 'financing_fee', amount: round(payment.transaction_amount * this.financingFeeRate, decimals), fee_payer: 'collector' }]
+      ...(financingRate > 0
+        ? [{ type: 'financing_fee', amount: round(payment.transaction_amount * financingRate, decimals), fee_payer: 'collector' }]
         : []),
     ];
+    payment.transaction_details.net_received_amount = round(
+      payment.transaction_amount - payment.fee_details.reduce((sum, fee) => sum + fee.amount, 0),
+      decimals,
+    );
     const approvedAt = new Date();
     payment.date_approved = approvedAt.toISOString();
     payment.money_release_date = new Date(approvedAt.getTime() + this.releaseDelayDays * 86_400_000).toISOString();
@@ -548,6 +578,17 @@ export class MercadoPagoStandIn extends StandInServer {
       return [400, { message: 'notification_url invalid', error: 'invalid_notification_url', status: 400 }];
     if (body.external_reference !== undefined && String(body.external_reference).length > 256)
       return [400, { message: 'external_reference too long', error: 'bad_request', status: 400 }];
+    if (body.payment_methods !== undefined) {
+      const { installments, default_installments } = body.payment_methods;
+      const count = (value: unknown) => Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 36;
+      if (installments !== undefined && !count(installments))
+        return [400, { message: 'payment_methods.installments invalid', error: 'invalid_payment_methods', status: 400 }];
+      if (
+        default_installments !== undefined &&
+        (!count(default_installments) || (installments !== undefined && (default_installments as number) > (installments as number)))
+      )
+        return [400, { message: 'payment_methods.default_installments invalid', error: 'invalid_payment_methods', status: 400 }];
+    }
     const id = `${this.accounts.get(token)!.userId}-${crypto.randomUUID()}`;
     const initPoint = `${this.url}/checkout/v1/redirect?pref_id=${id}`;
     this.preferences.set(id, { id, token, body, initPoint });
@@ -865,13 +906,20 @@ export class MercadoPagoStandIn extends StandInServer {
       return;
     }
     const item = preference.body.items[0];
+    const most = (preference.body.payment_methods?.installments as number | undefined) ?? 1;
     if (request.method === 'POST') {
-      const outcome = new URLSearchParams(body).get('outcome');
+      const form = new URLSearchParams(body);
+      const outcome = form.get('outcome');
       if (outcome !== 'approve' && outcome !== 'reject' && outcome !== 'pending') {
         response.writeHead(400).end('outcome?');
         return;
       }
-      const payment = await this.decide(preference.id, outcome);
+      const installments = form.get('installments') === null ? undefined : Number(form.get('installments'));
+      if (installments !== undefined && (!Number.isInteger(installments) || installments < 1 || installments > most)) {
+        response.writeHead(400).end('installments?');
+        return;
+      }
+      const payment = await this.decide(preference.id, outcome, installments);
       const back =
         outcome === 'approve'
           ? preference.body.back_urls?.success
@@ -893,7 +941,19 @@ export class MercadoPagoStandIn extends StandInServer {
 <html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Mercado Pago (stand-in)</title></head>
 <body style="font-family:sans-serif;max-width:420px;margin:1rem auto;padding:0 1rem">
 <h1>Mercado Pago</h1><p id="title">${escape(item.title)}</p><p id="amount">${item.currency_id} ${item.unit_price}</p>
-<form method="post"><button name="outcome" value="approve" class="approve">Pagar</button>
+<form method="post">${
+      most > 1
+        ? `<label for="installments">Cuotas</label><select id="installments" name="installments">${Object.keys(this.installmentRates)
+            .map(Number)
+            .filter((n) => n <= most)
+            .map((n) => {
+              const plan = this.planOf(item.unit_price * item.quantity, n, DECIMALS[item.currency_id]);
+              const preselected = n === ((preference.body.payment_methods?.default_installments as number | undefined) ?? 1);
+              return `<option value="${n}"${preselected ? ' selected' : ''}>${n} x ${item.currency_id} ${plan.installment} (${item.currency_id} ${plan.total})</option>`;
+            })
+            .join('')}</select>`
+        : ''
+    }<button name="outcome" value="approve" class="approve">Pagar</button>
 <button name="outcome" value="reject" class="reject">Rechazar</button>
 <button name="outcome" value="pending" class="pending">Dejar pendiente</button></form></body></html>`);
   }

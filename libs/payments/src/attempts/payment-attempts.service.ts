@@ -118,7 +118,10 @@ export class PaymentAttemptsService {
         amount: current.total.minor,
         expiresAt,
         returnUrl,
-        ...(installmentOffer && !gateway.choosesInstallmentsOnItsPage ? { installmentOffer, installments: installments ?? 1 } : {}),
+        // The offer goes to every gateway (Checkout Pro shows it on its page); the plan asked for only where our page or the sandbox's offers it.
+        ...(installmentOffer
+          ? { installmentOffer, ...(gateway.choosesInstallmentsOnItsPage ? {} : { installments: installments ?? 1 }) }
+          : {}),
       });
     } catch (error) {
       if (!(error instanceof CheckoutOutcomeUnknownError)) throw error;
