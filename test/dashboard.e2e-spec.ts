@@ -268,7 +268,7 @@ describe('the operations dashboard', () => {
     expect(download.headers()['content-type']).toBe('text/csv; charset=utf-8');
     const [header, ...lines] = (await download.text()).trimEnd().split('\r\n');
     expect(header).toBe(
-      'transactionId,paymentIntentId,createdAt,merchantId,merchantName,transactionType,conceptCode,status,currency,amount,externalId,liquidationDate,liquidationSource,fundsFlow,origin,feeAmount,feeTaxAmount,netAmount,payoutRequestId',
+      'transactionId,paymentIntentId,createdAt,merchantId,merchantName,transactionType,conceptCode,status,currency,amount,externalId,liquidationDate,liquidationSource,fundsFlow,origin,feeAmount,feeTaxAmount,netAmount,installments,installmentAmount,payerTotalAmount,financingFeeAmount,payoutRequestId',
     );
 
     const expected: { transactionId: string; amount: number; status: string }[] = [];

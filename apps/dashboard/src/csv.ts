@@ -21,6 +21,10 @@ export const CSV_COLUMNS = [
   'feeAmount',
   'feeTaxAmount',
   'netAmount',
+  'installments',
+  'installmentAmount',
+  'payerTotalAmount',
+  'financingFeeAmount',
   'payoutRequestId',
 ] as const satisfies readonly (keyof Payin)[];
 

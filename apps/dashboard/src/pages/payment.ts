@@ -59,6 +59,19 @@ export function paymentPage(
   const flow = charge
     ? `<dt>${t.fundsFlow}</dt><dd id="funds-flow" data-flow="${html(charge.fundsFlow)}">${charge.fundsFlow === 'PLATFORM' ? t.fundsFlowPlatform : t.fundsFlowMerchant}</dd>`
     : '';
+  // The plan the payer paid in (contract §25): installments, what the payer paid in all, and the merchant's financing fee.
+  const plan =
+    charge && charge.installments > 1 && charge.installmentAmount !== null && charge.payerTotalAmount !== null
+      ? `<dt>${t.installments}</dt><dd id="installments" data-installments="${charge.installments}">${fill(t.installmentsPaid, {
+          count: String(charge.installments),
+          installment: money(charge.installmentAmount, charge.currency, language),
+          total: money(charge.payerTotalAmount, charge.currency, language),
+        })}${
+          charge.financingFeeAmount > 0
+            ? ` · ${fill(t.financingFeePaid, { amount: money(charge.financingFeeAmount, charge.currency, language) })}`
+            : ''
+        }</dd>`
+      : '';
   const events = view.timeline
     .map((event) => {
       const sent = event.deliveries ?? [];
@@ -114,7 +127,7 @@ ${view.problem ? `<p class="notice error" role="alert" id="problem">${html(view.
 <dt>${t.refunded}</dt><dd id="refunded">${amount(balance.refunded)}</dd>
 ${balance.disputed > 0 ? `<dt>${t.disputed}</dt><dd id="disputed">${amount(balance.disputed)}</dd>` : ''}
 <dt>${t.refundable}</dt><dd id="refundable">${amount(balance.refundable)}</dd>
-${flow}
+${flow}${plan}
 <dt>${t.reference}</dt><dd>${html(intent.externalReference ?? '—')}</dd>
 <dt>${t.description}</dt><dd>${html(intent.description ?? '—')}</dd>
 <dt>${t.createdAt}</dt><dd>${dateTime(intent.createdAt, language, timeZone)}</dd>
