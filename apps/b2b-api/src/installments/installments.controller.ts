@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiUnaut
 import { ApiStandardErrors, CurrentCaller, Optional, QueryDecimal, SignedController } from '@pcs/http';
 import { asMerchantId, Currency, moneyFromWire } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
-import { InstallmentPlan, InstallmentQuotesService } from '@pcs/payments';
+import { installmentPlanRepresentation, InstallmentQuotesService } from '@pcs/payments';
 import { IsEnum, IsNumber, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
 
 /** GET /installments on the B2B API: the merchant's own processor for the method answers (contract §25). */
@@ -53,17 +53,6 @@ export class B2bInstallmentPlanResponse {
   merchantFinancingFee: number | null;
 }
 
-function present(plan: InstallmentPlan): B2bInstallmentPlanResponse {
-  return {
-    installments: plan.installments,
-    installmentAmount: plan.installmentAmount.toWire(),
-    totalAmount: plan.totalAmount.toWire(),
-    interestFree: plan.interestFree,
-    payerRate: plan.payerRateBp / 100,
-    merchantFinancingFee: plan.merchantFinancingFee?.toWire() ?? null,
-  };
-}
-
 @SignedController('installments', 'installments')
 @ApiUnauthorizedResponse({ description: 'Auth:UNAUTHORIZED' })
 export class B2bInstallmentsController {
@@ -85,6 +74,6 @@ export class B2bInstallmentsController {
       bin: query.bin,
       amount: moneyFromWire('amount', query.amount, query.currency),
     });
-    return plans.map(present);
+    return plans.map(installmentPlanRepresentation);
   }
 }

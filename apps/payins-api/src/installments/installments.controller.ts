@@ -3,9 +3,8 @@ import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { ApiStandardErrors, CurrentCaller, SignedController } from '@pcs/http';
 import { asMerchantId, asPaymentInstrumentId, InvalidRequestError, moneyFromWire } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
-import { InstallmentQuotesService } from '@pcs/payments';
+import { installmentPlanRepresentation, InstallmentQuotesService } from '@pcs/payments';
 import { InstallmentQuoteQuery } from './installments.dto';
-import { presentInstallmentPlan } from './installments.presenter';
 import { InstallmentPlanResponse } from './installments.responses';
 
 @SignedController('installments', 'installments')
@@ -36,6 +35,6 @@ export class InstallmentsController {
       bin: query.bin,
       amount: moneyFromWire('amount', query.amount, query.currency),
     });
-    return plans.map(presentInstallmentPlan);
+    return plans.map(installmentPlanRepresentation);
   }
 }

@@ -32,6 +32,18 @@ export interface InstallmentPlan {
   readonly planId: string | null;
 }
 
+/** A plan as both APIs show it (contract §25): amounts on the wire, the payer's rate a percent. */
+export function installmentPlanRepresentation(plan: InstallmentPlan) {
+  return {
+    installments: plan.installments,
+    installmentAmount: plan.installmentAmount.toWire(),
+    totalAmount: plan.totalAmount.toWire(),
+    interestFree: plan.interestFree,
+    payerRate: plan.payerRateBp / 100,
+    merchantFinancingFee: plan.merchantFinancingFee?.toWire() ?? null,
+  };
+}
+
 /**
  * Installment quotes (contract §25): the plans the merchant's processor offers for a card and an
  * amount, limited by the merchant's policy in the processor's country — no more installments than its
