@@ -119,6 +119,11 @@ describe('the B2B hosted checkout in a real browser', () => {
     base = (await bed.app.getUrl()).replace('[::1]', '127.0.0.1');
     payins = await startPayinsApi();
     payinsMerchant = clientFor(payins, bed.tenant.merchants[0]);
+    // The merchant offers installments with a credit card (contract §25): the checkout says so before the payer leaves.
+    const policy = await clientFor(payins, bed.tenant.business).put(`/merchant/${bed.tenant.merchants[0].merchantId}/configuration`, {
+      installments: { URY: { maxInstallments: 6, interestFreeUpTo: 3 } },
+    });
+    expect(policy.status).toBe(200);
     shop = new Shop(base, bed.tenant.merchants[0]);
     await shop.start();
     browser = await launchChromium();
@@ -143,6 +148,8 @@ describe('the B2B hosted checkout in a real browser', () => {
     expect(await page.textContent('#tip')).toBe('Propina incluida: 50,00 UYU');
     expect(await fitsWidth(page, 'button[data-method="VISA"][data-type="CREDIT_CARD"]')).toEqual({ pageFits: true, elementFits: true });
     expect(await fitsWidth(page, '#return')).toEqual({ pageFits: true, elementFits: true });
+    expect(await page.textContent('#installments')).toBe('Con tarjeta de crédito, hasta 6 cuotas (3 sin interés): elija el plan al pagar.');
+    expect(await fitsWidth(page, '#installments')).toEqual({ pageFits: true, elementFits: true });
     await screenshot(page, 'checkout-phone-es');
     await page.click('button[data-method="VISA"][data-type="CREDIT_CARD"]');
     await page.waitForSelector('button.approve');

@@ -3,7 +3,7 @@ import { DisputeReports } from '@pcs/disputes';
 import { MerchantId } from '@pcs/kernel';
 import { ReconciliationRunsService } from '@pcs/processor-reports';
 import { PricingService } from '@pcs/settlement';
-import { clientFor, createTenant, DLocalStandIn, MercadoPagoStandIn, SignedClient } from '@pcs/testing';
+import { clientFor, createTenant, DLocalStandIn, eventually, MercadoPagoStandIn, SignedClient } from '@pcs/testing';
 import fc from 'fast-check';
 import * as crypto from 'node:crypto';
 import { Testbed, testbed } from './testbed';
@@ -408,7 +408,12 @@ describe('funds-flow invariants (property, contract §23)', () => {
         expect(await paidOut(shop)).toBeLessThanOrEqual(entitlement(model));
       },
     reconcile: (): Step => async (shop) => {
-      const before = (await shop.client.get(`/merchant/${shop.merchantId}/balance`)).body as Json;
+      // An earlier step's payout settles on its own a second later (the sandbox rail): wait until none is in transit, so
+      // that between the two reads only reconciliation could move money.
+      const before = await eventually(
+        async () => (await shop.client.get(`/merchant/${shop.merchantId}/balance`)).body as Json,
+        (balance) => (balance.balances as Json[]).every((b) => b.inTransit === 0),
+      );
       const run = await bed.app.get(ReconciliationRunsService).run(shop.merchantId as MerchantId, today(), today());
       expect(run.status).toBe('COMPLETED');
       // Every notification was delivered: reconciliation finds nothing to apply, and moves no money.

@@ -29,6 +29,11 @@ describe("a link's pay page in a real browser", () => {
     processors = relationships
       .filter((r) => ['VISA', 'OCA'].includes(r.countryProcessor.paymentMethod.paymentMethodName))
       .map((r) => r.merchantCountryProcessorId);
+    // The merchant offers installments with a credit card (contract §25): the page says so before the payer leaves.
+    const policy = await bed.business.put(`/merchant/${bed.tenant.merchants[0].merchantId}/configuration`, {
+      installments: { URY: { maxInstallments: 6, interestFreeUpTo: 3 } },
+    });
+    expect(policy.status).toBe(200);
     browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
@@ -68,6 +73,8 @@ describe("a link's pay page in a real browser", () => {
     expect(await page.textContent('#description')).toBe('Dos cafés');
     expect((await page.textContent('#expires')) ?? '').toMatch(/^Vence el /);
     expect(await fitsWidth(page, 'button[data-method="VISA"]')).toEqual({ pageFits: true, elementFits: true });
+    expect(await page.textContent('#installments')).toBe('Con tarjeta de crédito, hasta 6 cuotas (3 sin interés): elija el plan al pagar.');
+    expect(await fitsWidth(page, '#installments')).toEqual({ pageFits: true, elementFits: true });
     await screenshot(page, 'pay-page-phone-es');
     await page.click('button[data-method="VISA"]');
     await page.waitForSelector('#amount');
@@ -102,6 +109,9 @@ describe("a link's pay page in a real browser", () => {
     const page = await context.newPage();
     await page.goto(link.url);
     expect(await page.textContent('#amount')).toBe('1,220.00 UYU');
+    expect(await page.textContent('#installments')).toBe(
+      'With a credit card, up to 6 installments (3 interest-free): choose the plan when you pay.',
+    );
     await screenshot(page, 'pay-page-desktop-en');
     await page.click('button[data-method="OCA"]');
     await page.waitForSelector('button.reject');

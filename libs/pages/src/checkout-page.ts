@@ -81,6 +81,8 @@ export interface CheckoutPageModel {
   readonly returnUrl?: string;
   /** In the PAYER state: the form of the payer's details. */
   readonly payer?: PayerForm;
+  /** In the CHOOSE state: the installments the merchant offers with a credit card (contract §25), said before the payer leaves. */
+  readonly installments?: { readonly maxInstallments: number; readonly interestFreeUpTo: number } | null;
 }
 
 const INSTRUMENT_TYPES: Record<PayerLanguage, Record<string, string>> = {
@@ -126,6 +128,8 @@ const TEXTS = {
     tip: (tip: string) => `Propina incluida: ${tip}`,
     expires: (date: string) => `Vence el ${date}`,
     choose: 'Elija cómo pagar',
+    installments: (max: number, free: number) =>
+      `Con tarjeta de crédito, hasta ${max} cuotas${free >= 2 ? ` (${free} sin interés)` : ''}: elija el plan al pagar.`,
     goneTitle: { link: 'Link no disponible', checkout: 'Pago no disponible' },
     gone: { link: 'Este link de pago ya no está disponible.', checkout: 'Este pago ya no está disponible.' },
     expired: { link: 'Este link de pago venció. Pida uno nuevo al comercio.', checkout: 'El plazo para pagar venció. Vuelva al comercio.' },
@@ -150,6 +154,8 @@ const TEXTS = {
     tip: (tip: string) => `Tip included: ${tip}`,
     expires: (date: string) => `Expires on ${date}`,
     choose: 'Choose how to pay',
+    installments: (max: number, free: number) =>
+      `With a credit card, up to ${max} installments${free >= 2 ? ` (${free} interest-free)` : ''}: choose the plan when you pay.`,
     goneTitle: { link: 'Link not available', checkout: 'Payment not available' },
     gone: { link: 'This payment link is no longer available.', checkout: 'This payment is no longer available.' },
     expired: {
@@ -177,6 +183,8 @@ const TEXTS = {
     tip: (tip: string) => `Gorjeta incluída: ${tip}`,
     expires: (date: string) => `Vence em ${date}`,
     choose: 'Escolha como pagar',
+    installments: (max: number, free: number) =>
+      `No cartão de crédito, em até ${max} parcelas${free >= 2 ? ` (${free} sem juros)` : ''}: escolha o plano ao pagar.`,
     goneTitle: { link: 'Link indisponível', checkout: 'Pagamento indisponível' },
     gone: { link: 'Este link de pagamento não está mais disponível.', checkout: 'Este pagamento não está mais disponível.' },
     expired: {
@@ -243,6 +251,7 @@ ${model.description ? `<p id="description">${escapeHtml(model.description)}</p>`
       main = `${model.lastError ? `<p class="status" id="rejected">${escapeHtml(t.rejected(model.lastError))}</p>` : ''}
 ${model.expiresAt ? `<p class="fine" id="expires">${escapeHtml(t.expires(formatDateTime(model.expiresAt, language)))}</p>` : ''}
 <h2 style="font-size:1rem">${t.choose}</h2>
+${model.installments ? `<p class="fine" id="installments">${escapeHtml(t.installments(model.installments.maxInstallments, model.installments.interestFreeUpTo))}</p>` : ''}
 ${[...model.methods]
   .sort((a, b) => a.instrumentType.localeCompare(b.instrumentType) || a.paymentMethod.localeCompare(b.paymentMethod))
   .map(

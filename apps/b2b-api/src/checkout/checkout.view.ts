@@ -29,6 +29,7 @@ export function renderCheckout(state: CheckoutPage, language: PayerLanguage, tok
       formAction: base,
       token,
       lastError: state.kind === 'CHOOSE' ? state.lastError : null,
+      installments: state.kind === 'CHOOSE' ? state.installments : null,
       gatewayUrl: state.kind === 'AT_GATEWAY' ? state.gatewayUrl : undefined,
       returnUrl: `${base}/back`,
       payer: state.kind === 'PAYER' ? payerForm(state.step) : undefined,

@@ -28,6 +28,7 @@ export function renderPayPage(state: LinkPage, language: PayerLanguage, token: s
       formAction: `/pay/${l.linkId}`,
       token,
       lastError: state.kind === 'CHOOSE' ? state.lastError : null,
+      installments: state.kind === 'CHOOSE' ? state.installments : null,
       gatewayUrl: state.kind === 'AT_GATEWAY' ? state.gatewayUrl : undefined,
       payer: state.kind === 'PAYER' ? payerForm(state.step) : undefined,
     },

@@ -13,11 +13,18 @@ import { B2bCheckoutRepository } from './b2b-checkout.repository';
 import { B2bPaymentIntentsService, B2bPaymentIntentView } from './b2b-payment-intents.service';
 import { CheckoutExpiryService } from './checkout-expiry.service';
 import { PayinRepository } from '../ledger/payin.repository';
+import { InstallmentOfferShown, InstallmentQuotesService } from '../installments/installment-quotes.service';
 
 /** What the hosted checkout shows (contract §13). */
 export type CheckoutPage =
   | { readonly kind: 'GONE' }
-  | { readonly kind: 'CHOOSE'; readonly view: B2bPaymentIntentView; readonly lastError: string | null }
+  | {
+      readonly kind: 'CHOOSE';
+      readonly view: B2bPaymentIntentView;
+      readonly lastError: string | null;
+      /** The installments the merchant offers with a credit card (contract §25), shown before the payer leaves. */
+      readonly installments: InstallmentOfferShown | null;
+    }
   | { readonly kind: 'AT_GATEWAY'; readonly view: B2bPaymentIntentView; readonly gatewayUrl: string }
   | { readonly kind: 'PAYER'; readonly view: B2bPaymentIntentView; readonly step: PayerStep }
   | { readonly kind: 'PROCESSING' | 'PAID' | 'CLOSED' | 'EXPIRED'; readonly view: B2bPaymentIntentView };
@@ -52,6 +59,7 @@ export class B2bCheckoutService {
     private readonly gateways: GatewayRegistry,
     private readonly credentials: CredentialService,
     private readonly settings: RuntimeSettings,
+    private readonly installments: InstallmentQuotesService,
   ) {}
 
   async page(reference: string): Promise<CheckoutPage> {
@@ -69,7 +77,12 @@ export class B2bCheckoutService {
       if (c?.gateway && c.externalId)
         return { kind: 'AT_GATEWAY', view, gatewayUrl: await this.gateways.get(c.gateway).checkoutUrl(c.externalId) };
     }
-    return { kind: 'CHOOSE', view, lastError: p.lastPaymentError };
+    return {
+      kind: 'CHOOSE',
+      view,
+      lastError: p.lastPaymentError,
+      installments: await this.installments.offerShown(p.merchantId, view.available),
+    };
   }
 
   /**

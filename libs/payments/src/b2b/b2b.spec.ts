@@ -95,6 +95,7 @@ function world(options: { processors?: (typeof VISA)[] } = {}) {
     w.registry,
     credentials,
     w.settings,
+    w.installmentQuotes,
   );
   return { ...w, checkouts, b2b, checkout };
 }

@@ -32,6 +32,12 @@ export interface InstallmentPlan {
   readonly planId: string | null;
 }
 
+/** What a payer's page says of installments before the payer leaves (contract §25): up to how many, how many interest-free. */
+export interface InstallmentOfferShown {
+  readonly maxInstallments: number;
+  readonly interestFreeUpTo: number;
+}
+
 /** A plan as both APIs show it (contract §25): amounts on the wire, the payer's rate a percent. */
 export function installmentPlanRepresentation(plan: InstallmentPlan) {
   return {
@@ -142,6 +148,17 @@ export class InstallmentQuotesService {
     if (!offered.includes(asked))
       throw new DomainError('INSTALLMENT_PLAN_NOT_OFFERED', undefined, { installments: String(asked), offered: offered.join(', ') });
     return offer;
+  }
+
+  /**
+   * The offer a payer's page shows among `methods` (contract §25): the merchant's policy in the
+   * country of its credit card methods, when it offers more than one installment; null otherwise.
+   */
+  async offerShown(merchantId: MerchantId, methods: readonly CountryProcessor[]): Promise<InstallmentOfferShown | null> {
+    const card = methods.find((m) => m.paymentInstrumentType.name === 'CREDIT_CARD');
+    if (!card) return null;
+    const policy = await this.configurations.installmentPolicyFor(merchantId, card.country.iso3);
+    return policy.maxInstallments > 1 ? { maxInstallments: policy.maxInstallments, interestFreeUpTo: policy.interestFreeUpTo } : null;
   }
 
   /** The processor's plans for the card and amount (its answer is bounded: slow or down is GATEWAY_UNREACHABLE). */

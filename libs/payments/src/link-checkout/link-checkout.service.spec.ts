@@ -69,6 +69,7 @@ function world(options: { status?: string; processors?: CountryProcessor[] } = {
     w.intents,
     w.payins,
     w.registry,
+    w.installmentQuotes,
   );
   const intent = () => w.intents.read(link.paymentIntentId!)!;
   return { ...w, service, link, made, intent, gone: () => (found = false) };

@@ -10,6 +10,7 @@ import { LinkPaymentIntentService } from '../creation/link-payment-intent.servic
 import { PaymentIntent } from '../domain/payment-intent';
 import { PaymentIntentRepository } from '../payment-intent.repository';
 import { PayinRepository } from '../ledger/payin.repository';
+import { InstallmentOfferShown, InstallmentQuotesService } from '../installments/installment-quotes.service';
 
 /** What a link's pay page shows (contract §12). */
 export type LinkPage =
@@ -21,6 +22,8 @@ export type LinkPage =
       readonly merchantName: string;
       readonly methods: CountryProcessor[];
       readonly lastError: string | null;
+      /** The installments the merchant offers with a credit card (contract §25), shown before the payer leaves. */
+      readonly installments: InstallmentOfferShown | null;
     }
   | { readonly kind: 'AT_GATEWAY'; readonly link: LinkView; readonly merchantName: string; readonly gatewayUrl: string }
   | { readonly kind: 'PAYER'; readonly link: LinkView; readonly merchantName: string; readonly step: PayerStep }
@@ -51,6 +54,7 @@ export class LinkCheckoutService {
     private readonly intents: PaymentIntentRepository,
     private readonly ledger: PayinRepository,
     private readonly gateways: GatewayRegistry,
+    private readonly installments: InstallmentQuotesService,
   ) {}
 
   async page(linkId: LinkId): Promise<LinkPage> {
@@ -60,12 +64,14 @@ export class LinkCheckoutService {
     const intent = await this.intentOf(link);
     if (!intent) {
       if (link.status === 'EXPIRED') return { kind: 'EXPIRED', link, merchantName };
+      const methods = link.processors.map((p) => p.countryProcessor).filter((p) => p.active);
       return {
         kind: 'CHOOSE',
         link,
         merchantName,
-        methods: link.processors.map((p) => p.countryProcessor).filter((p) => p.active),
+        methods,
         lastError: null,
+        installments: await this.installments.offerShown(link.link.snapshot().merchantId, methods),
       };
     }
     const p = intent.snapshot();
@@ -77,8 +83,11 @@ export class LinkCheckoutService {
       if (c?.gateway && c.externalId)
         return { kind: 'AT_GATEWAY', link, merchantName, gatewayUrl: await this.gateways.get(c.gateway).checkoutUrl(c.externalId) };
     }
-    if (OPEN_FOR_A_METHOD.has(p.status))
-      return { kind: 'CHOOSE', link, merchantName, methods: await this.methodsFor(link, intent), lastError: p.lastPaymentError };
+    if (OPEN_FOR_A_METHOD.has(p.status)) {
+      const methods = await this.methodsFor(link, intent);
+      const installments = await this.installments.offerShown(p.merchantId, methods);
+      return { kind: 'CHOOSE', link, merchantName, methods, lastError: p.lastPaymentError, installments };
+    }
     return { kind: 'CLOSED', link, merchantName };
   }
 
