@@ -230,6 +230,17 @@ describe('installment quotes (contract §25)', () => {
       expect(row.netAmount).toBeCloseTo(12000 - row.feeAmount - row.feeTaxAmount, 2);
     });
 
+    it('records a single payment when the payer changes the preselected plan to one payment on the page', async () => {
+      const intentId = await intentOf();
+      const started = await bed.merchant.post(`/payment-intent/${intentId}/initialize`, { countryProcessorId: visa, installments: 3 });
+      await request(bed.url)
+        .post(pagePath(started.body.gatewayUrl as string))
+        .type('form')
+        .send({ outcome: 'approve', installments: '1' });
+      const row = await approvedAttempt(intentId);
+      expect(row).toMatchObject({ installments: 1, installmentAmount: null, payerTotalAmount: null, financingFeeAmount: 0 });
+    });
+
     it('refuses a plan beyond the policy at initialize and on the page, changing nothing', async () => {
       const intentId = await intentOf();
       const beyond = await bed.merchant.post(`/payment-intent/${intentId}/initialize`, { countryProcessorId: visa, installments: 9 });

@@ -31,6 +31,17 @@ const open = () =>
   });
 
 describe('Payin', () => {
+  it('fixes at approval the installment plan paid in: the one reported, or a single payment whatever was asked before the page', () => {
+    const terms = { feeAmount: 548, feeTaxAmount: 121, availableOn: now, liquidationSource: 'CALENDAR', fundsFlow: 'PLATFORM' } as const;
+    const asked = Payin.open({ ...open().snapshot(), installments: 3 });
+    expect(asked.snapshot().installments).toBe(3);
+    asked.approve('approved', now, terms);
+    expect(asked.snapshot()).toMatchObject({ installments: 1, installmentAmount: null, payerTotalAmount: null });
+    const paidIn = Payin.open({ ...open().snapshot(), installments: 3 });
+    paidIn.approve('approved', now, terms, { plan: { installments: 6, installmentAmount: 2250, payerTotalAmount: 13500 } });
+    expect(paidIn.snapshot()).toMatchObject({ installments: 6, installmentAmount: 2250, payerTotalAmount: 13500 });
+  });
+
   it('fixes the fees and availability an approval brings; a refund has no fee and is available at once', () => {
     const availableOn = new Date('2026-11-24T03:00:00Z');
     const payin = open();

@@ -341,10 +341,12 @@ export class Payin {
     }
     this.props.processorFeeAmount = details?.processorFeeAmount ?? this.props.processorFeeAmount;
     this.props.processorFinancingFeeAmount = details?.processorFinancingFeeAmount ?? this.props.processorFinancingFeeAmount;
-    if (details?.plan && this.props.transactionType === 'PAYIN') {
-      this.props.installments = details.plan.installments;
-      this.props.installmentAmount = details.plan.installmentAmount;
-      this.props.payerTotalAmount = details.plan.payerTotalAmount;
+    if (charged) {
+      // The approval fixes the plan paid in (contract §25): the one the gateway reports, or a single payment
+      // (a plan asked for before the page, which the payer changed to one payment, is not what was paid).
+      this.props.installments = details?.plan?.installments ?? 1;
+      this.props.installmentAmount = details?.plan?.installmentAmount ?? null;
+      this.props.payerTotalAmount = details?.plan?.payerTotalAmount ?? null;
     }
     this.props.maskedPan = details?.maskedPan ?? this.props.maskedPan;
     this.props.cardType = details?.cardType ?? this.props.cardType;
