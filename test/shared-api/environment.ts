@@ -37,7 +37,11 @@ function start(api: SharedApiName, env: NodeJS.ProcessEnv): Promise<SharedApi> {
             new Promise((done, fail) => {
               const id = ++next;
               pending.set(id, { resolve: done, reject: fail });
-              child.send({ ...request, id });
+              child.send({ ...request, id }, (error) => {
+                if (!error) return;
+                pending.delete(id);
+                fail(error);
+              });
             }),
         });
       } else if ('failed' in message) reject(new Error(`the shared ${api} did not start: ${message.failed}`));
@@ -47,6 +51,13 @@ function start(api: SharedApiName, env: NodeJS.ProcessEnv): Promise<SharedApi> {
         if (message.error !== undefined) waiting?.reject(new Error(message.error));
         else waiting?.resolve(message.result);
       }
+    });
+    // A process that cannot be started (or its channel broken) fails the spec that asked, and is started again by the next.
+    child.on('error', (error) => {
+      running.delete(api);
+      reject(new Error(`the shared ${api} failed: ${error.message}`));
+      for (const waiting of pending.values()) waiting.reject(error);
+      pending.clear();
     });
     child.on('exit', (code, signal) => {
       running.delete(api);

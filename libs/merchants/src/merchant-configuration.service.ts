@@ -85,8 +85,8 @@ export class MerchantConfigurationService {
     countryIso3: string,
     tx: Transaction = this.unitOfWork.outside,
   ): Promise<CountryInstallmentPolicy> {
-    const configuration = await this.configurations.load(tx, merchantId, false);
-    return countryInstallmentPolicy(configuration?.snapshot().installmentPolicy ?? {}, countryIso3);
+    // One column of one row: every initialize and payer's page asks.
+    return countryInstallmentPolicy(await this.configurations.installmentPolicy(tx, merchantId), countryIso3);
   }
 
   /** The merchant that takes fast payments under this short name, if any (case-insensitive). */

@@ -1,3 +1,4 @@
+import type { InstallmentPolicy } from './domain/installment-policy';
 import { BusinessId, MerchantId, Page, PageRequest, TenantScope, Transaction } from '@pcs/kernel';
 import { Merchant } from './domain/merchant';
 import type { PayoutSchedule } from './domain/payout-schedule';
@@ -50,6 +51,8 @@ export abstract class MerchantConfigurationRepository {
   abstract fastPaymentMerchantId(tx: Transaction, shortName: string): Promise<MerchantId | null>;
   /** The payout schedules of these merchants (a merchant without a configuration is absent). */
   abstract payoutSchedules(tx: Transaction, merchantIds: readonly MerchantId[]): Promise<Map<MerchantId, PayoutSchedule>>;
+  /** The merchant's installment policy alone (read by attempts and payers' pages; none: one installment everywhere). */
+  abstract installmentPolicy(tx: Transaction, merchantId: MerchantId): Promise<InstallmentPolicy>;
 }
 
 export class ShortNameTakenError extends Error {

@@ -3,6 +3,7 @@ import { afterCommit, ChangeFeed, InvalidatedCache, isUniqueViolation } from '@p
 import * as crypto from 'node:crypto';
 import { EntityManager, In } from 'typeorm';
 import { DEFAULT_PAYOUT_SCHEDULE, PayoutSchedule } from '../domain/payout-schedule';
+import type { InstallmentPolicy } from '../domain/installment-policy';
 import { MerchantConfiguration } from '../domain/merchant-configuration';
 import { MerchantConfigurationRepository, ShortNameTakenError, StoredCountryVat } from '../merchant.repository';
 import { configurationFromRows } from './merchant.mapper';
@@ -109,6 +110,11 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
       select: { merchantId: true, payoutSchedule: true },
     });
     return new Map(rows.map((row) => [asMerchantId(row.merchantId), row.payoutSchedule ?? DEFAULT_PAYOUT_SCHEDULE]));
+  }
+
+  async installmentPolicy(manager: EntityManager, merchantId: MerchantId): Promise<InstallmentPolicy> {
+    const row = await manager.findOne(MerchantConfigurationOrmEntity, { where: { merchantId }, select: { installmentPolicy: true } });
+    return row?.installmentPolicy ?? {};
   }
 
   private async replaceCountryVats(
