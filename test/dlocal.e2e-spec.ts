@@ -742,6 +742,65 @@ describe('dLocal behind the gateway port', () => {
     expect((await bed.business.put(`/merchant/${merchantId}/configuration`, { installments: {} })).status).toBe(200);
   });
 
+  it('pays in installments the payer chose on dLocal’s page, interest-free and with the surcharge: the plan on the payin, the intent and its event; refunds in part and in full (contract §25)', async () => {
+    const surcharges = dl.installmentSurcharges;
+    // The merchant's promotion at dLocal: 3 installments without surcharge; 6 with the payer's 28 %.
+    dl.installmentSurcharges = { 1: 0, 3: 0, 6: 28 };
+    try {
+      for (const installments of [3, 6]) {
+        const { intentId, started } = await initialized();
+        const url = started.body.gatewayUrl as string;
+        const page = await (await fetch(url)).text();
+        expect(page).toContain('name="installments" value="3"');
+        expect(page).toContain('6 × UYU 260.37 (UYU 1562.24)');
+        // The payer chooses on dLocal's page; dLocal then tells the card and the installments (never the payer's surcharge).
+        const chosen = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ outcome: 'pay', installments: String(installments) }).toString(),
+        });
+        expect(chosen.status).toBe(200);
+        const paid = await eventually(intentId, 'SUCCEEDED');
+        const plan = { installments, installmentAmount: null, payerTotalAmount: null, financingFeeAmount: 0 };
+        expect(paid.installmentPlan).toEqual(plan);
+        const [row] = (await bed.merchant.get(`/payin?paymentIntentId=${intentId}`)).body[0].results as Json[];
+        // The merchant receives the sale whatever the payer pays dLocal: its fees and net as for one payment.
+        expect(row).toMatchObject({
+          installments,
+          installmentAmount: null,
+          payerTotalAmount: null,
+          financingFeeAmount: 0,
+          receivedAmount: 1220.5,
+          netAmount: 1153.64,
+        });
+        const events = (await bed.merchant.get('/event?type=payment_intent.succeeded&limit=100')).body[0].results as Json[];
+        expect(events.filter((e) => e.data.object.paymentIntentId === intentId).map((e) => e.data.object.installmentPlan)).toEqual([plan]);
+        // dLocal refunds an installment payment in part and in full: the sale's amount, never the payer's surcharge.
+        expect((await bed.merchant.post(`/payment-intent/${intentId}/refund`, { requestedRefundAmount: 1562.24 })).status).toBe(400);
+        const part = await bed.merchant.post(`/payment-intent/${intentId}/refund`, { requestedRefundAmount: 220.5 });
+        expect(part.body.paymentIntentStatus).toBe('PARTIALLY_REFUNDED');
+        const rest = await bed.merchant.post(`/payment-intent/${intentId}/refund`);
+        expect(rest.body.paymentIntentStatus).toBe('REFUNDED');
+        const payment = dl.payments.get(started.body.gatewayReferenceId as string)!;
+        expect(payment.card).toMatchObject({ installments: String(installments), installments_id: expect.stringMatching(/^INS/) });
+        expect(payment.refunds.map((r) => [r.status, r.amount])).toEqual([
+          ['SUCCESS', 220.5],
+          ['SUCCESS', 1000],
+        ]);
+      }
+      // A count the page's plan does not offer is refused there.
+      const { started } = await initialized();
+      const refused = await fetch(started.body.gatewayUrl as string, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ outcome: 'pay', installments: '12' }).toString(),
+      });
+      expect(refused.status).toBe(400);
+    } finally {
+      dl.installmentSurcharges = surcharges;
+    }
+  });
+
   it('counts its requests to dLocal in /metrics by operation and outcome, without tenants or credentials', async () => {
     const text = (await request(bed.app.getHttpServer()).get('/metrics')).text;
     expect(text).toMatch(/pcs_gateway_request_duration_seconds_count\{provider="DLOCAL",operation="create_payment",outcome="ok"\} [1-9]/);

@@ -137,5 +137,19 @@ describe('installments at Mercado Pago, the worked example (contract §25)', () 
     process.stdout.write(
       `[worked example] 12 with interest: fee ${charge.feeAmount} + tax ${charge.feeTaxAmount}, net ${charge.netAmount}\n`,
     );
+    // Mercado Pago refunds an installment payment in part and in full (the sale, never the payer's interest).
+    const intentId = charge.paymentIntentId as string;
+    expect((await client.get(`/payment-intent/${intentId}`)).body.installmentPlan).toEqual({
+      installments: 12,
+      installmentAmount: 16986,
+      payerTotalAmount: 203832,
+      financingFeeAmount: 0,
+    });
+    const part = await client.post(`/payment-intent/${intentId}/refund`, { requestedRefundAmount: 20000 });
+    expect([part.status, part.body.paymentIntentStatus]).toEqual([200, 'PARTIALLY_REFUNDED']);
+    const beyond = await client.post(`/payment-intent/${intentId}/refund`, { requestedRefundAmount: 183832 });
+    expect([beyond.status, beyond.body.errorId]).toEqual([400, 'Payins:REFUND_AMOUNT_EXCEEDS_AVAILABLE']);
+    const rest = await client.post(`/payment-intent/${intentId}/refund`);
+    expect([rest.status, rest.body.paymentIntentStatus]).toEqual([200, 'REFUNDED']);
   });
 });

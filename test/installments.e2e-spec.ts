@@ -211,6 +211,11 @@ describe('installment quotes (contract §25)', () => {
       const movement = (movements.body[0].results as Json[]).find((t) => t.sourceId === row.transactionId)!;
       expect(movement).toMatchObject({ amount: 12000, financingFee: 360, net: row.netAmount });
       expect(movement.fee).toBeCloseTo(row.feeAmount + row.feeTaxAmount + 360, 2);
+      // The intent shows the plan, and payment_intent.succeeded carries it.
+      const plan = { installments: 3, installmentAmount: 4000, payerTotalAmount: 12000, financingFeeAmount: 360 };
+      expect((await bed.merchant.get(`/payment-intent/${intentId}`)).body.installmentPlan).toEqual(plan);
+      const events = (await bed.merchant.get('/event?type=payment_intent.succeeded&limit=100')).body[0].results as Json[];
+      expect(events.filter((e) => e.data.object.paymentIntentId === intentId).map((e) => e.data.object.installmentPlan)).toEqual([plan]);
     });
 
     it('pays a plan with the payer’s interest, chosen on the page: the payer pays more, the merchant receives the sale, no financing fee', async () => {
@@ -230,6 +235,33 @@ describe('installment quotes (contract §25)', () => {
       expect(row.netAmount).toBeCloseTo(12000 - row.feeAmount - row.feeTaxAmount, 2);
     });
 
+    it('refunds an installment payment in part, then the rest: never beyond the sale, whatever the payer paid with interest', async () => {
+      const intentId = await intentOf();
+      const started = await bed.merchant.post(`/payment-intent/${intentId}/initialize`, { countryProcessorId: visa, installments: 6 });
+      await request(bed.url)
+        .post(pagePath(started.body.gatewayUrl as string))
+        .type('form')
+        .send({ outcome: 'approve', installments: '6' });
+      expect(await approvedAttempt(intentId)).toMatchObject({ installments: 6, payerTotalAmount: 13500, receivedAmount: 12000 });
+      // The payer's interest (1,500.00) is not the merchant's money: it cannot be refunded by the merchant.
+      const beyond = await bed.merchant.post(`/payment-intent/${intentId}/refund`, { requestedRefundAmount: 13500 });
+      expect(beyond.status).toBe(400);
+      expect(beyond.body).toEqual(errorShape('Payins:REFUND_AMOUNT_EXCEEDS_AVAILABLE'));
+      const part = await bed.merchant.post(`/payment-intent/${intentId}/refund`, { requestedRefundAmount: 2000 });
+      expect([part.status, part.body.paymentIntentStatus]).toEqual([200, 'PARTIALLY_REFUNDED']);
+      const rest = await bed.merchant.post(`/payment-intent/${intentId}/refund`);
+      expect([rest.status, rest.body.paymentIntentStatus]).toEqual([200, 'REFUNDED']);
+      const refunds = ((await bed.merchant.get(`/payin?paymentIntentId=${intentId}`)).body[0].results as Json[])
+        .filter((r) => r.transactionType === 'REFUND')
+        .map((r) => [r.status, r.amount]);
+      expect(refunds.sort()).toEqual([
+        ['APPROVED', 10000],
+        ['APPROVED', 2000],
+      ]);
+      // The plan stays what was paid.
+      expect((await bed.merchant.get(`/payment-intent/${intentId}`)).body.installmentPlan).toMatchObject({ installments: 6 });
+    });
+
     it('records a single payment when the payer changes the preselected plan to one payment on the page', async () => {
       const intentId = await intentOf();
       const started = await bed.merchant.post(`/payment-intent/${intentId}/initialize`, { countryProcessorId: visa, installments: 3 });
@@ -239,6 +271,7 @@ describe('installment quotes (contract §25)', () => {
         .send({ outcome: 'approve', installments: '1' });
       const row = await approvedAttempt(intentId);
       expect(row).toMatchObject({ installments: 1, installmentAmount: null, payerTotalAmount: null, financingFeeAmount: 0 });
+      expect((await bed.merchant.get(`/payment-intent/${intentId}`)).body.installmentPlan).toBeNull();
     });
 
     it('refuses a plan beyond the policy at initialize and on the page, changing nothing', async () => {

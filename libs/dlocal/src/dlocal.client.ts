@@ -23,7 +23,16 @@ export interface DLocalPayment {
   readonly order_id?: string;
   readonly redirect_url?: string;
   readonly notification_url?: string;
-  readonly card?: { readonly last4?: string; readonly brand?: string };
+  /**
+   * The card paid with; `installments` (a string, or a number) and `installments_id` as the card object of a
+   * request names them, when the payer chose installments on dLocal's page.
+   */
+  readonly card?: {
+    readonly last4?: string;
+    readonly brand?: string;
+    readonly installments?: string | number;
+    readonly installments_id?: string;
+  };
   readonly refunds?: readonly DLocalRefund[];
 }
 

@@ -64,6 +64,7 @@ function reasonOf(payment: Pick<DLocalPayment, 'status' | 'status_code' | 'statu
 export function eventOfPayment(payment: DLocalPayment): GatewayEvent {
   const outcome = outcomeOfStatus(payment.status);
   const last4 = payment.card?.last4;
+  const installments = Number(payment.card?.installments);
   return {
     gateway: DLOCAL,
     eventId: `payment:${payment.id}:${payment.status}`,
@@ -72,6 +73,11 @@ export function eventOfPayment(payment: DLocalPayment): GatewayEvent {
     error: outcome === 'REJECTED' ? reasonOf(payment) : undefined,
     maskedPan: last4 && /^\d{4}$/.test(last4) ? `************${last4}` : undefined,
     cardType: payment.card?.brand,
+    // The installments the payer chose on dLocal's page (contract §25). dLocal tells the count, not the payer's
+    // surcharge (between dLocal and the payer; the merchant receives the full amount): those stay unknown.
+    ...(Number.isInteger(installments) && installments >= 2 && installments <= 24
+      ? { plan: { installments, installmentAmount: null, payerTotalAmount: null } }
+      : {}),
   };
 }
 
@@ -395,8 +401,8 @@ export class DLocalGateway extends PaymentGateway {
     if (outcome !== 'APPROVED')
       return { status: outcome, reference: order.payment_id, ...(outcome === 'REJECTED' ? { error: reasonOf(order) } : {}) };
     // Paid: the payment itself tells the card.
-    const { maskedPan, cardType } = eventOfPayment(await client.getPayment(order.payment_id));
-    return { status: 'APPROVED', reference: order.payment_id, maskedPan, cardType };
+    const { maskedPan, cardType, plan } = eventOfPayment(await client.getPayment(order.payment_id));
+    return { status: 'APPROVED', reference: order.payment_id, maskedPan, cardType, ...(plan ? { plan } : {}) };
   }
 
   /** Notifications and the payer's return come through their own routes (they need the merchant's secret key). */

@@ -104,11 +104,15 @@ export interface CardDetails {
   readonly plan?: PaidPlan;
 }
 
-/** The plan a payer paid in (contract §25), minor units: the payer's total includes any interest the payer pays. */
+/**
+ * The plan a payer paid in (contract §25), minor units: the payer's total includes any interest the payer pays.
+ * A processor that tells only the number of installments (dLocal's hosted page: the surcharge is between it
+ * and the payer, the merchant receives the full amount) leaves the installment and the payer's total null.
+ */
 export interface PaidPlan {
   readonly installments: number;
-  readonly installmentAmount: number;
-  readonly payerTotalAmount: number;
+  readonly installmentAmount: number | null;
+  readonly payerTotalAmount: number | null;
 }
 
 export interface ChargeOutcome extends CardDetails {

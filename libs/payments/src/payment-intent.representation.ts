@@ -40,5 +40,12 @@ export function paymentIntentRepresentation(intent: PaymentIntent) {
     // Contract §21: whether the payer's bank disputed it, and each dispute's status and amount.
     disputed: intent.disputed,
     disputes: p.disputes.map((d) => ({ disputeId: d.disputeId, status: d.status, amount: wire(d.amount) })),
+    // Contract §25: the installment plan it was paid in (payment_intent.succeeded carries it); null: one payment.
+    installmentPlan: p.installmentPlan && {
+      installments: p.installmentPlan.installments,
+      installmentAmount: p.installmentPlan.installmentAmount === null ? null : wire(p.installmentPlan.installmentAmount),
+      payerTotalAmount: p.installmentPlan.payerTotalAmount === null ? null : wire(p.installmentPlan.payerTotalAmount),
+      financingFeeAmount: wire(p.installmentPlan.financingFeeAmount),
+    },
   };
 }

@@ -34,7 +34,14 @@ import { escape, header, json, readBody, StandInServer } from './stand-in-server
  *   REDIRECT), `notification_url`, `description` (at most 200). Errors are
  *   `{ code, message, param? }` with the documented HTTP status;
  * - the answer's `redirect_url` is a page where a person pays, rejects or
- *   leaves the payment pending; dLocal then POSTs the payer's browser to the
+ *   leaves the payment pending; a card payment's page offers the installments
+ *   of an installments plan for the test card (BIN 411111, surcharges of
+ *   `installmentSurcharges`), and the paid payment's `card` object tells the
+ *   card (`brand`, `last4`) and, named as the card object of a request names
+ *   them, the `installments` the payer chose and the plan's `installments_id`
+ *   (where dLocal's documentation is silent on what a REDIRECT payment
+ *   reports: never the payer's surcharge, which is between dLocal and the
+ *   payer, the merchant receiving the full amount); dLocal then POSTs the payer's browser to the
  *   `callback_url` with `paymentId`, `status`, `date` and `signature`
  *   (`hmac(secretKey, X-Login + date + "{status:<status>,paymentId:<id>}")`);
  * - notifications are POSTed to the payment's (or refund's)
@@ -106,6 +113,16 @@ export interface DLocalStandInPayment {
   status_code: string;
   status_detail: string;
   refunds: DLocalStandInRefund[];
+  /** The card, once paid by card on the hosted page. */
+  card?: {
+    holder_name: string;
+    expiration_month: number;
+    expiration_year: number;
+    brand: string;
+    last4: string;
+    installments: string;
+    installments_id: string;
+  };
   readonly login: string;
 }
 
@@ -217,6 +234,12 @@ const ERRORS: Record<number, [number, string]> = {
 
 type Answer = [number, unknown];
 
+/** An installments plan as the stand-in made it (dLocal's Installment Plan object, in part). */
+interface StandInInstallmentsPlan {
+  readonly id: string;
+  readonly installments: readonly { id: string; installments: number; installment_amount: number; total_amount: number }[];
+}
+
 function error(code: number, param?: string): Answer {
   const [status, message] = ERRORS[code];
   return [status, param ? { code, message: `${message}: ${param}`, param } : { code, message }];
@@ -250,6 +273,9 @@ export class DLocalStandIn extends StandInServer {
     { country: string; currency: string; amount: number; installments: { id: string; installments: number; total_amount: number }[] }
   >();
 
+  /** The plan each card payment's page offered, by payment id. */
+  private readonly pagePlans = new Map<string, StandInInstallmentsPlan>();
+
   /** A merchant's API credentials, as its dashboard shows them (Settings > Integration). */
   merchant(xLogin: string, xTransKey: string, secretKey: string): this {
     this.merchants.set(xLogin, { xLogin, xTransKey, secretKey });
@@ -272,10 +298,27 @@ export class DLocalStandIn extends StandInServer {
     };
   }
 
-  /** The payer's decision on the hosted page, as its buttons post it (a test may do it without a browser). */
-  async decide(paymentId: string, outcome: 'pay' | 'reject' | 'pending'): Promise<DLocalCallback> {
+  /**
+   * The payer's decision on the hosted page, as its buttons post it (a test may do it without a browser);
+   * a card paid in `installments` of the page's plan (one payment when not given).
+   */
+  async decide(paymentId: string, outcome: 'pay' | 'reject' | 'pending', installments = 1): Promise<DLocalCallback> {
     const payment = this.payments.get(paymentId);
     if (!payment) throw new Error(`no payment ${paymentId}`);
+    if (payment.status === 'PENDING' && outcome === 'pay' && payment.payment_method_type === 'CARD') {
+      const plan = this.pagePlan(payment);
+      if (!plan.installments.some((option) => option.installments === installments))
+        throw new Error(`the plan offers no ${installments} installments`);
+      payment.card = {
+        holder_name: payment.payer.name,
+        expiration_month: 10,
+        expiration_year: 2040,
+        brand: 'VI',
+        last4: '1111',
+        installments: String(installments),
+        installments_id: plan.id,
+      };
+    }
     if (payment.status === 'PENDING' && outcome !== 'pending') this.setStatus(payment, outcome === 'pay' ? 'PAID' : 'REJECTED');
     await this.notify(payment);
     return this.callbackOf(payment);
@@ -514,6 +557,24 @@ export class DLocalStandIn extends StandInServer {
     return [200, { id, country, bin, amount, currency, installments, installments_by_bank: false }];
   }
 
+  /** The installments plan the hosted page offers for a card payment (made once, for the test card 411111). */
+  private pagePlan(payment: DLocalStandInPayment): StandInInstallmentsPlan {
+    const shown = this.pagePlans.get(payment.id);
+    if (shown) return shown;
+    const [, made] = this.createInstallmentsPlan({
+      country: payment.country,
+      bin: '411111',
+      amount: payment.amount,
+      currency: payment.currency,
+    });
+    const plan = made as {
+      id: string;
+      installments: { id: string; installments: number; installment_amount: number; total_amount: number }[];
+    };
+    this.pagePlans.set(payment.id, plan);
+    return plan;
+  }
+
   private createPayment(merchant: Merchant, body: Record<string, unknown>): Answer {
     const text = (value: unknown, max: number) => typeof value === 'string' && value.length > 0 && value.length <= max;
     const country = body.country;
@@ -670,12 +731,19 @@ export class DLocalStandIn extends StandInServer {
       return;
     }
     if (request.method === 'POST') {
-      const outcome = new URLSearchParams(body).get('outcome');
+      const form = new URLSearchParams(body);
+      const outcome = form.get('outcome');
       if (outcome !== 'pay' && outcome !== 'reject' && outcome !== 'pending') {
         response.writeHead(400).end('outcome?');
         return;
       }
-      const callback = await this.decide(payment.id, outcome);
+      const installments = Number(form.get('installments') ?? '1');
+      const card = payment.payment_method_type === 'CARD';
+      if (card && !this.pagePlan(payment).installments.some((option) => option.installments === installments)) {
+        response.writeHead(400).end('installments?');
+        return;
+      }
+      const callback = await this.decide(payment.id, outcome, card ? installments : 1);
       const inputs = Object.entries(callback.fields)
         .map(([name, value]) => `<input type="hidden" name="${name}" value="${escape(value)}">`)
         .join('');
@@ -686,12 +754,22 @@ export class DLocalStandIn extends StandInServer {
       return;
     }
     const pix = payment.payment_method_id === 'PQ';
+    // A card is paid in one payment or in the installments of dLocal's plan for it, each with what the payer pays.
+    const plans =
+      payment.payment_method_type === 'CARD'
+        ? `<fieldset id="installments"><legend>Parcelas</legend>${this.pagePlan(payment)
+            .installments.map(
+              (option) =>
+                `<label><input type="radio" name="installments" value="${option.installments}"${option.installments === 1 ? ' checked' : ''}> ${option.installments} × ${payment.currency} ${option.installment_amount.toFixed(2)} (${payment.currency} ${option.total_amount.toFixed(2)})</label><br>`,
+            )
+            .join('')}</fieldset>`
+        : '';
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html>
 <html lang="pt"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>dLocal (stand-in)</title></head>
 <body style="font-family:sans-serif;max-width:420px;margin:1rem auto;padding:0 1rem">
 <h1>dLocal</h1><p id="method">${escape(payment.payment_method_id)}</p><p id="amount">${payment.currency} ${payment.amount.toFixed(2)}</p>
 ${pix ? '<p id="pix">PIX: copia e cola <code>00020126stand-in</code></p>' : ''}
-<form method="post"><button name="outcome" value="pay" class="pay">${pix ? 'Pagar com PIX' : 'Pay'}</button>
+<form method="post">${plans}<button name="outcome" value="pay" class="pay">${pix ? 'Pagar com PIX' : 'Pay'}</button>
 <button name="outcome" value="reject" class="reject">Reject</button>
 <button name="outcome" value="pending" class="pending">Leave pending</button></form></body></html>`);
   }

@@ -61,4 +61,10 @@ describe('the payment page’s installments (contract §25)', () => {
     expect(twelve).toMatch(/12 cuotas de 16\.986,00 ARS \(el pagador pagó 203\.832,00 ARS\)<\/dd>/);
     expect(render(charge({}))).not.toContain('data-installments');
   });
+
+  it('shows the count alone where the processor does not tell the payer’s surcharge (dLocal)', () => {
+    const counted = charge({ installments: 3, installmentAmount: null, payerTotalAmount: null, financingFeeAmount: 0 });
+    expect(render(counted)).toMatch(/data-installments="3">3 cuotas \(el procesador no informa el recargo del pagador\)<\/dd>/);
+    expect(render(counted, 'en')).toContain('3 installments (the processor does not report the payer’s surcharge)');
+  });
 });

@@ -61,12 +61,16 @@ export function paymentPage(
     : '';
   // The plan the payer paid in (contract §25): installments, what the payer paid in all, and the merchant's financing fee.
   const plan =
-    charge && charge.installments > 1 && charge.installmentAmount !== null && charge.payerTotalAmount !== null
-      ? `<dt>${t.installments}</dt><dd id="installments" data-installments="${charge.installments}">${fill(t.installmentsPaid, {
-          count: String(charge.installments),
-          installment: money(charge.installmentAmount, charge.currency, language),
-          total: money(charge.payerTotalAmount, charge.currency, language),
-        })}${
+    charge && charge.installments > 1
+      ? `<dt>${t.installments}</dt><dd id="installments" data-installments="${charge.installments}">${
+          charge.installmentAmount !== null && charge.payerTotalAmount !== null
+            ? fill(t.installmentsPaid, {
+                count: String(charge.installments),
+                installment: money(charge.installmentAmount, charge.currency, language),
+                total: money(charge.payerTotalAmount, charge.currency, language),
+              })
+            : fill(t.installmentsCounted, { count: String(charge.installments) })
+        }${
           charge.financingFeeAmount > 0
             ? ` · ${fill(t.financingFeePaid, { amount: money(charge.financingFeeAmount, charge.currency, language) })}`
             : ''

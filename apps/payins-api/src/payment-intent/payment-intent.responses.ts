@@ -10,6 +10,34 @@ export class PaymentIntentDisputeResponse {
   @ApiProperty({ example: 1500.5, description: 'The amount the payer’s bank took back', format: 'decimal' }) amount: number;
 }
 
+/** The installment plan a payment was paid in (contract §25). */
+export class PaymentIntentInstallmentPlanResponse {
+  @ApiProperty({ type: 'integer', minimum: 2, maximum: 24, example: 6 }) installments: number;
+  @ApiProperty({
+    type: Number,
+    format: 'decimal',
+    nullable: true,
+    example: 20000,
+    description: 'Each installment the payer pays; null where the processor does not tell it (dLocal)',
+  })
+  installmentAmount: number | null;
+  @ApiProperty({
+    type: Number,
+    format: 'decimal',
+    nullable: true,
+    example: 120000,
+    description: 'What the payer pays in all, with any interest the payer pays (never the merchant’s money); null where not told',
+  })
+  payerTotalAmount: number | null;
+  @ApiProperty({
+    type: Number,
+    format: 'decimal',
+    example: 15000,
+    description: 'The financing fee the merchant pays for an interest-free plan (0 when none)',
+  })
+  financingFeeAmount: number;
+}
+
 export class PaymentIntentResponse {
   @ApiProperty({ format: 'uuid' }) paymentIntentId: string;
   @ApiProperty({ format: 'uuid' }) businessId: string;
@@ -55,6 +83,12 @@ export class PaymentIntentResponse {
     description: 'Its disputes, oldest first: what they hold (all but WON ones) is debited and no longer refundable',
   })
   disputes: PaymentIntentDisputeResponse[];
+  @ApiProperty({
+    type: PaymentIntentInstallmentPlanResponse,
+    nullable: true,
+    description: 'The installment plan it was paid in (contract §25); null: a single payment, or not paid yet',
+  })
+  installmentPlan: PaymentIntentInstallmentPlanResponse | null;
 }
 
 export class PaymentIntentCreationResponse {

@@ -2126,6 +2126,28 @@ export interface components {
              */
             amount: number;
         };
+        PaymentIntentInstallmentPlanResponse: {
+            /** @example 6 */
+            installments: number;
+            /**
+             * Format: decimal
+             * @description Each installment the payer pays; null where the processor does not tell it (dLocal)
+             * @example 20000
+             */
+            installmentAmount: number | null;
+            /**
+             * Format: decimal
+             * @description What the payer pays in all, with any interest the payer pays (never the merchant’s money); null where not told
+             * @example 120000
+             */
+            payerTotalAmount: number | null;
+            /**
+             * Format: decimal
+             * @description The financing fee the merchant pays for an interest-free plan (0 when none)
+             * @example 15000
+             */
+            financingFeeAmount: number;
+        };
         PaymentIntentResponse: {
             /** Format: uuid */
             paymentIntentId: string;
@@ -2204,6 +2226,8 @@ export interface components {
             disputed: boolean;
             /** @description Its disputes, oldest first: what they hold (all but WON ones) is debited and no longer refundable */
             disputes: components["schemas"]["PaymentIntentDisputeResponse"][];
+            /** @description The installment plan it was paid in (contract §25); null: a single payment, or not paid yet */
+            installmentPlan: components["schemas"]["PaymentIntentInstallmentPlanResponse"] | null;
         };
         PaymentIntentCreationResponse: {
             paymentIntent: components["schemas"]["PaymentIntentResponse"];

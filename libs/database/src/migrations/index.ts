@@ -24,6 +24,7 @@ import { CredentialSecrets1797500000000 } from './1797500000000-credential-secre
 import { FundsFlow1797600000000 } from './1797600000000-funds-flow';
 import { PayoutsTrusted1797700000000 } from './1797700000000-payouts-trusted';
 import { Installments1797800000000 } from './1797800000000-installments';
+import { IntentInstallmentPlan1797850000000 } from './1797850000000-intent-installment-plan';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   FundsFlow1797600000000,
   PayoutsTrusted1797700000000,
   Installments1797800000000,
+  IntentInstallmentPlan1797850000000,
 ];

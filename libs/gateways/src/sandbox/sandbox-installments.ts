@@ -70,7 +70,7 @@ export function sandboxPaidPlan(
   offer: SandboxInstallmentOffer | null,
   amount: number,
   installments: number | null,
-): { plan?: PaidPlan; processorFinancingFeeAmount?: number } {
+): { plan?: PaidPlan & { installmentAmount: number; payerTotalAmount: number }; processorFinancingFeeAmount?: number } {
   if (!installments || installments === 1) return {};
   const plan = sandboxOfferedPlans(offer, amount).find((p) => p.installments === installments);
   if (!plan) return {};

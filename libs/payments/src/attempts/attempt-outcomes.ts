@@ -81,7 +81,19 @@ export class AttemptOutcomes {
         },
       );
       if (changed && (intent.status === 'REQUIRES_ACTION' || intent.status === 'PROCESSING')) {
-        intent.succeed(event.reference, now);
+        const paid = payin.snapshot();
+        intent.succeed(
+          event.reference,
+          now,
+          paid.installments > 1
+            ? {
+                installments: paid.installments,
+                installmentAmount: paid.installmentAmount,
+                payerTotalAmount: paid.payerTotalAmount,
+                financingFeeAmount: paid.processorFinancingFeeAmount ?? 0,
+              }
+            : null,
+        );
         validated = true;
       } else if (changed) {
         this.logger.warn(`payin ${payin.id} approved while its intent is ${intent.status}`);

@@ -157,7 +157,7 @@ export interface ApprovalDetails {
   /** The processor's financing fee, minor units. */
   readonly processorFinancingFeeAmount?: number;
   /** The installment plan the payer paid in, when more than one installment. */
-  readonly plan?: { readonly installments: number; readonly installmentAmount: number; readonly payerTotalAmount: number };
+  readonly plan?: { readonly installments: number; readonly installmentAmount: number | null; readonly payerTotalAmount: number | null };
 }
 
 /**

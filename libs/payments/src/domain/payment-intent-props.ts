@@ -38,6 +38,18 @@ export interface IntentDispute {
   readonly settledByRefund?: boolean;
 }
 
+/**
+ * The installment plan a payment was paid in (contract §25), minor units: each installment and what the
+ * payer paid in all (null where the processor does not tell them), and the financing fee the merchant
+ * pays for an interest-free plan (0 when none).
+ */
+export interface IntentInstallmentPlan {
+  readonly installments: number;
+  readonly installmentAmount: number | null;
+  readonly payerTotalAmount: number | null;
+  readonly financingFeeAmount: number;
+}
+
 /** States from which money may still move towards collection. */
 export const OPEN_STATUSES: readonly PaymentIntentStatus[] = [
   'REQUIRES_PAYMENT_INSTRUMENT',
@@ -66,6 +78,8 @@ export interface PaymentIntentProps {
   /** What its disputes hold (all but the won ones), minor units: no longer refundable. */
   disputedAmount: number;
   disputes: readonly IntentDispute[];
+  /** The plan it was paid in (contract §25); null: a single payment, or not paid. */
+  installmentPlan: IntentInstallmentPlan | null;
   readonly vatRateBp: number;
   readonly exchangeRate: string;
   readonly externalReference: string | null;
@@ -101,6 +115,7 @@ export type NewPaymentIntent = Omit<
   | 'refundedAmount'
   | 'disputedAmount'
   | 'disputes'
+  | 'installmentPlan'
   | 'lastPaymentError'
   | 'externalChargeId'
   | 'cancelledAt'

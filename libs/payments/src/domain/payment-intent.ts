@@ -7,6 +7,7 @@
 import { disputeHoldsAmount, DomainError, InvalidRequestError, Money, MoneyError, PaymentIntentId, refundableMinor } from '@pcs/kernel';
 import {
   IntentDispute,
+  IntentInstallmentPlan,
   OPEN_STATUSES,
   PaymentIntentEventType,
   PaymentIntentInput,
@@ -53,6 +54,7 @@ export class PaymentIntent {
       refundedAmount: 0,
       disputedAmount: 0,
       disputes: [],
+      installmentPlan: null,
       exchangeRate: '1',
       lastPaymentError: null,
       externalChargeId: null,
@@ -201,9 +203,11 @@ export class PaymentIntent {
     this.changes.push('payment_intent.processing');
   }
 
-  succeed(chargeId: string | null, now: Date): void {
+  /** Collected, in one payment or in the installment plan the gateway reports (contract §25). */
+  succeed(chargeId: string | null, now: Date, plan: IntentInstallmentPlan | null = null): void {
     this.require(['REQUIRES_ACTION', 'PROCESSING']);
     this.props.status = 'SUCCEEDED';
+    this.props.installmentPlan = plan && plan.installments > 1 ? { ...plan } : null;
     this.props.receivedAmount = this.total.minor;
     this.props.externalChargeId = chargeId ?? this.props.externalChargeId;
     this.props.succeededAt = now;

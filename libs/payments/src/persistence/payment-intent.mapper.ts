@@ -31,10 +31,15 @@ export function intentFromRow(row: PaymentIntentOrmEntity): PaymentIntent {
       ...(d.claim ? { claim: true } : {}),
       ...(d.settledByRefund ? { settledByRefund: true } : {}),
     })),
+    installmentPlan: row.installmentPlan ?? null,
   });
 }
 
 export function intentToRow(intent: PaymentIntent): PaymentIntentOrmEntity {
   const p = intent.snapshot();
-  return Object.assign(new PaymentIntentOrmEntity(), { ...p, disputes: p.disputes.map((d) => ({ ...d })) });
+  return Object.assign(new PaymentIntentOrmEntity(), {
+    ...p,
+    disputes: p.disputes.map((d) => ({ ...d })),
+    installmentPlan: p.installmentPlan && { ...p.installmentPlan },
+  });
 }

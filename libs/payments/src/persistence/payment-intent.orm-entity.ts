@@ -103,6 +103,15 @@ export class PaymentIntentOrmEntity {
   @Column({ type: 'jsonb' })
   disputes: { disputeId: string; status: string; amount: number; claim?: boolean; settledByRefund?: boolean }[];
 
+  /** The installment plan it was paid in (contract §25), minor units; null: a single payment or not paid. */
+  @Column({ name: 'installment_plan', type: 'jsonb', nullable: true })
+  installmentPlan: {
+    installments: number;
+    installmentAmount: number | null;
+    payerTotalAmount: number | null;
+    financingFeeAmount: number;
+  } | null;
+
   @Column({ name: 'confirmation_method', type: 'text' })
   confirmationMethod: string;
 
