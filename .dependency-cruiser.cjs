@@ -59,6 +59,7 @@ const CONTEXTS = {
     'kernel',
     'links',
     'merchants',
+    'observability',
     'payers',
     'payment-instruments',
     'settlement',

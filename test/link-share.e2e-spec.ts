@@ -134,6 +134,11 @@ describe('sharing a link by email', () => {
     await inbox.start();
     const messages = await inbox.waitFor(before + 1, 40);
     expect(messages.slice(before).map((m) => m.text?.includes('Hola Luis:'))).toEqual([true]);
-    expect((await outbox('later@example.uy'))[0]).toMatchObject({ status: 'SENT', last_error: null });
+    // The message reaches the server before the worker records it sent: the row follows.
+    const sent = await eventually(
+      async () => (await outbox('later@example.uy'))[0],
+      (row) => row?.status === 'SENT',
+    );
+    expect(sent).toMatchObject({ status: 'SENT', last_error: null });
   });
 });

@@ -286,7 +286,10 @@ describe('Mercado Pago behind the gateway port', () => {
     const { intentId, started, wallet } = await initialized('init-timeout-1');
     expect(started.status).toBe(503);
     expect(started.body.errorId).toBe('Payins:GATEWAY_UNREACHABLE');
-    expect(await payinsOf(intentId)).toEqual([]);
+    // The try is listed, failed for PROCESSOR_UNAVAILABLE (contract §26); the preference charges nothing, so nothing waits.
+    expect((await payinsOf(intentId)).map((p) => [p.status, p.external_status.split(':')[0]])).toEqual([
+      ['REJECTED', 'PROCESSOR_UNAVAILABLE'],
+    ]);
     const retried = await bed.merchant
       .post(`/payment-intent/${intentId}/initialize`, { countryProcessorId: wallet.countryProcessorId })
       .set('Idempotency-Key', 'init-timeout-1');
@@ -294,7 +297,7 @@ describe('Mercado Pago behind the gateway port', () => {
     const sent = mp.requests.filter((r) => r.path === '/checkout/preferences').slice(before);
     expect(sent).toHaveLength(2);
     expect(sent[0].idempotencyKey).toBe(sent[1].idempotencyKey);
-    expect(await payinsOf(intentId)).toHaveLength(1);
+    expect((await payinsOf(intentId)).map((p) => p.status)).toEqual(['REJECTED', 'PENDING']);
   });
 
   it('refuses an off-session charge on a method routed to Mercado Pago with a 400, writing nothing', async () => {

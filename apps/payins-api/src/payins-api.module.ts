@@ -40,6 +40,7 @@ import { auditKeyOf, DashboardIdentity, dashboardIdentityOn } from '@pcs/dashboa
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { InstallmentsController } from './installments/installments.controller';
+import { ProcessorHealthController, RoutingController } from './routing/routing.controller';
 
 /** The payins API: merchants, payers, instruments, payment intents, links, payins. */
 @Module({})
@@ -92,6 +93,8 @@ export class PayinsApiModule {
         PaymentInstrumentController,
         PaymentIntentController,
         InstallmentsController,
+        RoutingController,
+        ProcessorHealthController,
         LinkController,
         PayPageController,
         PayinController,

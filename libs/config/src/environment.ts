@@ -207,6 +207,13 @@ export class Environment {
   @Max(10)
   DLOCAL_TIMEOUT_SECONDS: number = 10;
 
+  /** How long a processor account's open circuit sends attempts straight to the rule's next processor (contract §26). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(600)
+  PROCESSOR_BREAKER_OPEN_SECONDS: number = 30;
+
   @Transform(toInt)
   @IsInt()
   @Min(1)

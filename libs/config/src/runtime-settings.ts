@@ -25,6 +25,14 @@ export interface GatewaySettings {
   /** dLocal's API base URL (DLOCAL_API_URL) and the bound on each request to it. */
   readonly dlocalApiUrl: string;
   readonly dlocalTimeoutMs: number;
+  /**
+   * A processor account's circuit breaker (contract §26): it opens after `breakerFailures`
+   * consecutive unreachable answers within `breakerWindowMs`, for `breakerOpenMs`
+   * (PROCESSOR_BREAKER_OPEN_SECONDS), then lets one attempt through.
+   */
+  readonly breakerFailures: number;
+  readonly breakerWindowMs: number;
+  readonly breakerOpenMs: number;
 }
 
 export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
@@ -37,6 +45,9 @@ export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
   mercadoPagoTimeoutMs: 10_000,
   dlocalApiUrl: 'https://api.dlocal.com',
   dlocalTimeoutMs: 10_000,
+  breakerFailures: 5,
+  breakerWindowMs: 60_000,
+  breakerOpenMs: 30_000,
 };
 
 /**

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_GATEWAY_SETTINGS,
   DEFAULT_MAIL_SETTINGS,
   DEFAULT_DAILY_RUN_SETTINGS,
   DEFAULT_SETTLEMENT_SETTINGS,
@@ -82,6 +83,9 @@ export async function prepareRuntime(env: Environment, log: (line: string) => vo
           mercadoPagoTimeoutMs: env.MERCADOPAGO_TIMEOUT_SECONDS * 1000,
           dlocalApiUrl: env.DLOCAL_API_URL.replace(/\/+$/, ''),
           dlocalTimeoutMs: env.DLOCAL_TIMEOUT_SECONDS * 1000,
+          breakerFailures: DEFAULT_GATEWAY_SETTINGS.breakerFailures,
+          breakerWindowMs: DEFAULT_GATEWAY_SETTINGS.breakerWindowMs,
+          breakerOpenMs: env.PROCESSOR_BREAKER_OPEN_SECONDS * 1000,
         },
         env.IDEMPOTENCY_LEASE_SECONDS,
         mail,

@@ -104,6 +104,8 @@ export class DLocalRequestError extends Error {
     readonly status: number | null,
     readonly code: number | null,
     detail: string,
+    /** False when the connection failed before the request left (refused, no route): dLocal never saw it. */
+    readonly sent = true,
   ) {
     super(`dLocal ${operation}: ${detail}`);
     this.name = 'DLocalRequestError';
@@ -207,7 +209,15 @@ export class DLocalClient {
     } catch (error) {
       const timedOut = (error as Error).name === 'TimeoutError';
       observe(timedOut ? 'timeout' : 'unreachable');
-      throw new DLocalRequestError(operation, null, null, timedOut ? `no answer within ${this.timeoutMs / 1000} s` : 'unreachable');
+      const cause = (error as { cause?: { code?: unknown } }).cause?.code;
+      const notSent = !timedOut && typeof cause === 'string' && NOT_SENT.has(cause);
+      throw new DLocalRequestError(
+        operation,
+        null,
+        null,
+        timedOut ? `no answer within ${this.timeoutMs / 1000} s` : notSent ? `unreachable (${cause})` : 'unreachable',
+        !notSent,
+      );
     }
     let text: string;
     try {
@@ -231,6 +241,9 @@ export class DLocalClient {
     }
   }
 }
+
+/** Connection errors that happen before a request leaves: dLocal never saw it. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /** dLocal's error body: `{ code, message, param? }`; at most 200 characters of it. */
 function errorOf(text: string): { code: number | null; text: string } {

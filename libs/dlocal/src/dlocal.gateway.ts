@@ -22,6 +22,7 @@ import {
   PayerText,
   PaymentGateway,
   ProcessorInstallmentPlan,
+  ProcessorUnavailableError,
   ProcessorRefund,
   RefundOutcome,
   RefundRequest,
@@ -133,6 +134,8 @@ export class DLocalGateway extends PaymentGateway {
   readonly refundsManualConfirmations = true;
   /** Saved cards are not charged at dLocal here: refused before anything is written. */
   override readonly chargesOffSession = false;
+  /** Its word comes by notification: an open attempt is asked about before another replaces it. */
+  override readonly asksBeforeReplacing = true;
 
   /** Whose account the merchant connected (contract §23): its own (MERCHANT, the default) or the business's (PLATFORM). */
   override fundsFlowOf(merchantId: string, tx?: Transaction): Promise<FundsFlow> {
@@ -276,6 +279,10 @@ export class DLocalGateway extends PaymentGateway {
         if (order) await this.records.paymentAnswered(request.payinId, order.payment_id, null);
         throw new CheckoutOutcomeUnknownError(DLOCAL, order?.payment_id ?? null, error.message);
       }
+      // Unreachable with nothing a payer could pay (contract §26): refused before it left, or dLocal's 429 or 5xx (no redirect_url
+      // was given, so a payment it may have made is one nobody reaches); another processor may be tried.
+      if (!error.sent || (error.status !== null && error.unknownOutcome)) throw new ProcessorUnavailableError(DLOCAL, error.message);
+      // No answer once sent (a timeout, an answer cut off): it may have been made; asked about by our order id.
       if (error.unknownOutcome) throw new CheckoutOutcomeUnknownError(DLOCAL, null, error.message);
       // A refusal: nothing was created at dLocal.
       this.logger.warn(`payment ${request.payinId} refused: ${error.message}`);

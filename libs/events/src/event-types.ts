@@ -28,6 +28,7 @@ export const EVENT_TYPES = [
   'balance.available',
   'settlement_account.updated',
   'reconciliation.discrepancy',
+  'processor.degraded',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -139,6 +139,11 @@ export class GatewayAccounts {
     return this.accounts.routeOf(merchantId, paymentMethod, tx);
   }
 
+  /** The providers the merchant is connected to (has an account at). */
+  connectedProviders(merchantId: string, tx?: Transaction): Promise<string[]> {
+    return this.accounts.providersOf(merchantId, tx);
+  }
+
   /**
    * Whose account collects the merchant's payments at the provider now
    * (contract §23). An account disconnected since (a late approval) reads as

@@ -3,6 +3,7 @@ import { GatewayAccounts } from '@pcs/gateway-accounts';
 import { GatewayRegistry } from './gateway-registry';
 import { CollectionMethod, PaymentGateway } from './payment-gateway.port';
 import { Transaction } from '@pcs/kernel';
+import { SANDBOX } from './sandbox/sandbox.gateway';
 
 /** A catalog country processor, as far as routing reads it. */
 export interface RoutableProcessor {
@@ -48,5 +49,16 @@ export class GatewayRouting {
       if (gateway.serves(collectionMethodOf(processor))) return gateway;
     }
     return this.registry.get(processor.gateway);
+  }
+
+  /** The processors the merchant may route to (contract §26): the sandbox always, and each one it is connected to. */
+  async connectedProviders(merchantId: string, tx?: Transaction): Promise<string[]> {
+    const connected = await this.accounts.connectedProviders(merchantId, tx);
+    return [SANDBOX, ...connected.filter((provider) => provider !== SANDBOX && this.registry.has(provider))];
+  }
+
+  /** A provider's adapter, when one is registered. */
+  gatewayNamed(provider: string): PaymentGateway | null {
+    return this.registry.has(provider) ? this.registry.get(provider) : null;
   }
 }

@@ -170,6 +170,22 @@ export interface GatewayRequestStatus extends CardDetails {
  * id), and the request answers that the gateway is unavailable; the payer may
  * start a new attempt at once.
  */
+/**
+ * A processor that could not be reached for a request (contract §26): the connection was refused,
+ * it answered 429 or 5xx, or (where nothing a payer could pay was made: a Checkout Pro preference)
+ * it did not answer in time. Nothing there can be paid: the next processor of a routing rule may be
+ * tried. A request that may have been done (a timeout once it was sent) is CheckoutOutcomeUnknownError.
+ */
+export class ProcessorUnavailableError extends Error {
+  constructor(
+    readonly gateway: string,
+    detail: string,
+  ) {
+    super(`${gateway}: ${detail}`);
+    this.name = 'ProcessorUnavailableError';
+  }
+}
+
 export class CheckoutOutcomeUnknownError extends Error {
   constructor(
     readonly gateway: string,
@@ -317,6 +333,12 @@ export abstract class PaymentGateway {
   abstract readonly refundsManualConfirmations: boolean;
   /** Whether the payer chooses the installments on its own page (contract §25); otherwise the service's or the sandbox's page offers them. */
   readonly choosesInstallmentsOnItsPage: boolean = false;
+  /**
+   * Whether its word on a payment may come after the payer left its page (a notification, late or lost): before another
+   * attempt replaces an open one of it (contract §26), the service asks it whether the payer paid, so a payer who paid
+   * there is never sent to pay again elsewhere.
+   */
+  readonly asksBeforeReplacing: boolean = false;
   /** Whether it charges a saved instrument without the payer (off-session); otherwise such a charge is refused before anything is written. */
   readonly chargesOffSession: boolean = true;
   /**

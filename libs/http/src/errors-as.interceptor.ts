@@ -8,7 +8,7 @@ import { catchError, Observable, throwError } from 'rxjs';
  * failure of the route, validation included, under that code, keeping the
  * message that names the fields.
  */
-export function InvalidRequestsAs(code: ErrorCode): MethodDecorator {
+export function InvalidRequestsAs(code: ErrorCode, keep: readonly ErrorCode[] = []): MethodDecorator {
   @Injectable()
   class RecodeInvalid implements NestInterceptor {
     intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -17,7 +17,9 @@ export function InvalidRequestsAs(code: ErrorCode): MethodDecorator {
         .pipe(
           catchError((error: unknown) =>
             throwError(() =>
-              error instanceof DomainError && error.definition.kind === 'INVALID' && error.code !== code ? error.recode(code) : error,
+              error instanceof DomainError && error.definition.kind === 'INVALID' && error.code !== code && !keep.includes(error.code)
+                ? error.recode(code)
+                : error,
             ),
           ),
         );

@@ -17,6 +17,7 @@ import {
   ProcessorRefund,
   RefundOutcome,
   RefundRequest,
+  ProcessorUnavailableError,
 } from '@pcs/gateways';
 import { MercadoPagoClient, MercadoPagoPayment, MercadoPagoRequestError } from './mercado-pago.client';
 import { MERCADO_PAGO, mercadoPagoCredentials } from './mercado-pago-account';
@@ -148,6 +149,8 @@ export class MercadoPagoGateway extends PaymentGateway {
   readonly refundsManualConfirmations = true;
   /** Saved instruments are not charged at Mercado Pago here yet (contract §16): refused before anything is written. */
   override readonly chargesOffSession = false;
+  /** Its word comes by notification: an open attempt is asked about before another replaces it. */
+  override readonly asksBeforeReplacing = true;
   /** Checkout Pro shows the payer the installments itself (contract §25). */
   override readonly choosesInstallmentsOnItsPage = true;
 
@@ -260,8 +263,11 @@ export class MercadoPagoGateway extends PaymentGateway {
         request.payinId,
       )
       .catch((error: unknown) => {
+        if (!(error instanceof MercadoPagoRequestError)) throw error;
+        // Unreachable (no answer in time, 429, 5xx): a preference charges nothing, so another processor may be tried (contract §26).
+        if (error.unknownOutcome) throw new ProcessorUnavailableError(MERCADO_PAGO, error.message);
         // Nothing was recorded: the request may be retried (with its Idempotency-Key, to the same preference).
-        throw error instanceof MercadoPagoRequestError ? new DomainError('GATEWAY_UNREACHABLE', error.message) : error;
+        throw new DomainError('GATEWAY_UNREACHABLE', error.message);
       });
     await this.records.saveCheckout({
       payinId: request.payinId,

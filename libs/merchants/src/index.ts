@@ -10,3 +10,4 @@ export * from './merchant-countries.service';
 export * from './merchant.representation';
 export * from './domain/payout-schedule';
 export * from './domain/installment-policy';
+export * from './domain/routing-rules';

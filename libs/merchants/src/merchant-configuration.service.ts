@@ -20,6 +20,7 @@ import {
   installmentPolicyFrom,
   InstallmentPolicyRequest,
 } from './domain/installment-policy';
+import { RoutingRule, RoutingRuleRequest, routingRulesFrom } from './domain/routing-rules';
 import { MerchantConfigurationRepository, ShortNameTakenError } from './merchant.repository';
 
 export interface MerchantConfigurationView {
@@ -37,6 +38,14 @@ export interface ConfigurationRequest {
   payoutSchedule?: PayoutScheduleRequest;
   /** Replaces the whole policy when sent (contract §25). */
   installments?: InstallmentPolicyRequest;
+  /** Replaces every routing rule when sent (contract §26). */
+  routing?: RoutingRuleRequest[];
+}
+
+/** What the configuration asks of other contexts before it is saved (the payments context knows which processors are connected). */
+export interface ConfigurationChecks {
+  /** Refuses rules naming a processor the merchant is not connected to. */
+  readonly routing?: (merchantId: MerchantId, rules: readonly RoutingRule[], tx: Transaction) => Promise<void>;
 }
 
 function invalid(reason: string, reasonEs: string): DomainError {
@@ -89,6 +98,12 @@ export class MerchantConfigurationService {
     return countryInstallmentPolicy(await this.configurations.installmentPolicy(tx, merchantId), countryIso3);
   }
 
+  /** The merchant's routing rules (contract §26), first match wins; none: no rule. */
+  routingFor(merchantId: MerchantId, tx: Transaction = this.unitOfWork.outside): Promise<RoutingRule[]> {
+    // One column of one row: every initialize asks.
+    return this.configurations.routing(tx, merchantId);
+  }
+
   /** The merchant that takes fast payments under this short name, if any (case-insensitive). */
   async fastPaymentMerchantId(shortName: string): Promise<MerchantId | null> {
     return this.configurations.fastPaymentMerchantId(this.unitOfWork.outside, shortName);
@@ -99,18 +114,26 @@ export class MerchantConfigurationService {
    * when sent, replaces the whole set; each VAT percentage must be one the
    * country allows.
    */
-  async upsert(caller: Caller, merchantId: MerchantId, request: ConfigurationRequest): Promise<MerchantConfigurationView> {
+  async upsert(
+    caller: Caller,
+    merchantId: MerchantId,
+    request: ConfigurationRequest,
+    checks: ConfigurationChecks = {},
+  ): Promise<MerchantConfigurationView> {
     const countryVats = request.merchantCountryConfigurations && (await this.toCountryVats(request.merchantCountryConfigurations));
     const installmentPolicy = request.installments && (await this.toInstallmentPolicy(request.installments));
+    const routing = request.routing && routingRulesFrom(request.routing);
     try {
       return await this.unitOfWork.run(async (tx) => {
         await this.access.loadVisible(caller, merchantId, tx);
+        if (routing && checks.routing) await checks.routing(merchantId, routing, tx);
         const configuration = await this.load(tx, merchantId, true);
-        const { payoutSchedule, installments: _installments, ...settings } = request;
+        const { payoutSchedule, installments: _installments, routing: _routing, ...settings } = request;
         configuration.apply({
           ...settings,
           countryVats,
           installmentPolicy,
+          routing,
           payoutSchedule: payoutSchedule && payoutScheduleFrom(payoutSchedule),
         });
         await this.configurations.save(tx, configuration, new Date(), countryVats !== undefined);

@@ -1,4 +1,5 @@
 import type { InstallmentPolicy } from './domain/installment-policy';
+import type { RoutingRule } from './domain/routing-rules';
 import { BusinessId, MerchantId, Page, PageRequest, TenantScope, Transaction } from '@pcs/kernel';
 import { Merchant } from './domain/merchant';
 import type { PayoutSchedule } from './domain/payout-schedule';
@@ -53,6 +54,8 @@ export abstract class MerchantConfigurationRepository {
   abstract payoutSchedules(tx: Transaction, merchantIds: readonly MerchantId[]): Promise<Map<MerchantId, PayoutSchedule>>;
   /** The merchant's installment policy alone (read by attempts and payers' pages; none: one installment everywhere). */
   abstract installmentPolicy(tx: Transaction, merchantId: MerchantId): Promise<InstallmentPolicy>;
+  /** The merchant's routing rules alone (read at every initialize; none: no rule). */
+  abstract routing(tx: Transaction, merchantId: MerchantId): Promise<RoutingRule[]>;
 }
 
 export class ShortNameTakenError extends Error {

@@ -8,6 +8,12 @@ export interface QueueDepth {
 }
 
 export type QueueDepthSource = () => Promise<readonly QueueDepth[]>;
+/** Per provider: the worst state of its accounts' circuits (0 closed, 1 half-open, 2 open) and how many are open. */
+export type CircuitStateSource = () => readonly { provider: string; state: number; open: number }[];
+/** Success rates (0–1) per provider, method, country and window (1h, 1d). */
+export type SuccessRateSource = () => Promise<
+  readonly { provider: string; paymentMethod: string; country: string; window: '1h' | '1d'; rate: number }[]
+>;
 
 /**
  * The process's Prometheus metrics (prom-client), served at /metrics by each
@@ -112,9 +118,48 @@ export class Metrics {
   });
 
   private readonly queueSources = new Set<QueueDepthSource>();
+  private readonly circuitSources = new Set<CircuitStateSource>();
+  private readonly successRateSources = new Set<SuccessRateSource>();
 
   constructor() {
     const sources = this.queueSources;
+    const circuits = this.circuitSources;
+    const rates = this.successRateSources;
+    new Gauge({
+      name: 'pcs_processor_circuit_state',
+      help: 'Circuit breakers of processor accounts (contract §26), by provider: the worst of its accounts in this process (0 closed, 1 half-open, 2 open)',
+      labelNames: ['provider'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const source of circuits) for (const { provider, state } of source()) this.set({ provider }, state);
+      },
+    });
+    new Gauge({
+      name: 'pcs_processor_circuits_open',
+      help: 'Processor accounts whose circuit is open now in this process (contract §26), by provider',
+      labelNames: ['provider'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const source of circuits) for (const { provider, open } of source()) this.set({ provider }, open);
+      },
+    });
+    new Gauge({
+      name: 'pcs_processor_success_rate',
+      help: 'Approved share of the collection attempts that ended (approved or refused, unreachable included), by provider, method and country, over the last hour (1h) or day (1d); every merchant together',
+      labelNames: ['provider', 'payment_method', 'country', 'window'] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const source of rates)
+          for (const rate of await source().catch(() => []))
+            this.set(
+              { provider: rate.provider, payment_method: rate.paymentMethod, country: rate.country, window: rate.window },
+              rate.rate,
+            );
+      },
+    });
     new Gauge({
       name: 'pcs_queue_jobs',
       help: 'Background jobs (pg-boss) by queue and state: waiting (created or to retry) or active',
@@ -131,6 +176,18 @@ export class Metrics {
       },
     });
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** The processors' circuit breakers report their state at each scrape; the returned function stops it. */
+  observeCircuits(source: CircuitStateSource): () => void {
+    this.circuitSources.add(source);
+    return () => this.circuitSources.delete(source);
+  }
+
+  /** Success rates are read at each scrape; the returned function stops it. */
+  observeSuccessRates(source: SuccessRateSource): () => void {
+    this.successRateSources.add(source);
+    return () => this.successRateSources.delete(source);
   }
 
   /** A job queue reports its depth at each scrape; the returned function stops it. */

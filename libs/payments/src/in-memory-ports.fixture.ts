@@ -37,6 +37,8 @@ import { AttemptOutcomes } from './attempts/attempt-outcomes';
 import { PaymentAttemptParties } from './attempts/payment-attempt-parties';
 import { PaymentAttemptsService } from './attempts/payment-attempts.service';
 import { AvailableProcessorsService } from './available-processors.service';
+import { ProcessorCircuits } from './routing/processor-circuits';
+import { ProcessorRoutes } from './routing/processor-routes';
 import { InstallmentQuotesService } from './installments/installment-quotes.service';
 import { apiIntent } from './domain/payment-intent-origins';
 import { Payin, PayinState } from './domain/payin';
@@ -126,6 +128,13 @@ export class MemoryPayins extends PayinRepository {
   }
   openAttempts(_tx: Transaction, id: PaymentIntentId): Promise<Payin[]> {
     return Promise.resolve(this.ofIntent(id, 'PAYIN').filter((p) => OPEN_ATTEMPT.has(p.snapshot().status)));
+  }
+  anyOf(_tx: Transaction, ids: readonly string[]): Promise<Payin | null> {
+    const found = ids.map((id) => this.read(id)).filter((p): p is Payin => p !== null);
+    return Promise.resolve(found[found.length - 1] ?? null);
+  }
+  attemptsOf(_tx: Transaction, id: PaymentIntentId): Promise<Payin[]> {
+    return Promise.resolve(this.ofIntent(id, 'PAYIN'));
   }
   openCheckoutSession(_tx: Transaction, id: PaymentIntentId, now: Date): Promise<Payin | null> {
     const open = this.ofIntent(id, 'PAYIN').filter((p) => {
@@ -460,6 +469,9 @@ export function attemptsWorld(options: { processors?: CountryProcessor[] } = {})
     routing,
     pricing,
     installmentQuotes,
+    // No routing rule: each method to its one gateway (contract §26's rules are the e2e specs').
+    new ProcessorRoutes({ routingFor: () => Promise.resolve([]) } as unknown as MerchantConfigurationService, routing),
+    new ProcessorCircuits(settings),
   );
   return {
     payins,

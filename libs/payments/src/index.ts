@@ -28,3 +28,7 @@ export * from './payment-intent.representation';
 export * from './gateway-events/gateway-notifications.service';
 export * from './disputes/intent-disputes.service';
 export * from './installments/installment-quotes.service';
+export * from './routing/processor-circuits';
+export * from './routing/processor-routes';
+export * from './routing/processor-health.service';
+export type { SuccessRate } from './routing/processor-health.records';

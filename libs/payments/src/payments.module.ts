@@ -38,6 +38,11 @@ import { ReconciliationService } from './reconciliation/reconciliation.service';
 import { ProcessorRefunds } from './refunds/processor-refunds.service';
 import { RefundsService } from './refunds/refunds.service';
 import { InstallmentQuotesService } from './installments/installment-quotes.service';
+import { ProcessorCircuits } from './routing/processor-circuits';
+import { ProcessorRoutes } from './routing/processor-routes';
+import { ProcessorHealthService } from './routing/processor-health.service';
+import { ProcessorHealthRecords } from './routing/processor-health.records';
+import { TypeOrmProcessorHealthRecords } from './persistence/typeorm-processor-health.records';
 
 /**
  * Payments: the payment intent with its attempts, refunds and ledger rows
@@ -88,6 +93,10 @@ import { InstallmentQuotesService } from './installments/installment-quotes.serv
     ReconciliationService,
     PaymentIntentSweeps,
     InstallmentQuotesService,
+    ProcessorRoutes,
+    ProcessorCircuits,
+    ProcessorHealthService,
+    { provide: ProcessorHealthRecords, useClass: TypeOrmProcessorHealthRecords },
   ],
   exports: [
     B2bPaymentIntentsService,
@@ -107,6 +116,9 @@ import { InstallmentQuotesService } from './installments/installment-quotes.serv
     ReconciliationService,
     PaymentIntentSweeps,
     InstallmentQuotesService,
+    ProcessorRoutes,
+    ProcessorCircuits,
+    ProcessorHealthService,
     GatewaysModule,
     LinksModule,
     PaymentLedgerModule,

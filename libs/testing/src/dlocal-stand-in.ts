@@ -260,9 +260,10 @@ export class DLocalStandIn extends StandInServer {
   readonly held: DLocalHeldNotification[] = [];
   /**
    * Faults for the next requests to a path prefix: answer an HTTP status, `hang` (never answer, nothing done),
-   * or `late` (wait `lateMs`, then do the work and answer: the caller may be gone by then).
+   * `late` (wait `lateMs`, then do the work and answer: the caller may be gone by then), or `lose` (do the work at
+   * once, then cut the connection before the answer leaves).
    */
-  readonly faults: { method: string; pathPrefix: string; answer: number | 'hang' | 'late'; times: number; lateMs?: number }[] = [];
+  readonly faults: { method: string; pathPrefix: string; answer: number | 'hang' | 'late' | 'lose'; times: number; lateMs?: number }[] = [];
   /** What the next refund answers at once: SUCCESS (default), PENDING (settled later), or REJECTED. */
   refundStatus: DLocalRefundStatus = 'SUCCESS';
   /** The surcharge the payer pays per number of installments (percent of the amount; 0: interest-free), as a plan answers. */
@@ -475,6 +476,10 @@ export class DLocalStandIn extends StandInServer {
     else await all();
   }
 
+  protected override isPayerPage(path: string): boolean {
+    return path.startsWith('/collect/pay/');
+  }
+
   protected async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', this.url);
     const body = await readBody(request);
@@ -486,6 +491,14 @@ export class DLocalStandIn extends StandInServer {
     if (fault && fault.answer === 'late') {
       fault.times -= 1;
       await new Promise((resolve) => setTimeout(resolve, fault.lateMs ?? 1000));
+    } else if (fault && fault.answer === 'lose') {
+      // The work is done at once; the connection is cut before the answer leaves.
+      fault.times -= 1;
+      response.writeHead = () => response;
+      response.end = () => {
+        request.socket.destroy();
+        return response;
+      };
     } else if (fault) {
       fault.times -= 1;
       if (typeof fault.answer !== 'number') return; // hang: never answers, the client's timeout decides

@@ -484,6 +484,10 @@ export class MercadoPagoStandIn extends StandInServer {
     else await deliver();
   }
 
+  protected override isPayerPage(path: string): boolean {
+    return path === '/checkout/v1/redirect';
+  }
+
   protected async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', this.url);
     const bytes = await readBytes(request);

@@ -7,17 +7,69 @@ import * as net from 'node:net';
  * HTTP helpers they answer with. Imports only Node, like the stand-ins
  * (npm run stand-in loads them without a build).
  */
+/**
+ * How a processor stand-in behaves (contract §26's switches), for its API (the payer's pages stay up
+ * unless it is down): up; slow (each answer waits `ms`, the caller's timeout may end it first);
+ * failing (each request answered `status`, nothing done); losing (the work is done, then the
+ * connection is cut before the answer: the caller cannot know). Down is `goDown()`: nothing listens
+ * on the port, so connections are refused, until `comeBack()`.
+ */
+export type StandInAvailability =
+  { state: 'up' } | { state: 'slow'; ms: number } | { state: 'failing'; status: number } | { state: 'losing' };
+
 export abstract class StandInServer {
   private server: http.Server | null = null;
   private readonly sockets = new Set<net.Socket>();
   port = 0;
+  availability: StandInAvailability = { state: 'up' };
+  /** Requests refused or cut by the switches, per path (for assertions). */
+  readonly unavailableAnswers: string[] = [];
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
   }
 
+  /** Stops listening and cuts every connection: a caller's connection is refused (ECONNREFUSED). */
+  async goDown(): Promise<void> {
+    await this.stop();
+    this.server = null;
+  }
+
+  /** Listens again on the same port. */
+  async comeBack(): Promise<void> {
+    if (this.server) return;
+    await this.start(this.port);
+  }
+
+  /** The payer's pages of the processor (not its API): the switches other than down leave them alone. */
+  protected isPayerPage(path: string): boolean {
+    void path;
+    return false;
+  }
+
+  private async dispatch(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+    const availability = this.availability;
+    const path = new URL(request.url ?? '/', 'http://stand-in').pathname;
+    if (availability.state === 'up' || this.isPayerPage(path)) return this.handle(request, response);
+    this.unavailableAnswers.push(`${availability.state} ${request.method} ${path}`);
+    if (availability.state === 'failing') {
+      await readBody(request);
+      return json(response, availability.status, { message: 'unavailable', status: availability.status });
+    }
+    if (availability.state === 'slow') await new Promise((resolve) => setTimeout(resolve, availability.ms));
+    if (availability.state === 'losing') {
+      // The work is done as usual; its answer never leaves.
+      response.writeHead = () => response;
+      response.end = () => {
+        request.socket.destroy();
+        return response;
+      };
+    }
+    return this.handle(request, response);
+  }
+
   async start(port = 0): Promise<this> {
-    this.server = http.createServer((request, response) => void this.handle(request, response));
+    this.server = http.createServer((request, response) => void this.dispatch(request, response));
     this.server.on('connection', (socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));

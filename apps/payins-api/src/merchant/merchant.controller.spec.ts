@@ -1,3 +1,4 @@
+import type { ProcessorRoutes } from '@pcs/payments';
 import { plainToInstance } from 'class-transformer';
 import type { RuntimeSettings } from '@pcs/config';
 import { SIGNATURE_V2_REQUIRED } from '@pcs/http';
@@ -46,6 +47,7 @@ function controllerWith() {
     configurations as unknown as MerchantConfigurationService,
     accounts as unknown as SettlementAccountsService,
     {} as RuntimeSettings,
+    {} as ProcessorRoutes,
   );
   return { controller, merchants, accounts };
 }

@@ -13,6 +13,7 @@ import {
 } from '@pcs/http';
 import { MerchantConfigurationService, MerchantService, MerchantView } from '@pcs/merchants';
 import { SettlementAccountsService } from '@pcs/settlement';
+import { ProcessorRoutes } from '@pcs/payments';
 import { presentPaymentMethod } from '../catalog/catalog.presenter';
 import { PaymentMethodSummaryResponse } from '../catalog/catalog.responses';
 import { ListMerchantsQuery } from './dto/list-merchants.query';
@@ -31,6 +32,7 @@ export class MerchantController {
     private readonly configurations: MerchantConfigurationService,
     private readonly accounts: SettlementAccountsService,
     @Inject(RuntimeSettings) private readonly settings: RuntimeSettings,
+    private readonly routes: ProcessorRoutes,
   ) {}
 
   @Get()
@@ -146,10 +148,18 @@ export class MerchantController {
   }
 
   @Put(':merchantId/configuration')
-  @InvalidRequestsAs('ERROR_IN_UPDATE_MERCHANT_CONFIGURATION')
+  @InvalidRequestsAs('ERROR_IN_UPDATE_MERCHANT_CONFIGURATION', [
+    // A routing rule's mistakes keep their own errorIds (contract §26).
+    'ROUTING_PROCESSOR_NOT_CONNECTED',
+    'ROUTING_PROCESSORS_EMPTY',
+    'ROUTING_SPLIT_MISMATCH',
+    'ROUTING_AMOUNT_RANGE_INVERTED',
+    'ROUTING_RULE_INVALID',
+  ])
   @ApiOperation({
     summary: 'Create or update configuration of a merchant',
-    description: 'Every 400 of this operation has errorId Payins:ERROR_IN_UPDATE_MERCHANT_CONFIGURATION.',
+    description:
+      'Every 400 of this operation has errorId Payins:ERROR_IN_UPDATE_MERCHANT_CONFIGURATION, except a routing rule’s mistakes (contract §26): ROUTING_PROCESSOR_NOT_CONNECTED, ROUTING_PROCESSORS_EMPTY, ROUTING_SPLIT_MISMATCH, ROUTING_AMOUNT_RANGE_INVERTED, ROUTING_RULE_INVALID.',
     operationId: 'upsertMerchantConfiguration',
   })
   @RequestExample(MerchantConfigurationDto, {
@@ -160,6 +170,7 @@ export class MerchantController {
     merchantCountryConfigurations: [{ countryIsoAlpha3: 'URY', vatPercentage: 22 }],
     payoutSchedule: { interval: 'WEEKLY', weeklyAnchor: 'FRIDAY', minimumAmount: { UYU: 1000 } },
     installments: { URY: { maxInstallments: 6, interestFreeUpTo: 3, minInstallmentAmount: { UYU: 200 } } },
+    routing: [{ paymentMethod: 'VISA', country: 'URY', processors: ['SANDBOX'] }],
   })
   @ApiOkResponse({ type: MerchantConfigurationResponse })
   @ApiStandardErrors()
@@ -168,7 +179,12 @@ export class MerchantController {
     @UuidParam('merchantId') merchantId: string,
     @Body() body: MerchantConfigurationDto,
   ): Promise<MerchantConfigurationResponse> {
-    return presentConfiguration(await this.configurations.upsert(caller, asMerchantId(merchantId), body));
+    return presentConfiguration(
+      await this.configurations.upsert(caller, asMerchantId(merchantId), body, {
+        // Routing rules name only processors the merchant is connected to (contract §26).
+        routing: (merchant, rules, tx) => this.routes.assertConnected(merchant, rules, tx),
+      }),
+    );
   }
 
   private async present(view: MerchantView): Promise<MerchantResponse> {

@@ -1,5 +1,5 @@
 import { basisPointsToVatPercentage, Currency, wireAmount } from '@pcs/kernel';
-import { MerchantConfigurationView, merchantRepresentation, MerchantView } from '@pcs/merchants';
+import { MerchantConfigurationView, merchantRepresentation, MerchantView, routingRulesView } from '@pcs/merchants';
 import type { SettlementAccount } from '@pcs/settlement';
 import { presentCountry } from '../catalog/catalog.presenter';
 import { MerchantConfigurationResponse, MerchantResponse } from './merchant.responses';
@@ -71,5 +71,6 @@ export function presentConfiguration({
         },
       ]),
     ),
+    routing: routingRulesView(c.routing),
   };
 }

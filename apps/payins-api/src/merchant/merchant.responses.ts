@@ -81,6 +81,17 @@ export class InstallmentsResponse {
   @ApiPropertyOptional({ type: CountryInstallmentsResponse }) BRA?: CountryInstallmentsResponse;
 }
 
+/** One routing rule (contract §26), as the configuration shows it. */
+export class RoutingRuleResponse {
+  @ApiProperty({ example: 'VISA' }) paymentMethod: string;
+  @ApiPropertyOptional({ example: 'URY' }) country?: string;
+  @ApiPropertyOptional({ example: 'UYU' }) currency?: string;
+  @ApiPropertyOptional({ type: Number, format: 'decimal' }) minAmount?: number;
+  @ApiPropertyOptional({ type: Number, format: 'decimal' }) maxAmount?: number;
+  @ApiProperty({ type: [String], example: ['DLOCAL', 'MERCADO_PAGO'] }) processors: string[];
+  @ApiPropertyOptional({ type: [Number], example: [70, 30] }) split?: number[];
+}
+
 export class MerchantConfigurationResponse {
   @ApiProperty({ format: 'uuid' }) merchantConfigurationId: string;
   @ApiProperty({ format: 'uuid' }) merchantId: string;
@@ -96,6 +107,11 @@ export class MerchantConfigurationResponse {
     description: 'Installments per country (contract §25); a country absent offers one installment only',
   })
   installments: InstallmentsResponse;
+  @ApiProperty({
+    type: [RoutingRuleResponse],
+    description: 'Routing rules, first match wins (contract §26); none: each method to its one processor',
+  })
+  routing: RoutingRuleResponse[];
 }
 
 export class DeletedResponse {

@@ -70,7 +70,19 @@ function intent(status: PaymentIntent['status'] = 'REQUIRES_PAYMENT_INSTRUMENT',
 function controllerWith(answer: PaymentIntent = intent()) {
   const creation = { create: jest.fn().mockResolvedValue(answer) };
   const fast = { create: jest.fn().mockResolvedValue(answer) };
-  const queries = { get: jest.fn().mockResolvedValue(answer) };
+  const attemptList = [
+    {
+      transactionId: 't-1',
+      processor: 'DLOCAL',
+      status: 'FAILED',
+      failureReason: 'PROCESSOR_UNAVAILABLE',
+      createdAt: '2026-11-27T12:00:00.000Z',
+    },
+  ];
+  const queries = {
+    get: jest.fn().mockResolvedValue(answer),
+    attempts: jest.fn().mockResolvedValue({ intent: answer, attempts: attemptList }),
+  };
   const attempts = {
     initialize: jest.fn().mockResolvedValue({ intent: answer, gatewayReferenceId: 'gw-1', gatewayUrl: 'https://pay.example/s/1' }),
   };
@@ -146,11 +158,14 @@ describe('PaymentIntentController', () => {
     expect(request.paymentIntentAdditionalInfo).toBeUndefined();
   });
 
-  it('reads one intent of the caller by its typed id', async () => {
+  it('reads one intent of the caller by its typed id, with its attempts', async () => {
     const { controller, queries } = controllerWith(intent('SUCCEEDED'));
     const answer = await controller.get(caller, intentId);
-    expect(queries.get).toHaveBeenCalledWith(caller, intentId);
+    expect(queries.attempts).toHaveBeenCalledWith(caller, intentId);
     expect(answer).toMatchObject({ paymentIntentId: intentId, paymentIntentStatus: 'SUCCEEDED' });
+    expect(answer.attempts).toEqual([
+      expect.objectContaining({ processor: 'DLOCAL', status: 'FAILED', failureReason: 'PROCESSOR_UNAVAILABLE' }),
+    ]);
   });
 
   it('initializes at the chosen country processor and answers where the payer goes', async () => {

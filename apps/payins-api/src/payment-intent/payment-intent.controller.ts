@@ -136,13 +136,15 @@ export class PaymentIntentController {
   @Get(':paymentIntentId')
   @ApiOperation({
     summary: 'Get a payment intent',
-    description: 'One payment intent of the caller, with its status, amounts (receivedAmount, refunded) and lastPaymentError.',
+    description:
+      'One payment intent of the caller, with its status, amounts (receivedAmount, refunded), lastPaymentError, and its collection attempts in order (contract §26: each processor tried, its status and why it failed).',
     operationId: 'getPaymentIntent',
   })
   @ApiOkResponse({ type: PaymentIntentResponse })
   @ApiStandardErrors()
   async get(@CurrentCaller() caller: Caller, @UuidParam('paymentIntentId') id: string): Promise<PaymentIntentResponse> {
-    return presentPaymentIntent(await this.queries.get(caller, asPaymentIntentId(id)));
+    const { intent, attempts } = await this.queries.attempts(caller, asPaymentIntentId(id));
+    return { ...presentPaymentIntent(intent), attempts };
   }
 
   @Get(':paymentIntentId/payment-methods')

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Currency, DISPUTE_STATUSES, PayinType } from '@pcs/kernel';
 import { PAYMENT_INTENT_STATUSES } from '@pcs/payments';
 import { CountryProcessorResponse } from '../catalog/catalog.responses';
@@ -36,6 +36,20 @@ export class PaymentIntentInstallmentPlanResponse {
     description: 'The financing fee the merchant pays for an interest-free plan (0 when none)',
   })
   financingFeeAmount: number;
+}
+
+/** One collection attempt of the intent (contract §26). */
+export class PaymentIntentAttemptResponse {
+  @ApiProperty({ format: 'uuid', description: 'The attempt’s payin (GET /payin)' }) transactionId: string;
+  @ApiProperty({ type: String, nullable: true, example: 'DLOCAL', description: 'The processor it went to' }) processor: string | null;
+  @ApiProperty({
+    enum: ['PENDING', 'SCHEDULED', 'APPROVED', 'REJECTED', 'CANCELLED', 'EXPIRED', 'FAILED'],
+    description: 'The payin’s status; FAILED: the processor could not be reached (the next one of the routing rule was tried)',
+  })
+  status: string;
+  @ApiProperty({ type: String, nullable: true, example: 'PROCESSOR_UNAVAILABLE', description: 'Why it failed, was refused or ended' })
+  failureReason: string | null;
+  @ApiProperty({ type: String, format: 'date-time' }) createdAt: string;
 }
 
 export class PaymentIntentResponse {
@@ -89,6 +103,11 @@ export class PaymentIntentResponse {
     description: 'The installment plan it was paid in (contract §25); null: a single payment, or not paid yet',
   })
   installmentPlan: PaymentIntentInstallmentPlanResponse | null;
+  @ApiPropertyOptional({
+    type: [PaymentIntentAttemptResponse],
+    description: 'GET /payment-intent/{id} only: its collection attempts, oldest first (contract §26)',
+  })
+  attempts?: PaymentIntentAttemptResponse[];
 }
 
 export class PaymentIntentCreationResponse {

@@ -86,7 +86,7 @@ export interface paths {
         get: operations["getMerchantConfiguration"];
         /**
          * Create or update configuration of a merchant
-         * @description Every 400 of this operation has errorId Payins:ERROR_IN_UPDATE_MERCHANT_CONFIGURATION.
+         * @description Every 400 of this operation has errorId Payins:ERROR_IN_UPDATE_MERCHANT_CONFIGURATION, except a routing rule’s mistakes (contract §26): ROUTING_PROCESSOR_NOT_CONNECTED, ROUTING_PROCESSORS_EMPTY, ROUTING_SPLIT_MISMATCH, ROUTING_AMOUNT_RANGE_INVERTED, ROUTING_RULE_INVALID.
          */
         put: operations["upsertMerchantConfiguration"];
         post?: never;
@@ -553,7 +553,7 @@ export interface paths {
         };
         /**
          * Get a payment intent
-         * @description One payment intent of the caller, with its status, amounts (receivedAmount, refunded) and lastPaymentError.
+         * @description One payment intent of the caller, with its status, amounts (receivedAmount, refunded), lastPaymentError, and its collection attempts in order (contract §26: each processor tried, its status and why it failed).
          */
         get: operations["getPaymentIntent"];
         put?: never;
@@ -656,6 +656,46 @@ export interface paths {
          * @description The plans the merchant’s processor offers for a card (its BIN, or a saved card) and an amount, limited by the merchant’s installment policy in the processor’s country (contract §25). The single payment is always among them.
          */
         get: operations["quoteInstallments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/{merchantId}/routing/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Simulate routing
+         * @description Which processors an attempt with these facts would try, in order (contract §26): the first routing rule that takes it, less processors the merchant is no longer connected to or that do not collect the method there; without a rule, the method’s one processor.
+         */
+        get: operations["simulateRouting"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health/processors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Processors’ health
+         * @description For each of the caller’s merchants, the sandbox and each processor it is connected to: its circuit breaker’s state in the process that answers (CLOSED, OPEN, HALF_OPEN) and its success rates over the last hour and day (contract §26).
+         */
+        get: operations["getProcessorsHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1472,6 +1512,32 @@ export interface components {
             ARG?: components["schemas"]["CountryInstallmentsResponse"];
             BRA?: components["schemas"]["CountryInstallmentsResponse"];
         };
+        RoutingRuleResponse: {
+            /** @example VISA */
+            paymentMethod: string;
+            /** @example URY */
+            country?: string;
+            /** @example UYU */
+            currency?: string;
+            /** Format: decimal */
+            minAmount?: number;
+            /** Format: decimal */
+            maxAmount?: number;
+            /**
+             * @example [
+             *       "DLOCAL",
+             *       "MERCADO_PAGO"
+             *     ]
+             */
+            processors: string[];
+            /**
+             * @example [
+             *       70,
+             *       30
+             *     ]
+             */
+            split?: number[];
+        };
         MerchantConfigurationResponse: {
             /** Format: uuid */
             merchantConfigurationId: string;
@@ -1486,6 +1552,8 @@ export interface components {
             merchantCountryConfigurations: components["schemas"]["MerchantCountryConfigurationResponse"][];
             /** @description Installments per country (contract §25); a country absent offers one installment only */
             installments: components["schemas"]["InstallmentsResponse"];
+            /** @description Routing rules, first match wins (contract §26); none: each method to its one processor */
+            routing: components["schemas"]["RoutingRuleResponse"][];
         };
         MerchantCountryConfigurationDto: {
             /** @example URY */
@@ -1545,6 +1613,51 @@ export interface components {
             ARG?: components["schemas"]["CountryInstallmentsDto"];
             BRA?: components["schemas"]["CountryInstallmentsDto"];
         };
+        RoutingRuleDto: {
+            /**
+             * @description The payment method the rule takes
+             * @example VISA
+             */
+            paymentMethod: string;
+            /**
+             * @description Only attempts in this country (ISO alpha-3)
+             * @example URY
+             */
+            country?: string;
+            /**
+             * @description Only attempts in this currency (needed by an amount range)
+             * @enum {string}
+             */
+            currency?: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
+            /**
+             * Format: decimal
+             * @description Only attempts of at least this amount
+             * @example 100
+             */
+            minAmount?: number;
+            /**
+             * Format: decimal
+             * @description Only attempts of at most this amount
+             * @example 50000
+             */
+            maxAmount?: number;
+            /**
+             * @description Processors the merchant is connected to (SANDBOX, MERCADO_PAGO, DLOCAL), each once: tried in order, the next when one is unreachable
+             * @example [
+             *       "DLOCAL",
+             *       "MERCADO_PAGO"
+             *     ]
+             */
+            processors: string[];
+            /**
+             * @description Weights (1–100), one per processor: each attempt goes first to one drawn by weight (deterministic per attempt)
+             * @example [
+             *       70,
+             *       30
+             *     ]
+             */
+            split?: number[];
+        };
         MerchantConfigurationDto: {
             /**
              * @description 3–32 lowercase letters, digits or inner hyphens; unique
@@ -1566,6 +1679,8 @@ export interface components {
             payoutSchedule?: components["schemas"]["PayoutScheduleDto"];
             /** @description Installments per country (contract §25); replaces the whole policy when sent */
             installments?: components["schemas"]["InstallmentsDto"];
+            /** @description Routing rules, first match wins (contract §26); replaces every rule when sent ([] removes them) */
+            routing?: components["schemas"]["RoutingRuleDto"][];
         };
         ConnectMercadoPagoAccountDto: {
             /**
@@ -1674,7 +1789,7 @@ export interface components {
              */
             url: string;
             /** @description Default: every type */
-            enabledEvents?: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy")[];
+            enabledEvents?: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded")[];
             description?: string;
             /**
              * Format: uuid
@@ -1687,7 +1802,7 @@ export interface components {
             webhookEndpointId: string;
             url: string;
             description: string | null;
-            enabledEvents: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy")[];
+            enabledEvents: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded")[];
             disabled: boolean;
             /**
              * Format: uuid
@@ -1707,7 +1822,7 @@ export interface components {
             webhookEndpointId: string;
             url: string;
             description: string | null;
-            enabledEvents: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy")[];
+            enabledEvents: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded")[];
             disabled: boolean;
             /**
              * Format: uuid
@@ -1720,7 +1835,7 @@ export interface components {
         UpdateWebhookEndpointDto: {
             /** @description https only; http://localhost or http://127.0.0.1 only while WEBHOOKS_ALLOW_LOCALHOST is true; never a private, loopback or link-local address */
             url?: string;
-            enabledEvents?: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy")[];
+            enabledEvents?: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded")[];
             description?: string;
             /** @description true: nothing is delivered to it; pending deliveries are marked failed */
             disabled?: boolean;
@@ -1751,7 +1866,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy";
+            type: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded";
             /** Format: date-time */
             createdAt: string;
             /** Format: uuid */
@@ -1793,7 +1908,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy";
+            type: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded";
             /** Format: date-time */
             createdAt: string;
             /** Format: uuid */
@@ -2148,6 +2263,30 @@ export interface components {
              */
             financingFeeAmount: number;
         };
+        PaymentIntentAttemptResponse: {
+            /**
+             * Format: uuid
+             * @description The attempt’s payin (GET /payin)
+             */
+            transactionId: string;
+            /**
+             * @description The processor it went to
+             * @example DLOCAL
+             */
+            processor: string | null;
+            /**
+             * @description The payin’s status; FAILED: the processor could not be reached (the next one of the routing rule was tried)
+             * @enum {string}
+             */
+            status: "PENDING" | "SCHEDULED" | "APPROVED" | "REJECTED" | "CANCELLED" | "EXPIRED" | "FAILED";
+            /**
+             * @description Why it failed, was refused or ended
+             * @example PROCESSOR_UNAVAILABLE
+             */
+            failureReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
         PaymentIntentResponse: {
             /** Format: uuid */
             paymentIntentId: string;
@@ -2228,6 +2367,8 @@ export interface components {
             disputes: components["schemas"]["PaymentIntentDisputeResponse"][];
             /** @description The installment plan it was paid in (contract §25); null: a single payment, or not paid yet */
             installmentPlan: components["schemas"]["PaymentIntentInstallmentPlanResponse"] | null;
+            /** @description GET /payment-intent/{id} only: its collection attempts, oldest first (contract §26) */
+            attempts?: components["schemas"]["PaymentIntentAttemptResponse"][];
         };
         PaymentIntentCreationResponse: {
             paymentIntent: components["schemas"]["PaymentIntentResponse"];
@@ -2375,6 +2516,45 @@ export interface components {
              * @example 9000
              */
             merchantFinancingFee: number | null;
+        };
+        RoutingSimulationResponse: {
+            /**
+             * @description The index of the rule that takes it; null: no rule (the method’s one processor)
+             * @example 0
+             */
+            rule: number | null;
+            /**
+             * @description The processors in the order they would be tried
+             * @example [
+             *       "DLOCAL",
+             *       "MERCADO_PAGO"
+             *     ]
+             */
+            processors: string[];
+        };
+        ProcessorHealthResponse: {
+            /** @example DLOCAL */
+            provider: string;
+            /** Format: uuid */
+            merchantId: string;
+            /**
+             * @description Its circuit breaker in the process that answered
+             * @enum {string}
+             */
+            state: "CLOSED" | "OPEN" | "HALF_OPEN";
+            /**
+             * @description Approved share of the attempts that ended in the last hour; null: none ended
+             * @example 0.97
+             */
+            successRate1h: number | null;
+            /**
+             * @description The same over the last day
+             * @example 0.95
+             */
+            successRate1d: number | null;
+        };
+        ProcessorsHealthResponse: {
+            processors: components["schemas"]["ProcessorHealthResponse"][];
         };
         LinkCountryProcessorResponse: {
             /** Format: uuid */
@@ -5099,7 +5279,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
-                type?: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy";
+                type?: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded";
                 merchantId?: string;
                 /** @description One payment intent's story: its payment_intent.* and refund.* events */
                 paymentIntentId?: string;
@@ -7740,6 +7920,210 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InstallmentPlanResponse"][];
+                };
+            };
+            /** @description Invalid input (Validation:INVALID_REQUEST or an operation code) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown, deleted or another tenant's resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation:PAYLOAD_TOO_LARGE: the body is larger than the API accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation:UNSUPPORTED_MEDIA_TYPE: a body that is not application/json in UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:RATE_LIMITED: over the api-key's rate (reads and writes apart, contract §17), or too many refused requests from this address; nothing was changed. Wait Retry-After seconds; a version 2 request refused for its rate may be sent again unchanged within its 300 s */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal:INTERNAL_ERROR: an unexpected failure; nothing was half-written, and a retry with the same Idempotency-Key is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    simulateRouting: {
+        parameters: {
+            query: {
+                /** @description The payment method */
+                paymentMethod: string;
+                /** @description The country (ISO alpha-3) */
+                country: string;
+                currency: "ARS" | "BRL" | "CLP" | "COP" | "MXN" | "PEN" | "PYG" | "USD" | "UYU";
+                /** @description What the payer pays, major units */
+                amount: number;
+            };
+            header?: never;
+            path: {
+                merchantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingSimulationResponse"];
+                };
+            };
+            /** @description Invalid input (Validation:INVALID_REQUEST or an operation code) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown, deleted or another tenant's resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation:PAYLOAD_TOO_LARGE: the body is larger than the API accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation:UNSUPPORTED_MEDIA_TYPE: a body that is not application/json in UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:RATE_LIMITED: over the api-key's rate (reads and writes apart, contract §17), or too many refused requests from this address; nothing was changed. Wait Retry-After seconds; a version 2 request refused for its rate may be sent again unchanged within its 300 s */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal:INTERNAL_ERROR: an unexpected failure; nothing was half-written, and a retry with the same Idempotency-Key is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getProcessorsHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProcessorsHealthResponse"];
                 };
             };
             /** @description Invalid input (Validation:INVALID_REQUEST or an operation code) */

@@ -25,6 +25,7 @@ import { FundsFlow1797600000000 } from './1797600000000-funds-flow';
 import { PayoutsTrusted1797700000000 } from './1797700000000-payouts-trusted';
 import { Installments1797800000000 } from './1797800000000-installments';
 import { IntentInstallmentPlan1797850000000 } from './1797850000000-intent-installment-plan';
+import { Routing1797900000000 } from './1797900000000-routing';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   PayoutsTrusted1797700000000,
   Installments1797800000000,
   IntentInstallmentPlan1797850000000,
+  Routing1797900000000,
 ];

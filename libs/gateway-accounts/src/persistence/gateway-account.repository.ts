@@ -50,6 +50,15 @@ export class GatewayAccountRepository {
     return row?.provider ?? null;
   }
 
+  /** The providers the merchant has an account at. */
+  async providersOf(merchantId: string, tx: Transaction = this.dataSource.manager): Promise<string[]> {
+    const rows = await managerOf(tx).query<{ provider: string }[]>(
+      `SELECT provider FROM gateway_account WHERE merchant_id = $1 ORDER BY provider`,
+      [merchantId],
+    );
+    return rows.map((row) => row.provider);
+  }
+
   /** Whose account the merchant's account at the provider is; null when it has none. */
   async fundsFlowOf(
     merchantId: string,

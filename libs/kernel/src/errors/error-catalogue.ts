@@ -170,6 +170,31 @@ export const ERRORS = {
     '{provider} lets the payer choose the installments on its own page: initialize without installments.',
     '{provider} permite al pagador elegir las cuotas en su propia página: inicialice sin cuotas.',
   ),
+  ROUTING_PROCESSOR_NOT_CONNECTED: define(
+    'ROUTING_PROCESSOR_NOT_CONNECTED',
+    'INVALID',
+    'routing[{rule}]: the merchant is not connected to {provider}; connect its account first.',
+    'routing[{rule}]: el comercio no está conectado a {provider}; conecte primero su cuenta.',
+  ),
+  ROUTING_PROCESSORS_EMPTY: define(
+    'ROUTING_PROCESSORS_EMPTY',
+    'INVALID',
+    'routing[{rule}].processors: name at least one processor, each once.',
+    'routing[{rule}].processors: indique al menos un procesador, cada uno una vez.',
+  ),
+  ROUTING_SPLIT_MISMATCH: define(
+    'ROUTING_SPLIT_MISMATCH',
+    'INVALID',
+    'routing[{rule}].split: give one whole weight from 1 to 100 for each of the {count} processors.',
+    'routing[{rule}].split: indique un peso entero de 1 a 100 para cada uno de los {count} procesadores.',
+  ),
+  ROUTING_AMOUNT_RANGE_INVERTED: define(
+    'ROUTING_AMOUNT_RANGE_INVERTED',
+    'INVALID',
+    'routing[{rule}]: minAmount must not exceed maxAmount.',
+    'routing[{rule}]: minAmount no debe superar a maxAmount.',
+  ),
+  ROUTING_RULE_INVALID: define('ROUTING_RULE_INVALID', 'INVALID', 'routing: {reason}', 'routing: {reasonEs}'),
   GATEWAY_UNREACHABLE: define(
     'GATEWAY_UNREACHABLE',
     'UNAVAILABLE',

@@ -1,5 +1,6 @@
 import { DomainError, MerchantId } from '@pcs/kernel';
 import { InstallmentPolicy } from './installment-policy';
+import { RoutingRule } from './routing-rules';
 import { DEFAULT_PAYOUT_SCHEDULE, PayoutSchedule } from './payout-schedule';
 
 export interface CountryVat {
@@ -19,6 +20,8 @@ export interface MerchantConfigurationProps {
   payoutSchedule: PayoutSchedule;
   /** Installments per country (contract §25); none: one installment everywhere. */
   installmentPolicy: InstallmentPolicy;
+  /** Routing rules, first match wins (contract §26); none: each method to its one processor (§16, §20). */
+  routing: readonly RoutingRule[];
 }
 
 export interface ConfigurationChanges {
@@ -32,6 +35,8 @@ export interface ConfigurationChanges {
   payoutSchedule?: PayoutSchedule;
   /** Replaces the whole policy when given. */
   installmentPolicy?: InstallmentPolicy;
+  /** Replaces every rule when given. */
+  routing?: readonly RoutingRule[];
 }
 
 /** Lowercase letters, digits and inner hyphens; 3–32 characters. Used in fast-payment lookups. */
@@ -61,6 +66,7 @@ export class MerchantConfiguration {
       countryVats: [],
       payoutSchedule: DEFAULT_PAYOUT_SCHEDULE,
       installmentPolicy: {},
+      routing: [],
     });
   }
 
@@ -100,6 +106,7 @@ export class MerchantConfiguration {
     if (changes.fastPaymentsEnabled !== undefined) next.fastPaymentsEnabled = changes.fastPaymentsEnabled;
     if (changes.payoutSchedule !== undefined) next.payoutSchedule = changes.payoutSchedule;
     if (changes.installmentPolicy !== undefined) next.installmentPolicy = changes.installmentPolicy;
+    if (changes.routing !== undefined) next.routing = changes.routing;
     if (changes.countryVats !== undefined) {
       const countries = changes.countryVats.map((c) => c.countryId);
       if (new Set(countries).size !== countries.length) {

@@ -1,4 +1,5 @@
 import type { InstallmentPolicy } from '../domain/installment-policy';
+import type { RoutingRule } from '../domain/routing-rules';
 import type { PayoutSchedule } from '../domain/payout-schedule';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
@@ -32,6 +33,10 @@ export class MerchantConfigurationOrmEntity {
   /** Null: no installments anywhere. Minimum installment amounts in minor units. */
   @Column({ name: 'installment_policy', type: 'jsonb', nullable: true })
   installmentPolicy: InstallmentPolicy | null;
+
+  /** Null: no routing rules (contract §26). Amounts in minor units. */
+  @Column({ type: 'jsonb', nullable: true })
+  routing: RoutingRule[] | null;
 
   @Column({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;

@@ -98,6 +98,7 @@ export function configurationFromRows(
     countryVats: vats.map((v) => ({ countryId: v.countryId, vatRateBp: v.vatRateBp })),
     payoutSchedule: row.payoutSchedule ?? DEFAULT_PAYOUT_SCHEDULE,
     installmentPolicy: row.installmentPolicy ?? {},
+    routing: row.routing ?? [],
   });
 }
 

@@ -4,6 +4,7 @@ import * as crypto from 'node:crypto';
 import { EntityManager, In } from 'typeorm';
 import { DEFAULT_PAYOUT_SCHEDULE, PayoutSchedule } from '../domain/payout-schedule';
 import type { InstallmentPolicy } from '../domain/installment-policy';
+import type { RoutingRule } from '../domain/routing-rules';
 import { MerchantConfiguration } from '../domain/merchant-configuration';
 import { MerchantConfigurationRepository, ShortNameTakenError, StoredCountryVat } from '../merchant.repository';
 import { configurationFromRows } from './merchant.mapper';
@@ -39,6 +40,7 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
     await manager.insert(MerchantConfigurationOrmEntity, {
       ...settings,
       notificationEmails: [...settings.notificationEmails],
+      routing: settings.routing.length ? settings.routing.map((rule) => ({ ...rule })) : null,
       updatedAt: now,
     });
   }
@@ -57,6 +59,7 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
           fastPaymentsEnabled: next.fastPaymentsEnabled,
           payoutSchedule: next.payoutSchedule,
           installmentPolicy: Object.keys(next.installmentPolicy).length ? next.installmentPolicy : null,
+          routing: next.routing.length ? next.routing.map((rule) => ({ ...rule })) : null,
           updatedAt: now,
         },
       );
@@ -115,6 +118,11 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
   async installmentPolicy(manager: EntityManager, merchantId: MerchantId): Promise<InstallmentPolicy> {
     const row = await manager.findOne(MerchantConfigurationOrmEntity, { where: { merchantId }, select: { installmentPolicy: true } });
     return row?.installmentPolicy ?? {};
+  }
+
+  async routing(manager: EntityManager, merchantId: MerchantId): Promise<RoutingRule[]> {
+    const row = await manager.findOne(MerchantConfigurationOrmEntity, { where: { merchantId }, select: { routing: true } });
+    return row?.routing ?? [];
   }
 
   private async replaceCountryVats(

@@ -1,9 +1,18 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CatalogService } from '@pcs/catalog';
 import { RuntimeSettings } from '@pcs/config';
-import type { ChargeOutcome, CheckoutSession, PayerFieldProblem, PayerIdentity, PayerText } from '@pcs/gateways';
-import { CheckoutOutcomeUnknownError, collectionMethodOf, GatewayRegistry, GatewayRouting } from '@pcs/gateways';
-import { Caller, DomainError, Money, PaymentIntentId, tenantScope, UnitOfWork } from '@pcs/kernel';
+import type {
+  ChargeOutcome,
+  CheckoutRequest,
+  CheckoutSession,
+  PayerFieldProblem,
+  PayerIdentity,
+  PayerText,
+  PaymentGateway,
+} from '@pcs/gateways';
+import { CheckoutOutcomeUnknownError, collectionMethodOf, GatewayRegistry, GatewayRouting, ProcessorUnavailableError } from '@pcs/gateways';
+import { Caller, DomainError, Money, PaymentIntentId, tenantScope, Transaction, UnitOfWork } from '@pcs/kernel';
+import type { CountryProcessor } from '@pcs/catalog';
 import { MerchantService } from '@pcs/merchants';
 import { Payin } from '../domain/payin';
 import { PricingService } from '@pcs/settlement';
@@ -15,6 +24,8 @@ import { AttemptOutcomes } from './attempt-outcomes';
 import { PaymentAttemptParties } from './payment-attempt-parties';
 import { PayinRepository } from '../ledger/payin.repository';
 import { InstallmentQuotesService } from '../installments/installment-quotes.service';
+import { BrokenCircuitError, ProcessorCircuits } from '../routing/processor-circuits';
+import { ProcessorRoutes } from '../routing/processor-routes';
 
 /** What a payer's page must ask before a gateway that verifies payers opens its checkout (contract §20). */
 export interface PayerStep {
@@ -27,6 +38,31 @@ export interface PayerStep {
   readonly given: PayerIdentity;
   /** What is wrong with what was given (none: nothing given yet). */
   readonly problems: readonly PayerFieldProblem[];
+}
+
+/** The reason an attempt failed when its processor could not be reached (contract §26). */
+export const PROCESSOR_UNAVAILABLE = 'PROCESSOR_UNAVAILABLE';
+/** At most this many processors are tried for one request (a rule's list is at most this long). */
+const MAX_TRIES = 5;
+
+interface FailedAttempt {
+  /** The id the processor was asked with (its idempotency key). */
+  readonly payinId: string;
+  readonly gateway: PaymentGateway;
+  readonly reason: string;
+}
+
+interface OpenedAttempt {
+  readonly gateway: PaymentGateway;
+  readonly payinId: string;
+  readonly checkout: CheckoutSession | null;
+  readonly lost: CheckoutOutcomeUnknownError | null;
+}
+
+/** The id of a request's try after `index` failed ones: derived from the first, so a retried request finds every try. */
+export function attemptIdAfter(firstId: string, index: number): string {
+  const hex = crypto.createHash('sha256').update(`${firstId}:failover:${index}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 export interface InitializedAttempt {
@@ -59,6 +95,8 @@ export class PaymentAttemptsService {
     private readonly routing: GatewayRouting,
     private readonly pricing: PricingService,
     private readonly installments: InstallmentQuotesService,
+    private readonly routes: ProcessorRoutes,
+    private readonly circuits: ProcessorCircuits,
   ) {}
 
   /**
@@ -86,47 +124,81 @@ export class PaymentAttemptsService {
     installments?: number,
   ): Promise<InitializedAttempt> {
     const current = await this.intents.getVisible(this.unitOfWork.outside, tenantScope(caller), paymentIntentId);
-    const earlier = operationId && (await this.ledger.get(this.unitOfWork.outside, operationId));
+    const earlier = operationId && (await this.recordedUnder(operationId));
     if (earlier) return this.recordedAttempt(current, earlier);
-    const payinId = operationId ?? crypto.randomUUID();
+    const firstId = operationId ?? crypto.randomUUID();
     // Refuse early what the state machine refuses, before a checkout is opened.
     PaymentIntent.restore(current.snapshot()).awaitPayerAtGateway(new Date());
+    // A payer who may have paid an open attempt is never sent to pay again: its processor is asked first.
+    if (current.status === 'REQUIRES_ACTION') await this.askOpenAttempts(current);
     const processor = (await this.available.of(current)).find((p) => p.countryProcessorId === countryProcessorId);
     if (!processor) throw new DomainError('COUNTRY_PROCESSOR_NOT_AVAILABLE');
     const snapshot = current.snapshot();
     // A payment below the processor's minimum would cost the merchant more than it brings (contract §24).
     await this.pricing.assertAboveMinimum(snapshot.merchantId, processor, current.total);
-    const gateway = await this.routing.gatewayFor(snapshot.merchantId, processor);
+    // The processors to try, in order (contract §26): a routing rule's, or the method's one processor.
+    const route = await this.routes.routeFor(snapshot.merchantId, processor, current.total, firstId);
     const method = collectionMethodOf(processor);
-    // What the merchant offers in installments here (contract §25), and the plan asked for checked against it.
-    const installmentOffer = await this.installments.offerFor(snapshot.merchantId, processor, gateway, current.total, installments);
-    const identity = gateway.needsPayerIdentity(method) ? (payer ?? (await this.parties.payerIdentity(current))) : undefined;
     const merchantName = (await this.merchants.load(caller, snapshot.merchantId)).snapshot().merchantName;
     const expiresAt = new Date(Date.now() + this.settings.gateway.sessionMinutes * 60_000);
-    let checkout: CheckoutSession | null = null;
-    let lost: CheckoutOutcomeUnknownError | null = null;
-    try {
-      checkout = await gateway.openCheckout({
-        payinId,
-        merchantId: snapshot.merchantId,
-        title: snapshot.description ?? snapshot.externalReference ?? merchantName,
-        merchantName,
-        paymentMethod: processor.paymentMethod.name,
-        method,
-        payer: identity,
-        currency: snapshot.currency,
-        amount: current.total.minor,
-        expiresAt,
-        returnUrl,
-        // The offer goes to every gateway (Checkout Pro shows it on its page); the plan asked for only where our page or the sandbox's offers it.
-        ...(installmentOffer
-          ? { installmentOffer, ...(gateway.choosesInstallmentsOnItsPage ? {} : { installments: installments ?? 1 }) }
-          : {}),
-      });
-    } catch (error) {
-      if (!(error instanceof CheckoutOutcomeUnknownError)) throw error;
-      lost = error;
+    const failed: FailedAttempt[] = [];
+    let opened: OpenedAttempt | null = null;
+    for (const [index, gateway] of route.gateways.entries()) {
+      const payinId = index === 0 ? firstId : attemptIdAfter(firstId, index);
+      const next = index < route.gateways.length - 1;
+      // What the merchant offers in installments here (contract §25); the plan asked for, checked against the first processor's
+      // offer, goes on to another only where our page or the sandbox's offers it (Checkout Pro and dLocal let the payer choose).
+      const asked = index === 0 || !gateway.choosesInstallmentsOnItsPage ? installments : undefined;
+      let attempt: OpenedAttempt;
+      try {
+        const installmentOffer = await this.installments.offerFor(snapshot.merchantId, processor, gateway, current.total, asked);
+        const identity = gateway.needsPayerIdentity(method) ? (payer ?? (await this.parties.payerIdentity(current))) : undefined;
+        attempt = await this.open(gateway, snapshot.merchantId, {
+          payinId,
+          merchantId: snapshot.merchantId,
+          title: snapshot.description ?? snapshot.externalReference ?? merchantName,
+          merchantName,
+          paymentMethod: processor.paymentMethod.name,
+          method,
+          payer: identity,
+          currency: snapshot.currency,
+          amount: current.total.minor,
+          expiresAt,
+          returnUrl,
+          // The offer goes to every gateway (Checkout Pro shows it on its page); the plan asked for only where our page or the sandbox's offers it.
+          ...(installmentOffer ? { installmentOffer, ...(gateway.choosesInstallmentsOnItsPage ? {} : { installments: asked ?? 1 }) } : {}),
+        });
+      } catch (error) {
+        if (error instanceof BrokenCircuitError) {
+          // Its circuit is open: straight to the next processor, nothing asked of this one (contract §26).
+          this.logger.warn(`attempt ${payinId}: ${gateway.name}'s circuit is open for merchant ${snapshot.merchantId}`);
+          continue;
+        }
+        if (!(error instanceof ProcessorUnavailableError)) {
+          // A refusal (not the processor being unreachable) ends the request: the tries before it are recorded.
+          await this.recordFailed(caller, paymentIntentId, processor, failed, installments);
+          throw error;
+        }
+        failed.push({ payinId, gateway, reason: (error as Error).message });
+        continue;
+      }
+      if (attempt.lost && next) {
+        // An answer that may have done the work (a timeout once sent): the processor is asked by the attempt's id before
+        // anything else is tried; a payment found there is kept (settled by reconciliation) and nothing else is tried.
+        const found = await gateway.lookup(payinId, snapshot.merchantId).catch(() => null);
+        if (found?.status === 'NOT_RECEIVED') {
+          failed.push({ payinId, gateway, reason: attempt.lost.message });
+          continue;
+        }
+      }
+      opened = attempt;
+      break;
     }
+    if (!opened) {
+      await this.recordFailed(caller, paymentIntentId, processor, failed, installments);
+      throw new DomainError('GATEWAY_UNREACHABLE');
+    }
+    const { gateway, payinId, checkout, lost } = opened;
 
     let replaced: Payin[] = [];
     try {
@@ -139,6 +211,7 @@ export class PaymentAttemptsService {
           old.cancel('replaced by a new payment attempt', now);
           await this.ledger.save(tx, old);
         }
+        await this.insertFailed(tx, intent, processor, failed, installments, now);
         const fundsFlow = await gateway.fundsFlowOf(intent.snapshot().merchantId, tx);
         const payin = await this.parties.newAttempt(
           tx,
@@ -149,7 +222,7 @@ export class PaymentAttemptsService {
           payinId,
           now,
           undefined,
-          installments,
+          gateway.choosesInstallmentsOnItsPage && payinId !== firstId ? undefined : installments,
         );
         if (!checkout) {
           // The gateway may hold a payment nobody can reach: asked about by our id until it says how it ended.
@@ -174,6 +247,101 @@ export class PaymentAttemptsService {
       if (checkout) await gateway.closeCheckout(checkout.reference, 'CANCELLED').catch(() => undefined);
       throw error;
     }
+  }
+
+  /**
+   * Before a new attempt replaces the intent's open ones (contract §26): each at a processor whose word may trail the payer
+   * (a notification late or lost) is asked whether the payer paid it. Paid: the approval is applied and the new attempt is
+   * refused (the intent has succeeded). The processor cannot be reached: 503, nothing replaced (the payer may have paid
+   * there; retried once it answers, or settled by reconciliation). Otherwise the new attempt replaces it as before.
+   */
+  private async askOpenAttempts(intent: PaymentIntent): Promise<void> {
+    const open = (await this.ledger.attemptsOf(this.unitOfWork.outside, intent.id)).filter((payin) => {
+      const p = payin.snapshot();
+      return !payin.isFinal && p.paymentIntentInitiator === 'PAYER' && p.gateway !== null && p.externalId !== null;
+    });
+    for (const payin of open) {
+      const p = payin.snapshot();
+      const gateway = this.gateways.has(p.gateway!) ? this.gateways.get(p.gateway!) : null;
+      if (!gateway?.asksBeforeReplacing) continue;
+      const found = await gateway.lookup(p.transactionId, p.merchantId).catch((error: unknown) => {
+        this.logger.warn(`attempt ${p.transactionId} at ${gateway.name} could not be asked about (${(error as Error).message})`);
+        throw new DomainError('GATEWAY_UNREACHABLE');
+      });
+      if (found.status !== 'APPROVED') continue;
+      const { status: _status, reference, ...details } = found;
+      await this.outcomes.applyChargeAnswer(
+        p.transactionId,
+        gateway.name,
+        { ...details, status: 'APPROVED', reference: reference ?? p.externalId! },
+        intent.id,
+      );
+      throw new DomainError('PAYMENT_INTENT_INVALID_STATE', undefined, { status: 'SUCCEEDED' });
+    }
+  }
+
+  /** Opens a checkout through the processor account's circuit: a lost answer is returned, not thrown (it may have been done). */
+  private async open(gateway: PaymentGateway, merchantId: string, request: CheckoutRequest): Promise<OpenedAttempt> {
+    try {
+      const checkout = await this.circuits.run(gateway.name, merchantId, () => gateway.openCheckout(request));
+      return { gateway, payinId: request.payinId, checkout, lost: null };
+    } catch (error) {
+      if (error instanceof CheckoutOutcomeUnknownError) return { gateway, payinId: request.payinId, checkout: null, lost: error };
+      throw error;
+    }
+  }
+
+  /** The tries of a request that opened nothing, recorded on their own (the intent unchanged): the intent lists them. */
+  private async recordFailed(
+    caller: Caller,
+    paymentIntentId: PaymentIntentId,
+    processor: CountryProcessor,
+    failed: readonly FailedAttempt[],
+    installments: number | undefined,
+  ): Promise<void> {
+    if (failed.length === 0) return;
+    await this.unitOfWork.run(async (tx) => {
+      const intent = await this.intents.getVisible(tx, tenantScope(caller), paymentIntentId, true);
+      await this.insertFailed(tx, intent, processor, failed, installments, new Date());
+    });
+  }
+
+  /** Each processor that could not be reached, as an attempt REJECTED for PROCESSOR_UNAVAILABLE (contract §26), in order. */
+  private async insertFailed(
+    tx: Transaction,
+    intent: PaymentIntent,
+    processor: CountryProcessor,
+    failed: readonly FailedAttempt[],
+    installments: number | undefined,
+    now: Date,
+  ): Promise<void> {
+    for (const [index, attempt] of failed.entries()) {
+      const at = new Date(now.getTime() - (failed.length - index));
+      const fundsFlow = await attempt.gateway.fundsFlowOf(intent.snapshot().merchantId, tx);
+      // A record of its own: the try's id stays free, so a retried request asks the processor again under the same key.
+      const payin = await this.parties.newAttempt(
+        tx,
+        intent,
+        { ...processor, gateway: attempt.gateway.name },
+        fundsFlow,
+        'PAYER',
+        crypto.randomUUID(),
+        at,
+        undefined,
+        attempt.gateway.choosesInstallmentsOnItsPage ? undefined : installments,
+      );
+      payin.reject(`${PROCESSOR_UNAVAILABLE}: ${attempt.reason}`.slice(0, 64), at);
+      await this.ledger.insert(tx, payin);
+    }
+  }
+
+  /**
+   * The attempt a request opened under its id: its first try's, or a later try's after a failover (derived from the first).
+   * Tries that failed are recorded under ids of their own: a request that opened nothing runs again when retried.
+   */
+  private recordedUnder(operationId: string): Promise<Payin | null> {
+    const ids = [operationId, ...Array.from({ length: MAX_TRIES }, (_, index) => attemptIdAfter(operationId, index + 1))];
+    return this.ledger.anyOf(this.unitOfWork.outside, ids);
   }
 
   /**

@@ -30,6 +30,10 @@ export abstract class PayinRepository {
   abstract findByExternalId(tx: Transaction, gateway: string, externalId: string): Promise<Payin | null>;
   /** The intent's collection attempts still open (PENDING or SCHEDULED), locked. */
   abstract openAttempts(tx: Transaction, paymentIntentId: PaymentIntentId): Promise<Payin[]>;
+  /** Every collection attempt of the intent, oldest first (contract §26: the intent lists its tries). */
+  abstract attemptsOf(tx: Transaction, paymentIntentId: PaymentIntentId): Promise<Payin[]>;
+  /** The latest of the payins with these ids, if any (one read). */
+  abstract anyOf(tx: Transaction, transactionIds: readonly string[]): Promise<Payin | null>;
   /** The intent's off-session charge still waiting on its gateway's answer, if any. */
   abstract openOffSessionCharge(tx: Transaction, paymentIntentId: PaymentIntentId): Promise<Payin | null>;
   /** The intent's checkout still open at a gateway page (a PENDING attempt whose session has not ended), if any. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityColumns, Guard, JoinedRead, Requirement, runChange, writtenIfRequired } from '@pcs/database';
 import { EventRecorder, NewEvent } from '@pcs/events';
 import { MerchantId, PaymentIntentId } from '@pcs/kernel';
-import { EntityManager, LessThan, MoreThan } from 'typeorm';
+import { EntityManager, In, LessThan, MoreThan } from 'typeorm';
 import { Payin, PayinState } from '../domain/payin';
 import { payinRepresentation } from '../ledger/payin.representation';
 import { PayinRepository, RefundRecords } from '../ledger/payin.repository';
@@ -171,6 +171,23 @@ export class TypeOrmPayinRepository extends PayinRepository {
         paymentIntentId,
       })
       .getMany();
+    return rows.map(payinFromRow);
+  }
+
+  async anyOf(manager: EntityManager, transactionIds: readonly string[]): Promise<Payin | null> {
+    const row = await manager.findOne(PayinOrmEntity, {
+      where: { transactionId: In([...transactionIds]) },
+      order: { createdAt: 'DESC' },
+    });
+    return row ? payinFromRow(row) : null;
+  }
+
+  async attemptsOf(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin[]> {
+    // Served by payin_intent_idx (payment_intent_id, created_at).
+    const rows = await manager.find(PayinOrmEntity, {
+      where: { paymentIntentId, transactionType: 'PAYIN' },
+      order: { createdAt: 'ASC', transactionId: 'ASC' },
+    });
     return rows.map(payinFromRow);
   }
 

@@ -117,6 +117,59 @@ export class InstallmentsDto {
   BRA?: CountryInstallmentsDto;
 }
 
+/** One routing rule (contract §26): the attempts it takes and the processors that serve them. */
+export class RoutingRuleDto {
+  @ApiProperty({ example: 'VISA', description: 'The payment method the rule takes' })
+  @IsString()
+  @Length(1, 64)
+  paymentMethod: string;
+
+  @ApiPropertyOptional({ example: 'URY', description: 'Only attempts in this country (ISO alpha-3)' })
+  @Optional()
+  @IsString()
+  @Length(3, 3)
+  country?: string;
+
+  @ApiPropertyOptional({ enum: Currency, description: 'Only attempts in this currency (needed by an amount range)' })
+  @Optional()
+  @IsString()
+  @Length(3, 3)
+  currency?: string;
+
+  @ApiPropertyOptional({ type: Number, format: 'decimal', example: 100, description: 'Only attempts of at least this amount' })
+  @Optional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  minAmount?: number;
+
+  @ApiPropertyOptional({ type: Number, format: 'decimal', example: 50000, description: 'Only attempts of at most this amount' })
+  @Optional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  maxAmount?: number;
+
+  @ApiProperty({
+    type: [String],
+    example: ['DLOCAL', 'MERCADO_PAGO'],
+    description:
+      'Processors the merchant is connected to (SANDBOX, MERCADO_PAGO, DLOCAL), each once: tried in order, the next when one is unreachable',
+  })
+  @IsArray()
+  @ArrayMaxSize(5)
+  @IsString({ each: true })
+  @MaxLength(32, { each: true })
+  processors: string[];
+
+  @ApiPropertyOptional({
+    type: [Number],
+    example: [70, 30],
+    description: 'Weights (1–100), one per processor: each attempt goes first to one drawn by weight (deterministic per attempt)',
+  })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(5)
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { each: true })
+  split?: number[];
+}
+
 export class MerchantCountryConfigurationDto {
   @ApiProperty({ example: 'URY' })
   @IsString()
@@ -178,4 +231,14 @@ export class MerchantConfigurationDto {
   @Optional()
   @NestedObject(() => InstallmentsDto)
   installments?: InstallmentsDto;
+
+  @ApiPropertyOptional({
+    type: [RoutingRuleDto],
+    description: 'Routing rules, first match wins (contract §26); replaces every rule when sent ([] removes them)',
+  })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @NestedObjects(() => RoutingRuleDto)
+  routing?: RoutingRuleDto[];
 }
