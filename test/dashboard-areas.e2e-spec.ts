@@ -190,6 +190,27 @@ describe('the dashboard: links, payers, webhooks, merchants, team', () => {
     await page.waitForURL(/done=configured/);
     expect((await bed.business.get(`/merchant/${merchantId}/configuration`)).body.installments).toEqual(configuration.installments);
     expect(await audited('merchant:configure', admin.email)).toMatchObject({ target: merchantId, result: 'succeeded' });
+    // Routing rules (contract §26): JSON in the form; a list that is not one is refused on the page, a rule the API
+    // refuses is shown with its reason, and saved rules are shown beside each processor's state and success rates.
+    await page.click(`[data-merchant="${merchantId}"] summary`);
+    await page.fill(`#routing-${merchantId}`, '{"paymentMethod": "VISA"');
+    await page.click(`form[action="/merchants/${merchantId}/configuration"] button`);
+    expect(await page.textContent('body')).toContain('The routing rules must be a JSON list of rules.');
+    await page.click(`[data-merchant="${merchantId}"] summary`);
+    await page.fill(`#routing-${merchantId}`, '[{"paymentMethod": "VISA", "processors": ["DLOCAL"]}]');
+    await page.click(`form[action="/merchants/${merchantId}/configuration"] button`);
+    expect(await page.textContent('body')).toMatch(/DLOCAL/);
+    expect((await bed.business.get(`/merchant/${merchantId}/configuration`)).body.routing).toEqual([]);
+    await page.click(`[data-merchant="${merchantId}"] summary`);
+    await page.fill(`#routing-${merchantId}`, '[{"paymentMethod": "VISA", "country": "URY", "processors": ["SANDBOX"]}]');
+    await page.click(`form[action="/merchants/${merchantId}/configuration"] button`);
+    await page.waitForURL(/done=configured/);
+    expect((await bed.business.get(`/merchant/${merchantId}/configuration`)).body.routing).toEqual([
+      { paymentMethod: 'VISA', country: 'URY', processors: ['SANDBOX'] },
+    ]);
+    expect(await page.textContent(`[data-merchant="${merchantId}"] [data-routing]`)).toBe('VISA URY: SANDBOX');
+    expect(await page.getAttribute(`[data-merchant="${merchantId}"] tr[data-processor="SANDBOX"]`, 'data-state')).toBe('CLOSED');
+    expect(await page.textContent(`[data-merchant="${merchantId}"] tr[data-processor="SANDBOX"]`)).toMatch(/Available/);
     await page.context().close();
 
     const operatorPage = await signIn(operator);

@@ -191,6 +191,10 @@ describe('routing and failover across processors (contract §26)', () => {
       .get(`/merchant/${merchantId}/routing/simulate?paymentMethod=VISA&country=URY&currency=UYU&amount=500`);
     expect(foreign.status).toBe(404);
     expect(foreign.body).toEqual(errorShape('Payins:MERCHANT_NOT_FOUND'));
+    // Another business's health shows its own merchants only.
+    const theirs = (await bed.client(stranger.business).get('/health/processors')).body.processors as Json[];
+    expect(theirs.map((p) => p.merchantId)).toEqual(theirs.map(() => stranger.merchants[0].merchantId));
+    expect(JSON.stringify(theirs)).not.toContain(merchantId);
   });
 
   it('fails over when the first processor refuses connections: the earlier attempt FAILED with PROCESSOR_UNAVAILABLE, the payer pays at the next', async () => {

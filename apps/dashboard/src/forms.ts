@@ -105,6 +105,8 @@ export class MerchantConfigurationForm extends Form {
   @Text(8) maxInstallmentsBRA?: string;
   @Text(8) interestFreeUpToBRA?: string;
   @Text(32) minInstallmentAmountBRA?: string;
+  // The routing rules (contract §26), as JSON.
+  @Text(20_000) routing?: string;
 }
 
 /** A confirmed money movement: the confirmation and the operation's key (the page's Idempotency-Key). */

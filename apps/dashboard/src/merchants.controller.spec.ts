@@ -24,6 +24,7 @@ function controllerWith(configure: () => Promise<void>) {
     merchants: jest.fn().mockResolvedValue([{ merchantId: mine, merchantName: 'Tienda Pocitos', status: 'ACTIVE' }]),
     configurationOf: jest.fn().mockResolvedValue(null),
     configure: jest.fn(configure),
+    processorsHealth: jest.fn().mockResolvedValue([]),
   };
   const identity = { audit: jest.fn().mockResolvedValue(undefined) };
   return { controller: new MerchantsController(api as unknown as PayinsApi, identity as unknown as DashboardIdentity), api, identity };
@@ -64,6 +65,22 @@ describe('MerchantsController', () => {
     expect(identity.audit).toHaveBeenCalledWith(
       expect.objectContaining({ action: 'merchant:configure', target: mine, result: 'succeeded', detail: configuration }),
     );
+  });
+
+  it('sends the routing rules the form gives as JSON, and refuses what is not a list of rules on the page: 400, audited, the API not asked', async () => {
+    const { controller, api, identity } = controllerWith(() => Promise.resolve());
+    const rules = [{ paymentMethod: 'VISA', processors: ['DLOCAL', 'MERCADO_PAGO'] }];
+    await controller.configure(request, recordingResponse().res, mine, { ...form, routing: JSON.stringify(rules) }).catch(() => undefined);
+    expect(api.configure).toHaveBeenCalledWith(mine, expect.objectContaining({ routing: rules }));
+    api.configure.mockClear();
+    for (const routing of ['{', '{"paymentMethod":"VISA"}', '[1]', '[null]', '[[]]']) {
+      const { res, answer } = recordingResponse();
+      await controller.configure(request, res, mine, { ...form, routing });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toContain('The routing rules must be a JSON list of rules.');
+    }
+    expect(api.configure).not.toHaveBeenCalled();
+    expect(identity.audit).toHaveBeenCalledWith(expect.objectContaining({ result: 'refused', detail: { field: 'routing' } }));
   });
 
   it('sends the installments of each country the form fills (one installment, or empty, is none), as numbers in the country’s currency', async () => {

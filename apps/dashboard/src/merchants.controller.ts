@@ -5,7 +5,7 @@ import type { Response } from 'express';
 import { merchantsPage } from './pages/areas';
 import { DASHBOARD_HEADERS } from './pages/layout';
 import { fill, TEXTS } from './pages/texts';
-import { InstallmentPolicy, PayinsApi, PayinsApiError } from './payins-api';
+import { InstallmentPolicy, PayinsApi, PayinsApiError, RoutingRule } from './payins-api';
 import type { DashboardRequest } from './web';
 import { actorOf, languageOf, PageError, Redirect, Requires } from './web';
 import { apiProblem, ownMerchant, text } from './area-forms';
@@ -38,6 +38,22 @@ export function installmentsFrom(body: MerchantConfigurationForm): { policy: Ins
   return { policy };
 }
 
+/**
+ * The routing rules as the form gives them: a JSON array of rules (contract §26); absent or blank: not
+ * changed; `[]` removes them; anything else that is not an array of objects: invalid.
+ */
+export function routingFrom(body: MerchantConfigurationForm): RoutingRule[] | null | 'invalid' {
+  const raw = text(body.routing, 20_000).trim();
+  if (!raw) return null;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (!Array.isArray(parsed) || parsed.some((rule) => typeof rule !== 'object' || rule === null || Array.isArray(rule))) return 'invalid';
+    return parsed as RoutingRule[];
+  } catch {
+    return 'invalid';
+  }
+}
+
 /** Merchants and their configuration (admins change it). */
 @Controller('merchants')
 export class MerchantsController {
@@ -57,10 +73,11 @@ export class MerchantsController {
     const configurations = new Map(
       await Promise.all(merchants.map(async (m) => [m.merchantId, await this.api.configurationOf(m.merchantId)] as const)),
     );
+    const processors = await this.api.processorsHealth(user);
     response
       .status(status)
       .set(DASHBOARD_HEADERS)
-      .send(merchantsPage(languageOf(request), { user, csrfToken, merchants, configurations, notice, problem }));
+      .send(merchantsPage(languageOf(request), { user, csrfToken, merchants, configurations, processors, notice, problem }));
   }
 
   @Post(':id/configuration')
@@ -86,6 +103,13 @@ export class MerchantsController {
       await this.render(request, response, undefined, problem, 400);
       return;
     }
+    // The routing rules (contract §26), as JSON: the API checks each rule and says what is wrong.
+    const routing = routingFrom(body);
+    if (routing === 'invalid') {
+      await this.identity.audit({ ...audit, result: 'refused', detail: { field: 'routing' } });
+      await this.render(request, response, undefined, TEXTS[languageOf(request)].routingInvalid, 400);
+      return;
+    }
     const configuration = {
       ...(text(body.shortName, 32) ? { shortName: text(body.shortName, 32) } : {}),
       notificationEmails: emails,
@@ -93,6 +117,7 @@ export class MerchantsController {
       paymentErrorNotification: body.paymentErrorNotification === 'on',
       fastPaymentsEnabled: body.fastPaymentsEnabled === 'on',
       installments: installments.policy,
+      ...(routing ? { routing } : {}),
     };
     try {
       await this.api.configure(merchantId, configuration);

@@ -24,6 +24,10 @@ export type MerchantConfiguration = PayinsComponents['schemas']['MerchantConfigu
 /** A merchant's installments per country, as the configuration takes it (contract §25). */
 export type InstallmentPolicy = PayinsComponents['schemas']['InstallmentsDto'];
 export type CreateLink = PayinsComponents['schemas']['CreateLinkDto'];
+/** A merchant's routing rules, as the configuration takes them (contract §26). */
+export type RoutingRule = PayinsComponents['schemas']['RoutingRuleDto'];
+/** A processor account's circuit and success rates (contract §26). */
+export type ProcessorHealth = PayinsComponents['schemas']['ProcessorHealthResponse'];
 export type Balance = PayinsComponents['schemas']['BalanceResponse'];
 export type BalanceTransaction = PayinsComponents['schemas']['BalanceTransactionResponse'];
 export type Payout = PayinsComponents['schemas']['PayoutResponse'];
@@ -426,9 +430,16 @@ export class PayinsApi {
       paymentErrorNotification: boolean;
       fastPaymentsEnabled: boolean;
       installments: InstallmentPolicy;
+      routing?: RoutingRule[];
     },
   ): Promise<void> {
     await this.answer(this.client.PUT('/merchant/{merchantId}/configuration', { params: { path: { merchantId } }, body }));
+  }
+
+  /** Each processor account's circuit and success rates (contract §26), for the person's merchants. */
+  async processorsHealth(user: DashboardUser): Promise<ProcessorHealth[]> {
+    const { processors } = await this.answer(this.client.GET('/health/processors'));
+    return processors.filter((p) => user.merchantId === null || p.merchantId === user.merchantId);
   }
 
   /** The business's API credentials and its merchants', with each secret's last use (the team page; never a secret). */

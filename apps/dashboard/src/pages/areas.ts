@@ -9,9 +9,10 @@ import type {
   MerchantConfiguration,
   MerchantCountryProcessor,
   Payer,
+  ProcessorHealth,
   WebhookEndpoint,
 } from '../payins-api';
-import { csrfField, dashboardPage, dateTime, html, money } from './layout';
+import { csrfField, dashboardPage, dateTime, html, LOCALES, money } from './layout';
 import { fill, Texts, TEXTS } from './texts';
 
 interface Frame {
@@ -212,22 +213,26 @@ ${pager(t, '/webhooks', { delivered: frame.delivered }, frame.pageNumber, frame.
 /** Merchants and their configuration; never their API credentials (the API answers them to the business; the browser never sees one). */
 export function merchantsPage(
   language: PageLanguage,
-  frame: Frame & { merchants: Merchant[]; configurations: Map<string, MerchantConfiguration | null> },
+  frame: Frame & { merchants: Merchant[]; configurations: Map<string, MerchantConfiguration | null>; processors: ProcessorHealth[] },
 ): string {
   const t = TEXTS[language];
   const cards = frame.merchants
     .map((m) => {
       const c = frame.configurations.get(m.merchantId);
+      const processors = processorsTable(
+        frame.processors.filter((p) => p.merchantId === m.merchantId),
+        language,
+      );
       return `<section class="card" data-merchant="${html(m.merchantId)}"><h2 style="margin-top:0">${html(m.merchantName)} <span class="status ${html(m.status)}">${html(m.status)}</span></h2><dl>
 <dt>ID</dt><dd>${html(m.merchantId)}</dd>
 <dt>${t.email}</dt><dd>${html(m.email ?? '—')}</dd>
 <dt>${t.phone}</dt><dd>${html(m.phone ?? '—')}</dd>
 ${
   c
-    ? `<dt>${t.shortName}</dt><dd>${html(c.shortName ?? '—')}</dd><dt>${t.notificationEmails}</dt><dd>${html((c.notificationEmails ?? []).join(', ') || '—')}</dd><dt>${t.fastPayments}</dt><dd>${c.fastPaymentsEnabled ? t.yes : t.no}</dd><dt>${t.installments}</dt><dd data-installments>${installmentsSummary(c, language)}</dd>`
+    ? `<dt>${t.shortName}</dt><dd>${html(c.shortName ?? '—')}</dd><dt>${t.notificationEmails}</dt><dd>${html((c.notificationEmails ?? []).join(', ') || '—')}</dd><dt>${t.fastPayments}</dt><dd>${c.fastPaymentsEnabled ? t.yes : t.no}</dd><dt>${t.installments}</dt><dd data-installments>${installmentsSummary(c, language)}</dd><dt>${t.routing}</dt><dd data-routing>${routingSummary(c, language)}</dd>`
     : ''
 }
-</dl>${
+</dl>${processors}${
         can(frame.user.role, 'configure-merchants')
           ? `<details><summary>${t.configuration}</summary><form method="post" action="/merchants/${html(m.merchantId)}/configuration">${csrfField(frame.csrfToken)}
 <p><label for="short-${html(m.merchantId)}">${t.shortName}</label><input id="short-${html(m.merchantId)}" name="shortName" maxlength="32" value="${html(c?.shortName ?? '')}"></p>
@@ -236,12 +241,51 @@ ${checkbox(`success-${m.merchantId}`, 'paymentSuccessNotification', t.successNot
 ${checkbox(`error-${m.merchantId}`, 'paymentErrorNotification', t.errorNotice, c?.paymentErrorNotification ?? false)}
 ${checkbox(`fast-${m.merchantId}`, 'fastPaymentsEnabled', t.fastPayments, c?.fastPaymentsEnabled ?? false)}
 ${installmentFields(m.merchantId, c ?? null, language)}
+<p><label for="routing-${html(m.merchantId)}">${t.routingRules}</label><textarea id="routing-${html(m.merchantId)}" name="routing" rows="6" maxlength="20000" spellcheck="false" style="width:100%;font-family:monospace" aria-describedby="routing-help-${html(m.merchantId)}">${html(JSON.stringify(c?.routing ?? [], null, 1))}</textarea><small id="routing-help-${html(m.merchantId)}">${t.routingHelp}</small></p>
 <button class="button" type="submit">${t.save}</button></form></details>`
           : ''
       }</section>`;
     })
     .join('');
   return page(language, frame, t.merchants, cards);
+}
+
+/** The rules in a line each ("VISA URY → DLOCAL, MERCADO_PAGO"); none: each method to its processor. */
+function routingSummary(c: MerchantConfiguration, language: PageLanguage): string {
+  const rules = c.routing ?? [];
+  if (rules.length === 0) return html(TEXTS[language].routingNone);
+  return rules
+    .map((r) => {
+      const facts = [
+        r.paymentMethod,
+        r.country,
+        r.currency,
+        r.minAmount !== undefined || r.maxAmount !== undefined ? `${r.minAmount ?? '…'}–${r.maxAmount ?? '…'}` : undefined,
+      ]
+        .filter(Boolean)
+        .join(' ');
+      const to = r.split ? r.processors.map((p, i) => `${p} ${r.split![i]}`).join(' / ') : r.processors.join(' → ');
+      return `<span class="rule">${html(`${facts}: ${to}`)}</span>`;
+    })
+    .join('<br>');
+}
+
+/** Each processor of the merchant: its circuit's state and its success rates, per method and country below (contract §26). */
+function processorsTable(processors: readonly ProcessorHealth[], language: PageLanguage): string {
+  if (processors.length === 0) return '';
+  const t = TEXTS[language];
+  const rate = (value: number | null) =>
+    value === null
+      ? `<span class="muted">${t.noAttempts}</span>`
+      : `${(value * 100).toLocaleString(LOCALES[language], { maximumFractionDigits: 1 })} %`;
+  const rows = processors.flatMap((p) => [
+    `<tr data-processor="${html(p.provider)}" data-state="${html(p.state)}"><th scope="row">${html(p.provider)}</th><td><span class="status ${p.state === 'CLOSED' ? 'APPROVED' : p.state === 'OPEN' ? 'REJECTED' : 'PENDING'}">${html(t[`circuit${p.state}`])}</span></td><td>${rate(p.successRate1h)}</td><td>${rate(p.successRate1d)}</td></tr>`,
+    ...p.methods.map(
+      (m) =>
+        `<tr data-method="${html(`${p.provider} ${m.paymentMethod} ${m.country}`)}"><td>↳ ${html(`${m.paymentMethod} ${m.country}`)}</td><td></td><td>${rate(m.successRate1h)}</td><td>${rate(m.successRate1d)}</td></tr>`,
+    ),
+  ]);
+  return `<h3>${t.processors}</h3><div class="table"><table data-processors><thead><tr><th scope="col">${t.processor}</th><th scope="col">${t.circuit}</th><th scope="col">${t.successRate1h}</th><th scope="col">${t.successRate1d}</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
 
 const INSTALLMENT_COUNTRIES = [

@@ -13,6 +13,14 @@ export class RoutingSimulationResponse {
   processors: string[];
 }
 
+/** A processor account's success rates for one method in one country. */
+export class ProcessorMethodHealthResponse {
+  @ApiProperty({ example: 'VISA' }) paymentMethod: string;
+  @ApiProperty({ example: 'URY' }) country: string;
+  @ApiProperty({ type: Number, nullable: true, example: 0.97 }) successRate1h: number | null;
+  @ApiProperty({ type: Number, nullable: true, example: 0.95 }) successRate1d: number | null;
+}
+
 /** One processor account's health (contract §26). */
 export class ProcessorHealthResponse {
   @ApiProperty({ example: 'DLOCAL' }) provider: string;
@@ -27,6 +35,8 @@ export class ProcessorHealthResponse {
   successRate1h: number | null;
   @ApiProperty({ type: Number, nullable: true, example: 0.95, description: 'The same over the last day' })
   successRate1d: number | null;
+  @ApiProperty({ type: [ProcessorMethodHealthResponse], description: 'The same per method and country collected in the last day' })
+  methods: ProcessorMethodHealthResponse[];
 }
 
 export class ProcessorsHealthResponse {

@@ -2532,6 +2532,16 @@ export interface components {
              */
             processors: string[];
         };
+        ProcessorMethodHealthResponse: {
+            /** @example VISA */
+            paymentMethod: string;
+            /** @example URY */
+            country: string;
+            /** @example 0.97 */
+            successRate1h: number | null;
+            /** @example 0.95 */
+            successRate1d: number | null;
+        };
         ProcessorHealthResponse: {
             /** @example DLOCAL */
             provider: string;
@@ -2552,6 +2562,8 @@ export interface components {
              * @example 0.95
              */
             successRate1d: number | null;
+            /** @description The same per method and country collected in the last day */
+            methods: components["schemas"]["ProcessorMethodHealthResponse"][];
         };
         ProcessorsHealthResponse: {
             processors: components["schemas"]["ProcessorHealthResponse"][];

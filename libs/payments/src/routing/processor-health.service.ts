@@ -16,6 +16,8 @@ export interface ProcessorHealth {
   /** 0–1 over the last hour and day; null when no attempt ended there. */
   readonly successRate1h: number | null;
   readonly successRate1d: number | null;
+  /** The same per method and country it collected in the last day. */
+  readonly methods: { paymentMethod: string; country: string; successRate1h: number | null; successRate1d: number | null }[];
 }
 
 /** The facts of an attempt the simulation routes (contract §26); `amount` in minor units of `currency`. */
@@ -72,9 +74,22 @@ export class ProcessorHealthService implements OnModuleInit, OnModuleDestroy {
     const merchantIds = caller.merchantId
       ? [caller.merchantId]
       : await this.records.merchantsOf(this.unitOfWork.outside, caller.businessId);
-    const rates = await this.records.merchantSuccessRates(this.unitOfWork.outside, merchantIds);
+    const [rates, byMethod] = await Promise.all([
+      this.records.merchantSuccessRates(this.unitOfWork.outside, merchantIds),
+      this.records.merchantMethodSuccessRates(this.unitOfWork.outside, merchantIds),
+    ]);
     const rateOf = (provider: string, merchantId: string, window: '1h' | '1d') =>
       rates.find((r) => r.provider === provider && r.merchantId === merchantId && r.window === window)?.rate ?? null;
+    const methodsOf = (provider: string, merchantId: string) => {
+      const mine = byMethod.filter((r) => r.provider === provider && r.merchantId === merchantId);
+      const keys = [...new Set(mine.map((r) => `${r.paymentMethod}|${r.country}`))];
+      return keys.map((k) => {
+        const [paymentMethod, country] = k.split('|');
+        const at = (window: '1h' | '1d') =>
+          mine.find((r) => r.paymentMethod === paymentMethod && r.country === country && r.window === window)?.rate ?? null;
+        return { paymentMethod, country, successRate1h: at('1h'), successRate1d: at('1d') };
+      });
+    };
     const health: ProcessorHealth[] = [];
     for (const merchantId of merchantIds)
       for (const provider of await this.routing.connectedProviders(merchantId))
@@ -84,6 +99,7 @@ export class ProcessorHealthService implements OnModuleInit, OnModuleDestroy {
           state: this.circuits.stateOf(provider, merchantId),
           successRate1h: rateOf(provider, merchantId, '1h'),
           successRate1d: rateOf(provider, merchantId, '1d'),
+          methods: methodsOf(provider, merchantId),
         });
     return health;
   }
