@@ -36,7 +36,7 @@ describe('operator commands (npm run admin)', () => {
   });
 
   it('creates a business and an approved merchant whose credentials work over HTTP, printing one JSON object each', async () => {
-    const business = admin('business:create', '--name', 'CLI business');
+    const business = await admin('business:create', '--name', 'CLI business');
     expect(business.status).toBe(0);
     expect(business.stdout.trim().split('\n')).toHaveLength(1);
     expect(business.json).toEqual({
@@ -46,7 +46,7 @@ describe('operator commands (npm run admin)', () => {
       apiSecret: expect.stringMatching(/^sk_/),
     });
 
-    const merchant = admin(
+    const merchant = await admin(
       'merchant:create',
       '--business',
       String(business.json.businessId),
@@ -69,15 +69,15 @@ describe('operator commands (npm run admin)', () => {
   });
 
   it('approves an onboarding merchant and rotates and revokes credentials', async () => {
-    const business = admin('business:create', '--name', 'Second CLI business').json;
-    const merchant = admin('merchant:create', '--business', String(business.businessId), '--name', 'Pending shop').json;
+    const business = (await admin('business:create', '--name', 'Second CLI business')).json;
+    const merchant = (await admin('merchant:create', '--business', String(business.businessId), '--name', 'Pending shop')).json;
     expect(merchant.status).toBe('ONBOARDING');
 
-    const approved = admin('merchant:approve', '--merchant', String(merchant.merchantId));
+    const approved = await admin('merchant:approve', '--merchant', String(merchant.merchantId));
     expect(approved.status).toBe(0);
     expect(approved.json).toMatchObject({ merchantId: merchant.merchantId, status: 'ACTIVE', approvedAt: expect.any(String) });
-    expect(admin('merchant:suspend', '--merchant', String(merchant.merchantId)).json).toMatchObject({ status: 'SUSPENDED' });
-    expect(admin('merchant:approve', '--merchant', String(merchant.merchantId)).status).toBe(0);
+    expect((await admin('merchant:suspend', '--merchant', String(merchant.merchantId))).json).toMatchObject({ status: 'SUSPENDED' });
+    expect((await admin('merchant:approve', '--merchant', String(merchant.merchantId))).status).toBe(0);
     // Audited with the operator's name (contract §27).
     const approvals = await bed.dataSource.query(
       `SELECT email, action, result FROM dashboard_audit WHERE business_id = $1 AND action LIKE 'merchant:%' ORDER BY audit_id`,
@@ -90,7 +90,7 @@ describe('operator commands (npm run admin)', () => {
       ['operator:ana.ops', 'merchant:approve', 'succeeded'],
     ]);
 
-    const rotated = admin('credentials:rotate', '--merchant', String(merchant.merchantId), '--grace-minutes', '0');
+    const rotated = await admin('credentials:rotate', '--merchant', String(merchant.merchantId), '--grace-minutes', '0');
     expect(rotated.status).toBe(0);
     expect(Object.keys(rotated.json).sort()).toEqual(['apiKey', 'apiSecret']);
     const oldPair = clientFor(app, { apiKey: String(merchant.apiKey), apiSecret: String(merchant.apiSecret) });
@@ -98,16 +98,16 @@ describe('operator commands (npm run admin)', () => {
     expect((await oldPair.get('/merchant')).status).toBe(401);
     expect((await newPair.get('/merchant')).status).toBe(200);
 
-    expect(admin('credentials:revoke', '--api-key', String(rotated.json.apiKey)).json).toEqual({ revoked: true });
+    expect((await admin('credentials:revoke', '--api-key', String(rotated.json.apiKey))).json).toEqual({ revoked: true });
     expect((await newPair.get('/merchant')).status).toBe(401);
   });
 
   it('rotates a secret on the same key (credentials:rotate --api-key): both verify during the grace, then only the new; lists last uses', async () => {
-    const business = admin('business:create', '--name', 'Rotating business').json;
+    const business = (await admin('business:create', '--name', 'Rotating business')).json;
     const key = String(business.apiKey);
     const first = clientFor(app, { apiKey: key, apiSecret: String(business.apiSecret) });
     expect((await first.get('/merchant')).status).toBe(200);
-    const rotated = admin('credentials:rotate', '--api-key', key, '--grace-minutes', '30');
+    const rotated = await admin('credentials:rotate', '--api-key', key, '--grace-minutes', '30');
     expect(rotated.status).toBe(0);
     expect(rotated.json).toEqual({ apiKey: key, apiSecret: expect.stringMatching(/^sk_/), previousSecretExpiresAt: expect.any(String) });
     const second = clientFor(app, { apiKey: key, apiSecret: String(rotated.json.apiSecret) });
@@ -115,7 +115,7 @@ describe('operator commands (npm run admin)', () => {
     expect((await second.get('/merchant')).status).toBe(200);
     expect((await first.get('/merchant')).status).toBe(200);
     // The last use of each secret, to the minute, and never a secret in the listing.
-    const listed = admin('credentials:list', '--business', String(business.businessId));
+    const listed = await admin('credentials:list', '--business', String(business.businessId));
     expect(listed.status).toBe(0);
     expect(listed.stdout).not.toContain(String(rotated.json.apiSecret));
     expect(listed.stdout).not.toContain(String(business.apiSecret));
@@ -123,12 +123,12 @@ describe('operator commands (npm run admin)', () => {
     expect(summary).toMatchObject({ usable: true, lastUsedAt: expect.any(String), previousSecretLastUsedAt: expect.any(String) });
     expect(new Date(String(summary.previousSecretExpiresAt)).getTime()).toBeGreaterThan(Date.now() + 29 * 60_000);
     // A later rotation ends the earlier grace: two secrets at most ever verify.
-    const third = admin('credentials:rotate', '--api-key', key, '--grace-minutes', '0');
+    const third = await admin('credentials:rotate', '--api-key', key, '--grace-minutes', '0');
     const latest = clientFor(app, { apiKey: key, apiSecret: String(third.json.apiSecret) });
     expect((await latest.get('/merchant')).status).toBe(200);
     expect((await first.get('/merchant')).status).toBe(401);
     expect((await second.get('/merchant')).status).toBe(401);
-    expect(admin('credentials:rotate', '--api-key', 'pk_unknown').status).toBe(1);
+    expect((await admin('credentials:rotate', '--api-key', 'pk_unknown')).status).toBe(1);
     // Both rotations are in the business's audit log, the key and never a secret.
     const audit = await bed.dataSource.query(
       `SELECT action, target, detail FROM dashboard_audit WHERE business_id = $1 ORDER BY audit_id`,
@@ -143,10 +143,10 @@ describe('operator commands (npm run admin)', () => {
   });
 
   it('makes a credential require version 2 signing, and back (credentials:require-timestamp)', async () => {
-    const business = admin('business:create', '--name', 'Timestamped business').json as { apiKey: string; apiSecret: string };
+    const business = (await admin('business:create', '--name', 'Timestamped business')).json as { apiKey: string; apiSecret: string };
     const pair = clientFor(app, { apiKey: business.apiKey, apiSecret: business.apiSecret });
     expect((await pair.get('/merchant')).status).toBe(200);
-    expect(admin('credentials:require-timestamp', '--api-key', business.apiKey).json).toEqual({
+    expect((await admin('credentials:require-timestamp', '--api-key', business.apiKey)).json).toEqual({
       apiKey: business.apiKey,
       requireTimestamp: true,
     });
@@ -158,28 +158,28 @@ describe('operator commands (npm run admin)', () => {
       .set('timestamp', at)
       .set('signature', hmacHex(business.apiSecret, `${at}.{}`));
     expect(v2.status).toBe(200);
-    expect(admin('credentials:require-timestamp', '--api-key', business.apiKey, '--off').json).toEqual({
+    expect((await admin('credentials:require-timestamp', '--api-key', business.apiKey, '--off')).json).toEqual({
       apiKey: business.apiKey,
       requireTimestamp: false,
     });
     expect((await pair.get('/merchant')).status).toBe(200);
-    expect(admin('credentials:require-timestamp', '--api-key', 'pk_nobody').status).toBe(1);
+    expect((await admin('credentials:require-timestamp', '--api-key', 'pk_nobody')).status).toBe(1);
   });
 
   it('disables, enables and re-roles a person (user:disable, user:enable, user:set-role), never the last enabled admin', async () => {
-    const business = admin('business:create', '--name', 'Staff business').json as { businessId: string };
+    const business = (await admin('business:create', '--name', 'Staff business')).json as { businessId: string };
     const email = `staff-${crypto.randomUUID().slice(0, 8)}@example.uy`;
     const boss = `boss-${email}`;
-    expect(admin('user:create', '--business', business.businessId, '--email', boss, '--role', 'admin').status).toBe(0);
-    expect(admin('user:create', '--business', business.businessId, '--email', email, '--role', 'operator').status).toBe(0);
-    expect(admin('user:disable', '--email', email).json).toMatchObject({ email, disabled: true });
-    expect(admin('user:enable', '--email', email).json).toMatchObject({ email, disabled: false });
-    expect(admin('user:set-role', '--email', email, '--role', 'viewer').json).toMatchObject({ email, role: 'viewer' });
-    expect(admin('user:set-role', '--email', email, '--role', 'owner').status).toBe(1);
-    const last = admin('user:disable', '--email', boss);
+    expect((await admin('user:create', '--business', business.businessId, '--email', boss, '--role', 'admin')).status).toBe(0);
+    expect((await admin('user:create', '--business', business.businessId, '--email', email, '--role', 'operator')).status).toBe(0);
+    expect((await admin('user:disable', '--email', email)).json).toMatchObject({ email, disabled: true });
+    expect((await admin('user:enable', '--email', email)).json).toMatchObject({ email, disabled: false });
+    expect((await admin('user:set-role', '--email', email, '--role', 'viewer')).json).toMatchObject({ email, role: 'viewer' });
+    expect((await admin('user:set-role', '--email', email, '--role', 'owner')).status).toBe(1);
+    const last = await admin('user:disable', '--email', boss);
     expect(last.status).toBe(1);
     expect(last.stderr).toContain('last enabled admin');
-    expect(admin('user:set-role', '--email', boss, '--role', 'operator').status).toBe(1);
+    expect((await admin('user:set-role', '--email', boss, '--role', 'operator')).status).toBe(1);
     const audit = await bed.dataSource.query(
       `SELECT email, action, result FROM dashboard_audit WHERE business_id = $1 AND action IN ('user:disable', 'user:enable', 'user:set-role') ORDER BY audit_id`,
       [business.businessId],
@@ -194,17 +194,17 @@ describe('operator commands (npm run admin)', () => {
   }, 120_000);
 
   it('creates dashboard users (user:create) with a password shown once, scoped to a merchant of the business, and resets it', async () => {
-    const business = admin('business:create', '--name', 'Dashboard business').json as { businessId: string; apiKey: string };
-    const other = admin('business:create', '--name', 'Another business').json as { businessId: string };
-    const merchant = admin('merchant:create', '--business', business.businessId, '--name', 'Shop', '--approve').json as {
+    const business = (await admin('business:create', '--name', 'Dashboard business')).json as { businessId: string; apiKey: string };
+    const other = (await admin('business:create', '--name', 'Another business')).json as { businessId: string };
+    const merchant = (await admin('merchant:create', '--business', business.businessId, '--name', 'Shop', '--approve')).json as {
       merchantId: string;
       apiKey: string;
     };
     const email = `ops-${Date.now()}@example.uy`;
-    const admin1 = admin('user:create', '--business', business.businessId, '--email', email, '--role', 'admin');
+    const admin1 = await admin('user:create', '--business', business.businessId, '--email', email, '--role', 'admin');
     expect(admin1.status).toBe(0);
     expect(admin1.json).toEqual({ userId: expect.any(String), email, role: 'admin', password: expect.stringMatching(/^\w{20}$/) });
-    const scoped = admin(
+    const scoped = await admin(
       'user:create',
       '--business',
       business.businessId,
@@ -222,7 +222,7 @@ describe('operator commands (npm run admin)', () => {
     expect(row).toMatchObject({ business_id: business.businessId, merchant_id: merchant.merchantId });
     expect(row.password_hash).not.toContain(scoped.json.password as string);
 
-    const reset = admin('user:reset-password', '--email', email);
+    const reset = await admin('user:reset-password', '--email', email);
     expect(reset.json).toEqual({ userId: admin1.json.userId, email, password: expect.stringMatching(/^\w{20}$/) });
     expect(reset.json.password).not.toBe(admin1.json.password);
 
@@ -235,12 +235,12 @@ describe('operator commands (npm run admin)', () => {
       ],
       [['--business', '00000000-0000-4000-8000-000000000000', '--email', `z-${email}`, '--role', 'viewer'], 'no business'],
     ] as const) {
-      const refused = admin('user:create', ...args);
+      const refused = await admin('user:create', ...args);
       expect(refused.status).toBe(1);
       expect(refused.stdout).toBe('');
       expect(refused.stderr).toContain(reason);
     }
-    expect(admin('user:reset-password', '--email', 'nobody@example.uy').stderr).toContain('no user has that email');
+    expect((await admin('user:reset-password', '--email', 'nobody@example.uy')).stderr).toContain('no user has that email');
 
     // Locked out and lost phone (contract §22): the operator unlocks and makes the person enrol again.
     await bed.dataSource.query(
@@ -251,8 +251,8 @@ describe('operator commands (npm run admin)', () => {
     await bed.dataSource.query(`INSERT INTO dashboard_recovery_code (user_id, code_hash) VALUES ($1, repeat('a', 64))`, [
       admin1.json.userId,
     ]);
-    expect(admin('user:unlock', '--email', email).json).toEqual({ userId: admin1.json.userId, email, unlocked: true });
-    expect(admin('user:reset-mfa', '--email', email).json).toEqual({ userId: admin1.json.userId, email, mfaReset: true });
+    expect((await admin('user:unlock', '--email', email)).json).toEqual({ userId: admin1.json.userId, email, unlocked: true });
+    expect((await admin('user:reset-mfa', '--email', email)).json).toEqual({ userId: admin1.json.userId, email, mfaReset: true });
     const [person] = await bed.dataSource.query(
       `SELECT failed_attempts, locked_until, mfa_secret, mfa_enrolled_at,
               (SELECT count(*)::int FROM dashboard_recovery_code c WHERE c.user_id = u.user_id) AS codes
@@ -260,7 +260,7 @@ describe('operator commands (npm run admin)', () => {
       [admin1.json.userId],
     );
     expect(person).toEqual({ failed_attempts: 0, locked_until: null, mfa_secret: null, mfa_enrolled_at: null, codes: 0 });
-    expect(admin('user:unlock', '--email', 'nobody@example.uy').stderr).toContain('no user has that email');
+    expect((await admin('user:unlock', '--email', 'nobody@example.uy')).stderr).toContain('no user has that email');
     // Each change to a person is in the business's audit log, the operator its actor, never a password.
     const audit = await bed.dataSource.query(
       `SELECT email, action, target, detail FROM dashboard_audit WHERE business_id = $1 ORDER BY audit_id`,
@@ -279,14 +279,14 @@ describe('operator commands (npm run admin)', () => {
     // Eight commands, each a process of its own with scrypt at 128 MiB: a busy machine needs more than the default 30 s.
   }, 120_000);
 
-  it('fails with a non-zero exit, nothing on stdout and a reason on stderr', () => {
-    const missing = admin('merchant:create', '--name', 'No business');
+  it('fails with a non-zero exit, nothing on stdout and a reason on stderr', async () => {
+    const missing = await admin('merchant:create', '--name', 'No business');
     expect(missing.status).not.toBe(0);
     expect(missing.stdout).toBe('');
     expect(missing.stderr).toContain('--business');
-    const unknown = admin('merchant:approve', '--merchant', '00000000-0000-4000-8000-000000000000');
+    const unknown = await admin('merchant:approve', '--merchant', '00000000-0000-4000-8000-000000000000');
     expect(unknown.status).toBe(1);
     expect(unknown.stdout).toBe('');
-    expect(admin('no:such-command').status).toBe(2);
+    expect((await admin('no:such-command')).status).toBe(2);
   });
 });

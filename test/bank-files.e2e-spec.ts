@@ -59,7 +59,7 @@ describe('bank files: batches recorded before their files, CNAB 240 for Brazilia
   /** Money in the merchant's balance (an operator's adjustment), then a payout of it, waiting in Itaú's batch. */
   async function payout(shop: { merchantId: string; client: SignedClient }, amount: string): Promise<Json> {
     expect(
-      admin('balance:adjust', '--merchant', shop.merchantId, '--currency', 'BRL', `--amount=${amount}`, '--reason', 'test').status,
+      (await admin('balance:adjust', '--merchant', shop.merchantId, '--currency', 'BRL', `--amount=${amount}`, '--reason', 'test')).status,
     ).toBe(0);
     const made = await shop.client.post(`/merchant/${shop.merchantId}/payout`, { currency: 'BRL' });
     expect(made.body).toMatchObject({ status: 'IN_TRANSIT', amount: Number(amount) });
@@ -68,12 +68,12 @@ describe('bank files: batches recorded before their files, CNAB 240 for Brazilia
 
   it('refuses a Brazilian batch until the business has its debtor account, recording nothing', async () => {
     const waiting = await payout(shops[0], '10.00');
-    const refused = admin('payouts:export', '--bank', ITAU, '--business', businessId, '--out', dir);
+    const refused = await admin('payouts:export', '--bank', ITAU, '--business', businessId, '--out', dir);
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain('payouts:debtor-account:set');
     expect((await bed.dataSource.query(`SELECT count(*)::int AS n FROM payout_batch WHERE business_id = $1`, [businessId]))[0].n).toBe(0);
     expect((await shops[0].client.get(`/payout/${waiting.payoutId}`)).body).toMatchObject({ status: 'IN_TRANSIT' });
-    const bad = admin(
+    const bad = await admin(
       'payouts:debtor-account:set',
       '--business',
       businessId,
@@ -87,7 +87,7 @@ describe('bank files: batches recorded before their files, CNAB 240 for Brazilia
       '1/2',
     );
     expect(bad.status).toBe(1);
-    const set = admin(
+    const set = await admin(
       'payouts:debtor-account:set',
       '--business',
       businessId,
@@ -109,7 +109,7 @@ describe('bank files: batches recorded before their files, CNAB 240 for Brazilia
   it('writes the batch as CSV and as a CNAB 240 remittance: a TED to the account, a PIX to the key, the totals', async () => {
     const toAccount = await payout(shops[0], '1500.25');
     const toKey = await payout(shops[1], '99.99');
-    const exported = admin('payouts:export', '--bank', ITAU, '--business', businessId, '--out', dir);
+    const exported = await admin('payouts:export', '--bank', ITAU, '--business', businessId, '--out', dir);
     expect(exported.status).toBe(0);
     const [batch] = exported.json.batches as Json[];
     expect(batch).toMatchObject({ businessId, sequence: 1, payouts: 3, totals: [{ currency: 'BRL', amount: 1610.24 }] });
@@ -181,14 +181,17 @@ describe('bank files: batches recorded before their files, CNAB 240 for Brazilia
     expect(fs.existsSync(path.join(dir, `${name}.csv`))).toBe(false);
     // The payout belongs to the batch: a new export finds nothing to export, so nothing can be paid twice.
     expect((await shops[0].client.get(`/payout/${made.payoutId as string}`)).body).toMatchObject({ status: 'IN_TRANSIT' });
-    expect(admin('payouts:export', '--bank', ITAU, '--business', businessId, '--out', dir).json).toEqual({ bankId: ITAU, batches: [] });
-    const again = admin('payouts:export', '--batch', recorded.batch_id, '--out', dir);
+    expect((await admin('payouts:export', '--bank', ITAU, '--business', businessId, '--out', dir)).json).toEqual({
+      bankId: ITAU,
+      batches: [],
+    });
+    const again = await admin('payouts:export', '--batch', recorded.batch_id, '--out', dir);
     expect(again.status).toBe(0);
     expect(fs.readFileSync(path.join(dir, `${name}.csv`), 'utf8')).toBe(recorded.csv);
     expect(fs.readFileSync(path.join(dir, `${name}.rem`), 'latin1')).toBe(recorded.cnab240);
     expect(at(recorded.cnab240 as string, 158, 163)).toBe('000002');
     // Written twice more, the same bytes.
-    admin('payouts:export', '--batch', recorded.batch_id, '--out', dir);
+    await admin('payouts:export', '--batch', recorded.batch_id, '--out', dir);
     expect(sha256(fs.readFileSync(path.join(dir, `${name}.rem`), 'latin1'))).toBe(sha256(recorded.cnab240 as string));
     // The database refuses a payout a second batch: its batch is set once.
     const [other] = await bed.dataSource.query(`SELECT batch_id FROM payout_batch WHERE business_id = $1 AND sequence = 1`, [businessId]);

@@ -407,7 +407,7 @@ describe('disputes and chargebacks (sandbox)', () => {
 
   it('opens a sandbox dispute from the operator command (sandbox:dispute), and refuses a bad reason or payment with a reason', async () => {
     const intentId = await bed.paidIntent(33);
-    const opened = admin('sandbox:dispute', '--payment-intent', intentId, '--reason', 'product_unacceptable');
+    const opened = await admin('sandbox:dispute', '--payment-intent', intentId, '--reason', 'product_unacceptable');
     expect([opened.status, opened.stderr]).toEqual([0, '']);
     expect(opened.stdout.trim().split('\n')).toHaveLength(1);
     expect((await merchant.get(`/dispute/${opened.json.disputeId}`)).body).toMatchObject({
@@ -416,11 +416,11 @@ describe('disputes and chargebacks (sandbox)', () => {
       status: 'NEEDS_RESPONSE',
       amount: 33,
     });
-    const badReason = admin('sandbox:dispute', '--payment-intent', await bed.paidIntent(25), '--reason', 'BORED');
+    const badReason = await admin('sandbox:dispute', '--payment-intent', await bed.paidIntent(25), '--reason', 'BORED');
     expect([badReason.status, badReason.stdout]).toEqual([1, '']);
     expect(badReason.stderr).toContain('--reason must be one of');
     // Nothing left to take back: the domain's reason, not a stack.
-    const twice = admin('sandbox:dispute', '--payment-intent', intentId);
+    const twice = await admin('sandbox:dispute', '--payment-intent', intentId);
     expect([twice.status, twice.stdout]).toEqual([1, '']);
     expect(twice.stderr).not.toMatch(/\n\s+at /);
     expect(

@@ -1,4 +1,4 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -36,13 +36,26 @@ export function adminProcess(...args: string[]): ChildProcess {
   return spawn(process.execPath, [CLI, ...args], { env: cliEnvironment(), stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-/** Runs the built operator CLI (`npm test` builds first) against this run's test database. */
-export function admin(...args: string[]): AdminRun {
-  const result = spawnSync(process.execPath, [CLI, ...args], {
-    env: cliEnvironment(),
-    encoding: 'utf8',
-    timeout: 60_000,
+/**
+ * Runs the built operator CLI (`npm test` builds first) against this run's test database, as a child
+ * process the test awaits: the test's own app keeps serving (its job queue, its pool) meanwhile.
+ */
+export function admin(...args: string[]): Promise<AdminRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: cliEnvironment(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      const lines = stdout.split('\n').filter((l) => l.length > 0);
+      resolve({ status, stdout, stderr, json: lines.length === 1 ? (JSON.parse(lines[0]) as AdminRun['json']) : {} });
+    });
   });
-  const lines = result.stdout.split('\n').filter((l) => l.length > 0);
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr, json: lines.length === 1 ? JSON.parse(lines[0]) : {} };
 }

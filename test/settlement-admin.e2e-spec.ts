@@ -41,7 +41,7 @@ describe('operator commands for money after the collection', () => {
   it('sets a merchant’s price (pricing:set), shown on its country processor and in the audit log; refuses a bad one', async () => {
     const relationships = (await merchant.get(`/merchant-country-processor?merchantId=${merchantId}`)).body as Json[];
     const oca = relationships.find((r) => r.countryProcessor.paymentMethod.paymentMethodName === 'OCA')!;
-    const set = admin(
+    const set = await admin(
       'pricing:set',
       '--merchant',
       merchantId,
@@ -65,8 +65,8 @@ describe('operator commands for money after the collection', () => {
     });
     // Without --fixed or a delay, what was set stays.
     expect(
-      admin('pricing:set', '--merchant', merchantId, '--country-processor', oca.merchantCountryProcessorId, '--percentage', '2.5').json
-        .pricing,
+      (await admin('pricing:set', '--merchant', merchantId, '--country-processor', oca.merchantCountryProcessorId, '--percentage', '2.5'))
+        .json.pricing,
     ).toEqual({
       percentage: 2.5,
       fixed: [{ currency: 'UYU', amount: 10 }],
@@ -76,7 +76,7 @@ describe('operator commands for money after the collection', () => {
       (r: Json) => r.merchantCountryProcessorId === oca.merchantCountryProcessorId,
     );
     expect(shown.pricing).toEqual({ percentage: 2.5, fixed: [{ currency: 'UYU', amount: 10 }], settlementDelayDays: 0 });
-    const refused = admin(
+    const refused = await admin(
       'pricing:set',
       '--merchant',
       merchantId,
@@ -87,7 +87,9 @@ describe('operator commands for money after the collection', () => {
     );
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain('--percentage must be 0 to 20');
-    expect(admin('pricing:set', '--merchant', merchantId, '--country-processor', crypto.randomUUID(), '--percentage', '1').status).toBe(1);
+    expect(
+      (await admin('pricing:set', '--merchant', merchantId, '--country-processor', crypto.randomUUID(), '--percentage', '1')).status,
+    ).toBe(1);
     expect((await audit('pricing:set')).map((a: Json) => [a.email, a.result])).toEqual([
       ['operator:ana.ops', 'succeeded'],
       ['operator:ana.ops', 'succeeded'],
@@ -98,7 +100,7 @@ describe('operator commands for money after the collection', () => {
 
   it('corrects a balance with an ADJUSTMENT available at once (balance:adjust), audited', async () => {
     const before = (await merchant.get(`/merchant/${merchantId}/balance`)).body.balances.find((b: Json) => b.currency === 'UYU').available;
-    const adjusted = admin(
+    const adjusted = await admin(
       'balance:adjust',
       '--merchant',
       merchantId,
@@ -119,8 +121,10 @@ describe('operator commands for money after the collection', () => {
     });
     const after = (await merchant.get(`/merchant/${merchantId}/balance`)).body.balances.find((b: Json) => b.currency === 'UYU').available;
     expect(Math.round((after - before) * 100)).toBe(-225);
-    expect(admin('balance:adjust', '--merchant', merchantId, '--currency', 'UYU', '--amount', '1.005', '--reason', 'x').status).toBe(1);
-    expect(admin('balance:adjust', '--merchant', merchantId, '--currency', 'UYU', '--amount', '0', '--reason', 'x').status).toBe(1);
+    expect(
+      (await admin('balance:adjust', '--merchant', merchantId, '--currency', 'UYU', '--amount', '1.005', '--reason', 'x')).status,
+    ).toBe(1);
+    expect((await admin('balance:adjust', '--merchant', merchantId, '--currency', 'UYU', '--amount', '0', '--reason', 'x')).status).toBe(1);
     expect((await audit('balance:adjust')).map((a: Json) => a.result)).toEqual(['succeeded']);
   });
 
@@ -131,7 +135,7 @@ describe('operator commands for money after the collection', () => {
     // In transit from the transaction that made them, waiting in the bank's file.
     expect([first.status, second.status]).toEqual(['IN_TRANSIT', 'IN_TRANSIT']);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcs-bank-file-'));
-    const exported = admin('payouts:export', '--bank', brou, '--business', businessId, '--out', dir);
+    const exported = await admin('payouts:export', '--bank', brou, '--business', businessId, '--out', dir);
     expect(exported.status).toBe(0);
     const [batch, ...others] = exported.json.batches as Json[];
     expect(others).toEqual([]);
@@ -146,9 +150,12 @@ describe('operator commands for money after the collection', () => {
     );
     expect(lines.find((l) => l.includes(second.payoutId))).toContain(',UYU,200.5,');
     // Exported once: a second export finds nothing of them; the batch is written again, byte for byte, on request.
-    expect(admin('payouts:export', '--bank', brou, '--business', businessId, '--out', dir).json).toEqual({ bankId: brou, batches: [] });
+    expect((await admin('payouts:export', '--bank', brou, '--business', businessId, '--out', dir)).json).toEqual({
+      bankId: brou,
+      batches: [],
+    });
     fs.rmSync(batch.files[0]);
-    const again = admin('payouts:export', '--batch', batch.batchId, '--out', dir);
+    const again = await admin('payouts:export', '--batch', batch.batchId, '--out', dir);
     expect(again.json).toMatchObject({ batchId: batch.batchId, files: batch.files, written: 'again' });
     expect(fs.readFileSync(batch.files[0], 'utf8')).toBe(csv);
     expect((await audit('payouts:export')).map((a: Json) => [a.target, a.result, a.detail.again ?? false])).toEqual([
@@ -156,26 +163,26 @@ describe('operator commands for money after the collection', () => {
       [batch.batchId, 'succeeded', true],
     ]);
 
-    const paid = admin('payout:mark-paid', '--payout', first.payoutId, '--bank-reference', 'BROU-TRX-0001');
+    const paid = await admin('payout:mark-paid', '--payout', first.payoutId, '--bank-reference', 'BROU-TRX-0001');
     expect(paid.status).toBe(0);
     expect(paid.json).toMatchObject({ payoutId: first.payoutId, status: 'PAID', bankReference: 'BROU-TRX-0001' });
     const balance = async () =>
       (await merchant.get(`/merchant/${merchantId}/balance`)).body.balances.find((b: Json) => b.currency === 'UYU');
     const before = await balance();
-    const failed = admin('payout:mark-failed', '--payout', second.payoutId, '--reason', 'cuenta inexistente');
+    const failed = await admin('payout:mark-failed', '--payout', second.payoutId, '--reason', 'cuenta inexistente');
     expect(failed.json).toMatchObject({ status: 'FAILED', failureReason: 'cuenta inexistente' });
     const after = await balance();
     expect(Math.round((after.available - before.available) * 100)).toBe(20050);
-    expect(admin('payout:mark-paid', '--payout', second.payoutId, '--bank-reference', 'late').status).toBe(1);
-    expect(admin('payout:mark-paid', '--payout', crypto.randomUUID(), '--bank-reference', 'x').status).toBe(1);
+    expect((await admin('payout:mark-paid', '--payout', second.payoutId, '--bank-reference', 'late')).status).toBe(1);
+    expect((await admin('payout:mark-paid', '--payout', crypto.randomUUID(), '--bank-reference', 'x')).status).toBe(1);
     expect((await audit('payout:mark-failed')).map((a: Json) => [a.target, a.result])).toEqual([[second.payoutId, 'succeeded']]);
 
     // The bank returns the paid one days later: RETURNED, its amount back in available, once; a failed one cannot be returned.
-    expect(admin('payout:mark-returned', '--payout', second.payoutId, '--reason', 'x').status).toBe(1);
-    const returned = admin('payout:mark-returned', '--payout', first.payoutId, '--reason', 'cuenta cerrada por el titular');
+    expect((await admin('payout:mark-returned', '--payout', second.payoutId, '--reason', 'x')).status).toBe(1);
+    const returned = await admin('payout:mark-returned', '--payout', first.payoutId, '--reason', 'cuenta cerrada por el titular');
     expect(returned.json).toMatchObject({ payoutId: first.payoutId, status: 'RETURNED', failureReason: 'cuenta cerrada por el titular' });
     expect(Math.round(((await balance()).available - after.available) * 100)).toBe(30000);
-    expect(admin('payout:mark-returned', '--payout', first.payoutId, '--reason', 'again').status).toBe(1);
+    expect((await admin('payout:mark-returned', '--payout', first.payoutId, '--reason', 'again')).status).toBe(1);
     expect(Math.round(((await balance()).available - after.available) * 100)).toBe(30000);
     const types = ((await merchant.get(`/event?merchantId=${merchantId}&limit=100`)).body[0].results as Json[]).map((e) => e.type);
     expect(types).toContain('payout.returned');
@@ -199,16 +206,16 @@ describe('operator commands for money after the collection', () => {
       accountNumber: '00123456700002',
       accountType: 'SAVINGS',
     });
-    const run = admin('settlement:run', '--country', 'URY', '--date', '2026-11-25', '--merchant', other.merchantId);
+    const run = await admin('settlement:run', '--country', 'URY', '--date', '2026-11-25', '--merchant', other.merchantId);
     expect(run.status).toBe(0);
     expect(run.json).toMatchObject({ country: 'URY', date: '2026-11-25', payouts: [], failures: [] });
-    expect(admin('settlement:run', '--country', 'CHL').status).toBe(1);
+    expect((await admin('settlement:run', '--country', 'CHL')).status).toBe(1);
     // No Mercado Pago account: the run is kept, FAILED, and says why.
-    const reconciled = admin('reconcile', '--merchant', merchantId, '--from', '2026-11-24', '--to', '2026-11-24');
+    const reconciled = await admin('reconcile', '--merchant', merchantId, '--from', '2026-11-24', '--to', '2026-11-24');
     expect(reconciled.status).toBe(0);
     expect(reconciled.json).toMatchObject({ merchantId, provider: 'MERCADO_PAGO', from: '2026-11-24', to: '2026-11-24', status: 'FAILED' });
     expect((await merchant.get(`/reconciliation-run/${reconciled.json.runId}`)).body.status).toBe('FAILED');
-    expect(admin('reconcile', '--merchant', merchantId, '--from', '2026-11-25', '--to', '2026-11-24').status).toBe(1);
+    expect((await admin('reconcile', '--merchant', merchantId, '--from', '2026-11-25', '--to', '2026-11-24')).status).toBe(1);
     // Both are audited with the operator's name (contract §27): the reconciliation in its business's log.
     expect((await audit('reconcile')).map((a: Json) => [a.email, a.target, a.result])).toEqual([
       ['operator:ana.ops', merchantId, 'succeeded'],

@@ -1,7 +1,7 @@
 import { Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { ApiStandardErrors, CurrentCaller, SignedController, UuidParam } from '@pcs/http';
-import { asMerchantId, moneyFromWire } from '@pcs/kernel';
+import { asMerchantId, InvalidRequestError, moneyFromWire } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 import { ProcessorHealthService } from '@pcs/payments';
 import { RoutingSimulationQuery } from './routing.dto';
@@ -26,10 +26,14 @@ export class RoutingController {
     @UuidParam('merchantId') merchantId: string,
     @Query() query: RoutingSimulationQuery,
   ): Promise<RoutingSimulationResponse> {
-    const amount = moneyFromWire('amount', query.amount, query.currency);
+    // Another tenant's merchant is a 404 before anything about the question is said.
+    await this.health.assertVisible(caller, asMerchantId(merchantId));
+    const missing = (['paymentMethod', 'country', 'currency', 'amount'] as const).filter((field) => query[field] === undefined);
+    if (missing.length > 0) throw new InvalidRequestError([...missing], `${missing.join(', ')} must be given`);
+    const amount = moneyFromWire('amount', query.amount!, query.currency!);
     return this.health.simulate(caller, asMerchantId(merchantId), {
-      paymentMethod: query.paymentMethod.toUpperCase(),
-      country: query.country,
+      paymentMethod: query.paymentMethod!.toUpperCase(),
+      country: query.country!,
       currency: amount.currency,
       amount: amount.minor,
     });

@@ -109,6 +109,11 @@ export class ProcessorHealthService implements OnModuleInit, OnModuleDestroy {
     return this.records.merchantMethodSuccessRates(this.unitOfWork.outside, merchantIds);
   }
 
+  /** The merchant is the caller's (MERCHANT_NOT_FOUND otherwise). */
+  async assertVisible(caller: Caller, merchantId: MerchantId): Promise<void> {
+    await this.merchants.load(caller, merchantId);
+  }
+
   /**
    * Where an attempt with these facts would go (contract §26): the rule that takes it (null: none)
    * and its processors in the order they would be tried (a split's draw is that of an attempt id made
