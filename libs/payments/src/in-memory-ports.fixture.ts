@@ -440,7 +440,7 @@ export function attemptsWorld(options: { processors?: CountryProcessor[] } = {})
     approvalTerms: () => Promise.resolve({ feeAmount: 3050, feeTaxAmount: 671, availableOn: NOW, liquidationSource: 'CALENDAR' }),
     assertAboveMinimum: () => Promise.resolve(),
   } as unknown as PricingService;
-  const registry = { get: () => gateway } as unknown as GatewayRegistry;
+  const registry = { get: () => gateway, has: () => true } as unknown as GatewayRegistry;
   const routing = { gatewayFor: () => Promise.resolve(gateway) } as unknown as GatewayRouting;
   const catalog = {
     findCountryProcessors: (ids: string[]) => Promise.resolve(processors.filter((p) => ids.includes(p.countryProcessorId))),
