@@ -31,4 +31,3 @@ export * from './installments/installment-quotes.service';
 export * from './routing/processor-circuits';
 export * from './routing/processor-routes';
 export * from './routing/processor-health.service';
-export type { SuccessRate } from './routing/processor-health.records';

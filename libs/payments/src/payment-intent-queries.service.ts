@@ -6,6 +6,7 @@ import { PaymentIntent } from './domain/payment-intent';
 import { AvailableProcessorsService } from './available-processors.service';
 import { PaymentIntentRepository } from './payment-intent.repository';
 import { PayinRepository } from './ledger/payin.repository';
+import { PROCESSOR_UNAVAILABLE } from './attempts/payment-attempts.service';
 
 export interface PaymentIntentMethods {
   readonly processors: CountryProcessor[];
@@ -50,13 +51,13 @@ export class PaymentIntentQueriesService {
     const intent = await this.get(caller, paymentIntentId);
     const attempts = (await this.ledger.attemptsOf(this.unitOfWork.outside, intent.id)).map((payin) => {
       const p = payin.snapshot();
-      const unavailable = p.status === TransactionStatus.REJECTED && (p.externalStatus ?? '').startsWith('PROCESSOR_UNAVAILABLE');
+      const unavailable = p.status === TransactionStatus.REJECTED && (p.externalStatus ?? '').startsWith(PROCESSOR_UNAVAILABLE);
       return {
         transactionId: p.transactionId,
         processor: p.gateway,
         status: unavailable ? 'FAILED' : p.status,
         failureReason: unavailable
-          ? 'PROCESSOR_UNAVAILABLE'
+          ? PROCESSOR_UNAVAILABLE
           : p.status === TransactionStatus.REJECTED
             ? p.externalStatus
             : p.status === TransactionStatus.CANCELLED || p.status === TransactionStatus.EXPIRED

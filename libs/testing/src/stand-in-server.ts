@@ -22,8 +22,6 @@ export abstract class StandInServer {
   private readonly sockets = new Set<net.Socket>();
   port = 0;
   availability: StandInAvailability = { state: 'up' };
-  /** Requests refused or cut by the switches, per path (for assertions). */
-  readonly unavailableAnswers: string[] = [];
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
@@ -51,7 +49,6 @@ export abstract class StandInServer {
     const availability = this.availability;
     const path = new URL(request.url ?? '/', 'http://stand-in').pathname;
     if (availability.state === 'up' || this.isPayerPage(path)) return this.handle(request, response);
-    this.unavailableAnswers.push(`${availability.state} ${request.method} ${path}`);
     if (availability.state === 'failing') {
       await readBody(request);
       return json(response, availability.status, { message: 'unavailable', status: availability.status });

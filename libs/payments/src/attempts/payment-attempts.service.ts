@@ -13,7 +13,7 @@ import type {
 import { CheckoutOutcomeUnknownError, collectionMethodOf, GatewayRegistry, GatewayRouting, ProcessorUnavailableError } from '@pcs/gateways';
 import { Caller, DomainError, Money, PaymentIntentId, tenantScope, Transaction, UnitOfWork } from '@pcs/kernel';
 import type { CountryProcessor } from '@pcs/catalog';
-import { MerchantService } from '@pcs/merchants';
+import { MAX_RULE_PROCESSORS, MerchantService } from '@pcs/merchants';
 import { Payin } from '../domain/payin';
 import { PricingService } from '@pcs/settlement';
 import * as crypto from 'node:crypto';
@@ -42,8 +42,6 @@ export interface PayerStep {
 
 /** The reason an attempt failed when its processor could not be reached (contract §26). */
 export const PROCESSOR_UNAVAILABLE = 'PROCESSOR_UNAVAILABLE';
-/** At most this many processors are tried for one request (a rule's list is at most this long). */
-const MAX_TRIES = 5;
 
 interface FailedAttempt {
   /** The id the processor was asked with (its idempotency key). */
@@ -340,7 +338,7 @@ export class PaymentAttemptsService {
    * Tries that failed are recorded under ids of their own: a request that opened nothing runs again when retried.
    */
   private recordedUnder(operationId: string): Promise<Payin | null> {
-    const ids = [operationId, ...Array.from({ length: MAX_TRIES }, (_, index) => attemptIdAfter(operationId, index + 1))];
+    const ids = [operationId, ...Array.from({ length: MAX_RULE_PROCESSORS }, (_, index) => attemptIdAfter(operationId, index + 1))];
     return this.ledger.anyOf(this.unitOfWork.outside, ids);
   }
 

@@ -101,16 +101,6 @@ export class ProcessorCircuits implements OnModuleDestroy {
     return 'CLOSED';
   }
 
-  /** Every circuit that is not closed now, for the health page and the dashboard. */
-  notClosed(): { provider: string; merchantId: string; state: CircuitStateName }[] {
-    return [...this.circuits.keys()]
-      .map((k) => {
-        const [provider, merchantId] = k.split('|');
-        return { provider, merchantId, state: this.stateOf(provider, merchantId) };
-      })
-      .filter((c) => c.state !== 'CLOSED');
-  }
-
   private byProvider(): { provider: string; state: number; open: number }[] {
     const worst = new Map<string, { state: number; open: number }>();
     for (const k of this.circuits.keys()) {

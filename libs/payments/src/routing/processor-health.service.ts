@@ -5,7 +5,7 @@ import { Caller, Currency, DomainError, MerchantId, UnitOfWork } from '@pcs/kern
 import { MerchantService } from '@pcs/merchants';
 import { metrics } from '@pcs/observability';
 import { CircuitStateName, ProcessorCircuits } from './processor-circuits';
-import { ProcessorHealthRecords, SuccessRate } from './processor-health.records';
+import { ProcessorHealthRecords } from './processor-health.records';
 import { ProcessorRoutes } from './processor-routes';
 
 /** A processor account's health (contract §26: GET /health/processors). */
@@ -102,11 +102,6 @@ export class ProcessorHealthService implements OnModuleInit, OnModuleDestroy {
           methods: methodsOf(provider, merchantId),
         });
     return health;
-  }
-
-  /** The dashboard's figures: by merchant, provider, method and country. */
-  methodSuccessRates(merchantIds: readonly string[]): Promise<SuccessRate[]> {
-    return this.records.merchantMethodSuccessRates(this.unitOfWork.outside, merchantIds);
   }
 
   /** The merchant is the caller's (MERCHANT_NOT_FOUND otherwise). */
