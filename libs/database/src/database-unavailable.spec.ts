@@ -1,3 +1,4 @@
+import { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 import { isDatabaseUnavailable } from './database-unavailable';
 
 /** What decides between a 503 (the database is away) and a 500 (our fault) or a 4xx (the request's). */
@@ -16,6 +17,11 @@ describe('isDatabaseUnavailable', () => {
     ['no connection within the timeout', new Error('timeout exceeded when trying to connect')],
     ['a client broken earlier', new Error('Client has encountered a connection error and is not queryable')],
     ['TypeORM wrapping a refused connection', Object.assign(new Error('query failed'), { driverError: coded('ECONNREFUSED') })],
+    [
+      'a transaction whose connection broke between statements (TypeORM released its runner)',
+      new QueryRunnerProviderAlreadyReleasedError(),
+    ],
+    ['a statement on a runner TypeORM released when its connection broke', new QueryRunnerAlreadyReleasedError()],
     ['every address refused (AggregateError)', new AggregateError([coded('ECONNREFUSED'), coded('ECONNREFUSED')], 'connect failed')],
   ])('is true for %s', (_name, error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);

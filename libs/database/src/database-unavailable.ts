@@ -36,6 +36,16 @@ const DRIVER_MESSAGES = [
 ];
 
 /**
+ * TypeORM's query runner of a transaction whose connection broke between two
+ * statements: TypeORM releases it when the connection emits `error`, and the
+ * transaction's next statement fails with one of these (measured when a
+ * Patroni leader is killed under load, test/high-availability.e2e-spec.ts).
+ * Our transactions release their runner only after their work ends, so the
+ * only way to meet a released runner mid-work is a broken connection.
+ */
+const RELEASED_RUNNER = new Set(['QueryRunnerAlreadyReleasedError', 'QueryRunnerProviderAlreadyReleasedError']);
+
+/**
  * True when an error means "the database cannot be reached now" rather than
  * "this request is wrong" or "our code is wrong": the request gets a 503 with
  * Retry-After (contract §17) instead of a 500. TypeORM wraps driver errors
@@ -47,6 +57,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     const { code, message } = current as { code?: unknown; message?: unknown };
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || SERVER_STATES.test(code))) return true;
     if (typeof message === 'string' && DRIVER_MESSAGES.some((text) => message.startsWith(text))) return true;
+    if (RELEASED_RUNNER.has((current as { name?: unknown }).name as string)) return true;
     const errors = (current as { errors?: unknown }).errors; // AggregateError: every address refused
     if (Array.isArray(errors) && errors.length > 0 && errors.every((inner) => isDatabaseUnavailable(inner))) return true;
     // Not `cause`: an outside call's failure (fetch's cause ENOTFOUND) is not the database's.
