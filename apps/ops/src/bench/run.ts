@@ -37,7 +37,7 @@ import { layerLedger, summarizeProfile } from './profile-summary';
  *
  * BENCH_SECONDS (default 15) per run; BENCH_PAYINS, the ledger sizes measured
  * in one run (default 100000,1000000); BENCH_SCENARIOS, a comma list of
- * ledger, floor, layers, create, checks, link, b2b, refund, prepared, cluster, webhooks, settlement (default all);
+ * ledger, floor, layers, create, confirm, checks, link, b2b, refund, prepared, cluster, webhooks, settlement (default all);
  * BENCH_SWEEP, the available transactions one payout sweeps in the settlement scenario (default 100000);
  * BENCH_KEEP_DATABASE=1 keeps the database on DATABASE_URL's server afterwards, for
  * inspection (EXPLAIN); BENCH_PROFILE=1 writes a CPU profile of the payins API under the creation
@@ -301,6 +301,47 @@ async function main(): Promise<void> {
       const file = path.resolve('test-output/bench', `payins-api-ledger-${Date.now()}.cpuprofile`);
       await api.stopProfile(file);
       creationLedger = { requests: sampled.total, layers: layerLedger(file, sampled.total), file: path.relative(process.cwd(), file) };
+    }
+
+    // The path real money takes: a confirmed creation that charges the payer's saved card at the sandbox (approved at once).
+    if (want('confirm')) {
+      const saved = await fetch(`${api.url}/payment-instrument`, {
+        method: 'POST',
+        ...post({ payerId: seeded.payerId, paymentMethodName: 'OCA', country: 'URY' }),
+      });
+      if (!saved.ok) throw new Error(`saved card: ${saved.status} ${await saved.text()}`);
+      const { paymentInstrumentId } = (await saved.json()) as { paymentInstrumentId: string };
+      const charge = post({
+        currency: 'UYU',
+        amount: 1220,
+        payinType: 'DEFAULT',
+        externalReference: 'bench-saved-card',
+        payerId: seeded.payerId,
+        offSession: true,
+        invoiceNumber: 1,
+        country: 'URY',
+        paymentInstrumentId,
+        confirm: true,
+      });
+      const target = `${api.url}/payment-intent`;
+      const first = await fetch(target, { method: 'POST', ...charge });
+      const answer = (await first.json()) as { status?: string };
+      if (!first.ok || answer.status !== 'SUCCEEDED') throw new Error(`saved-card charge: ${first.status} ${JSON.stringify(answer)}`);
+      await load({ url: target, method: 'POST', ...charge, connections: 10, duration: 3 });
+      const roundTrips = await api.roundTrips(20, () => fetch(target, { method: 'POST', ...charge }));
+      const figures = await profiled(api, 'saved-card charge', notes, () =>
+        cpuDuring(api.child.pid!, 'the saved-card charge load (one API process)', notes, () =>
+          load({ url: target, method: 'POST', ...charge, connections: 50, duration: SECONDS }),
+        ),
+      );
+      rows.push({
+        what: 'signed POST /payment-intent with confirm, charging a saved card at the sandbox (approved), 50 connections',
+        figures,
+        bare: bareCreate,
+        floorTarget: 0.15,
+        roundTrips,
+      });
+      notes.push(`saved-card charge: ${roundTrips.toFixed(1)} statements per request (target: at most 6)`);
     }
 
     // What the checks of contract §17 cost: the same API with RATE_LIMITS=off, and version 2 (one more row, the replay record, per change).

@@ -25,6 +25,35 @@ export interface AuditRecord extends AuditEntry {
 /** The advisory lock that orders the audit log's writers (one chain for the whole log). */
 const AUDIT_CHAIN_LOCK = 7_202_611;
 
+/** The most entries one write appends (12 parameters each, far below PostgreSQL's 65,535). */
+const MAX_ENTRIES_PER_WRITE = 500;
+
+/** An entry as it is chained: its fields cut to their columns, without NUL characters. */
+interface ChainedContent {
+  readonly businessId: string;
+  readonly userId: string | null;
+  readonly email: string;
+  readonly action: string;
+  readonly target: string | null;
+  readonly result: AuditEntry['result'];
+  readonly detail: unknown;
+  readonly address: string | null;
+}
+
+function contentOf(entry: AuditEntry): ChainedContent {
+  return {
+    businessId: entry.businessId,
+    userId: entry.userId,
+    email: withoutNul(entry.email).slice(0, 254),
+    action: entry.action,
+    target: entry.target === null || entry.target === undefined ? null : withoutNul(entry.target).slice(0, 200),
+    result: entry.result,
+    // jsonb holds no \u0000 either: what a hostile request typed is recorded without it.
+    detail: JSON.parse(JSON.stringify(withoutNulDeep(entry.detail ?? {}))) as unknown,
+    address: entry.address ? withoutNul(entry.address).slice(0, 64) : null,
+  };
+}
+
 /** An error of the audit log's own (no key to write with). */
 export class AuditLogError extends Error {}
 
@@ -47,37 +76,74 @@ export class AuditLog {
     this.keys = new Map(keys.map((key) => [auditKeyId(key), key]));
   }
 
+  /** Entries waiting for the next write, each with its caller's promise. */
+  private waiting: { content: ChainedContent; done: (error?: Error) => void }[] = [];
+  /** Whether a write of this process is running (the next one starts when it ends). */
+  private writing = false;
+
   /**
    * Appends an entry to the audit log, chained (contract §22): under a lock
-   * that orders every writer (the dashboards and the operator's commands),
-   * the entry takes the next sequence and an HMAC over its content and the
-   * previous entry's. The database refuses any change to it afterwards.
+   * that orders every writer (the dashboards, the APIs and the operator's
+   * commands), the entry takes the next sequence and an HMAC over its
+   * content and the previous entry's. The database refuses any change to it
+   * afterwards. Resolves once the entry is committed.
+   *
+   * Group commit: the entries this process is asked to append while one of
+   * its writes runs go together in the next write (one lock, one read of the
+   * head, one INSERT of all of them, one commit), so a busy API does not
+   * queue every mutating request on the chain's lock one at a time. Each
+   * entry is still committed before its caller goes on, in the order asked.
    */
-  async append(entry: AuditEntry): Promise<void> {
-    if (!this.key) throw new AuditLogError('the audit log needs its key to write');
-    const key = this.key;
-    const content = {
-      businessId: entry.businessId,
-      userId: entry.userId,
-      email: withoutNul(entry.email).slice(0, 254),
-      action: entry.action,
-      target: entry.target === null || entry.target === undefined ? null : withoutNul(entry.target).slice(0, 200),
-      result: entry.result,
-      // jsonb holds no \u0000 either: what a hostile request typed is recorded without it.
-      detail: JSON.parse(JSON.stringify(withoutNulDeep(entry.detail ?? {}))) as unknown,
-      address: entry.address ? withoutNul(entry.address).slice(0, 64) : null,
-    };
+  append(entry: AuditEntry): Promise<void> {
+    if (!this.key) return Promise.reject(new AuditLogError('the audit log needs its key to write'));
+    const content = contentOf(entry);
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.push({ content, done: (error) => (error === undefined ? resolve() : reject(error)) });
+      if (!this.writing) void this.writeWaiting();
+    });
+  }
+
+  private async writeWaiting(): Promise<void> {
+    this.writing = true;
+    try {
+      while (this.waiting.length) {
+        const batch = this.waiting.splice(0, MAX_ENTRIES_PER_WRITE);
+        try {
+          await this.write(batch.map(({ content }) => content));
+          for (const { done } of batch) done();
+        } catch (error) {
+          const failure = error instanceof Error ? error : new Error(`the audit write failed: ${String(error)}`);
+          for (const { done } of batch) done(failure);
+        }
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  /** One transaction: the chain's lock, its head, then every entry chained after it in one INSERT. */
+  private async write(contents: readonly ChainedContent[]): Promise<void> {
+    const key = this.key!;
     await this.dataSource.transaction(async (manager) => {
+      // Two statements, not one: the head must be read with a snapshot taken after the lock is held (READ COMMITTED takes
+      // a statement's snapshot when it starts, so a head read in the lock's own statement could miss the entry its holder wrote).
       await manager.query('SELECT pg_advisory_xact_lock($1)', [AUDIT_CHAIN_LOCK]);
       const [last] = await manager.query(
         'SELECT sequence, hmac FROM dashboard_audit WHERE sequence IS NOT NULL ORDER BY sequence DESC LIMIT 1',
       );
-      const chained = { ...content, sequence: last ? Number(last.sequence) + 1 : 1, at: new Date() };
-      const hmac = entryHmac(key, last?.hmac ?? CHAIN_START, chained);
-      await manager.query(
-        `INSERT INTO dashboard_audit (business_id, user_id, email, action, target, result, detail, address, at, sequence, hmac, key_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-        [
+      let sequence = last ? Number(last.sequence) : 0;
+      let previous: string = last?.hmac ?? CHAIN_START;
+      const at = new Date();
+      const values: unknown[] = [];
+      const rows: string[] = [];
+      for (const content of contents) {
+        sequence += 1;
+        const chained = { ...content, sequence, at };
+        const hmac = entryHmac(key, previous, chained);
+        previous = hmac;
+        const base = values.length;
+        rows.push(`(${Array.from({ length: 12 }, (_, i) => `$${base + i + 1}`).join(', ')})`);
+        values.push(
           content.businessId,
           content.userId,
           content.email,
@@ -86,11 +152,16 @@ export class AuditLog {
           content.result,
           JSON.stringify(content.detail),
           content.address,
-          chained.at,
-          chained.sequence,
+          at,
+          sequence,
           hmac,
           auditKeyId(key),
-        ],
+        );
+      }
+      await manager.query(
+        `INSERT INTO dashboard_audit (business_id, user_id, email, action, target, result, detail, address, at, sequence, hmac, key_id)
+         VALUES ${rows.join(', ')}`,
+        values,
       );
     });
   }
