@@ -63,8 +63,8 @@ function ledger(query: URLSearchParams, response: http.ServerResponse): void {
 function balance(response: http.ServerResponse): void {
   pool
     .query(
-      `SELECT currency, available_from, net, available_from <= now() AS available FROM balance_figure WHERE merchant_id = $1
-        ORDER BY currency, available_from`,
+      `SELECT currency, available_from, sum(net) AS net, available_from <= now() AS available FROM balance_figure WHERE merchant_id = $1
+        GROUP BY currency, available_from ORDER BY currency, available_from`,
       [context.merchantId],
     )
     .then(

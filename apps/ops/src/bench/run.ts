@@ -633,12 +633,16 @@ async function settlement(bed: {
     // A payout sweeping BENCH_SWEEP available transactions of a merchant of their own.
     const count = Number(process.env.BENCH_SWEEP ?? 100_000);
     const sweeper = await sweepMerchant(url, bed.masterKey, seeded, count);
-    const sign = (payload: string) => crypto.createHmac('sha256', sweeper.apiSecret).update(payload).digest('hex');
+    // Settlement accounts and payouts move money: signing version 2 (contract §27), the timestamp covered by the signature.
+    const signedV2 = (payload: string) => {
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      return { timestamp, signature: crypto.createHmac('sha256', sweeper.apiSecret).update(`${timestamp}.${payload}`).digest('hex') };
+    };
     const put = JSON.stringify({ bankId: sweeper.brouId, accountNumber: '001234567', accountType: 'SAVINGS' });
     const account = await fetch(`${api.url}/merchant/${sweeper.merchantId}/settlement-account/UYU`, {
       method: 'PUT',
       body: put,
-      headers: { 'content-type': 'application/json', 'api-key': sweeper.apiKey, signature: sign(put) },
+      headers: { 'content-type': 'application/json', 'api-key': sweeper.apiKey, ...signedV2(put) },
     });
     if (!account.ok) throw new Error(`settlement account: ${account.status} ${await account.text()}`);
     const request = JSON.stringify({ currency: 'UYU' });
@@ -651,7 +655,7 @@ async function settlement(bed: {
         headers: {
           'content-type': 'application/json',
           'api-key': sweeper.apiKey,
-          signature: sign(request),
+          ...signedV2(request),
           'idempotency-key': crypto.randomUUID(),
         },
       });

@@ -26,6 +26,7 @@ import { PayoutsTrusted1797700000000 } from './1797700000000-payouts-trusted';
 import { Installments1797800000000 } from './1797800000000-installments';
 import { IntentInstallmentPlan1797850000000 } from './1797850000000-intent-installment-plan';
 import { Routing1797900000000 } from './1797900000000-routing';
+import { StripedCounters1798000000000 } from './1798000000000-striped-counters';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   Installments1797800000000,
   IntentInstallmentPlan1797850000000,
   Routing1797900000000,
+  StripedCounters1798000000000,
 ];

@@ -165,7 +165,7 @@ describe('payin counts on PostgreSQL', () => {
     expect(await counted(merchant, f)).toBe(await exact(merchant, f));
   });
 
-  it('keeps one counter row right under twenty concurrent writers', async () => {
+  it('keeps a striped counter right under twenty concurrent writers, spread over its stripes', async () => {
     const at = new Date(base + 2 * DAY + 1000).toISOString();
     const merchant: Caller = { credentialId: 'test', businessId, merchantId: merchants[1] };
     const f: PayinFilters = { status: 'SCHEDULED' as TransactionStatus, currency: 'UYU' as Currency };
@@ -175,6 +175,12 @@ describe('payin counts on PostgreSQL', () => {
     );
     expect(await exact(merchant, f)).toBe(before + 20);
     expect(await counted(merchant, f)).toBe(before + 20);
+    // Twenty transactions did not all wait on one row: each added to the stripe its transaction id picked.
+    const [{ stripes }] = await services.dataSource.query(
+      `SELECT count(DISTINCT stripe)::int AS stripes FROM payin_daily_count WHERE merchant_id = $1 AND day = $2::date AND status = 'SCHEDULED'`,
+      [merchants[1], at.slice(0, 10)],
+    );
+    expect(stripes).toBeGreaterThan(1);
   });
 
   it('counts amount ranges in one currency from the amount buckets exactly as count(*), through inserts, updates and deletes', async () => {

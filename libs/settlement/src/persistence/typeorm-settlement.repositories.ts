@@ -242,8 +242,9 @@ export class TypeOrmBalanceRepository extends BalanceRepository {
     // A handful of rows per currency: the always-available figure, and one per day money becomes available.
     const rows = await queryPrepared<{ currency: Currency; available_from: Date; net: string; available: boolean }>(
       manager,
-      `SELECT currency, available_from, net, available_from <= now() AS available FROM balance_figure WHERE merchant_id = $1
-        ORDER BY currency, available_from`,
+      // Each figure is spread over stripes (migration StripedCounters): summed here.
+      `SELECT currency, available_from, sum(net) AS net, available_from <= now() AS available FROM balance_figure WHERE merchant_id = $1
+        GROUP BY currency, available_from ORDER BY currency, available_from`,
       [merchantId],
     );
     const byCurrency = new Map<Currency, { pending: number; available: number; upcoming: { availableOn: Date; amount: number }[] }>();
@@ -448,7 +449,7 @@ export class TypeOrmBalanceRepository extends BalanceRepository {
          DELETE FROM balance_figure WHERE available_from > '-infinity' AND available_from < $1 RETURNING merchant_id, currency, net)
        INSERT INTO balance_figure AS f (merchant_id, currency, available_from, net)
        SELECT merchant_id, currency, '-infinity', sum(net) FROM moved GROUP BY 1, 2 ORDER BY 1, 2
-       ON CONFLICT (merchant_id, currency, available_from) DO UPDATE SET net = f.net + EXCLUDED.net`,
+       ON CONFLICT (merchant_id, currency, available_from, stripe) DO UPDATE SET net = f.net + EXCLUDED.net`,
       [before],
     );
   }
