@@ -130,6 +130,22 @@ export class PaymentInstrumentService {
     return instrument;
   }
 
+  /**
+   * An instrument of a payer the caller already holds (loaded as visible and
+   * locked in `tx`): the same answer as loadVisible, without reading that
+   * payer again. Another payer's instrument is not found.
+   */
+  async loadOfHeldPayer(
+    caller: Caller,
+    paymentInstrumentId: PaymentInstrumentId,
+    payerId: PayerId,
+    tx: Transaction,
+  ): Promise<PaymentInstrument> {
+    const instrument = await this.instruments.findVisible(tx, tenantScope(caller), paymentInstrumentId);
+    if (!instrument || instrument.snapshot().payerId !== payerId) throw new DomainError('PAYMENT_INSTRUMENT_NOT_FOUND');
+    return instrument;
+  }
+
   /** Operations 16 and 25: a payer's instruments, newest first. */
   async listOfPayer(caller: Caller, payerId: PayerId): Promise<PaymentInstrumentView[]> {
     await this.payers.loadVisible(caller, payerId);

@@ -112,7 +112,8 @@ export class SandboxGateway extends PaymentGateway {
       status,
       reference,
       instrumentToken: token,
-      ...sandboxCardDetails(session.paymentMethod, reference),
+      // The card's own digits, the same at every charge of a saved card (as a processor answers them), not the payment's.
+      ...sandboxCardDetails(session.paymentMethod, token),
       ...(status === 'APPROVED' ? sandboxPaidPlan(session.installmentPolicy, session.amount, session.installments) : {}),
     };
   }
@@ -154,7 +155,7 @@ export class SandboxGateway extends PaymentGateway {
             status: 'APPROVED' as const,
             reference,
             ...(session.kind === 'OFF_SESSION' ? { instrumentToken: tokenFor(reference) } : {}),
-            ...sandboxCardDetails(session.paymentMethod, reference),
+            ...sandboxCardDetails(session.paymentMethod, session.kind === 'OFF_SESSION' ? tokenFor(reference) : reference),
             ...sandboxPaidPlan(session.installmentPolicy, session.amount, session.installments),
           };
         case 'REJECTED':

@@ -118,12 +118,17 @@ export class AttemptOutcomes {
    * instrument taught, each row written once. `paymentIntentId`, when the
    * caller knows it, spares the read that finds it.
    */
-  async applyChargeAnswer(payinId: string, gatewayName: string, outcome: ChargeOutcome, paymentIntentId?: PaymentIntentId): Promise<void> {
-    await this.unitOfWork.run(async (tx) => {
+  async applyChargeAnswer(
+    payinId: string,
+    gatewayName: string,
+    outcome: ChargeOutcome,
+    paymentIntentId?: PaymentIntentId,
+  ): Promise<PaymentIntent | null> {
+    return this.unitOfWork.run(async (tx) => {
       const intentId = paymentIntentId ?? (await this.ledger.get(tx, payinId))?.snapshot().paymentIntentId;
       const intent = intentId && (await this.intents.lockById(tx, intentId));
       const locked = await this.ledger.get(tx, payinId, true);
-      if (!intent || !locked || locked.isFinal || locked.snapshot().paymentIntentId !== intent.id) return;
+      if (!intent || !locked || locked.isFinal || locked.snapshot().paymentIntentId !== intent.id) return null;
       const bound = !locked.snapshot().externalId;
       if (bound) locked.bindGatewayReference(outcome.reference, null, new Date());
       const { status, error, maskedPan, cardType, processorFeeAmount, processorFinancingFeeAmount, releasedOn, plan } = outcome;
@@ -148,6 +153,8 @@ export class AttemptOutcomes {
       );
       // The reference alone, when the outcome changed nothing else (applied, the payin was saved with it).
       if (bound && !changed) await this.ledger.save(tx, locked);
+      // The intent as this transaction left it (written when the outcome changed it): what a caller answers with, unread.
+      return intent;
     });
   }
 

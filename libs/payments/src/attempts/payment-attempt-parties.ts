@@ -146,7 +146,9 @@ export class PaymentAttemptParties {
     },
   ): Promise<Payin> {
     const p = intent.snapshot();
-    const merchant = await this.merchants.findById(p.merchantId, tx);
+    // The merchant's name and service account from memory (a committed merchant, kept fresh by the change feed), not re-read in
+    // the transaction: every attempt and refund names an existing merchant.
+    const merchant = await this.merchants.findById(p.merchantId);
     const isPayin = input.concept === 'PAYIN';
     // A refund's tax share is proportional to the gross it refunds.
     const share = isPayin ? { subtotal: intent.subtotalAmount, tax: p.taxAmount, tip: p.tipAmount } : refundShares(intent, input.amount);

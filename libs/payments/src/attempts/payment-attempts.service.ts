@@ -383,13 +383,14 @@ export class PaymentAttemptsService {
    * returns the first outcome. If the gateway cannot be reached the payin
    * stays PENDING and reconciliation settles it.
    */
-  async chargeOffSession(payinId: string, written?: { payin: Payin; instrumentToken: string | null }): Promise<void> {
+  /** Charges an attempt off-session; answers the intent as the outcome left it, or null when none was applied here. */
+  async chargeOffSession(payinId: string, written?: { payin: Payin; instrumentToken: string | null }): Promise<PaymentIntent | null> {
     // What the creation that just committed the attempt already holds is not read again.
     const payin = written?.payin ?? (await this.ledger.get(this.unitOfWork.outside, payinId));
-    if (!payin || payin.isFinal) return;
+    if (!payin || payin.isFinal) return null;
     const p = payin.snapshot();
     const processor = p.countryProcessorId ? (await this.catalog.findCountryProcessors([p.countryProcessorId]))[0] : undefined;
-    if (!processor) return;
+    if (!processor) return null;
     const gateway = this.gateways.get(processor.gateway);
     // A charge in installments (contract §25): the merchant's offer goes with it, for a gateway that prices the plan.
     const installmentOffer =
@@ -415,8 +416,8 @@ export class PaymentAttemptsService {
       this.logger.warn(
         `off-session charge ${payinId} got no answer from ${gateway.name} (${(error as Error).message}); reconciliation will settle it`,
       );
-      return;
+      return null;
     }
-    await this.outcomes.applyChargeAnswer(payinId, gateway.name, outcome, p.paymentIntentId);
+    return this.outcomes.applyChargeAnswer(payinId, gateway.name, outcome, p.paymentIntentId);
   }
 }

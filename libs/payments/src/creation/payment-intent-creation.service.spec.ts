@@ -55,8 +55,12 @@ function world(options: { vatRateBp?: number | null } = {}) {
     paymentInstrumentTypeId: 'pit-credit',
     externalId: 'tok-visa-4242',
   };
+  // As the service answers: another payer's instrument is not found.
   const instruments = {
-    loadVisible: () => Promise.resolve({ snapshot: () => instrument }),
+    loadOfHeldPayer: (_caller: Caller, _id: string, payerId: string) =>
+      instrument.payerId === payerId
+        ? Promise.resolve({ snapshot: () => instrument })
+        : Promise.reject(new DomainError('PAYMENT_INSTRUMENT_NOT_FOUND')),
   } as unknown as PaymentInstrumentService;
   const merchant = { id: MERCHANT_ID, assertCanCollect: () => undefined, snapshot: () => ({ merchantName: 'Tienda Pocitos' }) };
   const merchants = {

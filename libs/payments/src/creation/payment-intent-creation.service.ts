@@ -125,12 +125,13 @@ export class PaymentIntentCreationService {
     if (command.payerId && !command.payerData && !command.paymentInstrumentId && !command.paymentInstrumentData && !command.confirm) {
       return this.createForExistingPayer(caller, command, command.payerId, paymentIntentId, country, tip);
     }
+    // The merchant and its VAT rates from memory (the change feed keeps them fresh), before the transaction: read inside
+    // it they could not be kept (what a transaction reads may be its own), and a status changing meanwhile races either way.
+    const merchant = await this.merchants.resolve(caller, command.merchantId ?? command.paymentInstrumentData?.merchantId);
+    const merchantId = merchant.id;
+    merchant.assertCanCollect();
+    const vatRateBp = await this.rules.vatRate(merchantId, country, command.vatPercentage);
     const created = await this.unitOfWork.run(async (tx) => {
-      const merchant = await this.merchants.resolve(caller, command.merchantId ?? command.paymentInstrumentData?.merchantId, tx);
-      const merchantId = merchant.id;
-      merchant.assertCanCollect();
-      const vatRateBp = await this.rules.vatRate(merchantId, country, command.vatPercentage, tx);
-
       const payer = command.payerId
         ? command.payerData
           ? await this.payers.completeWithin(tx, caller, command.payerId, command.payerData)
@@ -189,8 +190,12 @@ export class PaymentIntentCreationService {
       return { intent, attempt, instrumentToken: instrument?.externalId ?? null };
     });
     if (!created.attempt) return created.intent;
-    await this.attempts.chargeOffSession(created.attempt.id, { payin: created.attempt, instrumentToken: created.instrumentToken });
-    return (await this.intents.findById(this.unitOfWork.outside, created.intent.id)) ?? created.intent;
+    const charged = await this.attempts.chargeOffSession(created.attempt.id, {
+      payin: created.attempt,
+      instrumentToken: created.instrumentToken,
+    });
+    // The intent as the charge's outcome left it; read only when no outcome was applied here (no answer, or another got there first).
+    return charged ?? (await this.intents.findById(this.unitOfWork.outside, created.intent.id)) ?? created.intent;
   }
 
   /**
@@ -267,9 +272,10 @@ export class PaymentIntentCreationService {
     country: Country,
   ): Promise<Readonly<PaymentInstrumentProps> | null> {
     if (command.paymentInstrumentId) {
-      const instrument = await this.instruments.loadVisible(caller, command.paymentInstrumentId, tx);
+      // The payer was loaded (visible, locked) in this transaction just before: not read again.
+      const instrument = await this.instruments.loadOfHeldPayer(caller, command.paymentInstrumentId, payerId, tx);
       const i = instrument.snapshot();
-      if (i.payerId !== payerId || !i.active) throw new DomainError('PAYMENT_INSTRUMENT_NOT_FOUND');
+      if (!i.active) throw new DomainError('PAYMENT_INSTRUMENT_NOT_FOUND');
       return i;
     }
     const data = command.paymentInstrumentData;
