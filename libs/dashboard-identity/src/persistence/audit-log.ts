@@ -107,6 +107,8 @@ export class AuditLog {
     this.writing = true;
     try {
       while (this.waiting.length) {
+        // The rest of this turn of the event loop joins the group (requests answered together ask together).
+        await new Promise<void>((resolve) => setImmediate(resolve));
         const batch = this.waiting.splice(0, MAX_ENTRIES_PER_WRITE);
         try {
           await this.write(batch.map(({ content }) => content));
