@@ -498,7 +498,7 @@ async function main(): Promise<void> {
       }
     }
 
-    const webhooks = want('webhooks') ? await webhookDelivery(url, masterKey, api.port, sign, seeded) : null;
+    const webhooks = want('webhooks') ? await webhookDelivery(url, masterKey, api, sign, seeded, notes) : null;
 
     process.stdout.write(`\nBenchmark on ${os.cpus().length} cores, ${SECONDS} s per run\n\n`);
     process.stdout.write(
@@ -1042,9 +1042,10 @@ async function growPayins(url: string, seeded: Seeded, size: number): Promise<vo
 async function webhookDelivery(
   url: string,
   masterKey: Buffer,
-  apiPort: number,
+  api: Instrumented,
   sign: (payload: string) => string,
   seeded: Seeded,
+  notes: string[],
 ): Promise<{ events: number; deliveredPerSecond: number; firstToLastPerSecond: number; p50LatencyMs: number; p99LatencyMs: number }> {
   const events = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 5000);
   const db = new Client({ connectionString: url });
@@ -1082,7 +1083,7 @@ async function webhookDelivery(
       url: `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/hooks`,
       enabledEvents: ['payment_intent.created'],
     });
-    const registered = await fetch(`http://127.0.0.1:${apiPort}/webhook-endpoint`, {
+    const registered = await fetch(`${api.url}/webhook-endpoint`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'api-key': seeded.apiKey, signature: sign(registration) },
       body: registration,
@@ -1099,7 +1100,7 @@ async function webhookDelivery(
       invoiceNumber: 1,
       country: 'URY',
     });
-    const created = await fetch(`http://127.0.0.1:${apiPort}/payment-intent`, {
+    const created = await fetch(`${api.url}/payment-intent`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'api-key': seeded.apiKey, signature: sign(body) },
       body,
@@ -1127,7 +1128,10 @@ async function webhookDelivery(
     });
     const committed = Date.now();
     const until = committed + 600_000;
-    while (arrivals.length < events && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+    // BENCH_PROFILE=1: the API process's CPU profile while it dispatches and delivers (what stands in the way of the rate).
+    await profiled(api, 'webhook delivery', notes, async () => {
+      while (arrivals.length < events && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+    });
     if (arrivals.length < events) throw new Error(`only ${arrivals.length} of ${events} webhooks arrived`);
     const latencies = arrivals.map((at) => at - committed).sort((a, b) => a - b);
     const last = Math.max(...arrivals);
