@@ -68,11 +68,15 @@ export class ApiProcess {
   }
 
   async stop(): Promise<void> {
-    if (!this.running) return;
-    const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    this.child.kill('SIGTERM');
-    const overdue = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(overdue);
+    if (this.running) await stopChild(this.child, 10_000);
   }
+}
+
+/** SIGTERM, then SIGKILL if the child is still there after `graceMs`; resolves once it exited. */
+export async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const overdue = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(overdue);
 }

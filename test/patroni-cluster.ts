@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
+import { stopChild } from './api-process';
 import { freePort } from './payins-app';
 
 /** The programs a Patroni cluster on this machine needs (Debian: patroni, etcd-server, haproxy, postgresql-15). */
@@ -75,14 +76,17 @@ class Daemon {
     };
     this.child.stdout!.on('data', keep);
     this.child.stderr!.on('data', keep);
+    // A program that cannot be started (gone, not executable) is a failure this test reports, not a crash of its worker.
+    this.child.on('error', (error) => {
+      this.failed = true;
+      this.output += `\n${name} could not run: ${error.message}`;
+    });
   }
 
-  get pid(): number {
-    return this.child.pid!;
-  }
+  private failed = false;
 
   get running(): boolean {
-    return this.child.exitCode === null && this.child.signalCode === null;
+    return !this.failed && this.child.exitCode === null && this.child.signalCode === null;
   }
 
   kill(signal: NodeJS.Signals): void {
@@ -90,12 +94,7 @@ class Daemon {
   }
 
   async stop(): Promise<void> {
-    if (!this.running) return;
-    const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    this.child.kill('SIGTERM');
-    const overdue = setTimeout(() => this.child.kill('SIGKILL'), 15_000);
-    await exited;
-    clearTimeout(overdue);
+    if (this.running) await stopChild(this.child, 15_000);
   }
 }
 

@@ -42,7 +42,7 @@ export class PaymentAttemptParties {
     const { payerId } = intent.snapshot();
     const named = payer ?? (payerId ? await this.payers.findById(payerId, tx) : null);
     const person = { firstName: named?.firstName ?? null, lastName: named?.lastName ?? null };
-    return this.record(tx, intent, {
+    return this.record(intent, {
       transactionId,
       processor,
       initiator,
@@ -63,7 +63,6 @@ export class PaymentAttemptParties {
    * funds flow (contract §23).
    */
   async newRefund(
-    tx: Transaction,
     intent: PaymentIntent,
     charge: Payin | null,
     transactionId: string,
@@ -74,7 +73,7 @@ export class PaymentAttemptParties {
   ): Promise<Payin> {
     const paid = charge?.snapshot();
     const person = { firstName: paid?.personFirstName ?? null, lastName: paid?.personLastName ?? null };
-    return this.record(tx, intent, {
+    return this.record(intent, {
       transactionId,
       processor: null,
       initiator: 'MERCHANT',
@@ -130,7 +129,6 @@ export class PaymentAttemptParties {
   }
 
   private async record(
-    tx: Transaction,
     intent: PaymentIntent,
     input: {
       transactionId: string;

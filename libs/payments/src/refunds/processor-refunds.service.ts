@@ -83,7 +83,6 @@ export class ProcessorRefunds {
       const allowed = settles ? refund.amount : intent.refundable.minor;
       const { beyond } = intent.recordProcessorRefund(Money.ofMinor(refund.amount, refund.currency), now, settles);
       const record = await this.parties.newRefund(
-        tx,
         intent,
         attempt,
         refundId,

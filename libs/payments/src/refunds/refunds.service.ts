@@ -105,7 +105,7 @@ export class RefundsService {
       const amount = intent.reserveRefund(amountOf(intent, requestedAmount), now);
       // Found before anything is written: a refund goes back through the approved collection's gateway.
       const route = await this.routeOf(records.charge, refundId);
-      const refund = await this.parties.newRefund(tx, intent, records.charge, refundId, amount, 'REFUND', origin, now);
+      const refund = await this.parties.newRefund(intent, records.charge, refundId, amount, 'REFUND', origin, now);
       return { reserved: { inserts: [refund] }, result: { refund, route } };
     });
     const answer = result.route && (await this.sendToGateway(result.refund, result.route));
@@ -163,7 +163,7 @@ export class RefundsService {
           if (pending.length > 0) throw new DomainError('NO_PENDING_MANUAL_REFUND');
         }
         const amount = intent.reserveRefund(requested, now);
-        const refund = await this.parties.newRefund(tx, intent, records.charge, recordId, amount, 'MANUAL_REFUND', origin, now);
+        const refund = await this.parties.newRefund(intent, records.charge, recordId, amount, 'MANUAL_REFUND', origin, now);
         if (status === ManualRefundStatus.MANUAL_REFUND_CONFIRMED) confirm(refund);
         return { reserved: { inserts: [refund] }, result: refund };
       },
