@@ -59,6 +59,22 @@ async function get(port: number, route: string, credentials: Credentials): Promi
   return { status: response.status, body: (await response.json()) as Json, retryAfter: null, sentAt, answeredAt: Date.now() };
 }
 
+/**
+ * Runs `work` on a connection of its own, closed afterwards. The connection has an `error`
+ * listener: HAProxy cuts sessions when it marks a node down, and an idle client without one
+ * would take the test process down with an unhandled `error` event.
+ */
+async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  client.on('error', () => undefined); // the next query on it fails and says why
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 const found = haTools();
 // jest.config.js leaves this file out when patroni, etcd or haproxy is not installed; .ci/run installs them, so CI always runs it.
 if ('missing' in found)
@@ -86,10 +102,7 @@ describe('the database primary is lost under load (Patroni, etcd, HAProxy)', () 
 
   beforeAll(async () => {
     cluster = await PatroniCluster.start(tools);
-    const bootstrap = new Client({ connectionString: cluster.url('postgres') });
-    await bootstrap.connect();
-    await bootstrap.query('CREATE DATABASE pcs');
-    await bootstrap.end();
+    await withClient(cluster.url('postgres'), (bootstrap) => bootstrap.query('CREATE DATABASE pcs'));
     await migrateDatabase(cluster.url('pcs'), () => undefined);
     dataDir = path.join(cluster.dir, 'api');
     fs.mkdirSync(dataDir);
@@ -123,10 +136,9 @@ describe('the database primary is lost under load (Patroni, etcd, HAProxy)', () 
     // Synchronous replication is on: a commit is acknowledged once the standby has it too.
     const leader = (await cluster.leader())!;
     const standby = cluster.nodes.find((node) => node.name !== leader)!.name;
-    const primary = new Client({ connectionString: cluster.nodeUrl(leader, 'pcs') });
-    await primary.connect();
-    const replication = await primary.query<{ sync_state: string }>('SELECT sync_state FROM pg_stat_replication');
-    await primary.end();
+    const replication = await withClient(cluster.nodeUrl(leader, 'pcs'), (primary) =>
+      primary.query<{ sync_state: string }>('SELECT sync_state FROM pg_stat_replication'),
+    );
     expect(replication.rows.map((row) => row.sync_state)).toEqual(['sync']);
 
     const charge = (n: number) => ({
@@ -236,9 +248,7 @@ describe('the database primary is lost under load (Patroni, etcd, HAProxy)', () 
       expect(answer.status).toBe(200);
     }
     // Every refund acknowledged is there: the refunded total of each payment is at least what its acknowledged answers said.
-    const db = new Client({ connectionString: cluster.url('pcs') });
-    await db.connect();
-    try {
+    await withClient(cluster.url('pcs'), async (db) => {
       const refunded = new Map(
         (
           await db.query<{ payment_intent_id: string; total: string; count: number }>(
@@ -260,9 +270,7 @@ describe('the database primary is lost under load (Patroni, etcd, HAProxy)', () 
       );
       expect(rows).toHaveLength(creations.size);
       expect(rows.every((row) => row.count === 1)).toBe(true);
-    } finally {
-      await db.end();
-    }
+    });
 
     // The lost machine comes back: its node rewinds, rejoins as the synchronous standby, and holds every acknowledged payment too.
     cluster.startNode(leader);
@@ -273,17 +281,10 @@ describe('the database primary is lost under load (Patroni, etcd, HAProxy)', () 
     );
     const ids = acknowledgedCreations.map(([, seen]) => seen.body!.paymentIntent.paymentIntentId as string);
     for (const node of cluster.nodes) {
-      const direct = new Client({ connectionString: cluster.nodeUrl(node.name, 'pcs') });
-      await direct.connect();
-      try {
-        const { rows } = await direct.query<{ n: number }>(
-          'SELECT count(*)::int AS n FROM payment_intent WHERE payment_intent_id = ANY($1::uuid[])',
-          [ids],
-        );
-        expect({ node: node.name, acknowledged: rows[0].n }).toEqual({ node: node.name, acknowledged: ids.length });
-      } finally {
-        await direct.end();
-      }
+      const { rows } = await withClient(cluster.nodeUrl(node.name, 'pcs'), (direct) =>
+        direct.query<{ n: number }>('SELECT count(*)::int AS n FROM payment_intent WHERE payment_intent_id = ANY($1::uuid[])', [ids]),
+      );
+      expect({ node: node.name, acknowledged: rows[0].n }).toEqual({ node: node.name, acknowledged: ids.length });
     }
   }, 240_000);
 });

@@ -3,7 +3,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client } from 'pg';
 import { stopChild } from './api-process';
 import { freePort } from './payins-app';
 
@@ -127,6 +126,7 @@ export class PatroniCluster {
   readonly nodes: NodePorts[] = [];
   readwritePort = 0;
   readonlyPort = 0;
+  private statsPort = 0;
   private etcdPort = 0;
   private etcd!: Daemon;
   private haproxy!: Daemon;
@@ -200,19 +200,37 @@ export class PatroniCluster {
 
     this.readwritePort = await freePort();
     this.readonlyPort = await freePort();
-    fs.writeFileSync(path.join(this.dir, 'haproxy.cfg'), haproxyConfig(this.readwritePort, this.readonlyPort, this.nodes));
+    this.statsPort = await freePort();
+    fs.writeFileSync(path.join(this.dir, 'haproxy.cfg'), haproxyConfig(this.readwritePort, this.readonlyPort, this.statsPort, this.nodes));
     this.haproxy = new Daemon('haproxy', this.tools.haproxy, ['-db', '-f', path.join(this.dir, 'haproxy.cfg')]);
-    await this.until('HAProxy routes to the leader', 30_000, async () => {
-      const db = new Client({ connectionString: this.url('postgres'), connectionTimeoutMillis: 2_000 });
-      try {
-        await db.connect();
-        return (await db.query<{ standby: boolean }>('SELECT pg_is_in_recovery() AS standby')).rows[0].standby === false;
-      } catch {
-        return false;
-      } finally {
-        await db.end().catch(() => undefined);
-      }
+    // HAProxy 2.6 starts every server UP and marks it down only once its checks fail: until then the
+    // read-write port also reaches the standby. Ready means HAProxy's own view is Patroni's.
+    await this.until("HAProxy's checks agree with Patroni", 30_000, async () => {
+      const leader = await this.leader();
+      const states = await this.haproxyStates();
+      return (
+        leader !== null &&
+        this.nodes.every(
+          (node) =>
+            states.get(`primary/${node.name}`) === (node.name === leader ? 'UP' : 'DOWN') &&
+            states.get(`replicas/${node.name}`) === (node.name === leader ? 'DOWN' : 'UP'),
+        )
+      );
     });
+  }
+
+  /** HAProxy's state of each server ("primary/node1" → "UP"), from its status page's CSV. */
+  async haproxyStates(): Promise<Map<string, string>> {
+    const states = new Map<string, string>();
+    const response = await fetch(`http://127.0.0.1:${this.statsPort}/;csv`, { signal: AbortSignal.timeout(2_000) });
+    const [header, ...rows] = (await response.text()).trim().split('\n');
+    const columns = header.replace(/^# /, '').split(',');
+    const status = columns.indexOf('status');
+    for (const row of rows) {
+      const fields = row.split(',');
+      if (!['FRONTEND', 'BACKEND'].includes(fields[1])) states.set(`${fields[0]}/${fields[1]}`, fields[status]);
+    }
+    return states;
   }
 
   private writeNodeConfig(node: NodePorts): void {
@@ -378,7 +396,7 @@ postgresql:
 `;
 }
 
-function haproxyConfig(readwrite: number, readonly: number, nodes: NodePorts[]): string {
+function haproxyConfig(readwrite: number, readonly: number, stats: number, nodes: NodePorts[]): string {
   const servers = nodes.map((node) => `    server ${node.name} 127.0.0.1:${node.postgres} check port ${node.rest}`).join('\n');
   return `global
     maxconn 1000
@@ -401,5 +419,10 @@ listen replicas
     http-check expect status 200
     default-server inter 500ms fall 2 rise 1 on-marked-down shutdown-sessions
 ${servers}
+listen stats
+    mode http
+    bind 127.0.0.1:${stats}
+    stats enable
+    stats uri /
 `;
 }

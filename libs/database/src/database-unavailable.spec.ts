@@ -13,6 +13,7 @@ describe('isDatabaseUnavailable', () => {
     ['a server still starting (57P03)', coded('57P03', 'the database system is starting up')],
     ['a connection exception (08006)', coded('08006')],
     ['too many connections (53300)', coded('53300')],
+    ['a write that reached a standby (25006)', coded('25006', 'cannot execute INSERT in a read-only transaction')],
     ['a connection cut mid-query', new Error('Connection terminated unexpectedly')],
     ['no connection within the timeout', new Error('timeout exceeded when trying to connect')],
     ['a client broken earlier', new Error('Client has encountered a connection error and is not queryable')],

@@ -22,9 +22,13 @@ const NETWORK_CODES = new Set([
 /**
  * SQLSTATEs of a server that is going away or not yet back: class 08
  * (connection exception), 57P01–57P03 (administrator or crash shutdown, cannot
- * connect now: starting up or in recovery), 53300 (too many connections).
+ * connect now: starting up or in recovery), 53300 (too many connections), and
+ * 25006 (a write reached a server in recovery: behind a proxy that routes to
+ * the primary, the node answering is not the primary any more or not yet, as
+ * when a leader is demoted or HAProxy starts and has not checked its servers;
+ * our code writes only through the primary's URL, so a retry finds the primary).
  */
-const SERVER_STATES = /^(08...|57P0[123]|53300)$/;
+const SERVER_STATES = /^(08...|57P0[123]|53300|25006)$/;
 
 /** What pg and pg-pool say when a connection broke or never came (they set no code). */
 const DRIVER_MESSAGES = [
