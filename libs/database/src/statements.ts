@@ -46,6 +46,19 @@ export class Requirement {
     return new Requirement({ sql: 'EXISTS (SELECT 1 FROM change)', values: [] }, reason);
   }
 
+  /** Every one of `requirements` at once (their conditions joined by AND, their reasons by "; "). */
+  static all(...requirements: readonly Requirement[]): Requirement {
+    const values: unknown[] = [];
+    const sql = requirements
+      .map((requirement) => {
+        const condition = shiftParameters(requirement.condition.sql, values.length);
+        values.push(...requirement.condition.values);
+        return `(${condition})`;
+      })
+      .join(' AND ');
+    return new Requirement({ sql, values }, requirements.map((requirement) => requirement.reason).join('; '));
+  }
+
   /** The check as a select-list expression, its values appended to `values` (the statement builders'). */
   static render(requirement: Requirement, values: unknown[]): string {
     const sql = shiftParameters(requirement.condition.sql, values.length);

@@ -122,9 +122,9 @@ export class EventRecorder {
     }
     if (change?.requires) checks.push(Requirement.render(change.requires, values));
     const required = checks.map((check, i) => `, ${check} AS required${i}`).join('');
-    const rows = await queryPrepared<{ event_id: string; sequence: number; payload: string }>(
+    const rows = await queryPrepared<{ event_id: string; sequence: number; payload: string; written_in: string }>(
       manager,
-      `WITH ${ctes.join(',\n')} SELECT event_id, sequence, payload${required} FROM recorded`,
+      `WITH ${ctes.join(',\n')} SELECT event_id, sequence, payload, pg_current_xact_id()::xid::text AS written_in${required} FROM recorded`,
       values,
     );
     afterCommit(manager, () => events.forEach((event) => metrics.countEvent(event.type)));
@@ -139,6 +139,7 @@ export class EventRecorder {
         sequence: row.sequence,
         createdAt: p.createdAt,
         payload: row.payload,
+        writtenIn: row.written_in,
       };
     });
   }

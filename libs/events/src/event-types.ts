@@ -48,4 +48,10 @@ export interface RecordedEvent {
   readonly sequence: number;
   readonly createdAt: Date;
   readonly payload: string;
+  /**
+   * The id (xid) of the transaction that recorded it, and wrote the change it
+   * announces: a row that change wrote still has it as its `xmin` until
+   * anything else writes the row, so a later write can be guarded on it.
+   */
+  readonly writtenIn: string;
 }

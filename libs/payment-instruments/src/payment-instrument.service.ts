@@ -15,7 +15,8 @@ import {
 } from '@pcs/kernel';
 import { MerchantCountryProcessorService } from '@pcs/merchants';
 import { PayerRequest, PayerService } from '@pcs/payers';
-import { PaymentInstrument } from './domain/payment-instrument';
+import { Guard, Requirement } from '@pcs/database';
+import { PaymentInstrument, PaymentInstrumentProps } from './domain/payment-instrument';
 import { PaymentInstrumentRepository } from './payment-instrument.repository';
 
 export interface PaymentInstrumentRequest {
@@ -37,6 +38,12 @@ export interface PaymentInstrumentView {
 }
 
 const MAX_LISTED = 100;
+
+/** What a payment's outcome teaches an instrument: the gateway's token and masked card data, and whether it is now validated. */
+export interface InstrumentLesson {
+  readonly gatewayData?: { externalId: string; cardBrand?: string; cardLast4?: string };
+  readonly validated: boolean;
+}
 
 @Injectable()
 export class PaymentInstrumentService {
@@ -169,24 +176,37 @@ export class PaymentInstrumentService {
     return (await this.instruments.findById(this.unitOfWork.outside, paymentInstrumentId))?.snapshot().externalId ?? null;
   }
 
-  /** Keeps what a gateway handed back for the instrument: its token and masked card data. */
   /**
    * What a payment's outcome teaches the instrument, in one read and at most
    * one write: the gateway's token and masked card data, and (the first
    * approved payment) that it is validated. Nothing is written when nothing
    * changed.
    */
-  async recordOutcome(
-    tx: Transaction,
-    paymentInstrumentId: PaymentInstrumentId,
-    outcome: { gatewayData?: { externalId: string; cardBrand?: string; cardLast4?: string }; validated: boolean },
-  ): Promise<void> {
+  async recordOutcome(tx: Transaction, paymentInstrumentId: PaymentInstrumentId, outcome: InstrumentLesson): Promise<void> {
     const instrument = await this.instruments.findById(tx, paymentInstrumentId, true);
     if (!instrument) return;
     const now = new Date();
     const recorded = outcome.gatewayData ? instrument.recordGatewayData(outcome.gatewayData, now) : false;
     const validated = outcome.validated ? instrument.markValidated(now) : false;
     if (recorded || validated) await this.instruments.save(tx, instrument);
+  }
+
+  /** That the instrument is still the payer's and active when the statement that charges it runs. */
+  activeRequirement(paymentInstrumentId: PaymentInstrumentId, payerId: PayerId): Requirement {
+    return this.instruments.activeRequirement(paymentInstrumentId, payerId);
+  }
+
+  /**
+   * recordOutcome for an instrument the caller read (`held`), without reading
+   * it again: the write to run in the caller's statement, or null when the
+   * outcome teaches it nothing it did not hold.
+   */
+  lessonGuard(held: Readonly<PaymentInstrumentProps>, outcome: InstrumentLesson): Guard | null {
+    const instrument = PaymentInstrument.restore({ ...held, countries: [...held.countries] });
+    const now = new Date();
+    const recorded = outcome.gatewayData ? instrument.recordGatewayData(outcome.gatewayData, now) : false;
+    const validated = outcome.validated ? instrument.markValidated(now) : false;
+    return recorded || validated ? this.instruments.lessonGuard(instrument) : null;
   }
 
   private payerDataFor(request: PaymentInstrumentRequest): PayerRequest {

@@ -256,6 +256,20 @@ export class MemoryIntents extends PaymentIntentRepository {
     await this.insert(tx, intent);
     return true;
   }
+  async insertCharged(tx: Transaction, intent: PaymentIntent, attempt: Payin): Promise<string | null> {
+    if (!this.requirementHolds) return null;
+    await this.insert(tx, intent);
+    await this.payins.insert(tx, attempt);
+    intent.pullChanges();
+    return String(this.rows.get(intent.id)!.version);
+  }
+  /** Written only if the intent is still the version its creation wrote (another request's `change` moves it on). */
+  async saveCharged(tx: Transaction, intent: PaymentIntent, attempt: Payin, writtenIn: string): Promise<boolean> {
+    if (String(this.rows.get(intent.id)?.version) !== writtenIn || intent.pullChanges().length === 0) return false;
+    this.put(intent);
+    await this.payins.save(tx, attempt);
+    return true;
+  }
   save(_tx: Transaction, intent: PaymentIntent): Promise<void> {
     this.put(intent);
     return Promise.resolve();
@@ -431,6 +445,11 @@ export function attemptsWorld(options: { processors?: CountryProcessor[] } = {})
     recordOutcome: (...args: unknown[]) => {
       taught.push(args[args.length - 1] as never);
       return Promise.resolve();
+    },
+    // The lesson of an instrument the caller read, written in the caller's statement (here: taught, with nothing to write).
+    lessonGuard: (...args: unknown[]) => {
+      taught.push(args[args.length - 1] as never);
+      return null;
     },
   } as unknown as PaymentInstrumentService;
   const parties = new PaymentAttemptParties(merchants, payers, instruments, settings);

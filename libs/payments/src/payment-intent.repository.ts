@@ -53,6 +53,23 @@ export abstract class PaymentIntentRepository {
     intent: PaymentIntent,
     also: { guards: readonly Guard[]; events: readonly NewEvent[] },
   ): Promise<boolean>;
+  /**
+   * A confirmed intent and its first attempt, with their events, in one
+   * statement, written only if `requires` holds when it runs (the payer still
+   * there, the instrument still active). The id of the transaction that wrote
+   * them (both rows' `xmin` until anything writes them again), for
+   * `saveCharged`; null when the requirement did not hold (nothing written).
+   * Needs no transaction of its own.
+   */
+  abstract insertCharged(tx: Transaction, intent: PaymentIntent, attempt: Payin, requires: Requirement): Promise<string | null>;
+  /**
+   * The intent and its attempt as a charge's answer left them, in one
+   * statement with `also` (written after them) and every event, only if
+   * neither was written since `insertCharged` wrote them (`writtenIn`). False
+   * (nothing written) when one was, or when the intent has no event to
+   * record. Needs no transaction of its own.
+   */
+  abstract saveCharged(tx: Transaction, intent: PaymentIntent, attempt: Payin, writtenIn: string, also: readonly Guard[]): Promise<boolean>;
   abstract save(tx: Transaction, intent: PaymentIntent): Promise<void>;
   /**
    * The aggregate's refund, saved in one statement: the intent (its refunded

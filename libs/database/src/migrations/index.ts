@@ -27,6 +27,7 @@ import { Installments1797800000000 } from './1797800000000-installments';
 import { IntentInstallmentPlan1797850000000 } from './1797850000000-intent-installment-plan';
 import { Routing1797900000000 } from './1797900000000-routing';
 import { StripedCounters1798000000000 } from './1798000000000-striped-counters';
+import { RoutingCaches1798100000000 } from './1798100000000-routing-caches';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   IntentInstallmentPlan1797850000000,
   Routing1797900000000,
   StripedCounters1798000000000,
+  RoutingCaches1798100000000,
 ];

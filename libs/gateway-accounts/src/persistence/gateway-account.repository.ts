@@ -3,14 +3,28 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { GatewayAccountOrmEntity } from './gateway-account.orm-entity';
 import { Transaction } from '@pcs/kernel';
-import { managerOf } from '@pcs/database';
+import { ChangeFeed, InvalidatedCache, managerOf } from '@pcs/database';
 
 /** A gateway account row as stored: secrets sealed (the service seals and opens them). */
 export type GatewayAccountRow = GatewayAccountOrmEntity;
 
+/**
+ * Gateway accounts in PostgreSQL. Where a merchant routes each payment
+ * method is read by every payment, so the merchant's routes are kept in
+ * memory and forgotten when any of its accounts changes (change feed, and at
+ * once after this process commits a change). Whose account collects
+ * (`fundsFlowOf`) is money, and is always read.
+ */
 @Injectable()
 export class GatewayAccountRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  private readonly routes: InvalidatedCache<ReadonlyArray<{ provider: string; methods: readonly string[] }>>;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    changes: ChangeFeed,
+  ) {
+    this.routes = new InvalidatedCache(changes, 'merchant-gateway-accounts', { maxEntries: 10_000, ttlMs: 10 * 60_000 });
+  }
 
   find(merchantId: string, provider: string, tx: Transaction = this.dataSource.manager): Promise<GatewayAccountRow | null> {
     return managerOf(tx).findOneBy(GatewayAccountOrmEntity, { merchantId, provider });
@@ -43,11 +57,19 @@ export class GatewayAccountRepository {
 
   /** The provider the merchant routes a payment method to, if any (one at most: connect keeps them apart). */
   async routeOf(merchantId: string, paymentMethod: string, tx: Transaction = this.dataSource.manager): Promise<string | null> {
-    const [row] = await managerOf(tx).query<{ provider: string }[]>(
-      `SELECT provider FROM gateway_account WHERE merchant_id = $1 AND $2 = ANY (payment_methods) ORDER BY provider LIMIT 1`,
-      [merchantId, paymentMethod],
+    const manager = managerOf(tx);
+    const routes = await this.routes.get(
+      merchantId,
+      async () => {
+        const rows = await manager.query<{ provider: string; payment_methods: string[] }[]>(
+          `SELECT provider, payment_methods FROM gateway_account WHERE merchant_id = $1 ORDER BY provider`,
+          [merchantId],
+        );
+        return rows.map((row) => ({ provider: row.provider, methods: row.payment_methods }));
+      },
+      !manager.queryRunner?.isTransactionActive,
     );
-    return row?.provider ?? null;
+    return routes?.find((route) => route.methods.includes(paymentMethod))?.provider ?? null;
   }
 
   /** The providers the merchant has an account at. */
@@ -99,7 +121,7 @@ export class GatewayAccountRepository {
    * take a method.
    */
   async put(row: GatewayAccountRow): Promise<string[]> {
-    return this.dataSource.transaction(async (manager) => {
+    const taken = await this.dataSource.transaction(async (manager) => {
       await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('gateway_account:' || $1, 0))`, [row.merchantId]);
       const taken = await manager.query<{ method: string; provider: string }[]>(
         `SELECT DISTINCT m AS method, provider FROM gateway_account, unnest(payment_methods) AS m
@@ -110,10 +132,15 @@ export class GatewayAccountRepository {
       await manager.upsert(GatewayAccountOrmEntity, row, ['merchantId', 'provider']);
       return [];
     });
+    // Forgotten once committed (a read meanwhile may have kept the old routes); other processes hear it from the change feed.
+    if (taken.length === 0) this.routes.invalidate(row.merchantId);
+    return taken;
   }
 
   /** True when there was one to remove. */
   async remove(merchantId: string, provider: string): Promise<boolean> {
-    return Boolean((await this.dataSource.manager.delete(GatewayAccountOrmEntity, { merchantId, provider })).affected);
+    const removed = Boolean((await this.dataSource.manager.delete(GatewayAccountOrmEntity, { merchantId, provider })).affected);
+    this.routes.invalidate(merchantId);
+    return removed;
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isUniqueViolation } from '@pcs/database';
+import { afterCommit, ChangeFeed, InvalidatedCache, isUniqueViolation } from '@pcs/database';
 import { EntityManager, In } from 'typeorm';
 import { MerchantCountryProcessor } from '../domain/merchant-country-processor';
 import { MerchantCountryProcessorRepository, RelationshipExistsError } from '../merchant.repository';
@@ -7,8 +7,21 @@ import { merchantCountryProcessorFromRow, merchantCountryProcessorToRow } from '
 import { MerchantCountryProcessorOrmEntity } from './merchant-country-processor.orm-entity';
 import type { MerchantId } from '@pcs/kernel';
 
+/**
+ * A merchant's country processors in PostgreSQL. Which of them it offers is
+ * read by every confirmed charge, so it is kept in memory per merchant and
+ * forgotten when any of the merchant's rows changes (change feed, and at once
+ * after this process commits a change).
+ */
 @Injectable()
 export class TypeOrmMerchantCountryProcessorRepository extends MerchantCountryProcessorRepository {
+  private readonly offered: InvalidatedCache<string[]>;
+
+  constructor(changes: ChangeFeed) {
+    super();
+    this.offered = new InvalidatedCache(changes, 'merchant-processors', { maxEntries: 10_000, ttlMs: 10 * 60_000 });
+  }
+
   async ofMerchant(
     manager: EntityManager,
     merchantId: MerchantId,
@@ -31,6 +44,12 @@ export class TypeOrmMerchantCountryProcessorRepository extends MerchantCountryPr
       .values(relationships.map(merchantCountryProcessorToRow))
       .orIgnore() // ON CONFLICT DO NOTHING: already related stays as it is
       .execute();
+    for (const merchantId of new Set(relationships.map((r) => r.snapshot().merchantId))) this.forget(manager, merchantId);
+  }
+
+  /** This process forgets the merchant's offer once its change commits (others hear of it from the change feed). */
+  private forget(manager: EntityManager, merchantId: MerchantId): void {
+    afterCommit(manager, () => this.offered.invalidate(merchantId));
   }
 
   async findById(manager: EntityManager, merchantCountryProcessorId: string, lock = false): Promise<MerchantCountryProcessor | null> {
@@ -58,16 +77,24 @@ export class TypeOrmMerchantCountryProcessorRepository extends MerchantCountryPr
   }
 
   async offeredCountryProcessorIds(manager: EntityManager, merchantId: MerchantId): Promise<string[]> {
-    const rows = await manager.find(MerchantCountryProcessorOrmEntity, {
-      where: { merchantId, onboardingStatus: 'ACTIVE', active: true },
-      select: { countryProcessorId: true, merchantCountryProcessorId: true },
-    });
-    return rows.map((r) => r.countryProcessorId);
+    const ids = await this.offered.get(
+      merchantId,
+      async () => {
+        const rows = await manager.find(MerchantCountryProcessorOrmEntity, {
+          where: { merchantId, onboardingStatus: 'ACTIVE', active: true },
+          select: { countryProcessorId: true, merchantCountryProcessorId: true },
+        });
+        return rows.map((r) => r.countryProcessorId);
+      },
+      !manager.queryRunner?.isTransactionActive,
+    );
+    return [...(ids ?? [])];
   }
 
   async save(manager: EntityManager, relationship: MerchantCountryProcessor): Promise<void> {
     try {
       await manager.save(merchantCountryProcessorToRow(relationship));
+      this.forget(manager, relationship.snapshot().merchantId);
     } catch (error) {
       if (isUniqueViolation(error, 'merchant_country_processor_unique')) throw new RelationshipExistsError();
       throw error;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { scopeWhere } from '@pcs/database';
+import { Guard, Requirement, scopeWhere } from '@pcs/database';
 import { PayerId, PaymentInstrumentId, TenantScope } from '@pcs/kernel';
 import { EntityManager } from 'typeorm';
 import { PaymentInstrument } from '../domain/payment-instrument';
@@ -56,5 +56,23 @@ export class TypeOrmPaymentInstrumentRepository extends PaymentInstrumentReposit
 
   async save(manager: EntityManager, instrument: PaymentInstrument): Promise<void> {
     await manager.save(instrumentToRow(instrument));
+  }
+
+  activeRequirement(paymentInstrumentId: PaymentInstrumentId, payerId: PayerId): Requirement {
+    return Requirement.of(
+      'EXISTS (SELECT 1 FROM payment_instrument WHERE payment_instrument_id = $1 AND payer_id = $2 AND active FOR KEY SHARE)',
+      [paymentInstrumentId, payerId],
+      'the payment instrument is not active',
+    );
+  }
+
+  lessonGuard(instrument: PaymentInstrument): Guard {
+    const i = instrument.snapshot();
+    return Guard.of(
+      `UPDATE payment_instrument
+          SET external_id = $2, card_brand = $3, card_last4 = $4, validated = validated OR $5, updated_at = $6
+        WHERE payment_instrument_id = $1 RETURNING payment_instrument_id`,
+      [i.paymentInstrumentId, i.externalId, i.cardBrand, i.cardLast4, i.validated, i.updatedAt],
+    );
   }
 }

@@ -9,9 +9,37 @@ import { PaymentIntent } from '../domain/payment-intent';
 import { PaymentIntentRepository } from '../payment-intent.repository';
 import { PaymentAttemptParties } from './payment-attempt-parties';
 import { PayinRepository } from '../ledger/payin.repository';
+import type { PaymentInstrumentProps } from '@pcs/payment-instruments';
 
 /** What a gateway said of an attempt, from a callback, a charge's answer or a lookup. */
 export type AttemptOutcome = Omit<GatewayEvent, 'gateway'> & { gateway: string };
+
+/** An off-session charge's intent and attempt as the creation's one statement wrote them (`writtenIn`: its transaction's id). */
+export interface WrittenCharge {
+  readonly intent: PaymentIntent;
+  readonly payin: Payin;
+  readonly writtenIn: string;
+  /** The instrument charged, as the creation read it. */
+  readonly instrument: Readonly<PaymentInstrumentProps>;
+}
+
+/** A charge's answer as the outcome of its attempt. */
+function chargeEvent(gatewayName: string, outcome: ChargeOutcome): AttemptOutcome {
+  const { status, error, maskedPan, cardType, processorFeeAmount, processorFinancingFeeAmount, releasedOn, plan } = outcome;
+  return {
+    gateway: gatewayName,
+    eventId: `charge:${outcome.reference}`,
+    reference: outcome.reference,
+    outcome: status,
+    error,
+    maskedPan,
+    cardType,
+    processorFeeAmount,
+    processorFinancingFeeAmount,
+    releasedOn,
+    plan,
+  };
+}
 
 /**
  * The one set of rules for what an attempt's outcome does to its payin and
@@ -40,21 +68,40 @@ export class AttemptOutcomes {
    * instrument keeps (with its validation, in one write). True when the payin changed (and was saved).
    */
   async apply(tx: Transaction, intent: PaymentIntent, payin: Payin, event: AttemptOutcome, charged?: ChargeOutcome): Promise<boolean> {
-    const now = new Date();
-    const p = payin.snapshot();
-    if (p.transactionType !== 'PAYIN') {
+    if (payin.snapshot().transactionType !== 'PAYIN') {
       if (charged) await this.parties.recordOnInstrument(tx, intent, { charged, validated: false });
       return false;
     }
-    let changed: boolean;
-    let validated = false;
+    const { changed, validated } = await this.decide(tx, intent, payin, event);
+    if (charged || validated) await this.parties.recordOnInstrument(tx, intent, { charged, validated });
+    if (!changed) return false;
+    await this.ledger.save(tx, payin);
+    await this.intents.save(tx, intent);
+    return true;
+  }
+
+  /**
+   * What an outcome does to a collection attempt (a PAYIN record) and its
+   * intent, in memory: `changed` when the payin changed, `validated` when an
+   * approval proved the instrument. Reads nothing of the two (`tx` serves the
+   * merchant's price, from memory as a rule).
+   */
+  private async decide(
+    tx: Transaction,
+    intent: PaymentIntent,
+    payin: Payin,
+    event: AttemptOutcome,
+  ): Promise<{ changed: boolean; validated: boolean }> {
+    const now = new Date();
+    const p = payin.snapshot();
     if (event.outcome === 'PENDING') {
-      changed = payin.schedule('pending', now, this.settings.gateway.reconcileAfterSeconds * 1000);
+      const changed = payin.schedule('pending', now, this.settings.gateway.reconcileAfterSeconds * 1000);
       if (changed && intent.status === 'REQUIRES_ACTION') intent.markProcessing(now);
-    } else if (event.outcome === 'APPROVED' && payin.isFinal) {
-      // A final payin absorbs a late or repeated approval: no price is looked up for it.
-      changed = false;
-    } else if (event.outcome === 'APPROVED') {
+      return { changed, validated: false };
+    }
+    // A final payin absorbs a late or repeated approval: no price is looked up for it.
+    if (event.outcome === 'APPROVED' && payin.isFinal) return { changed: false, validated: false };
+    if (event.outcome === 'APPROVED') {
       // Fixed for good with the approval (contracts §19, §23): the merchant's price now, when the money becomes available
       // (the processor's release date where it tells one), and whose account collected it.
       const terms = await this.pricing.approvalTerms(
@@ -68,7 +115,7 @@ export class AttemptOutcomes {
         tx,
       );
       const fundsFlow = p.gateway ? await this.gateways.get(p.gateway).fundsFlowOf(p.merchantId, tx) : 'PLATFORM';
-      changed = payin.approve(
+      const changed = payin.approve(
         'approved',
         now,
         { ...terms, fundsFlow },
@@ -94,23 +141,17 @@ export class AttemptOutcomes {
               }
             : null,
         );
-        validated = true;
-      } else if (changed) {
-        this.logger.warn(`payin ${payin.id} approved while its intent is ${intent.status}`);
+        return { changed, validated: true };
       }
-    } else {
-      changed = payin.reject(event.error ?? 'rejected', now);
-      if (changed && (intent.status === 'REQUIRES_ACTION' || intent.status === 'PROCESSING'))
-        intent.fail(event.error ?? 'the payment was rejected', now);
+      if (changed) this.logger.warn(`payin ${payin.id} approved while its intent is ${intent.status}`);
+      return { changed, validated: false };
     }
-    if (charged || validated) await this.parties.recordOnInstrument(tx, intent, { charged, validated });
-    if (!changed) return false;
-    await this.ledger.save(tx, payin);
-    await this.intents.save(tx, intent);
-    return true;
+    const changed = payin.reject(event.error ?? 'rejected', now);
+    if (changed && (intent.status === 'REQUIRES_ACTION' || intent.status === 'PROCESSING'))
+      intent.fail(event.error ?? 'the payment was rejected', now);
+    return { changed, validated: false };
   }
 
-  /** Applies what a gateway answered about a charge (its answer, or a lookup's), in a transaction of its own. */
   /**
    * Applies what a gateway answered about a charge (its answer, or a
    * lookup's), in a transaction of its own: the intent locked, then the
@@ -131,31 +172,34 @@ export class AttemptOutcomes {
       if (!intent || !locked || locked.isFinal || locked.snapshot().paymentIntentId !== intent.id) return null;
       const bound = !locked.snapshot().externalId;
       if (bound) locked.bindGatewayReference(outcome.reference, null, new Date());
-      const { status, error, maskedPan, cardType, processorFeeAmount, processorFinancingFeeAmount, releasedOn, plan } = outcome;
-      const changed = await this.apply(
-        tx,
-        intent,
-        locked,
-        {
-          gateway: gatewayName,
-          eventId: `charge:${outcome.reference}`,
-          reference: outcome.reference,
-          outcome: status,
-          error,
-          maskedPan,
-          cardType,
-          processorFeeAmount,
-          processorFinancingFeeAmount,
-          releasedOn,
-          plan,
-        },
-        outcome,
-      );
+      const changed = await this.apply(tx, intent, locked, chargeEvent(gatewayName, outcome), outcome);
       // The reference alone, when the outcome changed nothing else (applied, the payin was saved with it).
       if (bound && !changed) await this.ledger.save(tx, locked);
       // The intent as this transaction left it (written when the outcome changed it): what a caller answers with, unread.
       return intent;
     });
+  }
+
+  /**
+   * applyChargeAnswer for the attempt a creation has just written with its
+   * intent (`written`: both as that statement wrote them, the id of its
+   * transaction, and the instrument it charged as the creation read it),
+   * without reading them again: one statement writes the payin, the intent
+   * with its events, and what the instrument learned, only if neither row was
+   * written since. Null when one was (a callback, a cancellation or
+   * reconciliation got there first) or the answer changes nothing of the
+   * intent: the caller then applies it with applyChargeAnswer, which reads
+   * and locks them.
+   */
+  async applyChargeAnswerToWritten(written: WrittenCharge, gatewayName: string, outcome: ChargeOutcome): Promise<PaymentIntent | null> {
+    const { intent, payin, writtenIn, instrument } = written;
+    if (payin.isFinal || payin.snapshot().externalId) return null;
+    payin.bindGatewayReference(outcome.reference, null, new Date());
+    const { changed, validated } = await this.decide(this.unitOfWork.outside, intent, payin, chargeEvent(gatewayName, outcome));
+    if (!changed) return null;
+    const lesson = this.parties.instrumentLesson(instrument, { charged: outcome, validated });
+    const saved = await this.intents.saveCharged(this.unitOfWork.outside, intent, payin, writtenIn, lesson ? [lesson] : []);
+    return saved ? intent : null;
   }
 
   /** Closes an attempt's checkout at its gateway; a failure is logged, never thrown (the payin is already final). */

@@ -5,7 +5,8 @@ import { ChargeOutcome, PayerIdentity } from '@pcs/gateways';
 import { MerchantService } from '@pcs/merchants';
 import { PayerService } from '@pcs/payers';
 import { ConceptCode, Payin, PaymentIntentInitiator } from '../domain/payin';
-import { PaymentInstrumentService } from '@pcs/payment-instruments';
+import { InstrumentLesson, PaymentInstrumentProps, PaymentInstrumentService } from '@pcs/payment-instruments';
+import type { Guard } from '@pcs/database';
 import { FundsFlow, Money, RefundOrigin, Transaction } from '@pcs/kernel';
 import { PaymentIntent } from '../domain/payment-intent';
 
@@ -115,17 +116,15 @@ export class PaymentAttemptParties {
     learned: { charged?: ChargeOutcome; validated: boolean },
   ): Promise<void> {
     const instrumentId = intent.snapshot().paymentInstrumentId;
-    const charged = learned.charged?.instrumentToken ? learned.charged : undefined;
-    if (!instrumentId || (!charged && !learned.validated)) return;
-    const last4 = charged?.maskedPan?.slice(-4);
-    await this.instruments.recordOutcome(tx, instrumentId, {
-      gatewayData: charged && {
-        externalId: charged.instrumentToken!,
-        ...(charged.cardType ? { cardBrand: charged.cardType } : {}),
-        ...(last4 && /^\d{4}$/.test(last4) ? { cardLast4: last4 } : {}),
-      },
-      validated: learned.validated,
-    });
+    const lesson = lessonOf(learned);
+    if (!instrumentId || !lesson) return;
+    await this.instruments.recordOutcome(tx, instrumentId, lesson);
+  }
+
+  /** recordOnInstrument for an instrument the caller read (`held`): the write to run in the caller's statement, or null (nothing new). */
+  instrumentLesson(held: Readonly<PaymentInstrumentProps>, learned: { charged?: ChargeOutcome; validated: boolean }): Guard | null {
+    const lesson = lessonOf(learned);
+    return lesson && this.instruments.lessonGuard(held, lesson);
   }
 
   private async record(
@@ -200,4 +199,19 @@ export function refundShares(intent: PaymentIntent, refunded: Money): { subtotal
   const gross = refunded.minus(tip);
   const tax = p.amount === 0 ? Money.zero(p.currency) : gross.proportion(p.taxAmount, p.amount);
   return { subtotal: gross.minus(tax).minor, tax: tax.minor, tip: tip.minor };
+}
+
+/** What an outcome teaches an instrument: the token and masked card data a charge's answer carried, and an approval's validation. */
+function lessonOf(learned: { charged?: ChargeOutcome; validated: boolean }): InstrumentLesson | null {
+  const charged = learned.charged?.instrumentToken ? learned.charged : undefined;
+  if (!charged && !learned.validated) return null;
+  const last4 = charged?.maskedPan?.slice(-4);
+  return {
+    gatewayData: charged && {
+      externalId: charged.instrumentToken!,
+      ...(charged.cardType ? { cardBrand: charged.cardType } : {}),
+      ...(last4 && /^\d{4}$/.test(last4) ? { cardLast4: last4 } : {}),
+    },
+    validated: learned.validated,
+  };
 }

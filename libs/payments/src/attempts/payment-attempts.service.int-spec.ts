@@ -12,6 +12,7 @@ import { PaymentIntentActivityModule } from '../payment-intent-activity.module';
 import { PaymentsModule } from '../payments.module';
 import { ReconciliationService } from '../reconciliation/reconciliation.service';
 import { PaymentAttemptsService } from './payment-attempts.service';
+import { GatewayRegistry } from '@pcs/gateways';
 
 /** Collection attempts with their real collaborators on PostgreSQL: checkouts, off-session outcomes, reconciliation. */
 describe('payment attempts service on PostgreSQL', () => {
@@ -137,5 +138,86 @@ describe('payment attempts service on PostgreSQL', () => {
       [payer.payerId],
     );
     expect(row).toEqual({ instruments: 1, validated: true });
+  });
+
+  describe('a saved instrument charged without a transaction (one statement each side of the processor)', () => {
+    const saved = async (name: string) => {
+      const payer = await context.get(PayerService).create(caller, { firstName: name, lastName: 'Saved' });
+      const instrument = await context
+        .get(PaymentInstrumentService)
+        .create(caller, { payerId: payer.payerId, paymentMethodName: 'VISA', country: 'URY' });
+      return { payerId: payer.payerId, instrumentId: instrument.instrument.id };
+    };
+    const charge = (card: { payerId: string; instrumentId: string }, externalReference: string) =>
+      context.get(PaymentIntentCreationService).create(caller, {
+        amount: Money.ofMinor(40000, Currency.UYU),
+        payinType: PayinType.DEFAULT,
+        externalReference,
+        payerId: card.payerId as never,
+        offSession: true,
+        invoiceNumber: 1,
+        country: 'URY',
+        paymentInstrumentId: card.instrumentId as never,
+        confirm: true,
+      });
+    const sandbox = () => context.get(GatewayRegistry).get('SANDBOX');
+    afterEach(() => jest.restoreAllMocks());
+
+    it('answers the intent SUCCEEDED, its attempt APPROVED with the reference, and the instrument validated by its first approval', async () => {
+      const card = await saved('First');
+      const intent = await charge(card, 'saved-first');
+      expect(intent.status).toBe('SUCCEEDED');
+      const [attempt] = await payins(intent.id);
+      expect(attempt).toMatchObject({ status: 'APPROVED', external_id: expect.any(String) });
+      const [row] = await dataSource.query(`SELECT status, received_amount FROM payment_intent WHERE payment_intent_id = $1`, [intent.id]);
+      expect(row).toEqual({ status: 'SUCCEEDED', received_amount: '40000' });
+      const [instrument] = await dataSource.query(
+        `SELECT validated, external_id, card_last4 FROM payment_instrument WHERE payment_instrument_id = $1`,
+        [card.instrumentId],
+      );
+      expect(instrument).toMatchObject({ validated: true, external_id: expect.any(String), card_last4: expect.stringMatching(/^\d{4}$/) });
+      // Every event of the intent recorded once, numbered in order: its creation, its charge started, its success.
+      const events = await dataSource.query(`SELECT type, sequence FROM event WHERE subject_id = $1 ORDER BY sequence`, [intent.id]);
+      expect(events).toEqual([
+        { type: 'payment_intent.created', sequence: 1 },
+        { type: 'payment_intent.processing', sequence: 2 },
+        { type: 'payment_intent.succeeded', sequence: 3 },
+      ]);
+    });
+
+    it('applies the answer to the intent as it is when another writer changed it after its creation (nothing of theirs lost)', async () => {
+      const card = await saved('Meanwhile');
+      const charging = sandbox().chargeOffSession.bind(sandbox());
+      jest.spyOn(sandbox(), 'chargeOffSession').mockImplementation(async (request) => {
+        // Another writer changes the intent while the processor is asked.
+        await dataSource.query(
+          `UPDATE payment_intent SET description = 'changed meanwhile'
+            WHERE payment_intent_id = (SELECT payment_intent_id FROM payin WHERE transaction_id = $1)`,
+          [request.payinId],
+        );
+        return charging(request);
+      });
+      const intent = await charge(card, 'saved-meanwhile');
+      expect(intent.status).toBe('SUCCEEDED');
+      const [row] = await dataSource.query(`SELECT status, description FROM payment_intent WHERE payment_intent_id = $1`, [intent.id]);
+      expect(row).toEqual({ status: 'SUCCEEDED', description: 'changed meanwhile' });
+      expect((await payins(intent.id)).map((p) => p.status)).toEqual(['APPROVED']);
+    });
+
+    it('writes nothing and refuses when the payer is deleted between its read and the write', async () => {
+      const card = await saved('Gone');
+      const instruments = context.get(PaymentInstrumentService);
+      const load = instruments.loadOfHeldPayer.bind(instruments);
+      jest.spyOn(instruments, 'loadOfHeldPayer').mockImplementation(async (...args) => {
+        const found = await load(...args);
+        await dataSource.query(`UPDATE payer SET deleted_at = now() WHERE payer_id = $1`, [card.payerId]);
+        return found;
+      });
+      const charges = jest.spyOn(sandbox(), 'chargeOffSession');
+      await expect(charge(card, 'saved-gone')).rejects.toMatchObject({ code: 'PAYER_NOT_FOUND' });
+      expect(charges).not.toHaveBeenCalled();
+      const [{ n }] = await dataSource.query(`SELECT count(*)::int AS n FROM payment_intent WHERE external_reference = 'saved-gone'`);
+      expect(n).toBe(0);
+    });
   });
 });

@@ -20,7 +20,7 @@ import * as crypto from 'node:crypto';
 import { AvailableProcessorsService } from '../available-processors.service';
 import { PaymentIntent } from '../domain/payment-intent';
 import { PaymentIntentRepository } from '../payment-intent.repository';
-import { AttemptOutcomes } from './attempt-outcomes';
+import { AttemptOutcomes, WrittenCharge } from './attempt-outcomes';
 import { PaymentAttemptParties } from './payment-attempt-parties';
 import { PayinRepository } from '../ledger/payin.repository';
 import { InstallmentQuotesService } from '../installments/installment-quotes.service';
@@ -381,10 +381,18 @@ export class PaymentAttemptsService {
    * gateway event would be, so both paths share one set of rules. The payin's
    * id is the gateway's idempotency key, so charging again (a retried request)
    * returns the first outcome. If the gateway cannot be reached the payin
-   * stays PENDING and reconciliation settles it.
+   * stays PENDING and reconciliation settles it. Answers the intent as the
+   * outcome left it, or null when none was applied here.
+   *
+   * `written`: what the creation that just committed the attempt holds, not
+   * read again; with `charge` (the intent and attempt as one statement wrote
+   * them), the answer is applied in one statement while neither row has
+   * changed since (AttemptOutcomes.applyChargeAnswerToWritten).
    */
-  /** Charges an attempt off-session; answers the intent as the outcome left it, or null when none was applied here. */
-  async chargeOffSession(payinId: string, written?: { payin: Payin; instrumentToken: string | null }): Promise<PaymentIntent | null> {
+  async chargeOffSession(
+    payinId: string,
+    written?: { payin: Payin; instrumentToken: string | null; charge?: WrittenCharge },
+  ): Promise<PaymentIntent | null> {
     // What the creation that just committed the attempt already holds is not read again.
     const payin = written?.payin ?? (await this.ledger.get(this.unitOfWork.outside, payinId));
     if (!payin || payin.isFinal) return null;
@@ -417,6 +425,10 @@ export class PaymentAttemptsService {
         `off-session charge ${payinId} got no answer from ${gateway.name} (${(error as Error).message}); reconciliation will settle it`,
       );
       return null;
+    }
+    if (written?.charge) {
+      const applied = await this.outcomes.applyChargeAnswerToWritten(written.charge, gateway.name, outcome);
+      if (applied) return applied;
     }
     return this.outcomes.applyChargeAnswer(payinId, gateway.name, outcome, p.paymentIntentId);
   }

@@ -13,6 +13,7 @@ import {
 import type { MerchantConfigurationService, MerchantService } from '@pcs/merchants';
 import type { PayerService } from '@pcs/payers';
 import type { PaymentInstrumentService } from '@pcs/payment-instruments';
+import { Requirement } from '@pcs/database';
 import { attemptsWorld, CALLER, MERCHANT_ID, VISA } from '../in-memory-ports.fixture';
 import { CreatePaymentIntentCommand, PaymentIntentCreationService } from './payment-intent-creation.service';
 import { CreationRules } from './creation-rules';
@@ -45,7 +46,7 @@ function world(options: { vatRateBp?: number | null } = {}) {
       if (payerId !== PAYER_ID) return Promise.reject(new DomainError('PAYER_NOT_FOUND'));
       return Promise.resolve({ id: PAYER_ID, snapshot: () => payer });
     },
-    liveRequirement: () => ({}),
+    liveRequirement: () => Requirement.of('TRUE', [], 'the payer is gone'),
   } as unknown as PayerService;
   const instrument = {
     paymentInstrumentId: INSTRUMENT_ID,
@@ -57,6 +58,7 @@ function world(options: { vatRateBp?: number | null } = {}) {
   };
   // As the service answers: another payer's instrument is not found.
   const instruments = {
+    activeRequirement: () => Requirement.of('TRUE', [], 'the payment instrument is not active'),
     loadOfHeldPayer: (_caller: Caller, _id: string, payerId: string) =>
       instrument.payerId === payerId
         ? Promise.resolve({ snapshot: () => instrument })
@@ -163,10 +165,10 @@ describe('PaymentIntentCreationService (on the ports, in memory)', () => {
   it('confirms with a saved instrument: the intent and a MERCHANT attempt committed, then charged off-session with the instrument’s token', async () => {
     const { service, intents, payins, gateway, unitOfWork, payerLoads } = world();
     const intent = await service.create(CALLER, command({ paymentInstrumentId: INSTRUMENT_ID, confirm: true, offSession: true }));
-    // Two transactions: the creation's, then the charge's answer's (the gateway is asked between them, outside any).
-    expect(unitOfWork.committed).toBe(2);
-    // The payer taken for key share: the creation adds no instrument.
-    expect(payerLoads).toEqual(['share']);
+    // No transaction: the intent and its attempt in one statement (the payer and the instrument required as they were read),
+    // the gateway asked, its answer applied in one more while neither row changed.
+    expect(unitOfWork.committed).toBe(0);
+    expect(payerLoads).toEqual(['none']);
     const [attempt] = payins.all().map((p) => p.snapshot());
     expect(attempt).toMatchObject({
       paymentIntentId: intent.id,
@@ -181,6 +183,34 @@ describe('PaymentIntentCreationService (on the ports, in memory)', () => {
     ]);
     expect(intent.snapshot()).toMatchObject({ status: 'SUCCEEDED', receivedAmount: 122000, paymentInstrumentId: INSTRUMENT_ID });
     expect(intents.read(intent.id)!.snapshot().status).toBe('SUCCEEDED');
+  });
+
+  it('takes the transaction path when the payer or the instrument changed between its reads and its one statement', async () => {
+    const { service, intents, payins, gateway, unitOfWork, payerLoads } = world();
+    intents.requirementHolds = false; // the statement finds the payer gone or the instrument inactive: it writes nothing
+    const intent = await service.create(CALLER, command({ paymentInstrumentId: INSTRUMENT_ID, confirm: true }));
+    // The transaction path read them again (the payer for key share) and decided: here they are fine, and the charge went through once.
+    expect(payerLoads).toEqual(['none', 'share']);
+    expect(unitOfWork.committed).toBe(2);
+    expect(gateway.charges).toHaveLength(1);
+    expect(payins.all()).toHaveLength(1);
+    expect(intents.read(intent.id)!.snapshot().status).toBe('SUCCEEDED');
+  });
+
+  it('applies the answer with the intent read and locked again when the intent changed after its creation wrote it', async () => {
+    const { service, intents, payins, gateway, unitOfWork } = world();
+    const charge = gateway.charge;
+    gateway.charge = (request) => {
+      // Another request changes the intent while the gateway is asked (its version moves on).
+      intents.change(payins.read(request.payinId)!.snapshot().paymentIntentId, (intent) => intent.pullChanges());
+      return charge(request);
+    };
+    const intent = await service.create(CALLER, command({ paymentInstrumentId: INSTRUMENT_ID, confirm: true }));
+    // The one-statement write found the intent changed and wrote nothing; applyChargeAnswer's transaction applied the answer.
+    expect(unitOfWork.committed).toBe(1);
+    expect(intent.snapshot().status).toBe('SUCCEEDED');
+    expect(intents.read(intent.id)!.snapshot().status).toBe('SUCCEEDED');
+    expect(payins.all().map((p) => p.snapshot().status)).toEqual(['APPROVED']);
   });
 
   it('refuses a confirmed creation at a processor that does not charge saved instruments, writing nothing', async () => {

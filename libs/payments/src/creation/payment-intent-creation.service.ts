@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Requirement } from '@pcs/database';
 import { GatewayRouting } from '@pcs/gateways';
 import { CatalogService, Country } from '@pcs/catalog';
 import {
@@ -131,6 +132,16 @@ export class PaymentIntentCreationService {
     const merchantId = merchant.id;
     merchant.assertCanCollect();
     const vatRateBp = await this.rules.vatRate(merchantId, country, command.vatPercentage);
+    if (command.confirm && command.paymentInstrumentId && command.payerId && !command.payerData) {
+      const charged = await this.chargeSavedInstrument(caller, command, command.payerId, command.paymentInstrumentId, {
+        paymentIntentId,
+        merchantId,
+        country,
+        vatRateBp,
+        tip,
+      });
+      if (charged) return charged;
+    }
     const created = await this.unitOfWork.run(async (tx) => {
       const payer = command.payerId
         ? command.payerData
@@ -159,34 +170,9 @@ export class PaymentIntentCreationService {
         paymentInstrumentId,
         now,
       });
-      let attempt: Payin | null = null;
-      if (command.confirm && instrument) {
-        const processor = await this.processorForInstrument(tx, intent, instrument);
-        await this.pricing.assertAboveMinimum(merchantId, processor, intent.total, tx);
-        // A processor that does not charge saved instruments here (Mercado Pago, dLocal): refused before anything is written.
-        const gateway = await this.routing.gatewayFor(merchantId, processor, tx);
-        if (!gateway.chargesOffSession) throw new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: gateway.displayName });
-        // A plan of the merchant's offer at this processor (contract §25), checked before anything is written (in this transaction).
-        if (command.installments !== undefined && command.installments > 1)
-          await this.installments.offerFor(merchantId, processor, gateway, intent.total, command.installments, tx);
-        intent.startOffSessionCharge(now);
-        await this.intents.insert(tx, intent);
-        const fundsFlow = await gateway.fundsFlowOf(merchantId, tx);
-        attempt = await this.parties.newAttempt(
-          tx,
-          intent,
-          processor,
-          fundsFlow,
-          'MERCHANT',
-          crypto.randomUUID(),
-          now,
-          payer.snapshot(),
-          command.installments,
-        );
-        await this.ledger.insert(tx, attempt);
-      } else {
-        await this.intents.insert(tx, intent);
-      }
+      const attempt = command.confirm && instrument ? await this.openCharge(tx, command, intent, instrument, payer.snapshot(), now) : null;
+      await this.intents.insert(tx, intent);
+      if (attempt) await this.ledger.insert(tx, attempt);
       return { intent, attempt, instrumentToken: instrument?.externalId ?? null };
     });
     if (!created.attempt) return created.intent;
@@ -196,6 +182,83 @@ export class PaymentIntentCreationService {
     });
     // The intent as the charge's outcome left it; read only when no outcome was applied here (no answer, or another got there first).
     return charged ?? (await this.intents.findById(this.unitOfWork.outside, created.intent.id)) ?? created.intent;
+  }
+
+  /**
+   * A confirmed creation that charges a saved instrument of an existing payer
+   * (the path repeat payments take) without a transaction around its reads:
+   * the payer and the instrument are read as any creation reads them; one
+   * statement writes the intent, its attempt and their events only if the
+   * payer is still there and the instrument still the payer's and active
+   * (both taken for key share in it, as the general path's transaction holds
+   * them); after the processor's answer, one statement applies it while
+   * neither row has changed (chargeOffSession). The rules are the general
+   * path's (openCharge). Null when the requirement failed (nothing written):
+   * the general path then runs and says precisely what changed.
+   */
+  private async chargeSavedInstrument(
+    caller: Caller,
+    command: CreatePaymentIntentCommand,
+    payerId: PayerId,
+    paymentInstrumentId: PaymentInstrumentId,
+    resolved: Omit<ResolvedCreation, 'payer' | 'paymentInstrumentId' | 'now'>,
+  ): Promise<PaymentIntent | null> {
+    const outside = this.unitOfWork.outside;
+    // Both read at once; the payer's refusal comes first, as in the general path.
+    const [payerRead, instrumentRead] = await Promise.allSettled([
+      this.payers.loadVisible(caller, payerId),
+      this.instruments.loadOfHeldPayer(caller, paymentInstrumentId, payerId, outside),
+    ]);
+    if (payerRead.status === 'rejected') throw payerRead.reason;
+    const payer = payerRead.value.snapshot();
+    if (payer.merchantId !== resolved.merchantId) throw new DomainError('PAYER_NOT_FOUND');
+    if (instrumentRead.status === 'rejected') throw instrumentRead.reason;
+    const instrument = instrumentRead.value.snapshot();
+    if (!instrument.active) throw new DomainError('PAYMENT_INSTRUMENT_NOT_FOUND');
+    const now = new Date();
+    const intent = this.newIntent(caller, command, { ...resolved, payer: { payerId, email: payer.email }, paymentInstrumentId, now });
+    const attempt = await this.openCharge(outside, command, intent, instrument, payer, now);
+    const writtenIn = await this.intents.insertCharged(
+      outside,
+      intent,
+      attempt,
+      Requirement.all(this.payers.liveRequirement(payerId), this.instruments.activeRequirement(paymentInstrumentId, payerId)),
+    );
+    if (writtenIn === null) return null;
+    const charged = await this.attempts.chargeOffSession(attempt.id, {
+      payin: attempt,
+      instrumentToken: instrument.externalId,
+      charge: { intent, payin: attempt, writtenIn, instrument },
+    });
+    return charged ?? (await this.intents.findById(outside, intent.id)) ?? intent;
+  }
+
+  /**
+   * The off-session charge of a confirmed creation, decided before anything
+   * is written: the processor that charges the instrument, the merchant's
+   * minimum, a gateway that charges saved instruments (Mercado Pago and
+   * dLocal do not here), the installment plan of the merchant's offer
+   * (contract §25); the intent starts its charge and its PENDING attempt is
+   * made (not written).
+   */
+  private async openCharge(
+    tx: Transaction,
+    command: CreatePaymentIntentCommand,
+    intent: PaymentIntent,
+    instrument: Readonly<PaymentInstrumentProps>,
+    payer: { readonly firstName: string | null; readonly lastName: string | null },
+    now: Date,
+  ): Promise<Payin> {
+    const { merchantId } = intent.snapshot();
+    const processor = await this.processorForInstrument(tx, intent, instrument);
+    await this.pricing.assertAboveMinimum(merchantId, processor, intent.total, tx);
+    const gateway = await this.routing.gatewayFor(merchantId, processor, tx);
+    if (!gateway.chargesOffSession) throw new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: gateway.displayName });
+    if (command.installments !== undefined && command.installments > 1)
+      await this.installments.offerFor(merchantId, processor, gateway, intent.total, command.installments, tx);
+    intent.startOffSessionCharge(now);
+    const fundsFlow = await gateway.fundsFlowOf(merchantId, tx);
+    return this.parties.newAttempt(tx, intent, processor, fundsFlow, 'MERCHANT', crypto.randomUUID(), now, payer, command.installments);
   }
 
   /**

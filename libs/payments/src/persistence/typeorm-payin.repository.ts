@@ -27,6 +27,22 @@ export class TypeOrmPayinRepository extends PayinRepository {
     return { guard: Guard.of(`${sql} RETURNING transaction_id`, values), events: this.eventsOf(payin) };
   }
 
+  /**
+   * The payin's row as it now is, as a write in another statement: only if
+   * nothing wrote the row since the transaction `writtenIn` (its xmin).
+   */
+  updateGuard(manager: EntityManager, payin: Payin, writtenIn: string): { guard: Guard; events: NewEvent[] } {
+    const { transactionId, ...row } = payinToRow(payin);
+    const [sql, values] = manager
+      .createQueryBuilder()
+      .update(PayinOrmEntity)
+      .set(row)
+      .where('transaction_id = :transactionId AND xmin = CAST(CAST(:version AS text) AS xid)', { transactionId, version: writtenIn })
+      .returning('transaction_id')
+      .getQueryAndParameters();
+    return { guard: Guard.of(sql, values, { required: 'the payin is as its creation wrote it' }), events: this.eventsOf(payin) };
+  }
+
   /** The payin's row as it now is: a plain UPDATE (the payin was read in this transaction). */
   async save(manager: EntityManager, payin: Payin): Promise<void> {
     const [sql, values] = this.updateQuery(manager, payin);

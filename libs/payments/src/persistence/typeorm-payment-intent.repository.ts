@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   EntityColumns,
   Guard,
+  isRequirementFailure,
   JoinedRead,
   queryPrepared,
   Requirement,
@@ -133,6 +134,49 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
   ): Promise<boolean> {
     const [sql, values] = this.insertStatement(manager, intent);
     return writtenIfRequired(this.events.recordAll(manager, [...eventsOf(intent), ...also.events], { sql, values, guards: also.guards }));
+  }
+
+  async insertCharged(manager: EntityManager, intent: PaymentIntent, attempt: Payin, requires: Requirement): Promise<string | null> {
+    const [sql, values] = this.insertStatement(manager, intent);
+    const charge = this.payins.insertGuard(manager, attempt);
+    try {
+      const [first] = await this.events.recordAll(manager, [...eventsOf(intent), ...charge.events], {
+        sql,
+        values,
+        guards: [charge.guard],
+        requires,
+      });
+      return first.writtenIn;
+    } catch (error) {
+      if (isRequirementFailure(error)) return null;
+      throw error;
+    }
+  }
+
+  async saveCharged(
+    manager: EntityManager,
+    intent: PaymentIntent,
+    attempt: Payin,
+    writtenIn: string,
+    also: readonly Guard[],
+  ): Promise<boolean> {
+    const charge = this.payins.updateGuard(manager, attempt, writtenIn);
+    const events = [...charge.events, ...eventsOf(intent)];
+    if (events.length === 0) return false;
+    // The intent first, then its attempt, then the rest: the order every writer of the three takes their rows in.
+    const { paymentIntentId, ...row } = intentToRow(intent);
+    const [sql, values] = manager
+      .createQueryBuilder()
+      .update(PaymentIntentOrmEntity)
+      .set(row)
+      .where('payment_intent_id = :paymentIntentId AND xmin = CAST(CAST(:version AS text) AS xid)', { paymentIntentId, version: writtenIn })
+      .returning('payment_intent_id')
+      .getQueryAndParameters();
+    return writtenIfRequired(
+      this.events.recordAll(manager, events, {
+        guards: [Guard.of(sql, values, { required: 'the payment intent is as its creation wrote it' }), charge.guard, ...also],
+      }),
+    );
   }
 
   /** The intent's row as it now is: a plain UPDATE (the intent was read, and locked, in this transaction). */
