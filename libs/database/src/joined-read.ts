@@ -27,6 +27,7 @@ export class JoinedRead<T> {
 
 const selects = new WeakMap<EntityMetadata, Map<string, string>>();
 const inserts = new WeakMap<EntityMetadata, { text: string; columns: ColumnMetadata[] }>();
+const updates = new WeakMap<EntityMetadata, { text: string; returning: string; columns: ColumnMetadata[]; keys: ColumnMetadata[] }>();
 
 /**
  * An entity's columns in a statement written by hand (one that joins another
@@ -89,6 +90,41 @@ export class EntityColumns<T extends ObjectLiteral> {
       values.push(value);
     }
     return [prepared.text, values];
+  }
+
+  /**
+   * A whole row's UPDATE by its primary key (every other column, each value
+   * converted as `insert` converts it), RETURNING the key, with its text
+   * built once per entity; with `version`, only while the row's `xmin` is
+   * that transaction id (nothing wrote the row since). Null where `insert`
+   * would be: the caller then uses the builder.
+   */
+  update(entity: T, version?: string): [string, unknown[]] | null {
+    const driver = this.manager.connection.driver;
+    if (this.metadata.schema) return null;
+    let prepared = updates.get(this.metadata);
+    if (!prepared) {
+      const keys = this.metadata.primaryColumns;
+      const columns = this.metadata.columns.filter((c) => c.isUpdate && !c.isPrimary);
+      const table = driver.escape(this.metadata.tableName);
+      const set = columns.map((c, i) => `${driver.escape(c.databaseName)} = $${i + 1}`).join(', ');
+      const where = keys.map((c, i) => `${driver.escape(c.databaseName)} = $${columns.length + i + 1}`).join(' AND ');
+      const returning = keys.map((c) => driver.escape(c.databaseName)).join(', ');
+      prepared = { text: `UPDATE ${table} SET ${set} WHERE ${where}`, returning, columns, keys };
+      updates.set(this.metadata, prepared);
+    }
+    const values: unknown[] = [];
+    for (const column of [...prepared.columns, ...prepared.keys]) {
+      const raw = column.getEntityValue(entity) as unknown;
+      if (typeof raw === 'function' || column.isVersion || column.isDiscriminator || driver.spatialTypes.includes(column.type)) return null;
+      const value = driver.preparePersistentValue(raw, column) as unknown;
+      if (value === undefined || typeof value === 'function') return null;
+      values.push(value);
+    }
+    const { text, returning } = prepared;
+    if (version === undefined) return [`${text} RETURNING ${returning}`, values];
+    values.push(version);
+    return [`${text} AND xmin = CAST(CAST($${values.length} AS text) AS xid) RETURNING ${returning}`, values];
   }
 
   /** The entity a row carries under the prefix; null when the row has none (a LEFT JOIN that found nothing). */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Guard, Requirement, scopeWhere } from '@pcs/database';
+import { EntityColumns, Guard, queryPrepared, Requirement, scopeCondition, scopeWhere } from '@pcs/database';
 import { PayerId, PaymentInstrumentId, TenantScope } from '@pcs/kernel';
 import { EntityManager } from 'typeorm';
 import { PaymentInstrument } from '../domain/payment-instrument';
@@ -14,8 +14,16 @@ export class TypeOrmPaymentInstrumentRepository extends PaymentInstrumentReposit
     scope: TenantScope,
     paymentInstrumentId: PaymentInstrumentId,
   ): Promise<PaymentInstrument | null> {
-    const row = await manager.findOne(PaymentInstrumentOrmEntity, { where: { paymentInstrumentId, ...scopeWhere(scope) } });
-    return row ? instrumentFromRow(row) : null;
+    // The read of every saved card's charge: a prepared statement (TypeORM builds and sends its text anew each time).
+    const columns = new EntityColumns(manager, PaymentInstrumentOrmEntity, 'i_');
+    const values: unknown[] = [paymentInstrumentId];
+    const [row] = await queryPrepared<Record<string, unknown>>(
+      manager,
+      `SELECT ${columns.select('i')} FROM payment_instrument i WHERE i.payment_instrument_id = $1 AND ${scopeCondition(scope, 'i', values)}`,
+      values,
+    );
+    const entity = row && columns.from(row);
+    return entity ? instrumentFromRow(entity) : null;
   }
 
   async findById(manager: EntityManager, paymentInstrumentId: PaymentInstrumentId, lock = false): Promise<PaymentInstrument | null> {

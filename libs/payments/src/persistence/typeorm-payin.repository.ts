@@ -32,14 +32,7 @@ export class TypeOrmPayinRepository extends PayinRepository {
    * nothing wrote the row since the transaction `writtenIn` (its xmin).
    */
   updateGuard(manager: EntityManager, payin: Payin, writtenIn: string): { guard: Guard; events: NewEvent[] } {
-    const { transactionId, ...row } = payinToRow(payin);
-    const [sql, values] = manager
-      .createQueryBuilder()
-      .update(PayinOrmEntity)
-      .set(row)
-      .where('transaction_id = :transactionId AND xmin = CAST(CAST(:version AS text) AS xid)', { transactionId, version: writtenIn })
-      .returning('transaction_id')
-      .getQueryAndParameters();
+    const [sql, values] = this.updateQuery(manager, payin, undefined, writtenIn);
     return { guard: Guard.of(sql, values, { required: 'the payin is as its creation wrote it' }), events: this.eventsOf(payin) };
   }
 
@@ -132,9 +125,18 @@ export class TypeOrmPayinRepository extends PayinRepository {
   }
 
   /** UPDATE … RETURNING of the whole row; with `as`, only while the row is still in that state. */
-  private updateQuery(manager: EntityManager, payin: Payin, as?: PayinState): [string, unknown[]] {
-    const { transactionId, ...row } = payinToRow(payin);
+  /**
+   * The payin's whole row by its id: with `as`, only while its status is still the one read; with
+   * `version`, only while its xmin is that transaction id. Its text built once (EntityColumns.update)
+   * unless `as` is given.
+   */
+  private updateQuery(manager: EntityManager, payin: Payin, as?: PayinState, version?: string): [string, unknown[]] {
+    const entity = payinToRow(payin);
+    const built = as ? null : new EntityColumns(manager, PayinOrmEntity, '').update(entity, version);
+    if (built) return built;
+    const { transactionId, ...row } = entity;
     const query = manager.createQueryBuilder().update(PayinOrmEntity).set(row).where('transaction_id = :transactionId', { transactionId });
+    if (version !== undefined) query.andWhere('xmin = CAST(CAST(:version AS text) AS xid)', { version });
     if (as)
       query.andWhere('status = :readStatus AND manual_refund_status IS NOT DISTINCT FROM :readManualStatus', {
         readStatus: as.status,

@@ -164,14 +164,7 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
     const events = [...charge.events, ...eventsOf(intent)];
     if (events.length === 0) return false;
     // The intent first, then its attempt, then the rest: the order every writer of the three takes their rows in.
-    const { paymentIntentId, ...row } = intentToRow(intent);
-    const [sql, values] = manager
-      .createQueryBuilder()
-      .update(PaymentIntentOrmEntity)
-      .set(row)
-      .where('payment_intent_id = :paymentIntentId AND xmin = CAST(CAST(:version AS text) AS xid)', { paymentIntentId, version: writtenIn })
-      .returning('payment_intent_id')
-      .getQueryAndParameters();
+    const [sql, values] = this.updateStatement(manager, intent, writtenIn);
     return writtenIfRequired(
       this.events.recordAll(manager, events, {
         guards: [Guard.of(sql, values, { required: 'the payment intent is as its creation wrote it' }), charge.guard, ...also],
@@ -181,15 +174,21 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
 
   /** The intent's row as it now is: a plain UPDATE (the intent was read, and locked, in this transaction). */
   async save(manager: EntityManager, intent: PaymentIntent): Promise<void> {
-    const { paymentIntentId, ...row } = intentToRow(intent);
-    const [sql, values] = manager
-      .createQueryBuilder()
-      .update(PaymentIntentOrmEntity)
-      .set(row)
-      .where('payment_intent_id = :paymentIntentId', { paymentIntentId })
-      .returning('payment_intent_id')
-      .getQueryAndParameters();
+    const [sql, values] = this.updateStatement(manager, intent);
     await this.write(manager, intent, sql, values, Requirement.rowFound('payment intent'));
+  }
+
+  /** The intent's whole row by its id (with `version`, only while its xmin is that transaction id), its text built once (EntityColumns.update). */
+  private updateStatement(manager: EntityManager, intent: PaymentIntent, version?: string): [string, unknown[]] {
+    const row = intentToRow(intent);
+    const built = new EntityColumns(manager, PaymentIntentOrmEntity, '').update(row, version);
+    if (built) return built;
+    const { paymentIntentId, ...changes } = row;
+    const query = manager.createQueryBuilder().update(PaymentIntentOrmEntity).set(changes).where('payment_intent_id = :paymentIntentId', {
+      paymentIntentId,
+    });
+    if (version !== undefined) query.andWhere('xmin = CAST(CAST(:version AS text) AS xid)', { version });
+    return query.returning('payment_intent_id').getQueryAndParameters();
   }
 
   /** Saves the intent only if it is still the version read, in one statement with `also`'s changes and every event (theirs first). */
@@ -199,14 +198,7 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
     version: string,
     also: { guards: readonly Guard[]; events: readonly NewEvent[] },
   ): Promise<boolean> {
-    const { paymentIntentId, ...row } = intentToRow(intent);
-    const [sql, values] = manager
-      .createQueryBuilder()
-      .update(PaymentIntentOrmEntity)
-      .set(row)
-      .where('payment_intent_id = :paymentIntentId AND xmin = CAST(CAST(:version AS text) AS xid)', { paymentIntentId, version })
-      .returning('payment_intent_id')
-      .getQueryAndParameters();
+    const [sql, values] = this.updateStatement(manager, intent, version);
     return writtenIfRequired(
       this.events.recordAll(manager, [...also.events, ...eventsOf(intent)], {
         guards: [Guard.of(sql, values, { required: 'the payment intent is as it was read' }), ...also.guards],
