@@ -28,6 +28,7 @@ import { IntentInstallmentPlan1797850000000 } from './1797850000000-intent-insta
 import { Routing1797900000000 } from './1797900000000-routing';
 import { StripedCounters1798000000000 } from './1798000000000-striped-counters';
 import { RoutingCaches1798100000000 } from './1798100000000-routing-caches';
+import { PayerCache1798200000000 } from './1798200000000-payer-cache';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   Routing1797900000000,
   StripedCounters1798000000000,
   RoutingCaches1798100000000,
+  PayerCache1798200000000,
 ];

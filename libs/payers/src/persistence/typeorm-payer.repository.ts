@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import {
+  afterCommit,
+  ChangeFeed,
   EntityColumns,
+  InvalidatedCache,
   isUniqueViolation,
   queryPrepared,
   Requirement,
-  scopeCondition,
   scopeNamedCondition,
   scopeWhere,
 } from '@pcs/database';
@@ -15,8 +17,24 @@ import { DuplicateDocumentError, PayerLock, PayerRepository } from '../payer.rep
 import { payerFromRow, payerToRow } from './payer.mapper';
 import { PayerOrmEntity } from './payer.orm-entity';
 
+/**
+ * Payers in PostgreSQL. The unlocked read of a live payer is the read of
+ * nearly every payment intent's creation, and a payer changes rarely, so the
+ * live ones are kept in memory by id (at most 10,000, ten minutes at most)
+ * and forgotten when their row changes (change feed, and at once after this
+ * process commits a change). Locked reads always go to the database, and so
+ * does every write's requirement that the payer is still there
+ * (`liveRequirement`), so a deletion is never missed where it matters.
+ */
 @Injectable()
 export class TypeOrmPayerRepository extends PayerRepository {
+  private readonly live: InvalidatedCache<PayerOrmEntity>;
+
+  constructor(changes: ChangeFeed) {
+    super();
+    this.live = new InvalidatedCache(changes, 'payer', { maxEntries: 10_000, ttlMs: 10 * 60_000 });
+  }
+
   liveRequirement(payerId: PayerId): Requirement {
     return Requirement.of(
       'EXISTS (SELECT 1 FROM payer WHERE payer_id = $1 AND deleted_at IS NULL FOR KEY SHARE)',
@@ -27,16 +45,21 @@ export class TypeOrmPayerRepository extends PayerRepository {
 
   async findVisible(manager: EntityManager, scope: TenantScope, payerId: PayerId, lock: PayerLock = 'none'): Promise<Payer | null> {
     if (lock === 'none') {
-      // The read of nearly every creation: a prepared statement (TypeORM builds and sends its text anew each time).
-      const columns = new EntityColumns(manager, PayerOrmEntity, 'p_');
-      const values: unknown[] = [payerId];
-      const [row] = await queryPrepared<Record<string, unknown>>(
-        manager,
-        `SELECT ${columns.select('p')} FROM payer p WHERE p.payer_id = $1 AND ${scopeCondition(scope, 'p', values)} AND p.deleted_at IS NULL`,
-        values,
-      );
-      const entity = row && columns.from(row);
-      return entity ? payerFromRow(entity) : null;
+      // The read of nearly every creation: from memory, else a prepared statement (TypeORM builds and sends its text anew each time).
+      const read = async () => {
+        const columns = new EntityColumns(manager, PayerOrmEntity, 'p_');
+        const [row] = await queryPrepared<Record<string, unknown>>(
+          manager,
+          `SELECT ${columns.select('p')} FROM payer p WHERE p.payer_id = $1 AND p.deleted_at IS NULL`,
+          [payerId],
+        );
+        return (row && columns.from(row)) ?? null;
+      };
+      // Inside a transaction the database answers: the transaction may have changed the payer itself.
+      const live = manager.queryRunner?.isTransactionActive ? await read() : await this.live.get(payerId, read);
+      if (!live || live.businessId !== scope.businessId || (scope.merchantId !== null && live.merchantId !== scope.merchantId)) return null;
+      // A copy: the kept row (its dates, its metadata) is never handed to a caller that may change it.
+      return payerFromRow(structuredClone(live));
     }
     const mode = lock === 'share' ? ('for_key_share' as const) : ('pessimistic_write' as const);
     const row = await manager.findOne(PayerOrmEntity, {
@@ -93,6 +116,7 @@ export class TypeOrmPayerRepository extends PayerRepository {
   async save(manager: EntityManager, payer: Payer): Promise<void> {
     try {
       await manager.save(payerToRow(payer));
+      afterCommit(manager, () => this.live.invalidate(payer.id));
     } catch (error) {
       throw await this.duplicateOr(error, manager, payer);
     }
