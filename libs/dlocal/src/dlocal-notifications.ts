@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { GatewayAccounts } from '@pcs/gateway-accounts';
-import { DisputeReport, GatewayNotice } from '@pcs/gateways';
-import { currencyExponent, decimalToScaledInteger, DomainError, isCurrency } from '@pcs/kernel';
-import { dlocalCredentials } from './dlocal-account';
+import { DisputeReport, GatewayNotice, processorMinor } from '@pcs/gateways';
+import { DomainError, isCurrency } from '@pcs/kernel';
+import { DLOCAL, dlocalCredentials } from './dlocal-account';
 import { DLocalChargeback, DLocalClient, DLocalRequestError, verifyDLocalCallback, verifyDLocalSignature } from './dlocal.client';
 import { DLocalGateway, ourRefundIdOf, outcomeOfRefund } from './dlocal.gateway';
 import { DLocalRecords } from './persistence/dlocal-records.repository';
@@ -169,11 +169,10 @@ const CHARGEBACK_STATUSES: Readonly<Record<string, DisputeReport['status']>> = {
 export function disputeNotice(chargeback: DLocalChargeback, payinId: string): GatewayNotice {
   const status = CHARGEBACK_STATUSES[chargeback.status];
   const currency = chargeback.currency;
-  const amount =
-    typeof chargeback.amount === 'number' && currency && isCurrency(currency)
-      ? decimalToScaledInteger(chargeback.amount, currencyExponent(currency))
-      : null;
-  if (!status || !currency || !isCurrency(currency) || amount === null || amount <= 0) return { kind: 'IGNORED' };
+  if (!status || !currency || !isCurrency(currency)) return { kind: 'IGNORED' };
+  // Read exactly (contract §28): a chargeback whose amount cannot be read fails its notification, and nothing is booked.
+  const amount = processorMinor(DLOCAL, chargeback.amount, currency, `chargeback ${chargeback.id} amount`);
+  if (amount <= 0) return { kind: 'IGNORED' };
   return {
     kind: 'DISPUTE',
     dispute: {

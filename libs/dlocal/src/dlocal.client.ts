@@ -1,3 +1,4 @@
+import { readProcessorJson } from '@pcs/gateways';
 import { metrics } from '@pcs/observability';
 import * as crypto from 'node:crypto';
 
@@ -232,7 +233,8 @@ export class DLocalClient {
       throw new DLocalRequestError(operation, response.status, said.code, `answered ${response.status}${said.text}`);
     }
     try {
-      const parsed = JSON.parse(text) as T;
+      // Amounts read from their decimal text (contract §28).
+      const parsed = readProcessorJson<T>(text);
       observe('ok');
       return parsed;
     } catch {

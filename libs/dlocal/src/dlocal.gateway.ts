@@ -22,12 +22,14 @@ import {
   PayerText,
   PaymentGateway,
   ProcessorInstallmentPlan,
+  ProcessorAmountError,
   ProcessorUnavailableError,
+  processorMinor,
   ProcessorRefund,
   RefundOutcome,
   RefundRequest,
 } from '@pcs/gateways';
-import { Currency, currencyExponent, decimalToScaledInteger, DomainError, FundsFlow, isCurrency, Money, Transaction } from '@pcs/kernel';
+import { Currency, DomainError, FundsFlow, isCurrency, Money, Transaction } from '@pcs/kernel';
 import { DLOCAL, dlocalCredentials } from './dlocal-account';
 import { DLocalClient, DLocalOrder, DLocalPayment, DLocalRefund, DLocalRequestError } from './dlocal.client';
 import { DLOCAL_COUNTRY, dlocalMethodOf } from './dlocal-methods';
@@ -87,10 +89,10 @@ export function refundsOfPayment(payment: DLocalPayment): ProcessorRefund[] {
   const currency = payment.currency;
   if (!isCurrency(currency)) return [];
   return (payment.refunds ?? []).flatMap((refund) => {
-    const amount = typeof refund.amount === 'number' ? decimalToScaledInteger(refund.amount, currencyExponent(currency)) : null;
-    return amount === null || amount <= 0 || !refund.id
-      ? []
-      : [{ reference: refund.id, amount, currency, status: outcomeOfRefund(refund.status) }];
+    if (!refund.id) return [];
+    // An amount that cannot be read exactly fails the read (contract §28): nothing is booked from it.
+    const amount = processorMinor(DLOCAL, refund.amount, currency, `refund ${refund.id} amount`);
+    return amount <= 0 ? [] : [{ reference: refund.id, amount, currency, status: outcomeOfRefund(refund.status) }];
   });
 }
 
@@ -221,11 +223,12 @@ export class DLocalGateway extends PaymentGateway {
           reason: `it answered ${error.status}`,
         });
       });
-    const minor = (value: number) => Math.round(value * 10 ** currencyExponent(request.currency));
+    // Its decimals read exactly (contract §28): a plan whose amounts cannot be read fails the quote.
+    const minor = (value: number, what: string) => processorMinor(DLOCAL, value, request.currency, what);
     return plan.installments.map((option) => ({
       installments: option.installments,
-      installmentAmount: minor(option.installment_amount),
-      totalAmount: minor(option.total_amount),
+      installmentAmount: minor(option.installment_amount, `installments plan ${plan.id} installment_amount`),
+      totalAmount: minor(option.total_amount, `installments plan ${plan.id} total_amount`),
       merchantFinancingFee: null,
       planId: option.id,
     }));
@@ -318,7 +321,7 @@ export class DLocalGateway extends PaymentGateway {
     if (earlier?.sentAt) {
       // Sent before and its answer lost (or this is a retry): dLocal has no idempotency key, so ask it, never send twice.
       const found = await this.findRefund(client, earlier);
-      if (found) return this.refundOutcome(found);
+      if (found) return this.refundOutcome(found, request.currency);
     } else if (!earlier) {
       await this.records.saveRefund({
         refundId: request.refundId,
@@ -340,7 +343,7 @@ export class DLocalGateway extends PaymentGateway {
         notification_url: `${this.settings.publicBaseUrl}/gateways/dlocal/notifications/${request.merchantId}?refund=${request.refundId}`,
       });
       await this.records.refundAnswered(request.refundId, refund.id);
-      return this.refundOutcome(refund);
+      return this.refundOutcome(refund, request.currency);
     } catch (error) {
       // A refusal (4xx) is final and releases the amount; no answer or a 5xx is settled by reconciliation.
       if (error instanceof DLocalRequestError && !error.unknownOutcome)
@@ -433,6 +436,10 @@ export class DLocalGateway extends PaymentGateway {
     if (record.dlocalRefundId) return client.getRefund(record.dlocalRefundId);
     const payment = await client.getPayment(record.paymentId);
     const refunds = payment.refunds ?? [];
+    // Compared by amount below: one dLocal wrote beyond what a double holds exactly decides nothing (contract §28).
+    const unreadable = refunds.find((r) => typeof r.amount !== 'number');
+    if (unreadable)
+      throw new ProcessorAmountError(DLOCAL, `refund ${unreadable.id} amount ${String(unreadable.amount)} cannot be read exactly`);
     const amount = Money.ofMinor(record.amount, record.currency as Currency).toWire();
     const claimed = await this.records.claimedRefundIds(record.paymentId);
     const found =
@@ -442,10 +449,11 @@ export class DLocalGateway extends PaymentGateway {
     return found ?? null;
   }
 
-  private refundOutcome(refund: DLocalRefund): RefundOutcome {
+  /** A refund's answer; an approved one with the amount dLocal says it refunded, read exactly (contract §28). */
+  private refundOutcome(refund: DLocalRefund, currency: Currency): RefundOutcome {
     const status = outcomeOfRefund(refund.status);
-    return status === 'REJECTED'
-      ? { status, reference: refund.id, error: `dLocal answered the refund ${refund.status}` }
-      : { status, reference: refund.id };
+    if (status === 'REJECTED') return { status, reference: refund.id, error: `dLocal answered the refund ${refund.status}` };
+    if (status === 'PENDING') return { status, reference: refund.id };
+    return { status, reference: refund.id, amount: processorMinor(DLOCAL, refund.amount, currency, `refund ${refund.id} amount`) };
   }
 }

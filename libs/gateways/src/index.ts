@@ -9,3 +9,4 @@ export { SANDBOX } from './sandbox/sandbox.gateway';
 export * from './sandbox/sandbox-page';
 export * from './reports/processor-reports.port';
 export * from './sandbox/sandbox-installments';
+export * from './processor-amounts';

@@ -139,6 +139,11 @@ export interface RefundOutcome {
   readonly status: 'APPROVED' | 'REJECTED' | 'PENDING';
   readonly reference: string;
   readonly error?: string;
+  /**
+   * What the processor says it refunded, minor units, read exactly from its answer (contract §28:
+   * the refund booked is that amount); absent when the answer does not say (the amount asked).
+   */
+  readonly amount?: number;
 }
 
 /** What a gateway tells us about a session, verified. */

@@ -4,6 +4,7 @@ export * from './money/money';
 export * from './money/wire-money';
 export * from './money/vat-rate';
 export * from './money/refundable';
+export * from './money/dispute-debit';
 export * from './enumerations';
 export * from './disputes';
 export * from './funds-flow';

@@ -1,5 +1,6 @@
-import { DisputeReport, GatewayNotice } from '@pcs/gateways';
-import { currencyExponent, decimalToScaledInteger, DisputeReason, isCurrency } from '@pcs/kernel';
+import { DisputeReport, GatewayNotice, processorMinor } from '@pcs/gateways';
+import { DisputeReason, isCurrency } from '@pcs/kernel';
+import { MERCADO_PAGO } from './mercado-pago-account';
 import type { MercadoPagoChargeback, MercadoPagoPayment } from './mercado-pago.client';
 
 /** Mercado Pago's reasons (its documentation shows `fraud` and `general`), read into ours; anything else is GENERAL. */
@@ -29,11 +30,10 @@ const UNDER_REVIEW = new Set(['review_pending', 'valid', 'invalid']);
  */
 export function disputeNotice(caseId: string, chargeback: MercadoPagoChargeback, payinId: string): GatewayNotice {
   const currency = chargeback.currency;
-  const amount =
-    typeof chargeback.amount === 'number' && currency && isCurrency(currency)
-      ? decimalToScaledInteger(chargeback.amount, currencyExponent(currency))
-      : null;
-  if (!currency || !isCurrency(currency) || amount === null || amount <= 0) return { kind: 'IGNORED' };
+  if (!currency || !isCurrency(currency)) return { kind: 'IGNORED' };
+  // Read exactly (contract §28): a case whose amount cannot be read fails its notification, and nothing is booked.
+  const amount = processorMinor(MERCADO_PAGO, chargeback.amount, currency, `chargeback ${caseId} amount`);
+  if (amount <= 0) return { kind: 'IGNORED' };
   const deadline = chargeback.date_documentation_deadline ? new Date(chargeback.date_documentation_deadline) : null;
   const dispute: DisputeReport = {
     reference: caseId,
@@ -65,13 +65,11 @@ export function disputeNotice(caseId: string, chargeback: MercadoPagoChargeback,
  */
 export function claimOf(payment: MercadoPagoPayment, payinId: string): DisputeReport | undefined {
   const currency = payment.currency_id;
-  if (!currency || !isCurrency(currency) || typeof payment.transaction_amount !== 'number') return undefined;
-  const exponent = currencyExponent(currency);
-  const gross = decimalToScaledInteger(payment.transaction_amount, exponent);
+  if (!currency || !isCurrency(currency) || payment.transaction_amount === undefined) return undefined;
+  const gross = processorMinor(MERCADO_PAGO, payment.transaction_amount, currency, `payment ${payment.id} transaction_amount`);
   const refunded = (payment.refunds ?? [])
     .filter((refund) => refund.status === 'approved')
-    .reduce((sum, refund) => sum + (decimalToScaledInteger(refund.amount, exponent) ?? 0), 0);
-  if (gross === null) return undefined;
+    .reduce((sum, refund) => sum + processorMinor(MERCADO_PAGO, refund.amount, currency, `refund ${refund.id} amount`), 0);
   const base = {
     reference: `mediation-${payment.id}`,
     chargeId: payinId,

@@ -1,3 +1,4 @@
+import { readProcessorJson } from '@pcs/gateways';
 import { metrics } from '@pcs/observability';
 
 /** Checkout Pro preference (POST /checkout/preferences), the fields this service sends. */
@@ -175,9 +176,9 @@ export class MercadoPagoClient {
     return answer.results ?? [];
   }
 
-  /** A refund of `amount` (a decimal in the payment's currency), or of everything left when it is absent. */
-  refund(paymentId: number, amount: number | undefined, idempotencyKey: string): Promise<MercadoPagoRefund> {
-    return this.request('refund', 'POST', `/v1/payments/${paymentId}/refunds`, amount === undefined ? {} : { amount }, idempotencyKey);
+  /** A refund of `amount` (a decimal in the payment's currency): always named (contract §28), never "the rest". */
+  refund(paymentId: number, amount: number, idempotencyKey: string): Promise<MercadoPagoRefund> {
+    return this.request('refund', 'POST', `/v1/payments/${paymentId}/refunds`, { amount }, idempotencyKey);
   }
 
   listRefunds(paymentId: number): Promise<MercadoPagoRefund[]> {
@@ -268,7 +269,8 @@ export class MercadoPagoClient {
       return text as T;
     }
     try {
-      const parsed = JSON.parse(text) as T;
+      // Amounts read from their decimal text (contract §28).
+      const parsed = readProcessorJson<T>(text);
       observe('ok');
       return parsed;
     } catch {

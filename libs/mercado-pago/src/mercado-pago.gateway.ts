@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
-import { currencyExponent, decimalToScaledInteger, DomainError, FundsFlow, isCurrency, Money, Transaction } from '@pcs/kernel';
+import { DomainError, FundsFlow, isCurrency, Money, Transaction } from '@pcs/kernel';
 import { GatewayAccounts } from '@pcs/gateway-accounts';
 import {
   ChargeOutcome,
@@ -14,6 +14,8 @@ import {
   InstallmentQuoteRequest,
   PaymentGateway,
   ProcessorInstallmentPlan,
+  ProcessorAmountError,
+  processorMinor,
   ProcessorRefund,
   RefundOutcome,
   RefundRequest,
@@ -81,10 +83,11 @@ function planOfPayment(payment: MercadoPagoPayment): Pick<GatewayEvent, 'plan'> 
   const details = payment.transaction_details;
   const installments = payment.installments;
   if (!installments || installments < 2 || installments > 24 || !currency || !isCurrency(currency)) return {};
-  const minor = (value: number | null | undefined) =>
-    typeof value === 'number' && Number.isFinite(value) ? Math.round(value * 10 ** currencyExponent(currency)) : null;
-  const installmentAmount = minor(details?.installment_amount);
-  const payerTotalAmount = minor(details?.total_paid_amount);
+  // Read exactly from its decimals (contract §28): an answer whose amounts cannot be read fails, and nothing is booked from it.
+  const minor = (value: number | null | undefined, what: string) =>
+    value === null || value === undefined ? null : processorMinor(MERCADO_PAGO, value, currency, `payment ${payment.id} ${what}`);
+  const installmentAmount = minor(details?.installment_amount, 'installment_amount');
+  const payerTotalAmount = minor(details?.total_paid_amount, 'total_paid_amount');
   if (installmentAmount === null || payerTotalAmount === null) return {};
   return { plan: { installments, installmentAmount, payerTotalAmount } };
 }
@@ -94,8 +97,10 @@ export function refundsOfPayment(payment: MercadoPagoPayment): ProcessorRefund[]
   const currency = payment.currency_id;
   if (!currency || !isCurrency(currency)) return [];
   return (payment.refunds ?? []).flatMap((refund) => {
-    const amount = typeof refund.amount === 'number' ? decimalToScaledInteger(refund.amount, currencyExponent(currency)) : null;
-    if (amount === null || amount <= 0 || refund.id === undefined) return [];
+    if (refund.id === undefined) return [];
+    // An amount that cannot be read exactly fails the read (contract §28): nothing is booked from it.
+    const amount = processorMinor(MERCADO_PAGO, refund.amount, currency, `refund ${String(refund.id)} amount`);
+    if (amount <= 0) return [];
     const status =
       refund.status === 'approved' ? 'APPROVED' : refund.status === 'rejected' || refund.status === 'cancelled' ? 'REJECTED' : 'PENDING';
     return [{ reference: String(refund.id), amount, currency, status } as const];
@@ -115,11 +120,7 @@ export function collectorFees(payment: MercadoPagoPayment, counted: (type: strin
   const currency = payment.currency_id;
   if (fees.length === 0 || !currency || !isCurrency(currency)) return undefined;
   let total = 0;
-  for (const fee of fees) {
-    const minor = decimalToScaledInteger(fee.amount!, currencyExponent(currency));
-    if (minor === null) return undefined;
-    total += minor;
-  }
+  for (const fee of fees) total += processorMinor(MERCADO_PAGO, fee.amount, currency, `payment ${payment.id} fee ${fee.type ?? ''}`);
   return total;
 }
 
@@ -214,12 +215,13 @@ export class MercadoPagoGateway extends PaymentGateway {
         provider: this.displayName,
         reason: `the card is not ${request.method.paymentMethod}`,
       });
-    // Its decimals as it writes them, to the currency's minor unit.
-    const minor = (value: number) => Math.round(value * 10 ** currencyExponent(request.currency));
+    // Its decimals read exactly (contract §28): an offer whose amounts cannot be read fails the quote.
+    const minor = (value: number, what: string) =>
+      processorMinor(MERCADO_PAGO, value, request.currency, `installments of ${offer.payment_method_id} ${what}`);
     return offer.payer_costs.map((cost) => ({
       installments: cost.installments,
-      installmentAmount: minor(cost.installment_amount),
-      totalAmount: cost.installment_rate === 0 ? request.amount : minor(cost.total_amount),
+      installmentAmount: minor(cost.installment_amount, `${cost.installments} installment_amount`),
+      totalAmount: cost.installment_rate === 0 ? request.amount : minor(cost.total_amount, `${cost.installments} total_amount`),
       merchantFinancingFee: null,
     }));
   }
@@ -306,12 +308,13 @@ export class MercadoPagoGateway extends PaymentGateway {
     const amount = Money.ofMinor(request.amount, request.currency).toWire();
     await this.records.saveRefund({ refundId: request.refundId, merchantId: request.merchantId, paymentId: payment.id, amount });
     try {
-      // A total refund leaves the amount out (Mercado Pago refunds what is left).
-      const total = payment.transaction_amount !== undefined && amount === payment.transaction_amount;
-      const refund = await client.refund(payment.id, total ? undefined : amount, request.refundId);
+      // Always the amount (contract §28): without it Mercado Pago refunds what it still holds, which may include refunds
+      // made in its panel that our books have not heard of yet. What its answer says it refunded is what is booked.
+      const refund = await client.refund(payment.id, amount, request.refundId);
       await this.records.refundAnswered(request.refundId, refund.id);
+      const refunded = processorMinor(MERCADO_PAGO, refund.amount, request.currency, `refund ${String(refund.id)} amount`);
       return refund.status === 'approved'
-        ? { status: 'APPROVED', reference: String(refund.id) }
+        ? { status: 'APPROVED', reference: String(refund.id), amount: refunded }
         : { status: 'REJECTED', reference: String(refund.id), error: `Mercado Pago answered the refund ${refund.status}` };
     } catch (error) {
       // A refusal (4xx) is final and releases the amount; no answer or a 5xx is settled by reconciliation.
@@ -395,6 +398,13 @@ export class MercadoPagoGateway extends PaymentGateway {
     const record = (await this.records.refund(refundId))!;
     const client = await this.clientOf(merchantId);
     const refunds = await client.listRefunds(record.paymentId);
+    // Compared by amount below: one Mercado Pago wrote beyond what a double holds exactly settles nothing (contract §28).
+    const unreadable = refunds.find((r) => typeof r.amount !== 'number');
+    if (unreadable)
+      throw new ProcessorAmountError(
+        MERCADO_PAGO,
+        `refund ${String(unreadable.id)} amount ${String(unreadable.amount)} cannot be read exactly`,
+      );
     const known = await this.records.knownRefundIds(record.paymentId);
     // Ours: the one Mercado Pago answered with, or (the answer was lost) one of the same amount no other refund of ours claims.
     const ours =

@@ -114,9 +114,13 @@ export class MemoryPayins extends PayinRepository {
     this.put(payin);
     return Promise.resolve();
   }
-  saveIfStill(_tx: Transaction, payin: Payin, as: PayinState): Promise<boolean> {
+  /** Whether a payment intent has no dispute (the intents' store answers, once it is made over these payins). */
+  undisputed: (id: PaymentIntentId) => boolean = () => true;
+
+  saveIfStill(_tx: Transaction, payin: Payin, as: PayinState, options: { undisputed?: boolean } = {}): Promise<boolean> {
     const stored = this.read(payin.id)?.state;
     if (stored?.status !== as.status || stored.manualRefundStatus !== as.manualRefundStatus) return Promise.resolve(false);
+    if (options.undisputed && !this.undisputed(payin.snapshot().paymentIntentId)) return Promise.resolve(false);
     this.put(payin);
     return Promise.resolve(true);
   }
@@ -188,6 +192,7 @@ export class MemoryIntents extends PaymentIntentRepository {
 
   constructor(private readonly payins: MemoryPayins) {
     super();
+    payins.undisputed = (id) => (this.read(id)?.snapshot().disputes.length ?? 0) === 0;
   }
 
   put(intent: PaymentIntent): void {

@@ -26,6 +26,9 @@ export function paymentIntentRepresentation(intent: PaymentIntent) {
     tipAmount: wire(p.tipAmount),
     totalAmount: wire(intent.total.minor),
     receivedAmount: wire(p.receivedAmount),
+    // Contract §28: what was refunded, exact in any order, and what a refund may still ask for.
+    refundedAmount: wire(p.refundedAmount),
+    refundableAmount: wire(intent.refundable.minor),
     confirmationInstrument: null,
     nextAction: null,
     statementDescriptor: null,

@@ -73,6 +73,23 @@ export class PaymentIntentResponse {
   @ApiProperty({ example: 0, format: 'decimal' }) tipAmount: number;
   @ApiProperty({ example: 1500.5, description: 'What the payer pays: amount plus tip', format: 'decimal' }) totalAmount: number;
   @ApiProperty({ example: 0, description: 'Collected so far (the total once SUCCEEDED)', format: 'decimal' }) receivedAmount: number;
+  @ApiProperty({
+    example: 0,
+    description:
+      'Refunded: what the processor refunded (ours, its own, manual refunds confirmed there) plus refunds pending and manual refunds ' +
+      'settled by other means (contract §28). Exact in any order; while one of our refunds is pending beside one the processor made ' +
+      'itself it may pass receivedAmount, until the processor answers ours.',
+    format: 'decimal',
+  })
+  refundedAmount: number;
+  @ApiProperty({
+    example: 0,
+    description:
+      'What a refund may still ask for: receivedAmount less refundedAmount and what open or lost disputes hold, never below 0 ' +
+      '(contract §28). Clients use it instead of computing it.',
+    format: 'decimal',
+  })
+  refundableAmount: number;
   @ApiProperty({ type: Number, nullable: true, description: 'Typed number by the specification without a meaning; always null' })
   confirmationInstrument: null;
   @ApiProperty({

@@ -2342,6 +2342,18 @@ export interface components {
              * @example 0
              */
             receivedAmount: number;
+            /**
+             * Format: decimal
+             * @description Refunded: what the processor refunded (ours, its own, manual refunds confirmed there) plus refunds pending and manual refunds settled by other means (contract §28). Exact in any order; while one of our refunds is pending beside one the processor made itself it may pass receivedAmount, until the processor answers ours.
+             * @example 0
+             */
+            refundedAmount: number;
+            /**
+             * Format: decimal
+             * @description What a refund may still ask for: receivedAmount less refundedAmount and what open or lost disputes hold, never below 0 (contract §28). Clients use it instead of computing it.
+             * @example 0
+             */
+            refundableAmount: number;
             /** @description Typed number by the specification without a meaning; always null */
             confirmationInstrument: number | null;
             /** @description Typed number by the specification without a meaning; always null (see the creation wrapper's nextAction) */

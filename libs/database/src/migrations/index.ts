@@ -29,6 +29,7 @@ import { Routing1797900000000 } from './1797900000000-routing';
 import { StripedCounters1798000000000 } from './1798000000000-striped-counters';
 import { RoutingCaches1798100000000 } from './1798100000000-routing-caches';
 import { PayerCache1798200000000 } from './1798200000000-payer-cache';
+import { BooksEqualProcessors1798300000000 } from './1798300000000-books-equal-processors';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   StripedCounters1798000000000,
   RoutingCaches1798100000000,
   PayerCache1798200000000,
+  BooksEqualProcessors1798300000000,
 ];

@@ -195,6 +195,12 @@ export const ERRORS = {
     'routing[{rule}]: minAmount no debe superar a maxAmount.',
   ),
   ROUTING_RULE_INVALID: define('ROUTING_RULE_INVALID', 'INVALID', 'routing: {reason}', 'routing: {reasonEs}'),
+  PROCESSOR_ANSWER_UNREADABLE: define(
+    'PROCESSOR_ANSWER_UNREADABLE',
+    'UNAVAILABLE',
+    'The payment processor answered an amount that cannot be read exactly ({detail}). Nothing was booked from it; what it did is asked again later.',
+    'El procesador de pagos respondió un monto que no se puede leer con exactitud ({detail}). No se registró nada a partir de él; lo que hizo se le vuelve a consultar más tarde.',
+  ),
   GATEWAY_UNREACHABLE: define(
     'GATEWAY_UNREACHABLE',
     'UNAVAILABLE',

@@ -43,7 +43,8 @@ export interface PayinProps {
   externalStatus: string | null;
   transactionSyncDate: Date | null;
   readonly currency: Currency;
-  readonly amount: number;
+  /** Minor units; a refund's is what its processor says it refunded (takeProcessorAmount). */
+  amount: number;
   readonly subtotalAmount: number;
   readonly taxAmount: number;
   readonly tipAmount: number;
@@ -81,6 +82,12 @@ export interface PayinProps {
   readonly origin: RefundOrigin | null;
   /** The lost claim a processor-side refund settled: its money left with the dispute's debit, so the refund moves none. */
   settlesDisputeId: string | null;
+  /**
+   * A manual refund the merchant settled by other means (contract §28): no processor returned the
+   * money, so it moves no balance and takes nothing at a processor. Every other approved refund
+   * moved money at its processor.
+   */
+  refundedElsewhere: boolean;
   cancelledAt: Date | null;
   cancellationReason: string | null;
   /** When to ask the gateway about this payin if nothing has been heard (null: not waiting on a gateway). */
@@ -115,6 +122,7 @@ export type NewPayin = Omit<
   | 'liquidationSource'
   | 'origin'
   | 'settlesDisputeId'
+  | 'refundedElsewhere'
   | 'cancelledAt'
   | 'cancellationReason'
   | 'updatedAt'
@@ -200,6 +208,7 @@ export class Payin {
         payerTotalAmount: null,
         liquidationSource: null,
         settlesDisputeId: null,
+        refundedElsewhere: false,
         cancelledAt: null,
         cancellationReason: null,
         confirmedByOperation: null,
@@ -299,7 +308,6 @@ export class Payin {
     this.props.updatedAt = now;
   }
 
-  /** A manual refund confirmed by a request (its operation id), recognised if that request is retried. */
   /**
    * A manual refund confirmed by a request (its operation id) at a gateway
    * that returns the money itself on confirmation: it stays PENDING until the
@@ -315,10 +323,31 @@ export class Payin {
     return true;
   }
 
+  /** A manual refund confirmed by a request (its operation id) as settled by other means: no processor moves money for it. */
   confirmManualRefund(operationId: string, now: Date): boolean {
-    if (!this.approve('manually refunded', now)) return false;
+    if (this.isFinal || this.props.conceptCode !== 'MANUAL_REFUND') return false;
+    this.props.refundedElsewhere = true;
+    this.approve('manually refunded', now);
     this.props.confirmedByOperation = operationId;
     return true;
+  }
+
+  /** An approved refund that moved money at its processor (contract §28): the processor's account paid it, once. */
+  get refundedAtProcessor(): boolean {
+    return this.props.transactionType === 'REFUND' && this.props.status === TransactionStatus.APPROVED && !this.props.refundedElsewhere;
+  }
+
+  /**
+   * The processor refunded another amount than this record asked (contract §28: the refund booked is
+   * the amount the processor's answer says it refunded): the record takes that amount before it is
+   * approved. The difference (the processor's less ours) is returned for the intent to follow.
+   */
+  takeProcessorAmount(amount: number): number {
+    if (this.isFinal || this.props.transactionType !== 'REFUND') return 0;
+    if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error('a processor refunds a positive whole number of minor units');
+    const difference = amount - this.props.amount;
+    this.props.amount = amount;
+    return difference;
   }
 
   /**

@@ -148,14 +148,21 @@ describe('PaymentIntent state machine (contract §9)', () => {
 });
 
 describe('PaymentIntent and what happens at the processor (contract §23)', () => {
-  it('records a processor’s refund as made, says how far beyond what was refundable it went, and never refunds past what was received', () => {
+  it('records a processor’s refund as made, says how far beyond what was refundable it went, and keeps refundedAmount exact in any order (contract §28)', () => {
     const intent = intentIn('SUCCEEDED', 12200);
     intent.reserveRefund(Money.ofMinor(7000, Currency.UYU), now);
     expect(intent.recordProcessorRefund(Money.ofMinor(4000, Currency.UYU), now)).toEqual({ beyond: 0 });
     expect(intent.status).toBe('PARTIALLY_REFUNDED');
     expect(intent.recordProcessorRefund(Money.ofMinor(3000, Currency.UYU), now)).toEqual({ beyond: 1800 });
-    expect(intent.snapshot().refundedAmount).toBe(12200);
+    // Ours (70.00, still pending) and the processor's two (70.00): past what was received until the processor answers ours.
+    expect(intent.snapshot().refundedAmount).toBe(14000);
     expect(intent.status).toBe('REFUNDED');
+    expect(intent.refundable.minor).toBe(0);
+    // The processor refuses ours (nothing was left there): only ours is released, and what it refunded stays.
+    intent.releaseRefund(Money.ofMinor(7000, Currency.UYU), now);
+    expect(intent.snapshot().refundedAmount).toBe(7000);
+    expect(intent.status).toBe('PARTIALLY_REFUNDED');
+    expect(intent.refundable.minor).toBe(5200);
     expect(intent.pullChanges()).toEqual([
       'payment_intent.partially_refunded',
       'payment_intent.partially_refunded',

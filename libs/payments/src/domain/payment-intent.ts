@@ -4,7 +4,18 @@
  * inputs are in payment-intent-props.ts; how each origin makes one, in
  * payment-intent-origins.ts.
  */
-import { disputeHoldsAmount, DomainError, InvalidRequestError, Money, MoneyError, PaymentIntentId, refundableMinor } from '@pcs/kernel';
+import {
+  disputeDebit,
+  disputeHoldsAmount,
+  DomainError,
+  InvalidRequestError,
+  isClosedDispute,
+  Money,
+  MoneyError,
+  PaymentIntentId,
+  ProcessorMadeRefund,
+  refundableMinor,
+} from '@pcs/kernel';
 import {
   IntentDispute,
   IntentInstallmentPlan,
@@ -147,7 +158,9 @@ export class PaymentIntent {
       this.props.disputes = this.props.disputes.map((d) => (d.disputeId === settlesClaim ? { ...d, settledByRefund: true } : d));
     this.holdDisputed();
     const beyond = Math.max(0, amount.minor - this.refundable.minor);
-    this.props.refundedAmount = Math.min(this.props.receivedAmount, this.props.refundedAmount + amount.minor);
+    // Exact in any order (contract §28): while one of ours is still pending the sum may pass what was received; the
+    // processor refuses ours then, and its rejection releases only its own amount.
+    this.props.refundedAmount += amount.minor;
     this.settleRefundStatus(now);
     this.changes.push(this.props.status === 'REFUNDED' ? 'payment_intent.refunded' : 'payment_intent.partially_refunded');
     return { beyond };
@@ -159,14 +172,26 @@ export class PaymentIntent {
   }
 
   /**
-   * What a dispute may still take back (contract §24): what was received,
-   * less refunds and what the payment's other disputes hold; never below zero.
+   * What a dispute's debit is (contract §28: what the processor takes): nothing once it is won;
+   * otherwise its amount, capped at what was received less the refunds the processor actually
+   * made (`refundedAtProcessor`: approved refunds that moved money there, not pending
+   * reservations nor refunds settled by other means; a refund that ended this very claim is its
+   * money, not a refund before it) and less what the payment's other disputes hold. Never below zero.
    */
-  collectedLeftFor(disputeId: string): number {
-    const others = this.props.disputes
-      .filter((d) => d.disputeId !== disputeId && disputeHoldsAmount(d.status) && !d.settledByRefund)
-      .reduce((sum, d) => sum + d.amount, 0);
-    return Math.max(0, this.props.receivedAmount - this.props.refundedAmount - others);
+  disputeDebitTarget(disputeId: string, refundedAtProcessor: readonly ProcessorMadeRefund[]): number {
+    const dispute = this.props.disputes.find((d) => d.disputeId === disputeId);
+    if (!dispute) throw new Error(`payment intent ${this.id} has no dispute ${disputeId}`);
+    return disputeDebit(
+      dispute,
+      this.props.receivedAmount,
+      refundedAtProcessor,
+      this.props.disputes.filter((d) => d.disputeId !== disputeId),
+    );
+  }
+
+  /** The disputes whose debit still follows the payment's refunds (contract §28): those not closed. */
+  get openDisputes(): readonly IntentDispute[] {
+    return this.props.disputes.filter((d) => !isClosedDispute(d.status));
   }
 
   /** What the disputes hold: every one not won, but a claim a refund settled. */
@@ -269,6 +294,16 @@ export class PaymentIntent {
     this.settleRefundStatus(now);
     this.changes.push(this.props.status === 'REFUNDED' ? 'payment_intent.refunded' : 'payment_intent.partially_refunded');
     return amount;
+  }
+
+  /**
+   * The processor refunded `difference` more (or, negative, less) than one of our refunds asked
+   * (contract §28): what was refunded is what it says.
+   */
+  followProcessorRefundAmount(difference: number, now: Date): void {
+    if (difference === 0) return;
+    this.props.refundedAmount = Math.max(0, this.props.refundedAmount + difference);
+    this.settleRefundStatus(now);
   }
 
   /** A refund failed at the gateway: its amount is refundable again. */

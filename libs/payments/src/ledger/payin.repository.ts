@@ -22,10 +22,11 @@ export abstract class PayinRepository {
   abstract save(tx: Transaction, payin: Payin): Promise<void>;
   /**
    * Saves the record, with its events, in one statement, only if it is still
-   * in the state it was read in (`as`); false (nothing written) otherwise.
-   * Needs no transaction of its own.
+   * in the state it was read in (`as`) and, with `undisputed`, only while its
+   * payment intent has no dispute (a dispute being opened is waited for, and
+   * seen); false (nothing written) otherwise. Needs no transaction of its own.
    */
-  abstract saveIfStill(tx: Transaction, payin: Payin, as: PayinState): Promise<boolean>;
+  abstract saveIfStill(tx: Transaction, payin: Payin, as: PayinState, options?: { readonly undisputed?: boolean }): Promise<boolean>;
   abstract get(tx: Transaction, transactionId: string, lock?: boolean): Promise<Payin | null>;
   abstract findByExternalId(tx: Transaction, gateway: string, externalId: string): Promise<Payin | null>;
   /** The intent's collection attempts still open (PENDING or SCHEDULED), locked. */

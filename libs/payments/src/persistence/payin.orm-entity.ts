@@ -45,6 +45,7 @@ export class PayinOrmEntity {
   @Column({ name: 'liquidation_source', type: 'text', nullable: true }) liquidationSource: string | null;
   @Column({ type: 'text', nullable: true }) origin: string | null;
   @Column({ name: 'settles_dispute_id', type: 'uuid', nullable: true }) settlesDisputeId: string | null;
+  @Column({ name: 'refunded_elsewhere', type: 'boolean' }) refundedElsewhere: boolean;
   @Column({ name: 'cancelled_at', type: 'timestamptz', nullable: true }) cancelledAt: Date | null;
   @Column({ name: 'cancellation_reason', type: 'text', nullable: true }) cancellationReason: string | null;
   @Column({ name: 'reconcile_at', type: 'timestamptz', nullable: true }) reconcileAt: Date | null;

@@ -42,9 +42,16 @@ export class TypeOrmPayinRepository extends PayinRepository {
     await this.write(manager, payin, sql, values, Requirement.rowFound('payin'));
   }
 
-  async saveIfStill(manager: EntityManager, payin: Payin, as: PayinState): Promise<boolean> {
-    const [sql, values] = this.updateQuery(manager, payin, as);
-    return writtenIfRequired(this.write(manager, payin, sql, values, Requirement.changeWritten('the payin is as it was read')));
+  async saveIfStill(manager: EntityManager, payin: Payin, as: PayinState, options: { undisputed?: boolean } = {}): Promise<boolean> {
+    const undisputed = options.undisputed === true;
+    const [sql, values] = this.updateQuery(manager, payin, as, undefined, undisputed);
+    const reason = 'the payin is as it was read';
+    // Guarded by the intent's row (FOR SHARE), it must lock that row before its events take their sequence, as every
+    // writer of the intent does: as a guard, which runs before the sequences (a change would run after them).
+    const events = undisputed ? this.eventsOf(payin) : [];
+    if (events.length > 0)
+      return writtenIfRequired(this.events.recordAll(manager, events, { guards: [Guard.of(sql, values, { required: reason })] }));
+    return writtenIfRequired(this.write(manager, payin, sql, values, Requirement.changeWritten(reason)));
   }
 
   refundRecords(manager: EntityManager, paymentIntentId: PaymentIntentId, operationId: string | null): JoinedRead<RefundRecords> {
@@ -130,13 +137,19 @@ export class TypeOrmPayinRepository extends PayinRepository {
    * `version`, only while its xmin is that transaction id. Its text built once (EntityColumns.update)
    * unless `as` is given.
    */
-  private updateQuery(manager: EntityManager, payin: Payin, as?: PayinState, version?: string): [string, unknown[]] {
+  private updateQuery(manager: EntityManager, payin: Payin, as?: PayinState, version?: string, undisputed = false): [string, unknown[]] {
     const entity = payinToRow(payin);
     const built = as ? null : new EntityColumns(manager, PayinOrmEntity, '').update(entity, version);
     if (built) return built;
     const { transactionId, ...row } = entity;
     const query = manager.createQueryBuilder().update(PayinOrmEntity).set(row).where('transaction_id = :transactionId', { transactionId });
     if (version !== undefined) query.andWhere('xmin = CAST(CAST(:version AS text) AS xid)', { version });
+    // The intent's row taken FOR SHARE: a transaction opening a dispute holds it for update, so this waits for it and
+    // then reads the intent as that transaction left it (READ COMMITTED locks return the newest row), dispute included.
+    if (undisputed)
+      query.andWhere(`(SELECT i.disputes = '[]'::jsonb FROM payment_intent i WHERE i.payment_intent_id = :undisputedIntent FOR SHARE)`, {
+        undisputedIntent: entity.paymentIntentId,
+      });
     if (as)
       query.andWhere('status = :readStatus AND manual_refund_status IS NOT DISTINCT FROM :readManualStatus', {
         readStatus: as.status,

@@ -8,6 +8,7 @@ import { PaymentIntent } from '../domain/payment-intent';
 import { PaymentIntentRepository } from '../payment-intent.repository';
 import { PayinRepository } from '../ledger/payin.repository';
 import { ProcessorFindingRepository } from '../ledger/processor-finding.repository';
+import { IntentDisputes } from '../disputes/intent-disputes.service';
 
 export type ProcessorRefundsResult = 'applied' | 'replayed' | 'unknown';
 
@@ -38,6 +39,7 @@ export class ProcessorRefunds {
     private readonly ledger: PayinRepository,
     private readonly findings: ProcessorFindingRepository,
     private readonly parties: PaymentAttemptParties,
+    private readonly disputes: IntentDisputes,
   ) {}
 
   /** The refunds `gateway` lists on the payment of our attempt `payinId`, which must be `merchantId`'s at that gateway. */
@@ -94,6 +96,8 @@ export class ProcessorRefunds {
       record.recordFromProcessor(refund.reference, now, settles);
       await this.intents.save(tx, intent);
       await this.ledger.insert(tx, record);
+      // What the processor takes for an open dispute follows what it refunded (contract §28).
+      await this.disputes.followRefunds(tx, intent, attempt);
       if (beyond > 0) {
         this.logger.warn(
           `${gateway} refunded ${refund.reference} beyond what payment intent ${intent.id} allowed (${beyond} minor units over)`,

@@ -1,6 +1,7 @@
 import type { CatalogService } from '@pcs/catalog';
 import type { RuntimeSettings } from '@pcs/config';
-import type { GatewayRegistry, PaymentGateway, RefundOutcome, RefundRequest } from '@pcs/gateways';
+import type { GatewayNotice, GatewayRegistry, PaymentGateway, ProcessorRefund, RefundOutcome, RefundRequest } from '@pcs/gateways';
+import type { BalancesService } from '@pcs/settlement';
 import { asBusinessId, asMerchantId, asPaymentIntentId, Caller, Currency, DomainError, Money, Transaction } from '@pcs/kernel';
 import type { MerchantService } from '@pcs/merchants';
 import type { PayerService } from '@pcs/payers';
@@ -24,6 +25,7 @@ import { RefundsService } from './refunds.service';
 import { ProcessorRefunds } from './processor-refunds.service';
 import { ProcessorFinding } from '../domain/processor-finding';
 import { ProcessorFindingRepository } from '../ledger/processor-finding.repository';
+import { IntentDisputes } from '../disputes/intent-disputes.service';
 
 /**
  * The refunds services (ours, and the processor's own refunds) on their ports
@@ -41,17 +43,42 @@ import { ProcessorFindingRepository } from '../ledger/processor-finding.reposito
  */
 const [now, intentId, merchantId, caller] = [NOW, INTENT_ID, MERCHANT_ID, CALLER];
 
-/** A processor that answers each refund as told, remembering what it was asked. */
+/**
+ * A processor that answers each refund as told, remembering what it was asked, and lists on the
+ * payment the refunds `listed` holds (those made in its panel, for a refund to read first).
+ */
 function gatewayAnswering(answer: (request: RefundRequest) => RefundOutcome) {
   const asked: RefundRequest[] = [];
+  const listed: ProcessorRefund[] = [];
   const gateway = {
     name: 'SANDBOX',
     refund: (request: RefundRequest) => {
       asked.push(request);
       return Promise.resolve(answer(request));
     },
+    readPayment: (_merchantId: string, payinId: string): Promise<GatewayNotice> =>
+      Promise.resolve(
+        listed.length === 0
+          ? { kind: 'IGNORED' }
+          : {
+              kind: 'CHARGE',
+              payinId,
+              event: { gateway: 'SANDBOX', eventId: `payment:${payinId}`, reference: 'sbx-charge-1', outcome: 'APPROVED' },
+              refunds: [...listed],
+            },
+      ),
   } as unknown as PaymentGateway;
-  return { asked, gateway };
+  return { asked, listed, gateway };
+}
+
+/** The balance's dispute debits, as the settlement context books them: the target, once per difference. */
+class MemoryDisputeDebits {
+  readonly debited = new Map<string, number>();
+  debitDispute(_tx: Transaction, dispute: { disputeId: string; target: number }): Promise<number> {
+    const difference = dispute.target - (this.debited.get(dispute.disputeId) ?? 0);
+    this.debited.set(dispute.disputeId, dispute.target);
+    return Promise.resolve(difference);
+  }
 }
 
 function charged(): { intent: PaymentIntent; charge: Payin } {
@@ -74,7 +101,7 @@ function serviceWith(answer: (request: RefundRequest) => RefundOutcome = () => (
   const { intent, charge } = charged();
   intents.put(intent);
   ledger.put(charge);
-  const { asked, gateway } = gatewayAnswering(answer);
+  const { asked, listed, gateway } = gatewayAnswering(answer);
   const registry = { get: (name: string) => (name === 'SANDBOX' ? gateway : undefined) } as unknown as GatewayRegistry;
   const catalog = {
     findCountryProcessors: (ids: string[]) => Promise.resolve(ids.map(() => ({ paymentMethod: { name: 'VISA' } }))),
@@ -88,10 +115,27 @@ function serviceWith(answer: (request: RefundRequest) => RefundOutcome = () => (
     settings,
   );
   const payins = ledger;
-  const service = new RefundsService(new MemoryUnitOfWork(), intents, payins, parties, registry, catalog, settings);
+  const balances = new MemoryDisputeDebits();
+  const disputes = new IntentDisputes(intents, payins, balances as unknown as BalancesService);
+  const findings = new MemoryFindings();
+  const processorRefunds = new ProcessorRefunds(new MemoryUnitOfWork(), intents, payins, findings, parties, disputes);
+  const service = new RefundsService(
+    new MemoryUnitOfWork(),
+    intents,
+    payins,
+    parties,
+    registry,
+    catalog,
+    settings,
+    processorRefunds,
+    disputes,
+  );
   const refunds = () => ledger.all().filter((p) => p.snapshot().transactionType === 'REFUND');
-  return { service, intents, ledger, payins, parties, asked, refunds };
+  return { service, intents, ledger, payins, parties, asked, listed, refunds, balances, findings, processorRefunds };
 }
+
+/** A refund the processor lists as made (approved), in UYU minor units. */
+const atProcessor = (reference: string, amount: number) => ({ reference, amount, currency: Currency.UYU, status: 'APPROVED' as const });
 
 describe('RefundsService (on its ports, in memory)', () => {
   it('refunds what is asked through the collection’s gateway, the refund’s id its idempotency key there, and records the approval', async () => {
@@ -165,6 +209,62 @@ describe('RefundsService (on its ports, in memory)', () => {
     expect(await service.refund(sibling, intentId, 1).catch((e: unknown) => e)).toMatchObject({ code: 'PAYMENT_INTENT_NOT_FOUND' });
     expect(asked).toHaveLength(0);
   });
+
+  it('reads the processor’s refunds first and refunds only what it still holds, with an explicit amount (contract §28)', async () => {
+    const { service, asked, listed, refunds } = serviceWith();
+    // 300.00 refunded in the processor’s panel, its notification not heard yet.
+    listed.push({ reference: 'panel-300', amount: 30000, currency: Currency.UYU, status: 'APPROVED' });
+    const intent = await service.refund(caller, intentId);
+    expect(asked.map((r) => r.amount)).toEqual([92000]);
+    expect(intent.snapshot()).toMatchObject({ status: 'REFUNDED', refundedAmount: 122000 });
+    expect(refunds().map((r) => [r.snapshot().origin, r.snapshot().amount, r.snapshot().status])).toEqual([
+      ['PROCESSOR', 30000, 'APPROVED'],
+      ['API', 92000, 'APPROVED'],
+    ]);
+    // Read again before a second refund, the panel’s refund is known by its reference: nothing is recorded twice.
+    await expect(service.refund(caller, intentId, 1)).rejects.toMatchObject({ code: 'PAYMENT_INTENT_INVALID_STATE' });
+    expect(refunds()).toHaveLength(2);
+  });
+
+  it('books what the processor says it refunded when that is not what was asked', async () => {
+    const { service, refunds } = serviceWith((request) => ({ status: 'APPROVED', reference: 'sbx-r', amount: request.amount - 500 }));
+    const intent = await service.refund(caller, intentId, 100);
+    expect(refunds().map((r) => [r.snapshot().amount, r.snapshot().status])).toEqual([[9500, 'APPROVED']]);
+    expect(intent.snapshot()).toMatchObject({ refundedAmount: 9500 });
+  });
+
+  it('brings an open dispute’s debit to what the processor takes when a refund there is approved, and not when one is rejected', async () => {
+    const { service, intents, balances, ledger } = serviceWith(() => ({ status: 'PENDING', reference: 'sbx-pending' }));
+    await service.refund(caller, intentId, 300, 'ours');
+    await service.refund(caller, intentId, 100, 'theirs-rejected');
+    // The payer's bank takes the whole 1,220.00 back while both wait at the processor: the dispute debits all of it (pending refunds moved nothing).
+    intents.change(intentId, (intent) => intent.recordDispute({ disputeId: 'dp-1', status: 'NEEDS_RESPONSE', amount: 122000 }, now));
+    balances.debited.set('dp-1', 122000);
+    const settle = (id: string, status: 'APPROVED' | 'REJECTED') =>
+      service.settleFromGateway(ledger.read(id)!, 'SANDBOX', { kind: 'REFUND', refundId: id, status, reference: `sbx-${id}` });
+    await settle('theirs-rejected', 'REJECTED');
+    expect(balances.debited.get('dp-1')).toBe(122000);
+    // Ours approved: the processor refunded 300.00 of it, so its chargeback takes 920.00 (the refund's REFUND debits the 300.00).
+    await settle('ours', 'APPROVED');
+    expect(balances.debited.get('dp-1')).toBe(92000);
+  });
+
+  it('keeps refundedAmount exact when a processor’s refund lands while ours is pending and ours is then rejected', async () => {
+    const { service, processorRefunds, intents, ledger } = serviceWith(() => ({ status: 'PENDING', reference: 'sbx-pending' }));
+    await service.refund(caller, intentId, 280, 'ours');
+    // 800.00 refunded in the processor's panel while ours (280.00) waits: both count until the processor answers ours.
+    expect(await processorRefunds.apply(merchantId, 'SANDBOX', 'charge-1', [atProcessor('panel-800', 80000)])).toBe('applied');
+    expect(intents.read(intentId)!.snapshot().refundedAmount).toBe(108000);
+    await service.settleFromGateway(ledger.read('ours')!, 'SANDBOX', {
+      kind: 'REFUND',
+      refundId: 'ours',
+      status: 'REJECTED',
+      reference: 'sbx-pending',
+      error: 'nothing left to refund',
+    });
+    expect(intents.read(intentId)!.snapshot()).toMatchObject({ refundedAmount: 80000, status: 'PARTIALLY_REFUNDED' });
+    expect(intents.read(intentId)!.refundable.minor).toBe(42000);
+  });
 });
 
 /** The processor's findings, kept as the port keeps them: once per gateway, kind and external id. */
@@ -181,13 +281,7 @@ class MemoryFindings extends ProcessorFindingRepository {
 }
 
 describe('ProcessorRefunds (refunds made at the processor, on their ports in memory)', () => {
-  function processorRefundsWith() {
-    const parts = serviceWith();
-    const findings = new MemoryFindings();
-    const processorRefunds = new ProcessorRefunds(new MemoryUnitOfWork(), parts.intents, parts.payins, findings, parts.parties);
-    return { ...parts, findings, processorRefunds };
-  }
-  const atProcessor = (reference: string, amount: number) => ({ reference, amount, currency: Currency.UYU, status: 'APPROVED' as const });
+  const processorRefundsWith = () => serviceWith();
 
   it('records a refund made at the processor once, under its reference, whatever news repeats it', async () => {
     const { processorRefunds, intents, refunds, findings } = processorRefundsWith();
@@ -204,8 +298,8 @@ describe('ProcessorRefunds (refunds made at the processor, on their ports in mem
     const { service, processorRefunds, intents, findings } = processorRefundsWith();
     await service.refund(caller, intentId, 1000);
     expect(await processorRefunds.apply(merchantId, 'SANDBOX', 'charge-1', [atProcessor('sbx-panel-2', 30000)])).toBe('applied');
-    // The intent never counts more refunded than it received (the beyond is the finding's).
-    expect(intents.read(intentId)!.snapshot()).toMatchObject({ status: 'REFUNDED', refundedAmount: 122000 });
+    // What was refunded is what the processor refunded (contract §28), beyond what was received too; the beyond is reported.
+    expect(intents.read(intentId)!.snapshot()).toMatchObject({ status: 'REFUNDED', refundedAmount: 130000 });
     expect(findings.kept).toEqual([
       expect.objectContaining({
         kind: 'PROCESSOR_OVER_REFUND',

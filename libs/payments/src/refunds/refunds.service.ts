@@ -7,7 +7,8 @@
  */
 import { Injectable, Logger } from '@nestjs/common';
 import { isUniqueViolation } from '@pcs/database';
-import { GatewayNotice, GatewayRegistry, PaymentGateway, RefundOutcome, RefundRequest } from '@pcs/gateways';
+import { GatewayRegistry, PaymentGateway, ProcessorAmountError, RefundOutcome, RefundRequest } from '@pcs/gateways';
+import type { GatewayNotice } from '@pcs/gateways';
 import { RuntimeSettings } from '@pcs/config';
 import {
   Caller,
@@ -17,6 +18,7 @@ import {
   moneyFromWire,
   PaymentIntentId,
   RefundOrigin,
+  scopeCovers,
   tenantScope,
   Transaction,
   UnitOfWork,
@@ -29,6 +31,8 @@ import { PaymentIntent } from '../domain/payment-intent';
 import { PaymentAttemptParties } from '../attempts/payment-attempt-parties';
 import { PaymentIntentRepository } from '../payment-intent.repository';
 import { PayinRepository } from '../ledger/payin.repository';
+import { IntentDisputes } from '../disputes/intent-disputes.service';
+import { ProcessorRefunds } from './processor-refunds.service';
 
 /** Tries on the unlocked path before the intent is taken for update (it kept changing under the refund). */
 const UNLOCKED_ATTEMPTS = 3;
@@ -80,6 +84,8 @@ export class RefundsService {
     private readonly gateways: GatewayRegistry,
     private readonly catalog: CatalogService,
     private readonly settings: RuntimeSettings,
+    private readonly processorRefunds: ProcessorRefunds,
+    private readonly disputes: IntentDisputes,
   ) {}
 
   /**
@@ -96,6 +102,7 @@ export class RefundsService {
     origin: RefundOrigin = 'API',
   ): Promise<PaymentIntent> {
     const refundId = operationId ?? crypto.randomUUID();
+    await this.learnProcessorRefunds(caller, paymentIntentId);
     const { intent, result } = await this.decideAndWrite(caller, paymentIntentId, operationId, async (tx, intent, records, now) => {
       const earlier = records.byOperation;
       if (earlier) {
@@ -109,8 +116,8 @@ export class RefundsService {
       return { reserved: { inserts: [refund] }, result: { refund, route } };
     });
     const answer = result.route && (await this.sendToGateway(result.refund, result.route));
-    // A rejection released the amount: the intent is no longer as written.
-    return answer === 'REJECTED' ? (await this.intents.findById(this.unitOfWork.outside, intent.id))! : intent;
+    // A rejection released the amount, or the processor refunded another amount: the intent is no longer as written.
+    return answer === 'REJECTED' || answer === 'ADJUSTED' ? (await this.intents.findById(this.unitOfWork.outside, intent.id))! : intent;
   }
 
   /**
@@ -131,6 +138,8 @@ export class RefundsService {
     origin: RefundOrigin = 'API',
   ): Promise<PaymentIntent> {
     const recordId = operationId ?? crypto.randomUUID();
+    // A confirmation is sent to a processor that returns the money itself: what it already refunded is read first.
+    if (status === ManualRefundStatus.MANUAL_REFUND_CONFIRMED) await this.learnProcessorRefunds(caller, paymentIntentId);
     const {
       intent,
       records,
@@ -172,8 +181,10 @@ export class RefundsService {
     // Sending again is safe: the refund's id is its idempotency key there.
     const waiting = [...records.open, ...(created ? [created] : [])].filter((p) => p.awaitsGateway);
     let released = false;
-    for (const refund of waiting)
-      released = (await this.sendToGateway(refund, await this.routeOf(records.charge, refund.id))) === 'REJECTED' || released;
+    for (const refund of waiting) {
+      const answer = await this.sendToGateway(refund, await this.routeOf(records.charge, refund.id));
+      released = answer === 'REJECTED' || answer === 'ADJUSTED' || released;
+    }
     return released ? (await this.intents.findById(this.unitOfWork.outside, intent.id))! : intent;
   }
 
@@ -251,7 +262,7 @@ export class RefundsService {
    * idempotency key there) and records the answer. Unreachable: the refund
    * stays PENDING, holding its amount, and reconciliation settles it.
    */
-  private async sendToGateway(refund: Payin, route: RefundRoute): Promise<'APPROVED' | 'REJECTED' | 'PENDING' | 'UNANSWERED'> {
+  private async sendToGateway(refund: Payin, route: RefundRoute): Promise<'APPROVED' | 'ADJUSTED' | 'REJECTED' | 'PENDING' | 'UNANSWERED'> {
     const r = refund.snapshot();
     const { gateway, ...through } = route;
     let outcome: RefundOutcome;
@@ -264,14 +275,20 @@ export class RefundsService {
         amount: r.amount,
       });
     } catch (error) {
+      if (error instanceof ProcessorAmountError) {
+        // It answered, but not an amount we can read exactly (contract §28): nothing is booked; the refund stays
+        // reserved and pending, asked about again by reconciliation, and the request fails saying why.
+        this.logger.error(`refund ${r.transactionId}: ${error.message}; it stays pending, nothing booked`);
+        throw error;
+      }
       this.logger.error(
         `refund ${r.transactionId} got no answer from ${gateway.name} (${(error as Error).message}); reconciliation will settle it`,
       );
       return 'UNANSWERED';
     }
     if (outcome.status === 'PENDING') await this.awaitGateway(refund.id, outcome.reference);
-    else await this.settle(refund, outcome.status, outcome.reference, outcome.error);
-    return outcome.status;
+    else await this.settle(refund, outcome.status, outcome.reference, outcome.error, outcome.amount);
+    return outcome.status === 'APPROVED' && outcome.amount !== undefined && outcome.amount !== r.amount ? 'ADJUSTED' : outcome.status;
   }
 
   /**
@@ -309,22 +326,41 @@ export class RefundsService {
 
   /**
    * Records a gateway's final word on a refund this request wrote or read:
-   * APPROVED in one statement while the record is still as it was; otherwise
-   * (a rejection, which releases the amount, or a record that changed) under
-   * the locks of settleLocked.
+   * APPROVED of the amount asked in one statement, while the record is still
+   * as it was and its payment has no dispute (whose debit would follow the
+   * refund, contract §28); otherwise (a rejection, which releases the amount,
+   * another amount, a record that changed, a dispute) under the locks of
+   * settleLocked.
    */
-  private async settle(refund: Payin, status: 'APPROVED' | 'REJECTED', reference: string | null, error?: string): Promise<void> {
-    if (status === 'APPROVED') {
+  private async settle(
+    refund: Payin,
+    status: 'APPROVED' | 'REJECTED',
+    reference: string | null,
+    error?: string,
+    refundedAmount?: number,
+  ): Promise<void> {
+    if (status === 'APPROVED' && (refundedAmount === undefined || refundedAmount === refund.snapshot().amount)) {
       const as = refund.state;
       const now = new Date();
       if (reference && !refund.snapshot().externalId) refund.bindGatewayReference(reference, null, now);
-      if (refund.approve('refunded', now) && (await this.ledger.saveIfStill(this.unitOfWork.outside, refund, as))) return;
+      if (refund.approve('refunded', now) && (await this.ledger.saveIfStill(this.unitOfWork.outside, refund, as, { undisputed: true })))
+        return;
     }
-    await this.settleLocked(refund.id, status, reference, error);
+    await this.settleLocked(refund.id, status, reference, error, refundedAmount);
   }
 
-  /** Records a gateway's final word on a refund by its id: APPROVED, or REJECTED releasing its reservation. */
-  private async settleLocked(refundId: string, status: 'APPROVED' | 'REJECTED', reference: string | null, error?: string): Promise<void> {
+  /**
+   * Records a gateway's final word on a refund by its id: APPROVED (of the amount the processor
+   * says it refunded, when it says one), or REJECTED releasing its reservation; then the debit of
+   * each open dispute of the payment follows what the processor has refunded (contract §28).
+   */
+  private async settleLocked(
+    refundId: string,
+    status: 'APPROVED' | 'REJECTED',
+    reference: string | null,
+    error?: string,
+    refundedAmount?: number,
+  ): Promise<void> {
     await this.unitOfWork.run(async (tx) => {
       const found = await this.ledger.get(tx, refundId);
       const intent = found && (await this.intents.lockById(tx, found.snapshot().paymentIntentId));
@@ -333,13 +369,43 @@ export class RefundsService {
       const now = new Date();
       if (reference && !record.snapshot().externalId) record.bindGatewayReference(reference, null, now);
       if (status === 'APPROVED') {
+        if (refundedAmount !== undefined && refundedAmount !== record.snapshot().amount) {
+          this.logger.warn(
+            `refund ${refundId}: the processor refunded ${refundedAmount} minor units, ${record.snapshot().amount} were asked`,
+          );
+          intent.followProcessorRefundAmount(record.takeProcessorAmount(refundedAmount), now);
+          await this.intents.save(tx, intent);
+        }
         record.approve('refunded', now);
       } else if (record.reject(error ?? 'refund rejected', now)) {
         intent.releaseRefund(Money.ofMinor(record.snapshot().amount, record.snapshot().currency), now);
         await this.intents.save(tx, intent);
       }
       await this.ledger.save(tx, record);
+      const charge = await this.ledger.latestApprovedCharge(tx, intent.id);
+      if (charge) await this.disputes.followRefunds(tx, intent, charge);
     });
+  }
+
+  /**
+   * Contract §28: before a refund is sent to a processor, the refunds it lists on the payment are
+   * read, and those we did not know (made in its panel, a notification lost) are recorded first,
+   * once, by their processor id, so the refundable amount is what the processor still holds. A
+   * processor that cannot be read now refuses the refund before anything is reserved.
+   */
+  private async learnProcessorRefunds(caller: Caller, paymentIntentId: PaymentIntentId): Promise<void> {
+    const charge = (await this.ledger.latestApprovedCharge(this.unitOfWork.outside, paymentIntentId))?.snapshot();
+    if (!charge?.gateway || !scopeCovers(tenantScope(caller), charge)) return;
+    let notice: GatewayNotice;
+    try {
+      notice = await this.gateways.get(charge.gateway).readPayment(charge.merchantId, charge.transactionId);
+    } catch (error) {
+      if (error instanceof DomainError) throw error;
+      this.logger.warn(`refund of ${paymentIntentId}: ${charge.gateway} could not be read first (${(error as Error).message})`);
+      throw new DomainError('GATEWAY_UNREACHABLE');
+    }
+    if (notice.kind === 'CHARGE' && notice.refunds?.length)
+      await this.processorRefunds.apply(charge.merchantId, charge.gateway, charge.transactionId, notice.refunds);
   }
 
   /** Whether the intent was collected at a gateway that returns the money itself when a manual refund is confirmed. */
