@@ -33,7 +33,8 @@ const CONTEXTS = {
   mail: ['config', 'database', 'jobs', 'kernel', 'observability'],
   links: ['catalog', 'config', 'database', 'events', 'kernel', 'mail', 'merchants', 'pages'],
   // Money after the collection (contract §19): prices, balances, settlement accounts, payouts.
-  settlement: ['catalog', 'config', 'database', 'events', 'jobs', 'kernel', 'merchants', 'observability', 'pages'],
+  // Its mails (a payout waiting for a currency its rail cannot carry) go to the business's dashboard admins.
+  settlement: ['catalog', 'config', 'dashboard-identity', 'database', 'events', 'jobs', 'kernel', 'mail', 'merchants', 'observability', 'pages'],
   // What processors tell, their notices and their reports, applied to and reconciled with our records (payments, disputes).
   'processor-reports': [
     'catalog',

@@ -1,10 +1,12 @@
-import { bankReferenceOf } from '@pcs/settlement';
+import { asMerchantId, Currency } from '@pcs/kernel';
+import { BalancesService, bankReferenceOf, SettlementDailyService } from '@pcs/settlement';
 import { clientFor, createTenant, eventually, SignedClient } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { readyPerson, testIdentity } from './dashboard-people';
 import { admin, adminProcess } from './operator-cli';
 import { Testbed, testbed } from './testbed';
 
@@ -209,5 +211,59 @@ describe('bank files: batches recorded before their files, CNAB 240 for Brazilia
       [recorded.batch_id, 'succeeded', 'true'],
       [recorded.batch_id, 'succeeded', 'true'],
     ]);
+  });
+
+  it('pays reais only in a CNAB 240 remittance: a USD payout is refused, a scheduled one waits (admins mailed once), an older one goes in a CSV of its own (contract §28)', async () => {
+    const shop = shops[1];
+    const { merchantId } = shop;
+    const boss = await readyPerson(testIdentity(bed.dataSource), { businessId, role: 'admin' });
+    expect(
+      (
+        await shop.client.put(`/merchant/${merchantId}/settlement-account/USD`, {
+          bankId: ITAU,
+          accountNumber: '0001/87654321-0',
+          accountType: 'CHECKING',
+          holderDocument: '11.444.777/0001-61',
+        })
+      ).status,
+    ).toBe(200);
+    await bed.app.get(BalancesService).adjust(asMerchantId(merchantId), businessId, Currency.USD, 5000, 'dollars');
+    const refused = await shop.client.post(`/merchant/${merchantId}/payout`, { currency: 'USD' });
+    expect([refused.status, refused.body.errorId]).toEqual([409, 'Payins:PAYOUT_CURRENCY_NOT_SUPPORTED']);
+    expect(refused.body.showMessage.EN).toMatch(/^Payouts in USD cannot reach the settlement account: .*CNAB 240.*BRL only/);
+    // The daily run on two business days: the USD payout waits both times, and the admins hear of it once.
+    const daily = bed.app.get(SettlementDailyService);
+    for (const day of ['2026-12-01', '2026-12-02'])
+      expect((await daily.run('BRA', day, { merchantIds: [asMerchantId(merchantId)] })).payouts).toEqual([]);
+    const mails = await bed.dataSource.query(`SELECT subject FROM mail_message WHERE to_address = $1`, [boss.email]);
+    expect(mails).toEqual([{ subject: expect.stringContaining('payouts in USD waiting') }]);
+    const { balances } = (await shop.client.get(`/merchant/${merchantId}/balance`)).body as { balances: Json[] };
+    expect(balances.find((b) => b.currency === 'USD')).toMatchObject({ available: 50, inTransit: 0 });
+    // A USD payout made before such payouts were refused, waiting for Itaú's file, beside a BRL one.
+    const brl = await payout(shop, '12.34');
+    const [account] = await bed.dataSource.query(`SELECT * FROM settlement_account WHERE merchant_id = $1 AND currency = 'USD'`, [
+      merchantId,
+    ]);
+    const older = crypto.randomUUID();
+    await bed.dataSource.query(
+      `INSERT INTO payout (payout_id, business_id, merchant_id, currency, amount, status, rail, origin, settlement_account_id, bank_id,
+                           account_number, account_type, holder_document, transaction_count, created_at, updated_at)
+       VALUES ($1, $2, $3, 'USD', 700, 'IN_TRANSIT', 'BANK_FILE', 'REQUESTED', $4, $5, $6, 'CHECKING', $7, 0, now(), now())`,
+      [older, businessId, merchantId, account.settlement_account_id, ITAU, account.account_number, account.holder_document],
+    );
+    const exported = await admin('payouts:export', '--bank', ITAU, '--business', businessId, '--out', dir);
+    expect([exported.status, exported.stderr]).toEqual([0, '']);
+    const batches = exported.json.batches as Json[];
+    expect(batches.map((b) => [b.totals, b.payouts, b.sha256.cnab240 === null])).toEqual(
+      expect.arrayContaining([
+        [[{ currency: 'BRL', amount: 12.34 }], 1, false],
+        [[{ currency: 'USD', amount: 7 }], 1, true],
+      ]),
+    );
+    expect(batches).toHaveLength(2);
+    const brlBatch = batches.find((b) => b.totals[0].currency === 'BRL')!;
+    const cnab = fs.readFileSync(brlBatch.files[1] as string, 'latin1');
+    expect(cnab).toContain(bankReferenceOf(brl.payoutId as string));
+    expect(cnab).not.toContain(bankReferenceOf(older));
   });
 });

@@ -38,6 +38,35 @@ describe('operator commands for money after the collection', () => {
       [businessId, action],
     );
 
+  it('refuses a number written any other way than digits and a point, naming the option, and changes nothing (contract §28)', async () => {
+    const relationships = (await merchant.get(`/merchant-country-processor?merchantId=${merchantId}`)).body as Json[];
+    const visa = relationships.find((r) => r.countryProcessor.paymentMethod.paymentMethodName === 'VISA')!;
+    const priced = (await merchant.get(`/merchant-country-processor?merchantId=${merchantId}`)).body.find(
+      (r: Json) => r.merchantCountryProcessorId === visa.merchantCountryProcessorId,
+    ).pricing;
+    const price = ['--merchant', merchantId, '--country-processor', visa.merchantCountryProcessorId];
+    // Number('0x10') is 16, Number('1e2') 100, Number('0b11') 3: none of them is a percentage or an amount here.
+    const cases: [string[], string][] = [
+      [['pricing:set', ...price, '--percentage', '0x10'], '--percentage'],
+      [['pricing:set', ...price, '--percentage', '2', '--fixed', '1e2', '--currency', 'UYU'], '--fixed'],
+      [['pricing:dispute-fee', '--processor', 'SANDBOX', '--currency', 'UYU', '--amount', '0b11'], '--amount'],
+      [['balance:adjust', '--merchant', merchantId, '--currency', 'UYU', '--amount=+5', '--reason', 'plus sign'], '--amount'],
+    ];
+    for (const [args, option] of cases) {
+      const refused = await admin(...args);
+      expect([refused.status, refused.stderr]).toEqual([1, expect.stringContaining(option)]);
+    }
+    const after = (await merchant.get(`/merchant-country-processor?merchantId=${merchantId}`)).body.find(
+      (r: Json) => r.merchantCountryProcessorId === visa.merchantCountryProcessorId,
+    ).pricing;
+    expect(after).toEqual(priced);
+    const [fees] = await bed.dataSource.query(
+      `SELECT count(*)::int AS n FROM balance_transaction WHERE merchant_id = $1 AND description = 'plus sign'`,
+      [merchantId],
+    );
+    expect(fees.n).toBe(0);
+  });
+
   it('sets a merchant’s price (pricing:set), shown on its country processor and in the audit log; refuses a bad one', async () => {
     const relationships = (await merchant.get(`/merchant-country-processor?merchantId=${merchantId}`)).body as Json[];
     const oca = relationships.find((r) => r.countryProcessor.paymentMethod.paymentMethodName === 'OCA')!;

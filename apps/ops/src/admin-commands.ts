@@ -9,7 +9,16 @@ import { RuntimeSettings } from '@pcs/config';
 import { BusinessService, CredentialService, DEFAULT_ROTATION_GRACE_MINUTES } from '@pcs/businesses';
 import { merchantRepresentation, MerchantService } from '@pcs/merchants';
 import { DisputeReports } from '@pcs/disputes';
-import { asBusinessId, asMerchantId, BusinessId, DISPUTE_REASONS, DisputeReason, DomainError, MerchantId } from '@pcs/kernel';
+import {
+  asBusinessId,
+  asMerchantId,
+  BusinessId,
+  decimalTextToScaledInteger,
+  DISPUTE_REASONS,
+  DisputeReason,
+  DomainError,
+  MerchantId,
+} from '@pcs/kernel';
 import {
   Anchor,
   AUDIT_HEAD_FILE,
@@ -234,8 +243,14 @@ export const COMMANDS: Record<string, Command> = {
   'credentials:rotate': {
     usage: 'credentials:rotate (--api-key <apiKey> | --business <businessId> | --merchant <merchantId>) [--grace-minutes <n>]',
     run: async (app, o) => {
-      const grace = o['grace-minutes'] === undefined ? DEFAULT_ROTATION_GRACE_MINUTES : Number(o['grace-minutes']);
-      if (!Number.isInteger(grace) || grace < 0) throw new UsageError('--grace-minutes must be a non-negative integer');
+      const graceText = o['grace-minutes'];
+      const grace =
+        graceText === undefined
+          ? DEFAULT_ROTATION_GRACE_MINUTES
+          : typeof graceText === 'string'
+            ? decimalTextToScaledInteger(graceText.trim(), 0)
+            : null;
+      if (grace === null) throw new UsageError('--grace-minutes must be a whole number of minutes, 0 or more (digits only)');
       if (o['api-key'] !== undefined) {
         // A new secret for the same key (contract §22): both verify until the grace ends.
         if (o.business !== undefined || o.merchant !== undefined) throw new UsageError('--api-key rotates that key alone');

@@ -4,12 +4,13 @@ import { CatalogService } from '@pcs/catalog';
 import {
   asMerchantId,
   currencyExponent,
-  decimalToScaledInteger,
+  decimalTextToScaledInteger,
   DomainError,
   isCurrency,
   isLocalDate,
   localDateOf,
   MerchantId,
+  scaledIntegerToDecimal,
   wireAmount,
 } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
@@ -41,6 +42,20 @@ function text(options: Options, name: string): string {
   const value = options[name];
   if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
   return value.trim();
+}
+
+/**
+ * An option that is a decimal number (contract §28), read as `balance:adjust` reads amounts: digits,
+ * at most `decimals` after a point, a minus sign only where `signed`; hexadecimal, exponents and
+ * signs where none belongs are refused naming the option. The scaled integer (minor units, basis points).
+ */
+function decimal(options: Options, name: string, decimals: number, signed = false): number {
+  const value = decimalTextToScaledInteger(text(options, name), decimals, { signed });
+  if (value === null)
+    throw new UsageError(
+      `--${name} must be a ${signed ? '' : 'non-negative '}decimal number with at most ${decimals} decimals (digits and a point${signed ? ', a leading - for a negative one' : ''})`,
+    );
+  return value;
 }
 
 function id(options: Options, name: string): string {
@@ -150,13 +165,15 @@ export const SETTLEMENT_COMMANDS: Record<
     run: async (app, o) => {
       const { merchantId, businessId } = await merchantOf(app, o);
       const relationship = id(o, 'country-processor');
-      const percentage = Number(text(o, 'percentage'));
+      const percentage = scaledIntegerToDecimal(decimal(o, 'percentage', 2), 2);
       if ((o.fixed === undefined) !== (o.currency === undefined)) throw new UsageError('--fixed and --currency go together');
       const currency = o.currency === undefined ? undefined : text(o, 'currency').toUpperCase();
       if (currency !== undefined && !isCurrency(currency)) throw new UsageError('--currency must be a supported currency');
-      const fixed = currency === undefined ? undefined : { currency, amount: Number(text(o, 'fixed')) };
-      if (fixed && !Number.isFinite(fixed.amount)) throw new UsageError('--fixed must be an amount');
-      const delay = o['settlement-delay-days'] === undefined ? undefined : Number(text(o, 'settlement-delay-days'));
+      const fixed =
+        currency === undefined
+          ? undefined
+          : { currency, amount: scaledIntegerToDecimal(decimal(o, 'fixed', currencyExponent(currency)), currencyExponent(currency)) };
+      const delay = o['settlement-delay-days'] === undefined ? undefined : decimal(o, 'settlement-delay-days', 0);
       const change = { percentage, fixed, settlementDelayDays: delay };
       return audited(app, { businessId, action: 'pricing:set', target: relationship, detail: { merchantId, ...change } }, async () => {
         const set = await app.get(PricingService).set(merchantId, relationship, change);
@@ -176,8 +193,7 @@ export const SETTLEMENT_COMMANDS: Record<
       const processor = text(o, 'processor').toUpperCase();
       const currency = text(o, 'currency').toUpperCase();
       if (!isCurrency(currency)) throw new UsageError('--currency must be a supported currency');
-      const amount = Number(text(o, 'amount'));
-      if (!Number.isFinite(amount) || amount < 0) throw new UsageError('--amount must be an amount, 0 or more');
+      const amount = scaledIntegerToDecimal(decimal(o, 'amount', currencyExponent(currency)), currencyExponent(currency));
       try {
         const minor = await app.get(PricingService).setDisputeFee(processor, currency, amount);
         return { processor, currency, disputeFee: wireAmount(minor, currency) };
@@ -194,7 +210,7 @@ export const SETTLEMENT_COMMANDS: Record<
       const currency = text(o, 'currency').toUpperCase();
       if (!isCurrency(currency)) throw new UsageError('--currency must be a supported currency');
       const amountText = text(o, 'amount');
-      const minor = /^-?\d+(\.\d+)?$/.test(amountText) ? decimalToScaledInteger(Number(amountText), currencyExponent(currency)) : null;
+      const minor = decimalTextToScaledInteger(amountText, currencyExponent(currency), { signed: true });
       if (minor === null || minor === 0)
         throw new UsageError(
           `--amount must be a non-zero amount with at most ${currencyExponent(currency)} decimals (negative: --amount=-2.25)`,
@@ -338,17 +354,28 @@ export const SETTLEMENT_COMMANDS: Record<
     },
   },
   reconcile: {
-    usage: 'reconcile --merchant <merchantId> --from <YYYY-MM-DD> --to <YYYY-MM-DD>',
+    usage:
+      'reconcile --merchant <merchantId> --from <YYYY-MM-DD> --to <YYYY-MM-DD>   # Mercado Pago’s release report of those days\n' +
+      '       reconcile --merchant <merchantId> --processor DLOCAL [--date <YYYY-MM-DD>]   # dLocal: its payments looked up (contract §28)',
     run: async (app, o) => {
-      const { merchantId } = await merchantOf(app, o);
-      const from = text(o, 'from');
-      const to = text(o, 'to');
+      const { merchantId, businessId } = await merchantOf(app, o);
+      const processor = o.processor === undefined ? 'MERCADO_PAGO' : text(o, 'processor').toUpperCase();
+      if (processor !== 'MERCADO_PAGO' && processor !== 'DLOCAL') throw new UsageError('--processor must be MERCADO_PAGO or DLOCAL');
+      let from: string;
+      let to: string;
+      if (processor === 'DLOCAL') {
+        // Lookups of the day: each payment once a day (today in the merchant's country, unless a date is given).
+        const merchant = (await app.get(MerchantService).findById(merchantId))!;
+        const { timeZone } = (await app.get(CatalogService).findCountryById(merchant.countryId))!;
+        from = to = o.date === undefined ? localDateOf(new Date(), timeZone) : text(o, 'date');
+      } else {
+        from = text(o, 'from');
+        to = text(o, 'to');
+      }
       if (!isLocalDate(from) || !isLocalDate(to) || from > to)
-        throw new UsageError('--from and --to are dates (YYYY-MM-DD), --from not after --to');
-      return audited(
-        app,
-        { businessId: (await merchantOf(app, o)).businessId, action: 'reconcile', target: merchantId, detail: { from, to } },
-        async () => reconciliationRunRepresentation(await app.get(ReconciliationRunsService).run(merchantId, from, to)),
+        throw new UsageError('--from and --to (or --date) are dates (YYYY-MM-DD), --from not after --to');
+      return audited(app, { businessId, action: 'reconcile', target: merchantId, detail: { processor, from, to } }, async () =>
+        reconciliationRunRepresentation(await app.get(ReconciliationRunsService).run(merchantId, from, to, processor)),
       );
     },
   },

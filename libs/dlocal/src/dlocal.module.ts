@@ -4,12 +4,13 @@ import { GatewayRegistry, GatewaysModule } from '@pcs/gateways';
 import { DLOCAL_ACCOUNT } from './dlocal-account';
 import { DLocalGateway } from './dlocal.gateway';
 import { DLocalNotifications } from './dlocal-notifications';
+import { DLocalLookups } from './dlocal-lookups';
 import { DLocalRecords } from './persistence/dlocal-records.repository';
 
-/** dLocal behind the gateway port (contract §20): the adapter, its account kind and its notifications. */
+/** dLocal behind the gateway port (contract §20): the adapter, its account kind, its notifications and its daily lookups (§28). */
 @Module({
   imports: [GatewaysModule],
-  providers: [DLocalGateway, DLocalRecords, DLocalNotifications],
+  providers: [DLocalGateway, DLocalRecords, DLocalNotifications, DLocalLookups],
   exports: [DLocalNotifications],
 })
 export class DLocalModule implements OnModuleInit {
@@ -17,10 +18,12 @@ export class DLocalModule implements OnModuleInit {
     private readonly registry: GatewayRegistry,
     private readonly accounts: GatewayAccounts,
     private readonly gateway: DLocalGateway,
+    private readonly lookups: DLocalLookups,
   ) {}
 
   onModuleInit(): void {
     this.registry.register(this.gateway);
+    this.registry.registerLookups(this.lookups);
     this.accounts.registerKind(DLOCAL_ACCOUNT);
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@pcs/kernel';
 import { PaymentGateway } from './payment-gateway.port';
-import { ProcessorReports } from './reports/processor-reports.port';
+import { ProcessorLookups, ProcessorReports } from './reports/processor-reports.port';
 
 /**
  * The adapters behind the gateway port, by provider: the sandbox, and each
@@ -12,6 +12,7 @@ import { ProcessorReports } from './reports/processor-reports.port';
 export class GatewayRegistry {
   private readonly gateways = new Map<string, PaymentGateway>();
   private readonly reports = new Map<string, ProcessorReports>();
+  private readonly lookups = new Map<string, ProcessorLookups>();
 
   register(gateway: PaymentGateway): void {
     this.gateways.set(gateway.name, gateway);
@@ -20,6 +21,16 @@ export class GatewayRegistry {
   /** A processor that publishes settlement reports registers them too (contract §19). */
   registerReports(reports: ProcessorReports): void {
     this.reports.set(reports.provider, reports);
+  }
+
+  /** A processor whose reports cannot be fetched registers its lookups instead (contract §28). */
+  registerLookups(lookups: ProcessorLookups): void {
+    this.lookups.set(lookups.provider, lookups);
+  }
+
+  /** Every processor checked by lookups, for the reconciliation runs. */
+  processorLookups(): ProcessorLookups[] {
+    return [...this.lookups.values()];
   }
 
   has(name: string): boolean {

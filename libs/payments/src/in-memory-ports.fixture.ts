@@ -167,6 +167,8 @@ export class MemoryPayins extends PayinRepository {
     return Promise.resolve(all[all.length - 1] ?? null);
   }
   dueForReconciliation = unused;
+  dueForLookup = unused;
+  markLookedUp = unused;
   expiredSessions = unused;
   reconciliationRecords = unused;
 }

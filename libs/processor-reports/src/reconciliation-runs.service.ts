@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CatalogService } from '@pcs/catalog';
 import { EventRecorder } from '@pcs/events';
-import { GatewayRegistry } from '@pcs/gateways';
+import { GatewayRegistry, ProcessorLookups } from '@pcs/gateways';
 import {
   addDays,
   Caller,
@@ -35,6 +35,11 @@ export const RECONCILIATION_DAILY_RUN = 'reconciliation';
 export const CATCH_UP_DAYS = 60;
 /** The most payments one run reads again at the processor before comparing (refunds or holds our records do not show yet). */
 const MOST_REREAD = 200;
+/** How long a PLATFORM payment is looked up at a processor without reports: a card payment can be charged back for 180 days (§28). */
+export const CHARGEBACK_WINDOW_DAYS = 180;
+/** Lookups are made in batches of this many payments, and a run makes at most MOST_LOOKUPS (the rest wait for the next run). */
+export const LOOKUP_BATCH = 100;
+export const MOST_LOOKUPS = 5_000;
 
 /**
  * Reconciliation with the processors' reports (contracts §19, §23): a run
@@ -71,6 +76,8 @@ export class ReconciliationRunsService {
 
   /** Reconciles a merchant's report of [from, to] (inclusive local dates) now; the run is kept whatever happens (COMPLETED or FAILED). */
   async run(merchantId: MerchantId, from: LocalDate, to: LocalDate, provider = 'MERCADO_PAGO'): Promise<ReconciliationRun> {
+    const lookups = this.registry.processorLookups().find((l) => l.provider === provider);
+    if (lookups) return this.lookUp(merchantId, lookups, to);
     const reports = this.registry.processorReports().find((r) => r.provider === provider);
     if (!reports) throw new Error(`no reports of ${provider}`);
     const merchant = await this.merchants.findById(merchantId);
@@ -148,6 +155,83 @@ export class ReconciliationRunsService {
   }
 
   /**
+   * The safety net of a processor whose reports cannot be fetched (contract §28; dLocal): on `day`
+   * (the merchant's country's), each of the merchant's PLATFORM collections there approved within
+   * the chargeback window and not looked up yet that day is read at the processor, in batches, and
+   * each case of those collections we know and the processor has not closed is read again; what
+   * they tell is applied exactly as their notifications would have been (a refund made in the
+   * processor's dashboard recorded once, a chargeback's new status followed). The run lists how many
+   * payments were looked up (`matched`) and the account's findings; a processor that cannot be read
+   * fails the run, and what was not looked up is looked up by the next one.
+   */
+  private async lookUp(merchantId: MerchantId, lookups: ProcessorLookups, day: LocalDate): Promise<ReconciliationRun> {
+    const { provider } = lookups;
+    const merchant = await this.merchants.findById(merchantId);
+    const country = merchant && (await this.catalog.findCountryById(merchant.countryId));
+    if (!merchant || !country) throw new Error('no merchant has that id');
+    const runId = crypto.randomUUID();
+    await this.runs.start(this.unitOfWork.outside, {
+      runId,
+      businessId: merchant.businessId,
+      merchantId,
+      provider,
+      from: day,
+      to: day,
+      createdAt: new Date(),
+    });
+    const startOfDay = startOfLocalDay(day, country.timeZone);
+    const since = new Date(startOfDay.getTime() - CHARGEBACK_WINDOW_DAYS * 86_400_000);
+    let looked = 0;
+    try {
+      while (looked < MOST_LOOKUPS) {
+        const due = await this.ledger.dueForLookup(merchantId, provider, since, startOfDay, Math.min(LOOKUP_BATCH, MOST_LOOKUPS - looked));
+        if (due.length === 0) break;
+        for (const charge of due) {
+          const notice = await lookups.payment(merchantId, charge.transactionId);
+          if (notice.kind === 'CHARGE') await this.notices.apply(merchantId, provider, notice);
+        }
+        const cases = (
+          await this.disputes.ofCharges(
+            merchantId,
+            due.map((c) => c.transactionId),
+          )
+        ).filter((d) => d.snapshot().processor === provider && d.status !== 'WON' && d.status !== 'LOST');
+        for (const known of cases) {
+          const notice = await lookups.dispute(merchantId, known.snapshot().processorReference);
+          if (notice.kind === 'DISPUTE') await this.notices.apply(merchantId, provider, notice);
+        }
+        await this.ledger.markLookedUp(
+          due.map((c) => c.transactionId),
+          new Date(),
+        );
+        looked += due.length;
+      }
+      await this.unitOfWork.run(async (tx) => {
+        const findings = await this.ledger.unreportedFindings(tx, merchantId, provider);
+        await this.runs.complete(
+          tx,
+          runId,
+          { matched: looked, ignored: 0, totals: null, discrepancies: findings.map(asDiscrepancy) },
+          new Date(),
+        );
+        await this.ledger.markFindingsReported(
+          tx,
+          findings.map((f) => f.findingId),
+          runId,
+        );
+        await this.runs.supersede(tx, runId, merchantId, provider, day, day);
+        this.unitOfWork.afterCommit(tx, () => metrics.reconciliationRuns.inc({ provider, result: 'completed' }));
+      });
+      this.logger.log(`${provider} ${merchantId} ${day}: ${looked} payment(s) looked up`);
+    } catch (error) {
+      await this.runs.fail(this.unitOfWork.outside, runId, `after ${looked} payment(s) looked up: ${(error as Error).message}`, new Date());
+      metrics.reconciliationRuns.inc({ provider, result: 'failed' });
+      this.logger.warn(`${provider} ${merchantId} ${day} failed: ${(error as Error).message}`);
+    }
+    return (await this.runs.find(this.unitOfWork.outside, runId))!;
+  }
+
+  /**
    * Reads again at the processor the payments of ours that the report says
    * were refunded or held where our records do not show it (or that it
    * names and we do not hold as collected), and applies what it says as a
@@ -196,6 +280,14 @@ export class ReconciliationRunsService {
     const country = await this.catalog.findCountryByIso3(countryIso3);
     if (!country) return;
     const yesterday = addDays(today, -1);
+    // Processors checked by lookups: once a day, today's (a day already completed is not run again).
+    for (const lookups of this.registry.processorLookups())
+      for (const account of await lookups.accounts()) {
+        const merchant = await this.merchants.findById(account.merchantId as MerchantId);
+        if (!merchant || merchant.deletedAt !== null || merchant.countryId !== country.countryId) continue;
+        const last = await this.runs.lastCompletedDay(this.unitOfWork.outside, account.merchantId, lookups.provider);
+        if (last === null || last < today) await this.run(account.merchantId as MerchantId, today, today, lookups.provider);
+      }
     for (const reports of this.registry.processorReports())
       for (const account of await reports.accounts()) {
         const merchant = await this.merchants.findById(account.merchantId as MerchantId);

@@ -81,41 +81,43 @@ export class PayoutBatchesService {
       const bank = await this.accounts.bank(tx, bankId);
       if (!bank) throw new BankFileError('no bank has that id (GET /bank)');
       const waiting = await this.payouts.awaitingExport(tx, bankId, EXPORT_LIMIT, options.businessId);
-      const byBusiness = new Map<string, Payout[]>();
+      // A batch per business and currency (contract §28: bank files per currency): a file never sums two currencies.
+      const groups = new Map<string, { businessId: string; currency: Currency; payouts: Payout[] }>();
       for (const payout of waiting) {
-        const businessId = payout.snapshot().businessId;
-        byBusiness.set(businessId, [...(byBusiness.get(businessId) ?? []), payout]);
+        const { businessId, currency } = payout.snapshot();
+        const key = `${businessId} ${currency}`;
+        const group = groups.get(key) ?? { businessId, currency, payouts: [] };
+        group.payouts.push(payout);
+        groups.set(key, group);
       }
-      // Every business of a Brazilian bank needs its debtor account: refused before anything is recorded.
+      // A CNAB 240 remittance pays reais only: the BRL batches of a Brazilian bank are remittances, each business's
+      // needing its debtor account (refused before anything is recorded). Another currency there (a payout made before
+      // such payouts were refused) goes in a CSV of its own.
+      const remits = (currency: Currency) => bank.country === 'BRA' && currency === 'BRL';
       const debtors = new Map<string, DebtorAccount>();
-      if (bank.country === 'BRA')
-        for (const businessId of byBusiness.keys()) {
-          const debtor = await this.batches.debtor(tx, businessId, 'BRA');
-          if (!debtor)
-            throw new BankFileError(
-              `business ${businessId} has no debtor account for CNAB 240 remittances: set it with payouts:debtor-account:set`,
-            );
-          debtors.set(businessId, debtor);
-        }
+      for (const { businessId, currency } of groups.values()) {
+        if (!remits(currency) || debtors.has(businessId)) continue;
+        const debtor = await this.batches.debtor(tx, businessId, 'BRA');
+        if (!debtor)
+          throw new BankFileError(
+            `business ${businessId} has no debtor account for CNAB 240 remittances: set it with payouts:debtor-account:set`,
+          );
+        debtors.set(businessId, debtor);
+      }
       const recorded: PayoutBatchRecord[] = [];
-      for (const [businessId, payouts] of byBusiness) {
+      for (const { businessId, currency, payouts } of groups.values()) {
         const batchId = crypto.randomUUID();
         const sequence = await this.batches.nextSequence(tx, businessId);
         const csv = payoutsCsv(batchId, bank, payouts);
-        const debtor = debtors.get(businessId);
+        const debtor = remits(currency) ? debtors.get(businessId) : undefined;
         const cnab240 = debtor ? await this.remittance(tx, debtor, bank, sequence, payouts, now) : null;
-        const totals = new Map<Currency, number>();
-        for (const payout of payouts) {
-          const p = payout.snapshot();
-          totals.set(p.currency, (totals.get(p.currency) ?? 0) + p.amount);
-        }
         const batch: PayoutBatchRecord = {
           batchId,
           businessId,
           bankId,
           sequence,
           payoutCount: payouts.length,
-          totals: [...totals].map(([currency, amount]) => ({ currency, amount })),
+          totals: [{ currency, amount: payouts.reduce((sum, payout) => sum + payout.snapshot().amount, 0) }],
           csv,
           csvSha256: sha256(csv),
           cnab240,
@@ -194,6 +196,9 @@ export class PayoutBatchesService {
     payouts: readonly Payout[],
     now: Date,
   ): Promise<string> {
+    // FEBRABAN's layout has no currency: every amount of a remittance is reais.
+    const foreign = payouts.find((payout) => payout.snapshot().currency !== 'BRL');
+    if (foreign) throw new Error(`payout ${foreign.id} is in ${foreign.snapshot().currency}: a CNAB 240 remittance pays BRL only`);
     const debtorBank = await this.accounts.bank(tx, debtor.bankId);
     const country = await this.catalog.findCountryByIso3('BRA');
     if (!debtorBank || !country) throw new Error('the debtor’s bank or Brazil is missing from the catalog');

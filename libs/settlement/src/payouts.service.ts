@@ -7,7 +7,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CatalogService } from '@pcs/catalog';
 import { RuntimeSettings } from '@pcs/config';
+import { adminAddressesOf } from '@pcs/dashboard-identity';
 import { JobQueue } from '@pcs/jobs';
+import { MailOutbox } from '@pcs/mail';
 import {
   asBusinessId,
   Caller,
@@ -30,7 +32,8 @@ import { BusinessCalendar, CountryCalendar, LocalDate } from './domain/business-
 import { calendarOf } from './domain/country-calendar';
 import { Payout, PayoutOrigin } from './domain/payout';
 import { Bank, isOnHold, paidTo, SettlementAccount } from './domain/settlement-account';
-import { BankFilePayoutRail, PayoutRail, SandboxPayoutRail } from './rails/payout-rail';
+import { BankFilePayoutRail, NotCarried, PayoutRail, SandboxPayoutRail } from './rails/payout-rail';
+import { payoutCurrencyEmail } from './payout-currency-email';
 import { BalanceRepository, PayoutFilters, PayoutRepository, SettlementAccountRepository } from './settlement.repository';
 import { BalancesService } from './balances.service';
 import { SettlementEvents } from './settlement-events';
@@ -82,6 +85,7 @@ export class PayoutsService {
     private readonly jobs: JobQueue,
     private readonly calendar: BusinessCalendar,
     private readonly settings: RuntimeSettings,
+    private readonly mail: MailOutbox,
   ) {
     const rails: PayoutRail[] = [new SandboxPayoutRail(settings.settlement.sandboxPayoutDelaySeconds), new BankFilePayoutRail()];
     this.rails = new Map(rails.map((rail) => [rail.name, rail]));
@@ -102,6 +106,9 @@ export class PayoutsService {
       if (earlier) return earlier;
       const account = await this.accounts.find(tx, merchant.merchantId, currency);
       if (!account) throw new DomainError('SETTLEMENT_ACCOUNT_MISSING', undefined, { currency });
+      // A currency its bank's rail cannot carry (contract §28): for good, unlike a hold, so said first.
+      const notCarried = this.rail().notCarried(currency, account.bank);
+      if (notCarried) throw new DomainError('PAYOUT_CURRENCY_NOT_SUPPORTED', undefined, { currency, ...notCarried });
       if (isOnHold(account, new Date()))
         throw new DomainError('SETTLEMENT_ACCOUNT_ON_HOLD', undefined, { currency, holdUntil: account.holdUntil!.toISOString() });
       if (account.returnedPayoutId)
@@ -143,6 +150,13 @@ export class PayoutsService {
       if (await this.payouts.scheduledExists(tx, merchantId, account.currency, day)) return { skipped: 'already paid out today' };
       const current = await this.accounts.find(tx, merchantId, account.currency);
       if (!current) return { skipped: 'no settlement account' };
+      // A currency the account's bank rail cannot carry (contract §28): the payout waits, and the admins are told once.
+      const notCarried = this.rail().notCarried(current.currency, current.bank);
+      if (notCarried) {
+        await this.accounts.notePayoutWaiting(tx, current.settlementAccountId, day);
+        if (current.payoutWaitingSince === null) await this.tellCurrencyWaits(tx, current, notCarried);
+        return { skipped: notCarried.reason };
+      }
       if (isOnHold(current, new Date())) {
         await this.accounts.notePayoutWaiting(tx, current.settlementAccountId, day);
         return { skipped: `the settlement account is on hold until ${current.holdUntil!.toISOString()}` };
@@ -267,6 +281,27 @@ export class PayoutsService {
       if (account && paidTo(account, destination)) await this.accounts.noteReturned(tx, account.settlementAccountId, payoutId, new Date());
       return payout;
     });
+  }
+
+  /** The business's dashboard admins who see the merchant learn that its scheduled payouts in a currency wait, and why. */
+  private async tellCurrencyWaits(tx: Transaction, account: SettlementAccount, why: NonNullable<NotCarried>): Promise<void> {
+    const merchant = await this.merchants.findById(account.merchantId as MerchantId, tx);
+    if (!merchant) return;
+    for (const to of await adminAddressesOf(tx, account.businessId, account.merchantId))
+      await this.mail.enqueue(
+        tx,
+        payoutCurrencyEmail({
+          to,
+          merchantName: merchant.merchantName,
+          currency: account.currency,
+          reason: { es: why.reasonEs, en: why.reason },
+        }),
+      );
+  }
+
+  /** The rail new payouts leave by (the deployment's). */
+  private rail(): PayoutRail {
+    return this.railOf(this.settings.settlement.payoutRail);
   }
 
   /** The bank a payout goes to. */

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CatalogModule } from '@pcs/catalog';
 import { EventsModule } from '@pcs/events';
 import { JobsModule } from '@pcs/jobs';
+import { MailModule } from '@pcs/mail';
 import { MerchantsModule } from '@pcs/merchants';
 import { BalancesService } from './balances.service';
 import { BusinessCalendar } from './domain/business-calendar';
@@ -51,6 +52,7 @@ import { PayoutBatchesService } from './payout-batches.service';
     MerchantsModule,
     EventsModule,
     JobsModule,
+    MailModule,
   ],
   providers: [
     { provide: BusinessCalendar, useValue: new BusinessCalendar() },

@@ -83,11 +83,22 @@ class DiscrepancyResponse {
 export class ReconciliationRunResponse {
   @ApiProperty({ format: 'uuid' }) runId: string;
   @ApiProperty({ format: 'uuid' }) merchantId: string;
-  @ApiProperty({ enum: ['MERCADO_PAGO'] }) provider: string;
+  @ApiProperty({
+    enum: ['MERCADO_PAGO', 'DLOCAL'],
+    description:
+      "MERCADO_PAGO: its release report of the window compared with our records. DLOCAL (contract §28): dLocal's API serves no " +
+      'report, so on the day of the run (from = to) each PLATFORM payment within its chargeback window (180 days) is looked up ' +
+      'once, and each case we know of read again; what they tell is applied as their notifications would have been.',
+  })
+  provider: string;
   @ApiProperty({ format: 'date', description: "Inclusive, the merchant's country's date" }) from: string;
   @ApiProperty({ format: 'date' }) to: string;
   @ApiProperty({ enum: ['RUNNING', 'COMPLETED', 'FAILED'] }) status: string;
-  @ApiProperty({ description: 'Report lines matched with our records', type: 'integer' }) matched: number;
+  @ApiProperty({
+    description: 'Report lines matched with our records (DLOCAL: payments looked up)',
+    type: 'integer',
+  })
+  matched: number;
   @ApiProperty({ description: 'Report lines of other record types, listed and not compared', type: 'integer' }) ignored: number;
   @ApiProperty({ type: String, nullable: true }) failureReason: string | null;
   @ApiProperty({
@@ -100,7 +111,7 @@ export class ReconciliationRunResponse {
   @ApiProperty({
     type: ReportTotalsResponse,
     nullable: true,
-    description: 'The window’s totals of each money column (null until completed)',
+    description: 'The window’s totals of each money column (null until completed, and for a DLOCAL run, which reads no report)',
   })
   totals: ReportTotalsResponse | null;
   @ApiProperty({ type: [DiscrepancyResponse] }) discrepancies: DiscrepancyResponse[];

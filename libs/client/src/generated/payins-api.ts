@@ -3210,8 +3210,11 @@ export interface components {
             runId: string;
             /** Format: uuid */
             merchantId: string;
-            /** @enum {string} */
-            provider: "MERCADO_PAGO";
+            /**
+             * @description MERCADO_PAGO: its release report of the window compared with our records. DLOCAL (contract §28): dLocal's API serves no report, so on the day of the run (from = to) each PLATFORM payment within its chargeback window (180 days) is looked up once, and each case we know of read again; what they tell is applied as their notifications would have been.
+             * @enum {string}
+             */
+            provider: "MERCADO_PAGO" | "DLOCAL";
             /**
              * Format: date
              * @description Inclusive, the merchant's country's date
@@ -3221,7 +3224,7 @@ export interface components {
             to: string;
             /** @enum {string} */
             status: "RUNNING" | "COMPLETED" | "FAILED";
-            /** @description Report lines matched with our records */
+            /** @description Report lines matched with our records (DLOCAL: payments looked up) */
             matched: number;
             /** @description Report lines of other record types, listed and not compared */
             ignored: number;
@@ -3231,7 +3234,7 @@ export interface components {
              * @description A later run of a window containing this one’s: it replaced this run’s discrepancies
              */
             supersededBy: string | null;
-            /** @description The window’s totals of each money column (null until completed) */
+            /** @description The window’s totals of each money column (null until completed, and for a DLOCAL run, which reads no report) */
             totals: components["schemas"]["ReportTotalsResponse"] | null;
             discrepancies: components["schemas"]["DiscrepancyResponse"][];
             /** Format: date-time */

@@ -16,6 +16,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   it past what was received until ours is answered, so only its sign is checked. Intents whose
  *   figure drifted (a clamp lost the excess, then a rejection released ours) are recomputed from
  *   their records.
+ * - `payin.processor_checked_at`: dLocal's daily safety net looks each PLATFORM collection still within
+ *   its chargeback window up at most once a day, in bounded batches, oldest look first.
  */
 export class BooksEqualProcessors1798300000000 implements MigrationInterface {
   name = 'BooksEqualProcessors1798300000000';
@@ -79,6 +81,12 @@ BEGIN
   END LOOP;
 END $$;
 
+-- When the daily reconciliation last looked a PLATFORM collection up at its processor (dLocal publishes no report we can
+-- fetch): each is looked up at most once a day while it may still change, oldest look first.
+ALTER TABLE payin ADD COLUMN processor_checked_at timestamptz;
+CREATE INDEX payin_lookup_idx ON payin (merchant_id, gateway, processor_checked_at NULLS FIRST, updated_at)
+  WHERE transaction_type = 'PAYIN' AND status = 'APPROVED' AND funds_flow = 'PLATFORM';
+
 ALTER TABLE payment_intent DROP CONSTRAINT payment_intent_refund_within_received;
 ALTER TABLE payment_intent ADD CONSTRAINT payment_intent_refunded_not_negative CHECK (refunded_amount >= 0);
 UPDATE payment_intent i SET refunded_amount = held.amount
@@ -125,6 +133,8 @@ BEGIN
   END IF;
   RETURN NULL;
 END $$;
+DROP INDEX payin_lookup_idx;
+ALTER TABLE payin DROP COLUMN processor_checked_at;
 ALTER TABLE payin DROP CONSTRAINT payin_refunded_elsewhere_is_manual;
 ALTER TABLE payin DROP COLUMN refunded_elsewhere;
 `);

@@ -1,4 +1,5 @@
 import { Currency } from '@pcs/kernel';
+import type { GatewayNotice } from '../payment-gateway.port';
 
 /** One line of a processor's settlement (release) report, read into our terms. Money in minor units; null where the report has no such column. */
 export interface ReportLine {
@@ -45,4 +46,20 @@ export abstract class ProcessorReports {
    * cannot be read is refused (thrown), never turned into lines.
    */
   abstract releaseLines(merchantId: string, from: Date, to: Date, localCurrency: Currency): Promise<ReportLine[]>;
+}
+
+/**
+ * A processor whose reports cannot be fetched by API (dLocal delivers its reports by SFTP or
+ * e-mail, set up by its account managers, with no published layout): its daily safety net
+ * (contract §28) looks each PLATFORM payment still within its chargeback window up instead, and
+ * each case we know of. What it reads is applied exactly as its notification would have been.
+ */
+export abstract class ProcessorLookups {
+  abstract readonly provider: string;
+  /** The merchants connected to this processor (their accounts). */
+  abstract accounts(): Promise<ReportingAccount[]>;
+  /** Our collection `payinId` as the processor tells it now: its outcome and the refunds it lists. */
+  abstract payment(merchantId: string, payinId: string): Promise<GatewayNotice>;
+  /** A case of this processor we know of (its reference), as the processor tells it now. */
+  abstract dispute(merchantId: string, reference: string): Promise<GatewayNotice>;
 }

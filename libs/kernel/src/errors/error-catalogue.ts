@@ -454,6 +454,13 @@ export const ERRORS = {
     'Payins',
     ['returnedPayoutId'],
   ),
+  PAYOUT_CURRENCY_NOT_SUPPORTED: define(
+    'PAYOUT_CURRENCY_NOT_SUPPORTED',
+    'CONFLICT',
+    'Payouts in {currency} cannot reach the settlement account: {reason}. Nothing was paid out.',
+    'Los retiros en {currency} no pueden llegar a la cuenta de liquidación: {reasonEs}. No se retiró nada.',
+    'Payins',
+  ),
   SETTLEMENT_ACCOUNT_CONFIRMATION_REFUSED: define(
     'SETTLEMENT_ACCOUNT_CONFIRMATION_REFUSED',
     'UNAUTHORIZED',

@@ -34,3 +34,22 @@ export function scaledIntegerToDecimal(scaled: number, scale: number): number {
   // the double nearest the exact decimal, whose shortest string is that decimal.
   return scale === 0 ? scaled : scaled / 10 ** scale;
 }
+
+/**
+ * A decimal as a person types it in a command (`12`, `12.5`, `-2.25` where a sign belongs), as
+ * a scaled integer: read from its digits alone, never through a double. Null for anything else —
+ * hexadecimal (`0x10`), binary, exponents (`1e2`), a sign where none belongs (`+1`, or `-1` when
+ * `signed` is false), separators, spaces — and for more decimals than `scale` (trailing zeros
+ * aside) or more digits than a double holds exactly.
+ */
+export function decimalTextToScaledInteger(text: string, scale: number, options: { signed?: boolean } = {}): number | null {
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!match) return null;
+  const [, sign, whole, fraction = ''] = match;
+  if (sign && !options.signed) return null;
+  if (/[1-9]/.test(fraction.slice(scale))) return null;
+  const digits = (whole + fraction.slice(0, scale).padEnd(scale, '0')).replace(/^0+(?=\d)/, '');
+  if (digits.length > 15) return null;
+  const scaled = Number(digits);
+  return sign && scaled !== 0 ? -scaled : scaled;
+}

@@ -278,6 +278,36 @@ export class TypeOrmPayinRepository extends PayinRepository {
     return rows.map(payinFromRow);
   }
 
+  async dueForLookup(
+    manager: EntityManager,
+    merchantId: MerchantId,
+    gateway: string,
+    since: Date,
+    checkedBefore: Date,
+    limit: number,
+  ): Promise<Payin[]> {
+    // Served by payin_lookup_idx (partial: approved PLATFORM collections). processor_checked_at is the lookups' own
+    // column, outside the aggregate (no write of the payin touches it).
+    const columns = new EntityColumns(manager, PayinOrmEntity, 'payin_');
+    const rows = await manager.query<Record<string, unknown>[]>(
+      `SELECT ${columns.select('p')} FROM payin p
+        WHERE p.merchant_id = $1 AND p.gateway = $2
+          AND p.transaction_type = 'PAYIN' AND p.status = 'APPROVED' AND p.funds_flow = 'PLATFORM'
+          AND p.updated_at >= $3 AND (p.processor_checked_at IS NULL OR p.processor_checked_at < $4)
+        ORDER BY p.processor_checked_at NULLS FIRST, p.updated_at LIMIT $5`,
+      [merchantId, gateway, since, checkedBefore, limit],
+    );
+    return rows.flatMap((row) => {
+      const entity = columns.from(row);
+      return entity ? [payinFromRow(entity)] : [];
+    });
+  }
+
+  async markLookedUp(manager: EntityManager, transactionIds: readonly string[], at: Date): Promise<void> {
+    if (transactionIds.length === 0) return;
+    await manager.query(`UPDATE payin SET processor_checked_at = $2 WHERE transaction_id = ANY($1::uuid[])`, [[...transactionIds], at]);
+  }
+
   async expiredSessions(manager: EntityManager, now: Date, limit: number): Promise<Payin[]> {
     // Served by payin_open_sessions_idx.
     const rows = await manager.find(PayinOrmEntity, {

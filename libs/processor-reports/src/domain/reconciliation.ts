@@ -58,7 +58,8 @@ export interface Reconciliation {
   /** Lines of other record types, listed and not compared (balances, totals, payouts, reserves…). */
   readonly ignored: number;
   readonly discrepancies: readonly Discrepancy[];
-  readonly totals: ReportTotals;
+  /** The report's totals; null for a run of lookups (a processor whose report is not read). */
+  readonly totals: ReportTotals | null;
 }
 
 /** A dispute of ours, as reconciliation compares it with the report's holds. */

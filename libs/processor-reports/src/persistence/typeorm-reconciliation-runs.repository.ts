@@ -41,7 +41,7 @@ export class TypeOrmReconciliationRunRepository extends ReconciliationRunReposit
         matched: result.matched,
         ignored: result.ignored,
         finishedAt: at,
-        totals: { ...result.totals },
+        totals: result.totals && { ...result.totals },
       },
     );
     if (result.discrepancies.length > 0)

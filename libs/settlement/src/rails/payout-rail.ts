@@ -1,5 +1,7 @@
+import type { Currency } from '@pcs/kernel';
 import type { BusinessCalendar, CountryCalendar, LocalDate } from '../domain/business-calendar';
 import type { PayoutProps } from '../domain/payout';
+import type { Bank } from '../domain/settlement-account';
 
 /** What a rail says when a payout leaves by it. */
 export interface Departure {
@@ -11,6 +13,9 @@ export interface Departure {
 
 export type RailOutcome = { readonly paid: true; readonly bankReference: string } | { readonly paid: false; readonly reason: string };
 
+/** Why a rail cannot carry a currency to a bank, in English and Spanish (contract §28); null when it can. */
+export type NotCarried = { readonly reason: string; readonly reasonEs: string } | null;
+
 /**
  * How payouts reach banks (contract §19), behind one port: the sandbox rail
  * settles by itself after a delay; the bank-file rail waits for the
@@ -18,6 +23,12 @@ export type RailOutcome = { readonly paid: true; readonly bankReference: string 
  */
 export abstract class PayoutRail {
   abstract readonly name: 'SANDBOX' | 'BANK_FILE';
+  /** Whether payouts in `currency` can reach an account at `bank` by this rail (contract §28): null, or why not. */
+  notCarried(currency: Currency, bank: Bank): NotCarried {
+    void currency;
+    void bank;
+    return null;
+  }
   abstract depart(payout: Readonly<PayoutProps>, country: CountryCalendar, now: Date, calendar: BusinessCalendar): Departure;
   /** The rail's own answer when it settles by itself. */
   abstract outcome(payout: Readonly<PayoutProps>): RailOutcome;
@@ -57,6 +68,19 @@ export class SandboxPayoutRail extends PayoutRail {
  */
 export class BankFilePayoutRail extends PayoutRail {
   readonly name = 'BANK_FILE' as const;
+
+  /**
+   * A Brazilian bank takes payouts in a CNAB 240 remittance, which pays in reais only (FEBRABAN's
+   * layout has no currency field: its amounts are BRL); a CSV carries its currency on every line.
+   */
+  override notCarried(currency: Currency, bank: Bank): NotCarried {
+    return bank.country === 'BRA' && currency !== 'BRL'
+      ? {
+          reason: `${bank.name} takes payouts in CNAB 240 remittances, which pay in BRL only`,
+          reasonEs: `${bank.name} recibe retiros en remesas CNAB 240, que pagan solo en BRL`,
+        }
+      : null;
+  }
 
   depart(): Departure {
     return { arrivalDate: null, settleAfterSeconds: null };
