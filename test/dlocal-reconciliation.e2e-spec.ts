@@ -12,7 +12,7 @@ const TRANS_KEY = 'dl-trans-key-recon-0001';
 const SECRET_KEY = 'dl-secret-key-recon-0001';
 
 /**
- * dLocal's daily safety net (contract §28): dLocal publishes no report its API serves, so each PLATFORM payment within its
+ * dLocal's daily safety net (contract §28): dLocal publishes no report its API serves, so each payment within its
  * chargeback window is looked up once a day and each case we know of is read again. A refund made in dLocal's dashboard and a
  * chargeback's decision whose notifications were lost reach the books once, exactly as their notifications would have.
  */

@@ -167,7 +167,7 @@ export class PaymentsController {
     const intent = await this.api.paymentIntent(user, id);
     if (!intent) throw new PageError(404, 'notFound');
     const rows = await this.api.rowsOf(user, intent.paymentIntentId);
-    const { refundable } = balanceOf(intent, rows);
+    const { refundable } = balanceOf(intent);
     if (body.kind !== 'refund' && body.kind !== 'manual') throw new PageError(400, 'unreadable');
     const kind = body.kind;
     const typed = typeof body.amount === 'string' ? body.amount.trim() : '';

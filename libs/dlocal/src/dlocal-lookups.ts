@@ -10,7 +10,7 @@ import { DLocalRecords } from './persistence/dlocal-records.repository';
 /**
  * dLocal's daily safety net (contract §28). dLocal delivers its settlement reports by SFTP or
  * e-mail, arranged with its account managers ("Reporting", docs.dlocal.com), not through its
- * API: so each PLATFORM payment still within its chargeback window is looked up instead
+ * API: so each payment still within its chargeback window is looked up instead
  * (`GET /payments/:id`, which lists its refunds), and each chargeback we know of is read again
  * (`GET /chargebacks/:id`), as a notification would have had them read.
  */

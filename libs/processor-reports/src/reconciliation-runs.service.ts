@@ -35,7 +35,7 @@ export const RECONCILIATION_DAILY_RUN = 'reconciliation';
 export const CATCH_UP_DAYS = 60;
 /** The most payments one run reads again at the processor before comparing (refunds or holds our records do not show yet). */
 const MOST_REREAD = 200;
-/** How long a PLATFORM payment is looked up at a processor without reports: a card payment can be charged back for 180 days (§28). */
+/** How long a payment is looked up at a processor without reports: a card payment can be charged back for 180 days (§28). */
 export const CHARGEBACK_WINDOW_DAYS = 180;
 /** Lookups are made in batches of this many payments, and a run makes at most MOST_LOOKUPS (the rest wait for the next run). */
 export const LOOKUP_BATCH = 100;
@@ -156,8 +156,10 @@ export class ReconciliationRunsService {
 
   /**
    * The safety net of a processor whose reports cannot be fetched (contract §28; dLocal): on `day`
-   * (the merchant's country's), each of the merchant's PLATFORM collections there approved within
-   * the chargeback window and not looked up yet that day is read at the processor, in batches, and
+   * (the merchant's country's), each of the merchant's collections there approved within the
+   * chargeback window and not looked up yet that day is read at the processor, in batches — in
+   * MERCHANT flow too: no balance money moves for them, but the payment's refundedAmount must still
+   * be what the processor refunded (§28) — and
    * each case of those collections we know and the processor has not closed is read again; what
    * they tell is applied exactly as their notifications would have been (a refund made in the
    * processor's dashboard recorded once, a chargeback's new status followed). The run lists how many
@@ -184,7 +186,7 @@ export class ReconciliationRunsService {
     let looked = 0;
     try {
       while (looked < MOST_LOOKUPS) {
-        const due = await this.ledger.dueForLookup(merchantId, provider, since, startOfDay, Math.min(LOOKUP_BATCH, MOST_LOOKUPS - looked));
+        const due = await this.ledger.dueForLookup(merchantId, provider, since, day, Math.min(LOOKUP_BATCH, MOST_LOOKUPS - looked));
         if (due.length === 0) break;
         for (const charge of due) {
           const notice = await lookups.payment(merchantId, charge.transactionId);
@@ -202,7 +204,7 @@ export class ReconciliationRunsService {
         }
         await this.ledger.markLookedUp(
           due.map((c) => c.transactionId),
-          new Date(),
+          day,
         );
         looked += due.length;
       }

@@ -398,6 +398,30 @@ export class DLocalStandIn extends StandInServer {
     return id;
   }
 
+  /**
+   * What the merchant `xLogin` holds at dLocal from its payments, by currency, in minor units: the
+   * oracle of contract §28. Each PAID payment adds its amount (an installment plan's surcharge is
+   * the payer's, paid to dLocal: the merchant receives the amount), less its refunds paid
+   * (SUCCESS), less what an executed chargeback takes (COMPLETED, DISPUTE_RECEIVED, IN_DISPUTE or
+   * DISPUTE_LOST; given back on REVERSAL or CANCELLED; nothing for a PENDING one or an INQUIRY), at
+   * most what the payer had not been refunded yet.
+   */
+  heldFor(xLogin: string): Map<string, number> {
+    const held = new Map<string, number>();
+    const taking = new Set<DLocalChargebackStatus>(['COMPLETED', 'DISPUTE_RECEIVED', 'IN_DISPUTE', 'DISPUTE_LOST']);
+    const minor = (value: number) => Math.round(value * 100);
+    for (const payment of this.payments.values()) {
+      if (payment.login !== xLogin || payment.status !== 'PAID') continue;
+      const gross = minor(payment.amount);
+      const refunded = payment.refunds.filter((r) => r.status === 'SUCCESS').reduce((sum, r) => sum + minor(r.amount), 0);
+      const taken = [...this.chargebacks.values()]
+        .filter((c) => c.payment_id === payment.id && taking.has(c.status))
+        .reduce((sum, c) => sum + minor(Number(c.amount)), 0);
+      held.set(payment.currency, (held.get(payment.currency) ?? 0) + gross - refunded - Math.min(Math.max(0, gross - refunded), taken));
+    }
+    return held;
+  }
+
   /** A chargeback moves on (documentation received, in dispute, lost, reversed), notified again. */
   async chargebackStatus(id: string, status: DLocalChargebackStatus): Promise<void> {
     const chargeback = this.chargebacks.get(id)!;

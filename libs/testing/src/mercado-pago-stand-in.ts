@@ -684,6 +684,38 @@ export class MercadoPagoStandIn extends StandInServer {
     };
   }
 
+  /**
+   * What the account of `accessToken` holds from its payments, by currency, in minor units: the
+   * oracle of contract §28. Each approved payment adds its amount less the financing fee the
+   * seller pays for an interest-free plan, less its approved refunds, less what a chargeback
+   * takes while its case is open or after it is lost (given back when covered) — at most what
+   * the payer had not been refunded yet, since the payer's bank cannot take back money the payer
+   * already got back. A claim (`in_mediation`) holds what was not refunded until Mercado Pago
+   * decides. Mercado Pago's own fee (`mercadopago_fee`) is the collector's business cost, not
+   * a merchant's money: it is left out.
+   */
+  heldFor(accessToken: string): Map<string, number> {
+    const held = new Map<string, number>();
+    for (const payment of this.payments.values()) {
+      if (payment.token !== accessToken || !payment.date_approved) continue;
+      const decimals = DECIMALS[payment.currency_id];
+      const minor = (value: number) => Math.round(value * 10 ** decimals);
+      const gross = minor(payment.transaction_amount);
+      const financing = (payment.fee_details ?? []).filter((f) => f.type === 'financing_fee').reduce((sum, f) => sum + minor(f.amount), 0);
+      const refunded = payment.refunds.filter((r) => r.status === 'approved').reduce((sum, r) => sum + minor(r.amount), 0);
+      const left = Math.max(0, gross - refunded);
+      const taken = this.chargebacksOf(payment.id)
+        .filter((c) => c.coverage_applied !== true)
+        .reduce((sum, c) => sum + minor(c.amount), 0);
+      const mediation = payment.status === 'in_mediation' ? left : 0;
+      held.set(
+        payment.currency_id,
+        (held.get(payment.currency_id) ?? 0) + gross - financing - refunded - Math.min(left, taken) - mediation,
+      );
+    }
+    return held;
+  }
+
   /** The account's currency (a Mercado Pago account is in its country's). */
   private currencyOf(token: string): string {
     return [...this.payments.values()].find((p) => p.token === token)?.currency_id ?? 'ARS';

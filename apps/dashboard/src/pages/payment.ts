@@ -1,28 +1,24 @@
 import { can, DashboardUser } from '@pcs/dashboard-identity';
-import { disputeHoldsAmount, minorOfWire, refundableMinor, refundHoldsAmount, wireAmount } from '@pcs/kernel';
+import { disputeHoldsAmount, minorOfWire, wireAmount } from '@pcs/kernel';
 import { PageLanguage } from '@pcs/pages';
 import type { EventWithDeliveries, Payin, PaymentIntent } from '../payins-api';
 import { csrfField, dashboardPage, dateTime, html, money, zoneNote } from './layout';
 import { fill, labelOf, TEXTS } from './texts';
 
 /**
- * What was collected, refunded and taken back by disputes, in minor units
- * (integers: never a sum of floats), from the payment's ledger rows and
- * disputes; what is left is refundable, by the kernel's rule.
+ * What was collected, refunded and taken back by disputes, and what a refund may still ask for,
+ * in minor units, as the payment intent says them (contract §28: `refundableAmount` is the API's,
+ * never arithmetic of the dashboard's own).
  */
-export function balanceOf(
-  intent: PaymentIntent,
-  rows: Payin[],
-): { collected: number; refunded: number; disputed: number; refundable: number } {
-  const minor = (amount: number) => minorOfWire(Math.abs(amount), intent.currency);
-  const collected = rows
-    .filter((r) => r.transactionType === 'PAYIN' && r.status === 'APPROVED')
-    .reduce((sum, r) => sum + minor(r.amount), 0);
-  const refunded = rows
-    .filter((r) => r.transactionType === 'REFUND' && refundHoldsAmount(r.status))
-    .reduce((sum, r) => sum + minor(r.amount), 0);
+export function balanceOf(intent: PaymentIntent): { collected: number; refunded: number; disputed: number; refundable: number } {
+  const minor = (amount: number) => minorOfWire(amount, intent.currency);
   const disputed = intent.disputes.filter((d) => disputeHoldsAmount(d.status)).reduce((sum, d) => sum + minor(d.amount), 0);
-  return { collected, refunded, disputed, refundable: refundableMinor(collected, refunded, disputed) };
+  return {
+    collected: minor(intent.receivedAmount),
+    refunded: minor(intent.refundedAmount),
+    disputed,
+    refundable: minor(intent.refundableAmount),
+  };
 }
 
 export function paymentPage(
@@ -41,7 +37,7 @@ export function paymentPage(
 ): string {
   const t = TEXTS[language];
   const { intent, rows, timeZone } = view;
-  const balance = balanceOf(intent, rows);
+  const balance = balanceOf(intent);
   const amount = (minor: number) => money(wireAmount(minor, intent.currency), intent.currency, language);
   const origins = { API: t.originApi, DASHBOARD: t.originDashboard, LINK: t.originLink, PROCESSOR: t.originProcessor } as const;
   const originOf = (row: Payin) => (row.origin ? origins[row.origin] : '—');

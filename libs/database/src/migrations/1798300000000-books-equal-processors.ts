@@ -16,7 +16,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   it past what was received until ours is answered, so only its sign is checked. Intents whose
  *   figure drifted (a clamp lost the excess, then a rejection released ours) are recomputed from
  *   their records.
- * - `payin.processor_checked_at`: dLocal's daily safety net looks each PLATFORM collection still within
+ * - `payin.processor_checked_on`: dLocal's daily safety net looks each collection still within
  *   its chargeback window up at most once a day, in bounded batches, oldest look first.
  */
 export class BooksEqualProcessors1798300000000 implements MigrationInterface {
@@ -81,11 +81,11 @@ BEGIN
   END LOOP;
 END $$;
 
--- When the daily reconciliation last looked a PLATFORM collection up at its processor (dLocal publishes no report we can
--- fetch): each is looked up at most once a day while it may still change, oldest look first.
-ALTER TABLE payin ADD COLUMN processor_checked_at timestamptz;
-CREATE INDEX payin_lookup_idx ON payin (merchant_id, gateway, processor_checked_at NULLS FIRST, updated_at)
-  WHERE transaction_type = 'PAYIN' AND status = 'APPROVED' AND funds_flow = 'PLATFORM';
+-- The (local) day the daily reconciliation last looked a collection up at its processor (dLocal publishes no report we
+-- can fetch): each is looked up at most once a day while it may still change, the longest unchecked first.
+ALTER TABLE payin ADD COLUMN processor_checked_on date;
+CREATE INDEX payin_lookup_idx ON payin (merchant_id, gateway, processor_checked_on NULLS FIRST, updated_at)
+  WHERE transaction_type = 'PAYIN' AND status = 'APPROVED';
 
 ALTER TABLE payment_intent DROP CONSTRAINT payment_intent_refund_within_received;
 ALTER TABLE payment_intent ADD CONSTRAINT payment_intent_refunded_not_negative CHECK (refunded_amount >= 0);
@@ -134,7 +134,7 @@ BEGIN
   RETURN NULL;
 END $$;
 DROP INDEX payin_lookup_idx;
-ALTER TABLE payin DROP COLUMN processor_checked_at;
+ALTER TABLE payin DROP COLUMN processor_checked_on;
 ALTER TABLE payin DROP CONSTRAINT payin_refunded_elsewhere_is_manual;
 ALTER TABLE payin DROP COLUMN refunded_elsewhere;
 `);

@@ -51,7 +51,7 @@ export abstract class ProcessorReports {
 /**
  * A processor whose reports cannot be fetched by API (dLocal delivers its reports by SFTP or
  * e-mail, set up by its account managers, with no published layout): its daily safety net
- * (contract §28) looks each PLATFORM payment still within its chargeback window up instead, and
+ * (contract §28) looks each payment still within its chargeback window up instead, and
  * each case we know of. What it reads is applied exactly as its notification would have been.
  */
 export abstract class ProcessorLookups {

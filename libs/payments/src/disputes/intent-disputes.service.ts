@@ -50,15 +50,17 @@ export class IntentDisputes {
 
   /**
    * The payment's refunds at its processor changed (one approved, released or rejected) while
-   * `intent` is locked in `tx`: each open dispute's debit follows, in PLATFORM flow (a dispute
-   * moves no balance money in MERCHANT flow), booking only the difference.
+   * `intent` is locked in `tx`: the debit of each dispute that holds money follows, in PLATFORM
+   * flow (a dispute moves no balance money in MERCHANT flow), booking only the difference. A lost
+   * case follows too: the processor's refund may have been made before the case closed and heard
+   * of after it.
    */
   async followRefunds(tx: Transaction, intent: PaymentIntent, charge: Payin): Promise<void> {
-    const open = intent.openDisputes;
+    const holding = intent.holdingDisputes;
     const c = charge.snapshot();
-    if (open.length === 0 || c.fundsFlow !== 'PLATFORM') return;
+    if (holding.length === 0 || c.fundsFlow !== 'PLATFORM') return;
     const refunds = await this.refundedAtProcessor(tx, intent);
-    for (const dispute of open)
+    for (const dispute of holding)
       await this.balances.debitDispute(tx, {
         disputeId: dispute.disputeId,
         chargeId: c.transactionId,

@@ -113,6 +113,29 @@ describe('Payin', () => {
     expect(payin.snapshot().reconcileAt).toBeNull();
   });
 
+  it('keeps a gateway’s word to its column’s 64 characters, however long the refusal it sent', () => {
+    const refused = open();
+    const said = 'Mercado Pago refund: answered 400 (bad_request: amount exceeds the refundable amount)';
+    expect(refused.reject(said, now)).toBe(true);
+    expect(refused.snapshot().externalStatus).toBe(said.slice(0, 64));
+  });
+
+  it('keeps which refunds moved money at their processor: not a manual one settled by other means', () => {
+    const manual = Payin.open({ ...open().snapshot(), transactionType: 'REFUND', conceptCode: 'MANUAL_REFUND' });
+    expect(manual.confirmManualRefund('op', now)).toBe(true);
+    expect(manual.snapshot()).toMatchObject({ status: TransactionStatus.APPROVED, refundedElsewhere: true });
+    expect(manual.refundedAtProcessor).toBe(false);
+    const atGateway = Payin.open({ ...open().snapshot(), transactionType: 'REFUND', conceptCode: 'MANUAL_REFUND' });
+    atGateway.confirmManualRefundAtGateway('op', now, 1000);
+    atGateway.approve('refunded', now);
+    expect(atGateway.refundedAtProcessor).toBe(true);
+    // What the processor says it refunded is what the record says, before it is approved.
+    const ours = Payin.open({ ...open().snapshot(), transactionType: 'REFUND', conceptCode: 'REFUND' });
+    expect(ours.takeProcessorAmount(12000)).toBe(-200);
+    ours.approve('refunded', now);
+    expect([ours.snapshot().amount, ours.takeProcessorAmount(1)]).toEqual([12000, 0]);
+  });
+
   it('remembers which request confirmed a manual refund', () => {
     const refund = Payin.open({
       ...open().snapshot(),

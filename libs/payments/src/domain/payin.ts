@@ -138,6 +138,9 @@ export type NewPayin = Omit<
   origin?: RefundOrigin | null;
 };
 
+/** What a record keeps of a gateway's word on it (the column's length). */
+const EXTERNAL_STATUS_LENGTH = 64;
+
 /** The longest a payin waiting on a gateway goes without being asked about. */
 const MAX_RECONCILE_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -432,7 +435,8 @@ export class Payin {
   }
 
   private sync(externalStatus: string, now: Date): void {
-    this.props.externalStatus = externalStatus;
+    // What the gateway said, kept to its column's 64 characters (a processor's refusal can be a long sentence).
+    this.props.externalStatus = externalStatus.slice(0, EXTERNAL_STATUS_LENGTH);
     this.props.transactionSyncDate = now;
     this.props.updatedAt = now;
   }

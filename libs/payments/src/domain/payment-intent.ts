@@ -9,7 +9,6 @@ import {
   disputeHoldsAmount,
   DomainError,
   InvalidRequestError,
-  isClosedDispute,
   Money,
   MoneyError,
   PaymentIntentId,
@@ -189,9 +188,13 @@ export class PaymentIntent {
     );
   }
 
-  /** The disputes whose debit still follows the payment's refunds (contract §28): those not closed. */
-  get openDisputes(): readonly IntentDispute[] {
-    return this.props.disputes.filter((d) => !isClosedDispute(d.status));
+  /**
+   * The disputes whose debit follows the payment's refunds at the processor (contract §28): every
+   * one that holds money — open, and lost or accepted too, since a refund the processor made before
+   * a case closed may reach us only after it (a notification late or lost).
+   */
+  get holdingDisputes(): readonly IntentDispute[] {
+    return this.props.disputes.filter((d) => disputeHoldsAmount(d.status));
   }
 
   /** What the disputes hold: every one not won, but a claim a refund settled. */

@@ -42,14 +42,18 @@ export class GatewayNotifications {
 
   /**
    * The refunds a processor lists on the payment of our attempt `payinId`
-   * (contract §23): those made at the processor itself are recorded once.
+   * (contracts §23, §28): those of ours still waiting on its word are settled
+   * as it lists them, first; then those made at the processor itself are
+   * recorded once.
    */
-  applyProcessorRefunds(
+  async applyProcessorRefunds(
     merchantId: string,
     gateway: string,
     payinId: string,
     refunds: readonly ProcessorRefund[],
   ): Promise<NotificationResult> {
-    return this.processorRefunds.apply(merchantId, gateway, payinId, refunds);
+    const settled = await this.refunds.settleListed(merchantId, gateway, payinId, refunds);
+    const recorded = await this.processorRefunds.apply(merchantId, gateway, payinId, refunds);
+    return settled > 0 ? 'applied' : recorded;
   }
 }

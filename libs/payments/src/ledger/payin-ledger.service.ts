@@ -79,25 +79,17 @@ export class PayinLedgerService {
   }
 
   /**
-   * The next of the merchant's PLATFORM collections at `gateway` to look up at the processor
-   * (contract §28: dLocal's daily safety net): approved since `since`, not looked up since
-   * `checkedBefore`, the longest unchecked first, at most `limit`.
+   * The next of the merchant's collections at `gateway` to look up at the processor
+   * (contract §28: dLocal's daily safety net): approved since `since`, not looked up on `day` (a
+   * local date) yet, the longest unchecked first, at most `limit`.
    */
-  async dueForLookup(
-    merchantId: MerchantId,
-    gateway: string,
-    since: Date,
-    checkedBefore: Date,
-    limit: number,
-  ): Promise<Readonly<PayinProps>[]> {
-    return (await this.payins.dueForLookup(this.unitOfWork.outside, merchantId, gateway, since, checkedBefore, limit)).map((p) =>
-      p.snapshot(),
-    );
+  async dueForLookup(merchantId: MerchantId, gateway: string, since: Date, day: string, limit: number): Promise<Readonly<PayinProps>[]> {
+    return (await this.payins.dueForLookup(this.unitOfWork.outside, merchantId, gateway, since, day, limit)).map((p) => p.snapshot());
   }
 
-  /** These collections were looked up at their processor at `at`. */
-  markLookedUp(transactionIds: readonly string[], at: Date): Promise<void> {
-    return this.payins.markLookedUp(this.unitOfWork.outside, transactionIds, at);
+  /** These collections were looked up at their processor on `day` (a local date). */
+  markLookedUp(transactionIds: readonly string[], day: string): Promise<void> {
+    return this.payins.markLookedUp(this.unitOfWork.outside, transactionIds, day);
   }
 
   /** Operation 36. */

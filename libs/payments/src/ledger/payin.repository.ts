@@ -46,19 +46,19 @@ export abstract class PayinRepository {
   /** The intent's latest collection attempt, whatever its state. */
   abstract latestCharge(tx: Transaction, paymentIntentId: PaymentIntentId): Promise<Payin | null>;
   /**
-   * The merchant's approved PLATFORM collections at `gateway` approved since `since` and not looked
-   * up at the processor since `checkedBefore`, the longest unchecked first, at most `limit`.
+   * The merchant's approved collections at `gateway` approved since `since` and not looked
+   * up at the processor on `day` (a local date) yet, the longest unchecked first, at most `limit`.
    */
   abstract dueForLookup(
     tx: Transaction,
     merchantId: MerchantId,
     gateway: string,
     since: Date,
-    checkedBefore: Date,
+    day: string,
     limit: number,
   ): Promise<Payin[]>;
-  /** These collections were looked up at their processor at `at`. */
-  abstract markLookedUp(tx: Transaction, transactionIds: readonly string[], at: Date): Promise<void>;
+  /** These collections were looked up at their processor on `day` (a local date). */
+  abstract markLookedUp(tx: Transaction, transactionIds: readonly string[], day: string): Promise<void>;
   /** Payins waiting on a gateway whose time to ask it has come (crash recovery, lost callbacks). */
   abstract dueForReconciliation(tx: Transaction, now: Date, limit: number): Promise<Payin[]>;
   /** Attempts whose payer's session at a gateway page ended before `now`. */

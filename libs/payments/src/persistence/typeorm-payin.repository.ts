@@ -283,19 +283,19 @@ export class TypeOrmPayinRepository extends PayinRepository {
     merchantId: MerchantId,
     gateway: string,
     since: Date,
-    checkedBefore: Date,
+    day: string,
     limit: number,
   ): Promise<Payin[]> {
-    // Served by payin_lookup_idx (partial: approved PLATFORM collections). processor_checked_at is the lookups' own
+    // Served by payin_lookup_idx (partial: approved collections). processor_checked_on is the lookups' own
     // column, outside the aggregate (no write of the payin touches it).
     const columns = new EntityColumns(manager, PayinOrmEntity, 'payin_');
     const rows = await manager.query<Record<string, unknown>[]>(
       `SELECT ${columns.select('p')} FROM payin p
         WHERE p.merchant_id = $1 AND p.gateway = $2
-          AND p.transaction_type = 'PAYIN' AND p.status = 'APPROVED' AND p.funds_flow = 'PLATFORM'
-          AND p.updated_at >= $3 AND (p.processor_checked_at IS NULL OR p.processor_checked_at < $4)
-        ORDER BY p.processor_checked_at NULLS FIRST, p.updated_at LIMIT $5`,
-      [merchantId, gateway, since, checkedBefore, limit],
+          AND p.transaction_type = 'PAYIN' AND p.status = 'APPROVED'
+          AND p.updated_at >= $3 AND (p.processor_checked_on IS NULL OR p.processor_checked_on < $4::date)
+        ORDER BY p.processor_checked_on NULLS FIRST, p.updated_at LIMIT $5`,
+      [merchantId, gateway, since, day, limit],
     );
     return rows.flatMap((row) => {
       const entity = columns.from(row);
@@ -303,9 +303,12 @@ export class TypeOrmPayinRepository extends PayinRepository {
     });
   }
 
-  async markLookedUp(manager: EntityManager, transactionIds: readonly string[], at: Date): Promise<void> {
+  async markLookedUp(manager: EntityManager, transactionIds: readonly string[], day: string): Promise<void> {
     if (transactionIds.length === 0) return;
-    await manager.query(`UPDATE payin SET processor_checked_at = $2 WHERE transaction_id = ANY($1::uuid[])`, [[...transactionIds], at]);
+    await manager.query(`UPDATE payin SET processor_checked_on = $2::date WHERE transaction_id = ANY($1::uuid[])`, [
+      [...transactionIds],
+      day,
+    ]);
   }
 
   async expiredSessions(manager: EntityManager, now: Date, limit: number): Promise<Payin[]> {

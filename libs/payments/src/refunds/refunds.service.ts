@@ -7,7 +7,7 @@
  */
 import { Injectable, Logger } from '@nestjs/common';
 import { isUniqueViolation } from '@pcs/database';
-import { GatewayRegistry, PaymentGateway, ProcessorAmountError, RefundOutcome, RefundRequest } from '@pcs/gateways';
+import { GatewayRegistry, PaymentGateway, ProcessorAmountError, ProcessorRefund, RefundOutcome, RefundRequest } from '@pcs/gateways';
 import type { GatewayNotice } from '@pcs/gateways';
 import { RuntimeSettings } from '@pcs/config';
 import {
@@ -311,6 +311,32 @@ export class RefundsService {
     }
     await this.settleLocked(refund.id, notice.status, notice.reference, notice.error);
     return 'applied';
+  }
+
+  /**
+   * The refunds a processor lists on our collection `payinId` (read on news of the payment, by
+   * reconciliation or by the daily lookups): those of ours still waiting on its word that it lists
+   * as done or refused are settled as their own notification would have settled them (contract
+   * §28: a notification lost is found there). How many were settled.
+   */
+  async settleListed(merchantId: string, gateway: string, payinId: string, listed: readonly ProcessorRefund[]): Promise<number> {
+    const charge = (await this.ledger.get(this.unitOfWork.outside, payinId))?.snapshot();
+    if (!charge || charge.merchantId !== merchantId || charge.gateway !== gateway || charge.transactionType !== 'PAYIN') return 0;
+    let settled = 0;
+    for (const refund of await this.ledger.refundsOf(this.unitOfWork.outside, charge.paymentIntentId)) {
+      const r = refund.snapshot();
+      const there = r.externalId === null || refund.isFinal ? undefined : listed.find((l) => l.reference === r.externalId);
+      if (!there || there.status === 'PENDING' || refund.awaitsConfirmation) continue;
+      await this.settleLocked(
+        refund.id,
+        there.status,
+        there.reference,
+        there.status === 'REJECTED' ? `${gateway} lists the refund as refused` : undefined,
+        there.status === 'APPROVED' ? there.amount : undefined,
+      );
+      settled += 1;
+    }
+    return settled;
   }
 
   /** A refund the gateway took and settles later: its reference kept, and the gateway asked again after the window. */
