@@ -36,6 +36,7 @@ const rate = (minor: number, bp: number) => Math.round((minor * bp) / 10_000);
  * keep the processors' own accounts (`heldFor`), and the sandbox's own sessions. After every command, for the merchant and each
  * currency:
  *
+ * - the balance the API shows (pending + available) is the sum of its transactions;
  * - pending + available + in transit + paid out = what the processors hold for the business from the merchant's PLATFORM-flow
  *   payments, less our fees (and their tax), less the fees its MERCHANT-flow payments owe — whenever every news of the
  *   processors has reached us (a notification lost or held is news the books may not know yet: from then until the next
@@ -45,7 +46,8 @@ const rate = (minor: number, bp: number) => Math.round((minor * bp) / 10_000);
  * - every bank file holds payouts of one currency;
  * - every event happened once.
  *
- * Each sequence ends with every held notification sent and a reconciliation run, and then the books must equal the processors'.
+ * Each sequence ends with every held notification sent and a reconciliation run, and then the books must equal the processors';
+ * then, as a day ends, payouts of every currency and their bank file.
  * A failure shrinks to a short sequence and prints its seed and path: `PBT_SEED`, `PBT_PATH` and `PBT_COMMANDS` (the counterexample's
  * `replayPath`) replay it, `PBT_RUNS` widens the search.
  */
@@ -268,11 +270,18 @@ describe('the books equal the processors’ money (contract §28: the oracle)', 
         [shop.merchantId],
       );
     let balances: Json[] = [];
+    let sums: { currency: string; net: string }[] = [];
     for (let attempt = 0; attempt < 10; attempt++) {
-      const before = JSON.stringify(await ledger());
+      sums = await ledger();
       balances = (await shop.client.get(`/merchant/${shop.merchantId}/balance`)).body.balances as Json[];
-      if (JSON.stringify(await ledger()) === before) break;
+      if (JSON.stringify(await ledger()) === JSON.stringify(sums)) break;
     }
+    // The balance the API shows is the sum of its transactions, in each currency.
+    for (const b of balances)
+      expect([b.currency, Math.round((b.pending + b.available) * 100)]).toEqual([
+        b.currency,
+        Number(sums.find((s) => s.currency === b.currency)?.net ?? 0),
+      ]);
     const paid = await bed.dataSource.query<{ currency: string; amount: string }[]>(
       `SELECT currency, sum(amount) AS amount FROM payout WHERE merchant_id = $1 AND status = 'PAID' GROUP BY currency`,
       [shop.merchantId],
@@ -348,6 +357,9 @@ describe('the books equal the processors’ money (contract §28: the oracle)', 
     toString: () => name,
   });
   const pick = <T>(items: readonly T[], index: number): T | undefined => (items.length === 0 ? undefined : items[index % items.length]);
+  /** A payment to act on, those at Mercado Pago and dLocal twice as likely as the sandbox's (where processors' own news happen). */
+  const pickPayment = (model: Model, index: number): Payment | undefined =>
+    pick([...model.payments, ...model.payments.filter((p) => p.processor !== 'SANDBOX')], index);
   const refundableOf = async (model: Model, payment: Payment) =>
     Math.round((await model.shop.client.get(`/payment-intent/${payment.intentId}`)).body.refundableAmount * 100);
 
@@ -411,7 +423,7 @@ describe('the books equal the processors’ money (contract §28: the oracle)', 
   /** Our refund through the API: a share of what is refundable, or (no amount) all of it. */
   const apiRefund = (index: number, perMille: number | null) =>
     command(`refund #${index} ${perMille === null ? 'all' : `${perMille}‰`}`, async (model) => {
-      const payment = pick(model.payments, index);
+      const payment = pickPayment(model, index);
       if (!payment) return;
       const refundable = await refundableOf(model, payment);
       const body = perMille === null ? {} : { requestedRefundAmount: wire(Math.max(1, Math.floor((refundable * perMille) / 1000))) };
@@ -424,7 +436,7 @@ describe('the books equal the processors’ money (contract §28: the oracle)', 
   /** A manual refund (operation 23): reserved pending, the pending one confirmed, or confirmed at once. */
   const manualRefund = (index: number, perMille: number, step: 'pending' | 'confirm-pending' | 'confirmed') =>
     command(`manual refund #${index} ${perMille}‰ ${step}`, async (model) => {
-      const payment = pick(model.payments, index);
+      const payment = pickPayment(model, index);
       if (!payment) return;
       const refundable = await refundableOf(model, payment);
       const amount = wire(Math.max(1, Math.floor((refundable * perMille) / 1000)));
@@ -479,7 +491,7 @@ describe('the books equal the processors’ money (contract §28: the oracle)', 
   /** The payer's bank takes a payment back: a chargeback at the processor, or the sandbox's (its dispute fee, as priced, ours). */
   const openDispute = (index: number, delivery: Delivery) =>
     command(`chargeback #${index} (${delivery})`, async (model) => {
-      const payment = pick(model.payments, index);
+      const payment = pickPayment(model, index);
       if (!payment || payment.dispute) return;
       if (payment.processor === 'MERCADO_PAGO' && mp.payments.get(Number(payment.paymentId))!.status !== 'approved') return;
       if (payment.flow === 'PLATFORM') {
@@ -581,16 +593,18 @@ describe('the books equal the processors’ money (contract §28: the oracle)', 
       model.unheard = 0;
     });
 
-  /** A payout of a currency's whole available balance, when there is one. */
-  const requestPayout = (currency: Currency) =>
-    command(`payout ${currency}`, async (model) => {
-      const answer = await model.shop.client.post(`/merchant/${model.shop.merchantId}/payout`, { currency });
-      if (answer.status === 409) {
-        expect(answer.body.errorId).toBe('Payins:NOTHING_TO_PAY_OUT');
-        return;
+  /** Payouts of the whole available balance in each currency that has one (as a day's scheduled run pays them). */
+  const requestPayouts = () =>
+    command('payouts', async (model) => {
+      for (const currency of ['UYU', 'USD'] as const) {
+        const answer = await model.shop.client.post(`/merchant/${model.shop.merchantId}/payout`, { currency });
+        if (answer.status === 409) {
+          expect(answer.body.errorId).toBe('Payins:NOTHING_TO_PAY_OUT');
+          continue;
+        }
+        expect([answer.status, answer.body.status]).toEqual([200, 'IN_TRANSIT']);
+        model.payouts.push({ payoutId: answer.body.payoutId as string, currency });
       }
-      expect([answer.status, answer.body.status]).toEqual([200, 'IN_TRANSIT']);
-      model.payouts.push({ payoutId: answer.body.payoutId as string, currency });
     });
   const exportPayouts = () =>
     command('export the bank file', async (model) => {
@@ -628,32 +642,37 @@ describe('the books equal the processors’ money (contract §28: the oracle)', 
   const settled = (minor: number) => (minor % 100 === 13 || minor % 100 === 14 ? minor + 2 : minor);
   /** Amounts of 20.00 to 1,500.00. */
   const amount = fc.integer({ min: 2_000, max: 150_000 });
-  const delivery = fc.constantFrom<Delivery>('send', 'send', 'drop', 'twice', 'hold');
+  const delivery = fc.constantFrom<Delivery>('send', 'drop', 'twice', 'hold');
   const index = fc.nat(12);
   const perMille = fc.integer({ min: 1, max: 1000 });
-  const collection = fc
-    .tuple(fc.constantFrom<Processor>('SANDBOX', 'MERCADO_PAGO', 'DLOCAL'), amount, fc.constantFrom(1, 1, 3, 6), fc.boolean())
-    .map(([processor, minor, installments, dollars]) =>
-      collect(
-        processor,
-        processor === 'SANDBOX' && dollars ? 'USD' : 'UYU',
-        settled(processor === 'SANDBOX' && dollars ? Math.max(1_000, Math.floor(minor / 40)) : minor),
-        processor === 'MERCADO_PAGO' ? installments : processor === 'DLOCAL' ? Math.min(installments, 3) : 1,
-      ),
-    );
+  const collectionAt = (processors: fc.Arbitrary<Processor>) =>
+    fc
+      .tuple(processors, amount, fc.constantFrom(1, 1, 3, 6), fc.boolean())
+      .map(([processor, minor, installments, dollars]) =>
+        collect(
+          processor,
+          processor === 'SANDBOX' && dollars ? 'USD' : 'UYU',
+          settled(processor === 'SANDBOX' && dollars ? Math.max(1_000, Math.floor(minor / 40)) : minor),
+          processor === 'MERCADO_PAGO' ? installments : processor === 'DLOCAL' ? Math.min(installments, 3) : 1,
+        ),
+      );
+  const collection = collectionAt(fc.constantFrom<Processor>('SANDBOX', 'SANDBOX', 'MERCADO_PAGO', 'DLOCAL'));
   const processorRefunds = fc.tuple(index, perMille, delivery).map(([i, pm, d]) => processorRefund(i, pm, d));
-  const apiRefunds = fc.tuple(index, fc.option(perMille, { nil: null, freq: 3 })).map(([i, pm]) => apiRefund(i, pm));
-  // fc.commands picks among these evenly: what a merchant's money needs first (payments) and most (refunds) appears more than once.
+  const apiRefunds = fc.tuple(index, fc.option(perMille, { nil: null, freq: 2 })).map(([i, pm]) => apiRefund(i, pm));
+  const manualRefunds = fc
+    .tuple(index, perMille, fc.constantFrom<'pending' | 'confirm-pending' | 'confirmed'>('pending', 'confirm-pending', 'confirmed'))
+    .map(([i, pm, step]) => manualRefund(i, pm, step));
+  // fc.commands picks among these evenly: what a merchant's money needs first (payments) and most (refunds, payouts and their
+  // files) appears more than once.
   const commands = [
     collection,
     collection,
-    collection,
     apiRefunds,
     apiRefunds,
+    manualRefunds,
+    manualRefunds,
     processorRefunds,
-    fc
-      .tuple(index, perMille, fc.constantFrom<'pending' | 'confirm-pending' | 'confirmed'>('pending', 'confirm-pending', 'confirmed'))
-      .map(([i, pm, step]) => manualRefund(i, pm, step)),
+    processorRefunds,
     processorRefunds,
     fc.constant(null).map(() => dlocalRefundsPending()),
     fc.tuple(index, fc.boolean(), delivery).map(([i, ok, d]) => settleDLocalRefund(i, ok, d)),
@@ -663,7 +682,9 @@ describe('the books equal the processors’ money (contract §28: the oracle)', 
       .map(([i, outcome, pm, d]) => changeDispute(i, outcome, pm, d)),
     fc.constant(null).map(() => sendHeld()),
     fc.constant(null).map(() => reconcile()),
-    fc.constantFrom<Currency>('UYU', 'UYU', 'USD').map((currency) => requestPayout(currency)),
+    fc.constant(null).map(() => requestPayouts()),
+    fc.constant(null).map(() => requestPayouts()),
+    fc.constant(null).map(() => exportPayouts()),
     fc.constant(null).map(() => exportPayouts()),
     fc
       .tuple(index, fc.constantFrom<'paid' | 'failed' | 'returned' | 'canceled'>('paid', 'paid', 'failed', 'returned', 'canceled'))
@@ -680,8 +701,18 @@ describe('the books equal the processors’ money (contract §28: the oracle)', 
     await fc.assert(
       fc.asyncProperty(
         fc.record({ MERCADO_PAGO: fc.constantFrom<Flow>('PLATFORM', 'MERCHANT'), DLOCAL: fc.constantFrom<Flow>('PLATFORM', 'MERCHANT') }),
+        // A day opens with a payment at each processor (and perhaps one more), so that what follows has money at every
+        // processor to act on, whatever the commands drawn.
+        fc
+          .tuple(
+            collectionAt(fc.constant<Processor>('MERCADO_PAGO')),
+            collectionAt(fc.constant<Processor>('DLOCAL')),
+            collectionAt(fc.constant<Processor>('SANDBOX')),
+            fc.array(collection, { maxLength: 1 }),
+          )
+          .chain(([mp, dlocal, sandbox, more]) => fc.shuffledSubarray([mp, dlocal, sandbox, ...more], { minLength: 3 + more.length })),
         fc.commands(commands, { maxCommands: 16, size: '+1', replayPath }),
-        async (flows, sequence) => {
+        async (flows, opening, sequence) => {
           dl.refundStatus = 'SUCCESS';
           const shop = await openShop(flows);
           const model: Model = {
@@ -694,9 +725,10 @@ describe('the books equal the processors’ money (contract §28: the oracle)', 
             days: 0,
             accountSuffix: { UYU: 0, USD: 0 },
           };
+          for (const first of opening) await first.run(model, { bed });
           await fc.asyncModelRun(() => ({ model, real: { bed } }), sequence);
-          // Every news sent or found: the books equal the processors' money.
-          await reconcile().run(model, { bed });
+          // Every news sent or found: the books equal the processors' money; then the day's payouts leave in their bank file.
+          for (const last of [reconcile(), requestPayouts(), exportPayouts()]) await last.run(model, { bed });
         },
       ),
       { numRuns: runs, seed, path, verbose: 1 },

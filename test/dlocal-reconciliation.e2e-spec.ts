@@ -35,7 +35,7 @@ describe('dLocal in the daily reconciliation: payments looked up once a day (con
       },
       gateway: { dlocalApiUrl: dl.url, dlocalTimeoutMs: 2000, reconcileAfterSeconds: 600 },
     });
-    merchantId = bed.tenant.merchants[0].merchantId as MerchantId;
+    merchantId = bed.tenant.merchants[0].merchantId;
     chargebackUrl = `${bed.app.get(RuntimeSettings).publicBaseUrl}/gateways/dlocal/notifications/${merchantId}`;
     const connected = await bed.business.put(`/merchant/${merchantId}/gateway-account/dlocal`, {
       xLogin: LOGIN,

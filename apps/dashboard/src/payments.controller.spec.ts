@@ -46,6 +46,8 @@ const intent = {
   tipAmount: 0,
   totalAmount: 1220,
   receivedAmount: 1220,
+  refundedAmount: 0,
+  refundableAmount: 1220,
   confirmationInstrument: null,
   nextAction: null,
   statementDescriptor: null,
@@ -99,7 +101,8 @@ const row = (transactionType: 'PAYIN' | 'REFUND', amount: number, n = 1) => ({
 
 function controllerWith(refunded = 0) {
   const api = {
-    paymentIntent: jest.fn().mockResolvedValue(intent),
+    // What the API says was refunded and may still be (contract §28): the dashboard does no arithmetic of its own.
+    paymentIntent: jest.fn().mockResolvedValue({ ...intent, refundedAmount: refunded, refundableAmount: 1220 - refunded }),
     rowsOf: jest.fn().mockResolvedValue(refunded ? [row('PAYIN', 1220), row('REFUND', -refunded)] : [row('PAYIN', 1220)]),
     timelineOf: jest.fn().mockResolvedValue([]),
     localeOf: jest.fn().mockResolvedValue({ timeZone: 'America/Montevideo' }),
@@ -160,6 +163,21 @@ describe('PaymentsController', () => {
       expect([amount, answer.status]).toEqual([amount, 400]);
     }
     expect(api.refund).not.toHaveBeenCalled();
+  });
+
+  it('takes what may still be refunded from the API’s refundableAmount, not from the rows it shows (contract §28)', async () => {
+    const { controller, api } = controllerWith();
+    // The rows show 1,220.00 collected and nothing refunded; the API knows of 1,120.00 refunded at the processor.
+    api.paymentIntent.mockResolvedValue({ ...intent, refundedAmount: 1120, refundableAmount: 100 });
+    const operation = '1b2c3d4e-5f60-4718-8293-a4b5c6d7e8f9';
+    const { res, answer } = recordingResponse();
+    await controller.refund(request, res, intentId, { kind: 'refund', amount: '100.01', confirmed: 'yes', operation });
+    expect(answer.status).toBe(400);
+    expect(api.refund).not.toHaveBeenCalled();
+    await expect(
+      controller.refund(request, recordingResponse().res, intentId, { kind: 'refund', amount: '', confirmed: 'yes', operation }),
+    ).rejects.toBeInstanceOf(Redirect);
+    expect(api.refund.mock.calls).toEqual([[intentId, 'refund', undefined, operation]]);
   });
 
   it('refuses a confirmation without a well-formed key (403), and an unknown kind (400), refunding nothing', async () => {

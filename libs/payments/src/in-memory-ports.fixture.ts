@@ -31,8 +31,8 @@ import {
   TenantScope,
   Transaction,
   TransactionStatus,
-  UnitOfWork,
 } from '@pcs/kernel';
+import { MEMORY_TX, MemoryUnitOfWork } from '@pcs/testing/unit-of-work';
 import { AttemptOutcomes } from './attempts/attempt-outcomes';
 import { PaymentAttemptParties } from './attempts/payment-attempt-parties';
 import { PaymentAttemptsService } from './attempts/payment-attempts.service';
@@ -54,33 +54,8 @@ import { PaymentIntentRepository } from './payment-intent.repository';
  * service under test should never call fails the spec. The same rules on PostgreSQL, with real
  * concurrency, are the integration and end-to-end specs'.
  */
-export const TX = {} as Transaction;
-
-export class MemoryUnitOfWork extends UnitOfWork {
-  /** Callbacks to run after the commit, in order; `run` commits by running them. */
-  committed = 0;
-  get outside(): Transaction {
-    return TX;
-  }
-  async run<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    const callbacks: Array<() => void> = [];
-    this.pending.push(callbacks);
-    try {
-      const result = await work(TX);
-      this.committed += 1;
-      callbacks.forEach((callback) => callback());
-      return result;
-    } finally {
-      this.pending.pop();
-    }
-  }
-  afterCommit(_tx: Transaction, callback: () => void): void {
-    const open = this.pending[this.pending.length - 1];
-    if (open) open.push(callback);
-    else callback();
-  }
-  private readonly pending: Array<Array<() => void>> = [];
-}
+export const TX = MEMORY_TX;
+export { MemoryUnitOfWork };
 
 /** A port method the service under test never calls: a call fails the spec. */
 export const unused = (): Promise<never> => Promise.reject(new Error('a port method this service should not call'));

@@ -93,7 +93,7 @@ export class PayoutBatchesService {
       // A CNAB 240 remittance pays reais only: the BRL batches of a Brazilian bank are remittances, each business's
       // needing its debtor account (refused before anything is recorded). Another currency there (a payout made before
       // such payouts were refused) goes in a CSV of its own.
-      const remits = (currency: Currency) => bank.country === 'BRA' && currency === 'BRL';
+      const remits = (currency: Currency) => bank.country === 'BRA' && currency === Currency.BRL;
       const debtors = new Map<string, DebtorAccount>();
       for (const { businessId, currency } of groups.values()) {
         if (!remits(currency) || debtors.has(businessId)) continue;
@@ -197,7 +197,7 @@ export class PayoutBatchesService {
     now: Date,
   ): Promise<string> {
     // FEBRABAN's layout has no currency: every amount of a remittance is reais.
-    const foreign = payouts.find((payout) => payout.snapshot().currency !== 'BRL');
+    const foreign = payouts.find((payout) => payout.snapshot().currency !== Currency.BRL);
     if (foreign) throw new Error(`payout ${foreign.id} is in ${foreign.snapshot().currency}: a CNAB 240 remittance pays BRL only`);
     const debtorBank = await this.accounts.bank(tx, debtor.bankId);
     const country = await this.catalog.findCountryByIso3('BRA');

@@ -7,9 +7,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CatalogService } from '@pcs/catalog';
 import { RuntimeSettings } from '@pcs/config';
-import { adminAddressesOf } from '@pcs/dashboard-identity';
 import { JobQueue } from '@pcs/jobs';
-import { MailOutbox } from '@pcs/mail';
 import {
   asBusinessId,
   Caller,
@@ -33,7 +31,7 @@ import { calendarOf } from './domain/country-calendar';
 import { Payout, PayoutOrigin } from './domain/payout';
 import { Bank, isOnHold, paidTo, SettlementAccount } from './domain/settlement-account';
 import { BankFilePayoutRail, NotCarried, PayoutRail, SandboxPayoutRail } from './rails/payout-rail';
-import { payoutCurrencyEmail } from './payout-currency-email';
+import { PayoutNotices } from './payout-notices';
 import { BalanceRepository, PayoutFilters, PayoutRepository, SettlementAccountRepository } from './settlement.repository';
 import { BalancesService } from './balances.service';
 import { SettlementEvents } from './settlement-events';
@@ -85,7 +83,7 @@ export class PayoutsService {
     private readonly jobs: JobQueue,
     private readonly calendar: BusinessCalendar,
     private readonly settings: RuntimeSettings,
-    private readonly mail: MailOutbox,
+    private readonly notices: PayoutNotices,
   ) {
     const rails: PayoutRail[] = [new SandboxPayoutRail(settings.settlement.sandboxPayoutDelaySeconds), new BankFilePayoutRail()];
     this.rails = new Map(rails.map((rail) => [rail.name, rail]));
@@ -286,17 +284,7 @@ export class PayoutsService {
   /** The business's dashboard admins who see the merchant learn that its scheduled payouts in a currency wait, and why. */
   private async tellCurrencyWaits(tx: Transaction, account: SettlementAccount, why: NonNullable<NotCarried>): Promise<void> {
     const merchant = await this.merchants.findById(account.merchantId as MerchantId, tx);
-    if (!merchant) return;
-    for (const to of await adminAddressesOf(tx, account.businessId, account.merchantId))
-      await this.mail.enqueue(
-        tx,
-        payoutCurrencyEmail({
-          to,
-          merchantName: merchant.merchantName,
-          currency: account.currency,
-          reason: { es: why.reasonEs, en: why.reason },
-        }),
-      );
+    if (merchant) await this.notices.currencyWaits(tx, account, merchant.merchantName, why);
   }
 
   /** The rail new payouts leave by (the deployment's). */

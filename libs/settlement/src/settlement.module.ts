@@ -33,6 +33,7 @@ import {
   SettlementAccountRepository,
 } from './settlement.repository';
 import { PayoutBatchesService } from './payout-batches.service';
+import { MailedPayoutNotices, PayoutNotices } from './payout-notices';
 
 /**
  * After the collection (contract §19): prices and fees, balances and their
@@ -61,6 +62,7 @@ import { PayoutBatchesService } from './payout-batches.service';
     { provide: BalanceRepository, useClass: TypeOrmBalanceRepository },
     { provide: PayoutRepository, useClass: TypeOrmPayoutRepository },
     { provide: PayoutBatchRepository, useClass: TypeOrmPayoutBatchRepository },
+    { provide: PayoutNotices, useClass: MailedPayoutNotices },
     PricingService,
     SettlementAccountsService,
     BalancesService,

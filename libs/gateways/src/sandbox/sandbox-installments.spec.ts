@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { sandboxInstallmentPlans } from './sandbox-installments';
 
 const quote = (country: string, amount: number, interestFreeUpTo: number, instrumentType = 'CREDIT_CARD') =>
@@ -31,5 +32,34 @@ describe('the sandbox’s installment table (contract §25, docs/money.md)', () 
       merchantFinancingFee: null,
     });
     expect(quote('URY', 100_001, 0)).toEqual(plans);
+  });
+});
+
+describe('the sandbox’s installment splits as properties (fast-check)', () => {
+  const seed = process.env.PBT_SEED === undefined ? undefined : Number(process.env.PBT_SEED);
+  it('never lets the payer pay less than the amount, splits it within a cent per installment, and charges the merchant only for interest-free plans', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1e11 }),
+        fc.constantFrom('URY', 'ARG', 'BRA'),
+        fc.integer({ min: 0, max: 24 }),
+        (amount, country, interestFreeUpTo) => {
+          for (const plan of sandboxInstallmentPlans({
+            method: { country, instrumentType: 'CREDIT_CARD', paymentMethod: 'VISA' },
+            amount,
+            interestFreeUpTo,
+          })) {
+            const interestFree = plan.installments <= Math.max(1, interestFreeUpTo);
+            expect(plan.totalAmount).toBe(interestFree ? amount : plan.totalAmount);
+            expect(plan.totalAmount).toBeGreaterThanOrEqual(amount);
+            expect(Math.abs(plan.installmentAmount * plan.installments - plan.totalAmount)).toBeLessThanOrEqual(plan.installments);
+            expect(plan.merchantFinancingFee === null).toBe(!interestFree);
+            if (plan.installments === 1)
+              expect(plan).toMatchObject({ totalAmount: amount, installmentAmount: amount, merchantFinancingFee: 0 });
+          }
+        },
+      ),
+      { seed, numRuns: 300 },
+    );
   });
 });

@@ -35,17 +35,25 @@ function world() {
   const log = new MemoryEventLog();
   const events = new GatewayEventsService(w.unitOfWork, w.intents, w.payins, log, w.outcomes);
   const settled: Array<{ record: string; gateway: string }> = [];
+  /** What each step did, in order: our refunds settled from the list first, then the processor's own recorded. */
+  const steps: string[] = [];
+  const ours = { settledFromList: 0, recorded: 'replayed' };
   const refunds = {
     settleFromGateway: (record: Payin, gateway: string) => {
       settled.push({ record: record.id, gateway });
       return Promise.resolve('applied');
+    },
+    settleListed: (_merchantId: string, _gateway: string, payinId: string) => {
+      steps.push(`ours of ${payinId}`);
+      return Promise.resolve(ours.settledFromList);
     },
   } as unknown as RefundsService;
   const listed: string[] = [];
   const processorRefunds = {
     apply: (_merchantId: string, _gateway: string, payinId: string) => {
       listed.push(payinId);
-      return Promise.resolve('applied');
+      steps.push(`the processor's of ${payinId}`);
+      return Promise.resolve(ours.recorded);
     },
   } as unknown as ProcessorRefunds;
   const notifications = new GatewayNotifications(w.unitOfWork, w.payins, events, refunds, processorRefunds);
@@ -56,7 +64,7 @@ function world() {
     outcome,
   });
   const stored = () => ({ intent: w.intents.read(INTENT_ID)!.snapshot(), attempt: w.payins.read('attempt-1')!.snapshot() });
-  return { ...w, events, notifications, event, stored, settled, listed };
+  return { ...w, events, notifications, event, stored, settled, listed, steps, ours };
 }
 
 describe('GatewayEventsService (on the ports, in memory)', () => {
@@ -123,9 +131,17 @@ describe('GatewayNotifications (on the ports, in memory)', () => {
     expect(await notifications.apply(MERCHANT_ID, 'SANDBOX', { kind: 'UNKNOWN' })).toBe('unknown');
   });
 
-  it('hands the refunds a processor lists on a payment to the processor’s refunds', async () => {
-    const { notifications, listed } = world();
-    expect(await notifications.applyProcessorRefunds(MERCHANT_ID, 'SANDBOX', 'attempt-1', [])).toBe('applied');
+  it('settles our refunds from a processor’s list first, then records its own; applied when either changed something', async () => {
+    const { notifications, listed, steps, ours } = world();
+    // Nothing of ours settled: the processor's refunds' answer is the answer.
+    expect(await notifications.applyProcessorRefunds(MERCHANT_ID, 'SANDBOX', 'attempt-1', [])).toBe('replayed');
     expect(listed).toEqual(['attempt-1']);
+    expect(steps).toEqual(['ours of attempt-1', "the processor's of attempt-1"]);
+    // One of ours settled from the list (its notification lost): applied, though the processor's own were known.
+    ours.settledFromList = 1;
+    expect(await notifications.applyProcessorRefunds(MERCHANT_ID, 'SANDBOX', 'attempt-1', [])).toBe('applied');
+    ours.settledFromList = 0;
+    ours.recorded = 'applied';
+    expect(await notifications.applyProcessorRefunds(MERCHANT_ID, 'SANDBOX', 'attempt-1', [])).toBe('applied');
   });
 });

@@ -265,6 +265,35 @@ describe('RefundsService (on its ports, in memory)', () => {
     expect(intents.read(intentId)!.snapshot()).toMatchObject({ refundedAmount: 80000, status: 'PARTIALLY_REFUNDED' });
     expect(intents.read(intentId)!.refundable.minor).toBe(42000);
   });
+
+  it('settles our refunds the processor lists as done or refused (their notification lost), and leaves those it still works on', async () => {
+    let n = 0;
+    const { service, intents, ledger } = serviceWith(() => ({ status: 'PENDING', reference: `sbx-pending-${++n}` }));
+    await service.refund(caller, intentId, 100, 'first');
+    await service.refund(caller, intentId, 200, 'second');
+    await service.refund(caller, intentId, 300, 'third');
+    expect(intents.read(intentId)!.snapshot().refundedAmount).toBe(60000);
+    const listed = [
+      { ...atProcessor('sbx-pending-1', 10000) },
+      { ...atProcessor('sbx-pending-2', 20000), status: 'REJECTED' as const },
+      { ...atProcessor('sbx-pending-3', 30000), status: 'PENDING' as const },
+    ];
+    // Another merchant's or another gateway's payment, or a refund's id for the charge's: nothing settled.
+    expect(await service.settleListed('another-merchant', 'SANDBOX', 'charge-1', listed)).toBe(0);
+    expect(await service.settleListed(merchantId, 'MERCADO_PAGO', 'charge-1', listed)).toBe(0);
+    expect(await service.settleListed(merchantId, 'SANDBOX', 'first', listed)).toBe(0);
+    expect(ledger.read('first')!.snapshot().status).toBe('PENDING');
+
+    expect(await service.settleListed(merchantId, 'SANDBOX', 'charge-1', listed)).toBe(2);
+    expect(ledger.read('first')!.snapshot().status).toBe('APPROVED');
+    expect(ledger.read('second')!.snapshot().status).toBe('REJECTED');
+    expect(ledger.read('third')!.snapshot().status).toBe('PENDING');
+    // The rejected one's 200.00 is released; the approved and the pending still count.
+    expect(intents.read(intentId)!.snapshot().refundedAmount).toBe(40000);
+    // The same list again settles nothing more: those two are final.
+    expect(await service.settleListed(merchantId, 'SANDBOX', 'charge-1', listed)).toBe(0);
+    expect(intents.read(intentId)!.snapshot().refundedAmount).toBe(40000);
+  });
 });
 
 /** The processor's findings, kept as the port keeps them: once per gateway, kind and external id. */

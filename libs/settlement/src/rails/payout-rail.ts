@@ -1,4 +1,4 @@
-import type { Currency } from '@pcs/kernel';
+import { Currency } from '@pcs/kernel';
 import type { BusinessCalendar, CountryCalendar, LocalDate } from '../domain/business-calendar';
 import type { PayoutProps } from '../domain/payout';
 import type { Bank } from '../domain/settlement-account';
@@ -74,7 +74,7 @@ export class BankFilePayoutRail extends PayoutRail {
    * layout has no currency field: its amounts are BRL); a CSV carries its currency on every line.
    */
   override notCarried(currency: Currency, bank: Bank): NotCarried {
-    return bank.country === 'BRA' && currency !== 'BRL'
+    return bank.country === 'BRA' && currency !== Currency.BRL
       ? {
           reason: `${bank.name} takes payouts in CNAB 240 remittances, which pay in BRL only`,
           reasonEs: `${bank.name} recibe retiros en remesas CNAB 240, que pagan solo en BRL`,
