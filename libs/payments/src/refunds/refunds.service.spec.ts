@@ -226,6 +226,19 @@ describe('RefundsService (on its ports, in memory)', () => {
     expect(refunds()).toHaveLength(2);
   });
 
+  it('settles ours the processor lists as refused before deciding a new refund, which may then ask for what that one held', async () => {
+    let answer: RefundOutcome = { status: 'PENDING', reference: 'sbx-pending-1' };
+    const { service, asked, listed, ledger } = serviceWith(() => answer);
+    await service.refund(caller, intentId, 1000, 'first');
+    // The processor refused it; its notification was lost. A refund of everything reads that first.
+    listed.push({ reference: 'sbx-pending-1', amount: 100000, currency: Currency.UYU, status: 'REJECTED' });
+    answer = { status: 'APPROVED', reference: 'sbx-all' };
+    const intent = await service.refund(caller, intentId, undefined, 'all');
+    expect(ledger.read('first')!.snapshot().status).toBe('REJECTED');
+    expect(asked.map((r) => r.amount)).toEqual([100000, 122000]);
+    expect(intent.snapshot()).toMatchObject({ status: 'REFUNDED', refundedAmount: 122000 });
+  });
+
   it('books what the processor says it refunded when that is not what was asked', async () => {
     const { service, refunds } = serviceWith((request) => ({ status: 'APPROVED', reference: 'sbx-r', amount: request.amount - 500 }));
     const intent = await service.refund(caller, intentId, 100);

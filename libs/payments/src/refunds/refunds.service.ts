@@ -416,8 +416,9 @@ export class RefundsService {
   /**
    * Contract §28: before a refund is sent to a processor, the refunds it lists on the payment are
    * read, and those we did not know (made in its panel, a notification lost) are recorded first,
-   * once, by their processor id, so the refundable amount is what the processor still holds. A
-   * processor that cannot be read now refuses the refund before anything is reserved.
+   * once, by their processor id, and ours it lists as done or refused are settled, so the refundable
+   * amount is what the processor still holds. A processor that cannot be read now refuses the refund
+   * before anything is reserved.
    */
   private async learnProcessorRefunds(caller: Caller, paymentIntentId: PaymentIntentId): Promise<void> {
     const charge = (await this.ledger.latestApprovedCharge(this.unitOfWork.outside, paymentIntentId))?.snapshot();
@@ -430,8 +431,10 @@ export class RefundsService {
       this.logger.warn(`refund of ${paymentIntentId}: ${charge.gateway} could not be read first (${(error as Error).message})`);
       throw new DomainError('GATEWAY_UNREACHABLE');
     }
-    if (notice.kind === 'CHARGE' && notice.refunds?.length)
-      await this.processorRefunds.apply(charge.merchantId, charge.gateway, charge.transactionId, notice.refunds);
+    if (notice.kind !== 'CHARGE' || !notice.refunds?.length) return;
+    // Ours it lists as done or refused first (their notification lost), then those it made itself.
+    await this.settleListed(charge.merchantId, charge.gateway, charge.transactionId, notice.refunds);
+    await this.processorRefunds.apply(charge.merchantId, charge.gateway, charge.transactionId, notice.refunds);
   }
 
   /** Whether the intent was collected at a gateway that returns the money itself when a manual refund is confirmed. */
