@@ -106,6 +106,8 @@ describe('the books equal the processors’ money (contract §28: the oracle)', 
     /** The processor's case, once a dispute is opened. */
     dispute: { reference: string; disputeId: string | null; amount: number; status: 'OPEN' | 'WON' | 'LOST' } | null;
   }
+  /** A payment named by its place among those to pick from, or the one last made or acted on. */
+  type Target = number | 'last';
   interface Model {
     readonly shop: Shop;
     readonly payments: Payment[];
@@ -120,6 +122,8 @@ describe('the books equal the processors’ money (contract §28: the oracle)', 
     days: number;
     /** Which settlement account number each currency is paid to (changed after a bank's return). */
     readonly accountSuffix: Record<Currency, number>;
+    /** The payment last made or acted on: what `#last` names. */
+    last?: Payment;
   }
   interface Real {
     readonly bed: Testbed;
@@ -357,9 +361,25 @@ describe('the books equal the processors’ money (contract §28: the oracle)', 
     toString: () => name,
   });
   const pick = <T>(items: readonly T[], index: number): T | undefined => (items.length === 0 ? undefined : items[index % items.length]);
-  /** A payment to act on, those at Mercado Pago and dLocal twice as likely as the sandbox's (where processors' own news happen). */
-  const pickPayment = (model: Model, index: number): Payment | undefined =>
-    pick([...model.payments, ...model.payments.filter((p) => p.processor !== 'SANDBOX')], index);
+  /** The payments at Mercado Pago and dLocal (where processors' own news happen), in order. */
+  const atProcessors = (model: Model) => model.payments.filter((p) => p.processor !== 'SANDBOX');
+  /**
+   * A payment to act on, those at Mercado Pago and dLocal twice as likely as the sandbox's; a small
+   * index names the same payment here as in the processors' own commands (`atProcessors`), so that
+   * our operations and theirs meet on one payment often.
+   */
+  const pickPayment = (model: Model, target: Target): Payment | undefined => {
+    const payment = target === 'last' ? (model.last ?? model.payments[0]) : pick([...atProcessors(model), ...model.payments], target);
+    if (payment) model.last = payment;
+    return payment;
+  };
+  /** A payment at Mercado Pago or dLocal, for their own news: the last one acted on when it is one of theirs. */
+  const pickAtProcessor = (model: Model, target: Target): Payment | undefined => {
+    const there = atProcessors(model);
+    const payment = target === 'last' ? (model.last && there.includes(model.last) ? model.last : there[0]) : pick(there, target);
+    if (payment) model.last = payment;
+    return payment;
+  };
   const refundableOf = async (model: Model, payment: Payment) =>
     Math.round((await model.shop.client.get(`/payment-intent/${payment.intentId}`)).body.refundableAmount * 100);
 
@@ -416,14 +436,16 @@ describe('the books equal the processors’ money (contract §28: the oracle)', 
         expect((await shop.client.get(`/payment-intent/${intentId}`)).body.paymentIntentStatus).toBe('SUCCEEDED');
       }
       const fee = rate(amount, price.bp);
-      model.payments.push({ processor, currency, flow, intentId, amount, paymentId, dispute: null });
+      const payment: Payment = { processor, currency, flow, intentId, amount, paymentId, dispute: null };
+      model.payments.push(payment);
+      model.last = payment;
       model.fees.push({ currency, amount: fee + rate(fee, VAT_BP) });
     });
 
   /** Our refund through the API: a share of what is refundable, or (no amount) all of it. */
-  const apiRefund = (index: number, perMille: number | null) =>
-    command(`refund #${index} ${perMille === null ? 'all' : `${perMille}‰`}`, async (model) => {
-      const payment = pickPayment(model, index);
+  const apiRefund = (target: Target, perMille: number | null) =>
+    command(`refund #${target} ${perMille === null ? 'all' : `${perMille}‰`}`, async (model) => {
+      const payment = pickPayment(model, target);
       if (!payment) return;
       const refundable = await refundableOf(model, payment);
       const body = perMille === null ? {} : { requestedRefundAmount: wire(Math.max(1, Math.floor((refundable * perMille) / 1000))) };
@@ -434,9 +456,9 @@ describe('the books equal the processors’ money (contract §28: the oracle)', 
     });
 
   /** A manual refund (operation 23): reserved pending, the pending one confirmed, or confirmed at once. */
-  const manualRefund = (index: number, perMille: number, step: 'pending' | 'confirm-pending' | 'confirmed') =>
-    command(`manual refund #${index} ${perMille}‰ ${step}`, async (model) => {
-      const payment = pickPayment(model, index);
+  const manualRefund = (target: Target, perMille: number, step: 'pending' | 'confirm-pending' | 'confirmed') =>
+    command(`manual refund #${target} ${perMille}‰ ${step}`, async (model) => {
+      const payment = pickPayment(model, target);
       if (!payment) return;
       const refundable = await refundableOf(model, payment);
       const amount = wire(Math.max(1, Math.floor((refundable * perMille) / 1000)));
@@ -448,10 +470,9 @@ describe('the books equal the processors’ money (contract §28: the oracle)', 
     });
 
   /** A refund made at the processor itself (its panel, dashboard): a share of what it still holds of the payment. */
-  const processorRefund = (index: number, perMille: number, delivery: Delivery) =>
-    command(`processor refund #${index} ${perMille}‰ (${delivery})`, async (model) => {
-      const candidates = model.payments.filter((p) => p.processor !== 'SANDBOX');
-      const payment = pick(candidates, index);
+  const processorRefund = (target: Target, perMille: number, delivery: Delivery) =>
+    command(`processor refund #${target} ${perMille}‰ (${delivery})`, async (model) => {
+      const payment = pickAtProcessor(model, target);
       if (!payment) return;
       // What the processor still lets be refunded: dLocal counts its refunds pending too.
       const pendingThere =
@@ -489,9 +510,9 @@ describe('the books equal the processors’ money (contract §28: the oracle)', 
     });
 
   /** The payer's bank takes a payment back: a chargeback at the processor, or the sandbox's (its dispute fee, as priced, ours). */
-  const openDispute = (index: number, delivery: Delivery) =>
-    command(`chargeback #${index} (${delivery})`, async (model) => {
-      const payment = pickPayment(model, index);
+  const openDispute = (target: Target, delivery: Delivery) =>
+    command(`chargeback #${target} (${delivery})`, async (model) => {
+      const payment = pickPayment(model, target);
       if (!payment || payment.dispute) return;
       if (payment.processor === 'MERCADO_PAGO' && mp.payments.get(Number(payment.paymentId))!.status !== 'approved') return;
       if (payment.flow === 'PLATFORM') {
@@ -644,6 +665,11 @@ describe('the books equal the processors’ money (contract §28: the oracle)', 
   const amount = fc.integer({ min: 2_000, max: 150_000 });
   const delivery = fc.constantFrom<Delivery>('send', 'drop', 'twice', 'hold');
   const index = fc.nat(12);
+  /** A payment by its place, or (a third of the time) the one last made or acted on: our operations and the processors' meet on one. */
+  const target: fc.Arbitrary<Target> = fc.oneof(
+    { arbitrary: fc.nat(12), weight: 2 },
+    { arbitrary: fc.constant<Target>('last'), weight: 1 },
+  );
   const perMille = fc.integer({ min: 1, max: 1000 });
   const collectionAt = (processors: fc.Arbitrary<Processor>) =>
     fc
@@ -657,10 +683,10 @@ describe('the books equal the processors’ money (contract §28: the oracle)', 
         ),
       );
   const collection = collectionAt(fc.constantFrom<Processor>('SANDBOX', 'SANDBOX', 'MERCADO_PAGO', 'DLOCAL'));
-  const processorRefunds = fc.tuple(index, perMille, delivery).map(([i, pm, d]) => processorRefund(i, pm, d));
-  const apiRefunds = fc.tuple(index, fc.option(perMille, { nil: null, freq: 2 })).map(([i, pm]) => apiRefund(i, pm));
+  const processorRefunds = fc.tuple(target, perMille, delivery).map(([i, pm, d]) => processorRefund(i, pm, d));
+  const apiRefunds = fc.tuple(target, fc.option(perMille, { nil: null, freq: 2 })).map(([i, pm]) => apiRefund(i, pm));
   const manualRefunds = fc
-    .tuple(index, perMille, fc.constantFrom<'pending' | 'confirm-pending' | 'confirmed'>('pending', 'confirm-pending', 'confirmed'))
+    .tuple(target, perMille, fc.constantFrom<'pending' | 'confirm-pending' | 'confirmed'>('pending', 'confirm-pending', 'confirmed'))
     .map(([i, pm, step]) => manualRefund(i, pm, step));
   // fc.commands picks among these evenly: what a merchant's money needs first (payments) and most (refunds, payouts and their
   // files) appears more than once.
@@ -676,7 +702,7 @@ describe('the books equal the processors’ money (contract §28: the oracle)', 
     processorRefunds,
     fc.constant(null).map(() => dlocalRefundsPending()),
     fc.tuple(index, fc.boolean(), delivery).map(([i, ok, d]) => settleDLocalRefund(i, ok, d)),
-    fc.tuple(index, delivery).map(([i, d]) => openDispute(i, d)),
+    fc.tuple(target, delivery).map(([t, d]) => openDispute(t, d)),
     fc
       .tuple(index, fc.constantFrom<'WON' | 'LOST' | 'AMOUNT'>('WON', 'LOST', 'AMOUNT'), perMille, delivery)
       .map(([i, outcome, pm, d]) => changeDispute(i, outcome, pm, d)),

@@ -1,6 +1,7 @@
 import type { CatalogService } from '@pcs/catalog';
 import type { RuntimeSettings } from '@pcs/config';
 import type { GatewayNotice, GatewayRegistry, PaymentGateway, ProcessorRefund, RefundOutcome, RefundRequest } from '@pcs/gateways';
+import { ProcessorAmountError } from '@pcs/gateways';
 import type { BalancesService } from '@pcs/settlement';
 import { asBusinessId, asMerchantId, asPaymentIntentId, Caller, Currency, DomainError, Money, Transaction } from '@pcs/kernel';
 import type { MerchantService } from '@pcs/merchants';
@@ -237,6 +238,18 @@ describe('RefundsService (on its ports, in memory)', () => {
     expect(ledger.read('first')!.snapshot().status).toBe('REJECTED');
     expect(asked.map((r) => r.amount)).toEqual([100000, 122000]);
     expect(intent.snapshot()).toMatchObject({ status: 'REFUNDED', refundedAmount: 122000 });
+  });
+
+  it('fails with PROCESSOR_ANSWER_UNREADABLE when the processor’s answer has no exact amount, booking nothing and keeping the refund pending', async () => {
+    const { service, refunds, intents } = serviceWith(() => {
+      throw new ProcessorAmountError('MERCADO_PAGO', 'refund 77 amount 1220.50000000000000001 is not an amount in UYU');
+    });
+    await expect(service.refund(caller, intentId, 500, 'unreadable')).rejects.toMatchObject({
+      code: 'PROCESSOR_ANSWER_UNREADABLE',
+    });
+    // Reserved (as any pending refund) and waiting for reconciliation to ask again: not approved, nothing booked.
+    expect(refunds().map((r) => [r.snapshot().amount, r.snapshot().status])).toEqual([[50000, 'PENDING']]);
+    expect(intents.read(intentId)!.snapshot().refundedAmount).toBe(50000);
   });
 
   it('books what the processor says it refunded when that is not what was asked', async () => {
