@@ -737,7 +737,7 @@ describe('the books equal the processors’ money (contract §28: the oracle)', 
             fc.array(collection, { maxLength: 1 }),
           )
           .chain(([mp, dlocal, sandbox, more]) => fc.shuffledSubarray([mp, dlocal, sandbox, ...more], { minLength: 3 + more.length })),
-        fc.commands(commands, { maxCommands: 16, size: '+1', replayPath }),
+        fc.commands(commands, { maxCommands: 24, size: '+1', replayPath }),
         async (flows, opening, sequence) => {
           dl.refundStatus = 'SUCCESS';
           const shop = await openShop(flows);
