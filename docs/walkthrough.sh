@@ -8,17 +8,25 @@ PAYINS=${PAYINS:-http://localhost:3000}
 KEY=$(node -p "require('$CREDS').merchant.apiKey")
 SECRET=$(node -p "require('$CREDS').merchant.apiSecret")
 
-# call METHOD ROUTE [BODY]: signs "<timestamp>.<body>" (version 2; {} when there is no body) and sends it to the payins API
+# call METHOD ROUTE [BODY]: signs version 3 (RFC 9421 over the method, the path, the query and the body's digest) and sends it to the payins API
 call() {
-  local method=$1 route=$2 body=${3:-} signed signature timestamp
-  signed=$body
-  [ -n "$signed" ] || signed='{}'
-  timestamp=$(date +%s)
-  signature=$(printf '%s' "$timestamp.$signed" | openssl dgst -sha256 -hmac "$SECRET" | sed 's/^.* //')
+  local method=$1 route=$2 body=${3:-} path=${2%%\?*} base components params digest=''
+  base="\"@method\": $method"$'\n'"\"@path\": $path"
+  components='"@method" "@path"'
+  if [[ $route == *\?* ]]; then base+=$'\n'"\"@query\": ?${route#*\?}"; components+=' "@query"'; fi
   if [ -n "$body" ]; then
-    curl -s -X "$method" "$PAYINS$route" -H "api-key: $KEY" -H "timestamp: $timestamp" -H "signature: $signature" -H 'content-type: application/json' --data-raw "$body"
+    digest="sha-256=:$(printf '%s' "$body" | openssl dgst -sha256 -binary | base64):"
+    base+=$'\n'"\"content-digest\": $digest"
+    components+=' "content-digest"'
+  fi
+  params="($components);created=$(date +%s);nonce=\"$(openssl rand -hex 16)\";keyid=\"$KEY\";alg=\"hmac-sha256\""
+  base+=$'\n'"\"@signature-params\": $params"
+  local signature="pcs=:$(printf '%s' "$base" | openssl dgst -sha256 -hmac "$SECRET" -binary | base64):"
+  if [ -n "$body" ]; then
+    curl -s -X "$method" "$PAYINS$route" -H "Signature-Input: pcs=$params" -H "Signature: $signature" -H "Content-Digest: $digest" \
+      -H 'content-type: application/json' --data-raw "$body"
   else
-    curl -s -X "$method" "$PAYINS$route" -H "api-key: $KEY" -H "timestamp: $timestamp" -H "signature: $signature"
+    curl -s -X "$method" "$PAYINS$route" -H "Signature-Input: pcs=$params" -H "Signature: $signature"
   fi
 }
 # field EXPRESSION: reads JSON on stdin and prints one value of it

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { clientFor, hmacHex } from '@pcs/testing';
+import { clientFor, hmacHex, signV3 } from '@pcs/testing';
 import request from 'supertest';
 import * as path from 'node:path';
 import { admin } from './operator-cli';
@@ -142,13 +142,13 @@ describe('operator commands (npm run admin)', () => {
     expect(JSON.stringify(audit)).not.toContain('sk_');
   });
 
-  it('makes a credential require version 2 signing, and back (credentials:require-timestamp)', async () => {
+  it('raises a credential’s signing floor to version 2, then 3, and takes it off (credentials:require-version)', async () => {
     const business = (await admin('business:create', '--name', 'Timestamped business')).json as { apiKey: string; apiSecret: string };
     const pair = clientFor(app, { apiKey: business.apiKey, apiSecret: business.apiSecret });
     expect((await pair.get('/merchant')).status).toBe(200);
-    expect((await admin('credentials:require-timestamp', '--api-key', business.apiKey)).json).toEqual({
+    expect((await admin('credentials:require-version', '--api-key', business.apiKey, '--min', '2')).json).toEqual({
       apiKey: business.apiKey,
-      requireTimestamp: true,
+      minSignatureVersion: 2,
     });
     expect((await pair.get('/merchant')).status).toBe(401); // version 1: refused at once (the change feed forgets the cached pair)
     const at = String(Math.floor(Date.now() / 1000));
@@ -158,12 +158,30 @@ describe('operator commands (npm run admin)', () => {
       .set('timestamp', at)
       .set('signature', hmacHex(business.apiSecret, `${at}.{}`));
     expect(v2.status).toBe(200);
-    expect((await admin('credentials:require-timestamp', '--api-key', business.apiKey, '--off')).json).toEqual({
+    expect((await admin('credentials:require-version', '--api-key', business.apiKey, '--min', '3')).json).toEqual({
       apiKey: business.apiKey,
-      requireTimestamp: false,
+      minSignatureVersion: 3,
+    });
+    const at2 = String(Math.floor(Date.now() / 1000));
+    const v2Again = await request(app.getHttpServer())
+      .get('/merchant?page=1')
+      .set('api-key', business.apiKey)
+      .set('timestamp', at2)
+      .set('signature', hmacHex(business.apiSecret, `${at2}.{}`));
+    expect(v2Again.status).toBe(401);
+    const v3 = await request(app.getHttpServer())
+      .get('/merchant')
+      .set(signV3(business, 'GET', '/merchant'));
+    expect(v3.status).toBe(200);
+    expect((await admin('credentials:require-version', '--api-key', business.apiKey, '--off')).json).toEqual({
+      apiKey: business.apiKey,
+      minSignatureVersion: 1,
     });
     expect((await pair.get('/merchant')).status).toBe(200);
-    expect((await admin('credentials:require-timestamp', '--api-key', 'pk_nobody')).status).toBe(1);
+    expect((await admin('credentials:require-version', '--api-key', 'pk_nobody', '--min', '2')).status).toBe(1);
+    for (const min of ['1', '4', '3.0', ' ', '0x3'])
+      expect((await admin('credentials:require-version', '--api-key', business.apiKey, '--min', min)).status).toBe(1);
+    expect((await admin('credentials:require-version', '--api-key', business.apiKey)).status).toBe(1);
   });
 
   it('disables, enables and re-roles a person (user:disable, user:enable, user:set-role), never the last enabled admin', async () => {

@@ -1,4 +1,4 @@
-import { hmacHex, MercadoPagoStandIn, TestTenant } from '@pcs/testing';
+import { MercadoPagoStandIn, signV3, TestTenant } from '@pcs/testing';
 import { ChildProcess, spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -63,8 +63,8 @@ async function send(port: number, credentials: { apiKey: string; apiSecret: stri
     method: 'POST',
     headers: {
       'content-type': 'application/json',
-      'api-key': credentials.apiKey,
-      signature: hmacHex(credentials.apiSecret, payload),
+      // Version 3 (contract §29: refunds take nothing else); a retry is signed again, with a nonce of its own.
+      ...signV3(credentials, 'POST', sent.path, payload),
       'Idempotency-Key': sent.key,
     },
     body: payload,

@@ -1,5 +1,5 @@
 import { EmbeddedDatabase, migrateDatabase, openEmbeddedPostgres } from '@pcs/database';
-import { fitsWidth, hmacHex, launchChromium, screenshot } from '@pcs/testing';
+import { fitsWidth, hmacHex, launchChromium, screenshot, signV3 } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -35,9 +35,12 @@ async function call(
 ): Promise<Seen> {
   const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
   const headers: Record<string, string> = { ...options.headers };
-  if (options.credentials) {
+  if (options.credentials && method !== 'GET') {
+    // Changes sign version 3 (contract §29: webhook endpoints and refunds take nothing else).
+    Object.assign(headers, signV3(options.credentials, method, route, payload));
+  } else if (options.credentials) {
     headers['api-key'] = options.credentials.apiKey;
-    headers.signature = hmacHex(options.credentials.apiSecret, payload ?? '{}');
+    headers.signature = hmacHex(options.credentials.apiSecret, '{}');
   }
   if (payload) headers['content-type'] = 'application/json';
   if (options.key) headers['Idempotency-Key'] = options.key;

@@ -51,6 +51,9 @@ describe('the /docs page signs its requests in a real browser', () => {
     return {
       status: response.status(),
       signature: response.request().headers()['signature'],
+      signatureInput: response.request().headers()['signature-input'],
+      contentDigest: response.request().headers()['content-digest'],
+      apiKeyHeader: response.request().headers()['api-key'],
       body: (await response.json()) as unknown,
       curl,
     };
@@ -65,8 +68,16 @@ describe('the /docs page signs its requests in a real browser', () => {
 
     const listed = await tryItOut(page, 'payers-listPayers');
     expect(listed.status).toBe(200);
-    expect(listed.signature).toMatch(/^[0-9a-f]{64}$/);
-    expect(listed.signature).not.toBe(merchant.apiSecret);
+    // Version 3 (contract §29): RFC 9421 over the method, the path and the query, keyed by the api-key named in keyid.
+    expect(listed.signature).toMatch(/^pcs=:[A-Za-z0-9+/]{43}=:$/);
+    expect(listed.signatureInput).toMatch(
+      new RegExp(
+        `^pcs=\\("@method" "@path"( "@query")?\\);created=\\d+;nonce="[A-Za-z0-9_-]{16,64}";keyid="${merchant.apiKey}";alg="hmac-sha256"$`,
+      ),
+    );
+    expect(listed.contentDigest).toBeUndefined();
+    expect(listed.apiKeyHeader).toBeUndefined();
+    expect(listed.signature).not.toContain(merchant.apiSecret);
     // The curl the page shows carries the signature it sent, never the secret typed in the dialog.
     expect(listed.curl).toContain(listed.signature);
     expect(listed.curl).not.toContain(merchant.apiSecret);
@@ -74,6 +85,8 @@ describe('the /docs page signs its requests in a real browser', () => {
     const created = await tryItOut(page, 'payers-createPayer', { firstName: 'Ana', lastName: 'Docs', email: 'ana@example.uy' });
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({ firstName: 'Ana', lastName: 'Docs' });
+    expect(created.signatureInput).toContain('"content-digest"');
+    expect(created.contentDigest).toMatch(/^sha-256=:[A-Za-z0-9+/]{43}=:$/);
     await screenshot(page, 'docs-signed-post');
 
     // The payer exists: the page's POST really went through, signed with this merchant's secret.

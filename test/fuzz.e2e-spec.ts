@@ -3,7 +3,7 @@ import { Currency } from '@pcs/kernel';
 import { ReconciliationRunsService } from '@pcs/processor-reports';
 import { BalancesService } from '@pcs/settlement';
 import { DisputeReports } from '@pcs/disputes';
-import { hmacHex, multipartBody, pdfFile, pngFile, SignedClient, TestTenant } from '@pcs/testing';
+import { hmacHex, multipartBody, pdfFile, pngFile, SignedClient, signV3, TestTenant } from '@pcs/testing';
 import fc from 'fast-check';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -310,15 +310,32 @@ describe('fuzz: generated bad requests on every documented route', () => {
           )
         : fc.option(rawBodies, { freq: 4 }),
       signer: fc.constantFrom<'business' | 'merchant' | 'none' | 'wrong'>('business', 'business', 'merchant', 'merchant', 'none', 'wrong'),
-      // Signing version 1, or version 2 with a current, stale or hostile timestamp (contract §17).
-      timestamp: fc.constantFrom<'none' | 'now' | 'stale' | 'junk'>('none', 'none', 'now', 'now', 'stale', 'junk'),
+      // Signing version 1, version 2 with a current, stale or hostile timestamp (contract §17), or version 3 (RFC 9421,
+      // contract §29: what refunds, deletions and the other guarded changes take), well formed or with hostile fields.
+      timestamp: fc.constantFrom<'none' | 'now' | 'stale' | 'junk' | 'v3' | 'v3-junk'>(
+        'none',
+        'now',
+        'stale',
+        'junk',
+        'v3',
+        'v3',
+        'v3',
+        'v3-junk',
+      ),
+      junk: fc.constantFrom(
+        { 'signature-input': 'pcs=("@method" "@path");created=1;nonce="x";keyid="k"' },
+        { 'signature-input': '((((' },
+        { signature: 'pcs=?0' },
+        { 'content-digest': 'sha-256=:AAAA:' },
+        { 'signature-input': 'pcs=("@method" "@path" "@status");created=9999999999999999;nonce="aaaaaaaaaaaaaaaaaaaa";keyid="k"' },
+      ),
     }),
   );
 
   it(`answers ${RUNS} generated bad requests (seed ${SEED}) with no 5xx, the error shape, and no change when refused`, async () => {
     const statuses = new Map<number, number>();
     await fc.assert(
-      fc.asyncProperty(requestArbitrary, async ({ op, pathValues, query, body, upload, signer, timestamp }) => {
+      fc.asyncProperty(requestArbitrary, async ({ op, pathValues, query, body, upload, signer, timestamp, junk }) => {
         let url = op.path;
         op.pathParams.forEach((name, i) => (url = url.replace(`{${name}}`, pathValues[i])));
         if (query.length) url += `?${query.join('&')}`;
@@ -328,15 +345,21 @@ describe('fuzz: generated bad requests on every documented route', () => {
         if (signer !== 'none') {
           const credentials = signer === 'merchant' ? tenant.merchants[0] : tenant.business;
           const secret = signer === 'wrong' ? 'not the secret' : credentials.apiSecret;
-          const at = {
-            none: '',
-            now: String(Math.floor(Date.now() / 1000)),
-            stale: String(Math.floor(Date.now() / 1000) - 301),
-            junk: '1e9',
-          }[timestamp];
-          const signed = at ? Buffer.concat([Buffer.from(`${at}.`), Buffer.from(payload)]) : payload;
-          test = test.set('api-key', credentials.apiKey).set('signature', hmacHex(secret, signed));
-          if (at) test = test.set('timestamp', at);
+          if (timestamp === 'v3' || timestamp === 'v3-junk') {
+            const sent = upload?.body ?? body ?? undefined;
+            test = test.set(signV3({ apiKey: credentials.apiKey, apiSecret: secret }, op.method, url, sent));
+            if (timestamp === 'v3-junk') test = test.set(junk);
+          } else {
+            const at = {
+              none: '',
+              now: String(Math.floor(Date.now() / 1000)),
+              stale: String(Math.floor(Date.now() / 1000) - 301),
+              junk: '1e9',
+            }[timestamp];
+            const signed = at ? Buffer.concat([Buffer.from(`${at}.`), Buffer.from(payload)]) : payload;
+            test = test.set('api-key', credentials.apiKey).set('signature', hmacHex(secret, signed));
+            if (at) test = test.set('timestamp', at);
+          }
         }
         if (upload) test = test.set('content-type', upload.contentType).send(upload.body);
         else if (body !== null) test = test.set('content-type', 'application/json').send(body);

@@ -1,5 +1,5 @@
 import { migrateDatabase } from '@pcs/database';
-import { hmacHex } from '@pcs/testing';
+import { hmacHex, signV3 } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -30,8 +30,8 @@ async function post(port: number, route: string, credentials: Credentials, body:
       method: 'POST',
       headers: {
         'content-type': 'application/json',
-        'api-key': credentials.apiKey,
-        signature: hmacHex(credentials.apiSecret, payload),
+        // Version 3 (contract §29: refunds take nothing else), its nonce recorded by whichever node is the primary.
+        ...signV3(credentials, 'POST', route, payload),
         'Idempotency-Key': key,
       },
       body: payload,

@@ -1,4 +1,4 @@
-import { hmacHex } from '@pcs/testing';
+import { signV3 } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -59,18 +59,14 @@ describe('a payout killed in its sweep', () => {
     await bed.close();
   });
 
-  // Version 2, as payouts require (contract §27); a retry is signed again a second later, as a client's would be.
-  let lastAt = 0;
+  // Version 3, as payouts require (contract §29); a retry is signed again, with a nonce of its own, as a client's would be.
   const payout = (key: string) => {
     const body = JSON.stringify({ currency: 'UYU' });
-    const at = (lastAt = Math.max(Math.floor(Date.now() / 1000), lastAt + 1));
     return fetch(`http://127.0.0.1:${api.port}/merchant/${merchantId}/payout`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
-        'api-key': credentials.apiKey,
-        timestamp: String(at),
-        signature: hmacHex(credentials.apiSecret, `${at}.${body}`),
+        ...signV3(credentials, 'POST', `/merchant/${merchantId}/payout`, body),
         'Idempotency-Key': key,
       },
       body,

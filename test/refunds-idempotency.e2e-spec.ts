@@ -1,4 +1,4 @@
-import { hmacHex, SignedClient, TestTenant } from '@pcs/testing/http';
+import { hmacHex, SignedClient, signV3, TestTenant } from '@pcs/testing/http';
 import request from 'supertest';
 import { HttpTestbed, sharedTestbed } from './shared-testbed';
 
@@ -185,8 +185,8 @@ describe('refunds under concurrency, manual refunds, idempotency keys', () => {
       const refund = (key: string, payload: unknown) =>
         request(bed.url)
           .post(`/payment-intent/${intentId}/refund`)
-          .set('api-key', tenant.merchants[0].apiKey)
-          .set('signature', hmacHex(tenant.merchants[0].apiSecret, JSON.stringify(payload)))
+          // Version 3 (contract §29: refunds take nothing else); a retry signed again, as a client does.
+          .set(signV3(tenant.merchants[0], 'POST', `/payment-intent/${intentId}/refund`, JSON.stringify(payload)))
           .set('content-type', 'application/json')
           .set('Idempotency-Key', key)
           .send(JSON.stringify(payload));

@@ -2,7 +2,7 @@ import { SecretBox } from '@pcs/config';
 import { auditKeyOf, dashboardIdentityOn, mfaSealedFor, totpCodeOf } from '@pcs/dashboard-identity';
 import { freePort } from '@pcs/database';
 import { sealedFor } from '@pcs/gateway-accounts';
-import { hmacHex } from '@pcs/testing';
+import { signV3 } from '@pcs/testing';
 import { spawnSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
@@ -74,17 +74,15 @@ describe('the master key, rotated', () => {
     const business = admin(old, 'business:create', '--name', 'Rotation business') as Json;
     const merchant = admin(old, 'merchant:create', '--business', business.businessId, '--name', 'Rotation shop', '--approve') as Json;
     let base = await startApi(old);
-    // Signed as a client signs (version 2: the HMAC of `<timestamp>.<body>`, which money and secrets require), over real
-    // HTTP to the API's process; each request a second of its own, so that none is taken for a replay.
-    let lastAt = 0;
+    // Signed as a client signs (version 3, RFC 9421, which money, secrets and webhook endpoints require), over real HTTP
+    // to the API's process, each request with a nonce of its own.
     const signed = (credentials: Json) => {
       const send = (method: 'get' | 'post' | 'put', route: string, body?: unknown) => {
-        const payload = body === undefined ? '{}' : JSON.stringify(body);
-        const at = (lastAt = Math.max(Math.floor(Date.now() / 1000), lastAt + 1));
+        const payload = body === undefined ? undefined : JSON.stringify(body);
         const call = request(base)
           [method](route)
-          .set({ 'api-key': credentials.apiKey, timestamp: String(at), signature: hmacHex(credentials.apiSecret, `${at}.${payload}`) });
-        return body === undefined ? call : call.set('content-type', 'application/json').send(payload);
+          .set(signV3({ apiKey: credentials.apiKey, apiSecret: credentials.apiSecret }, method, route, payload));
+        return payload === undefined ? call : call.set('content-type', 'application/json').send(payload);
       };
       return {
         get: (route: string) => send('get', route),

@@ -1,4 +1,4 @@
-import { hmacHex } from '@pcs/testing';
+import { signV3 } from '@pcs/testing';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -45,7 +45,10 @@ describe('an API stopping with requests in flight', () => {
     const refunds = Array.from({ length: 48 }, (_, n) =>
       fetch(`http://127.0.0.1:${api.port}/payment-intent/${intents[n % intents.length]}/refund`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'api-key': merchant.apiKey, signature: hmacHex(merchant.apiSecret, body) },
+        headers: {
+          'content-type': 'application/json',
+          ...signV3(merchant, 'POST', `/payment-intent/${intents[n % intents.length]}/refund`, body),
+        },
         body,
         ...(n % 2 === 0 ? { signal: leaving.signal } : {}),
       }).then(

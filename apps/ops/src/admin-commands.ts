@@ -6,7 +6,7 @@
  */
 import { INestApplicationContext } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
-import { BusinessService, CredentialService, DEFAULT_ROTATION_GRACE_MINUTES } from '@pcs/businesses';
+import { BusinessService, CredentialService, DEFAULT_ROTATION_GRACE_MINUTES, SignatureVersion } from '@pcs/businesses';
 import { merchantRepresentation, MerchantService } from '@pcs/merchants';
 import { DisputeReports } from '@pcs/disputes';
 import {
@@ -280,14 +280,20 @@ export const COMMANDS: Record<string, Command> = {
       return { credentials: await app.get(CredentialService).summariesOf({ businessId, merchantId: null }) };
     },
   },
-  'credentials:require-timestamp': {
-    usage: 'credentials:require-timestamp --api-key <apiKey> [--off]',
+  'credentials:require-version': {
+    usage:
+      'credentials:require-version --api-key <apiKey> --min 2|3 [--off]   # the lowest signing version the pair accepts; --off accepts every version again',
     run: async (app, o) => {
       const apiKey = required(o, 'api-key');
-      const requireTimestamp = o.off !== true;
-      await asUsageErrors(() => app.get(CredentialService).requireTimestamp(apiKey, requireTimestamp));
-      await credentialAudit(app, null, 'credentials:require-timestamp', apiKey, { requireTimestamp });
-      return { apiKey, requireTimestamp };
+      let minSignatureVersion: SignatureVersion = 1;
+      if (o.off !== true) {
+        const min = required(o, 'min');
+        if (min !== '2' && min !== '3') throw new UsageError('--min must be 2 or 3');
+        minSignatureVersion = min === '2' ? 2 : 3;
+      } else if (o.min !== undefined) throw new UsageError('--off takes no --min');
+      await asUsageErrors(() => app.get(CredentialService).requireVersion(apiKey, minSignatureVersion));
+      await credentialAudit(app, null, 'credentials:require-version', apiKey, { minSignatureVersion });
+      return { apiKey, minSignatureVersion };
     },
   },
   'user:create': {

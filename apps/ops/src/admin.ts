@@ -40,6 +40,7 @@ async function main(argv: string[]): Promise<number> {
         'grace-minutes': { type: 'string' },
         'api-key': { type: 'string' },
         off: { type: 'boolean' },
+        min: { type: 'string' },
         email: { type: 'string' },
         role: { type: 'string' },
         'country-processor': { type: 'string' },

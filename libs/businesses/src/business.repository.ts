@@ -1,5 +1,5 @@
 import type { Reseal } from '@pcs/config';
-import { CredentialSummary, StoredCredential } from './domain/credential';
+import { CredentialSummary, SignatureVersion, StoredCredential } from './domain/credential';
 import { BusinessId, MerchantId, TenantScope, Transaction } from '@pcs/kernel';
 
 /** Where businesses and the country processors enabled for them are kept (port; the TypeORM adapter is in persistence/). */
@@ -41,12 +41,16 @@ export abstract class CredentialRepository {
   /** Revokes a key (false when it was not usable, or unknown). */
   abstract revoke(tx: Transaction, apiKey: string, at: Date): Promise<boolean>;
   /** False when no credential has that key. */
-  abstract setRequireTimestamp(tx: Transaction, apiKey: string, required: boolean): Promise<boolean>;
+  abstract setMinSignatureVersion(tx: Transaction, apiKey: string, version: SignatureVersion): Promise<boolean>;
   /**
    * Records a signed request until `expiresAt`; false when it was recorded
    * before (a replay). A few expired records are removed on the way.
    */
-  abstract recordSignedRequest(tx: Transaction, apiKey: string, signature: string, expiresAt: Date): Promise<boolean>;
+  /** Records many at once (distinct pairs); answers the indexes of those that were not recorded before. */
+  abstract recordSignedRequests(
+    tx: Transaction,
+    records: readonly { apiKey: string; signature: string; expiresAt: Date }[],
+  ): Promise<Set<number>>;
   abstract forgetSignedRequest(tx: Transaction, apiKey: string, signature: string): Promise<void>;
   abstract revokeAllOfMerchant(tx: Transaction, merchantId: MerchantId, at: Date): Promise<void>;
   /** Each merchant's unrevoked, non-expiring pairs, newest first. */

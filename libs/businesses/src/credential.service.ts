@@ -10,6 +10,7 @@ import {
   generateCredentials,
   IssuedCredentials,
   isUsable,
+  SignatureVersion,
   StoredCredential,
 } from './domain/credential';
 import { signatureMatches } from './domain/request-signature';
@@ -76,20 +77,22 @@ export class CredentialService {
     payloads: readonly (string | Buffer)[],
     version: 1 | 2 = 1,
   ): Promise<Caller | null> {
-    const verdict = await this.verify(apiKey, signature, payloads, version);
+    const verdict = await this.verify(apiKey, (secret) => signatureMatches(secret, signature, payloads), version);
     return 'caller' in verdict ? verdict.caller : null;
   }
 
   /**
-   * `authenticate`, saying why a request was refused (for metrics; the answer
-   * is the same 401 whatever the reason): a version 1 signature to a
-   * credential that requires version 2, or anything else.
+   * The caller of a request whose signature `matches` says a secret made,
+   * or why it was refused (for metrics; the answer is the same 401 whatever
+   * the reason): a signature of a version below the credential's floor
+   * (`credentials:require-version`), or anything else. `matches` is tried
+   * with a decoy secret when the key is unknown, so that a miss takes the
+   * time of a hit.
    */
   async verify(
     apiKey: string,
-    signature: string,
-    payloads: readonly (string | Buffer)[],
-    version: 1 | 2,
+    matches: (secret: string) => boolean,
+    version: SignatureVersion,
   ): Promise<{ caller: Caller } | { refused: 'signature' | 'version' }> {
     const known =
       apiKey.length <= 64
@@ -107,18 +110,18 @@ export class CredentialService {
     // Expiry is a time on the row: checked on every request, cached or not.
     const now = new Date();
     if (!known || !isUsable(known.row, now)) {
-      signatureMatches(DECOY_SECRET, signature, payloads);
+      matches(DECOY_SECRET);
       return { refused: 'signature' };
     }
     const { row, secret, previous } = known;
     // After a rotation on the same key, the previous secret verifies until its grace ends (contract §22).
-    const used = signatureMatches(secret, signature, payloads)
+    const used = matches(secret)
       ? 'current'
-      : previous && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now && signatureMatches(previous, signature, payloads)
+      : previous && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now && matches(previous)
         ? 'previous'
         : null;
     if (!used) return { refused: 'signature' };
-    if (version === 1 && row.requireTimestamp) return { refused: 'version' };
+    if (version < (row.minSignatureVersion ?? 1)) return { refused: 'version' };
     this.noteUse(row, used, now);
     return { caller: { credentialId: row.credentialId, businessId: row.businessId, merchantId: row.merchantId } };
   }
@@ -168,14 +171,62 @@ export class CredentialService {
   }
 
   /**
-   * A mutating version 2 request is accepted once (contract §17): its
-   * (api-key, signature) is recorded in the database, shared by every process
-   * and kept across restarts, until its timestamp could no longer be accepted.
-   * False for a replay.
+   * A version 3 request (its nonce) and a mutating version 2 request (its
+   * signature) are accepted once (contracts §17 and §29): the record is kept in
+   * the database, shared by every process and kept across restarts, until its
+   * time could no longer be accepted. False for a replay.
+   *
+   * Group commit: the records asked for while one write runs go together in
+   * the next (one statement for all of them), so that recording every read's
+   * nonce costs a busy API a fraction of a statement per request. A record
+   * asked for twice in one group is accepted for the first only.
    */
-  acceptOnce(apiKey: string, signature: string, timestampSeconds: number, toleranceSeconds: number): Promise<boolean> {
+  acceptOnce(apiKey: string, record: string, timestampSeconds: number, toleranceSeconds: number): Promise<boolean> {
     const expiresAt = new Date((timestampSeconds + toleranceSeconds + 1) * 1000);
-    return this.credentials.recordSignedRequest(this.unitOfWork.outside, apiKey, signature, expiresAt);
+    return new Promise<boolean>((resolve, reject) => {
+      this.toRecord.push({ apiKey, signature: record, expiresAt, resolve, reject });
+      if (!this.recording) void this.recordWaiting();
+    });
+  }
+
+  private toRecord: {
+    apiKey: string;
+    signature: string;
+    expiresAt: Date;
+    resolve: (accepted: boolean) => void;
+    reject: (error: unknown) => void;
+  }[] = [];
+  private recording = false;
+
+  private async recordWaiting(): Promise<void> {
+    this.recording = true;
+    try {
+      while (this.toRecord.length) {
+        // The rest of this turn of the event loop joins the group (requests that arrived together ask together).
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        const group = this.toRecord.splice(0, 500);
+        const first = new Map<string, number>();
+        const distinct: typeof group = [];
+        const repeats: typeof group = [];
+        for (const asked of group) {
+          const id = `${asked.apiKey}\n${asked.signature}`;
+          if (first.has(id)) repeats.push(asked);
+          else {
+            first.set(id, distinct.length);
+            distinct.push(asked);
+          }
+        }
+        for (const repeat of repeats) repeat.resolve(false);
+        try {
+          const fresh = await this.credentials.recordSignedRequests(this.unitOfWork.outside, distinct);
+          distinct.forEach((asked, i) => asked.resolve(fresh.has(i)));
+        } catch (error) {
+          for (const asked of distinct) asked.reject(error);
+        }
+      }
+    } finally {
+      this.recording = false;
+    }
   }
 
   /** Forgets an accepted signature (its request was then refused for its rate and did nothing): it may be sent again. */
@@ -183,9 +234,9 @@ export class CredentialService {
     return this.credentials.forgetSignedRequest(this.unitOfWork.outside, apiKey, signature);
   }
 
-  /** `credentials:require-timestamp`: whether the pair accepts only version 2 signatures. */
-  async requireTimestamp(apiKey: string, required: boolean): Promise<void> {
-    if (!(await this.credentials.setRequireTimestamp(this.unitOfWork.outside, apiKey, required)))
+  /** `credentials:require-version`: the lowest signing version the pair accepts (1 takes the floor off). */
+  async requireVersion(apiKey: string, version: SignatureVersion): Promise<void> {
+    if (!(await this.credentials.setMinSignatureVersion(this.unitOfWork.outside, apiKey, version)))
       throw new Error('no credential has that api key');
     this.cache.invalidate(apiKey);
   }

@@ -1,5 +1,5 @@
 import { signedRedirectUrl } from '@pcs/kernel';
-import { hmacSha256Hex, signingMiddleware, signRequestBody, verifyRedirect } from './index';
+import { hmacSha256Hex, signingMiddleware, signMessage, signRequestBody, verifyRedirect } from './index';
 
 describe('libs/client signing and verification', () => {
   it('signs the contract test vectors (§5), a request without a body as {}', async () => {
@@ -18,26 +18,66 @@ describe('libs/client signing and verification', () => {
     );
   });
 
-  it('never signs the same change twice: a repeat within a second moves to the next second', async () => {
+  it('signs version 3 as the worked example of docs/integration.md (RFC 9421; vectors computed with openssl, §29)', async () => {
+    const credentials = { apiKey: 'pk_test_example', apiSecret: 'test_secret' };
+    const refund = await signMessage(
+      credentials,
+      {
+        method: 'POST',
+        url: 'https://api.example/payment-intent/3f1c2b9a-0d4e-4f7a-9a51-6b2f0c8e7d10/refund',
+        body: '{"requestedRefundAmount":100}',
+      },
+      { created: 1795400000, nonce: 'wX3c8kJ2mN5pQ7rT9vY1zA' },
+    );
+    expect(refund.base).toBe(
+      [
+        '"@method": POST',
+        '"@path": /payment-intent/3f1c2b9a-0d4e-4f7a-9a51-6b2f0c8e7d10/refund',
+        '"content-digest": sha-256=:CSHhfyyUE5L+WYKumVPQYhS6AaSmRETGXRFMXzJ9dUI=:',
+        '"@signature-params": ("@method" "@path" "content-digest");created=1795400000;nonce="wX3c8kJ2mN5pQ7rT9vY1zA";keyid="pk_test_example";alg="hmac-sha256"',
+      ].join('\n'),
+    );
+    expect(refund.headers).toEqual({
+      'content-digest': 'sha-256=:CSHhfyyUE5L+WYKumVPQYhS6AaSmRETGXRFMXzJ9dUI=:',
+      'signature-input':
+        'pcs=("@method" "@path" "content-digest");created=1795400000;nonce="wX3c8kJ2mN5pQ7rT9vY1zA";keyid="pk_test_example";alg="hmac-sha256"',
+      signature: 'pcs=:DdeLFVThobIZwjMszgU2MpHBD38VroTRBVvndf0PN/I=:',
+    });
+    const read = await signMessage(
+      credentials,
+      { method: 'GET', url: 'https://api.example/payment-intent?page=1&limit=10' },
+      { created: 1795400000, nonce: 'Qm9uZGlhLTIwMjYtMTEtMjk' },
+    );
+    expect(read.headers).toEqual({
+      'signature-input':
+        'pcs=("@method" "@path" "@query");created=1795400000;nonce="Qm9uZGlhLTIwMjYtMTEtMjk";keyid="pk_test_example";alg="hmac-sha256"',
+      signature: 'pcs=:/Z4BBYar49jQiYtwHE2C2LpaMFIKyWW95K3fcHSPDZE=:',
+    });
+  });
+
+  it('signs every request version 3 with a nonce of its own: two equal changes in one second carry different signatures', async () => {
     const middleware = signingMiddleware({ apiKey: 'pk_test', apiSecret: 'test_secret' });
     const send = async (method: string, body?: string) => {
       const request = new Request('http://localhost/payer', { method, body, headers: body ? { 'content-type': 'application/json' } : {} });
       const signed = (await middleware.onRequest!({ request } as never)) as Request;
-      return { timestamp: Number(signed.headers.get('timestamp')), signature: signed.headers.get('signature') };
+      return {
+        input: signed.headers.get('signature-input')!,
+        signature: signed.headers.get('signature'),
+        digest: signed.headers.get('content-digest'),
+        v1: signed.headers.get('api-key'),
+      };
     };
     const first = await send('POST', '{"firstName":"Ana"}');
     const again = await send('POST', '{"firstName":"Ana"}');
-    const other = await send('POST', '{"firstName":"Eva"}');
-    // Two bodiless changes sign the same `{}`: the second moves too.
     const removed = await send('DELETE');
-    const removedAgain = await send('DELETE');
-    expect(removedAgain.signature).not.toBe(removed.signature);
-    const read = await send('GET');
-    expect(again.timestamp).toBeGreaterThan(first.timestamp);
     expect(again.signature).not.toBe(first.signature);
-    expect(other.timestamp).toBeLessThanOrEqual(first.timestamp + 1);
-    // Reads are never moved: they may be repeated.
-    expect(Math.abs(read.timestamp - Date.now() / 1000)).toBeLessThan(2);
+    expect(first.digest).toBe(again.digest);
+    expect(first.input).toMatch(
+      /^pcs=\("@method" "@path" "content-digest"\);created=\d+;nonce="[A-Za-z0-9_-]{16,64}";keyid="pk_test";alg="hmac-sha256"$/,
+    );
+    expect(removed.input).toMatch(/^pcs=\("@method" "@path"\);/);
+    expect(removed.digest).toBeNull();
+    expect(first.v1).toBeNull();
   });
 
   it('verifies a redirect the service signed, and refuses a changed, unsigned or stale one', async () => {

@@ -30,40 +30,74 @@ export function signRequestBody(secret: string, body: string | undefined, timest
   return hmacSha256Hex(secret, timestamp === undefined ? payload : `${timestamp}.${payload}`);
 }
 
-const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** What a version-3 request carries (contract §29): the headers to add, and the signature base they sign. */
+export interface MessageSignatureHeaders {
+  readonly 'content-digest'?: string;
+  readonly 'signature-input': string;
+  readonly signature: string;
+}
 
 /**
- * openapi-fetch middleware: every request leaves signed, version 2 (`api-key`,
- * `timestamp`, `signature`). The signature covers the timestamp and the body,
- * not the path, and the service accepts a change's signature once: two
- * changes with the same body in one second (a retry with its
- * Idempotency-Key, two DELETEs, two empty refunds) would carry the same
- * signature, and the second would be refused as a replay. The client moves
- * such a repeat to a later second of its own, within the service's 300 s.
+ * Signs a request version 3 (contract §29): RFC 9421 HTTP Message Signatures
+ * with HMAC-SHA256, the body bound by RFC 9530 `Content-Digest`. The
+ * signature base is RFC 9421 §2.5's lines for `@method`, `@path`, `@query`
+ * (when the URL has one), `content-digest` (when there is a body) and
+ * `@signature-params`; `keyid` names the api-key, `created` the time (the
+ * service accepts 300 s either way) and a random `nonce` makes each request
+ * its own (the service accepts a nonce once, reads included).
  */
+export async function signMessage(
+  credentials: ApiCredentials,
+  request: { readonly method: string; readonly url: string | URL; readonly body?: Uint8Array | string },
+  options: { readonly created?: number; readonly nonce?: string } = {},
+): Promise<{ headers: MessageSignatureHeaders; base: string }> {
+  const url = typeof request.url === 'string' ? new URL(request.url, 'http://localhost') : request.url;
+  const body = typeof request.body === 'string' ? encoder.encode(request.body) : request.body;
+  const lines = [`"@method": ${request.method.toUpperCase()}`, `"@path": ${url.pathname || '/'}`];
+  const components = ['"@method"', '"@path"'];
+  if (url.search) {
+    lines.push(`"@query": ${url.search}`);
+    components.push('"@query"');
+  }
+  let digest: string | undefined;
+  if (body && body.length > 0) {
+    digest = `sha-256=:${base64(new Uint8Array(await crypto.subtle.digest('SHA-256', body)))}:`;
+    lines.push(`"content-digest": ${digest}`);
+    components.push('"content-digest"');
+  }
+  const created = options.created ?? Math.floor(Date.now() / 1000);
+  const nonce = options.nonce ?? base64url(crypto.getRandomValues(new Uint8Array(18)));
+  const parameters = `(${components.join(' ')});created=${created};nonce="${nonce}";keyid="${credentials.apiKey}";alg="hmac-sha256"`;
+  lines.push(`"@signature-params": ${parameters}`);
+  const base = lines.join('\n');
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(credentials.apiSecret), encoder.encode(base)));
+  return {
+    headers: { ...(digest ? { 'content-digest': digest } : {}), 'signature-input': `pcs=${parameters}`, signature: `pcs=:${base64(mac)}:` },
+    base,
+  };
+}
+
+/** openapi-fetch middleware: every request leaves signed, version 3 (contract §29), with a nonce of its own. */
 export function signingMiddleware(credentials: ApiCredentials): Middleware {
-  const lastSent = new Map<string, number>();
   return {
     async onRequest({ request }) {
       // The body's bytes exactly as they leave (a file upload is binary: never signed through a text decoding).
-      const bytes = request.body === null ? undefined : new Uint8Array(await request.clone().arrayBuffer());
-      const body = bytes === undefined ? undefined : new TextDecoder().decode(bytes);
-      let timestamp = Math.floor(Date.now() / 1000);
-      if (MUTATING.has(request.method)) {
-        const change = body === undefined || body === '' ? '{}' : body;
-        const last = lastSent.get(change);
-        if (last !== undefined && last >= timestamp) timestamp = last + 1;
-        lastSent.set(change, timestamp);
-        for (const [sent, at] of lastSent) if (at < timestamp - 300) lastSent.delete(sent);
-      }
-      request.headers.set('api-key', credentials.apiKey);
-      request.headers.set('timestamp', String(timestamp));
-      const signed =
-        bytes === undefined || bytes.length === 0 ? encoder.encode(`${timestamp}.{}`) : concat(encoder.encode(`${timestamp}.`), bytes);
-      request.headers.set('signature', await hmacSha256Hex(credentials.apiSecret, signed));
+      const body = request.body === null ? undefined : new Uint8Array(await request.clone().arrayBuffer());
+      const { headers } = await signMessage(credentials, { method: request.method, url: request.url, body });
+      for (const [name, value] of Object.entries(headers)) request.headers.set(name, value as string);
       return request;
     },
   };
+}
+
+function base64(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+function base64url(bytes: Uint8Array): string {
+  return base64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
 /** Equal strings in time that does not depend on where they differ. */
@@ -72,11 +106,4 @@ export function constantTimeEqual(a: string, b: string): boolean {
   let difference = 0;
   for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
   return difference === 0;
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const joined = new Uint8Array(a.length + b.length);
-  joined.set(a);
-  joined.set(b, a.length);
-  return joined;
 }

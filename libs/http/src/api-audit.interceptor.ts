@@ -7,12 +7,13 @@ import type { Request, Response } from 'express';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { statusOf } from './error-body';
+import { AuthenticatedRequest } from './caller.decorator';
 import { API_AREA, ReplayedResponse } from './idempotency';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** A request as the audit sees it: its verified caller, the route's template and parameters. */
-type AuditedRequest = Request & { caller?: Caller; route?: { path?: string } };
+type AuditedRequest = Request & AuthenticatedRequest & { route?: { path?: string } };
 
 /**
  * Every change made through the APIs is audited (contract §27, PCI DSS
@@ -66,7 +67,7 @@ export class ApiAuditInterceptor implements NestInterceptor {
     const entry: AuditEntry = {
       businessId: caller.businessId,
       userId: null,
-      email: `api-key:${request.header('api-key') ?? 'unknown'}`,
+      email: `api-key:${request.signedBy?.apiKey ?? 'unknown'}`,
       action: `api:${request.method} ${request.route?.path ?? request.path.split('?')[0]}`,
       target: resource,
       result: outcome.status < 400 ? 'succeeded' : outcome.status < 500 ? 'refused' : 'failed',

@@ -3,6 +3,8 @@ import { Caller } from '@pcs/kernel';
 
 export interface AuthenticatedRequest {
   caller?: Caller;
+  /** The api-key the signature was verified with (the `api-key` header, or version 3's `keyid`) and the signing version. */
+  signedBy?: { readonly apiKey: string; readonly version: 1 | 2 | 3 };
 }
 
 /** The verified caller of a signed route (set by the SignatureGuard). */

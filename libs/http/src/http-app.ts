@@ -110,15 +110,28 @@ export function buildOpenApiDocument(app: INestApplication, api: ApiDescription)
     .setVersion(api.version)
     .setOpenAPIVersion('3.1.0')
     .addServer(api.localUrl, 'npm start on this machine')
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'api-key', description: 'API key of a business or a merchant' }, API_KEY_SCHEME)
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: 'api-key',
+        description:
+          'API key of a business or a merchant (versions 1 and 2). Version 3 (RFC 9421, contract §29) names the key in `keyid` of `Signature-Input` instead: ' +
+          'see docs/integration.md. On the /docs page, enter the api-key here.',
+      },
+      API_KEY_SCHEME,
+    )
     .addApiKey(
       {
         type: 'apiKey',
         in: 'header',
         name: 'signature',
         description:
-          'Lowercase hex HMAC-SHA256 of the body as sent (`{}` for requests without a body), keyed with the API secret. ' +
-          'On the /docs page, enter the API secret itself here: the page signs each request in the browser and sends only the signature.',
+          'Version 3 (recommended, and required where an operation says `x-signature-version: 3`): RFC 9421 HTTP Message Signatures with HMAC-SHA256, ' +
+          '`Signature: pcs=:<base64>:` with `Signature-Input` (`@method`, `@path`, `@query`, `content-digest`; created, nonce, keyid, alg) and ' +
+          'RFC 9530 `Content-Digest`. Version 1: lowercase hex HMAC-SHA256 of the body as sent (`{}` without a body), keyed with the API secret; ' +
+          'version 2 adds a `timestamp` header and signs `<timestamp>.<body>`. ' +
+          'On the /docs page, enter the API secret itself here: the page signs each request version 3 in the browser and sends only the signature.',
       },
       SIGNATURE_SCHEME,
     )

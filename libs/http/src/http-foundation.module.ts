@@ -85,7 +85,13 @@ export class HttpFoundationModule {
             genReqId: (request, response) => requestIdOf(request, response),
             // Credentials and signatures never reach the logs.
             redact: {
-              paths: ['req.headers["api-key"]', 'req.headers.signature', 'req.headers.authorization', 'req.headers.cookie'],
+              paths: [
+                'req.headers["api-key"]',
+                'req.headers.signature',
+                'req.headers["signature-input"]',
+                'req.headers.authorization',
+                'req.headers.cookie',
+              ],
               censor: '[redacted]',
             },
             serializers: {

@@ -25,3 +25,4 @@ export * from './csv-answer';
 export * from './signature-version.decorator';
 export * from './api-audit.interceptor';
 export * from './omit-secrets.interceptor';
+export * from './message-signature';

@@ -1,27 +1,36 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiExtension } from '@nestjs/swagger';
 
-export const SIGNATURE_V2_REQUIRED = 'pcs:signature-v2-required';
+export const SIGNATURE_VERSION_REQUIRED = 'pcs:signature-version-required';
 
-/** Which of a route's mutating requests require version 2: all of them, or those whose parsed body this says yes to. */
-export type SignatureV2Rule = true | ((body: unknown) => boolean);
+/** The version a route's mutating requests need: always, or when their parsed body says so. */
+export interface SignatureVersionRule {
+  readonly version: 2 | 3;
+  readonly when?: (body: unknown) => boolean;
+}
 
 /**
- * Money and secrets beyond the specification (contract §27): the route's
- * mutating requests (POST, PUT, PATCH, DELETE) refuse a version-1
- * signature with 401 Auth:SIGNATURE_VERSION_REQUIRED, since a version-1
- * signature covers the body only (the signature of `{}` would be a
- * permanent bearer token for a bodyless change). Its reads keep version 1.
- * `when`: only the requests whose body it says yes to (PATCH /merchant with
+ * Money, secrets, refunds and where events go (contracts §27 and §29): the
+ * route's mutating requests (POST, PUT, PATCH, DELETE) refuse a signature of
+ * a lower version with 401 Auth:SIGNATURE_VERSION_REQUIRED, once the
+ * credential and its signature have verified. Version 3 (RFC 9421) binds the
+ * method, the path, the query and the body; versions 1 and 2 bind the body
+ * only, so their signature of a body-less change is that of any GET. Every
+ * DELETE takes version 3 whatever its route says (the guard's rule). `when`:
+ * only the requests whose body it says yes to (PATCH /merchant with
  * `account.settlementBank`). The OpenAPI document says so with
- * `x-signature-version: 2` (and `x-signature-version-when`).
+ * `x-signature-version` (and `x-signature-version-when`).
  */
-export function SignatureV2Required(when?: { readonly test: (body: unknown) => boolean; readonly description: string }): MethodDecorator {
+export function SignatureVersionRequired(
+  version: 2 | 3,
+  when?: { readonly test: (body: unknown) => boolean; readonly description: string },
+): MethodDecorator {
+  const rule: SignatureVersionRule = { version, ...(when ? { when: when.test } : {}) };
   return when
     ? applyDecorators(
-        SetMetadata(SIGNATURE_V2_REQUIRED, when.test),
-        ApiExtension('x-signature-version', 2),
+        SetMetadata(SIGNATURE_VERSION_REQUIRED, rule),
+        ApiExtension('x-signature-version', version),
         ApiExtension('x-signature-version-when', when.description),
       )
-    : applyDecorators(SetMetadata(SIGNATURE_V2_REQUIRED, true), ApiExtension('x-signature-version', 2));
+    : applyDecorators(SetMetadata(SIGNATURE_VERSION_REQUIRED, rule), ApiExtension('x-signature-version', version));
 }

@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { CredentialService } from '@pcs/businesses';
+import { CredentialService, signatureMatches, SignatureVersion } from '@pcs/businesses';
 import { DomainError } from '@pcs/kernel';
 import { metrics } from '@pcs/observability';
 import type { Request, Response } from 'express';
@@ -8,7 +8,8 @@ import { AuthenticatedRequest } from './caller.decorator';
 import { IS_PUBLIC, PublicOptions } from './public.decorator';
 import { RawBodyRequest } from './json-body';
 import { IS_PAYER_PAGE } from './payer-page';
-import { SIGNATURE_V2_REQUIRED, SignatureV2Rule } from './signature-version.decorator';
+import { SIGNATURE_VERSION_REQUIRED, SignatureVersionRule } from './signature-version.decorator';
+import { isVersion3, messageMacMatches, nonceRecord, readMessageSignature, SIGNATURE_WINDOW_SECONDS } from './message-signature';
 import { LimitScope, RateLimits, setRateLimitHeaders } from './rate-limits';
 
 /** What the guard leaves on the request for the error filter (a payer's page) and the request log line (why it was refused). */
@@ -57,27 +58,16 @@ export class SignatureGuard implements CanActivate {
     // An address that spent its budget on refused signatures gets nothing verified until its window ends.
     const blockedSeconds = this.limits.addressBlockedSeconds(request.ip ?? '');
     if (blockedSeconds > 0) throw rateLimited(request, 'address', blockedSeconds);
-    const apiKey = request.header('api-key');
-    const signature = request.header('signature')?.trim().toLowerCase();
-    const timestamp = request.header('timestamp');
-    if (!apiKey || !signature) return this.refuse(request, 'missing');
-    // Money and secrets beyond the specification take version 2 only (contract §27).
-    if (timestamp === undefined && MUTATING.has(request.method)) {
-      const rule = this.reflector.getAllAndOverride<SignatureV2Rule | undefined>(SIGNATURE_V2_REQUIRED, targets);
-      if (rule === true || (typeof rule === 'function' && rule(request.body))) return this.refuse(request, 'version-required');
-    }
-    let payloads = signedPayloads(request);
-    if (timestamp !== undefined) {
-      if (!/^\d{1,12}$/.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > TIMESTAMP_TOLERANCE_SECONDS)
-        return this.refuse(request, 'stale');
-      payloads = payloads.map((payload) => Buffer.concat([Buffer.from(`${timestamp}.`), Buffer.from(payload)]));
-    }
-    const verdict = await this.credentials.verify(apiKey, signature, payloads, timestamp === undefined ? 1 : 2);
+    const signed = this.readSignature(request);
+    if ('refused' in signed) return this.refuse(request, signed.refused);
+    const { apiKey, version, once } = signed;
+    // The credential and its signature first: a caller that has not proved who it is learns nothing of the route.
+    const verdict = await this.credentials.verify(apiKey, signed.matches, version);
     if ('refused' in verdict) return this.refuse(request, verdict.refused);
-    // A captured version 2 change cannot be sent again: (api-key, signature) is accepted once. Checked before the
-    // rate is counted, so that replaying a captured request spends the replaying address's budget, never the victim's quota.
-    const recorded = timestamp !== undefined && MUTATING.has(request.method);
-    if (recorded && !(await this.credentials.acceptOnce(apiKey, signature, Number(timestamp), TIMESTAMP_TOLERANCE_SECONDS))) {
+    if (version < this.versionRequired(request, targets)) return this.refuse(request, 'version-required');
+    // A version 3 request (every method) and a version 2 change are accepted once. Checked before the rate is counted,
+    // so that replaying a captured request spends the replaying address's budget, never the victim's quota.
+    if (once && !(await this.credentials.acceptOnce(apiKey, once.record, once.createdSeconds, SIGNATURE_WINDOW_SECONDS))) {
       return this.refuse(request, 'replay');
     }
     const scope: LimitScope = request.method === 'GET' || request.method === 'HEAD' ? 'reads' : 'writes';
@@ -86,12 +76,62 @@ export class SignatureGuard implements CanActivate {
       setRateLimitHeaders(context.switchToHttp().getResponse<Response>(), limit);
       if (!limit.allowed) {
         // Refused for its rate, nothing done: its record goes, and it may be sent again, signature and all, after its wait.
-        if (recorded) await this.credentials.forgetSigned(apiKey, signature);
+        if (once) await this.credentials.forgetSigned(apiKey, once.record);
         throw rateLimited(request, scope, limit.resetSeconds);
       }
     }
     request.caller = verdict.caller;
+    request.signedBy = { apiKey, version };
     return true;
+  }
+
+  /**
+   * The request's signature as versions 3 (`Signature-Input`), 2 (`timestamp`)
+   * or 1 read it: the api-key it names, a test of a secret against it, and
+   * what records it as used. Nothing here looks a key up.
+   */
+  private readSignature(request: Request & RawBodyRequest): ReadSignature | { refused: RefusalReason } {
+    if (isVersion3(request)) {
+      const read = readMessageSignature(request, Math.floor(Date.now() / 1000));
+      if ('malformed' in read) return { refused: read.malformed === 'stale' ? 'stale' : 'malformed' };
+      // keyid names the key; an api-key header, if sent too, must name the same one.
+      const header = request.header('api-key');
+      if (header !== undefined && header !== read.keyId) return { refused: 'signature' };
+      return {
+        apiKey: read.keyId,
+        version: 3,
+        matches: (secret) => messageMacMatches(secret, read),
+        once: { record: nonceRecord(read.nonce), createdSeconds: read.created },
+      };
+    }
+    const apiKey = request.header('api-key');
+    const signature = request.header('signature')?.trim().toLowerCase();
+    const timestamp = request.header('timestamp');
+    if (!apiKey || !signature) return { refused: 'missing' };
+    let payloads = signedPayloads(request);
+    if (timestamp === undefined) return { apiKey, version: 1, matches: (secret) => signatureMatches(secret, signature, payloads) };
+    if (!/^\d{1,12}$/.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > TIMESTAMP_TOLERANCE_SECONDS)
+      return { refused: 'stale' };
+    payloads = payloads.map((payload) => Buffer.concat([Buffer.from(`${timestamp}.`), Buffer.from(payload)]));
+    return {
+      apiKey,
+      version: 2,
+      matches: (secret) => signatureMatches(secret, signature, payloads),
+      once: MUTATING.has(request.method) ? { record: signature, createdSeconds: Number(timestamp) } : undefined,
+    };
+  }
+
+  /**
+   * The lowest version this request may be signed with (contract §29): 3 for
+   * every DELETE, for a change signed over no body (a version 1 or 2
+   * signature of `{}` is also every GET's), and where the route says so; 1
+   * otherwise.
+   */
+  private versionRequired(request: Request & RawBodyRequest, targets: Parameters<Reflector['getAllAndOverride']>[1]): SignatureVersion {
+    if (!MUTATING.has(request.method)) return 1;
+    if (request.method === 'DELETE' || signsNoBody(request)) return 3;
+    const rule = this.reflector.getAllAndOverride<SignatureVersionRule | undefined>(SIGNATURE_VERSION_REQUIRED, targets);
+    return rule && (!rule.when || rule.when(request.body)) ? rule.version : 1;
   }
 
   /** Unauthenticated traffic counts against its client address. */
@@ -105,10 +145,7 @@ export class SignatureGuard implements CanActivate {
    * tell the reasons apart (never the tenant). Each one counts against the
    * client's address: wrong signatures cannot be tried at full speed.
    */
-  private async refuse(
-    request: Request & GuardedRequest,
-    reason: 'missing' | 'signature' | 'version' | 'version-required' | 'stale' | 'replay',
-  ): Promise<never> {
+  private async refuse(request: Request & GuardedRequest, reason: RefusalReason): Promise<never> {
     metrics.authRefusals.inc({ reason });
     request.refusal = reason;
     await this.limitAddress(request);
@@ -120,6 +157,22 @@ export class SignatureGuard implements CanActivate {
 function rateLimited(request: GuardedRequest, scope: LimitScope, retryAfter: number): DomainError {
   request.refusal = `rate-limited:${scope}`;
   return new DomainError('RATE_LIMITED', undefined, { retryAfter });
+}
+
+type RefusalReason = 'missing' | 'malformed' | 'signature' | 'version' | 'version-required' | 'stale' | 'replay';
+
+interface ReadSignature {
+  readonly apiKey: string;
+  readonly version: SignatureVersion;
+  readonly matches: (secret: string) => boolean;
+  /** What records the request as used, and until when it could be accepted. */
+  readonly once?: { readonly record: string; readonly createdSeconds: number };
+}
+
+/** A request whose version 1 or 2 signature covers `{}` or nothing: what a GET's signature covers. An upload signs its bytes. */
+function signsNoBody(request: Request & RawBodyRequest): boolean {
+  if (request.is('multipart/form-data')) return false;
+  return signedPayloads(request).some((payload) => payload === '{}' || payload === '');
 }
 
 function signedPayloads(request: Request & RawBodyRequest): (string | Buffer)[] {

@@ -12,24 +12,71 @@ export function hmacHex(secret: string, payload: string | Buffer): string {
 }
 
 /**
- * The changes that take version-2 signatures only (contract §27), written
- * here from the contract, apart from the service's own list: payouts,
- * settlement accounts, gateway accounts, webhook secret rotation, disputes;
- * and PATCH /merchant when it carries `account.settlementBank`.
+ * A version-3 signature (contract §29, RFC 9421 with HMAC-SHA256), written
+ * here from the contract apart from the service's verifier: the headers to
+ * send. The signature base is the RFC's lines for `@method`, `@path`,
+ * `@query` (with a query), `content-digest` (with a body) and
+ * `@signature-params`.
  */
-const VERSION_2_ONLY: readonly RegExp[] = [
+export function signV3(
+  credentials: ApiCredentials,
+  method: string,
+  url: string,
+  body?: string | Buffer,
+  options: { readonly created?: number; readonly nonce?: string; readonly keyId?: string } = {},
+): Record<string, string> {
+  const bytes = body === undefined ? Buffer.alloc(0) : Buffer.from(body);
+  const [path, query] = splitTarget(url);
+  const headers: Record<string, string> = {};
+  const lines: string[] = [`"@method": ${method.toUpperCase()}`, `"@path": ${path}`];
+  const components = ['"@method"', '"@path"'];
+  if (query !== undefined) {
+    lines.push(`"@query": ?${query}`);
+    components.push('"@query"');
+  }
+  if (bytes.length > 0) {
+    headers['content-digest'] = `sha-256=:${crypto.createHash('sha256').update(bytes).digest('base64')}:`;
+    lines.push(`"content-digest": ${headers['content-digest']}`);
+    components.push('"content-digest"');
+  }
+  const created = options.created ?? Math.floor(Date.now() / 1000);
+  const nonce = options.nonce ?? crypto.randomBytes(18).toString('base64url');
+  const params = `(${components.join(' ')});created=${created};nonce="${nonce}";keyid="${options.keyId ?? credentials.apiKey}";alg="hmac-sha256"`;
+  lines.push(`"@signature-params": ${params}`);
+  headers['signature-input'] = `pcs=${params}`;
+  headers['signature'] = `pcs=:${crypto.createHmac('sha256', credentials.apiSecret).update(lines.join('\n')).digest('base64')}:`;
+  return headers;
+}
+
+function splitTarget(url: string): [string, string | undefined] {
+  const at = url.indexOf('?');
+  return at < 0 ? [url, undefined] : [url.slice(0, at), url.slice(at + 1)];
+}
+
+/**
+ * The changes that take version-3 signatures (contract §29), written here
+ * from the contract, apart from the service's own list: what §27 put behind
+ * version 2 (payouts, settlement accounts, gateway accounts, webhook secret
+ * rotation, disputes; PATCH /merchant with `account.settlementBank`), refunds
+ * (total, partial, manual), every DELETE, merchant country processor changes
+ * and webhook endpoints (create, update); and any change signed over no body.
+ */
+const VERSION_3_ONLY: readonly RegExp[] = [
   /^\/merchant\/[^/]+\/payout$/,
   /^\/payout\/[^/]+\/cancel$/,
   /^\/merchant\/[^/]+\/settlement-account\/[^/]+(\/confirm)?$/,
   /^\/merchant\/[^/]+\/gateway-account\/[^/]+$/,
-  /^\/webhook-endpoint\/[^/]+\/rotate-secret$/,
+  /^\/webhook-endpoint(\/[^/]+(\/rotate-secret)?)?$/,
   /^\/dispute\/[^/]+\/(evidence|submit|accept)$/,
+  /^\/payment-intent\/[^/]+\/(refund|manual-refund)$/,
+  /^\/merchant-country-processor(\/[^/]+)?$/,
 ];
 
-export function takesVersion2Only(method: string, path: string, body?: unknown): boolean {
+export function takesVersion3Only(method: string, path: string, body?: unknown): boolean {
   if (method === 'get') return false;
+  if (method === 'delete' || body === undefined || JSON.stringify(body) === '{}') return true;
   const route = path.split('?')[0];
-  if (VERSION_2_ONLY.some((pattern) => pattern.test(route))) return true;
+  if (VERSION_3_ONLY.some((pattern) => pattern.test(route))) return true;
   const account = (body as { account?: unknown } | undefined)?.account;
   return (
     method === 'patch' &&
@@ -42,15 +89,10 @@ export function takesVersion2Only(method: string, path: string, body?: unknown):
 
 /**
  * Sends real HTTP requests signed the way a client does: the HMAC of
- * JSON.stringify(body), or of `{}` when there is no body (version 1); the
- * changes that take only version 2 (contract §27) are signed so, over
- * `<timestamp>.<body>`, a repeat of the same body moved to a later second
- * (a version-2 change is accepted once), as the typed client does.
+ * JSON.stringify(body) (version 1); the changes that take version 3
+ * (contract §29) are signed so, each with a nonce of its own.
  */
 export class SignedClient {
-  /** Shared by every client of a credential in this process: two clients of one key in one second must not send the same signature. */
-  private static readonly lastSent = new Map<string, number>();
-
   constructor(
     /** An in-process app's server, or the base URL of one listening elsewhere. */
     private readonly server: Server | string,
@@ -79,32 +121,17 @@ export class SignedClient {
 
   /** A body of another media type (a file upload), signed over its bytes as sent. */
   upload(path: string, body: Buffer, contentType: string) {
-    const test = request(this.server).post(path).set('api-key', this.credentials.apiKey).set('content-type', contentType);
-    if (!takesVersion2Only('post', path)) return test.set('signature', hmacHex(this.credentials.apiSecret, body)).send(body);
-    const timestamp = this.timestampFor(`${path}\n${body.toString('base64')}`);
-    return test
-      .set('timestamp', String(timestamp))
-      .set('signature', hmacHex(this.credentials.apiSecret, Buffer.concat([Buffer.from(`${timestamp}.`), body])))
-      .send(body);
+    const test = request(this.server).post(path).set('content-type', contentType);
+    if (!takesVersion3Only('post', path, { upload: true }))
+      return test.set('api-key', this.credentials.apiKey).set('signature', hmacHex(this.credentials.apiSecret, body)).send(body);
+    return test.set(signV3(this.credentials, 'POST', path, body)).send(body);
   }
 
   private send(method: 'get' | 'delete' | 'post' | 'patch' | 'put', path: string, body?: unknown) {
-    const payload = body === undefined ? '{}' : JSON.stringify(body);
-    const test = request(this.server)[method](path).set('api-key', this.credentials.apiKey);
-    if (takesVersion2Only(method, path, body)) {
-      const timestamp = this.timestampFor(payload);
-      test.set('timestamp', String(timestamp)).set('signature', hmacHex(this.credentials.apiSecret, `${timestamp}.${payload}`));
-    } else test.set('signature', hmacHex(this.credentials.apiSecret, payload));
-    return body === undefined ? test : test.set('content-type', 'application/json').send(payload);
-  }
-
-  /** Now, or the second after the last one this body was signed at (the signature covers body and timestamp, not the path). */
-  private timestampFor(payload: string): number {
-    let timestamp = Math.floor(Date.now() / 1000);
-    const key = `${this.credentials.apiKey}\n${payload}`;
-    const last = SignedClient.lastSent.get(key);
-    if (last !== undefined && last >= timestamp) timestamp = last + 1;
-    SignedClient.lastSent.set(key, timestamp);
-    return timestamp;
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const test = request(this.server)[method](path);
+    if (takesVersion3Only(method, path, body)) test.set(signV3(this.credentials, method, path, payload));
+    else test.set('api-key', this.credentials.apiKey).set('signature', hmacHex(this.credentials.apiSecret, payload ?? '{}'));
+    return payload === undefined ? test : test.set('content-type', 'application/json').send(payload);
   }
 }

@@ -359,15 +359,33 @@ async function main(): Promise<void> {
         const timestamp = String(Math.floor(Date.now() / 1000));
         return { body, headers: { ...creation.headers, timestamp, signature: sign(`${timestamp}.${body}`) } };
       };
+      // Version 3 (contract §29): RFC 9421 over method, path, query and digest, a nonce recorded for every request, reads too.
+      const versionThree = (method: 'GET' | 'POST', target: string, body?: string) => () => {
+        const sent = body === undefined ? undefined : JSON.stringify({ ...JSON.parse(body), externalReference: `bench-v3-${n++}` });
+        return {
+          body: sent,
+          headers: { ...(sent ? { 'content-type': 'application/json' } : {}), ...signV3(seeded, method, target, sent) },
+        };
+      };
       const runs: [string, Instrumented, LoadOptions][] = [
         ['signed GET /payer?limit=1 (v1), RATE_LIMITS=off', unlimited, { ...read(unlimited.url), connections: 50 }],
         ['signed GET /payer?limit=1 (v1), limits counted', api, { ...read(api.url), connections: 50 }],
+        [
+          'signed GET /payer?limit=1 (v3: + nonce record), limits counted',
+          api,
+          { ...read(api.url), headers: {}, connections: 50, requestOf: versionThree('GET', '/payer?limit=1') },
+        ],
         ['signed POST /payment-intent (v1), RATE_LIMITS=off', unlimited, { ...createAt(unlimited.url), connections: 50 }],
         ['signed POST /payment-intent (v1), limits counted', api, { ...createAt(api.url), connections: 50 }],
         [
           'signed POST /payment-intent (v2: + replay record), limits counted',
           api,
           { ...createAt(api.url), connections: 50, requestOf: versionTwo },
+        ],
+        [
+          'signed POST /payment-intent (v3: + nonce record), limits counted',
+          api,
+          { ...createAt(api.url), connections: 50, requestOf: versionThree('POST', '/payment-intent', creation.body) },
         ],
       ];
       for (const [what, target, options] of runs) {
@@ -945,6 +963,31 @@ interface LoadOptions {
   pathOf?: () => string;
   /** Body and headers per request (a version 2 signature is accepted once). */
   requestOf?: () => { body?: string; headers: Record<string, string> };
+}
+
+/**
+ * Headers of a version-3 request (contract §29, RFC 9421 with HMAC-SHA256), as a client computes them: the benchmark's own
+ * signer (synchronous, for autocannon's per-request setup), written from docs/integration.md.
+ */
+function signV3(credentials: { apiKey: string; apiSecret: string }, method: string, target: string, body?: string): Record<string, string> {
+  const at = target.indexOf('?');
+  const lines = [`"@method": ${method}`, `"@path": ${at < 0 ? target : target.slice(0, at)}`];
+  const components = ['"@method"', '"@path"'];
+  const headers: Record<string, string> = {};
+  if (at >= 0) {
+    lines.push(`"@query": ${target.slice(at)}`);
+    components.push('"@query"');
+  }
+  if (body) {
+    headers['content-digest'] = `sha-256=:${crypto.createHash('sha256').update(body).digest('base64')}:`;
+    lines.push(`"content-digest": ${headers['content-digest']}`);
+    components.push('"content-digest"');
+  }
+  const params = `(${components.join(' ')});created=${Math.floor(Date.now() / 1000)};nonce="${crypto.randomBytes(16).toString('base64url')}";keyid="${credentials.apiKey}";alg="hmac-sha256"`;
+  lines.push(`"@signature-params": ${params}`);
+  headers['signature-input'] = `pcs=${params}`;
+  headers.signature = `pcs=:${crypto.createHmac('sha256', credentials.apiSecret).update(lines.join('\n')).digest('base64')}:`;
+  return headers;
 }
 
 async function load(options: LoadOptions): Promise<Figures & { total: number }> {

@@ -21,7 +21,7 @@ import {
   RawBodyRequest,
   SignedController,
   UuidParam,
-  SignatureV2Required,
+  SignatureVersionRequired,
 } from '@pcs/http';
 import { asMerchantId } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
@@ -60,7 +60,7 @@ export class DisputeController {
   }
 
   @Post('dispute/:disputeId/evidence')
-  @SignatureV2Required()
+  @SignatureVersionRequired(3)
   @HttpCode(200)
   @Idempotent()
   @ApiConsumes('multipart/form-data')
@@ -100,7 +100,7 @@ export class DisputeController {
   }
 
   @Post('dispute/:disputeId/submit')
-  @SignatureV2Required()
+  @SignatureVersionRequired(3)
   @HttpCode(200)
   @ApiOperation({
     summary: 'Submit the evidence to the processor',
@@ -125,7 +125,7 @@ export class DisputeController {
   }
 
   @Post('dispute/:disputeId/accept')
-  @SignatureV2Required()
+  @SignatureVersionRequired(3)
   @HttpCode(200)
   @ApiOperation({
     summary: 'Accept the dispute (give up)',

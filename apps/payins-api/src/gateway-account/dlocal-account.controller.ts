@@ -8,7 +8,7 @@ import {
   ErrorResponse,
   SignedController,
   UuidParam,
-  SignatureV2Required,
+  SignatureVersionRequired,
   RequestExample,
 } from '@pcs/http';
 import type { Caller } from '@pcs/kernel';
@@ -27,7 +27,7 @@ export class DLocalAccountController {
   constructor(private readonly accounts: GatewayAccounts) {}
 
   @Put()
-  @SignatureV2Required()
+  @SignatureVersionRequired(3)
   @ApiOperation({
     summary: "Connect or replace the merchant's dLocal account",
     description:
@@ -73,7 +73,7 @@ export class DLocalAccountController {
   }
 
   @Delete()
-  @SignatureV2Required()
+  @SignatureVersionRequired(3)
   @ApiOperation({
     summary: "Disconnect the merchant's dLocal account",
     description: 'Its methods go back to the catalog’s gateway (the sandbox); payments already at dLocal keep their records.',

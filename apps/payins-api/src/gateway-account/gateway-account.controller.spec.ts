@@ -1,4 +1,4 @@
-import { SIGNATURE_V2_REQUIRED } from '@pcs/http';
+import { SIGNATURE_VERSION_REQUIRED } from '@pcs/http';
 import type { GatewayAccounts } from '@pcs/gateway-accounts';
 import { asBusinessId, asMerchantId, Caller, PaymentMethodName } from '@pcs/kernel';
 import { DLocalAccountController } from './dlocal-account.controller';
@@ -8,7 +8,7 @@ import { GatewayAccountController } from './gateway-account.controller';
  * The merchants' processor accounts (Mercado Pago, dLocal) against the
  * gateway-accounts service: the secrets handed over sealed-to-be under the
  * provider's own names, the answer only their hints (never a secret),
- * connecting and disconnecting behind version 2 of the signature.
+ * connecting and disconnecting behind version 3 of the signature.
  * test/mercado-pago.e2e-spec.ts and test/dlocal.e2e-spec.ts run them over HTTP.
  */
 const caller: Caller = { credentialId: 'c-1', businessId: asBusinessId('b-1'), merchantId: null };
@@ -90,10 +90,15 @@ describe('GatewayAccountController (Mercado Pago) and DLocalAccountController', 
     expect(accounts.get).toHaveBeenCalledWith(caller, merchantId, 'DLOCAL');
   });
 
-  it('puts connecting and disconnecting, not reading, behind version 2 of the signature', () => {
+  it('puts connecting and disconnecting, not reading, behind version 3 of the signature', () => {
     for (const prototype of [GatewayAccountController.prototype, DLocalAccountController.prototype]) {
-      const v2 = (route: 'connect' | 'get' | 'disconnect') => Reflect.getMetadata(SIGNATURE_V2_REQUIRED, prototype[route]) as unknown;
-      expect([v2('connect'), v2('disconnect'), v2('get')]).toEqual([true, true, undefined]);
+      const required = (route: 'connect' | 'get' | 'disconnect') => versionOf(prototype[route]);
+      expect([required('connect'), required('disconnect'), required('get')]).toEqual([3, 3, undefined]);
     }
   });
 });
+
+/** The signing version a route's metadata requires (contract §29), or undefined. */
+function versionOf(handler: unknown): number | undefined {
+  return (Reflect.getMetadata(SIGNATURE_VERSION_REQUIRED, handler as object) as { version: number } | undefined)?.version;
+}

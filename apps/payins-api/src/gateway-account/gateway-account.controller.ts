@@ -7,7 +7,7 @@ import {
   ErrorResponse,
   SignedController,
   UuidParam,
-  SignatureV2Required,
+  SignatureVersionRequired,
   RequestExample,
 } from '@pcs/http';
 import { asMerchantId } from '@pcs/kernel';
@@ -27,7 +27,7 @@ export class GatewayAccountController {
   constructor(private readonly accounts: GatewayAccounts) {}
 
   @Put()
-  @SignatureV2Required()
+  @SignatureVersionRequired(3)
   @ApiOperation({
     summary: "Connect or replace the merchant's Mercado Pago account",
     description:
@@ -72,7 +72,7 @@ export class GatewayAccountController {
   }
 
   @Delete()
-  @SignatureV2Required()
+  @SignatureVersionRequired(3)
   @ApiOperation({
     summary: "Disconnect the merchant's Mercado Pago account",
     description: 'Its methods go back to the sandbox; payments already at Mercado Pago keep their records.',

@@ -7,6 +7,7 @@ import {
   Idempotent,
   OperationId,
   SignedController,
+  SignatureVersionRequired,
   UuidParam,
   RequestExample,
 } from '@pcs/http';
@@ -140,6 +141,7 @@ export class LinkController {
   }
 
   @Delete(':linkId')
+  @SignatureVersionRequired(3)
   @ApiOperation({ summary: 'Delete a link', description: 'A used link is a 400 Payins:ERROR_DELETING_LINK.', operationId: 'deleteLink' })
   @ApiOkResponse({ type: LinkDeletedResponse })
   @ApiStandardErrors()

@@ -1,6 +1,14 @@
 import { Body, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { ApiStandardErrors, CurrentCaller, ErrorResponse, SignedController, UuidParam, RequestExample } from '@pcs/http';
+import {
+  ApiStandardErrors,
+  CurrentCaller,
+  ErrorResponse,
+  SignedController,
+  UuidParam,
+  RequestExample,
+  SignatureVersionRequired,
+} from '@pcs/http';
 import type { Caller } from '@pcs/kernel';
 import { MerchantCountryProcessorService, MerchantCountryProcessorView } from '@pcs/merchants';
 import { presentCountryProcessor } from '../catalog/catalog.presenter';
@@ -34,6 +42,7 @@ export class MerchantCountryProcessorController {
   }
 
   @Post()
+  @SignatureVersionRequired(3)
   @HttpCode(200)
   @ApiOperation({
     summary: 'Create relationships between a merchant and country processors',
@@ -51,6 +60,7 @@ export class MerchantCountryProcessorController {
   }
 
   @Patch(':merchantCountryProcessorId')
+  @SignatureVersionRequired(3)
   @ApiOperation({
     summary: 'Update a merchant country processor (status of the relationship and the country processor)',
     description: 'Switches the relationship on or off (active), or moves it to another country processor the business has enabled.',

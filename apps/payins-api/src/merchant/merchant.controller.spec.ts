@@ -1,7 +1,7 @@
 import type { ProcessorRoutes } from '@pcs/payments';
 import { plainToInstance } from 'class-transformer';
 import type { RuntimeSettings } from '@pcs/config';
-import { SIGNATURE_V2_REQUIRED } from '@pcs/http';
+import { SIGNATURE_VERSION_REQUIRED } from '@pcs/http';
 import { asBusinessId, asMerchantId, Caller, Currency } from '@pcs/kernel';
 import { Merchant } from '@pcs/merchants';
 import type { MerchantConfigurationService, MerchantService } from '@pcs/merchants';
@@ -15,7 +15,7 @@ import { MerchantController } from './merchant.controller';
  * settlement (the seed's settlementBank sets the account in the update's own
  * transaction) with what the body left out left out and what it sent as null
  * kept null; a list asks for every listed merchant's accounts at once;
- * version 2 of the signature is required exactly when the body carries
+ * version 3 of the signature is required exactly when the body carries
  * `account.settlementBank`. The services are jest stand-ins;
  * test/merchants.e2e-spec.ts runs the routes over HTTP on PostgreSQL.
  */
@@ -75,9 +75,13 @@ describe('MerchantController', () => {
     expect(accounts.updateMerchant.mock.calls[1][2]).toEqual({ email: 'ventas@tienda.example.uy' });
   });
 
-  it('requires version 2 of the signature only for a body that carries account.settlementBank', () => {
-    const test = Reflect.getMetadata(SIGNATURE_V2_REQUIRED, MerchantController.prototype.update) as (body: unknown) => boolean;
-    expect(typeof test).toBe('function');
+  it('requires version 3 of the signature only for a body that carries account.settlementBank', () => {
+    const rule = Reflect.getMetadata(SIGNATURE_VERSION_REQUIRED, MerchantController.prototype.update) as {
+      version: number;
+      when: (body: unknown) => boolean;
+    };
+    expect(rule.version).toBe(3);
+    const test = rule.when;
     expect(test({ account: { settlementBank: null } })).toBe(true);
     expect(test({ account: { settlementBank: { bankId: 'b' } } })).toBe(true);
     for (const body of [{}, null, [], 'x', { account: null }, { account: { serviceAccount: 'x' } }, { settlementBank: {} }])

@@ -8,7 +8,7 @@ import {
   payinsEnvelope,
   SignedController,
   UuidParam,
-  SignatureV2Required,
+  SignatureVersionRequired,
   RequestExample,
 } from '@pcs/http';
 import { MerchantConfigurationService, MerchantService, MerchantView } from '@pcs/merchants';
@@ -63,7 +63,7 @@ export class MerchantController {
   }
 
   @Patch(':merchantId')
-  @SignatureV2Required({ test: changesSettlementBank, description: 'the body carries account.settlementBank' })
+  @SignatureVersionRequired(3, { test: changesSettlementBank, description: 'the body carries account.settlementBank' })
   @ApiOperation({
     summary: 'Update a merchant',
     description: 'Changes only the fields sent; the others keep their values. Answers the merchant as it is now.',
@@ -102,6 +102,7 @@ export class MerchantController {
   }
 
   @Delete(':merchantId')
+  @SignatureVersionRequired(3)
   @HttpCode(200)
   @ApiOperation({
     summary: 'Delete a merchant',

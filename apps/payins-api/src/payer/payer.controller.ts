@@ -7,6 +7,7 @@ import {
   InvalidRequestsAs,
   payinsEnvelope,
   SignedController,
+  SignatureVersionRequired,
   UuidParam,
   RequestExample,
 } from '@pcs/http';
@@ -108,6 +109,7 @@ export class PayerController {
   }
 
   @Delete(':payerId')
+  @SignatureVersionRequired(3)
   @HttpCode(200)
   @InvalidRequestsAs('ERROR_IN_DELETE_PAYER')
   @ApiOperation({

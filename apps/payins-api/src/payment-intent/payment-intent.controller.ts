@@ -9,6 +9,7 @@ import {
   SignedController,
   UuidParam,
   RequestExample,
+  SignatureVersionRequired,
 } from '@pcs/http';
 import { asMerchantId, asPayerId, asPaymentInstrumentId, asPaymentIntentId, moneyFromWire, wireAmount } from '@pcs/kernel';
 import type { Caller, RefundOrigin } from '@pcs/kernel';
@@ -209,6 +210,7 @@ export class PaymentIntentController {
   }
 
   @Post(':paymentIntentId/refund')
+  @SignatureVersionRequired(3)
   @HttpCode(200)
   @Idempotent()
   @ApiOperation({
@@ -233,6 +235,7 @@ export class PaymentIntentController {
   }
 
   @Post(':paymentIntentId/manual-refund')
+  @SignatureVersionRequired(3)
   @HttpCode(200)
   @Idempotent()
   @ApiOperation({

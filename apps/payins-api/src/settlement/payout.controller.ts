@@ -20,7 +20,7 @@ import {
   SignedController,
   UuidParam,
   wantsCsv,
-  SignatureV2Required,
+  SignatureVersionRequired,
   RequestExample,
 } from '@pcs/http';
 import { asMerchantId, MAX_PAGE_SIZE } from '@pcs/kernel';
@@ -60,7 +60,7 @@ export class PayoutController {
   ) {}
 
   @Post('merchant/:merchantId/payout')
-  @SignatureV2Required()
+  @SignatureVersionRequired(3)
   @HttpCode(200)
   @Idempotent()
   @ApiOperation({
@@ -162,7 +162,7 @@ export class PayoutController {
   }
 
   @Post('payout/:payoutId/cancel')
-  @SignatureV2Required()
+  @SignatureVersionRequired(3)
   @HttpCode(200)
   @ApiOperation({
     summary: 'Cancel a payout that has not left',

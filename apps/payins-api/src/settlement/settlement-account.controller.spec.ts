@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { DashboardIdentity } from '@pcs/dashboard-identity';
-import { SIGNATURE_V2_REQUIRED } from '@pcs/http';
+import { SIGNATURE_VERSION_REQUIRED } from '@pcs/http';
 import { asBusinessId, asMerchantId, Caller, Currency, InvalidRequestError } from '@pcs/kernel';
 import type { SettlementAccount, SettlementAccountsService } from '@pcs/settlement';
 import { SettlementAccountController } from './settlement-account.controller';
@@ -11,7 +11,7 @@ import { SettlementAccountController } from './settlement-account.controller';
  * dashboard's identity (an enabled admin of the merchant's business and a
  * fresh second-factor code, from the caller's address, audited as
  * `settlement-account:confirm` of the merchant and currency); both changes
- * behind version 2 of the signature. test/settlement-account-hold.e2e-spec.ts
+ * behind version 3 of the signature. test/settlement-account-hold.e2e-spec.ts
  * runs the routes over HTTP on PostgreSQL.
  */
 const caller: Caller = { credentialId: 'c-1', businessId: asBusinessId('b-1'), merchantId: null };
@@ -92,9 +92,13 @@ describe('SettlementAccountController', () => {
     );
   });
 
-  it('puts both changes behind version 2 of the signature, not the list', () => {
-    const v2 = (route: 'put' | 'confirm' | 'list') =>
-      Reflect.getMetadata(SIGNATURE_V2_REQUIRED, SettlementAccountController.prototype[route]) as unknown;
-    expect([v2('put'), v2('confirm'), v2('list')]).toEqual([true, true, undefined]);
+  it('puts both changes behind version 3 of the signature, not the list', () => {
+    const required = (route: 'put' | 'confirm' | 'list') => versionOf(SettlementAccountController.prototype[route]);
+    expect([required('put'), required('confirm'), required('list')]).toEqual([3, 3, undefined]);
   });
 });
+
+/** The signing version a route's metadata requires (contract §29), or undefined. */
+function versionOf(handler: unknown): number | undefined {
+  return (Reflect.getMetadata(SIGNATURE_VERSION_REQUIRED, handler as object) as { version: number } | undefined)?.version;
+}

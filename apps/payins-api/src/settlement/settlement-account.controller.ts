@@ -8,7 +8,7 @@ import {
   ErrorResponse,
   SignedController,
   UuidParam,
-  SignatureV2Required,
+  SignatureVersionRequired,
   RequestExample,
 } from '@pcs/http';
 import { asMerchantId, Currency, InvalidRequestError, isCurrency } from '@pcs/kernel';
@@ -26,7 +26,7 @@ export class SettlementAccountController {
   ) {}
 
   @Put(':currency')
-  @SignatureV2Required()
+  @SignatureVersionRequired(3)
   @ApiOperation({
     summary: "Set the merchant's settlement account in a currency",
     description:
@@ -56,7 +56,7 @@ export class SettlementAccountController {
   }
 
   @Post(':currency/confirm')
-  @SignatureV2Required()
+  @SignatureVersionRequired(3)
   @HttpCode(200)
   @ApiOperation({
     summary: 'Confirm a settlement account, ending its hold or the stop of a returned payout',

@@ -1,5 +1,5 @@
 import { plainToInstance } from 'class-transformer';
-import { SIGNATURE_V2_REQUIRED } from '@pcs/http';
+import { SIGNATURE_VERSION_REQUIRED } from '@pcs/http';
 import { asBusinessId, Caller } from '@pcs/kernel';
 import type { WebhookEndpointService } from '@pcs/notifications';
 import { WebhookEndpointController } from './webhook-endpoint.controller';
@@ -43,10 +43,14 @@ describe('WebhookEndpointController', () => {
     expect(endpoints.rotateSecret).toHaveBeenCalledWith(caller, 'we-1', 60);
   });
 
-  it('puts the secret’s rotation, and nothing else, behind version 2 of the signature', () => {
-    const v2 = (route: keyof WebhookEndpointController) =>
-      Reflect.getMetadata(SIGNATURE_V2_REQUIRED, WebhookEndpointController.prototype[route]) as unknown;
-    expect(v2('rotate')).toBe(true);
-    for (const route of ['create', 'list', 'get', 'update', 'delete'] as const) expect(v2(route)).toBeUndefined();
+  it('puts the secret’s rotation, and nothing else, behind version 3 of the signature', () => {
+    const required = (route: keyof WebhookEndpointController) => versionOf(WebhookEndpointController.prototype[route]);
+    for (const route of ['create', 'update', 'delete', 'rotate'] as const) expect(required(route)).toBe(3);
+    for (const route of ['list', 'get'] as const) expect(required(route)).toBeUndefined();
   });
 });
+
+/** The signing version a route's metadata requires (contract §29), or undefined. */
+function versionOf(handler: unknown): number | undefined {
+  return (Reflect.getMetadata(SIGNATURE_VERSION_REQUIRED, handler as object) as { version: number } | undefined)?.version;
+}

@@ -1,6 +1,6 @@
 import { Body, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { ApiStandardErrors, CurrentCaller, SignedController, UuidParam, SignatureV2Required, RequestExample } from '@pcs/http';
+import { ApiStandardErrors, CurrentCaller, SignedController, UuidParam, SignatureVersionRequired, RequestExample } from '@pcs/http';
 import { asMerchantId } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 import { WebhookEndpointService } from '@pcs/notifications';
@@ -13,6 +13,7 @@ export class WebhookEndpointController {
   constructor(private readonly endpoints: WebhookEndpointService) {}
 
   @Post()
+  @SignatureVersionRequired(3)
   @HttpCode(200)
   @ApiOperation({
     summary: 'Register a webhook endpoint',
@@ -58,6 +59,7 @@ export class WebhookEndpointController {
   }
 
   @Patch(':webhookEndpointId')
+  @SignatureVersionRequired(3)
   @ApiOperation({
     summary: 'Update a webhook endpoint',
     description:
@@ -76,6 +78,7 @@ export class WebhookEndpointController {
   }
 
   @Delete(':webhookEndpointId')
+  @SignatureVersionRequired(3)
   @ApiOperation({
     summary: 'Delete a webhook endpoint',
     description: 'Removes the endpoint: no new deliveries go to it. Answers { success: true, webhookEndpointId }.',
@@ -89,7 +92,7 @@ export class WebhookEndpointController {
   }
 
   @Post(':webhookEndpointId/rotate-secret')
-  @SignatureV2Required()
+  @SignatureVersionRequired(3)
   @HttpCode(200)
   @ApiOperation({
     summary: "Rotate a webhook endpoint's secret",

@@ -26,6 +26,13 @@ export function isUsable(credential: { revokedAt: Date | null; expiresAt: Date |
 
 export const DEFAULT_ROTATION_GRACE_MINUTES = 60;
 
+/** Signing versions (contracts §5, §17, §29): the body; the body and a time; RFC 9421 over method, path, query and body. */
+export type SignatureVersion = 1 | 2 | 3;
+
+export function asSignatureVersion(value: number | null | undefined): SignatureVersion {
+  return value === 2 || value === 3 ? value : 1;
+}
+
 /** A pair as stored: the secret sealed (AES-256-GCM, bound to its key), never in plain text. */
 export interface StoredCredential {
   readonly credentialId: string;
@@ -36,8 +43,8 @@ export interface StoredCredential {
   readonly createdAt?: Date;
   readonly expiresAt: Date | null;
   readonly revokedAt: Date | null;
-  /** Only version 2 signatures (with a timestamp) are accepted (contract §17). */
-  readonly requireTimestamp?: boolean;
+  /** The lowest signing version accepted (contracts §17 and §29): `credentials:require-version`. */
+  readonly minSignatureVersion?: SignatureVersion;
   /** The secret before the last rotation on this key (contract §22), verified too until its grace ends. */
   readonly previousSecretCiphertext?: string | null;
   readonly previousSecretExpiresAt?: Date | null;

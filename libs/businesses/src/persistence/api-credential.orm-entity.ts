@@ -26,8 +26,9 @@ export class ApiCredentialOrmEntity {
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt: Date | null;
 
-  @Column({ name: 'require_timestamp', type: 'boolean', default: false })
-  requireTimestamp: boolean;
+  /** The lowest signing version the pair accepts (contract §29): 1, 2 or 3. */
+  @Column({ name: 'min_signature_version', type: 'smallint', default: 1 })
+  minSignatureVersion: number;
 
   /** The secret before the last rotation on this key, sealed, until its grace ends. */
   @Column({ name: 'previous_secret_ciphertext', type: 'text', nullable: true })

@@ -5,7 +5,7 @@ import { EntityManager, In, IsNull } from 'typeorm';
 import { BusinessRepository, CredentialRepository } from '../business.repository';
 import { asBusinessId, asMerchantId, BusinessId, MerchantId, TenantScope } from '@pcs/kernel';
 import { scopeCondition } from '@pcs/database';
-import { CredentialSummary, StoredCredential } from '../domain/credential';
+import { asSignatureVersion, CredentialSummary, SignatureVersion, StoredCredential } from '../domain/credential';
 import { ApiCredentialOrmEntity } from './api-credential.orm-entity';
 import { BusinessOrmEntity } from './business.orm-entity';
 import { BusinessCountryProcessorOrmEntity } from './business-country-processor.orm-entity';
@@ -157,21 +157,29 @@ export class TypeOrmCredentialRepository extends CredentialRepository {
     return Boolean(result.affected);
   }
 
-  async setRequireTimestamp(manager: EntityManager, apiKey: string, required: boolean): Promise<boolean> {
-    return Boolean((await manager.update(ApiCredentialOrmEntity, { apiKey }, { requireTimestamp: required })).affected);
+  async setMinSignatureVersion(manager: EntityManager, apiKey: string, version: SignatureVersion): Promise<boolean> {
+    return Boolean((await manager.update(ApiCredentialOrmEntity, { apiKey }, { minSignatureVersion: version })).affected);
   }
 
-  async recordSignedRequest(manager: EntityManager, apiKey: string, signature: string, expiresAt: Date): Promise<boolean> {
-    // One statement: the insert, and the removal of a few records whose timestamps can no longer be accepted.
-    const rows = await manager.query<unknown[]>(
+  async recordSignedRequests(
+    manager: EntityManager,
+    records: readonly { apiKey: string; signature: string; expiresAt: Date }[],
+  ): Promise<Set<number>> {
+    // One statement for many: the inserts, and the removal of a few records whose time can no longer be accepted. Each
+    // record is distinct (the caller answers a repeat within one batch itself); those inserted are those not seen before.
+    const rows = await manager.query<{ i: number }[]>(
       `WITH purged AS (
-         DELETE FROM signed_request WHERE ctid IN (SELECT ctid FROM signed_request WHERE expires_at < now() LIMIT 20)
+         DELETE FROM signed_request WHERE ctid IN (SELECT ctid FROM signed_request WHERE expires_at < now() LIMIT 50)
+       ), inserted AS (
+         INSERT INTO signed_request (api_key, signature, expires_at)
+         SELECT api_key, signature, expires_at FROM unnest($1::varchar[], $2::char(64)[], $3::timestamptz[]) AS r(api_key, signature, expires_at)
+         ON CONFLICT DO NOTHING RETURNING api_key, signature
        )
-       INSERT INTO signed_request (api_key, signature, expires_at) VALUES ($1, $2, $3)
-       ON CONFLICT DO NOTHING RETURNING 1`,
-      [apiKey, signature, expiresAt],
+       SELECT r.i::int AS i FROM unnest($1::varchar[], $2::char(64)[]) WITH ORDINALITY AS r(api_key, signature, i)
+         JOIN inserted USING (api_key, signature)`,
+      [records.map((r) => r.apiKey), records.map((r) => r.signature), records.map((r) => r.expiresAt)],
     );
-    return rows.length === 1;
+    return new Set(rows.map((row) => row.i - 1));
   }
 
   async forgetSignedRequest(manager: EntityManager, apiKey: string, signature: string): Promise<void> {
@@ -193,5 +201,10 @@ export class TypeOrmCredentialRepository extends CredentialRepository {
 }
 
 function credentialFromRow(row: ApiCredentialOrmEntity): StoredCredential {
-  return { ...row, businessId: asBusinessId(row.businessId), merchantId: row.merchantId === null ? null : asMerchantId(row.merchantId) };
+  return {
+    ...row,
+    businessId: asBusinessId(row.businessId),
+    merchantId: row.merchantId === null ? null : asMerchantId(row.merchantId),
+    minSignatureVersion: asSignatureVersion(row.minSignatureVersion),
+  };
 }

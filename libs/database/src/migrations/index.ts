@@ -30,6 +30,7 @@ import { StripedCounters1798000000000 } from './1798000000000-striped-counters';
 import { RoutingCaches1798100000000 } from './1798100000000-routing-caches';
 import { PayerCache1798200000000 } from './1798200000000-payer-cache';
 import { BooksEqualProcessors1798300000000 } from './1798300000000-books-equal-processors';
+import { SigningV31798400000000 } from './1798400000000-signing-v3';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   RoutingCaches1798100000000,
   PayerCache1798200000000,
   BooksEqualProcessors1798300000000,
+  SigningV31798400000000,
 ];

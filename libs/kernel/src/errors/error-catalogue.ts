@@ -55,8 +55,8 @@ export const ERRORS = {
   SIGNATURE_VERSION_REQUIRED: define(
     'SIGNATURE_VERSION_REQUIRED',
     'UNAUTHORIZED',
-    'This change moves money or secrets: sign it with version 2 (a timestamp header, and the signature over "<timestamp>.<body>").',
-    'Este cambio mueve dinero o secretos: fírmelo con la versión 2 (un encabezado timestamp y la firma sobre "<timestamp>.<cuerpo>").',
+    'This change moves money, secrets or records: sign it with version 3 (RFC 9421: Signature-Input and Signature over the method, the path, the query and the Content-Digest of the body).',
+    'Este cambio mueve dinero, secretos o registros: fírmelo con la versión 3 (RFC 9421: Signature-Input y Signature sobre el método, la ruta, la consulta y el Content-Digest del cuerpo).',
     'Auth',
   ),
   RATE_LIMITED: define(
