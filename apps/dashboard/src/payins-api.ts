@@ -70,7 +70,7 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 /**
  * The dashboard's only way to payments: the payins API over HTTP, with the
- * typed client, signed (version 2) with the business's credential, every
+ * typed client, signed (version 3, contract §29) with the business's credential, every
  * answer without secrets (`Prefer: secrets=omit`). A
  * merchant-scoped person's requests carry their merchant, and whatever belongs
  * to another merchant is "not found", exactly as the API answers another
