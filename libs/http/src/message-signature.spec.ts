@@ -57,6 +57,9 @@ describe('version 3 request signatures (RFC 9421, contract §29)', () => {
       refund({}, { originalUrl: '/payment-intent/3f1c2b9a-0d4e-4f7a-9a51-6b2f0c8e7d11/refund' }),
       refund({}, { originalUrl: `${PATH}?x=1` }),
     ];
+    // A path a URL parser would rewrite is never signed for the route it would reach.
+    for (const originalUrl of [`/payer/../${PATH.slice(1)}`, `/${PATH}`, `${PATH}/.`, PATH.replace('/refund', '\\refund')])
+      expect(readMessageSignature(refund({}, { originalUrl }), NOW)).toEqual({ malformed: 'components' });
     for (const message of moved) {
       const read = readMessageSignature(message, NOW);
       expect('malformed' in read ? read.malformed : messageMacMatches('test_secret', read)).toEqual(

@@ -72,6 +72,9 @@ export function readMessageSignature(message: SignedMessage, nowSeconds: number)
     return { malformed: 'components' };
   const body = message.rawBody ?? Buffer.alloc(0);
   const hasQuery = message.originalUrl.includes('?');
+  // The path signed is the path routed: one a URL parser would rewrite (`..`, `.`, `//`, a backslash) is refused.
+  const rawPath = hasQuery ? message.originalUrl.slice(0, message.originalUrl.indexOf('?')) : message.originalUrl;
+  if (!rawPath.startsWith('/') || requestOf(message).url.pathname !== rawPath) return { malformed: 'components' };
   const required = ['@method', '@path', ...(hasQuery ? ['@query'] : []), ...(body.length > 0 ? ['content-digest'] : [])];
   if (!required.every((name) => names.includes(name))) return { malformed: 'components' };
 

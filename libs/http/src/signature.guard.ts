@@ -24,13 +24,20 @@ export const TIMESTAMP_TOLERANCE_SECONDS = 300;
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * Global, default-deny verification of `api-key` + `signature` (contract §5).
- * Accepted payloads: the compact JSON serialization of the parsed body and
- * the raw bytes as sent; a request without a body signs `{}` or the empty
- * string; an upload (multipart) its raw bytes only. Version 2 (contract §17): with a `timestamp` header (Unix seconds)
- * the signature covers `<timestamp>.<payload>`, the timestamp must be within
- * 300 s of the server's clock, and a mutating request is accepted once. Every
- * failure is the same 401, whatever part failed; /metrics counts the reasons.
+ * Global, default-deny verification of a request's signature.
+ * Version 3 (contract §29, `Signature-Input`): RFC 9421 over the method, the
+ * path, the query and the body's Content-Digest (message-signature.ts), the
+ * key named by `keyid`, each nonce accepted once, reads included.
+ * Version 1 (contract §5, `api-key` + `signature`): accepted payloads are the
+ * compact JSON serialization of the parsed body and the raw bytes as sent; a
+ * request without a body signs `{}` or the empty string; an upload
+ * (multipart) its raw bytes only. Version 2 (contract §17): with a
+ * `timestamp` header (Unix seconds) the signature covers
+ * `<timestamp>.<payload>`, the timestamp must be within 300 s of the server's
+ * clock, and a mutating request is accepted once. Every failure is the same
+ * 401, whatever part failed; /metrics counts the reasons. Once the key and
+ * the signature verify, a request below the version its route, its method
+ * (DELETE) or its empty body requires is 401 Auth:SIGNATURE_VERSION_REQUIRED.
  *
  * Rate limits (contract §17) are counted here too: a verified request against
  * its api-key's reads or writes, with the draft's RateLimit headers on its
