@@ -94,6 +94,27 @@ describe('the audit of API changes', () => {
     for (const secret of ['Audited', 'audited@example.uy', '00123456700777', merchant.apiSecret]) expect(written).not.toContain(secret);
   });
 
+  it('records routes whose action is longer than 64 characters, refused or not, and the entries written beside them', async () => {
+    const merchant = bed.tenant.merchants[0];
+    const before = (await entries()).length;
+    const business = clientFor(bed.app, bed.tenant.business);
+    const missing = '00000000-0000-4000-8000-00000000dead';
+    const answers = await Promise.all([
+      business.patch(`/merchant-country-processor/${missing}`, { active: false }),
+      bed.merchant.post(`/merchant/${merchant.merchantId}/settlement-account/UYU/confirm`, { email: 'nobody@example.uy', code: '000000' }),
+      bed.merchant.post('/payer', { firstName: 'Beside', lastName: 'Them' }),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual([404, expect.any(Number), 200]);
+    // The API's entries (the confirmation writes one of its own too).
+    const added = (await entries()).slice(before).filter((entry) => entry.action.startsWith('api:'));
+    expect(added.map((entry) => entry.action).sort()).toEqual([
+      'api:PATCH /merchant-country-processor/:merchantCountryProcessorId',
+      'api:POST /merchant/:merchantId/settlement-account/:currency/confirm',
+      'api:POST /payer',
+    ]);
+    expect(added.find((entry) => entry.action.startsWith('api:PATCH'))).toMatchObject({ result: 'refused', detail: { status: 404 } });
+  });
+
   it('records the B2B API’s changes too, and the chain stays whole', async () => {
     const merchant = bed.tenant.merchants[0];
     const before = (await entries()).length;

@@ -31,6 +31,7 @@ import { RoutingCaches1798100000000 } from './1798100000000-routing-caches';
 import { PayerCache1798200000000 } from './1798200000000-payer-cache';
 import { BooksEqualProcessors1798300000000 } from './1798300000000-books-equal-processors';
 import { SigningV31798400000000 } from './1798400000000-signing-v3';
+import { AuditColumns1798500000000 } from './1798500000000-audit-columns';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -67,4 +68,5 @@ export const MIGRATIONS = [
   PayerCache1798200000000,
   BooksEqualProcessors1798300000000,
   SigningV31798400000000,
+  AuditColumns1798500000000,
 ];
