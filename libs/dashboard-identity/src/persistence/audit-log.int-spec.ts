@@ -54,7 +54,7 @@ describe('the audit log appends entries in groups', () => {
     expect(verdict.ok).toBe(true);
   });
 
-  it('refuses to append without a key, and a failed write fails only its own group', async () => {
+  it('refuses to append without a key, and an entry the database refuses fails alone, never the entries of its group', async () => {
     await expect(
       new AuditLog(sources[0], []).append({ businessId: crypto.randomUUID(), userId: null, email: 'x', action: 'a', result: 'succeeded' }),
     ).rejects.toThrow(/needs its key/);
@@ -66,5 +66,16 @@ describe('the audit log appends entries in groups', () => {
     await log.append({ businessId, userId: null, email: 'x', action: 'after', result: 'succeeded' });
     const [row] = await sources[0].query('SELECT action FROM dashboard_audit WHERE business_id = $1', [businessId]);
     expect(row.action).toBe('after');
+    // Asked together (one group): the refused entry fails, the others are written, chained.
+    const beside = crypto.randomUUID();
+    const together = await Promise.allSettled([
+      log.append({ businessId: beside, userId: null, email: 'x', action: 'before it', result: 'succeeded' }),
+      log.append({ businessId: 'still-not-a-uuid', userId: null, email: 'x', action: 'refused', result: 'succeeded' }),
+      log.append({ businessId: beside, userId: null, email: 'x', action: 'after it', result: 'refused' }),
+    ]);
+    expect(together.map((settled) => settled.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const rows = await sources[0].query('SELECT action FROM dashboard_audit WHERE business_id = $1 ORDER BY sequence', [beside]);
+    expect(rows.map((r: { action: string }) => r.action)).toEqual(['before it', 'after it']);
+    expect(await log.verify(null)).toMatchObject({ ok: true });
   });
 });

@@ -114,8 +114,18 @@ export class AuditLog {
           await this.write(batch.map(({ content }) => content));
           for (const { done } of batch) done();
         } catch (error) {
-          const failure = error instanceof Error ? error : new Error(`the audit write failed: ${String(error)}`);
-          for (const { done } of batch) done(failure);
+          if (batch.length === 1) batch[0].done(asFailure(error));
+          // One entry never fails because of another (contract §29): a group the database refused is written again an
+          // entry at a time, and only the entries refused on their own fail.
+          else
+            for (const { content, done } of batch) {
+              try {
+                await this.write([content]);
+                done();
+              } catch (single) {
+                done(asFailure(single));
+              }
+            }
         }
       }
     } finally {
@@ -284,6 +294,10 @@ export class AuditLog {
       address: row.address,
     }));
   }
+}
+
+function asFailure(error: unknown): Error {
+  return error instanceof Error ? error : new Error(`the audit write failed: ${String(error)}`);
 }
 
 /** PostgreSQL's text holds no NUL: what a request typed is recorded without it, never refused for it. */
