@@ -1,6 +1,7 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { auditKeyOf, dashboardIdentityOn } from '@pcs/dashboard-identity';
-import { clientFor, hmacHex } from '@pcs/testing';
+import { clientFor, hmacHex, signV3 } from '@pcs/testing';
+import * as crypto from 'node:crypto';
 import request from 'supertest';
 import { startB2bApi } from './payins-app';
 import { Testbed, testbed } from './testbed';
@@ -113,6 +114,74 @@ describe('the audit of API changes', () => {
       'api:POST /payer',
     ]);
     expect(added.find((entry) => entry.action.startsWith('api:PATCH'))).toMatchObject({ result: 'refused', detail: { status: 404 } });
+  });
+
+  it('records the changes the signature guard refuses a proved credential (version, replay), never an unproved one', async () => {
+    const merchant = bed.tenant.merchants[0];
+    const before = (await entries()).length;
+    const missing = '00000000-0000-4000-8000-00000000beef';
+    // Version 1 on a refund: the key and signature verify, the route needs version 3.
+    const body = JSON.stringify({ requestedRefundAmount: 1 });
+    const old = await request(bed.app.getHttpServer())
+      .post(`/payment-intent/${missing}/refund`)
+      .set('api-key', merchant.apiKey)
+      .set('signature', hmacHex(merchant.apiSecret, body))
+      .set('content-type', 'application/json')
+      .send(body);
+    expect([old.status, old.body.errorId]).toEqual([401, 'Auth:SIGNATURE_VERSION_REQUIRED']);
+    // A version 3 change sent twice: the second is a replay of a proved credential's signature.
+    const payer = JSON.stringify({ firstName: 'Replayed', lastName: 'Once' });
+    const headers = signV3(merchant, 'POST', '/payer', payer);
+    const send = () => request(bed.app.getHttpServer()).post('/payer').set(headers).set('content-type', 'application/json').send(payer);
+    expect((await send()).status).toBe(200);
+    expect((await send()).status).toBe(401);
+    // Unproved: an unknown key, a wrong secret. No entry.
+    for (const credentials of [
+      { apiKey: 'pk_nobody', apiSecret: merchant.apiSecret },
+      { apiKey: merchant.apiKey, apiSecret: 'wrong' },
+    ])
+      expect(
+        (
+          await request(bed.app.getHttpServer())
+            .post('/payer')
+            .set(signV3(credentials, 'POST', '/payer', payer))
+            .set('content-type', 'application/json')
+            .send(payer)
+        ).status,
+      ).toBe(401);
+    const added = (await entries()).slice(before);
+    expect(added.map((entry) => [entry.action, entry.result, entry.detail.status, entry.detail.refusal ?? null])).toEqual([
+      ['api:POST /payment-intent/:paymentIntentId/refund', 'refused', 401, 'version-required'],
+      ['api:POST /payer', 'succeeded', 200, null],
+      ['api:POST /payer', 'refused', 401, 'replay'],
+    ]);
+    expect(added.every((entry) => entry.email === `api-key:${merchant.apiKey}`)).toBe(true);
+  });
+
+  it('keeps every change of one tenant in the audit while another floods it with refusals', async () => {
+    const flooder = await bed.newTenant();
+    const flood = clientFor(bed.app, flooder.business);
+    const merchant = bed.tenant.merchants[0];
+    const before = (await entries()).length;
+    const refusals = Array.from({ length: 60 }, () => flood.patch(`/merchant-country-processor/${crypto.randomUUID()}`, { active: false }));
+    const changes = Array.from({ length: 15 }, (_, i) => bed.merchant.post('/payer', { firstName: `Flooded ${i}`, lastName: 'Neighbour' }));
+    const answers = await Promise.all([...refusals, ...changes]);
+    expect(answers.slice(0, 60).every((answer) => answer.status === 404)).toBe(true);
+    const created = answers.slice(60).map((answer) => answer.body.payerId as string);
+    expect(created.every((id) => typeof id === 'string')).toBe(true);
+    const added = (await entries()).slice(before);
+    expect(
+      added
+        .filter((entry) => entry.action === 'api:POST /payer')
+        .map((entry) => entry.target)
+        .sort(),
+    ).toEqual([...created].sort());
+    const [flooded] = await bed.dataSource.query(
+      `SELECT count(*)::int AS n FROM dashboard_audit WHERE business_id = $1 AND action = 'api:PATCH /merchant-country-processor/:merchantCountryProcessorId'`,
+      [flooder.business.businessId],
+    );
+    expect(flooded.n).toBe(60);
+    expect(added.every((entry) => entry.email === `api-key:${merchant.apiKey}`)).toBe(true);
   });
 
   it('records the B2B API’s changes too, and the chain stays whole', async () => {

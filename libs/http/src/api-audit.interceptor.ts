@@ -13,55 +13,31 @@ import { API_AREA, ReplayedResponse } from './idempotency';
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** A request as the audit sees it: its verified caller, the route's template and parameters. */
-type AuditedRequest = Request & AuthenticatedRequest & { route?: { path?: string } };
+export type AuditedRequest = Request & AuthenticatedRequest & { route?: { path?: string } };
 
 /**
- * Every change made through the APIs is audited (contract §27, PCI DSS
- * 10.2): each mutating request a verified credential sends, whether it
- * succeeded or was refused, is appended to the audit chain of §22 before
- * its answer leaves. The actor is the credential's api-key with its
- * business (and merchant); the entry says the API, the route's template,
- * the resource (the route's parameters, or the id the answer created) and
- * the result with its status and errorId. Never a body, a query string or
- * a secret. A request refused before its signature was verified has no
- * actor to name and is counted in /metrics instead (an anonymous caller
- * cannot grow the log). If the entry cannot be written (the database gone
- * after the change), the answer still leaves and the failure is logged.
+ * The API's audit (contract §27, PCI DSS 10.2): the entry of one request of a
+ * verified credential. The actor is the credential's api-key with its
+ * business (and merchant); the entry says the API, the route's template, the
+ * resource (the route's parameters, or the id the answer created) and the
+ * result with its status and errorId. Never a body, a query string or a
+ * secret. If the entry cannot be written, the failure is logged.
  */
 @Injectable()
-export class ApiAuditInterceptor implements NestInterceptor {
+export class ApiAudit {
   private readonly logger = new Logger('ApiAudit');
   private readonly log: AuditLog;
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
     settings: RuntimeSettings,
-    @Inject(API_AREA) private readonly area: string,
+    @Inject(API_AREA) readonly area: string,
   ) {
     const keys = [settings.secretsMasterKey, ...(settings.secretsMasterKeyPrevious ? [settings.secretsMasterKeyPrevious] : [])];
     this.log = new AuditLog(dataSource, keys.map(auditKeyOf));
   }
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const request = context.switchToHttp().getRequest<AuditedRequest>();
-    const caller = request.caller;
-    if (!caller || !MUTATING.has(request.method)) return next.handle();
-    const response = context.switchToHttp().getResponse<Response>();
-    const run = async (): Promise<unknown> => {
-      let answer: unknown;
-      try {
-        answer = await lastValueFrom(next.handle(), { defaultValue: undefined });
-      } catch (error) {
-        await this.record(request, caller, outcomeOf(error, this.area));
-        throw error;
-      }
-      await this.record(request, caller, { status: response.statusCode, created: createdIdOf(answer) });
-      return answer;
-    };
-    return from(run());
-  }
-
-  private async record(request: AuditedRequest, caller: Caller, outcome: Outcome): Promise<void> {
+  async record(request: AuditedRequest, caller: Caller, outcome: Outcome): Promise<void> {
     const params = Object.fromEntries(Object.entries(request.params ?? {}).map(([name, value]) => [name, String(value).slice(0, 100)]));
     const resource = outcome.created ?? Object.values(params)[0] ?? null;
     const entry: AuditEntry = {
@@ -78,6 +54,7 @@ export class ApiAuditInterceptor implements NestInterceptor {
         status: outcome.status,
         ...(outcome.errorId ? { errorId: outcome.errorId } : {}),
         ...(outcome.replayed ? { replayed: true } : {}),
+        ...(outcome.refusal ? { refusal: outcome.refusal } : {}),
       },
       address: request.ip ?? null,
     };
@@ -89,15 +66,50 @@ export class ApiAuditInterceptor implements NestInterceptor {
   }
 }
 
-interface Outcome {
+/**
+ * Every change made through the APIs is audited (contract §27): each
+ * mutating request a verified credential sends, whether it succeeded or was
+ * refused, is appended to the audit chain of §22 before its answer leaves
+ * (ApiAudit). A request refused by the signature guard after its credential
+ * verified (a version below its route's, a replayed signature, over its rate)
+ * is audited by the guard; one refused before names no one and is counted in
+ * /metrics instead (an anonymous caller cannot grow the log).
+ */
+@Injectable()
+export class ApiAuditInterceptor implements NestInterceptor {
+  constructor(private readonly audit: ApiAudit) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest<AuditedRequest>();
+    const caller = request.caller;
+    if (!caller || !MUTATING.has(request.method)) return next.handle();
+    const response = context.switchToHttp().getResponse<Response>();
+    const run = async (): Promise<unknown> => {
+      let answer: unknown;
+      try {
+        answer = await lastValueFrom(next.handle(), { defaultValue: undefined });
+      } catch (error) {
+        await this.audit.record(request, caller, outcomeOf(error, this.audit.area));
+        throw error;
+      }
+      await this.audit.record(request, caller, { status: response.statusCode, created: createdIdOf(answer) });
+      return answer;
+    };
+    return from(run());
+  }
+}
+
+export interface Outcome {
   readonly status: number;
+  /** Why the signature guard refused a verified credential's request (`version-required`, `replay`, `rate-limited:writes`). */
+  readonly refusal?: string;
   readonly errorId?: string;
   readonly created?: string | null;
   readonly replayed?: boolean;
 }
 
 /** What an error will be answered with (the error filter's mapping), without its texts. */
-function outcomeOf(error: unknown, area: string): Outcome {
+export function outcomeOf(error: unknown, area: string): Outcome {
   if (error instanceof ReplayedResponse) return { status: error.status, replayed: true };
   if (error instanceof DomainError)
     return { status: statusOf(error), errorId: `${error.definition.area ?? area}:${error.definition.code}` };

@@ -6,7 +6,7 @@ import { LoggerModule } from 'nestjs-pino';
 import * as os from 'node:os';
 import pino from 'pino';
 import pinoPretty from 'pino-pretty';
-import { ApiAuditInterceptor } from './api-audit.interceptor';
+import { ApiAudit, ApiAuditInterceptor } from './api-audit.interceptor';
 import { OmitSecretsInterceptor } from './omit-secrets.interceptor';
 import { ApiArea } from './error-body';
 import { ErrorFilter } from './error.filter';
@@ -117,6 +117,7 @@ export class HttpFoundationModule {
       controllers: [HealthController, MetricsController],
       providers: [
         RateLimits,
+        ApiAudit,
         { provide: APP_GUARD, useClass: SignatureGuard },
         // Every change a verified credential asks for, audited (contract §27).
         { provide: APP_INTERCEPTOR, useClass: ApiAuditInterceptor },

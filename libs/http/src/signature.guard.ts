@@ -1,9 +1,10 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { CredentialService, signatureMatches, SignatureVersion } from '@pcs/businesses';
-import { DomainError } from '@pcs/kernel';
+import { Caller, DomainError } from '@pcs/kernel';
 import { metrics } from '@pcs/observability';
 import type { Request, Response } from 'express';
+import { ApiAudit } from './api-audit.interceptor';
 import { AuthenticatedRequest } from './caller.decorator';
 import { IS_PUBLIC, PublicOptions } from './public.decorator';
 import { RawBodyRequest } from './json-body';
@@ -51,6 +52,7 @@ export class SignatureGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly credentials: CredentialService,
     private readonly limits: RateLimits,
+    private readonly audit: ApiAudit,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -71,10 +73,16 @@ export class SignatureGuard implements CanActivate {
     // The credential and its signature first: a caller that has not proved who it is learns nothing of the route.
     const verdict = await this.credentials.verify(apiKey, signed.matches, version);
     if ('refused' in verdict) return this.refuse(request, verdict.refused);
-    if (version < this.versionRequired(request, targets)) return this.refuse(request, 'version-required');
+    // From here the credential is proved: a change it is refused is audited (contract §29), as the interceptor audits the rest.
+    request.signedBy = { apiKey, version };
+    if (version < this.versionRequired(request, targets)) {
+      await this.auditRefusal(request, verdict.caller, 'version-required', 'Auth:SIGNATURE_VERSION_REQUIRED', 401);
+      return this.refuse(request, 'version-required');
+    }
     // A version 3 request (every method) and a version 2 change are accepted once. Checked before the rate is counted,
     // so that replaying a captured request spends the replaying address's budget, never the victim's quota.
     if (once && !(await this.credentials.acceptOnce(apiKey, once.record, once.createdSeconds, SIGNATURE_WINDOW_SECONDS))) {
+      await this.auditRefusal(request, verdict.caller, 'replay', 'Auth:UNAUTHORIZED', 401);
       return this.refuse(request, 'replay');
     }
     const scope: LimitScope = request.method === 'GET' || request.method === 'HEAD' ? 'reads' : 'writes';
@@ -84,12 +92,17 @@ export class SignatureGuard implements CanActivate {
       if (!limit.allowed) {
         // Refused for its rate, nothing done: its record goes, and it may be sent again, signature and all, after its wait.
         if (once) await this.credentials.forgetSigned(apiKey, once.record);
+        await this.auditRefusal(request, verdict.caller, `rate-limited:${scope}`, 'Auth:RATE_LIMITED', 429);
         throw rateLimited(request, scope, limit.resetSeconds);
       }
     }
     request.caller = verdict.caller;
-    request.signedBy = { apiKey, version };
     return true;
+  }
+
+  /** A change refused to a verified credential, in the audit (reads are not audited, refused or not). */
+  private async auditRefusal(request: Request & AuthenticatedRequest, caller: Caller, refusal: string, errorId: string, status: number) {
+    if (MUTATING.has(request.method)) await this.audit.record(request, caller, { status, errorId, refusal });
   }
 
   /**
