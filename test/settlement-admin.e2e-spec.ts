@@ -158,6 +158,7 @@ describe('operator commands for money after the collection', () => {
   });
 
   it('exports the bank file once (payouts:export), records the bank’s answers (payout:mark-paid, mark-failed, mark-returned)', async () => {
+    // A dozen operator commands, each a process of its own: minutes on a busy 2-core machine.
     await bed.paidIntent(1000);
     const first = (await merchant.post(`/merchant/${merchantId}/payout`, { currency: 'UYU', amount: 300 })).body;
     const second = (await merchant.post(`/merchant/${merchantId}/payout`, { currency: 'UYU', amount: 200.5 })).body;
@@ -225,7 +226,7 @@ describe('operator commands for money after the collection', () => {
       [first.payoutId, 'succeeded'],
       [first.payoutId, 'refused'],
     ]);
-  });
+  }, 180_000);
 
   it('runs a country’s daily settlement for one merchant now (settlement:run), and reconciles on request (reconcile)', async () => {
     const [other] = (await createTenant(bed.app)).merchants;
