@@ -92,7 +92,8 @@ export class SignatureGuard implements CanActivate {
       if (!limit.allowed) {
         // Refused for its rate, nothing done: its record goes, and it may be sent again, signature and all, after its wait.
         if (once) await this.credentials.forgetSigned(apiKey, once.record);
-        await this.auditRefusal(request, verdict.caller, `rate-limited:${scope}`, 'Auth:RATE_LIMITED', 429);
+        // Not waited for: a refusal for the rate must stay cheap and fast (its entry changes nothing, and its failure is logged).
+        void this.auditRefusal(request, verdict.caller, `rate-limited:${scope}`, 'Auth:RATE_LIMITED', 429);
         throw rateLimited(request, scope, limit.resetSeconds);
       }
     }
