@@ -58,7 +58,7 @@ describe('version 3 request signatures (RFC 9421, contract §29)', () => {
       refund({}, { originalUrl: `${PATH}?x=1` }),
     ];
     // A path a URL parser would rewrite is never signed for the route it would reach.
-    for (const originalUrl of [`/payer/../${PATH.slice(1)}`, `/${PATH}`, `${PATH}/.`, PATH.replace('/refund', '\\refund')])
+    for (const originalUrl of [`/payer/../${PATH.slice(1)}`, `/${PATH}`, `${PATH}/.`, PATH.replace('/refund', '\\refund'), '//[', '//[::1'])
       expect(readMessageSignature(refund({}, { originalUrl }), NOW)).toEqual({ malformed: 'components' });
     for (const message of moved) {
       const read = readMessageSignature(message, NOW);
