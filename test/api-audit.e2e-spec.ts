@@ -184,6 +184,64 @@ describe('the audit of API changes', () => {
     expect(added.every((entry) => entry.email === `api-key:${merchant.apiKey}`)).toBe(true);
   });
 
+  it('writes a change’s entry in the change’s own transaction: an entry the database refuses takes its change with it (503)', async () => {
+    const merchant = bed.tenant.merchants[0];
+    const businessId = bed.tenant.business.businessId;
+    const [{ merchant_name: nameBefore }] = await bed.dataSource.query('SELECT merchant_name FROM merchant WHERE merchant_id = $1', [
+      merchant.merchantId,
+    ]);
+    // For this test, the database refuses this business's entries of two routes (what a full disk or a lost privilege would do).
+    await bed.dataSource.query(
+      `ALTER TABLE dashboard_audit ADD CONSTRAINT test_refuses_entries
+         CHECK (business_id <> '${businessId}' OR action NOT IN ('api:POST /payer', 'api:PATCH /merchant/:merchantId', 'api:POST /payment-intent')) NOT VALID`,
+    );
+    const intents = async () =>
+      (await bed.dataSource.query('SELECT count(*)::int AS n FROM payment_intent WHERE merchant_id = $1', [merchant.merchantId]))[0].n as number;
+    const intentsBefore = await intents();
+    try {
+      // A change whose events are recorded carries its entry in that same statement: refused together.
+      const body = JSON.stringify({
+        countryCode: 'URY',
+        currency: 'UYU',
+        amount: 100,
+        externalReference: 'unaudited-b2b-1',
+        description: 'Unaudited',
+        redirectUrl: 'https://shop.example.uy/return',
+      });
+      const intent = await request(b2b.getHttpServer())
+        .post('/payment-intent')
+        .set('api-key', merchant.apiKey)
+        .set('signature', hmacHex(merchant.apiSecret, body))
+        .set('content-type', 'application/json')
+        .send(body);
+      expect(intent.status).toBe(503);
+      expect(intent.body).toMatchObject({ errorId: 'B2B:AUDIT_UNAVAILABLE' });
+      const created = await bed.merchant.post('/payer', { firstName: 'Unaudited', lastName: 'Payer', email: 'unaudited@example.uy' });
+      expect(created.status).toBe(503);
+      expect(created.body).toMatchObject({
+        errorId: 'Payins:AUDIT_UNAVAILABLE',
+        showMessage: { EN: expect.stringContaining('audit log'), ES: expect.stringContaining('auditoría') },
+      });
+      expect(created.headers['retry-after']).toBe('5');
+      const renamed = await bed.merchant.patch(`/merchant/${merchant.merchantId}`, { merchantName: 'Never renamed' });
+      expect(renamed.status).toBe(503);
+    } finally {
+      await bed.dataSource.query('ALTER TABLE dashboard_audit DROP CONSTRAINT test_refuses_entries');
+    }
+    // No entry, no change.
+    expect(await bed.dataSource.query(`SELECT payer_id FROM payer WHERE business_id = $1 AND first_name = 'Unaudited'`, [businessId])).toEqual([]);
+    const [{ merchant_name: nameAfter }] = await bed.dataSource.query('SELECT merchant_name FROM merchant WHERE merchant_id = $1', [
+      merchant.merchantId,
+    ]);
+    expect(nameAfter).toBe(nameBefore);
+    expect(await intents()).toBe(intentsBefore);
+    // The same requests again, the entries accepted: done, each with its entry.
+    const before = (await entries()).length;
+    expect((await bed.merchant.post('/payer', { firstName: 'Unaudited', lastName: 'Payer', email: 'unaudited@example.uy' })).status).toBe(200);
+    const added = (await entries()).slice(before);
+    expect(added).toEqual([expect.objectContaining({ action: 'api:POST /payer', result: 'succeeded' })]);
+  });
+
   it('records the B2B API’s changes too, and the chain stays whole', async () => {
     const merchant = bed.tenant.merchants[0];
     const before = (await entries()).length;
@@ -216,6 +274,14 @@ describe('the audit of API changes', () => {
     const identity = dashboardIdentityOn(bed.dataSource, null, {
       auditKeys: [auditKeyOf(Buffer.from(process.env.TEST_SECRETS_MASTER_KEY!, 'base64'))],
     });
+    // The API's sealer chains every entry off the request path, normally within a second.
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const [{ n }] = await bed.dataSource.query('SELECT count(*)::int AS n FROM dashboard_audit WHERE sequence IS NULL');
+      if (n === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await bed.dataSource.query('SELECT count(*)::int AS n FROM dashboard_audit WHERE sequence IS NULL')).toEqual([{ n: 0 }]);
     expect(await identity.verifyAuditChain(null)).toMatchObject({ ok: true });
   });
 });

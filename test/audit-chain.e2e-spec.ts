@@ -110,6 +110,9 @@ describe('the audit chain, broken on purpose and found', () => {
 
   it('chains entries written at once by many writers, refuses any change in PostgreSQL, and verifies', async () => {
     await Promise.all(Array.from({ length: 8 }, () => write(5)));
+    // Written unsealed, without a lock (contract §29); the operator's command seals what waits.
+    expect(await dataSource.query('SELECT count(*)::int AS n FROM dashboard_audit WHERE sequence IS NULL')).toEqual([{ n: 40 }]);
+    expect(admin('audit:seal').json).toEqual({ sealed: 40 });
     const rows = await dataSource.query('SELECT sequence FROM dashboard_audit ORDER BY sequence');
     expect(rows.map((r: { sequence: string }) => Number(r.sequence))).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     for (const sql of ["UPDATE dashboard_audit SET result = 'refused'", 'DELETE FROM dashboard_audit', 'TRUNCATE dashboard_audit'])
@@ -122,6 +125,32 @@ describe('the audit chain, broken on purpose and found', () => {
     // Another key (another master key) cannot vouch for the chain.
     const stranger = dashboardIdentityOn(dataSource, null, { auditKeys: [auditKeyOf(crypto.randomBytes(32))] });
     expect((await stranger.verifyAuditChain(null)).ok).toBe(false);
+  }, 120_000);
+
+  it('fails verification on an entry left unsealed over a minute, and lets an entry be sealed once and nothing else', async () => {
+    const none = path.join(dataDir, 'none.json');
+    // A sealed entry cannot be sealed again (moved in the chain), nor changed while it is being sealed.
+    await expect(
+      dataSource.query(`UPDATE dashboard_audit SET sequence = sequence + 1000 WHERE sequence = 3`),
+    ).rejects.toThrow(/append-only/);
+    const [{ audit_id: waiting }] = await dataSource.query(
+      `INSERT INTO dashboard_audit (business_id, email, action, result, at) VALUES ($1, 'late@example.uy', 'refund', 'succeeded', now() - interval '2 minutes')
+       RETURNING audit_id`,
+      [businessId],
+    );
+    await expect(
+      dataSource.query(`UPDATE dashboard_audit SET sequence = 41, hmac = $2, key_id = 'abcdefgh', result = 'refused' WHERE audit_id = $1`, [
+        waiting,
+        'c'.repeat(64),
+      ]),
+    ).rejects.toThrow(/append-only/);
+    // No sealer ran for two minutes: the logging itself failed, and the operator is told (PCI DSS 10.7).
+    const stale = admin('audit:verify', '--head', none);
+    expect(stale.status).toBe(1);
+    expect(stale.json).toMatchObject({ ok: false, firstBroken: { auditId: String(waiting), reason: expect.stringContaining('still unsealed') } });
+    // (Taken out again by the owner, so that the chain stays the one the next tests break.)
+    await tamper('DELETE FROM dashboard_audit WHERE audit_id = $1', [waiting]);
+    expect(admin('audit:verify', '--head', none).json).toMatchObject({ ok: true, entries: 40 });
   }, 120_000);
 
   it('sends the head off the host every round and at shutdown (AUDIT_ANCHOR_URL), and verifies against the newest anchor', async () => {
@@ -206,6 +235,7 @@ describe('the audit chain, broken on purpose and found', () => {
     });
     // New entries take the removed places: the head is not moved over them, and the difference is found.
     await write(3);
+    await identity.sealAudit();
     expect(await identity.advanceChainHead(headFile)).toEqual({ head: { sequence: 40, hmac: expect.any(String) }, agrees: false });
     expect(readChainHead(headFile)!.sequence).toBe(40);
     expect(admin('audit:verify').json).toMatchObject({

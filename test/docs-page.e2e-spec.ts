@@ -93,7 +93,8 @@ describe('the /docs page signs its requests in a real browser', () => {
     const payers = await bed.merchant.get('/payer');
     expect(payers.body[0].results.map((payer: { lastName: string }) => payer.lastName)).toContain('Docs');
     await page.close();
-  });
+    // A real Chromium on a shared 2-core machine beside the rest of the suite: a clean-clone run took past 60 s here.
+  }, 180_000);
 
   it('answers 401 in the page when the secret is wrong (the signature is checked, not just present)', async () => {
     const page = await browser.newPage();
@@ -104,5 +105,5 @@ describe('the /docs page signs its requests in a real browser', () => {
     expect(refused.status).toBe(401);
     expect(refused.body).toMatchObject({ errorId: 'Auth:UNAUTHORIZED' });
     await page.close();
-  });
+  }, 120_000);
 });

@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { DashboardIdentity, sendAnchor } from '@pcs/dashboard-identity';
+import { AuditSealer, DashboardIdentity, sendAnchor } from '@pcs/dashboard-identity';
 import { DashboardSettings } from './settings';
 
 const PURGE_EVERY_MS = 15 * 60_000;
@@ -7,6 +7,8 @@ const HEAD_EVERY_MS = 60_000;
 
 /**
  * Every 15 minutes, ended sessions and spent sign-in counters are deleted;
+ * twice a second, the audit log's new entries are sealed into its chain
+ * (AuditSealer, one sealer at a time across processes);
  * every minute, the audit chain's head is written outside the database (a
  * file under DATA_DIR, and the log), so that a removed tail is found by
  * `audit:verify` (contract §22), and sent off the host to AUDIT_ANCHOR_URL
@@ -18,16 +20,21 @@ export class Housekeeping implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('Housekeeping');
   private readonly timers: NodeJS.Timeout[] = [];
   private lastHead = '';
+  private readonly sealer: AuditSealer;
 
   constructor(
     private readonly identity: DashboardIdentity,
     private readonly settings: DashboardSettings,
-  ) {}
+  ) {
+    this.sealer = new AuditSealer(identity.auditLogStore);
+  }
 
   onModuleInit(): void {
     const warn = (what: string) => (error: unknown) =>
       this.logger.warn(`${what} failed: ${error instanceof Error ? error.message : String(error)}`);
     this.timers.push(setInterval(() => void this.identity.purgeExpired().catch(warn('purge')), PURGE_EVERY_MS).unref());
+    // The audit log's entries are chained off the request path by one sealer across every process (contract §29).
+    this.sealer.start();
     if (this.settings.auditHeadFile || this.settings.auditAnchorUrl)
       this.timers.push(setInterval(() => void this.writeHead().catch(warn('audit head')), HEAD_EVERY_MS).unref());
   }
@@ -60,6 +67,8 @@ export class Housekeeping implements OnModuleInit, OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
+    await this.sealer.stop();
+    await this.sealer.round();
     await this.writeHead().catch((error: unknown) =>
       this.logger.warn(`audit head at shutdown failed: ${error instanceof Error ? error.message : String(error)}`),
     );

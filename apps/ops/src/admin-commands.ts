@@ -354,6 +354,10 @@ export const COMMANDS: Record<string, Command> = {
       return result;
     },
   },
+  'audit:seal': {
+    usage: 'audit:seal   # chains the entries waiting for their seal now (the services seal them within a second while they run)',
+    run: async (app) => ({ sealed: await dashboard(app).sealAudit() }),
+  },
   'secrets:rotate-master-key': {
     usage: 'secrets:rotate-master-key   # with the new key in SECRETS_MASTER_KEY and the old one in SECRETS_MASTER_KEY_PREVIOUS',
     run: async (app) => {

@@ -430,6 +430,16 @@ export class DashboardIdentity {
     return this.log.page(businessId, options);
   }
 
+  /** Chains the entries that wait for their seal (see AuditLog.seal); how many. */
+  sealAudit(): Promise<number> {
+    return this.log.seal();
+  }
+
+  /** The audit log itself, for its sealer (AuditSealer). */
+  get auditLogStore(): AuditLog {
+    return this.log;
+  }
+
   auditHead(): Promise<ChainHead | null> {
     return this.log.head();
   }

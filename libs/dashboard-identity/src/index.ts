@@ -13,3 +13,4 @@ export * from './persistence/audit-log';
 export * from './persistence/admin-addresses';
 export * from './persistence/dashboard-identity-on';
 export * from './audit-anchor';
+export * from './audit-sealer';

@@ -14,3 +14,4 @@ export * from './tenancy';
 export * from './statements';
 export * from './read-replica';
 export * from './unit-of-work';
+export * from './audit-ride';

@@ -60,7 +60,8 @@ export async function migrateDatabase(
  * with the data: reading and writing rows of the service's tables and the
  * job queue's, and its sequences. It cannot alter or drop a table, disable a
  * trigger, truncate, create anything, or change or delete an audit entry
- * (the audit table takes its INSERT and SELECT only) or a migration's
+ * (the audit table takes its INSERT and SELECT, and the sealing of an
+ * entry once: its place, HMAC and key id) or a migration's
  * record. The job queue creates a table per new queue (pg-boss 10): its
  * `create_queue` runs with the owner's rights (SECURITY DEFINER, its search
  * path pinned), and what it creates is granted the same way by default
@@ -80,6 +81,8 @@ export async function grantRuntimeRole(owner: QueryRunner, role: string): Promis
     `REVOKE TRUNCATE, REFERENCES, TRIGGER ON ALL TABLES IN SCHEMA public, pgboss FROM ${r}`,
     `GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public, pgboss TO ${r}`,
     `REVOKE UPDATE, DELETE ON dashboard_audit FROM ${r}`,
+    // The sealer sets an entry's place, HMAC and key id once (the trigger refuses anything else, contract §29).
+    `GRANT UPDATE (sequence, hmac, key_id) ON dashboard_audit TO ${r}`,
     `REVOKE INSERT, UPDATE, DELETE ON migrations FROM ${r}`,
     `ALTER DEFAULT PRIVILEGES IN SCHEMA pgboss GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ${r}`,
     `ALTER FUNCTION pgboss.create_queue(text, json) SECURITY DEFINER SET search_path = pgboss, pg_catalog, pg_temp`,

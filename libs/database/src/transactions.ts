@@ -21,9 +21,12 @@ export async function inTransaction<T>(dataSource: DataSource, work: (manager: E
   for (let attempt = 1; ; attempt++) {
     try {
       const committed: (() => void)[] = [];
-      const result = await dataSource.transaction((manager) => {
-        (manager.queryRunner!.data as AfterCommitData).afterCommit = committed;
-        return work(manager);
+      const result = await dataSource.transaction(async (manager) => {
+        const data = manager.queryRunner!.data as AfterCommitData;
+        data.afterCommit = committed;
+        // What the work answered, for whoever acts just before COMMIT (the API's audit names the id a creation made).
+        data.result = await work(manager);
+        return data.result as T;
       });
       for (const callback of committed) callback();
       return result;
@@ -36,6 +39,7 @@ export async function inTransaction<T>(dataSource: DataSource, work: (manager: E
 
 interface AfterCommitData {
   afterCommit?: (() => void)[];
+  result?: unknown;
 }
 
 /**

@@ -1,6 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
-import { afterCommit, Guard, managerOf, queryPrepared, Requirement, shiftParameters } from '@pcs/database';
+import {
+  afterCommit,
+  auditUnavailable,
+  Guard,
+  isAuditWriteFailure,
+  managerOf,
+  queryPrepared,
+  Requirement,
+  rideInStatement,
+  shiftParameters,
+} from '@pcs/database';
 import { JobQueue } from '@pcs/jobs';
 import { metrics } from '@pcs/observability';
 import * as crypto from 'node:crypto';
@@ -121,12 +131,27 @@ export class EventRecorder {
       ctes.push(`job${i} AS (${job.sql})`);
     }
     if (change?.requires) checks.push(Requirement.render(change.requires, values));
+    // The audit entry of the API request this change serves, when one waits: in this statement, so that the change and its
+    // entry are written together or not at all, at no extra round trip (contract §29). It names the first event's subject.
+    const audit = rideInStatement(manager, values.length, events[0].subjectId);
+    if (audit) {
+      values.push(...audit.values);
+      ctes.push(audit.cte);
+    }
     const required = checks.map((check, i) => `, ${check} AS required${i}`).join('');
-    const rows = await queryPrepared<{ event_id: string; sequence: number; payload: string; written_in: string }>(
-      manager,
-      `WITH ${ctes.join(',\n')} SELECT event_id, sequence, payload, pg_current_xact_id()::xid::text AS written_in${required} FROM recorded`,
-      values,
-    );
+    let rows: { event_id: string; sequence: number; payload: string; written_in: string }[];
+    try {
+      rows = await queryPrepared<{ event_id: string; sequence: number; payload: string; written_in: string }>(
+        manager,
+        `WITH ${ctes.join(',\n')} SELECT event_id, sequence, payload, pg_current_xact_id()::xid::text AS written_in${required} FROM recorded`,
+        values,
+      );
+    } catch (error) {
+      audit?.settle(false);
+      if (audit && isAuditWriteFailure(error)) throw auditUnavailable();
+      throw error;
+    }
+    audit?.settle(true);
     afterCommit(manager, () => events.forEach((event) => metrics.countEvent(event.type)));
     const byId = new Map(rows.map((row) => [row.event_id, row]));
     return prepared.map((p) => {

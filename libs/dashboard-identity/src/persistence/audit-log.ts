@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { auditKeyId, CHAIN_START, ChainHead, ChainVerdict, entryHmac, readChainHead, writeChainHead } from '../audit-chain';
+import { auditKeyId, CHAIN_START, ChainedEntry, ChainHead, ChainVerdict, entryHmac, readChainHead, writeChainHead } from '../audit-chain';
 
 export interface AuditEntry {
   readonly businessId: string;
@@ -22,11 +22,17 @@ export interface AuditRecord extends AuditEntry {
   readonly sequence: number | null;
 }
 
-/** The advisory lock that orders the audit log's writers (one chain for the whole log). */
-const AUDIT_CHAIN_LOCK = 7_202_611;
+/** The advisory lock of the one sealer at work (writers take none, contract §29). */
+const AUDIT_SEALER_LOCK = 7_202_611;
 
-/** The most entries one write appends (12 parameters each, far below PostgreSQL's 65,535). */
-const MAX_ENTRIES_PER_WRITE = 500;
+/** The most entries one sealing transaction chains. */
+const SEAL_BATCH = 1000;
+
+/** How long an entry may wait for its seal before `audit:verify` calls it a failure of the logging itself (PCI DSS 10.7). */
+export const UNSEALED_GRACE_MS = 60_000;
+
+const INSERT_ENTRY = `INSERT INTO dashboard_audit (business_id, user_id, email, action, target, result, detail, address, at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`;
 
 /** An entry as it is chained: its fields cut to their columns, without NUL characters. */
 interface ChainedContent {
@@ -58,16 +64,20 @@ function contentOf(entry: AuditEntry): ChainedContent {
 export class AuditLogError extends Error {}
 
 /**
- * The dashboard's audit log (contract §22): entries appended under one lock
- * and chained by HMAC (audit-chain.ts), read a page at a time, verified
- * whole, and its head moved forward outside the database. The database
- * refuses any change to an entry once written.
+ * The audit log (contract §22, §29): an entry is one INSERT, unsealed, in the
+ * transaction of the change it records (insertion(), which the API's audit
+ * runs at that transaction's commit) or on its own (append()); no writer
+ * takes a lock. One sealer at a time (seal(), under an advisory lock only
+ * sealers take) chains what waits, in batches: each entry takes the next
+ * sequence and an HMAC over its content and the previous entry's, under the
+ * newest key, whose id it keeps. The database refuses any change to an entry
+ * but that one sealing.
  */
 export class AuditLog {
   private readonly keys: Map<string, Buffer>;
   private readonly key: Buffer | null;
 
-  /** `keys` from the master key (auditKeyOf): the first writes, all of them verify (a rotated master key's entries too). */
+  /** `keys` from the master key ring (auditKeyOf): the first seals, every one verifies. */
   constructor(
     private readonly dataSource: DataSource,
     keys: readonly Buffer[],
@@ -76,106 +86,84 @@ export class AuditLog {
     this.keys = new Map(keys.map((key) => [auditKeyId(key), key]));
   }
 
-  /** Entries waiting for the next write, each with its caller's promise. */
-  private waiting: { content: ChainedContent; done: (error?: Error) => void }[] = [];
-  /** Whether a write of this process is running (the next one starts when it ends). */
-  private writing = false;
+  /** The statement that writes an entry (unsealed), to run in the transaction of what it records. */
+  insertion(entry: AuditEntry, at = new Date()): { sql: string; parameters: unknown[] } {
+    const content = contentOf(entry);
+    return {
+      sql: INSERT_ENTRY,
+      parameters: [
+        content.businessId,
+        content.userId,
+        content.email,
+        content.action,
+        content.target,
+        content.result,
+        JSON.stringify(content.detail),
+        content.address,
+        at,
+      ],
+    };
+  }
 
   /**
-   * Appends an entry to the audit log, chained (contract §22): under a lock
-   * that orders every writer (the dashboards, the APIs and the operator's
-   * commands), the entry takes the next sequence and an HMAC over its
-   * content and the previous entry's. The database refuses any change to it
-   * afterwards. Resolves once the entry is committed.
-   *
-   * Group commit: the entries this process is asked to append while one of
-   * its writes runs go together in the next write (one lock, one read of the
-   * head, one INSERT of all of them, one commit), so a busy API does not
-   * queue every mutating request on the chain's lock one at a time. Each
-   * entry is still committed before its caller goes on, in the order asked.
+   * Appends an entry on its own: one INSERT, unsealed, committed when this
+   * resolves; the sealer chains it within a second or so. One entry never
+   * fails because of another (each is its own statement).
    */
-  append(entry: AuditEntry): Promise<void> {
-    if (!this.key) return Promise.reject(new AuditLogError('the audit log needs its key to write'));
-    const content = contentOf(entry);
-    return new Promise<void>((resolve, reject) => {
-      this.waiting.push({ content, done: (error) => (error === undefined ? resolve() : reject(error)) });
-      if (!this.writing) void this.writeWaiting();
-    });
+  async append(entry: AuditEntry): Promise<void> {
+    const { sql, parameters } = this.insertion(entry);
+    await this.dataSource.query(sql, parameters);
   }
 
-  private async writeWaiting(): Promise<void> {
-    this.writing = true;
-    try {
-      while (this.waiting.length) {
-        // The rest of this turn of the event loop joins the group (requests answered together ask together).
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        const batch = this.waiting.splice(0, MAX_ENTRIES_PER_WRITE);
-        try {
-          await this.write(batch.map(({ content }) => content));
-          for (const { done } of batch) done();
-        } catch (error) {
-          if (batch.length === 1) batch[0].done(asFailure(error));
-          // One entry never fails because of another (contract §29): a group the database refused is written again an
-          // entry at a time, and only the entries refused on their own fail.
-          else
-            for (const { content, done } of batch) {
-              try {
-                await this.write([content]);
-                done();
-              } catch (single) {
-                done(asFailure(single));
-              }
-            }
-        }
-      }
-    } finally {
-      this.writing = false;
-    }
-  }
-
-  /** One transaction: the chain's lock, its head, then every entry chained after it in one INSERT. */
-  private async write(contents: readonly ChainedContent[]): Promise<void> {
-    const key = this.key!;
-    await this.dataSource.transaction(async (manager) => {
-      // Two statements, not one: the head must be read with a snapshot taken after the lock is held (READ COMMITTED takes
-      // a statement's snapshot when it starts, so a head read in the lock's own statement could miss the entry its holder wrote).
-      await manager.query('SELECT pg_advisory_xact_lock($1)', [AUDIT_CHAIN_LOCK]);
-      const [last] = await manager.query(
-        'SELECT sequence, hmac FROM dashboard_audit WHERE sequence IS NOT NULL ORDER BY sequence DESC LIMIT 1',
-      );
-      let sequence = last ? Number(last.sequence) : 0;
-      let previous: string = last?.hmac ?? CHAIN_START;
-      const at = new Date();
-      const values: unknown[] = [];
-      const rows: string[] = [];
-      for (const content of contents) {
-        sequence += 1;
-        const chained = { ...content, sequence, at };
-        const hmac = entryHmac(key, previous, chained);
-        previous = hmac;
-        const base = values.length;
-        rows.push(`(${Array.from({ length: 12 }, (_, i) => `$${base + i + 1}`).join(', ')})`);
-        values.push(
-          content.businessId,
-          content.userId,
-          content.email,
-          content.action,
-          content.target,
-          content.result,
-          JSON.stringify(content.detail),
-          content.address,
-          at,
-          sequence,
-          hmac,
-          auditKeyId(key),
+  /**
+   * Chains what waits (contract §29): in one transaction at a time across
+   * every process (the sealers' advisory lock, tried, never waited for: when
+   * another sealer holds it, this one answers 0 and lets it work), the
+   * chain's head, then up to SEAL_BATCH unsealed entries in the order they
+   * were written, each given the next place and its HMAC in one UPDATE.
+   * Answers how many it sealed (all that waited, batch after batch).
+   */
+  async seal(): Promise<number> {
+    if (!this.key) throw new AuditLogError('the audit log needs its key to seal');
+    const key = this.key;
+    const keyId = auditKeyId(key);
+    let sealed = 0;
+    for (;;) {
+      const count = await this.dataSource.transaction(async (manager) => {
+        const [{ held }] = await manager.query('SELECT pg_try_advisory_xact_lock($1) AS held', [AUDIT_SEALER_LOCK]);
+        if (!held) return 0;
+        const [last] = await manager.query(
+          'SELECT sequence, hmac FROM dashboard_audit WHERE sequence IS NOT NULL ORDER BY sequence DESC LIMIT 1',
         );
-      }
-      await manager.query(
-        `INSERT INTO dashboard_audit (business_id, user_id, email, action, target, result, detail, address, at, sequence, hmac, key_id)
-         VALUES ${rows.join(', ')}`,
-        values,
-      );
-    });
+        const waiting: Record<string, never>[] = await manager.query(
+          `SELECT audit_id, at, business_id, user_id, email, action, target, result, detail, address
+             FROM dashboard_audit WHERE sequence IS NULL ORDER BY audit_id LIMIT $1`,
+          [SEAL_BATCH],
+        );
+        if (waiting.length === 0) return 0;
+        let sequence = last ? Number(last.sequence) : 0;
+        let previous: string = last?.hmac ?? CHAIN_START;
+        const ids: string[] = [];
+        const sequences: number[] = [];
+        const hmacs: string[] = [];
+        for (const row of waiting) {
+          sequence += 1;
+          const hmac = entryHmac(key, previous, { sequence, ...chainedOf(row) });
+          previous = hmac;
+          ids.push(String(row.audit_id));
+          sequences.push(sequence);
+          hmacs.push(hmac);
+        }
+        await manager.query(
+          `UPDATE dashboard_audit AS a SET sequence = s.sequence, hmac = s.hmac, key_id = $4
+             FROM unnest($1::bigint[], $2::bigint[], $3::text[]) AS s(audit_id, sequence, hmac) WHERE a.audit_id = s.audit_id`,
+          [ids, sequences, hmacs, keyId],
+        );
+        return waiting.length;
+      });
+      sealed += count;
+      if (count < SEAL_BATCH) return sealed;
+    }
   }
 
   /** The chain's head: the last entry's sequence and HMAC (null before any). */
@@ -206,18 +194,16 @@ export class AuditLog {
   }
 
   /**
-   * `audit:verify`: reads the whole log in order and recomputes every HMAC;
-   * names the first entry that is not what was written (changed, inserted,
-   * out of order, a gap) and, against the head kept outside the database, a
-   * removed tail. Entries written before the chain existed (no sequence) may
-   * only come first.
+   * `audit:verify`: reads the chain in order and recomputes every HMAC; names
+   * the first entry that is not what was written (changed, inserted, out of
+   * order, a gap) and, against the head kept outside the database, a removed
+   * tail. An entry left unsealed longer than UNSEALED_GRACE_MS is a failure
+   * of the logging itself (no sealer at work, PCI DSS 10.7) and fails too.
    */
-  async verify(outsideHead: ChainHead | null): Promise<ChainVerdict> {
+  async verify(outsideHead: ChainHead | null, now = new Date()): Promise<ChainVerdict> {
     let previous = CHAIN_START;
     let expected = 1;
     let entries = 0;
-    let lastId = '0';
-    let chained = false;
     const broken = (sequence: number, auditId: string | null, reason: string): ChainVerdict => ({
       ok: false,
       entries,
@@ -226,37 +212,21 @@ export class AuditLog {
     for (;;) {
       const rows: Record<string, never>[] = await this.dataSource.query(
         `SELECT audit_id, sequence, at, business_id, user_id, email, action, target, result, detail, address, hmac, key_id
-           FROM dashboard_audit WHERE audit_id > $1 ORDER BY audit_id LIMIT 1000`,
-        [lastId],
+           FROM dashboard_audit WHERE sequence >= $1 ORDER BY sequence LIMIT 1000`,
+        [expected],
       );
       if (rows.length === 0) break;
       for (const row of rows) {
-        lastId = String(row.audit_id);
+        const auditId = String(row.audit_id);
         entries++;
-        if (row.sequence === null) {
-          if (chained) return broken(expected, lastId, 'an entry without its place in the chain after the chain began');
-          continue;
-        }
-        chained = true;
         const sequence = Number(row.sequence);
-        if (sequence !== expected) return broken(expected, lastId, `entry ${expected} is missing (found ${sequence})`);
+        if (sequence !== expected) return broken(expected, auditId, `entry ${expected} is missing (found ${sequence})`);
         const key = this.keys.get(row.key_id);
-        if (!key) return broken(sequence, lastId, `no key of id ${String(row.key_id)} to verify it`);
-        const hmac = entryHmac(key, previous, {
-          sequence,
-          at: row.at,
-          businessId: row.business_id,
-          userId: row.user_id,
-          email: row.email,
-          action: row.action,
-          target: row.target,
-          result: row.result,
-          detail: row.detail,
-          address: row.address,
-        });
-        if (hmac !== row.hmac) return broken(sequence, lastId, 'its HMAC does not match its content and the entry before it');
+        if (!key) return broken(sequence, auditId, `no key of id ${String(row.key_id)} to verify it`);
+        const hmac = entryHmac(key, previous, { sequence, ...chainedOf(row) });
+        if (hmac !== row.hmac) return broken(sequence, auditId, 'its HMAC does not match its content and the entry before it');
         if (outsideHead && sequence === outsideHead.sequence && hmac !== outsideHead.hmac)
-          return broken(sequence, lastId, `entry ${sequence} differs from the head outside the database`);
+          return broken(sequence, auditId, `entry ${sequence} differs from the head outside the database`);
         previous = hmac;
         expected++;
       }
@@ -270,6 +240,16 @@ export class AuditLog {
           `the log ends at ${head?.sequence ?? 0}; the head outside the database says ${outsideHead.sequence}`,
         );
     }
+    const [stale] = await this.dataSource.query(
+      'SELECT audit_id, at FROM dashboard_audit WHERE sequence IS NULL AND at < $1 ORDER BY audit_id LIMIT 1',
+      [new Date(now.getTime() - UNSEALED_GRACE_MS)],
+    );
+    if (stale)
+      return broken(
+        expected,
+        String(stale.audit_id),
+        `entry ${String(stale.audit_id)} of ${(stale.at as Date).toISOString()} is still unsealed (no sealer at work?)`,
+      );
     return { ok: true, entries, head };
   }
 
@@ -296,8 +276,19 @@ export class AuditLog {
   }
 }
 
-function asFailure(error: unknown): Error {
-  return error instanceof Error ? error : new Error(`the audit write failed: ${String(error)}`);
+/** An entry's chained content as the database gives it back. */
+function chainedOf(row: Record<string, never>): Omit<ChainedEntry, 'sequence'> {
+  return {
+    at: row.at,
+    businessId: row.business_id,
+    userId: row.user_id,
+    email: row.email,
+    action: row.action,
+    target: row.target,
+    result: row.result,
+    detail: row.detail,
+    address: row.address,
+  };
 }
 
 /** PostgreSQL's text holds no NUL: what a request typed is recorded without it, never refused for it. */

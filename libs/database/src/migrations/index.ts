@@ -32,6 +32,7 @@ import { PayerCache1798200000000 } from './1798200000000-payer-cache';
 import { BooksEqualProcessors1798300000000 } from './1798300000000-books-equal-processors';
 import { SigningV31798400000000 } from './1798400000000-signing-v3';
 import { AuditColumns1798500000000 } from './1798500000000-audit-columns';
+import { AuditSealing1798600000000 } from './1798600000000-audit-sealing';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -69,4 +70,5 @@ export const MIGRATIONS = [
   BooksEqualProcessors1798300000000,
   SigningV31798400000000,
   AuditColumns1798500000000,
+  AuditSealing1798600000000,
 ];

@@ -139,7 +139,10 @@ export class GatewayAccountRepository {
 
   /** True when there was one to remove. */
   async remove(merchantId: string, provider: string): Promise<boolean> {
-    const removed = Boolean((await this.dataSource.manager.delete(GatewayAccountOrmEntity, { merchantId, provider })).affected);
+    // A transaction of its own: the API's audit entry commits with the removal (contract §29).
+    const removed = Boolean(
+      (await this.dataSource.transaction((manager) => manager.delete(GatewayAccountOrmEntity, { merchantId, provider }))).affected,
+    );
     this.routes.invalidate(merchantId);
     return removed;
   }

@@ -213,6 +213,12 @@ export const ERRORS = {
     'The service cannot reach its database right now. Nothing was changed; please try again in a few seconds.',
     'El servicio no puede acceder a su base de datos en este momento. No se modificó nada; intente nuevamente en unos segundos.',
   ),
+  AUDIT_UNAVAILABLE: define(
+    'AUDIT_UNAVAILABLE',
+    'UNAVAILABLE',
+    'The change could not be recorded in the audit log, so it was not made. Please try again in a few seconds.',
+    'No se pudo registrar el cambio en el registro de auditoría, por lo que no se realizó. Intente nuevamente en unos segundos.',
+  ),
   MERCHANT_REQUIRED: define(
     'MERCHANT_REQUIRED',
     'INVALID',

@@ -60,7 +60,8 @@ export class WebhookEndpointService {
       secretCiphertext: this.secretBox.seal(secret, id),
       createdAt: new Date(),
     });
-    await this.endpoints.insert(this.unitOfWork.outside, endpoint);
+    // In a transaction of its own: the API's audit entry commits with it (contract §29).
+    await this.unitOfWork.run((tx) => this.endpoints.insert(tx, endpoint));
     return { ...webhookEndpointView(endpoint), secret };
   }
 
