@@ -196,7 +196,8 @@ describe('the audit of API changes', () => {
          CHECK (business_id <> '${businessId}' OR action NOT IN ('api:POST /payer', 'api:PATCH /merchant/:merchantId', 'api:POST /payment-intent')) NOT VALID`,
     );
     const intents = async () =>
-      (await bed.dataSource.query('SELECT count(*)::int AS n FROM payment_intent WHERE merchant_id = $1', [merchant.merchantId]))[0].n as number;
+      (await bed.dataSource.query('SELECT count(*)::int AS n FROM payment_intent WHERE merchant_id = $1', [merchant.merchantId]))[0]
+        .n as number;
     const intentsBefore = await intents();
     try {
       // A change whose events are recorded carries its entry in that same statement: refused together.
@@ -229,7 +230,9 @@ describe('the audit of API changes', () => {
       await bed.dataSource.query('ALTER TABLE dashboard_audit DROP CONSTRAINT test_refuses_entries');
     }
     // No entry, no change.
-    expect(await bed.dataSource.query(`SELECT payer_id FROM payer WHERE business_id = $1 AND first_name = 'Unaudited'`, [businessId])).toEqual([]);
+    expect(
+      await bed.dataSource.query(`SELECT payer_id FROM payer WHERE business_id = $1 AND first_name = 'Unaudited'`, [businessId]),
+    ).toEqual([]);
     const [{ merchant_name: nameAfter }] = await bed.dataSource.query('SELECT merchant_name FROM merchant WHERE merchant_id = $1', [
       merchant.merchantId,
     ]);
@@ -237,7 +240,9 @@ describe('the audit of API changes', () => {
     expect(await intents()).toBe(intentsBefore);
     // The same requests again, the entries accepted: done, each with its entry.
     const before = (await entries()).length;
-    expect((await bed.merchant.post('/payer', { firstName: 'Unaudited', lastName: 'Payer', email: 'unaudited@example.uy' })).status).toBe(200);
+    expect((await bed.merchant.post('/payer', { firstName: 'Unaudited', lastName: 'Payer', email: 'unaudited@example.uy' })).status).toBe(
+      200,
+    );
     const added = (await entries()).slice(before);
     expect(added).toEqual([expect.objectContaining({ action: 'api:POST /payer', result: 'succeeded' })]);
   });

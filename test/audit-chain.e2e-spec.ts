@@ -130,9 +130,9 @@ describe('the audit chain, broken on purpose and found', () => {
   it('fails verification on an entry left unsealed over a minute, and lets an entry be sealed once and nothing else', async () => {
     const none = path.join(dataDir, 'none.json');
     // A sealed entry cannot be sealed again (moved in the chain), nor changed while it is being sealed.
-    await expect(
-      dataSource.query(`UPDATE dashboard_audit SET sequence = sequence + 1000 WHERE sequence = 3`),
-    ).rejects.toThrow(/append-only/);
+    await expect(dataSource.query(`UPDATE dashboard_audit SET sequence = sequence + 1000 WHERE sequence = 3`)).rejects.toThrow(
+      /append-only/,
+    );
     const [{ audit_id: waiting }] = await dataSource.query(
       `INSERT INTO dashboard_audit (business_id, email, action, result, at) VALUES ($1, 'late@example.uy', 'refund', 'succeeded', now() - interval '2 minutes')
        RETURNING audit_id`,
@@ -147,7 +147,10 @@ describe('the audit chain, broken on purpose and found', () => {
     // No sealer ran for two minutes: the logging itself failed, and the operator is told (PCI DSS 10.7).
     const stale = admin('audit:verify', '--head', none);
     expect(stale.status).toBe(1);
-    expect(stale.json).toMatchObject({ ok: false, firstBroken: { auditId: String(waiting), reason: expect.stringContaining('still unsealed') } });
+    expect(stale.json).toMatchObject({
+      ok: false,
+      firstBroken: { auditId: String(waiting), reason: expect.stringContaining('still unsealed') },
+    });
     // (Taken out again by the owner, so that the chain stays the one the next tests break.)
     await tamper('DELETE FROM dashboard_audit WHERE audit_id = $1', [waiting]);
     expect(admin('audit:verify', '--head', none).json).toMatchObject({ ok: true, entries: 40 });

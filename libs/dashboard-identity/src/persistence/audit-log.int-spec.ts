@@ -30,8 +30,18 @@ describe('the audit log: lock-free writers, one sealer at a time', () => {
       await Promise.all(
         Array.from({ length: count }, async (_, i) => {
           const target = `entry-${i}`;
-          await logs[i % 2].append({ businessId, userId: null, email: 'api-key:test', action: 'api:POST /test', target, result: 'succeeded' });
-          const [row] = await sources[0].query('SELECT 1 FROM dashboard_audit WHERE business_id = $1 AND target = $2', [businessId, target]);
+          await logs[i % 2].append({
+            businessId,
+            userId: null,
+            email: 'api-key:test',
+            action: 'api:POST /test',
+            target,
+            result: 'succeeded',
+          });
+          const [row] = await sources[0].query('SELECT 1 FROM dashboard_audit WHERE business_id = $1 AND target = $2', [
+            businessId,
+            target,
+          ]);
           committedWhenResolved.push(row !== undefined);
         }),
       );
