@@ -1,4 +1,12 @@
-import { auditKeyOf, DashboardIdentity, dashboardIdentityOn, readChainHead } from '@pcs/dashboard-identity';
+import {
+  anchorKeyOf,
+  auditKeyId,
+  auditKeyOf,
+  DashboardIdentity,
+  dashboardIdentityOn,
+  readChainHead,
+  signedHead,
+} from '@pcs/dashboard-identity';
 import { spawn, spawnSync } from 'node:child_process';
 import * as http from 'node:http';
 import * as crypto from 'node:crypto';
@@ -156,46 +164,81 @@ describe('the audit chain, broken on purpose and found', () => {
     expect(admin('audit:verify', '--head', none).json).toMatchObject({ ok: true, entries: 40 });
   }, 120_000);
 
-  it('sends the head off the host every round and at shutdown (AUDIT_ANCHOR_URL), and verifies against the newest anchor', async () => {
-    // A receiver that keeps what it is sent, as a write-once bucket's gateway would: POST keeps, GET answers the newest.
-    const kept: { sequence: number; hmac: string; at: string }[] = [];
+  it('sends signed heads off the host every round and at shutdown (AUDIT_ANCHOR_URL), and verifies against the newest that verifies', async () => {
+    // A receiver that keeps what it is sent, as a write-once bucket's gateway would: POST keeps (with the bearer token
+    // AUDIT_ANCHOR_TOKEN, else 401), GET answers every head it kept, one per line.
+    const TOKEN = 'anchor-token-of-the-receiver-42';
+    const kept: Record<string, unknown>[] = [];
     const receiver = http.createServer((req, res) => {
+      if (req.headers.authorization !== `Bearer ${TOKEN}`) return void res.writeHead(401).end();
       if (req.method === 'POST') {
         let body = '';
         req.on('data', (chunk: Buffer) => (body += chunk.toString()));
         req.on('end', () => {
-          kept.push(JSON.parse(body) as { sequence: number; hmac: string; at: string });
+          kept.push(JSON.parse(body) as Record<string, unknown>);
           res.writeHead(201).end();
         });
         return;
       }
-      const newest = [...kept].sort((a, b) => b.sequence - a.sequence)[0];
-      if (!newest) return void res.writeHead(404).end();
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(newest));
+      if (kept.length === 0) return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' }).end(kept.map((k) => JSON.stringify(k)).join('\n'));
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const anchorUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/audit-head`;
+    const anchorEnv = { AUDIT_ANCHOR_URL: anchorUrl, AUDIT_ANCHOR_TOKEN: TOKEN };
+    const none = path.join(dataDir, 'none.json');
     try {
-      const housekeeping = new Housekeeping(identity, { auditAnchorUrl: anchorUrl } as DashboardSettings);
+      const settings = { auditAnchorUrl: anchorUrl, auditAnchorToken: TOKEN, secretsMasterKey: masterKey } as DashboardSettings;
+      const housekeeping = new Housekeeping(identity, settings);
       await housekeeping.writeHead();
       const head = (await identity.auditHead())!;
-      expect(kept).toEqual([{ sequence: head.sequence, hmac: head.hmac, at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/) }]);
+      // Each head carries its mac under the master key's anchor key (contract §29), never the key.
+      expect(kept).toEqual([
+        {
+          sequence: head.sequence,
+          hmac: head.hmac,
+          at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+          keyId: auditKeyId(anchorKeyOf(masterKey)),
+          mac: expect.stringMatching(/^[0-9a-f]{64}$/),
+        },
+      ]);
       // At shutdown too (the chain is the next test's, as it is: nothing is written here).
       await housekeeping.onApplicationShutdown();
       expect(kept.map((k) => k.sequence)).toEqual([head.sequence, head.sequence]);
 
-      const verified = admin('audit:verify', '--head', path.join(dataDir, 'none.json'));
+      const verified = admin('audit:verify', '--head', none);
       expect(verified.json).toMatchObject({ ok: true, anchor: null });
-      const anchored = await adminAsync({ AUDIT_ANCHOR_URL: anchorUrl }, 'audit:verify', '--head', path.join(dataDir, 'none.json'));
+      const anchored = await adminAsync(anchorEnv, 'audit:verify', '--head', none);
       expect(anchored.status).toBe(0);
       expect(anchored.json).toMatchObject({ ok: true, anchor: { source: 'AUDIT_ANCHOR_URL', sequence: head.sequence, hmac: head.hmac } });
+      expect(anchored.json.anchorIgnored).toBeUndefined();
+      // Without the receiver's token the anchor cannot be read: said, not taken for "no anchor".
+      const stranger = await adminAsync({ AUDIT_ANCHOR_URL: anchorUrl }, 'audit:verify', '--head', none);
+      expect(stranger).toEqual({ status: 1, json: {} });
 
-      // The anchor saw entries the database no longer has (a tail removed after it was sent): found.
-      kept.push({ sequence: head.sequence + 6, hmac: 'a'.repeat(64), at: new Date().toISOString() });
-      const short = await adminAsync({ AUDIT_ANCHOR_URL: anchorUrl }, 'audit:verify', '--head', path.join(dataDir, 'none.json'));
+      // Whoever can write to the anchor but holds no master key: a head far ahead, unsigned or signed with another key, is
+      // ignored and reported; the chain is still checked against the newest head that verifies.
+      kept.push({ sequence: head.sequence + 50, hmac: 'a'.repeat(64), at: new Date().toISOString() });
+      kept.push(signedHead(anchorKeyOf(crypto.randomBytes(32)), { sequence: head.sequence + 60, hmac: 'b'.repeat(64) }));
+      kept.push({
+        ...signedHead(anchorKeyOf(masterKey), { sequence: head.sequence + 70, hmac: 'c'.repeat(64) }),
+        sequence: head.sequence + 71,
+      });
+      const forged = await adminAsync(anchorEnv, 'audit:verify', '--head', none);
+      expect(forged.status).toBe(0);
+      expect(forged.json).toMatchObject({ ok: true, anchor: { sequence: head.sequence, hmac: head.hmac } });
+      expect(forged.json.anchorIgnored).toEqual([
+        { sequence: head.sequence + 50, at: expect.any(String), reason: 'no mac' },
+        { sequence: head.sequence + 60, at: expect.any(String), reason: 'a key id of no generation in the ring' },
+        { sequence: head.sequence + 71, at: expect.any(String), reason: 'its mac does not verify' },
+      ]);
+
+      // A signed head the database no longer reaches (a tail removed after it was sent): found.
+      kept.push(signedHead(anchorKeyOf(masterKey), { sequence: head.sequence + 6, hmac: 'a'.repeat(64) }));
+      const short = await adminAsync(anchorEnv, 'audit:verify', '--head', none);
       expect(short.status).toBe(1);
       expect(short.json).toMatchObject({ ok: false, firstBroken: { reason: expect.stringContaining(`says ${head.sequence + 6}`) } });
-      // A copy of what the anchor kept (one head per line): its newest is the one checked; one that disagrees is found.
+      // A copy of what the anchor kept (one head per line): its newest that verifies is the one checked; one that disagrees is found.
       const copy = path.join(dataDir, 'anchor.jsonl');
       fs.writeFileSync(
         copy,
@@ -204,9 +247,9 @@ describe('the audit chain, broken on purpose and found', () => {
           .map((k) => JSON.stringify(k))
           .join('\n') + '\n',
       );
-      expect(admin('audit:verify', '--head', path.join(dataDir, 'none.json'), '--anchor-file', copy).json).toMatchObject({ ok: true });
-      fs.writeFileSync(copy, JSON.stringify({ sequence: head.sequence, hmac: 'b'.repeat(64), at: '2026-11-27T00:00:00Z' }));
-      const differs = admin('audit:verify', '--head', path.join(dataDir, 'none.json'), '--anchor-file', copy);
+      expect(admin('audit:verify', '--head', none, '--anchor-file', copy).json).toMatchObject({ ok: true });
+      fs.writeFileSync(copy, JSON.stringify(signedHead(anchorKeyOf(masterKey), { sequence: head.sequence, hmac: 'b'.repeat(64) })));
+      const differs = admin('audit:verify', '--head', none, '--anchor-file', copy);
       expect(differs.json).toMatchObject({
         ok: false,
         firstBroken: { sequence: head.sequence, reason: expect.stringContaining('differs') },

@@ -1,5 +1,5 @@
 import { SecretBox } from '@pcs/config';
-import { auditKeyOf, dashboardIdentityOn, mfaSealedFor, totpCodeOf } from '@pcs/dashboard-identity';
+import { auditKeyId, auditKeyOf, dashboardIdentityOn, mfaSealedFor, totpCodeOf } from '@pcs/dashboard-identity';
 import { freePort } from '@pcs/database';
 import { sealedFor } from '@pcs/gateway-accounts';
 import { signV3 } from '@pcs/testing';
@@ -15,6 +15,8 @@ import { scratchDatabase } from './scratch-database';
 
 const CLI = path.join(__dirname, '..', 'dist', 'apps', 'ops', 'src', 'admin.js');
 type Json = Record<string, string>;
+/** The master key and its earlier generations (SECRETS_MASTER_KEY_PREVIOUS, newest first). */
+type Keys = { current: Buffer; previous?: Buffer | Buffer[] };
 
 /**
  * The master key rotated without downtime (contract §22), in a database of the
@@ -32,24 +34,31 @@ describe('the master key, rotated', () => {
   let dataSource: DataSource;
   let api: ApiProcess | undefined;
 
-  const env = (keys: { current: Buffer; previous?: Buffer }): NodeJS.ProcessEnv => ({
+  const env = (keys: Keys): NodeJS.ProcessEnv => ({
     DATABASE_URL: url,
     SECRETS_MASTER_KEY: keys.current.toString('base64'),
-    SECRETS_MASTER_KEY_PREVIOUS: keys.previous?.toString('base64') ?? '',
+    SECRETS_MASTER_KEY_PREVIOUS: [keys.previous ?? []]
+      .flat()
+      .map((key) => key.toString('base64'))
+      .join(','),
     DATA_DIR: dataDir,
     MAIL_DIRECTORY: path.join(dataDir, 'mail'),
     LOG_LEVEL: 'error',
   });
-  const admin = (keys: { current: Buffer; previous?: Buffer }, ...args: string[]) => {
+  const adminRun = (keys: Keys, ...args: string[]) => {
     const result = spawnSync(process.execPath, [CLI, ...args], {
       env: { ...process.env, ...env(keys) },
       encoding: 'utf8',
       timeout: 60_000,
     });
-    if (result.status !== 0) throw new Error(`admin ${args[0]}: ${result.stderr}`);
-    return JSON.parse(result.stdout) as Record<string, unknown>;
+    return { status: result.status, stderr: result.stderr, json: JSON.parse(result.stdout || '{}') as Record<string, unknown> };
   };
-  const startApi = async (keys: { current: Buffer; previous?: Buffer }) => {
+  const admin = (keys: Keys, ...args: string[]) => {
+    const result = adminRun(keys, ...args);
+    if (result.status !== 0) throw new Error(`admin ${args[0]}: ${result.stderr}`);
+    return result.json;
+  };
+  const startApi = async (keys: Keys) => {
     api = new ApiProcess('payins-api', await freePort(), env(keys));
     await api.start();
     return `http://127.0.0.1:${api.port}`;
@@ -154,5 +163,27 @@ describe('the master key, rotated', () => {
     expect(await newIdentity.verifyCode(again.token, totpCodeOf(seed, later), '192.0.2.2')).toMatchObject({ outcome: 'next' });
     // The audit chain spans both keys: verified with the new key and the previous one, as the command does during a rotation.
     expect(admin(both, 'audit:verify')).toMatchObject({ ok: true });
-  }, 180_000);
+    await api!.stop();
+
+    // A second rotation (contract §29): the ring keeps every generation, newest first. Secrets sealed two generations ago
+    // still open, and the audit verifies across the three keys, each entry under the generation that sealed it.
+    const thirdKey = crypto.randomBytes(32);
+    const ring = { current: thirdKey, previous: [newKey, oldKey] };
+    base = await startApi(ring);
+    expect((await signed(business).get('/merchant')).status).toBe(200);
+    expect((await signed(business).post('/webhook-endpoint', { url: 'https://hooks.example.com/third' })).status).toBe(200);
+    expect(admin(ring, 'audit:seal')).toMatchObject({ sealed: expect.any(Number) });
+    const verified = admin(ring, 'audit:verify') as { ok: boolean; generations: Record<string, number> };
+    expect(verified.ok).toBe(true);
+    const idOf = (key: Buffer) => auditKeyId(auditKeyOf(key));
+    expect(Object.keys(verified.generations).sort()).toEqual([idOf(oldKey), idOf(newKey), idOf(thirdKey)].sort());
+    expect(Object.values(verified.generations).every((count) => count > 0)).toBe(true);
+    // A ring missing a generation cannot vouch for its entries, and says which key it lacks.
+    const missing = adminRun({ current: thirdKey, previous: [newKey] }, 'audit:verify');
+    expect(missing.status).toBe(1);
+    expect(missing.json).toMatchObject({ ok: false, firstBroken: { reason: expect.stringContaining(`no key of id ${idOf(oldKey)}`) } });
+    // A secret sealed under the first generation and never resealed opens with the ring (any number of rotations back).
+    const ringBox = new SecretBox(thirdKey, [newKey, oldKey]);
+    expect(ringBox.open(new SecretBox(oldKey).seal('sealed-two-rotations-ago', 'ad'), 'ad')).toBe('sealed-two-rotations-ago');
+  }, 240_000);
 });

@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { auditKeyOf, DashboardIdentity, dashboardIdentityOn } from '@pcs/dashboard-identity';
-import { SecretBox } from '@pcs/config';
+import { masterKeyRing, SecretBox } from '@pcs/config';
 import { DatabaseModule } from '@pcs/database';
 import { DataSource } from 'typeorm';
 import { AuditController } from './audit.controller';
@@ -29,7 +29,10 @@ import { PageErrors, SessionGuard } from './web';
 @Module({})
 export class DashboardModule {
   static forRoot(settings: DashboardSettings): DynamicModule {
-    const previousKeys = settings.secretsMasterKeyPrevious ? [settings.secretsMasterKeyPrevious] : [];
+    const [current, ...earlier] = masterKeyRing(settings.secretsMasterKey, [
+      settings.secretsMasterKeyPrevious,
+      ...(settings.earlierMasterKeys ?? []),
+    ]);
     return {
       module: DashboardModule,
       imports: [DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: 5, sessionUrl: settings.sessionDatabaseUrl })],
@@ -55,9 +58,9 @@ export class DashboardModule {
         {
           provide: DashboardIdentity,
           useFactory: (dataSource: DataSource) =>
-            dashboardIdentityOn(dataSource, new SecretBox(settings.secretsMasterKey, previousKeys), {
+            dashboardIdentityOn(dataSource, new SecretBox(current, earlier), {
               idleMinutes: settings.idleMinutes,
-              auditKeys: [settings.secretsMasterKey, ...previousKeys].map(auditKeyOf),
+              auditKeys: [current, ...earlier].map(auditKeyOf),
             }),
           inject: [getDataSourceToken()],
         },

@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { AuditSealer, DashboardIdentity, sendAnchor } from '@pcs/dashboard-identity';
+import { anchorKeyOf, AuditSealer, DashboardIdentity, sendAnchor } from '@pcs/dashboard-identity';
 import { DashboardSettings } from './settings';
 
 const PURGE_EVERY_MS = 15 * 60_000;
@@ -62,7 +62,11 @@ export class Housekeeping implements OnModuleInit, OnApplicationShutdown {
       this.logger.log(`audit head ${line}`);
       this.lastHead = line;
     }
-    if (this.settings.auditAnchorUrl) await sendAnchor(this.settings.auditAnchorUrl, head);
+    // Signed under the current master key's anchor key (contract §29): a head nobody with the key sent is ignored by audit:verify.
+    if (this.settings.auditAnchorUrl)
+      await sendAnchor(this.settings.auditAnchorUrl, head, anchorKeyOf(this.settings.secretsMasterKey), {
+        token: this.settings.auditAnchorToken,
+      });
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { closeOnSignal, loadDotEnv, loadEnvironment, resolvePreviousMasterKey, resolveSecretsMasterKey, trustProxyOf } from '@pcs/config';
+import { closeOnSignal, loadDotEnv, loadEnvironment, resolveEarlierMasterKeys, resolveSecretsMasterKey, trustProxyOf } from '@pcs/config';
 import { resolveDatabase } from '@pcs/database';
 import { Client } from 'pg';
 import * as fs from 'node:fs';
@@ -40,10 +40,12 @@ async function main(): Promise<void> {
       apiSecret,
       trustProxy: trustProxyOf(env.TRUST_PROXY),
       secretsMasterKey: resolveSecretsMasterKey(env),
-      secretsMasterKeyPrevious: resolvePreviousMasterKey(env),
+      secretsMasterKeyPrevious: resolveEarlierMasterKeys(env)[0] ?? null,
+      earlierMasterKeys: resolveEarlierMasterKeys(env).slice(1),
       idleMinutes: env.DASHBOARD_IDLE_MINUTES,
       auditHeadFile: path.join(env.dataDir, AUDIT_HEAD_FILE),
       auditAnchorUrl: env.AUDIT_ANCHOR_URL,
+      auditAnchorToken: env.AUDIT_ANCHOR_TOKEN,
     },
     env.LOG_LEVEL,
   );

@@ -18,10 +18,14 @@ export abstract class DashboardSettings {
   abstract readonly secretsMasterKey: Buffer;
   /** SECRETS_MASTER_KEY_PREVIOUS, during a rotation of the master key: read, never written with. */
   abstract readonly secretsMasterKeyPrevious?: Buffer | null;
+  /** The generations before secretsMasterKeyPrevious (newest first): kept so that every audit entry stays verifiable (contract §29). */
+  abstract readonly earlierMasterKeys?: readonly Buffer[];
   /** Where the audit chain's head is written every minute, outside the database (DATA_DIR/audit-head.json); none in tests that do not ask. */
   abstract readonly auditHeadFile?: string;
   /** AUDIT_ANCHOR_URL: where the head is also sent every minute and at shutdown, off the host (contract §27); none by default. */
   abstract readonly auditAnchorUrl?: string;
+  /** AUDIT_ANCHOR_TOKEN: the bearer token sent with every head (contract §29). */
+  abstract readonly auditAnchorToken?: string;
   /** DASHBOARD_IDLE_MINUTES: 15 at most, and by default. */
   abstract readonly idleMinutes?: number;
 }

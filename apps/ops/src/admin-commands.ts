@@ -20,7 +20,8 @@ import {
   MerchantId,
 } from '@pcs/kernel';
 import {
-  Anchor,
+  AnchorReading,
+  anchorKeyOf,
   AUDIT_HEAD_FILE,
   auditKeyOf,
   ChainHead,
@@ -72,9 +73,7 @@ async function merchantOwner(
 export function dashboard(app: INestApplicationContext): DashboardIdentity {
   const settings = app.get(RuntimeSettings);
   return dashboardIdentityOn(app.get<DataSource>(getDataSourceToken()), null, {
-    auditKeys: [settings.secretsMasterKey, ...(settings.secretsMasterKeyPrevious ? [settings.secretsMasterKeyPrevious] : [])].map(
-      auditKeyOf,
-    ),
+    auditKeys: settings.masterKeyRing.map(auditKeyOf),
   });
 }
 
@@ -334,14 +333,17 @@ export const COMMANDS: Record<string, Command> = {
         throw new UsageError((error as Error).message);
       }
       // The newest head the anchor kept (contract §27): a file it was copied to, or the endpoint itself.
-      let anchor: Anchor | null = null;
+      // Heads whose mac does not verify under a generation of the ring are ignored, and reported (contract §29).
+      let reading: AnchorReading = { anchor: null, ignored: [] };
       const anchorUrl = process.env.AUDIT_ANCHOR_URL?.trim();
+      const anchorKeys = app.get(RuntimeSettings).masterKeyRing.map(anchorKeyOf);
       try {
-        if (typeof o['anchor-file'] === 'string') anchor = readAnchorFile(o['anchor-file']);
-        else if (anchorUrl) anchor = await readAnchor(anchorUrl);
+        if (typeof o['anchor-file'] === 'string') reading = readAnchorFile(o['anchor-file'], anchorKeys);
+        else if (anchorUrl) reading = await readAnchor(anchorUrl, anchorKeys, process.env.AUDIT_ANCHOR_TOKEN?.trim() || undefined);
       } catch (error) {
         throw new UsageError(`the audit anchor could not be read: ${(error as Error).message}`);
       }
+      const anchor = reading.anchor;
       const identity = dashboard(app);
       const verdict = await identity.verifyAuditChain(outside);
       const anchored = verdict.ok && anchor ? await identity.verifyAuditChain(anchor) : verdict;
@@ -349,6 +351,7 @@ export const COMMANDS: Record<string, Command> = {
         ...anchored,
         headFile: outside ? { file, ...outside } : null,
         anchor: anchor ? { source: typeof o['anchor-file'] === 'string' ? o['anchor-file'] : 'AUDIT_ANCHOR_URL', ...anchor } : null,
+        ...(reading.ignored.length ? { anchorIgnored: reading.ignored } : {}),
       };
       if (!anchored.ok) throw new AuditBroken(result);
       return result;

@@ -73,9 +73,7 @@ export class PayinsApiModule {
           inject: [getDataSourceToken(), RuntimeSettings],
           useFactory: (dataSource: DataSource, runtime: RuntimeSettings) =>
             dashboardIdentityOn(dataSource, runtime.secretBox(), {
-              auditKeys: [runtime.secretsMasterKey, ...(runtime.secretsMasterKeyPrevious ? [runtime.secretsMasterKeyPrevious] : [])].map(
-                auditKeyOf,
-              ),
+              auditKeys: runtime.masterKeyRing.map(auditKeyOf),
             }),
         },
       ],

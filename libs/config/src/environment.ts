@@ -125,10 +125,16 @@ export class Environment {
   @Matches(/^[A-Za-z0-9+/=_-]{43,}$/, { message: 'SECRETS_MASTER_KEY must be 32 random bytes in base64 (openssl rand -base64 32)' })
   SECRETS_MASTER_KEY?: string;
 
-  /** The master key before a rotation (contract §22): still read, never written with, until `secrets:rotate-master-key` is done. */
+  /**
+   * The master key's earlier generations, newest first, separated by commas (contract §22, §29): read,
+   * never written with. The one before the current opens what a rotation has not resealed yet; every
+   * earlier one keeps the audit entries it sealed verifiable, so none is ever dropped from the ring.
+   */
   @IsOptional()
   @Transform(emptyToUndefined)
-  @Matches(/^[A-Za-z0-9+/=_-]{43,}$/, { message: 'SECRETS_MASTER_KEY_PREVIOUS must be 32 random bytes in base64' })
+  @Matches(/^[A-Za-z0-9+/=_-]{43,}(,[A-Za-z0-9+/=_-]{43,})*$/, {
+    message: 'SECRETS_MASTER_KEY_PREVIOUS must be 32 random bytes in base64, or several separated by commas (newest first)',
+  })
   SECRETS_MASTER_KEY_PREVIOUS?: string;
 
   /**
@@ -143,6 +149,12 @@ export class Environment {
     message: 'AUDIT_ANCHOR_URL must be https (http only on the loopback, for trying it locally)',
   })
   AUDIT_ANCHOR_URL?: string;
+
+  /** Sent as `Authorization: Bearer <AUDIT_ANCHOR_TOKEN>` with every head and read of AUDIT_ANCHOR_URL (contract §29), for the receiver to check. */
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @Matches(/^[\x21-\x7e]{16,256}$/, { message: 'AUDIT_ANCHOR_TOKEN must be 16 to 256 printable characters without spaces' })
+  AUDIT_ANCHOR_TOKEN?: string;
 
   /** When set, /metrics answers only `Authorization: Bearer <METRICS_TOKEN>` (contract §27); at least 32 characters. */
   @IsOptional()

@@ -195,22 +195,46 @@ export class RuntimeSettings {
     readonly databaseDirectUrl: string | null = null,
     /** METRICS_TOKEN: when set, /metrics answers only a request bearing it (contract §27); null: open to the operator's network. */
     readonly metricsToken: string | null = null,
+    /** The generations of SECRETS_MASTER_KEY_PREVIOUS older than secretsMasterKeyPrevious (newest first): read, never written with. */
+    readonly earlierMasterKeys: readonly Buffer[] = [],
   ) {}
+
+  /** Every generation of the master key, the current first (contract §29): what opens secrets and verifies the audit. */
+  get masterKeyRing(): Buffer[] {
+    return masterKeyRing(this.secretsMasterKey, [this.secretsMasterKeyPrevious, ...this.earlierMasterKeys]);
+  }
 
   /** Where a connection that needs a session of its own goes (LISTEN, session-level advisory locks, migrations). */
   get sessionDatabaseUrl(): string {
     return this.databaseDirectUrl ?? this.databaseUrl;
   }
 
-  /** The box every sealed secret goes through: sealing with the master key, opening with it or the previous one. */
+  /** The box every sealed secret goes through: sealing with the master key, opening with any generation of the ring. */
   secretBox(): SecretBox {
-    return new SecretBox(this.secretsMasterKey, this.secretsMasterKeyPrevious ? [this.secretsMasterKeyPrevious] : []);
+    const [current, ...earlier] = this.masterKeyRing;
+    return new SecretBox(current, earlier);
   }
 }
 
-/** SECRETS_MASTER_KEY_PREVIOUS, decoded, or null. */
+/** The newest of SECRETS_MASTER_KEY_PREVIOUS's generations, decoded, or null. */
 export function resolvePreviousMasterKey(env: Environment): Buffer | null {
-  return env.SECRETS_MASTER_KEY_PREVIOUS ? decodeKey(env.SECRETS_MASTER_KEY_PREVIOUS) : null;
+  return resolveEarlierMasterKeys(env)[0] ?? null;
+}
+
+/** Every earlier generation in SECRETS_MASTER_KEY_PREVIOUS, newest first, decoded. */
+export function resolveEarlierMasterKeys(env: Environment): Buffer[] {
+  return (env.SECRETS_MASTER_KEY_PREVIOUS ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key.length > 0)
+    .map(decodeKey);
+}
+
+/** A master key ring: the current key first, then each earlier generation once (newest first). */
+export function masterKeyRing(current: Buffer, earlier: readonly (Buffer | null | undefined)[]): Buffer[] {
+  const ring: Buffer[] = [current];
+  for (const key of earlier) if (key && !ring.some((kept) => kept.equals(key))) ring.push(key);
+  return ring;
 }
 
 /**

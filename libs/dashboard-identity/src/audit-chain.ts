@@ -88,7 +88,13 @@ export function readChainHead(file: string): ChainHead | null {
 }
 
 export type ChainVerdict =
-  | { readonly ok: true; readonly entries: number; readonly head: ChainHead | null }
+  | {
+      readonly ok: true;
+      readonly entries: number;
+      readonly head: ChainHead | null;
+      /** How many entries each generation of the master key sealed, by key id. */
+      readonly generations?: Readonly<Record<string, number>>;
+    }
   | {
       readonly ok: false;
       readonly entries: number;

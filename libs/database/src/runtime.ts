@@ -8,7 +8,7 @@ import {
   EnvironmentError,
   parseRetrySchedule,
   publicBaseUrlFor,
-  resolvePreviousMasterKey,
+  resolveEarlierMasterKeys,
   resolveSecretsMasterKey,
   RuntimeSettings,
   trustProxyOf,
@@ -48,7 +48,7 @@ export function webhooksAllowLocalhost(env: Environment): boolean {
 
 export async function prepareRuntime(env: Environment, log: (line: string) => void): Promise<PreparedRuntime> {
   const secretsMasterKey = resolveSecretsMasterKey(env);
-  const previousMasterKey = resolvePreviousMasterKey(env);
+  const [previousMasterKey = null, ...earlierMasterKeys] = resolveEarlierMasterKeys(env);
   const mail = {
     ...DEFAULT_MAIL_SETTINGS,
     smtpUrl: env.SMTP_URL ?? null,
@@ -113,6 +113,7 @@ export async function prepareRuntime(env: Environment, log: (line: string) => vo
         env.DATABASE_REPLICA_URL ? { url: env.DATABASE_REPLICA_URL, maxLagSeconds: env.DATABASE_REPLICA_MAX_LAG_SECONDS } : null,
         env.DATABASE_DIRECT_URL ?? null,
         env.METRICS_TOKEN ?? null,
+        earlierMasterKeys,
       ),
   };
 }

@@ -56,8 +56,7 @@ export class ApiAudit implements EntitySubscriberInterface, OnApplicationBootstr
     settings: RuntimeSettings,
     @Inject(API_AREA) readonly area: string,
   ) {
-    const keys = [settings.secretsMasterKey, ...(settings.secretsMasterKeyPrevious ? [settings.secretsMasterKeyPrevious] : [])];
-    this.log = new AuditLog(dataSource, keys.map(auditKeyOf));
+    this.log = new AuditLog(dataSource, settings.masterKeyRing.map(auditKeyOf));
     this.sealer = new AuditSealer(this.log);
     dataSource.subscribers.push(this);
   }

@@ -204,6 +204,7 @@ export class AuditLog {
     let previous = CHAIN_START;
     let expected = 1;
     let entries = 0;
+    const generations: Record<string, number> = {};
     const broken = (sequence: number, auditId: string | null, reason: string): ChainVerdict => ({
       ok: false,
       entries,
@@ -222,7 +223,8 @@ export class AuditLog {
         const sequence = Number(row.sequence);
         if (sequence !== expected) return broken(expected, auditId, `entry ${expected} is missing (found ${sequence})`);
         const key = this.keys.get(row.key_id);
-        if (!key) return broken(sequence, auditId, `no key of id ${String(row.key_id)} to verify it`);
+        if (!key) return broken(sequence, auditId, `no key of id ${String(row.key_id)} to verify it (is every generation in the ring?)`);
+        generations[row.key_id] = (generations[row.key_id] ?? 0) + 1;
         const hmac = entryHmac(key, previous, { sequence, ...chainedOf(row) });
         if (hmac !== row.hmac) return broken(sequence, auditId, 'its HMAC does not match its content and the entry before it');
         if (outsideHead && sequence === outsideHead.sequence && hmac !== outsideHead.hmac)
@@ -250,7 +252,7 @@ export class AuditLog {
         String(stale.audit_id),
         `entry ${String(stale.audit_id)} of ${(stale.at as Date).toISOString()} is still unsealed (no sealer at work?)`,
       );
-    return { ok: true, entries, head };
+    return { ok: true, entries, head, generations };
   }
 
   /** The audit log of a business, newest first, a page at a time (`before`: the last id of the previous page). */
