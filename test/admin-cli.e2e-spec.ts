@@ -187,6 +187,55 @@ describe('operator commands (npm run admin)', () => {
     expect(refused.map((run) => run.status)).toEqual([1, 1, 1, 1, 1]);
   }, 120_000);
 
+  it('creates a restricted credential limited to its scopes (credentials:create-restricted), audited, and refuses bad scopes', async () => {
+    const business = (await admin('business:create', '--name', 'Restricted business')).json as { businessId: string };
+    const created = await admin(
+      'credentials:create-restricted',
+      '--business',
+      business.businessId,
+      '--scope',
+      'read',
+      '--scope',
+      'payments:write,read',
+    );
+    expect(created.status).toBe(0);
+    expect(created.json).toEqual({
+      businessId: business.businessId,
+      apiKey: expect.stringMatching(/^pk_/),
+      apiSecret: expect.stringMatching(/^sk_/),
+      scopes: ['read', 'payments:write'],
+    });
+    const restricted = clientFor(app, created.json as { apiKey: string; apiSecret: string });
+    expect((await restricted.get('/merchant')).status).toBe(200);
+    const merchant = (await admin('merchant:create', '--business', business.businessId, '--name', 'Scoped shop')).json as {
+      merchantId: string;
+    };
+    const renamed = await restricted.patch(`/merchant/${merchant.merchantId}`, { merchantName: 'Not mine to rename' });
+    expect(renamed.status).toBe(403);
+    expect(renamed.body).toMatchObject({ errorId: 'Auth:FORBIDDEN' });
+    const listed = (await admin('credentials:list', '--business', business.businessId)).json as {
+      credentials: { apiKey: string; scopes: string[] | null }[];
+    };
+    expect(listed.credentials.find((c) => c.apiKey === created.json.apiKey)?.scopes).toEqual(['read', 'payments:write']);
+    // The business's own credential and its merchant's are full ones.
+    expect(listed.credentials.filter((c) => c.scopes === null)).toHaveLength(2);
+    const [entry] = await bed.dataSource.query(
+      `SELECT action, target, detail FROM dashboard_audit WHERE business_id = $1 AND action = 'credentials:create-restricted'`,
+      [business.businessId],
+    );
+    expect(entry).toMatchObject({ target: created.json.apiKey, detail: { scopes: ['read', 'payments:write'] } });
+    expect(JSON.stringify(entry)).not.toContain(String(created.json.apiSecret));
+    // Refused: no scope, an unknown one, a business that does not exist. Run together: each is a process.
+    const refused = await Promise.all([
+      admin('credentials:create-restricted', '--business', business.businessId),
+      admin('credentials:create-restricted', '--business', business.businessId, '--scope', 'admin'),
+      admin('credentials:create-restricted', '--business', business.businessId, '--scope', 'read,'),
+      admin('credentials:create-restricted', '--business', crypto.randomUUID(), '--scope', 'read'),
+    ]);
+    expect(refused.map((run) => run.status)).toEqual([1, 1, 1, 1]);
+    expect(refused[1].stderr).toContain('--scope admin is not one of read, payments:write, merchants:write, money:write, secrets:read');
+  }, 120_000);
+
   it('disables, enables and re-roles a person (user:disable, user:enable, user:set-role), never the last enabled admin', async () => {
     const business = (await admin('business:create', '--name', 'Staff business')).json as { businessId: string };
     const email = `staff-${crypto.randomUUID().slice(0, 8)}@example.uy`;

@@ -1,5 +1,8 @@
 import { auditKeyOf, DashboardIdentity, dashboardIdentityOn, Role, TOTP_PERIOD_SECONDS, totpCodeOf } from '@pcs/dashboard-identity';
 import { SecretBox } from '@pcs/config';
+import { CredentialService } from '@pcs/businesses';
+import { asBusinessId } from '@pcs/kernel';
+import { DASHBOARD_SCOPES } from '../apps/ops/src/demo-seed';
 import * as crypto from 'node:crypto';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { freePort } from '@pcs/database';
@@ -25,20 +28,29 @@ export interface Person {
   lastStep: number;
 }
 
+/** A restricted credential of the testbed's business for its dashboard, as `credentials:create-restricted` issues one. */
+export async function dashboardCredential(bed: Testbed): Promise<{ apiKey: string; apiSecret: string }> {
+  return bed.app
+    .get(CredentialService)
+    .issue({ businessId: asBusinessId(bed.tenant.business.businessId), merchantId: null }, undefined, DASHBOARD_SCOPES);
+}
+
 /**
- * The real dashboard serving a testbed's business (its credential, this run's database and master
- * key), listening on a loopback port: the app, its address, and the identity it signs people in with.
+ * The real dashboard serving a testbed's business (a restricted credential of it without
+ * `secrets:read`, as deployed, this run's database and master key), listening on a loopback port:
+ * the app, its address, and the identity it signs people in with.
  */
 export async function listeningDashboard(
   bed: Testbed,
   settings: Partial<DashboardSettings> = {},
-): Promise<{ dashboard: NestExpressApplication; base: string; identity: DashboardIdentity }> {
+): Promise<{ dashboard: NestExpressApplication; base: string; identity: DashboardIdentity; apiKey: string }> {
+  const credential = settings.apiKey ? null : await dashboardCredential(bed);
   const dashboard = await createDashboard(
     {
       databaseUrl: process.env.TEST_DATABASE_URL!,
       payinsApiUrl: (await bed.app.getUrl()).replace('[::1]', '127.0.0.1'),
-      apiKey: bed.tenant.business.apiKey,
-      apiSecret: bed.tenant.business.apiSecret,
+      apiKey: credential?.apiKey ?? bed.tenant.business.apiKey,
+      apiSecret: credential?.apiSecret ?? bed.tenant.business.apiSecret,
       trustProxy: false,
       secretsMasterKey: testMasterKey(),
       ...settings,
@@ -47,7 +59,12 @@ export async function listeningDashboard(
   );
   const port = await freePort();
   await dashboard.listen(port, '127.0.0.1');
-  return { dashboard, base: `http://127.0.0.1:${port}`, identity: testIdentity(bed.dataSource) };
+  return {
+    dashboard,
+    base: `http://127.0.0.1:${port}`,
+    identity: testIdentity(bed.dataSource),
+    apiKey: credential?.apiKey ?? settings.apiKey ?? bed.tenant.business.apiKey,
+  };
 }
 
 /** The dashboard identity with the test run's master key, as the dashboard builds it. */

@@ -1,6 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
-import { listeningDashboard, readyPerson, signInOverHttp, testIdentity } from './dashboard-people';
+import { clientFor } from '@pcs/testing';
+import { dashboardCredential, listeningDashboard, readyPerson, signInOverHttp, testIdentity } from './dashboard-people';
 import { Testbed, testbed } from './testbed';
 
 /**
@@ -66,4 +67,19 @@ describe('the dashboard never receives a merchant’s secret', () => {
     expect(omitted.body[0].results[0].apiKey).toEqual(expect.any(String));
     expect(omitted.body[0].results[0].apiSecret).toBeNull();
   }, 120_000);
+
+  it('runs on a restricted credential without secrets:read, which the API refuses every secret whatever it sends (contract §29)', async () => {
+    const credential = await dashboardCredential(bed);
+    const asDashboard = clientFor(bed.app, credential);
+    for (const prefer of [undefined, 'secrets=include', 'return=representation']) {
+      const call = asDashboard.get('/merchant');
+      const answer = prefer ? await call.set('prefer', prefer) : await call;
+      expect(answer.status).toBe(200);
+      expect(answer.headers['preference-applied']).toBe('secrets=omit');
+      expect(answer.body[0].results.map((m: { apiSecret: unknown }) => m.apiSecret)).toEqual([null, null]);
+    }
+    // It still does what the dashboard does: a change within its scopes.
+    const merchantId = bed.tenant.merchants[0].merchantId;
+    expect((await asDashboard.patch(`/merchant/${merchantId}`, { merchantName: 'Renamed from the dashboard' })).status).toBe(200);
+  });
 });

@@ -13,6 +13,7 @@ describe('the dashboard: second factor, lockout, sessions, https', () => {
   let base: string;
   let browser: Browser;
   let identity: DashboardIdentity;
+  let dashboardKey: string;
   let admin: Person;
   let businessId: string;
 
@@ -20,7 +21,7 @@ describe('the dashboard: second factor, lockout, sessions, https', () => {
     bed = await testbed({});
     businessId = bed.tenant.business.businessId;
     // The proxy's X-Forwarded-Proto says whether the person came over https.
-    ({ dashboard, base, identity } = await listeningDashboard(bed, { trustProxy: true }));
+    ({ dashboard, base, identity, apiKey: dashboardKey } = await listeningDashboard(bed, { trustProxy: true }));
     admin = await readyPerson(identity, { businessId, role: 'admin' });
     browser = await launchChromium();
   }, 90_000);
@@ -254,8 +255,8 @@ describe('the dashboard: second factor, lockout, sessions, https', () => {
     const row = adminPage.locator('#team tr', { hasText: person.email });
     expect(await row.locator('[data-locked]').count()).toBe(1);
     await screenshot(adminPage, 'dashboard-team-locked');
-    // The API credentials and when each was last used (the dashboard's own signs every page), never a secret.
-    const lastUsed = adminPage.locator(`[data-last-used="${bed.tenant.business.apiKey}"]`);
+    // The API credentials and when each was last used (the dashboard's own, restricted, signs every page), never a secret.
+    const lastUsed = adminPage.locator(`[data-last-used="${dashboardKey}"]`);
     expect(await lastUsed.textContent()).toMatch(/\d{4}.*UTC/);
     expect(await adminPage.content()).not.toContain(bed.tenant.business.apiSecret);
     await row.locator('button[data-action="unlock"]').click();

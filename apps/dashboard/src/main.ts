@@ -12,8 +12,10 @@ const log = (line: string) => process.stderr.write(`[dashboard] ${line}\n`);
 /**
  * The dashboard in its own process (contract §18): its tables on DATABASE_URL
  * (or the embedded default, which `npm start` runs), the payins API at PAYINS_API_URL, signing with
- * DASHBOARD_API_KEY / DASHBOARD_API_SECRET — on the embedded default without
- * them, the demo business's credentials that the first `npm start` wrote.
+ * DASHBOARD_API_KEY / DASHBOARD_API_SECRET (a restricted credential of the business, contract §29:
+ * `credentials:create-restricted --scope read --scope payments:write --scope merchants:write
+ * --scope money:write`) — on the embedded default without them, the restricted credential the first
+ * `npm start` wrote for it.
  */
 async function main(): Promise<void> {
   loadDotEnv();
@@ -22,8 +24,12 @@ async function main(): Promise<void> {
   let apiSecret = env.DASHBOARD_API_SECRET;
   const demoFile = path.join(env.dataDir, 'demo-credentials.json');
   if ((!apiKey || !apiSecret) && fs.existsSync(demoFile)) {
-    const demo = JSON.parse(fs.readFileSync(demoFile, 'utf8')) as { business: { apiKey: string; apiSecret: string } };
-    ({ apiKey, apiSecret } = demo.business);
+    const demo = JSON.parse(fs.readFileSync(demoFile, 'utf8')) as {
+      business: { apiKey: string; apiSecret: string };
+      dashboardCredential?: { apiKey: string; apiSecret: string };
+    };
+    // The restricted credential the seed made for it (contract §29: no secrets:read); an older seed's business credential else.
+    ({ apiKey, apiSecret } = demo.dashboardCredential ?? demo.business);
   }
   if (!apiKey || !apiSecret)
     throw new Error('set DASHBOARD_API_KEY and DASHBOARD_API_SECRET: the credential of the business the dashboard serves');

@@ -13,10 +13,12 @@ import {
   asBusinessId,
   asMerchantId,
   BusinessId,
+  CREDENTIAL_SCOPES,
   decimalTextToScaledInteger,
   DISPUTE_REASONS,
   DisputeReason,
   DomainError,
+  isCredentialScope,
   MerchantId,
 } from '@pcs/kernel';
 import {
@@ -42,7 +44,7 @@ import { resealEverySecret } from './reseal';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 
-export type Options = Record<string, string | boolean | undefined>;
+export type Options = Record<string, string | boolean | string[] | undefined>;
 
 export class UsageError extends Error {}
 
@@ -269,6 +271,25 @@ export const COMMANDS: Record<string, Command> = {
       const { apiKey, apiSecret } = await app.get(CredentialService).rotate(owner, grace);
       await credentialAudit(app, owner.businessId, 'credentials:rotate', apiKey, { merchantId: owner.merchantId, graceMinutes: grace });
       return { apiKey, apiSecret };
+    },
+  },
+  'credentials:create-restricted': {
+    usage:
+      'credentials:create-restricted --business <businessId> --scope <scope> [--scope <scope> …]   # a credential limited to scopes: read, payments:write, merchants:write, money:write, secrets:read',
+    run: async (app, o) => {
+      const businessId = asBusinessId(uuid(o, 'business'));
+      const given = ([] as string[]).concat(o.scope === undefined || typeof o.scope === 'boolean' ? [] : o.scope);
+      const scopes = given.flatMap((scope) => scope.split(',')).map((scope) => scope.trim());
+      if (scopes.length === 0 || scopes.some((scope) => scope === ''))
+        throw new UsageError(`give at least one --scope: ${CREDENTIAL_SCOPES.join(', ')}`);
+      const unknown = scopes.filter((scope) => !isCredentialScope(scope));
+      if (unknown.length) throw new UsageError(`--scope ${unknown[0]} is not one of ${CREDENTIAL_SCOPES.join(', ')}`);
+      if (!(await app.get(BusinessService).exists(businessId))) throw new UsageError('no business has that id');
+      const held = [...new Set(scopes.filter(isCredentialScope))];
+      const { apiKey, apiSecret } = await app.get(CredentialService).issue({ businessId, merchantId: null }, undefined, held);
+      // In its business's audit log (contract §22, §29): the key and its scopes, never the secret.
+      await credentialAudit(app, businessId, 'credentials:create-restricted', apiKey, { scopes: held });
+      return { businessId, apiKey, apiSecret, scopes: held };
     },
   },
   'credentials:list': {

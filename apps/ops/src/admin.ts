@@ -39,6 +39,7 @@ async function main(argv: string[]): Promise<number> {
         approve: { type: 'boolean' },
         'grace-minutes': { type: 'string' },
         'api-key': { type: 'string' },
+        scope: { type: 'string', multiple: true },
         off: { type: 'boolean' },
         min: { type: 'string' },
         email: { type: 'string' },

@@ -1,8 +1,8 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { BusinessService } from '@pcs/businesses';
+import { BusinessService, CredentialService } from '@pcs/businesses';
 import { dashboardIdentityOn } from '@pcs/dashboard-identity';
-import { Currency } from '@pcs/kernel';
+import { CredentialScope, Currency } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { SettlementAccountsService } from '@pcs/settlement';
 import * as fs from 'node:fs';
@@ -14,7 +14,12 @@ export interface DemoCredentials {
   merchant: { merchantId: string; apiKey: string; apiSecret: string };
   /** The dashboard's first admin (contract §18): its password is shown once and kept only here. */
   dashboard?: { email: string; password: string };
+  /** The credential the dashboard signs with (contract §29): restricted, without `secrets:read`. */
+  dashboardCredential?: { apiKey: string; apiSecret: string; scopes: readonly CredentialScope[] };
 }
+
+/** What the dashboard does through the payins API (contract §29): everything but reading a merchant's secret. */
+export const DASHBOARD_SCOPES: readonly CredentialScope[] = ['read', 'payments:write', 'merchants:write', 'money:write'];
 
 export const DEMO_ADMIN_EMAIL = 'admin@demo.local';
 
@@ -55,10 +60,14 @@ export async function seedDemoIfEmpty(app: INestApplicationContext, dataDir: str
       email: DEMO_ADMIN_EMAIL,
       role: 'admin',
     });
+    const dashboardCredential = await app
+      .get(CredentialService)
+      .issue({ businessId: business.businessId, merchantId: null }, undefined, DASHBOARD_SCOPES);
     const demo: DemoCredentials = {
       business: { businessId: business.businessId, apiKey: business.apiKey, apiSecret: business.apiSecret },
       merchant: { merchantId: merchant.merchantId, apiKey: merchant.apiKey, apiSecret: merchant.apiSecret },
       dashboard: { email: admin.email, password: admin.password },
+      dashboardCredential: { ...dashboardCredential, scopes: DASHBOARD_SCOPES },
     };
     fs.mkdirSync(dataDir, { recursive: true });
     fs.writeFileSync(path.join(dataDir, 'demo-credentials.json'), JSON.stringify(demo, null, 2) + '\n', { mode: 0o600 });

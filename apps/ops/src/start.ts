@@ -64,11 +64,14 @@ async function main(): Promise<void> {
     log,
   );
   await database.run();
-  // The dashboard signs with a business's credential: DASHBOARD_API_KEY/SECRET, or the demo business's (its main reads the file).
+  // The dashboard signs with a restricted credential of a business: DASHBOARD_API_KEY/SECRET, or the one the demo seed made (its main reads the file).
   const credentialsFile = path.join(env.dataDir, 'demo-credentials.json');
   const dashboardCan = Boolean(env.DASHBOARD_API_KEY && env.DASHBOARD_API_SECRET) || fs.existsSync(credentialsFile);
   const processes = [...APIS, ...(dashboardCan ? [DASHBOARD] : [])];
-  if (!dashboardCan) log('the dashboard is not started: set DASHBOARD_API_KEY and DASHBOARD_API_SECRET (a business credential) to run it');
+  if (!dashboardCan)
+    log(
+      'the dashboard is not started: set DASHBOARD_API_KEY and DASHBOARD_API_SECRET (a restricted credential of the business: npm run admin -- credentials:create-restricted) to run it',
+    );
   const apis = processes.map(({ name, main }) => new Supervisor(name, () => nodeProcess(main, childEnv), log));
   await Promise.all(apis.map((api) => api.run()));
 

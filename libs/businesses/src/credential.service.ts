@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ChangeFeed, InvalidatedCache } from '@pcs/database';
-import { Caller, MerchantId, TenantScope, Transaction, UnitOfWork } from '@pcs/kernel';
+import { Caller, CredentialScope, MerchantId, TenantScope, Transaction, UnitOfWork } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
 import { CredentialRepository } from './business.repository';
 import {
@@ -53,7 +53,15 @@ export class CredentialService {
     return this.credentials.resealAll(tx, (sealed, associatedData) => this.secretBox.reseal(sealed, associatedData));
   }
 
-  async issue(owner: CredentialOwner, tx: Transaction = this.unitOfWork.outside): Promise<IssuedCredentials> {
+  /**
+   * Issues a new pair for the owner; with `scopes`, a restricted credential
+   * (contract §29: `credentials:create-restricted`), limited to them.
+   */
+  async issue(
+    owner: CredentialOwner,
+    tx: Transaction = this.unitOfWork.outside,
+    scopes: readonly CredentialScope[] | null = null,
+  ): Promise<IssuedCredentials> {
     const issued = generateCredentials();
     await this.credentials.insert(tx, {
       credentialId: crypto.randomUUID(),
@@ -63,6 +71,7 @@ export class CredentialService {
       merchantId: owner.merchantId,
       expiresAt: null,
       revokedAt: null,
+      scopes: scopes && scopes.length ? [...new Set(scopes)] : null,
     });
     return issued;
   }
@@ -123,7 +132,9 @@ export class CredentialService {
     if (!used) return { refused: 'signature' };
     if (version < (row.minSignatureVersion ?? 1)) return { refused: 'version' };
     this.noteUse(row, used, now);
-    return { caller: { credentialId: row.credentialId, businessId: row.businessId, merchantId: row.merchantId } };
+    return {
+      caller: { credentialId: row.credentialId, businessId: row.businessId, merchantId: row.merchantId, scopes: row.scopes ?? null },
+    };
   }
 
   /** The last use of a secret, to the minute: written once a minute at most (and never waited for), never per request. */

@@ -20,6 +20,7 @@ export type ApiArea = 'Payins' | 'B2B';
 const STATUS_BY_KIND: Record<ErrorKind, number> = {
   INVALID: 400,
   UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,

@@ -1,6 +1,8 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { callerHolds } from '@pcs/kernel';
 import { map, Observable } from 'rxjs';
+import { AuthenticatedRequest } from './caller.decorator';
 
 /** The preference (RFC 7240) a client sends to be answered without any credential's secret. */
 export const OMIT_SECRETS_PREFERENCE = 'secrets=omit';
@@ -19,13 +21,17 @@ export function prefersSecretsOmitted(prefer: string | undefined): boolean {
  * secret). The specification shows a merchant's `apiSecret` to its owning
  * business; a client that must not hold them (the dashboard, which signs with
  * its business credential) asks to be answered without: every `apiSecret` in
- * the answer is null, and `Preference-Applied: secrets=omit` says so.
+ * the answer is null, and `Preference-Applied: secrets=omit` says so. A
+ * restricted credential without `secrets:read` (contract §29) is always
+ * answered so, whether it asks or not: the restriction is the server's.
  */
 @Injectable()
 export class OmitSecretsInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const request = context.switchToHttp().getRequest<Request>();
-    if (!prefersSecretsOmitted(request.header('prefer'))) return next.handle();
+    const request = context.switchToHttp().getRequest<Request & AuthenticatedRequest>();
+    // A restricted credential without `secrets:read` is answered without, whatever it sends (contract §29).
+    const withheld = request.caller ? !callerHolds(request.caller, 'secrets:read') : false;
+    if (!withheld && !prefersSecretsOmitted(request.header('prefer'))) return next.handle();
     context.switchToHttp().getResponse<Response>().setHeader('Preference-Applied', OMIT_SECRETS_PREFERENCE);
     return next.handle().pipe(map((answer) => withoutSecrets(answer, 0)));
   }

@@ -11,7 +11,8 @@ const SHARED_ANSWERS: Record<string, string> = {
   '500': 'Internal:INTERNAL_ERROR: an unexpected failure; nothing was half-written, and a retry with the same Idempotency-Key is safe',
   '503':
     'Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or ' +
-    'Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. ' +
+    'Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be ' +
+    'recorded in the audit log (contract §29); nothing was changed. ' +
     'Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe',
 };
 
@@ -62,7 +63,14 @@ export function documentEveryAnswer(document: OpenAPIObject): OpenAPIObject {
       const shared = {
         ...always,
         ...(WITHOUT_DATABASE.has(path) ? {} : { '503': unavailable }),
-        ...(signed ? { '401': 'Auth:UNAUTHORIZED: a missing or unknown api-key, or a signature that does not match the body' } : {}),
+        ...(signed
+          ? {
+              '401': 'Auth:UNAUTHORIZED: a missing or unknown api-key, or a signature that does not match the body',
+              '403':
+                'Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, ' +
+                '`merchants:write` or `money:write` for a change, as its area needs; nothing was changed',
+            }
+          : {}),
         ...(UNLIMITED.has(path) ? {} : { '429': signed ? RATE_LIMITED_SIGNED : RATE_LIMITED_PUBLIC }),
       };
       for (const [status, description] of Object.entries(shared)) responses[status] ??= { description };

@@ -1,12 +1,13 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { CredentialService, signatureMatches, SignatureVersion } from '@pcs/businesses';
-import { Caller, DomainError } from '@pcs/kernel';
+import { Caller, callerHolds, CredentialScope, DomainError } from '@pcs/kernel';
 import { metrics } from '@pcs/observability';
 import type { Request, Response } from 'express';
 import { ApiAudit } from './api-audit.interceptor';
 import { AuthenticatedRequest } from './caller.decorator';
 import { IS_PUBLIC, PublicOptions } from './public.decorator';
+import { CREDENTIAL_SCOPE } from './signed.decorator';
 import { RawBodyRequest } from './json-body';
 import { IS_PAYER_PAGE } from './payer-page';
 import { SIGNATURE_VERSION_REQUIRED, SignatureVersionRule } from './signature-version.decorator';
@@ -85,6 +86,14 @@ export class SignatureGuard implements CanActivate {
       await this.auditRefusal(request, verdict.caller, 'replay', 'Auth:UNAUTHORIZED', 401);
       return this.refuse(request, 'replay');
     }
+    // A restricted credential acts within its scopes only (contract §29): 403, audited.
+    const needed = this.scopeRequired(request, targets);
+    if (needed ? !callerHolds(verdict.caller, needed) : Boolean(verdict.caller.scopes)) {
+      await this.auditRefusal(request, verdict.caller, `scope:${needed ?? 'none'}`, 'Auth:FORBIDDEN', 403);
+      request.refusal = 'scope';
+      metrics.authRefusals.inc({ reason: 'scope' });
+      throw new DomainError('FORBIDDEN', undefined, { scope: needed ?? 'a full credential' });
+    }
     const scope: LimitScope = request.method === 'GET' || request.method === 'HEAD' ? 'reads' : 'writes';
     const limit = await this.limits.count(scope, apiKey);
     if (limit) {
@@ -99,6 +108,17 @@ export class SignatureGuard implements CanActivate {
     }
     request.caller = verdict.caller;
     return true;
+  }
+
+  /**
+   * The scope a restricted credential needs here (contract §29): `read` for
+   * a read, the controller's write scope for a change (SignedController),
+   * and none for a change of a controller that names none (no restricted
+   * credential may make it).
+   */
+  private scopeRequired(request: Request, targets: Parameters<Reflector['getAllAndOverride']>[1]): CredentialScope | null {
+    if (!MUTATING.has(request.method)) return 'read';
+    return this.reflector.getAllAndOverride<CredentialScope | undefined>(CREDENTIAL_SCOPE, targets) ?? null;
   }
 
   /** A change refused to a verified credential, in the audit (reads are not audited, refused or not). */

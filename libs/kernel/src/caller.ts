@@ -9,6 +9,26 @@ export interface Caller {
   readonly credentialId: string;
   readonly businessId: BusinessId;
   readonly merchantId: MerchantId | null;
+  /** A restricted credential's scopes (contract §29); absent or null: a full credential, which may do everything. */
+  readonly scopes?: readonly CredentialScope[] | null;
+}
+
+/**
+ * What a restricted credential may do (contract §29, after Stripe's restricted keys): `read` every GET
+ * (never a secret), `payments:write` payment intents, refunds, links, payers and instruments,
+ * `merchants:write` merchants, their configuration and webhook endpoints, `money:write` payouts,
+ * settlement and gateway accounts and disputes, `secrets:read` a merchant's `apiSecret`.
+ */
+export const CREDENTIAL_SCOPES = ['read', 'payments:write', 'merchants:write', 'money:write', 'secrets:read'] as const;
+export type CredentialScope = (typeof CREDENTIAL_SCOPES)[number];
+
+export function isCredentialScope(value: string): value is CredentialScope {
+  return (CREDENTIAL_SCOPES as readonly string[]).includes(value);
+}
+
+/** Whether a caller may act within `scope`: a full credential always; a restricted one when it holds the scope. */
+export function callerHolds(caller: Caller, scope: CredentialScope): boolean {
+  return !caller.scopes || caller.scopes.includes(scope);
 }
 
 /**

@@ -112,7 +112,7 @@ export class Metrics {
 
   readonly authRefusals = new Counter({
     name: 'pcs_auth_refusals_total',
-    help: 'Signed requests refused with 401 by reason: missing (headers), signature, version (v1 to a credential requiring v2), stale (timestamp), replay',
+    help: 'Signed requests refused by reason: missing (headers), signature, version (below the credential floor), version-required (below the route), stale (time), replay (401); scope (403, a restricted credential outside its scopes)',
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });

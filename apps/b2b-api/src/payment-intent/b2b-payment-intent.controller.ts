@@ -20,7 +20,7 @@ import { presentB2bPaymentIntent } from './b2b-payment-intent.presenter';
 import { B2bPaymentIntentPageResponse, B2bPaymentIntentResponse } from './b2b-payment-intent.responses';
 
 /** B5–B7 (contract §13): payment intents that send the payer to a hosted checkout. */
-@SignedController('payment-intent', 'payment intents')
+@SignedController('payment-intent', 'payment intents', 'payments:write')
 export class B2bPaymentIntentController {
   constructor(private readonly intents: B2bPaymentIntentsService) {}
 

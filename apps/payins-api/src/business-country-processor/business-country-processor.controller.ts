@@ -6,7 +6,7 @@ import type { Caller } from '@pcs/kernel';
 import { presentCountryProcessor } from '../catalog/catalog.presenter';
 import { BusinessCountryProcessorResponse } from '../merchant-country-processor/merchant-country-processor.responses';
 
-@SignedController('business-country-processor', 'business country processors')
+@SignedController('business-country-processor', 'business country processors', 'merchants:write')
 export class BusinessCountryProcessorController {
   constructor(private readonly businesses: BusinessService) {}
 

@@ -32,7 +32,7 @@ import { DisputePageResponse, DisputeResponse } from './dispute.responses';
 const present = (view: DisputeView): DisputeResponse => disputeRepresentation(view.dispute, view.evidence);
 
 /** Disputes and chargebacks (contract §21): what the payer's bank took back, and the merchant's answer. */
-@SignedController('', 'disputes')
+@SignedController('', 'disputes', 'money:write')
 @ApiExtraModels(DisputePageResponse)
 export class DisputeController {
   constructor(private readonly disputes: DisputesService) {}

@@ -8,7 +8,7 @@ import { ListEventsQuery, RedeliverEventDto } from './event.dto';
 import { EventPageResponse, EventWithDeliveriesResponse } from './event.responses';
 
 /** The event log and redelivery (contract §14). */
-@SignedController('event', 'webhooks')
+@SignedController('event', 'webhooks', 'merchants:write')
 @ApiExtraModels(EventPageResponse)
 export class EventController {
   constructor(private readonly log: EventLogService) {}

@@ -22,7 +22,7 @@ const NO_ACCOUNT = {
 };
 
 /** A merchant's dLocal account (contract §20): business credentials, or the merchant's own. */
-@SignedController('merchant/:merchantId/gateway-account/dlocal', 'merchants')
+@SignedController('merchant/:merchantId/gateway-account/dlocal', 'merchants', 'money:write')
 export class DLocalAccountController {
   constructor(private readonly accounts: GatewayAccounts) {}
 

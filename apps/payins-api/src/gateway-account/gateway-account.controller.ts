@@ -22,7 +22,7 @@ const NO_ACCOUNT = {
 };
 
 /** A merchant's Mercado Pago account (contract §16): business credentials, or the merchant's own. */
-@SignedController('merchant/:merchantId/gateway-account/mercado-pago', 'merchants')
+@SignedController('merchant/:merchantId/gateway-account/mercado-pago', 'merchants', 'money:write')
 export class GatewayAccountController {
   constructor(private readonly accounts: GatewayAccounts) {}
 

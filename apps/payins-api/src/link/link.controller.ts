@@ -25,7 +25,7 @@ const usedOrExpired = ApiConflictResponse({ type: ErrorResponse, description: 'P
 const expiration = (value: string | undefined) => (value === undefined ? undefined : new Date(value));
 
 /** Payment links (operations 24, 29–33, 35; contract §12). */
-@SignedController('link', 'links')
+@SignedController('link', 'links', 'payments:write')
 export class LinkController {
   constructor(
     private readonly links: LinkService,

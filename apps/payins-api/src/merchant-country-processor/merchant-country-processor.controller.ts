@@ -21,7 +21,7 @@ import { MerchantCountryProcessorResponse } from './merchant-country-processor.r
 import { asMerchantId } from '@pcs/kernel';
 import { pricingRepresentation, PricingService } from '@pcs/settlement';
 
-@SignedController('merchant-country-processor', 'merchant country processors')
+@SignedController('merchant-country-processor', 'merchant country processors', 'merchants:write')
 export class MerchantCountryProcessorController {
   constructor(
     private readonly relationships: MerchantCountryProcessorService,

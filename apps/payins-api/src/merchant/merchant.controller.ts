@@ -24,7 +24,7 @@ import { DeletedResponse, MerchantConfigurationResponse, MerchantPageResponse, M
 import { asMerchantId } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 
-@SignedController('merchant', 'merchants')
+@SignedController('merchant', 'merchants', 'merchants:write')
 @ApiExtraModels(MerchantPageResponse)
 export class MerchantController {
   constructor(

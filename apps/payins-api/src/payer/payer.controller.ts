@@ -23,7 +23,7 @@ import { PayerPageResponse, PayerResponse } from './payer.responses';
 import { asMerchantId, asPayerId } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 
-@SignedController('payer', 'payers')
+@SignedController('payer', 'payers', 'payments:write')
 @ApiExtraModels(PayerPageResponse)
 export class PayerController {
   constructor(

@@ -17,7 +17,7 @@ class ListPaymentInstrumentsQuery {
   merchantId?: string;
 }
 
-@SignedController('payment-instrument', 'payment instruments')
+@SignedController('payment-instrument', 'payment instruments', 'payments:write')
 export class PaymentInstrumentController {
   constructor(private readonly instruments: PaymentInstrumentService) {}
 

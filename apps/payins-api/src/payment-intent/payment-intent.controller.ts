@@ -39,7 +39,7 @@ const invalidState = ApiConflictResponse({
 });
 const keyReused = ApiUnprocessableEntityResponse({ type: ErrorResponse, description: 'Payins:IDEMPOTENCY_KEY_REUSED' });
 
-@SignedController('payment-intent', 'payment intents')
+@SignedController('payment-intent', 'payment intents', 'payments:write')
 export class PaymentIntentController {
   constructor(
     private readonly creation: PaymentIntentCreationService,

@@ -8,7 +8,7 @@ import { RoutingSimulationQuery } from './routing.dto';
 import { ProcessorsHealthResponse, RoutingSimulationResponse } from './routing.responses';
 
 /** Where a merchant's attempts would go (contract §26). */
-@SignedController('merchant', 'merchant')
+@SignedController('merchant', 'merchant', 'merchants:write')
 export class RoutingController {
   constructor(private readonly health: ProcessorHealthService) {}
 

@@ -51,7 +51,7 @@ const PAYOUT_COLUMNS = [
 ] as const;
 
 /** Payouts to the merchant's bank (contract §19). */
-@SignedController('', 'settlement')
+@SignedController('', 'settlement', 'money:write')
 @ApiExtraModels(PayoutPageResponse, BalanceTransactionPageResponse)
 export class PayoutController {
   constructor(

@@ -18,7 +18,7 @@ import { ConfirmSettlementAccountDto, PutSettlementAccountDto } from './settleme
 import { SettlementAccountResponse } from './settlement.responses';
 
 /** A merchant's settlement accounts, one per currency (contract §19). */
-@SignedController('merchant/:merchantId/settlement-account', 'settlement')
+@SignedController('merchant/:merchantId/settlement-account', 'settlement', 'money:write')
 export class SettlementAccountController {
   constructor(
     private readonly accounts: SettlementAccountsService,

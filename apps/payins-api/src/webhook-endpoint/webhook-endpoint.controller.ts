@@ -8,7 +8,7 @@ import { CreateWebhookEndpointDto, RotateWebhookSecretDto, UpdateWebhookEndpoint
 import { WebhookEndpointDeletedResponse, WebhookEndpointResponse, WebhookEndpointWithSecretResponse } from './webhook-endpoint.responses';
 
 /** Webhook endpoints (contract §14): a business's receives all its merchants' events, a merchant's only its own. */
-@SignedController('webhook-endpoint', 'webhooks')
+@SignedController('webhook-endpoint', 'webhooks', 'merchants:write')
 export class WebhookEndpointController {
   constructor(private readonly endpoints: WebhookEndpointService) {}
 

@@ -1,4 +1,4 @@
-import type { BusinessId, MerchantId } from '@pcs/kernel';
+import type { BusinessId, CredentialScope, MerchantId } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
 
 /** A freshly issued key pair; the secret is shown once and stored sealed. */
@@ -48,6 +48,8 @@ export interface StoredCredential {
   /** The secret before the last rotation on this key (contract §22), verified too until its grace ends. */
   readonly previousSecretCiphertext?: string | null;
   readonly previousSecretExpiresAt?: Date | null;
+  /** A restricted credential's scopes (contract §29); absent or null: a full credential. */
+  readonly scopes?: readonly CredentialScope[] | null;
 }
 
 /** A credential as the operator and the team page see it: never a secret, with the last use of each of its secrets. */
@@ -63,4 +65,6 @@ export interface CredentialSummary {
   /** Until when the previous secret still verifies (after a rotation on the same key), and when it was last used. */
   readonly previousSecretExpiresAt: Date | null;
   readonly previousSecretLastUsedAt: Date | null;
+  /** A restricted credential's scopes (contract §29); null: a full credential. */
+  readonly scopes?: readonly CredentialScope[] | null;
 }

@@ -36,4 +36,8 @@ export class ApiCredentialOrmEntity {
 
   @Column({ name: 'previous_secret_expires_at', type: 'timestamptz', nullable: true })
   previousSecretExpiresAt: Date | null;
+
+  /** A restricted credential's scopes (contract §29); null: a full credential. */
+  @Column({ name: 'scopes', type: 'text', array: true, nullable: true })
+  scopes: string[] | null;
 }

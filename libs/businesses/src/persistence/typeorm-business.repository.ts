@@ -3,7 +3,7 @@ import * as crypto from 'node:crypto';
 import type { Reseal } from '@pcs/config';
 import { EntityManager, In, IsNull } from 'typeorm';
 import { BusinessRepository, CredentialRepository } from '../business.repository';
-import { asBusinessId, asMerchantId, BusinessId, MerchantId, TenantScope } from '@pcs/kernel';
+import { asBusinessId, asMerchantId, BusinessId, isCredentialScope, MerchantId, TenantScope } from '@pcs/kernel';
 import { scopeCondition } from '@pcs/database';
 import { asSignatureVersion, CredentialSummary, SignatureVersion, StoredCredential } from '../domain/credential';
 import { ApiCredentialOrmEntity } from './api-credential.orm-entity';
@@ -70,7 +70,7 @@ export class TypeOrmCredentialRepository extends CredentialRepository {
   }
 
   async insert(manager: EntityManager, credential: StoredCredential): Promise<void> {
-    await manager.insert(ApiCredentialOrmEntity, credential);
+    await manager.insert(ApiCredentialOrmEntity, { ...credential, scopes: credential.scopes ? [...credential.scopes] : null });
   }
 
   async findByApiKey(manager: EntityManager, apiKey: string): Promise<StoredCredential | null> {
@@ -122,7 +122,7 @@ export class TypeOrmCredentialRepository extends CredentialRepository {
   async summariesOf(manager: EntityManager, scope: TenantScope): Promise<CredentialSummary[]> {
     const values: unknown[] = [];
     const rows: Record<string, never>[] = await manager.query(
-      `SELECT c.api_key, c.business_id, c.merchant_id, c.created_at, c.expires_at, c.revoked_at,
+      `SELECT c.api_key, c.business_id, c.merchant_id, c.created_at, c.expires_at, c.revoked_at, c.scopes,
               c.revoked_at IS NULL AND (c.expires_at IS NULL OR c.expires_at > now()) AS usable,
               CASE WHEN c.previous_secret_expires_at > now() THEN c.previous_secret_expires_at END AS previous_expires_at,
               cur.used_at AS last_used_at, prev.used_at AS previous_last_used_at
@@ -145,6 +145,7 @@ export class TypeOrmCredentialRepository extends CredentialRepository {
       lastUsedAt: row.last_used_at,
       previousSecretExpiresAt: row.previous_expires_at,
       previousSecretLastUsedAt: row.previous_last_used_at,
+      scopes: row.scopes ? (row.scopes as string[]).filter(isCredentialScope) : null,
     }));
   }
 
@@ -206,5 +207,6 @@ function credentialFromRow(row: ApiCredentialOrmEntity): StoredCredential {
     businessId: asBusinessId(row.businessId),
     merchantId: row.merchantId === null ? null : asMerchantId(row.merchantId),
     minSignatureVersion: asSignatureVersion(row.minSignatureVersion),
+    scopes: row.scopes ? row.scopes.filter(isCredentialScope) : null,
   };
 }

@@ -537,6 +537,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Validation:PAYLOAD_TOO_LARGE: the body is larger than the API accepts */
             413: {
                 headers: {
@@ -577,7 +586,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -620,6 +629,15 @@ export interface operations {
             };
             /** @description Auth:UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -676,7 +694,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -719,6 +737,15 @@ export interface operations {
             };
             /** @description Auth:UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -775,7 +802,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -819,6 +846,15 @@ export interface operations {
             };
             /** @description Auth:UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -875,7 +911,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -933,6 +969,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -982,7 +1027,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1030,6 +1075,15 @@ export interface operations {
             };
             /** @description Auth:UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1104,7 +1158,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1147,6 +1201,15 @@ export interface operations {
             };
             /** @description Auth:UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1203,7 +1266,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1261,6 +1324,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -1310,7 +1382,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;

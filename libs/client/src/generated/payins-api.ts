@@ -3444,6 +3444,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Validation:PAYLOAD_TOO_LARGE: the body is larger than the API accepts */
             413: {
                 headers: {
@@ -3484,7 +3493,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3534,6 +3543,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -3583,7 +3601,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3633,6 +3651,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -3682,7 +3709,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3736,6 +3763,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -3785,7 +3821,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3835,6 +3871,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -3884,7 +3929,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3934,6 +3979,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -3983,7 +4037,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4037,6 +4091,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -4086,7 +4149,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4129,6 +4192,15 @@ export interface operations {
             };
             /** @description Auth:UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4185,7 +4257,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4239,6 +4311,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -4288,7 +4369,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4338,6 +4419,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Payins:MERCHANT_NOT_FOUND, or Payins:GATEWAY_ACCOUNT_NOT_FOUND: no account connected */
             404: {
                 headers: {
@@ -4387,7 +4477,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4437,6 +4527,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Payins:MERCHANT_NOT_FOUND, or Payins:GATEWAY_ACCOUNT_NOT_FOUND: no account connected */
             404: {
                 headers: {
@@ -4486,7 +4585,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4540,6 +4639,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -4589,7 +4697,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4632,6 +4740,15 @@ export interface operations {
             };
             /** @description Auth:UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4688,7 +4805,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4729,6 +4846,15 @@ export interface operations {
             };
             /** @description Auth:UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4785,7 +4911,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4837,6 +4963,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -4886,7 +5021,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4936,6 +5071,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -4985,7 +5129,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5035,6 +5179,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -5084,7 +5237,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5138,6 +5291,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -5187,7 +5349,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5241,6 +5403,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -5290,7 +5461,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5347,6 +5518,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -5396,7 +5576,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5446,6 +5626,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -5495,7 +5684,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5542,6 +5731,15 @@ export interface operations {
             };
             /** @description Auth:UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5607,7 +5805,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5651,6 +5849,15 @@ export interface operations {
             };
             /** @description Auth:UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5707,7 +5914,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5759,6 +5966,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -5808,7 +6024,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5855,6 +6071,15 @@ export interface operations {
             };
             /** @description Auth:UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5920,7 +6145,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5968,6 +6193,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Validation:PAYLOAD_TOO_LARGE: the body is larger than the API accepts */
             413: {
                 headers: {
@@ -6008,7 +6242,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6056,6 +6290,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Validation:PAYLOAD_TOO_LARGE: the body is larger than the API accepts */
             413: {
                 headers: {
@@ -6096,7 +6339,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6143,6 +6386,15 @@ export interface operations {
             };
             /** @description Auth:UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6199,7 +6451,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6244,6 +6496,15 @@ export interface operations {
             };
             /** @description Auth:UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6309,7 +6570,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6359,6 +6620,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -6408,7 +6678,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6458,6 +6728,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -6507,7 +6786,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6561,6 +6840,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -6610,7 +6898,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6660,6 +6948,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -6709,7 +7006,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6759,6 +7056,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -6808,7 +7114,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6858,6 +7164,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Validation:PAYLOAD_TOO_LARGE: the body is larger than the API accepts */
             413: {
                 headers: {
@@ -6898,7 +7213,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6950,6 +7265,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -6999,7 +7323,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7049,6 +7373,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -7098,7 +7431,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7146,6 +7479,15 @@ export interface operations {
             };
             /** @description Auth:UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7220,7 +7562,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7268,6 +7610,15 @@ export interface operations {
             };
             /** @description Auth:UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7333,7 +7684,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7383,6 +7734,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -7432,7 +7792,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7482,6 +7842,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -7531,7 +7900,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7588,6 +7957,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -7655,7 +8033,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7714,6 +8092,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -7781,7 +8168,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7840,6 +8227,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -7907,7 +8303,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7967,6 +8363,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -8016,7 +8421,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8074,6 +8479,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -8123,7 +8537,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8171,6 +8585,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -8220,7 +8643,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8273,6 +8696,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -8322,7 +8754,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8374,6 +8806,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -8423,7 +8864,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8473,6 +8914,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -8522,7 +8972,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8572,6 +9022,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -8621,7 +9080,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8675,6 +9134,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -8733,7 +9201,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8783,6 +9251,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -8841,7 +9318,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8895,6 +9372,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -8953,7 +9439,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9003,6 +9489,15 @@ export interface operations {
             };
             /** @description Auth:UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9077,7 +9572,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9143,6 +9638,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -9192,7 +9696,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9246,6 +9750,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -9295,7 +9808,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9345,6 +9858,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -9394,7 +9916,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9455,6 +9977,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -9504,7 +10035,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9554,6 +10085,15 @@ export interface operations {
             };
             /** @description Auth:UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9628,7 +10168,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9687,6 +10227,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -9736,7 +10285,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9786,6 +10335,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -9835,7 +10393,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9889,6 +10447,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -9938,7 +10505,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9981,6 +10548,15 @@ export interface operations {
             };
             /** @description Auth:UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10046,7 +10622,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10094,6 +10670,15 @@ export interface operations {
             };
             /** @description Auth:UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10150,7 +10735,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10198,6 +10783,15 @@ export interface operations {
             };
             /** @description Auth:UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10263,7 +10857,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10306,6 +10900,15 @@ export interface operations {
             };
             /** @description Auth:UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10362,7 +10965,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10413,6 +11016,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Validation:PAYLOAD_TOO_LARGE: the body is larger than the API accepts */
             413: {
                 headers: {
@@ -10453,7 +11065,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10505,6 +11117,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -10554,7 +11175,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10604,6 +11225,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -10653,7 +11283,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10713,6 +11343,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -10762,7 +11401,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10812,6 +11451,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unknown, deleted or another tenant's resource */
             404: {
                 headers: {
@@ -10861,7 +11509,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10914,6 +11562,15 @@ export interface operations {
             };
             /** @description Auth:UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10988,7 +11645,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11031,6 +11688,15 @@ export interface operations {
             };
             /** @description Auth:UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11105,7 +11771,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11148,6 +11814,15 @@ export interface operations {
             };
             /** @description Auth:UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11213,7 +11888,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11254,6 +11929,15 @@ export interface operations {
             };
             /** @description Auth:UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11310,7 +11994,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer; nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
             503: {
                 headers: {
                     [name: string]: unknown;

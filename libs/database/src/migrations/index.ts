@@ -33,6 +33,7 @@ import { BooksEqualProcessors1798300000000 } from './1798300000000-books-equal-p
 import { SigningV31798400000000 } from './1798400000000-signing-v3';
 import { AuditColumns1798500000000 } from './1798500000000-audit-columns';
 import { AuditSealing1798600000000 } from './1798600000000-audit-sealing';
+import { RestrictedKeys1798700000000 } from './1798700000000-restricted-keys';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -71,4 +72,5 @@ export const MIGRATIONS = [
   SigningV31798400000000,
   AuditColumns1798500000000,
   AuditSealing1798600000000,
+  RestrictedKeys1798700000000,
 ];

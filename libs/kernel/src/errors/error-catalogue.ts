@@ -12,6 +12,7 @@
 export type ErrorKind =
   | 'INVALID'
   | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'CONFLICT'
   | 'UNPROCESSABLE'
@@ -57,6 +58,13 @@ export const ERRORS = {
     'UNAUTHORIZED',
     'This change moves money, secrets or records: sign it with version 3 (RFC 9421: Signature-Input and Signature over the method, the path, the query and the Content-Digest of the body).',
     'Este cambio mueve dinero, secretos o registros: fírmelo con la versión 3 (RFC 9421: Signature-Input y Signature sobre el método, la ruta, la consulta y el Content-Digest del cuerpo).',
+    'Auth',
+  ),
+  FORBIDDEN: define(
+    'FORBIDDEN',
+    'FORBIDDEN',
+    'This credential is restricted and may not do this ({scope} is not among its scopes).',
+    'Esta credencial está restringida y no puede hacer esto ({scope} no está entre sus permisos).',
     'Auth',
   ),
   RATE_LIMITED: define(
