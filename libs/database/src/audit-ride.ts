@@ -18,6 +18,8 @@ import { shiftParameters } from './statements';
 export interface AuditRide {
   state: 'waiting' | 'writing' | 'written' | 'closed';
   runner: QueryRunner | null;
+  /** How deep in `runner`'s transactions the entry was written (a savepoint rolled back below it takes it away). */
+  depth: number;
   /** The entry's INSERT (unsealed, one row), naming `created` when the change created a resource. */
   insertion(created: string | null): { sql: string; parameters: unknown[] };
 }
@@ -58,10 +60,31 @@ export function rideInStatement(
       if (!succeeded) {
         ride.state = 'waiting';
         ride.runner = null;
-      } else if (runner) ride.runner = runner;
-      else ride.state = 'written';
+      } else if (runner) {
+        ride.runner = runner;
+        ride.depth = transactionDepthOf(runner);
+      } else ride.state = 'written';
     },
   };
+}
+
+/** How deep a query runner's transactions are (1: the outermost is open; TypeORM keeps it protected). */
+export function transactionDepthOf(runner: QueryRunner): number {
+  return (runner as unknown as { transactionDepth: number }).transactionDepth;
+}
+
+/**
+ * After `runner` rolled back (to a savepoint, or whole): an entry written
+ * deeper than where it now stands was rolled back with it, and waits again
+ * (for this transaction's COMMIT, or the next write).
+ */
+export function rideRolledBack(runner: QueryRunner): void {
+  const ride = rides.getStore();
+  if (!ride || ride.runner !== runner || ride.state !== 'writing') return;
+  const depth = transactionDepthOf(runner);
+  if (depth >= ride.depth) return;
+  ride.state = 'waiting';
+  if (depth === 0) ride.runner = null;
 }
 
 /** Whether a statement failed because of the audit entry it carried (its table, or a constraint or privilege of it). */

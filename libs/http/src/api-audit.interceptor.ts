@@ -13,11 +13,11 @@ import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { RuntimeSettings } from '@pcs/config';
 import { AuditEntry, AuditLog, auditKeyOf, AuditSealer } from '@pcs/dashboard-identity';
-import { AuditRide, auditUnavailable, currentRide, runRiding } from '@pcs/database';
+import { AuditRide, auditUnavailable, currentRide, rideRolledBack, runRiding, transactionDepthOf } from '@pcs/database';
 import { Caller, DomainError } from '@pcs/kernel';
 import type { Request } from 'express';
 import { from, lastValueFrom, Observable } from 'rxjs';
-import { DataSource, EntitySubscriberInterface, QueryRunner, TransactionCommitEvent, TransactionRollbackEvent } from 'typeorm';
+import { DataSource, EntitySubscriberInterface, TransactionCommitEvent, TransactionRollbackEvent } from 'typeorm';
 import { statusOf } from './error-body';
 import { AuthenticatedRequest } from './caller.decorator';
 import { API_AREA, ReplayedResponse } from './idempotency';
@@ -72,7 +72,7 @@ export class ApiAudit implements EntitySubscriberInterface, OnApplicationBootstr
 
   /** Runs a request's handler with its change's entry riding its change (see AuditRide); answers whether the change carried it. */
   async riding<T>(entryOf: (created: string | null) => AuditEntry, work: () => Promise<T>): Promise<{ answer: T; written: boolean }> {
-    const ride: AuditRide = { state: 'waiting', runner: null, insertion: (created) => this.log.insertion(entryOf(created)) };
+    const ride: AuditRide = { state: 'waiting', runner: null, depth: 0, insertion: (created) => this.log.insertion(entryOf(created)) };
     try {
       const answer = await runRiding(ride, work);
       return { answer, written: ride.state === 'written' };
@@ -86,9 +86,10 @@ export class ApiAudit implements EntitySubscriberInterface, OnApplicationBootstr
   /** TypeORM, before COMMIT of any transaction of this data source: the waiting entry of the request it serves, if any. */
   beforeTransactionCommit(event: TransactionCommitEvent): Promise<void> | void {
     const ride = currentRide();
-    if (!ride || ride.state !== 'waiting' || depthOf(event.queryRunner) !== 1) return;
+    if (!ride || ride.state !== 'waiting' || transactionDepthOf(event.queryRunner) !== 1) return;
     ride.state = 'writing';
     ride.runner = event.queryRunner;
+    ride.depth = 1;
     const { sql, parameters } = ride.insertion(createdIdOf((event.queryRunner.data as { result?: unknown }).result));
     return event.queryRunner.query(sql, parameters).then(
       () => undefined,
@@ -102,14 +103,12 @@ export class ApiAudit implements EntitySubscriberInterface, OnApplicationBootstr
 
   afterTransactionCommit(event: TransactionCommitEvent): void {
     const ride = currentRide();
-    if (ride?.runner === event.queryRunner && ride.state === 'writing' && depthOf(event.queryRunner) === 0) ride.state = 'written';
+    if (ride?.runner === event.queryRunner && ride.state === 'writing' && transactionDepthOf(event.queryRunner) === 0)
+      ride.state = 'written';
   }
 
   afterTransactionRollback(event: TransactionRollbackEvent): void {
-    const ride = currentRide();
-    if (!ride || ride.runner !== event.queryRunner || depthOf(event.queryRunner) !== 0) return;
-    ride.runner = null;
-    if (ride.state === 'writing') ride.state = 'waiting';
+    rideRolledBack(event.queryRunner);
   }
 
   /** The entry of a request with its outcome. */
@@ -151,11 +150,6 @@ export class ApiAudit implements EntitySubscriberInterface, OnApplicationBootstr
       if (options.required) throw auditUnavailable();
     }
   }
-}
-
-/** How deep a query runner's transactions are (1: the outermost is open; TypeORM keeps it protected). */
-function depthOf(runner: QueryRunner): number {
-  return (runner as unknown as { transactionDepth: number }).transactionDepth;
 }
 
 /** A handler's failure, and whether its request's change had already committed with its entry. */
