@@ -36,6 +36,24 @@ describe('the audit of API changes', () => {
     await bed.close();
   });
 
+  /** A B2B payment intent of the first merchant, signed version 1 over its body. */
+  const b2bIntent = (externalReference: string) => {
+    const merchant = bed.tenant.merchants[0];
+    const body = JSON.stringify({
+      countryCode: 'URY',
+      currency: 'UYU',
+      amount: 100,
+      externalReference,
+      description: 'Audited',
+      redirectUrl: 'https://shop.example.uy/return',
+    });
+    return request(b2b.getHttpServer())
+      .post('/payment-intent')
+      .set('api-key', merchant.apiKey)
+      .set('signature', hmacHex(merchant.apiSecret, body))
+      .set('content-type', 'application/json')
+      .send(body);
+  };
   const entries = async (): Promise<Entry[]> =>
     bed.dataSource.query(
       `SELECT email, action, target, result, detail, address FROM dashboard_audit WHERE business_id = $1 ORDER BY audit_id`,
@@ -201,20 +219,7 @@ describe('the audit of API changes', () => {
     const intentsBefore = await intents();
     try {
       // A change whose events are recorded carries its entry in that same statement: refused together.
-      const body = JSON.stringify({
-        countryCode: 'URY',
-        currency: 'UYU',
-        amount: 100,
-        externalReference: 'unaudited-b2b-1',
-        description: 'Unaudited',
-        redirectUrl: 'https://shop.example.uy/return',
-      });
-      const intent = await request(b2b.getHttpServer())
-        .post('/payment-intent')
-        .set('api-key', merchant.apiKey)
-        .set('signature', hmacHex(merchant.apiSecret, body))
-        .set('content-type', 'application/json')
-        .send(body);
+      const intent = await b2bIntent('unaudited-b2b-1');
       expect(intent.status).toBe(503);
       expect(intent.body).toMatchObject({ errorId: 'B2B:AUDIT_UNAVAILABLE' });
       const created = await bed.merchant.post('/payer', { firstName: 'Unaudited', lastName: 'Payer', email: 'unaudited@example.uy' });
@@ -250,20 +255,7 @@ describe('the audit of API changes', () => {
   it('records the B2B API’s changes too, and the chain stays whole', async () => {
     const merchant = bed.tenant.merchants[0];
     const before = (await entries()).length;
-    const body = JSON.stringify({
-      countryCode: 'URY',
-      currency: 'UYU',
-      amount: 100,
-      externalReference: 'audited-b2b-1',
-      description: 'Audited',
-      redirectUrl: 'https://shop.example.uy/return',
-    });
-    const created = await request(b2b.getHttpServer())
-      .post('/payment-intent')
-      .set('api-key', merchant.apiKey)
-      .set('signature', hmacHex(merchant.apiSecret, body))
-      .set('content-type', 'application/json')
-      .send(body);
+    const created = await b2bIntent('audited-b2b-1');
     expect(created.status).toBe(200);
     const [entry] = (await entries()).slice(before);
     expect(entry).toMatchObject({ email: `api-key:${merchant.apiKey}`, action: 'api:POST /payment-intent', result: 'succeeded' });

@@ -45,6 +45,7 @@ describe('deployment files', () => {
       'DASHBOARD_API_SECRET',
       'DASHBOARD_IDLE_MINUTES',
       'AUDIT_ANCHOR_URL',
+      'AUDIT_ANCHOR_TOKEN',
     ];
     expect(shared.filter((name) => !SETTINGS.includes(name))).toEqual([]);
     expect(SETTINGS.filter((name) => !shared.includes(name) && !perService.includes(name))).toEqual([]);

@@ -28,7 +28,7 @@ describe('CredentialService on PostgreSQL', () => {
     expect(JSON.stringify(row)).not.toContain(business.apiSecret);
     expect(row.secret_ciphertext).toMatch(/^v1:/);
     const caller = await credentials.authenticate(business.apiKey, signPayload(business.apiSecret, '{}'), ['{}']);
-    expect(caller).toEqual({ credentialId: row.credential_id, businessId: business.businessId, merchantId: null });
+    expect(caller).toEqual({ credentialId: row.credential_id, businessId: business.businessId, merchantId: null, scopes: null });
   });
 
   it('enables every active country processor for a new business', async () => {

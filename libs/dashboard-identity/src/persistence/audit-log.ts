@@ -265,15 +265,7 @@ export class AuditLog {
     return rows.map((row: Record<string, never>) => ({
       auditId: String(row.audit_id),
       sequence: row.sequence === null ? null : Number(row.sequence),
-      at: row.at,
-      businessId: row.business_id,
-      userId: row.user_id,
-      email: row.email,
-      action: row.action,
-      target: row.target,
-      result: row.result,
-      detail: row.detail,
-      address: row.address,
+      ...chainedOf(row),
     }));
   }
 }
