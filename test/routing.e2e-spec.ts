@@ -119,28 +119,30 @@ describe('routing and failover across processors (contract §26)', () => {
   const preferencesMade = () => mp.requests.filter((r) => r.method === 'POST' && r.path === '/checkout/preferences').length;
 
   it('refuses a rule naming a processor the merchant is not connected to, an empty list, weights that do not match, an amount range upside down', async () => {
+    // Every 400 of the configuration upsert is the specification's one errorId (contract §30), its message naming the reason.
     const cases: [unknown, string][] = [
-      [[{ paymentMethod: 'VISA', processors: ['DLOCAL', 'STRIPE'] }], 'Payins:ROUTING_PROCESSOR_NOT_CONNECTED'],
-      [[{ paymentMethod: 'VISA', processors: [] }], 'Payins:ROUTING_PROCESSORS_EMPTY'],
-      [[{ paymentMethod: 'VISA', processors: ['DLOCAL', 'DLOCAL'] }], 'Payins:ROUTING_PROCESSORS_EMPTY'],
-      [[{ paymentMethod: 'VISA', processors: ['DLOCAL', 'MERCADO_PAGO'], split: [100] }], 'Payins:ROUTING_SPLIT_MISMATCH'],
-      [[{ paymentMethod: 'VISA', processors: ['DLOCAL', 'MERCADO_PAGO'], split: [70, 0] }], 'Payins:ROUTING_SPLIT_MISMATCH'],
-      [
-        [{ paymentMethod: 'VISA', currency: 'UYU', minAmount: 5000, maxAmount: 100, processors: ['DLOCAL'] }],
-        'Payins:ROUTING_AMOUNT_RANGE_INVERTED',
-      ],
-      [[{ paymentMethod: 'VISA', minAmount: 100, processors: ['DLOCAL'] }], 'Payins:ROUTING_RULE_INVALID'],
+      [[{ paymentMethod: 'VISA', processors: ['DLOCAL', 'STRIPE'] }], 'not connected to STRIPE'],
+      [[{ paymentMethod: 'VISA', processors: [] }], 'routing[0].processors: name at least one processor'],
+      [[{ paymentMethod: 'VISA', processors: ['DLOCAL', 'DLOCAL'] }], 'routing[0].processors: name at least one processor'],
+      [[{ paymentMethod: 'VISA', processors: ['DLOCAL', 'MERCADO_PAGO'], split: [100] }], 'routing[0].split'],
+      [[{ paymentMethod: 'VISA', processors: ['DLOCAL', 'MERCADO_PAGO'], split: [70, 0] }], 'routing[0].split'],
+      [[{ paymentMethod: 'VISA', currency: 'UYU', minAmount: 5000, maxAmount: 100, processors: ['DLOCAL'] }], 'minAmount must not exceed'],
+      [[{ paymentMethod: 'VISA', minAmount: 100, processors: ['DLOCAL'] }], 'routing'],
     ];
-    for (const [routing, errorId] of cases) {
+    for (const [routing, reason] of cases) {
       const answer = await route(routing);
-      expect([answer.status, answer.body]).toEqual([400, errorShape(errorId)]);
+      expect([answer.status, answer.body]).toEqual([400, errorShape('Payins:ERROR_IN_UPDATE_MERCHANT_CONFIGURATION')]);
+      expect(answer.body.message).toContain(reason);
+      expect(answer.body.showMessage.EN).toContain(reason);
+      expect(answer.body.showMessage.ES).toMatch(/^No se pudo guardar la configuración del comercio: routing/);
     }
     // The second merchant is connected to nothing but the sandbox.
     const other = bed.tenant.merchants[1].merchantId;
     const foreign = await bed.business.put(`/merchant/${other}/configuration`, {
       routing: [{ paymentMethod: 'VISA', processors: ['DLOCAL'] }],
     });
-    expect([foreign.status, foreign.body.errorId]).toEqual([400, 'Payins:ROUTING_PROCESSOR_NOT_CONNECTED']);
+    expect([foreign.status, foreign.body.errorId]).toEqual([400, 'Payins:ERROR_IN_UPDATE_MERCHANT_CONFIGURATION']);
+    expect(foreign.body.message).toContain('not connected to DLOCAL');
     for (const hostile of [
       null,
       'VISA',

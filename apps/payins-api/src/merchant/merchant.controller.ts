@@ -149,18 +149,12 @@ export class MerchantController {
   }
 
   @Put(':merchantId/configuration')
-  @InvalidRequestsAs('ERROR_IN_UPDATE_MERCHANT_CONFIGURATION', [
-    // A routing rule's mistakes keep their own errorIds (contract §26).
-    'ROUTING_PROCESSOR_NOT_CONNECTED',
-    'ROUTING_PROCESSORS_EMPTY',
-    'ROUTING_SPLIT_MISMATCH',
-    'ROUTING_AMOUNT_RANGE_INVERTED',
-    'ROUTING_RULE_INVALID',
-  ])
+  // Every 400, routing rules' included, is the specification's errorId, its message naming the reason (contract §30).
+  @InvalidRequestsAs('ERROR_IN_UPDATE_MERCHANT_CONFIGURATION')
   @ApiOperation({
     summary: 'Create or update configuration of a merchant',
     description:
-      'Every 400 of this operation has errorId Payins:ERROR_IN_UPDATE_MERCHANT_CONFIGURATION, except a routing rule’s mistakes (contract §26): ROUTING_PROCESSOR_NOT_CONNECTED, ROUTING_PROCESSORS_EMPTY, ROUTING_SPLIT_MISMATCH, ROUTING_AMOUNT_RANGE_INVERTED, ROUTING_RULE_INVALID.',
+      'Every 400 of this operation has errorId Payins:ERROR_IN_UPDATE_MERCHANT_CONFIGURATION (contract §30), routing rules included; the message names the reason (a rule as `routing[<i>]`).',
     operationId: 'upsertMerchantConfiguration',
   })
   @RequestExample(MerchantConfigurationDto, {

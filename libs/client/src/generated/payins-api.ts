@@ -86,7 +86,7 @@ export interface paths {
         get: operations["getMerchantConfiguration"];
         /**
          * Create or update configuration of a merchant
-         * @description Every 400 of this operation has errorId Payins:ERROR_IN_UPDATE_MERCHANT_CONFIGURATION, except a routing rule’s mistakes (contract §26): ROUTING_PROCESSOR_NOT_CONNECTED, ROUTING_PROCESSORS_EMPTY, ROUTING_SPLIT_MISMATCH, ROUTING_AMOUNT_RANGE_INVERTED, ROUTING_RULE_INVALID.
+         * @description Every 400 of this operation has errorId Payins:ERROR_IN_UPDATE_MERCHANT_CONFIGURATION (contract §30), routing rules included; the message names the reason (a rule as `routing[<i>]`).
          */
         put: operations["upsertMerchantConfiguration"];
         post?: never;
