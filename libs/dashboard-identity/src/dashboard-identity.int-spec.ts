@@ -1,6 +1,6 @@
 import * as crypto from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { DashboardIdentity, IdentityError, LOCKOUT_FAILURES, SIGN_IN_FAILURES_PER_ADDRESS } from './dashboard-identity';
+import { DashboardIdentity, IdentityError, LOCKOUT_FAILURES, LOCKOUT_MINUTES, SIGN_IN_FAILURES_PER_ADDRESS } from './dashboard-identity';
 import { auditKeyOf } from './audit-chain';
 import { commonPasswordCount, passwordProblem } from './password-policy';
 import { SecretSealer, TOTP_PERIOD_SECONDS, totpCodeOf } from './second-factor';
@@ -228,7 +228,9 @@ describe('the dashboard identity on PostgreSQL', () => {
     const person = await ready();
     await lock(person.userId);
     const from = address();
-    for (let i = 0; i < 20; i++) expect((await identity.signIn(person.email, person.password, from, businessId)).outcome).toBe('locked');
+    // As many as the address may fail (a locked answer counts against it, as any refusal does).
+    for (let i = 0; i < SIGN_IN_FAILURES_PER_ADDRESS; i++)
+      expect((await identity.signIn(person.email, person.password, from, businessId)).outcome).toBe('locked');
     const refusals = (await identity.auditLog(businessId, { limit: 300 })).filter(
       (e) => e.email === person.email && e.detail?.reason === 'locked',
     );
@@ -363,6 +365,35 @@ describe('the dashboard identity on PostgreSQL', () => {
     const log = await identity.auditLog(businessId, { limit: 300 });
     expect(log.filter((e) => e.address === from && e.detail?.reason === 'address-throttled')).toHaveLength(1);
     expect((await identity.signIn(person.email, person.password, address(), businessId)).outcome).toBe('next');
+  }, 120_000);
+
+  it('tells nothing of which emails exist: an unknown email is counted and locked as a person is, and an address stops first (contract §30)', async () => {
+    const person = await ready();
+    const unknown = email();
+    // The same wrong password, each attempt from an address of its own (the address throttle is the next check's).
+    const outcomes = async (who: string) => {
+      const seen: unknown[] = [];
+      for (let i = 0; i < LOCKOUT_FAILURES + 2; i++) {
+        const result = await identity.signIn(who, 'a-wrong-guess-1', address(), businessId);
+        // The lock's time left, to the minute (the two runs are seconds apart).
+        seen.push(result.outcome === 'locked' ? ['locked', Math.round(result.retryAfterSeconds / 60)] : [result.outcome]);
+      }
+      return seen;
+    };
+    const forUnknown = await outcomes(unknown);
+    expect(forUnknown).toEqual(await outcomes(person.email));
+    expect(forUnknown.slice(0, LOCKOUT_FAILURES)).toEqual(Array.from({ length: LOCKOUT_FAILURES }, () => ['refused']));
+    expect(forUnknown.slice(LOCKOUT_FAILURES)).toEqual([
+      ['locked', LOCKOUT_MINUTES],
+      ['locked', LOCKOUT_MINUTES],
+    ]);
+    // Counted under a keyed hash: the email itself is not in the database.
+    const rows: { email_key: string }[] = await dataSource.query('SELECT email_key FROM dashboard_unknown_sign_in');
+    expect(rows.length).toBeGreaterThan(0);
+    expect(JSON.stringify(rows)).not.toContain(unknown);
+    // From one address no one can be locked: it stops below a person's lockout.
+    expect(SIGN_IN_FAILURES_PER_ADDRESS).toBeLessThanOrEqual(8);
+    expect(SIGN_IN_FAILURES_PER_ADDRESS).toBeLessThan(LOCKOUT_FAILURES);
   }, 120_000);
 
   it('keeps an audit log per business, newest first, a page at a time', async () => {

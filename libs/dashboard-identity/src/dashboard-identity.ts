@@ -78,11 +78,15 @@ export class DashboardIdentity {
    * (`dashboardIdentityOn` builds it on the database); `secrets` seals the
    * second factors' seeds.
    */
+  /** The key of the hash an unknown email is counted under (contract §30): never the email itself in the database. */
+  private readonly emailKey: Buffer;
+
   constructor(
     store: IdentityStore,
     private readonly secrets: SecretSealer | null = null,
-    options: { idleMinutes?: number } = {},
+    options: { idleMinutes?: number; emailKey?: Buffer } = {},
   ) {
+    this.emailKey = options.emailKey ?? Buffer.from('pcs unknown sign-in');
     this.people = store.people;
     this.log = store.log;
     this.failuresByAddress = store.limiter({
@@ -196,16 +200,29 @@ export class DashboardIdentity {
       await this.auditRefusal(address, () => audit('refused', { reason: 'address-throttled' }));
       return { outcome: 'throttled', retryAfterSeconds: addressWait };
     }
-    const attempt = user ? await this.people.beginAttempt(user.userId, LOCKOUT_FAILURES, LOCKOUT_MINUTES) : null;
-    if (attempt?.refused) {
+    // An email no one has is counted and locked exactly as a person's account (contract §30): "locked" tells nothing.
+    const attempt = user
+      ? await this.people.beginAttempt(user.userId, LOCKOUT_FAILURES, LOCKOUT_MINUTES)
+      : await this.people.beginUnknownAttempt(this.unknownEmailKey(email, businessId), LOCKOUT_FAILURES, LOCKOUT_MINUTES);
+    if (attempt.refused) {
       await this.auditRefusal(address, () => audit('refused', { reason: 'locked' }));
       return { outcome: 'locked', retryAfterSeconds: attempt.lockedSeconds };
     }
     decoyHash ??= hashPassword(crypto.randomBytes(16).toString('hex'));
     const matches = await verifyPassword(row?.passwordHash ?? (await decoyHash), password.slice(0, 1024));
-    if (!row || !user || !matches || !attempt) {
+    if (!row || !user || !matches) {
       await audit('refused', { reason: row ? 'wrong-password' : 'unknown-email' });
-      if (user && attempt) await this.failed(user, attempt.attempt, address);
+      if (user) await this.failed(user, attempt.attempt, address);
+      else if (attempt.attempt === LOCKOUT_FAILURES)
+        await this.audit({
+          businessId,
+          userId: null,
+          email,
+          action: 'lock',
+          result: 'succeeded',
+          detail: { failures: LOCKOUT_FAILURES, minutes: LOCKOUT_MINUTES, unknownEmail: true },
+          address,
+        });
       return { outcome: 'refused' };
     }
     // The right password: its attempt is taken back (the address's too); the second factor is still to come.
@@ -488,6 +505,11 @@ export class DashboardIdentity {
       address,
     });
     return true;
+  }
+
+  /** The keyed hash an unknown email is counted under, per business (as people are). */
+  private unknownEmailKey(email: string, businessId: string): string {
+    return crypto.createHmac('sha256', this.emailKey).update(`${businessId}\n${email.toLowerCase()}`).digest('hex');
   }
 
   /** Audits an attempt refused without a check at most once per address and minute (contract §27): no one grows the log at will. */

@@ -79,6 +79,16 @@ export abstract class PeopleRepository {
     minutes: number,
   ): Promise<{ readonly refused: false; readonly attempt: number } | { readonly refused: true; readonly lockedSeconds: number }>;
   /**
+   * The same count for an email no person has (contract §30: sign-in tells
+   * nothing), keyed by `emailKey` (a keyed hash of the email): counted,
+   * locked and answered exactly as beginAttempt, in one statement.
+   */
+  abstract beginUnknownAttempt(
+    emailKey: string,
+    failures: number,
+    minutes: number,
+  ): Promise<{ readonly refused: false; readonly attempt: number } | { readonly refused: true; readonly lockedSeconds: number }>;
+  /**
    * Takes back an attempt that turned out right without ending the sign-in
    * (a right password, before its second factor): the count goes down by one
    * and, when this attempt was the one that locked, the lock goes.

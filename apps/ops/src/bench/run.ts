@@ -13,7 +13,7 @@ import { FOUNDATION_LAYERS } from '@pcs/http';
 import autocannon from 'autocannon';
 import { BusinessService } from '@pcs/businesses';
 import { loadDotEnv, loadEnvironment, RuntimeSettings, RuntimeSettingsModule } from '@pcs/config';
-import { DatabaseModule, freePort, inTransaction, migrateDatabase, openEmbeddedPostgres, RunningDatabase } from '@pcs/database';
+import { DatabaseModule, freePort, inTransaction, migrateDatabase } from '@pcs/database';
 import { EventRecorder, EventsModule } from '@pcs/events';
 import { asBusinessId } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
@@ -27,6 +27,7 @@ import * as path from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { OpsModule } from '../ops.module';
+import { freshDatabase as freshDatabaseLogged } from './fresh-database';
 import { layerLedger, summarizeProfile } from './profile-summary';
 
 /**
@@ -1204,40 +1205,6 @@ class BenchEventsModule {
   }
 }
 
-async function freshDatabase(serverUrl: string | undefined): Promise<{ url: string; cleanup: () => Promise<void> }> {
-  let embedded: RunningDatabase | null = null;
-  let dataDir: string | null = null;
-  if (!serverUrl) {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcs-bench-'));
-    fs.chmodSync(dataDir, 0o755);
-    embedded = await openEmbeddedPostgres(dataDir, log);
-    serverUrl = embedded.url;
-  }
-  const name = `pcs_bench_${Date.now()}`;
-  const admin = new Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  log(`database ${name}${embedded ? ' on an embedded PostgreSQL' : " on DATABASE_URL's server"}`);
-  return {
-    url: url.toString(),
-    cleanup: async () => {
-      if (process.env.BENCH_KEEP_DATABASE === '1' && !embedded) {
-        log(`kept ${name} for inspection (BENCH_KEEP_DATABASE=1)`);
-        return;
-      }
-      const client = new Client({ connectionString: serverUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-      if (embedded) await embedded.stop();
-      if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 async function waitForHealth(url: string): Promise<void> {
   for (let i = 0; i < 120; i++) {
     try {
@@ -1254,3 +1221,7 @@ main().catch((error: unknown) => {
   log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   process.exit(1);
 });
+
+function freshDatabase(serverUrl: string | undefined): Promise<{ url: string; cleanup: () => Promise<void> }> {
+  return freshDatabaseLogged(serverUrl, log);
+}

@@ -65,7 +65,7 @@ export const LOCKOUT_FAILURES = 10;
 /** … for this long, whatever the address, unless an admin or the operator unlocks it. */
 export const LOCKOUT_MINUTES = 30;
 /** Sign-in failures allowed per client address in the window below, across accounts, before sign-in from it waits. */
-export const SIGN_IN_FAILURES_PER_ADDRESS = 20;
+export const SIGN_IN_FAILURES_PER_ADDRESS = 8;
 export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
 
 /** What an email of a person of the dashboard must look like. */

@@ -1,3 +1,4 @@
+import * as crypto from 'node:crypto';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import { DataSource } from 'typeorm';
 import { DashboardIdentity } from '../dashboard-identity';
@@ -34,6 +35,12 @@ export function dashboardIdentityOn(
         }),
     },
     secrets,
-    { idleMinutes: options.idleMinutes },
+    {
+      idleMinutes: options.idleMinutes,
+      // Derived from the audit key (itself from the master key), for this use alone.
+      emailKey: options.auditKeys?.[0]
+        ? Buffer.from(crypto.hkdfSync('sha256', options.auditKeys[0], Buffer.alloc(0), 'pcs unknown sign-in v1', 32))
+        : undefined,
+    },
   );
 }

@@ -261,6 +261,33 @@ export class PostgresPeopleRepository extends PeopleRepository {
     return { refused: false, attempt: row.failed_attempts };
   }
 
+  async beginUnknownAttempt(
+    emailKey: string,
+    failures: number,
+    minutes: number,
+  ): Promise<{ readonly refused: false; readonly attempt: number } | { readonly refused: true; readonly lockedSeconds: number }> {
+    // beginAttempt's arithmetic on a row of its own. The upsert takes the row's lock and works on its latest version, as
+    // FOR UPDATE does there; whether the lock held when the attempt came is kept in the row (SET sees the row as it was).
+    const [row] = await this.dataSource.query<{ was_locked: boolean; failed_attempts: number; locked_seconds: number | null }[]>(
+      `INSERT INTO dashboard_unknown_sign_in AS u (email_key, failed_attempts, locked_until)
+       VALUES ($1, 1, CASE WHEN 1 >= $2 THEN now() + make_interval(mins => $3) END)
+       ON CONFLICT (email_key) DO UPDATE
+          SET refused = coalesce(u.locked_until > now(), false),
+              failed_attempts = CASE WHEN u.locked_until > now() THEN u.failed_attempts
+                                     WHEN u.locked_until IS NOT NULL THEN 1 ELSE u.failed_attempts + 1 END,
+              locked_until = CASE WHEN u.locked_until > now() THEN u.locked_until
+                                  WHEN (CASE WHEN u.locked_until IS NOT NULL THEN 1 ELSE u.failed_attempts + 1 END) >= $2
+                                  THEN now() + make_interval(mins => $3)
+                                  ELSE NULL END,
+              last_attempt_at = now()
+       RETURNING u.refused AS was_locked, u.failed_attempts,
+                 CEIL(EXTRACT(EPOCH FROM u.locked_until - now()))::int AS locked_seconds`,
+      [emailKey, failures, minutes],
+    );
+    if (row.was_locked) return { refused: true, lockedSeconds: Math.max(1, row.locked_seconds ?? 1) };
+    return { refused: false, attempt: row.failed_attempts };
+  }
+
   async refundAttempt(userId: string, attempt: number, failures: number): Promise<void> {
     await this.dataSource.query(
       `UPDATE dashboard_user
@@ -334,5 +361,9 @@ export class PostgresPeopleRepository extends PeopleRepository {
   async purgeExpired(): Promise<void> {
     await this.dataSource.query('DELETE FROM dashboard_session WHERE expires_at < now()');
     await this.dataSource.query('DELETE FROM dashboard_sign_in_limit WHERE expire < $1', [Date.now()]);
+    // An unknown email's count ends as a person's would: a day after its last attempt, its lock long over.
+    await this.dataSource.query(
+      `DELETE FROM dashboard_unknown_sign_in WHERE last_attempt_at < now() - interval '1 day' AND (locked_until IS NULL OR locked_until < now())`,
+    );
   }
 }

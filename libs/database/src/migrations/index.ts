@@ -34,6 +34,7 @@ import { SigningV31798400000000 } from './1798400000000-signing-v3';
 import { AuditColumns1798500000000 } from './1798500000000-audit-columns';
 import { AuditSealing1798600000000 } from './1798600000000-audit-sealing';
 import { RestrictedKeys1798700000000 } from './1798700000000-restricted-keys';
+import { SignInWithoutEnumeration1798800000000 } from './1798800000000-sign-in-without-enumeration';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -73,4 +74,5 @@ export const MIGRATIONS = [
   AuditColumns1798500000000,
   AuditSealing1798600000000,
   RestrictedKeys1798700000000,
+  SignInWithoutEnumeration1798800000000,
 ];
