@@ -73,6 +73,64 @@ describe('card data detection', () => {
     expect(looksLikeCardNumber('item 3 4111 1111 1111 1111')).toBe(true);
   });
 
+  it('reads numbers as people write them (contract §30): any separator, any script’s digits, invisible characters, arrays, keys', () => {
+    const scripts: Record<string, number> = {
+      'Arabic-Indic': 0x0660,
+      'Extended Arabic-Indic': 0x06f0,
+      Devanagari: 0x0966,
+      Bengali: 0x09e6,
+      Thai: 0x0e50,
+      'full-width': 0xff10,
+      'mathematical bold': 0x1d7ce,
+    };
+    const inScript = (text: string, zero: number) => text.replace(/\d/g, (d) => String.fromCodePoint(zero + Number(d)));
+    const separators = [
+      '\t',
+      '\n',
+      '\r\n',
+      '\u2013',
+      '\u2014',
+      '\u202f',
+      '\u2009',
+      ',',
+      '|',
+      ' | ',
+      ', ',
+      ' - ',
+      ':',
+      ';',
+      '+',
+      '*',
+      '~',
+      '\u3000',
+    ];
+    const invisible = ['\u200b', '\u00ad', '\u200c', '\u200d', '\u2060', '\ufeff', '\u200e'];
+    let written = 0;
+    for (const pan of ['4111111111111111', '5555555555554444', '378282246310005', '6062826686646050', '5067766783888311']) {
+      const groups = pan.length === 15 ? [pan.slice(0, 4), pan.slice(4, 10), pan.slice(10)] : (pan.match(/\d{1,4}/g) as string[]);
+      const corpus: string[] = [];
+      for (const separator of separators) corpus.push(groups.join(separator), `pago ${groups.join(separator)} ok`);
+      for (const mark of invisible)
+        corpus.push(pan.split('').join(mark), groups.join(` ${mark}`), `${pan.slice(0, 6)}${mark}${pan.slice(6)}`);
+      for (const zero of Object.values(scripts))
+        corpus.push(inScript(pan, zero), inScript(groups.join(' '), zero), inScript(groups.join('\u2013'), zero));
+      for (const text of corpus) {
+        written++;
+        expect([JSON.stringify(text), looksLikeCardNumber(text)]).toEqual([JSON.stringify(text), true]);
+      }
+      // Split across an array's items, as text or as numbers, and as an object's key.
+      expect(findCardData({ card: groups })).toEqual(['card']);
+      expect(findCardData({ card: groups.map(Number) })).toEqual(['card']);
+      expect(findCardData({ items: [{ sku: 'A1' }, ...groups, { sku: 'B2' }] })).toEqual(['items']);
+      expect(findCardData({ notes: { [groups.join(' ')]: 'mine' } })).toEqual(['notes.' + groups.join(' ')]);
+    }
+    expect(written).toBeGreaterThan(300);
+    // Separators are at most three characters: a number whose groups are far apart in prose is not one.
+    expect(looksLikeCardNumber('4111 and then 1111, later 1111 and 1111')).toBe(false);
+    // An array of amounts or years is not a card.
+    expect(findCardData({ amounts: [1000, 250, 3999, 12], years: [2024, 2025, 2026, 2027] })).toEqual([]);
+  });
+
   it('leaves alone what is not a card number', () => {
     for (const value of [
       '4111111111111112',
@@ -127,8 +185,14 @@ describe('card data detection', () => {
       'amount with dots': () => `${int(1, 999)}.${digits(3)}.${digits(3)},${digits(2)} - ${day()}`,
       'phone, doubled spaces': () => `+55  11  9${digits(4)}  ${digits(4)}`,
       'dotted date-counter': () => `${day().slice(0, 4)}.${day().slice(4)}.${digits(int(4, 8))}`,
+      // Shapes contract §30's separators (any run of up to three non-alphanumeric characters) and scripts reach.
+      'ISO date-time | counter': () =>
+        `${day().slice(0, 4)}-${day().slice(4, 6)}-${day().slice(6)}T${digits(2)}:${digits(2)}:${digits(2)} | ${digits(int(4, 8))}`,
+      'amount, quantity, sku': () => `${int(1, 9999)}.${digits(2)}, ${int(1, 99)} x ${digits(int(4, 8))}`,
+      'Arabic-Indic reference': () =>
+        `${word()} ${`${day()}-${digits(int(4, 8))}`.replace(/\d/g, (d) => String.fromCodePoint(0x0660 + Number(d)))}`,
     };
-    const perShape = 62_500;
+    const perShape = Math.ceil(1_000_000 / Object.keys(shapes).length);
     const refused: Record<string, number> = {};
     let total = 0;
     for (const [shape, make] of Object.entries(shapes)) {
@@ -140,7 +204,7 @@ describe('card data detection', () => {
     console.log(
       `[card-data] ${total} of ${references} references refused as card numbers (${(total / references).toExponential(2)}); per shape ${JSON.stringify(refused)}`,
     );
-    expect(references).toBe(1_000_000);
+    expect(references).toBeGreaterThanOrEqual(1_000_000);
     expect(total / references).toBeLessThan(1 / 10_000);
   });
 

@@ -6,19 +6,26 @@ import { JsonNode, pathOf, walkJson } from './json-walk';
  * a system writes one, and keys that name card secrets, anywhere in a
  * request. A number is a card number when it has a card brand's prefix and
  * one of that brand's lengths, passes the Luhn check, and is written as
- * digits alone or in the groupings people type (4-4-4-4, 4-6-5, 8-8 …), the
- * groups apart by spaces (one or more, no-break ones too), hyphens, dots,
- * slashes or underscores, in ASCII or full-width digits (contract §27). A
- * long digit run alone is not enough: one in ten passes
+ * digits alone or in the groupings people type (4-4-4-4, 4-6-5, 8-8 …).
+ * Text is read as people write it (contract §30): normalised (Unicode NFKC,
+ * decimal digits of every script read as 0–9, format characters such as
+ * zero-width spaces and soft hyphens removed), and any run of up to three
+ * characters that are neither letters nor digits (spaces of every kind,
+ * tabs, newlines, dashes, dots, commas, pipes, slashes …) separates groups.
+ * A number split across the items of an array, or used as an object's key,
+ * is found too. A long digit run alone is not enough: one in ten passes
  * Luhn, and order references built from timestamps and counters are full of
  * them (`portman-1795610093-506` was refused before this was narrowed).
  */
-// Runs of digits joined by separators (spaces, no-break spaces, hyphens, dots, slashes, underscores): each run is a
+// Runs of digits joined by separators (up to three characters that are neither letters nor digits): each run is a
 // group; a candidate is a contiguous part of the chain.
-const CHAIN = /(?<!\d)\d+(?:(?:[ \u00a0]+|[-./_])\d+)*(?!\d)/g;
-const SEPARATOR = /[ \u00a0]+|[-./_]/;
-// Full-width digits (U+FF10–U+FF19), as an East Asian keyboard or a copy from a PDF writes them.
-const FULL_WIDTH_DIGIT = /[\uff10-\uff19]/g;
+const CHAIN = /(?<!\d)\d+(?:[^\p{L}\p{N}]{1,3}\d+)*(?!\d)/gu;
+const SEPARATOR = /[^\p{L}\p{N}]{1,3}/u;
+// A decimal digit of any script but ASCII's (Arabic-Indic, Devanagari, full-width, mathematical …).
+const OTHER_DIGIT = /[^\P{Nd}0-9]/gu;
+const DECIMAL_DIGIT = /^\p{Nd}$/u;
+// Format characters (zero-width spaces and joiners, soft hyphens, direction marks, BOM): invisible, removed.
+const FORMAT = /\p{Cf}/gu;
 // UUID-shaped tokens anywhere in a value: never card numbers, whatever their digit groups spell.
 const UUID_TOKEN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 const CARD_SECRET_KEYS = /^(cvv2?|cvc2?|cid|csc|security_?code|card_?number|card_?num|pan|track_?[12]?|pin)$/i;
@@ -73,20 +80,30 @@ function isTypedGrouping(sizes: readonly number[]): boolean {
   return sizes.length >= 3 && sizes.slice(0, -1).every((size) => size === 4) && last >= 1 && last <= 4;
 }
 
+/** The value of a decimal digit of any script: Unicode keeps each script's ten digits together, zero first. */
+function digitValue(digit: string): string {
+  const code = digit.codePointAt(0)!;
+  let zero = code;
+  while (zero > 0 && DECIMAL_DIGIT.test(String.fromCodePoint(zero - 1))) zero--;
+  return String((code - zero) % 10);
+}
+
+/** Text as the guard reads it (contract §30): NFKC, every script's digits as 0–9, no format characters. */
+export function normaliseForCardSearch(value: string): string {
+  return value.normalize('NFKC').replace(FORMAT, '').replace(OTHER_DIGIT, digitValue);
+}
+
 export function looksLikeCardNumber(value: string): boolean {
   // Fewer than 13 digits in all cannot hold a card number: most text is answered here, without a regular expression.
   let digitCount = 0;
-  let fullWidth = false;
-  for (let i = 0; i < value.length && digitCount < 13; i++) {
+  let ascii = true;
+  for (let i = 0; i < value.length && (digitCount < 13 || ascii); i++) {
     const code = value.charCodeAt(i);
     if (code >= 48 && code <= 57) digitCount++;
-    else if (code >= 0xff10 && code <= 0xff19) {
-      digitCount++;
-      fullWidth = true;
-    }
+    else if (code > 127) ascii = false;
   }
-  if (digitCount < 13) return false;
-  const text = fullWidth ? value.replace(FULL_WIDTH_DIGIT, (digit) => String.fromCharCode(digit.charCodeAt(0) - 0xff10 + 48)) : value;
+  if (digitCount < 13 && ascii) return false;
+  const text = ascii ? value : normaliseForCardSearch(value);
   for (const match of text.replace(UUID_TOKEN, ' ').matchAll(CHAIN)) {
     const groups = match[0].split(SEPARATOR);
     // Every contiguous part of the chain: "item 3 4111 1111 1111 1111" holds a card after its first group.
@@ -117,11 +134,27 @@ export function findCardData(root: unknown): string[] {
 /** Adds the node's path to `found` (once for its key, once for its value) where it carries card data. */
 export function cardDataAt(node: JsonNode, found: string[]): void {
   const { key, value } = node;
-  if (key !== null && CARD_SECRET_KEYS.test(key)) found.push(pathOf(node));
+  // A key that names a card secret, or is a card number itself.
+  if (key !== null && (CARD_SECRET_KEYS.test(key) || looksLikeCardNumber(key))) found.push(pathOf(node));
   if (
     typeof value === 'string'
       ? looksLikeCardNumber(value)
       : typeof value === 'number' && Number.isInteger(value) && looksLikeCardNumber(String(Math.abs(value)))
   )
     found.push(pathOf(node) || 'body');
+  // A number split across an array's items (["4111", "1111", "1111", "1111"]): each run of text and number items, read as one.
+  else if (Array.isArray(value) && value.length > 1 && splitAcrossItems(value)) found.push(pathOf(node) || 'body');
+}
+
+function splitAcrossItems(items: readonly unknown[]): boolean {
+  let run: string[] = [];
+  const check = () => run.length > 1 && looksLikeCardNumber(run.join(' '));
+  for (const item of items) {
+    if (typeof item === 'string' || (typeof item === 'number' && Number.isInteger(item))) run.push(String(item));
+    else {
+      if (check()) return true;
+      run = [];
+    }
+  }
+  return check();
 }
