@@ -97,7 +97,7 @@ describe('the dashboard: disputes', () => {
 
     // A viewer's forged upload is refused and audited; nothing is kept.
     const csrf = await page.locator('input[name=_csrf]').first().getAttribute('value');
-    const forged = await page.request.post(`${base}/disputes/${later.disputeId}/evidence`, {
+    const forged = await page.request.post(`${base}/disputes/${later.disputeId}/evidence?_csrf=${encodeURIComponent(csrf!)}`, {
       multipart: {
         _csrf: csrf!,
         operation: crypto.randomUUID(),
@@ -135,7 +135,7 @@ describe('the dashboard: disputes', () => {
       { fileName: 'win-entrega.pdf', contentType: 'application/pdf', content: fs.readFileSync(path.join(files, 'win-entrega.pdf')) },
       { fileName: 'firma.png', contentType: 'image/png', content: fs.readFileSync(path.join(files, 'firma.png')) },
     ]);
-    const again = await page.request.post(`${base}/disputes/${disputeId}/evidence`, {
+    const again = await page.request.post(`${base}/disputes/${disputeId}/evidence?_csrf=${encodeURIComponent(csrf!)}`, {
       headers: { 'content-type': contentType },
       data: body,
       maxRedirects: 0,
@@ -204,7 +204,7 @@ describe('the dashboard: disputes', () => {
     const page = await signIn(operator, 'en-US');
     await page.goto(`${base}/disputes/${disputeId}`);
     const csrf = await page.locator('input[name=_csrf]').first().getAttribute('value');
-    const tooLarge = await page.request.post(`${base}/disputes/${disputeId}/evidence`, {
+    const tooLarge = await page.request.post(`${base}/disputes/${disputeId}/evidence?_csrf=${encodeURIComponent(csrf!)}`, {
       headers: { 'accept-language': 'en-US' },
       multipart: {
         _csrf: csrf!,
@@ -214,13 +214,19 @@ describe('the dashboard: disputes', () => {
     });
     expect(tooLarge.status()).toBe(413);
     expect(await tooLarge.text()).toContain('The files are over the limit');
+    // The form's token only inside the body: the session guard cannot see it before reading, and reads nothing (contract §30).
+    const tokenInside = await page.request.post(`${base}/disputes/${disputeId}/evidence`, {
+      multipart: { _csrf: csrf!, operation: crypto.randomUUID(), file: { name: 'p.pdf', mimeType: 'application/pdf', buffer: pdfFile() } },
+    });
+    expect(tokenInside.status()).toBe(403);
+    expect(tokenInside.headers()['connection']).toBe('close');
     // A multipart form to a route that takes only plain forms has no readable token: refused.
     const elsewhere = await page.request.post(`${base}/balance/payout`, {
       multipart: { _csrf: csrf!, merchantId: bed.tenant.merchants[0].merchantId, currency: 'UYU' },
     });
     expect(elsewhere.status()).toBe(403);
     // A body that is not the multipart it claims is the request's fault.
-    const broken = await page.request.post(`${base}/disputes/${disputeId}/evidence`, {
+    const broken = await page.request.post(`${base}/disputes/${disputeId}/evidence?_csrf=${encodeURIComponent(csrf!)}`, {
       headers: { 'content-type': 'multipart/form-data; boundary=xyz' },
       data: Buffer.from(`--xyz\r\nContent-Disposition: form-data; name="_csrf"\r\n\r\n${csrf}`),
     });
@@ -242,7 +248,7 @@ describe('the dashboard: disputes', () => {
       const forged = await page.request.post(`${base}/disputes/${disputeId}/${action}`, { form: { _csrf: csrf!, confirmed: 'yes' } });
       expect([action, forged.status()]).toEqual([action, 404]);
     }
-    const upload = await page.request.post(`${base}/disputes/${disputeId}/evidence`, {
+    const upload = await page.request.post(`${base}/disputes/${disputeId}/evidence?_csrf=${encodeURIComponent(csrf!)}`, {
       multipart: { _csrf: csrf!, operation: crypto.randomUUID(), file: { name: 'p.pdf', mimeType: 'application/pdf', buffer: pdfFile() } },
     });
     expect(upload.status()).toBe(404);

@@ -1,7 +1,8 @@
 import { asMerchantId } from '@pcs/kernel';
 import { PricingService } from '@pcs/settlement';
 import { DisputeReports } from '@pcs/disputes';
-import { eventually, hmacHex, jpegFile, multipartBody, pdfFile, pngFile, SignedClient } from '@pcs/testing';
+import { eventually, hmacHex, jpegFile, multipartBody, pdfFile, pngFile, SignedClient, signV3 } from '@pcs/testing';
+import * as http from 'node:http';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { admin } from './operator-cli';
@@ -304,6 +305,61 @@ describe('disputes and chargebacks (sandbox)', () => {
           .send(sent.body);
         expect(forged.status).toBe(401);
       }
+    });
+
+    it('is answered at the door before its body is read (contract §30): a wrong key or signature, version 1, a length over the limit', async () => {
+      const server: http.Server = bed.app.getHttpServer();
+      if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const port = (server.address() as { port: number }).port;
+      const path = `/dispute/${disputeId}/evidence`;
+      const whole = multipartBody([{ fileName: 'a.pdf', contentType: 'application/pdf', content: pdfFile('door', 2 * 1024 * 1024) }]);
+      /** Sends the headers and the first 64 KB only, and waits for an answer: one that needs the rest never comes. */
+      const partly = (headers: Record<string, string>, length = whole.body.length) =>
+        new Promise<{ status: number; errorId: string }>((resolve, reject) => {
+          const sent = http.request({
+            port,
+            host: '127.0.0.1',
+            method: 'POST',
+            path,
+            headers: { ...headers, 'content-type': whole.contentType, 'content-length': String(length) },
+          });
+          sent.on('response', (answer) => {
+            let text = '';
+            answer.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            answer.on('end', () => resolve({ status: answer.statusCode ?? 0, errorId: (JSON.parse(text) as { errorId: string }).errorId }));
+          });
+          sent.on('error', () => undefined);
+          setTimeout(() => reject(new Error('no answer before the body was sent whole')), 10_000).unref();
+          sent.write(whole.body.subarray(0, 64 * 1024));
+        });
+      const signed = signV3(merchant.credentials, 'POST', path, whole.body);
+      expect(await partly({ ...signed, signature: `pcs=:${Buffer.alloc(32).toString('base64')}:` })).toEqual({
+        status: 401,
+        errorId: 'Auth:UNAUTHORIZED',
+      });
+      expect(await partly(signV3({ ...merchant.credentials, apiSecret: 'sk_not_the_secret' }, 'POST', path, whole.body))).toEqual({
+        status: 401,
+        errorId: 'Auth:UNAUTHORIZED',
+      });
+      expect(
+        await partly({ 'api-key': merchant.credentials.apiKey, signature: hmacHex(merchant.credentials.apiSecret, whole.body) }),
+      ).toEqual({
+        status: 401,
+        errorId: 'Auth:UNAUTHORIZED',
+      });
+      // A proved credential announcing more than the limit: 413 before anything of the body is read.
+      expect(await partly(signV3(merchant.credentials, 'POST', path, whole.body), 12 * 1024 * 1024)).toEqual({
+        status: 413,
+        errorId: 'Validation:PAYLOAD_TOO_LARGE',
+      });
+      // Bytes other than the ones the Content-Digest announced: read, found out, refused.
+      const other = multipartBody([{ fileName: 'b.pdf', contentType: 'application/pdf', content: pdfFile('other') }]);
+      const swapped = await request(server)
+        .post(path)
+        .set(signV3(merchant.credentials, 'POST', path, whole.body))
+        .set('content-type', other.contentType)
+        .send(other.body);
+      expect(swapped.status).toBe(401);
     });
 
     it('a part whose Content-Disposition has no name is a 400, never a 500', async () => {

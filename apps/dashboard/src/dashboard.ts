@@ -5,7 +5,6 @@ import { RequestsInFlight } from '@pcs/observability';
 import type { NextFunction, Request, Response } from 'express';
 import { DashboardModule } from './dashboard.module';
 import { DashboardSettings } from './settings';
-import { multipartForms } from './uploads';
 
 /** The framework's start-up chatter (every module loaded, every route mapped): not logged, as the APIs do not; the rest is. */
 const FRAMEWORK_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
@@ -63,9 +62,9 @@ export async function createDashboard(settings: DashboardSettings, logLevel = 'i
     if (request.secure) response.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
     next();
   });
-  // Forms only (application/x-www-form-urlencoded, flat fields), and a dispute's evidence as a multipart form: nothing else is ever posted here.
+  // Forms only (application/x-www-form-urlencoded, flat fields), and a dispute's evidence as a multipart form, which its route reads
+  // itself once the session and the form's token have been checked: nothing else is ever posted here.
   app.useBodyParser('urlencoded', { extended: false, limit: '16kb', parameterLimit: 50, verify: wellEncoded });
-  app.use('/disputes', multipartForms);
   // A post that is no form (no body, JSON, text, another charset) has no fields at all: every form's checks then refuse it (4xx), never a 500.
   app.use((request: Request, _response: Response, next: NextFunction) => {
     if (request.body === undefined || request.body === null || typeof request.body !== 'object' || Array.isArray(request.body))

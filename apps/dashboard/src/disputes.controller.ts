@@ -1,7 +1,8 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseInterceptors } from '@nestjs/common';
 import { DashboardIdentity } from '@pcs/dashboard-identity';
 import type { EvidenceFile } from '@pcs/client';
 import { FormPipe, ConfirmedForm } from './forms';
+import { MultipartFormInterceptor } from './uploads';
 import type { Response } from 'express';
 import * as crypto from 'node:crypto';
 import { DISPUTE_STATUSES } from '@pcs/kernel';
@@ -78,6 +79,8 @@ export class DisputesController {
   @Post(':id/evidence')
   @HttpCode(200)
   @Requires('answer-disputes', 'dispute:evidence')
+  // The multipart form is read after the session guard has checked the session and the form's token (contract §30).
+  @UseInterceptors(MultipartFormInterceptor)
   async evidence(
     @Req() request: DashboardRequest,
     @Res() response: Response,

@@ -1,4 +1,5 @@
-import { BadRequestException, PayloadTooLargeException } from '@nestjs/common';
+import { BadRequestException, CallHandler, ExecutionContext, Injectable, NestInterceptor, PayloadTooLargeException } from '@nestjs/common';
+import { from, Observable, switchMap } from 'rxjs';
 import busboy from 'busboy';
 import type { NextFunction, Request, Response } from 'express';
 
@@ -20,12 +21,29 @@ export interface UploadedFile {
  * dashboard has) into `request.body`: its fields as strings and its files,
  * in memory, within the dispute's own limits. Past them the request is a 413
  * (the rest of the body is not read); a body that is not a form is a 400.
- * Any other request passes untouched; the session guard checks the form's
- * CSRF token afterwards, as for every other form.
+ * Called by the upload's route, so only once the session guard has checked
+ * the session and the form's token, which this form carries in its action's
+ * query (contract §30: nothing of an upload is read before the door).
  */
-export function multipartForms(request: Request, response: Response, next: NextFunction): void {
-  // Only the evidence upload takes a multipart form; any other form sent as one has no fields (and so no CSRF token).
-  if (!request.is('multipart/form-data') || !/^\/[^/]+\/evidence$/.test(request.path)) return next();
+export function readMultipartForm(request: Request, response: Response): Promise<void> {
+  return new Promise((resolve, reject) =>
+    parseMultipartForm(request, response, (error?: unknown) =>
+      error ? reject(error instanceof Error ? error : new BadRequestException()) : resolve(),
+    ),
+  );
+}
+
+/** A route's multipart form read into `request.body` once the guards have let the request in (readMultipartForm). */
+@Injectable()
+export class MultipartFormInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const http = context.switchToHttp();
+    return from(readMultipartForm(http.getRequest<Request>(), http.getResponse<Response>())).pipe(switchMap(() => next.handle()));
+  }
+}
+
+function parseMultipartForm(request: Request, response: Response, next: NextFunction): void {
+  if (!request.is('multipart/form-data')) return next(new BadRequestException());
   let parser: busboy.Busboy;
   try {
     parser = busboy({

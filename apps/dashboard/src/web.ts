@@ -99,6 +99,20 @@ export const Requires = (permission: Permission, action: string) => SetMetadata(
  * checked here, so a hidden button is never the only guard: a forged post is
  * a 403, recorded in the audit log.
  */
+/**
+ * The form's CSRF token: its `_csrf` field, or, for the evidence upload (a
+ * multipart form, read only once this guard has let it in, contract §30),
+ * its action's query. An upload refused here closes its connection: the rest
+ * of its body is never read.
+ */
+function formToken(request: DashboardRequest): unknown {
+  if (request.is('multipart/form-data')) {
+    request.res?.setHeader('Connection', 'close');
+    return typeof request.query?._csrf === 'string' ? request.query._csrf : undefined;
+  }
+  return (request.body as Record<string, unknown> | undefined)?._csrf;
+}
+
 @Injectable()
 export class SessionGuard implements CanActivate {
   constructor(
@@ -125,7 +139,7 @@ export class SessionGuard implements CanActivate {
       if (changes) throw new PageError(403, 'sessionEnded');
       throw new Redirect(`/sign-in?next=${encodeURIComponent(request.originalUrl)}`);
     }
-    if (changes && !sameSecret((request.body as Record<string, unknown> | undefined)?._csrf, session.csrfToken)) {
+    if (changes && !sameSecret(formToken(request), session.csrfToken)) {
       throw new PageError(403, 'forbidden');
     }
     // A session still signing in opens only its step's pages (and signing out): everything else waits for the second factor.

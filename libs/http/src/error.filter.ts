@@ -5,6 +5,7 @@ import type { Request, Response } from 'express';
 import { errorResponder, ErrorResponder } from './error-body';
 import type { ApiArea } from './error-body';
 import { ReplayedResponse } from './idempotency';
+import type { PendingUploadRequest } from './json-body';
 import { answerWithTryAgainPage } from './payer-page';
 import type { GuardedRequest } from './signature.guard';
 
@@ -33,6 +34,8 @@ export class ErrorFilter implements ExceptionFilter {
       return;
     }
     const error = this.toDomainError(exception, request);
+    // An upload refused before its body was read (contract §30): the rest is never read; the answer closes the connection.
+    if ((request as PendingUploadRequest).uploadPending) response.setHeader('Connection', 'close');
     // A payer refused for their rate reads a page in their language, not an API's error body.
     if (error.definition.kind === 'TOO_MANY_REQUESTS' && (request as GuardedRequest).payerPage) {
       answerWithTryAgainPage(request, response, 429, Number(error.params.retryAfter ?? 1));

@@ -1,4 +1,6 @@
-import { ErrorRequestHandler, raw, RequestHandler, text, urlencoded } from 'express';
+import type { Request } from 'express';
+import { ErrorRequestHandler, RequestHandler, text, urlencoded } from 'express';
+import * as crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import sjson from 'secure-json-parse';
 import { DomainError, ErrorCode, inspectInput, InvalidRequestError } from '@pcs/kernel';
@@ -32,6 +34,9 @@ export function jsonBodyParser(): RequestHandler[] {
       request.rawBody = buffer;
     },
   });
+  // An upload's body stays in the socket until the door has let it in (uploadBodyReader, readPendingUpload).
+  const readUnlessPending: RequestHandler = (request, response, next) =>
+    (request as Request & PendingUploadRequest).uploadPending ? next() : read(request, response, next);
   const parse: RequestHandler = (request, _response, next) => {
     if (typeof request.body !== 'string') return next(); // no body, or a form already parsed
     try {
@@ -41,7 +46,7 @@ export function jsonBodyParser(): RequestHandler[] {
       next(error);
     }
   };
-  return [read, parse];
+  return [readUnlessPending, parse];
 }
 
 export function parseJsonBody(source: string): unknown {
@@ -90,9 +95,13 @@ export function formBodyParser(): RequestHandler {
 
 /**
  * The routes that take files (multipart/form-data): a dispute's evidence
- * (contract §21). Their body is read whole as raw bytes, which the
- * signature covers, up to UPLOAD_BODY_LIMIT (a 413 past it): the dispute's
- * 10 MB of files and room for the multipart framing. The route parses it.
+ * (contract §21). Their body is not read before the door (contract §30):
+ * the signature guard checks the key, the version-3 signature over the
+ * headers (the `Content-Digest` they announce included) and the rate first;
+ * only then is the body read (readPendingUpload), up to UPLOAD_BODY_LIMIT
+ * (a 413 without reading further: the dispute's 10 MB of files and room for
+ * the multipart framing), its SHA-256 checked against the announced digest
+ * as the bytes stream in. The route parses it.
  */
 export const UPLOAD_ROUTES: readonly RegExp[] = [/^\/dispute\/[^/]+\/evidence\/?$/];
 export const UPLOAD_BODY_LIMIT = 11 * 1024 * 1024;
@@ -101,23 +110,53 @@ export function isUploadRoute(path: string): boolean {
   return UPLOAD_ROUTES.some((route) => route.test(path));
 }
 
-/** A multipart body of an upload route as raw bytes (`rawBody`); the parsed body is empty. */
+/** A request whose upload has not been read yet (its body left in the socket until the door has let it in). */
+export interface PendingUploadRequest {
+  uploadPending?: boolean;
+}
+
+/** Marks a multipart body of an upload route as pending: nothing of it is read here; the parsed body is empty. */
 export function uploadBodyReader(): RequestHandler {
-  const read = raw({
-    type: () => true,
-    limit: UPLOAD_BODY_LIMIT,
-    verify: (request: IncomingMessage & RawBodyRequest, _response, buffer) => {
-      request.rawBody = buffer;
-    },
-  });
-  return (request, response, next) => {
+  return (request, _response, next) => {
     if (!isUploadRoute(request.path) || !request.is('multipart/form-data')) return next();
-    read(request, response, (error?: unknown) => {
-      if (error) return next(error);
-      request.body = {};
-      next();
-    });
+    (request as Request & PendingUploadRequest).uploadPending = true;
+    request.body = {};
+    next();
   };
+}
+
+/**
+ * Reads a pending upload once its request is through the door: 413 when its
+ * declared length is over the limit (nothing read) or when more than the
+ * limit arrives (reading stops there), 401 when its bytes do not have the
+ * SHA-256 its `Content-Digest` announced; then `rawBody`.
+ */
+export async function readPendingUpload(request: Request & PendingUploadRequest & RawBodyRequest, digest: Buffer): Promise<void> {
+  const declared = request.headers['content-length'];
+  if (declared !== undefined && !(Number(declared) <= UPLOAD_BODY_LIMIT)) throw new DomainError('PAYLOAD_TOO_LARGE');
+  const hash = crypto.createHash('sha256');
+  const chunks: Buffer[] = [];
+  let received = 0;
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > UPLOAD_BODY_LIMIT) {
+        request.off('data', onData);
+        request.pause();
+        return reject(new DomainError('PAYLOAD_TOO_LARGE'));
+      }
+      hash.update(chunk);
+      chunks.push(chunk);
+    };
+    request.on('data', onData);
+    request.once('end', () => resolve());
+    request.once('error', () => reject(new DomainError('MALFORMED_JSON')));
+    request.resume();
+  });
+  const actual = hash.digest();
+  if (!crypto.timingSafeEqual(actual, digest)) throw new DomainError('UNAUTHORIZED');
+  request.rawBody = Buffer.concat(chunks);
+  request.uploadPending = false;
 }
 
 /**

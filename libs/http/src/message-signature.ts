@@ -24,6 +24,8 @@ export interface SignedMessage {
   readonly originalUrl: string;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   readonly rawBody?: Buffer;
+  /** An upload whose body is not read yet (contract §30): its `Content-Digest` is required, and checked as the bytes stream in. */
+  readonly uploadPending?: boolean;
 }
 
 /** A version-3 signature that is well formed for the contract; whether its HMAC is right needs the key's secret. */
@@ -34,6 +36,8 @@ export interface MessageSignature {
   /** The signature base (RFC 9421 §2.5) the HMAC covers. */
   readonly base: Buffer;
   readonly mac: Buffer;
+  /** For an upload not read yet: the SHA-256 its `Content-Digest` announces, which the bytes must have. */
+  readonly pendingDigest?: Buffer;
 }
 
 /** Why a version-3 request is refused before any key is looked at (for /metrics and the request's log line; the answer is one 401). */
@@ -71,11 +75,12 @@ export function readMessageSignature(message: SignedMessage, nowSeconds: number)
   )
     return { malformed: 'components' };
   const body = message.rawBody ?? Buffer.alloc(0);
+  const hasBody = body.length > 0 || message.uploadPending === true;
   const hasQuery = message.originalUrl.includes('?');
   // The path signed is the path routed: one a URL parser would rewrite (`..`, `.`, `//`, a backslash) is refused.
   const rawPath = hasQuery ? message.originalUrl.slice(0, message.originalUrl.indexOf('?')) : message.originalUrl;
   if (!rawPath.startsWith('/') || pathnameOf(message.originalUrl) !== rawPath) return { malformed: 'components' };
-  const required = ['@method', '@path', ...(hasQuery ? ['@query'] : []), ...(body.length > 0 ? ['content-digest'] : [])];
+  const required = ['@method', '@path', ...(hasQuery ? ['@query'] : []), ...(hasBody ? ['content-digest'] : [])];
   if (!required.every((name) => names.includes(name))) return { malformed: 'components' };
 
   const created = parameters.get('created');
@@ -89,13 +94,16 @@ export function readMessageSignature(message: SignedMessage, nowSeconds: number)
   if (Math.abs(nowSeconds - (created as number)) > SIGNATURE_WINDOW_SECONDS) return { malformed: 'stale' };
   if (expires !== undefined && (!Number.isInteger(expires) || (expires as number) < nowSeconds)) return { malformed: 'stale' };
 
-  if (names.includes('content-digest') || body.length > 0) {
+  let pendingDigest: Buffer | undefined;
+  if (names.includes('content-digest') || hasBody) {
     const digest = dictionaryOf(message.headers['content-digest']);
     const sha256 = typeof digest === 'string' ? undefined : digest.get('sha-256');
     if (!sha256 || isInnerList(sha256) || !(sha256[0] instanceof ArrayBuffer)) return { malformed: 'digest' };
-    const expected = crypto.createHash('sha256').update(body).digest();
     const given = Buffer.from(sha256[0]);
-    if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return { malformed: 'digest' };
+    if (given.length !== 32) return { malformed: 'digest' };
+    // An upload's bytes are not read yet: they are checked against it as they stream in, once the signature has verified.
+    if (message.uploadPending) pendingDigest = given;
+    else if (!crypto.timingSafeEqual(given, crypto.createHash('sha256').update(body).digest())) return { malformed: 'digest' };
   }
 
   let base: string;
@@ -108,7 +116,7 @@ export function readMessageSignature(message: SignedMessage, nowSeconds: number)
     // A component the request does not have (a header it lacks), or one RFC 9421 does not define for a request.
     return { malformed: 'components' };
   }
-  return { keyId, nonce, created: created as number, base: Buffer.from(base), mac: Buffer.from(signature[0]) };
+  return { keyId, nonce, created: created as number, base: Buffer.from(base), mac: Buffer.from(signature[0]), pendingDigest };
 }
 
 /** What records a nonce as used in `signed_request` (its signature column holds 64 hex characters): the SHA-256 of `n:<nonce>`. */

@@ -8,7 +8,7 @@ import { ApiAudit } from './api-audit.interceptor';
 import { AuthenticatedRequest } from './caller.decorator';
 import { IS_PUBLIC, PublicOptions } from './public.decorator';
 import { CREDENTIAL_SCOPE } from './signed.decorator';
-import { RawBodyRequest } from './json-body';
+import { PendingUploadRequest, RawBodyRequest, readPendingUpload } from './json-body';
 import { IS_PAYER_PAGE } from './payer-page';
 import { SIGNATURE_VERSION_REQUIRED, SignatureVersionRule } from './signature-version.decorator';
 import { isVersion3, messageMacMatches, nonceRecord, readMessageSignature, SIGNATURE_WINDOW_SECONDS } from './message-signature';
@@ -106,6 +106,19 @@ export class SignatureGuard implements CanActivate {
         throw rateLimited(request, scope, limit.resetSeconds);
       }
     }
+    // Through the door: only now is an upload's body read, up to its limit, its digest checked as it streams (contract §30).
+    if (signed.uploadDigest) {
+      try {
+        await readPendingUpload(request, signed.uploadDigest);
+      } catch (error) {
+        if (error instanceof DomainError && error.code === 'UNAUTHORIZED') {
+          await this.auditRefusal(request, verdict.caller, 'digest', 'Auth:UNAUTHORIZED', 401);
+          return this.refuse(request, 'digest');
+        }
+        await this.auditRefusal(request, verdict.caller, 'upload', 'Validation:PAYLOAD_TOO_LARGE', 413);
+        throw error;
+      }
+    }
     request.caller = verdict.caller;
     return true;
   }
@@ -132,8 +145,12 @@ export class SignatureGuard implements CanActivate {
    * what records it as used. Nothing here looks a key up.
    */
   private readSignature(request: Request & RawBodyRequest): ReadSignature | { refused: RefusalReason } {
+    const pending = (request as PendingUploadRequest).uploadPending === true;
+    // An upload is let in before its body is read (contract §30): only a version-3 signature, which covers the headers and the
+    // Content-Digest they announce, can be verified then. A version 1 or 2 signature over bytes not read is no proof.
+    if (pending && !isVersion3(request)) return { refused: 'signature' };
     if (isVersion3(request)) {
-      const read = readMessageSignature(request, Math.floor(Date.now() / 1000));
+      const read = readMessageSignature({ ...pickMessage(request), uploadPending: pending }, Math.floor(Date.now() / 1000));
       if ('malformed' in read) return { refused: read.malformed === 'stale' ? 'stale' : 'malformed' };
       // keyid names the key; an api-key header, if sent too, must name the same one.
       const header = request.header('api-key');
@@ -143,6 +160,7 @@ export class SignatureGuard implements CanActivate {
         version: 3,
         matches: (secret) => messageMacMatches(secret, read),
         once: { record: nonceRecord(read.nonce), createdSeconds: read.created },
+        uploadDigest: read.pendingDigest,
       };
     }
     const apiKey = request.header('api-key');
@@ -200,9 +218,11 @@ function rateLimited(request: GuardedRequest, scope: LimitScope, retryAfter: num
   return new DomainError('RATE_LIMITED', undefined, { retryAfter });
 }
 
-type RefusalReason = 'missing' | 'malformed' | 'signature' | 'version' | 'version-required' | 'stale' | 'replay';
+type RefusalReason = 'missing' | 'malformed' | 'signature' | 'version' | 'version-required' | 'stale' | 'replay' | 'digest';
 
 interface ReadSignature {
+  /** An upload's announced SHA-256, which its bytes must have when they are read (once the door has let it in). */
+  readonly uploadDigest?: Buffer;
   readonly apiKey: string;
   readonly version: SignatureVersion;
   readonly matches: (secret: string) => boolean;
@@ -223,4 +243,14 @@ function signedPayloads(request: Request & RawBodyRequest): (string | Buffer)[] 
   if (request.is('multipart/form-data')) return [raw ?? Buffer.alloc(0)];
   if (!raw || raw.length === 0) return ['{}', ''];
   return [JSON.stringify(request.body), raw];
+}
+
+/** The request as the version-3 reader needs it (its line, headers and any body read). */
+function pickMessage(request: Request & RawBodyRequest): {
+  method: string;
+  originalUrl: string;
+  headers: Request['headers'];
+  rawBody?: Buffer;
+} {
+  return { method: request.method, originalUrl: request.originalUrl, headers: request.headers, rawBody: request.rawBody };
 }

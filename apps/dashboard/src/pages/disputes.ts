@@ -160,7 +160,7 @@ export function disputePage(
     : `<p id="evidence">${t.noEvidence}</p>`;
   const forms = answers
     ? `<section class="card" aria-labelledby="upload-title"><h2 id="upload-title" style="margin-top:0">${t.uploadEvidence}</h2>
-<form method="post" action="/disputes/${id}/evidence" enctype="multipart/form-data">${csrfField(view.csrfToken)}
+<form method="post" action="/disputes/${id}/evidence?_csrf=${encodeURIComponent(view.csrfToken ?? '')}" enctype="multipart/form-data">${csrfField(view.csrfToken)}
 <input type="hidden" name="operation" value="${html(view.operation)}">
 <p><label for="file">${t.evidence}</label><input id="file" name="file" type="file" multiple accept=".pdf,.png,.jpg,.jpeg,application/pdf,image/png,image/jpeg" aria-describedby="file-hint"><small id="file-hint">${t.evidenceHint}</small></p>
 <div class="actions"><button class="button" type="submit" id="upload">${t.addFiles}</button></div></form></section>
