@@ -347,22 +347,32 @@ describe('the operations dashboard', () => {
     expect((await page.goto(`${base}/payments`))?.url()).toBe(`${base}/payments`);
 
     const target = await readyPerson(identity, { businessId: tenant.business.businessId, role: 'viewer' });
+    // Two wrong passwords from elsewhere first: one address alone stops at 8 failures, below a person's lockout (contract §30).
+    for (let i = 0; i < 2; i++)
+      expect((await identity.signIn(target.email, 'wrong password', `203.0.113.${90 + i}`, tenant.business.businessId)).outcome).toBe(
+        'refused',
+      );
     const context = await browser.newContext();
     const attempt = await context.newPage();
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) {
+    for (let i = 0; i < 9; i++) {
       await attempt.goto(`${base}/sign-in`);
       await attempt.fill('#email', target.email);
-      await attempt.fill('#password', i < 10 ? 'wrong password' : target.password);
+      await attempt.fill('#password', i < 8 ? 'wrong password' : target.password);
       const [response] = await Promise.all([
         attempt.waitForResponse((r) => r.url().endsWith('/sign-in') && r.request().method() === 'POST'),
         attempt.click('button[type=submit]'),
       ]);
       statuses.push(response.status());
     }
-    // Ten wrong passwords lock the account (contract §22): then even the right one is refused, saying so.
-    expect(statuses).toEqual([...Array(10).fill(401), 429]);
-    expect(await attempt.textContent('#problem')).toMatch(/La cuenta está bloqueada/);
+    // Eight wrong passwords from this browser: its address waits (429), whatever it sends next, saying so.
+    expect(statuses).toEqual([...Array(8).fill(401), 429]);
+    expect(await attempt.textContent('#problem')).toMatch(/Demasiados intentos/);
+    // Ten in all lock the account (contract §22): from anywhere, even the right password is refused.
+    const locked = await identity.signIn(target.email, target.password, '203.0.113.99', tenant.business.businessId);
+    expect(locked.outcome).toBe('locked');
+    // This test's address waits 15 minutes: the suites after it in this database sign in from the same loopback address.
+    await bed.dataSource.query(`DELETE FROM dashboard_sign_in_limit WHERE key LIKE 'address:%'`);
     await context.close();
     await page.context().close();
   }, 120_000);

@@ -60,6 +60,9 @@ describe('the runtime role', () => {
       "DELETE FROM migrations WHERE name LIKE '%'",
       'ALTER FUNCTION dashboard_audit_append_only() OWNER TO CURRENT_USER',
       'SET session_replication_role = replica',
+      // Sequences are used, never set (contract §30); an entry is sealed once and nothing else of it changes.
+      "SELECT setval('dashboard_audit_audit_id_seq', 1)",
+      "UPDATE dashboard_audit SET detail = '{}'",
     ];
     for (const sql of refusals) {
       const error = await runtime.query(sql).then(

@@ -4,7 +4,8 @@ import { PayoutBatchesService, PayoutsService, PricingService, SettlementDailySe
 import { clientFor, createTenant, eventually, SignedClient, TestTenant } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { authenticatorCode, readyPerson, testIdentity } from './dashboard-people';
+import { signSettlementConfirmation } from '@pcs/config';
+import { authenticatorCode, readyPerson, testIdentity, testMasterKey } from './dashboard-people';
 import { Testbed, testbed } from './testbed';
 
 type Row = Record<string, unknown>;
@@ -307,11 +308,27 @@ describe('payouts (contracts §19, §24)', () => {
       accountNumber: '00123456700001',
       accountType: 'SAVINGS',
     });
+    // As the dashboard confirms it (contract §30): the admin's code checked by its identity, the API sent its signed confirmation.
     const admin = await readyPerson(testIdentity(bed.dataSource), { businessId: s.businessId, role: 'admin' });
-    const confirmed = await s.client.post(`/merchant/${s.merchantId}/settlement-account/UYU/confirm`, {
+    const confirmer = await testIdentity(bed.dataSource).confirmAsAdmin({
+      businessId: s.businessId,
+      merchantId: s.merchantId,
       email: admin.email,
       code: await authenticatorCode(admin),
+      address: '198.51.100.25',
+      action: 'settlement-account:confirm',
+      target: `${s.merchantId}:UYU`,
     });
+    const confirmation = signSettlementConfirmation(testMasterKey(), {
+      businessId: s.businessId,
+      merchantId: s.merchantId,
+      currency: 'UYU',
+      bankId: brou,
+      accountNumber: '00123456700001',
+      confirmedBy: confirmer!.email,
+      at: Math.floor(Date.now() / 1000),
+    });
+    const confirmed = await s.client.post(`/merchant/${s.merchantId}/settlement-account/UYU/confirm`, { confirmation });
     expect(confirmed.body).toMatchObject({ holdUntil: null, accountNumber: '00123456700001' });
     const retried = (await s.client.post(`/merchant/${s.merchantId}/payout`, { currency: 'UYU' })).body;
     expect(retried).toMatchObject({ amount: net, transactionCount: 1 });

@@ -2,7 +2,9 @@ import { asMerchantId, Currency, MerchantId } from '@pcs/kernel';
 import { BalancesService, PayoutsService, SettlementDailyService } from '@pcs/settlement';
 import { createTenant, clientFor } from '@pcs/testing';
 import { freePort } from './payins-app';
-import { authenticatorCode, Person, readyPerson, testIdentity } from './dashboard-people';
+import { signSettlementConfirmation } from '@pcs/config';
+import * as crypto from 'node:crypto';
+import { authenticatorCode, Person, readyPerson, testIdentity, testMasterKey } from './dashboard-people';
 import { Inbox } from './smtp-inbox';
 import { Testbed, testbed } from './testbed';
 
@@ -15,7 +17,8 @@ const SANTANDER_UY = 'f5bf0358-24c3-4b35-8921-8b83117db42a';
 /**
  * A new bank account waits (contract §24): anyone holding a merchant's API key could otherwise redirect its payouts and ask for
  * one in the same minute. The first account is not held; any later one is, for SETTLEMENT_ACCOUNT_HOLD_HOURS, with an event and a
- * mail to the merchant's addresses and the business's admins, until an admin confirms it with a fresh code of their authenticator.
+ * mail to the merchant's addresses and the business's admins, until an admin confirms it with a fresh code of their authenticator
+ * on the dashboard, which sends the API its signed confirmation (contract §30: the API takes no person's code).
  */
 describe('a new settlement account waits: hold, notice, and an admin’s confirmation', () => {
   let bed: Testbed;
@@ -52,8 +55,34 @@ describe('a new settlement account waits: hold, notice, and an admin’s confirm
       (e) => e.data.object,
     );
   const mailsTo = (count: number) => inbox.waitFor(count).then((all) => all.slice(-2));
-  const confirm = async (email: string, code: string) =>
-    bed.merchant.post(`/merchant/${merchantId}/settlement-account/UYU/confirm`, { email, code });
+  /**
+   * As the dashboard's balance page confirms (contract §30): the admin's code checked by the dashboard's identity (counted towards
+   * their lockout, audited), then its signed confirmation of the account as it is sent to the payins API, which takes no code.
+   * Null when the identity refuses the person or the code (the page's 422).
+   */
+  const confirm = async (email: string, code: string) => {
+    const confirmer = await testIdentity(bed.dataSource).confirmAsAdmin({
+      businessId,
+      merchantId,
+      email,
+      code,
+      address: '198.51.100.24',
+      action: 'settlement-account:confirm',
+      target: `${merchantId}:UYU`,
+    });
+    if (!confirmer) return null;
+    const [account] = (await bed.merchant.get(`/merchant/${merchantId}/settlement-account`)).body as Json[];
+    const confirmation = signSettlementConfirmation(testMasterKey(), {
+      businessId,
+      merchantId,
+      currency: 'UYU',
+      bankId: account.bankId as string,
+      accountNumber: account.accountNumber as string,
+      confirmedBy: confirmer.email,
+      at: Math.floor(Date.now() / 1000),
+    });
+    return bed.merchant.post(`/merchant/${merchantId}/settlement-account/UYU/confirm`, { confirmation });
+  };
 
   it('does not hold the first account a merchant sets, and tells of it', async () => {
     const first = await bed.merchant.put(`/merchant/${merchantId}/settlement-account/UYU`, {
@@ -126,29 +155,62 @@ describe('a new settlement account waits: hold, notice, and an admin’s confirm
     expect(waiting).toBe('2026-11-30');
 
     // Confirmations refused: an operator, a wrong code, someone unknown, another business's admin. Each is audited; none ends the hold.
-    expect((await confirm(operator.email, await authenticatorCode(operator))).body.errorId).toBe(
-      'Payins:SETTLEMENT_ACCOUNT_CONFIRMATION_REFUSED',
-    );
-    const wrong = await confirm(admin.email, '000000');
-    expect([wrong.status, wrong.body.errorId]).toEqual([401, 'Payins:SETTLEMENT_ACCOUNT_CONFIRMATION_REFUSED']);
-    expect((await confirm('nobody@example.uy', '123456')).status).toBe(401);
+    expect(await confirm(operator.email, await authenticatorCode(operator))).toBeNull();
+    expect(await confirm(admin.email, '000000')).toBeNull();
+    expect(await confirm('nobody@example.uy', '123456')).toBeNull();
     const other = await createTenant(bed.app);
     const stranger = await readyPerson(testIdentity(bed.dataSource), { businessId: other.business.businessId, role: 'admin' });
-    expect((await confirm(stranger.email, await authenticatorCode(stranger))).status).toBe(401);
-    // Another business cannot even see the account (404), whoever confirms.
+    expect(await confirm(stranger.email, await authenticatorCode(stranger))).toBeNull();
+    // The API takes no person's code (contract §30): a credential's guesses are a 400 and count towards no one's lockout.
+    const [{ failed_attempts: before }] = await bed.dataSource.query('SELECT failed_attempts FROM dashboard_user WHERE user_id = $1', [
+      admin.userId,
+    ]);
+    for (let i = 0; i < 12; i++) {
+      const guess = await bed.merchant.post(`/merchant/${merchantId}/settlement-account/UYU/confirm`, {
+        email: admin.email,
+        code: `00000${i % 10}`,
+      });
+      expect(guess.status).toBe(400);
+    }
+    const [{ failed_attempts: after }] = await bed.dataSource.query('SELECT failed_attempts FROM dashboard_user WHERE user_id = $1', [
+      admin.userId,
+    ]);
+    expect(after).toBe(before);
+    // A confirmation the dashboard did not make (another key), or of another account: refused.
+    const claims = {
+      businessId,
+      merchantId,
+      currency: 'UYU',
+      bankId: BROU,
+      accountNumber: '00123456700001',
+      confirmedBy: admin.email,
+      at: Math.floor(Date.now() / 1000),
+    };
+    for (const confirmation of [
+      signSettlementConfirmation(crypto.randomBytes(32), claims),
+      signSettlementConfirmation(testMasterKey(), claims),
+    ]) {
+      const forged = await bed.merchant.post(`/merchant/${merchantId}/settlement-account/UYU/confirm`, { confirmation });
+      expect([forged.status, forged.body.errorId]).toEqual([401, 'Payins:SETTLEMENT_ACCOUNT_CONFIRMATION_REFUSED']);
+    }
+    // Another business cannot even see the account (404), whatever it sends.
     const outsider = clientFor(bed.app, other.merchants[0]);
     expect(
-      (await outsider.post(`/merchant/${merchantId}/settlement-account/UYU/confirm`, { email: admin.email, code: '123456' })).status,
+      (
+        await outsider.post(`/merchant/${merchantId}/settlement-account/UYU/confirm`, {
+          confirmation: signSettlementConfirmation(testMasterKey(), claims),
+        })
+      ).status,
     ).toBe(404);
     expect((await bed.merchant.get(`/merchant/${merchantId}/settlement-account`)).body[0].holdUntil).not.toBeNull();
 
     const code = await authenticatorCode(admin);
-    const confirmed = await confirm(admin.email, code);
+    const confirmed = (await confirm(admin.email, code))!;
     expect(confirmed.status).toBe(200);
     expect(confirmed.body).toMatchObject({ holdUntil: null, bankId: SANTANDER_UY });
     expect(confirmed.body.confirmedAt).not.toBeNull();
     // A code is taken once.
-    expect((await confirm(admin.email, code)).status).toBe(401);
+    expect(await confirm(admin.email, code)).toBeNull();
     const audit = await bed.dataSource.query(
       `SELECT email, result, detail->>'reason' AS reason FROM dashboard_audit WHERE business_id = $1 AND action = 'settlement-account:confirm' ORDER BY audit_id`,
       [businessId],
@@ -240,7 +302,7 @@ describe('a new settlement account waits: hold, notice, and an admin’s confirm
     expect(await run('2026-12-14')).toMatchObject({ payouts: [], skipped: 1 });
 
     // An admin's confirmation ends the stop; the payout that waited is made on the next run.
-    const confirmed = await confirm(admin.email, await authenticatorCode(admin));
+    const confirmed = (await confirm(admin.email, await authenticatorCode(admin)))!;
     expect(confirmed.body).toMatchObject({ returnedPayoutId: null, holdUntil: null });
     const next = await run('2026-12-15');
     expect(next.payouts).toHaveLength(1);

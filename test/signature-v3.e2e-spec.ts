@@ -188,7 +188,7 @@ describe('signing version 3 (RFC 9421)', () => {
       ['post', `/merchant/${merchantId}/payout`, { currency: 'UYU' }],
       ['post', `/payout/${someId}/cancel`, { reason: 'x' }],
       ['put', `/merchant/${merchantId}/settlement-account/UYU`, { bankId: someId, accountNumber: '001234567', accountType: 'CHECKING' }],
-      ['post', `/merchant/${merchantId}/settlement-account/UYU/confirm`, { email: 'admin@example.uy', code: '123456' }],
+      ['post', `/merchant/${merchantId}/settlement-account/UYU/confirm`, { confirmation: 'not.theirs' }],
       ['put', `/merchant/${merchantId}/gateway-account/mercado-pago`, { accessToken: 'APP_USR-1', fundsFlow: 'PLATFORM' }],
       ['put', `/merchant/${merchantId}/gateway-account/dlocal`, { xLogin: 'x', xTransKey: 'y', secretKey: 'z' }],
       ['post', `/webhook-endpoint/${someId}/rotate-secret`, { graceMinutes: 0 }],

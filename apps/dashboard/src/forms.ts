@@ -141,6 +141,8 @@ export class TeamMemberForm extends Form {
 
 export class RoleForm extends Form {
   @Text(32) role?: string;
+  /** The acting admin's fresh code, when the person is an admin (contract §30). */
+  @Text(16) code?: string;
 }
 
 export class WebhookEndpointForm extends Form {

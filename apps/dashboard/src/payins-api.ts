@@ -334,11 +334,7 @@ export class PayinsApi {
    * payins API checks the person's authenticator code itself, and answers
    * the account, its hold ended.
    */
-  confirmSettlementAccount(
-    merchantId: string,
-    currency: string,
-    confirmation: { email: string; code: string },
-  ): Promise<SettlementAccount> {
+  confirmSettlementAccount(merchantId: string, currency: string, confirmation: { confirmation: string }): Promise<SettlementAccount> {
     return this.answer(
       this.client.POST('/merchant/{merchantId}/settlement-account/{currency}/confirm', {
         params: { path: { merchantId, currency: currency as never } },

@@ -1,9 +1,14 @@
+import { readSettlementConfirmation } from '@pcs/config';
 import type { DashboardIdentity, DashboardUser } from '@pcs/dashboard-identity';
+import * as crypto from 'node:crypto';
 import { recordingResponse } from '@pcs/testing';
 import { PayinsApiError } from './payins-api';
 import type { PayinsApi } from './payins-api';
 import { BalanceController, PayoutsController, ReconciliationController } from './settlement.controller';
+import type { DashboardSettings } from './settings';
 import type { DashboardRequest } from './web';
+
+const masterKey = crypto.randomBytes(32);
 
 /**
  * The balance page's money doors against the payins API and the audit: a
@@ -30,12 +35,20 @@ function controllerWith() {
     }),
     balanceTransactions: jest.fn().mockResolvedValue({ rows: [], total: 0, pageCount: 0 }),
     localeOf: jest.fn().mockResolvedValue({ timeZone: 'America/Montevideo', countryIso3: 'URY' }),
-    settlementAccounts: jest.fn().mockResolvedValue([{ currency: 'UYU', bankName: 'BROU', accountNumber: '…4567' }]),
+    settlementAccounts: jest.fn().mockResolvedValue([{ currency: 'UYU', bankId: 'bank-1', bankName: 'BROU', accountNumber: '001234567' }]),
     requestPayout: jest.fn().mockResolvedValue({ payoutId: 'po-1' }),
     confirmSettlementAccount: jest.fn().mockResolvedValue(undefined),
   };
-  const identity = { audit: jest.fn().mockResolvedValue(undefined) };
-  return { controller: new BalanceController(api as unknown as PayinsApi, identity as unknown as DashboardIdentity), api, identity };
+  const identity = {
+    audit: jest.fn().mockResolvedValue(undefined),
+    confirmAsAdmin: jest.fn(async (input: { code: string }) => (input.code === '123456' ? operator : null)),
+  };
+  const settings = { secretsMasterKey: masterKey } as DashboardSettings;
+  return {
+    controller: new BalanceController(api as unknown as PayinsApi, identity as unknown as DashboardIdentity, settings),
+    api,
+    identity,
+  };
 }
 
 describe('BalanceController (payouts and settlement accounts)', () => {
@@ -113,19 +126,37 @@ describe('BalanceController (payouts and settlement accounts)', () => {
     );
   });
 
-  it('confirms a settlement account as the person signed in, with their code, audited', async () => {
+  it('confirms a settlement account as the person signed in: their code checked here, the API sent a signed confirmation of it', async () => {
     const { controller, api, identity } = controllerWith();
     await expect(
       controller.confirmAccount(request, recordingResponse().res, { merchantId: mine, currency: 'UYU', code: ' 123 456 ' }),
     ).rejects.toMatchObject({ location: `/balance?merchantId=${mine}&done=confirmed` });
-    expect(api.confirmSettlementAccount).toHaveBeenCalledWith(mine, 'UYU', { email: 'ana@example.uy', code: '123456' });
-    expect(identity.audit).toHaveBeenCalledWith(
-      expect.objectContaining({ action: 'settlement-account:confirm', target: `${mine}:UYU`, result: 'succeeded' }),
+    expect(identity.confirmAsAdmin).toHaveBeenCalledWith(
+      expect.objectContaining({ businessId: 'b-1', merchantId: mine, email: 'ana@example.uy', code: '123456', address: '203.0.113.7' }),
     );
-    api.confirmSettlementAccount.mockRejectedValue(refusal('Payins:SETTLEMENT_ACCOUNT_CONFIRMATION_REFUSED', 'The code is not valid.'));
+    // The API receives no code: the confirmation of what was confirmed, by whom, signed with the master key.
+    const [[, , sent]] = api.confirmSettlementAccount.mock.calls as unknown as [string, string, { confirmation: string }][];
+    expect(Object.keys(sent)).toEqual(['confirmation']);
+    expect(readSettlementConfirmation([masterKey], sent.confirmation, Math.floor(Date.now() / 1000))).toMatchObject({
+      businessId: 'b-1',
+      merchantId: mine,
+      currency: 'UYU',
+      bankId: 'bank-1',
+      accountNumber: '001234567',
+      confirmedBy: 'ana@example.uy',
+    });
+    // A wrong code: refused here (422), the API never asked.
+    api.confirmSettlementAccount.mockClear();
+    const wrong = recordingResponse();
+    await controller.confirmAccount(request, wrong.res, { merchantId: mine, currency: 'UYU', code: '000000' });
+    expect(wrong.answer.status).toBe(422);
+    expect(api.confirmSettlementAccount).not.toHaveBeenCalled();
+    // The API refusing (the account changed meanwhile): shown, audited.
+    api.confirmSettlementAccount.mockRejectedValue(refusal('Payins:SETTLEMENT_ACCOUNT_ON_HOLD', 'It changed.'));
     const { res, answer } = recordingResponse();
-    await controller.confirmAccount(request, res, { merchantId: mine, currency: 'UYU', code: '000000' });
+    await controller.confirmAccount(request, res, { merchantId: mine, currency: 'UYU', code: '123456' });
     expect(answer.status).toBe(422);
+    expect(identity.audit).toHaveBeenCalledWith(expect.objectContaining({ action: 'settlement-account:confirm', result: 'refused' }));
     await expect(
       controller.confirmAccount(request, recordingResponse().res, { merchantId: mine, currency: 'uyu', code: '123456' }),
     ).rejects.toMatchObject({ status: 404 });

@@ -23,11 +23,12 @@ const admin: DashboardUser = {
 };
 const other = { userId: '22222222-2222-4222-8222-222222222222', email: 'luis@example.uy', role: 'operator' };
 const otherAdmin = { userId: '33333333-3333-4333-8333-333333333333', email: 'eva@example.uy', role: 'admin' };
+const recentlyDemoted = { userId: '55555555-5555-4555-8555-555555555555', email: 'leo@example.uy', role: 'operator' };
 const requestOf = (user: DashboardUser) =>
   ({ dashboard: { user, csrfToken: 'csrf' }, ip: '203.0.113.7', header: () => 'en' }) as unknown as DashboardRequest;
 
 function controllerWith() {
-  const people = new Map([other, otherAdmin].map((p) => [p.userId, p]));
+  const people = new Map([other, otherAdmin, recentlyDemoted].map((p) => [p.userId, p]));
   const identity = {
     usersOf: jest.fn().mockResolvedValue([]),
     memberOf: jest.fn((_business: string, id: string) => Promise.resolve(people.get(id) ?? null)),
@@ -38,6 +39,10 @@ function controllerWith() {
     unlock: jest.fn().mockResolvedValue(undefined),
     changeStanding: jest.fn().mockResolvedValue(undefined),
     audit: jest.fn().mockResolvedValue(undefined),
+    // An admin, or one demoted less than 30 days ago (recentlyDemoted): the operator's to reset.
+    isOrWasAdmin: jest.fn((id: string) => Promise.resolve(id === otherAdmin.userId || id === recentlyDemoted.userId)),
+    // The acting admin's fresh code: 123456 here.
+    confirmAsAdmin: jest.fn((input: { code: string }) => Promise.resolve(input.code === '123456' ? admin : null)),
   };
   const api = { merchants: jest.fn().mockResolvedValue([]), credentials: jest.fn().mockResolvedValue([]) };
   return { controller: new TeamController(api as unknown as PayinsApi, identity as unknown as DashboardIdentity), identity };
@@ -75,9 +80,17 @@ describe('TeamController', () => {
       await controller[route](requestOf(admin), res, otherAdmin.userId);
       expect(answer.status).toBe(403);
     }
+    // Nor of one who stopped being an admin within 30 days (contract §30: demote, reset, sign in as them, promote back).
+    for (const route of ['reset', 'resetMfa'] as const) {
+      const { res, answer } = recordingResponse();
+      await controller[route](requestOf(admin), res, recentlyDemoted.userId);
+      expect(answer.status).toBe(403);
+    }
     expect(identity.resetPasswordOf).not.toHaveBeenCalled();
     expect(identity.resetSecondFactor).not.toHaveBeenCalled();
     expect(identity.audit.mock.calls.map(([e]) => (e as { result: string; detail: unknown }).detail)).toEqual([
+      { reason: 'admin-on-admin' },
+      { reason: 'admin-on-admin' },
       { reason: 'admin-on-admin' },
       { reason: 'admin-on-admin' },
     ]);
@@ -90,7 +103,7 @@ describe('TeamController', () => {
     const { controller, identity } = controllerWith();
     identity.changeStanding.mockRejectedValueOnce(new IdentityError('the last enabled admin of the business'));
     const { res, answer } = recordingResponse();
-    await controller.role(requestOf(admin), res, otherAdmin.userId, { role: 'viewer' });
+    await controller.role(requestOf(admin), res, otherAdmin.userId, { role: 'viewer', code: '123 456' });
     expect(answer.status).toBe(409);
     expect(identity.audit).toHaveBeenCalledWith(
       expect.objectContaining({
@@ -102,5 +115,29 @@ describe('TeamController', () => {
     await controller.disable(requestOf(admin), recordingResponse().res, other.userId);
     expect(identity.changeStanding).toHaveBeenLastCalledWith(other.userId, { disabled: true });
     expect(identity.audit).toHaveBeenLastCalledWith(expect.objectContaining({ action: 'user:disable', result: 'succeeded' }));
+  });
+
+  it('disables or demotes an admin only with the acting admin’s fresh code (contract §30); anyone else without', async () => {
+    const { controller, identity } = controllerWith();
+    for (const code of [undefined, '', '000000']) {
+      const demote = recordingResponse();
+      await controller.role(requestOf(admin), demote.res, otherAdmin.userId, { role: 'viewer', code });
+      expect(demote.answer.status).toBe(403);
+      const disable = recordingResponse();
+      const request = { ...requestOf(admin), body: { code } } as unknown as DashboardRequest;
+      await controller.disable(request, disable.res, otherAdmin.userId);
+      expect(disable.answer.status).toBe(403);
+    }
+    expect(identity.changeStanding).not.toHaveBeenCalled();
+    expect(identity.confirmAsAdmin).toHaveBeenCalledWith(
+      expect.objectContaining({ email: admin.email, action: 'user:set-role', target: otherAdmin.email, address: '203.0.113.7' }),
+    );
+    await controller.role(requestOf(admin), recordingResponse().res, otherAdmin.userId, { role: 'viewer', code: '123456' });
+    expect(identity.changeStanding).toHaveBeenLastCalledWith(otherAdmin.userId, { role: 'viewer' });
+    // Another's role changes as before, without a code.
+    identity.confirmAsAdmin.mockClear();
+    await controller.role(requestOf(admin), recordingResponse().res, other.userId, { role: 'viewer' });
+    expect(identity.changeStanding).toHaveBeenLastCalledWith(other.userId, { role: 'viewer' });
+    expect(identity.confirmAsAdmin).not.toHaveBeenCalled();
   });
 });

@@ -87,7 +87,7 @@ export class TeamController {
   @Requires('manage-users', 'user:reset-mfa')
   async resetMfa(@Req() request: DashboardRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
     const person = await this.member(request, id);
-    if (person.role === 'admin') return this.refuseAdminReset(request, response, 'user:reset-mfa', person.email);
+    if (await this.identity.isOrWasAdmin(person.userId)) return this.refuseAdminReset(request, response, 'user:reset-mfa', person.email);
     await this.identity.resetSecondFactor(person.userId);
     await this.identity.audit({ ...actorOf(request), action: 'user:reset-mfa', target: person.email, result: 'succeeded' });
     await this.render(request, response, fill(TEXTS[languageOf(request)].mfaReset, { email: person.email }));
@@ -108,9 +108,11 @@ export class TeamController {
   async reset(@Req() request: DashboardRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
     const { user } = request.dashboard!;
     if (user.merchantId || !UUID.test(id) || id === user.userId) throw new PageError(404, 'notFound');
-    // An admin resetting another admin could sign in as them (contract §27): that is the operator's audited command only.
+    // An admin resetting another admin could sign in as them (contract §27), or demote one first (§30): an admin, or one of the last
+    // 30 days, is the operator's audited command only.
     const person = await this.member(request, id);
-    if (person.role === 'admin') return this.refuseAdminReset(request, response, 'user:reset-password', person.email);
+    if (await this.identity.isOrWasAdmin(person.userId))
+      return this.refuseAdminReset(request, response, 'user:reset-password', person.email);
     const reset = await this.identity.resetPasswordOf(user.businessId, id);
     if (!reset) throw new PageError(404, 'notFound');
     await this.identity.audit({
@@ -128,7 +130,15 @@ export class TeamController {
   @Requires('manage-users', 'user:disable')
   async disable(@Req() request: DashboardRequest, @Res() response: Response, @Param('id') id: string): Promise<void> {
     const person = await this.member(request, id);
-    await this.changeStanding(request, response, person, 'user:disable', { disabled: true }, TEXTS[languageOf(request)].personDisabled);
+    await this.changeStanding(
+      request,
+      response,
+      person,
+      'user:disable',
+      { disabled: true },
+      TEXTS[languageOf(request)].personDisabled,
+      codeOf(request),
+    );
   }
 
   /** Enables a disabled person again (their failures cleared); they sign in with their own password and second factor. */
@@ -155,7 +165,15 @@ export class TeamController {
   ): Promise<void> {
     const person = await this.member(request, id);
     if (!isRole(body.role)) throw new PageError(400, 'unreadable');
-    await this.changeStanding(request, response, person, 'user:set-role', { role: body.role }, TEXTS[languageOf(request)].roleChanged);
+    await this.changeStanding(
+      request,
+      response,
+      person,
+      'user:set-role',
+      { role: body.role },
+      TEXTS[languageOf(request)].roleChanged,
+      body.code,
+    );
   }
 
   private async changeStanding(
@@ -165,8 +183,23 @@ export class TeamController {
     action: string,
     change: { disabled?: boolean; role?: Role },
     done: string,
+    code?: string,
   ): Promise<void> {
     const t = TEXTS[languageOf(request)];
+    // Disabling or demoting an admin takes the acting admin's fresh code (contract §30), checked and audited by the identity.
+    if (person.role === 'admin' && (change.disabled === true || (change.role !== undefined && change.role !== 'admin'))) {
+      const { user } = request.dashboard!;
+      const confirmed = await this.identity.confirmAsAdmin({
+        businessId: user.businessId,
+        merchantId: user.merchantId ?? '',
+        email: user.email,
+        code: typeof code === 'string' ? code.replace(/\s/g, '') : '',
+        address: request.ip ?? 'unknown',
+        action,
+        target: person.email,
+      });
+      if (!confirmed) return this.render(request, response, undefined, t.adminChangeNeedsCode, 403);
+    }
     try {
       await this.identity.changeStanding(person.userId, change);
     } catch (error) {
@@ -188,4 +221,10 @@ export class TeamController {
     await this.identity.audit({ ...actorOf(request), action, target: email, result: 'refused', detail: { reason: 'admin-on-admin' } });
     await this.render(request, response, undefined, TEXTS[languageOf(request)].adminResetByOperator, 403);
   }
+}
+
+/** The acting admin's code a standing change of an admin carries (the disable form's field). */
+function codeOf(request: DashboardRequest): string | undefined {
+  const code = (request.body as Record<string, unknown> | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
 }

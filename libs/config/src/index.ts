@@ -4,3 +4,4 @@ export * from './runtime-settings';
 export * from './runtime-settings.module';
 export * from './shutdown';
 export * from './secret-box';
+export * from './settlement-confirmation';

@@ -22,6 +22,7 @@ import {
   isDashboardEmail,
   LOCKOUT_FAILURES,
   LOCKOUT_MINUTES,
+  RECENT_ADMIN_DAYS,
   PasswordChangeResult,
   SESSION_IDLE_MINUTES_MAX,
   SESSION_MAX_HOURS,
@@ -150,6 +151,14 @@ export class DashboardIdentity {
   }
 
   /** A person of the business, disabled ones too (the team page's enable). */
+  /**
+   * Whether a person's password or second factor is the operator's alone to reset (contract §30): an admin, or one
+   * within RECENT_ADMIN_DAYS of stopping being one.
+   */
+  isOrWasAdmin(userId: string): Promise<boolean> {
+    return this.people.isOrWasAdmin(userId, RECENT_ADMIN_DAYS);
+  }
+
   async anyMemberOf(businessId: string, userId: string): Promise<DashboardUser | null> {
     if (!/^[0-9a-f-]{36}$/i.test(userId)) return null;
     return this.people.member(businessId, userId, { disabledToo: true });

@@ -117,6 +117,8 @@ export abstract class PeopleRepository {
   ): Promise<{ csrfToken: string; stage: SessionStage }>;
   abstract endSession(tokenHash: string): Promise<void>;
   /** Removes ended sessions and sign-in counters whose window is over. */
+  /** Whether the person is an admin, or stopped being one less than `days` ago (contract §30). */
+  abstract isOrWasAdmin(userId: string, days: number): Promise<boolean>;
   abstract purgeExpired(): Promise<void>;
 }
 

@@ -58,7 +58,7 @@ export async function migrateDatabase(
  * Least privilege in the database (contract §27, PCI DSS 7.2): the role the
  * services connect as is not the tables' owner, and gets only what they do
  * with the data: reading and writing rows of the service's tables and the
- * job queue's, and its sequences. It cannot alter or drop a table, disable a
+ * job queue's, and its sequences (used, never set). It cannot alter or drop a table, disable a
  * trigger, truncate, create anything, or change or delete an audit entry
  * (the audit table takes its INSERT and SELECT, and the sealing of an
  * entry once: its place, HMAC and key id) or a migration's
@@ -79,7 +79,9 @@ export async function grantRuntimeRole(owner: QueryRunner, role: string): Promis
     `REVOKE CREATE ON SCHEMA public, pgboss FROM ${r}`,
     `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public, pgboss TO ${r}`,
     `REVOKE TRUNCATE, REFERENCES, TRIGGER ON ALL TABLES IN SCHEMA public, pgboss FROM ${r}`,
-    `GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public, pgboss TO ${r}`,
+    // Sequences are used (nextval), never set (contract §30: setval of the audit's sequence would let entries take old ids).
+    `GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public, pgboss TO ${r}`,
+    `REVOKE UPDATE ON ALL SEQUENCES IN SCHEMA public, pgboss FROM ${r}`,
     `REVOKE UPDATE, DELETE ON dashboard_audit FROM ${r}`,
     // The sealer sets an entry's place, HMAC and key id once (the trigger refuses anything else, contract §29).
     `GRANT UPDATE (sequence, hmac, key_id) ON dashboard_audit TO ${r}`,

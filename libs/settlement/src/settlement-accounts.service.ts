@@ -135,12 +135,12 @@ export class SettlementAccountsService {
     caller: Caller,
     merchantId: MerchantId,
     currency: Currency,
-    verify: (merchant: { businessId: string; merchantId: string }) => Promise<string | null>,
+    verify: (merchant: { businessId: string; merchantId: string }, account: SettlementAccount) => Promise<string | null> | string | null,
   ): Promise<SettlementAccount> {
     const merchant = (await this.merchants.load(caller, merchantId)).snapshot();
     const seen = await this.accounts.find(this.unitOfWork.outside, merchant.merchantId, currency);
     if (!seen) throw new DomainError('SETTLEMENT_ACCOUNT_MISSING', undefined, { currency });
-    const confirmedBy = await verify({ businessId: merchant.businessId, merchantId: merchant.merchantId });
+    const confirmedBy = await verify({ businessId: merchant.businessId, merchantId: merchant.merchantId }, seen);
     if (!confirmedBy) throw new DomainError('SETTLEMENT_ACCOUNT_CONFIRMATION_REFUSED');
     return this.unitOfWork.run(async (tx) => {
       await this.accounts.holdAccounts(tx, merchant.merchantId);

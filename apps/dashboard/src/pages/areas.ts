@@ -341,15 +341,22 @@ export function teamPage(
 ): string {
   const t = TEXTS[language];
   const names = new Map(frame.merchants.map((m) => [m.merchantId, m.merchantName]));
+  // Disabling or demoting an admin takes the acting admin's fresh code (contract §30): the form asks for it.
+  const codeField = (p: TeamMember, path: string) =>
+    p.role === 'admin'
+      ? `<label class="sr-only" for="${path}-code-${html(p.userId)}">${t.yourCode}</label><input id="${path}-code-${html(p.userId)}" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,7}" required placeholder="${t.yourCode}" style="width:8em;display:inline"> `
+      : '';
   const action = (p: TeamMember, path: string, label: string) =>
-    `<form method="post" action="/team/${html(p.userId)}/${path}" style="display:inline">${csrfField(frame.csrfToken)}<button class="button secondary" type="submit" data-action="${path}">${label}</button></form>`;
-  // Another admin's password and second factor are the operator's to reset (contract §27): not offered here.
+    `<form method="post" action="/team/${html(p.userId)}/${path}" style="display:inline">${csrfField(frame.csrfToken)}${path === 'disable' ? codeField(p, path) : ''}<button class="button secondary" type="submit" data-action="${path}">${label}</button></form>`;
+  // Another admin's password and second factor are the operator's to reset (contract §27, §30): not offered here.
   const resets = (p: TeamMember) =>
     p.role === 'admin' ? '' : `${action(p, 'reset-password', t.resetPassword)}${p.mfaEnrolled ? action(p, 'reset-mfa', t.resetMfa) : ''}`;
   const roleForm = (p: TeamMember) =>
     `<form method="post" action="/team/${html(p.userId)}/role" style="display:inline">${csrfField(frame.csrfToken)}<label class="sr-only" for="role-${html(p.userId)}">${t.role}</label><select id="role-${html(p.userId)}" name="role">${ROLES.map(
       (role: Role) => `<option${role === p.role ? ' selected' : ''}>${role}</option>`,
-    ).join('')}</select> <button class="button secondary" type="submit" data-action="role">${t.changeRole}</button></form>`;
+    ).join(
+      '',
+    )}</select> ${codeField(p, 'role')}<button class="button secondary" type="submit" data-action="role">${t.changeRole}</button></form>`;
   const rows = frame.people.map((p) => [
     html(p.email),
     html(p.role),

@@ -1,6 +1,5 @@
-import { Body, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
-import { DashboardIdentity } from '@pcs/dashboard-identity';
-import type { Request } from 'express';
+import { Body, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { readSettlementConfirmation, RuntimeSettings } from '@pcs/config';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import {
   ApiStandardErrors,
@@ -22,7 +21,7 @@ import { SettlementAccountResponse } from './settlement.responses';
 export class SettlementAccountController {
   constructor(
     private readonly accounts: SettlementAccountsService,
-    private readonly identity: DashboardIdentity,
+    private readonly settings: RuntimeSettings,
   ) {}
 
   @Put(':currency')
@@ -63,12 +62,13 @@ export class SettlementAccountController {
     description:
       'A settlement account set or changed after the first waits SETTLEMENT_ACCOUNT_HOLD_HOURS before payouts go to it, and one a bank ' +
       'returned a payout from takes none until it is changed or confirmed (contract §24). ' +
-      'An enabled admin of the business ends either with a fresh code of their authenticator (the dashboard’s balance page asks for it). ' +
-      '401 Payins:SETTLEMENT_ACCOUNT_CONFIRMATION_REFUSED for anyone else or a wrong or reused code (it counts towards their lockout); ' +
-      '409 Payins:SETTLEMENT_ACCOUNT_ON_HOLD when the account changed meanwhile. Audited.',
+      'An enabled admin of the business ends either on the dashboard’s balance page, with a fresh code of their authenticator: the ' +
+      'dashboard checks the code and sends its confirmation here (contract §30: this API takes no person’s code). ' +
+      '401 Payins:SETTLEMENT_ACCOUNT_CONFIRMATION_REFUSED for a confirmation that is not the dashboard’s, older than 5 minutes, or of ' +
+      'another business, merchant, currency or account; 409 Payins:SETTLEMENT_ACCOUNT_ON_HOLD when the account changed meanwhile. Audited.',
     operationId: 'confirmSettlementAccount',
   })
-  @RequestExample(ConfirmSettlementAccountDto, { email: 'admin@example.com', code: '123456' })
+  @RequestExample(ConfirmSettlementAccountDto, { confirmation: 'eyJidXNpbmVzc0lkIjoi….Jx0v…' })
   @ApiParam({ name: 'currency', enum: Currency })
   @ApiOkResponse({ type: SettlementAccountResponse })
   @ApiConflictResponse({
@@ -82,19 +82,19 @@ export class SettlementAccountController {
     @UuidParam('merchantId') merchantId: string,
     @Param('currency') currency: string,
     @Body() body: ConfirmSettlementAccountDto,
-    @Req() request: Request,
   ): Promise<SettlementAccountResponse> {
     if (!isCurrency(currency)) throw new InvalidRequestError(['currency'], 'currency must be a supported currency');
-    const account = await this.accounts.confirm(caller, asMerchantId(merchantId), currency, async (merchant) => {
-      const admin = await this.identity.confirmAsAdmin({
-        ...merchant,
-        email: body.email,
-        code: body.code,
-        address: request.ip ?? 'unknown',
-        action: 'settlement-account:confirm',
-        target: `${merchant.merchantId}:${currency}`,
-      });
-      return admin?.email ?? null;
+    const account = await this.accounts.confirm(caller, asMerchantId(merchantId), currency, (merchant, seen) => {
+      const claims = readSettlementConfirmation(this.settings.masterKeyRing, body.confirmation, Math.floor(Date.now() / 1000));
+      // Of this business, merchant, currency and account as it is now: a confirmation of another account confirms nothing here.
+      const same =
+        claims &&
+        claims.businessId === merchant.businessId &&
+        claims.merchantId === merchant.merchantId &&
+        claims.currency === String(currency) &&
+        claims.bankId === seen.bank.bankId &&
+        claims.accountNumber === seen.accountNumber;
+      return same ? claims.confirmedBy : null;
     });
     return settlementAccountRepresentation(account);
   }

@@ -3,7 +3,7 @@ import { IsDateBound, Optional, PageQueryDto } from '@pcs/http';
 import { Currency } from '@pcs/kernel';
 import { ACCOUNT_TYPES, BALANCE_TRANSACTION_TYPES, PAYOUT_STATUSES } from '@pcs/settlement';
 import type { AccountType, BalanceTransactionType, PayoutStatus } from '@pcs/settlement';
-import { IsEnum, IsIn, IsNumber, IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsEnum, IsIn, IsNumber, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
 
 export class ListBanksQuery {
   @ApiPropertyOptional({ enum: ['URY', 'ARG', 'BRA'], description: 'Only the banks of this country' })
@@ -41,23 +41,21 @@ export class PutSettlementAccountDto {
   holderDocument?: string;
 }
 
-/** A dashboard admin's confirmation of a new settlement account (contract §24). */
+/**
+ * An admin's confirmation of a settlement account (contract §24, §30), made by the dashboard once the
+ * admin has given it a fresh code of their authenticator: the API takes no person's code.
+ */
 export class ConfirmSettlementAccountDto {
   @ApiProperty({
-    maxLength: 254,
-    format: 'email',
-    example: 'admin@example.com',
-    description: 'An enabled admin of the business (of this merchant, or of all)',
+    maxLength: 4100,
+    description:
+      'The confirmation the dashboard makes after the admin’s fresh code: what was confirmed (business, merchant, currency, bank, ' +
+      'account number), by whom and when, under an HMAC keyed from the master key; good for 5 minutes.',
+    example: 'eyJidXNpbmVzc0lkIjoi….Jx0v…',
   })
   @IsString()
-  @MinLength(3)
-  @MaxLength(254)
-  email: string;
-
-  @ApiProperty({ pattern: '^\\d{6}$', example: '123456', description: 'A fresh code of the admin’s authenticator (each code once)' })
-  @IsString()
-  @Matches(/^\d{6}$/)
-  code: string;
+  @MaxLength(4100)
+  confirmation: string;
 }
 
 export class CurrencyParam {

@@ -1027,7 +1027,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm a settlement account, ending its hold or the stop of a returned payout
-         * @description A settlement account set or changed after the first waits SETTLEMENT_ACCOUNT_HOLD_HOURS before payouts go to it, and one a bank returned a payout from takes none until it is changed or confirmed (contract §24). An enabled admin of the business ends either with a fresh code of their authenticator (the dashboard’s balance page asks for it). 401 Payins:SETTLEMENT_ACCOUNT_CONFIRMATION_REFUSED for anyone else or a wrong or reused code (it counts towards their lockout); 409 Payins:SETTLEMENT_ACCOUNT_ON_HOLD when the account changed meanwhile. Audited.
+         * @description A settlement account set or changed after the first waits SETTLEMENT_ACCOUNT_HOLD_HOURS before payouts go to it, and one a bank returned a payout from takes none until it is changed or confirmed (contract §24). An enabled admin of the business ends either on the dashboard’s balance page, with a fresh code of their authenticator: the dashboard checks the code and sends its confirmation here (contract §30: this API takes no person’s code). 401 Payins:SETTLEMENT_ACCOUNT_CONFIRMATION_REFUSED for a confirmation that is not the dashboard’s, older than 5 minutes, or of another business, merchant, currency or account; 409 Payins:SETTLEMENT_ACCOUNT_ON_HOLD when the account changed meanwhile. Audited.
          */
         post: operations["confirmSettlementAccount"];
         delete?: never;
@@ -3106,16 +3106,10 @@ export interface components {
         };
         ConfirmSettlementAccountDto: {
             /**
-             * Format: email
-             * @description An enabled admin of the business (of this merchant, or of all)
-             * @example admin@example.com
+             * @description The confirmation the dashboard makes after the admin’s fresh code: what was confirmed (business, merchant, currency, bank, account number), by whom and when, under an HMAC keyed from the master key; good for 5 minutes.
+             * @example eyJidXNpbmVzc0lkIjoi….Jx0v…
              */
-            email: string;
-            /**
-             * @description A fresh code of the admin’s authenticator (each code once)
-             * @example 123456
-             */
-            code: string;
+            confirmation: string;
         };
         BankResponse: {
             /** Format: uuid */

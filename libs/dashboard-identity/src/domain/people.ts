@@ -66,6 +66,8 @@ export const LOCKOUT_FAILURES = 10;
 export const LOCKOUT_MINUTES = 30;
 /** Sign-in failures allowed per client address in the window below, across accounts, before sign-in from it waits. */
 export const SIGN_IN_FAILURES_PER_ADDRESS = 8;
+/** A person who stopped being an admin this recently is reset by the operator's command only (contract §30). */
+export const RECENT_ADMIN_DAYS = 30;
 export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
 
 /** What an email of a person of the dashboard must look like. */

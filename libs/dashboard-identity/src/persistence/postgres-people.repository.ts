@@ -114,6 +114,8 @@ export class PostgresPeopleRepository extends PeopleRepository {
         `UPDATE dashboard_user
             SET disabled_at = CASE WHEN $2::boolean IS NULL THEN disabled_at WHEN $2 THEN coalesce(disabled_at, now()) ELSE NULL END,
                 role = coalesce($3, role),
+                -- When an admin stops being one (contract §30): their resets stay the operator's for 30 days more.
+                admin_until = CASE WHEN role = 'admin' AND coalesce($3, role) <> 'admin' THEN now() ELSE admin_until END,
                 failed_attempts = CASE WHEN $2 = false THEN 0 ELSE failed_attempts END,
                 locked_until = CASE WHEN $2 = false THEN NULL ELSE locked_until END
           WHERE user_id = $1`,
@@ -141,6 +143,14 @@ export class PostgresPeopleRepository extends PeopleRepository {
       [email, businessId],
     );
     return row ? { user: toUser(row), passwordHash: row.password_hash, enrolled: row.enrolled, lockedSeconds: row.locked_seconds } : null;
+  }
+
+  async isOrWasAdmin(userId: string, days: number): Promise<boolean> {
+    const [row] = await this.dataSource.query<{ admin: boolean }[]>(
+      `SELECT role = 'admin' OR admin_until > now() - make_interval(days => $2) AS admin FROM dashboard_user WHERE user_id = $1`,
+      [userId, days],
+    );
+    return row?.admin === true;
   }
 
   async unlock(userId: string): Promise<void> {

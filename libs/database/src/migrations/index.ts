@@ -35,6 +35,7 @@ import { AuditColumns1798500000000 } from './1798500000000-audit-columns';
 import { AuditSealing1798600000000 } from './1798600000000-audit-sealing';
 import { RestrictedKeys1798700000000 } from './1798700000000-restricted-keys';
 import { SignInWithoutEnumeration1798800000000 } from './1798800000000-sign-in-without-enumeration';
+import { RecentAdmins1798900000000 } from './1798900000000-recent-admins';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -75,4 +76,5 @@ export const MIGRATIONS = [
   AuditSealing1798600000000,
   RestrictedKeys1798700000000,
   SignInWithoutEnumeration1798800000000,
+  RecentAdmins1798900000000,
 ];
