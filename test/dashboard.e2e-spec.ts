@@ -1,7 +1,7 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DashboardIdentity } from '@pcs/dashboard-identity';
 import { codeFor, listeningDashboard, Person, readyPerson } from './dashboard-people';
-import { fitsWidth, launchChromium, screenshot, SignedClient, clientFor, TestTenant } from '@pcs/testing';
+import { eventually, fitsWidth, launchChromium, screenshot, SignedClient, clientFor, TestTenant } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import { Browser, Page } from 'playwright-core';
 import { Testbed, testbed } from './testbed';
@@ -239,6 +239,17 @@ describe('the operations dashboard', () => {
     await page.goto(`${base}/audit`);
     expect(await page.textContent('#audit')).toContain('event:redeliver');
     // Its CSV (admins alone), every entry with its place in the chain and the client's address; reading and exporting are audited.
+    // An entry takes its place when the sealer chains it, off the request path, normally within a second (contract §29).
+    const unsealed = await eventually(
+      async () =>
+        (
+          await bed.dataSource.query('SELECT count(*)::int AS n FROM dashboard_audit WHERE business_id = $1 AND sequence IS NULL', [
+            tenant.business.businessId,
+          ])
+        )[0].n as number,
+      (n) => n === 0,
+    );
+    expect(unsealed).toBe(0);
     const csv = await page.request.get(`${base}/audit/export.csv`);
     expect(csv.status()).toBe(200);
     expect(csv.headers()['content-type']).toBe('text/csv; charset=utf-8');
