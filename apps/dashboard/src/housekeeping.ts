@@ -72,7 +72,6 @@ export class Housekeeping implements OnModuleInit, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
     await this.sealer.stop();
-    await this.sealer.round();
     await this.writeHead().catch((error: unknown) =>
       this.logger.warn(`audit head at shutdown failed: ${error instanceof Error ? error.message : String(error)}`),
     );

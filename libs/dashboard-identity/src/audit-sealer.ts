@@ -47,10 +47,11 @@ export class AuditSealer {
     return this.running;
   }
 
-  /** Stops the rounds; the last one runs to its end (what was written before a shutdown is sealed by it or the next sealer). */
+  /** Stops the rounds, and seals once more what was written before (a shutdown leaves as little as it can to the next sealer). */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.running;
+    await this.round();
   }
 }

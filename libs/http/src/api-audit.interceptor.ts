@@ -67,7 +67,6 @@ export class ApiAudit implements EntitySubscriberInterface, OnApplicationBootstr
 
   async onApplicationShutdown(): Promise<void> {
     await this.sealer.stop();
-    await this.sealer.round();
   }
 
   /** Runs a request's handler with its change's entry riding its change (see AuditRide); answers whether the change carried it. */

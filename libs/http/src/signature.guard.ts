@@ -150,7 +150,8 @@ export class SignatureGuard implements CanActivate {
     // Content-Digest they announce, can be verified then. A version 1 or 2 signature over bytes not read is no proof.
     if (pending && !isVersion3(request)) return { refused: 'signature' };
     if (isVersion3(request)) {
-      const read = readMessageSignature({ ...pickMessage(request), uploadPending: pending }, Math.floor(Date.now() / 1000));
+      // The request itself: its line, headers, any body read, and whether an upload is pending (uploadBodyReader's mark).
+      const read = readMessageSignature(request, Math.floor(Date.now() / 1000));
       if ('malformed' in read) return { refused: read.malformed === 'stale' ? 'stale' : 'malformed' };
       // keyid names the key; an api-key header, if sent too, must name the same one.
       const header = request.header('api-key');
@@ -243,14 +244,4 @@ function signedPayloads(request: Request & RawBodyRequest): (string | Buffer)[] 
   if (request.is('multipart/form-data')) return [raw ?? Buffer.alloc(0)];
   if (!raw || raw.length === 0) return ['{}', ''];
   return [JSON.stringify(request.body), raw];
-}
-
-/** The request as the version-3 reader needs it (its line, headers and any body read). */
-function pickMessage(request: Request & RawBodyRequest): {
-  method: string;
-  originalUrl: string;
-  headers: Request['headers'];
-  rawBody?: Buffer;
-} {
-  return { method: request.method, originalUrl: request.originalUrl, headers: request.headers, rawBody: request.rawBody };
 }
