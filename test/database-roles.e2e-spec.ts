@@ -1,4 +1,5 @@
-import { migrateDatabase } from '@pcs/database';
+import { SERVICE_QUEUES } from '@pcs/config';
+import { MIGRATIONS } from '../libs/database/src/migrations';
 import { hmacHex } from '@pcs/testing';
 import { spawnSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
@@ -8,16 +9,29 @@ import PgBoss from 'pg-boss';
 import { Client } from 'pg';
 import { ApiProcess, DIST } from './api-process';
 import { freePort } from './payins-app';
-import { onServer, scratchDatabase } from './scratch-database';
+import { emptyDatabase, onServer } from './scratch-database';
 
 /**
- * Least privilege in the database (contract §27, PCI DSS 7.2): migrations run
- * as the role that owns the tables (DATABASE_MIGRATION_URL); the services
- * connect as a runtime role that reads and writes rows and nothing more. This
- * spec makes such a role on its own database, proves it is refused every
- * way of undoing the audit log's protection or the schema, and runs the
- * payins API and the operator's commands as it.
+ * Least privilege in the database (contract §27, §30, PCI DSS 7.2.5):
+ * migrations are a step of their own (`npm run migrate`), run as the role
+ * that owns the tables (DATABASE_MIGRATION_URL); the services connect as a
+ * runtime role that reads and writes rows and nothing more. This spec makes
+ * such a role on its own database with the migration step, proves it is
+ * refused every way of undoing the audit log's protection or the schema,
+ * runs the payins API and the operator's commands as it (without the
+ * development escape hatch the other specs use), and proves each refusal to
+ * start: the owner's URL in the environment, a role that owns tables, a
+ * database not migrated.
  */
+
+/** This spec's processes without the escape hatch the other specs start theirs with (global setup). */
+const strict = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...process.env, PCS_ALLOW_OWNER_ROLE: '', LOG_LEVEL: 'error', ...env });
+
+/** A built entry point run to its end (a refusal ends it at once); its exit status and standard error. */
+function runToEnd(main: string, env: NodeJS.ProcessEnv): { status: number | null; stderr: string } {
+  const result = spawnSync(process.execPath, [path.join(DIST, main)], { env: strict(env), encoding: 'utf8', timeout: 60_000 });
+  return { status: result.status, stderr: result.stderr };
+}
 describe('the runtime role', () => {
   const role = `pcs_rt_${crypto.randomBytes(4).toString('hex')}`;
   const password = crypto.randomBytes(12).toString('hex');
@@ -28,13 +42,14 @@ describe('the runtime role', () => {
 
   beforeAll(async () => {
     await onServer(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
-    ({ url: ownerUrl, drop } = await scratchDatabase('pcs_roles'));
-    // What every start does with DATABASE_MIGRATION_URL set: the migrations as the owner, then the runtime role's grants.
-    await migrateDatabase(ownerUrl, () => undefined, { runtimeRole: role });
+    ({ url: ownerUrl, drop } = await emptyDatabase('pcs_roles'));
     const url = new URL(ownerUrl);
     url.username = role;
     url.password = password;
     runtimeUrl = url.toString();
+    // The migration step (`npm run migrate`): the migrations, the job queue's schema and queues as the owner, then the runtime role's grants.
+    const migrated = runToEnd('ops/src/migrate.js', { DATABASE_URL: runtimeUrl, DATABASE_MIGRATION_URL: ownerUrl });
+    expect(migrated).toEqual({ status: 0, stderr: expect.stringContaining('[migrate] applied') });
     runtime = new Client({ connectionString: runtimeUrl });
     await runtime.connect();
   }, 120_000);
@@ -74,7 +89,7 @@ describe('the runtime role', () => {
     }
   });
 
-  it('reads and writes the rows it needs, appends to the audit log, and creates job queues', async () => {
+  it('reads and writes the rows it needs, appends to the audit log, and uses the job queues the migration step created', async () => {
     expect((await runtime.query('SELECT count(*)::int AS n FROM payer')).rows[0].n).toBe(0);
     const before = (await runtime.query('SELECT count(*)::int AS n FROM dashboard_audit')).rows[0].n as number;
     await runtime.query(
@@ -83,27 +98,71 @@ describe('the runtime role', () => {
       [crypto.randomUUID()],
     );
     expect((await runtime.query('SELECT count(*)::int AS n FROM dashboard_audit')).rows[0].n).toBe(before + 1);
-    // pg-boss 10 makes a table per queue: through its create_queue, run with the owner's rights.
+    // pg-boss 10 makes a table per queue: the service's are made by the migration step; the runtime role makes none.
     const boss = new PgBoss({ connectionString: runtimeUrl, migrate: false, supervise: false, schedule: false, max: 2 });
     boss.on('error', () => undefined);
     await boss.start();
     try {
-      const queue = `roles-test-${crypto.randomBytes(3).toString('hex')}`;
-      await boss.createQueue(queue);
-      expect(await boss.send(queue, { hello: 'world' })).toEqual(expect.any(String));
-      const [job] = await boss.fetch<{ hello: string }>(queue);
+      expect((await boss.getQueues()).map((q) => q.name).sort()).toEqual([...SERVICE_QUEUES].sort());
+      expect(await boss.send('mail', { hello: 'world' })).toEqual(expect.any(String));
+      const [job] = await boss.fetch<{ hello: string }>('mail');
       expect(job.data).toEqual({ hello: 'world' });
-      await boss.complete(queue, job.id);
+      await boss.complete('mail', job.id);
+      const refused = await boss.createQueue(`roles-test-${crypto.randomBytes(3).toString('hex')}`).then(
+        () => null,
+        (e: Error & { code?: string }) => e.code,
+      );
+      expect(refused).toBe('42501');
     } finally {
       await boss.stop({ graceful: false, wait: true });
     }
+    // No function of the database runs with another role's rights (contract §30), and the runtime role may run none of pg-boss's.
+    const definers = await runtime.query(
+      `SELECT n.nspname || '.' || p.proname AS f FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+        WHERE p.prosecdef AND n.nspname NOT IN ('pg_catalog', 'information_schema')`,
+    );
+    expect(definers.rows).toEqual([]);
+    const executable = await runtime.query(
+      `SELECT p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+        WHERE n.nspname = 'pgboss' AND has_function_privilege(current_user, p.oid, 'EXECUTE')`,
+    );
+    expect(executable.rows).toEqual([]);
   });
 
-  it('runs the operator commands and the payins API, which migrates as the owner and serves as the runtime role', async () => {
+  it('refuses to start an API or the dashboard given the owner\'s URL, on a role that owns tables, or on a database not migrated', async () => {
+    const { url: bareUrl, drop: dropBare } = await emptyDatabase('pcs_bare');
+    const bare = new URL(bareUrl);
+    bare.username = role;
+    bare.password = password;
+    const common = {
+      SECRETS_MASTER_KEY: crypto.randomBytes(32).toString('base64'),
+      MAIL_DIRECTORY: path.join(os.tmpdir(), 'pcs-test-mail'),
+      DATA_DIR: path.join(os.tmpdir(), `pcs-roles-${role}`),
+      DASHBOARD_API_KEY: 'unused',
+      DASHBOARD_API_SECRET: 'unused',
+      PAYINS_API_URL: 'http://127.0.0.1:9',
+    };
+    const cases: [NodeJS.ProcessEnv, RegExp][] = [
+      [{ DATABASE_URL: runtimeUrl, DATABASE_MIGRATION_URL: ownerUrl }, /failed to start: DATABASE_MIGRATION_URL is set: the (payins-api|b2b-api|dashboard) never receives the owner's URL/],
+      [{ DATABASE_URL: ownerUrl }, /failed to start: the database role "postgres" owns tables \(/],
+      [{ DATABASE_URL: bare.toString() }, new RegExp(`failed to start: the database lacks ${MIGRATIONS.length} migration\\(s\\) of this build .*: run npm run migrate first`)],
+    ];
+    try {
+      for (const main of ['payins-api/src/main.js', 'b2b-api/src/main.js', 'dashboard/src/main.js'])
+        for (const [env, refusal] of cases) {
+          const { status, stderr } = runToEnd(main, { ...common, ...env });
+          // One line, naming the variable, the role or the migration step.
+          expect([main, status, stderr.trim().split('\n')]).toEqual([main, 1, [expect.stringMatching(refusal)]]);
+        }
+    } finally {
+      await dropBare();
+    }
+  }, 180_000);
+
+  it('runs the operator commands and the payins API as the runtime role, on the database the migration step prepared', async () => {
     const env = {
-      ...process.env,
+      ...strict({}),
       DATABASE_URL: runtimeUrl,
-      DATABASE_MIGRATION_URL: ownerUrl,
       SECRETS_MASTER_KEY: crypto.randomBytes(32).toString('base64'),
       MAIL_DIRECTORY: path.join(os.tmpdir(), 'pcs-test-mail'),
       DATA_DIR: path.join(os.tmpdir(), `pcs-roles-${role}`),

@@ -46,6 +46,9 @@ describe('deployment files', () => {
       'DASHBOARD_IDLE_MINUTES',
       'AUDIT_ANCHOR_URL',
       'AUDIT_ANCHOR_TOKEN',
+      // The migration step's alone (contract §30): the APIs refuse it; and the development escape hatch, never in compose.
+      'DATABASE_MIGRATION_URL',
+      'PCS_ALLOW_OWNER_ROLE',
     ];
     expect(shared.filter((name) => !SETTINGS.includes(name))).toEqual([]);
     expect(SETTINGS.filter((name) => !shared.includes(name) && !perService.includes(name))).toEqual([]);
@@ -56,8 +59,32 @@ describe('deployment files', () => {
   it('restarts every compose service that fails (contract §17: a dead process is never the end of the service)', () => {
     const services = read('docker/compose.yaml').split('\nservices:\n')[1].split('\nvolumes:')[0];
     const blocks = services.split(/\n(?= {2}[a-z][\w-]*:\n)/);
-    expect(blocks.map((block) => /^\s*([\w-]+):/.exec(block)?.[1])).toEqual(['postgres', 'mailpit', 'payins-api', 'b2b-api', 'dashboard']);
-    for (const block of blocks) expect(block).toMatch(/^ {4}restart: (unless-stopped|always|on-failure)$/m);
+    expect(blocks.map((block) => /^\s*([\w-]+):/.exec(block)?.[1])).toEqual(['postgres', 'mailpit', 'migrate', 'payins-api', 'b2b-api', 'dashboard']);
+    for (const block of blocks.filter((b) => !b.startsWith('  migrate:'))) expect(block).toMatch(/^ {4}restart: (unless-stopped|always|on-failure)$/m);
+  });
+
+  it('migrates in a one-shot service that alone has the owner\'s URL, and takes every password from .env (contract §30)', () => {
+    const compose = read('docker/compose.yaml');
+    const services = compose.split('\nservices:\n')[1].split('\nvolumes:')[0].split(/\n(?= {2}[a-z][\w-]*:\n)/);
+    const service = (name: string) => services.find((block) => block.startsWith(`  ${name}:`)) ?? '';
+    expect(service('migrate')).toContain("command: ['node', 'dist/apps/ops/src/migrate.js']");
+    expect(service('migrate')).toMatch(/^ {4}restart: 'no'$/m);
+    expect(compose.match(/DATABASE_MIGRATION_URL:/g)).toHaveLength(1);
+    expect(service('migrate')).toContain('DATABASE_MIGRATION_URL: postgres://payments:${PCS_OWNER_PASSWORD:?');
+    for (const name of ['payins-api', 'b2b-api', 'dashboard'])
+      expect([name, /migrate:\n {8}condition: service_completed_successfully/.test(service(name))]).toEqual([name, true]);
+    // No password written in a compose file: each is a required variable of .env, listed in .env.example.
+    for (const file of ['docker/compose.yaml', 'docker/compose.ha.yaml']) {
+      const text = read(file);
+      const urls = [...text.matchAll(/postgres:\/\/[^:\s]+:([^@\s]+)@/g)].map((m) => m[1]);
+      expect(urls.length).toBeGreaterThan(0);
+      for (const password of urls) expect([file, password]).toEqual([file, expect.stringMatching(/^\$\{[A-Z_]+:\?[^}]*\}$/)]);
+      const assigned = [...text.matchAll(/^ +(\w*PASSWORD\w*): (.*)$/gm)];
+      for (const [, name, value] of assigned) expect([file, name, value]).toEqual([file, name, expect.stringMatching(/^\$\{[A-Z_]+:\?[^}]*\}$/)]);
+    }
+    const example = read('.env.example');
+    for (const name of ['PCS_OWNER_PASSWORD', 'PCS_RUNTIME_PASSWORD', 'PATRONI_SUPERUSER_PASSWORD', 'PATRONI_REPLICATION_PASSWORD'])
+      expect([name, new RegExp(`^#? ?${name}=`, 'm').test(example)]).toEqual([name, true]);
   });
 
   it('lists every setting in .env.example', () => {

@@ -11,11 +11,17 @@ export async function scratchDatabase(
   prefix: string,
   options: { before?: string } = {},
 ): Promise<{ url: string; drop: () => Promise<void> }> {
+  const database = await emptyDatabase(prefix);
+  await migrateDatabase(database.url, () => undefined, options);
+  return database;
+}
+
+/** An empty database of a spec's own (no migration), on this run's server; `drop` removes it. */
+export async function emptyDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `${prefix}_${crypto.randomBytes(4).toString('hex')}`;
   await onServer(`CREATE DATABASE ${name}`);
   const at = new URL(process.env.TEST_DATABASE_SERVER_URL!);
   at.pathname = `/${name}`;
-  await migrateDatabase(at.toString(), () => undefined, options);
   return { url: at.toString(), drop: () => onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 

@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { closeOnSignal, loadDotEnv, loadEnvironment, resolveEarlierMasterKeys, resolveSecretsMasterKey, trustProxyOf } from '@pcs/config';
-import { resolveDatabase } from '@pcs/database';
-import { Client } from 'pg';
+import { checkServingDatabase, ownerRoleAllowed, refuseMigrationUrl, resolveDatabase } from '@pcs/database';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AUDIT_HEAD_FILE } from '@pcs/dashboard-identity';
@@ -33,10 +32,14 @@ async function main(): Promise<void> {
   }
   if (!apiKey || !apiSecret)
     throw new Error('set DASHBOARD_API_KEY and DASHBOARD_API_SECRET: the credential of the business the dashboard serves');
+  refuseMigrationUrl(env, 'dashboard');
   const database = await resolveDatabase(env, log);
-  // The runtime role of the embedded default, like the APIs (contract §27).
+  // The runtime role of the embedded default, like the APIs (contract §27); never the owner (contract §30).
   const databaseUrl = database.runtimeUrl ?? database.url;
-  await requireOwnTables(databaseUrl);
+  await checkServingDatabase(databaseUrl, ownerRoleAllowed(env), 'dashboard').catch(async (error: unknown) => {
+    await database.stop();
+    throw error;
+  });
   const app = await createDashboard(
     {
       databaseUrl,
@@ -63,21 +66,6 @@ async function main(): Promise<void> {
   }, log);
 }
 
-/**
- * Its tables come with the service's migrations (`npm run db:migrate`, or
- * any API's start): the dashboard changes no schema, least of all the
- * payments' tables, so it only checks that its own are there.
- */
-async function requireOwnTables(url: string): Promise<void> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query(`SELECT to_regclass('dashboard_user') IS NOT NULL AS present`);
-    if (!rows[0].present) throw new Error("the dashboard's tables are missing: run npm run db:migrate (or start an API) first");
-  } finally {
-    await client.end();
-  }
-}
 
 main().catch((error: unknown) => {
   log(`failed to start: ${error instanceof Error ? error.message : String(error)}`);

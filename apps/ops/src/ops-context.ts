@@ -15,7 +15,7 @@ export interface OpsContext {
 export async function openOpsContext(log: (line: string) => void): Promise<OpsContext> {
   loadDotEnv();
   const env = loadEnvironment();
-  const runtime = await prepareRuntime(env, log);
+  const runtime = await prepareRuntime(env, log, 'operator', 'operator command');
   try {
     const app = await NestFactory.createApplicationContext(OpsModule.forRoot(runtime.settingsFor(env.PAYINS_API_PORT)), {
       logger: false,

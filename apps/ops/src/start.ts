@@ -2,7 +2,9 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { loadDotEnv, loadEnvironment, resolveSecretsMasterKey } from '@pcs/config';
 import {
+  checkServingDatabase,
   mailDirectoryFor,
+  ownerRoleAllowed,
   prepareRuntime,
   requireMailTransport,
   resolveDatabase,
@@ -34,14 +36,21 @@ async function main(): Promise<void> {
   loadDotEnv();
   const env = loadEnvironment();
   requireMailTransport(env);
-  const runtime = await prepareRuntime(env, log);
+  const runtime = await prepareRuntime(env, log, 'launcher');
+  // Its APIs would refuse a role that owns tables (contract §30): said once here, not at each of their restarts.
+  await checkServingDatabase(runtime.database.runtimeUrl ?? runtime.database.url, ownerRoleAllowed(env), 'service').catch(async (error: unknown) => {
+    await runtime.database.stop();
+    throw error;
+  });
   const settings = runtime.settingsFor(env.PAYINS_API_PORT);
 
   const ops = await NestFactory.createApplicationContext(OpsModule.forRoot(settings), { logger: false });
   const demo = await seedDemoIfEmpty(ops, env.dataDir).finally(() => ops.close());
 
+  // The owner's URL stays with the launcher, which migrated (contract §30): an API given it would refuse to start.
+  const { DATABASE_MIGRATION_URL: _owner, ...inherited } = process.env;
   const childEnv = {
-    ...process.env,
+    ...inherited,
     // The runtime role (contract §27): the launcher migrated as the owner, the processes never act as it.
     DATABASE_URL: runtime.database.runtimeUrl ?? runtime.database.url,
     SECRETS_MASTER_KEY: resolveSecretsMasterKey(env).toString('base64'),

@@ -39,17 +39,29 @@ export class Environment {
   DATABASE_DIRECT_URL?: string;
 
   /**
-   * The role that owns the tables (contract §27): migrations, the job
-   * queue's schema and the runtime role's grants run as it, directly (no
-   * pooler). DATABASE_URL is then the runtime role, which cannot alter
-   * tables, disable triggers, truncate, or change audit entries. Unset: the
-   * one role of DATABASE_URL does both (as before); the embedded default
-   * always uses two.
+   * The role that owns the tables (contract §27, §30): `npm run migrate`
+   * applies the migrations, creates the job queue's schema and queues and
+   * grants the runtime role its rows as it, directly (no pooler). DATABASE_URL
+   * is then the runtime role, which cannot alter tables, disable triggers,
+   * truncate, or change audit entries. Only the migration step (and `npm
+   * start`, which runs it first) may receive it: an API or the dashboard
+   * with it in its environment refuses to start.
    */
   @IsOptional()
   @Transform(emptyToUndefined)
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_MIGRATION_URL must be a postgres:// URL' })
   DATABASE_MIGRATION_URL?: string;
+
+  /**
+   * Development only (contract §30): `1` lets an API or the dashboard start
+   * with DATABASE_MIGRATION_URL in its environment or on a role that owns
+   * tables (one role does everything, and such a process applies pending
+   * migrations itself as before). Never in production.
+   */
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsIn(['0', '1'])
+  PCS_ALLOW_OWNER_ROLE?: '0' | '1';
 
   /**
    * A streaming read replica of DATABASE_URL's database: the ledger, balance

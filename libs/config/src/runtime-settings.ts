@@ -133,6 +133,22 @@ export interface DailyRunSettings {
 
 export const DEFAULT_DAILY_RUN_SETTINGS: DailyRunSettings = { claim: true, checkSeconds: 60, queue: 'daily-run' };
 
+/** The sandbox's decisions of disputes (contract §23). */
+export const SANDBOX_DECISION_QUEUE = 'dispute-sandbox-decision';
+
+/**
+ * Every job queue of a deployment: created by the migration step as the owner
+ * (contract §30), so the runtime role never calls pg-boss's `create_queue`.
+ */
+export const SERVICE_QUEUES: readonly string[] = [
+  DEFAULT_MAIL_SETTINGS.queue,
+  DEFAULT_WEBHOOK_SETTINGS.dispatchQueue,
+  DEFAULT_WEBHOOK_SETTINGS.deliveryQueue,
+  DEFAULT_SETTLEMENT_SETTINGS.payoutQueue,
+  DEFAULT_DAILY_RUN_SETTINGS.queue,
+  SANDBOX_DECISION_QUEUE,
+];
+
 /** How long a request holds its Idempotency-Key before a retry may take the key over (a request that died). */
 export const DEFAULT_IDEMPOTENCY_LEASE_SECONDS = 60;
 

@@ -5,6 +5,7 @@ export * from './database.module';
 export * from './bigint.transformer';
 export * from './unique-violation';
 export * from './runtime';
+export * from './least-privilege';
 export * from './transactions';
 export * from './change-feed';
 export * from './database-unavailable';

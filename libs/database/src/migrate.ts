@@ -7,12 +7,21 @@ import { MIGRATIONS } from './migrations';
 // Arbitrary constant shared by every process of this service.
 const MIGRATION_LOCK_KEY = 7_130_501_001;
 
-/** The schema of the job queue (pg-boss, schema `pgboss`), created or migrated by pg-boss itself, with ours. */
-async function migrateJobQueue(url: string): Promise<void> {
+/**
+ * The schema of the job queue (pg-boss, schema `pgboss`), created or migrated
+ * by pg-boss itself, with ours; then the service's queues (pg-boss 10 makes a
+ * table per queue: SERVICE_QUEUES of @pcs/config, given by the callers), so
+ * that the runtime role, which creates nothing, finds them (contract §30).
+ */
+async function migrateJobQueue(url: string, queues: readonly string[]): Promise<void> {
   const boss = new PgBoss({ connectionString: url, supervise: false, schedule: false, max: 1 });
   boss.on('error', () => undefined);
   await boss.start();
-  await boss.stop({ graceful: false, wait: true });
+  try {
+    for (const queue of queues) if (!(await boss.getQueue(queue))) await boss.createQueue(queue);
+  } finally {
+    await boss.stop({ graceful: false, wait: true });
+  }
 }
 
 /**
@@ -23,7 +32,7 @@ async function migrateJobQueue(url: string): Promise<void> {
 export async function migrateDatabase(
   url: string,
   log: (line: string) => void = () => {},
-  options: { before?: string; runtimeRole?: string | null } = {},
+  options: { before?: string; runtimeRole?: string | null; queues?: readonly string[] } = {},
 ): Promise<string[]> {
   // `before`: only the migrations older than that one (a test of what a migration does to the data it finds).
   const until = options.before ? MIGRATIONS.findIndex((migration) => migration.name === options.before) : -1;
@@ -44,7 +53,7 @@ export async function migrateDatabase(
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     const applied = await dataSource.runMigrations({ transaction: 'each' });
     for (const migration of applied) log(`applied migration ${migration.name}`);
-    await migrateJobQueue(url);
+    await migrateJobQueue(url, options.queues ?? []);
     if (options.runtimeRole) await grantRuntimeRole(lock, options.runtimeRole);
     return applied.map((m) => m.name);
   } finally {
@@ -62,11 +71,12 @@ export async function migrateDatabase(
  * trigger, truncate, create anything, or change or delete an audit entry
  * (the audit table takes its INSERT and SELECT, and the sealing of an
  * entry once: its place, HMAC and key id) or a migration's
- * record. The job queue creates a table per new queue (pg-boss 10): its
- * `create_queue` runs with the owner's rights (SECURITY DEFINER, its search
- * path pinned), and what it creates is granted the same way by default
- * privileges. Run by the owner after every migration (new tables included);
- * idempotent.
+ * record. It calls no function that runs with another's rights (no
+ * SECURITY DEFINER, contract §30): the job queue's queues, a table each in
+ * pg-boss 10, are created here by the owner (SERVICE_QUEUES), and a queue
+ * that is not there is an error of the deployment, not something the
+ * runtime role may create. Run by the owner after every migration (new
+ * tables included); idempotent.
  */
 export async function grantRuntimeRole(owner: QueryRunner, role: string): Promise<void> {
   if (!/^[a-z_][a-z0-9_$]{0,62}$/i.test(role)) throw new Error(`not a role name: ${role}`);
@@ -87,8 +97,9 @@ export async function grantRuntimeRole(owner: QueryRunner, role: string): Promis
     `GRANT UPDATE (sequence, hmac, key_id) ON dashboard_audit TO ${r}`,
     `REVOKE INSERT, UPDATE, DELETE ON migrations FROM ${r}`,
     `ALTER DEFAULT PRIVILEGES IN SCHEMA pgboss GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ${r}`,
-    `ALTER FUNCTION pgboss.create_queue(text, json) SECURITY DEFINER SET search_path = pgboss, pg_catalog, pg_temp`,
-    `GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA pgboss TO ${r}`,
+    // Earlier versions made create_queue run with the owner's rights for the runtime role: undone.
+    `ALTER FUNCTION pgboss.create_queue(text, json) SECURITY INVOKER RESET search_path`,
+    `REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA pgboss FROM PUBLIC, ${r}`,
   ];
   for (const statement of statements) await owner.query(statement);
 }

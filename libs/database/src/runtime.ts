@@ -11,11 +11,13 @@ import {
   resolveEarlierMasterKeys,
   resolveSecretsMasterKey,
   RuntimeSettings,
+  SERVICE_QUEUES,
   trustProxyOf,
 } from '@pcs/config';
 import * as path from 'node:path';
 import { resolveDatabase } from './connection';
 import { RunningDatabase } from './embedded-postgres';
+import { checkServingDatabase, ownerRoleAllowed, refuseMigrationUrl } from './least-privilege';
 import { migrateDatabase } from './migrate';
 
 /** Contract §15: an API on a real database sends real mail; only the embedded default may write .eml files instead. */
@@ -46,7 +48,23 @@ export function webhooksAllowLocalhost(env: Environment): boolean {
   return env.WEBHOOKS_ALLOW_LOCALHOST ?? !env.DATABASE_URL;
 }
 
-export async function prepareRuntime(env: Environment, log: (line: string) => void): Promise<PreparedRuntime> {
+/**
+ * Who prepares (contract §30): `launcher` (npm start, npm run migrate's kind)
+ * migrates as the owner; a `service` (an API) and an `operator` command never
+ * migrate a configured database (they check that it is migrated), and a service
+ * refuses the owner's URL and a role that owns tables. On the embedded
+ * default each is its own server's launcher; `PCS_ALLOW_OWNER_ROLE=1`
+ * (development) restores migrating at start.
+ */
+export type RuntimeRole = 'launcher' | 'service' | 'operator';
+
+export async function prepareRuntime(
+  env: Environment,
+  log: (line: string) => void,
+  role: RuntimeRole = 'launcher',
+  name = 'API',
+): Promise<PreparedRuntime> {
+  if (role === 'service') refuseMigrationUrl(env, name);
   const secretsMasterKey = resolveSecretsMasterKey(env);
   const [previousMasterKey = null, ...earlierMasterKeys] = resolveEarlierMasterKeys(env);
   const mail = {
@@ -59,8 +77,13 @@ export async function prepareRuntime(env: Environment, log: (line: string) => vo
   try {
     // Migrations hold a session-level lock: never through a pooler in transaction mode. With an owner role apart
     // (DATABASE_MIGRATION_URL, or the embedded default's), they run as it and grant the runtime role its rows.
-    const target = migrationTarget(env, database);
-    await migrateDatabase(target.url, log, { runtimeRole: target.runtimeRole });
+    const migrates = role === 'launcher' || !env.DATABASE_URL || ownerRoleAllowed(env);
+    if (migrates) {
+      const target = migrationTarget(env, database);
+      await migrateDatabase(target.url, log, { runtimeRole: target.runtimeRole, queues: SERVICE_QUEUES });
+    }
+    if (role === 'service') await checkServingDatabase(database.runtimeUrl ?? database.url, ownerRoleAllowed(env), name);
+    else if (!migrates) await checkServingDatabase(database.url, true, name);
   } catch (error) {
     await database.stop();
     throw error;

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { SANDBOX_DECISION_QUEUE } from '@pcs/config';
 import { GatewayRegistry } from '@pcs/gateways';
 import { JobQueue } from '@pcs/jobs';
 import { Caller, DisputeStatus, DomainError, MerchantId, Page, PageRequest, Transaction, UnitOfWork, uuidFrom } from '@pcs/kernel';
@@ -21,7 +22,7 @@ export interface DisputeQuery extends DisputeFilters {
 }
 
 /** The job that carries the sandbox's decision a few seconds after a submission. */
-export const SANDBOX_DECISION_QUEUE = 'dispute-sandbox-decision';
+export { SANDBOX_DECISION_QUEUE };
 /** How long after its submission the sandbox decides a dispute. */
 export const SANDBOX_DECISION_SECONDS = 3;
 /** How long a submission holds its dispute (a process that dies mid-way frees it then). */

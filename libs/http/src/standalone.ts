@@ -26,7 +26,7 @@ export function serveStandalone(
     loadDotEnv();
     const env = loadEnvironment();
     requireMailTransport(env);
-    const runtime = await prepareRuntime(env, log);
+    const runtime = await prepareRuntime(env, log, 'service', name);
     const app = await create(runtime.settingsFor(portOf(env)), env.LOG_LEVEL);
     await app.listen(portOf(env));
     log(`listening on ${await app.getUrl()}`);

@@ -24,10 +24,13 @@ export type JobHandler<T> = (jobs: PgBoss.Job<T>[]) => Promise<void>;
  * background (mail, webhooks). A job is written by the caller's transaction,
  * so it exists exactly when the change that caused it committed.
  *
- * Queues are created on first use. pg-boss's `create_queue` deadlocks when
- * two processes create the same queue at the same moment (both APIs start
- * together), so creation is serialised across processes by an advisory lock
- * and skipped when the queue is already there.
+ * The service's queues are created by the migration step, as the owner
+ * (contract §30: the runtime role creates nothing and calls no function with
+ * another's rights). A queue that is not there is created on first use only
+ * where this process's role may (development on one role, tests' own
+ * queues); the runtime role is told to migrate. pg-boss's `create_queue`
+ * deadlocks when two processes create the same queue at the same moment, so
+ * creation is serialised across processes by an advisory lock.
  */
 @Injectable()
 export class JobQueue implements OnModuleDestroy {
@@ -259,7 +262,11 @@ export class JobQueue implements OnModuleDestroy {
     await lock.connect();
     try {
       await lock.query('SELECT pg_advisory_lock($1)', [QUEUE_CREATION_LOCK_KEY]);
-      if (!(await this.boss.getQueue(name))) await this.boss.createQueue(name);
+      if (!(await this.boss.getQueue(name)))
+        await this.boss.createQueue(name).catch((error: Error & { code?: string }) => {
+          if (error.code !== '42501') throw error;
+          throw new Error(`the job queue ${name} is missing and this role may not create it: run npm run migrate`);
+        });
     } finally {
       await lock.end().catch(() => undefined);
     }

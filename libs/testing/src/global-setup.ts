@@ -46,6 +46,9 @@ export default async function globalSetup(globalConfig: { maxWorkers: number }):
   process.env.TEST_DATABASE_SERVER_URL = serverUrl;
   process.env.TEST_DATABASE_NAME = name;
   process.env.TEST_SECRETS_MASTER_KEY = crypto.randomBytes(32).toString('base64');
+  // The APIs the specs start connect as the server's superuser, which owns the tables (contract §30's development
+  // escape hatch); test/database-roles.e2e-spec.ts starts them without it, as the runtime role, and proves each refusal.
+  process.env.PCS_ALLOW_OWNER_ROLE = '1';
   log(
     `using database ${name} (one copy per worker: ${workers})${process.env.DATABASE_URL ? ' on DATABASE_URL' : ' on an embedded PostgreSQL'}`,
   );
