@@ -41,6 +41,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { InstallmentsController } from './installments/installments.controller';
 import { ProcessorHealthController, RoutingController } from './routing/routing.controller';
+import { CardTestingController } from './card-testing/card-testing.controller';
 
 /** The payins API: merchants, payers, instruments, payment intents, links, payins. */
 @Module({})
@@ -92,6 +93,7 @@ export class PayinsApiModule {
         PaymentIntentController,
         InstallmentsController,
         RoutingController,
+        CardTestingController,
         ProcessorHealthController,
         LinkController,
         PayPageController,

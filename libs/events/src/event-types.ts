@@ -29,6 +29,7 @@ export const EVENT_TYPES = [
   'settlement_account.updated',
   'reconciliation.discrepancy',
   'processor.degraded',
+  'card_testing.suspected',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

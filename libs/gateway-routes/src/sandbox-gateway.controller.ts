@@ -1,13 +1,36 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { DisputeReports } from '@pcs/disputes';
-import { renderSandboxNotFound, renderSandboxPage, SandboxDecision, SandboxDesk, SandboxPageView } from '@pcs/gateways';
+import {
+  CardParts,
+  cardPartsOf,
+  renderSandboxNotFound,
+  renderSandboxPage,
+  SandboxDecision,
+  SandboxDesk,
+  SandboxPageView,
+} from '@pcs/gateways';
 import { PayerPage, Public } from '@pcs/http';
 import { DISPUTE_REASONS, DisputeReason, DomainError, InvalidRequestError } from '@pcs/kernel';
 import { PAGE_HEADERS, PayerLanguage, payerLanguage } from '@pcs/pages';
-import type { Response } from 'express';
+import { CardTestingGuard } from '@pcs/payments';
+import type { Request, Response } from 'express';
 
 const DECISIONS: readonly SandboxDecision[] = ['approve', 'reject', 'pending'];
+
+/** The sandbox page's test card: all three parts or none (an empty form); anything else is a 400 naming the field. */
+function sandboxCardOf(body: Record<string, unknown>): CardParts | null {
+  const given = (['cardBin', 'cardLast4', 'cardExpiry'] as const).filter((f) => body[f] !== undefined && body[f] !== '');
+  if (given.length === 0) return null;
+  const expiry = typeof body.cardExpiry === 'string' ? /^(\d{2})\/(\d{2})$/.exec(body.cardExpiry.trim()) : null;
+  const card = cardPartsOf(body.cardBin, body.cardLast4, expiry?.[1], expiry?.[2]);
+  if (!card || typeof body.cardBin !== 'string' || body.cardBin.trim().length !== 6)
+    throw new InvalidRequestError(
+      ['cardBin', 'cardLast4', 'cardExpiry'],
+      'a test card needs its first 6 digits, its last 4 and its expiry as MM/YY',
+    );
+  return card;
+}
 
 const DISPUTE_OPENED: Record<PayerLanguage, string> = {
   es: 'Se abrió la disputa {id}: el comercio la ve y puede responder con evidencia.',
@@ -31,6 +54,7 @@ export class SandboxGatewayController {
   constructor(
     private readonly desk: SandboxDesk,
     private readonly disputes: DisputeReports,
+    private readonly cardTesting: CardTestingGuard,
   ) {}
 
   @Public()
@@ -55,6 +79,7 @@ export class SandboxGatewayController {
     @Param('reference') reference: string,
     @Body() body: Record<string, unknown>,
     @Headers('accept-language') acceptLanguage: string | undefined,
+    @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
     const outcome = body?.outcome;
@@ -67,6 +92,9 @@ export class SandboxGatewayController {
     const chosen = body.installments;
     if (chosen !== undefined && (typeof chosen !== 'string' || !/^\d{1,2}$/.test(chosen)))
       throw new InvalidRequestError(['installments'], 'installments must be a whole number');
+    // The test card's parts, when given (contract §30): refused (429) while its card, address or sale is blocked; its fingerprint kept.
+    const card = sandboxCardOf(body);
+    if (outcome !== 'pending') await this.cardTesting.atSandboxPage(reference, request.ip ?? '', card);
     const view = await this.view(() =>
       this.desk.decide(reference, outcome as SandboxDecision, chosen === undefined ? undefined : Number(chosen)),
     );

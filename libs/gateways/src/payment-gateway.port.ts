@@ -91,7 +91,30 @@ export interface ChargeRequest {
 }
 
 /** What a gateway tells of a collection besides its outcome. */
+/**
+ * A card as a processor reports it with an outcome, or the sandbox's page is given it (contract §30): the
+ * BIN (6 or 8 digits), the last four and the expiry (MM/YY). Held in memory only: the card-testing guard
+ * keeps a keyed hash of the three, never them.
+ */
+export interface CardParts {
+  readonly bin: string;
+  readonly last4: string;
+  readonly expiry: string;
+}
+
+/** The three parts when each reads as a card's (a month 1–12, a year of two or four digits); none otherwise. */
+export function cardPartsOf(bin: unknown, last4: unknown, month: unknown, year: unknown): CardParts | undefined {
+  const text = (value: unknown) =>
+    typeof value === 'number' && Number.isInteger(value) ? String(value) : typeof value === 'string' ? value.trim() : '';
+  const [b, l, m, y] = [text(bin), text(last4), text(month), text(year)];
+  if (!/^(\d{6}|\d{8})$/.test(b) || !/^\d{4}$/.test(l) || !/^\d{1,2}$/.test(m) || !/^(\d{2}|\d{4})$/.test(y)) return undefined;
+  if (Number(m) < 1 || Number(m) > 12) return undefined;
+  return { bin: b, last4: l, expiry: `${m.padStart(2, '0')}/${y.slice(-2)}` };
+}
+
 export interface CardDetails {
+  /** The card, for the card-testing guard of the public pages (contract §30), when the processor reports it. */
+  readonly card?: CardParts;
   readonly maskedPan?: string;
   readonly cardType?: string;
   /** The gateway's own fee for the collection, minor units, when it reports one (contract §19: processorFeeAmount). */

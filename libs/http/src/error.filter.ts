@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
 import { isDatabaseUnavailable } from '@pcs/database';
 import { DomainError } from '@pcs/kernel';
+import { PAGE_HEADERS, payerLanguage, renderTooManyAttemptsPage } from '@pcs/pages';
 import type { Request, Response } from 'express';
 import { errorResponder, ErrorResponder } from './error-body';
 import type { ApiArea } from './error-body';
@@ -36,8 +37,19 @@ export class ErrorFilter implements ExceptionFilter {
     const error = this.toDomainError(exception, request);
     // An upload refused before its body was read (contract §30): the rest is never read; the answer closes the connection.
     if ((request as PendingUploadRequest).uploadPending) response.setHeader('Connection', 'close');
+    // The card-testing guard's refusal on a public page (contract §30): a page in the payer's language, or the JSON error
+    // body (Payins:TOO_MANY_ATTEMPTS) to a caller that asks for JSON rather than HTML.
+    if (error.code === 'TOO_MANY_ATTEMPTS' && (request as GuardedRequest).payerPage && request.accepts(['html', 'json']) !== 'json') {
+      const retryAfter = Number(error.params.retryAfter ?? 1);
+      response
+        .status(429)
+        .set(PAGE_HEADERS)
+        .set('Retry-After', String(retryAfter))
+        .send(renderTooManyAttemptsPage(payerLanguage(request.header('accept-language')), retryAfter));
+      return;
+    }
     // A payer refused for their rate reads a page in their language, not an API's error body.
-    if (error.definition.kind === 'TOO_MANY_REQUESTS' && (request as GuardedRequest).payerPage) {
+    if (error.definition.kind === 'TOO_MANY_REQUESTS' && (request as GuardedRequest).payerPage && error.code !== 'TOO_MANY_ATTEMPTS') {
       answerWithTryAgainPage(request, response, 429, Number(error.params.retryAfter ?? 1));
       return;
     }

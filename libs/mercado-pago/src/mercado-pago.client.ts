@@ -36,7 +36,13 @@ export interface MercadoPagoPayment {
   readonly currency_id?: string;
   readonly payment_method_id?: string | null;
   readonly payment_type_id?: string | null;
-  readonly card?: { readonly last_four_digits?: string | null } | null;
+  /** The card paid with, as Mercado Pago's payment resource describes it. */
+  readonly card?: {
+    readonly first_six_digits?: string | null;
+    readonly last_four_digits?: string | null;
+    readonly expiration_month?: number | null;
+    readonly expiration_year?: number | null;
+  } | null;
   /** The installments the payer chose, and what they pay in all and each (`transaction_details`). */
   readonly installments?: number | null;
   readonly transaction_details?: { readonly total_paid_amount?: number | null; readonly installment_amount?: number | null } | null;

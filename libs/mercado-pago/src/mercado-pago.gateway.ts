@@ -3,6 +3,7 @@ import { RuntimeSettings } from '@pcs/config';
 import { DomainError, FundsFlow, isCurrency, Money, Transaction } from '@pcs/kernel';
 import { GatewayAccounts } from '@pcs/gateway-accounts';
 import {
+  cardPartsOf,
   ChargeOutcome,
   CheckoutRequest,
   CheckoutSession,
@@ -70,11 +71,19 @@ export function eventOfPayment(payment: MercadoPagoPayment): GatewayEvent {
           : `Mercado Pago: ${payment.status_detail ?? payment.status}`
         : undefined,
     maskedPan: payment.card?.last_four_digits ? `************${payment.card.last_four_digits}` : undefined,
+    ...cardOfPayment(payment),
     ...(processorFeeAmount === undefined ? {} : { processorFeeAmount }),
     ...(processorFinancingFeeAmount === undefined ? {} : { processorFinancingFeeAmount }),
     ...(released && !Number.isNaN(released.getTime()) ? { releasedOn: released } : {}),
     ...(outcome === 'APPROVED' ? planOfPayment(payment) : {}),
   };
+}
+
+/** The card of a payment (contract §30: the card-testing guard), when Mercado Pago reports its BIN, last four and expiry. */
+function cardOfPayment(payment: MercadoPagoPayment): Pick<GatewayEvent, 'card'> {
+  const c = payment.card;
+  const card = c ? cardPartsOf(c.first_six_digits, c.last_four_digits, c.expiration_month, c.expiration_year) : undefined;
+  return card ? { card } : {};
 }
 
 /** The installments the payer chose at Checkout Pro (contract §25), with what they pay each and in all; none for a single payment. */

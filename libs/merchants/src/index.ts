@@ -11,3 +11,4 @@ export * from './merchant.representation';
 export * from './domain/payout-schedule';
 export * from './domain/installment-policy';
 export * from './domain/routing-rules';
+export * from './domain/card-testing-guard';

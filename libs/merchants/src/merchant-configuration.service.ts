@@ -21,6 +21,7 @@ import {
   InstallmentPolicyRequest,
 } from './domain/installment-policy';
 import { RoutingRule, RoutingRuleRequest, routingRulesFrom } from './domain/routing-rules';
+import { CardTestingGuardRequest, CardTestingGuardSettings } from './domain/card-testing-guard';
 import { MerchantConfigurationRepository, ShortNameTakenError } from './merchant.repository';
 
 export interface MerchantConfigurationView {
@@ -40,6 +41,8 @@ export interface ConfigurationRequest {
   installments?: InstallmentPolicyRequest;
   /** Replaces every routing rule when sent (contract §26). */
   routing?: RoutingRuleRequest[];
+  /** The public pages' card-testing guard (contract §30): the fields sent; the others keep their value. */
+  cardTestingGuard?: CardTestingGuardRequest;
 }
 
 /** What the configuration asks of other contexts before it is saved (the payments context knows which processors are connected). */
@@ -96,6 +99,11 @@ export class MerchantConfigurationService {
   ): Promise<CountryInstallmentPolicy> {
     // One column of one row: every initialize and payer's page asks.
     return countryInstallmentPolicy(await this.configurations.installmentPolicy(tx, merchantId), countryIso3);
+  }
+
+  /** The merchant's card-testing guard (contract §30): the defaults unless configured. */
+  cardTestingGuardFor(merchantId: MerchantId, tx: Transaction = this.unitOfWork.outside): Promise<CardTestingGuardSettings> {
+    return this.configurations.cardTestingGuard(tx, merchantId);
   }
 
   /** The merchant's routing rules (contract §26), first match wins; none: no rule. */

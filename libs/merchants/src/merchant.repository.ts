@@ -1,5 +1,6 @@
 import type { InstallmentPolicy } from './domain/installment-policy';
 import type { RoutingRule } from './domain/routing-rules';
+import type { CardTestingGuardSettings } from './domain/card-testing-guard';
 import { BusinessId, MerchantId, Page, PageRequest, TenantScope, Transaction } from '@pcs/kernel';
 import { Merchant } from './domain/merchant';
 import type { PayoutSchedule } from './domain/payout-schedule';
@@ -54,6 +55,8 @@ export abstract class MerchantConfigurationRepository {
   abstract payoutSchedules(tx: Transaction, merchantIds: readonly MerchantId[]): Promise<Map<MerchantId, PayoutSchedule>>;
   /** The merchant's installment policy alone (read by attempts and payers' pages; none: one installment everywhere). */
   abstract installmentPolicy(tx: Transaction, merchantId: MerchantId): Promise<InstallmentPolicy>;
+  /** The merchant's card-testing guard alone (contract §30; read at every attempt from a public page). */
+  abstract cardTestingGuard(tx: Transaction, merchantId: MerchantId): Promise<CardTestingGuardSettings>;
   /** The merchant's routing rules alone (read at every initialize; none: no rule). */
   abstract routing(tx: Transaction, merchantId: MerchantId): Promise<RoutingRule[]>;
 }

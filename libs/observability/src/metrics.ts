@@ -110,6 +110,20 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly cardTestingBlocks = new Counter({
+    name: 'pcs_card_testing_blocks_total',
+    help: 'Blocks the card-testing guard of the public pages opened (contract §30), by scope (CARD, ADDRESS, LINK) and reason',
+    labelNames: ['scope', 'reason'] as const,
+    registers: [this.registry],
+  });
+
+  readonly cardTestingRefusals = new Counter({
+    name: 'pcs_card_testing_refusals_total',
+    help: 'Attempts the public pages refused with 429 while a card-testing block lasted, by page (LINK, CHECKOUT, SANDBOX)',
+    labelNames: ['page'] as const,
+    registers: [this.registry],
+  });
+
   readonly authRefusals = new Counter({
     name: 'pcs_auth_refusals_total',
     help: 'Signed requests refused by reason: missing (headers), signature, version (below the credential floor), version-required (below the route), stale (time), replay (401); scope (403, a restricted credential outside its scopes)',

@@ -5,3 +5,4 @@ export * from './checkout-page';
 export * from './form-tokens';
 export * from './try-again-page';
 export * from './csv';
+export * from './too-many-attempts-page';

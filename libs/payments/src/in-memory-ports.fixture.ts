@@ -1,3 +1,4 @@
+import { CardTestingGuard } from './card-testing/card-testing.guard';
 import type { CatalogService, CountryProcessor } from '@pcs/catalog';
 import { Guard } from '@pcs/database';
 import type { RuntimeSettings } from '@pcs/config';
@@ -446,7 +447,16 @@ export function attemptsWorld(options: { processors?: CountryProcessor[] } = {})
   const catalog = {
     findCountryProcessors: (ids: string[]) => Promise.resolve(processors.filter((p) => ids.includes(p.countryProcessorId))),
   } as unknown as CatalogService;
-  const outcomes = new AttemptOutcomes(unitOfWork, intents, payins, pricing, registry, parties, settings);
+  // The card-testing guard (contract §30) as the specs see it: what it was told (its own rules: test/card-testing.e2e-spec.ts).
+  const guardTold: { kind: 'refuseNewAttempt' | 'started' | 'declined'; detail: unknown }[] = [];
+  const cardTesting = {
+    refuseNewAttempt: (attempt: unknown) => Promise.resolve(void guardTold.push({ kind: 'refuseNewAttempt', detail: attempt })),
+    started: (attempt: object, paymentIntentId: string) =>
+      Promise.resolve(void guardTold.push({ kind: 'started', detail: { ...attempt, paymentIntentId } })),
+    declined: (_tx: unknown, paymentIntentId: string) =>
+      Promise.resolve(void guardTold.push({ kind: 'declined', detail: paymentIntentId })),
+  } as unknown as CardTestingGuard;
+  const outcomes = new AttemptOutcomes(unitOfWork, intents, payins, pricing, registry, parties, settings, cardTesting);
   // The merchant's installment policy (contract §25): one payment unless a spec sets one.
   const installmentPolicy = { maxInstallments: 1, interestFreeUpTo: 0, minInstallmentAmount: {} as Record<string, number> };
   const installmentQuotes = new InstallmentQuotesService(
@@ -475,6 +485,8 @@ export function attemptsWorld(options: { processors?: CountryProcessor[] } = {})
     new ProcessorCircuits(settings),
   );
   return {
+    cardTesting,
+    guardTold,
     payins,
     intents,
     unitOfWork,

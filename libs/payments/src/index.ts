@@ -31,3 +31,5 @@ export * from './installments/installment-quotes.service';
 export * from './routing/processor-circuits';
 export * from './routing/processor-routes';
 export * from './routing/processor-health.service';
+export * from './card-testing/card-testing.guard';
+export * from './card-testing/card-testing.records';

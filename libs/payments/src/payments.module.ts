@@ -43,6 +43,9 @@ import { ProcessorRoutes } from './routing/processor-routes';
 import { ProcessorHealthService } from './routing/processor-health.service';
 import { ProcessorHealthRecords } from './routing/processor-health.records';
 import { TypeOrmProcessorHealthRecords } from './persistence/typeorm-processor-health.records';
+import { CardTestingGuard } from './card-testing/card-testing.guard';
+import { CardTestingRecords } from './card-testing/card-testing.records';
+import { TypeOrmCardTestingRecords } from './persistence/typeorm-card-testing.records';
 
 /**
  * Payments: the payment intent with its attempts, refunds and ledger rows
@@ -97,8 +100,11 @@ import { TypeOrmProcessorHealthRecords } from './persistence/typeorm-processor-h
     ProcessorCircuits,
     ProcessorHealthService,
     { provide: ProcessorHealthRecords, useClass: TypeOrmProcessorHealthRecords },
+    CardTestingGuard,
+    { provide: CardTestingRecords, useClass: TypeOrmCardTestingRecords },
   ],
   exports: [
+    CardTestingGuard,
     B2bPaymentIntentsService,
     B2bCheckoutService,
     CheckoutExpiryService,

@@ -1,3 +1,4 @@
+import type { Request } from 'express';
 import * as crypto from 'node:crypto';
 import type { RuntimeSettings } from '@pcs/config';
 import { FormTokens } from '@pcs/pages';
@@ -34,6 +35,9 @@ async function cookieOf(controller: CheckoutController): Promise<string> {
   return `pcs_checkout=${answer.cookies.pcs_checkout}`;
 }
 
+/** The payer's request as the controller reads it: only its client address (the card-testing guard's, contract §30). */
+const PAYER_REQUEST = { ip: '198.51.100.7' } as Request;
+
 describe('CheckoutController', () => {
   it('refuses a choice without the page’s token, or with another reference’s, and starts nothing', async () => {
     const { controller, checkout } = controllerWith();
@@ -41,7 +45,7 @@ describe('CheckoutController', () => {
     const other = new FormTokens(masterKey, 'pcs_checkout', '/checkout').token('ck_other', cookie.split('=')[1]);
     for (const token of [undefined, other, tokenFor('pcs_checkout=another-nonce')]) {
       const { res, answer } = recordingResponse();
-      await controller.choose(reference, { token, countryProcessorId: 'cp-1' }, 'en', cookie, res);
+      await controller.choose(reference, { token, countryProcessorId: 'cp-1' }, 'en', cookie, PAYER_REQUEST, res);
       expect(answer.status).toBe(403);
     }
     expect(checkout.start).not.toHaveBeenCalled();
@@ -51,12 +55,12 @@ describe('CheckoutController', () => {
     const { controller, checkout } = controllerWith();
     const cookie = await cookieOf(controller);
     const first = recordingResponse();
-    await controller.choose(reference, { token: tokenFor(cookie), countryProcessorId: 'cp-1' }, 'es', cookie, first.res);
-    expect(checkout.start).toHaveBeenCalledWith(reference, 'cp-1', undefined);
+    await controller.choose(reference, { token: tokenFor(cookie), countryProcessorId: 'cp-1' }, 'es', cookie, PAYER_REQUEST, first.res);
+    expect(checkout.start).toHaveBeenCalledWith(reference, 'cp-1', '198.51.100.7', undefined);
     expect([first.answer.status, first.answer.redirect]).toEqual([303, 'https://gateway.example/session/9']);
     checkout.start.mockRejectedValue(new Error('PAYMENT_INTENT_INVALID_STATE'));
     const again = recordingResponse();
-    await controller.choose(reference, { token: tokenFor(cookie), countryProcessorId: 'cp-1' }, 'es', cookie, again.res);
+    await controller.choose(reference, { token: tokenFor(cookie), countryProcessorId: 'cp-1' }, 'es', cookie, PAYER_REQUEST, again.res);
     expect([again.answer.status, again.answer.redirect]).toEqual([303, `/checkout/${reference}`]);
   });
 

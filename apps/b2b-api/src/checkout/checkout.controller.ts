@@ -1,10 +1,11 @@
-import { Body, Controller, Get, Headers, Logger, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, Logger, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { RuntimeSettings } from '@pcs/config';
 import { PayerPage, Public } from '@pcs/http';
 import { FormTokens, PAGE_HEADERS, payerDetailsOf, PayerLanguage, payerLanguage, renderStalePage, renderUnavailablePage } from '@pcs/pages';
 import { B2bCheckoutService, CheckoutPage } from '@pcs/payments';
-import type { Response } from 'express';
+import { DomainError } from '@pcs/kernel';
+import type { Request, Response } from 'express';
 import { renderCheckout } from './checkout.view';
 
 /**
@@ -49,6 +50,7 @@ export class CheckoutController {
     @Body() body: Record<string, unknown>,
     @Headers('accept-language') acceptLanguage: string | undefined,
     @Headers('cookie') cookie: string | undefined,
+    @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
     const { token, countryProcessorId } = body ?? {};
@@ -60,11 +62,13 @@ export class CheckoutController {
       return;
     }
     try {
-      const started = await this.checkout.start(reference, countryProcessorId, payerDetailsOf(body));
+      const started = await this.checkout.start(reference, countryProcessorId, request.ip ?? '', payerDetailsOf(body));
       if ('gatewayUrl' in started) return void response.set('Cache-Control', 'no-store').redirect(303, started.gatewayUrl);
       // A gateway that verifies payers (dLocal): their details first, and again with what was wrong beside each field.
       this.show(response, started.page, reference, payerLanguage(acceptLanguage), cookie, started.invalid ? 400 : 200);
     } catch (error) {
+      // The card-testing guard's refusal (contract §30): a 429 page (the error filter's), not the checkout again.
+      if (error instanceof DomainError && error.code === 'TOO_MANY_ATTEMPTS') throw error;
       // Paid, expired or a method no longer offered meanwhile: the page says where things stand.
       this.logger.warn(`checkout ${reference}: ${(error as Error).message}`);
       response.set('Cache-Control', 'no-store').redirect(303, `/checkout/${reference}`);

@@ -166,6 +166,7 @@ export class MerchantController {
     payoutSchedule: { interval: 'WEEKLY', weeklyAnchor: 'FRIDAY', minimumAmount: { UYU: 1000 } },
     installments: { URY: { maxInstallments: 6, interestFreeUpTo: 3, minInstallmentAmount: { UYU: 200 } } },
     routing: [{ paymentMethod: 'VISA', country: 'URY', processors: ['SANDBOX'] }],
+    cardTestingGuard: { maxDeclinesPerCard: 3, blockMinutes: 120 },
   })
   @ApiOkResponse({ type: MerchantConfigurationResponse })
   @ApiStandardErrors()

@@ -72,5 +72,6 @@ export function presentConfiguration({
       ]),
     ),
     routing: routingRulesView(c.routing),
+    cardTestingGuard: { ...c.cardTestingGuard },
   };
 }

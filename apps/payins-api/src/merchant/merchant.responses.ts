@@ -81,6 +81,16 @@ export class InstallmentsResponse {
   @ApiPropertyOptional({ type: CountryInstallmentsResponse }) BRA?: CountryInstallmentsResponse;
 }
 
+/** The card-testing guard (contract §30), as the configuration shows it: the defaults unless changed. */
+export class CardTestingGuardResponse {
+  @ApiProperty({ example: true }) enabled: boolean;
+  @ApiProperty({ type: 'integer', example: 3 }) maxDeclinesPerCard: number;
+  @ApiProperty({ type: 'integer', example: 10 }) maxDeclinesPerAddress: number;
+  @ApiProperty({ type: 'integer', example: 30 }) maxAttemptsPerAddress: number;
+  @ApiProperty({ type: 'integer', example: 60 }) windowMinutes: number;
+  @ApiProperty({ type: 'integer', example: 60 }) blockMinutes: number;
+}
+
 /** One routing rule (contract §26), as the configuration shows it. */
 export class RoutingRuleResponse {
   @ApiProperty({ example: 'VISA' }) paymentMethod: string;
@@ -112,6 +122,8 @@ export class MerchantConfigurationResponse {
     description: 'Routing rules, first match wins (contract §26); none: each method to its one processor',
   })
   routing: RoutingRuleResponse[];
+  @ApiProperty({ type: CardTestingGuardResponse, description: 'The card-testing guard of the public pages (contract §30)' })
+  cardTestingGuard: CardTestingGuardResponse;
 }
 
 export class DeletedResponse {

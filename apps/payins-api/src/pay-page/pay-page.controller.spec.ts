@@ -1,3 +1,4 @@
+import type { Request } from 'express';
 import * as crypto from 'node:crypto';
 import type { RuntimeSettings } from '@pcs/config';
 import { FormTokens } from '@pcs/pages';
@@ -37,6 +38,9 @@ async function cookieOf(controller: PayPageController): Promise<string> {
   return `${name}=${nonce}`;
 }
 
+/** The payer's request as the controller reads it: only its client address (the card-testing guard's, contract §30). */
+const PAYER_REQUEST = { ip: '198.51.100.7' } as Request;
+
 describe('PayPageController', () => {
   it('answers a path that is not a link id with the 404 page, asking nothing', async () => {
     const { controller, checkout } = controllerWith();
@@ -52,11 +56,11 @@ describe('PayPageController', () => {
     const otherLink = new FormTokens(masterKey, 'pcs_pay', '/pay').token('0a5b4c3d-2e1f-4a0b-9c8d-7e6f5a4b3c2d', cookie.split('=')[1]);
     for (const token of [undefined, 'x'.repeat(43), crypto.randomBytes(32).toString('base64url'), otherLink]) {
       const { res, answer } = recordingResponse();
-      await controller.choose(linkId, { token, countryProcessorId: 'cp-1' }, 'es', cookie, res);
+      await controller.choose(linkId, { token, countryProcessorId: 'cp-1' }, 'es', cookie, PAYER_REQUEST, res);
       expect(answer.status).toBe(403);
     }
     const { res, answer } = recordingResponse();
-    await controller.choose('not-a-link', { countryProcessorId: 'cp-1' }, 'es', cookie, res);
+    await controller.choose('not-a-link', { countryProcessorId: 'cp-1' }, 'es', cookie, PAYER_REQUEST, res);
     expect(answer.status).toBe(403);
     expect(checkout.start).not.toHaveBeenCalled();
   });
@@ -65,8 +69,8 @@ describe('PayPageController', () => {
     const { controller, checkout } = controllerWith();
     const cookie = await cookieOf(controller);
     const { res, answer } = recordingResponse();
-    await controller.choose(linkId, { token: tokenFor(cookie), countryProcessorId: 'cp-1' }, 'es', cookie, res);
-    expect(checkout.start).toHaveBeenCalledWith(linkId, 'cp-1', `https://pay.example/pay/${linkId}`, undefined);
+    await controller.choose(linkId, { token: tokenFor(cookie), countryProcessorId: 'cp-1' }, 'es', cookie, PAYER_REQUEST, res);
+    expect(checkout.start).toHaveBeenCalledWith(linkId, 'cp-1', `https://pay.example/pay/${linkId}`, '198.51.100.7', undefined);
     expect([answer.status, answer.redirect, answer.headers['Cache-Control']]).toEqual([
       303,
       'https://gateway.example/session/1',
@@ -79,7 +83,7 @@ describe('PayPageController', () => {
     checkout.start.mockRejectedValue(new Error('LINK_ALREADY_USED'));
     const cookie = await cookieOf(controller);
     const { res, answer } = recordingResponse();
-    await controller.choose(linkId, { token: tokenFor(cookie), countryProcessorId: 'cp-1' }, 'es', cookie, res);
+    await controller.choose(linkId, { token: tokenFor(cookie), countryProcessorId: 'cp-1' }, 'es', cookie, PAYER_REQUEST, res);
     expect([answer.status, answer.redirect]).toEqual([303, `/pay/${linkId}`]);
   });
 });

@@ -1,11 +1,12 @@
-import { Body, Controller, Get, Headers, Logger, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, Logger, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { RuntimeSettings } from '@pcs/config';
 import { PayerPage, Public } from '@pcs/http';
 import { asLinkId } from '@pcs/links';
 import { FormTokens, PAGE_HEADERS, payerDetailsOf, payerLanguage, renderStalePage } from '@pcs/pages';
 import { LinkCheckoutService } from '@pcs/payments';
-import type { Response } from 'express';
+import { DomainError } from '@pcs/kernel';
+import type { Request, Response } from 'express';
 import { renderPayPage } from './pay-page.view';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -58,6 +59,7 @@ export class PayPageController {
     @Body() body: Record<string, unknown>,
     @Headers('accept-language') acceptLanguage: string | undefined,
     @Headers('cookie') cookie: string | undefined,
+    @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
     const language = payerLanguage(acceptLanguage);
@@ -68,7 +70,13 @@ export class PayPageController {
       return;
     }
     try {
-      const started = await this.checkout.start(linkId, countryProcessorId, `${this.base}/pay/${linkId}`, payerDetailsOf(body));
+      const started = await this.checkout.start(
+        linkId,
+        countryProcessorId,
+        `${this.base}/pay/${linkId}`,
+        request.ip ?? '',
+        payerDetailsOf(body),
+      );
       if ('gatewayUrl' in started) return void response.set('Cache-Control', 'no-store').redirect(303, started.gatewayUrl);
       // A gateway that verifies payers (dLocal): their details first, and again with what was wrong beside each field.
       const nonce = this.forms.nonceOf(cookie) ?? this.forms.newNonce();
@@ -78,6 +86,8 @@ export class PayPageController {
         .cookie(this.forms.cookie, nonce, this.forms.cookieOptions(this.base.startsWith('https:')))
         .send(renderPayPage(started.page, language, this.forms.token(linkId, nonce)));
     } catch (error) {
+      // The card-testing guard's refusal (contract §30): a 429 page (the error filter's), not the link's page again.
+      if (error instanceof DomainError && error.code === 'TOO_MANY_ATTEMPTS') throw error;
       // Used, expired, deleted or a method no longer offered meanwhile: the page says where things stand.
       this.logger.warn(`pay page ${linkId}: ${(error as Error).message}`);
       response.set('Cache-Control', 'no-store').redirect(303, `/pay/${linkId}`);

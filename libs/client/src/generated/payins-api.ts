@@ -684,6 +684,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/merchant/{merchantId}/card-testing/blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List card-testing blocks
+         * @description The cards, client addresses and links the card-testing guard of the merchant’s public pages (link pay page, B2B checkout, sandbox page) refused in the last 7 days, newest first, with the guard’s settings (contract §30). The merchant’s own signed API calls are never refused by it.
+         */
+        get: operations["listCardTestingBlocks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health/processors": {
         parameters: {
             query?: never;
@@ -1538,6 +1558,20 @@ export interface components {
              */
             split?: number[];
         };
+        CardTestingGuardResponse: {
+            /** @example true */
+            enabled: boolean;
+            /** @example 3 */
+            maxDeclinesPerCard: number;
+            /** @example 10 */
+            maxDeclinesPerAddress: number;
+            /** @example 30 */
+            maxAttemptsPerAddress: number;
+            /** @example 60 */
+            windowMinutes: number;
+            /** @example 60 */
+            blockMinutes: number;
+        };
         MerchantConfigurationResponse: {
             /** Format: uuid */
             merchantConfigurationId: string;
@@ -1554,6 +1588,8 @@ export interface components {
             installments: components["schemas"]["InstallmentsResponse"];
             /** @description Routing rules, first match wins (contract §26); none: each method to its one processor */
             routing: components["schemas"]["RoutingRuleResponse"][];
+            /** @description The card-testing guard of the public pages (contract §30) */
+            cardTestingGuard: components["schemas"]["CardTestingGuardResponse"];
         };
         MerchantCountryConfigurationDto: {
             /** @example URY */
@@ -1658,6 +1694,38 @@ export interface components {
              */
             split?: number[];
         };
+        CardTestingGuardDto: {
+            /**
+             * @description Whether the link pay page, the B2B checkout and the sandbox page count and refuse
+             * @example true
+             */
+            enabled?: boolean;
+            /**
+             * @description Declines of one card (fingerprint) within the window before it is refused
+             * @example 3
+             */
+            maxDeclinesPerCard?: number;
+            /**
+             * @description Declines from one client address within the window before it is refused; also the declines of one link or checkout (from any address)
+             * @example 10
+             */
+            maxDeclinesPerAddress?: number;
+            /**
+             * @description Attempts started from one client address within the window before it is refused
+             * @example 30
+             */
+            maxAttemptsPerAddress?: number;
+            /**
+             * @description The window the counts cover, in minutes
+             * @example 60
+             */
+            windowMinutes?: number;
+            /**
+             * @description How long a card, address or link is refused, in minutes
+             * @example 60
+             */
+            blockMinutes?: number;
+        };
         MerchantConfigurationDto: {
             /**
              * @description 3–32 lowercase letters, digits or inner hyphens; unique
@@ -1681,6 +1749,8 @@ export interface components {
             installments?: components["schemas"]["InstallmentsDto"];
             /** @description Routing rules, first match wins (contract §26); replaces every rule when sent ([] removes them) */
             routing?: components["schemas"]["RoutingRuleDto"][];
+            /** @description The card-testing guard of the public pages (contract §30); the fields sent change, the others keep their value */
+            cardTestingGuard?: components["schemas"]["CardTestingGuardDto"];
         };
         ConnectMercadoPagoAccountDto: {
             /**
@@ -1789,7 +1859,7 @@ export interface components {
              */
             url: string;
             /** @description Default: every type */
-            enabledEvents?: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded")[];
+            enabledEvents?: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded" | "card_testing.suspected")[];
             description?: string;
             /**
              * Format: uuid
@@ -1802,7 +1872,7 @@ export interface components {
             webhookEndpointId: string;
             url: string;
             description: string | null;
-            enabledEvents: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded")[];
+            enabledEvents: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded" | "card_testing.suspected")[];
             disabled: boolean;
             /**
              * Format: uuid
@@ -1822,7 +1892,7 @@ export interface components {
             webhookEndpointId: string;
             url: string;
             description: string | null;
-            enabledEvents: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded")[];
+            enabledEvents: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded" | "card_testing.suspected")[];
             disabled: boolean;
             /**
              * Format: uuid
@@ -1835,7 +1905,7 @@ export interface components {
         UpdateWebhookEndpointDto: {
             /** @description https only; http://localhost or http://127.0.0.1 only while WEBHOOKS_ALLOW_LOCALHOST is true; never a private, loopback or link-local address */
             url?: string;
-            enabledEvents?: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded")[];
+            enabledEvents?: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded" | "card_testing.suspected")[];
             description?: string;
             /** @description true: nothing is delivered to it; pending deliveries are marked failed */
             disabled?: boolean;
@@ -1866,7 +1936,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded";
+            type: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded" | "card_testing.suspected";
             /** Format: date-time */
             createdAt: string;
             /** Format: uuid */
@@ -1908,7 +1978,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded";
+            type: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded" | "card_testing.suspected";
             /** Format: date-time */
             createdAt: string;
             /** Format: uuid */
@@ -2543,6 +2613,51 @@ export interface components {
              *     ]
              */
             processors: string[];
+        };
+        CardTestingBlockResponse: {
+            /** Format: uuid */
+            blockId: string;
+            /** Format: uuid */
+            merchantId: string;
+            /**
+             * @description What is refused: a card fingerprint, a client address, or a link (a B2B checkout: its payment intent)
+             * @enum {string}
+             */
+            scope: "CARD" | "ADDRESS" | "LINK";
+            /** @enum {string} */
+            reason: "DECLINES_PER_CARD" | "DECLINES_PER_ADDRESS" | "ATTEMPTS_PER_ADDRESS" | "DECLINES_PER_LINK";
+            /** @description The count within the window that reached the limit */
+            count: number;
+            /**
+             * @description An address with its last part masked, a card fingerprint’s first characters, or the link or payment intent; never a card’s digits
+             * @example 203.0.113.x
+             */
+            hint: string;
+            /**
+             * @description The public page the attempts started from
+             * @enum {string}
+             */
+            page: "LINK" | "CHECKOUT" | "SANDBOX";
+            /**
+             * Format: uuid
+             * @description The link, or the B2B checkout’s payment intent
+             */
+            saleId: string | null;
+            /** Format: date-time */
+            startedAt: string;
+            /**
+             * Format: date-time
+             * @description Refused until then
+             */
+            until: string;
+            /** @description Whether it still lasts */
+            active: boolean;
+        };
+        CardTestingBlocksResponse: {
+            /** @description The merchant’s guard as configured */
+            settings: components["schemas"]["CardTestingGuardResponse"];
+            /** @description The blocks of the last 7 days, newest first (at most 200) */
+            blocks: components["schemas"]["CardTestingBlockResponse"][];
         };
         ProcessorMethodHealthResponse: {
             /** @example VISA */
@@ -5471,7 +5586,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
-                type?: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded";
+                type?: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded" | "card_testing.suspected";
                 merchantId?: string;
                 /** @description One payment intent's story: its payment_intent.* and refund.* events */
                 paymentIntentId?: string;
@@ -8453,6 +8568,114 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RoutingSimulationResponse"];
+                };
+            };
+            /** @description Invalid input (Validation:INVALID_REQUEST or an operation code) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown, deleted or another tenant's resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation:PAYLOAD_TOO_LARGE: the body is larger than the API accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation:UNSUPPORTED_MEDIA_TYPE: a body that is not application/json in UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:RATE_LIMITED: over the api-key's rate (reads and writes apart, contract §17), or too many refused requests from this address; nothing was changed. Wait Retry-After seconds; a version 2 request refused for its rate may be sent again unchanged within its 300 s */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal:INTERNAL_ERROR: an unexpected failure; nothing was half-written, and a retry with the same Idempotency-Key is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listCardTestingBlocks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardTestingBlocksResponse"];
                 };
             };
             /** @description Invalid input (Validation:INVALID_REQUEST or an operation code) */

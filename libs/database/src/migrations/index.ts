@@ -36,6 +36,7 @@ import { AuditSealing1798600000000 } from './1798600000000-audit-sealing';
 import { RestrictedKeys1798700000000 } from './1798700000000-restricted-keys';
 import { SignInWithoutEnumeration1798800000000 } from './1798800000000-sign-in-without-enumeration';
 import { RecentAdmins1798900000000 } from './1798900000000-recent-admins';
+import { CardTestingGuard1799000000000 } from './1799000000000-card-testing-guard';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -77,4 +78,5 @@ export const MIGRATIONS = [
   RestrictedKeys1798700000000,
   SignInWithoutEnumeration1798800000000,
   RecentAdmins1798900000000,
+  CardTestingGuard1799000000000,
 ];

@@ -19,6 +19,12 @@ type Texts = {
   readonly dispute: string;
   readonly reasons: Record<DisputeReason, string>;
   readonly installments: string;
+  /** The test card's parts (contract §30): never a whole number, which this service never takes. */
+  readonly card: string;
+  readonly cardHint: string;
+  readonly cardBin: string;
+  readonly cardLast4: string;
+  readonly cardExpiry: string;
   /** One plan: {count} installments of {installment} ({total} in all). */
   readonly plan: string;
   readonly single: string;
@@ -59,6 +65,11 @@ const TEXTS: Record<PayerLanguage, Texts> = {
       GENERAL: 'Otro motivo',
     },
     installments: 'Cuotas',
+    card: 'Tarjeta de prueba (opcional)',
+    cardHint: 'El sandbox no pide el número completo: sus primeros seis dígitos, los últimos cuatro y el vencimiento.',
+    cardBin: 'Primeros 6 dígitos',
+    cardLast4: 'Últimos 4 dígitos',
+    cardExpiry: 'Vencimiento (MM/AA)',
     plan: '{count} cuotas de {installment} (total {total})',
     single: 'En un pago de {total}',
     interestFree: 'sin interés',
@@ -96,6 +107,11 @@ const TEXTS: Record<PayerLanguage, Texts> = {
       GENERAL: 'Another reason',
     },
     installments: 'Installments',
+    card: 'Test card (optional)',
+    cardHint: 'The sandbox never asks for the whole number: its first six digits, its last four and its expiry.',
+    cardBin: 'First 6 digits',
+    cardLast4: 'Last 4 digits',
+    cardExpiry: 'Expiry (MM/YY)',
     plan: '{count} installments of {installment} ({total} in all)',
     single: 'In one payment of {total}',
     interestFree: 'interest-free',
@@ -133,6 +149,11 @@ const TEXTS: Record<PayerLanguage, Texts> = {
       GENERAL: 'Outro motivo',
     },
     installments: 'Parcelas',
+    card: 'Cartão de teste (opcional)',
+    cardHint: 'O sandbox nunca pede o número completo: os seis primeiros dígitos, os quatro últimos e a validade.',
+    cardBin: 'Primeiros 6 dígitos',
+    cardLast4: 'Últimos 4 dígitos',
+    cardExpiry: 'Validade (MM/AA)',
     plan: '{count} parcelas de {installment} (total {total})',
     single: 'À vista, {total}',
     interestFree: 'sem juros',
@@ -169,6 +190,11 @@ export function renderSandboxPage(view: SandboxPageView, language: PayerLanguage
   const buttons = view.open
     ? `<form class="actions" method="post" action="/sandbox/gateway/${encodeURIComponent(view.reference)}">
 ${plans}
+<fieldset class="card" id="card"><legend>${t.card}</legend><p class="hint">${t.cardHint}</p>
+<label for="cardBin">${t.cardBin}</label><input id="cardBin" name="cardBin" inputmode="numeric" autocomplete="off" pattern="[0-9]{6}" maxlength="6">
+<label for="cardLast4">${t.cardLast4}</label><input id="cardLast4" name="cardLast4" inputmode="numeric" autocomplete="off" pattern="[0-9]{4}" maxlength="4">
+<label for="cardExpiry">${t.cardExpiry}</label><input id="cardExpiry" name="cardExpiry" inputmode="numeric" autocomplete="off" pattern="[0-9]{2}/[0-9]{2}" maxlength="5" placeholder="MM/AA">
+</fieldset>
 <button name="outcome" value="approve" class="approve">${t.approve}</button>
 <button name="outcome" value="reject" class="reject">${t.reject}</button>
 ${view.status === 'OPEN' ? `<button name="outcome" value="pending" class="pending">${t.pending}</button>` : ''}

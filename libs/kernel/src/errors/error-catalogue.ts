@@ -381,6 +381,13 @@ export const ERRORS = {
   ),
   EVENT_NOT_FOUND: define('EVENT_NOT_FOUND', 'NOT_FOUND', 'The event was not found.', 'No se encontró el evento.'),
   LINK_NOT_FOUND: define('LINK_NOT_FOUND', 'NOT_FOUND', 'The payment link was not found.', 'No se encontró el link de pago.'),
+  TOO_MANY_ATTEMPTS: define(
+    'TOO_MANY_ATTEMPTS',
+    'TOO_MANY_REQUESTS',
+    'Too many declined or started payments from here: new attempts are refused for {retryAfter} s (the Retry-After header). Nothing was charged.',
+    'Demasiados pagos rechazados o iniciados desde aquí: se rechazan nuevos intentos durante {retryAfter} s (encabezado Retry-After). No se cobró nada.',
+    'Payins',
+  ),
   LINK_ALREADY_USED: define(
     'LINK_ALREADY_USED',
     'CONFLICT',

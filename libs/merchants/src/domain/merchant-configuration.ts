@@ -1,6 +1,7 @@
 import { DomainError, MerchantId } from '@pcs/kernel';
 import { InstallmentPolicy } from './installment-policy';
 import { RoutingRule } from './routing-rules';
+import { CardTestingGuardRequest, CardTestingGuardSettings, cardTestingGuardFrom, DEFAULT_CARD_TESTING_GUARD } from './card-testing-guard';
 import { DEFAULT_PAYOUT_SCHEDULE, PayoutSchedule } from './payout-schedule';
 
 export interface CountryVat {
@@ -22,6 +23,8 @@ export interface MerchantConfigurationProps {
   installmentPolicy: InstallmentPolicy;
   /** Routing rules, first match wins (contract §26); none: each method to its one processor (§16, §20). */
   routing: readonly RoutingRule[];
+  /** The public pages' card-testing guard (contract §30). */
+  cardTestingGuard: CardTestingGuardSettings;
 }
 
 export interface ConfigurationChanges {
@@ -37,6 +40,8 @@ export interface ConfigurationChanges {
   installmentPolicy?: InstallmentPolicy;
   /** Replaces every rule when given. */
   routing?: readonly RoutingRule[];
+  /** The fields sent; the others keep their value. */
+  cardTestingGuard?: CardTestingGuardRequest;
 }
 
 /** Lowercase letters, digits and inner hyphens; 3–32 characters. Used in fast-payment lookups. */
@@ -67,6 +72,7 @@ export class MerchantConfiguration {
       payoutSchedule: DEFAULT_PAYOUT_SCHEDULE,
       installmentPolicy: {},
       routing: [],
+      cardTestingGuard: DEFAULT_CARD_TESTING_GUARD,
     });
   }
 
@@ -107,6 +113,8 @@ export class MerchantConfiguration {
     if (changes.payoutSchedule !== undefined) next.payoutSchedule = changes.payoutSchedule;
     if (changes.installmentPolicy !== undefined) next.installmentPolicy = changes.installmentPolicy;
     if (changes.routing !== undefined) next.routing = changes.routing;
+    if (changes.cardTestingGuard !== undefined)
+      next.cardTestingGuard = cardTestingGuardFrom(changes.cardTestingGuard, next.cardTestingGuard);
     if (changes.countryVats !== undefined) {
       const countries = changes.countryVats.map((c) => c.countryId);
       if (new Set(countries).size !== countries.length) {

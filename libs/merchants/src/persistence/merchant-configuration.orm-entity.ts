@@ -1,6 +1,7 @@
 import type { InstallmentPolicy } from '../domain/installment-policy';
 import type { RoutingRule } from '../domain/routing-rules';
 import type { PayoutSchedule } from '../domain/payout-schedule';
+import type { CardTestingGuardSettings } from '../domain/card-testing-guard';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 @Entity({ name: 'merchant_configuration' })
@@ -37,6 +38,10 @@ export class MerchantConfigurationOrmEntity {
   /** Null: no routing rules (contract §26). Amounts in minor units. */
   @Column({ type: 'jsonb', nullable: true })
   routing: RoutingRule[] | null;
+
+  /** Null: the card-testing guard's defaults (contract §30). */
+  @Column({ name: 'card_testing_guard', type: 'jsonb', nullable: true })
+  cardTestingGuard: CardTestingGuardSettings | null;
 
   @Column({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;

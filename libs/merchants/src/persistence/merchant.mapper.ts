@@ -1,3 +1,4 @@
+import { cardTestingGuardOf } from '../domain/card-testing-guard';
 import { DEFAULT_PAYOUT_SCHEDULE } from '../domain/payout-schedule';
 import { asBusinessId, asMerchantId, Currency, TransfersType } from '@pcs/kernel';
 import { Merchant, MerchantProps, MerchantStatus } from '../domain/merchant';
@@ -99,6 +100,7 @@ export function configurationFromRows(
     payoutSchedule: row.payoutSchedule ?? DEFAULT_PAYOUT_SCHEDULE,
     installmentPolicy: row.installmentPolicy ?? {},
     routing: row.routing ?? [],
+    cardTestingGuard: cardTestingGuardOf(row.cardTestingGuard),
   });
 }
 

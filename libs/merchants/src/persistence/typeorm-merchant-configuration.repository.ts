@@ -1,3 +1,4 @@
+import { CardTestingGuardSettings, cardTestingGuardOf } from '../domain/card-testing-guard';
 import { Injectable } from '@nestjs/common';
 import { afterCommit, ChangeFeed, InvalidatedCache, isUniqueViolation } from '@pcs/database';
 import * as crypto from 'node:crypto';
@@ -41,6 +42,7 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
       ...settings,
       notificationEmails: [...settings.notificationEmails],
       routing: settings.routing.length ? settings.routing.map((rule) => ({ ...rule })) : null,
+      cardTestingGuard: null,
       updatedAt: now,
     });
   }
@@ -60,6 +62,7 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
           payoutSchedule: next.payoutSchedule,
           installmentPolicy: Object.keys(next.installmentPolicy).length ? next.installmentPolicy : null,
           routing: next.routing.length ? next.routing.map((rule) => ({ ...rule })) : null,
+          cardTestingGuard: { ...next.cardTestingGuard },
           updatedAt: now,
         },
       );
@@ -118,6 +121,11 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
   async installmentPolicy(manager: EntityManager, merchantId: MerchantId): Promise<InstallmentPolicy> {
     const row = await manager.findOne(MerchantConfigurationOrmEntity, { where: { merchantId }, select: { installmentPolicy: true } });
     return row?.installmentPolicy ?? {};
+  }
+
+  async cardTestingGuard(manager: EntityManager, merchantId: MerchantId): Promise<CardTestingGuardSettings> {
+    const row = await manager.findOne(MerchantConfigurationOrmEntity, { where: { merchantId }, select: { cardTestingGuard: true } });
+    return cardTestingGuardOf(row?.cardTestingGuard);
   }
 
   async routing(manager: EntityManager, merchantId: MerchantId): Promise<RoutingRule[]> {

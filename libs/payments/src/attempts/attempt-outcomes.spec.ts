@@ -4,6 +4,7 @@ import { Money, Transaction } from '@pcs/kernel';
 import type { PricingService } from '@pcs/settlement';
 import { PaymentIntent } from '../domain/payment-intent';
 import { anAttempt, anIntent, INTENT_ID, MemoryIntents, MemoryPayins, MemoryUnitOfWork, NOW, TX } from '../in-memory-ports.fixture';
+import type { CardTestingGuard } from '../card-testing/card-testing.guard';
 import { AttemptOutcome, AttemptOutcomes } from './attempt-outcomes';
 import type { PaymentAttemptParties } from './payment-attempt-parties';
 
@@ -44,7 +45,15 @@ function outcomesWith(options: { fundsFlow?: 'PLATFORM' | 'MERCHANT' } = {}) {
     },
   } as unknown as PaymentAttemptParties;
   const settings = { gateway: { reconcileAfterSeconds: 300 } } as unknown as RuntimeSettings;
-  const outcomes = new AttemptOutcomes(new MemoryUnitOfWork(), intents, payins, pricing, gateways, parties, settings);
+  // What the card-testing guard (contract §30) is told: each decline, with the card the processor reported.
+  const declined: { paymentIntentId: string; card: unknown }[] = [];
+  const cardTesting = {
+    declined: (_tx: Transaction, paymentIntentId: string, card: unknown) => {
+      declined.push({ paymentIntentId, card });
+      return Promise.resolve();
+    },
+  } as unknown as CardTestingGuard;
+  const outcomes = new AttemptOutcomes(new MemoryUnitOfWork(), intents, payins, pricing, gateways, parties, settings, cardTesting);
   const apply = async (event: Partial<AttemptOutcome>) => {
     const changed = await outcomes.apply(TX, intents.read(INTENT_ID)!, payins.read('charge-1')!, {
       gateway: 'SANDBOX',
@@ -56,7 +65,7 @@ function outcomesWith(options: { fundsFlow?: 'PLATFORM' | 'MERCHANT' } = {}) {
     return changed;
   };
   const stored = () => ({ intent: intents.read(INTENT_ID)!.snapshot(), payin: payins.read('charge-1')!.snapshot() });
-  return { outcomes, intents, payins, apply, stored, priced, taught };
+  return { outcomes, intents, payins, apply, stored, priced, taught, declined };
 }
 
 describe('AttemptOutcomes (on the ports, in memory)', () => {
@@ -101,8 +110,11 @@ describe('AttemptOutcomes (on the ports, in memory)', () => {
   });
 
   it('rejects: the payin REJECTED and the intent back to REQUIRES_PAYMENT_INSTRUMENT with the reason, no price asked', async () => {
-    const { apply, stored, priced } = outcomesWith();
-    expect(await apply({ outcome: 'REJECTED', error: 'insufficient funds' })).toBe(true);
+    const { apply, stored, priced, declined } = outcomesWith();
+    const card = { bin: '450995', last4: '3704', expiry: '11/30' };
+    expect(await apply({ outcome: 'REJECTED', error: 'insufficient funds', card })).toBe(true);
+    // Counted once by the card-testing guard, with the card (a repeat of a final payin is not: the next spec).
+    expect(declined).toEqual([{ paymentIntentId: INTENT_ID, card }]);
     expect(stored().payin).toMatchObject({ status: 'REJECTED', externalStatus: 'insufficient funds', receivedAmount: 0, feeAmount: 0 });
     expect(stored().intent).toMatchObject({
       status: 'REQUIRES_PAYMENT_INSTRUMENT',
@@ -126,8 +138,9 @@ describe('AttemptOutcomes (on the ports, in memory)', () => {
   });
 
   it('absorbs a late or repeated outcome on a final payin: nothing changes, nothing is saved, no price asked', async () => {
-    const { apply, stored, priced, intents } = outcomesWith();
+    const { apply, stored, priced, intents, declined } = outcomesWith();
     await apply({ outcome: 'REJECTED', error: 'declined' });
+    expect(declined).toHaveLength(1);
     const versionBefore = intents.rows.get(INTENT_ID)!.version;
     expect(await apply({ outcome: 'APPROVED', eventId: 'late' })).toBe(false);
     expect(await apply({ outcome: 'REJECTED', eventId: 'again' })).toBe(false);
@@ -135,6 +148,7 @@ describe('AttemptOutcomes (on the ports, in memory)', () => {
     expect(stored().intent.status).toBe('REQUIRES_PAYMENT_INSTRUMENT');
     expect(intents.rows.get(INTENT_ID)!.version).toBe(versionBefore);
     expect(priced).toEqual([]);
+    expect(declined).toHaveLength(1);
   });
 
   it('applies an off-session charge’s answer once, binding the gateway’s reference; a repeat or another intent’s payin changes nothing', async () => {

@@ -9,6 +9,7 @@ import { PaymentIntent } from '../domain/payment-intent';
 import { PaymentIntentRepository } from '../payment-intent.repository';
 import { PaymentAttemptParties } from './payment-attempt-parties';
 import { PayinRepository } from '../ledger/payin.repository';
+import { CardTestingGuard } from '../card-testing/card-testing.guard';
 import type { PaymentInstrumentProps } from '@pcs/payment-instruments';
 
 /** What a gateway said of an attempt, from a callback, a charge's answer or a lookup. */
@@ -60,6 +61,7 @@ export class AttemptOutcomes {
     private readonly gateways: GatewayRegistry,
     private readonly parties: PaymentAttemptParties,
     private readonly settings: RuntimeSettings,
+    private readonly cardTesting: CardTestingGuard,
   ) {}
 
   /**
@@ -77,6 +79,8 @@ export class AttemptOutcomes {
     if (!changed) return false;
     await this.ledger.save(tx, payin);
     await this.intents.save(tx, intent);
+    // A decline of an attempt a public page started counts towards the card-testing guard (contract §30), in this transaction.
+    if (payin.snapshot().status === 'REJECTED') await this.cardTesting.declined(tx, intent.id, event.card);
     return true;
   }
 

@@ -12,6 +12,7 @@ import { PaymentIntentRepository } from '../payment-intent.repository';
 import { B2bCheckoutRepository } from './b2b-checkout.repository';
 import { B2bPaymentIntentsService, B2bPaymentIntentView } from './b2b-payment-intents.service';
 import { CheckoutExpiryService } from './checkout-expiry.service';
+import { CardTestingGuard, PublicAttempt } from '../card-testing/card-testing.guard';
 import { PayinRepository } from '../ledger/payin.repository';
 import { InstallmentOfferShown, InstallmentQuotesService } from '../installments/installment-quotes.service';
 
@@ -60,6 +61,7 @@ export class B2bCheckoutService {
     private readonly credentials: CredentialService,
     private readonly settings: RuntimeSettings,
     private readonly installments: InstallmentQuotesService,
+    private readonly cardTesting: CardTestingGuard,
   ) {}
 
   async page(reference: string): Promise<CheckoutPage> {
@@ -90,15 +92,20 @@ export class B2bCheckoutService {
    * gateway that verifies payers (contract §20), first the form for the
    * payer's name, e-mail and document (`payer`: what they gave in it).
    */
-  async start(reference: string, countryProcessorId: string, payer?: PayerIdentity): Promise<CheckoutStart> {
+  async start(reference: string, countryProcessorId: string, address: string, payer?: PayerIdentity): Promise<CheckoutStart> {
     const found = await this.load(reference);
     if (!found) throw new DomainError('PAYMENT_INTENT_NOT_FOUND');
     const { checkout, intent } = found;
+    // The card-testing guard (contract §30): refused (429) while this address or this checkout (its intent, one sale) is blocked.
+    const attempt: PublicAttempt = { page: 'CHECKOUT', merchantId: intent.snapshot().merchantId, address, saleId: intent.id };
+    await this.cardTesting.refuseNewAttempt(attempt);
     const step = await this.attempts.payerStep(intent, countryProcessorId, payer);
     if (step) return { page: { kind: 'PAYER', view: await this.b2b.viewOf(intent, checkout), step }, invalid: step.problems.length > 0 };
     const caller = this.callerFor(intent, checkout);
     const returnUrl = `${this.settings.publicBaseUrl}/checkout/${checkout.reference}/return`;
-    return { gatewayUrl: (await this.attempts.initialize(caller, intent.id, countryProcessorId, undefined, returnUrl, payer)).gatewayUrl };
+    const { gatewayUrl } = await this.attempts.initialize(caller, intent.id, countryProcessorId, undefined, returnUrl, payer);
+    await this.cardTesting.started(attempt, intent.id);
+    return { gatewayUrl };
   }
 
   /**

@@ -96,6 +96,7 @@ function world(options: { processors?: (typeof VISA)[] } = {}) {
     credentials,
     w.settings,
     w.installmentQuotes,
+    w.cardTesting,
   );
   return { ...w, checkouts, b2b, checkout };
 }
@@ -166,7 +167,7 @@ describe('B2bCheckoutService (on the ports, in memory)', () => {
     const { b2b, checkout, gateway } = world();
     const reference = referenceOf((await b2b.create(CALLER, b6())).checkoutUrl);
     expect(await checkout.page(reference)).toMatchObject({ kind: 'CHOOSE', lastError: null });
-    const started = await checkout.start(reference, 'cp-visa');
+    const started = await checkout.start(reference, 'cp-visa', '203.0.113.9');
     expect(started).toEqual({ gatewayUrl: expect.stringContaining('https://sandbox.example/pay/') });
     expect(gateway.checkouts).toEqual([
       expect.objectContaining({ amount: 250000, returnUrl: `https://pay.example/checkout/${reference}/return` }),
@@ -178,7 +179,7 @@ describe('B2bCheckoutService (on the ports, in memory)', () => {
     const { b2b, checkout, intents } = world();
     const created = await b2b.create(CALLER, b6());
     const reference = referenceOf(created.checkoutUrl);
-    await checkout.start(reference, 'cp-visa');
+    await checkout.start(reference, 'cp-visa', '203.0.113.9');
     intents.change(created.intent.id, (i) => i.succeed('sbx-1', NOW));
     const back = await checkout.afterGateway(reference, 0);
     expect(back).toHaveProperty('redirect');
@@ -199,7 +200,7 @@ describe('B2bCheckoutService (on the ports, in memory)', () => {
     const { b2b, checkout, intents } = world();
     const created = await b2b.create(CALLER, b6());
     const reference = referenceOf(created.checkoutUrl);
-    await checkout.start(reference, 'cp-visa');
+    await checkout.start(reference, 'cp-visa', '203.0.113.9');
     intents.change(created.intent.id, (i) => i.fail('card declined', NOW));
     expect(await checkout.afterGateway(reference, 0)).toMatchObject({ page: { kind: 'CHOOSE', lastError: 'card declined' } });
   });
@@ -208,13 +209,13 @@ describe('B2bCheckoutService (on the ports, in memory)', () => {
     const { b2b, checkout, checkouts, intents, payins, gateway } = world();
     const created = await b2b.create(CALLER, b6());
     const reference = referenceOf(created.checkoutUrl);
-    await checkout.start(reference, 'cp-visa');
+    await checkout.start(reference, 'cp-visa', '203.0.113.9');
     checkouts.expire(reference);
     expect(await checkout.page(reference)).toMatchObject({ kind: 'EXPIRED' });
     expect(intents.read(created.intent.id)!.snapshot()).toMatchObject({ status: 'CANCELED', cancellationReason: 'EXPIRED' });
     expect(payins.ofIntent(created.intent.id, 'PAYIN').map((p) => p.snapshot().status)).toEqual(['EXPIRED']);
     expect(gateway.closed).toEqual([expect.objectContaining({ reason: 'EXPIRED' })]);
-    await expect(checkout.start(reference, 'cp-visa')).rejects.toMatchObject({ code: 'PAYMENT_INTENT_INVALID_STATE' });
+    await expect(checkout.start(reference, 'cp-visa', '203.0.113.9')).rejects.toMatchObject({ code: 'PAYMENT_INTENT_INVALID_STATE' });
   });
 
   it('says GONE of a reference that is not a checkout’s, without reading anything for a malformed one', async () => {

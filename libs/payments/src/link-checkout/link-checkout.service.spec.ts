@@ -70,6 +70,7 @@ function world(options: { status?: string; processors?: CountryProcessor[] } = {
     w.payins,
     w.registry,
     w.installmentQuotes,
+    w.cardTesting,
   );
   const intent = () => w.intents.read(link.paymentIntentId!)!;
   return { ...w, service, link, made, intent, gone: () => (found = false) };
@@ -83,13 +84,21 @@ describe('LinkCheckoutService (on the ports, in memory)', () => {
     expect(page.kind === 'CHOOSE' && page.methods.map((m) => m.countryProcessorId)).toEqual(['cp-visa', 'cp-master']);
     gone();
     expect(await service.page(LINK_ID)).toEqual({ kind: 'GONE' });
-    await expect(service.start(LINK_ID, 'cp-visa', 'https://pay.example/l/back')).rejects.toMatchObject({ code: 'LINK_NOT_FOUND' });
+    await expect(service.start(LINK_ID, 'cp-visa', 'https://pay.example/l/back', '203.0.113.9')).rejects.toMatchObject({
+      code: 'LINK_NOT_FOUND',
+    });
   });
 
   it('pays from the link once a method is chosen, as the link’s merchant on that link only, and sends the payer to the gateway with the page to return to', async () => {
-    const { service, made, gateway, intent } = world();
-    const started = await service.start(LINK_ID, 'cp-visa', 'https://pay.example/l/back');
+    const { service, made, gateway, intent, guardTold } = world();
+    const started = await service.start(LINK_ID, 'cp-visa', 'https://pay.example/l/back', '203.0.113.9');
     expect(started).toEqual({ gatewayUrl: expect.stringContaining('https://sandbox.example/pay/') });
+    // The card-testing guard (contract §30) is asked first, and told of the attempt: the link's merchant, the address, the link as the sale.
+    const attempt = { page: 'LINK', merchantId: MERCHANT_ID, address: '203.0.113.9', saleId: LINK_ID };
+    expect(guardTold).toEqual([
+      { kind: 'refuseNewAttempt', detail: attempt },
+      { kind: 'started', detail: { ...attempt, paymentIntentId: intent().id } },
+    ]);
     expect(made).toEqual([
       {
         caller: { credentialId: `link:${LINK_ID}`, businessId: BUSINESS_ID, merchantId: MERCHANT_ID },
@@ -109,8 +118,8 @@ describe('LinkCheckoutService (on the ports, in memory)', () => {
 
   it('resumes the link’s open intent on a second choice instead of paying from the link again, the earlier attempt replaced', async () => {
     const { service, made, payins, intent } = world();
-    await service.start(LINK_ID, 'cp-visa', 'https://pay.example/l/back');
-    await service.start(LINK_ID, 'cp-master', 'https://pay.example/l/back');
+    await service.start(LINK_ID, 'cp-visa', 'https://pay.example/l/back', '203.0.113.9');
+    await service.start(LINK_ID, 'cp-master', 'https://pay.example/l/back', '203.0.113.9');
     expect(made).toHaveLength(1);
     expect(payins.ofIntent(intent().id, 'PAYIN').map((p) => [p.snapshot().countryProcessorId, p.snapshot().status])).toEqual([
       ['cp-visa', 'CANCELLED'],
@@ -120,7 +129,7 @@ describe('LinkCheckoutService (on the ports, in memory)', () => {
 
   it('refuses a method the link does not offer before paying from it', async () => {
     const { service, made, intents } = world();
-    await expect(service.start(LINK_ID, 'cp-amex', 'https://pay.example/l/back')).rejects.toMatchObject({
+    await expect(service.start(LINK_ID, 'cp-amex', 'https://pay.example/l/back', '203.0.113.9')).rejects.toMatchObject({
       code: 'COUNTRY_PROCESSOR_NOT_AVAILABLE',
     });
     expect(made).toEqual([]);
@@ -130,9 +139,9 @@ describe('LinkCheckoutService (on the ports, in memory)', () => {
   it('asks first for the payer’s details at a gateway that verifies payers, again with what is wrong, then goes on', async () => {
     const { service, gateway } = world();
     gateway.payerIdentity = true;
-    const ask = await service.start(LINK_ID, 'cp-visa', 'https://pay.example/l/back');
+    const ask = await service.start(LINK_ID, 'cp-visa', 'https://pay.example/l/back', '203.0.113.9');
     expect(ask).toMatchObject({ invalid: false, page: { kind: 'PAYER', step: { countryProcessorId: 'cp-visa', problems: [] } } });
-    const wrong = await service.start(LINK_ID, 'cp-visa', 'https://pay.example/l/back', {
+    const wrong = await service.start(LINK_ID, 'cp-visa', 'https://pay.example/l/back', '203.0.113.9', {
       name: 'Ana',
       email: 'ana@example.uy',
       document: null,
@@ -143,16 +152,16 @@ describe('LinkCheckoutService (on the ports, in memory)', () => {
     });
     expect(gateway.checkouts).toEqual([]);
     const given = { name: 'Ana Pérez', email: 'ana@example.uy', document: '12345672', documentType: 'CI' };
-    expect(await service.start(LINK_ID, 'cp-visa', 'https://pay.example/l/back', given)).toHaveProperty('gatewayUrl');
+    expect(await service.start(LINK_ID, 'cp-visa', 'https://pay.example/l/back', '203.0.113.9', given)).toHaveProperty('gatewayUrl');
     expect(gateway.checkouts[0].payer).toEqual(given);
   });
 
   it('shows the outcome: PROCESSING, then PAID; a rejection offers the methods again with the reason; an expired unused link EXPIRED', async () => {
     const { service, intents, intent } = world();
-    await service.start(LINK_ID, 'cp-visa', 'https://pay.example/l/back');
+    await service.start(LINK_ID, 'cp-visa', 'https://pay.example/l/back', '203.0.113.9');
     intents.change(intent().id, (i) => i.fail('card declined', NOW));
     expect(await service.page(LINK_ID)).toMatchObject({ kind: 'CHOOSE', lastError: 'card declined' });
-    await service.start(LINK_ID, 'cp-visa', 'https://pay.example/l/back');
+    await service.start(LINK_ID, 'cp-visa', 'https://pay.example/l/back', '203.0.113.9');
     intents.change(intent().id, (i) => i.markProcessing(NOW));
     expect(await service.page(LINK_ID)).toMatchObject({ kind: 'PROCESSING' });
     intents.change(intent().id, (i) => i.succeed('sbx-1', NOW));

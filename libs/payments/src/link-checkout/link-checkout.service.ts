@@ -6,6 +6,7 @@ import { LinkId, LinkService, LinkView } from '@pcs/links';
 import { MerchantService } from '@pcs/merchants';
 import { PayerStep, PaymentAttemptsService } from '../attempts/payment-attempts.service';
 import { AvailableProcessorsService } from '../available-processors.service';
+import { CardTestingGuard, PublicAttempt } from '../card-testing/card-testing.guard';
 import { LinkPaymentIntentService } from '../creation/link-payment-intent.service';
 import { PaymentIntent } from '../domain/payment-intent';
 import { PaymentIntentRepository } from '../payment-intent.repository';
@@ -55,6 +56,7 @@ export class LinkCheckoutService {
     private readonly ledger: PayinRepository,
     private readonly gateways: GatewayRegistry,
     private readonly installments: InstallmentQuotesService,
+    private readonly cardTesting: CardTestingGuard,
   ) {}
 
   async page(linkId: LinkId): Promise<LinkPage> {
@@ -96,9 +98,12 @@ export class LinkCheckoutService {
    * gateway that verifies payers (contract §20), first the form for the
    * payer's name, e-mail and document (`payer`: what they gave in it).
    */
-  async start(linkId: LinkId, countryProcessorId: string, returnUrl: string, payer?: PayerIdentity): Promise<LinkStart> {
+  async start(linkId: LinkId, countryProcessorId: string, returnUrl: string, address: string, payer?: PayerIdentity): Promise<LinkStart> {
     const link = await this.links.findForPayer(linkId);
     if (!link) throw new DomainError('LINK_NOT_FOUND');
+    // The card-testing guard (contract §30): refused (429) while this address or this link is blocked.
+    const attempt: PublicAttempt = { page: 'LINK', merchantId: link.link.snapshot().merchantId, address, saleId: linkId };
+    await this.cardTesting.refuseNewAttempt(attempt);
     const caller = this.callerFor(link);
     let intent = await this.intentOf(link);
     if (!intent) {
@@ -116,7 +121,9 @@ export class LinkCheckoutService {
       const merchantName = (await this.merchants.findById(link.link.snapshot().merchantId))?.merchantName ?? '';
       return { page: { kind: 'PAYER', link, merchantName, step }, invalid: step.problems.length > 0 };
     }
-    return { gatewayUrl: (await this.attempts.initialize(caller, intent.id, countryProcessorId, undefined, returnUrl, payer)).gatewayUrl };
+    const { gatewayUrl } = await this.attempts.initialize(caller, intent.id, countryProcessorId, undefined, returnUrl, payer);
+    await this.cardTesting.started(attempt, intent.id);
+    return { gatewayUrl };
   }
 
   /** The link's merchant, acting on this link only. */

@@ -17,7 +17,7 @@ import {
 } from 'class-validator';
 import { NestedObject, Optional, NestedObjects } from '@pcs/http';
 import { Currency, isCurrency } from '@pcs/kernel';
-import { PAYOUT_INTERVALS, PAYOUT_WEEKDAYS } from '@pcs/merchants';
+import { CARD_TESTING_GUARD_RANGES, PAYOUT_INTERVALS, PAYOUT_WEEKDAYS } from '@pcs/merchants';
 import type { PayoutInterval, PayoutWeekday } from '@pcs/merchants';
 
 /** A map of currency to a finite number (the schedule's minimums, major units); the domain checks each amount. */
@@ -64,6 +64,74 @@ export class PayoutScheduleDto {
   @IsObject()
   @IsMinimumAmounts()
   minimumAmount?: Record<string, number>;
+}
+
+/** The public pages' card-testing guard (contract §30): the fields sent; the others keep their value. */
+export class CardTestingGuardDto {
+  @ApiPropertyOptional({ example: true, description: 'Whether the link pay page, the B2B checkout and the sandbox page count and refuse' })
+  @Optional()
+  @IsBoolean()
+  enabled?: boolean;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 100,
+    example: 3,
+    description: 'Declines of one card (fingerprint) within the window before it is refused',
+  })
+  @Optional()
+  @IsInt()
+  @Min(CARD_TESTING_GUARD_RANGES.maxDeclinesPerCard[0])
+  @Max(CARD_TESTING_GUARD_RANGES.maxDeclinesPerCard[1])
+  maxDeclinesPerCard?: number;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 1000,
+    example: 10,
+    description:
+      'Declines from one client address within the window before it is refused; also the declines of one link or checkout (from any address)',
+  })
+  @Optional()
+  @IsInt()
+  @Min(CARD_TESTING_GUARD_RANGES.maxDeclinesPerAddress[0])
+  @Max(CARD_TESTING_GUARD_RANGES.maxDeclinesPerAddress[1])
+  maxDeclinesPerAddress?: number;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 10000,
+    example: 30,
+    description: 'Attempts started from one client address within the window before it is refused',
+  })
+  @Optional()
+  @IsInt()
+  @Min(CARD_TESTING_GUARD_RANGES.maxAttemptsPerAddress[0])
+  @Max(CARD_TESTING_GUARD_RANGES.maxAttemptsPerAddress[1])
+  maxAttemptsPerAddress?: number;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1440, example: 60, description: 'The window the counts cover, in minutes' })
+  @Optional()
+  @IsInt()
+  @Min(CARD_TESTING_GUARD_RANGES.windowMinutes[0])
+  @Max(CARD_TESTING_GUARD_RANGES.windowMinutes[1])
+  windowMinutes?: number;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 10080,
+    example: 60,
+    description: 'How long a card, address or link is refused, in minutes',
+  })
+  @Optional()
+  @IsInt()
+  @Min(CARD_TESTING_GUARD_RANGES.blockMinutes[0])
+  @Max(CARD_TESTING_GUARD_RANGES.blockMinutes[1])
+  blockMinutes?: number;
 }
 
 /** A merchant's installments in one country (contract §25). */
@@ -241,4 +309,12 @@ export class MerchantConfigurationDto {
   @ArrayMaxSize(50)
   @NestedObjects(() => RoutingRuleDto)
   routing?: RoutingRuleDto[];
+
+  @ApiPropertyOptional({
+    type: CardTestingGuardDto,
+    description: 'The card-testing guard of the public pages (contract §30); the fields sent change, the others keep their value',
+  })
+  @Optional()
+  @NestedObject(() => CardTestingGuardDto)
+  cardTestingGuard?: CardTestingGuardDto;
 }
