@@ -117,10 +117,10 @@ describe('the card-testing guard of the public pages (contract §30)', () => {
     expect(until).toBe(60 * 60_000);
     // Nothing of an address in clear: its hint is masked, the link's is the link; the database keeps keyed hashes only.
     expect(mine.map((b) => b.hint).sort()).toEqual(['203.0.113.x', `link ${link.linkId}`]);
-    const stored = (await bed.dataSource.query(
+    const stored = await bed.dataSource.query<Json[]>(
       `SELECT address_key, card_key, sale_key FROM card_testing_mark WHERE merchant_id = $1 UNION ALL SELECT address_key, card_key, sale_key FROM card_testing_origin WHERE merchant_id = $1`,
       [merchantId],
-    )) as Json[];
+    );
     expect(stored.length).toBeGreaterThanOrEqual(20);
     for (const row of stored)
       for (const value of Object.values(row)) expect(value === null || /^[0-9a-f]{64}$/.test(value as string)).toBe(true);
