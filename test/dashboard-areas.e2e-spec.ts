@@ -164,6 +164,11 @@ describe('the dashboard: links, payers, webhooks, merchants, team', () => {
 
     await page.goto(`${base}/merchants`);
     const merchantId = bed.tenant.merchants[0].merchantId;
+    // The card-testing guard's settings and blocks of the merchant's public pages (contract §30): none yet, the defaults.
+    expect(await page.textContent(`[data-merchant="${merchantId}"] [data-card-testing-settings]`)).toBe(
+      'Limits: 3 declines per card, 10 per address or link, 30 attempts per address within 60 min; blocked for 60 min.',
+    );
+    expect(await page.textContent(`[data-merchant="${merchantId}"] [data-card-testing-none]`)).toBe('No block in the last 7 days.');
     await page.click(`[data-merchant="${merchantId}"] summary`);
     await page.fill(`#emails-${merchantId}`, 'ops@example.uy, finance@example.uy');
     await page.check(`#success-${merchantId}`);

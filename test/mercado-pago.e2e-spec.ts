@@ -186,7 +186,7 @@ describe('Mercado Pago behind the gateway port', () => {
       currency_id: 'UYU',
       date_created: new Date().toISOString(),
       payment_method_id: 'visa',
-      card: { last_four_digits: '4242' },
+      card: { first_six_digits: '450995', last_four_digits: '4242', expiration_month: 11, expiration_year: 2030 },
       installments: 1,
       transaction_details: { total_paid_amount: 1220.5, installment_amount: 1220.5, net_received_amount: 1220.5 },
       transaction_amount_refunded: 0,

@@ -25,6 +25,24 @@ function controllerWith(configure: () => Promise<void>) {
     configurationOf: jest.fn().mockResolvedValue(null),
     configure: jest.fn(configure),
     processorsHealth: jest.fn().mockResolvedValue([]),
+    cardTestingBlocks: jest.fn().mockResolvedValue({
+      settings: { enabled: true, maxDeclinesPerCard: 3, maxDeclinesPerAddress: 10, maxAttemptsPerAddress: 30, windowMinutes: 60, blockMinutes: 60 },
+      blocks: [
+        {
+          blockId: '5f0c9a1e-2b3d-4c5e-8f7a-9b0c1d2e3f4a',
+          merchantId: mine,
+          scope: 'ADDRESS',
+          reason: 'DECLINES_PER_ADDRESS',
+          count: 10,
+          hint: '203.0.113.x',
+          page: 'LINK',
+          saleId: null,
+          startedAt: '2026-11-29T12:00:00.000Z',
+          until: '2099-11-29T13:00:00.000Z',
+          active: true,
+        },
+      ],
+    }),
   };
   const identity = { audit: jest.fn().mockResolvedValue(undefined) };
   return { controller: new MerchantsController(api as unknown as PayinsApi, identity as unknown as DashboardIdentity), api, identity };
@@ -38,6 +56,16 @@ const form = {
 };
 
 describe('MerchantsController', () => {
+  it('lists each merchant’s card-testing blocks (contract §30): what, why, until when, with the guard’s limits', async () => {
+    const { controller, api } = controllerWith(() => Promise.resolve());
+    const { res, answer } = recordingResponse();
+    await controller.show(request, res, undefined);
+    expect(api.cardTestingBlocks).toHaveBeenCalledWith(mine);
+    const page = String(answer.body);
+    expect(page).toContain('Limits: 3 declines per card, 10 per address or link, 30 attempts per address within 60 min; blocked for 60 min.');
+    expect(page).toMatch(/<tr data-block="5f0c9a1e-[^"]+" data-scope="ADDRESS" data-active="true"><td>Address <code>203\.0\.113\.x<\/code><\/td><td>10 declines from the address<\/td>/);
+  });
+
   it('configures one of the person’s merchants only: another’s id is a 404 that asks nothing', async () => {
     const { controller, api, identity } = controllerWith(() => Promise.resolve());
     for (const id of [theirs, 'not-a-uuid']) {

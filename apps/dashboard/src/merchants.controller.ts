@@ -74,10 +74,12 @@ export class MerchantsController {
       await Promise.all(merchants.map(async (m) => [m.merchantId, await this.api.configurationOf(m.merchantId)] as const)),
     );
     const processors = await this.api.processorsHealth(user);
+    // What the card-testing guard of each merchant's public pages refused (contract §30).
+    const cardTesting = new Map(await Promise.all(merchants.map(async (m) => [m.merchantId, await this.api.cardTestingBlocks(m.merchantId)] as const)));
     response
       .status(status)
       .set(DASHBOARD_HEADERS)
-      .send(merchantsPage(languageOf(request), { user, csrfToken, merchants, configurations, processors, notice, problem }));
+      .send(merchantsPage(languageOf(request), { user, csrfToken, merchants, configurations, processors, cardTesting, notice, problem }));
   }
 
   @Post(':id/configuration')

@@ -28,6 +28,7 @@ export type CreateLink = PayinsComponents['schemas']['CreateLinkDto'];
 export type RoutingRule = PayinsComponents['schemas']['RoutingRuleDto'];
 /** A processor account's circuit and success rates (contract §26). */
 export type ProcessorHealth = PayinsComponents['schemas']['ProcessorHealthResponse'];
+export type CardTestingBlocks = PayinsComponents['schemas']['CardTestingBlocksResponse'];
 export type Balance = PayinsComponents['schemas']['BalanceResponse'];
 export type BalanceTransaction = PayinsComponents['schemas']['BalanceTransactionResponse'];
 export type Payout = PayinsComponents['schemas']['PayoutResponse'];
@@ -430,6 +431,11 @@ export class PayinsApi {
     },
   ): Promise<void> {
     await this.answer(this.client.PUT('/merchant/{merchantId}/configuration', { params: { path: { merchantId } }, body }));
+  }
+
+  /** The card-testing guard's blocks of a merchant's public pages, of the last 7 days, and its settings (contract §30). */
+  cardTestingBlocks(merchantId: string): Promise<CardTestingBlocks> {
+    return this.answer(this.client.GET('/merchant/{merchantId}/card-testing/blocks', { params: { path: { merchantId } } }));
   }
 
   /** Each processor account's circuit and success rates (contract §26), for the person's merchants. */

@@ -103,7 +103,8 @@ export interface StandInPayment {
   currency_id: string;
   date_created: string;
   payment_method_id: string;
-  card: { last_four_digits: string };
+  /** The card paid with, as the payment resource describes it (its first six and last four digits and expiry). */
+  card: { first_six_digits: string; last_four_digits: string; expiration_month: number; expiration_year: number };
   /** The installments the payer chose, and what they pay in all and each. */
   installments: number;
   transaction_details: { total_paid_amount: number; installment_amount: number; net_received_amount: number };
@@ -314,7 +315,8 @@ export class MercadoPagoStandIn extends StandInServer {
       currency_id: item.currency_id,
       date_created: new Date().toISOString(),
       payment_method_id: 'visa',
-      card: { last_four_digits: '4242' },
+      // Mercado Pago's documented Visa test card (4509 9535 6623 3704, 11/30).
+      card: { first_six_digits: '450995', last_four_digits: '3704', expiration_month: 11, expiration_year: 2030 },
       installments: chosen,
       transaction_details: { total_paid_amount: plan.total, installment_amount: plan.installment, net_received_amount: 0 },
       fee_details: [],

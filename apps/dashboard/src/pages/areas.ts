@@ -10,6 +10,7 @@ import type {
   MerchantCountryProcessor,
   Payer,
   ProcessorHealth,
+  CardTestingBlocks,
   WebhookEndpoint,
 } from '../payins-api';
 import { csrfField, dashboardPage, dateTime, html, LOCALES, money } from './layout';
@@ -213,7 +214,12 @@ ${pager(t, '/webhooks', { delivered: frame.delivered }, frame.pageNumber, frame.
 /** Merchants and their configuration; never their API credentials (the API answers them to the business; the browser never sees one). */
 export function merchantsPage(
   language: PageLanguage,
-  frame: Frame & { merchants: Merchant[]; configurations: Map<string, MerchantConfiguration | null>; processors: ProcessorHealth[] },
+  frame: Frame & {
+    merchants: Merchant[];
+    configurations: Map<string, MerchantConfiguration | null>;
+    processors: ProcessorHealth[];
+    cardTesting: Map<string, CardTestingBlocks>;
+  },
 ): string {
   const t = TEXTS[language];
   const cards = frame.merchants
@@ -232,7 +238,7 @@ ${
     ? `<dt>${t.shortName}</dt><dd>${html(c.shortName ?? '—')}</dd><dt>${t.notificationEmails}</dt><dd>${html((c.notificationEmails ?? []).join(', ') || '—')}</dd><dt>${t.fastPayments}</dt><dd>${c.fastPaymentsEnabled ? t.yes : t.no}</dd><dt>${t.installments}</dt><dd data-installments>${installmentsSummary(c, language)}</dd><dt>${t.routing}</dt><dd data-routing>${routingSummary(c, language)}</dd>`
     : ''
 }
-</dl>${processors}${
+</dl>${processors}${cardTestingSection(frame.cardTesting.get(m.merchantId), language)}${
         can(frame.user.role, 'configure-merchants')
           ? `<details><summary>${t.configuration}</summary><form method="post" action="/merchants/${html(m.merchantId)}/configuration">${csrfField(frame.csrfToken)}
 <p><label for="short-${html(m.merchantId)}">${t.shortName}</label><input id="short-${html(m.merchantId)}" name="shortName" maxlength="32" value="${html(c?.shortName ?? '')}"></p>
@@ -271,6 +277,34 @@ function routingSummary(c: MerchantConfiguration, language: PageLanguage): strin
 }
 
 /** Each processor of the merchant: its circuit's state and its success rates, per method and country below (contract §26). */
+/** The card-testing guard's blocks of the last 7 days (contract §30): what, why, until when; hints only, never a card's digits. */
+function cardTestingSection(found: CardTestingBlocks | undefined, language: PageLanguage): string {
+  if (!found) return '';
+  const t = TEXTS[language];
+  const labels = TEXTS[language] as Record<string, string>;
+  const s = found.settings;
+  const settings = s.enabled
+    ? fill(t.cardTestingSettings, {
+        card: s.maxDeclinesPerCard,
+        address: s.maxDeclinesPerAddress,
+        attempts: s.maxAttemptsPerAddress,
+        window: s.windowMinutes,
+        block: s.blockMinutes,
+      })
+    : t.cardTestingOff;
+  const rows = found.blocks.map(
+    (b) =>
+      `<tr data-block="${html(b.blockId)}" data-scope="${html(b.scope)}" data-active="${b.active}"><td>${html(labels[`cardTesting:${b.scope}`] ?? b.scope)} <code>${html(b.hint)}</code></td><td>${html(
+        fill(labels[`cardTesting:${b.reason}`] ?? b.reason, { count: b.count }),
+      )}</td><td><span class="status ${b.active ? 'REJECTED' : 'EXPIRED'}">${html(dateTime(b.until, language))}</span></td></tr>`,
+  );
+  return `<h3>${t.cardTesting}</h3><p class="hint" data-card-testing-settings>${html(settings)}</p>${
+    rows.length
+      ? `<div class="table"><table data-card-testing><thead><tr><th scope="col">${t.cardTestingScope}</th><th scope="col">${t.cardTestingReason}</th><th scope="col">${t.cardTestingUntil}</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`
+      : `<p class="notice" data-card-testing-none>${t.cardTestingNone}</p>`
+  }`;
+}
+
 function processorsTable(processors: readonly ProcessorHealth[], language: PageLanguage): string {
   if (processors.length === 0) return '';
   const t = TEXTS[language];
