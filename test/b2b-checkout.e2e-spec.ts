@@ -364,3 +364,63 @@ describe('a B2B checkout left unpaid', () => {
     expect((await bed.merchant.get('/payment-intent?status=EXPIRED&pageSize=100')).body.pagination.totalItems).toBe(3);
   });
 });
+
+describe('a B2B checkout under card testing (contract §30)', () => {
+  let bed: Testbed;
+
+  beforeAll(async () => {
+    bed = await testbed({ api: 'b2b', reachable: true });
+  });
+  afterAll(() => bed.close());
+
+  it('refuses a checkout’s next attempt with a 429 page once it was declined 10 times (the defaults), and sends card_testing.suspected', async () => {
+    const server = bed.app.getHttpServer();
+    const intent = (
+      await bed.merchant.post('/payment-intent', {
+        countryCode: 'URY',
+        currency: 'UYU',
+        amount: 100,
+        redirectUrl: 'https://shop.example/r',
+      })
+    ).body as { paymentIntentId: string; nextAction: { redirect: { reference: string } } };
+    const path = new URL(intent.nextAction.redirect.reference).pathname;
+    const choose = async () => {
+      const opened = await request(server).get(path);
+      const cookie = String(opened.headers['set-cookie']).split(';')[0];
+      const token = /name="token" value="([\w-]{43})"/.exec(opened.text)![1];
+      const countryProcessorId = /name="countryProcessorId" value="([0-9a-f-]{36})"/.exec(opened.text)![1];
+      return request(server)
+        .post(path)
+        .set('cookie', cookie)
+        .set('accept-language', 'pt-BR')
+        .type('form')
+        .send({ token, countryProcessorId });
+    };
+    for (let n = 0; n < 10; n++) {
+      const chosen = await choose();
+      expect([n, chosen.status]).toEqual([n, 303]);
+      const declined = await request(server)
+        .post(new URL(chosen.headers.location).pathname)
+        .type('form')
+        .send({ outcome: 'reject', cardBin: String(510000 + n), cardLast4: '0004', cardExpiry: '12/31' });
+      expect(declined.status).toBe(303);
+    }
+    const refused = await choose();
+    expect([refused.status, refused.text]).toEqual([429, expect.stringContaining('Tentativas de pagamento demais')]);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3500);
+    // The intent is as the last decline left it: nothing was started.
+    expect((await bed.merchant.get(`/payment-intent/${intent.paymentIntentId}`)).body.status.code).toBe('REJECTED');
+    const blocks = (await bed.query(
+      `SELECT scope, reason, count, page, sale_id FROM card_testing_block b JOIN merchant m USING (merchant_id) WHERE m.merchant_id = $1 ORDER BY scope`,
+      [bed.tenant.merchants[0].merchantId],
+    )) as { scope: string; reason: string; count: number; page: string; sale_id: string }[];
+    expect(blocks).toEqual([
+      { scope: 'ADDRESS', reason: 'DECLINES_PER_ADDRESS', count: 10, page: 'CHECKOUT', sale_id: intent.paymentIntentId },
+      { scope: 'LINK', reason: 'DECLINES_PER_LINK', count: 10, page: 'CHECKOUT', sale_id: intent.paymentIntentId },
+    ]);
+    const events = (await bed.query(`SELECT type FROM event WHERE merchant_id = $1 AND type = 'card_testing.suspected'`, [
+      bed.tenant.merchants[0].merchantId,
+    ])) as { type: string }[];
+    expect(events).toHaveLength(2);
+  });
+});
