@@ -410,17 +410,17 @@ describe('a B2B checkout under card testing (contract §30)', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3500);
     // The intent is as the last decline left it: nothing was started.
     expect((await bed.merchant.get(`/payment-intent/${intent.paymentIntentId}`)).body.status.code).toBe('REJECTED');
-    const blocks = (await bed.query(
-      `SELECT scope, reason, count, page, sale_id FROM card_testing_block b JOIN merchant m USING (merchant_id) WHERE m.merchant_id = $1 ORDER BY scope`,
+    const blocks = await bed.query<{ scope: string; reason: string; count: number; page: string; sale_id: string }>(
+      `SELECT scope, reason, count, page, sale_id FROM card_testing_block WHERE merchant_id = $1 ORDER BY scope`,
       [bed.tenant.merchants[0].merchantId],
-    )) as { scope: string; reason: string; count: number; page: string; sale_id: string }[];
+    );
     expect(blocks).toEqual([
       { scope: 'ADDRESS', reason: 'DECLINES_PER_ADDRESS', count: 10, page: 'CHECKOUT', sale_id: intent.paymentIntentId },
       { scope: 'LINK', reason: 'DECLINES_PER_LINK', count: 10, page: 'CHECKOUT', sale_id: intent.paymentIntentId },
     ]);
-    const events = (await bed.query(`SELECT type FROM event WHERE merchant_id = $1 AND type = 'card_testing.suspected'`, [
+    const events = await bed.query<{ type: string }>(`SELECT type FROM event WHERE merchant_id = $1 AND type = 'card_testing.suspected'`, [
       bed.tenant.merchants[0].merchantId,
-    ])) as { type: string }[];
+    ]);
     expect(events).toHaveLength(2);
   });
 });
