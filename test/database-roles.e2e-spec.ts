@@ -1,5 +1,4 @@
 import { SERVICE_QUEUES } from '@pcs/config';
-import { MIGRATIONS } from '../libs/database/src/migrations';
 import { hmacHex } from '@pcs/testing';
 import { spawnSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
@@ -129,7 +128,7 @@ describe('the runtime role', () => {
     expect(executable.rows).toEqual([]);
   });
 
-  it('refuses to start an API or the dashboard given the owner\'s URL, on a role that owns tables, or on a database not migrated', async () => {
+  it("refuses to start an API or the dashboard given the owner's URL, on a role that owns tables, or on a database not migrated", async () => {
     const { url: bareUrl, drop: dropBare } = await emptyDatabase('pcs_bare');
     const bare = new URL(bareUrl);
     bare.username = role;
@@ -143,9 +142,15 @@ describe('the runtime role', () => {
       PAYINS_API_URL: 'http://127.0.0.1:9',
     };
     const cases: [NodeJS.ProcessEnv, RegExp][] = [
-      [{ DATABASE_URL: runtimeUrl, DATABASE_MIGRATION_URL: ownerUrl }, /failed to start: DATABASE_MIGRATION_URL is set: the (payins-api|b2b-api|dashboard) never receives the owner's URL/],
+      [
+        { DATABASE_URL: runtimeUrl, DATABASE_MIGRATION_URL: ownerUrl },
+        /failed to start: DATABASE_MIGRATION_URL is set: the (payins-api|b2b-api|dashboard) never receives the owner's URL/,
+      ],
       [{ DATABASE_URL: ownerUrl }, /failed to start: the database role "postgres" owns tables \(/],
-      [{ DATABASE_URL: bare.toString() }, new RegExp(`failed to start: the database lacks ${MIGRATIONS.length} migration\\(s\\) of this build .*: run npm run migrate first`)],
+      [
+        { DATABASE_URL: bare.toString() },
+        /failed to start: the database lacks [1-9]\d* migration\(s\) of this build \(Initial\w+, …\): run npm run migrate first/,
+      ],
     ];
     try {
       for (const main of ['payins-api/src/main.js', 'b2b-api/src/main.js', 'dashboard/src/main.js'])

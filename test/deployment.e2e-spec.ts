@@ -59,13 +59,24 @@ describe('deployment files', () => {
   it('restarts every compose service that fails (contract §17: a dead process is never the end of the service)', () => {
     const services = read('docker/compose.yaml').split('\nservices:\n')[1].split('\nvolumes:')[0];
     const blocks = services.split(/\n(?= {2}[a-z][\w-]*:\n)/);
-    expect(blocks.map((block) => /^\s*([\w-]+):/.exec(block)?.[1])).toEqual(['postgres', 'mailpit', 'migrate', 'payins-api', 'b2b-api', 'dashboard']);
-    for (const block of blocks.filter((b) => !b.startsWith('  migrate:'))) expect(block).toMatch(/^ {4}restart: (unless-stopped|always|on-failure)$/m);
+    expect(blocks.map((block) => /^\s*([\w-]+):/.exec(block)?.[1])).toEqual([
+      'postgres',
+      'mailpit',
+      'migrate',
+      'payins-api',
+      'b2b-api',
+      'dashboard',
+    ]);
+    for (const block of blocks.filter((b) => !b.startsWith('  migrate:')))
+      expect(block).toMatch(/^ {4}restart: (unless-stopped|always|on-failure)$/m);
   });
 
-  it('migrates in a one-shot service that alone has the owner\'s URL, and takes every password from .env (contract §30)', () => {
+  it("migrates in a one-shot service that alone has the owner's URL, and takes every password from .env (contract §30)", () => {
     const compose = read('docker/compose.yaml');
-    const services = compose.split('\nservices:\n')[1].split('\nvolumes:')[0].split(/\n(?= {2}[a-z][\w-]*:\n)/);
+    const services = compose
+      .split('\nservices:\n')[1]
+      .split('\nvolumes:')[0]
+      .split(/\n(?= {2}[a-z][\w-]*:\n)/);
     const service = (name: string) => services.find((block) => block.startsWith(`  ${name}:`)) ?? '';
     expect(service('migrate')).toContain("command: ['node', 'dist/apps/ops/src/migrate.js']");
     expect(service('migrate')).toMatch(/^ {4}restart: 'no'$/m);
@@ -80,7 +91,8 @@ describe('deployment files', () => {
       expect(urls.length).toBeGreaterThan(0);
       for (const password of urls) expect([file, password]).toEqual([file, expect.stringMatching(/^\$\{[A-Z_]+:\?[^}]*\}$/)]);
       const assigned = [...text.matchAll(/^ +(\w*PASSWORD\w*): (.*)$/gm)];
-      for (const [, name, value] of assigned) expect([file, name, value]).toEqual([file, name, expect.stringMatching(/^\$\{[A-Z_]+:\?[^}]*\}$/)]);
+      for (const [, name, value] of assigned)
+        expect([file, name, value]).toEqual([file, name, expect.stringMatching(/^\$\{[A-Z_]+:\?[^}]*\}$/)]);
     }
     const example = read('.env.example');
     for (const name of ['PCS_OWNER_PASSWORD', 'PCS_RUNTIME_PASSWORD', 'PATRONI_SUPERUSER_PASSWORD', 'PATRONI_REPLICATION_PASSWORD'])

@@ -66,7 +66,6 @@ async function main(): Promise<void> {
   }, log);
 }
 
-
 main().catch((error: unknown) => {
   log(`failed to start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);

@@ -26,7 +26,14 @@ function controllerWith(configure: () => Promise<void>) {
     configure: jest.fn(configure),
     processorsHealth: jest.fn().mockResolvedValue([]),
     cardTestingBlocks: jest.fn().mockResolvedValue({
-      settings: { enabled: true, maxDeclinesPerCard: 3, maxDeclinesPerAddress: 10, maxAttemptsPerAddress: 30, windowMinutes: 60, blockMinutes: 60 },
+      settings: {
+        enabled: true,
+        maxDeclinesPerCard: 3,
+        maxDeclinesPerAddress: 10,
+        maxAttemptsPerAddress: 30,
+        windowMinutes: 60,
+        blockMinutes: 60,
+      },
       blocks: [
         {
           blockId: '5f0c9a1e-2b3d-4c5e-8f7a-9b0c1d2e3f4a',
@@ -62,8 +69,12 @@ describe('MerchantsController', () => {
     await controller.show(request, res, undefined);
     expect(api.cardTestingBlocks).toHaveBeenCalledWith(mine);
     const page = String(answer.body);
-    expect(page).toContain('Limits: 3 declines per card, 10 per address or link, 30 attempts per address within 60 min; blocked for 60 min.');
-    expect(page).toMatch(/<tr data-block="5f0c9a1e-[^"]+" data-scope="ADDRESS" data-active="true"><td>Address <code>203\.0\.113\.x<\/code><\/td><td>10 declines from the address<\/td>/);
+    expect(page).toContain(
+      'Limits: 3 declines per card, 10 per address or link, 30 attempts per address within 60 min; blocked for 60 min.',
+    );
+    expect(page).toMatch(
+      /<tr data-block="5f0c9a1e-[^"]+" data-scope="ADDRESS" data-active="true"><td>Address <code>203\.0\.113\.x<\/code><\/td><td>10 declines from the address<\/td>/,
+    );
   });
 
   it('configures one of the person’s merchants only: another’s id is a 404 that asks nothing', async () => {

@@ -75,7 +75,9 @@ export class MerchantsController {
     );
     const processors = await this.api.processorsHealth(user);
     // What the card-testing guard of each merchant's public pages refused (contract §30).
-    const cardTesting = new Map(await Promise.all(merchants.map(async (m) => [m.merchantId, await this.api.cardTestingBlocks(m.merchantId)] as const)));
+    const cardTesting = new Map(
+      await Promise.all(merchants.map(async (m) => [m.merchantId, await this.api.cardTestingBlocks(m.merchantId)] as const)),
+    );
     response
       .status(status)
       .set(DASHBOARD_HEADERS)

@@ -38,10 +38,12 @@ async function main(): Promise<void> {
   requireMailTransport(env);
   const runtime = await prepareRuntime(env, log, 'launcher');
   // Its APIs would refuse a role that owns tables (contract §30): said once here, not at each of their restarts.
-  await checkServingDatabase(runtime.database.runtimeUrl ?? runtime.database.url, ownerRoleAllowed(env), 'service').catch(async (error: unknown) => {
-    await runtime.database.stop();
-    throw error;
-  });
+  await checkServingDatabase(runtime.database.runtimeUrl ?? runtime.database.url, ownerRoleAllowed(env), 'service').catch(
+    async (error: unknown) => {
+      await runtime.database.stop();
+      throw error;
+    },
+  );
   const settings = runtime.settingsFor(env.PAYINS_API_PORT);
 
   const ops = await NestFactory.createApplicationContext(OpsModule.forRoot(settings), { logger: false });

@@ -53,7 +53,9 @@ export async function checkServingDatabase(url: string, allowOwner: boolean, pro
         );
     }
     const present = (await client.query<{ present: boolean }>(`SELECT to_regclass('migrations') IS NOT NULL AS present`)).rows[0].present;
-    const applied = present ? new Set((await client.query<{ name: string }>('SELECT name FROM migrations')).rows.map((r) => r.name)) : new Set();
+    const applied = present
+      ? new Set((await client.query<{ name: string }>('SELECT name FROM migrations')).rows.map((r) => r.name))
+      : new Set();
     const pending = MIGRATIONS.map((migration) => migration.name).filter((name) => !applied.has(name));
     if (pending.length > 0)
       throw new EnvironmentError(

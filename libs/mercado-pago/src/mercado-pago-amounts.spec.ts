@@ -30,9 +30,18 @@ describe('Mercado Pago amounts, read exactly (contract §28)', () => {
   it('reads the card a payment was made with (contract §30: the card-testing guard) when its first six, last four and expiry are there', () => {
     const card = { first_six_digits: '450995', last_four_digits: '3704', expiration_month: 11, expiration_year: 2030 };
     expect(eventOfPayment(approved({ status: 'rejected', card })).card).toEqual({ bin: '450995', last4: '3704', expiry: '11/30' });
-    expect(eventOfPayment(approved({ card: { ...card, expiration_month: 3 } })).card).toEqual({ bin: '450995', last4: '3704', expiry: '03/30' });
+    expect(eventOfPayment(approved({ card: { ...card, expiration_month: 3 } })).card).toEqual({
+      bin: '450995',
+      last4: '3704',
+      expiry: '03/30',
+    });
     // A part missing or not a card's: no fingerprint (the address and the link still count).
-    for (const partial of [{ last_four_digits: '3704' }, { ...card, expiration_month: 13 }, { ...card, first_six_digits: '4509' }, { ...card, last_four_digits: null }])
+    for (const partial of [
+      { last_four_digits: '3704' },
+      { ...card, expiration_month: 13 },
+      { ...card, first_six_digits: '4509' },
+      { ...card, last_four_digits: null },
+    ])
       expect(eventOfPayment(approved({ card: partial })).card).toBeUndefined();
   });
 

@@ -139,7 +139,8 @@ export const TEXTS = {
     successRate1d: 'Éxito 1 día',
     cardTesting: 'Prueba de tarjetas: bloqueos (7 días)',
     cardTestingNone: 'Ningún bloqueo en los últimos 7 días.',
-    cardTestingSettings: 'Límites: {card} rechazos por tarjeta, {address} por dirección o link, {attempts} intentos por dirección en {window} min; bloqueo de {block} min.',
+    cardTestingSettings:
+      'Límites: {card} rechazos por tarjeta, {address} por dirección o link, {attempts} intentos por dirección en {window} min; bloqueo de {block} min.',
     cardTestingOff: 'La protección contra prueba de tarjetas está desactivada.',
     cardTestingScope: 'Qué',
     cardTestingReason: 'Motivo',
@@ -526,7 +527,8 @@ export const TEXTS = {
     successRate1d: 'Success 1 day',
     cardTesting: 'Card testing: blocks (7 days)',
     cardTestingNone: 'No block in the last 7 days.',
-    cardTestingSettings: 'Limits: {card} declines per card, {address} per address or link, {attempts} attempts per address within {window} min; blocked for {block} min.',
+    cardTestingSettings:
+      'Limits: {card} declines per card, {address} per address or link, {attempts} attempts per address within {window} min; blocked for {block} min.',
     cardTestingOff: 'The card-testing guard is off.',
     cardTestingScope: 'What',
     cardTestingReason: 'Why',
@@ -915,7 +917,8 @@ export const TEXTS = {
     successRate1d: 'Sucesso 1 dia',
     cardTesting: 'Teste de cartões: bloqueios (7 dias)',
     cardTestingNone: 'Nenhum bloqueio nos últimos 7 dias.',
-    cardTestingSettings: 'Limites: {card} recusas por cartão, {address} por endereço ou link, {attempts} tentativas por endereço em {window} min; bloqueio de {block} min.',
+    cardTestingSettings:
+      'Limites: {card} recusas por cartão, {address} por endereço ou link, {attempts} tentativas por endereço em {window} min; bloqueio de {block} min.',
     cardTestingOff: 'A proteção contra teste de cartões está desligada.',
     cardTestingScope: 'O quê',
     cardTestingReason: 'Motivo',

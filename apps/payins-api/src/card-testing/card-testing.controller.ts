@@ -10,14 +10,18 @@ import { CardTestingGuardResponse } from '../merchant/merchant.responses';
 export class CardTestingBlockResponse {
   @ApiProperty({ format: 'uuid' }) blockId: string;
   @ApiProperty({ format: 'uuid' }) merchantId: string;
-  @ApiProperty({ enum: ['CARD', 'ADDRESS', 'LINK'], description: 'What is refused: a card fingerprint, a client address, or a link (a B2B checkout: its payment intent)' })
+  @ApiProperty({
+    enum: ['CARD', 'ADDRESS', 'LINK'],
+    description: 'What is refused: a card fingerprint, a client address, or a link (a B2B checkout: its payment intent)',
+  })
   scope: string;
   @ApiProperty({ enum: ['DECLINES_PER_CARD', 'DECLINES_PER_ADDRESS', 'ATTEMPTS_PER_ADDRESS', 'DECLINES_PER_LINK'] })
   reason: string;
   @ApiProperty({ type: 'integer', description: 'The count within the window that reached the limit' }) count: number;
   @ApiProperty({
     example: '203.0.113.x',
-    description: 'An address with its last part masked, a card fingerprint’s first characters, or the link or payment intent; never a card’s digits',
+    description:
+      'An address with its last part masked, a card fingerprint’s first characters, or the link or payment intent; never a card’s digits',
   })
   hint: string;
   @ApiProperty({ enum: ['LINK', 'CHECKOUT', 'SANDBOX'], description: 'The public page the attempts started from' }) page: string;
@@ -53,7 +57,10 @@ export class CardTestingController {
     const now = Date.now();
     return {
       settings: { ...settings },
-      blocks: blocks.map((b) => ({ ...(cardTestingBlockObject(b) as Omit<CardTestingBlockResponse, 'active'>), active: b.until.getTime() > now })),
+      blocks: blocks.map((b) => ({
+        ...(cardTestingBlockObject(b) as Omit<CardTestingBlockResponse, 'active'>),
+        active: b.until.getTime() > now,
+      })),
     };
   }
 }

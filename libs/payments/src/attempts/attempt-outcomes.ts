@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
 import type { ChargeOutcome, GatewayEvent } from '@pcs/gateways';
 import { GatewayRegistry } from '@pcs/gateways';
-import { Money, PaymentIntentId, Transaction, UnitOfWork } from '@pcs/kernel';
+import { Money, PaymentIntentId, Transaction, TransactionStatus, UnitOfWork } from '@pcs/kernel';
 import { Payin } from '../domain/payin';
 import { PricingService } from '@pcs/settlement';
 import { PaymentIntent } from '../domain/payment-intent';
@@ -80,7 +80,7 @@ export class AttemptOutcomes {
     await this.ledger.save(tx, payin);
     await this.intents.save(tx, intent);
     // A decline of an attempt a public page started counts towards the card-testing guard (contract §30), in this transaction.
-    if (payin.snapshot().status === 'REJECTED') await this.cardTesting.declined(tx, intent.id, event.card);
+    if (payin.snapshot().status === TransactionStatus.REJECTED) await this.cardTesting.declined(tx, intent.id, event.card);
     return true;
   }
 

@@ -5,7 +5,14 @@ import { Caller, DomainError, MerchantId, Transaction, UnitOfWork } from '@pcs/k
 import { CardTestingGuardSettings, MerchantAccess, MerchantConfigurationService } from '@pcs/merchants';
 import { metrics } from '@pcs/observability';
 import * as crypto from 'node:crypto';
-import { AttemptOrigin, CardTestingBlock, CardTestingPage, CardTestingReason, CardTestingRecords, CardTestingScope } from './card-testing.records';
+import {
+  AttemptOrigin,
+  CardTestingBlock,
+  CardTestingPage,
+  CardTestingReason,
+  CardTestingRecords,
+  CardTestingScope,
+} from './card-testing.records';
 
 /** How long the dashboard's list looks back. */
 const LISTED_DAYS = 7;
@@ -101,7 +108,17 @@ export class CardTestingGuard {
     );
     if (counts.attemptsPerAddress < settings.maxAttemptsPerAddress) return;
     await this.unitOfWork.run((tx) =>
-      this.open(tx, origin, settings, now, 'ADDRESS', origin.addressKey, 'ATTEMPTS_PER_ADDRESS', counts.attemptsPerAddress, origin.addressHint),
+      this.open(
+        tx,
+        origin,
+        settings,
+        now,
+        'ADDRESS',
+        origin.addressKey,
+        'ATTEMPTS_PER_ADDRESS',
+        counts.attemptsPerAddress,
+        origin.addressHint,
+      ),
     );
     await this.refuseIfBlocked(attempt);
   }
@@ -149,7 +166,11 @@ export class CardTestingGuard {
     if (!settings.enabled) return;
     const now = new Date();
     const cardKey = this.cardKeyOf(card) ?? origin.cardKey;
-    await this.records.recordDecline(tx, { merchantId: origin.merchantId, addressKey: origin.addressKey, cardKey, saleKey: origin.saleKey }, now);
+    await this.records.recordDecline(
+      tx,
+      { merchantId: origin.merchantId, addressKey: origin.addressKey, cardKey, saleKey: origin.saleKey },
+      now,
+    );
     const counts = await this.records.counts(
       tx,
       origin.merchantId,
@@ -157,11 +178,41 @@ export class CardTestingGuard {
       windowStart(settings, now),
     );
     if (cardKey && counts.declinesPerCard >= settings.maxDeclinesPerCard)
-      await this.open(tx, origin, settings, now, 'CARD', cardKey, 'DECLINES_PER_CARD', counts.declinesPerCard, `card ${cardKey.slice(0, 12)}`);
+      await this.open(
+        tx,
+        origin,
+        settings,
+        now,
+        'CARD',
+        cardKey,
+        'DECLINES_PER_CARD',
+        counts.declinesPerCard,
+        `card ${cardKey.slice(0, 12)}`,
+      );
     if (counts.declinesPerAddress >= settings.maxDeclinesPerAddress)
-      await this.open(tx, origin, settings, now, 'ADDRESS', origin.addressKey, 'DECLINES_PER_ADDRESS', counts.declinesPerAddress, origin.addressHint);
+      await this.open(
+        tx,
+        origin,
+        settings,
+        now,
+        'ADDRESS',
+        origin.addressKey,
+        'DECLINES_PER_ADDRESS',
+        counts.declinesPerAddress,
+        origin.addressHint,
+      );
     if (origin.saleKey && counts.declinesPerSale >= settings.maxDeclinesPerAddress)
-      await this.open(tx, origin, settings, now, 'LINK', origin.saleKey, 'DECLINES_PER_LINK', counts.declinesPerSale, `${origin.page === 'LINK' ? 'link' : 'payment intent'} ${origin.saleId}`);
+      await this.open(
+        tx,
+        origin,
+        settings,
+        now,
+        'LINK',
+        origin.saleKey,
+        'DECLINES_PER_LINK',
+        counts.declinesPerSale,
+        `${origin.page === 'LINK' ? 'link' : 'payment intent'} ${origin.saleId}`,
+      );
     if (++this.declines % FORGET_EVERY === 0) await this.records.forgetBefore(tx, new Date(now.getTime() - LONGEST_WINDOW_MS));
   }
 
