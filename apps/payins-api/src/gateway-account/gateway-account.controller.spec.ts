@@ -1,8 +1,8 @@
 import { SIGNATURE_VERSION_REQUIRED } from '@pcs/http';
 import type { GatewayAccounts } from '@pcs/gateway-accounts';
 import { asBusinessId, asMerchantId, Caller, PaymentMethodName } from '@pcs/kernel';
-import { DLocalAccountController } from './dlocal-account.controller';
-import { GatewayAccountController } from './gateway-account.controller';
+import { DLocalAccountController, GatewayAccountController } from './gateway-account.controller';
+import { ConnectDLocalAccountDto, ConnectMercadoPagoAccountDto } from './gateway-account.dto';
 
 /**
  * The merchants' processor accounts (Mercado Pago, dLocal) against the
@@ -88,6 +88,24 @@ describe('GatewayAccountController (Mercado Pago) and DLocalAccountController', 
     expect(JSON.stringify(answer)).not.toMatch(/login"|trans"|secret"/);
     await controller.get(caller, merchantId);
     expect(accounts.get).toHaveBeenCalledWith(caller, merchantId, 'DLOCAL');
+  });
+
+  it('gives each provider’s connection its own request schema (the validation pipe and the OpenAPI document read it) and its own routes', () => {
+    // One controller shape for every processor: a generic body would be validated as a bare object without this.
+    const bodyOf = (controller: { prototype: object }) =>
+      (Reflect.getMetadata('design:paramtypes', controller.prototype, 'connect') as unknown[])[2];
+    expect([bodyOf(GatewayAccountController), bodyOf(DLocalAccountController)]).toEqual([
+      ConnectMercadoPagoAccountDto,
+      ConnectDLocalAccountDto,
+    ]);
+    expect([Reflect.getMetadata('path', GatewayAccountController), Reflect.getMetadata('path', DLocalAccountController)]).toEqual([
+      'merchant/:merchantId/gateway-account/mercado-pago',
+      'merchant/:merchantId/gateway-account/dlocal',
+    ]);
+    expect([GatewayAccountController.name, DLocalAccountController.name]).toEqual([
+      'MercadoPagoAccountController',
+      'DLocalAccountController',
+    ]);
   });
 
   it('puts connecting and disconnecting, not reading, behind version 3 of the signature', () => {
