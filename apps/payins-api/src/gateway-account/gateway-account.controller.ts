@@ -7,7 +7,7 @@ import {
   MercadoPagoAccountDeletedResponse,
   MercadoPagoAccountResponse,
 } from './gateway-account.responses';
-import { providerAccountController } from './provider-account.controller';
+import { providerAccountController } from './provider-account';
 
 /** A merchant's Mercado Pago account (contract §16): business credentials, or the merchant's own. */
 export const GatewayAccountController = providerAccountController<ConnectMercadoPagoAccountDto, MercadoPagoAccountResponse>({
