@@ -3,7 +3,7 @@ import type { RawBodyRequest } from '@pcs/http';
 import { recordingResponse } from '@pcs/testing';
 import type { Request } from 'express';
 import { DLocalController } from './dlocal.controller';
-import { applier, MERCHANT, notice, PAYIN } from './notices.fixture';
+import { applier, MERCHANT, notice, PAYIN } from '../test/notices.fixture';
 
 /**
  * dLocal's public routes (contract §20) against its adapter: a notification read over its raw bytes

@@ -1,7 +1,7 @@
 import type { MercadoPagoNotifications, MercadoPagoRecords } from '@pcs/mercado-pago';
 import { recordingResponse } from '@pcs/testing';
 import { MercadoPagoController } from './mercado-pago.controller';
-import { applier, MERCHANT, notice, PAYIN } from './notices.fixture';
+import { applier, MERCHANT, notice, PAYIN } from '../test/notices.fixture';
 
 /**
  * Mercado Pago's public routes (contract §16) against its adapter: a notification is

@@ -3,7 +3,7 @@ import type { ChargeOutcome, GatewayRegistry } from '@pcs/gateways';
 import { Money, Transaction } from '@pcs/kernel';
 import type { PricingService } from '@pcs/settlement';
 import { PaymentIntent } from '../domain/payment-intent';
-import { anAttempt, anIntent, INTENT_ID, MemoryIntents, MemoryPayins, MemoryUnitOfWork, NOW, TX } from '../in-memory-ports.fixture';
+import { anAttempt, anIntent, INTENT_ID, MemoryIntents, MemoryPayins, MemoryUnitOfWork, NOW, TX } from '../../test/in-memory-ports.fixture';
 import type { CardTestingGuard } from '../card-testing/card-testing.guard';
 import { AttemptOutcome, AttemptOutcomes } from './attempt-outcomes';
 import type { PaymentAttemptParties } from './payment-attempt-parties';

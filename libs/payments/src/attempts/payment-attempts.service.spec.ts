@@ -1,6 +1,6 @@
 import { CheckoutOutcomeUnknownError } from '@pcs/gateways';
 import { asBusinessId, Caller, DomainError } from '@pcs/kernel';
-import { anAttempt, anIntent, attemptsWorld, CALLER, INTENT_ID, NOW } from '../in-memory-ports.fixture';
+import { anAttempt, anIntent, attemptsWorld, CALLER, INTENT_ID, NOW } from '../../test/in-memory-ports.fixture';
 
 /**
  * Collection attempts (operation 21 and off-session charges) on the context's ports in memory and a

@@ -5,7 +5,7 @@ import type { MerchantConfigurationService, MerchantService } from '@pcs/merchan
 import { Guard } from '@pcs/database';
 import { CreationRules } from '../creation/creation-rules';
 import { B2bCheckout } from '../domain/b2b-checkout';
-import { anIntent, attemptsWorld, CALLER, MERCHANT_ID, memoryGuard, NOW, unused, VISA } from '../in-memory-ports.fixture';
+import { anIntent, attemptsWorld, CALLER, MERCHANT_ID, memoryGuard, NOW, unused, VISA } from '../../test/in-memory-ports.fixture';
 import { B2bCheckoutRepository, B2bPaymentIntentRecord } from './b2b-checkout.repository';
 import { B2bCheckoutService } from './b2b-checkout.service';
 import { B2bPaymentIntentsService, CreateB2bPaymentIntentCommand } from './b2b-payment-intents.service';

@@ -14,7 +14,7 @@ import type { MerchantConfigurationService, MerchantService } from '@pcs/merchan
 import type { PayerService } from '@pcs/payers';
 import type { PaymentInstrumentService } from '@pcs/payment-instruments';
 import { Requirement } from '@pcs/database';
-import { attemptsWorld, CALLER, MERCHANT_ID, VISA } from '../in-memory-ports.fixture';
+import { attemptsWorld, CALLER, MERCHANT_ID, VISA } from '../../test/in-memory-ports.fixture';
 import { CreatePaymentIntentCommand, PaymentIntentCreationService } from './payment-intent-creation.service';
 import { CreationRules } from './creation-rules';
 

@@ -1,7 +1,7 @@
 import type { GatewayEvent, PaymentNotice } from '@pcs/gateways';
 import { Transaction } from '@pcs/kernel';
 import { Payin } from '../domain/payin';
-import { anAttempt, anIntent, attemptsWorld, INTENT_ID, MERCHANT_ID, NOW } from '../in-memory-ports.fixture';
+import { anAttempt, anIntent, attemptsWorld, INTENT_ID, MERCHANT_ID, NOW } from '../../test/in-memory-ports.fixture';
 import { GatewayEventLog } from '../payment-intent.repository';
 import type { ProcessorRefunds } from '../refunds/processor-refunds.service';
 import type { RefundsService } from '../refunds/refunds.service';

@@ -3,7 +3,7 @@ import { asPaymentIntentId, Caller, Currency, Money } from '@pcs/kernel';
 import type { LinkId, LinkService, LinkView } from '@pcs/links';
 import type { LinkPaymentIntentCommand, LinkPaymentIntentService } from '../creation/link-payment-intent.service';
 import { linkIntent } from '../domain/payment-intent-origins';
-import { attemptsWorld, BUSINESS_ID, MERCHANT_ID, NOW, VISA } from '../in-memory-ports.fixture';
+import { attemptsWorld, BUSINESS_ID, MERCHANT_ID, NOW, VISA } from '../../test/in-memory-ports.fixture';
 import { LinkCheckoutService } from './link-checkout.service';
 
 /**

@@ -21,7 +21,7 @@ import {
   MemoryUnitOfWork,
   NOW,
   unused,
-} from '../in-memory-ports.fixture';
+} from '../../test/in-memory-ports.fixture';
 import { RefundsService } from './refunds.service';
 import { ProcessorRefunds } from './processor-refunds.service';
 import { ProcessorFinding } from '../domain/processor-finding';

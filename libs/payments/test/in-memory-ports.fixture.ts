@@ -1,4 +1,4 @@
-import { CardTestingGuard } from './card-testing/card-testing.guard';
+import { CardTestingGuard } from '../src/card-testing/card-testing.guard';
 import type { CatalogService, CountryProcessor } from '@pcs/catalog';
 import { Guard } from '@pcs/database';
 import type { RuntimeSettings } from '@pcs/config';
@@ -34,18 +34,18 @@ import {
   TransactionStatus,
 } from '@pcs/kernel';
 import { MEMORY_TX, MemoryUnitOfWork } from '@pcs/testing/unit-of-work';
-import { AttemptOutcomes } from './attempts/attempt-outcomes';
-import { PaymentAttemptParties } from './attempts/payment-attempt-parties';
-import { PaymentAttemptsService } from './attempts/payment-attempts.service';
-import { AvailableProcessorsService } from './available-processors.service';
-import { ProcessorCircuits } from './routing/processor-circuits';
-import { ProcessorRoutes } from './routing/processor-routes';
-import { InstallmentQuotesService } from './installments/installment-quotes.service';
-import { apiIntent } from './domain/payment-intent-origins';
-import { Payin, PayinState } from './domain/payin';
-import { PaymentIntent } from './domain/payment-intent';
-import { PayinRepository, RefundRecords } from './ledger/payin.repository';
-import { PaymentIntentRepository } from './payment-intent.repository';
+import { AttemptOutcomes } from '../src/attempts/attempt-outcomes';
+import { PaymentAttemptParties } from '../src/attempts/payment-attempt-parties';
+import { PaymentAttemptsService } from '../src/attempts/payment-attempts.service';
+import { AvailableProcessorsService } from '../src/available-processors.service';
+import { ProcessorCircuits } from '../src/routing/processor-circuits';
+import { ProcessorRoutes } from '../src/routing/processor-routes';
+import { InstallmentQuotesService } from '../src/installments/installment-quotes.service';
+import { apiIntent } from '../src/domain/payment-intent-origins';
+import { Payin, PayinState } from '../src/domain/payin';
+import { PaymentIntent } from '../src/domain/payment-intent';
+import { PayinRepository, RefundRecords } from '../src/ledger/payin.repository';
+import { PaymentIntentRepository } from '../src/payment-intent.repository';
 
 /**
  * The payments context's ports in memory, for the services' unit specs: what a database would hold,
