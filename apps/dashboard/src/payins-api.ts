@@ -1,3 +1,7 @@
+/*
+ * Why one file: every call the dashboard makes to the payins API, one typed method each over the generated
+ * client: the dashboard's whole use of the API (contract §18) read in one place.
+ */
 /**
  * The dashboard's only way to payments: the payins API through the typed
  * client (contract §18), one method per question a page asks, each signed

@@ -1,3 +1,7 @@
+/*
+ * Why one file: the operator's command table: each command's options, checks and answer side by side, so that
+ * help, parsing and the audit of each read one table.
+ */
 /**
  * The operator's commands (`npm run admin -- <command>`): businesses,
  * merchants, credentials, people, sandbox events, secrets. Long because it is

@@ -1,3 +1,7 @@
+/*
+ * Why one file: the operator's settlement commands (payouts, bank files, prices, reconciliation), one table as
+ * admin-commands.ts.
+ */
 import { INestApplicationContext } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { CatalogService } from '@pcs/catalog';

@@ -1,3 +1,7 @@
+/*
+ * Why one file: API credentials created, restricted, rotated, versioned and verified: the secret's sealing and
+ * the signature's checks use the same record.
+ */
 import { Injectable } from '@nestjs/common';
 import { ChangeFeed, InvalidatedCache } from '@pcs/database';
 import { Caller, CredentialScope, MerchantId, TenantScope, Transaction, UnitOfWork } from '@pcs/kernel';

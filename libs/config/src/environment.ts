@@ -1,3 +1,7 @@
+/*
+ * Why one file: every setting of the service in one class, so that .env.example, compose and the docs are
+ * checked against one list (test/deployment.e2e-spec.ts).
+ */
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, validateSync } from 'class-validator';
 import * as path from 'node:path';

@@ -1,3 +1,8 @@
+/*
+ * Why one file: the dashboard's people as one service over one store: sign-in, second factor, sessions, roles
+ * and their audit; each rule (lockout, fresh code, recent admins) reads the same person's row in the same
+ * transaction.
+ */
 /**
  * The context's service: the rules of signing in, second factors, passwords,
  * lockout, sessions and the team (contract §22), over PeopleRepository and

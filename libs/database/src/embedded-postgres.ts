@@ -1,3 +1,7 @@
+/*
+ * Why one file: one embedded server's life: its folder, start, standby, roles, ports and stop share the same
+ * process handling and layout.
+ */
 /**
  * The embedded PostgreSQL that `npm start` and the tests use when no
  * database is configured: find the binaries, initialise a data folder, start

@@ -1,3 +1,7 @@
+/*
+ * Why one file: dLocal's adapter and the pure readings of dLocal's answers it uses (statuses, payments,
+ * refunds): they change together when dLocal's documentation does.
+ */
 /**
  * dLocal behind the gateway port (contract §20): payments in the REDIRECT
  * flow, the return, notifications, reconciliation through orders, refunds.

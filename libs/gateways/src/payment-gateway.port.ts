@@ -1,3 +1,7 @@
+/*
+ * Why one file: the gateway seam: the port and every type an adapter and its callers exchange (issue 54 splits
+ * it into capabilities).
+ */
 import { Currency, DisputeReason, DomainError, FundsFlow, Transaction } from '@pcs/kernel';
 
 /** A way of paying in a country, as the catalog names it: what a gateway is asked whether it collects. */

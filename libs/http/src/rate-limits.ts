@@ -1,3 +1,7 @@
+/*
+ * Why one file: the rate limits of contract §17 (the counters, their windows, the address block): one algorithm
+ * in one place.
+ */
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { RateLimitSettings, RuntimeSettings } from '@pcs/config';

@@ -1,3 +1,7 @@
+/*
+ * Why one file: a link's operations (create, validate, use, share, delete, list) over one aggregate and its
+ * events.
+ */
 /**
  * Payment links (operations 29–35, contract §10): create, list, change,
  * delete, share by email, and their use by a payment. Over 300 lines because

@@ -1,3 +1,7 @@
+/*
+ * Why one file: Mercado Pago's adapter and the pure readings of its payment, refund and plan objects: they
+ * change together when its documentation does.
+ */
 import { Injectable } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
 import { DomainError, FundsFlow, isCurrency, Money, Transaction } from '@pcs/kernel';

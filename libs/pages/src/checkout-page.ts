@@ -1,3 +1,7 @@
+/*
+ * Why one file: the payer's checkout page (the link page and the B2B checkout render it): one template with its
+ * three languages side by side, as a translator reads them.
+ */
 /**
  * The B2B hosted checkout's page (contract §13), server-rendered in Spanish
  * and English for a 390-pixel phone. Long because it is one page: its

@@ -1,3 +1,7 @@
+/*
+ * Why one file: one reconciliation run (the processor's report fetched, matched, its discrepancies recorded and
+ * settled): its steps share the run's claim and counters.
+ */
 import { Injectable, Logger } from '@nestjs/common';
 import { CatalogService } from '@pcs/catalog';
 import { EventRecorder } from '@pcs/events';

@@ -1,3 +1,7 @@
+/*
+ * Why one file: payouts requested, scheduled, dispatched and answered by their rail: every path moves the same
+ * balance under the same locks.
+ */
 /**
  * Payouts (contract §19): request, schedule, the rails' answers and failure.
  * Over 300 lines because a payout's life is one state machine across the

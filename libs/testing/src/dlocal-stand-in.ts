@@ -1,3 +1,7 @@
+/*
+ * Why one file: one remote system (dLocal's API, its hosted page, notifications and lookups) over the state one
+ * account holds; split, one simulated account's state would be spread over files.
+ */
 /**
  * A stand-in for dLocal's API, built from its public documentation and
  * strict where it is strict (the V2-HMAC-SHA256 signature, X-Date, X-Version,

@@ -1,3 +1,7 @@
+/*
+ * Why one file: one remote system (Mercado Pago's API, its Checkout Pro page, notifications and reports) over
+ * the state one account holds; split, one simulated account's state would be spread over files.
+ */
 /**
  * A stand-in for Mercado Pago's API, built from its public documentation and
  * strict where it is strict (headers, signatures, amounts, statuses, ids).

@@ -46,3 +46,32 @@ describe('the workspace lists', () => {
     expect(contexts).toEqual(libs);
   });
 });
+
+/** Every source file of apps/ and libs/ (not specs, fixtures, generated code or migrations), with its text. */
+function sources(): { file: string; text: string }[] {
+  const found: { file: string; text: string }[] = [];
+  const walk = (folder: string) => {
+    for (const entry of fs.readdirSync(path.join(root, folder), { withFileTypes: true })) {
+      const relative = path.join(folder, entry.name);
+      if (entry.isDirectory()) {
+        if (!['node_modules', 'generated', 'migrations'].includes(entry.name)) walk(relative);
+      } else if (/\.ts$/.test(entry.name) && !/\.(int-|e2e-)?spec\.ts$|\.fixture\.ts$/.test(entry.name)) {
+        found.push({ file: relative, text: fs.readFileSync(path.join(root, relative), 'utf8') });
+      }
+    }
+  };
+  walk('apps');
+  walk('libs');
+  return found;
+}
+
+describe('the house (issue 54)', () => {
+  it('has every source file over 300 lines say at its top why it is one file', () => {
+    const long = sources().filter(({ text }) => text.split('\n').length > 300);
+    expect(long.length).toBeGreaterThan(10);
+    const silent = long
+      .filter(({ text }) => !/Why one file:|Long on purpose:|Kept in one file/.test(text.split('\n').slice(0, 40).join('\n')))
+      .map(({ file }) => file);
+    expect(silent).toEqual([]);
+  });
+});

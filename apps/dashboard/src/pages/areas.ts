@@ -1,3 +1,7 @@
+/*
+ * Why one file: the dashboard's smaller areas (links, payers, webhooks, merchants, team), each a pure render of
+ * its frame, sharing this file's table, form and pager helpers.
+ */
 import { can, DashboardUser, Role, ROLES, TeamMember } from '@pcs/dashboard-identity';
 import { CURRENCIES, Currency } from '@pcs/kernel';
 import { PageLanguage } from '@pcs/pages';

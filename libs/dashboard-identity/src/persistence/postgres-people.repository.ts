@@ -1,3 +1,6 @@
+/*
+ * Why one file: every statement of the people's store port, side by side with the lock each takes.
+ */
 import { DataSource, EntityManager } from 'typeorm';
 import type { Role } from '../roles';
 import type { DashboardUser, SessionStage, TeamMember } from '../domain/people';

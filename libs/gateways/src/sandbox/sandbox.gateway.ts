@@ -1,3 +1,6 @@
+/*
+ * Why one file: the sandbox processor's adapter, the port implemented over the sandbox's own tables.
+ */
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { RuntimeSettings } from '@pcs/config';

@@ -1,3 +1,7 @@
+/*
+ * Why one file: an attempt from initialize to its outcome: routing, failover, the gateway's call and the
+ * attempt's record share one sequence of locks and writes (issue 54 names initialize to be split).
+ */
 import { Injectable, Logger } from '@nestjs/common';
 import { CatalogService } from '@pcs/catalog';
 import { RuntimeSettings } from '@pcs/config';

@@ -1,3 +1,7 @@
+/*
+ * Why one file: every creation of an intent (operations 17, 18, 24, fast payments, off-session charges) under
+ * one set of rules and the one statement that writes an intent with its events.
+ */
 import { Injectable } from '@nestjs/common';
 import { Requirement } from '@pcs/database';
 import { GatewayRouting } from '@pcs/gateways';

@@ -1,3 +1,7 @@
+/*
+ * Why one file: the payin aggregate: one ledger row's states and the transitions that guard them (approve,
+ * reject, refund, manual refund); its invariants hold only read together.
+ */
 /**
  * A payin record (specification's Transaction; contract §7): a collection
  * attempt or a refund of a payment intent, with its fees fixed at approval.

@@ -1,3 +1,7 @@
+/*
+ * Why one file: the payment intent aggregate: its states and transitions; its invariants hold only read
+ * together.
+ */
 /**
  * The payment intent aggregate: its state machine (contract §9), refunds'
  * reservations and disputes' holds on what is refundable. Its props and

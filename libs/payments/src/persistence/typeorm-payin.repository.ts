@@ -1,3 +1,6 @@
+/*
+ * Why one file: every statement of the payin port, with the guards its writes take.
+ */
 import { Injectable } from '@nestjs/common';
 import { EntityColumns, Guard, JoinedRead, Requirement, runChange, writtenIfRequired } from '@pcs/database';
 import { EventRecorder, NewEvent } from '@pcs/events';

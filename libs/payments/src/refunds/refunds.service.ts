@@ -1,3 +1,7 @@
+/*
+ * Why one file: the refund's steps (the processor's refunds read first, the reservation, the send, the booking)
+ * follow one order of the intent's lock (contract §28); split, that order would live in two places.
+ */
 /**
  * Refunds of a payment intent (operations 19–20, contract §11): total,
  * partial and manual. Over 300 lines because a refund is reserved on the

@@ -1,3 +1,6 @@
+/*
+ * Why one file: every nested shape of operation 7's request, as its OpenAPI schema shows them.
+ */
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,

@@ -1,3 +1,6 @@
+/*
+ * Why one file: a CNAB 240 remittance and its return, record by record in the order of FEBRABAN's layout.
+ */
 /**
  * A FEBRABAN CNAB 240 remittance of payments ("remessa de pagamentos",
  * service 20, Pagamento Fornecedor) for a business's payouts to Brazilian
