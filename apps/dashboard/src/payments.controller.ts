@@ -10,7 +10,8 @@ import { DASHBOARD_HEADERS, money } from './pages/layout';
 import { balanceOf, confirmRefundPage, paymentPage } from './pages/payment';
 import { FilterForm, paymentsPage } from './pages/payments';
 import { fill, TEXTS } from './pages/texts';
-import { PayinFilters, PayinsApi, PayinsApiError, UUID } from './payins-api';
+import { PayinFilters, PayinsApi, PayinsApiError, PaymentIntent, UUID } from './payins-api';
+import type { PageLanguage } from '@pcs/pages';
 import type { DashboardRequest } from './web';
 import { actorOf, languageOf, PageError, pageOf, Redirect, Requires } from './web';
 
@@ -51,6 +52,32 @@ export function toApiFilters(form: FilterForm): PayinFilters {
     sort: form.sort as PayinFilters['sort'],
     order: form.order as PayinFilters['order'],
   };
+}
+
+/** A refund as the form asks it: its kind, the amount typed (empty: all that is refundable) and in minor units. */
+export interface RefundAsked {
+  readonly kind: 'refund' | 'manual';
+  readonly typedAmount: string;
+  readonly amountMinor: number;
+}
+
+/**
+ * What the refund form asks, read against the intent's own `refundableAmount` (contract §28: the API's figure,
+ * never the dashboard's arithmetic), or the refusal to show: nothing refundable, or an amount that is not one
+ * of the currency or is over what is refundable. A form that names no kind is unreadable (400).
+ */
+export function refundAsked(body: RefundForm, intent: PaymentIntent, language: PageLanguage): RefundAsked | { refusal: string } {
+  const t = TEXTS[language];
+  const { refundable } = balanceOf(intent);
+  if (body.kind !== 'refund' && body.kind !== 'manual') throw new PageError(400, 'unreadable');
+  const typedAmount = typeof body.amount === 'string' ? body.amount.trim() : '';
+  const amountMinor = typedAmount === '' ? refundable : typedAmountToMinor(typedAmount, intent.currency);
+  if (refundable === 0) return { refusal: t.nothingRefundable };
+  if (amountMinor === null || amountMinor <= 0 || amountMinor > refundable)
+    return {
+      refusal: fill(t.refundAmountInvalid, { refundable: money(wireAmount(refundable, intent.currency), intent.currency, language) }),
+    };
+  return { kind: body.kind, typedAmount, amountMinor };
 }
 
 /** Payments: the ledger with every filter of operation 36, one payment's page, and refunds with a confirmation step. */
@@ -163,60 +190,39 @@ export class PaymentsController {
   ): Promise<void> {
     const { user, csrfToken } = request.dashboard!;
     const language = languageOf(request);
-    const t = TEXTS[language];
     const intent = await this.api.paymentIntent(user, id);
     if (!intent) throw new PageError(404, 'notFound');
-    const rows = await this.api.rowsOf(user, intent.paymentIntentId);
-    const { refundable } = balanceOf(intent);
-    if (body.kind !== 'refund' && body.kind !== 'manual') throw new PageError(400, 'unreadable');
-    const kind = body.kind;
-    const typed = typeof body.amount === 'string' ? body.amount.trim() : '';
-    const amountMinor = typed === '' ? refundable : typedAmountToMinor(typed, intent.currency);
-    const refusal =
-      refundable === 0
-        ? t.nothingRefundable
-        : amountMinor === null || amountMinor <= 0 || amountMinor > refundable
-          ? fill(t.refundAmountInvalid, { refundable: money(wireAmount(refundable, intent.currency), intent.currency, language) })
-          : null;
-    if (refusal || amountMinor === null) {
-      response
-        .status(400)
-        .set(DASHBOARD_HEADERS)
-        .send(
-          paymentPage(language, {
-            user,
-            csrfToken,
-            intent,
-            rows,
-            timeline: await this.api.timelineOf(user, id),
-            timeZone: await this.zoneOf(intent.merchantId),
-            problem: refusal ?? undefined,
-          }),
-        );
-      return;
-    }
+    const asked = refundAsked(body, intent, language);
+    if ('refusal' in asked) return this.showPayment(request, response, intent, 400, asked.refusal);
     if (body.confirmed !== 'yes') {
       response
         .set(DASHBOARD_HEADERS)
-        .send(
-          confirmRefundPage(language, { user, csrfToken, intent, kind, amountMinor, typedAmount: typed, operation: crypto.randomUUID() }),
-        );
+        .send(confirmRefundPage(language, { user, csrfToken, intent, ...asked, operation: crypto.randomUUID() }));
       return;
     }
     const operation = typeof body.operation === 'string' && UUID.test(body.operation) ? body.operation : null;
     if (!operation) throw new PageError(403, 'forbidden');
-    const audit = {
-      ...actorOf(request),
-      action: kind === 'manual' ? 'manual-refund' : 'refund',
-      target: intent.paymentIntentId,
-    };
-    const detail = {
-      amount: typed === '' ? 'all' : String(wireAmount(amountMinor, intent.currency)),
-      currency: intent.currency,
-      operation,
-    };
+    const refused = await this.sendRefund(request, intent, asked, operation);
+    if (refused !== null) return this.showPayment(request, response, intent, 422, fill(TEXTS[language].refundRefused, { reason: refused }));
+    throw new Redirect(`/payments/${intent.paymentIntentId}?done=refund`);
+  }
+
+  /**
+   * Refunds at the payins API with the confirmation's key and audits the outcome: null when done,
+   * the API's reason when it refused (a 4xx other than 429); anything else is thrown on.
+   */
+  private async sendRefund(
+    request: DashboardRequest,
+    intent: PaymentIntent,
+    asked: RefundAsked,
+    operation: string,
+  ): Promise<string | null> {
+    const { kind, amountMinor, typedAmount } = asked;
+    const audit = { ...actorOf(request), action: kind === 'manual' ? 'manual-refund' : 'refund', target: intent.paymentIntentId };
+    const wire = typedAmount === '' ? undefined : wireAmount(amountMinor, intent.currency);
+    const detail = { amount: wire === undefined ? 'all' : String(wire), currency: intent.currency, operation };
     try {
-      await this.api.refund(intent.paymentIntentId, kind, typed === '' ? undefined : wireAmount(amountMinor, intent.currency), operation);
+      await this.api.refund(intent.paymentIntentId, kind, wire, operation);
     } catch (error) {
       const refused = error instanceof PayinsApiError && error.status < 500 && error.status !== 429;
       await this.identity.audit({
@@ -225,25 +231,35 @@ export class PaymentsController {
         detail: { ...detail, errorId: error instanceof PayinsApiError ? error.body?.errorId : undefined },
       });
       if (!refused) throw error;
-      const reason = error.body?.showMessage?.[apiTextOf(language)] ?? '';
-      response
-        .status(422)
-        .set(DASHBOARD_HEADERS)
-        .send(
-          paymentPage(language, {
-            user,
-            csrfToken,
-            intent,
-            rows,
-            timeline: await this.api.timelineOf(user, id),
-            timeZone: await this.zoneOf(intent.merchantId),
-            problem: fill(t.refundRefused, { reason }),
-          }),
-        );
-      return;
+      return error.body?.showMessage?.[apiTextOf(languageOf(request))] ?? '';
     }
     await this.identity.audit({ ...audit, result: 'succeeded', detail });
-    throw new Redirect(`/payments/${intent.paymentIntentId}?done=refund`);
+    return null;
+  }
+
+  /** The payment's page again, with what was wrong. */
+  private async showPayment(
+    request: DashboardRequest,
+    response: Response,
+    intent: PaymentIntent,
+    status: number,
+    problem: string,
+  ): Promise<void> {
+    const { user, csrfToken } = request.dashboard!;
+    response
+      .status(status)
+      .set(DASHBOARD_HEADERS)
+      .send(
+        paymentPage(languageOf(request), {
+          user,
+          csrfToken,
+          intent,
+          rows: await this.api.rowsOf(user, intent.paymentIntentId),
+          timeline: await this.api.timelineOf(user, intent.paymentIntentId),
+          timeZone: await this.zoneOf(intent.merchantId),
+          problem,
+        }),
+      );
   }
 
   /** Sends one of the payment's events to its webhooks again (admins: webhooks are theirs), audited. */
