@@ -140,21 +140,48 @@ export class PaymentAttemptsService {
     await this.pricing.assertAboveMinimum(snapshot.merchantId, processor, current.total);
     // The processors to try, in order (contract §26): a routing rule's, or the method's one processor.
     const route = await this.routes.routeFor(snapshot.merchantId, processor, current.total, firstId);
+    const expiresAt = new Date(Date.now() + this.settings.gateway.sessionMinutes * 60_000);
+    const { opened, failed } = await this.tryRoute(route.gateways, current, processor, firstId, caller, {
+      returnUrl,
+      payer,
+      installments,
+      expiresAt,
+    });
+    if (!opened) {
+      await this.recordFailed(caller, paymentIntentId, processor, failed, installments);
+      throw new DomainError('GATEWAY_UNREACHABLE');
+    }
+    return this.recordOpened(caller, paymentIntentId, processor, { ...opened, expiresAt }, failed, firstId, installments);
+  }
+
+  /**
+   * The route's processors in order until one opens a checkout (contract §26): an open circuit is
+   * skipped, an unreachable processor is recorded as a failed try and the next is tried, an answer
+   * that may have done the work is looked up before anything else is tried; a refusal ends the
+   * request (the tries before it recorded). `opened` is null when none opened one.
+   */
+  private async tryRoute(
+    gateways: readonly PaymentGateway[],
+    current: PaymentIntent,
+    processor: CountryProcessor,
+    firstId: string,
+    caller: Caller,
+    asked: { returnUrl?: string; payer?: PayerIdentity; installments?: number; expiresAt: Date },
+  ): Promise<{ opened: OpenedAttempt | null; failed: FailedAttempt[] }> {
+    const snapshot = current.snapshot();
     const method = collectionMethodOf(processor);
     const merchantName = (await this.merchants.load(caller, snapshot.merchantId)).snapshot().merchantName;
-    const expiresAt = new Date(Date.now() + this.settings.gateway.sessionMinutes * 60_000);
     const failed: FailedAttempt[] = [];
-    let opened: OpenedAttempt | null = null;
-    for (const [index, gateway] of route.gateways.entries()) {
+    for (const [index, gateway] of gateways.entries()) {
       const payinId = index === 0 ? firstId : attemptIdAfter(firstId, index);
-      const next = index < route.gateways.length - 1;
+      const next = index < gateways.length - 1;
       // What the merchant offers in installments here (contract §25); the plan asked for, checked against the first processor's
       // offer, goes on to another only where our page or the sandbox's offers it (Checkout Pro and dLocal let the payer choose).
-      const asked = index === 0 || !gateway.choosesInstallmentsOnItsPage ? installments : undefined;
+      const installments = index === 0 || !gateway.choosesInstallmentsOnItsPage ? asked.installments : undefined;
       let attempt: OpenedAttempt;
       try {
-        const installmentOffer = await this.installments.offerFor(snapshot.merchantId, processor, gateway, current.total, asked);
-        const identity = gateway.needsPayerIdentity(method) ? (payer ?? (await this.parties.payerIdentity(current))) : undefined;
+        const installmentOffer = await this.installments.offerFor(snapshot.merchantId, processor, gateway, current.total, installments);
+        const identity = gateway.needsPayerIdentity(method) ? (asked.payer ?? (await this.parties.payerIdentity(current))) : undefined;
         attempt = await this.open(gateway, snapshot.merchantId, {
           payinId,
           merchantId: snapshot.merchantId,
@@ -165,10 +192,12 @@ export class PaymentAttemptsService {
           payer: identity,
           currency: snapshot.currency,
           amount: current.total.minor,
-          expiresAt,
-          returnUrl,
+          expiresAt: asked.expiresAt,
+          returnUrl: asked.returnUrl,
           // The offer goes to every gateway (Checkout Pro shows it on its page); the plan asked for only where our page or the sandbox's offers it.
-          ...(installmentOffer ? { installmentOffer, ...(gateway.choosesInstallmentsOnItsPage ? {} : { installments: asked ?? 1 }) } : {}),
+          ...(installmentOffer
+            ? { installmentOffer, ...(gateway.choosesInstallmentsOnItsPage ? {} : { installments: installments ?? 1 }) }
+            : {}),
         });
       } catch (error) {
         if (error instanceof BrokenCircuitError) {
@@ -178,7 +207,7 @@ export class PaymentAttemptsService {
         }
         if (!(error instanceof ProcessorUnavailableError)) {
           // A refusal (not the processor being unreachable) ends the request: the tries before it are recorded.
-          await this.recordFailed(caller, paymentIntentId, processor, failed, installments);
+          await this.recordFailed(caller, current.id, processor, failed, asked.installments);
           throw error;
         }
         failed.push({ payinId, gateway, reason: (error as Error).message });
@@ -193,15 +222,28 @@ export class PaymentAttemptsService {
           continue;
         }
       }
-      opened = attempt;
-      break;
+      return { opened: attempt, failed };
     }
-    if (!opened) {
-      await this.recordFailed(caller, paymentIntentId, processor, failed, installments);
-      throw new DomainError('GATEWAY_UNREACHABLE');
-    }
-    const { gateway, payinId, checkout, lost } = opened;
+    return { opened: null, failed };
+  }
 
+  /**
+   * The opened attempt recorded in one transaction: the intent waits for the payer at the gateway,
+   * attempts it replaces are cancelled (their checkouts closed after the commit), the failed tries
+   * before it are written, and the new attempt is bound to the checkout (or, when the processor's
+   * answer was lost, asked about later by its id). A checkout whose record could not be written is
+   * closed at its processor.
+   */
+  private async recordOpened(
+    caller: Caller,
+    paymentIntentId: PaymentIntentId,
+    processor: CountryProcessor,
+    opened: OpenedAttempt & { readonly expiresAt: Date },
+    failed: readonly FailedAttempt[],
+    firstId: string,
+    installments: number | undefined,
+  ): Promise<InitializedAttempt> {
+    const { gateway, payinId, checkout, lost, expiresAt } = opened;
     let replaced: Payin[] = [];
     try {
       const intent = await this.unitOfWork.run(async (tx) => {
