@@ -1,5 +1,5 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { GatewayRegistry, GatewayRequestVoidedError, PaymentGateway } from '@pcs/gateways';
+import { ChargesOffSession, GatewayRegistry, GatewayRequestVoidedError, PaymentGateway } from '@pcs/gateways';
 import { PaymentAttemptsService, ReconciliationService } from '@pcs/payments';
 import { SignedClient, TestTenant } from '@pcs/testing';
 import { DataSource } from 'typeorm';
@@ -18,7 +18,7 @@ describe('reconciliation with the gateway after lost or unsent requests', () => 
   let tenant: TestTenant;
   let merchant: SignedClient;
   let dataSource: DataSource;
-  let sandbox: PaymentGateway;
+  let sandbox: PaymentGateway & ChargesOffSession;
   let sweeps: ReconciliationService;
   let payerId: string;
   let instrumentId: string;
@@ -26,7 +26,7 @@ describe('reconciliation with the gateway after lost or unsent requests', () => 
   beforeAll(async () => {
     bed = await testbed({ gateway: { reconcileAfterSeconds: WINDOW_MS / 1000 }, payer: { firstName: 'Recon', lastName: 'Ciliation' } });
     ({ app, tenant, merchant, dataSource, payerId } = bed);
-    sandbox = app.get(GatewayRegistry).get('SANDBOX');
+    sandbox = app.get(GatewayRegistry).get('SANDBOX') as PaymentGateway & ChargesOffSession;
     sweeps = app.get(ReconciliationService);
     instrumentId = (await merchant.post('/payment-instrument', { payerId, paymentMethodName: 'VISA', country: 'URY' })).body
       .paymentInstrumentId;

@@ -168,13 +168,17 @@ function disputesWith(options: { processor?: string; fundsFlow?: 'PLATFORM' | 'M
   const reports = new DisputeReports(new MemoryUnitOfWork(), disputes, ledger, intents, changes);
   const sent: string[][] = [];
   const registry = {
+    // A processor with the TakesDisputeEvidence capability, or (takesEvidence: false) without it.
     get: () => ({
       displayName: 'Mercado Pago',
-      takesDisputeEvidence: options.takesEvidence ?? true,
-      submitDisputeEvidence: (_m: string, _r: string, files: { fileName: string }[]) => {
-        sent.push(files.map((f) => f.fileName));
-        return Promise.resolve();
-      },
+      ...((options.takesEvidence ?? true)
+        ? {
+            submitDisputeEvidence: (_m: string, _r: string, files: { fileName: string }[]) => {
+              sent.push(files.map((f) => f.fileName));
+              return Promise.resolve();
+            },
+          }
+        : {}),
     }),
   } as unknown as GatewayRegistry;
   const access = {

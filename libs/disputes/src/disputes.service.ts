@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { SANDBOX_DECISION_QUEUE } from '@pcs/config';
-import { GatewayRegistry } from '@pcs/gateways';
+import { GatewayRegistry, takesDisputeEvidence } from '@pcs/gateways';
 import { JobQueue } from '@pcs/jobs';
 import { Caller, DisputeStatus, DomainError, MerchantId, Page, PageRequest, Transaction, UnitOfWork, uuidFrom } from '@pcs/kernel';
 import { MerchantAccess } from '@pcs/merchants';
@@ -115,7 +115,7 @@ export class DisputesService {
       const files = await this.disputes.evidenceContents(tx, dispute.id);
       const now = new Date();
       dispute.beginSubmission(now, new Date(now.getTime() + SUBMISSION_LEASE_MS), files.length);
-      if (!gateway.takesDisputeEvidence)
+      if (!takesDisputeEvidence(gateway))
         throw new DomainError('DISPUTE_EVIDENCE_AT_PROCESSOR', undefined, { provider: gateway.displayName });
       await this.disputes.save(tx, dispute);
       return { dispute, gateway, files };

@@ -12,7 +12,6 @@ import { Injectable, Logger } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
 import { GatewayAccounts } from '@pcs/gateway-accounts';
 import {
-  ChargeOutcome,
   CheckoutOutcomeUnknownError,
   CheckoutRequest,
   CheckoutSession,
@@ -138,8 +137,6 @@ export class DLocalGateway extends PaymentGateway {
   override readonly choosesInstallmentsOnItsPage = true;
   /** A merchant's confirmation of a manual refund returns the money through dLocal, as through Mercado Pago. */
   readonly refundsManualConfirmations = true;
-  /** Saved cards are not charged at dLocal here: refused before anything is written. */
-  override readonly chargesOffSession = false;
   /** Its word comes by notification: an open attempt is asked about before another replaces it. */
   override readonly asksBeforeReplacing = true;
 
@@ -313,10 +310,6 @@ export class DLocalGateway extends PaymentGateway {
    */
   async closeCheckout(): Promise<void> {}
 
-  chargeOffSession(): Promise<ChargeOutcome> {
-    return Promise.reject(new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: this.displayName }));
-  }
-
   async refund(request: RefundRequest): Promise<RefundOutcome> {
     const client = await this.clientOf(request.merchantId);
     const paymentId = request.chargeReference ?? (await this.records.paymentOfPayin(request.chargeId))?.paymentId;
@@ -417,11 +410,6 @@ export class DLocalGateway extends PaymentGateway {
     // Paid: the payment itself tells the card.
     const { maskedPan, cardType, plan } = eventOfPayment(await client.getPayment(order.payment_id));
     return { status: 'APPROVED', reference: order.payment_id, maskedPan, cardType, ...(plan ? { plan } : {}) };
-  }
-
-  /** Notifications and the payer's return come through their own routes (they need the merchant's secret key). */
-  verifyCallback(): GatewayEvent {
-    throw new DomainError('GATEWAY_CALLBACK_REJECTED');
   }
 
   /** The merchant's client, with its own credentials. */

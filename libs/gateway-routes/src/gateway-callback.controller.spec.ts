@@ -15,8 +15,11 @@ function controllerWith(verify: (headers: unknown, raw: Buffer) => GatewayEvent)
       return verify(headers, raw);
     },
   };
+  // Mercado Pago's notifications have a route of their own: its adapter lacks the SignsCallbacks capability.
+  const mercadoPago = { name: 'MERCADO_PAGO' };
   const registry = {
     get: (name: string) => {
+      if (name === 'MERCADO_PAGO') return mercadoPago;
       if (name !== 'SANDBOX') throw new Error(`no gateway ${name}`);
       return sandbox;
     },
@@ -45,11 +48,12 @@ describe('GatewayCallbackController', () => {
     expect(verified[1].raw).toBe('');
   });
 
-  it('refuses an unknown gateway and a signature its gateway refuses, applying nothing', async () => {
+  it('refuses an unknown gateway, one without signed callbacks, and a signature its gateway refuses, applying nothing', async () => {
     const { controller, events } = controllerWith(() => {
       throw new DomainError('GATEWAY_CALLBACK_REJECTED');
     });
     await expect(controller.receive('paypal', request('{}'))).rejects.toMatchObject({ code: 'GATEWAY_CALLBACK_REJECTED' });
+    await expect(controller.receive('mercado_pago', request('{}'))).rejects.toMatchObject({ code: 'GATEWAY_CALLBACK_REJECTED' });
     await expect(controller.receive('sandbox', request('{}'))).rejects.toMatchObject({ code: 'GATEWAY_CALLBACK_REJECTED' });
     expect(events.apply).not.toHaveBeenCalled();
   });

@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { GatewayRegistry } from '@pcs/gateways';
+import { GatewayRegistry, signsCallbacks } from '@pcs/gateways';
 import { Public, RawBodyRequest } from '@pcs/http';
 import { DomainError } from '@pcs/kernel';
 import { GatewayEventsService } from '@pcs/payments';
@@ -28,6 +28,8 @@ export class GatewayCallbackController {
     } catch {
       throw new DomainError('GATEWAY_CALLBACK_REJECTED');
     }
+    // Only a gateway that reports here signs its callbacks (SignsCallbacks); the others have routes of their own.
+    if (!signsCallbacks(gateway)) throw new DomainError('GATEWAY_CALLBACK_REJECTED');
     const event = gateway.verifyCallback(request.headers, request.rawBody ?? Buffer.alloc(0));
     const result = await this.events.apply(event);
     return { received: true, result };

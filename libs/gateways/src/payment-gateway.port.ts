@@ -2,7 +2,7 @@
  * Why one file: the gateway seam: the port and every type an adapter and its callers exchange (issue 54 splits
  * it into capabilities).
  */
-import { Currency, DisputeReason, DomainError, FundsFlow, Transaction } from '@pcs/kernel';
+import { Currency, DisputeReason, FundsFlow, Transaction } from '@pcs/kernel';
 
 /** A way of paying in a country, as the catalog names it: what a gateway is asked whether it collects. */
 export interface CollectionMethod {
@@ -371,8 +371,6 @@ export abstract class PaymentGateway {
    * there is never sent to pay again elsewhere.
    */
   readonly asksBeforeReplacing: boolean = false;
-  /** Whether it charges a saved instrument without the payer (off-session); otherwise such a charge is refused before anything is written. */
-  readonly chargesOffSession: boolean = true;
   /**
    * Whose account the merchant's payments at this gateway are collected
    * into now (contract §23): the sandbox is the platform's own; a processor
@@ -415,26 +413,12 @@ export abstract class PaymentGateway {
       { installments: 1, installmentAmount: request.amount, totalAmount: request.amount, merchantFinancingFee: null },
     ]);
   }
-  /** Whether it takes a dispute's evidence through its API (submitDisputeEvidence); otherwise the merchant uploads it at the processor. */
-  readonly takesDisputeEvidence: boolean = false;
-  /**
-   * Sends a dispute's evidence to the processor (contract §21), for the
-   * case `reference` of `merchantId`'s account. Sending the same files again
-   * is harmless (the processor keeps documents, it decides once).
-   */
-  submitDisputeEvidence(merchantId: string, reference: string, files: readonly DisputeEvidenceFile[]): Promise<void> {
-    void merchantId;
-    void reference;
-    void files;
-    return Promise.reject(new DomainError('DISPUTE_EVIDENCE_AT_PROCESSOR', undefined, { provider: this.displayName }));
-  }
   /** A page where the payer completes the payment. */
   abstract openCheckout(request: CheckoutRequest): Promise<CheckoutSession>;
   /** The address of a checkout already opened. */
   abstract checkoutUrl(reference: string): Promise<string>;
   /** Closes a checkout the service no longer wants (another method chosen, or expired). */
   abstract closeCheckout(reference: string, reason: 'CANCELLED' | 'EXPIRED'): Promise<void>;
-  abstract chargeOffSession(request: ChargeRequest): Promise<ChargeOutcome>;
   abstract refund(request: RefundRequest): Promise<RefundOutcome>;
   /** What became of our request `requestId` of `merchantId` (crash recovery, lost callbacks). */
   abstract lookup(requestId: string, merchantId: string): Promise<GatewayRequestStatus>;
@@ -450,5 +434,48 @@ export abstract class PaymentGateway {
     return Promise.resolve({ kind: 'IGNORED' });
   }
   /** Verifies a callback's authenticity and reads it; throws GATEWAY_CALLBACK_REJECTED otherwise. */
-  abstract verifyCallback(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): GatewayEvent;
+}
+
+/*
+ * Capabilities (issue 54): what only some processors do is an interface of its own that an adapter
+ * implements or does not, never a flag beside a stub. Callers ask for the capability (the guards
+ * below) and act on what they get; an adapter that lacks one has no method to call by mistake.
+ */
+
+/** Charges a saved instrument without the payer (off-session). */
+export interface ChargesOffSession {
+  chargeOffSession(request: ChargeRequest): Promise<ChargeOutcome>;
+}
+
+/**
+ * Takes a dispute's evidence through its API (contract §21), for the case `reference` of
+ * `merchantId`'s account. Sending the same files again is harmless (the processor keeps documents,
+ * it decides once). Without it the merchant uploads the evidence at the processor.
+ */
+export interface TakesDisputeEvidence {
+  submitDisputeEvidence(merchantId: string, reference: string, files: readonly DisputeEvidenceFile[]): Promise<void>;
+}
+
+/**
+ * Reports outcomes to the generic callback route (`/gateway/callbacks/:gateway`), signed over the
+ * raw bytes, which it verifies. Processors whose notifications need the merchant's secret have
+ * routes of their own instead.
+ */
+export interface SignsCallbacks {
+  verifyCallback(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): GatewayEvent;
+}
+
+const has = (gateway: PaymentGateway, method: string): boolean =>
+  typeof (gateway as unknown as Record<string, unknown>)[method] === 'function';
+
+export function chargesOffSession(gateway: PaymentGateway): gateway is PaymentGateway & ChargesOffSession {
+  return has(gateway, 'chargeOffSession');
+}
+
+export function takesDisputeEvidence(gateway: PaymentGateway): gateway is PaymentGateway & TakesDisputeEvidence {
+  return has(gateway, 'submitDisputeEvidence');
+}
+
+export function signsCallbacks(gateway: PaymentGateway): gateway is PaymentGateway & SignsCallbacks {
+  return has(gateway, 'verifyCallback');
 }

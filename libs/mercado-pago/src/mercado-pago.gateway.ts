@@ -8,7 +8,7 @@ import { DomainError, FundsFlow, isCurrency, Money, Transaction } from '@pcs/ker
 import { GatewayAccounts } from '@pcs/gateway-accounts';
 import {
   cardPartsOf,
-  ChargeOutcome,
+  TakesDisputeEvidence,
   CheckoutRequest,
   CheckoutSession,
   DisputeEvidenceFile,
@@ -156,13 +156,11 @@ function decisive(payments: MercadoPagoPayment[]): MercadoPagoPayment | undefine
  * decimals in the currency's precision, here and nowhere else.
  */
 @Injectable()
-export class MercadoPagoGateway extends PaymentGateway {
+export class MercadoPagoGateway extends PaymentGateway implements TakesDisputeEvidence {
   readonly name = MERCADO_PAGO;
   readonly displayName = 'Mercado Pago';
   /** A merchant's confirmation of a manual refund returns the money through Mercado Pago (contract §16). */
   readonly refundsManualConfirmations = true;
-  /** Saved instruments are not charged at Mercado Pago here yet (contract §16): refused before anything is written. */
-  override readonly chargesOffSession = false;
   /** Its word comes by notification: an open attempt is asked about before another replaces it. */
   override readonly asksBeforeReplacing = true;
   /** Checkout Pro shows the payer the installments itself (contract §25). */
@@ -181,10 +179,8 @@ export class MercadoPagoGateway extends PaymentGateway {
     super();
   }
 
-  /** Mercado Pago takes a chargeback's documentation through its API (contract §21). */
-  override readonly takesDisputeEvidence = true;
-
-  override async submitDisputeEvidence(merchantId: string, reference: string, files: readonly DisputeEvidenceFile[]): Promise<void> {
+  /** Mercado Pago takes a chargeback's documentation through its API (contract §21): TakesDisputeEvidence. */
+  async submitDisputeEvidence(merchantId: string, reference: string, files: readonly DisputeEvidenceFile[]): Promise<void> {
     const client = await this.clientOf(merchantId);
     try {
       await client.uploadChargebackDocumentation(reference, files);
@@ -308,11 +304,6 @@ export class MercadoPagoGateway extends PaymentGateway {
    */
   async closeCheckout(): Promise<void> {}
 
-  chargeOffSession(): Promise<ChargeOutcome> {
-    // Refused before anything is written (payment intent creation checks the route); never reached otherwise.
-    return Promise.reject(new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: this.displayName }));
-  }
-
   async refund(request: RefundRequest): Promise<RefundOutcome> {
     const client = await this.clientOf(request.merchantId);
     const payment = decisive(await client.searchPayments(request.chargeId));
@@ -389,11 +380,6 @@ export class MercadoPagoGateway extends PaymentGateway {
       if (error instanceof MercadoPagoRequestError && error.status === 404) return undefined;
       throw error;
     }
-  }
-
-  /** Notifications come through their own route (they need the merchant's secret); the generic callback route refuses them. */
-  verifyCallback(): GatewayEvent {
-    throw new DomainError('GATEWAY_CALLBACK_REJECTED');
   }
 
   /** The merchant's client, with its own access token. */

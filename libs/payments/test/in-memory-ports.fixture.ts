@@ -350,7 +350,6 @@ export const VISA = {
 export class GatewayStandIn {
   readonly name = 'SANDBOX';
   readonly displayName = 'Sandbox';
-  chargesOffSession = true;
   payerIdentity = false;
   fundsFlow: FundsFlow = 'PLATFORM';
   readonly checkouts: CheckoutRequest[] = [];
@@ -369,7 +368,8 @@ export class GatewayStandIn {
     // What the answer throws is the call's rejection.
     return new Promise((resolve) => resolve(this.checkout(request)));
   }
-  chargeOffSession(request: ChargeRequest): Promise<ChargeOutcome> {
+  /** The ChargesOffSession capability (a spec takes it away to play a processor without it: `withoutOffSession`). */
+  chargeOffSession?(request: ChargeRequest): Promise<ChargeOutcome> {
     this.charges.push(request);
     // What the answer throws is the call's rejection.
     return new Promise((resolve) => resolve(this.charge(request)));
@@ -395,6 +395,11 @@ export class GatewayStandIn {
   fundsFlowOf(): Promise<FundsFlow> {
     return Promise.resolve(this.fundsFlow);
   }
+}
+
+/** The stand-in as a processor that does not charge saved instruments (no ChargesOffSession capability). */
+export function withoutOffSession(gateway: GatewayStandIn): void {
+  (gateway as { chargeOffSession?: unknown }).chargeOffSession = undefined;
 }
 
 /**

@@ -11,6 +11,7 @@ import { DataSource, EntityManager, In } from 'typeorm';
 import {
   ChargeOutcome,
   ChargeRequest,
+  ChargesOffSession,
   CheckoutRequest,
   CheckoutSession,
   GatewayEvent,
@@ -21,6 +22,8 @@ import {
   ProcessorInstallmentPlan,
   RefundOutcome,
   RefundRequest,
+  SignsCallbacks,
+  TakesDisputeEvidence,
 } from '../payment-gateway.port';
 import { SANDBOX_SIGNATURE_HEADER, SandboxCallbacks } from './sandbox-callbacks';
 import { offSessionOutcome, sandboxCardDetails, signCallback } from './sandbox-rules';
@@ -38,12 +41,10 @@ export const SANDBOX = 'SANDBOX';
  * arrived is void.
  */
 @Injectable()
-export class SandboxGateway extends PaymentGateway {
+export class SandboxGateway extends PaymentGateway implements ChargesOffSession, TakesDisputeEvidence, SignsCallbacks {
   readonly name = SANDBOX;
   readonly displayName = 'Sandbox';
   readonly refundsManualConfirmations = false;
-  /** The sandbox takes the evidence; its decision comes a few seconds later (the disputes context runs it: sandboxDisputeOutcome). */
-  override readonly takesDisputeEvidence = true;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -53,7 +54,8 @@ export class SandboxGateway extends PaymentGateway {
     super();
   }
 
-  override submitDisputeEvidence(): Promise<void> {
+  /** The sandbox takes the evidence; its decision comes a few seconds later (the disputes context runs it: sandboxDisputeOutcome). */
+  submitDisputeEvidence(): Promise<void> {
     return Promise.resolve();
   }
 

@@ -12,7 +12,7 @@ import { PaymentIntentActivityModule } from '../payment-intent-activity.module';
 import { PaymentsModule } from '../payments.module';
 import { ReconciliationService } from '../reconciliation/reconciliation.service';
 import { PaymentAttemptsService } from './payment-attempts.service';
-import { GatewayRegistry } from '@pcs/gateways';
+import { ChargesOffSession, GatewayRegistry, PaymentGateway } from '@pcs/gateways';
 
 /** Collection attempts with their real collaborators on PostgreSQL: checkouts, off-session outcomes, reconciliation. */
 describe('payment attempts service on PostgreSQL', () => {
@@ -160,7 +160,7 @@ describe('payment attempts service on PostgreSQL', () => {
         paymentInstrumentId: card.instrumentId as never,
         confirm: true,
       });
-    const sandbox = () => context.get(GatewayRegistry).get('SANDBOX');
+    const sandbox = () => context.get(GatewayRegistry).get('SANDBOX') as PaymentGateway & ChargesOffSession;
     afterEach(() => jest.restoreAllMocks());
 
     it('answers the intent SUCCEEDED, its attempt APPROVED with the reference, and the instrument validated by its first approval', async () => {

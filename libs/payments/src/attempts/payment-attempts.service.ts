@@ -14,7 +14,14 @@ import type {
   PayerText,
   PaymentGateway,
 } from '@pcs/gateways';
-import { CheckoutOutcomeUnknownError, collectionMethodOf, GatewayRegistry, GatewayRouting, ProcessorUnavailableError } from '@pcs/gateways';
+import {
+  chargesOffSession,
+  CheckoutOutcomeUnknownError,
+  collectionMethodOf,
+  GatewayRegistry,
+  GatewayRouting,
+  ProcessorUnavailableError,
+} from '@pcs/gateways';
 import { Caller, DomainError, Money, PaymentIntentId, tenantScope, Transaction, UnitOfWork } from '@pcs/kernel';
 import type { CountryProcessor } from '@pcs/catalog';
 import { MAX_RULE_PROCESSORS, MerchantService } from '@pcs/merchants';
@@ -446,6 +453,8 @@ export class PaymentAttemptsService {
     const processor = p.countryProcessorId ? (await this.catalog.findCountryProcessors([p.countryProcessorId]))[0] : undefined;
     if (!processor) return null;
     const gateway = this.gateways.get(processor.gateway);
+    // Refused before anything was written where the route's gateway does not charge off-session (the creation asks first).
+    if (!chargesOffSession(gateway)) throw new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: gateway.displayName });
     // A charge in installments (contract §25): the merchant's offer goes with it, for a gateway that prices the plan.
     const installmentOffer =
       p.installments > 1 ? await this.installments.offerFor(p.merchantId, processor, gateway, Money.ofMinor(p.amount, p.currency)) : null;

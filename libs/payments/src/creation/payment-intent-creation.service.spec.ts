@@ -14,7 +14,7 @@ import type { MerchantConfigurationService, MerchantService } from '@pcs/merchan
 import type { PayerService } from '@pcs/payers';
 import type { PaymentInstrumentService } from '@pcs/payment-instruments';
 import { Requirement } from '@pcs/database';
-import { attemptsWorld, CALLER, MERCHANT_ID, VISA } from '../../test/in-memory-ports.fixture';
+import { attemptsWorld, CALLER, MERCHANT_ID, VISA, withoutOffSession } from '../../test/in-memory-ports.fixture';
 import { CreatePaymentIntentCommand, PaymentIntentCreationService } from './payment-intent-creation.service';
 import { CreationRules } from './creation-rules';
 
@@ -215,7 +215,7 @@ describe('PaymentIntentCreationService (on the ports, in memory)', () => {
 
   it('refuses a confirmed creation at a processor that does not charge saved instruments, writing nothing', async () => {
     const { service, intents, payins, gateway } = world();
-    gateway.chargesOffSession = false;
+    withoutOffSession(gateway);
     const refused = await service.create(CALLER, command({ paymentInstrumentId: INSTRUMENT_ID, confirm: true })).catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: 'OFF_SESSION_NOT_SUPPORTED' });
     expect(intents.rows.size).toBe(0);

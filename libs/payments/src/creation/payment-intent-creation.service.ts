@@ -4,7 +4,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import { Requirement } from '@pcs/database';
-import { GatewayRouting } from '@pcs/gateways';
+import { chargesOffSession, GatewayRouting } from '@pcs/gateways';
 import { CatalogService, Country } from '@pcs/catalog';
 import {
   Caller,
@@ -257,7 +257,7 @@ export class PaymentIntentCreationService {
     const processor = await this.processorForInstrument(tx, intent, instrument);
     await this.pricing.assertAboveMinimum(merchantId, processor, intent.total, tx);
     const gateway = await this.routing.gatewayFor(merchantId, processor, tx);
-    if (!gateway.chargesOffSession) throw new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: gateway.displayName });
+    if (!chargesOffSession(gateway)) throw new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: gateway.displayName });
     if (command.installments !== undefined && command.installments > 1)
       await this.installments.offerFor(merchantId, processor, gateway, intent.total, command.installments, tx);
     intent.startOffSessionCharge(now);
