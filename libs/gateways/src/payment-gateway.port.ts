@@ -1,6 +1,6 @@
 /*
- * Why one file: the gateway seam: the port and every type an adapter and its callers exchange (issue 54 splits
- * it into capabilities).
+ * Why one file: the gateway seam: the port, the capabilities only some processors have, and every type an
+ * adapter and its callers exchange.
  */
 import { Currency, DisputeReason, FundsFlow, Transaction } from '@pcs/kernel';
 
@@ -437,7 +437,7 @@ export abstract class PaymentGateway {
 }
 
 /*
- * Capabilities (issue 54): what only some processors do is an interface of its own that an adapter
+ * Capabilities: what only some processors do is an interface of its own that an adapter
  * implements or does not, never a flag beside a stub. Callers ask for the capability (the guards
  * below) and act on what they get; an adapter that lacks one has no method to call by mistake.
  */

@@ -65,7 +65,7 @@ function sources(): { file: string; text: string }[] {
   return found;
 }
 
-describe('the house (issue 54)', () => {
+describe('the house', () => {
   it('has every source file over 300 lines say at its top why it is one file', () => {
     const long = sources().filter(({ text }) => text.split('\n').length > 300);
     expect(long.length).toBeGreaterThan(10);

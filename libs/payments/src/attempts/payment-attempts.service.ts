@@ -1,6 +1,6 @@
 /*
  * Why one file: an attempt from initialize to its outcome: routing, failover, the gateway's call and the
- * attempt's record share one sequence of locks and writes (issue 54 names initialize to be split).
+ * attempt's record share one sequence of locks and writes (initialize, tryRoute and recordOpened are its steps).
  */
 import { Injectable, Logger } from '@nestjs/common';
 import { CatalogService } from '@pcs/catalog';
