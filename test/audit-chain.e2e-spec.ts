@@ -203,7 +203,7 @@ describe('the audit chain, broken on purpose and found', () => {
         },
       ]);
       // At shutdown too (the chain is the next test's, as it is: nothing is written here).
-      await housekeeping.onApplicationShutdown();
+      await housekeeping.beforeApplicationShutdown();
       expect(kept.map((k) => k.sequence)).toEqual([head.sequence, head.sequence]);
 
       const verified = admin('audit:verify', '--head', none);

@@ -148,8 +148,12 @@ describe('a streaming read replica', () => {
 
   it('reads the ledger and balance transactions on the replica and writes on the primary', async () => {
     const first = await charge('replica-before-pause');
-    // Streamed within moments: the replica shows what the primary committed.
-    await waitFor(async () => (await ledgerReferences()).includes(first), 10_000);
+    // Streamed within moments: the replica shows what the primary committed, once the API has dated it (its first probe
+    // may find it just behind: the replica is read from the next, a second later) and reads it.
+    await waitFor(async () => {
+      const before = await readsBy('replica');
+      return (await ledgerReferences()).includes(first) && (await readsBy('replica')) > before;
+    }, 10_000);
     expect((await balanceTransactions()).length).toBe(1);
 
     // The replica stops replaying: writes go on (they never touch it), and its reads no longer see them.

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, BeforeApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { anchorKeyOf, AuditSealer, DashboardIdentity, sendAnchor } from '@pcs/dashboard-identity';
 import { DashboardSettings } from './settings';
 
@@ -16,7 +16,7 @@ const HEAD_EVERY_MS = 60_000;
  * round.
  */
 @Injectable()
-export class Housekeeping implements OnModuleInit, OnApplicationShutdown {
+export class Housekeeping implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('Housekeeping');
   private readonly timers: NodeJS.Timeout[] = [];
   private lastHead = '';
@@ -69,7 +69,8 @@ export class Housekeeping implements OnModuleInit, OnApplicationShutdown {
       });
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the application's shutdown hooks close the database: the last round of sealing and the head. */
+  async beforeApplicationShutdown(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
     await this.sealer.stop();
     await this.writeHead().catch((error: unknown) =>

@@ -7,7 +7,7 @@ import {
   Logger,
   NestInterceptor,
   OnApplicationBootstrap,
-  OnApplicationShutdown,
+  BeforeApplicationShutdown,
 } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -46,7 +46,7 @@ export type AuditedRequest = Request & AuthenticatedRequest & { route?: { path?:
  * transaction (refused, replayed) has its entry written after it, on its own.
  */
 @Injectable()
-export class ApiAudit implements EntitySubscriberInterface, OnApplicationBootstrap, OnApplicationShutdown {
+export class ApiAudit implements EntitySubscriberInterface, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('ApiAudit');
   private readonly log: AuditLog;
   private readonly sealer: AuditSealer;
@@ -65,7 +65,12 @@ export class ApiAudit implements EntitySubscriberInterface, OnApplicationBootstr
     this.sealer.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Seals once more what was written before the process stops: before the application's shutdown hooks,
+   * which close the database connections (on onApplicationShutdown the last round found no connection,
+   * and the next process sealed this one's entries under its own key).
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     await this.sealer.stop();
   }
 
