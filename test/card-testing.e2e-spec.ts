@@ -1,4 +1,4 @@
-import { errorShape } from '@pcs/testing';
+import { errorShape, fitsWidth, launchChromium, screenshot } from '@pcs/testing';
 import request from 'supertest';
 import { Testbed, testbed } from './testbed';
 
@@ -251,4 +251,32 @@ describe('the card-testing guard of the public pages (contract §30)', () => {
       blockMinutes: 60,
     });
   }, 180_000);
+
+  it('shows a payer on a phone the sandbox page with its test-card fields, and the 429 page in their language once blocked', async () => {
+    const browser = await launchChromium();
+    try {
+      const phone = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 };
+      // An address of its own: not blocked yet. The sandbox page's card fields fit the phone.
+      const free = await browser.newContext({ ...phone, locale: 'es-UY', extraHTTPHeaders: { 'x-forwarded-for': '192.0.2.230' } });
+      const page = await free.newPage();
+      await page.goto(`${bed.url}/pay/${(await newLink()).linkId}`);
+      await page.click('button[data-method="VISA"]');
+      await page.waitForSelector('#cardBin');
+      expect(await fitsWidth(page, '#card')).toEqual({ pageFits: true, elementFits: true });
+      await screenshot(page, 'sandbox-test-card-phone-es');
+      await free.close();
+      // The address the first test blocked: the choice of a method answers the 429 page, in English here.
+      const blocked = await browser.newContext({ ...phone, locale: 'en-US', extraHTTPHeaders: { 'x-forwarded-for': '203.0.113.10' } });
+      const refused = await blocked.newPage();
+      await refused.goto(`${bed.url}/pay/${(await newLink()).linkId}`);
+      await refused.click('button[data-method="VISA"]');
+      await refused.waitForSelector('#state[data-state="TOO_MANY_ATTEMPTS"]');
+      expect(await refused.textContent('#state')).toBe('Too many payment attempts');
+      expect(await fitsWidth(refused, '.status')).toEqual({ pageFits: true, elementFits: true });
+      await screenshot(refused, 'card-testing-refused-phone-en');
+      await blocked.close();
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
 });

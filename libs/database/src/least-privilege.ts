@@ -29,6 +29,8 @@ export function refuseMigrationUrl(env: Environment, process: string): void {
  */
 export async function checkServingDatabase(url: string, allowOwner: boolean, process: string): Promise<void> {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  // The server going away mid-check fails the query (start-up reports it), not the process through an unhandled 'error'.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     const [role] = (

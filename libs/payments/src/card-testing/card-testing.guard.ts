@@ -71,10 +71,14 @@ export class CardTestingGuard {
 
   /**
    * Refuses (429 TOO_MANY_ATTEMPTS, `retryAfter` in seconds) a new attempt while a block of its
-   * address, its sale or its card lasts; nothing when the merchant's guard is off.
+   * address, its sale or its card lasts; nothing when the merchant's guard (`settings`) is off.
    */
-  async refuseIfBlocked(attempt: PublicAttempt, card?: CardParts | null, tx: Transaction = this.unitOfWork.outside): Promise<void> {
-    const settings = await this.settingsOf(attempt.merchantId, tx);
+  private async refuseWhileBlocked(
+    attempt: PublicAttempt,
+    card: CardParts | null,
+    settings: CardTestingGuardSettings,
+    tx: Transaction = this.unitOfWork.outside,
+  ): Promise<void> {
     if (!settings.enabled) return;
     const keys = [this.keyOf('address', attempt.address)];
     if (attempt.saleId) keys.push(this.keyOf('sale', attempt.saleId));
@@ -95,9 +99,9 @@ export class CardTestingGuard {
    * (that block opened then: the attempt that reached the limit was let through to its end).
    */
   async refuseNewAttempt(attempt: PublicAttempt): Promise<void> {
-    await this.refuseIfBlocked(attempt);
     const settings = await this.settingsOf(attempt.merchantId);
     if (!settings.enabled) return;
+    await this.refuseWhileBlocked(attempt, null, settings);
     const now = new Date();
     const origin = this.originOf(attempt, '', null);
     const counts = await this.records.counts(
@@ -120,7 +124,7 @@ export class CardTestingGuard {
         origin.addressHint,
       ),
     );
-    await this.refuseIfBlocked(attempt);
+    await this.refuseWhileBlocked(attempt, null, settings);
   }
 
   /** An attempt was started from a public page for this intent: its origin and its mark. */
@@ -146,9 +150,9 @@ export class CardTestingGuard {
       address,
       saleId: existing?.saleId ?? attempt.paymentIntentId,
     };
-    await this.refuseIfBlocked(publicAttempt, card);
     const settings = await this.settingsOf(attempt.merchantId);
     if (!settings.enabled) return;
+    await this.refuseWhileBlocked(publicAttempt, card, settings);
     const origin = existing
       ? { ...existing, cardKey: this.cardKeyOf(card ?? undefined) }
       : this.originOf({ ...publicAttempt, page: 'SANDBOX' }, attempt.paymentIntentId, this.cardKeyOf(card ?? undefined));
