@@ -21,10 +21,10 @@ const CONTEXTS = {
   gateways: ['config', 'database', 'gateway-accounts', 'kernel', 'pages'],
   // Merchants' accounts at outside processors, whatever the provider.
   'gateway-accounts': ['businesses', 'catalog', 'database', 'kernel', 'merchants'],
-  // Each processor's adapter behind the port (nothing else may import one but the list that registers them and their routes).
+  // Each processor's adapter behind the port (nothing else may import one but the list that registers them: processors).
   'mercado-pago': ['config', 'database', 'gateway-accounts', 'gateways', 'kernel', 'observability'],
   dlocal: ['catalog', 'config', 'database', 'gateway-accounts', 'gateways', 'kernel', 'observability'],
-  processors: ['dlocal', 'gateways', 'mercado-pago'],
+  processors: ['dlocal', 'gateway-accounts', 'gateways', 'mercado-pago'],
   merchants: ['businesses', 'catalog', 'database', 'kernel'],
   payers: ['catalog', 'database', 'kernel', 'merchants'],
   events: ['config', 'database', 'jobs', 'kernel', 'observability'],
@@ -96,18 +96,8 @@ const CONTEXTS = {
     'payments',
   ],
   http: ['businesses', 'config', 'dashboard-identity', 'database', 'kernel', 'observability', 'pages'],
-  'gateway-routes': [
-    'disputes',
-    'dlocal',
-    'gateways',
-    'http',
-    'kernel',
-    'mercado-pago',
-    'pages',
-    'payments',
-    'processor-reports',
-    'processors',
-  ],
+  // Every processor's public routes through one entry that dispatches by processor: no processor's library.
+  'gateway-routes': ['disputes', 'gateways', 'http', 'kernel', 'pages', 'payments', 'processor-reports', 'processors'],
   testing: ['businesses', 'config', 'database', 'kernel', 'merchants'],
 };
 
@@ -151,6 +141,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^apps/([^/]+)/' },
       to: { path: '^apps/', pathNot: '^apps/$1/' },
+    },
+    {
+      name: 'processors-only-through-their-registration',
+      comment:
+        'A processor is one library plus one registration (docs/architecture.md): only libs/processors imports a ' +
+        "processor's library; everything else reaches it through the gateway port, its capabilities and the registry.",
+      severity: 'error',
+      from: { path: '^(apps|libs)/', pathNot: ['^libs/(processors|mercado-pago|dlocal)/', TEST_FILE] },
+      to: { path: '^libs/(mercado-pago|dlocal)/' },
     },
     {
       name: 'libs-never-import-apps',

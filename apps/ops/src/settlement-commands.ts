@@ -5,6 +5,7 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { CatalogService } from '@pcs/catalog';
+import { GatewayRegistry } from '@pcs/gateways';
 import {
   asMerchantId,
   currencyExponent,
@@ -363,11 +364,16 @@ export const SETTLEMENT_COMMANDS: Record<
       '       reconcile --merchant <merchantId> --processor DLOCAL [--date <YYYY-MM-DD>]   # dLocal: its payments looked up (contract §28)',
     run: async (app, o) => {
       const { merchantId, businessId } = await merchantOf(app, o);
-      const processor = o.processor === undefined ? 'MERCADO_PAGO' : text(o, 'processor').toUpperCase();
-      if (processor !== 'MERCADO_PAGO' && processor !== 'DLOCAL') throw new UsageError('--processor must be MERCADO_PAGO or DLOCAL');
+      // The processors with reports (read for a window), then those checked by lookups (one day), as they registered.
+      const registry = app.get(GatewayRegistry);
+      const reported = registry.processorReports().map((reports) => reports.provider);
+      const lookedUp = registry.processorLookups().map((lookups) => lookups.provider);
+      const known = [...reported, ...lookedUp];
+      const processor = o.processor === undefined ? known[0] : text(o, 'processor').toUpperCase();
+      if (!known.includes(processor)) throw new UsageError(`--processor must be ${known.join(' or ')}`);
       let from: string;
       let to: string;
-      if (processor === 'DLOCAL') {
+      if (lookedUp.includes(processor)) {
         // Lookups of the day: each payment once a day (today in the merchant's country, unless a date is given).
         const merchant = (await app.get(MerchantService).findById(merchantId))!;
         const { timeZone } = (await app.get(CatalogService).findCountryById(merchant.countryId))!;

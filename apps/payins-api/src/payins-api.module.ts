@@ -4,7 +4,7 @@ import { CatalogModule } from '@pcs/catalog';
 import { RuntimeSettings, RuntimeSettingsModule } from '@pcs/config';
 import { DatabaseModule } from '@pcs/database';
 import { GatewayRoutesModule } from '@pcs/gateway-routes';
-import { ProcessorsModule } from '@pcs/processors';
+import { PROCESSOR_ACCOUNT_ROUTES, ProcessorsModule } from '@pcs/processors';
 import { HttpFoundationModule } from '@pcs/http';
 import { MerchantsModule } from '@pcs/merchants';
 import { NotificationsModule } from '@pcs/notifications';
@@ -24,7 +24,7 @@ import { LinkController } from './link/link.controller';
 import { PayPageController } from './pay-page/pay-page.controller';
 import { EventController } from './event/event.controller';
 import { WebhookEndpointController } from './webhook-endpoint/webhook-endpoint.controller';
-import { DLocalAccountController, GatewayAccountController } from './gateway-account/gateway-account.controller';
+import { providerAccountController } from './gateway-account/provider-account';
 import { SettlementWorkersModule } from '@pcs/settlement';
 import { BankController } from './settlement/bank.controller';
 import { SettlementAccountController } from './settlement/settlement-account.controller';
@@ -79,8 +79,7 @@ export class PayinsApiModule {
       ],
       controllers: [
         MerchantController,
-        GatewayAccountController,
-        DLocalAccountController,
+        ...PROCESSOR_ACCOUNT_ROUTES.map((route) => providerAccountController(route)),
         WebhookEndpointController,
         EventController,
         MerchantCountryProcessorController,

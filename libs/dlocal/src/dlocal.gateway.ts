@@ -26,16 +26,22 @@ import {
   PaymentGateway,
   ProcessorInstallmentPlan,
   ProcessorAmountError,
-  ProcessorUnavailableError,
   processorMinor,
   ProcessorRefund,
   RefundOutcome,
   RefundRequest,
+  QuotesInstallments,
+  ChoosesInstallmentsOnItsPage,
+  VerifiesPayers,
+  ReadsPayments,
+  ReturnsManualRefunds,
+  AnswersAfterItsPage,
 } from '@pcs/gateways';
 import { Currency, DomainError, FundsFlow, isCurrency, Money, Transaction } from '@pcs/kernel';
 import { DLOCAL, dlocalCredentials } from './dlocal-account';
 import { DLocalClient, DLocalOrder, DLocalPayment, DLocalRefund, DLocalRequestError } from './dlocal.client';
 import { DLOCAL_COUNTRY, dlocalMethodOf } from './dlocal-methods';
+import { dlocalFailure, isAnswer } from './dlocal-failures';
 import { DLocalRecords, DLocalRefundRecord } from './persistence/dlocal-records.repository';
 import { checkPayerDocument, DOCUMENTS_SERVED } from './payer-document';
 
@@ -129,16 +135,15 @@ export function ourRefundIdOf(refund: Pick<DLocalRefund, 'notification_url'>): s
  * decimals in the currency's precision, here and nowhere else.
  */
 @Injectable()
-export class DLocalGateway extends PaymentGateway {
+export class DLocalGateway
+  extends PaymentGateway
+  implements QuotesInstallments, ChoosesInstallmentsOnItsPage, VerifiesPayers, ReadsPayments, ReturnsManualRefunds, AnswersAfterItsPage
+{
   private readonly logger = new Logger('dLocal');
   readonly name = DLOCAL;
   readonly displayName = 'dLocal';
   /** dLocal's hosted page shows the payer the installments itself (contract §25). */
-  override readonly choosesInstallmentsOnItsPage = true;
-  /** A merchant's confirmation of a manual refund returns the money through dLocal, as through Mercado Pago. */
-  readonly refundsManualConfirmations = true;
-  /** Its word comes by notification: an open attempt is asked about before another replaces it. */
-  override readonly asksBeforeReplacing = true;
+  readonly installmentsChosenAt = 'ITS_PAGE';
 
   /** Whose account the merchant connected (contract §23): its own (MERCHANT, the default) or the business's (PLATFORM). */
   override fundsFlowOf(merchantId: string, tx?: Transaction): Promise<FundsFlow> {
@@ -158,12 +163,12 @@ export class DLocalGateway extends PaymentGateway {
   }
 
   /** dLocal verifies every payer: name, e-mail and an identity document of the country. */
-  override needsPayerIdentity(): boolean {
+  needsPayerIdentity(): boolean {
     return true;
   }
 
   /** The name, the e-mail and a document dLocal takes in the country, each said beside its field. */
-  override payerIdentityProblems(method: CollectionMethod, payer: PayerIdentity): PayerFieldProblem[] {
+  payerIdentityProblems(method: CollectionMethod, payer: PayerIdentity): PayerFieldProblem[] {
     const problems: PayerFieldProblem[] = [];
     const name = payer.name?.trim() ?? '';
     if (name.length < 2 || name.length > 100)
@@ -193,15 +198,17 @@ export class DLocalGateway extends PaymentGateway {
     return problems;
   }
 
-  override payerDocumentLabel(method: CollectionMethod): PayerText {
-    return DOCUMENTS_SERVED[method.country]?.label ?? super.payerDocumentLabel(method);
+  payerDocumentLabel(method: CollectionMethod): PayerText {
+    return (
+      DOCUMENTS_SERVED[method.country]?.label ?? { es: 'Documento de identidad', en: 'Identity document', pt: 'Documento de identidade' }
+    );
   }
 
   /**
    * dLocal's installments plan for the card (`POST /installments-plans`, which needs its BIN): each
    * plan's total with the surcharge the payer pays, and its id for the payment (installments_id).
    */
-  override async quoteInstallments(request: InstallmentQuoteRequest): Promise<readonly ProcessorInstallmentPlan[]> {
+  async quoteInstallments(request: InstallmentQuoteRequest): Promise<readonly ProcessorInstallmentPlan[]> {
     const country = DLOCAL_COUNTRY[request.method.country];
     if (!request.bin || !country)
       throw new DomainError('INSTALLMENTS_NOT_QUOTED', undefined, {
@@ -217,12 +224,7 @@ export class DLocalGateway extends PaymentGateway {
         currency: request.currency,
       })
       .catch((error: unknown) => {
-        if (!(error instanceof DLocalRequestError)) throw error;
-        if (error.unknownOutcome) throw new DomainError('GATEWAY_UNREACHABLE', error.message);
-        throw new DomainError('INSTALLMENTS_NOT_QUOTED', error.message, {
-          provider: this.displayName,
-          reason: `it answered ${error.status}`,
-        });
+        throw dlocalFailure('quote', error);
       });
     // Its decimals read exactly (contract §28): a plan whose amounts cannot be read fails the quote.
     const minor = (value: number, what: string) => processorMinor(DLOCAL, value, request.currency, what);
@@ -276,21 +278,15 @@ export class DLocalGateway extends PaymentGateway {
         callback_url: `${base}/gateways/dlocal/return/${request.payinId}`,
       });
     } catch (error) {
-      if (!(error instanceof DLocalRequestError)) throw error;
-      if (error.code === 5009) {
-        // Our order id was taken already: a request whose answer was lost. Its payment has no redirect_url to give.
-        const order = await client.getOrder(request.payinId).catch(() => null);
-        if (order) await this.records.paymentAnswered(request.payinId, order.payment_id, null);
-        throw new CheckoutOutcomeUnknownError(DLOCAL, order?.payment_id ?? null, error.message);
+      const failure = dlocalFailure('checkout', error);
+      if (!isAnswer(failure)) {
+        if (failure instanceof DomainError) this.logger.warn(`payment ${request.payinId} refused: ${failure.message}`);
+        throw failure;
       }
-      // Unreachable with nothing a payer could pay (contract §26): refused before it left, or dLocal's 429 or 5xx (no redirect_url
-      // was given, so a payment it may have made is one nobody reaches); another processor may be tried.
-      if (!error.sent || (error.status !== null && error.unknownOutcome)) throw new ProcessorUnavailableError(DLOCAL, error.message);
-      // No answer once sent (a timeout, an answer cut off): it may have been made; asked about by our order id.
-      if (error.unknownOutcome) throw new CheckoutOutcomeUnknownError(DLOCAL, null, error.message);
-      // A refusal: nothing was created at dLocal.
-      this.logger.warn(`payment ${request.payinId} refused: ${error.message}`);
-      throw new DomainError('GATEWAY_UNREACHABLE', error.message);
+      // Its payment has no redirect_url to give: the payer never reaches it; asked about by our order id.
+      const order = await client.getOrder(request.payinId).catch(() => null);
+      if (order) await this.records.paymentAnswered(request.payinId, order.payment_id, null);
+      throw new CheckoutOutcomeUnknownError(DLOCAL, order?.payment_id ?? null, failure.orderTaken);
     }
     if (!payment.redirect_url) throw new CheckoutOutcomeUnknownError(DLOCAL, payment.id, 'the payment came back without a redirect_url');
     await this.records.paymentAnswered(request.payinId, payment.id, payment.redirect_url);
@@ -303,12 +299,15 @@ export class DLocalGateway extends PaymentGateway {
     return record.redirectUrl;
   }
 
-  /**
-   * Nothing to tell dLocal: a REDIRECT payment nobody pays expires there by
-   * itself, and one paid anyway meets a final attempt here, which absorbs it
-   * (logged, for the merchant to refund at dLocal).
-   */
-  async closeCheckout(): Promise<void> {}
+  /** A merchant's confirmation of a manual refund returns the money through dLocal, as through Mercado Pago. */
+  returnManualRefund(request: RefundRequest): Promise<RefundOutcome> {
+    return this.refund(request);
+  }
+
+  /** Its word comes by notification: an open attempt is asked about (its order) before another replaces it. */
+  whetherPaid(requestId: string, merchantId: string): Promise<GatewayRequestStatus> {
+    return this.lookup(requestId, merchantId);
+  }
 
   async refund(request: RefundRequest): Promise<RefundOutcome> {
     const client = await this.clientOf(request.merchantId);
@@ -342,10 +341,9 @@ export class DLocalGateway extends PaymentGateway {
       await this.records.refundAnswered(request.refundId, refund.id);
       return this.refundOutcome(refund, request.currency);
     } catch (error) {
-      // A refusal (4xx) is final and releases the amount; no answer or a 5xx is settled by reconciliation.
-      if (error instanceof DLocalRequestError && !error.unknownOutcome)
-        return { status: 'REJECTED', reference: request.refundId, error: error.message };
-      throw error;
+      const failure = dlocalFailure('refund', error);
+      if (isAnswer(failure)) return { status: 'REJECTED', reference: request.refundId, error: failure.refused };
+      throw failure;
     }
   }
 
@@ -366,7 +364,7 @@ export class DLocalGateway extends PaymentGateway {
     return { kind: 'CHARGE', payinId: record.payinId, event: eventOfPayment(payment), ...(refunds.length > 0 ? { refunds } : {}) };
   }
 
-  override async readPayment(merchantId: string, payinId: string): Promise<GatewayNotice> {
+  async readPayment(merchantId: string, payinId: string): Promise<GatewayNotice> {
     const record = UUID.test(payinId) ? await this.records.paymentOfPayin(payinId.toLowerCase()) : null;
     if (!record?.paymentId || record.merchantId !== merchantId) return { kind: 'UNKNOWN' };
     return this.newsOfPayment(await this.clientOf(merchantId), merchantId, record.paymentId);

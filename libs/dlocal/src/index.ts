@@ -6,3 +6,4 @@ export { eventOfPayment as dlocalEventOfPayment, outcomeOfStatus as dlocalOutcom
 export * from './dlocal-methods';
 export * from './dlocal-notifications';
 export * from './payer-document';
+export * from './dlocal-account-route';

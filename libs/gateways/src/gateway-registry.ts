@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@pcs/kernel';
 import { PaymentGateway } from './payment-gateway.port';
+import { ProcessorRoutes } from './processor-routes.port';
 import { ProcessorLookups, ProcessorReports } from './reports/processor-reports.port';
 
 /**
@@ -13,6 +14,7 @@ export class GatewayRegistry {
   private readonly gateways = new Map<string, PaymentGateway>();
   private readonly reports = new Map<string, ProcessorReports>();
   private readonly lookups = new Map<string, ProcessorLookups>();
+  private readonly routes = new Map<string, ProcessorRoutes>();
 
   register(gateway: PaymentGateway): void {
     this.gateways.set(gateway.name, gateway);
@@ -26,6 +28,16 @@ export class GatewayRegistry {
   /** A processor whose reports cannot be fetched registers its lookups instead (contract §28). */
   registerLookups(lookups: ProcessorLookups): void {
     this.lookups.set(lookups.provider, lookups);
+  }
+
+  /** A processor with public routes (notifications, the payer's return) registers how it reads them. */
+  registerRoutes(routes: ProcessorRoutes): void {
+    this.routes.set(routes.path, routes);
+  }
+
+  /** The processor whose routes are at `path`, if any. */
+  routesAt(path: string): ProcessorRoutes | undefined {
+    return this.routes.get(path);
   }
 
   /** Every processor checked by lookups, for the reconciliation runs. */

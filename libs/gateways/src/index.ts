@@ -2,6 +2,7 @@ export * from './gateways.module';
 export * from './gateway-registry';
 export * from './gateway-routing';
 export * from './payment-gateway.port';
+export * from './processor-routes.port';
 export * from './sandbox/sandbox-callbacks';
 export * from './sandbox/sandbox-desk';
 export * from './sandbox/sandbox-rules';

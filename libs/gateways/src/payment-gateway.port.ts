@@ -358,20 +358,6 @@ export abstract class PaymentGateway {
   /** How payers and merchants know it (in messages). */
   abstract readonly displayName: string;
   /**
-   * Whether confirming a manual refund (operation 23) sends it to this gateway,
-   * which returns the money itself; otherwise a manual refund records what
-   * the merchant refunded by other means.
-   */
-  abstract readonly refundsManualConfirmations: boolean;
-  /** Whether the payer chooses the installments on its own page (contract §25); otherwise the service's or the sandbox's page offers them. */
-  readonly choosesInstallmentsOnItsPage: boolean = false;
-  /**
-   * Whether its word on a payment may come after the payer left its page (a notification, late or lost): before another
-   * attempt replaces an open one of it (contract §26), the service asks it whether the payer paid, so a payer who paid
-   * there is never sent to pay again elsewhere.
-   */
-  readonly asksBeforeReplacing: boolean = false;
-  /**
    * Whose account the merchant's payments at this gateway are collected
    * into now (contract §23): the sandbox is the platform's own; a processor
    * says what the merchant's connection says. Asked at each approval, which
@@ -387,53 +373,13 @@ export abstract class PaymentGateway {
     void method;
     return true;
   }
-  /** Whether opening a checkout needs the payer's name, e-mail and identity document (asked of the payer first where we can). */
-  needsPayerIdentity(method: CollectionMethod): boolean {
-    void method;
-    return false;
-  }
-  /** What the payer's details lack for this method (asked before the checkout opens, by the pages that can ask). */
-  payerIdentityProblems(method: CollectionMethod, payer: PayerIdentity): PayerFieldProblem[] {
-    void method;
-    void payer;
-    return [];
-  }
-  /** How the identity document is named for this method's country. */
-  payerDocumentLabel(method: CollectionMethod): PayerText {
-    void method;
-    return { es: 'Documento de identidad', en: 'Identity document', pt: 'Documento de identidade' };
-  }
-  /**
-   * The installment plans it offers for a card and amount (contract §25), the single payment
-   * included. A processor that offers none here answers the single payment only. Unreachable or
-   * slow: DomainError GATEWAY_UNREACHABLE; a card or amount it will not quote: INSTALLMENTS_NOT_QUOTED.
-   */
-  quoteInstallments(request: InstallmentQuoteRequest): Promise<readonly ProcessorInstallmentPlan[]> {
-    return Promise.resolve([
-      { installments: 1, installmentAmount: request.amount, totalAmount: request.amount, merchantFinancingFee: null },
-    ]);
-  }
   /** A page where the payer completes the payment. */
   abstract openCheckout(request: CheckoutRequest): Promise<CheckoutSession>;
   /** The address of a checkout already opened. */
   abstract checkoutUrl(reference: string): Promise<string>;
-  /** Closes a checkout the service no longer wants (another method chosen, or expired). */
-  abstract closeCheckout(reference: string, reason: 'CANCELLED' | 'EXPIRED'): Promise<void>;
   abstract refund(request: RefundRequest): Promise<RefundOutcome>;
   /** What became of our request `requestId` of `merchantId` (crash recovery, lost callbacks). */
   abstract lookup(requestId: string, merchantId: string): Promise<GatewayRequestStatus>;
-  /**
-   * What the processor says now of an approved collection of ours (`payinId`)
-   * — its status, its refunds, a chargeback or claim — as a notification
-   * would tell it (contract §23: reconciliation looks where no notification
-   * came). IGNORED for a gateway whose collections change only through us.
-   */
-  readPayment(merchantId: string, payinId: string): Promise<GatewayNotice> {
-    void merchantId;
-    void payinId;
-    return Promise.resolve({ kind: 'IGNORED' });
-  }
-  /** Verifies a callback's authenticity and reads it; throws GATEWAY_CALLBACK_REJECTED otherwise. */
 }
 
 /*
@@ -465,6 +411,74 @@ export interface SignsCallbacks {
   verifyCallback(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): GatewayEvent;
 }
 
+/**
+ * Closes a checkout the service no longer wants (another method chosen, or expired). Without it the
+ * processor's page expires by itself, and a payment made on it anyway meets a final attempt here, which
+ * absorbs it (logged, for the merchant to refund; docs/processors.md).
+ */
+export interface ClosesCheckouts {
+  closeCheckout(reference: string, reason: 'CANCELLED' | 'EXPIRED'): Promise<void>;
+}
+
+/**
+ * Offers its own installment plans for a card and amount (contract §25), the single payment included.
+ * Unreachable or slow: DomainError GATEWAY_UNREACHABLE; a card or amount it will not quote:
+ * INSTALLMENTS_NOT_QUOTED. Without it, a payment is one installment.
+ */
+export interface QuotesInstallments {
+  quoteInstallments(request: InstallmentQuoteRequest): Promise<readonly ProcessorInstallmentPlan[]>;
+}
+
+/**
+ * Its hosted page shows the payer the installments itself (contract §25): the page is given the
+ * merchant's offer, never a choice made before it, and a request asking for more than one installment
+ * is refused (INSTALLMENTS_CHOSEN_AT_PROCESSOR). A trait of its page, not a flow: the one capability that is a
+ * declaration, typed so that only an adapter that says it has it.
+ */
+export interface ChoosesInstallmentsOnItsPage {
+  readonly installmentsChosenAt: 'ITS_PAGE';
+}
+
+/**
+ * Verifies every payer (contract §20): opening a checkout needs the payer's name, e-mail and identity
+ * document, asked of the payer first where a page can ask.
+ */
+export interface VerifiesPayers {
+  /** Whether this method's checkout needs the payer's identity. */
+  needsPayerIdentity(method: CollectionMethod): boolean;
+  /** What the payer's details lack for this method. */
+  payerIdentityProblems(method: CollectionMethod, payer: PayerIdentity): PayerFieldProblem[];
+  /** How the identity document is named in this method's country. */
+  payerDocumentLabel(method: CollectionMethod): PayerText;
+}
+
+/**
+ * Tells what it holds of a collection of ours after the fact (contract §23): its status, its refunds, a
+ * chargeback or claim, as a notification would — read where no notification came (reconciliation, a refund
+ * asked first). A gateway without it changes its collections only through us.
+ */
+export interface ReadsPayments {
+  readPayment(merchantId: string, payinId: string): Promise<GatewayNotice>;
+}
+
+/**
+ * Returns the money itself when a merchant confirms a manual refund (operation 23, contract §16): the
+ * confirmation is sent to it as a refund. Without it, a manual refund records what the merchant refunded by
+ * other means.
+ */
+export interface ReturnsManualRefunds {
+  returnManualRefund(request: RefundRequest): Promise<RefundOutcome>;
+}
+
+/**
+ * Its word on a payment may come after the payer left its page (a notification, late or lost): before
+ * another attempt replaces an open one of it (contract §26), the service asks it whether the payer paid, so
+ * a payer who paid there is never sent to pay again elsewhere.
+ */
+export interface AnswersAfterItsPage {
+  whetherPaid(requestId: string, merchantId: string): Promise<GatewayRequestStatus>;
+}
+
 const has = (gateway: PaymentGateway, method: string): boolean =>
   typeof (gateway as unknown as Record<string, unknown>)[method] === 'function';
 
@@ -479,3 +493,45 @@ export function takesDisputeEvidence(gateway: PaymentGateway): gateway is Paymen
 export function signsCallbacks(gateway: PaymentGateway): gateway is PaymentGateway & SignsCallbacks {
   return has(gateway, 'verifyCallback');
 }
+
+export function closesCheckouts(gateway: PaymentGateway): gateway is PaymentGateway & ClosesCheckouts {
+  return has(gateway, 'closeCheckout');
+}
+
+export function quotesInstallments(gateway: PaymentGateway): gateway is PaymentGateway & QuotesInstallments {
+  return has(gateway, 'quoteInstallments');
+}
+
+export function choosesInstallmentsOnItsPage(gateway: PaymentGateway): gateway is PaymentGateway & ChoosesInstallmentsOnItsPage {
+  return (gateway as Partial<ChoosesInstallmentsOnItsPage>).installmentsChosenAt === 'ITS_PAGE';
+}
+
+export function verifiesPayers(gateway: PaymentGateway): gateway is PaymentGateway & VerifiesPayers {
+  return has(gateway, 'needsPayerIdentity');
+}
+
+export function readsPayments(gateway: PaymentGateway): gateway is PaymentGateway & ReadsPayments {
+  return has(gateway, 'readPayment');
+}
+
+export function returnsManualRefunds(gateway: PaymentGateway): gateway is PaymentGateway & ReturnsManualRefunds {
+  return has(gateway, 'returnManualRefund');
+}
+
+export function answersAfterItsPage(gateway: PaymentGateway): gateway is PaymentGateway & AnswersAfterItsPage {
+  return has(gateway, 'whetherPaid');
+}
+
+/** Every capability an adapter may have, by the name docs/architecture.md gives it. */
+export const CAPABILITIES = {
+  ChargesOffSession: chargesOffSession,
+  TakesDisputeEvidence: takesDisputeEvidence,
+  SignsCallbacks: signsCallbacks,
+  ClosesCheckouts: closesCheckouts,
+  QuotesInstallments: quotesInstallments,
+  ChoosesInstallmentsOnItsPage: choosesInstallmentsOnItsPage,
+  VerifiesPayers: verifiesPayers,
+  ReadsPayments: readsPayments,
+  ReturnsManualRefunds: returnsManualRefunds,
+  AnswersAfterItsPage: answersAfterItsPage,
+} as const;

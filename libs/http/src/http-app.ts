@@ -7,15 +7,7 @@ import { Logger } from 'nestjs-pino';
 import { answerClientErrorsInShape } from './client-errors';
 import { DOCS_SIGNING_SCRIPT, DOCS_SWAGGER_OPTIONS } from './docs-signing';
 import { ApiArea, errorResponder } from './error-body';
-import {
-  FORM_ROUTES,
-  formBodyParser,
-  jsonBodyErrors,
-  jsonBodyParser,
-  inspectClientInput,
-  requireJsonContentType,
-  uploadBodyReader,
-} from './json-body';
+import { formBodyParser, jsonBodyErrors, jsonBodyParser, inspectClientInput, requireJsonContentType, uploadBodyReader } from './json-body';
 import { asOpenApi31 } from './openapi-31';
 import { documentEveryAnswer, optionalBodiesOptional } from './openapi-responses';
 import { describeValidatorsInSwagger } from './openapi-validation';
@@ -69,7 +61,7 @@ export function configureHttpApp(
   app.set('query parser', 'simple');
   // The client address the per-address rate limit counts (TRUST_PROXY, contract §17).
   app.set('trust proxy', app.get(RuntimeSettings, { strict: false }).rateLimits.trustProxy);
-  app.use(FORM_ROUTES, formBodyParser());
+  app.use(formBodyParser());
   app.use(
     uploadBodyReader(),
     requireJsonContentType(respond),

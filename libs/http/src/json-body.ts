@@ -86,11 +86,20 @@ export function nestingDepthExceeds(json: string, max: number): boolean {
   return false;
 }
 
-/** Routes that take HTML form posts (the sandbox gateway's page, the links' pay page, the B2B checkout, the payer's return from dLocal), parsed before the JSON rules apply. */
-export const FORM_ROUTES = ['/sandbox/gateway', '/pay', '/checkout', '/gateways/dlocal/return'];
+/**
+ * Routes that take HTML form posts (the sandbox gateway's page, the links' pay page, the B2B checkout, a
+ * payer posted back from a processor's page), parsed before the JSON rules apply.
+ */
+export const FORM_ROUTES: readonly RegExp[] = [/^\/sandbox\/gateway\//, /^\/pay\//, /^\/checkout\//, /^\/gateways\/[a-z-]+\/return\//];
 
+export function isFormRoute(path: string): boolean {
+  return FORM_ROUTES.some((route) => route.test(path));
+}
+
+/** Parses a form post on a form route; any other request passes untouched. */
 export function formBodyParser(): RequestHandler {
-  return urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 });
+  const parse = urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 });
+  return (request, response, next) => (isFormRoute(request.path) ? parse(request, response, next) : next());
 }
 
 /**
@@ -175,7 +184,7 @@ export function isProcessorNotification(path: string): boolean {
 export function requireJsonContentType(respond: ErrorResponder): RequestHandler {
   return (request, response, next) => {
     const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
-    const isForm = FORM_ROUTES.some((route) => request.path.startsWith(`${route}/`)) && request.is('application/x-www-form-urlencoded');
+    const isForm = isFormRoute(request.path) && request.is('application/x-www-form-urlencoded');
     const isUpload = isUploadRoute(request.path) && request.is('multipart/form-data');
     if (hasBody && !isForm && !isUpload && !request.is(['application/json', 'application/*+json'])) {
       respond(response, new DomainError('UNSUPPORTED_MEDIA_TYPE'));

@@ -7,3 +7,4 @@ export { claimOf, disputeNotice } from './mercado-pago-disputes';
 export * from './persistence/mercado-pago-records.repository';
 export * from './mercado-pago-signature';
 export { readReleaseReport } from './mercado-pago-release-reports';
+export * from './mercado-pago-account-route';

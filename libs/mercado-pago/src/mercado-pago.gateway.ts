@@ -9,6 +9,11 @@ import { GatewayAccounts } from '@pcs/gateway-accounts';
 import {
   cardPartsOf,
   TakesDisputeEvidence,
+  QuotesInstallments,
+  ChoosesInstallmentsOnItsPage,
+  ReadsPayments,
+  ReturnsManualRefunds,
+  AnswersAfterItsPage,
   CheckoutRequest,
   CheckoutSession,
   DisputeEvidenceFile,
@@ -24,11 +29,11 @@ import {
   ProcessorRefund,
   RefundOutcome,
   RefundRequest,
-  ProcessorUnavailableError,
 } from '@pcs/gateways';
 import { MercadoPagoClient, MercadoPagoPayment, MercadoPagoRequestError } from './mercado-pago.client';
 import { MERCADO_PAGO, mercadoPagoCredentials } from './mercado-pago-account';
 import { claimOf, disputeNotice } from './mercado-pago-disputes';
+import { isRefusal, mercadoPagoFailure } from './mercado-pago-failures';
 import { MercadoPagoRecords } from './persistence/mercado-pago-records.repository';
 
 /**
@@ -156,15 +161,20 @@ function decisive(payments: MercadoPagoPayment[]): MercadoPagoPayment | undefine
  * decimals in the currency's precision, here and nowhere else.
  */
 @Injectable()
-export class MercadoPagoGateway extends PaymentGateway implements TakesDisputeEvidence {
+export class MercadoPagoGateway
+  extends PaymentGateway
+  implements
+    TakesDisputeEvidence,
+    QuotesInstallments,
+    ChoosesInstallmentsOnItsPage,
+    ReadsPayments,
+    ReturnsManualRefunds,
+    AnswersAfterItsPage
+{
   readonly name = MERCADO_PAGO;
   readonly displayName = 'Mercado Pago';
-  /** A merchant's confirmation of a manual refund returns the money through Mercado Pago (contract §16). */
-  readonly refundsManualConfirmations = true;
-  /** Its word comes by notification: an open attempt is asked about before another replaces it. */
-  override readonly asksBeforeReplacing = true;
   /** Checkout Pro shows the payer the installments itself (contract §25). */
-  override readonly choosesInstallmentsOnItsPage = true;
+  readonly installmentsChosenAt = 'ITS_PAGE';
 
   /** Whose account the merchant connected (contract §23): its own (MERCHANT, the default) or the business's (PLATFORM). */
   override fundsFlowOf(merchantId: string, tx?: Transaction): Promise<FundsFlow> {
@@ -182,14 +192,9 @@ export class MercadoPagoGateway extends PaymentGateway implements TakesDisputeEv
   /** Mercado Pago takes a chargeback's documentation through its API (contract §21): TakesDisputeEvidence. */
   async submitDisputeEvidence(merchantId: string, reference: string, files: readonly DisputeEvidenceFile[]): Promise<void> {
     const client = await this.clientOf(merchantId);
-    try {
-      await client.uploadChargebackDocumentation(reference, files);
-    } catch (error) {
-      // Refused (a deadline passed at Mercado Pago, a file it will not take): the dispute waits; unknown outcomes are retried by the merchant.
-      if (error instanceof MercadoPagoRequestError && !error.unknownOutcome)
-        throw new DomainError('DISPUTE_EVIDENCE_REFUSED', error.message, { provider: this.displayName, status: error.status ?? 0 });
-      throw error;
-    }
+    await client.uploadChargebackDocumentation(reference, files).catch((error: unknown) => {
+      throw mercadoPagoFailure('evidence', error);
+    });
   }
 
   /**
@@ -197,7 +202,7 @@ export class MercadoPagoGateway extends PaymentGateway implements TakesDisputeEv
    * plans are those of the seller's promotions at Mercado Pago (installment_rate 0), whose financing
    * fee the payment reports when approved (fee_details financing_fee), not the quote.
    */
-  override async quoteInstallments(request: InstallmentQuoteRequest): Promise<readonly ProcessorInstallmentPlan[]> {
+  async quoteInstallments(request: InstallmentQuoteRequest): Promise<readonly ProcessorInstallmentPlan[]> {
     const methodId = request.method.paymentMethod.toLowerCase();
     // Checkout Pro's wallet method takes any card: the BIN says which.
     const anyCard = request.method.paymentMethod === 'MERCADO_PAGO';
@@ -211,12 +216,7 @@ export class MercadoPagoGateway extends PaymentGateway implements TakesDisputeEv
     const offers = await client
       .installments(amount.toWire(), request.bin ? { bin: request.bin } : { paymentMethodId: methodId })
       .catch((error: unknown) => {
-        if (!(error instanceof MercadoPagoRequestError)) throw error;
-        if (error.unknownOutcome) throw new DomainError('GATEWAY_UNREACHABLE', error.message);
-        throw new DomainError('INSTALLMENTS_NOT_QUOTED', error.message, {
-          provider: this.displayName,
-          reason: `it answered ${error.status}`,
-        });
+        throw mercadoPagoFailure('quote', error);
       });
     const offer = offers.find((o) => (anyCard ? o.payment_type_id === 'credit_card' : o.payment_method_id === methodId));
     if (!offer)
@@ -274,11 +274,7 @@ export class MercadoPagoGateway extends PaymentGateway implements TakesDisputeEv
         request.payinId,
       )
       .catch((error: unknown) => {
-        if (!(error instanceof MercadoPagoRequestError)) throw error;
-        // Unreachable (no answer in time, 429, 5xx): a preference charges nothing, so another processor may be tried (contract §26).
-        if (error.unknownOutcome) throw new ProcessorUnavailableError(MERCADO_PAGO, error.message);
-        // Nothing was recorded: the request may be retried (with its Idempotency-Key, to the same preference).
-        throw new DomainError('GATEWAY_UNREACHABLE', error.message);
+        throw mercadoPagoFailure('checkout', error);
       });
     await this.records.saveCheckout({
       payinId: request.payinId,
@@ -297,12 +293,15 @@ export class MercadoPagoGateway extends PaymentGateway implements TakesDisputeEv
     return record.initPoint;
   }
 
-  /**
-   * Nothing to tell Mercado Pago: the preference expires by itself, and a
-   * payment made on it anyway meets a final attempt here, which absorbs it
-   * (logged, for the merchant to refund; docs/processors.md, "Not supported yet").
-   */
-  async closeCheckout(): Promise<void> {}
+  /** A merchant's confirmation of a manual refund returns the money through Mercado Pago (contract §16). */
+  returnManualRefund(request: RefundRequest): Promise<RefundOutcome> {
+    return this.refund(request);
+  }
+
+  /** Its word comes by notification: an open attempt is asked about (its payments searched) before another replaces it. */
+  whetherPaid(requestId: string, merchantId: string): Promise<GatewayRequestStatus> {
+    return this.lookup(requestId, merchantId);
+  }
 
   async refund(request: RefundRequest): Promise<RefundOutcome> {
     const client = await this.clientOf(request.merchantId);
@@ -321,10 +320,9 @@ export class MercadoPagoGateway extends PaymentGateway implements TakesDisputeEv
         ? { status: 'APPROVED', reference: String(refund.id), amount: refunded }
         : { status: 'REJECTED', reference: String(refund.id), error: `Mercado Pago answered the refund ${refund.status}` };
     } catch (error) {
-      // A refusal (4xx) is final and releases the amount; no answer or a 5xx is settled by reconciliation.
-      if (error instanceof MercadoPagoRequestError && !error.unknownOutcome)
-        return { status: 'REJECTED', reference: request.refundId, error: error.message };
-      throw error;
+      const failure = mercadoPagoFailure('refund', error);
+      if (isRefusal(failure)) return { status: 'REJECTED', reference: request.refundId, error: failure.refused };
+      throw failure;
     }
   }
 
@@ -364,7 +362,7 @@ export class MercadoPagoGateway extends PaymentGateway implements TakesDisputeEv
     };
   }
 
-  override async readPayment(merchantId: string, payinId: string): Promise<GatewayNotice> {
+  async readPayment(merchantId: string, payinId: string): Promise<GatewayNotice> {
     const client = await this.clientOf(merchantId);
     const payment = decisive(await client.searchPayments(payinId));
     return payment ? this.newsOf(client, payinId, payment) : { kind: 'UNKNOWN' };

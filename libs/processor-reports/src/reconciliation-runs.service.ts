@@ -5,7 +5,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CatalogService } from '@pcs/catalog';
 import { EventRecorder } from '@pcs/events';
-import { GatewayRegistry, ProcessorLookups } from '@pcs/gateways';
+import { GatewayRegistry, ProcessorLookups, readsPayments } from '@pcs/gateways';
 import {
   addDays,
   Caller,
@@ -262,6 +262,8 @@ export class ReconciliationRunsService {
       if (id && (charges.has(id) || UUID.test(id))) stale.add(id.toLowerCase());
     }
     const gateway = this.registry.get(provider);
+    // A processor that cannot be read after the fact changes its collections only through us: nothing to read again.
+    if (!readsPayments(gateway)) return 0;
     let read = 0;
     for (const payinId of [...stale].slice(0, MOST_REREAD)) {
       try {

@@ -1,13 +1,14 @@
 import { Global, Module } from '@nestjs/common';
-import { DLocalModule } from '@pcs/dlocal';
+import { DLOCAL_ACCOUNT_ROUTE, DLocalModule } from '@pcs/dlocal';
+import type { ProviderAccountSpec } from '@pcs/gateway-accounts';
 import { GatewaysModule } from '@pcs/gateways';
-import { MercadoPagoModule } from '@pcs/mercado-pago';
+import { MERCADO_PAGO_ACCOUNT_ROUTE, MercadoPagoModule } from '@pcs/mercado-pago';
 
 /**
- * The processors this deployment collects through, each behind the gateway
- * port: importing a processor's module here is its one registration (it
- * registers its adapter, its account kind and its reports when it starts).
- * Imported once by each app; global, so every module that asks the gateway
+ * The processors this deployment collects through, each behind the gateway port: a processor's
+ * registration is its module here (which registers its adapter, its account kind, its routes'
+ * reading and its reports when it starts) and its account's route (the payins API serves one per
+ * processor listed). Imported once by each app; global, so every module that asks the gateway
  * registry finds them.
  */
 @Global()
@@ -16,3 +17,6 @@ import { MercadoPagoModule } from '@pcs/mercado-pago';
   exports: [GatewaysModule, MercadoPagoModule, DLocalModule],
 })
 export class ProcessorsModule {}
+
+/** Each processor's account routes (`/merchant/:merchantId/gateway-account/<path>`), in the order the API documents them. */
+export const PROCESSOR_ACCOUNT_ROUTES: readonly ProviderAccountSpec[] = [MERCADO_PAGO_ACCOUNT_ROUTE, DLOCAL_ACCOUNT_ROUTE];

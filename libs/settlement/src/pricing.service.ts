@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CatalogService, CountryProcessor, FixedFees } from '@pcs/catalog';
 import {
   Currency,
+  DISPUTE_PROCESSORS,
   DomainError,
   LiquidationSource,
   MerchantId,
@@ -133,8 +134,8 @@ export class PricingService {
 
   /** The catalog's `disputeFee` of a processor in a currency (`pricing:dispute-fee`), minor units: what each dispute costs there. */
   async setDisputeFee(processor: string, currency: Currency, amount: number): Promise<number> {
-    if (!['SANDBOX', 'MERCADO_PAGO', 'DLOCAL'].includes(processor))
-      throw new PricingError('--processor must be SANDBOX, MERCADO_PAGO or DLOCAL');
+    if (!(DISPUTE_PROCESSORS as readonly string[]).includes(processor))
+      throw new PricingError(`--processor must be ${DISPUTE_PROCESSORS.slice(0, -1).join(', ')} or ${DISPUTE_PROCESSORS.at(-1)}`);
     let minor: number;
     try {
       minor = amount === 0 ? 0 : Money.fromWire(amount, currency).minor;

@@ -1,6 +1,6 @@
 import { Body, Delete, Get, Put, Type } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { GatewayAccounts, GatewayAccountView } from '@pcs/gateway-accounts';
+import { GatewayAccounts, GatewayAccountView, ProviderAccountBody, ProviderAccountSpec } from '@pcs/gateway-accounts';
 import {
   ApiStandardErrors,
   CurrentCaller,
@@ -10,48 +10,13 @@ import {
   SignedController,
   UuidParam,
 } from '@pcs/http';
-import { asMerchantId, FundsFlow, PaymentMethodName } from '@pcs/kernel';
+import { asMerchantId } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 
 const NO_ACCOUNT = {
   type: ErrorResponse,
   description: 'Payins:MERCHANT_NOT_FOUND, or Payins:GATEWAY_ACCOUNT_NOT_FOUND: no account connected',
 };
-
-/** What every provider's connection request carries besides its secrets. */
-export interface ProviderAccountBody {
-  paymentMethods?: PaymentMethodName[];
-  fundsFlow?: FundsFlow;
-}
-
-/**
- * What one processor supplies to the one shape of its account's routes
- * (`/merchant/:merchantId/gateway-account/<path>`, contracts §16, §20): its
- * request and answer schemas, its secrets under its own names, the hints it
- * answers instead, and its documentation. A new processor adds a spec, not a
- * controller.
- */
-export interface ProviderAccountSpec<B extends ProviderAccountBody, R> {
-  /** The provider's name as the gateway registry knows it. */
-  readonly provider: string;
-  /** The routes' last segment. */
-  readonly path: string;
-  /** The class name Nest and stack traces show. */
-  readonly className: string;
-  readonly body: Type<B>;
-  readonly response: Type<R>;
-  readonly deleted: Type<unknown>;
-  readonly example: B;
-  readonly doc: {
-    readonly connect: { readonly summary: string; readonly description: string; readonly operationId: string };
-    readonly get: { readonly summary: string; readonly description: string; readonly operationId: string };
-    readonly disconnect: { readonly summary: string; readonly description: string; readonly operationId: string };
-  };
-  /** The secrets of a request, under the provider's own names (sealed at rest, never answered). */
-  secretsOf(body: B): Record<string, string>;
-  /** The view's hints of those secrets, as the answer names them. */
-  hintsOf(view: GatewayAccountView): Record<string, string>;
-}
 
 /** The account's routes for one processor: connect (version 3), read, disconnect (version 3); the answer names hints only. */
 export function providerAccountController<B extends ProviderAccountBody, R>(

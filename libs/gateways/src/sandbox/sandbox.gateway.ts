@@ -12,6 +12,7 @@ import {
   ChargeOutcome,
   ChargeRequest,
   ChargesOffSession,
+  ClosesCheckouts,
   CheckoutRequest,
   CheckoutSession,
   GatewayEvent,
@@ -20,6 +21,7 @@ import {
   InstallmentQuoteRequest,
   PaymentGateway,
   ProcessorInstallmentPlan,
+  QuotesInstallments,
   RefundOutcome,
   RefundRequest,
   SignsCallbacks,
@@ -41,10 +43,12 @@ export const SANDBOX = 'SANDBOX';
  * arrived is void.
  */
 @Injectable()
-export class SandboxGateway extends PaymentGateway implements ChargesOffSession, TakesDisputeEvidence, SignsCallbacks {
+export class SandboxGateway
+  extends PaymentGateway
+  implements ChargesOffSession, TakesDisputeEvidence, SignsCallbacks, ClosesCheckouts, QuotesInstallments
+{
   readonly name = SANDBOX;
   readonly displayName = 'Sandbox';
-  readonly refundsManualConfirmations = false;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -60,7 +64,7 @@ export class SandboxGateway extends PaymentGateway implements ChargesOffSession,
   }
 
   /** From the published table (sandbox-installments.ts): the same request always answers the same plans. */
-  override quoteInstallments(request: InstallmentQuoteRequest): Promise<readonly ProcessorInstallmentPlan[]> {
+  quoteInstallments(request: InstallmentQuoteRequest): Promise<readonly ProcessorInstallmentPlan[]> {
     return Promise.resolve(sandboxInstallmentPlans(request));
   }
 

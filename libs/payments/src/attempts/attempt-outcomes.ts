@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
 import type { ChargeOutcome, GatewayEvent } from '@pcs/gateways';
-import { GatewayRegistry } from '@pcs/gateways';
+import { closesCheckouts, GatewayRegistry } from '@pcs/gateways';
 import { Money, PaymentIntentId, Transaction, TransactionStatus, UnitOfWork } from '@pcs/kernel';
 import { Payin } from '../domain/payin';
 import { PricingService } from '@pcs/settlement';
@@ -210,8 +210,11 @@ export class AttemptOutcomes {
   async closeCheckoutQuietly(payin: Payin, reason: 'CANCELLED' | 'EXPIRED'): Promise<void> {
     const p = payin.snapshot();
     if (!p.gateway || !p.externalId) return;
+    const gateway = this.gateways.get(p.gateway);
+    // A processor whose page cannot be closed lets it expire; a payment made on it anyway meets a final attempt.
+    if (!closesCheckouts(gateway)) return;
     try {
-      await this.gateways.get(p.gateway).closeCheckout(p.externalId, reason);
+      await gateway.closeCheckout(p.externalId, reason);
     } catch (error) {
       this.logger.warn(`could not close checkout ${p.externalId}: ${(error as Error).message}`);
     }

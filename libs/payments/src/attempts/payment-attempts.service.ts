@@ -15,7 +15,11 @@ import type {
   PaymentGateway,
 } from '@pcs/gateways';
 import {
+  answersAfterItsPage,
   chargesOffSession,
+  choosesInstallmentsOnItsPage,
+  closesCheckouts,
+  verifiesPayers,
   CheckoutOutcomeUnknownError,
   collectionMethodOf,
   GatewayRegistry,
@@ -184,11 +188,14 @@ export class PaymentAttemptsService {
       const next = index < gateways.length - 1;
       // What the merchant offers in installments here (contract §25); the plan asked for, checked against the first processor's
       // offer, goes on to another only where our page or the sandbox's offers it (Checkout Pro and dLocal let the payer choose).
-      const installments = index === 0 || !gateway.choosesInstallmentsOnItsPage ? asked.installments : undefined;
+      const installments = index === 0 || !choosesInstallmentsOnItsPage(gateway) ? asked.installments : undefined;
       let attempt: OpenedAttempt;
       try {
         const installmentOffer = await this.installments.offerFor(snapshot.merchantId, processor, gateway, current.total, installments);
-        const identity = gateway.needsPayerIdentity(method) ? (asked.payer ?? (await this.parties.payerIdentity(current))) : undefined;
+        const identity =
+          verifiesPayers(gateway) && gateway.needsPayerIdentity(method)
+            ? (asked.payer ?? (await this.parties.payerIdentity(current)))
+            : undefined;
         attempt = await this.open(gateway, snapshot.merchantId, {
           payinId,
           merchantId: snapshot.merchantId,
@@ -203,7 +210,7 @@ export class PaymentAttemptsService {
           returnUrl: asked.returnUrl,
           // The offer goes to every gateway (Checkout Pro shows it on its page); the plan asked for only where our page or the sandbox's offers it.
           ...(installmentOffer
-            ? { installmentOffer, ...(gateway.choosesInstallmentsOnItsPage ? {} : { installments: installments ?? 1 }) }
+            ? { installmentOffer, ...(choosesInstallmentsOnItsPage(gateway) ? {} : { installments: installments ?? 1 }) }
             : {}),
         });
       } catch (error) {
@@ -273,7 +280,7 @@ export class PaymentAttemptsService {
           payinId,
           now,
           undefined,
-          gateway.choosesInstallmentsOnItsPage && payinId !== firstId ? undefined : installments,
+          choosesInstallmentsOnItsPage(gateway) && payinId !== firstId ? undefined : installments,
         );
         if (!checkout) {
           // The gateway may hold a payment nobody can reach: asked about by our id until it says how it ended.
@@ -295,7 +302,7 @@ export class PaymentAttemptsService {
       }
       return { intent, gatewayReferenceId: checkout.reference, gatewayUrl: checkout.url };
     } catch (error) {
-      if (checkout) await gateway.closeCheckout(checkout.reference, 'CANCELLED').catch(() => undefined);
+      if (checkout && closesCheckouts(gateway)) await gateway.closeCheckout(checkout.reference, 'CANCELLED').catch(() => undefined);
       throw error;
     }
   }
@@ -314,8 +321,8 @@ export class PaymentAttemptsService {
     for (const payin of open) {
       const p = payin.snapshot();
       const gateway = this.gateways.has(p.gateway!) ? this.gateways.get(p.gateway!) : null;
-      if (!gateway?.asksBeforeReplacing) continue;
-      const found = await gateway.lookup(p.transactionId, p.merchantId).catch((error: unknown) => {
+      if (!gateway || !answersAfterItsPage(gateway)) continue;
+      const found = await gateway.whetherPaid(p.transactionId, p.merchantId).catch((error: unknown) => {
         this.logger.warn(`attempt ${p.transactionId} at ${gateway.name} could not be asked about (${(error as Error).message})`);
         throw new DomainError('GATEWAY_UNREACHABLE');
       });
@@ -379,7 +386,7 @@ export class PaymentAttemptsService {
         crypto.randomUUID(),
         at,
         undefined,
-        attempt.gateway.choosesInstallmentsOnItsPage ? undefined : installments,
+        choosesInstallmentsOnItsPage(attempt.gateway) ? undefined : installments,
       );
       payin.reject(`${PROCESSOR_UNAVAILABLE}: ${attempt.reason}`.slice(0, 64), at);
       await this.ledger.insert(tx, payin);
@@ -406,7 +413,7 @@ export class PaymentAttemptsService {
     if (!processor) return null; // initialize refuses it, as it always did
     const gateway = await this.routing.gatewayFor(intent.snapshot().merchantId, processor);
     const method = collectionMethodOf(processor);
-    if (!gateway.needsPayerIdentity(method)) return null;
+    if (!verifiesPayers(gateway) || !gateway.needsPayerIdentity(method)) return null;
     const step = {
       countryProcessorId,
       paymentMethod: processor.paymentMethod.name,

@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { CountryProcessor } from '@pcs/catalog';
-import { collectionMethodOf, GatewayRouting, InstallmentOffer, PaymentGateway, ProcessorInstallmentPlan } from '@pcs/gateways';
+import {
+  choosesInstallmentsOnItsPage,
+  collectionMethodOf,
+  GatewayRouting,
+  InstallmentOffer,
+  PaymentGateway,
+  ProcessorInstallmentPlan,
+  quotesInstallments,
+} from '@pcs/gateways';
 import { Caller, DomainError, MerchantId, Money, PaymentInstrumentId, Transaction } from '@pcs/kernel';
 import { CountryInstallmentPolicy, MerchantConfigurationService, MerchantCountryProcessorService, MerchantService } from '@pcs/merchants';
 import { PaymentInstrumentService } from '@pcs/payment-instruments';
@@ -127,7 +135,7 @@ export class InstallmentQuotesService {
     asked?: number,
     tx?: Transaction,
   ): Promise<InstallmentOffer | null> {
-    if (asked !== undefined && asked > 1 && gateway.choosesInstallmentsOnItsPage)
+    if (asked !== undefined && asked > 1 && choosesInstallmentsOnItsPage(gateway))
       throw new DomainError('INSTALLMENTS_CHOSEN_AT_PROCESSOR', undefined, { provider: gateway.displayName });
     const policy = await this.configurations.installmentPolicyFor(merchantId, processor.country.iso3, tx);
     const offer =
@@ -170,6 +178,9 @@ export class InstallmentQuotesService {
     amount: Money,
   ): Promise<readonly ProcessorInstallmentPlan[]> {
     const gateway = await this.routing.gatewayFor(merchantId, processor);
+    // A processor that quotes no plans offers the single payment only.
+    if (!quotesInstallments(gateway))
+      return [{ installments: 1, installmentAmount: amount.minor, totalAmount: amount.minor, merchantFinancingFee: null }];
     const plans = await gateway.quoteInstallments({
       merchantId,
       method: collectionMethodOf(processor),

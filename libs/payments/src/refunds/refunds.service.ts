@@ -11,7 +11,16 @@
  */
 import { Injectable, Logger } from '@nestjs/common';
 import { isUniqueViolation } from '@pcs/database';
-import { GatewayRegistry, PaymentGateway, ProcessorAmountError, ProcessorRefund, RefundOutcome, RefundRequest } from '@pcs/gateways';
+import {
+  GatewayRegistry,
+  PaymentGateway,
+  ProcessorAmountError,
+  ProcessorRefund,
+  readsPayments,
+  RefundOutcome,
+  RefundRequest,
+  returnsManualRefunds,
+} from '@pcs/gateways';
 import type { GatewayNotice } from '@pcs/gateways';
 import { RuntimeSettings } from '@pcs/config';
 import {
@@ -270,14 +279,19 @@ export class RefundsService {
     const r = refund.snapshot();
     const { gateway, ...through } = route;
     let outcome: RefundOutcome;
+    const request: RefundRequest = {
+      ...through,
+      refundId: r.transactionId,
+      merchantId: r.merchantId,
+      currency: r.currency,
+      amount: r.amount,
+    };
     try {
-      outcome = await gateway.refund({
-        ...through,
-        refundId: r.transactionId,
-        merchantId: r.merchantId,
-        currency: r.currency,
-        amount: r.amount,
-      });
+      // A manual refund a merchant confirmed goes back through a gateway that returns such money itself; any other is a refund there.
+      outcome =
+        r.conceptCode === 'MANUAL_REFUND' && returnsManualRefunds(gateway)
+          ? await gateway.returnManualRefund(request)
+          : await gateway.refund(request);
     } catch (error) {
       if (error instanceof ProcessorAmountError) {
         // It answered, but not an amount we can read exactly (contract §28): nothing is booked; the refund stays
@@ -429,7 +443,9 @@ export class RefundsService {
     if (!charge?.gateway || !scopeCovers(tenantScope(caller), charge)) return;
     let notice: GatewayNotice;
     try {
-      notice = await this.gateways.get(charge.gateway).readPayment(charge.merchantId, charge.transactionId);
+      const gateway = this.gateways.get(charge.gateway);
+      if (!readsPayments(gateway)) return;
+      notice = await gateway.readPayment(charge.merchantId, charge.transactionId);
     } catch (error) {
       if (error instanceof DomainError) throw error;
       this.logger.warn(`refund of ${paymentIntentId}: ${charge.gateway} could not be read first (${(error as Error).message})`);
@@ -444,7 +460,7 @@ export class RefundsService {
   /** Whether the intent was collected at a gateway that returns the money itself when a manual refund is confirmed. */
   private refundsConfirmations(charge: Payin | null): boolean {
     const gateway = charge?.snapshot().gateway;
-    return gateway ? this.gateways.get(gateway).refundsManualConfirmations : false;
+    return gateway ? returnsManualRefunds(this.gateways.get(gateway)) : false;
   }
 
   /** The gateway and charge a refund goes back through: those of the approved collection. */

@@ -1,8 +1,13 @@
 import { SIGNATURE_VERSION_REQUIRED } from '@pcs/http';
 import type { GatewayAccounts } from '@pcs/gateway-accounts';
 import { asBusinessId, asMerchantId, Caller, PaymentMethodName } from '@pcs/kernel';
-import { DLocalAccountController, GatewayAccountController } from './gateway-account.controller';
-import { ConnectDLocalAccountDto, ConnectMercadoPagoAccountDto } from './gateway-account.dto';
+import { ConnectDLocalAccountDto } from '@pcs/dlocal';
+import { ConnectMercadoPagoAccountDto } from '@pcs/mercado-pago';
+import { PROCESSOR_ACCOUNT_ROUTES } from '@pcs/processors';
+import { providerAccountController } from './provider-account';
+
+// The routes the payins API serves: one per registered processor, built from its library's spec.
+const [GatewayAccountController, DLocalAccountController] = PROCESSOR_ACCOUNT_ROUTES.map((route) => providerAccountController(route));
 
 /**
  * The merchants' processor accounts (Mercado Pago, dLocal) against the
@@ -24,7 +29,7 @@ function servicesAnswering(view: Record<string, unknown>) {
   return { accounts, service: accounts as unknown as GatewayAccounts };
 }
 
-describe('GatewayAccountController (Mercado Pago) and DLocalAccountController', () => {
+describe('providerAccountController over each processor’s spec (Mercado Pago, dLocal)', () => {
   it('connects Mercado Pago with its two secrets and answers the token’s hint only', async () => {
     const { accounts, service } = servicesAnswering({
       merchantId,
@@ -41,7 +46,7 @@ describe('GatewayAccountController (Mercado Pago) and DLocalAccountController', 
       webhookSecret: 'whsec',
       paymentMethods: [PaymentMethodName.VISA],
       fundsFlow: 'PLATFORM',
-    });
+    } as ConnectMercadoPagoAccountDto);
     expect(accounts.connect).toHaveBeenCalledWith(caller, merchantId, 'MERCADO_PAGO', {
       secrets: { accessToken: 'TEST-secret', webhookSecret: 'whsec' },
       paymentMethods: [PaymentMethodName.VISA],
@@ -78,7 +83,7 @@ describe('GatewayAccountController (Mercado Pago) and DLocalAccountController', 
       secretKey: 'secret',
       paymentMethods: [PaymentMethodName.MASTER_CARD],
       fundsFlow: 'MERCHANT',
-    });
+    } as ConnectDLocalAccountDto);
     expect(accounts.connect).toHaveBeenCalledWith(caller, merchantId, 'DLOCAL', {
       secrets: { xLogin: 'login', xTransKey: 'trans', secretKey: 'secret' },
       paymentMethods: [PaymentMethodName.MASTER_CARD],
