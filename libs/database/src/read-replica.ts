@@ -2,10 +2,12 @@ import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from 
 import { InjectDataSource } from '@nestjs/typeorm';
 import { metrics } from '@pcs/observability';
 import { Client } from 'pg';
-import { DataSource, EntityManager } from 'typeorm';
+import type { Transaction } from '@pcs/kernel';
+import { DataSource } from 'typeorm';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 import { CONNECT_TIMEOUT_MS } from './database-unavailable';
 import { preparedStatementsOn, setPreparedStatements } from './prepared-statements';
+import { transactionOf } from './unit-of-work';
 
 /** DATABASE_REPLICA_URL and its staleness bound, as the database module takes them. */
 export interface ReplicaOptions {
@@ -83,22 +85,22 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
    * the last probe) is not read again until a probe finds it, and the read is
    * answered by the primary.
    */
-  async read<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  async read<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     const source = this.source();
-    if (source === this.dataSource) return work(source.manager);
+    if (source === this.dataSource) return work(transactionOf(source.manager));
     try {
-      return await work(source.manager);
+      return await work(transactionOf(source.manager));
     } catch (error) {
       this.lagMs = null;
       this.logger.warn(`a read on the read replica failed (${(error as Error).message}); reads go to the primary until it answers again`);
       metrics.replicaReads.inc({ target: 'primary' });
-      return work(this.dataSource.manager);
+      return work(transactionOf(this.dataSource.manager));
     }
   }
 
   /** A read that yields batches (an export), on the replica when it is usable. */
-  stream<T>(work: (manager: EntityManager) => AsyncGenerator<T>): AsyncGenerator<T> {
-    return work(this.source().manager);
+  stream<T>(work: (tx: Transaction) => AsyncGenerator<T>): AsyncGenerator<T> {
+    return work(transactionOf(this.source().manager));
   }
 
   private source(): DataSource {

@@ -4,14 +4,12 @@ import { Transaction, UnitOfWork } from '@pcs/kernel';
 import { DataSource, EntityManager } from 'typeorm';
 import { afterCommit, inTransaction } from './transactions';
 
-declare module 'typeorm/entity-manager/EntityManager' {
-  /**
-   * TypeORM's manager is what a `Transaction` is in persistence: an adapter's
-   * method may take `manager: EntityManager` where its port says `tx: Transaction`.
-   * Declared for the type checker only (the marker is never set nor read).
-   */
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-  interface EntityManager extends Transaction {}
+/**
+ * A transaction's manager as the contexts hold it: opaque (a `Transaction` of @pcs/kernel), opened again only by
+ * `managerOf` in persistence adapters and infrastructure. The one place an EntityManager becomes a Transaction.
+ */
+export function transactionOf(manager: EntityManager): Transaction {
+  return manager as unknown as Transaction;
 }
 
 /** The manager of a transaction the contexts handed down; only persistence adapters and infrastructure open one. */
@@ -28,11 +26,11 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
   }
 
   get outside(): Transaction {
-    return this.dataSource.manager;
+    return transactionOf(this.dataSource.manager);
   }
 
   run<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    return inTransaction(this.dataSource, work);
+    return inTransaction(this.dataSource, (manager) => work(transactionOf(manager)));
   }
 
   afterCommit(tx: Transaction, callback: () => void): void {

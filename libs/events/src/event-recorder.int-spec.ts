@@ -1,6 +1,6 @@
 import { BusinessesModule, BusinessService } from '@pcs/businesses';
 import { RuntimeSettings } from '@pcs/config';
-import { Guard, inTransaction, Requirement, runChange } from '@pcs/database';
+import { Guard, inTransaction, Requirement, runChange, transactionOf } from '@pcs/database';
 import { MerchantsModule, MerchantService } from '@pcs/merchants';
 import { serviceContext, ServiceContext } from '@pcs/testing';
 import * as crypto from 'node:crypto';
@@ -42,7 +42,9 @@ describe('event recorder on PostgreSQL', () => {
     let eventId = '';
     await expect(
       inTransaction(services.dataSource, async (manager) => {
-        eventId = (await recorder.record(manager, { type: 'link.created', ...ids, subjectId, object: { linkId: subjectId } })).eventId;
+        eventId = (
+          await recorder.record(transactionOf(manager), { type: 'link.created', ...ids, subjectId, object: { linkId: subjectId } })
+        ).eventId;
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');
@@ -53,7 +55,7 @@ describe('event recorder on PostgreSQL', () => {
   it('commits the event as delivered bytes with its dispatch job', async () => {
     const subjectId = crypto.randomUUID();
     const recorded = await inTransaction(services.dataSource, (manager) =>
-      recorder.record(manager, { type: 'link.used', ...ids, subjectId, object: { linkId: subjectId, amount: 12.5 } }),
+      recorder.record(transactionOf(manager), { type: 'link.used', ...ids, subjectId, object: { linkId: subjectId, amount: 12.5 } }),
     );
     const [stored] = await eventsOf(subjectId);
     expect(stored.payload).toBe(recorded.payload);
@@ -74,7 +76,7 @@ describe('event recorder on PostgreSQL', () => {
     await Promise.all(
       Array.from({ length: 10 }, (_, n) =>
         inTransaction(services.dataSource, (manager) =>
-          recorder.record(manager, { type: 'payment_intent.processing', ...ids, subjectId, object: { n } }),
+          recorder.record(transactionOf(manager), { type: 'payment_intent.processing', ...ids, subjectId, object: { n } }),
         ),
       ),
     );
@@ -89,7 +91,7 @@ describe('event recorder on PostgreSQL', () => {
     );
     await expect(
       inTransaction(services.dataSource, (manager) =>
-        recorder.recordAll(manager, [{ type: 'link.used', ...ids, subjectId, object: {} }], {
+        recorder.recordAll(transactionOf(manager), [{ type: 'link.used', ...ids, subjectId, object: {} }], {
           sql: update,
           values: [subjectId],
           requires: Requirement.rowFound('sequence'),
@@ -97,14 +99,16 @@ describe('event recorder on PostgreSQL', () => {
       ),
     ).rejects.toThrow('requirement failed: the sequence to update exists');
     expect(await eventsOf(subjectId)).toEqual([]);
-    await inTransaction(services.dataSource, (manager) => recorder.record(manager, { type: 'link.used', ...ids, subjectId, object: {} }));
+    await inTransaction(services.dataSource, (manager) =>
+      recorder.record(transactionOf(manager), { type: 'link.used', ...ids, subjectId, object: {} }),
+    );
     await expect(runChange(services.dataSource.manager, update, [subjectId], Requirement.rowFound('sequence'))).resolves.toBeUndefined();
   });
 
   it('records two subjects in one statement, each in its own sequence, and writes nothing when its guard finds no row', async () => {
     const [one, two] = [crypto.randomUUID(), crypto.randomUUID()];
     const event = (subjectId: string) => ({ type: 'link.used' as const, ...ids, subjectId, object: { subjectId } });
-    await recorder.record(services.dataSource.manager, event(two));
+    await recorder.record(transactionOf(services.dataSource.manager), event(two));
     const marker = crypto.randomUUID();
     const probe = `guard_probe_${marker.slice(0, 8)}`;
     await services.dataSource.query(`CREATE TABLE ${probe} (id uuid PRIMARY KEY, taken boolean NOT NULL)`);
@@ -114,7 +118,7 @@ describe('event recorder on PostgreSQL', () => {
     });
     // A requirement of another context's, with its own $1 (renumbered, as the guard's, after the values before it).
     const requires = Requirement.of('$1::uuid = ANY (SELECT id FROM guard0)', [marker], 'the probe taken is the marker');
-    const recorded = await recorder.recordAll(services.dataSource.manager, [event(one), event(two), event(one)], {
+    const recorded = await recorder.recordAll(transactionOf(services.dataSource.manager), [event(one), event(two), event(one)], {
       sql: `SELECT $1::int AS unused`,
       values: [7],
       guards: [take],
@@ -125,7 +129,7 @@ describe('event recorder on PostgreSQL', () => {
     expect((await eventsOf(two)).map((row) => row.sequence)).toEqual([1, 2]);
     // Taken already: the statement fails and records nothing.
     await expect(
-      recorder.recordAll(services.dataSource.manager, [event(one), event(two)], {
+      recorder.recordAll(transactionOf(services.dataSource.manager), [event(one), event(two)], {
         sql: `SELECT $1::int AS unused`,
         values: [7],
         guards: [take],

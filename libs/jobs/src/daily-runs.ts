@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { RuntimeSettings } from '@pcs/config';
-import { inTransaction, managerOf } from '@pcs/database';
+import { inTransaction, managerOf, transactionOf } from '@pcs/database';
 import { localDateOf, localHourOf, Transaction } from '@pcs/kernel';
 import { DataSource } from 'typeorm';
 import { JobQueue } from './job-queue';
@@ -127,7 +127,7 @@ export class DailyRuns implements OnApplicationBootstrap, OnApplicationShutdown 
             [kind, scope, localDate],
           );
           if (claimed.length === 0) return;
-          await this.jobs.send(manager, this.settings.dailyRuns.queue, { kind, scope, localDate } satisfies DailyJob, {
+          await this.jobs.send(transactionOf(manager), this.settings.dailyRuns.queue, { kind, scope, localDate } satisfies DailyJob, {
             retryLimit: 10,
             retryDelay: 60,
             retryBackoff: true,

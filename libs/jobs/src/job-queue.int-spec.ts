@@ -1,5 +1,5 @@
 import { RuntimeSettings } from '@pcs/config';
-import { inTransaction } from '@pcs/database';
+import { inTransaction, transactionOf } from '@pcs/database';
 import { serviceContext, ServiceContext } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import { JobQueue } from './job-queue';
@@ -38,11 +38,11 @@ describe('job queue on PostgreSQL', () => {
     const queue = `tx-${crypto.randomBytes(4).toString('hex')}`;
     await expect(
       inTransaction(services.dataSource, async (manager) => {
-        await jobs.send(manager, queue, { n: 1 });
+        await jobs.send(transactionOf(manager), queue, { n: 1 });
         throw new Error('the cause failed');
       }),
     ).rejects.toThrow('the cause failed');
-    await inTransaction(services.dataSource, (manager) => jobs.send(manager, queue, { n: 2 }));
+    await inTransaction(services.dataSource, (manager) => jobs.send(transactionOf(manager), queue, { n: 2 }));
     expect((await jobsIn(queue)).map((row) => row.data.n)).toEqual([2]);
 
     const received: number[] = [];
@@ -59,13 +59,13 @@ describe('job queue on PostgreSQL', () => {
     const queue = `many-${crypto.randomBytes(4).toString('hex')}`;
     await expect(
       inTransaction(services.dataSource, async (manager) => {
-        await jobs.sendMany(manager, queue, [{ data: { n: 1 } }, { data: { n: 2 } }]);
+        await jobs.sendMany(transactionOf(manager), queue, [{ data: { n: 1 } }, { data: { n: 2 } }]);
         throw new Error('the cause failed');
       }),
     ).rejects.toThrow('the cause failed');
     expect(await jobsIn(queue)).toEqual([]);
     await inTransaction(services.dataSource, (manager) =>
-      jobs.sendMany(manager, queue, [
+      jobs.sendMany(transactionOf(manager), queue, [
         { data: { n: 3 }, options: { retryLimit: 7, expireInSeconds: 45 } },
         { data: { n: 4 }, options: { startAfter: 300, retryLimit: 1 } },
       ]),

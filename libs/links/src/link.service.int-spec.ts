@@ -6,6 +6,7 @@ import { serviceContext, ServiceContext } from '@pcs/testing';
 import { LinkId } from './domain/link';
 import { LinkService } from './link.service';
 import { LinksModule } from './links.module';
+import { transactionOf } from '@pcs/database';
 
 /** The links service with its real repository on PostgreSQL. */
 describe('link service on PostgreSQL', () => {
@@ -54,7 +55,7 @@ describe('link service on PostgreSQL', () => {
       const payment = await links.forPayment(caller, linkId);
       await meanwhile?.();
       const use = await links.useOf(payment, paymentIntentId, new Date());
-      await services.get(EventRecorder).recordAll(services.dataSource.manager, [use.event], {
+      await services.get(EventRecorder).recordAll(transactionOf(services.dataSource.manager), [use.event], {
         guards: [use.guard],
       });
       return paymentIntentId;

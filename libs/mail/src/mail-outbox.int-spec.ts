@@ -1,5 +1,5 @@
 import { RuntimeSettings } from '@pcs/config';
-import { inTransaction } from '@pcs/database';
+import { inTransaction, transactionOf } from '@pcs/database';
 import { serviceContext, ServiceContext } from '@pcs/testing';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -36,7 +36,7 @@ describe('mail outbox on PostgreSQL', () => {
     let id = '';
     await expect(
       inTransaction(services.dataSource, async (manager) => {
-        id = await outbox.enqueue(manager, message('rolled-back@example.uy'));
+        id = await outbox.enqueue(transactionOf(manager), message('rolled-back@example.uy'));
         expect(await jobs(id)).toBe(0); // not visible outside the transaction before the commit either
         throw new Error('the cause failed');
       }),
@@ -47,7 +47,9 @@ describe('mail outbox on PostgreSQL', () => {
   });
 
   it('commits message and job together; the worker delivers it once, and a second run of its job sends nothing', async () => {
-    const id = await inTransaction(services.dataSource, (manager) => outbox.enqueue(manager, message('committed@example.uy')));
+    const id = await inTransaction(services.dataSource, (manager) =>
+      outbox.enqueue(transactionOf(manager), message('committed@example.uy')),
+    );
     expect(await jobs(id)).toBe(1);
     const file = path.join(directory, `${id}.eml`);
     expect(await eventually(async () => (await status(id)) === 'SENT')).toBe(true);

@@ -8,7 +8,7 @@ import { MailMessage } from './mail-message';
 import { MailTransport } from './mail.transport';
 import { metrics } from '@pcs/observability';
 import { Transaction } from '@pcs/kernel';
-import { managerOf } from '@pcs/database';
+import { managerOf, transactionOf } from '@pcs/database';
 
 /**
  * The mail outbox (contract §15). `enqueue` writes the message and its
@@ -37,7 +37,7 @@ export class MailOutbox implements OnApplicationBootstrap {
     );
     // The job row is written by the caller's transaction: it commits or rolls back with the message.
     await this.jobs.send(
-      manager,
+      transactionOf(manager),
       this.settings.mail.queue,
       { mailMessageId: id },
       { retryLimit: 12, retryDelay: this.settings.mail.retryDelaySeconds, retryBackoff: true },

@@ -4,7 +4,7 @@ import { BusinessService, CreatedBusiness } from '@pcs/businesses';
 import { CatalogService } from '@pcs/catalog';
 import { Caller, DomainError } from '@pcs/kernel';
 import { serviceContext, ServiceContext } from '@pcs/testing';
-import { inTransaction } from '@pcs/database';
+import { inTransaction, transactionOf } from '@pcs/database';
 import { DataSource } from 'typeorm';
 import { MerchantConfigurationService } from './merchant-configuration.service';
 import { MerchantCountryProcessorService } from './merchant-country-processor.service';
@@ -108,7 +108,7 @@ describe('merchant services on PostgreSQL', () => {
       inTransaction(services.dataSource, async (manager) => {
         await manager.query(`UPDATE merchant SET merchant_name = 'Uncommitted' WHERE merchant_id = $1`, [fresh.merchantId]);
         // Read from the transaction itself (not from memory): it sees its own write.
-        expect((await merchants.load(caller, fresh.merchantId, manager)).snapshot().merchantName).toBe('Uncommitted');
+        expect((await merchants.load(caller, fresh.merchantId, transactionOf(manager))).snapshot().merchantName).toBe('Uncommitted');
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');

@@ -8,6 +8,7 @@ import { serviceContext, ServiceContext } from '@pcs/testing';
 import { DataSource } from 'typeorm';
 import { PaymentInstrumentService } from './payment-instrument.service';
 import { PaymentInstrumentsModule } from './payment-instruments.module';
+import { transactionOf } from '@pcs/database';
 
 describe('payer and instrument services on PostgreSQL', () => {
   let services: ServiceContext;
@@ -33,13 +34,13 @@ describe('payer and instrument services on PostgreSQL', () => {
     let payerId = asPayerId('');
     await expect(
       dataSource.transaction(async (manager) => {
-        const payer = await payers.createWithin(manager, caller, {
+        const payer = await payers.createWithin(transactionOf(manager), caller, {
           firstName: 'Rolled',
           documentType: DocumentType.PASSPORT,
           document: 'ROLL123456',
         });
         payerId = payer.id;
-        await instruments.createWithin(manager, caller, { payerId, paymentMethodName: 'VISA', country: 'URY' });
+        await instruments.createWithin(transactionOf(manager), caller, { payerId, paymentMethodName: 'VISA', country: 'URY' });
         throw new Error('the payment intent failed after both were created');
       }),
     ).rejects.toThrow('the payment intent failed');
@@ -54,10 +55,12 @@ describe('payer and instrument services on PostgreSQL', () => {
     const payers = context.get(PayerService);
     await payers.create(caller, { documentType: DocumentType.PASSPORT, document: 'DUPE123456' });
     const outcome = await dataSource.transaction(async (manager) => {
-      const code = await payers.createWithin(manager, caller, { documentType: DocumentType.PASSPORT, document: 'DUPE123456' }).then(
-        () => 'created',
-        (e: { code?: string }) => e.code,
-      );
+      const code = await payers
+        .createWithin(transactionOf(manager), caller, { documentType: DocumentType.PASSPORT, document: 'DUPE123456' })
+        .then(
+          () => 'created',
+          (e: { code?: string }) => e.code,
+        );
       // The savepoint rolled back only the failed insert: the transaction still works.
       const [{ ok }] = await manager.query('SELECT 1 AS ok');
       return { code, ok };

@@ -13,7 +13,7 @@ import { FOUNDATION_LAYERS } from '@pcs/http';
 import autocannon from 'autocannon';
 import { BusinessService } from '@pcs/businesses';
 import { loadDotEnv, loadEnvironment, RuntimeSettings, RuntimeSettingsModule } from '@pcs/config';
-import { DatabaseModule, freePort, inTransaction, migrateDatabase } from '@pcs/database';
+import { DatabaseModule, freePort, inTransaction, migrateDatabase, transactionOf } from '@pcs/database';
 import { EventRecorder, EventsModule } from '@pcs/events';
 import { asBusinessId } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
@@ -1159,7 +1159,7 @@ async function webhookDelivery(
     const dataSource = app.get<DataSource>(getDataSourceToken());
     await inTransaction(dataSource, async (manager) => {
       for (let i = 0; i < events; i++) {
-        await recorder.recordAll(manager, [
+        await recorder.recordAll(transactionOf(manager), [
           {
             type: 'payment_intent.created',
             businessId: seeded.businessId,

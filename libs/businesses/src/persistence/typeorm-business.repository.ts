@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import * as crypto from 'node:crypto';
 import type { Reseal } from '@pcs/config';
-import { EntityManager, In, IsNull } from 'typeorm';
+import { In, IsNull } from 'typeorm';
 import { BusinessRepository, CredentialRepository } from '../business.repository';
-import { asBusinessId, asMerchantId, BusinessId, isCredentialScope, MerchantId, TenantScope } from '@pcs/kernel';
-import { scopeCondition } from '@pcs/database';
+import { asBusinessId, asMerchantId, BusinessId, isCredentialScope, MerchantId, TenantScope, Transaction } from '@pcs/kernel';
+import { managerOf, scopeCondition } from '@pcs/database';
 import { asSignatureVersion, CredentialSummary, SignatureVersion, StoredCredential } from '../domain/credential';
 import { ApiCredentialOrmEntity } from './api-credential.orm-entity';
 import { BusinessOrmEntity } from './business.orm-entity';
@@ -12,15 +12,18 @@ import { BusinessCountryProcessorOrmEntity } from './business-country-processor.
 
 @Injectable()
 export class TypeOrmBusinessRepository extends BusinessRepository {
-  async insert(manager: EntityManager, business: { businessId: BusinessId; name: string }): Promise<void> {
+  async insert(tx: Transaction, business: { businessId: BusinessId; name: string }): Promise<void> {
+    const manager = managerOf(tx);
     await manager.insert(BusinessOrmEntity, business);
   }
 
-  async exists(manager: EntityManager, businessId: BusinessId): Promise<boolean> {
+  async exists(tx: Transaction, businessId: BusinessId): Promise<boolean> {
+    const manager = managerOf(tx);
     return manager.exists(BusinessOrmEntity, { where: { businessId } });
   }
 
-  async enableCountryProcessors(manager: EntityManager, businessId: BusinessId, countryProcessorIds: readonly string[]): Promise<void> {
+  async enableCountryProcessors(tx: Transaction, businessId: BusinessId, countryProcessorIds: readonly string[]): Promise<void> {
+    const manager = managerOf(tx);
     if (countryProcessorIds.length === 0) return;
     await manager.insert(
       BusinessCountryProcessorOrmEntity,
@@ -33,9 +36,10 @@ export class TypeOrmBusinessRepository extends BusinessRepository {
   }
 
   async enabledCountryProcessors(
-    manager: EntityManager,
+    tx: Transaction,
     businessId: BusinessId,
   ): Promise<{ businessCountryProcessorId: string; countryProcessorId: string }[]> {
+    const manager = managerOf(tx);
     const rows = await manager.find(BusinessCountryProcessorOrmEntity, {
       where: { businessId },
       order: { createdAt: 'ASC', countryProcessorId: 'ASC' },
@@ -43,7 +47,8 @@ export class TypeOrmBusinessRepository extends BusinessRepository {
     return rows.map(({ businessCountryProcessorId, countryProcessorId }) => ({ businessCountryProcessorId, countryProcessorId }));
   }
 
-  async enabledAmong(manager: EntityManager, businessId: BusinessId, countryProcessorIds: readonly string[]): Promise<Set<string>> {
+  async enabledAmong(tx: Transaction, businessId: BusinessId, countryProcessorIds: readonly string[]): Promise<Set<string>> {
+    const manager = managerOf(tx);
     if (countryProcessorIds.length === 0) return new Set();
     const rows = await manager.find(BusinessCountryProcessorOrmEntity, {
       where: { businessId, countryProcessorId: In([...countryProcessorIds]) },
@@ -55,7 +60,8 @@ export class TypeOrmBusinessRepository extends BusinessRepository {
 
 @Injectable()
 export class TypeOrmCredentialRepository extends CredentialRepository {
-  async resealAll(manager: EntityManager, reseal: Reseal): Promise<number> {
+  async resealAll(tx: Transaction, reseal: Reseal): Promise<number> {
+    const manager = managerOf(tx);
     const rows = await manager.query<{ credential_id: string; api_key: string; secret_ciphertext: string; previous: string | null }[]>(
       'SELECT credential_id, api_key, secret_ciphertext, previous_secret_ciphertext AS previous FROM api_credential ORDER BY credential_id FOR UPDATE',
     );
@@ -69,36 +75,43 @@ export class TypeOrmCredentialRepository extends CredentialRepository {
     return rows.length;
   }
 
-  async insert(manager: EntityManager, credential: StoredCredential): Promise<void> {
+  async insert(tx: Transaction, credential: StoredCredential): Promise<void> {
+    const manager = managerOf(tx);
     await manager.insert(ApiCredentialOrmEntity, { ...credential, scopes: credential.scopes ? [...credential.scopes] : null });
   }
 
-  async findByApiKey(manager: EntityManager, apiKey: string): Promise<StoredCredential | null> {
+  async findByApiKey(tx: Transaction, apiKey: string): Promise<StoredCredential | null> {
+    const manager = managerOf(tx);
     const row = await manager.findOne(ApiCredentialOrmEntity, { where: { apiKey } });
     return row ? credentialFromRow(row) : null;
   }
 
-  async findById(manager: EntityManager, credentialId: string): Promise<StoredCredential | null> {
+  async findById(tx: Transaction, credentialId: string): Promise<StoredCredential | null> {
+    const manager = managerOf(tx);
     const row = await manager.findOne(ApiCredentialOrmEntity, { where: { credentialId } });
     return row ? credentialFromRow(row) : null;
   }
 
-  async exists(manager: EntityManager, apiKey: string): Promise<boolean> {
+  async exists(tx: Transaction, apiKey: string): Promise<boolean> {
+    const manager = managerOf(tx);
     return manager.exists(ApiCredentialOrmEntity, { where: { apiKey } });
   }
 
-  async lockOwner(manager: EntityManager, owner: { businessId: BusinessId; merchantId: MerchantId | null }): Promise<void> {
+  async lockOwner(tx: Transaction, owner: { businessId: BusinessId; merchantId: MerchantId | null }): Promise<void> {
+    const manager = managerOf(tx);
     await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`credentials:${owner.merchantId ?? owner.businessId}`]);
   }
 
-  async unrevokedOf(manager: EntityManager, owner: { businessId: BusinessId; merchantId: MerchantId | null }): Promise<StoredCredential[]> {
+  async unrevokedOf(tx: Transaction, owner: { businessId: BusinessId; merchantId: MerchantId | null }): Promise<StoredCredential[]> {
+    const manager = managerOf(tx);
     const rows = await manager.find(ApiCredentialOrmEntity, {
       where: { businessId: owner.businessId, merchantId: owner.merchantId ?? IsNull(), revokedAt: IsNull() },
     });
     return rows.map(credentialFromRow);
   }
 
-  async replaceSecret(manager: EntityManager, credentialId: string, secretCiphertext: string, previousExpiresAt: Date): Promise<void> {
+  async replaceSecret(tx: Transaction, credentialId: string, secretCiphertext: string, previousExpiresAt: Date): Promise<void> {
+    const manager = managerOf(tx);
     await manager.query(
       `UPDATE api_credential SET previous_secret_ciphertext = secret_ciphertext, previous_secret_expires_at = $3, secret_ciphertext = $2
         WHERE credential_id = $1`,
@@ -111,7 +124,8 @@ export class TypeOrmCredentialRepository extends CredentialRepository {
     ]);
   }
 
-  async recordUse(manager: EntityManager, credentialId: string, secret: 'current' | 'previous', minute: Date): Promise<void> {
+  async recordUse(tx: Transaction, credentialId: string, secret: 'current' | 'previous', minute: Date): Promise<void> {
+    const manager = managerOf(tx);
     await manager.query(
       `INSERT INTO api_credential_use (credential_id, secret, used_at) VALUES ($1, $2, $3)
        ON CONFLICT (credential_id, secret) DO UPDATE SET used_at = EXCLUDED.used_at WHERE api_credential_use.used_at < EXCLUDED.used_at`,
@@ -119,7 +133,8 @@ export class TypeOrmCredentialRepository extends CredentialRepository {
     );
   }
 
-  async summariesOf(manager: EntityManager, scope: TenantScope): Promise<CredentialSummary[]> {
+  async summariesOf(tx: Transaction, scope: TenantScope): Promise<CredentialSummary[]> {
+    const manager = managerOf(tx);
     const values: unknown[] = [];
     const rows: Record<string, never>[] = await manager.query(
       `SELECT c.api_key, c.business_id, c.merchant_id, c.created_at, c.expires_at, c.revoked_at, c.scopes,
@@ -149,23 +164,27 @@ export class TypeOrmCredentialRepository extends CredentialRepository {
     }));
   }
 
-  async setExpiry(manager: EntityManager, credentialId: string, expiresAt: Date): Promise<void> {
+  async setExpiry(tx: Transaction, credentialId: string, expiresAt: Date): Promise<void> {
+    const manager = managerOf(tx);
     await manager.update(ApiCredentialOrmEntity, { credentialId }, { expiresAt });
   }
 
-  async revoke(manager: EntityManager, apiKey: string, at: Date): Promise<boolean> {
+  async revoke(tx: Transaction, apiKey: string, at: Date): Promise<boolean> {
+    const manager = managerOf(tx);
     const result = await manager.update(ApiCredentialOrmEntity, { apiKey, revokedAt: IsNull() }, { revokedAt: at });
     return Boolean(result.affected);
   }
 
-  async setMinSignatureVersion(manager: EntityManager, apiKey: string, version: SignatureVersion): Promise<boolean> {
+  async setMinSignatureVersion(tx: Transaction, apiKey: string, version: SignatureVersion): Promise<boolean> {
+    const manager = managerOf(tx);
     return Boolean((await manager.update(ApiCredentialOrmEntity, { apiKey }, { minSignatureVersion: version })).affected);
   }
 
   async recordSignedRequests(
-    manager: EntityManager,
+    tx: Transaction,
     records: readonly { apiKey: string; signature: string; expiresAt: Date }[],
   ): Promise<Set<number>> {
+    const manager = managerOf(tx);
     // One statement for many: the inserts, and the removal of a few records whose time can no longer be accepted. Each
     // record is distinct (the caller answers a repeat within one batch itself); those inserted are those not seen before.
     const rows = await manager.query<{ i: number }[]>(
@@ -183,15 +202,18 @@ export class TypeOrmCredentialRepository extends CredentialRepository {
     return new Set(rows.map((row) => row.i - 1));
   }
 
-  async forgetSignedRequest(manager: EntityManager, apiKey: string, signature: string): Promise<void> {
+  async forgetSignedRequest(tx: Transaction, apiKey: string, signature: string): Promise<void> {
+    const manager = managerOf(tx);
     await manager.query('DELETE FROM signed_request WHERE api_key = $1 AND signature = $2', [apiKey, signature]);
   }
 
-  async revokeAllOfMerchant(manager: EntityManager, merchantId: MerchantId, at: Date): Promise<void> {
+  async revokeAllOfMerchant(tx: Transaction, merchantId: MerchantId, at: Date): Promise<void> {
+    const manager = managerOf(tx);
     await manager.update(ApiCredentialOrmEntity, { merchantId, revokedAt: IsNull() }, { revokedAt: at });
   }
 
-  async openEndedOfMerchants(manager: EntityManager, merchantIds: readonly MerchantId[]): Promise<StoredCredential[]> {
+  async openEndedOfMerchants(tx: Transaction, merchantIds: readonly MerchantId[]): Promise<StoredCredential[]> {
+    const manager = managerOf(tx);
     if (merchantIds.length === 0) return [];
     const rows = await manager.find(ApiCredentialOrmEntity, {
       where: { merchantId: In([...merchantIds]), revokedAt: IsNull(), expiresAt: IsNull() },

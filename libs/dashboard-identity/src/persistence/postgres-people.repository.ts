@@ -1,10 +1,12 @@
 /*
  * Why one file: every statement of the people's store port, side by side with the lock each takes.
  */
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { Role } from '../roles';
 import type { DashboardUser, SessionStage, TeamMember } from '../domain/people';
 import { PeopleRepository, SessionRecord, SignInRecord, StandingChange } from '../people.repository';
+import { Transaction } from '@pcs/kernel';
+import { managerOf } from '@pcs/database';
 
 const USER_COLUMNS = 'u.user_id, u.business_id, u.merchant_id, u.email, u.role';
 
@@ -23,7 +25,8 @@ function toUser(row: Record<string, string>): DashboardUser {
 
 /** The dashboard's people in their own PostgreSQL tables (dashboard_user, dashboard_session, and the rest). */
 export class PostgresPeopleRepository extends PeopleRepository {
-  async resealSecondFactors(manager: EntityManager, reseal: (sealed: string, userId: string) => string): Promise<number> {
+  async resealSecondFactors(tx: Transaction, reseal: (sealed: string, userId: string) => string): Promise<number> {
+    const manager = managerOf(tx);
     const rows = await manager.query<{ user_id: string; mfa_secret: string }[]>(
       'SELECT user_id, mfa_secret FROM dashboard_user WHERE mfa_secret IS NOT NULL ORDER BY user_id FOR UPDATE',
     );

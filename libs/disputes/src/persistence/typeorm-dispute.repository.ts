@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { queryPrepared } from '@pcs/database';
+import { managerOf, queryPrepared } from '@pcs/database';
 import {
   asBusinessId,
   asMerchantId,
@@ -12,9 +12,10 @@ import {
   pageOffset,
   PageRequest,
   TenantScope,
+  Transaction,
 } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
-import { EntityManager, In } from 'typeorm';
+import { In } from 'typeorm';
 import { DisputeFilters, DisputeRepository, NewEvidence } from '../dispute.repository';
 import { Dispute, DisputeKind, EvidenceFile } from '../domain/dispute';
 import { DisputeEvidenceOrmEntity, DisputeOrmEntity } from './dispute.orm-entity';
@@ -47,7 +48,8 @@ function evidenceFromRow(row: DisputeEvidenceOrmEntity): EvidenceFile {
 
 @Injectable()
 export class TypeOrmDisputeRepository extends DisputeRepository {
-  async find(manager: EntityManager, disputeId: string, scope: TenantScope | null, lock = false): Promise<Dispute | null> {
+  async find(tx: Transaction, disputeId: string, scope: TenantScope | null, lock = false): Promise<Dispute | null> {
+    const manager = managerOf(tx);
     const query = manager.createQueryBuilder(DisputeOrmEntity, 'd').where('d.dispute_id = :disputeId', { disputeId });
     if (scope) {
       query.andWhere('d.business_id = :businessId', { businessId: scope.businessId });
@@ -58,13 +60,15 @@ export class TypeOrmDisputeRepository extends DisputeRepository {
     return row ? disputeFromRow(row) : null;
   }
 
-  async ofCharges(manager: EntityManager, merchantId: string, chargeIds: readonly string[]): Promise<Dispute[]> {
+  async ofCharges(tx: Transaction, merchantId: string, chargeIds: readonly string[]): Promise<Dispute[]> {
+    const manager = managerOf(tx);
     if (chargeIds.length === 0) return [];
     const rows = await manager.find(DisputeOrmEntity, { where: { merchantId, chargeId: In([...chargeIds]) }, order: { createdAt: 'ASC' } });
     return rows.map(disputeFromRow);
   }
 
-  async lockCase(manager: EntityManager, processor: DisputeProcessor, reference: string): Promise<Dispute | null> {
+  async lockCase(tx: Transaction, processor: DisputeProcessor, reference: string): Promise<Dispute | null> {
+    const manager = managerOf(tx);
     const row = await manager
       .createQueryBuilder(DisputeOrmEntity, 'd')
       .where('d.processor = :processor AND d.processor_reference = :reference', { processor, reference })
@@ -73,7 +77,8 @@ export class TypeOrmDisputeRepository extends DisputeRepository {
     return row ? disputeFromRow(row) : null;
   }
 
-  async insert(manager: EntityManager, dispute: Dispute): Promise<boolean> {
+  async insert(tx: Transaction, dispute: Dispute): Promise<boolean> {
+    const manager = managerOf(tx);
     const result = await manager
       .createQueryBuilder()
       .insert()
@@ -85,12 +90,14 @@ export class TypeOrmDisputeRepository extends DisputeRepository {
     return result.raw.length === 1;
   }
 
-  async save(manager: EntityManager, dispute: Dispute): Promise<void> {
+  async save(tx: Transaction, dispute: Dispute): Promise<void> {
+    const manager = managerOf(tx);
     const { disputeId, ...row } = dispute.snapshot();
     await manager.update(DisputeOrmEntity, { disputeId }, row);
   }
 
-  async list(manager: EntityManager, scope: TenantScope, filters: DisputeFilters, page: PageRequest): Promise<Page<Dispute>> {
+  async list(tx: Transaction, scope: TenantScope, filters: DisputeFilters, page: PageRequest): Promise<Page<Dispute>> {
+    const manager = managerOf(tx);
     const query = manager.createQueryBuilder(DisputeOrmEntity, 'd');
     if (scope.merchantId) query.where('d.merchant_id = :merchantId', { merchantId: scope.merchantId });
     else query.where('d.business_id = :businessId', { businessId: scope.businessId });
@@ -103,7 +110,8 @@ export class TypeOrmDisputeRepository extends DisputeRepository {
     return { items: rows.map(disputeFromRow), page: page.page, limit: page.limit, total };
   }
 
-  async evidenceOf(manager: EntityManager, disputeIds: readonly string[]): Promise<Map<string, EvidenceFile[]>> {
+  async evidenceOf(tx: Transaction, disputeIds: readonly string[]): Promise<Map<string, EvidenceFile[]>> {
+    const manager = managerOf(tx);
     const found = new Map<string, EvidenceFile[]>(disputeIds.map((id) => [id, []]));
     if (disputeIds.length === 0) return found;
     const rows = await manager.find(DisputeEvidenceOrmEntity, {
@@ -114,7 +122,8 @@ export class TypeOrmDisputeRepository extends DisputeRepository {
     return found;
   }
 
-  async addEvidence(manager: EntityManager, disputeId: string, files: readonly NewEvidence[]): Promise<void> {
+  async addEvidence(tx: Transaction, disputeId: string, files: readonly NewEvidence[]): Promise<void> {
+    const manager = managerOf(tx);
     if (files.length === 0) return;
     await queryPrepared(
       manager,
@@ -137,9 +146,10 @@ export class TypeOrmDisputeRepository extends DisputeRepository {
   }
 
   async evidenceContents(
-    manager: EntityManager,
+    tx: Transaction,
     disputeId: string,
   ): Promise<{ evidenceId: string; fileName: string; contentType: EvidenceFile['contentType']; content: Buffer }[]> {
+    const manager = managerOf(tx);
     const rows = await queryPrepared<{ evidence_id: string; file_name: string; content_type: string; content: Buffer }>(
       manager,
       `SELECT evidence_id, file_name, content_type, content FROM dispute_evidence WHERE dispute_id = $1 ORDER BY file_number`,
@@ -153,7 +163,8 @@ export class TypeOrmDisputeRepository extends DisputeRepository {
     }));
   }
 
-  async markEvidenceSent(manager: EntityManager, evidenceIds: readonly string[], at: Date): Promise<void> {
+  async markEvidenceSent(tx: Transaction, evidenceIds: readonly string[], at: Date): Promise<void> {
+    const manager = managerOf(tx);
     if (evidenceIds.length === 0) return;
     await manager.query(`UPDATE dispute_evidence SET sent_at = $2 WHERE evidence_id = ANY($1::uuid[]) AND sent_at IS NULL`, [
       evidenceIds,

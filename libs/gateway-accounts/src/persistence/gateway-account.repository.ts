@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { GatewayAccountOrmEntity } from './gateway-account.orm-entity';
 import { Transaction } from '@pcs/kernel';
-import { ChangeFeed, InvalidatedCache, managerOf } from '@pcs/database';
+import { ChangeFeed, InvalidatedCache, managerOf, transactionOf } from '@pcs/database';
 
 /** A gateway account row as stored: secrets sealed (the service seals and opens them). */
 export type GatewayAccountRow = GatewayAccountOrmEntity;
@@ -26,7 +26,7 @@ export class GatewayAccountRepository {
     this.routes = new InvalidatedCache(changes, 'merchant-gateway-accounts', { maxEntries: 10_000, ttlMs: 10 * 60_000 });
   }
 
-  find(merchantId: string, provider: string, tx: Transaction = this.dataSource.manager): Promise<GatewayAccountRow | null> {
+  find(merchantId: string, provider: string, tx: Transaction = transactionOf(this.dataSource.manager)): Promise<GatewayAccountRow | null> {
     return managerOf(tx).findOneBy(GatewayAccountOrmEntity, { merchantId, provider });
   }
 
@@ -56,7 +56,11 @@ export class GatewayAccountRepository {
   }
 
   /** The provider the merchant routes a payment method to, if any (one at most: connect keeps them apart). */
-  async routeOf(merchantId: string, paymentMethod: string, tx: Transaction = this.dataSource.manager): Promise<string | null> {
+  async routeOf(
+    merchantId: string,
+    paymentMethod: string,
+    tx: Transaction = transactionOf(this.dataSource.manager),
+  ): Promise<string | null> {
     const manager = managerOf(tx);
     const routes = await this.routes.get(
       merchantId,
@@ -73,7 +77,7 @@ export class GatewayAccountRepository {
   }
 
   /** The providers the merchant has an account at. */
-  async providersOf(merchantId: string, tx: Transaction = this.dataSource.manager): Promise<string[]> {
+  async providersOf(merchantId: string, tx: Transaction = transactionOf(this.dataSource.manager)): Promise<string[]> {
     const rows = await managerOf(tx).query<{ provider: string }[]>(
       `SELECT provider FROM gateway_account WHERE merchant_id = $1 ORDER BY provider`,
       [merchantId],
@@ -85,7 +89,7 @@ export class GatewayAccountRepository {
   async fundsFlowOf(
     merchantId: string,
     provider: string,
-    tx: Transaction = this.dataSource.manager,
+    tx: Transaction = transactionOf(this.dataSource.manager),
   ): Promise<'PLATFORM' | 'MERCHANT' | null> {
     const [row] = await managerOf(tx).query<{ funds_flow: 'PLATFORM' | 'MERCHANT' }[]>(
       `SELECT funds_flow FROM gateway_account WHERE merchant_id = $1 AND provider = $2`,

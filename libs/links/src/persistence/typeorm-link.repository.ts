@@ -1,6 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { Guard, queryPrepared, scopeCondition, scopeNamedCondition, scopeWhere } from '@pcs/database';
-import { asBusinessId, asMerchantId, asPaymentIntentId, Currency, Page, PageRequest, pageOffset, TenantScope } from '@pcs/kernel';
+import { Guard, managerOf, queryPrepared, scopeCondition, scopeNamedCondition, scopeWhere, transactionOf } from '@pcs/database';
+import {
+  asBusinessId,
+  asMerchantId,
+  asPaymentIntentId,
+  Currency,
+  Page,
+  pageOffset,
+  PageRequest,
+  TenantScope,
+  Transaction,
+} from '@pcs/kernel';
 import * as crypto from 'node:crypto';
 import { EntityManager, In, IsNull } from 'typeorm';
 import { asLinkId, Link, LinkId, LinkStatus } from '../domain/link';
@@ -9,7 +19,8 @@ import { LinkCountryProcessorOrmEntity, LinkOrmEntity } from './link.orm-entity'
 
 @Injectable()
 export class TypeOrmLinkRepository extends LinkRepository {
-  async findVisible(manager: EntityManager, scope: TenantScope, linkId: LinkId, lock = false): Promise<Link | null> {
+  async findVisible(tx: Transaction, scope: TenantScope, linkId: LinkId, lock = false): Promise<Link | null> {
+    const manager = managerOf(tx);
     const row = await manager.findOne(LinkOrmEntity, {
       where: { linkId, ...scopeWhere(scope), deletedAt: IsNull() },
       ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
@@ -17,7 +28,8 @@ export class TypeOrmLinkRepository extends LinkRepository {
     return row ? this.toLink(manager, row) : null;
   }
 
-  async findLive(manager: EntityManager, linkId: LinkId, lock = false): Promise<Link | null> {
+  async findLive(tx: Transaction, linkId: LinkId, lock = false): Promise<Link | null> {
+    const manager = managerOf(tx);
     const row = await manager.findOne(LinkOrmEntity, {
       where: { linkId, deletedAt: IsNull() },
       ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
@@ -25,12 +37,8 @@ export class TypeOrmLinkRepository extends LinkRepository {
     return row ? this.toLink(manager, row) : null;
   }
 
-  async list(
-    manager: EntityManager,
-    scope: TenantScope,
-    filter: { status?: LinkStatus; now: Date },
-    page: PageRequest,
-  ): Promise<Page<Link>> {
+  async list(tx: Transaction, scope: TenantScope, filter: { status?: LinkStatus; now: Date }, page: PageRequest): Promise<Page<Link>> {
+    const manager = managerOf(tx);
     const inScope = scopeNamedCondition(scope, 'l');
     const query = manager.createQueryBuilder(LinkOrmEntity, 'l').where(`${inScope.sql} AND l.deleted_at IS NULL`, inScope.parameters);
     if (filter.status === 'USED') query.andWhere('l.used');
@@ -43,7 +51,7 @@ export class TypeOrmLinkRepository extends LinkRepository {
       .limit(page.limit)
       .getManyAndCount();
     const processors = await this.processorsOf(
-      manager,
+      tx,
       rows.map((r) => asLinkId(r.linkId)),
     );
     return {
@@ -54,14 +62,16 @@ export class TypeOrmLinkRepository extends LinkRepository {
     };
   }
 
-  async insert(manager: EntityManager, link: Link): Promise<void> {
+  async insert(tx: Transaction, link: Link): Promise<void> {
+    const manager = managerOf(tx);
     await manager.insert(LinkOrmEntity, this.toRow(link));
     await this.insertProcessors(manager, link.id, link.snapshot().countryProcessorIds);
   }
 
-  async save(manager: EntityManager, link: Link): Promise<void> {
+  async save(tx: Transaction, link: Link): Promise<void> {
+    const manager = managerOf(tx);
     await manager.save(this.toRow(link));
-    const stored = (await this.processorsOf(manager, [link.id])).get(link.id) ?? [];
+    const stored = (await this.processorsOf(tx, [link.id])).get(link.id) ?? [];
     const wanted = link.snapshot().countryProcessorIds;
     const same = stored.length === wanted.length && stored.every((p) => wanted.includes(p.countryProcessorId));
     if (same) return;
@@ -69,7 +79,8 @@ export class TypeOrmLinkRepository extends LinkRepository {
     await this.insertProcessors(manager, link.id, wanted);
   }
 
-  async processorsOf(manager: EntityManager, linkIds: readonly LinkId[]): Promise<Map<LinkId, StoredLinkProcessor[]>> {
+  async processorsOf(tx: Transaction, linkIds: readonly LinkId[]): Promise<Map<LinkId, StoredLinkProcessor[]>> {
+    const manager = managerOf(tx);
     const result = new Map<LinkId, StoredLinkProcessor[]>();
     if (linkIds.length === 0) return result;
     const rows = await manager.find(LinkCountryProcessorOrmEntity, {
@@ -87,11 +98,12 @@ export class TypeOrmLinkRepository extends LinkRepository {
   }
 
   async findForPayment(
-    manager: EntityManager,
+    tx: Transaction,
     scope: TenantScope,
     linkId: LinkId,
     lock = false,
   ): Promise<{ link: Link; processors: StoredLinkProcessor[]; version: string } | null> {
+    const manager = managerOf(tx);
     const values: unknown[] = [linkId];
     const [row] = await queryPrepared<Record<string, unknown> & { version: string; processors: StoredLinkProcessor[] }>(
       manager,
@@ -144,7 +156,7 @@ export class TypeOrmLinkRepository extends LinkRepository {
   }
 
   private async toLink(manager: EntityManager, row: LinkOrmEntity): Promise<Link> {
-    const processors = await this.processorsOf(manager, [asLinkId(row.linkId)]);
+    const processors = await this.processorsOf(transactionOf(manager), [asLinkId(row.linkId)]);
     return this.fromRow(row, processors.get(asLinkId(row.linkId)) ?? []);
   }
 

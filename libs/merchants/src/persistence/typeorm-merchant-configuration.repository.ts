@@ -1,6 +1,6 @@
 import { CardTestingGuardSettings, cardTestingGuardOf } from '../domain/card-testing-guard';
 import { Injectable } from '@nestjs/common';
-import { afterCommit, ChangeFeed, InvalidatedCache, isUniqueViolation } from '@pcs/database';
+import { afterCommit, ChangeFeed, InvalidatedCache, isUniqueViolation, managerOf } from '@pcs/database';
 import * as crypto from 'node:crypto';
 import { EntityManager, In } from 'typeorm';
 import { DEFAULT_PAYOUT_SCHEDULE, PayoutSchedule } from '../domain/payout-schedule';
@@ -10,7 +10,7 @@ import { MerchantConfiguration } from '../domain/merchant-configuration';
 import { MerchantConfigurationRepository, ShortNameTakenError, StoredCountryVat } from '../merchant.repository';
 import { configurationFromRows } from './merchant.mapper';
 import { MerchantConfigurationOrmEntity, MerchantCountryConfigurationOrmEntity } from './merchant-configuration.orm-entity';
-import { asMerchantId, MerchantId } from '@pcs/kernel';
+import { asMerchantId, MerchantId, Transaction } from '@pcs/kernel';
 
 /**
  * Merchant configuration in PostgreSQL. A merchant's VAT rates by country are
@@ -27,7 +27,8 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
     this.vatRates = new InvalidatedCache(changes, 'merchant-vat', { maxEntries: 10_000, ttlMs: 10 * 60_000 });
   }
 
-  async load(manager: EntityManager, merchantId: MerchantId, lock = false): Promise<MerchantConfiguration | null> {
+  async load(tx: Transaction, merchantId: MerchantId, lock = false): Promise<MerchantConfiguration | null> {
+    const manager = managerOf(tx);
     const row = await manager.findOne(MerchantConfigurationOrmEntity, {
       where: { merchantId },
       ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
@@ -36,7 +37,8 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
     return configurationFromRows(row, await manager.find(MerchantCountryConfigurationOrmEntity, { where: { merchantId } }));
   }
 
-  async insert(manager: EntityManager, configuration: MerchantConfiguration, now: Date): Promise<void> {
+  async insert(tx: Transaction, configuration: MerchantConfiguration, now: Date): Promise<void> {
+    const manager = managerOf(tx);
     const { countryVats: _countryVats, ...settings } = configuration.snapshot();
     await manager.insert(MerchantConfigurationOrmEntity, {
       ...settings,
@@ -47,7 +49,8 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
     });
   }
 
-  async save(manager: EntityManager, configuration: MerchantConfiguration, now: Date, replaceCountryVats: boolean): Promise<void> {
+  async save(tx: Transaction, configuration: MerchantConfiguration, now: Date, replaceCountryVats: boolean): Promise<void> {
+    const manager = managerOf(tx);
     const next = configuration.snapshot();
     try {
       await manager.update(
@@ -76,7 +79,8 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
     }
   }
 
-  async countryVats(manager: EntityManager, merchantId: MerchantId): Promise<StoredCountryVat[]> {
+  async countryVats(tx: Transaction, merchantId: MerchantId): Promise<StoredCountryVat[]> {
+    const manager = managerOf(tx);
     const rows = await manager.find(MerchantCountryConfigurationOrmEntity, { where: { merchantId }, order: { countryId: 'ASC' } });
     return rows.map(({ merchantCountryConfigurationId, countryId, vatRateBp }) => ({
       merchantCountryConfigurationId,
@@ -85,7 +89,8 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
     }));
   }
 
-  async vatRateFor(manager: EntityManager, merchantId: MerchantId, countryId: string): Promise<number | null> {
+  async vatRateFor(tx: Transaction, merchantId: MerchantId, countryId: string): Promise<number | null> {
+    const manager = managerOf(tx);
     const rates = await this.vatRates.get(
       merchantId,
       async () => {
@@ -100,7 +105,8 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
     return rates?.get(countryId) ?? null;
   }
 
-  async fastPaymentMerchantId(manager: EntityManager, shortName: string): Promise<MerchantId | null> {
+  async fastPaymentMerchantId(tx: Transaction, shortName: string): Promise<MerchantId | null> {
+    const manager = managerOf(tx);
     const row = await manager
       .createQueryBuilder(MerchantConfigurationOrmEntity, 'c')
       .select('c.merchant_id', 'merchantId')
@@ -109,7 +115,8 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
     return row ? asMerchantId(row.merchantId) : null;
   }
 
-  async payoutSchedules(manager: EntityManager, merchantIds: readonly MerchantId[]): Promise<Map<MerchantId, PayoutSchedule>> {
+  async payoutSchedules(tx: Transaction, merchantIds: readonly MerchantId[]): Promise<Map<MerchantId, PayoutSchedule>> {
+    const manager = managerOf(tx);
     if (merchantIds.length === 0) return new Map();
     const rows = await manager.find(MerchantConfigurationOrmEntity, {
       where: { merchantId: In([...merchantIds]) },
@@ -118,17 +125,20 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
     return new Map(rows.map((row) => [asMerchantId(row.merchantId), row.payoutSchedule ?? DEFAULT_PAYOUT_SCHEDULE]));
   }
 
-  async installmentPolicy(manager: EntityManager, merchantId: MerchantId): Promise<InstallmentPolicy> {
+  async installmentPolicy(tx: Transaction, merchantId: MerchantId): Promise<InstallmentPolicy> {
+    const manager = managerOf(tx);
     const row = await manager.findOne(MerchantConfigurationOrmEntity, { where: { merchantId }, select: { installmentPolicy: true } });
     return row?.installmentPolicy ?? {};
   }
 
-  async cardTestingGuard(manager: EntityManager, merchantId: MerchantId): Promise<CardTestingGuardSettings> {
+  async cardTestingGuard(tx: Transaction, merchantId: MerchantId): Promise<CardTestingGuardSettings> {
+    const manager = managerOf(tx);
     const row = await manager.findOne(MerchantConfigurationOrmEntity, { where: { merchantId }, select: { cardTestingGuard: true } });
     return cardTestingGuardOf(row?.cardTestingGuard);
   }
 
-  async routing(manager: EntityManager, merchantId: MerchantId): Promise<RoutingRule[]> {
+  async routing(tx: Transaction, merchantId: MerchantId): Promise<RoutingRule[]> {
+    const manager = managerOf(tx);
     const row = await manager.findOne(MerchantConfigurationOrmEntity, { where: { merchantId }, select: { routing: true } });
     return row?.routing ?? [];
   }

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { afterCommit, ChangeFeed, InvalidatedCache, isUniqueViolation } from '@pcs/database';
+import { afterCommit, ChangeFeed, InvalidatedCache, isUniqueViolation, managerOf } from '@pcs/database';
 import { EntityManager, In } from 'typeorm';
 import { MerchantCountryProcessor } from '../domain/merchant-country-processor';
 import { MerchantCountryProcessorRepository, RelationshipExistsError } from '../merchant.repository';
 import { merchantCountryProcessorFromRow, merchantCountryProcessorToRow } from './merchant.mapper';
 import { MerchantCountryProcessorOrmEntity } from './merchant-country-processor.orm-entity';
 import type { MerchantId } from '@pcs/kernel';
+import { Transaction } from '@pcs/kernel';
 
 /**
  * A merchant's country processors in PostgreSQL. Which of them it offers is
@@ -22,11 +23,8 @@ export class TypeOrmMerchantCountryProcessorRepository extends MerchantCountryPr
     this.offered = new InvalidatedCache(changes, 'merchant-processors', { maxEntries: 10_000, ttlMs: 10 * 60_000 });
   }
 
-  async ofMerchant(
-    manager: EntityManager,
-    merchantId: MerchantId,
-    countryProcessorIds?: readonly string[],
-  ): Promise<MerchantCountryProcessor[]> {
+  async ofMerchant(tx: Transaction, merchantId: MerchantId, countryProcessorIds?: readonly string[]): Promise<MerchantCountryProcessor[]> {
+    const manager = managerOf(tx);
     if (countryProcessorIds && countryProcessorIds.length === 0) return [];
     const rows = await manager.find(MerchantCountryProcessorOrmEntity, {
       where: { merchantId, ...(countryProcessorIds ? { countryProcessorId: In([...countryProcessorIds]) } : {}) },
@@ -35,7 +33,8 @@ export class TypeOrmMerchantCountryProcessorRepository extends MerchantCountryPr
     return rows.map(merchantCountryProcessorFromRow);
   }
 
-  async insertMissing(manager: EntityManager, relationships: readonly MerchantCountryProcessor[]): Promise<void> {
+  async insertMissing(tx: Transaction, relationships: readonly MerchantCountryProcessor[]): Promise<void> {
+    const manager = managerOf(tx);
     if (relationships.length === 0) return;
     await manager
       .createQueryBuilder()
@@ -52,7 +51,8 @@ export class TypeOrmMerchantCountryProcessorRepository extends MerchantCountryPr
     afterCommit(manager, () => this.offered.invalidate(merchantId));
   }
 
-  async findById(manager: EntityManager, merchantCountryProcessorId: string, lock = false): Promise<MerchantCountryProcessor | null> {
+  async findById(tx: Transaction, merchantCountryProcessorId: string, lock = false): Promise<MerchantCountryProcessor | null> {
+    const manager = managerOf(tx);
     const row = await manager.findOne(MerchantCountryProcessorOrmEntity, {
       where: { merchantCountryProcessorId },
       ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
@@ -60,7 +60,8 @@ export class TypeOrmMerchantCountryProcessorRepository extends MerchantCountryPr
     return row ? merchantCountryProcessorFromRow(row) : null;
   }
 
-  async findByIds(manager: EntityManager, merchantCountryProcessorIds: readonly string[]): Promise<MerchantCountryProcessor[]> {
+  async findByIds(tx: Transaction, merchantCountryProcessorIds: readonly string[]): Promise<MerchantCountryProcessor[]> {
+    const manager = managerOf(tx);
     if (merchantCountryProcessorIds.length === 0) return [];
     const rows = await manager.find(MerchantCountryProcessorOrmEntity, {
       where: { merchantCountryProcessorId: In([...merchantCountryProcessorIds]) },
@@ -68,7 +69,8 @@ export class TypeOrmMerchantCountryProcessorRepository extends MerchantCountryPr
     return rows.map(merchantCountryProcessorFromRow);
   }
 
-  async onboarding(manager: EntityManager, merchantId: MerchantId): Promise<MerchantCountryProcessor[]> {
+  async onboarding(tx: Transaction, merchantId: MerchantId): Promise<MerchantCountryProcessor[]> {
+    const manager = managerOf(tx);
     const rows = await manager.find(MerchantCountryProcessorOrmEntity, {
       where: { merchantId, onboardingStatus: 'ONBOARDING' },
       lock: { mode: 'pessimistic_write' },
@@ -76,7 +78,8 @@ export class TypeOrmMerchantCountryProcessorRepository extends MerchantCountryPr
     return rows.map(merchantCountryProcessorFromRow);
   }
 
-  async offeredCountryProcessorIds(manager: EntityManager, merchantId: MerchantId): Promise<string[]> {
+  async offeredCountryProcessorIds(tx: Transaction, merchantId: MerchantId): Promise<string[]> {
+    const manager = managerOf(tx);
     const ids = await this.offered.get(
       merchantId,
       async () => {
@@ -91,7 +94,8 @@ export class TypeOrmMerchantCountryProcessorRepository extends MerchantCountryPr
     return [...(ids ?? [])];
   }
 
-  async save(manager: EntityManager, relationship: MerchantCountryProcessor): Promise<void> {
+  async save(tx: Transaction, relationship: MerchantCountryProcessor): Promise<void> {
+    const manager = managerOf(tx);
     try {
       await manager.save(merchantCountryProcessorToRow(relationship));
       this.forget(manager, relationship.snapshot().merchantId);

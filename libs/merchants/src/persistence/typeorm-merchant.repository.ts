@@ -1,6 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { afterCommit, ChangeFeed, InvalidatedCache, scopeNamedCondition, scopeWhere } from '@pcs/database';
-import { asMerchantId, BusinessId, MerchantId, narrowScope, Page, pageOffset, PageRequest, scopeCovers, TenantScope } from '@pcs/kernel';
+import { afterCommit, ChangeFeed, InvalidatedCache, managerOf, scopeNamedCondition, scopeWhere } from '@pcs/database';
+import {
+  asMerchantId,
+  BusinessId,
+  MerchantId,
+  narrowScope,
+  Page,
+  pageOffset,
+  PageRequest,
+  scopeCovers,
+  TenantScope,
+  Transaction,
+} from '@pcs/kernel';
 import { Brackets, EntityManager, IsNull } from 'typeorm';
 import { Merchant } from '../domain/merchant';
 import { MerchantRepository } from '../merchant.repository';
@@ -22,7 +33,8 @@ export class TypeOrmMerchantRepository extends MerchantRepository {
     this.cache = new InvalidatedCache(changes, 'merchant', { maxEntries: 10_000, ttlMs: 10 * 60_000 });
   }
 
-  async findVisible(manager: EntityManager, scope: TenantScope, merchantId: MerchantId, lock = false): Promise<Merchant | null> {
+  async findVisible(tx: Transaction, scope: TenantScope, merchantId: MerchantId, lock = false): Promise<Merchant | null> {
+    const manager = managerOf(tx);
     const narrowed = narrowScope(scope, merchantId);
     if (!narrowed) return null;
     if (!lock) {
@@ -38,10 +50,11 @@ export class TypeOrmMerchantRepository extends MerchantRepository {
   }
 
   async findById(
-    manager: EntityManager,
+    tx: Transaction,
     merchantId: MerchantId,
     options: { lock?: boolean; includeDeleted?: boolean } = {},
   ): Promise<Merchant | null> {
+    const manager = managerOf(tx);
     if (!options.lock) {
       const row = await this.cachedRow(manager, merchantId);
       return row && (options.includeDeleted || row.deletedAt === null) ? merchantFromRow(structuredClone(row)) : null;
@@ -62,7 +75,8 @@ export class TypeOrmMerchantRepository extends MerchantRepository {
     );
   }
 
-  async liveIdsOfBusiness(manager: EntityManager, businessId: BusinessId, limit: number): Promise<MerchantId[]> {
+  async liveIdsOfBusiness(tx: Transaction, businessId: BusinessId, limit: number): Promise<MerchantId[]> {
+    const manager = managerOf(tx);
     const rows = await manager.find(MerchantOrmEntity, {
       where: { businessId, deletedAt: IsNull() },
       select: { merchantId: true },
@@ -71,7 +85,8 @@ export class TypeOrmMerchantRepository extends MerchantRepository {
     return rows.map((r) => asMerchantId(r.merchantId));
   }
 
-  async list(manager: EntityManager, scope: TenantScope, page: PageRequest, searchTerm?: string): Promise<Page<Merchant>> {
+  async list(tx: Transaction, scope: TenantScope, page: PageRequest, searchTerm?: string): Promise<Page<Merchant>> {
+    const manager = managerOf(tx);
     const inScope = scopeNamedCondition(scope, 'm');
     const query = manager.createQueryBuilder(MerchantOrmEntity, 'm').where(`${inScope.sql} AND m.deleted_at IS NULL`, inScope.parameters);
     const term = searchTerm?.trim();
@@ -96,11 +111,13 @@ export class TypeOrmMerchantRepository extends MerchantRepository {
     return { items: rows.map(merchantFromRow), page: page.page, limit: page.limit, total };
   }
 
-  async insert(manager: EntityManager, merchant: Merchant): Promise<void> {
+  async insert(tx: Transaction, merchant: Merchant): Promise<void> {
+    const manager = managerOf(tx);
     await manager.insert(MerchantOrmEntity, merchantToRow(merchant));
   }
 
-  async save(manager: EntityManager, merchant: Merchant): Promise<void> {
+  async save(tx: Transaction, merchant: Merchant): Promise<void> {
+    const manager = managerOf(tx);
     await manager.save(merchantToRow(merchant));
     afterCommit(manager, () => this.cache.invalidate(merchant.id));
   }

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { scopeCondition } from '@pcs/database';
+import { managerOf, scopeCondition } from '@pcs/database';
 import type { EventType } from '@pcs/events';
-import { pageOffset, PageRequest, TenantScope } from '@pcs/kernel';
+import { pageOffset, PageRequest, TenantScope, Transaction } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
-import { EntityManager } from 'typeorm';
 import {
   DeliveryTarget,
   DeliveryView,
@@ -19,11 +18,12 @@ import {
 @Injectable()
 export class PostgresEventLogRepository extends EventLogRepository {
   async page(
-    manager: EntityManager,
+    tx: Transaction,
     scope: TenantScope,
     filters: { type?: EventType; subjectId?: string; delivered?: boolean },
     page: PageRequest,
   ): Promise<{ items: EventBody[]; total: number }> {
+    const manager = managerOf(tx);
     const values: unknown[] = [];
     const where: string[] = [scopeCondition(scope, 'e', values)];
     if (filters.type) where.push(`e.type = $${values.push(filters.type)}`);
@@ -42,7 +42,8 @@ export class PostgresEventLogRepository extends EventLogRepository {
     return { items: rows.map((row) => JSON.parse(row.payload) as EventBody), total };
   }
 
-  async find(manager: EntityManager, scope: TenantScope, eventId: string): Promise<EventBody | null> {
+  async find(tx: Transaction, scope: TenantScope, eventId: string): Promise<EventBody | null> {
+    const manager = managerOf(tx);
     const values: unknown[] = [eventId];
     const [row] = await manager.query<{ payload: string }[]>(
       `SELECT e.payload FROM event e WHERE e.event_id = $1 AND ${scopeCondition(scope, 'e', values)}`,
@@ -51,7 +52,8 @@ export class PostgresEventLogRepository extends EventLogRepository {
     return row ? (JSON.parse(row.payload) as EventBody) : null;
   }
 
-  async deliveriesOf(manager: EntityManager, eventId: string): Promise<DeliveryView[]> {
+  async deliveriesOf(tx: Transaction, eventId: string): Promise<DeliveryView[]> {
+    const manager = managerOf(tx);
     const rows = await manager.query<
       { webhook_delivery_id: string; webhook_endpoint_id: string; url: string; status: string; attempts: DeliveryView['attempts'] | null }[]
     >(
@@ -69,7 +71,8 @@ export class PostgresEventLogRepository extends EventLogRepository {
     }));
   }
 
-  async previousReceivers(manager: EntityManager, eventId: string): Promise<string[]> {
+  async previousReceivers(tx: Transaction, eventId: string): Promise<string[]> {
+    const manager = managerOf(tx);
     const rows = await manager.query<{ webhook_endpoint_id: string }[]>(
       `SELECT d.webhook_endpoint_id FROM webhook_delivery d JOIN webhook_endpoint w ON w.webhook_endpoint_id = d.webhook_endpoint_id
         WHERE d.event_id = $1 AND w.deleted_at IS NULL AND NOT w.disabled`,
@@ -78,7 +81,8 @@ export class PostgresEventLogRepository extends EventLogRepository {
     return rows.map((row) => row.webhook_endpoint_id);
   }
 
-  async purgeBefore(manager: EntityManager, cutoff: Date, limit: number): Promise<number> {
+  async purgeBefore(tx: Transaction, cutoff: Date, limit: number): Promise<number> {
+    const manager = managerOf(tx);
     // A SELECT around the DELETE: its rows are the count (a bare DELETE answers TypeORM's [rows, count] pair).
     const [{ n }] = await manager.query<{ n: number }[]>(
       `WITH gone AS (DELETE FROM event WHERE event_id IN (SELECT event_id FROM event WHERE created_at < $1 LIMIT $2) RETURNING 1)
@@ -88,7 +92,8 @@ export class PostgresEventLogRepository extends EventLogRepository {
     return n;
   }
 
-  async lockUndispatched(manager: EntityManager, eventIds: readonly string[]): Promise<UndispatchedEvent[]> {
+  async lockUndispatched(tx: Transaction, eventIds: readonly string[]): Promise<UndispatchedEvent[]> {
+    const manager = managerOf(tx);
     const rows = await manager.query<{ event_id: string; type: string; business_id: string; merchant_id: string; payload: string }[]>(
       `SELECT event_id, type, business_id, merchant_id, payload FROM event
        WHERE event_id = ANY($1::uuid[]) AND dispatched_at IS NULL ORDER BY event_id FOR UPDATE`,
@@ -103,11 +108,13 @@ export class PostgresEventLogRepository extends EventLogRepository {
     }));
   }
 
-  async markDispatched(manager: EntityManager, eventIds: readonly string[]): Promise<void> {
+  async markDispatched(tx: Transaction, eventIds: readonly string[]): Promise<void> {
+    const manager = managerOf(tx);
     await manager.query(`UPDATE event SET dispatched_at = now() WHERE event_id = ANY($1::uuid[])`, [eventIds]);
   }
 
-  async queueDeliveries(manager: EntityManager, targets: readonly DeliveryTarget[]): Promise<QueuedDelivery[]> {
+  async queueDeliveries(tx: Transaction, targets: readonly DeliveryTarget[]): Promise<QueuedDelivery[]> {
+    const manager = managerOf(tx);
     if (targets.length === 0) return [];
     const rows = await manager.query<{ webhook_delivery_id: string; event_id: string; webhook_endpoint_id: string; generation: number }[]>(
       `INSERT INTO webhook_delivery (webhook_delivery_id, event_id, webhook_endpoint_id, url, status, generation, created_at, updated_at)
@@ -126,7 +133,8 @@ export class PostgresEventLogRepository extends EventLogRepository {
     }));
   }
 
-  async pending(manager: EntityManager, deliveryIds: readonly string[]): Promise<PendingDelivery[]> {
+  async pending(tx: Transaction, deliveryIds: readonly string[]): Promise<PendingDelivery[]> {
+    const manager = managerOf(tx);
     const rows = await manager.query<
       { webhook_delivery_id: string; event_id: string; webhook_endpoint_id: string; payload: string; generation: number }[]
     >(
@@ -144,7 +152,8 @@ export class PostgresEventLogRepository extends EventLogRepository {
     }));
   }
 
-  async settle(manager: EntityManager, attempts: readonly SettledAttempt[]): Promise<Set<string>> {
+  async settle(tx: Transaction, attempts: readonly SettledAttempt[]): Promise<Set<string>> {
+    const manager = managerOf(tx);
     if (attempts.length === 0) return new Set();
     const settled = await manager.query<{ webhook_delivery_id: string }[]>(
       `WITH outcome AS (
@@ -175,7 +184,8 @@ export class PostgresEventLogRepository extends EventLogRepository {
     return new Set(settled.map((row) => row.webhook_delivery_id));
   }
 
-  async failWithoutAttempt(manager: EntityManager, deliveries: readonly { deliveryId: string; generation: number }[]): Promise<void> {
+  async failWithoutAttempt(tx: Transaction, deliveries: readonly { deliveryId: string; generation: number }[]): Promise<void> {
+    const manager = managerOf(tx);
     if (deliveries.length === 0) return;
     await manager.query(
       `UPDATE webhook_delivery d SET status = 'FAILED', updated_at = now()

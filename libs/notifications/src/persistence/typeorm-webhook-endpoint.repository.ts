@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EventType } from '@pcs/events';
-import { scopeWhere } from '@pcs/database';
-import { TenantScope } from '@pcs/kernel';
-import { EntityManager, In, IsNull } from 'typeorm';
+import { managerOf, scopeWhere } from '@pcs/database';
+import { TenantScope, Transaction } from '@pcs/kernel';
+import { In, IsNull } from 'typeorm';
 import { WebhookEndpoint } from '../webhooks/webhook-endpoint';
 import { WebhookEndpointRepository } from '../webhooks/webhook-endpoint.repository';
 import { WebhookEndpointOrmEntity } from './webhook-endpoint.orm-entity';
@@ -13,7 +13,8 @@ const toRow = (endpoint: WebhookEndpoint) => Object.assign(new WebhookEndpointOr
 
 @Injectable()
 export class TypeOrmWebhookEndpointRepository extends WebhookEndpointRepository {
-  async resealAll(manager: EntityManager, reseal: (sealed: string, webhookEndpointId: string) => string): Promise<number> {
+  async resealAll(tx: Transaction, reseal: (sealed: string, webhookEndpointId: string) => string): Promise<number> {
+    const manager = managerOf(tx);
     const rows = await manager.query<{ webhook_endpoint_id: string; secret_ciphertext: string; previous: string | null }[]>(
       'SELECT webhook_endpoint_id, secret_ciphertext, previous_secret_ciphertext AS previous FROM webhook_endpoint ORDER BY webhook_endpoint_id FOR UPDATE',
     );
@@ -30,15 +31,18 @@ export class TypeOrmWebhookEndpointRepository extends WebhookEndpointRepository 
     return rows.length;
   }
 
-  async insert(manager: EntityManager, endpoint: WebhookEndpoint): Promise<void> {
+  async insert(tx: Transaction, endpoint: WebhookEndpoint): Promise<void> {
+    const manager = managerOf(tx);
     await manager.insert(WebhookEndpointOrmEntity, toRow(endpoint));
   }
 
-  async save(manager: EntityManager, endpoint: WebhookEndpoint): Promise<void> {
+  async save(tx: Transaction, endpoint: WebhookEndpoint): Promise<void> {
+    const manager = managerOf(tx);
     await manager.save(toRow(endpoint));
   }
 
-  async findVisible(manager: EntityManager, scope: TenantScope, id: string, lock = false): Promise<WebhookEndpoint | null> {
+  async findVisible(tx: Transaction, scope: TenantScope, id: string, lock = false): Promise<WebhookEndpoint | null> {
+    const manager = managerOf(tx);
     const row = await manager.findOne(WebhookEndpointOrmEntity, {
       where: { webhookEndpointId: id, ...scopeWhere(scope), deletedAt: IsNull() },
       ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
@@ -46,14 +50,16 @@ export class TypeOrmWebhookEndpointRepository extends WebhookEndpointRepository 
     return row ? fromRow(row) : null;
   }
 
-  async disable(manager: EntityManager, ids: readonly string[], reason: string): Promise<void> {
+  async disable(tx: Transaction, ids: readonly string[], reason: string): Promise<void> {
+    const manager = managerOf(tx);
     await manager.query(
       `UPDATE webhook_endpoint SET disabled = true, disabled_reason = $2, updated_at = now() WHERE webhook_endpoint_id = ANY($1::uuid[])`,
       [ids, reason],
     );
   }
 
-  async listVisible(manager: EntityManager, scope: TenantScope): Promise<WebhookEndpoint[]> {
+  async listVisible(tx: Transaction, scope: TenantScope): Promise<WebhookEndpoint[]> {
+    const manager = managerOf(tx);
     const rows = await manager.find(WebhookEndpointOrmEntity, {
       where: { ...scopeWhere(scope), deletedAt: IsNull() },
       order: { createdAt: 'ASC', webhookEndpointId: 'ASC' },
@@ -61,7 +67,8 @@ export class TypeOrmWebhookEndpointRepository extends WebhookEndpointRepository 
     return rows.map(fromRow);
   }
 
-  async receiversOf(manager: EntityManager, businessId: string, merchantId: string, type: string): Promise<WebhookEndpoint[]> {
+  async receiversOf(tx: Transaction, businessId: string, merchantId: string, type: string): Promise<WebhookEndpoint[]> {
+    const manager = managerOf(tx);
     const rows = await manager
       .createQueryBuilder(WebhookEndpointOrmEntity, 'w')
       .where('w.business_id = :businessId AND (w.merchant_id IS NULL OR w.merchant_id = :merchantId)', { businessId, merchantId })
@@ -71,12 +78,14 @@ export class TypeOrmWebhookEndpointRepository extends WebhookEndpointRepository 
     return rows.map(fromRow);
   }
 
-  async findById(manager: EntityManager, id: string): Promise<WebhookEndpoint | null> {
+  async findById(tx: Transaction, id: string): Promise<WebhookEndpoint | null> {
+    const manager = managerOf(tx);
     const row = await manager.findOne(WebhookEndpointOrmEntity, { where: { webhookEndpointId: id } });
     return row ? fromRow(row) : null;
   }
 
-  async findByIds(manager: EntityManager, ids: readonly string[]): Promise<WebhookEndpoint[]> {
+  async findByIds(tx: Transaction, ids: readonly string[]): Promise<WebhookEndpoint[]> {
+    const manager = managerOf(tx);
     if (ids.length === 0) return [];
     return (await manager.find(WebhookEndpointOrmEntity, { where: { webhookEndpointId: In([...ids]) } })).map(fromRow);
   }

@@ -5,12 +5,13 @@ import {
   EntityColumns,
   InvalidatedCache,
   isUniqueViolation,
+  managerOf,
   queryPrepared,
   Requirement,
   scopeNamedCondition,
   scopeWhere,
 } from '@pcs/database';
-import { BusinessId, Page, pageOffset, PageRequest, PayerId, TenantScope } from '@pcs/kernel';
+import { BusinessId, Page, pageOffset, PageRequest, PayerId, TenantScope, Transaction } from '@pcs/kernel';
 import { EntityManager, In, IsNull } from 'typeorm';
 import { Payer } from '../domain/payer';
 import { DuplicateDocumentError, PayerLock, PayerRepository } from '../payer.repository';
@@ -43,7 +44,8 @@ export class TypeOrmPayerRepository extends PayerRepository {
     );
   }
 
-  async findVisible(manager: EntityManager, scope: TenantScope, payerId: PayerId, lock: PayerLock = 'none'): Promise<Payer | null> {
+  async findVisible(tx: Transaction, scope: TenantScope, payerId: PayerId, lock: PayerLock = 'none'): Promise<Payer | null> {
+    const manager = managerOf(tx);
     if (lock === 'none') {
       // The read of nearly every creation: from memory, else a prepared statement (TypeORM builds and sends its text anew each time).
       const read = async () => {
@@ -73,12 +75,14 @@ export class TypeOrmPayerRepository extends PayerRepository {
     return row ? payerFromRow(row) : null;
   }
 
-  async findById(manager: EntityManager, payerId: PayerId): Promise<Payer | null> {
+  async findById(tx: Transaction, payerId: PayerId): Promise<Payer | null> {
+    const manager = managerOf(tx);
     const row = await manager.findOne(PayerOrmEntity, { where: { payerId } });
     return row ? payerFromRow(row) : null;
   }
 
-  async liveIds(manager: EntityManager, businessId: BusinessId, payerIds: readonly PayerId[]): Promise<Set<string>> {
+  async liveIds(tx: Transaction, businessId: BusinessId, payerIds: readonly PayerId[]): Promise<Set<string>> {
+    const manager = managerOf(tx);
     if (payerIds.length === 0) return new Set();
     const rows = await manager.find(PayerOrmEntity, {
       where: { payerId: In([...new Set(payerIds)]), businessId, deletedAt: IsNull() },
@@ -87,7 +91,8 @@ export class TypeOrmPayerRepository extends PayerRepository {
     return new Set(rows.map((r) => r.payerId));
   }
 
-  async list(manager: EntityManager, scope: TenantScope, searchTerm: string | undefined, page: PageRequest): Promise<Page<Payer>> {
+  async list(tx: Transaction, scope: TenantScope, searchTerm: string | undefined, page: PageRequest): Promise<Page<Payer>> {
+    const manager = managerOf(tx);
     const inScope = scopeNamedCondition(scope, 'p');
     const builder = manager.createQueryBuilder(PayerOrmEntity, 'p').where(`${inScope.sql} AND p.deleted_at IS NULL`, inScope.parameters);
     const term = searchTerm?.trim();
@@ -104,7 +109,8 @@ export class TypeOrmPayerRepository extends PayerRepository {
     return { items: rows.map(payerFromRow), page: page.page, limit: page.limit, total };
   }
 
-  async insert(manager: EntityManager, payer: Payer): Promise<void> {
+  async insert(tx: Transaction, payer: Payer): Promise<void> {
+    const manager = managerOf(tx);
     // A savepoint keeps the caller's transaction usable when the insert fails.
     try {
       await manager.transaction((inner) => inner.insert(PayerOrmEntity, payerToRow(payer)));
@@ -113,7 +119,8 @@ export class TypeOrmPayerRepository extends PayerRepository {
     }
   }
 
-  async save(manager: EntityManager, payer: Payer): Promise<void> {
+  async save(tx: Transaction, payer: Payer): Promise<void> {
+    const manager = managerOf(tx);
     try {
       await manager.save(payerToRow(payer));
       afterCommit(manager, () => this.live.invalidate(payer.id));

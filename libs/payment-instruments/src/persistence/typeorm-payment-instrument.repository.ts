@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { EntityColumns, Guard, queryPrepared, Requirement, scopeCondition, scopeWhere } from '@pcs/database';
-import { PayerId, PaymentInstrumentId, TenantScope } from '@pcs/kernel';
-import { EntityManager } from 'typeorm';
+import { EntityColumns, Guard, managerOf, queryPrepared, Requirement, scopeCondition, scopeWhere } from '@pcs/database';
+import { PayerId, PaymentInstrumentId, TenantScope, Transaction } from '@pcs/kernel';
 import { PaymentInstrument } from '../domain/payment-instrument';
 import { PaymentInstrumentRepository } from '../payment-instrument.repository';
 import { instrumentFromRow, instrumentToRow } from './payment-instrument.mapper';
@@ -9,11 +8,8 @@ import { PaymentInstrumentOrmEntity } from './payment-instrument.orm-entity';
 
 @Injectable()
 export class TypeOrmPaymentInstrumentRepository extends PaymentInstrumentRepository {
-  async findVisible(
-    manager: EntityManager,
-    scope: TenantScope,
-    paymentInstrumentId: PaymentInstrumentId,
-  ): Promise<PaymentInstrument | null> {
+  async findVisible(tx: Transaction, scope: TenantScope, paymentInstrumentId: PaymentInstrumentId): Promise<PaymentInstrument | null> {
+    const manager = managerOf(tx);
     // The read of every saved card's charge: a prepared statement (TypeORM builds and sends its text anew each time).
     const columns = new EntityColumns(manager, PaymentInstrumentOrmEntity, 'i_');
     const values: unknown[] = [paymentInstrumentId];
@@ -26,7 +22,8 @@ export class TypeOrmPaymentInstrumentRepository extends PaymentInstrumentReposit
     return entity ? instrumentFromRow(entity) : null;
   }
 
-  async findById(manager: EntityManager, paymentInstrumentId: PaymentInstrumentId, lock = false): Promise<PaymentInstrument | null> {
+  async findById(tx: Transaction, paymentInstrumentId: PaymentInstrumentId, lock = false): Promise<PaymentInstrument | null> {
+    const manager = managerOf(tx);
     // Locked only to change what a gateway taught (its token, brand, validation), never its key: FOR NO KEY
     // UPDATE, which payment intents being created for the instrument meanwhile (their foreign key's KEY SHARE)
     // do not wait for. FOR UPDATE made them wait behind a charge's outcome, and deadlock with it.
@@ -38,9 +35,10 @@ export class TypeOrmPaymentInstrumentRepository extends PaymentInstrumentReposit
   }
 
   async findActive(
-    manager: EntityManager,
+    tx: Transaction,
     criteria: { payerId: PayerId; paymentMethodId: string; countryId: string; paymentInstrumentTypeId: string | null },
   ): Promise<PaymentInstrument | null> {
+    const manager = managerOf(tx);
     const { paymentInstrumentTypeId, ...rest } = criteria;
     const row = await manager.findOne(PaymentInstrumentOrmEntity, {
       where: { ...rest, status: 'ACTIVE', ...(paymentInstrumentTypeId ? { paymentInstrumentTypeId } : {}) },
@@ -49,11 +47,13 @@ export class TypeOrmPaymentInstrumentRepository extends PaymentInstrumentReposit
     return row ? instrumentFromRow(row) : null;
   }
 
-  async ofPayer(manager: EntityManager, payerId: PayerId): Promise<PaymentInstrument[]> {
+  async ofPayer(tx: Transaction, payerId: PayerId): Promise<PaymentInstrument[]> {
+    const manager = managerOf(tx);
     return (await manager.find(PaymentInstrumentOrmEntity, { where: { payerId }, order: { createdAt: 'DESC' } })).map(instrumentFromRow);
   }
 
-  async newest(manager: EntityManager, scope: TenantScope, limit: number): Promise<PaymentInstrument[]> {
+  async newest(tx: Transaction, scope: TenantScope, limit: number): Promise<PaymentInstrument[]> {
+    const manager = managerOf(tx);
     const rows = await manager.find(PaymentInstrumentOrmEntity, {
       where: scopeWhere(scope),
       order: { createdAt: 'DESC', paymentInstrumentId: 'ASC' },
@@ -62,7 +62,8 @@ export class TypeOrmPaymentInstrumentRepository extends PaymentInstrumentReposit
     return rows.map(instrumentFromRow);
   }
 
-  async save(manager: EntityManager, instrument: PaymentInstrument): Promise<void> {
+  async save(tx: Transaction, instrument: PaymentInstrument): Promise<void> {
+    const manager = managerOf(tx);
     await manager.save(instrumentToRow(instrument));
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Guard, scopeNamedCondition } from '@pcs/database';
-import { asPaymentIntentId, Page, PageRequest, pageOffset, PaymentIntentId, TenantScope } from '@pcs/kernel';
-import { Brackets, EntityManager, In } from 'typeorm';
+import { Guard, managerOf, scopeNamedCondition } from '@pcs/database';
+import { asPaymentIntentId, Page, pageOffset, PageRequest, PaymentIntentId, TenantScope, Transaction } from '@pcs/kernel';
+import { Brackets, In } from 'typeorm';
 import { B2bCheckoutRepository, B2bPaymentIntentFilters, B2bPaymentIntentRecord } from '../b2b/b2b-checkout.repository';
 import { CHECKOUT_EXPIRED_REASON } from '../domain/b2b-status';
 import { B2bCheckout } from '../domain/b2b-checkout';
@@ -39,22 +39,25 @@ export class TypeOrmB2bCheckoutRepository extends B2bCheckoutRepository {
     );
   }
 
-  async findByPaymentIntent(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<B2bCheckout | null> {
+  async findByPaymentIntent(tx: Transaction, paymentIntentId: PaymentIntentId): Promise<B2bCheckout | null> {
+    const manager = managerOf(tx);
     const row = await manager.findOne(B2bCheckoutOrmEntity, { where: { paymentIntentId } });
     return row ? checkoutFromRow(row) : null;
   }
 
-  async findByReference(manager: EntityManager, reference: string): Promise<B2bCheckout | null> {
+  async findByReference(tx: Transaction, reference: string): Promise<B2bCheckout | null> {
+    const manager = managerOf(tx);
     const row = await manager.findOne(B2bCheckoutOrmEntity, { where: { reference } });
     return row ? checkoutFromRow(row) : null;
   }
 
   async list(
-    manager: EntityManager,
+    tx: Transaction,
     scope: TenantScope,
     filters: B2bPaymentIntentFilters,
     page: PageRequest,
   ): Promise<Page<B2bPaymentIntentRecord>> {
+    const manager = managerOf(tx);
     const inScope = scopeNamedCondition(scope, 'i');
     const query = manager
       .createQueryBuilder(PaymentIntentOrmEntity, 'i')
@@ -100,7 +103,8 @@ export class TypeOrmB2bCheckoutRepository extends B2bCheckoutRepository {
     };
   }
 
-  async pastDue(manager: EntityManager, now: Date, limit: number): Promise<PaymentIntentId[]> {
+  async pastDue(tx: Transaction, now: Date, limit: number): Promise<PaymentIntentId[]> {
+    const manager = managerOf(tx);
     const rows: { payment_intent_id: string }[] = await manager.query(
       `SELECT i.payment_intent_id FROM payment_intent i JOIN b2b_checkout c USING (payment_intent_id)
         WHERE i.origin = 'B2B' AND i.status = ANY($1) AND c.expires_at <= $2

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { EventRecorder } from '@pcs/events';
-import { EntityManager } from 'typeorm';
 import {
   AttemptOrigin,
   CardTestingBlock,
@@ -11,6 +10,8 @@ import {
   CardTestingScope,
   cardTestingBlockObject,
 } from '../card-testing/card-testing.records';
+import { Transaction } from '@pcs/kernel';
+import { managerOf, transactionOf } from '@pcs/database';
 
 interface BlockRow {
   card_testing_block_id: string;
@@ -57,7 +58,13 @@ export class TypeOrmCardTestingRecords extends CardTestingRecords {
     super();
   }
 
-  async activeBlock(tx: EntityManager, merchantId: string, subjectKeys: readonly string[], now: Date): Promise<CardTestingBlock | null> {
+  async activeBlock(
+    transaction: Transaction,
+    merchantId: string,
+    subjectKeys: readonly string[],
+    now: Date,
+  ): Promise<CardTestingBlock | null> {
+    const tx = managerOf(transaction);
     if (subjectKeys.length === 0) return null;
     const [row] = await tx.query<BlockRow[]>(
       `SELECT * FROM card_testing_block WHERE merchant_id = $1 AND subject_key = ANY($2::text[]) AND until > $3 ORDER BY until DESC LIMIT 1`,
@@ -66,7 +73,8 @@ export class TypeOrmCardTestingRecords extends CardTestingRecords {
     return row ? blockOf(row) : null;
   }
 
-  async recordStart(tx: EntityManager, o: AttemptOrigin, now: Date): Promise<void> {
+  async recordStart(transaction: Transaction, o: AttemptOrigin, now: Date): Promise<void> {
+    const tx = managerOf(transaction);
     await tx.query(
       `WITH origin AS (
          INSERT INTO card_testing_origin (payment_intent_id, merchant_id, page, address_key, address_hint, sale_key, sale_id, card_key, at)
@@ -80,7 +88,8 @@ export class TypeOrmCardTestingRecords extends CardTestingRecords {
     );
   }
 
-  async recordSandboxCard(tx: EntityManager, o: AttemptOrigin, now: Date): Promise<void> {
+  async recordSandboxCard(transaction: Transaction, o: AttemptOrigin, now: Date): Promise<void> {
+    const tx = managerOf(transaction);
     await tx.query(
       `INSERT INTO card_testing_origin (payment_intent_id, merchant_id, page, address_key, address_hint, sale_key, sale_id, card_key, at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
@@ -89,7 +98,8 @@ export class TypeOrmCardTestingRecords extends CardTestingRecords {
     );
   }
 
-  async originOf(tx: EntityManager, paymentIntentId: string): Promise<AttemptOrigin | null> {
+  async originOf(transaction: Transaction, paymentIntentId: string): Promise<AttemptOrigin | null> {
+    const tx = managerOf(transaction);
     const [row] = await tx.query<OriginRow[]>(`SELECT * FROM card_testing_origin WHERE payment_intent_id = $1`, [paymentIntentId]);
     return row
       ? {
@@ -105,7 +115,8 @@ export class TypeOrmCardTestingRecords extends CardTestingRecords {
       : null;
   }
 
-  async sandboxAttempt(tx: EntityManager, reference: string): Promise<{ paymentIntentId: string; merchantId: string } | null> {
+  async sandboxAttempt(transaction: Transaction, reference: string): Promise<{ paymentIntentId: string; merchantId: string } | null> {
+    const tx = managerOf(transaction);
     const [row] = await tx.query<{ payment_intent_id: string; merchant_id: string }[]>(
       `SELECT payment_intent_id, merchant_id FROM payin WHERE gateway = 'SANDBOX' AND external_id = $1 AND transaction_type = 'PAYIN' LIMIT 1`,
       [reference],
@@ -114,10 +125,11 @@ export class TypeOrmCardTestingRecords extends CardTestingRecords {
   }
 
   async recordDecline(
-    tx: EntityManager,
+    transaction: Transaction,
     d: { merchantId: string; addressKey: string; cardKey: string | null; saleKey: string | null },
     now: Date,
   ): Promise<void> {
+    const tx = managerOf(transaction);
     await tx.query(
       `INSERT INTO card_testing_mark (merchant_id, kind, address_key, card_key, sale_key, at) VALUES ($1, 'DECLINE', $2, $3, $4, $5)`,
       [d.merchantId, d.addressKey, d.cardKey, d.saleKey, now],
@@ -125,11 +137,12 @@ export class TypeOrmCardTestingRecords extends CardTestingRecords {
   }
 
   async counts(
-    tx: EntityManager,
+    transaction: Transaction,
     merchantId: string,
     s: { addressKey: string; cardKey: string | null; saleKey: string | null },
     since: Date,
   ): Promise<CardTestingCounts> {
+    const tx = managerOf(transaction);
     const [row] = await tx.query<{ attempts: number; address_declines: number; card_declines: number; sale_declines: number }[]>(
       `SELECT
          (SELECT count(*)::int FROM card_testing_mark WHERE merchant_id = $1 AND address_key = $2 AND kind = 'ATTEMPT' AND at > $5) AS attempts,
@@ -146,10 +159,11 @@ export class TypeOrmCardTestingRecords extends CardTestingRecords {
     };
   }
 
-  async openBlock(tx: EntityManager, b: CardTestingBlock): Promise<boolean> {
+  async openBlock(transaction: Transaction, b: CardTestingBlock): Promise<boolean> {
+    const tx = managerOf(transaction);
     // One block per subject while it lasts: two declines arriving together wait for each other here.
     await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1 || ':' || $2))`, [b.merchantId, b.subjectKey]);
-    if (await this.activeBlock(tx, b.merchantId, [b.subjectKey], b.startedAt)) return false;
+    if (await this.activeBlock(transaction, b.merchantId, [b.subjectKey], b.startedAt)) return false;
     const [merchant] = await tx.query<{ business_id: string }[]>(`SELECT business_id FROM merchant WHERE merchant_id = $1`, [b.merchantId]);
     if (!merchant) return false;
     await tx.query(
@@ -157,7 +171,7 @@ export class TypeOrmCardTestingRecords extends CardTestingRecords {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       [b.blockId, b.merchantId, b.scope, b.subjectKey, b.reason, b.count, b.hint, b.page, b.saleId, b.startedAt, b.until],
     );
-    await this.events.record(tx, {
+    await this.events.record(transactionOf(tx), {
       type: 'card_testing.suspected',
       businessId: merchant.business_id,
       merchantId: b.merchantId,
@@ -168,7 +182,8 @@ export class TypeOrmCardTestingRecords extends CardTestingRecords {
     return true;
   }
 
-  async blocksOf(tx: EntityManager, merchantId: string, since: Date, limit: number): Promise<CardTestingBlock[]> {
+  async blocksOf(transaction: Transaction, merchantId: string, since: Date, limit: number): Promise<CardTestingBlock[]> {
+    const tx = managerOf(transaction);
     const rows = await tx.query<BlockRow[]>(
       `SELECT * FROM card_testing_block WHERE merchant_id = $1 AND started_at > $2 ORDER BY started_at DESC, card_testing_block_id LIMIT $3`,
       [merchantId, since, limit],
@@ -176,7 +191,8 @@ export class TypeOrmCardTestingRecords extends CardTestingRecords {
     return rows.map(blockOf);
   }
 
-  async forgetBefore(tx: EntityManager, before: Date): Promise<void> {
+  async forgetBefore(transaction: Transaction, before: Date): Promise<void> {
+    const tx = managerOf(transaction);
     await tx.query(`DELETE FROM card_testing_mark WHERE at < $1`, [before]);
   }
 }

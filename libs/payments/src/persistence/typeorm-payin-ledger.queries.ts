@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { OrderBy, Page, pageOffset, PageRequest, SortBy, TenantScope } from '@pcs/kernel';
-import { EntityColumns } from '@pcs/database';
-import { EntityManager } from 'typeorm';
+import { OrderBy, Page, pageOffset, PageRequest, SortBy, TenantScope, Transaction } from '@pcs/kernel';
+import { EntityColumns, managerOf, transactionOf } from '@pcs/database';
 import { Payin } from '../domain/payin';
 import { LedgerFilters, PayinLedgerQueries, PayinSummaryRows } from '../ledger/payin-ledger.queries';
 import { ledgerSummary, ledgerTotal } from './payin-ledger-counts';
@@ -13,7 +12,8 @@ import { PayinOrmEntity } from './payin.orm-entity';
 @Injectable()
 export class TypeOrmPayinLedgerQueries extends PayinLedgerQueries {
   /** Operation 36. */
-  async page(manager: EntityManager, scope: TenantScope, filters: LedgerFilters, page: PageRequest): Promise<Page<Payin>> {
+  async page(tx: Transaction, scope: TenantScope, filters: LedgerFilters, page: PageRequest): Promise<Page<Payin>> {
+    const manager = managerOf(tx);
     const query = manager.createQueryBuilder(PayinOrmEntity, 'p');
     applyLedgerFilters(query, scope, filters);
     const direction = filters.order ?? OrderBy.DESC;
@@ -34,7 +34,7 @@ export class TypeOrmPayinLedgerQueries extends PayinLedgerQueries {
     const [sql, values] = query.offset(pageOffset(page)).limit(page.limit).getQueryAndParameters();
     const raw = await manager.query<({ ledger_total: string } & Record<string, unknown>)[]>(sql, values);
     const columns = new EntityColumns(manager, PayinOrmEntity, 'p_');
-    const counted = raw.length > 0 ? Number(raw[0].ledger_total) : await this.count(manager, scope, filters);
+    const counted = raw.length > 0 ? Number(raw[0].ledger_total) : await this.count(transactionOf(manager), scope, filters);
     return { items: raw.map((row) => payinFromRow(columns.from(row)!)), page: page.page, limit: page.limit, total: counted };
   }
 
@@ -48,7 +48,8 @@ export class TypeOrmPayinLedgerQueries extends PayinLedgerQueries {
    * rows (served by the currency-amount and date indexes). One statement: one
    * snapshot.
    */
-  async count(manager: EntityManager, scope: TenantScope, f: LedgerFilters): Promise<number> {
+  async count(tx: Transaction, scope: TenantScope, f: LedgerFilters): Promise<number> {
+    const manager = managerOf(tx);
     const { sql, parameters } = ledgerTotal(manager, scope, f);
     const [query, values] = manager.connection.driver.escapeQueryWithParameters(`SELECT (${sql}) AS total`, parameters, {});
     const [{ total }] = await manager.query<{ total: string }[]>(query, values);
@@ -60,7 +61,8 @@ export class TypeOrmPayinLedgerQueries extends PayinLedgerQueries {
    * grouping (served by the business/merchant date indexes): bigint sums of
    * minor units, never floats.
    */
-  summary(manager: EntityManager, scope: TenantScope, from: Date, until: Date): Promise<PayinSummaryRows> {
+  summary(tx: Transaction, scope: TenantScope, from: Date, until: Date): Promise<PayinSummaryRows> {
+    const manager = managerOf(tx);
     return ledgerSummary(manager, scope, from, until);
   }
 }

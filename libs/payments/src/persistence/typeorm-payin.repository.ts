@@ -2,9 +2,9 @@
  * Why one file: every statement of the payin port, with the guards its writes take.
  */
 import { Injectable } from '@nestjs/common';
-import { EntityColumns, Guard, JoinedRead, Requirement, runChange, writtenIfRequired } from '@pcs/database';
+import { EntityColumns, Guard, JoinedRead, managerOf, Requirement, runChange, transactionOf, writtenIfRequired } from '@pcs/database';
 import { EventRecorder, NewEvent } from '@pcs/events';
-import { MerchantId, PaymentIntentId } from '@pcs/kernel';
+import { MerchantId, PaymentIntentId, Transaction } from '@pcs/kernel';
 import { EntityManager, In, LessThan, MoreThan } from 'typeorm';
 import { Payin, PayinState } from '../domain/payin';
 import { payinRepresentation } from '../ledger/payin.representation';
@@ -20,7 +20,8 @@ export class TypeOrmPayinRepository extends PayinRepository {
     super();
   }
 
-  async insert(manager: EntityManager, payin: Payin): Promise<void> {
+  async insert(tx: Transaction, payin: Payin): Promise<void> {
+    const manager = managerOf(tx);
     const [sql, values] = this.insertQuery(manager, payin);
     await this.write(manager, payin, sql, values);
   }
@@ -40,12 +41,14 @@ export class TypeOrmPayinRepository extends PayinRepository {
   }
 
   /** The payin's row as it now is: a plain UPDATE (the payin was read in this transaction). */
-  async save(manager: EntityManager, payin: Payin): Promise<void> {
+  async save(tx: Transaction, payin: Payin): Promise<void> {
+    const manager = managerOf(tx);
     const [sql, values] = this.updateQuery(manager, payin);
     await this.write(manager, payin, sql, values, Requirement.rowFound('payin'));
   }
 
-  async saveIfStill(manager: EntityManager, payin: Payin, as: PayinState, options: { undisputed?: boolean } = {}): Promise<boolean> {
+  async saveIfStill(tx: Transaction, payin: Payin, as: PayinState, options: { undisputed?: boolean } = {}): Promise<boolean> {
+    const manager = managerOf(tx);
     const undisputed = options.undisputed === true;
     const [sql, values] = this.updateQuery(manager, payin, as, undefined, undisputed);
     const reason = 'the payin is as it was read';
@@ -53,7 +56,9 @@ export class TypeOrmPayinRepository extends PayinRepository {
     // writer of the intent does: as a guard, which runs before the sequences (a change would run after them).
     const events = undisputed ? this.eventsOf(payin) : [];
     if (events.length > 0)
-      return writtenIfRequired(this.events.recordAll(manager, events, { guards: [Guard.of(sql, values, { required: reason })] }));
+      return writtenIfRequired(
+        this.events.recordAll(transactionOf(manager), events, { guards: [Guard.of(sql, values, { required: reason })] }),
+      );
     return writtenIfRequired(this.write(manager, payin, sql, values, Requirement.changeWritten(reason)));
   }
 
@@ -87,13 +92,14 @@ export class TypeOrmPayinRepository extends PayinRepository {
   }
 
   async reconciliationRecords(
-    manager: EntityManager,
+    tx: Transaction,
     merchantId: MerchantId,
     gateway: string,
     references: readonly string[],
     from: Date,
     to: Date,
   ): Promise<Payin[]> {
+    const manager = managerOf(tx);
     const ids = references.filter((r) => UUID.test(r));
     // The approved collections at the gateway released in the window or named by the report…
     const charges = await manager
@@ -165,7 +171,7 @@ export class TypeOrmPayinRepository extends PayinRepository {
   private async write(manager: EntityManager, payin: Payin, sql: string, values: unknown[], requires?: Requirement): Promise<void> {
     const events = this.eventsOf(payin);
     if (events.length === 0) return runChange(manager, sql, values, requires);
-    await this.events.recordAll(manager, events, { sql, values, requires });
+    await this.events.recordAll(transactionOf(manager), events, { sql, values, requires });
   }
 
   /** A refund's events not yet recorded. */
@@ -184,7 +190,8 @@ export class TypeOrmPayinRepository extends PayinRepository {
     }));
   }
 
-  async get(manager: EntityManager, transactionId: string, lock = false): Promise<Payin | null> {
+  async get(tx: Transaction, transactionId: string, lock = false): Promise<Payin | null> {
+    const manager = managerOf(tx);
     const row = await manager.findOne(PayinOrmEntity, {
       where: { transactionId },
       ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
@@ -192,12 +199,14 @@ export class TypeOrmPayinRepository extends PayinRepository {
     return row ? payinFromRow(row) : null;
   }
 
-  async findByExternalId(manager: EntityManager, gateway: string, externalId: string): Promise<Payin | null> {
+  async findByExternalId(tx: Transaction, gateway: string, externalId: string): Promise<Payin | null> {
+    const manager = managerOf(tx);
     const row = await manager.findOne(PayinOrmEntity, { where: { gateway, externalId } });
     return row ? payinFromRow(row) : null;
   }
 
-  async openAttempts(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin[]> {
+  async openAttempts(tx: Transaction, paymentIntentId: PaymentIntentId): Promise<Payin[]> {
+    const manager = managerOf(tx);
     const rows = await manager
       .createQueryBuilder(PayinOrmEntity, 'p')
       .setLock('pessimistic_write')
@@ -208,7 +217,8 @@ export class TypeOrmPayinRepository extends PayinRepository {
     return rows.map(payinFromRow);
   }
 
-  async anyOf(manager: EntityManager, transactionIds: readonly string[]): Promise<Payin | null> {
+  async anyOf(tx: Transaction, transactionIds: readonly string[]): Promise<Payin | null> {
+    const manager = managerOf(tx);
     const row = await manager.findOne(PayinOrmEntity, {
       where: { transactionId: In([...transactionIds]) },
       order: { createdAt: 'DESC' },
@@ -216,7 +226,8 @@ export class TypeOrmPayinRepository extends PayinRepository {
     return row ? payinFromRow(row) : null;
   }
 
-  async attemptsOf(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin[]> {
+  async attemptsOf(tx: Transaction, paymentIntentId: PaymentIntentId): Promise<Payin[]> {
+    const manager = managerOf(tx);
     // Served by payin_intent_idx (payment_intent_id, created_at).
     const rows = await manager.find(PayinOrmEntity, {
       where: { paymentIntentId, transactionType: 'PAYIN' },
@@ -225,7 +236,8 @@ export class TypeOrmPayinRepository extends PayinRepository {
     return rows.map(payinFromRow);
   }
 
-  async openOffSessionCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null> {
+  async openOffSessionCharge(tx: Transaction, paymentIntentId: PaymentIntentId): Promise<Payin | null> {
+    const manager = managerOf(tx);
     const row = await manager.findOne(PayinOrmEntity, {
       where: { paymentIntentId, transactionType: 'PAYIN', paymentIntentInitiator: 'MERCHANT', status: 'PENDING' },
       order: { createdAt: 'DESC' },
@@ -233,7 +245,8 @@ export class TypeOrmPayinRepository extends PayinRepository {
     return row ? payinFromRow(row) : null;
   }
 
-  async openCheckoutSession(manager: EntityManager, paymentIntentId: PaymentIntentId, now: Date): Promise<Payin | null> {
+  async openCheckoutSession(tx: Transaction, paymentIntentId: PaymentIntentId, now: Date): Promise<Payin | null> {
+    const manager = managerOf(tx);
     const row = await manager.findOne(PayinOrmEntity, {
       where: {
         paymentIntentId,
@@ -247,7 +260,8 @@ export class TypeOrmPayinRepository extends PayinRepository {
     return row ? payinFromRow(row) : null;
   }
 
-  async latestApprovedCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null> {
+  async latestApprovedCharge(tx: Transaction, paymentIntentId: PaymentIntentId): Promise<Payin | null> {
+    const manager = managerOf(tx);
     const row = await manager.findOne(PayinOrmEntity, {
       where: { paymentIntentId, transactionType: 'PAYIN', status: 'APPROVED' },
       order: { createdAt: 'DESC' },
@@ -255,13 +269,15 @@ export class TypeOrmPayinRepository extends PayinRepository {
     return row ? payinFromRow(row) : null;
   }
 
-  async refundsOf(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin[]> {
+  async refundsOf(tx: Transaction, paymentIntentId: PaymentIntentId): Promise<Payin[]> {
+    const manager = managerOf(tx);
     // Served by payin_intent_idx (payment_intent_id, created_at).
     const rows = await manager.find(PayinOrmEntity, { where: { paymentIntentId, transactionType: 'REFUND' }, order: { createdAt: 'ASC' } });
     return rows.map(payinFromRow);
   }
 
-  async latestCharge(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<Payin | null> {
+  async latestCharge(tx: Transaction, paymentIntentId: PaymentIntentId): Promise<Payin | null> {
+    const manager = managerOf(tx);
     // Served by payin_intent_idx (payment_intent_id, created_at).
     const row = await manager.findOne(PayinOrmEntity, {
       where: { paymentIntentId, transactionType: 'PAYIN' },
@@ -270,7 +286,8 @@ export class TypeOrmPayinRepository extends PayinRepository {
     return row ? payinFromRow(row) : null;
   }
 
-  async dueForReconciliation(manager: EntityManager, now: Date, limit: number): Promise<Payin[]> {
+  async dueForReconciliation(tx: Transaction, now: Date, limit: number): Promise<Payin[]> {
+    const manager = managerOf(tx);
     // Served by payin_reconcile_idx (partial: open payins with a reconciliation time).
     const rows = await manager
       .createQueryBuilder(PayinOrmEntity, 'p')
@@ -281,14 +298,8 @@ export class TypeOrmPayinRepository extends PayinRepository {
     return rows.map(payinFromRow);
   }
 
-  async dueForLookup(
-    manager: EntityManager,
-    merchantId: MerchantId,
-    gateway: string,
-    since: Date,
-    day: string,
-    limit: number,
-  ): Promise<Payin[]> {
+  async dueForLookup(tx: Transaction, merchantId: MerchantId, gateway: string, since: Date, day: string, limit: number): Promise<Payin[]> {
+    const manager = managerOf(tx);
     // Served by payin_lookup_idx (partial: approved collections). processor_checked_on is the lookups' own
     // column, outside the aggregate (no write of the payin touches it).
     const columns = new EntityColumns(manager, PayinOrmEntity, 'payin_');
@@ -306,7 +317,8 @@ export class TypeOrmPayinRepository extends PayinRepository {
     });
   }
 
-  async markLookedUp(manager: EntityManager, transactionIds: readonly string[], day: string): Promise<void> {
+  async markLookedUp(tx: Transaction, transactionIds: readonly string[], day: string): Promise<void> {
+    const manager = managerOf(tx);
     if (transactionIds.length === 0) return;
     await manager.query(`UPDATE payin SET processor_checked_on = $2::date WHERE transaction_id = ANY($1::uuid[])`, [
       [...transactionIds],
@@ -314,7 +326,8 @@ export class TypeOrmPayinRepository extends PayinRepository {
     ]);
   }
 
-  async expiredSessions(manager: EntityManager, now: Date, limit: number): Promise<Payin[]> {
+  async expiredSessions(tx: Transaction, now: Date, limit: number): Promise<Payin[]> {
+    const manager = managerOf(tx);
     // Served by payin_open_sessions_idx.
     const rows = await manager.find(PayinOrmEntity, {
       where: { status: 'PENDING', sessionExpiresAt: LessThan(now) },

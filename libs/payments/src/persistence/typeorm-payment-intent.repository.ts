@@ -4,16 +4,18 @@ import {
   Guard,
   isRequirementFailure,
   JoinedRead,
+  managerOf,
   queryPrepared,
   Requirement,
   runChange,
   scopeCondition,
   scopeWhere,
   shiftParameters,
+  transactionOf,
   writtenIfRequired,
 } from '@pcs/database';
 import { EventRecorder, NewEvent } from '@pcs/events';
-import { PayerId, PaymentIntentId, TenantScope } from '@pcs/kernel';
+import { PayerId, PaymentIntentId, TenantScope, Transaction } from '@pcs/kernel';
 import { EntityManager, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { OPEN_STATUSES, PaymentIntent } from '../domain/payment-intent';
@@ -39,12 +41,8 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
     super();
   }
 
-  async findVisible(
-    manager: EntityManager,
-    scope: TenantScope,
-    paymentIntentId: PaymentIntentId,
-    lock = false,
-  ): Promise<PaymentIntent | null> {
+  async findVisible(tx: Transaction, scope: TenantScope, paymentIntentId: PaymentIntentId, lock = false): Promise<PaymentIntent | null> {
+    const manager = managerOf(tx);
     const row = await manager.findOne(PaymentIntentOrmEntity, {
       where: { paymentIntentId, ...scopeWhere(scope) },
       ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
@@ -53,12 +51,13 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
   }
 
   async findForRefund(
-    manager: EntityManager,
+    tx: Transaction,
     scope: TenantScope,
     paymentIntentId: PaymentIntentId,
     operationId: string | null,
     lock = false,
   ): Promise<{ intent: PaymentIntent; version: string; records: RefundRecords } | null> {
+    const manager = managerOf(tx);
     const read = await this.findVisibleWith(
       manager,
       scope,
@@ -69,7 +68,8 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
     return read && { intent: read.intent, version: read.version, records: read.joined };
   }
 
-  async saveRefunds(manager: EntityManager, intent: PaymentIntent, version: string, refunds: readonly Payin[]): Promise<boolean> {
+  async saveRefunds(tx: Transaction, intent: PaymentIntent, version: string, refunds: readonly Payin[]): Promise<boolean> {
+    const manager = managerOf(tx);
     const inserts = refunds.map((refund) => this.payins.insertGuard(manager, refund));
     return this.saveWith(manager, intent, version, {
       guards: inserts.map((insert) => insert.guard),
@@ -102,7 +102,8 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
     return row ? { intent: intentFromRow(row), version: String(rows[0].i_version), joined: read(rows) } : null;
   }
 
-  async lockById(manager: EntityManager, paymentIntentId: PaymentIntentId, skipLocked = false): Promise<PaymentIntent | null> {
+  async lockById(tx: Transaction, paymentIntentId: PaymentIntentId, skipLocked = false): Promise<PaymentIntent | null> {
+    const manager = managerOf(tx);
     const query = manager
       .createQueryBuilder(PaymentIntentOrmEntity, 'i')
       .setLock('pessimistic_write')
@@ -112,35 +113,42 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
     return row ? intentFromRow(row) : null;
   }
 
-  async findById(manager: EntityManager, paymentIntentId: PaymentIntentId): Promise<PaymentIntent | null> {
+  async findById(tx: Transaction, paymentIntentId: PaymentIntentId): Promise<PaymentIntent | null> {
+    const manager = managerOf(tx);
     const row = await manager.findOne(PaymentIntentOrmEntity, { where: { paymentIntentId } });
     return row ? intentFromRow(row) : null;
   }
 
-  async insert(manager: EntityManager, intent: PaymentIntent): Promise<void> {
+  async insert(tx: Transaction, intent: PaymentIntent): Promise<void> {
+    const manager = managerOf(tx);
     const [sql, values] = this.insertStatement(manager, intent);
     await this.write(manager, intent, sql, values);
   }
 
-  async insertRequiring(manager: EntityManager, intent: PaymentIntent, requirement: Requirement): Promise<boolean> {
+  async insertRequiring(tx: Transaction, intent: PaymentIntent, requirement: Requirement): Promise<boolean> {
+    const manager = managerOf(tx);
     const [sql, values] = this.insertStatement(manager, intent);
     return writtenIfRequired(this.write(manager, intent, sql, values, requirement));
   }
 
   async insertWith(
-    manager: EntityManager,
+    tx: Transaction,
     intent: PaymentIntent,
     also: { guards: readonly Guard[]; events: readonly NewEvent[] },
   ): Promise<boolean> {
+    const manager = managerOf(tx);
     const [sql, values] = this.insertStatement(manager, intent);
-    return writtenIfRequired(this.events.recordAll(manager, [...eventsOf(intent), ...also.events], { sql, values, guards: also.guards }));
+    return writtenIfRequired(
+      this.events.recordAll(transactionOf(manager), [...eventsOf(intent), ...also.events], { sql, values, guards: also.guards }),
+    );
   }
 
-  async insertCharged(manager: EntityManager, intent: PaymentIntent, attempt: Payin, requires: Requirement): Promise<string | null> {
+  async insertCharged(tx: Transaction, intent: PaymentIntent, attempt: Payin, requires: Requirement): Promise<string | null> {
+    const manager = managerOf(tx);
     const [sql, values] = this.insertStatement(manager, intent);
     const charge = this.payins.insertGuard(manager, attempt);
     try {
-      const [first] = await this.events.recordAll(manager, [...eventsOf(intent), ...charge.events], {
+      const [first] = await this.events.recordAll(transactionOf(manager), [...eventsOf(intent), ...charge.events], {
         sql,
         values,
         guards: [charge.guard],
@@ -153,27 +161,23 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
     }
   }
 
-  async saveCharged(
-    manager: EntityManager,
-    intent: PaymentIntent,
-    attempt: Payin,
-    writtenIn: string,
-    also: readonly Guard[],
-  ): Promise<boolean> {
+  async saveCharged(tx: Transaction, intent: PaymentIntent, attempt: Payin, writtenIn: string, also: readonly Guard[]): Promise<boolean> {
+    const manager = managerOf(tx);
     const charge = this.payins.updateGuard(manager, attempt, writtenIn);
     const events = [...charge.events, ...eventsOf(intent)];
     if (events.length === 0) return false;
     // The intent first, then its attempt, then the rest: the order every writer of the three takes their rows in.
     const [sql, values] = this.updateStatement(manager, intent, writtenIn);
     return writtenIfRequired(
-      this.events.recordAll(manager, events, {
+      this.events.recordAll(transactionOf(manager), events, {
         guards: [Guard.of(sql, values, { required: 'the payment intent is as its creation wrote it' }), charge.guard, ...also],
       }),
     );
   }
 
   /** The intent's row as it now is: a plain UPDATE (the intent was read, and locked, in this transaction). */
-  async save(manager: EntityManager, intent: PaymentIntent): Promise<void> {
+  async save(tx: Transaction, intent: PaymentIntent): Promise<void> {
+    const manager = managerOf(tx);
     const [sql, values] = this.updateStatement(manager, intent);
     await this.write(manager, intent, sql, values, Requirement.rowFound('payment intent'));
   }
@@ -200,7 +204,7 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
   ): Promise<boolean> {
     const [sql, values] = this.updateStatement(manager, intent, version);
     return writtenIfRequired(
-      this.events.recordAll(manager, [...also.events, ...eventsOf(intent)], {
+      this.events.recordAll(transactionOf(manager), [...also.events, ...eventsOf(intent)], {
         guards: [Guard.of(sql, values, { required: 'the payment intent is as it was read' }), ...also.guards],
       }),
     );
@@ -231,10 +235,11 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
   ): Promise<void> {
     const events = eventsOf(intent);
     if (events.length === 0) return runChange(manager, sql, values, requires);
-    await this.events.recordAll(manager, events, { sql, values, requires });
+    await this.events.recordAll(transactionOf(manager), events, { sql, values, requires });
   }
 
-  async hasOpenForPayer(manager: EntityManager, payerId: PayerId): Promise<boolean> {
+  async hasOpenForPayer(tx: Transaction, payerId: PayerId): Promise<boolean> {
+    const manager = managerOf(tx);
     // Served by payment_intent_payer_open_idx.
     return manager.exists(PaymentIntentOrmEntity, { where: { payerId, status: In([...OPEN_STATUSES]) } });
   }
@@ -251,7 +256,8 @@ function eventsOf(intent: PaymentIntent): NewEvent[] {
 
 @Injectable()
 export class TypeOrmGatewayEventLog extends GatewayEventLog {
-  async record(manager: EntityManager, gateway: string, eventId: string, reference: string): Promise<boolean> {
+  async record(tx: Transaction, gateway: string, eventId: string, reference: string): Promise<boolean> {
+    const manager = managerOf(tx);
     const inserted: unknown[] = await manager.query(
       `INSERT INTO gateway_event (gateway, event_id, reference) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING event_id`,
       [gateway, eventId, reference],

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { EventRecorder } from '@pcs/events';
-import type { EntityManager } from 'typeorm';
 import { discrepancyObject, FindingSide, ProcessorFinding } from '../domain/processor-finding';
 import { ProcessorFindingRepository } from '../ledger/processor-finding.repository';
+import { Transaction } from '@pcs/kernel';
+import { managerOf, transactionOf } from '@pcs/database';
 
 type StoredSide = Omit<FindingSide, 'date'> & { date: string | null };
 
@@ -16,7 +17,8 @@ export class TypeOrmProcessorFindingRepository extends ProcessorFindingRepositor
     super();
   }
 
-  async record(manager: EntityManager, finding: ProcessorFinding): Promise<boolean> {
+  async record(tx: Transaction, finding: ProcessorFinding): Promise<boolean> {
+    const manager = managerOf(tx);
     const rows = await manager.query<unknown[]>(
       `INSERT INTO processor_finding (finding_id, business_id, merchant_id, gateway, kind, external_id, ours, theirs, found_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
@@ -34,7 +36,7 @@ export class TypeOrmProcessorFindingRepository extends ProcessorFindingRepositor
       ],
     );
     if (rows.length === 0) return false;
-    await this.events.record(manager, {
+    await this.events.record(transactionOf(manager), {
       type: 'reconciliation.discrepancy',
       businessId: finding.businessId,
       merchantId: finding.merchantId,
@@ -45,7 +47,8 @@ export class TypeOrmProcessorFindingRepository extends ProcessorFindingRepositor
     return true;
   }
 
-  async unreported(manager: EntityManager, merchantId: string, gateway: string): Promise<ProcessorFinding[]> {
+  async unreported(tx: Transaction, merchantId: string, gateway: string): Promise<ProcessorFinding[]> {
+    const manager = managerOf(tx);
     const rows = await manager.query<
       {
         finding_id: string;
@@ -76,7 +79,8 @@ export class TypeOrmProcessorFindingRepository extends ProcessorFindingRepositor
     }));
   }
 
-  async markReported(manager: EntityManager, findingIds: readonly string[], runId: string): Promise<void> {
+  async markReported(tx: Transaction, findingIds: readonly string[], runId: string): Promise<void> {
+    const manager = managerOf(tx);
     if (findingIds.length === 0) return;
     await manager.query(`UPDATE processor_finding SET run_id = $2 WHERE finding_id = ANY($1::uuid[]) AND run_id IS NULL`, [
       findingIds,

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { EventRecorder } from '@pcs/events';
-import { EntityManager } from 'typeorm';
 import type { CircuitOpened } from '../routing/processor-circuits';
 import { ProcessorHealthRecords, SuccessRate } from '../routing/processor-health.records';
+import { Transaction } from '@pcs/kernel';
+import { managerOf, transactionOf } from '@pcs/database';
 
 interface RateRow {
   provider: string;
@@ -55,7 +56,8 @@ export class TypeOrmProcessorHealthRecords extends ProcessorHealthRecords {
     super();
   }
 
-  async successRates(tx: EntityManager): Promise<SuccessRate[]> {
+  async successRates(transaction: Transaction): Promise<SuccessRate[]> {
+    const tx = managerOf(transaction);
     return ratesOf(
       await tx.query<RateRow[]>(
         `SELECT p.gateway AS provider, pm.name AS payment_method, c.iso3 AS country, NULL AS merchant_id, ${FIGURES} ${ENDED}
@@ -64,7 +66,8 @@ export class TypeOrmProcessorHealthRecords extends ProcessorHealthRecords {
     );
   }
 
-  async merchantSuccessRates(tx: EntityManager, merchantIds: readonly string[]): Promise<SuccessRate[]> {
+  async merchantSuccessRates(transaction: Transaction, merchantIds: readonly string[]): Promise<SuccessRate[]> {
+    const tx = managerOf(transaction);
     if (merchantIds.length === 0) return [];
     return ratesOf(
       await tx.query<RateRow[]>(
@@ -76,7 +79,8 @@ export class TypeOrmProcessorHealthRecords extends ProcessorHealthRecords {
     );
   }
 
-  async merchantMethodSuccessRates(tx: EntityManager, merchantIds: readonly string[]): Promise<SuccessRate[]> {
+  async merchantMethodSuccessRates(transaction: Transaction, merchantIds: readonly string[]): Promise<SuccessRate[]> {
+    const tx = managerOf(transaction);
     if (merchantIds.length === 0) return [];
     return ratesOf(
       await tx.query<RateRow[]>(
@@ -89,7 +93,8 @@ export class TypeOrmProcessorHealthRecords extends ProcessorHealthRecords {
     );
   }
 
-  async merchantsOf(tx: EntityManager, businessId: string): Promise<string[]> {
+  async merchantsOf(transaction: Transaction, businessId: string): Promise<string[]> {
+    const tx = managerOf(transaction);
     const rows = await tx.query<{ merchant_id: string }[]>(
       `SELECT merchant_id FROM merchant WHERE business_id = $1 AND deleted_at IS NULL ORDER BY created_at, merchant_id`,
       [businessId],
@@ -97,12 +102,13 @@ export class TypeOrmProcessorHealthRecords extends ProcessorHealthRecords {
     return rows.map((row) => row.merchant_id);
   }
 
-  async recordDegraded(tx: EntityManager, opened: CircuitOpened): Promise<void> {
+  async recordDegraded(transaction: Transaction, opened: CircuitOpened): Promise<void> {
+    const tx = managerOf(transaction);
     const [merchant] = await tx.query<{ business_id: string }[]>(`SELECT business_id FROM merchant WHERE merchant_id = $1`, [
       opened.merchantId,
     ]);
     if (!merchant) return;
-    await this.events.record(tx, {
+    await this.events.record(transactionOf(tx), {
       type: 'processor.degraded',
       businessId: merchant.business_id,
       merchantId: opened.merchantId,

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { Currency, Page, pageOffset, PageRequest, TenantScope } from '@pcs/kernel';
+import { Currency, Page, pageOffset, PageRequest, TenantScope, Transaction } from '@pcs/kernel';
 import { EntityManager, In } from 'typeorm';
 import type { Discrepancy, DiscrepancyKind, Reconciliation, ReportTotals, Side } from '../domain/reconciliation';
 import type { ReconciliationRun, RunStatus } from '../domain/reconciliation-run';
 import { ReconciliationRunRepository } from '../reconciliation-runs.repository';
 import { ReconciliationDiscrepancyOrmEntity, ReconciliationRunOrmEntity, StoredSide } from './reconciliation-run.orm-entity';
+import { managerOf } from '@pcs/database';
 
 const stored = (side: Side | null): StoredSide | null => side && { ...side, date: side.date?.toISOString() ?? null };
 const restored = (side: StoredSide | null): Side | null =>
@@ -13,9 +14,10 @@ const restored = (side: StoredSide | null): Side | null =>
 @Injectable()
 export class TypeOrmReconciliationRunRepository extends ReconciliationRunRepository {
   async start(
-    manager: EntityManager,
+    tx: Transaction,
     run: Pick<ReconciliationRun, 'runId' | 'businessId' | 'merchantId' | 'provider' | 'from' | 'to' | 'createdAt'>,
   ): Promise<void> {
+    const manager = managerOf(tx);
     await manager.insert(ReconciliationRunOrmEntity, {
       runId: run.runId,
       businessId: run.businessId,
@@ -32,7 +34,8 @@ export class TypeOrmReconciliationRunRepository extends ReconciliationRunReposit
     });
   }
 
-  async complete(manager: EntityManager, runId: string, result: Reconciliation, at: Date): Promise<void> {
+  async complete(tx: Transaction, runId: string, result: Reconciliation, at: Date): Promise<void> {
+    const manager = managerOf(tx);
     await manager.update(
       ReconciliationRunOrmEntity,
       { runId },
@@ -58,11 +61,13 @@ export class TypeOrmReconciliationRunRepository extends ReconciliationRunReposit
       );
   }
 
-  async fail(manager: EntityManager, runId: string, reason: string, at: Date): Promise<void> {
+  async fail(tx: Transaction, runId: string, reason: string, at: Date): Promise<void> {
+    const manager = managerOf(tx);
     await manager.update(ReconciliationRunOrmEntity, { runId }, { status: 'FAILED', failureReason: reason.slice(0, 512), finishedAt: at });
   }
 
-  async lastCompletedDay(manager: EntityManager, merchantId: string, provider: string): Promise<string | null> {
+  async lastCompletedDay(tx: Transaction, merchantId: string, provider: string): Promise<string | null> {
+    const manager = managerOf(tx);
     // Served by reconciliation_run_completed_idx.
     const [row] = await manager.query<{ to_date: string }[]>(
       `SELECT to_char(to_date, 'YYYY-MM-DD') AS to_date FROM reconciliation_run
@@ -72,7 +77,8 @@ export class TypeOrmReconciliationRunRepository extends ReconciliationRunReposit
     return row?.to_date ?? null;
   }
 
-  async supersede(manager: EntityManager, runId: string, merchantId: string, provider: string, from: string, to: string): Promise<void> {
+  async supersede(tx: Transaction, runId: string, merchantId: string, provider: string, from: string, to: string): Promise<void> {
+    const manager = managerOf(tx);
     await manager.query(
       `WITH replaced AS (
          UPDATE reconciliation_run SET superseded_by = $1
@@ -84,12 +90,13 @@ export class TypeOrmReconciliationRunRepository extends ReconciliationRunReposit
   }
 
   async firstAnnounced(
-    manager: EntityManager,
+    tx: Transaction,
     merchantId: string,
     provider: string,
     discrepancies: readonly Discrepancy[],
     at: Date,
   ): Promise<Discrepancy[]> {
+    const manager = managerOf(tx);
     if (discrepancies.length === 0) return [];
     const keys = discrepancies.map((d) => `${d.kind}\n${d.externalId.slice(0, 255)}`);
     const rows = await manager.query<{ kind: string; external_id: string }[]>(
@@ -102,12 +109,14 @@ export class TypeOrmReconciliationRunRepository extends ReconciliationRunReposit
     return discrepancies.filter((_, i) => fresh.has(keys[i]));
   }
 
-  async find(manager: EntityManager, runId: string): Promise<ReconciliationRun | null> {
+  async find(tx: Transaction, runId: string): Promise<ReconciliationRun | null> {
+    const manager = managerOf(tx);
     const row = await manager.findOneBy(ReconciliationRunOrmEntity, { runId });
     return row ? (await this.withDiscrepancies(manager, [row]))[0] : null;
   }
 
-  async list(manager: EntityManager, scope: TenantScope, page: PageRequest): Promise<Page<ReconciliationRun>> {
+  async list(tx: Transaction, scope: TenantScope, page: PageRequest): Promise<Page<ReconciliationRun>> {
+    const manager = managerOf(tx);
     const [rows, total] = await manager.findAndCount(ReconciliationRunOrmEntity, {
       where: scope.merchantId ? { merchantId: scope.merchantId } : { businessId: scope.businessId },
       order: { createdAt: 'DESC', runId: 'DESC' },

@@ -6,8 +6,8 @@
  * reader of one is checked against the writer of the other.
  */
 import { Injectable } from '@nestjs/common';
-import { afterCommit, ChangeFeed, InvalidatedCache, queryPrepared } from '@pcs/database';
-import { asMerchantId, Currency, MerchantId, Page, pageOffset, PageRequest, TenantScope } from '@pcs/kernel';
+import { afterCommit, ChangeFeed, InvalidatedCache, managerOf, queryPrepared, transactionOf } from '@pcs/database';
+import { asMerchantId, Currency, MerchantId, Page, pageOffset, PageRequest, TenantScope, Transaction } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
 import { EntityManager, In } from 'typeorm';
 import type { BalanceTransaction, BalanceTransactionType } from '../domain/balance-transaction';
@@ -51,7 +51,8 @@ export class TypeOrmPricingRepository extends PricingRepository {
     this.cache = new InvalidatedCache(changes, 'merchant-pricing', { maxEntries: 10_000, ttlMs: 10 * 60_000 });
   }
 
-  async pricesOf(manager: EntityManager, merchantId: MerchantId): Promise<Map<string, StoredPrice>> {
+  async pricesOf(tx: Transaction, merchantId: MerchantId): Promise<Map<string, StoredPrice>> {
+    const manager = managerOf(tx);
     const prices = await this.cache.get(
       merchantId,
       async () => {
@@ -69,7 +70,8 @@ export class TypeOrmPricingRepository extends PricingRepository {
     return prices ?? new Map();
   }
 
-  async put(manager: EntityManager, merchantId: MerchantId, countryProcessorId: string, price: StoredPrice, now: Date): Promise<void> {
+  async put(tx: Transaction, merchantId: MerchantId, countryProcessorId: string, price: StoredPrice, now: Date): Promise<void> {
+    const manager = managerOf(tx);
     await manager.upsert(
       MerchantPricingOrmEntity,
       {
@@ -86,7 +88,8 @@ export class TypeOrmPricingRepository extends PricingRepository {
     afterCommit(manager, () => this.cache.invalidate(merchantId));
   }
 
-  async disputeFee(manager: EntityManager, processor: string, currency: Currency): Promise<number> {
+  async disputeFee(tx: Transaction, processor: string, currency: Currency): Promise<number> {
+    const manager = managerOf(tx);
     const [row] = await manager.query<{ amount: string }[]>(`SELECT amount FROM dispute_fee WHERE processor = $1 AND currency = $2`, [
       processor,
       currency,
@@ -94,7 +97,8 @@ export class TypeOrmPricingRepository extends PricingRepository {
     return row ? Number(row.amount) : 0;
   }
 
-  async putDisputeFee(manager: EntityManager, processor: string, currency: Currency, amount: number, now: Date): Promise<void> {
+  async putDisputeFee(tx: Transaction, processor: string, currency: Currency, amount: number, now: Date): Promise<void> {
+    const manager = managerOf(tx);
     await manager.query(
       `INSERT INTO dispute_fee (processor, currency, amount, updated_at) VALUES ($1, $2, $3, $4)
        ON CONFLICT (processor, currency) DO UPDATE SET amount = EXCLUDED.amount, updated_at = EXCLUDED.updated_at`,
@@ -127,15 +131,18 @@ export class TypeOrmSettlementAccountRepository extends SettlementAccountReposit
     });
   }
 
-  async banks(manager: EntityManager, country?: string): Promise<Bank[]> {
+  async banks(tx: Transaction, country?: string): Promise<Bank[]> {
+    const manager = managerOf(tx);
     return [...(await this.catalogOf(manager)).values()].filter((bank) => !country || bank.country === country);
   }
 
-  async bank(manager: EntityManager, bankId: string): Promise<Bank | null> {
+  async bank(tx: Transaction, bankId: string): Promise<Bank | null> {
+    const manager = managerOf(tx);
     return (await this.catalogOf(manager)).get(bankId) ?? null;
   }
 
-  async put(manager: EntityManager, account: NewSettlementAccount, now: Date): Promise<SettlementAccount> {
+  async put(tx: Transaction, account: NewSettlementAccount, now: Date): Promise<SettlementAccount> {
+    const manager = managerOf(tx);
     const [row] = await manager.query<SettlementAccountOrmEntity[]>(
       `INSERT INTO settlement_account AS a (settlement_account_id, business_id, merchant_id, currency, bank_id, account_number, account_type,
                                             holder_document, hold_until, created_at, updated_at)
@@ -157,20 +164,22 @@ export class TypeOrmSettlementAccountRepository extends SettlementAccountReposit
         account.holdUntil,
       ],
     );
-    return settlementAccountFromRow(row, (await this.bank(manager, row.bankId))!);
+    return settlementAccountFromRow(row, (await this.bank(transactionOf(manager), row.bankId))!);
   }
 
-  async holdAccounts(manager: EntityManager, merchantId: MerchantId): Promise<void> {
+  async holdAccounts(tx: Transaction, merchantId: MerchantId): Promise<void> {
+    const manager = managerOf(tx);
     await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`settlement-account:${merchantId}`]);
   }
 
   async confirm(
-    manager: EntityManager,
+    tx: Transaction,
     merchantId: MerchantId,
     currency: Currency,
     confirmedBy: string,
     now: Date,
   ): Promise<SettlementAccount | null> {
+    const manager = managerOf(tx);
     // An UPDATE … RETURNING answers [rows, count] through TypeORM.
     const [[row]] = await manager.query<[SettlementAccountOrmEntity[], number]>(
       `UPDATE settlement_account SET hold_until = NULL, returned_payout_id = NULL, confirmed_at = $3, confirmed_by = $4, updated_at = $3
@@ -178,10 +187,11 @@ export class TypeOrmSettlementAccountRepository extends SettlementAccountReposit
        RETURNING ${SETTLEMENT_ACCOUNT_COLUMNS}`,
       [merchantId, currency, now, confirmedBy],
     );
-    return row ? settlementAccountFromRow(row, (await this.bank(manager, row.bankId))!) : null;
+    return row ? settlementAccountFromRow(row, (await this.bank(transactionOf(manager), row.bankId))!) : null;
   }
 
-  async noteReturned(manager: EntityManager, settlementAccountId: string, payoutId: string, now: Date): Promise<void> {
+  async noteReturned(tx: Transaction, settlementAccountId: string, payoutId: string, now: Date): Promise<void> {
+    const manager = managerOf(tx);
     await manager.query(
       `UPDATE settlement_account SET returned_payout_id = $2, confirmed_at = NULL, confirmed_by = NULL, updated_at = $3
         WHERE settlement_account_id = $1`,
@@ -189,7 +199,8 @@ export class TypeOrmSettlementAccountRepository extends SettlementAccountReposit
     );
   }
 
-  async notePayoutWaiting(manager: EntityManager, settlementAccountId: string, since: string | null): Promise<void> {
+  async notePayoutWaiting(tx: Transaction, settlementAccountId: string, since: string | null): Promise<void> {
+    const manager = managerOf(tx);
     await manager.query(
       since === null
         ? `UPDATE settlement_account SET payout_waiting_since = NULL WHERE settlement_account_id = $1`
@@ -198,7 +209,8 @@ export class TypeOrmSettlementAccountRepository extends SettlementAccountReposit
     );
   }
 
-  async ofMerchants(manager: EntityManager, merchantIds: readonly MerchantId[]): Promise<SettlementAccount[]> {
+  async ofMerchants(tx: Transaction, merchantIds: readonly MerchantId[]): Promise<SettlementAccount[]> {
+    const manager = managerOf(tx);
     if (merchantIds.length === 0) return [];
     const rows = await manager.find(SettlementAccountOrmEntity, {
       where: { merchantId: In([...merchantIds]) },
@@ -207,13 +219,15 @@ export class TypeOrmSettlementAccountRepository extends SettlementAccountReposit
     return this.withBanks(manager, rows);
   }
 
-  async find(manager: EntityManager, merchantId: MerchantId, currency: Currency): Promise<SettlementAccount | null> {
+  async find(tx: Transaction, merchantId: MerchantId, currency: Currency): Promise<SettlementAccount | null> {
+    const manager = managerOf(tx);
     const row = await manager.findOne(SettlementAccountOrmEntity, { where: { merchantId, currency } });
     return row ? (await this.withBanks(manager, [row]))[0] : null;
   }
 
-  async ofCountry(manager: EntityManager, country: string): Promise<SettlementAccount[]> {
-    const banks = (await this.banks(manager, country)).map((bank) => bank.bankId);
+  async ofCountry(tx: Transaction, country: string): Promise<SettlementAccount[]> {
+    const manager = managerOf(tx);
+    const banks = (await this.banks(transactionOf(manager), country)).map((bank) => bank.bankId);
     const rows = await manager.find(SettlementAccountOrmEntity, {
       where: { bankId: In(banks) },
       order: { merchantId: 'ASC', currency: 'ASC' },
@@ -238,7 +252,8 @@ const minor = (value: string | number | null) => (value === null ? 0 : Number(va
 
 @Injectable()
 export class TypeOrmBalanceRepository extends BalanceRepository {
-  async figures(manager: EntityManager, merchantId: MerchantId): Promise<BalanceFigures[]> {
+  async figures(tx: Transaction, merchantId: MerchantId): Promise<BalanceFigures[]> {
+    const manager = managerOf(tx);
     // A handful of rows per currency: the always-available figure, and one per day money becomes available.
     const rows = await queryPrepared<{ currency: Currency; available_from: Date; net: string; available: boolean }>(
       manager,
@@ -262,9 +277,10 @@ export class TypeOrmBalanceRepository extends BalanceRepository {
   }
 
   async claim(
-    manager: EntityManager,
+    tx: Transaction,
     payout: { merchantId: MerchantId; currency: Currency; payoutId: string; amount: number | null; minimum: number },
   ): Promise<BalanceClaim> {
+    const manager = managerOf(tx);
     // One statement, one snapshot: the figure and the sweep see the same committed transactions. The whole balance sweeps every
     // available transaction no payout holds (over balance_transaction_unswept_idx, whatever their number); an amount, the longest
     // run of the oldest whose running net stays within it.
@@ -300,7 +316,8 @@ export class TypeOrmBalanceRepository extends BalanceRepository {
     return { available: minor(row.available), claimed: row.claimed, swept: Number(row.swept) };
   }
 
-  async release(manager: EntityManager, payoutId: string): Promise<number> {
+  async release(tx: Transaction, payoutId: string): Promise<number> {
+    const manager = managerOf(tx);
     const rows = await queryPrepared<{ released: string }>(
       manager,
       `WITH released AS (
@@ -311,7 +328,8 @@ export class TypeOrmBalanceRepository extends BalanceRepository {
     return Number(rows[0].released);
   }
 
-  async move(manager: EntityManager, movement: PaymentMovement): Promise<number> {
+  async move(tx: Transaction, movement: PaymentMovement): Promise<number> {
+    const manager = managerOf(tx);
     if (!Number.isSafeInteger(movement.amount)) throw new Error('a movement is a whole number of minor units');
     const [row] = await manager.query<{ written: number }[]>(`SELECT balance_move($1, $2, $3, $4, $5, $6, $7, $8) AS written`, [
       movement.businessId,
@@ -326,7 +344,8 @@ export class TypeOrmBalanceRepository extends BalanceRepository {
     return Number(row.written);
   }
 
-  async netOf(manager: EntityManager, sourceId: string, types: readonly BalanceTransactionType[]): Promise<number> {
+  async netOf(tx: Transaction, sourceId: string, types: readonly BalanceTransactionType[]): Promise<number> {
+    const manager = managerOf(tx);
     const [row] = await manager.query<{ net: string | null }[]>(
       `SELECT sum(net) AS net FROM balance_transaction WHERE source_id = $1 AND type = ANY($2::text[])`,
       [sourceId, types],
@@ -334,11 +353,13 @@ export class TypeOrmBalanceRepository extends BalanceRepository {
     return minor(row.net);
   }
 
-  record(manager: EntityManager, transactions: readonly NewBalanceTransaction[]): Promise<BalanceTransaction[]> {
+  record(tx: Transaction, transactions: readonly NewBalanceTransaction[]): Promise<BalanceTransaction[]> {
+    const manager = managerOf(tx);
     return this.insert(manager, transactions, '');
   }
 
-  recordOnce(manager: EntityManager, transactions: readonly NewBalanceTransaction[]): Promise<BalanceTransaction[]> {
+  recordOnce(tx: Transaction, transactions: readonly NewBalanceTransaction[]): Promise<BalanceTransaction[]> {
+    const manager = managerOf(tx);
     return this.insert(manager, transactions, 'ON CONFLICT (source_id, type, part) DO NOTHING');
   }
 
@@ -379,11 +400,12 @@ export class TypeOrmBalanceRepository extends BalanceRepository {
   }
 
   async list(
-    manager: EntityManager,
+    tx: Transaction,
     scope: TenantScope,
     filters: BalanceTransactionFilters,
     page: PageRequest,
   ): Promise<Page<BalanceTransaction>> {
+    const manager = managerOf(tx);
     const { where, values } = this.where(scope, filters);
     const [rows, [{ total }]] = await Promise.all([
       manager.query<BalanceTransactionOrmEntity[]>(
@@ -401,7 +423,8 @@ export class TypeOrmBalanceRepository extends BalanceRepository {
     };
   }
 
-  async *batches(manager: EntityManager, scope: TenantScope, filters: BalanceTransactionFilters): AsyncGenerator<BalanceTransaction[]> {
+  async *batches(tx: Transaction, scope: TenantScope, filters: BalanceTransactionFilters): AsyncGenerator<BalanceTransaction[]> {
+    const manager = managerOf(tx);
     const { where, values } = this.where(scope, filters);
     let after: { createdAt: Date; id: string } | null = null;
     for (;;) {
@@ -419,7 +442,8 @@ export class TypeOrmBalanceRepository extends BalanceRepository {
     }
   }
 
-  async payoutsOfSources(manager: EntityManager, sourceIds: readonly string[]): Promise<Map<string, string>> {
+  async payoutsOfSources(tx: Transaction, sourceIds: readonly string[]): Promise<Map<string, string>> {
+    const manager = managerOf(tx);
     if (sourceIds.length === 0) return new Map();
     const rows = await queryPrepared<{ source_id: string; payout_id: string }>(
       manager,
@@ -431,10 +455,11 @@ export class TypeOrmBalanceRepository extends BalanceRepository {
   }
 
   async becameAvailable(
-    manager: EntityManager,
+    tx: Transaction,
     after: Date,
     until: Date,
   ): Promise<{ merchantId: MerchantId; currency: Currency; amount: number }[]> {
+    const manager = managerOf(tx);
     const rows = await manager.query<{ merchant_id: string; currency: Currency; amount: string }[]>(
       `SELECT merchant_id, currency, sum(net) AS amount FROM balance_figure
         WHERE available_from > $1 AND available_from <= $2 GROUP BY 1, 2 HAVING sum(net) > 0 ORDER BY 1, 2`,
@@ -443,7 +468,8 @@ export class TypeOrmBalanceRepository extends BalanceRepository {
     return rows.map((row) => ({ merchantId: asMerchantId(row.merchant_id), currency: row.currency, amount: Number(row.amount) }));
   }
 
-  async compact(manager: EntityManager, before: Date): Promise<void> {
+  async compact(tx: Transaction, before: Date): Promise<void> {
+    const manager = managerOf(tx);
     await manager.query(
       `WITH moved AS (
          DELETE FROM balance_figure WHERE available_from > '-infinity' AND available_from < $1 RETURNING merchant_id, currency, net)
@@ -476,11 +502,13 @@ export class TypeOrmBalanceRepository extends BalanceRepository {
 
 @Injectable()
 export class TypeOrmPayoutRepository extends PayoutRepository {
-  async holdBalance(manager: EntityManager, merchantId: MerchantId, currency: Currency): Promise<void> {
+  async holdBalance(tx: Transaction, merchantId: MerchantId, currency: Currency): Promise<void> {
+    const manager = managerOf(tx);
     await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`payout:${merchantId}:${currency}`]);
   }
 
-  async scheduledExists(manager: EntityManager, merchantId: MerchantId, currency: Currency, day: string): Promise<boolean> {
+  async scheduledExists(tx: Transaction, merchantId: MerchantId, currency: Currency, day: string): Promise<boolean> {
+    const manager = managerOf(tx);
     const [made] = await manager.query<unknown[]>(`SELECT 1 FROM payout WHERE merchant_id = $1 AND currency = $2 AND scheduled_for = $3`, [
       merchantId,
       currency,
@@ -489,16 +517,19 @@ export class TypeOrmPayoutRepository extends PayoutRepository {
     return made !== undefined;
   }
 
-  async insert(manager: EntityManager, payout: Payout): Promise<void> {
+  async insert(tx: Transaction, payout: Payout): Promise<void> {
+    const manager = managerOf(tx);
     await manager.insert(PayoutOrmEntity, payoutToRow(payout));
   }
 
-  async save(manager: EntityManager, payout: Payout): Promise<void> {
+  async save(tx: Transaction, payout: Payout): Promise<void> {
+    const manager = managerOf(tx);
     const { payoutId, ...row } = payoutToRow(payout);
     await manager.update(PayoutOrmEntity, { payoutId }, row);
   }
 
-  async find(manager: EntityManager, payoutId: string, lock = false): Promise<Payout | null> {
+  async find(tx: Transaction, payoutId: string, lock = false): Promise<Payout | null> {
+    const manager = managerOf(tx);
     const row = await manager.findOne(PayoutOrmEntity, {
       where: { payoutId },
       ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
@@ -506,7 +537,8 @@ export class TypeOrmPayoutRepository extends PayoutRepository {
     return row ? payoutFromRow(row) : null;
   }
 
-  async list(manager: EntityManager, scope: TenantScope, filters: PayoutFilters, page: PageRequest): Promise<Page<Payout>> {
+  async list(tx: Transaction, scope: TenantScope, filters: PayoutFilters, page: PageRequest): Promise<Page<Payout>> {
+    const manager = managerOf(tx);
     const query = manager.createQueryBuilder(PayoutOrmEntity, 'p');
     if (scope.merchantId) query.where('p.merchant_id = :merchantId', { merchantId: scope.merchantId });
     else query.where('p.business_id = :businessId', { businessId: scope.businessId });
@@ -523,7 +555,8 @@ export class TypeOrmPayoutRepository extends PayoutRepository {
     return { items: rows.map(payoutFromRow), page: page.page, limit: page.limit, total };
   }
 
-  async underWay(manager: EntityManager, merchantId: MerchantId): Promise<Map<Currency, number>> {
+  async underWay(tx: Transaction, merchantId: MerchantId): Promise<Map<Currency, number>> {
+    const manager = managerOf(tx);
     const rows = await queryPrepared<{ currency: Currency; amount: string }>(
       manager,
       `SELECT currency, sum(amount) AS amount FROM payout WHERE merchant_id = $1 AND status IN ('PENDING', 'IN_TRANSIT') GROUP BY currency`,
@@ -532,7 +565,8 @@ export class TypeOrmPayoutRepository extends PayoutRepository {
     return new Map(rows.map((row) => [row.currency, Number(row.amount)]));
   }
 
-  async awaitingExport(manager: EntityManager, bankId: string, limit: number, businessId?: string): Promise<Payout[]> {
+  async awaitingExport(tx: Transaction, bankId: string, limit: number, businessId?: string): Promise<Payout[]> {
+    const manager = managerOf(tx);
     const query = manager
       .createQueryBuilder(PayoutOrmEntity, 'p')
       .where(`p.bank_id = :bankId AND p.status = 'IN_TRANSIT' AND p.exported_at IS NULL AND p.batch_id IS NULL`, { bankId });
@@ -546,7 +580,8 @@ export class TypeOrmPayoutRepository extends PayoutRepository {
     return rows.map(payoutFromRow);
   }
 
-  async ofBatch(manager: EntityManager, batchId: string): Promise<Payout[]> {
+  async ofBatch(tx: Transaction, batchId: string): Promise<Payout[]> {
+    const manager = managerOf(tx);
     const rows = await manager.find(PayoutOrmEntity, { where: { batchId }, order: { createdAt: 'ASC', payoutId: 'ASC' } });
     return rows.map(payoutFromRow);
   }
@@ -569,7 +604,8 @@ interface PayoutBatchRow {
 
 @Injectable()
 export class TypeOrmPayoutBatchRepository extends PayoutBatchRepository {
-  async nextSequence(manager: EntityManager, businessId: string): Promise<number> {
+  async nextSequence(tx: Transaction, businessId: string): Promise<number> {
+    const manager = managerOf(tx);
     await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`payout-batch:${businessId}`]);
     const [row] = await manager.query<{ next: number }[]>(
       `SELECT coalesce(max(sequence), 0) + 1 AS next FROM payout_batch WHERE business_id = $1`,
@@ -578,7 +614,8 @@ export class TypeOrmPayoutBatchRepository extends PayoutBatchRepository {
     return Number(row.next);
   }
 
-  async insert(manager: EntityManager, batch: PayoutBatchRecord): Promise<void> {
+  async insert(tx: Transaction, batch: PayoutBatchRecord): Promise<void> {
+    const manager = managerOf(tx);
     await manager.query(
       `INSERT INTO payout_batch (batch_id, business_id, bank_id, sequence, payout_count, totals, csv, csv_sha256, cnab240, cnab240_sha256,
                                  created_at, written_at)
@@ -600,7 +637,8 @@ export class TypeOrmPayoutBatchRepository extends PayoutBatchRepository {
     );
   }
 
-  async find(manager: EntityManager, batchId: string): Promise<PayoutBatchRecord | null> {
+  async find(tx: Transaction, batchId: string): Promise<PayoutBatchRecord | null> {
+    const manager = managerOf(tx);
     const [row] = await manager.query<PayoutBatchRow[]>(`SELECT * FROM payout_batch WHERE batch_id = $1`, [batchId]);
     return row
       ? {
@@ -620,11 +658,13 @@ export class TypeOrmPayoutBatchRepository extends PayoutBatchRepository {
       : null;
   }
 
-  async markWritten(manager: EntityManager, batchId: string, at: Date): Promise<void> {
+  async markWritten(tx: Transaction, batchId: string, at: Date): Promise<void> {
+    const manager = managerOf(tx);
     await manager.query(`UPDATE payout_batch SET written_at = $2 WHERE batch_id = $1`, [batchId, at]);
   }
 
-  async debtor(manager: EntityManager, businessId: string, country: 'BRA'): Promise<DebtorAccount | null> {
+  async debtor(tx: Transaction, businessId: string, country: 'BRA'): Promise<DebtorAccount | null> {
+    const manager = managerOf(tx);
     const [row] = await manager.query<Record<string, string | Date>[]>(
       `SELECT business_id, country, bank_id, document, name, agreement, branch, branch_digit, account, account_digit, updated_at
          FROM payout_debtor_account WHERE business_id = $1 AND country = $2`,
@@ -647,7 +687,8 @@ export class TypeOrmPayoutBatchRepository extends PayoutBatchRepository {
       : null;
   }
 
-  async putDebtor(manager: EntityManager, a: DebtorAccount): Promise<void> {
+  async putDebtor(tx: Transaction, a: DebtorAccount): Promise<void> {
+    const manager = managerOf(tx);
     await manager.query(
       `INSERT INTO payout_debtor_account (business_id, country, bank_id, document, name, agreement, branch, branch_digit, account,
                                           account_digit, updated_at)
