@@ -32,4 +32,20 @@ describe('where SQL runs', () => {
       .map((file) => path.relative(libs, file));
     expect(offenders).toEqual([]);
   });
+
+  it('speaks to its ports in domain words: no statement builder, SQL condition or constraint name above persistence', () => {
+    const libs = path.resolve(__dirname, '..', '..');
+    // What only persistence reads: the statement builders (a Precondition or ChangeAlongside crosses ports instead), the
+    // readers of the database's failures, and the constraints' names (a port answers AlreadyRecordedError, false or null).
+    const persistenceOnly =
+      /import (type )?\{[^}]*\b(Guard|Requirement|isUniqueViolation|isRequirementFailure|writtenIfRequired)\b[^}]*\} from '@pcs\/database'|_(pkey|key|fkey|check)'/;
+    const offenders = fs
+      .readdirSync(libs)
+      .filter((lib) => !INFRASTRUCTURE.has(lib))
+      .flatMap((lib) => sourceFiles(path.join(libs, lib, 'src')))
+      .filter((file) => !ADAPTER_FOLDERS.some((folder) => file.includes(folder)))
+      .filter((file) => persistenceOnly.test(fs.readFileSync(file, 'utf8')))
+      .map((file) => path.relative(libs, file));
+    expect(offenders).toEqual([]);
+  });
 });

@@ -1,3 +1,4 @@
+import type { ChangeAlongside, Precondition } from '@pcs/kernel';
 import { EntityManager, QueryFailedError } from 'typeorm';
 import { queryPrepared } from './prepared-statements';
 
@@ -5,8 +6,9 @@ import { queryPrepared } from './prepared-statements';
  * Statements that run inside another's (one round trip for a change and what
  * goes with it), and the conditions a write is checked against in its own
  * statement. SQL stays in persistence adapters: what crosses a port between
- * contexts is a `Guard` or a `Requirement`, opaque values whose text only the
- * statement builders of this library read.
+ * contexts is a `Precondition` or a `ChangeAlongside` of @pcs/kernel, opaque
+ * values that are a `Requirement` or a `Guard` here, read only by the
+ * statement builders of this library and the persistence adapters.
  */
 
 /** A statement with its values, its parameters numbered from $1 (inside persistence adapters only). */
@@ -26,7 +28,9 @@ export function shiftParameters(sql: string, offset: number): string {
  * nothing. Its SQL is a boolean expression over its own values ($1, …) and
  * the statement's CTEs (`change`, `guard0`, …).
  */
-export class Requirement {
+export class Requirement implements Precondition {
+  declare readonly __precondition: never;
+
   private constructor(
     private readonly condition: Statement,
     private readonly reason: string,
@@ -47,7 +51,8 @@ export class Requirement {
   }
 
   /** Every one of `requirements` at once (their conditions joined by AND, their reasons by "; "). */
-  static all(...requirements: readonly Requirement[]): Requirement {
+  static all(...preconditions: readonly Precondition[]): Requirement {
+    const requirements = preconditions.map(requirementOf);
     const values: unknown[] = [];
     const sql = requirements
       .map((requirement) => {
@@ -60,7 +65,8 @@ export class Requirement {
   }
 
   /** The check as a select-list expression, its values appended to `values` (the statement builders'). */
-  static render(requirement: Requirement, values: unknown[]): string {
+  static render(precondition: Precondition, values: unknown[]): string {
+    const requirement = requirementOf(precondition);
     const sql = shiftParameters(requirement.condition.sql, values.length);
     values.push(...requirement.condition.values);
     return `pcs_require(${sql}, $${values.push(requirement.reason)})`;
@@ -73,7 +79,9 @@ export class Requirement {
  * the whole statement writes nothing unless the guard wrote a row (a link
  * still unused and as it was read, a record inserted).
  */
-export class Guard {
+export class Guard implements ChangeAlongside {
+  declare readonly __changeAlongside: never;
+
   private constructor(
     private readonly statement: Statement,
     private readonly required: string | null,
@@ -84,7 +92,8 @@ export class Guard {
   }
 
   /** For the statement builders: its statement, and what it means when it wrote nothing (null: nothing is required of it). */
-  static parts(guard: Guard): { statement: Statement; required: string | null } {
+  static parts(change: ChangeAlongside): { statement: Statement; required: string | null } {
+    const guard = guardOf(change);
     return { statement: guard.statement, required: guard.required };
   }
 }
@@ -94,7 +103,7 @@ export class Guard {
  * in the same statement, which fails with SQLSTATE P0004 and writes nothing
  * when it does not hold.
  */
-export async function runChange(manager: EntityManager, sql: string, values: unknown[], requires?: Requirement): Promise<void> {
+export async function runChange(manager: EntityManager, sql: string, values: unknown[], requires?: Precondition): Promise<void> {
   if (!requires) {
     await queryPrepared(manager, sql, values);
     return;
@@ -118,4 +127,16 @@ export async function writtenIfRequired(write: Promise<unknown>): Promise<boolea
     if (isRequirementFailure(error)) return false;
     throw error;
   }
+}
+
+/** The Requirement a Precondition is (every one is: only this library makes them). */
+export function requirementOf(precondition: Precondition): Requirement {
+  if (precondition instanceof Requirement) return precondition;
+  throw new TypeError('not a precondition of this database');
+}
+
+/** The Guard a ChangeAlongside is (every one is: only this library makes them). */
+export function guardOf(change: ChangeAlongside): Guard {
+  if (change instanceof Guard) return change;
+  throw new TypeError('not a change of this database');
 }

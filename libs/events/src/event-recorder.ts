@@ -15,7 +15,7 @@ import { JobQueue } from '@pcs/jobs';
 import { metrics } from '@pcs/observability';
 import * as crypto from 'node:crypto';
 import { EventType, RecordedEvent } from './event-types';
-import { Transaction } from '@pcs/kernel';
+import { ChangeAlongside, Precondition, Transaction } from '@pcs/kernel';
 
 export interface NewEvent {
   readonly type: EventType;
@@ -67,7 +67,7 @@ export class EventRecorder {
   async recordAll(
     tx: Transaction,
     events: readonly NewEvent[],
-    change?: { sql?: string; values?: unknown[]; guards?: readonly Guard[]; requires?: Requirement },
+    change?: { sql?: string; values?: unknown[]; guards?: readonly ChangeAlongside[]; requires?: Precondition },
   ): Promise<RecordedEvent[]> {
     const manager = managerOf(tx);
     if (events.length === 0) throw new Error('no events to record');

@@ -28,3 +28,24 @@ export abstract class UnitOfWork {
   /** Runs `callback` once `tx` commits (at once outside a transaction), never if it rolls back. */
   abstract afterCommit(tx: Transaction, callback: () => void): void;
 }
+
+/**
+ * A fact another context vouches for, checked in the same statement as the write that depends on it
+ * (the payer is still there, the instrument still active): the write happens only while it holds,
+ * and otherwise writes nothing. Opaque: a context asks the owner of the fact for one
+ * (`payers.whileLive(payerId)`) and hands it to its own port; only persistence reads it.
+ */
+export interface Precondition {
+  /** A marker for the type checker only. */
+  readonly __precondition: never;
+}
+
+/**
+ * A change of another context that happens with a write or not at all (the link a payment uses, what
+ * a charge taught about an instrument, the checkout a B2B intent opens): asked of its owner, handed
+ * to the port that writes, applied by persistence in the same statement. Opaque like Precondition.
+ */
+export interface ChangeAlongside {
+  /** A marker for the type checker only. */
+  readonly __changeAlongside: never;
+}

@@ -1,5 +1,4 @@
-import { Page, PageRequest, TenantScope, Transaction } from '@pcs/kernel';
-import { Guard } from '@pcs/database';
+import { ChangeAlongside, Page, PageRequest, TenantScope, Transaction } from '@pcs/kernel';
 import { Link, LinkId, LinkStatus } from './domain/link';
 
 /** A link's processor as stored: the row's own id (shown by the Link representation) and the country processor. */
@@ -23,7 +22,7 @@ export abstract class LinkRepository {
   /**
    * A live link within the scope, with its stored processors and the row's
    * version (it changes with every write of the row), in one query: for a
-   * payment that is then written by `useGuard`. Unlocked unless `lock`.
+   * payment that is then written by `usedAlongside`. Unlocked unless `lock`.
    */
   abstract findForPayment(
     tx: Transaction,
@@ -38,5 +37,5 @@ export abstract class LinkRepository {
    * payments exactly one writes it; it is required, so the intent is written
    * exactly when it did.
    */
-  abstract useGuard(link: Link, version: string): Guard;
+  abstract usedAlongside(link: Link, version: string): ChangeAlongside;
 }

@@ -56,7 +56,7 @@ describe('link service on PostgreSQL', () => {
       await meanwhile?.();
       const use = await links.useOf(payment, paymentIntentId, new Date());
       await services.get(EventRecorder).recordAll(transactionOf(services.dataSource.manager), [use.event], {
-        guards: [use.guard],
+        guards: [use.change],
       });
       return paymentIntentId;
     } catch (error) {

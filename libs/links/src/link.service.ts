@@ -11,10 +11,10 @@
 import { Injectable } from '@nestjs/common';
 import { CatalogService, Country, CountryProcessor } from '@pcs/catalog';
 import { RuntimeSettings } from '@pcs/config';
-import { Guard } from '@pcs/database';
 import {
   basisPointsToVatPercentage,
   Caller,
+  ChangeAlongside,
   DomainError,
   InvalidRequestError,
   MerchantId,
@@ -196,18 +196,17 @@ export class LinkService {
   }
 
   /**
-   * The link used by a payment intent: the write of the use (it finds its
-   * row only while the link is as read and still ACTIVE, and the intent is
-   * written only if it did) and the link.used event, for the intent's own
-   * statement to run.
+   * The link used by a payment intent: the use, a change alongside the
+   * intent's record (made only while the link is as read and still ACTIVE;
+   * the intent is recorded only if it was), and the link.used event.
    */
-  async useOf(payment: LinkPayment, paymentIntentId: PaymentIntentId, now: Date): Promise<{ guard: Guard; event: NewEvent }> {
+  async useOf(payment: LinkPayment, paymentIntentId: PaymentIntentId, now: Date): Promise<{ change: ChangeAlongside; event: NewEvent }> {
     const { link } = payment;
     link.use(paymentIntentId, now);
     const [view] = await this.viewsOf([link], new Map([[link.id, payment.processors]]), now);
     const { businessId, merchantId, updatedAt } = link.snapshot();
     return {
-      guard: this.links.useGuard(link, payment.version),
+      change: this.links.usedAlongside(link, payment.version),
       event: { type: 'link.used', businessId, merchantId, subjectId: link.id, object: linkRepresentation(view), at: updatedAt },
     };
   }

@@ -1,5 +1,4 @@
-import { BusinessId, Page, PageRequest, PayerId, TenantScope, Transaction } from '@pcs/kernel';
-import { Requirement } from '@pcs/database';
+import { BusinessId, Page, PageRequest, PayerId, Precondition, TenantScope, Transaction } from '@pcs/kernel';
 import { Payer } from './domain/payer';
 
 export type PayerLock = 'none' | 'share' | 'update';
@@ -14,7 +13,7 @@ export abstract class PayerRepository {
   /** By id, deleted payers included (payment records keep their names). */
   abstract findById(tx: Transaction, payerId: PayerId): Promise<Payer | null>;
   /** That the payer exists and is not deleted, checked in another write's statement, taking it as a 'share' lock does. */
-  abstract liveRequirement(payerId: PayerId): Requirement;
+  abstract whileLive(payerId: PayerId): Precondition;
   /** Which of these payers are live and of the caller's business. */
   abstract liveIds(tx: Transaction, businessId: BusinessId, payerIds: readonly PayerId[]): Promise<Set<string>>;
   /** Operation 11: newest first; the search term matches names, email and document ignoring case and accents. */

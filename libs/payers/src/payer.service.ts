@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { CatalogService } from '@pcs/catalog';
-import { Requirement } from '@pcs/database';
 import {
   Caller,
   DocumentType,
@@ -11,6 +10,7 @@ import {
   Page,
   PageRequest,
   PayerId,
+  Precondition,
   tenantScope,
   Transaction,
   UnitOfWork,
@@ -94,8 +94,8 @@ export class PayerService {
    * 'share')` does, so the payer's deletion waits for that write or the write
    * sees the payer gone.
    */
-  liveRequirement(payerId: PayerId): Requirement {
-    return this.payers.liveRequirement(payerId);
+  whileLive(payerId: PayerId): Precondition {
+    return this.payers.whileLive(payerId);
   }
 
   /** A payer by id for the service's own flows, which act for no caller (deleted payers included: records keep their names). */

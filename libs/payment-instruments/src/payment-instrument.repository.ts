@@ -1,5 +1,4 @@
-import { Guard, Requirement } from '@pcs/database';
-import { PayerId, PaymentInstrumentId, TenantScope, Transaction } from '@pcs/kernel';
+import { ChangeAlongside, PayerId, PaymentInstrumentId, Precondition, TenantScope, Transaction } from '@pcs/kernel';
 import { PaymentInstrument } from './domain/payment-instrument';
 
 /** Where payment instruments are kept (port; the TypeORM adapter is in persistence/). The unit of work comes first. */
@@ -18,12 +17,12 @@ export abstract class PaymentInstrumentRepository {
   abstract newest(tx: Transaction, scope: TenantScope, limit: number): Promise<PaymentInstrument[]>;
   abstract save(tx: Transaction, instrument: PaymentInstrument): Promise<void>;
   /** That the instrument is the payer's and active when another context's statement runs (taken for key share there). */
-  abstract activeRequirement(paymentInstrumentId: PaymentInstrumentId, payerId: PayerId): Requirement;
+  abstract whileActive(paymentInstrumentId: PaymentInstrumentId, payerId: PayerId): Precondition;
   /**
    * What a gateway taught the instrument (its token, brand, last four digits,
    * validation), as a write that runs in another context's statement: those
    * columns alone, so a change of anything else meanwhile (a deactivation)
    * is kept, and validation is never undone.
    */
-  abstract lessonGuard(instrument: PaymentInstrument): Guard;
+  abstract lessonAlongside(instrument: PaymentInstrument): ChangeAlongside;
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CatalogService } from '@pcs/catalog';
 import {
   Caller,
+  ChangeAlongside,
   DomainError,
   InvalidRequestError,
   MerchantId,
@@ -9,13 +10,13 @@ import {
   newId,
   PayerId,
   PaymentInstrumentId,
+  Precondition,
   tenantScope,
   Transaction,
   UnitOfWork,
 } from '@pcs/kernel';
 import { MerchantCountryProcessorService } from '@pcs/merchants';
 import { PayerRequest, PayerService } from '@pcs/payers';
-import { Guard, Requirement } from '@pcs/database';
 import { PaymentInstrument, PaymentInstrumentProps } from './domain/payment-instrument';
 import { PaymentInstrumentRepository } from './payment-instrument.repository';
 
@@ -192,8 +193,8 @@ export class PaymentInstrumentService {
   }
 
   /** That the instrument is still the payer's and active when the statement that charges it runs. */
-  activeRequirement(paymentInstrumentId: PaymentInstrumentId, payerId: PayerId): Requirement {
-    return this.instruments.activeRequirement(paymentInstrumentId, payerId);
+  whileActive(paymentInstrumentId: PaymentInstrumentId, payerId: PayerId): Precondition {
+    return this.instruments.whileActive(paymentInstrumentId, payerId);
   }
 
   /**
@@ -201,12 +202,12 @@ export class PaymentInstrumentService {
    * it again: the write to run in the caller's statement, or null when the
    * outcome teaches it nothing it did not hold.
    */
-  lessonGuard(held: Readonly<PaymentInstrumentProps>, outcome: InstrumentLesson): Guard | null {
+  lessonAlongside(held: Readonly<PaymentInstrumentProps>, outcome: InstrumentLesson): ChangeAlongside | null {
     const instrument = PaymentInstrument.restore({ ...held, countries: [...held.countries] });
     const now = new Date();
     const recorded = outcome.gatewayData ? instrument.recordGatewayData(outcome.gatewayData, now) : false;
     const validated = outcome.validated ? instrument.markValidated(now) : false;
-    return recorded || validated ? this.instruments.lessonGuard(instrument) : null;
+    return recorded || validated ? this.instruments.lessonAlongside(instrument) : null;
   }
 
   private payerDataFor(request: PaymentInstrumentRequest): PayerRequest {

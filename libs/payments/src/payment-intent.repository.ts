@@ -1,5 +1,4 @@
-import { DomainError, PayerId, PaymentIntentId, TenantScope, Transaction } from '@pcs/kernel';
-import { Guard, Requirement } from '@pcs/database';
+import { ChangeAlongside, DomainError, PayerId, PaymentIntentId, Precondition, TenantScope, Transaction } from '@pcs/kernel';
 import type { NewEvent } from '@pcs/events';
 import { PaymentIntent } from './domain/payment-intent';
 import type { Payin } from './domain/payin';
@@ -20,7 +19,7 @@ export abstract class PaymentIntentRepository {
   /**
    * The intent with what a refund of it decides on — its latest approved
    * charge, its refunds not final yet, the record an operation id names —
-   * read in one round trip, and the intent's version, for `saveRefunds`.
+   * read in one round trip, and the intent's version, for `recordRefunds`.
    * With `lock`, taken for update in the transaction.
    */
   abstract findForRefund(
@@ -36,49 +35,59 @@ export abstract class PaymentIntentRepository {
   /** A new intent: a plain INSERT. */
   abstract insert(tx: Transaction, intent: PaymentIntent): Promise<void>;
   /**
-   * A new intent and its events in one statement, written only if
-   * `requirement` (another context's, e.g. that the payer is still there)
-   * holds when the statement runs; false (nothing written) otherwise. Needs
-   * no transaction of its own.
+   * Records a new intent and its events while `precondition` (another
+   * context's: the payer is still there) holds when it is written; false,
+   * nothing written, when it did not. An intent recorded already under its id
+   * is AlreadyRecordedError. Needs no transaction of its own.
    */
-  abstract insertRequiring(tx: Transaction, intent: PaymentIntent, requirement: Requirement): Promise<boolean>;
+  abstract recordWhile(tx: Transaction, intent: PaymentIntent, precondition: Precondition): Promise<boolean>;
   /**
-   * Inserts the intent in one statement with the changes it goes with
-   * (`guards`, run first, e.g. a link's use) and their events; false
-   * (nothing written) when a required guard wrote nothing. Needs no
-   * transaction of its own.
+   * Records a new intent with the changes it goes with (`alongside`, written
+   * first: a link's use, a B2B checkout) and their events, all or nothing;
+   * false, nothing written, when a change alongside could not be made (the
+   * link was used meanwhile). Needs no transaction of its own.
    */
-  abstract insertWith(
+  abstract recordWith(
     tx: Transaction,
     intent: PaymentIntent,
-    also: { guards: readonly Guard[]; events: readonly NewEvent[] },
+    also: { alongside: readonly ChangeAlongside[]; events: readonly NewEvent[] },
   ): Promise<boolean>;
   /**
-   * A confirmed intent and its first attempt, with their events, in one
-   * statement, written only if `requires` holds when it runs (the payer still
-   * there, the instrument still active). The id of the transaction that wrote
-   * them (both rows' `xmin` until anything writes them again), for
-   * `saveCharged`; null when the requirement did not hold (nothing written).
-   * Needs no transaction of its own.
+   * Records a confirmed intent and its first attempt, with their events,
+   * while every precondition holds (the payer still there, the instrument
+   * still active). The id of the transaction that wrote them (the version
+   * `saveChargedWith` expects); null when a precondition did not hold
+   * (nothing written). Needs no transaction of its own.
    */
-  abstract insertCharged(tx: Transaction, intent: PaymentIntent, attempt: Payin, requires: Requirement): Promise<string | null>;
+  abstract recordCharged(
+    tx: Transaction,
+    intent: PaymentIntent,
+    attempt: Payin,
+    preconditions: readonly Precondition[],
+  ): Promise<string | null>;
   /**
-   * The intent and its attempt as a charge's answer left them, in one
-   * statement with `also` (written after them) and every event, only if
-   * neither was written since `insertCharged` wrote them (`writtenIn`). False
-   * (nothing written) when one was, or when the intent has no event to
-   * record. Needs no transaction of its own.
+   * The intent and its attempt as a charge's answer left them, with the
+   * changes `alongside` (what the charge taught about the instrument) and
+   * every event, only while neither changed since `recordCharged` wrote them
+   * (`writtenIn`); false (nothing written) when one did, or when the intent
+   * has no event to record. Needs no transaction of its own.
    */
-  abstract saveCharged(tx: Transaction, intent: PaymentIntent, attempt: Payin, writtenIn: string, also: readonly Guard[]): Promise<boolean>;
+  abstract saveChargedWith(
+    tx: Transaction,
+    intent: PaymentIntent,
+    attempt: Payin,
+    writtenIn: string,
+    alongside: readonly ChangeAlongside[],
+  ): Promise<boolean>;
   abstract save(tx: Transaction, intent: PaymentIntent): Promise<void>;
   /**
-   * The aggregate's refund, saved in one statement: the intent (its refunded
-   * amount reserved) only if it is still the version read (`findForRefund`),
-   * with its new refund records and every event, the records' first. False
-   * (nothing written) when the intent changed meanwhile. Needs no
-   * transaction of its own.
+   * Records an intent's new refunds with the intent (its refunded amount
+   * reserved) and every event, only while the intent is the version read
+   * (`findForRefund`): true, recorded; false, a conflict (the intent changed
+   * meanwhile), nothing written. A refund recorded already under its id is
+   * AlreadyRecordedError. Needs no transaction of its own.
    */
-  abstract saveRefunds(tx: Transaction, intent: PaymentIntent, version: string, refunds: readonly Payin[]): Promise<boolean>;
+  abstract recordRefunds(tx: Transaction, intent: PaymentIntent, expectedVersion: string, refunds: readonly Payin[]): Promise<boolean>;
   /** Whether the payer has an intent that is not final (the payers context asks, through its port). */
   abstract hasOpenForPayer(tx: Transaction, payerId: PayerId): Promise<boolean>;
 

@@ -1,6 +1,7 @@
+import { AlreadyRecordedError } from '../src/domain/already-recorded';
+import { Guard } from '@pcs/database';
 import { CardTestingGuard } from '../src/card-testing/card-testing.guard';
 import type { CatalogService, CountryProcessor } from '@pcs/catalog';
-import { Guard } from '@pcs/database';
 import type { RuntimeSettings } from '@pcs/config';
 import type {
   ChargeOutcome,
@@ -23,6 +24,7 @@ import {
   asPayerId,
   asPaymentIntentId,
   Caller,
+  ChangeAlongside,
   Currency,
   FundsFlow,
   Money,
@@ -82,7 +84,7 @@ export class MemoryPayins extends PayinRepository {
   }
 
   insert(_tx: Transaction, payin: Payin): Promise<void> {
-    if (this.rows.has(payin.id)) return Promise.reject(new Error(`duplicate key: payin ${payin.id}`));
+    if (this.rows.has(payin.id)) return Promise.reject(new AlreadyRecordedError('PAYIN'));
     this.put(payin);
     return Promise.resolve();
   }
@@ -155,15 +157,15 @@ export interface MemoryWrite {
   apply(): void;
 }
 
-/** A guard a memory repository hands out for `insertWith`, in place of its SQL. */
-export function memoryGuard(write: MemoryWrite, required?: string): Guard {
+/** A guard a memory repository hands out for `recordWith`, in place of its SQL. */
+export function memoryGuard(write: MemoryWrite, required?: string): ChangeAlongside {
   return Guard.of('-- in memory', [write], { required });
 }
 
 /** The payment intents, each with the version a refund's save compares. */
 export class MemoryIntents extends PaymentIntentRepository {
   readonly rows = new Map<string, { intent: ReturnType<PaymentIntent['snapshot']>; version: number }>();
-  /** Whether the requirement an `insertRequiring` carries (another context's row, e.g. the payer) holds when it runs. */
+  /** Whether the requirement an `recordWhile` carries (another context's row, e.g. the payer) holds when it runs. */
   requirementHolds = true;
   /** Run between a refund's read and its write: another request changing the intent meanwhile. */
   meanwhile: (() => void) | null = null;
@@ -216,11 +218,11 @@ export class MemoryIntents extends PaymentIntentRepository {
     return Promise.resolve(this.read(id));
   }
   insert(_tx: Transaction, intent: PaymentIntent): Promise<void> {
-    if (this.rows.has(intent.id)) return Promise.reject(new Error(`duplicate key: payment intent ${intent.id}`));
+    if (this.rows.has(intent.id)) return Promise.reject(new AlreadyRecordedError('PAYMENT_INTENT'));
     this.put(intent);
     return Promise.resolve();
   }
-  async insertRequiring(tx: Transaction, intent: PaymentIntent): Promise<boolean> {
+  async recordWhile(tx: Transaction, intent: PaymentIntent): Promise<boolean> {
     if (!this.requirementHolds) return false;
     await this.insert(tx, intent);
     return true;
@@ -230,16 +232,16 @@ export class MemoryIntents extends PaymentIntentRepository {
    * memory guard, `memoryGuard`), and a required one that would write nothing leaves everything
    * unwritten; then the guards' writes and the intent.
    */
-  async insertWith(tx: Transaction, intent: PaymentIntent, also: { guards: readonly Guard[] }): Promise<boolean> {
-    const guards = also.guards.map((guard) => Guard.parts(guard));
+  async recordWith(tx: Transaction, intent: PaymentIntent, also: { alongside: readonly ChangeAlongside[] }): Promise<boolean> {
+    const guards = also.alongside.map((change) => Guard.parts(change));
     const writes = guards.map(({ statement }) => statement.values[0] as MemoryWrite);
     if (guards.some(({ required }, i) => required !== null && !writes[i].holds())) return false;
-    if (this.rows.has(intent.id)) return Promise.reject(new Error(`duplicate key: payment intent ${intent.id}`));
+    if (this.rows.has(intent.id)) return Promise.reject(new AlreadyRecordedError('PAYMENT_INTENT'));
     writes.forEach((write) => write.apply());
     await this.insert(tx, intent);
     return true;
   }
-  async insertCharged(tx: Transaction, intent: PaymentIntent, attempt: Payin): Promise<string | null> {
+  async recordCharged(tx: Transaction, intent: PaymentIntent, attempt: Payin): Promise<string | null> {
     if (!this.requirementHolds) return null;
     await this.insert(tx, intent);
     await this.payins.insert(tx, attempt);
@@ -247,7 +249,7 @@ export class MemoryIntents extends PaymentIntentRepository {
     return String(this.rows.get(intent.id)!.version);
   }
   /** Written only if the intent is still the version its creation wrote (another request's `change` moves it on). */
-  async saveCharged(tx: Transaction, intent: PaymentIntent, attempt: Payin, writtenIn: string): Promise<boolean> {
+  async saveChargedWith(tx: Transaction, intent: PaymentIntent, attempt: Payin, writtenIn: string): Promise<boolean> {
     if (String(this.rows.get(intent.id)?.version) !== writtenIn || intent.pullChanges().length === 0) return false;
     this.put(intent);
     await this.payins.save(tx, attempt);
@@ -257,7 +259,7 @@ export class MemoryIntents extends PaymentIntentRepository {
     this.put(intent);
     return Promise.resolve();
   }
-  saveRefunds(_tx: Transaction, intent: PaymentIntent, version: string, refunds: readonly Payin[]): Promise<boolean> {
+  recordRefunds(_tx: Transaction, intent: PaymentIntent, version: string, refunds: readonly Payin[]): Promise<boolean> {
     if (version !== String(this.rows.get(intent.id)?.version)) return Promise.resolve(false);
     refunds.forEach((refund) => this.payins.put(refund));
     this.put(intent);
@@ -435,7 +437,7 @@ export function attemptsWorld(options: { processors?: CountryProcessor[] } = {})
       return Promise.resolve();
     },
     // The lesson of an instrument the caller read, written in the caller's statement (here: taught, with nothing to write).
-    lessonGuard: (...args: unknown[]) => {
+    lessonAlongside: (...args: unknown[]) => {
       taught.push(args[args.length - 1] as never);
       return null;
     },

@@ -137,7 +137,7 @@ export class TypeOrmLinkRepository extends LinkRepository {
     return { link: this.fromRow(entity, row.processors), processors: row.processors, version: row.version };
   }
 
-  useGuard(link: Link, version: string): Guard {
+  usedAlongside(link: Link, version: string): Guard {
     const { linkId, usedAt, paymentIntentId } = link.snapshot();
     return Guard.of(
       `UPDATE link SET used = true, used_at = $1, payment_intent_id = $2, updated_at = $1

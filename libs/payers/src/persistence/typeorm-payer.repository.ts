@@ -25,7 +25,7 @@ import { PayerOrmEntity } from './payer.orm-entity';
  * and forgotten when their row changes (change feed, and at once after this
  * process commits a change). Locked reads always go to the database, and so
  * does every write's requirement that the payer is still there
- * (`liveRequirement`), so a deletion is never missed where it matters.
+ * (`whileLive`), so a deletion is never missed where it matters.
  */
 @Injectable()
 export class TypeOrmPayerRepository extends PayerRepository {
@@ -36,7 +36,7 @@ export class TypeOrmPayerRepository extends PayerRepository {
     this.live = new InvalidatedCache(changes, 'payer', { maxEntries: 10_000, ttlMs: 10 * 60_000 });
   }
 
-  liveRequirement(payerId: PayerId): Requirement {
+  whileLive(payerId: PayerId): Requirement {
     return Requirement.of(
       'EXISTS (SELECT 1 FROM payer WHERE payer_id = $1 AND deleted_at IS NULL FOR KEY SHARE)',
       [payerId],

@@ -67,7 +67,7 @@ export class TypeOrmPaymentInstrumentRepository extends PaymentInstrumentReposit
     await manager.save(instrumentToRow(instrument));
   }
 
-  activeRequirement(paymentInstrumentId: PaymentInstrumentId, payerId: PayerId): Requirement {
+  whileActive(paymentInstrumentId: PaymentInstrumentId, payerId: PayerId): Requirement {
     return Requirement.of(
       'EXISTS (SELECT 1 FROM payment_instrument WHERE payment_instrument_id = $1 AND payer_id = $2 AND active FOR KEY SHARE)',
       [paymentInstrumentId, payerId],
@@ -75,7 +75,7 @@ export class TypeOrmPaymentInstrumentRepository extends PaymentInstrumentReposit
     );
   }
 
-  lessonGuard(instrument: PaymentInstrument): Guard {
+  lessonAlongside(instrument: PaymentInstrument): Guard {
     const i = instrument.snapshot();
     return Guard.of(
       `UPDATE payment_instrument

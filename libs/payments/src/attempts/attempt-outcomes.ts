@@ -202,7 +202,7 @@ export class AttemptOutcomes {
     const { changed, validated } = await this.decide(this.unitOfWork.outside, intent, payin, chargeEvent(gatewayName, outcome));
     if (!changed) return null;
     const lesson = this.parties.instrumentLesson(instrument, { charged: outcome, validated });
-    const saved = await this.intents.saveCharged(this.unitOfWork.outside, intent, payin, writtenIn, lesson ? [lesson] : []);
+    const saved = await this.intents.saveChargedWith(this.unitOfWork.outside, intent, payin, writtenIn, lesson ? [lesson] : []);
     return saved ? intent : null;
   }
 

@@ -6,8 +6,7 @@ import { MerchantService } from '@pcs/merchants';
 import { PayerService } from '@pcs/payers';
 import { ConceptCode, Payin, PaymentIntentInitiator } from '../domain/payin';
 import { InstrumentLesson, PaymentInstrumentProps, PaymentInstrumentService } from '@pcs/payment-instruments';
-import type { Guard } from '@pcs/database';
-import { FundsFlow, Money, RefundOrigin, Transaction } from '@pcs/kernel';
+import { ChangeAlongside, FundsFlow, Money, RefundOrigin, Transaction } from '@pcs/kernel';
 import { PaymentIntent } from '../domain/payment-intent';
 
 /**
@@ -122,9 +121,12 @@ export class PaymentAttemptParties {
   }
 
   /** recordOnInstrument for an instrument the caller read (`held`): the write to run in the caller's statement, or null (nothing new). */
-  instrumentLesson(held: Readonly<PaymentInstrumentProps>, learned: { charged?: ChargeOutcome; validated: boolean }): Guard | null {
+  instrumentLesson(
+    held: Readonly<PaymentInstrumentProps>,
+    learned: { charged?: ChargeOutcome; validated: boolean },
+  ): ChangeAlongside | null {
     const lesson = lessonOf(learned);
-    return lesson && this.instruments.lessonGuard(held, lesson);
+    return lesson && this.instruments.lessonAlongside(held, lesson);
   }
 
   private async record(

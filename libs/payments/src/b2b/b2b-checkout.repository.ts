@@ -1,5 +1,4 @@
-import { Page, PageRequest, PaymentIntentId, TenantScope, Transaction } from '@pcs/kernel';
-import { Guard } from '@pcs/database';
+import { ChangeAlongside, Page, PageRequest, PaymentIntentId, TenantScope, Transaction } from '@pcs/kernel';
 import { B2bStatusCondition } from '../domain/b2b-status';
 import { B2bCheckout } from '../domain/b2b-checkout';
 import { PaymentIntent } from '../domain/payment-intent';
@@ -19,8 +18,8 @@ export interface B2bPaymentIntentRecord {
 
 /** Where B2B checkouts are kept, with their intents (port; the TypeORM adapter is in persistence/). */
 export abstract class B2bCheckoutRepository {
-  /** The INSERT of a checkout, for its intent's own statement to run (insertWith). */
-  abstract insertGuard(checkout: B2bCheckout): Guard;
+  /** The INSERT of a checkout, for its intent's own statement to run (recordWith). */
+  abstract recordedAlongside(checkout: B2bCheckout): ChangeAlongside;
   abstract findByPaymentIntent(tx: Transaction, paymentIntentId: PaymentIntentId): Promise<B2bCheckout | null>;
   abstract findByReference(tx: Transaction, reference: string): Promise<B2bCheckout | null>;
   /** B5: the B2B intents within the scope, newest first. */

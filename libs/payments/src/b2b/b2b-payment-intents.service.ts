@@ -92,12 +92,10 @@ export class B2bPaymentIntentsService {
    * id, so a retry finds what an earlier run committed.
    */
   async create(caller: Caller, command: CreateB2bPaymentIntentCommand, operationId?: string): Promise<B2bPaymentIntentView> {
-    // A retry racing its first attempt may collide on the checkout's key first (written first in the statement).
     return this.rules.once(
       operationId,
       (paymentIntentId) => this.find(caller, paymentIntentId),
       (paymentIntentId) => this.write(caller, command, paymentIntentId),
-      ['payment_intent_pkey', 'b2b_checkout_pkey'],
     );
   }
 
@@ -160,7 +158,7 @@ export class B2bPaymentIntentsService {
       expiresAt: new Date(now.getTime() + this.settings.gateway.checkoutMinutes * 60_000),
       createdAt: now,
     };
-    await this.intents.insertWith(this.unitOfWork.outside, intent, { guards: [this.checkouts.insertGuard(checkout)], events: [] });
+    await this.intents.recordWith(this.unitOfWork.outside, intent, { alongside: [this.checkouts.recordedAlongside(checkout)], events: [] });
     return {
       intent,
       checkout,

@@ -1,8 +1,7 @@
 import type { CredentialService } from '@pcs/businesses';
 import type { CatalogService, Country } from '@pcs/catalog';
-import { Caller, Currency, Money, Page, PaymentIntentId, signRedirect, TenantScope, Transaction } from '@pcs/kernel';
+import { Caller, ChangeAlongside, Currency, Money, Page, PaymentIntentId, signRedirect, TenantScope, Transaction } from '@pcs/kernel';
 import type { MerchantConfigurationService, MerchantService } from '@pcs/merchants';
-import { Guard } from '@pcs/database';
 import { CreationRules } from '../creation/creation-rules';
 import { B2bCheckout } from '../domain/b2b-checkout';
 import { anIntent, attemptsWorld, CALLER, MERCHANT_ID, memoryGuard, NOW, unused, VISA } from '../../test/in-memory-ports.fixture';
@@ -30,7 +29,7 @@ const SECRET = 'b2b-api-secret-of-c-1';
 
 class MemoryCheckouts extends B2bCheckoutRepository {
   readonly kept = new Map<string, B2bCheckout>();
-  insertGuard(checkout: B2bCheckout): Guard {
+  recordedAlongside(checkout: B2bCheckout): ChangeAlongside {
     return memoryGuard(
       { holds: () => !this.kept.has(checkout.reference), apply: () => this.kept.set(checkout.reference, checkout) },
       'the checkout is new',

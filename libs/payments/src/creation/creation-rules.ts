@@ -1,6 +1,6 @@
+import { AlreadyRecordedError } from '../domain/already-recorded';
 import { Injectable } from '@nestjs/common';
 import { CatalogService, Country } from '@pcs/catalog';
-import { isUniqueViolation } from '@pcs/database';
 import {
   asPaymentIntentId,
   basisPointsToVatPercentage,
@@ -65,14 +65,13 @@ export class CreationRules {
    * Every creation's shape: under an operation id (from the request's
    * Idempotency-Key), what an earlier run committed is answered (`resume`);
    * otherwise `write` creates with the id (a new one without an operation).
-   * A unique violation of one of `keys` means the same operation committed
+   * An intent already recorded under the id means the same operation committed
    * meanwhile (a retry racing its own first attempt): its result is answered.
    */
   async once<T>(
     operationId: string | undefined,
     resume: (paymentIntentId: PaymentIntentId) => Promise<T | null>,
     write: (paymentIntentId: PaymentIntentId) => Promise<T>,
-    keys: readonly string[] = ['payment_intent_pkey'],
   ): Promise<T> {
     const paymentIntentId = operationId ? asPaymentIntentId(operationId) : newId<PaymentIntentId>();
     if (operationId) {
@@ -82,7 +81,7 @@ export class CreationRules {
     try {
       return await write(paymentIntentId);
     } catch (error) {
-      if (!keys.some((key) => isUniqueViolation(error, key))) throw error;
+      if (!(error instanceof AlreadyRecordedError) || error.record !== 'PAYMENT_INTENT') throw error;
       const made = await resume(paymentIntentId);
       if (!made) throw error;
       return made;

@@ -72,8 +72,8 @@ export class LinkPaymentIntentService {
     const payment = await this.links.forPayment(caller, linkId, tx, lock);
     const intent = await this.intentFor(caller, payment, command, paymentIntentId);
     const use = await this.links.useOf(payment, intent.id, intent.snapshot().createdAt);
-    const written = await this.intents.insertWith(tx, intent, {
-      guards: [use.guard],
+    const written = await this.intents.recordWith(tx, intent, {
+      alongside: [use.change],
       events: [use.event],
     });
     return written ? intent : null;

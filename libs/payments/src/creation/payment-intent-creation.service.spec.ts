@@ -9,11 +9,11 @@ import {
   InvalidRequestError,
   Money,
   PayinType,
+  Precondition,
 } from '@pcs/kernel';
 import type { MerchantConfigurationService, MerchantService } from '@pcs/merchants';
 import type { PayerService } from '@pcs/payers';
 import type { PaymentInstrumentService } from '@pcs/payment-instruments';
-import { Requirement } from '@pcs/database';
 import { attemptsWorld, CALLER, MERCHANT_ID, VISA, withoutOffSession } from '../../test/in-memory-ports.fixture';
 import { CreatePaymentIntentCommand, PaymentIntentCreationService } from './payment-intent-creation.service';
 import { CreationRules } from './creation-rules';
@@ -46,7 +46,7 @@ function world(options: { vatRateBp?: number | null } = {}) {
       if (payerId !== PAYER_ID) return Promise.reject(new DomainError('PAYER_NOT_FOUND'));
       return Promise.resolve({ id: PAYER_ID, snapshot: () => payer });
     },
-    liveRequirement: () => Requirement.of('TRUE', [], 'the payer is gone'),
+    whileLive: () => ({}) as Precondition,
   } as unknown as PayerService;
   const instrument = {
     paymentInstrumentId: INSTRUMENT_ID,
@@ -58,7 +58,7 @@ function world(options: { vatRateBp?: number | null } = {}) {
   };
   // As the service answers: another payer's instrument is not found.
   const instruments = {
-    activeRequirement: () => Requirement.of('TRUE', [], 'the payment instrument is not active'),
+    whileActive: () => ({}) as Precondition,
     loadOfHeldPayer: (_caller: Caller, _id: string, payerId: string) =>
       instrument.payerId === payerId
         ? Promise.resolve({ snapshot: () => instrument })
@@ -107,10 +107,10 @@ describe('PaymentIntentCreationService (on the ports, in memory)', () => {
   it('creates for an existing payer in one conditional insert: the merchant’s VAT rate, the payer’s e-mail for the receipt', async () => {
     const { service, intents, payins, unitOfWork } = world();
     let required = 0;
-    const insertRequiring = intents.insertRequiring.bind(intents);
-    intents.insertRequiring = (...args) => {
+    const recordWhile = intents.recordWhile.bind(intents);
+    intents.recordWhile = (...args) => {
       required += 1;
-      return insertRequiring(...args);
+      return recordWhile(...args);
     };
     const intent = await service.create(CALLER, command());
     expect(intent.snapshot()).toMatchObject({

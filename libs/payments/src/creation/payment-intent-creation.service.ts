@@ -3,7 +3,6 @@
  * one set of rules and the one statement that writes an intent with its events.
  */
 import { Injectable } from '@nestjs/common';
-import { Requirement } from '@pcs/database';
 import { chargesOffSession, GatewayRouting } from '@pcs/gateways';
 import { CatalogService, Country } from '@pcs/catalog';
 import {
@@ -222,12 +221,10 @@ export class PaymentIntentCreationService {
     const now = new Date();
     const intent = this.newIntent(caller, command, { ...resolved, payer: { payerId, email: payer.email }, paymentInstrumentId, now });
     const attempt = await this.openCharge(outside, command, intent, instrument, payer, now);
-    const writtenIn = await this.intents.insertCharged(
-      outside,
-      intent,
-      attempt,
-      Requirement.all(this.payers.liveRequirement(payerId), this.instruments.activeRequirement(paymentInstrumentId, payerId)),
-    );
+    const writtenIn = await this.intents.recordCharged(outside, intent, attempt, [
+      this.payers.whileLive(payerId),
+      this.instruments.whileActive(paymentInstrumentId, payerId),
+    ]);
     if (writtenIn === null) return null;
     const charged = await this.attempts.chargeOffSession(attempt.id, {
       payin: attempt,
@@ -296,7 +293,7 @@ export class PaymentIntentCreationService {
       paymentInstrumentId: null,
       now: new Date(),
     });
-    const written = await this.intents.insertRequiring(this.unitOfWork.outside, intent, this.payers.liveRequirement(payerId));
+    const written = await this.intents.recordWhile(this.unitOfWork.outside, intent, this.payers.whileLive(payerId));
     if (!written) throw new DomainError('PAYER_NOT_FOUND');
     return intent;
   }

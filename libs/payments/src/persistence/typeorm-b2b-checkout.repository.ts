@@ -22,7 +22,7 @@ const UNPAID = ['REQUIRES_PAYMENT_INSTRUMENT', 'REQUIRES_CONFIRMATION', 'REQUIRE
 
 @Injectable()
 export class TypeOrmB2bCheckoutRepository extends B2bCheckoutRepository {
-  insertGuard(checkout: B2bCheckout): Guard {
+  recordedAlongside(checkout: B2bCheckout): Guard {
     return Guard.of(
       `INSERT INTO b2b_checkout (payment_intent_id, reference, credential_id, redirect_url, include_all_payment_methods, invoice_details, expires_at, created_at)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING payment_intent_id`,

@@ -1,6 +1,7 @@
 /*
  * Why one file: every statement of the payin port, with the guards its writes take.
  */
+import { recordedOnce } from './already-recorded';
 import { Injectable } from '@nestjs/common';
 import { EntityColumns, Guard, JoinedRead, managerOf, Requirement, runChange, transactionOf, writtenIfRequired } from '@pcs/database';
 import { EventRecorder, NewEvent } from '@pcs/events';
@@ -22,8 +23,10 @@ export class TypeOrmPayinRepository extends PayinRepository {
 
   async insert(tx: Transaction, payin: Payin): Promise<void> {
     const manager = managerOf(tx);
-    const [sql, values] = this.insertQuery(manager, payin);
-    await this.write(manager, payin, sql, values);
+    return recordedOnce(async () => {
+      const [sql, values] = this.insertQuery(manager, payin);
+      await this.write(manager, payin, sql, values);
+    });
   }
 
   insertGuard(manager: EntityManager, payin: Payin): { guard: Guard; events: NewEvent[] } {

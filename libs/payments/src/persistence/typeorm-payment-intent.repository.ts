@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { recordedOnce } from './already-recorded';
 import {
   EntityColumns,
   Guard,
@@ -15,7 +16,7 @@ import {
   writtenIfRequired,
 } from '@pcs/database';
 import { EventRecorder, NewEvent } from '@pcs/events';
-import { PayerId, PaymentIntentId, TenantScope, Transaction } from '@pcs/kernel';
+import { ChangeAlongside, PayerId, PaymentIntentId, Precondition, TenantScope, Transaction } from '@pcs/kernel';
 import { EntityManager, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { OPEN_STATUSES, PaymentIntent } from '../domain/payment-intent';
@@ -68,12 +69,14 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
     return read && { intent: read.intent, version: read.version, records: read.joined };
   }
 
-  async saveRefunds(tx: Transaction, intent: PaymentIntent, version: string, refunds: readonly Payin[]): Promise<boolean> {
+  async recordRefunds(tx: Transaction, intent: PaymentIntent, version: string, refunds: readonly Payin[]): Promise<boolean> {
     const manager = managerOf(tx);
-    const inserts = refunds.map((refund) => this.payins.insertGuard(manager, refund));
-    return this.saveWith(manager, intent, version, {
-      guards: inserts.map((insert) => insert.guard),
-      events: inserts.flatMap((insert) => insert.events),
+    return recordedOnce(async () => {
+      const inserts = refunds.map((refund) => this.payins.insertGuard(manager, refund));
+      return this.saveWith(manager, intent, version, {
+        guards: inserts.map((insert) => insert.guard),
+        events: inserts.flatMap((insert) => insert.events),
+      });
     });
   }
 
@@ -121,47 +124,66 @@ export class TypeOrmPaymentIntentRepository extends PaymentIntentRepository {
 
   async insert(tx: Transaction, intent: PaymentIntent): Promise<void> {
     const manager = managerOf(tx);
-    const [sql, values] = this.insertStatement(manager, intent);
-    await this.write(manager, intent, sql, values);
+    return recordedOnce(async () => {
+      const [sql, values] = this.insertStatement(manager, intent);
+      await this.write(manager, intent, sql, values);
+    });
   }
 
-  async insertRequiring(tx: Transaction, intent: PaymentIntent, requirement: Requirement): Promise<boolean> {
+  async recordWhile(tx: Transaction, intent: PaymentIntent, requirement: Requirement): Promise<boolean> {
     const manager = managerOf(tx);
-    const [sql, values] = this.insertStatement(manager, intent);
-    return writtenIfRequired(this.write(manager, intent, sql, values, requirement));
+    return recordedOnce(async () => {
+      const [sql, values] = this.insertStatement(manager, intent);
+      return writtenIfRequired(this.write(manager, intent, sql, values, requirement));
+    });
   }
 
-  async insertWith(
+  async recordWith(
     tx: Transaction,
     intent: PaymentIntent,
-    also: { guards: readonly Guard[]; events: readonly NewEvent[] },
+    also: { alongside: readonly ChangeAlongside[]; events: readonly NewEvent[] },
   ): Promise<boolean> {
     const manager = managerOf(tx);
-    const [sql, values] = this.insertStatement(manager, intent);
-    return writtenIfRequired(
-      this.events.recordAll(transactionOf(manager), [...eventsOf(intent), ...also.events], { sql, values, guards: also.guards }),
-    );
+    return recordedOnce(async () => {
+      const [sql, values] = this.insertStatement(manager, intent);
+      return writtenIfRequired(
+        this.events.recordAll(transactionOf(manager), [...eventsOf(intent), ...also.events], { sql, values, guards: also.alongside }),
+      );
+    });
   }
 
-  async insertCharged(tx: Transaction, intent: PaymentIntent, attempt: Payin, requires: Requirement): Promise<string | null> {
+  async recordCharged(
+    tx: Transaction,
+    intent: PaymentIntent,
+    attempt: Payin,
+    preconditions: readonly Precondition[],
+  ): Promise<string | null> {
     const manager = managerOf(tx);
-    const [sql, values] = this.insertStatement(manager, intent);
-    const charge = this.payins.insertGuard(manager, attempt);
-    try {
-      const [first] = await this.events.recordAll(transactionOf(manager), [...eventsOf(intent), ...charge.events], {
-        sql,
-        values,
-        guards: [charge.guard],
-        requires,
-      });
-      return first.writtenIn;
-    } catch (error) {
-      if (isRequirementFailure(error)) return null;
-      throw error;
-    }
+    return recordedOnce(async () => {
+      const [sql, values] = this.insertStatement(manager, intent);
+      const charge = this.payins.insertGuard(manager, attempt);
+      try {
+        const [first] = await this.events.recordAll(transactionOf(manager), [...eventsOf(intent), ...charge.events], {
+          sql,
+          values,
+          guards: [charge.guard],
+          requires: Requirement.all(...preconditions),
+        });
+        return first.writtenIn;
+      } catch (error) {
+        if (isRequirementFailure(error)) return null;
+        throw error;
+      }
+    });
   }
 
-  async saveCharged(tx: Transaction, intent: PaymentIntent, attempt: Payin, writtenIn: string, also: readonly Guard[]): Promise<boolean> {
+  async saveChargedWith(
+    tx: Transaction,
+    intent: PaymentIntent,
+    attempt: Payin,
+    writtenIn: string,
+    also: readonly ChangeAlongside[],
+  ): Promise<boolean> {
     const manager = managerOf(tx);
     const charge = this.payins.updateGuard(manager, attempt, writtenIn);
     const events = [...charge.events, ...eventsOf(intent)];

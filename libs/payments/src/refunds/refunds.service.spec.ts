@@ -31,7 +31,7 @@ import { IntentDisputes } from '../disputes/intent-disputes.service';
 /**
  * The refunds services (ours, and the processor's own refunds) on their ports
  * alone (no database: the ports carry no ORM): the context's ports in memory
- * (in-memory-ports.fixture.ts), which keep the aggregate's rule — `saveRefunds`
+ * (in-memory-ports.fixture.ts), which keep the aggregate's rule — `recordRefunds`
  * writes only while the intent is the version read — and a gateway stand-in. What is checked is the service's
  * own logic: how much it reserves, that it asks the collection's gateway with
  * the refund's id as the idempotency key, that a retried operation carries

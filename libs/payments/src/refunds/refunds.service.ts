@@ -10,7 +10,7 @@
  * one decision and are read together.
  */
 import { Injectable, Logger } from '@nestjs/common';
-import { isUniqueViolation } from '@pcs/database';
+import { AlreadyRecordedError } from '../domain/already-recorded';
 import {
   GatewayRegistry,
   PaymentGateway,
@@ -243,7 +243,7 @@ export class RefundsService {
         if (done) return done;
       } catch (error) {
         // The same operation recorded its refund meanwhile (a retry racing its first run): read again, and carry it on.
-        if (!operationId || !isUniqueViolation(error, 'payin_pkey')) throw error;
+        if (!operationId || !(error instanceof AlreadyRecordedError) || error.record !== 'PAYIN') throw error;
       }
     }
     throw new Error(`a refund of payment intent ${paymentIntentId} lost every race for it`);
@@ -263,7 +263,7 @@ export class RefundsService {
     const decision = await decide(tx, intent, records, new Date());
     let written = true;
     if (decision.reserved) {
-      written = await this.intents.saveRefunds(tx, intent, version, decision.reserved.inserts);
+      written = await this.intents.recordRefunds(tx, intent, version, decision.reserved.inserts);
     } else if (decision.update) {
       written = await this.ledger.saveIfStill(tx, decision.update.refund, decision.update.as);
     }
