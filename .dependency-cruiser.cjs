@@ -17,8 +17,9 @@ const CONTEXTS = {
   catalog: ['kernel'],
   businesses: ['catalog', 'config', 'database', 'kernel'],
   pages: ['kernel'],
-  // The gateway seam (contract §20): the port, the registry, the routing, the sandbox. No processor's adapter.
-  gateways: ['config', 'database', 'gateway-accounts', 'kernel', 'pages'],
+  // The gateway seam (contract §20): the port, its capabilities, the registry, the routing across processors with its
+  // circuits and health (§26), the sandbox. No processor's adapter; nothing of payments.
+  gateways: ['config', 'database', 'events', 'gateway-accounts', 'kernel', 'merchants', 'observability', 'pages'],
   // Merchants' accounts at outside processors, whatever the provider.
   'gateway-accounts': ['businesses', 'catalog', 'database', 'kernel', 'merchants'],
   // Each processor's adapter behind the port (nothing else may import one but the list that registers them: processors).

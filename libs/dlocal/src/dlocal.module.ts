@@ -6,12 +6,12 @@ import { DLocalGateway } from './dlocal.gateway';
 import { DLocalNotifications } from './dlocal-notifications';
 import { DLocalLookups } from './dlocal-lookups';
 import { DLocalRecords } from './persistence/dlocal-records.repository';
-import { DLocalRoutes } from './dlocal-routes';
+import { DLocalEndpoints } from './dlocal-endpoints';
 
 /** dLocal behind the gateway port (contract §20): the adapter, its account kind, its routes' reading and its daily lookups (§28). */
 @Module({
   imports: [GatewaysModule],
-  providers: [DLocalGateway, DLocalRecords, DLocalNotifications, DLocalLookups, DLocalRoutes],
+  providers: [DLocalGateway, DLocalRecords, DLocalNotifications, DLocalLookups, DLocalEndpoints],
   exports: [DLocalNotifications],
 })
 export class DLocalModule implements OnModuleInit {
@@ -20,13 +20,13 @@ export class DLocalModule implements OnModuleInit {
     private readonly accounts: GatewayAccounts,
     private readonly gateway: DLocalGateway,
     private readonly lookups: DLocalLookups,
-    private readonly routes: DLocalRoutes,
+    private readonly routes: DLocalEndpoints,
   ) {}
 
   onModuleInit(): void {
     this.registry.register(this.gateway);
     this.registry.registerLookups(this.lookups);
-    this.registry.registerRoutes(this.routes);
+    this.registry.registerEndpoints(this.routes);
     this.accounts.registerKind(DLOCAL_ACCOUNT);
   }
 }

@@ -4,7 +4,7 @@ import { PaymentsModule } from '@pcs/payments';
 import { ProcessorReportsModule } from '@pcs/processor-reports';
 import { ProcessorsModule } from '@pcs/processors';
 import { GatewayCallbackController } from './gateway-callback.controller';
-import { ProcessorRoutesController } from './processor-routes.controller';
+import { ProcessorEndpointsController } from './processor-endpoints.controller';
 import { SandboxGatewayController } from './sandbox-gateway.controller';
 
 /**
@@ -17,6 +17,6 @@ import { SandboxGatewayController } from './sandbox-gateway.controller';
  */
 @Module({
   imports: [ProcessorsModule, PaymentsModule, DisputesModule, ProcessorReportsModule],
-  controllers: [SandboxGatewayController, GatewayCallbackController, ProcessorRoutesController],
+  controllers: [SandboxGatewayController, GatewayCallbackController, ProcessorEndpointsController],
 })
 export class GatewayRoutesModule {}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@pcs/kernel';
 import { PaymentGateway } from './payment-gateway.port';
-import { ProcessorRoutes } from './processor-routes.port';
+import { ProcessorEndpoints } from './processor-endpoints.port';
 import { ProcessorLookups, ProcessorReports } from './reports/processor-reports.port';
 
 /**
@@ -14,7 +14,7 @@ export class GatewayRegistry {
   private readonly gateways = new Map<string, PaymentGateway>();
   private readonly reports = new Map<string, ProcessorReports>();
   private readonly lookups = new Map<string, ProcessorLookups>();
-  private readonly routes = new Map<string, ProcessorRoutes>();
+  private readonly routes = new Map<string, ProcessorEndpoints>();
 
   register(gateway: PaymentGateway): void {
     this.gateways.set(gateway.name, gateway);
@@ -31,12 +31,12 @@ export class GatewayRegistry {
   }
 
   /** A processor with public routes (notifications, the payer's return) registers how it reads them. */
-  registerRoutes(routes: ProcessorRoutes): void {
+  registerEndpoints(routes: ProcessorEndpoints): void {
     this.routes.set(routes.path, routes);
   }
 
   /** The processor whose routes are at `path`, if any. */
-  routesAt(path: string): ProcessorRoutes | undefined {
+  endpointsAt(path: string): ProcessorEndpoints | undefined {
     return this.routes.get(path);
   }
 

@@ -6,12 +6,12 @@ import { MercadoPagoGateway } from './mercado-pago.gateway';
 import { MercadoPagoNotifications } from './mercado-pago-notifications';
 import { MercadoPagoRecords } from './persistence/mercado-pago-records.repository';
 import { MercadoPagoReleaseReports } from './mercado-pago-release-reports';
-import { MercadoPagoRoutes } from './mercado-pago-routes';
+import { MercadoPagoEndpoints } from './mercado-pago-endpoints';
 
 /** Mercado Pago behind the gateway port (contracts §16, §19): the adapter, its account kind, its routes' reading and its release reports. */
 @Module({
   imports: [GatewaysModule],
-  providers: [MercadoPagoGateway, MercadoPagoRecords, MercadoPagoNotifications, MercadoPagoReleaseReports, MercadoPagoRoutes],
+  providers: [MercadoPagoGateway, MercadoPagoRecords, MercadoPagoNotifications, MercadoPagoReleaseReports, MercadoPagoEndpoints],
   exports: [MercadoPagoRecords, MercadoPagoNotifications],
 })
 export class MercadoPagoModule implements OnModuleInit {
@@ -20,13 +20,13 @@ export class MercadoPagoModule implements OnModuleInit {
     private readonly accounts: GatewayAccounts,
     private readonly gateway: MercadoPagoGateway,
     private readonly reports: MercadoPagoReleaseReports,
-    private readonly routes: MercadoPagoRoutes,
+    private readonly routes: MercadoPagoEndpoints,
   ) {}
 
   onModuleInit(): void {
     this.registry.register(this.gateway);
     this.registry.registerReports(this.reports);
-    this.registry.registerRoutes(this.routes);
+    this.registry.registerEndpoints(this.routes);
     this.accounts.registerKind(MERCADO_PAGO_ACCOUNT);
   }
 }

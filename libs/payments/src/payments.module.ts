@@ -38,11 +38,6 @@ import { ReconciliationService } from './reconciliation/reconciliation.service';
 import { ProcessorRefunds } from './refunds/processor-refunds.service';
 import { RefundsService } from './refunds/refunds.service';
 import { InstallmentQuotesService } from './installments/installment-quotes.service';
-import { ProcessorCircuits } from './routing/processor-circuits';
-import { ProcessorRoutes } from './routing/processor-routes';
-import { ProcessorHealthService } from './routing/processor-health.service';
-import { ProcessorHealthRecords } from './routing/processor-health.records';
-import { TypeOrmProcessorHealthRecords } from './persistence/typeorm-processor-health.records';
 import { CardTestingGuard } from './card-testing/card-testing.guard';
 import { CardTestingRecords } from './card-testing/card-testing.records';
 import { TypeOrmCardTestingRecords } from './persistence/typeorm-card-testing.records';
@@ -96,10 +91,6 @@ import { TypeOrmCardTestingRecords } from './persistence/typeorm-card-testing.re
     ReconciliationService,
     PaymentIntentSweeps,
     InstallmentQuotesService,
-    ProcessorRoutes,
-    ProcessorCircuits,
-    ProcessorHealthService,
-    { provide: ProcessorHealthRecords, useClass: TypeOrmProcessorHealthRecords },
     CardTestingGuard,
     { provide: CardTestingRecords, useClass: TypeOrmCardTestingRecords },
   ],
@@ -122,9 +113,6 @@ import { TypeOrmCardTestingRecords } from './persistence/typeorm-card-testing.re
     ReconciliationService,
     PaymentIntentSweeps,
     InstallmentQuotesService,
-    ProcessorRoutes,
-    ProcessorCircuits,
-    ProcessorHealthService,
     GatewaysModule,
     LinksModule,
     PaymentLedgerModule,

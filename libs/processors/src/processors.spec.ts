@@ -27,7 +27,7 @@ function registered(): { registry: GatewayRegistry; gateways: Map<string, Paymen
       accounts,
       of('Gateway'),
       of(module === MercadoPagoModule ? 'ReleaseReports' : 'Lookups'),
-      of('Routes'),
+      of('Endpoints'),
     );
     init.onModuleInit();
   }
@@ -63,7 +63,7 @@ describe('the processors', () => {
 
   it('each register their public routes’ reading and their account’s route, under their own path', () => {
     const { registry } = registered();
-    const routes = ['mercado-pago', 'dlocal', 'sandbox'].map((at) => registry.routesAt(at));
+    const routes = ['mercado-pago', 'dlocal', 'sandbox'].map((at) => registry.endpointsAt(at));
     expect(routes.map((r) => r && `${r.path} → ${r.gateway} (${r.displayName})`)).toEqual([
       'mercado-pago → MERCADO_PAGO (Mercado Pago)',
       'dlocal → DLOCAL (dLocal)',

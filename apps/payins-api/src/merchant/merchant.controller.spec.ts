@@ -1,4 +1,4 @@
-import type { ProcessorRoutes } from '@pcs/payments';
+import type { ProcessorRoutes } from '@pcs/gateways';
 import { plainToInstance } from 'class-transformer';
 import type { RuntimeSettings } from '@pcs/config';
 import { SIGNATURE_VERSION_REQUIRED } from '@pcs/http';

@@ -13,7 +13,7 @@ import {
 } from '@pcs/http';
 import { MerchantConfigurationService, MerchantService, MerchantView } from '@pcs/merchants';
 import { SettlementAccountsService } from '@pcs/settlement';
-import { ProcessorRoutes } from '@pcs/payments';
+import { ProcessorRoutes } from '@pcs/gateways';
 import { presentPaymentMethod } from '../catalog/catalog.presenter';
 import { PaymentMethodSummaryResponse } from '../catalog/catalog.responses';
 import { ListMerchantsQuery } from './dto/list-merchants.query';

@@ -1,5 +1,5 @@
 import { asBusinessId, asMerchantId, Caller, Currency, DomainError, InvalidRequestError } from '@pcs/kernel';
-import type { ProcessorHealthService } from '@pcs/payments';
+import type { ProcessorHealthService } from '@pcs/gateways';
 import { ProcessorHealthController, RoutingController } from './routing.controller';
 
 const caller: Caller = { credentialId: 'c-1', businessId: asBusinessId('b-1'), merchantId: null };

@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { ApiStandardErrors, CurrentCaller, SignedController, UuidParam } from '@pcs/http';
 import { asMerchantId, InvalidRequestError, moneyFromWire } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
-import { ProcessorHealthService } from '@pcs/payments';
+import { ProcessorHealthService } from '@pcs/gateways';
 import { RoutingSimulationQuery } from './routing.dto';
 import { ProcessorsHealthResponse, RoutingSimulationResponse } from './routing.responses';
 

@@ -22,8 +22,11 @@ import {
   verifiesPayers,
   CheckoutOutcomeUnknownError,
   collectionMethodOf,
+  BrokenCircuitError,
   GatewayRegistry,
   GatewayRouting,
+  ProcessorCircuits,
+  ProcessorRoutes,
   ProcessorUnavailableError,
 } from '@pcs/gateways';
 import { Caller, DomainError, Money, PaymentIntentId, tenantScope, Transaction, UnitOfWork } from '@pcs/kernel';
@@ -39,8 +42,6 @@ import { AttemptOutcomes, WrittenCharge } from './attempt-outcomes';
 import { PaymentAttemptParties } from './payment-attempt-parties';
 import { PayinRepository } from '../ledger/payin.repository';
 import { InstallmentQuotesService } from '../installments/installment-quotes.service';
-import { BrokenCircuitError, ProcessorCircuits } from '../routing/processor-circuits';
-import { ProcessorRoutes } from '../routing/processor-routes';
 
 /** What a payer's page must ask before a gateway that verifies payers opens its checkout (contract §20). */
 export interface PayerStep {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { PaymentGateway, RoutableProcessor } from '@pcs/gateways';
-import { collectionMethodOf, GatewayRouting } from '@pcs/gateways';
+import type { PaymentGateway } from '../payment-gateway.port';
+import type { RoutableProcessor } from '../gateway-routing';
+import { collectionMethodOf, GatewayRouting } from '../gateway-routing';
 import { Currency, DomainError, MerchantId, Transaction } from '@pcs/kernel';
 import { MerchantConfigurationService, routeOf, RoutingRule } from '@pcs/merchants';
 import * as crypto from 'node:crypto';

@@ -1,6 +1,6 @@
 import { Controller, Get, Headers, HttpCode, NotFoundException, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { GatewayRegistry, PayerReturn, ProcessorRequest, ProcessorRoutes } from '@pcs/gateways';
+import { GatewayRegistry, PayerReturn, ProcessorRequest, ProcessorEndpoints } from '@pcs/gateways';
 import { PayerPage, Public, RawBodyRequest } from '@pcs/http';
 import { PAGE_HEADERS, payerLanguage, renderProcessingPage } from '@pcs/pages';
 import { NotificationResult } from '@pcs/payments';
@@ -10,14 +10,14 @@ import type { Request, Response } from 'express';
 /**
  * Every processor's public routes on each API (contracts §16, §20), one entry that dispatches by the
  * path's processor (`/gateways/mercado-pago/…`, `/gateways/dlocal/…`) to the reading its library
- * registered (ProcessorRoutes): a notification, verified and read by the processor's library, is
+ * registered (ProcessorEndpoints): a notification, verified and read by the processor's library, is
  * applied for the merchant of its path (lower-cased); a payer coming back from the processor's page
  * goes on to the page that opened the attempt (the link page, the B2B checkout), what was read from
  * the processor on the way applied like a notification. All public: the processors sign their own.
  */
 @ApiExcludeController()
 @Controller('gateways/:provider')
-export class ProcessorRoutesController {
+export class ProcessorEndpointsController {
   constructor(
     private readonly registry: GatewayRegistry,
     private readonly applier: ProcessorNotices,
@@ -31,7 +31,7 @@ export class ProcessorRoutesController {
     @Param('merchantId') merchantId: string,
     @Req() request: Request & RawBodyRequest,
   ): Promise<{ received: true; result: NotificationResult }> {
-    const routes = this.routesAt(provider);
+    const routes = this.endpointsAt(provider);
     const notice = await routes.readNotification(merchantId, requestOf(request));
     const result = await this.applier.apply(merchantId.toLowerCase(), routes.gateway, notice);
     return { received: true, result };
@@ -47,7 +47,7 @@ export class ProcessorRoutesController {
     @Headers('accept-language') acceptLanguage: string | undefined,
     @Res() response: Response,
   ): Promise<void> {
-    const routes = this.routesAt(provider);
+    const routes = this.endpointsAt(provider);
     await this.goOn(routes, await routes.payerReturned(payinId), acceptLanguage, response);
   }
 
@@ -62,18 +62,18 @@ export class ProcessorRoutesController {
     @Req() request: Request & RawBodyRequest,
     @Res() response: Response,
   ): Promise<void> {
-    const routes = this.routesAt(provider);
+    const routes = this.endpointsAt(provider);
     if (!routes.payerPostedBack) throw new NotFoundException();
     await this.goOn(routes, await routes.payerPostedBack(payinId, requestOf(request)), acceptLanguage, response);
   }
 
-  private routesAt(provider: string): ProcessorRoutes {
-    const routes = this.registry.routesAt(provider);
+  private endpointsAt(provider: string): ProcessorEndpoints {
+    const routes = this.registry.endpointsAt(provider);
     if (!routes) throw new NotFoundException();
     return routes;
   }
 
-  private async goOn(routes: ProcessorRoutes, back: PayerReturn, acceptLanguage: string | undefined, response: Response): Promise<void> {
+  private async goOn(routes: ProcessorEndpoints, back: PayerReturn, acceptLanguage: string | undefined, response: Response): Promise<void> {
     if (back.kind === 'BACK' && back.learned)
       // Read from the processor itself: applied as its notification would be (which, or reconciliation, tells it too).
       await this.applier.apply(back.learned.merchantId, routes.gateway, back.learned.notice).catch(() => undefined);

@@ -1,7 +1,7 @@
-import type { ProcessorRoutes } from '@pcs/gateways';
+import type { ProcessorEndpoints } from '@pcs/gateways';
 import type { MercadoPagoNotifications } from './mercado-pago-notifications';
 import type { MercadoPagoRecords } from './persistence/mercado-pago-records.repository';
-import { MercadoPagoRoutes } from './mercado-pago-routes';
+import { MercadoPagoEndpoints } from './mercado-pago-endpoints';
 
 const MERCHANT = '8D2B9F4E-1C3A-4B5D-9E6F-7A8B9C0D1E2F';
 const PAYIN = '0b7c6e2a-5d4f-4e3b-9a1c-2f8e7d6c5b4a';
@@ -17,10 +17,10 @@ const request = (query: Record<string, unknown>, body?: Record<string, unknown>,
  * request id and resource as Mercado Pago documents them; the payer's return by our attempt's id
  * only, never what Mercado Pago appended.
  */
-describe('MercadoPagoRoutes', () => {
+describe('MercadoPagoEndpoints', () => {
   it('reads a notification’s topic from the query’s type, the older topic or the body’s type, with its signature and data id', async () => {
     const read = jest.fn().mockResolvedValue({ kind: 'IGNORED' });
-    const routes = new MercadoPagoRoutes({ read } as unknown as MercadoPagoNotifications, {} as MercadoPagoRecords);
+    const routes = new MercadoPagoEndpoints({ read } as unknown as MercadoPagoNotifications, {} as MercadoPagoRecords);
     await routes.readNotification(
       MERCHANT,
       request({ 'data.id': '1300000001', type: 'payment' }, undefined, { 'x-signature': 'ts=1,v1=abc', 'x-request-id': 'req-1' }),
@@ -34,13 +34,13 @@ describe('MercadoPagoRoutes', () => {
 
   it('sends a returning payer to the attempt’s page by our id, lower-cased; anything else is unknown, nothing read', async () => {
     const checkoutOfPayin = jest.fn().mockResolvedValueOnce({ returnUrl: 'https://pay.example/pay/link-1' }).mockResolvedValueOnce(null);
-    const routes = new MercadoPagoRoutes({} as MercadoPagoNotifications, { checkoutOfPayin } as unknown as MercadoPagoRecords);
+    const routes = new MercadoPagoEndpoints({} as MercadoPagoNotifications, { checkoutOfPayin } as unknown as MercadoPagoRecords);
     expect(await routes.payerReturned(PAYIN.toUpperCase())).toEqual({ kind: 'BACK', returnUrl: 'https://pay.example/pay/link-1' });
     expect(checkoutOfPayin).toHaveBeenCalledWith(PAYIN);
     expect(await routes.payerReturned(PAYIN)).toEqual({ kind: 'UNKNOWN' });
     expect(await routes.payerReturned('../etc')).toEqual({ kind: 'UNKNOWN' });
     expect(checkoutOfPayin).toHaveBeenCalledTimes(2);
     // Checkout Pro returns by a GET only: a POST to its return address finds no route.
-    expect((routes as ProcessorRoutes).payerPostedBack).toBeUndefined();
+    expect((routes as ProcessorEndpoints).payerPostedBack).toBeUndefined();
   });
 });

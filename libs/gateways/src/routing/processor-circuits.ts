@@ -1,6 +1,6 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
-import { CheckoutOutcomeUnknownError, ProcessorUnavailableError } from '@pcs/gateways';
+import { CheckoutOutcomeUnknownError, ProcessorUnavailableError } from '../payment-gateway.port';
 import { metrics } from '@pcs/observability';
 import { BrokenCircuitError, CircuitBreakerPolicy, circuitBreaker, CircuitState, handleWhen, IBreaker } from 'cockatiel';
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { GatewayNotice, PayerReturn, ProcessorRequest, ProcessorRoutes } from '@pcs/gateways';
+import { GatewayNotice, PayerReturn, ProcessorRequest, ProcessorEndpoints } from '@pcs/gateways';
 import { DLOCAL } from './dlocal-account';
 import { DLocalNotifications } from './dlocal-notifications';
 
@@ -15,7 +15,7 @@ const field = (body: Record<string, unknown> | undefined, name: string) =>
  * of the same address (a reload) reads and decides nothing.
  */
 @Injectable()
-export class DLocalRoutes implements ProcessorRoutes {
+export class DLocalEndpoints implements ProcessorEndpoints {
   readonly path = 'dlocal';
   readonly gateway = DLOCAL;
   readonly displayName = 'dLocal';

@@ -1,5 +1,5 @@
 import type { DLocalNotifications } from './dlocal-notifications';
-import { DLocalRoutes } from './dlocal-routes';
+import { DLocalEndpoints } from './dlocal-endpoints';
 
 const MERCHANT = '8D2B9F4E-1C3A-4B5D-9E6F-7A8B9C0D1E2F';
 const PAYIN = '0b7c6e2a-5d4f-4e3b-9a1c-2f8e7d6c5b4a';
@@ -16,10 +16,10 @@ const request = (body?: Record<string, unknown>) => ({
  * headers; the payer posted back with dLocal's signed fields, each a short string or empty; a
  * reload of the return address reading nothing.
  */
-describe('DLocalRoutes', () => {
+describe('DLocalEndpoints', () => {
   it('has a notification verified over its raw bytes and headers', async () => {
     const read = jest.fn().mockResolvedValue(notice);
-    const routes = new DLocalRoutes({ read } as unknown as DLocalNotifications);
+    const routes = new DLocalEndpoints({ read } as unknown as DLocalNotifications);
     expect(await routes.readNotification(MERCHANT, request())).toBe(notice);
     expect(read).toHaveBeenCalledWith(MERCHANT, request().headers, Buffer.from('{"id":"D-1"}'));
   });
@@ -30,7 +30,7 @@ describe('DLocalRoutes', () => {
       .mockResolvedValueOnce({ merchantId: 'm-1', notice, returnUrl: 'https://shop.example/back' })
       .mockResolvedValueOnce({ merchantId: 'm-1', notice: null, returnUrl: null })
       .mockResolvedValueOnce(null);
-    const routes = new DLocalRoutes({ returned } as unknown as DLocalNotifications);
+    const routes = new DLocalEndpoints({ returned } as unknown as DLocalNotifications);
     const signed = { paymentId: 'D-1', status: 'PAID', date: '2026-11-29', signature: 's', extra: 'x' };
     expect(await routes.payerPostedBack(PAYIN, request(signed))).toEqual({
       kind: 'BACK',
@@ -50,7 +50,7 @@ describe('DLocalRoutes', () => {
       .mockResolvedValueOnce('https://pay.example/checkout/ck_1')
       .mockResolvedValueOnce(null)
       .mockResolvedValueOnce(undefined);
-    const routes = new DLocalRoutes({ returnUrlOf } as unknown as DLocalNotifications);
+    const routes = new DLocalEndpoints({ returnUrlOf } as unknown as DLocalNotifications);
     expect(await routes.payerReturned(PAYIN)).toEqual({ kind: 'BACK', returnUrl: 'https://pay.example/checkout/ck_1' });
     expect(await routes.payerReturned(PAYIN)).toEqual({ kind: 'BACK', returnUrl: null });
     expect(await routes.payerReturned(PAYIN)).toEqual({ kind: 'UNKNOWN' });

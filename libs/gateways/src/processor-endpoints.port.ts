@@ -29,7 +29,7 @@ export type PayerReturn =
  * read by its own library and served by one entry that dispatches by path: a processor brings its reading of
  * notifications and returns, never a controller. Registered with the gateway registry when its module starts.
  */
-export interface ProcessorRoutes {
+export interface ProcessorEndpoints {
   /** The routes' path segment (`mercado-pago`, `dlocal`). */
   readonly path: string;
   /** The gateway whose notices these are (the registry's name). */

@@ -1,8 +1,8 @@
-import { GatewayRegistry, type PayerReturn, type ProcessorRoutes } from '@pcs/gateways';
+import { GatewayRegistry, type PayerReturn, type ProcessorEndpoints } from '@pcs/gateways';
 import type { RawBodyRequest } from '@pcs/http';
 import { recordingResponse } from '@pcs/testing';
 import type { Request } from 'express';
-import { ProcessorRoutesController } from './processor-routes.controller';
+import { ProcessorEndpointsController } from './processor-endpoints.controller';
 import { applier, MERCHANT, notice, PAYIN } from '../test/notices.fixture';
 
 /**
@@ -11,7 +11,7 @@ import { applier, MERCHANT, notice, PAYIN } from '../test/notices.fixture';
  * (lower-cased) and sends a returning payer on. test/mercado-pago.e2e-spec.ts and
  * test/dlocal.e2e-spec.ts run it over HTTP against the processors' stand-ins.
  */
-function world(routes: Partial<ProcessorRoutes> = {}) {
+function world(routes: Partial<ProcessorEndpoints> = {}) {
   const registry = new GatewayRegistry();
   const reading = {
     path: 'acme-pay',
@@ -20,9 +20,9 @@ function world(routes: Partial<ProcessorRoutes> = {}) {
     readNotification: jest.fn().mockResolvedValue(notice),
     payerReturned: jest.fn<Promise<PayerReturn>, [string]>().mockResolvedValue({ kind: 'UNKNOWN' }),
   };
-  registry.registerRoutes({ ...reading, ...routes });
+  registry.registerEndpoints({ ...reading, ...routes });
   const { service, applied } = applier();
-  return { controller: new ProcessorRoutesController(registry, service), reading, applied };
+  return { controller: new ProcessorEndpointsController(registry, service), reading, applied };
 }
 
 const request = (extra: Partial<Request & RawBodyRequest> = {}) =>
@@ -34,7 +34,7 @@ const request = (extra: Partial<Request & RawBodyRequest> = {}) =>
     ...extra,
   }) as unknown as Request & RawBodyRequest;
 
-describe('ProcessorRoutesController', () => {
+describe('ProcessorEndpointsController', () => {
   it('has the path’s processor read a notification as it arrived, then applies it for the path’s merchant as that gateway’s', async () => {
     const { controller, reading, applied } = world();
     expect(await controller.notify('acme-pay', MERCHANT, request())).toEqual({ received: true, result: 'applied' });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { GatewayNotice, PayerReturn, ProcessorRequest, ProcessorRoutes } from '@pcs/gateways';
+import { GatewayNotice, PayerReturn, ProcessorRequest, ProcessorEndpoints } from '@pcs/gateways';
 import { MERCADO_PAGO } from './mercado-pago-account';
 import { MercadoPagoNotifications } from './mercado-pago-notifications';
 import { MercadoPagoRecords } from './persistence/mercado-pago-records.repository';
@@ -15,7 +15,7 @@ const text = (value: unknown) => (typeof value === 'string' ? value : undefined)
  * comes by notification.
  */
 @Injectable()
-export class MercadoPagoRoutes implements ProcessorRoutes {
+export class MercadoPagoEndpoints implements ProcessorEndpoints {
   readonly path = 'mercado-pago';
   readonly gateway = MERCADO_PAGO;
   readonly displayName = 'Mercado Pago';

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import type { RoutableProcessor } from '@pcs/gateways';
-import { GatewayRouting } from '@pcs/gateways';
+import type { RoutableProcessor } from '../gateway-routing';
+import { GatewayRouting } from '../gateway-routing';
 import { Caller, Currency, DomainError, MerchantId, UnitOfWork } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { metrics } from '@pcs/observability';
