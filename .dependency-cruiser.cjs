@@ -10,7 +10,7 @@ const CONTEXTS = {
   client: [],
   config: [],
   // The dashboard's people, sessions and audit log: nothing of payments.
-  'dashboard-identity': ['database', 'kernel'],
+  'dashboard-identity': ['config', 'database', 'kernel'],
   // Prometheus metrics: a leaf every context may count in.
   observability: [],
   database: ['config', 'kernel', 'observability'],
@@ -96,7 +96,8 @@ const CONTEXTS = {
     'pages',
     'payments',
   ],
-  http: ['businesses', 'config', 'dashboard-identity', 'database', 'kernel', 'observability', 'pages'],
+  // Infrastructure: what it needs of the contexts (credentials, the audit trail) are ports the apps provide.
+  http: ['config', 'database', 'kernel', 'observability', 'pages'],
   // Every processor's public routes through one entry that dispatches by processor: no processor's library.
   'gateway-routes': ['disputes', 'gateways', 'http', 'kernel', 'pages', 'payments', 'processor-reports', 'processors'],
   testing: ['businesses', 'config', 'database', 'kernel', 'merchants'],

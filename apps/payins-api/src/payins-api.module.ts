@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { BusinessesModule } from '@pcs/businesses';
+import { BusinessesModule, CredentialService } from '@pcs/businesses';
+import { ApiAuditTrail } from '@pcs/dashboard-identity';
 import { CatalogModule } from '@pcs/catalog';
 import { RuntimeSettings, RuntimeSettingsModule } from '@pcs/config';
 import { DatabaseModule } from '@pcs/database';
@@ -51,7 +52,15 @@ export class PayinsApiModule {
       imports: [
         RuntimeSettingsModule.forRoot(settings),
         DatabaseModule.forApi(settings),
-        HttpFoundationModule.forRoot({ area: 'Payins', app: 'payins-api', logLevel }),
+        HttpFoundationModule.forRoot({
+          area: 'Payins',
+          app: 'payins-api',
+          logLevel,
+          // The ports of the HTTP layer: the businesses' credentials, the dashboard identity's audit trail.
+          imports: [BusinessesModule],
+          credentials: CredentialService,
+          audit: ApiAuditTrail,
+        }),
         CatalogModule,
         BusinessesModule,
         MerchantsModule,

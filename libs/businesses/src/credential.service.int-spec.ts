@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { BusinessesModule } from './businesses.module';
 import { BusinessService } from './business.service';
 import { CredentialService } from './credential.service';
-import { signPayload } from './domain/request-signature';
+import { signPayload } from '@pcs/kernel';
 import { INestApplicationContext } from '@nestjs/common';
 
 describe('CredentialService on PostgreSQL', () => {

@@ -4,7 +4,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import { ChangeFeed, InvalidatedCache } from '@pcs/database';
-import { Caller, CredentialScope, MerchantId, TenantScope, Transaction, UnitOfWork } from '@pcs/kernel';
+import { Caller, CredentialScope, MerchantId, signatureMatches, TenantScope, Transaction, UnitOfWork } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
 import { CredentialRepository } from './business.repository';
 import {
@@ -17,7 +17,6 @@ import {
   SignatureVersion,
   StoredCredential,
 } from './domain/credential';
-import { signatureMatches } from './domain/request-signature';
 import { SecretBox } from '@pcs/config';
 
 // Verifying against this when the key is unknown keeps the time of a miss

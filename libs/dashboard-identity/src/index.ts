@@ -14,3 +14,4 @@ export * from './persistence/admin-addresses';
 export * from './persistence/dashboard-identity-on';
 export * from './audit-anchor';
 export * from './audit-sealer';
+export * from './persistence/api-audit-trail';

@@ -2,13 +2,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 /**
- * SQL stays in the persistence layer: in the bounded contexts, statements
- * are run only by persistence adapters (`persistence/`) and the sandbox
- * processor (an adapter with its own tables). The infrastructure libraries
- * (database, jobs, mail, http, testing, and events: the transactional outbox
- * every context writes through) run their own.
+ * SQL stays in the persistence layer: statements are run only by persistence
+ * adapters (`persistence/`, the job queue's and the mail outbox's included)
+ * and the sandbox processor (an adapter with its own tables). The database
+ * library itself, the testing library, the events' transactional outbox every
+ * context writes through, and the HTTP layer's idempotency records, rate
+ * counters and audit ride run their own.
  */
-const INFRASTRUCTURE = new Set(['database', 'events', 'jobs', 'mail', 'http', 'testing']);
+const INFRASTRUCTURE = new Set(['database', 'events', 'http', 'testing']);
 const ADAPTER_FOLDERS = [`${path.sep}persistence${path.sep}`, `gateways${path.sep}src${path.sep}sandbox${path.sep}`];
 const RUNS_SQL = /\.query\s*(<[^>]*>)?\s*\(|queryPrepared\s*(<[^>]*>)?\s*\(|runChange\s*\(/;
 

@@ -1,5 +1,5 @@
 import { RuntimeSettings } from '@pcs/config';
-import { AuditEntry, auditKeyOf } from '@pcs/dashboard-identity';
+import { ApiAuditTrail, AuditEntry, auditKeyOf } from '@pcs/dashboard-identity';
 import { isRetryableTransactionFailure, rideInStatement } from '@pcs/database';
 import { DomainError } from '@pcs/kernel';
 import { serviceContext, ServiceContext } from '@pcs/testing';
@@ -21,7 +21,12 @@ describe('an API audit entry riding its change', () => {
   beforeAll(async () => {
     services = await serviceContext([], { poolSize: 4 });
     const key = Buffer.from(process.env.TEST_SECRETS_MASTER_KEY!, 'base64');
-    audit = new ApiAudit(services.dataSource, { masterKeyRing: [key] } as unknown as RuntimeSettings, 'Payins');
+    // The trail the apps provide (ApiAuditTrail of the dashboard identity) behind the HTTP layer's AuditTrail port.
+    audit = new ApiAudit(
+      services.dataSource,
+      new ApiAuditTrail(services.dataSource, { masterKeyRing: [key] } as unknown as RuntimeSettings),
+      'Payins',
+    );
     expect(auditKeyOf(key)).toHaveLength(32);
   });
   afterAll(() => services.close());

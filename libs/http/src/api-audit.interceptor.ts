@@ -11,8 +11,6 @@ import {
 } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { RuntimeSettings } from '@pcs/config';
-import { AuditEntry, AuditLog, auditKeyOf, AuditSealer } from '@pcs/dashboard-identity';
 import { AuditRide, auditUnavailable, currentRide, rideRolledBack, runRiding, transactionDepthOf } from '@pcs/database';
 import { Caller, DomainError } from '@pcs/kernel';
 import type { Request } from 'express';
@@ -21,6 +19,7 @@ import { DataSource, EntitySubscriberInterface, TransactionCommitEvent, Transact
 import { statusOf } from './error-body';
 import { AuthenticatedRequest } from './caller.decorator';
 import { API_AREA, ReplayedResponse } from './idempotency';
+import { AuditTrail, AuditTrailEntry } from './ports';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -48,21 +47,16 @@ export type AuditedRequest = Request & AuthenticatedRequest & { route?: { path?:
 @Injectable()
 export class ApiAudit implements EntitySubscriberInterface, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('ApiAudit');
-  private readonly log: AuditLog;
-  private readonly sealer: AuditSealer;
-
   constructor(
     @InjectDataSource() dataSource: DataSource,
-    settings: RuntimeSettings,
+    private readonly log: AuditTrail,
     @Inject(API_AREA) readonly area: string,
   ) {
-    this.log = new AuditLog(dataSource, settings.masterKeyRing.map(auditKeyOf));
-    this.sealer = new AuditSealer(this.log);
     dataSource.subscribers.push(this);
   }
 
   onApplicationBootstrap(): void {
-    this.sealer.start();
+    this.log.start();
   }
 
   /**
@@ -71,11 +65,11 @@ export class ApiAudit implements EntitySubscriberInterface, OnApplicationBootstr
    * and the next process sealed this one's entries under its own key).
    */
   async beforeApplicationShutdown(): Promise<void> {
-    await this.sealer.stop();
+    await this.log.stop();
   }
 
   /** Runs a request's handler with its change's entry riding its change (see AuditRide); answers whether the change carried it. */
-  async riding<T>(entryOf: (created: string | null) => AuditEntry, work: () => Promise<T>): Promise<{ answer: T; written: boolean }> {
+  async riding<T>(entryOf: (created: string | null) => AuditTrailEntry, work: () => Promise<T>): Promise<{ answer: T; written: boolean }> {
     const ride: AuditRide = { state: 'waiting', runner: null, depth: 0, insertion: (created) => this.log.insertion(entryOf(created)) };
     try {
       const answer = await runRiding(ride, work);
@@ -116,7 +110,7 @@ export class ApiAudit implements EntitySubscriberInterface, OnApplicationBootstr
   }
 
   /** The entry of a request with its outcome. */
-  entryOf(request: AuditedRequest, caller: Caller, outcome: Outcome): AuditEntry {
+  entryOf(request: AuditedRequest, caller: Caller, outcome: Outcome): AuditTrailEntry {
     const params = Object.fromEntries(Object.entries(request.params ?? {}).map(([name, value]) => [name, String(value).slice(0, 100)]));
     const resource = outcome.created ?? Object.values(params)[0] ?? null;
     return {

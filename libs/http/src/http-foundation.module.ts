@@ -1,7 +1,6 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module, ModuleMetadata, Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
-import { BusinessesModule } from '@pcs/businesses';
 import { LoggerModule } from 'nestjs-pino';
 import * as os from 'node:os';
 import pino from 'pino';
@@ -16,6 +15,7 @@ import { requestIdOf } from './request-observer';
 import { API_AREA } from './idempotency';
 import { RateLimits } from './rate-limits';
 import { SignatureGuard } from './signature.guard';
+import { AuditTrail, RequestCredentials } from './ports';
 import { RequestValidationPipe } from './validation.pipe';
 
 export interface HttpFoundationOptions {
@@ -25,6 +25,12 @@ export interface HttpFoundationOptions {
   readonly logLevel?: string;
   /** The benchmark's `request-log` layer left out: no line per request (every API logs them). */
   readonly withoutRequestLog?: boolean;
+  /** The modules that provide the ports (the businesses context, for its credentials). */
+  readonly imports: NonNullable<ModuleMetadata['imports']>;
+  /** The credentials requests are verified against: a provider of those modules that has RequestCredentials' shape. */
+  readonly credentials: Type<RequestCredentials>;
+  /** The audit trail every change is written to: a class of AuditTrail's shape, built here. */
+  readonly audit: Type<AuditTrail>;
 }
 
 let logDestination: pino.DestinationStream | null = null;
@@ -74,7 +80,7 @@ export class HttpFoundationModule {
     return {
       module: HttpFoundationModule,
       imports: [
-        BusinessesModule,
+        ...options.imports,
         TerminusModule.forRoot({ logger: false }),
         LoggerModule.forRoot({
           pinoHttp: {
@@ -116,6 +122,8 @@ export class HttpFoundationModule {
       ],
       controllers: [HealthController, MetricsController],
       providers: [
+        { provide: RequestCredentials, useExisting: options.credentials },
+        { provide: AuditTrail, useClass: options.audit },
         RateLimits,
         ApiAudit,
         { provide: APP_GUARD, useClass: SignatureGuard },

@@ -26,3 +26,4 @@ export * from './signature-version.decorator';
 export * from './api-audit.interceptor';
 export * from './omit-secrets.interceptor';
 export * from './message-signature';
+export * from './ports';

@@ -1,7 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { CredentialService, signatureMatches, SignatureVersion } from '@pcs/businesses';
-import { Caller, callerHolds, CredentialScope, DomainError } from '@pcs/kernel';
+import { Caller, callerHolds, CredentialScope, DomainError, signatureMatches, SignatureVersion } from '@pcs/kernel';
 import { metrics } from '@pcs/observability';
 import type { Request, Response } from 'express';
 import { ApiAudit } from './api-audit.interceptor';
@@ -11,6 +10,7 @@ import { CREDENTIAL_SCOPE } from './signed.decorator';
 import { PendingUploadRequest, RawBodyRequest, readPendingUpload } from './json-body';
 import { IS_PAYER_PAGE } from './payer-page';
 import { SIGNATURE_VERSION_REQUIRED, SignatureVersionRule } from './signature-version.decorator';
+import { RequestCredentials } from './ports';
 import { isVersion3, messageMacMatches, nonceRecord, readMessageSignature, SIGNATURE_WINDOW_SECONDS } from './message-signature';
 import { LimitScope, RateLimits, setRateLimitHeaders } from './rate-limits';
 
@@ -51,7 +51,7 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export class SignatureGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly credentials: CredentialService,
+    private readonly credentials: RequestCredentials,
     private readonly limits: RateLimits,
     private readonly audit: ApiAudit,
   ) {}

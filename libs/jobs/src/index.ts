@@ -1,3 +1,3 @@
 export * from './jobs.module';
-export * from './job-queue';
-export * from './daily-runs';
+export * from './persistence/job-queue';
+export * from './persistence/daily-runs';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { DailyRuns } from './daily-runs';
-import { JobQueue } from './job-queue';
+import { DailyRuns } from './persistence/daily-runs';
+import { JobQueue } from './persistence/job-queue';
 
 /**
  * The process's PostgreSQL-backed job queue (pg-boss), one instance shared by

@@ -17,6 +17,7 @@ export * from './input/json-walk';
 export * from './input/unsafe-text';
 export * from './ids';
 export * from './signing/redirect-signature';
+export * from './signing/request-signature';
 export * from './banking/cbu';
 export * from './banking/tax-ids';
 export * from './banking/pix-key';

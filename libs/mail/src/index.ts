@@ -1,3 +1,3 @@
 export * from './mail.module';
-export * from './mail-outbox';
+export * from './persistence/mail-outbox';
 export * from './mail-message';

@@ -17,7 +17,9 @@ import { APP_GUARD } from '@nestjs/core';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
+import { BusinessesModule, CredentialService } from '@pcs/businesses';
 import { RuntimeSettings, RuntimeSettingsModule } from '@pcs/config';
+import { ApiAuditTrail } from '@pcs/dashboard-identity';
 import { DatabaseModule } from '@pcs/database';
 import { createHttpApp, CurrentCaller, FoundationLayer, HttpFoundationModule, SignedController } from '@pcs/http';
 import type { Caller } from '@pcs/kernel';
@@ -152,6 +154,9 @@ function foundationModule(settings: RuntimeSettings, without: FoundationLayer | 
         app: 'bench-foundation',
         logLevel: 'info',
         withoutRequestLog: without === 'request-log',
+        imports: [BusinessesModule],
+        credentials: CredentialService,
+        audit: ApiAuditTrail,
       }),
     ],
     controllers: [FoundationController],

@@ -1,4 +1,4 @@
-import type { BusinessId, CredentialScope, MerchantId } from '@pcs/kernel';
+import type { BusinessId, CredentialScope, MerchantId, SignatureVersion } from '@pcs/kernel';
 import * as crypto from 'node:crypto';
 
 /** A freshly issued key pair; the secret is shown once and stored sealed. */
@@ -27,7 +27,8 @@ export function isUsable(credential: { revokedAt: Date | null; expiresAt: Date |
 export const DEFAULT_ROTATION_GRACE_MINUTES = 60;
 
 /** Signing versions (contracts §5, §17, §29): the body; the body and a time; RFC 9421 over method, path, query and body. */
-export type SignatureVersion = 1 | 2 | 3;
+
+export type { SignatureVersion };
 
 export function asSignatureVersion(value: number | null | undefined): SignatureVersion {
   return value === 2 || value === 3 ? value : 1;

@@ -3,7 +3,7 @@ import { eventually, serviceContext, ServiceContext } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import { DailyRuns } from './daily-runs';
 import { JobQueue } from './job-queue';
-import { JobsModule } from './jobs.module';
+import { JobsModule } from '../jobs.module';
 
 /** Contract §19: work at a local hour, once a day per scope, whatever the number of processes. */
 describe('daily runs', () => {

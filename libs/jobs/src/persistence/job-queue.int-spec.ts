@@ -3,7 +3,7 @@ import { inTransaction, transactionOf } from '@pcs/database';
 import { serviceContext, ServiceContext } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import { JobQueue } from './job-queue';
-import { JobsModule } from './jobs.module';
+import { JobsModule } from '../jobs.module';
 
 /** The shared job queue on PostgreSQL: transactional sends, and replicas creating one queue at once. */
 describe('job queue on PostgreSQL', () => {

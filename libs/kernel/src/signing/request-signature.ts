@@ -19,3 +19,6 @@ export function signatureMatches(secret: string, signature: string, payloads: re
   }
   return matched && /^[0-9a-f]{64}$/.test(signature);
 }
+
+/** The versions of the request signature (contract §5, §29): 1 the body, 2 the request's line, 3 RFC 9421 over its components. */
+export type SignatureVersion = 1 | 2 | 3;

@@ -3,7 +3,7 @@ import { inTransaction, transactionOf } from '@pcs/database';
 import { serviceContext, ServiceContext } from '@pcs/testing';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { MailModule } from './mail.module';
+import { MailModule } from '../mail.module';
 import { MailOutbox } from './mail-outbox';
 
 /** The outbox on PostgreSQL with its pg-boss worker, writing .eml files (the embedded default's transport). */
