@@ -12,14 +12,14 @@ import {
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AuditRide, auditUnavailable, currentRide, rideRolledBack, runRiding, transactionDepthOf } from '@pcs/database';
-import { Caller, DomainError } from '@pcs/kernel';
+import { AuditEntry, Caller, DomainError } from '@pcs/kernel';
 import type { Request } from 'express';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { DataSource, EntitySubscriberInterface, TransactionCommitEvent, TransactionRollbackEvent } from 'typeorm';
 import { statusOf } from './error-body';
 import { AuthenticatedRequest } from './caller.decorator';
 import { API_AREA, ReplayedResponse } from './idempotency';
-import { AuditTrail, AuditTrailEntry } from './ports';
+import { AuditTrail } from './ports';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -69,7 +69,7 @@ export class ApiAudit implements EntitySubscriberInterface, OnApplicationBootstr
   }
 
   /** Runs a request's handler with its change's entry riding its change (see AuditRide); answers whether the change carried it. */
-  async riding<T>(entryOf: (created: string | null) => AuditTrailEntry, work: () => Promise<T>): Promise<{ answer: T; written: boolean }> {
+  async riding<T>(entryOf: (created: string | null) => AuditEntry, work: () => Promise<T>): Promise<{ answer: T; written: boolean }> {
     const ride: AuditRide = { state: 'waiting', runner: null, depth: 0, insertion: (created) => this.log.insertion(entryOf(created)) };
     try {
       const answer = await runRiding(ride, work);
@@ -110,7 +110,7 @@ export class ApiAudit implements EntitySubscriberInterface, OnApplicationBootstr
   }
 
   /** The entry of a request with its outcome. */
-  entryOf(request: AuditedRequest, caller: Caller, outcome: Outcome): AuditTrailEntry {
+  entryOf(request: AuditedRequest, caller: Caller, outcome: Outcome): AuditEntry {
     const params = Object.fromEntries(Object.entries(request.params ?? {}).map(([name, value]) => [name, String(value).slice(0, 100)]));
     const resource = outcome.created ?? Object.values(params)[0] ?? null;
     return {

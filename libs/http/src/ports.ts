@@ -1,4 +1,4 @@
-import type { Caller, SignatureVersion } from '@pcs/kernel';
+import type { AuditEntry, Caller, SignatureVersion } from '@pcs/kernel';
 
 /**
  * What the APIs' shared HTTP layer asks of the contexts, as ports the apps provide
@@ -23,27 +23,15 @@ export abstract class RequestCredentials {
   abstract forgetSigned(apiKey: string, signature: string): Promise<void>;
 }
 
-/** One entry of the audit (contract §27, §29): who, what, to what, how it ended; never a body or a secret. */
-export interface AuditTrailEntry {
-  readonly businessId: string;
-  readonly userId: string | null;
-  readonly email: string;
-  readonly action: string;
-  readonly target?: string | null;
-  readonly result: 'succeeded' | 'refused' | 'failed';
-  readonly detail?: Record<string, unknown>;
-  readonly address?: string | null;
-}
-
 /**
  * The audit trail a change's entry is written to with the change, then sealed into the chain by
  * the trail itself (started with the app, stopped before its connections close).
  */
 export abstract class AuditTrail {
   /** The entry as one statement, to run inside the change's own transaction (AuditRide, libs/database). */
-  abstract insertion(entry: AuditTrailEntry): { sql: string; parameters: unknown[] };
+  abstract insertion(entry: AuditEntry): { sql: string; parameters: unknown[] };
   /** The entry written on its own (a request whose change committed nothing). */
-  abstract append(entry: AuditTrailEntry): Promise<void>;
+  abstract append(entry: AuditEntry): Promise<void>;
   /** Starts sealing what is written into the chain. */
   abstract start(): void;
   /** Seals once more and stops. */

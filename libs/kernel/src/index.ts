@@ -24,3 +24,4 @@ export * from './banking/pix-key';
 export * from './time/local-time';
 export * from './signing/same-secret';
 export * from './unit-of-work';
+export * from './audit-entry';

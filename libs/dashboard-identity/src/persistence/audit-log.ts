@@ -1,19 +1,8 @@
+import type { AuditEntry } from '@pcs/kernel';
 import { DataSource } from 'typeorm';
 import { auditKeyId, CHAIN_START, ChainedEntry, ChainHead, ChainVerdict, entryHmac, readChainHead, writeChainHead } from '../audit-chain';
 
-export interface AuditEntry {
-  readonly businessId: string;
-  readonly userId: string | null;
-  readonly email: string;
-  /** What was attempted: `sign-in`, `refund`, `user:create` … */
-  readonly action: string;
-  /** What it was done to (a payment intent's id, an email), never a secret. */
-  readonly target?: string | null;
-  readonly result: 'succeeded' | 'refused' | 'failed';
-  readonly detail?: Record<string, unknown>;
-  /** The client's address (the dashboard's request), or none (an operator command). */
-  readonly address?: string | null;
-}
+export type { AuditEntry };
 
 export interface AuditRecord extends AuditEntry {
   readonly auditId: string;
