@@ -12,7 +12,6 @@ import { DLocalEndpoints } from './dlocal-endpoints';
 @Module({
   imports: [GatewaysModule],
   providers: [DLocalGateway, DLocalRecords, DLocalNotifications, DLocalLookups, DLocalEndpoints],
-  exports: [DLocalNotifications],
 })
 export class DLocalModule implements OnModuleInit {
   constructor(

@@ -4,6 +4,5 @@ export { DLocalClient, DLocalRequestError, verifyDLocalCallback, verifyDLocalSig
 export type { DLocalCredentials, DLocalPayment, DLocalRefund } from './dlocal.client';
 export { eventOfPayment as dlocalEventOfPayment, outcomeOfStatus as dlocalOutcomeOfStatus } from './dlocal.gateway';
 export * from './dlocal-methods';
-export * from './dlocal-notifications';
 export * from './payer-document';
 export * from './dlocal-account-route';

@@ -12,7 +12,6 @@ import { MercadoPagoEndpoints } from './mercado-pago-endpoints';
 @Module({
   imports: [GatewaysModule],
   providers: [MercadoPagoGateway, MercadoPagoRecords, MercadoPagoNotifications, MercadoPagoReleaseReports, MercadoPagoEndpoints],
-  exports: [MercadoPagoRecords, MercadoPagoNotifications],
 })
 export class MercadoPagoModule implements OnModuleInit {
   constructor(
