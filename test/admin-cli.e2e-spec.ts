@@ -3,7 +3,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { clientFor, hmacHex, signV3 } from '@pcs/testing';
 import request from 'supertest';
 import * as path from 'node:path';
-import { admin } from './operator-cli';
+import { admin, adminBinary } from './operator-cli';
 import { Testbed, testbed } from './testbed';
 
 describe('operator commands (npm run admin)', () => {
@@ -346,7 +346,7 @@ describe('operator commands (npm run admin)', () => {
       ['operator:ana.ops', 'user:reset-mfa', email],
     ]);
     expect(JSON.stringify(audit)).not.toContain(reset.json.password as string);
-    // Eight commands, each a process of its own with scrypt at 128 MiB: a busy machine needs more than the default 30 s.
+    // Eight commands, each with scrypt at 128 MiB: a busy machine needs more than the default 30 s.
   }, 120_000);
 
   it('fails with a non-zero exit, nothing on stdout and a reason on stderr', async () => {
@@ -358,5 +358,19 @@ describe('operator commands (npm run admin)', () => {
     expect(unknown.status).toBe(1);
     expect(unknown.stdout).toBe('');
     expect((await admin('no:such-command')).status).toBe(2);
+  });
+
+  it('exits with its status as a process of its own: 1 refused, 2 not understood, 0 with its one JSON object', async () => {
+    // The others run the command in this process (test/operator-cli.ts); the built file's own exit and streams, here.
+    const unknown = await adminBinary('merchant:approve', '--merchant', '00000000-0000-4000-8000-000000000000');
+    expect(unknown).toMatchObject({ status: 1, stdout: '' });
+    expect(unknown.stderr).toContain('The merchant was not found.');
+    const notUnderstood = await adminBinary('merchant:create', '--nme', 'Typo');
+    expect(notUnderstood).toMatchObject({ status: 2, stdout: '' });
+    expect(notUnderstood.stderr).toContain('usage: npm run admin -- merchant:create');
+    const business = await adminBinary('business:create', '--name', 'Its own process');
+    expect(business.status).toBe(0);
+    expect(business.stdout.trim().split('\n')).toHaveLength(1);
+    expect(business.json).toMatchObject({ name: 'Its own process', apiKey: expect.stringMatching(/^pk_/) });
   });
 });

@@ -7,7 +7,6 @@ import {
   readChainHead,
   signedHead,
 } from '@pcs/dashboard-identity';
-import { spawn, spawnSync } from 'node:child_process';
 import * as http from 'node:http';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
@@ -18,9 +17,8 @@ import { DataSource } from 'typeorm';
 
 import { Housekeeping } from '../apps/dashboard/src/housekeeping';
 import type { DashboardSettings } from '../apps/dashboard/src/settings';
+import { adminWith } from './operator-cli';
 import { scratchDatabase } from './scratch-database';
-
-const CLI = path.join(__dirname, '..', 'dist', 'apps', 'ops', 'src', 'admin.js');
 
 /**
  * The audit log proves its own integrity (contract §22), in a database of its
@@ -37,44 +35,13 @@ describe('the audit chain, broken on purpose and found', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pcs-audit-'));
   const businessId = crypto.randomUUID();
 
-  const admin = (...args: string[]) => adminWith({}, ...args);
-  /** The same, without blocking this process (the anchor's receiver answers from it). */
-  const adminAsync = (env: NodeJS.ProcessEnv, ...args: string[]) =>
-    new Promise<{ status: number | null; json: Record<string, unknown> }>((resolve) => {
-      const child = spawn(process.execPath, [CLI, ...args], {
-        env: {
-          ...process.env,
-          DATABASE_URL: url,
-          SECRETS_MASTER_KEY: masterKey.toString('base64'),
-          DATA_DIR: dataDir,
-          LOG_LEVEL: 'error',
-          ...env,
-        },
-      });
-      let stdout = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.on('close', (status) => {
-        const lines = stdout.split('\n').filter((l) => l.length > 0);
-        resolve({ status, json: lines.length === 1 ? (JSON.parse(lines[0]) as Record<string, unknown>) : {} });
-      });
-    });
-  const adminWith = (env: NodeJS.ProcessEnv, ...args: string[]) => {
-    const result = spawnSync(process.execPath, [CLI, ...args], {
-      env: {
-        ...process.env,
-        DATABASE_URL: url,
-        SECRETS_MASTER_KEY: masterKey.toString('base64'),
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'error',
-        AUDIT_ANCHOR_URL: '',
-        ...env,
-      },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    const lines = result.stdout.split('\n').filter((l) => l.length > 0);
-    return { status: result.status, stderr: result.stderr, json: lines.length === 1 ? JSON.parse(lines[0]) : {} };
-  };
+  /** The operator's command on this test's database, keys and DATA_DIR (test/operator-cli.ts), with `env` over them. */
+  const adminOn = (env: NodeJS.ProcessEnv, ...args: string[]) =>
+    adminWith(
+      { DATABASE_URL: url, SECRETS_MASTER_KEY: masterKey.toString('base64'), DATA_DIR: dataDir, AUDIT_ANCHOR_URL: '', ...env },
+      ...args,
+    );
+  const admin = (...args: string[]) => adminOn({}, ...args);
   const write = async (n: number) => {
     for (let i = 0; i < n; i++)
       await identity.audit({
@@ -120,12 +87,12 @@ describe('the audit chain, broken on purpose and found', () => {
     await Promise.all(Array.from({ length: 8 }, () => write(5)));
     // Written unsealed, without a lock (contract §29); the operator's command seals what waits.
     expect(await dataSource.query('SELECT count(*)::int AS n FROM dashboard_audit WHERE sequence IS NULL')).toEqual([{ n: 40 }]);
-    expect(admin('audit:seal').json).toEqual({ sealed: 40 });
+    expect((await admin('audit:seal')).json).toEqual({ sealed: 40 });
     const rows = await dataSource.query('SELECT sequence FROM dashboard_audit ORDER BY sequence');
     expect(rows.map((r: { sequence: string }) => Number(r.sequence))).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     for (const sql of ["UPDATE dashboard_audit SET result = 'refused'", 'DELETE FROM dashboard_audit', 'TRUNCATE dashboard_audit'])
       await expect(dataSource.query(sql)).rejects.toThrow(/append-only/);
-    const verified = admin('audit:verify');
+    const verified = await admin('audit:verify');
     expect(verified.status).toBe(0);
     expect(verified.json).toMatchObject({ ok: true, entries: 40, head: { sequence: 40 } });
     // The command wrote the head outside the database.
@@ -153,7 +120,7 @@ describe('the audit chain, broken on purpose and found', () => {
       ]),
     ).rejects.toThrow(/append-only/);
     // No sealer ran for two minutes: the logging itself failed, and the operator is told (PCI DSS 10.7).
-    const stale = admin('audit:verify', '--head', none);
+    const stale = await admin('audit:verify', '--head', none);
     expect(stale.status).toBe(1);
     expect(stale.json).toMatchObject({
       ok: false,
@@ -161,7 +128,7 @@ describe('the audit chain, broken on purpose and found', () => {
     });
     // (Taken out again by the owner, so that the chain stays the one the next tests break.)
     await tamper('DELETE FROM dashboard_audit WHERE audit_id = $1', [waiting]);
-    expect(admin('audit:verify', '--head', none).json).toMatchObject({ ok: true, entries: 40 });
+    expect((await admin('audit:verify', '--head', none)).json).toMatchObject({ ok: true, entries: 40 });
   }, 120_000);
 
   it('sends signed heads off the host every round and at shutdown (AUDIT_ANCHOR_URL), and verifies against the newest that verifies', async () => {
@@ -206,15 +173,16 @@ describe('the audit chain, broken on purpose and found', () => {
       await housekeeping.beforeApplicationShutdown();
       expect(kept.map((k) => k.sequence)).toEqual([head.sequence, head.sequence]);
 
-      const verified = admin('audit:verify', '--head', none);
+      const verified = await admin('audit:verify', '--head', none);
       expect(verified.json).toMatchObject({ ok: true, anchor: null });
-      const anchored = await adminAsync(anchorEnv, 'audit:verify', '--head', none);
+      const anchored = await adminOn(anchorEnv, 'audit:verify', '--head', none);
       expect(anchored.status).toBe(0);
       expect(anchored.json).toMatchObject({ ok: true, anchor: { source: 'AUDIT_ANCHOR_URL', sequence: head.sequence, hmac: head.hmac } });
       expect(anchored.json.anchorIgnored).toBeUndefined();
       // Without the receiver's token the anchor cannot be read: said, not taken for "no anchor".
-      const stranger = await adminAsync({ AUDIT_ANCHOR_URL: anchorUrl }, 'audit:verify', '--head', none);
-      expect(stranger).toEqual({ status: 1, json: {} });
+      const stranger = await adminOn({ AUDIT_ANCHOR_URL: anchorUrl }, 'audit:verify', '--head', none);
+      expect(stranger).toMatchObject({ status: 1, stdout: '', json: {} });
+      expect(stranger.stderr).toContain('the audit anchor could not be read: the audit anchor answered 401');
 
       // Whoever can write to the anchor but holds no master key: a head far ahead, unsigned or signed with another key, is
       // ignored and reported; the chain is still checked against the newest head that verifies.
@@ -224,7 +192,7 @@ describe('the audit chain, broken on purpose and found', () => {
         ...signedHead(anchorKeyOf(masterKey), { sequence: head.sequence + 70, hmac: 'c'.repeat(64) }),
         sequence: head.sequence + 71,
       });
-      const forged = await adminAsync(anchorEnv, 'audit:verify', '--head', none);
+      const forged = await adminOn(anchorEnv, 'audit:verify', '--head', none);
       expect(forged.status).toBe(0);
       expect(forged.json).toMatchObject({ ok: true, anchor: { sequence: head.sequence, hmac: head.hmac } });
       expect(forged.json.anchorIgnored).toEqual([
@@ -235,7 +203,7 @@ describe('the audit chain, broken on purpose and found', () => {
 
       // A signed head the database no longer reaches (a tail removed after it was sent): found.
       kept.push(signedHead(anchorKeyOf(masterKey), { sequence: head.sequence + 6, hmac: 'a'.repeat(64) }));
-      const short = await adminAsync(anchorEnv, 'audit:verify', '--head', none);
+      const short = await adminOn(anchorEnv, 'audit:verify', '--head', none);
       expect(short.status).toBe(1);
       expect(short.json).toMatchObject({ ok: false, firstBroken: { reason: expect.stringContaining(`says ${head.sequence + 6}`) } });
       // A copy of what the anchor kept (one head per line): its newest that verifies is the one checked; one that disagrees is found.
@@ -247,14 +215,14 @@ describe('the audit chain, broken on purpose and found', () => {
           .map((k) => JSON.stringify(k))
           .join('\n') + '\n',
       );
-      expect(admin('audit:verify', '--head', none, '--anchor-file', copy).json).toMatchObject({ ok: true });
+      expect((await admin('audit:verify', '--head', none, '--anchor-file', copy)).json).toMatchObject({ ok: true });
       fs.writeFileSync(copy, JSON.stringify(signedHead(anchorKeyOf(masterKey), { sequence: head.sequence, hmac: 'b'.repeat(64) })));
-      const differs = admin('audit:verify', '--head', none, '--anchor-file', copy);
+      const differs = await admin('audit:verify', '--head', none, '--anchor-file', copy);
       expect(differs.json).toMatchObject({
         ok: false,
         firstBroken: { sequence: head.sequence, reason: expect.stringContaining('differs') },
       });
-      expect(admin('audit:verify', '--anchor-file', path.join(dataDir, 'missing.jsonl')).status).toBe(1);
+      expect((await admin('audit:verify', '--anchor-file', path.join(dataDir, 'missing.jsonl'))).status).toBe(1);
     } finally {
       receiver.close();
     }
@@ -264,18 +232,18 @@ describe('the audit chain, broken on purpose and found', () => {
     const headFile = path.join(dataDir, 'audit-head.json');
     const [{ detail }] = await dataSource.query('SELECT detail FROM dashboard_audit WHERE sequence = 17');
     await tamper(`UPDATE dashboard_audit SET detail = '{"amount":"9999.00"}' WHERE sequence = 17`);
-    const changed = admin('audit:verify');
+    const changed = await admin('audit:verify');
     expect(changed.status).toBe(1);
     expect(changed.json).toMatchObject({ ok: false, firstBroken: { sequence: 17, reason: expect.stringContaining('HMAC') } });
     expect(changed.stderr).toContain('the audit chain is broken');
     // Put back exactly as written: whole again (what is checked is the content, whatever jsonb does to key order).
     await tamper('UPDATE dashboard_audit SET detail = $1 WHERE sequence = 17', [JSON.stringify(detail)]);
-    expect(admin('audit:verify').json).toMatchObject({ ok: true, entries: 40 });
+    expect((await admin('audit:verify')).json).toMatchObject({ ok: true, entries: 40 });
 
     // The last two entries removed: the chain alone is whole, the head outside the database is not.
     await tamper('DELETE FROM dashboard_audit WHERE sequence > 38');
     expect((await identity.verifyAuditChain(null)).ok).toBe(true);
-    expect(admin('audit:verify').json).toMatchObject({
+    expect((await admin('audit:verify')).json).toMatchObject({
       ok: false,
       firstBroken: { sequence: 39, reason: expect.stringContaining('says 40') },
     });
@@ -284,14 +252,14 @@ describe('the audit chain, broken on purpose and found', () => {
     await identity.sealAudit();
     expect(await identity.advanceChainHead(headFile)).toEqual({ head: { sequence: 40, hmac: expect.any(String) }, agrees: false });
     expect(readChainHead(headFile)!.sequence).toBe(40);
-    expect(admin('audit:verify').json).toMatchObject({
+    expect((await admin('audit:verify')).json).toMatchObject({
       ok: false,
       firstBroken: { sequence: 40, reason: expect.stringContaining('differs') },
     });
 
     // An entry removed from the middle.
     await tamper('DELETE FROM dashboard_audit WHERE sequence = 10');
-    expect(admin('audit:verify', '--head', path.join(dataDir, 'none.json')).json).toMatchObject({
+    expect((await admin('audit:verify', '--head', path.join(dataDir, 'none.json'))).json).toMatchObject({
       ok: false,
       firstBroken: { sequence: 10, reason: 'entry 10 is missing (found 11)' },
     });

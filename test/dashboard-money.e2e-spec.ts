@@ -54,8 +54,6 @@ describe('the dashboard’s money as a person reads it', () => {
     net = ((await bed.merchant.get(`/payin?paymentIntentId=${intentId}`)).body[0].results as Json[])[0].netAmount as number;
     expect((await bed.merchant.post(`/payment-intent/${intentId}/refund`)).status).toBe(200);
     ({ dashboard, base, identity } = await listeningDashboard(bed));
-    const person = (role: 'admin' | 'operator') =>
-      readyPerson(identity, { businessId: bed.tenant.business.businessId, merchantId: null, role });
     [admin, operator] = await Promise.all([person('admin'), person('operator')]);
     browser = await launchChromium();
   }, 90_000);
@@ -65,6 +63,10 @@ describe('the dashboard’s money as a person reads it', () => {
     await dashboard?.close();
     await bed?.close();
   });
+
+  /** A person of the business ready to sign in; one of their own for a test that confirms with a code (codes are used once). */
+  const person = (role: 'admin' | 'operator') =>
+    readyPerson(identity, { businessId: bed.tenant.business.businessId, merchantId: null, role });
 
   const signIn = async (who: Person, locale: string, width = 390): Promise<Page> => {
     const page = await (await browser.newContext({ locale, viewport: { width, height: 900 } })).newPage();
@@ -180,6 +182,7 @@ describe('the dashboard’s money as a person reads it', () => {
     expect(await reader.locator('#confirm-UYU').count()).toBe(0);
     await reader.context().close();
 
+    const admin = await person('admin');
     const page = await signIn(admin, 'es-UY');
     await page.goto(`${base}/balance`);
     expect(await page.textContent('#hold-UYU')).toContain('Los retiros a ella esperan hasta');
@@ -224,6 +227,7 @@ describe('the dashboard’s money as a person reads it', () => {
     );
     await payouts.settle(sent);
     await payouts.markReturned(sent, 'cuenta cerrada');
+    const admin = await person('admin');
     const page = await signIn(admin, 'en-US', 1280);
     await page.goto(`${base}/balance`);
     const notice = page.locator('#hold-UYU[data-returned="true"]');

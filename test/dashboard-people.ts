@@ -78,6 +78,16 @@ export function testMasterKey(): Buffer {
 
 const stepOf = (at: number) => Math.floor(at / 1000 / TOTP_PERIOD_SECONDS);
 
+/**
+ * The moments whose steps the dashboard accepts now, oldest first: one step of drift either way (second-factor.ts). The step
+ * before this one only while this one has more than 5 s left, so that it is still accepted when the request arrives.
+ */
+function usableSteps(now: number): number[] {
+  const period = TOTP_PERIOD_SECONDS * 1000;
+  const previous = now % period < period - 5_000 ? [now - period] : [];
+  return [...previous, now, now + period];
+}
+
 /** Creates a person and takes them through their first sign-in (enrolment, new password) with the identity itself. */
 export async function readyPerson(
   identity: DashboardIdentity,
@@ -94,7 +104,8 @@ export async function readyPerson(
   const first = await identity.signIn(email, created.password, address, input.businessId);
   if (first.outcome !== 'next' || first.session.stage !== 'enrol') throw new Error(`first sign-in: ${first.outcome}`);
   const enrolment = await identity.enrolment(first.token);
-  const now = Date.now();
+  // The step before this one where that is safe (one step of drift is accepted): this step and the next stay free for the test.
+  const now = usableSteps(Date.now())[0];
   const enrolled = await identity.confirmEnrolment(first.token, totpCodeOf(enrolment!.secret, now), address);
   if (enrolled.outcome !== 'enrolled') throw new Error(`enrolment: ${enrolled.outcome}`);
   const password = `Clave-${crypto.randomBytes(9).toString('base64url')}-7`;
@@ -113,14 +124,14 @@ export async function readyPerson(
 }
 
 /**
- * A code the person may use now: their authenticator's for this step or the
- * next (one step of drift is accepted), a step not used yet; a recovery code
- * when both were; else the next step, waited for.
+ * A code the person may use now: their authenticator's for the step before,
+ * this one or the next (one step of drift is accepted), a step not used yet;
+ * a recovery code when all were; else the next step, waited for.
  */
 export async function codeFor(person: Person): Promise<string> {
   for (;;) {
     const now = Date.now();
-    for (const at of [now, now + TOTP_PERIOD_SECONDS * 1000]) {
+    for (const at of usableSteps(now)) {
       if (stepOf(at) > person.lastStep) {
         person.lastStep = stepOf(at);
         return totpCodeOf(person.mfaSecret, at);
@@ -132,11 +143,11 @@ export async function codeFor(person: Person): Promise<string> {
   }
 }
 
-/** A code of the person's authenticator not used yet (never a recovery code): this step's or the next, or the next after a wait. */
+/** A code of the person's authenticator not used yet (never a recovery code): an accepted step's, or the next after a wait. */
 export async function authenticatorCode(person: Person): Promise<string> {
   for (;;) {
     const now = Date.now();
-    for (const at of [now, now + TOTP_PERIOD_SECONDS * 1000]) {
+    for (const at of usableSteps(now)) {
       if (stepOf(at) > person.lastStep) {
         person.lastStep = stepOf(at);
         return totpCodeOf(person.mfaSecret, at);

@@ -3,7 +3,6 @@ import { auditKeyId, auditKeyOf, dashboardIdentityOn, mfaSealedFor, totpCodeOf }
 import { freePort } from '@pcs/database';
 import { sealedFor } from '@pcs/gateway-accounts';
 import { signV3 } from '@pcs/testing';
-import { spawnSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -11,9 +10,9 @@ import * as path from 'node:path';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ApiProcess } from './api-process';
+import { adminWith } from './operator-cli';
 import { scratchDatabase } from './scratch-database';
 
-const CLI = path.join(__dirname, '..', 'dist', 'apps', 'ops', 'src', 'admin.js');
 type Json = Record<string, string>;
 /** The master key and its earlier generations (SECRETS_MASTER_KEY_PREVIOUS, newest first). */
 type Keys = { current: Buffer; previous?: Buffer | Buffer[] };
@@ -45,16 +44,12 @@ describe('the master key, rotated', () => {
     MAIL_DIRECTORY: path.join(dataDir, 'mail'),
     LOG_LEVEL: 'error',
   });
-  const adminRun = (keys: Keys, ...args: string[]) => {
-    const result = spawnSync(process.execPath, [CLI, ...args], {
-      env: { ...process.env, ...env(keys) },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    return { status: result.status, stderr: result.stderr, json: JSON.parse(result.stdout || '{}') as Record<string, unknown> };
+  const adminRun = async (keys: Keys, ...args: string[]) => {
+    const result = await adminWith(env(keys), ...args);
+    return { status: result.status, stderr: result.stderr, json: result.json as Record<string, unknown> };
   };
-  const admin = (keys: Keys, ...args: string[]) => {
-    const result = adminRun(keys, ...args);
+  const admin = async (keys: Keys, ...args: string[]) => {
+    const result = await adminRun(keys, ...args);
     if (result.status !== 0) throw new Error(`admin ${args[0]}: ${result.stderr}`);
     return result.json;
   };
@@ -80,8 +75,16 @@ describe('the master key, rotated', () => {
   it('re-seals every secret in one go; after a restart with the new key alone, each still works', async () => {
     // Before: everything sealed under the old key, by the real services.
     const old = { current: oldKey };
-    const business = admin(old, 'business:create', '--name', 'Rotation business') as Json;
-    const merchant = admin(old, 'merchant:create', '--business', business.businessId, '--name', 'Rotation shop', '--approve') as Json;
+    const business = (await admin(old, 'business:create', '--name', 'Rotation business')) as Json;
+    const merchant = (await admin(
+      old,
+      'merchant:create',
+      '--business',
+      business.businessId,
+      '--name',
+      'Rotation shop',
+      '--approve',
+    )) as Json;
     let base = await startApi(old);
     // Signed as a client signs (version 3, RFC 9421, which money, secrets and webhook endpoints require), over real HTTP
     // to the API's process, each request with a nonce of its own.
@@ -125,7 +128,7 @@ describe('the master key, rotated', () => {
     const both = { current: newKey, previous: oldKey };
     base = await startApi(both);
     expect((await signed(business).get('/merchant')).status).toBe(200);
-    const rotated = admin(both, 'secrets:rotate-master-key');
+    const rotated = await admin(both, 'secrets:rotate-master-key');
     expect(rotated).toEqual({ resealed: { apiCredentials: 2, gatewayAccounts: 1, webhookEndpoints: 1, secondFactors: 1 } });
     expect((await signed(merchant).get('/merchant')).status).toBe(200);
     await api!.stop();
@@ -162,7 +165,7 @@ describe('the master key, rotated', () => {
     const later = Date.now() + 30_000;
     expect(await newIdentity.verifyCode(again.token, totpCodeOf(seed, later), '192.0.2.2')).toMatchObject({ outcome: 'next' });
     // The audit chain spans both keys: verified with the new key and the previous one, as the command does during a rotation.
-    expect(admin(both, 'audit:verify')).toMatchObject({ ok: true });
+    expect(await admin(both, 'audit:verify')).toMatchObject({ ok: true });
     await api!.stop();
 
     // A second rotation (contract §29): the ring keeps every generation, newest first. Secrets sealed two generations ago
@@ -172,14 +175,14 @@ describe('the master key, rotated', () => {
     base = await startApi(ring);
     expect((await signed(business).get('/merchant')).status).toBe(200);
     expect((await signed(business).post('/webhook-endpoint', { url: 'https://hooks.example.com/third' })).status).toBe(200);
-    expect(admin(ring, 'audit:seal')).toMatchObject({ sealed: expect.any(Number) });
-    const verified = admin(ring, 'audit:verify') as { ok: boolean; generations: Record<string, number> };
+    expect(await admin(ring, 'audit:seal')).toMatchObject({ sealed: expect.any(Number) });
+    const verified = (await admin(ring, 'audit:verify')) as { ok: boolean; generations: Record<string, number> };
     expect(verified.ok).toBe(true);
     const idOf = (key: Buffer) => auditKeyId(auditKeyOf(key));
     expect(Object.keys(verified.generations).sort()).toEqual([idOf(oldKey), idOf(newKey), idOf(thirdKey)].sort());
     expect(Object.values(verified.generations).every((count) => count > 0)).toBe(true);
     // A ring missing a generation cannot vouch for its entries, and says which key it lacks.
-    const missing = adminRun({ current: thirdKey, previous: [newKey] }, 'audit:verify');
+    const missing = await adminRun({ current: thirdKey, previous: [newKey] }, 'audit:verify');
     expect(missing.status).toBe(1);
     expect(missing.json).toMatchObject({ ok: false, firstBroken: { reason: expect.stringContaining(`no key of id ${idOf(oldKey)}`) } });
     // A secret sealed under the first generation and never resealed opens with the ring (any number of rotations back).

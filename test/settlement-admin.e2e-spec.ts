@@ -158,7 +158,7 @@ describe('operator commands for money after the collection', () => {
   });
 
   it('exports the bank file once (payouts:export), records the bank’s answers (payout:mark-paid, mark-failed, mark-returned)', async () => {
-    // A dozen operator commands, each a process of its own: minutes on a busy 2-core machine.
+    // A dozen operator commands: on a busy 2-core machine, more than the default 60 s.
     await bed.paidIntent(1000);
     const first = (await merchant.post(`/merchant/${merchantId}/payout`, { currency: 'UYU', amount: 300 })).body;
     const second = (await merchant.post(`/merchant/${merchantId}/payout`, { currency: 'UYU', amount: 200.5 })).body;

@@ -9,7 +9,7 @@
  * service; the money and settlement commands are in settlement-commands.ts.
  */
 import { INestApplicationContext } from '@nestjs/common';
-import { RuntimeSettings } from '@pcs/config';
+import { Environment, RuntimeSettings } from '@pcs/config';
 import { BusinessService, CredentialService, DEFAULT_ROTATION_GRACE_MINUTES, SignatureVersion } from '@pcs/businesses';
 import { merchantRepresentation, MerchantService } from '@pcs/merchants';
 import { DisputeReports } from '@pcs/disputes';
@@ -43,7 +43,7 @@ import {
   ROLES,
 } from '@pcs/dashboard-identity';
 import * as path from 'node:path';
-import { operatorActor } from './operator-actor';
+import { actorOf } from './operator-actor';
 import { resealEverySecret } from './reseal';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -99,7 +99,7 @@ async function credentialAudit(
     await dashboard(app).audit({
       businessId: owner,
       userId: null,
-      email: operatorActor(),
+      email: actorOf(app),
       action,
       target: apiKey,
       result: 'succeeded',
@@ -120,7 +120,7 @@ async function merchantStatusChange(
       ? dashboard(app).audit({
           businessId: before.businessId,
           userId: null,
-          email: operatorActor(),
+          email: actorOf(app),
           action,
           target: merchantId,
           result,
@@ -148,7 +148,7 @@ async function standing(
   const user = await identity.userByEmail(email, { disabledToo: true });
   if (!user) throw new UsageError('no user has that email');
   const audit = (result: 'succeeded' | 'refused', detail: Record<string, unknown>) =>
-    identity.audit({ businessId: user.businessId, userId: null, email: operatorActor(), action, target: user.email, result, detail });
+    identity.audit({ businessId: user.businessId, userId: null, email: actorOf(app), action, target: user.email, result, detail });
   try {
     await identity.changeStanding(user.userId, change);
   } catch (error) {
@@ -185,7 +185,7 @@ async function operatorAudit(
   await dashboard(app).audit({
     businessId: user.businessId,
     userId: null,
-    email: operatorActor(),
+    email: actorOf(app),
     action,
     target: user.email,
     result: 'succeeded',
@@ -203,11 +203,16 @@ async function asUsageErrors<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Where a command runs: the operator's validated environment (DATA_DIR, the audit anchor), read once by the runner. */
+export interface CommandScope {
+  readonly env: Environment;
+}
+
 /** Each command prints exactly one JSON object (contract §11). */
-/** A command: its usage line, and what it does with the domain, its options and where the process keeps its files. */
+/** A command: its usage line, and what it does with the domain, its options and the environment it runs in. */
 export type Command = {
   usage: string;
-  run: (app: INestApplicationContext, options: Options, where: { dataDir: string }) => Promise<object>;
+  run: (app: INestApplicationContext, options: Options, where: CommandScope) => Promise<object>;
 };
 
 export const COMMANDS: Record<string, Command> = {
@@ -350,7 +355,7 @@ export const COMMANDS: Record<string, Command> = {
     usage:
       'audit:verify [--head <file>] [--anchor-file <file>]   # default DATA_DIR/audit-head.json, and the newest head at AUDIT_ANCHOR_URL when set',
     run: async (app, o, where) => {
-      const file = typeof o.head === 'string' ? o.head : path.join(where.dataDir, AUDIT_HEAD_FILE);
+      const file = typeof o.head === 'string' ? o.head : path.join(where.env.dataDir, AUDIT_HEAD_FILE);
       let outside: ChainHead | null;
       try {
         outside = readChainHead(file);
@@ -360,11 +365,11 @@ export const COMMANDS: Record<string, Command> = {
       // The newest head the anchor kept (contract §27): a file it was copied to, or the endpoint itself.
       // Heads whose mac does not verify under a generation of the ring are ignored, and reported (contract §29).
       let reading: AnchorReading = { anchor: null, ignored: [] };
-      const anchorUrl = process.env.AUDIT_ANCHOR_URL?.trim();
+      const anchorUrl = where.env.AUDIT_ANCHOR_URL?.trim();
       const anchorKeys = app.get(RuntimeSettings).masterKeyRing.map(anchorKeyOf);
       try {
         if (typeof o['anchor-file'] === 'string') reading = readAnchorFile(o['anchor-file'], anchorKeys);
-        else if (anchorUrl) reading = await readAnchor(anchorUrl, anchorKeys, process.env.AUDIT_ANCHOR_TOKEN?.trim() || undefined);
+        else if (anchorUrl) reading = await readAnchor(anchorUrl, anchorKeys, where.env.AUDIT_ANCHOR_TOKEN?.trim() || undefined);
       } catch (error) {
         throw new UsageError(`the audit anchor could not be read: ${(error as Error).message}`);
       }
@@ -400,7 +405,7 @@ export const COMMANDS: Record<string, Command> = {
         await dashboard(app).audit({
           businessId: business_id,
           userId: null,
-          email: operatorActor(),
+          email: actorOf(app),
           action: 'secrets:rotate-master-key',
           result: 'succeeded',
           detail: resealed,

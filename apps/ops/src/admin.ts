@@ -1,22 +1,30 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { AuditBroken, COMMANDS as IDENTITY_COMMANDS, dashboard, Options, UsageError } from './admin-commands';
+import { loadDotEnv } from '@pcs/config';
 import { AUDIT_HEAD_FILE } from '@pcs/dashboard-identity';
 import type { INestApplicationContext } from '@nestjs/common';
 import * as path from 'node:path';
 import { SETTLEMENT_COMMANDS } from './settlement-commands';
+import { OpsContext, openOpsContext } from './ops-context';
 
 const COMMANDS = { ...IDENTITY_COMMANDS, ...SETTLEMENT_COMMANDS };
-import { openOpsContext } from './ops-context';
 
-const log = (line: string) => process.stderr.write(`[admin] ${line}\n`);
+/** What a command runs with: its environment, and where its one JSON object (stdout) and its diagnostics (stderr) go. */
+export interface AdminIo {
+  readonly env: NodeJS.ProcessEnv;
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
 
 /**
  * `npm run admin -- <command> [options]`. Works whether or not the APIs run,
  * against the same database. stdout: exactly one JSON object; diagnostics go
- * to stderr; failures exit non-zero.
+ * to stderr; the exit status: 0 done, 1 failed or refused, 2 not understood.
+ * The process below runs it with its own environment and streams; the tests run it in theirs (test/operator-cli.ts).
  */
-async function main(argv: string[]): Promise<number> {
+export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
+  const log = (line: string) => io.stderr(`[admin] ${line}\n`);
   const [name, ...rest] = argv;
   const command = name ? COMMANDS[name] : undefined;
   if (!command) {
@@ -73,35 +81,48 @@ async function main(argv: string[]): Promise<number> {
     log(`${(error as Error).message}\nusage: npm run admin -- ${command.usage}`);
     return 2;
   }
-  const context = await openOpsContext(log);
+  let context: OpsContext;
   try {
-    const result = await command.run(context.app, options, { dataDir: context.env.dataDir });
-    process.stdout.write(JSON.stringify(result) + '\n');
+    context = await openOpsContext(log, io.env);
+  } catch (error) {
+    log(`failed: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+  try {
+    const result = await command.run(context.app, options, { env: context.env });
+    io.stdout(JSON.stringify(result) + '\n');
     return 0;
   } catch (error) {
     if (error instanceof AuditBroken) {
-      process.stdout.write(JSON.stringify(error.verdict) + '\n');
+      io.stdout(JSON.stringify(error.verdict) + '\n');
       log(error.message);
     } else if (error instanceof UsageError) log(`${error.message}\nusage: npm run admin -- ${command.usage}`);
     else log(`failed: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   } finally {
     // What the command wrote to the audit log moves the chain's head: written outside the database too (contract §22).
-    await writeAuditHead(context.app, context.env.dataDir).catch((error: unknown) => log(`audit head not written: ${String(error)}`));
+    await writeAuditHead(context.app, context.env.dataDir, log).catch((error: unknown) => log(`audit head not written: ${String(error)}`));
     await context.close();
   }
 }
 
 /** The audit chain's head, to DATA_DIR/audit-head.json (a dashboard on the same machine writes it every minute too). */
-async function writeAuditHead(app: INestApplicationContext, dataDir: string): Promise<void> {
+async function writeAuditHead(app: INestApplicationContext, dataDir: string, log: (line: string) => void): Promise<void> {
   const { agrees } = await dashboard(app).advanceChainHead(path.join(dataDir, AUDIT_HEAD_FILE));
   if (!agrees) log('the audit log differs from its head outside the database: run npm run admin -- audit:verify');
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    log(`failed: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
-  },
-);
+if (require.main === module) {
+  loadDotEnv();
+  runAdmin(process.argv.slice(2), {
+    env: process.env,
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+  }).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`[admin] failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,3 +1,4 @@
+import type { INestApplicationContext } from '@nestjs/common';
 import * as os from 'node:os';
 
 /**
@@ -18,3 +19,13 @@ export function operatorActor(env: NodeJS.ProcessEnv = process.env): string {
 
 /** The audit entries of operator actions on no one business (a country's settlement run): the platform's own log. */
 export const PLATFORM_AUDIT_BUSINESS = '00000000-0000-0000-0000-000000000000';
+
+/** Who runs the commands of an operations context (its audit entries' actor): one per context, given when it is built. */
+export class OperatorOnDuty {
+  constructor(readonly actor: string) {}
+}
+
+/** The actor of the operator running this context's command. */
+export function actorOf(app: INestApplicationContext): string {
+  return app.get(OperatorOnDuty).actor;
+}

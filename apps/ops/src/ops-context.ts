@@ -1,7 +1,8 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Environment, loadDotEnv, loadEnvironment } from '@pcs/config';
+import { Environment, loadEnvironment } from '@pcs/config';
 import { PreparedRuntime, prepareRuntime } from '@pcs/database';
+import { operatorActor } from './operator-actor';
 import { OpsModule } from './ops.module';
 
 export interface OpsContext {
@@ -11,17 +12,22 @@ export interface OpsContext {
   close(): Promise<void>;
 }
 
-/** Environment, database, migrations and the domain services, without HTTP. */
-export async function openOpsContext(log: (line: string) => void): Promise<OpsContext> {
-  loadDotEnv();
-  const env = loadEnvironment();
+/**
+ * Environment, database, migrations and the domain services, without HTTP, for the operator `source` names
+ * (its OPERATOR_NAME, contract §27): the process's environment (with .env read) or one a caller hands in.
+ */
+export async function openOpsContext(log: (line: string) => void, source: NodeJS.ProcessEnv = process.env): Promise<OpsContext> {
+  const env = loadEnvironment(source);
   const runtime = await prepareRuntime(env, log, 'operator', 'operator command');
   try {
-    const app = await NestFactory.createApplicationContext(OpsModule.forRoot(runtime.settingsFor(env.PAYINS_API_PORT)), {
-      logger: false,
-      // A module that cannot be built is an error the command reports ("failed: …"), not a silent exit.
-      abortOnError: false,
-    });
+    const app = await NestFactory.createApplicationContext(
+      OpsModule.forRoot(runtime.settingsFor(env.PAYINS_API_PORT), operatorActor(source)),
+      {
+        logger: false,
+        // A module that cannot be built is an error the command reports ("failed: …"), not a silent exit.
+        abortOnError: false,
+      },
+    );
     return {
       env,
       runtime,

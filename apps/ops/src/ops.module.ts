@@ -10,13 +10,17 @@ import { ProcessorsModule } from '@pcs/processors';
 import { ProcessorReportsModule } from '@pcs/processor-reports';
 import { SettlementModule } from '@pcs/settlement';
 import { WebhookEndpointsModule } from '@pcs/notifications';
+import { operatorActor, OperatorOnDuty } from './operator-actor';
 
 /** The domain without HTTP: what the operator's commands and the demo seed use. */
 @Module({})
 export class OpsModule {
-  static forRoot(settings: RuntimeSettings): DynamicModule {
+  /** `actor`: who runs its commands, as their audit entries name them (contract §27); by default this process's operator. */
+  static forRoot(settings: RuntimeSettings, actor: string = operatorActor()): DynamicModule {
     return {
       module: OpsModule,
+      providers: [{ provide: OperatorOnDuty, useValue: new OperatorOnDuty(actor) }],
+      exports: [OperatorOnDuty],
       imports: [
         RuntimeSettingsModule.forRoot(settings),
         DatabaseModule.forRoot({ url: settings.databaseUrl, poolSize: 2, sessionUrl: settings.sessionDatabaseUrl }),

@@ -38,8 +38,8 @@ import {
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
-import { dashboard, Options, UsageError } from './admin-commands';
-import { operatorActor, PLATFORM_AUDIT_BUSINESS } from './operator-actor';
+import { Command, dashboard, Options, UsageError } from './admin-commands';
+import { actorOf, PLATFORM_AUDIT_BUSINESS } from './operator-actor';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -92,7 +92,7 @@ async function audited<T>(
       ? identity.audit({
           businessId: entry.businessId,
           userId: null,
-          email: operatorActor(),
+          email: actorOf(app),
           action: entry.action,
           target: entry.target,
           result,
@@ -121,7 +121,7 @@ async function auditOperator(
   result: 'succeeded' | 'refused' | 'failed',
   detail: Record<string, unknown>,
 ): Promise<void> {
-  await dashboard(app).audit({ businessId, userId: null, email: operatorActor(), action, target, result, detail });
+  await dashboard(app).audit({ businessId, userId: null, email: actorOf(app), action, target, result, detail });
 }
 
 /**
@@ -160,10 +160,7 @@ async function businessOfPayout(app: INestApplicationContext, payoutId: string):
 }
 
 /** Money after the collection (contract §19): each prints one JSON object. */
-export const SETTLEMENT_COMMANDS: Record<
-  string,
-  { usage: string; run: (app: INestApplicationContext, options: Options, where: { dataDir: string }) => Promise<object> }
-> = {
+export const SETTLEMENT_COMMANDS: Record<string, Command> = {
   'pricing:set': {
     usage:
       'pricing:set --merchant <merchantId> --country-processor <merchantCountryProcessorId> --percentage <0-20> [--fixed <amount> --currency <c>] [--settlement-delay-days <n>]',
@@ -245,7 +242,7 @@ export const SETTLEMENT_COMMANDS: Record<
       'payouts:export --bank <bankId> [--business <businessId>] [--out <directory>]  |  payouts:export --batch <batchId> [--out <directory>]',
     run: async (app, o, where) => {
       const batches = app.get(PayoutBatchesService);
-      const dir = path.resolve(typeof o.out === 'string' ? o.out : path.join(where.dataDir, 'payouts'));
+      const dir = path.resolve(typeof o.out === 'string' ? o.out : path.join(where.env.dataDir, 'payouts'));
       if (o.batch !== undefined) {
         // A batch recorded before: its files again, byte for byte (after a crash between the record and the files).
         const batchId = id(o, 'batch');

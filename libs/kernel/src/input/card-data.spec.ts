@@ -151,8 +151,8 @@ describe('card data detection', () => {
     }
   });
 
-  it('refuses fewer than 1 in 10,000 of a million order references of common shapes', () => {
-    // A seeded generator (mulberry32): the same million every run.
+  it('refuses fewer than 1 in 10,000 order references of common shapes (the 95 % upper bound over 200,000)', () => {
+    // A seeded generator (mulberry32): the same 200,000 every run.
     let seed = 20261125;
     const random = () => {
       seed = (seed + 0x6d2b79f5) | 0;
@@ -192,7 +192,7 @@ describe('card data detection', () => {
       'Arabic-Indic reference': () =>
         `${word()} ${`${day()}-${digits(int(4, 8))}`.replace(/\d/g, (d) => String.fromCodePoint(0x0660 + Number(d)))}`,
     };
-    const perShape = Math.ceil(1_000_000 / Object.keys(shapes).length);
+    const perShape = Math.ceil(200_000 / Object.keys(shapes).length);
     const refused: Record<string, number> = {};
     let total = 0;
     for (const [shape, make] of Object.entries(shapes)) {
@@ -204,8 +204,10 @@ describe('card data detection', () => {
     console.log(
       `[card-data] ${total} of ${references} references refused as card numbers (${(total / references).toExponential(2)}); per shape ${JSON.stringify(refused)}`,
     );
-    expect(references).toBeGreaterThanOrEqual(1_000_000);
-    expect(total / references).toBeLessThan(1 / 10_000);
+    expect(references).toBeGreaterThanOrEqual(200_000);
+    // The rate itself, not the sample's: with at most 10 refused, its 95 % upper bound (Poisson: 17.0 events for 10 seen) is
+    // 8.5 in 100,000, below 1 in 10,000. A million references said the same as a point estimate, at five times the time.
+    expect(total).toBeLessThanOrEqual(10);
   });
 
   it('never reads a UUID, alone or inside a value, as a card number (property)', () => {
