@@ -41,7 +41,7 @@ const swc = {
     keepClassNames: true,
   },
   module: { type: 'commonjs' },
-  sourceMaps: 'inline',
+  sourceMaps: true,
 };
 
 const common = {

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Browser, chromium, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 
 /** Debian's Chromium when the machine has it; otherwise the one the `@sparticuz/chromium` npm package ships (nothing to download). */
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
@@ -9,6 +9,8 @@ const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 const QUIET = ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
 export async function launchChromium(): Promise<Browser> {
+  // Loaded here, not with the module: every test file reaches this library, few open a browser.
+  const { chromium } = await import('playwright-core');
   if (fs.existsSync(SYSTEM_CHROMIUM)) {
     return chromium.launch({ executablePath: SYSTEM_CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', ...QUIET] });
   }
