@@ -40,7 +40,10 @@ const swc = {
     target: 'es2022',
     keepClassNames: true,
   },
-  module: { type: 'commonjs' },
+  // A package's or a library's import is required where it is first used, not when the file loads (SWC's lazy CommonJS):
+  // a spec that imports a library's index for one function does not load the whole library's graph (the unit specs: 55 s
+  // to 35 s). Relative imports and side-effect imports (reflect-metadata) stay eager.
+  module: { type: 'commonjs', lazy: true },
   sourceMaps: true,
 };
 
