@@ -14,3 +14,4 @@ export * from './processor-amounts';
 export * from './routing/processor-circuits';
 export * from './routing/processor-routes';
 export * from './routing/processor-health.service';
+export * from './declines';
