@@ -152,8 +152,8 @@ describe('the runtime role', () => {
         /failed to start: the database lacks [1-9]\d* migration\(s\) of this build \(Initial\w+, …\): run npm run migrate first/,
       ],
     ];
-    // Every refusal by the payins API; the B2B API and the dashboard each by one of them (the three share the start-up check,
-    // libs/database's prepareRuntime: what is proven here is that each main runs it as a service).
+    // Every refusal by the payins API, one by the B2B API, two by the dashboard (the three share the start-up check, libs/database's
+    // prepareRuntime: what is proven here is that each main runs it as a service).
     const runs: [string, (typeof cases)[number]][] = [
       ...cases.map((refusal) => ['payins-api/src/main.js', refusal] as [string, (typeof cases)[number]]),
       ['b2b-api/src/main.js', cases[1]],
