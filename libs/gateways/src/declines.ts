@@ -14,5 +14,5 @@ export type DeclineTable = Readonly<Record<string, { readonly kind: DeclineKind;
  * wrong HARD would end a subscription that one more try would have paid.
  */
 export function declineKindIn(table: DeclineTable, code: string | null | undefined): DeclineKind {
-  return (code !== null && code !== undefined && Object.hasOwn(table, code) ? table[code].kind : undefined) ?? 'SOFT';
+  return code !== null && code !== undefined && Object.hasOwn(table, code) ? table[code].kind : 'SOFT';
 }
