@@ -67,6 +67,25 @@ describe('the tenancy matrix: every route with a resource in its path', () => {
     const payout = (await merchant.post(`/merchant/${merchantId}/payout`, { currency: 'UYU', amount: 10 })).body;
     const run = await bed.app.get(ReconciliationRunsService).run(merchantId, '2026-11-24', '2026-11-24');
     const disputeId = await bed.app.get(DisputeReports).openSandbox({ paymentIntentId });
+    // A subscription on a test clock, moved past its first period: its invoice.
+    const clock = (await merchant.post('/test-clock', { merchantId, frozenTime: '2027-01-01T12:00:00Z' })).body;
+    const subscription = (
+      await merchant.post('/subscription', {
+        merchantId,
+        payerId: bed.payerId,
+        paymentInstrumentId: instrument.paymentInstrumentId,
+        amount: 250,
+        currency: 'UYU',
+        interval: 'MONTH',
+        intervalCount: 1,
+        description: 'Matrix membership',
+        testClockId: clock.testClockId,
+      })
+    ).body;
+    await merchant.post(`/test-clock/${clock.testClockId}/advance`, { to: '2027-01-02T12:00:00Z' });
+    const invoice = (
+      (await merchant.get(`/invoice?subscriptionId=${subscription.subscriptionId}`)).body as { results: { invoiceId: string }[] }[]
+    )[0].results[0];
     const event = ((await merchant.get('/event?limit=1')).body as { results: { id: string }[] }[])[0].results[0];
     Object.assign(ids, {
       merchantId,
@@ -80,6 +99,9 @@ describe('the tenancy matrix: every route with a resource in its path', () => {
       runId: run.runId,
       disputeId,
       eventId: event.id,
+      testClockId: clock.testClockId,
+      subscriptionId: subscription.subscriptionId,
+      invoiceId: invoice?.invoiceId,
     });
     for (const [name, value] of Object.entries(ids)) if (typeof value !== 'string') throw new Error(`no ${name} to try`);
   }, 120_000);
@@ -105,6 +127,9 @@ describe('the tenancy matrix: every route with a resource in its path', () => {
         'reconciliation_run',
         'gateway_account',
         'dispute',
+        'test_clock',
+        'subscription',
+        'invoice',
       ]
         .map(of)
         .join(', ')}, (SELECT coalesce(string_agg(t::text, ',' ORDER BY t::text), '') FROM link t WHERE t.merchant_id IN

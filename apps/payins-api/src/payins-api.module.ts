@@ -34,6 +34,9 @@ import { PayoutController } from './settlement/payout.controller';
 import { ReconciliationRunController } from './settlement/reconciliation-run.controller';
 import { ProcessorReportsWorkersModule } from '@pcs/processor-reports';
 import { DisputeWorkersModule } from '@pcs/disputes';
+import { BillingWorkersModule } from '@pcs/billing';
+import { SubscriptionController } from './subscription/subscription.controller';
+import { TestClockController } from './subscription/test-clock.controller';
 import { CredentialController } from './credential/credential.controller';
 import { DisputeController } from './dispute/dispute.controller';
 import { auditKeyOf, DashboardIdentity, dashboardIdentityOn } from '@pcs/dashboard-identity';
@@ -74,6 +77,7 @@ export class PayinsApiModule {
         SettlementWorkersModule,
         ProcessorReportsWorkersModule,
         DisputeWorkersModule,
+        BillingWorkersModule,
       ],
       providers: [
         {
@@ -111,6 +115,8 @@ export class PayinsApiModule {
         BankController,
         ReconciliationRunController,
         DisputeController,
+        SubscriptionController,
+        TestClockController,
         CredentialController,
       ],
     };

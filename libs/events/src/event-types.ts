@@ -1,4 +1,4 @@
-/** Every event type (contracts §14, §19 and §21), in the order the event log documents them. */
+/** Every event type (contracts §14, §19, §21, §30 and §31), in the order the event log documents them. */
 export const EVENT_TYPES = [
   'payment_intent.created',
   'payment_intent.requires_action',
@@ -30,6 +30,13 @@ export const EVENT_TYPES = [
   'reconciliation.discrepancy',
   'processor.degraded',
   'card_testing.suspected',
+  'subscription.created',
+  'subscription.updated',
+  'subscription.canceled',
+  'invoice.created',
+  'invoice.paid',
+  'invoice.payment_failed',
+  'invoice.upcoming',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

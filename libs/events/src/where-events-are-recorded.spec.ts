@@ -37,6 +37,6 @@ describe('where events are recorded', () => {
     );
     for (const [lib, files] of Object.entries(places)) expect({ lib, files: files.length }).toEqual({ lib, files: 1 });
     // The contexts that announce anything all do (a context that stopped would be a lost event type).
-    expect(Object.keys(places).sort()).toEqual(['disputes', 'gateways', 'links', 'payments', 'processor-reports', 'settlement']);
+    expect(Object.keys(places).sort()).toEqual(['billing', 'disputes', 'gateways', 'links', 'payments', 'processor-reports', 'settlement']);
   });
 });

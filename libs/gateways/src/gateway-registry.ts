@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@pcs/kernel';
-import { PaymentGateway } from './payment-gateway.port';
+import { DeclineKind } from './declines';
+import { chargesOffSession, PaymentGateway } from './payment-gateway.port';
 import { ProcessorEndpoints } from './processor-endpoints.port';
 import { ProcessorLookups, ProcessorReports } from './reports/processor-reports.port';
 
@@ -53,6 +54,18 @@ export class GatewayRegistry {
     const gateway = this.gateways.get(name);
     if (!gateway) throw new DomainError('COUNTRY_PROCESSOR_NOT_AVAILABLE', `no adapter for gateway ${name}`);
     return gateway;
+  }
+
+  /**
+   * Whether an off-session charge's refusal may be paid by a later try (contract §31): the kind the gateway that
+   * wrote the refusal gives it in its decline table; a refusal no gateway knows is SOFT (declineKindIn's reason).
+   */
+  declineKindOf(error: string): DeclineKind {
+    for (const gateway of this.gateways.values()) {
+      const kind = chargesOffSession(gateway) ? gateway.declineKindOf(error) : undefined;
+      if (kind) return kind;
+    }
+    return 'SOFT';
   }
 
   /** Every processor's reports, for the reconciliation runs. */

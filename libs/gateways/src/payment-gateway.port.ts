@@ -3,6 +3,7 @@
  * adapter and its callers exchange.
  */
 import { Currency, DisputeReason, FundsFlow, Transaction } from '@pcs/kernel';
+import type { DeclineKind } from './declines';
 
 /** A way of paying in a country, as the catalog names it: what a gateway is asked whether it collects. */
 export interface CollectionMethod {
@@ -391,6 +392,11 @@ export abstract class PaymentGateway {
 /** Charges a saved instrument without the payer (off-session). */
 export interface ChargesOffSession {
   chargeOffSession(request: ChargeRequest): Promise<ChargeOutcome>;
+  /**
+   * Whether a refusal it reported (the outcome's `error`, as it writes it) may be paid by a later try (contract §31's
+   * dunning), read in its decline table; undefined when the text is not one of its refusals.
+   */
+  declineKindOf(error: string): DeclineKind | undefined;
 }
 
 /**

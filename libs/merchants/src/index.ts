@@ -12,3 +12,4 @@ export * from './domain/payout-schedule';
 export * from './domain/installment-policy';
 export * from './domain/routing-rules';
 export * from './domain/card-testing-guard';
+export * from './domain/dunning';

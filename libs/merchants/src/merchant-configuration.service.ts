@@ -22,6 +22,7 @@ import {
 } from './domain/installment-policy';
 import { RoutingRule, RoutingRuleRequest, routingRulesFrom } from './domain/routing-rules';
 import { CardTestingGuardRequest, CardTestingGuardSettings } from './domain/card-testing-guard';
+import { DunningRequest, DunningSettings } from './domain/dunning';
 import { MerchantConfigurationRepository, ShortNameTakenError } from './merchant.repository';
 
 export interface MerchantConfigurationView {
@@ -43,6 +44,7 @@ export interface ConfigurationRequest {
   routing?: RoutingRuleRequest[];
   /** The public pages' card-testing guard (contract §30): the fields sent; the others keep their value. */
   cardTestingGuard?: CardTestingGuardRequest;
+  dunning?: DunningRequest;
 }
 
 /** What the configuration asks of other contexts before it is saved (the payments context knows which processors are connected). */
@@ -104,6 +106,11 @@ export class MerchantConfigurationService {
   /** The merchant's card-testing guard (contract §30): the defaults unless configured. */
   cardTestingGuardFor(merchantId: MerchantId, tx: Transaction = this.unitOfWork.outside): Promise<CardTestingGuardSettings> {
     return this.configurations.cardTestingGuard(tx, merchantId);
+  }
+
+  /** The merchant's dunning (contract §31): its retry days and final status, or the defaults. */
+  dunningFor(merchantId: MerchantId, tx: Transaction = this.unitOfWork.outside): Promise<DunningSettings> {
+    return this.configurations.dunning(tx, merchantId);
   }
 
   /** The merchant's routing rules (contract §26), first match wins; none: no rule. */

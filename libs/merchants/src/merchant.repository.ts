@@ -1,6 +1,7 @@
 import type { InstallmentPolicy } from './domain/installment-policy';
 import type { RoutingRule } from './domain/routing-rules';
 import type { CardTestingGuardSettings } from './domain/card-testing-guard';
+import type { DunningSettings } from './domain/dunning';
 import { BusinessId, MerchantId, Page, PageRequest, TenantScope, Transaction } from '@pcs/kernel';
 import { Merchant } from './domain/merchant';
 import type { PayoutSchedule } from './domain/payout-schedule';
@@ -57,6 +58,7 @@ export abstract class MerchantConfigurationRepository {
   abstract installmentPolicy(tx: Transaction, merchantId: MerchantId): Promise<InstallmentPolicy>;
   /** The merchant's card-testing guard alone (contract §30; read at every attempt from a public page). */
   abstract cardTestingGuard(tx: Transaction, merchantId: MerchantId): Promise<CardTestingGuardSettings>;
+  abstract dunning(tx: Transaction, merchantId: MerchantId): Promise<DunningSettings>;
   /** The merchant's routing rules alone (read at every initialize; none: no rule). */
   abstract routing(tx: Transaction, merchantId: MerchantId): Promise<RoutingRule[]>;
 }

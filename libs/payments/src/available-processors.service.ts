@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CountryProcessor } from '@pcs/catalog';
 import { MerchantCountryProcessorService } from '@pcs/merchants';
 import { PaymentIntent } from './domain/payment-intent';
-import { Transaction, UnitOfWork } from '@pcs/kernel';
+import { Currency, MerchantId, Transaction, UnitOfWork } from '@pcs/kernel';
 
 /**
  * Where a payment intent can be paid (operation 20, and the check behind
@@ -17,6 +17,23 @@ export class AvailableProcessorsService {
     private readonly unitOfWork: UnitOfWork,
     private readonly processors: MerchantCountryProcessorService,
   ) {}
+
+  /** The merchant's processor for a saved instrument's method (and type, when it has one) in a country and currency. */
+  async forInstrument(
+    merchantId: string,
+    countryId: string,
+    currency: string,
+    instrument: { readonly paymentMethodId: string; readonly paymentInstrumentTypeId: string | null },
+    tx: Transaction = this.unitOfWork.outside,
+  ): Promise<CountryProcessor | undefined> {
+    return (await this.processors.offeredCountryProcessors(merchantId as MerchantId, tx)).find(
+      (cp) =>
+        cp.country.countryId === countryId &&
+        cp.currencies.includes(currency as Currency) &&
+        cp.paymentMethod.paymentMethodId === instrument.paymentMethodId &&
+        (!instrument.paymentInstrumentTypeId || cp.paymentInstrumentType.paymentInstrumentTypeId === instrument.paymentInstrumentTypeId),
+    );
+  }
 
   async of(intent: PaymentIntent, tx: Transaction = this.unitOfWork.outside): Promise<CountryProcessor[]> {
     const p = intent.snapshot();

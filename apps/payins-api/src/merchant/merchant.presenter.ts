@@ -73,5 +73,6 @@ export function presentConfiguration({
     ),
     routing: routingRulesView(c.routing),
     cardTestingGuard: { ...c.cardTestingGuard },
+    dunning: { retryDays: [...c.dunning.retryDays], finalStatus: c.dunning.finalStatus },
   };
 }

@@ -91,6 +91,12 @@ export class CardTestingGuardResponse {
   @ApiProperty({ type: 'integer', example: 60 }) blockMinutes: number;
 }
 
+/** Dunning (contract §31), as the configuration shows it: the defaults unless changed. */
+export class DunningResponse {
+  @ApiProperty({ type: [Number], example: [1, 3, 5, 7] }) retryDays: number[];
+  @ApiProperty({ enum: ['UNPAID', 'CANCELED'], example: 'UNPAID' }) finalStatus: 'UNPAID' | 'CANCELED';
+}
+
 /** One routing rule (contract §26), as the configuration shows it. */
 export class RoutingRuleResponse {
   @ApiProperty({ example: 'VISA' }) paymentMethod: string;
@@ -124,6 +130,8 @@ export class MerchantConfigurationResponse {
   routing: RoutingRuleResponse[];
   @ApiProperty({ type: CardTestingGuardResponse, description: 'The card-testing guard of the public pages (contract §30)' })
   cardTestingGuard: CardTestingGuardResponse;
+  @ApiProperty({ type: DunningResponse, description: 'Retries of subscriptions’ declined invoices and their end (contract §31)' })
+  dunning: DunningResponse;
 }
 
 export class DeletedResponse {

@@ -37,6 +37,7 @@ import { RestrictedKeys1798700000000 } from './1798700000000-restricted-keys';
 import { SignInWithoutEnumeration1798800000000 } from './1798800000000-sign-in-without-enumeration';
 import { RecentAdmins1798900000000 } from './1798900000000-recent-admins';
 import { CardTestingGuard1799000000000 } from './1799000000000-card-testing-guard';
+import { Subscriptions1799100000000 } from './1799100000000-subscriptions';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -79,4 +80,5 @@ export const MIGRATIONS = [
   SignInWithoutEnumeration1798800000000,
   RecentAdmins1798900000000,
   CardTestingGuard1799000000000,
+  Subscriptions1799100000000,
 ];

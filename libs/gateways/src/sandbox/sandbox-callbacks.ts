@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { RuntimeSettings } from '@pcs/config';
 import { DataSource } from 'typeorm';
-import { sandboxCallbackKey, sandboxCardDetails, signCallback } from './sandbox-rules';
+import { offSessionDecline, sandboxCallbackKey, sandboxCardDetails, signCallback } from './sandbox-rules';
 import { SandboxSessionOrmEntity } from './sandbox-session.orm-entity';
 import { sandboxPaidPlan } from './sandbox-installments';
 
@@ -77,7 +77,7 @@ export class SandboxCallbacks {
       reference,
       outcome,
       ...(outcome === 'REJECTED'
-        ? { error: session.kind === 'OFF_SESSION' ? 'insufficient funds' : 'the payer rejected the payment' }
+        ? { error: session.kind === 'OFF_SESSION' ? offSessionDecline(session.amount) : 'the payer rejected the payment' }
         : {}),
       ...(outcome === 'APPROVED' ? sandboxCardDetails(session.paymentMethod, reference) : {}),
       ...(outcome === 'APPROVED' ? paidPlanBody(session) : {}),

@@ -1,15 +1,28 @@
 import * as crypto from 'node:crypto';
+import { DeclineTable } from '../declines';
 
 /**
- * Off-session outcomes in the sandbox are decided by amount (contract §10):
- * minor units ending in 13 are rejected (insufficient funds), ending in 14 stay
+ * Off-session outcomes in the sandbox are decided by amount (contracts §10 and §31):
+ * minor units ending in 13 are declined for insufficient funds (a soft decline),
+ * ending in 15 declined as a card reported stolen (a hard one), ending in 14 stay
  * pending until the sandbox settles them, anything else is approved.
  */
 export function offSessionOutcome(amountMinor: number): 'APPROVED' | 'PENDING' | 'REJECTED' {
   const ending = amountMinor % 100;
-  if (ending === 13) return 'REJECTED';
+  if (ending === 13 || ending === 15) return 'REJECTED';
   if (ending === 14) return 'PENDING';
   return 'APPROVED';
+}
+
+/** The sandbox's refusals of off-session charges, as its error says them (contract §31), each soft or hard. */
+export const SANDBOX_DECLINES: DeclineTable = {
+  'insufficient funds': { kind: 'SOFT', meaning: 'minor units ending in 13' },
+  'card reported stolen': { kind: 'HARD', meaning: 'minor units ending in 15' },
+};
+
+/** Why the sandbox declined an off-session charge of this amount. */
+export function offSessionDecline(amountMinor: number): keyof typeof SANDBOX_DECLINES {
+  return amountMinor % 100 === 15 ? 'card reported stolen' : 'insufficient funds';
 }
 
 /**

@@ -27,8 +27,9 @@ import {
   SignsCallbacks,
   TakesDisputeEvidence,
 } from '../payment-gateway.port';
+import { DeclineKind, declineKindIn } from '../declines';
 import { SANDBOX_SIGNATURE_HEADER, SandboxCallbacks } from './sandbox-callbacks';
-import { offSessionOutcome, sandboxCardDetails, signCallback } from './sandbox-rules';
+import { offSessionDecline, offSessionOutcome, SANDBOX_DECLINES, sandboxCardDetails, signCallback } from './sandbox-rules';
 import { SandboxSessionOrmEntity } from './sandbox-session.orm-entity';
 import { sandboxInstallmentPlans, SandboxInstallmentOffer, sandboxPaidPlan } from './sandbox-installments';
 
@@ -98,6 +99,10 @@ export class SandboxGateway
     );
   }
 
+  declineKindOf(error: string): DeclineKind | undefined {
+    return Object.hasOwn(SANDBOX_DECLINES, error) ? declineKindIn(SANDBOX_DECLINES, error) : undefined;
+  }
+
   async chargeOffSession(request: ChargeRequest): Promise<ChargeOutcome> {
     const session = await this.once(request.payinId, () => {
       const status = offSessionOutcome(request.amount);
@@ -116,7 +121,7 @@ export class SandboxGateway
     const token = request.instrumentToken ?? tokenFor(reference);
     // A charge is answered as it stands now (a pending one may have settled since).
     const status = session.status === 'APPROVED' || session.status === 'REJECTED' ? session.status : 'PENDING';
-    if (status === 'REJECTED') return { status, reference, error: 'insufficient funds', instrumentToken: token };
+    if (status === 'REJECTED') return { status, reference, error: offSessionDecline(session.amount), instrumentToken: token };
     return {
       status,
       reference,
@@ -171,7 +176,7 @@ export class SandboxGateway
           return {
             status: 'REJECTED' as const,
             reference,
-            error: session.kind === 'OFF_SESSION' ? 'insufficient funds' : 'the payer rejected the payment',
+            error: session.kind === 'OFF_SESSION' ? offSessionDecline(session.amount) : 'the payer rejected the payment',
           };
         case 'CANCELLED':
         case 'EXPIRED':

@@ -562,6 +562,56 @@ export const ERRORS = {
     'No se encontró la conciliación.',
     'Payins',
   ),
+  SUBSCRIPTION_NOT_FOUND: define(
+    'SUBSCRIPTION_NOT_FOUND',
+    'NOT_FOUND',
+    'The subscription was not found.',
+    'No se encontró la suscripción.',
+    'Payins',
+  ),
+  INVOICE_NOT_FOUND: define('INVOICE_NOT_FOUND', 'NOT_FOUND', 'The invoice was not found.', 'No se encontró la factura.', 'Payins'),
+  TEST_CLOCK_NOT_FOUND: define(
+    'TEST_CLOCK_NOT_FOUND',
+    'NOT_FOUND',
+    'The test clock was not found.',
+    'No se encontró el reloj de prueba.',
+    'Payins',
+  ),
+  SUBSCRIPTION_INVALID_STATE: define(
+    'SUBSCRIPTION_INVALID_STATE',
+    'CONFLICT',
+    'The subscription is {status}: {action} is not possible.',
+    'La suscripción está en estado {status}: no es posible {actionEs}.',
+    'Payins',
+  ),
+  TEST_CLOCK_NEEDS_SANDBOX: define(
+    'TEST_CLOCK_NEEDS_SANDBOX',
+    'INVALID',
+    'A subscription on a test clock charges a sandbox instrument only: this instrument is charged at {provider}.',
+    'Una suscripción con reloj de prueba solo cobra instrumentos del sandbox: este instrumento se cobra en {provider}.',
+    'Payins',
+  ),
+  TEST_CLOCK_INVALID_ADVANCE: define(
+    'TEST_CLOCK_INVALID_ADVANCE',
+    'INVALID',
+    'A test clock moves forward only, at most two years at once: it is at {frozenTime}.',
+    'Un reloj de prueba solo avanza, como máximo dos años por vez: está en {frozenTime}.',
+    'Payins',
+  ),
+  TEST_CLOCK_DELETED: define(
+    'TEST_CLOCK_DELETED',
+    'CONFLICT',
+    'The test clock was deleted: it no longer moves and takes no subscriptions.',
+    'El reloj de prueba fue eliminado: ya no avanza ni acepta suscripciones.',
+    'Payins',
+  ),
+  TEST_CLOCK_ADVANCING: define(
+    'TEST_CLOCK_ADVANCING',
+    'CONFLICT',
+    'The test clock is moving: wait for its advance to finish.',
+    'El reloj de prueba está avanzando: espere a que termine.',
+    'Payins',
+  ),
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

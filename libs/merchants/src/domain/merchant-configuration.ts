@@ -2,6 +2,7 @@ import { DomainError, MerchantId } from '@pcs/kernel';
 import { InstallmentPolicy } from './installment-policy';
 import { RoutingRule } from './routing-rules';
 import { CardTestingGuardRequest, CardTestingGuardSettings, cardTestingGuardFrom, DEFAULT_CARD_TESTING_GUARD } from './card-testing-guard';
+import { DEFAULT_DUNNING, DunningRequest, DunningSettings, dunningFrom } from './dunning';
 import { DEFAULT_PAYOUT_SCHEDULE, PayoutSchedule } from './payout-schedule';
 
 export interface CountryVat {
@@ -25,6 +26,8 @@ export interface MerchantConfigurationProps {
   routing: readonly RoutingRule[];
   /** The public pages' card-testing guard (contract §30). */
   cardTestingGuard: CardTestingGuardSettings;
+  /** Retries of subscriptions' declined invoices and their end (contract §31). */
+  dunning: DunningSettings;
 }
 
 export interface ConfigurationChanges {
@@ -42,6 +45,8 @@ export interface ConfigurationChanges {
   routing?: readonly RoutingRule[];
   /** The fields sent; the others keep their value. */
   cardTestingGuard?: CardTestingGuardRequest;
+  /** The fields sent; the others keep their value. */
+  dunning?: DunningRequest;
 }
 
 /** Lowercase letters, digits and inner hyphens; 3–32 characters. Used in fast-payment lookups. */
@@ -73,6 +78,7 @@ export class MerchantConfiguration {
       installmentPolicy: {},
       routing: [],
       cardTestingGuard: DEFAULT_CARD_TESTING_GUARD,
+      dunning: DEFAULT_DUNNING,
     });
   }
 
@@ -115,6 +121,7 @@ export class MerchantConfiguration {
     if (changes.routing !== undefined) next.routing = changes.routing;
     if (changes.cardTestingGuard !== undefined)
       next.cardTestingGuard = cardTestingGuardFrom(changes.cardTestingGuard, next.cardTestingGuard);
+    if (changes.dunning !== undefined) next.dunning = dunningFrom(changes.dunning, next.dunning);
     if (changes.countryVats !== undefined) {
       const countries = changes.countryVats.map((c) => c.countryId);
       if (new Set(countries).size !== countries.length) {

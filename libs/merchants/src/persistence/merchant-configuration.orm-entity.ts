@@ -2,6 +2,7 @@ import type { InstallmentPolicy } from '../domain/installment-policy';
 import type { RoutingRule } from '../domain/routing-rules';
 import type { PayoutSchedule } from '../domain/payout-schedule';
 import type { CardTestingGuardSettings } from '../domain/card-testing-guard';
+import type { DunningSettings } from '../domain/dunning';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 @Entity({ name: 'merchant_configuration' })
@@ -42,6 +43,10 @@ export class MerchantConfigurationOrmEntity {
   /** Null: the card-testing guard's defaults (contract §30). */
   @Column({ name: 'card_testing_guard', type: 'jsonb', nullable: true })
   cardTestingGuard: CardTestingGuardSettings | null;
+
+  /** Null: dunning's defaults (contract §31). */
+  @Column({ type: 'jsonb', nullable: true })
+  dunning: DunningSettings | null;
 
   @Column({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;

@@ -1,4 +1,5 @@
 import { cardTestingGuardOf } from '../domain/card-testing-guard';
+import { dunningOf } from '../domain/dunning';
 import { DEFAULT_PAYOUT_SCHEDULE } from '../domain/payout-schedule';
 import { asBusinessId, asMerchantId, Currency, TransfersType } from '@pcs/kernel';
 import { Merchant, MerchantProps, MerchantStatus } from '../domain/merchant';
@@ -101,6 +102,7 @@ export function configurationFromRows(
     installmentPolicy: row.installmentPolicy ?? {},
     routing: row.routing ?? [],
     cardTestingGuard: cardTestingGuardOf(row.cardTestingGuard),
+    dunning: dunningOf(row.dunning),
   });
 }
 

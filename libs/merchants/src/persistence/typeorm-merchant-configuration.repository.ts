@@ -1,4 +1,5 @@
 import { CardTestingGuardSettings, cardTestingGuardOf } from '../domain/card-testing-guard';
+import { DunningSettings, dunningOf } from '../domain/dunning';
 import { Injectable } from '@nestjs/common';
 import { afterCommit, ChangeFeed, InvalidatedCache, isUniqueViolation, managerOf } from '@pcs/database';
 import * as crypto from 'node:crypto';
@@ -45,6 +46,7 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
       notificationEmails: [...settings.notificationEmails],
       routing: settings.routing.length ? settings.routing.map((rule) => ({ ...rule })) : null,
       cardTestingGuard: null,
+      dunning: null,
       updatedAt: now,
     });
   }
@@ -66,6 +68,7 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
           installmentPolicy: Object.keys(next.installmentPolicy).length ? next.installmentPolicy : null,
           routing: next.routing.length ? next.routing.map((rule) => ({ ...rule })) : null,
           cardTestingGuard: { ...next.cardTestingGuard },
+          dunning: { retryDays: [...next.dunning.retryDays], finalStatus: next.dunning.finalStatus },
           updatedAt: now,
         },
       );
@@ -135,6 +138,12 @@ export class TypeOrmMerchantConfigurationRepository extends MerchantConfiguratio
     const manager = managerOf(tx);
     const row = await manager.findOne(MerchantConfigurationOrmEntity, { where: { merchantId }, select: { cardTestingGuard: true } });
     return cardTestingGuardOf(row?.cardTestingGuard);
+  }
+
+  async dunning(tx: Transaction, merchantId: MerchantId): Promise<DunningSettings> {
+    const manager = managerOf(tx);
+    const row = await manager.findOne(MerchantConfigurationOrmEntity, { where: { merchantId }, select: { dunning: true } });
+    return dunningOf(row?.dunning);
   }
 
   async routing(tx: Transaction, merchantId: MerchantId): Promise<RoutingRule[]> {

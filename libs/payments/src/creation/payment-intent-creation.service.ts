@@ -263,6 +263,42 @@ export class PaymentIntentCreationService {
   }
 
   /**
+   * Whether a saved instrument of the payer can be charged off-session for `amount` in the merchant's country
+   * (contract §31: a subscription is refused at creation what its charges would be): the instrument active and the
+   * payer's, a processor of the merchant for its method, a gateway that charges saved instruments, the processor's
+   * minimum. Answers that gateway's name and how payers know it.
+   */
+  async assertChargeable(
+    caller: Caller,
+    charge: {
+      readonly merchantId: MerchantId;
+      readonly payerId: PayerId;
+      readonly paymentInstrumentId: PaymentInstrumentId;
+      readonly countryId: string;
+      readonly amount: Money;
+    },
+  ): Promise<{ readonly gateway: string; readonly displayName: string }> {
+    const instrument = (
+      await this.instruments.loadOfHeldPayer(caller, charge.paymentInstrumentId, charge.payerId, this.unitOfWork.outside)
+    ).snapshot();
+    if (!instrument.active) throw new DomainError('PAYMENT_INSTRUMENT_NOT_FOUND');
+    const processor = await this.available.forInstrument(charge.merchantId, charge.countryId, charge.amount.currency, instrument);
+    if (!processor)
+      throw new DomainError(
+        'PAYMENT_METHOD_NOT_AVAILABLE',
+        `the merchant has no active processor for this instrument in ${charge.amount.currency}`,
+        {
+          method: 'the instrument',
+          country: 'this country',
+        },
+      );
+    await this.pricing.assertAboveMinimum(charge.merchantId, processor, charge.amount);
+    const gateway = await this.routing.gatewayFor(charge.merchantId, processor);
+    if (!chargesOffSession(gateway)) throw new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: gateway.displayName });
+    return { gateway: gateway.name, displayName: gateway.displayName };
+  }
+
+  /**
    * The common creation (an existing payer, no instrument, no charge) in two
    * round trips and no explicit transaction: the payer is read, then one
    * statement inserts the intent, its event and the event's dispatch job only

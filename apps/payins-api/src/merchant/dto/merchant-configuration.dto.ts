@@ -20,7 +20,7 @@ import {
 } from 'class-validator';
 import { NestedObject, Optional, NestedObjects } from '@pcs/http';
 import { Currency, isCurrency } from '@pcs/kernel';
-import { CARD_TESTING_GUARD_RANGES, PAYOUT_INTERVALS, PAYOUT_WEEKDAYS } from '@pcs/merchants';
+import { CARD_TESTING_GUARD_RANGES, DUNNING_LIMITS, PAYOUT_INTERVALS, PAYOUT_WEEKDAYS } from '@pcs/merchants';
 import type { PayoutInterval, PayoutWeekday } from '@pcs/merchants';
 
 /** A map of currency to a finite number (the schedule's minimums, major units); the domain checks each amount. */
@@ -67,6 +67,31 @@ export class PayoutScheduleDto {
   @IsObject()
   @IsMinimumAmounts()
   minimumAmount?: Record<string, number>;
+}
+
+/** Dunning of subscriptions (contract §31): the fields sent; the others keep their value. */
+export class DunningDto {
+  @ApiPropertyOptional({
+    type: [Number],
+    example: [1, 3, 5, 7],
+    description: `Days after an invoice's date its soft declines are tried again: at most ${DUNNING_LIMITS.maxRetries}, each 1–${DUNNING_LIMITS.maxDay} and after the one before ([]: never retried)`,
+  })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(DUNNING_LIMITS.maxRetries)
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  @Max(DUNNING_LIMITS.maxDay, { each: true })
+  retryDays?: number[];
+
+  @ApiPropertyOptional({
+    enum: ['UNPAID', 'CANCELED'],
+    example: 'UNPAID',
+    description: 'What a subscription becomes when its last try fails',
+  })
+  @Optional()
+  @IsIn(['UNPAID', 'CANCELED'])
+  finalStatus?: 'UNPAID' | 'CANCELED';
 }
 
 /** The public pages' card-testing guard (contract §30): the fields sent; the others keep their value. */
@@ -320,4 +345,12 @@ export class MerchantConfigurationDto {
   @Optional()
   @NestedObject(() => CardTestingGuardDto)
   cardTestingGuard?: CardTestingGuardDto;
+
+  @ApiPropertyOptional({
+    type: DunningDto,
+    description: 'Dunning of subscriptions (contract §31); the fields sent change, the others keep their value',
+  })
+  @Optional()
+  @NestedObject(() => DunningDto)
+  dunning?: DunningDto;
 }
