@@ -454,4 +454,85 @@ describe('crash recovery: SIGKILL under load and a restart', () => {
       await mp.stop();
     }
   });
+
+  it('charges every due invoice once when the scheduler is killed mid-run and comes back (contract §31)', async () => {
+    const credentials = tenant.merchants[0];
+    const merchantId = credentials.merchantId;
+    // The first process makes the subscriptions and runs no billing pass after its start.
+    let port = await freePort();
+    child = await startProcess(port, 2525, { SWEEP_SECONDS: '3600' });
+    const setup = async (sent: SentRequest) => {
+      const response = await send(port, credentials, sent);
+      expect(response.status).toBe(200);
+      return response.body;
+    };
+    const payer = await setup({ path: '/payer', body: { firstName: 'Billing', lastName: 'Crash' }, key: 'billing-payer' });
+    const instrument = await setup({
+      path: '/payment-instrument',
+      body: { payerId: payer.payerId, paymentMethodName: 'VISA', country: 'URY' },
+      key: 'billing-instrument',
+    });
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Montevideo' }).format(new Date());
+    const count = 150;
+    const ids: string[] = [];
+    for (let n = 0; n < count; n++) {
+      const made = await setup({
+        path: '/subscription',
+        body: {
+          merchantId,
+          payerId: payer.payerId,
+          paymentInstrumentId: instrument.paymentInstrumentId,
+          amount: 200 + n,
+          currency: 'UYU',
+          interval: 'DAY',
+          intervalCount: 1,
+          startDate: today,
+          description: `Crash ${n}`,
+        },
+        key: `billing-subscription-${n}`,
+      });
+      ids.push(made.subscriptionId as string);
+    }
+    const paid = async () =>
+      Number((await dataSource.query(`SELECT count(*) AS n FROM invoice WHERE subscription_id = ANY($1) AND status = 'PAID'`, [ids]))[0].n);
+    expect(await paid()).toBe(0);
+    child.kill('SIGKILL');
+
+    // The second process's first pass starts charging them: it dies once some are paid.
+    port = await freePort();
+    child = await startProcess(port);
+    let atKill = 0;
+    for (let i = 0; i < 1000 && atKill === 0; i++) {
+      atKill = await paid();
+      if (atKill === 0) await sleep(10);
+    }
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child!.once('exit', resolve));
+    const afterKill = await paid();
+    const [{ running }] = await dataSource.query(
+      `SELECT count(*)::int AS running FROM invoice WHERE subscription_id = ANY($1) AND status = 'OPEN' AND charging`,
+      [ids],
+    );
+    process.stdout.write(
+      `[billing crash] killed with ${atKill} of ${count} invoices paid (${afterKill} once it was gone), ${running} charges left running\n`,
+    );
+    expect(afterKill).toBeLessThan(count);
+
+    // A third process takes up the rest, the charges the second left running included (their leases run out).
+    child = await startProcess(await freePort());
+    for (let i = 0; i < 600 && (await paid()) < count; i++) await sleep(100);
+    const invoices = await dataSource.query(
+      `SELECT i.subscription_id, i.status, i.attempt_count, i.period_number,
+              (SELECT count(*)::int FROM payment_intent p WHERE p.external_reference = i.invoice_id::text) AS intents,
+              (SELECT count(*)::int FROM payin c JOIN payment_intent p ON p.payment_intent_id = c.payment_intent_id
+                WHERE p.external_reference = i.invoice_id::text AND c.status = 'APPROVED') AS approved
+         FROM invoice i WHERE i.subscription_id = ANY($1) AND i.period_number = 0`,
+      [ids],
+    );
+    expect(invoices).toHaveLength(count);
+    expect(new Set(invoices.map((i: Record<string, unknown>) => i.subscription_id)).size).toBe(count);
+    for (const invoice of invoices) {
+      expect([invoice.status, invoice.attempt_count, invoice.intents, invoice.approved]).toEqual(['PAID', 1, 1, 1]);
+    }
+  }, 120_000);
 });

@@ -1,11 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { RuntimeSettings } from '@pcs/config';
 import { GatewayRegistry } from '@pcs/gateways';
 import { asMerchantId, asPayerId, Caller, DomainError, Money, PayinType, Transaction, UnitOfWork, uuidFrom } from '@pcs/kernel';
 import { DunningSettings, MerchantConfigurationService } from '@pcs/merchants';
 import { PaymentIntentCreationService } from '@pcs/payments';
 import { BillingChanges } from './billing-changes';
 import { BillingRepository, ClockId } from './billing.repository';
-import { CHARGE_LEASE_MS, Invoice } from './domain/invoice';
+import { Invoice } from './domain/invoice';
 import { Subscription } from './domain/subscription';
 
 /** How many subscriptions or invoices one transaction of the scheduler takes. */
@@ -29,7 +30,8 @@ interface ClaimedCharge {
  * its end. Safe with any number of processes and after a kill -9 at any point: subscriptions and invoices are
  * taken with SKIP LOCKED; a charge's payment intent id is fixed (derived from the invoice and the charge's number)
  * and written before the processor is asked, and the payments context resumes an intent already made under that id
- * instead of making another; a charge whose outcome was not applied is taken up again when its lease ends.
+ * instead of making another; a charge whose outcome was not applied is taken up again when its lease ends (the
+ * wait before a charge's gateway is asked about it: RECONCILE_AFTER_SECONDS).
  */
 @Injectable()
 export class BillingScheduler {
@@ -42,6 +44,7 @@ export class BillingScheduler {
     private readonly charges: PaymentIntentCreationService,
     private readonly gateways: GatewayRegistry,
     private readonly configurations: MerchantConfigurationService,
+    private readonly settings: RuntimeSettings,
   ) {}
 
   /**
@@ -121,7 +124,7 @@ export class BillingScheduler {
       for (const invoice of await this.billing.dueInvoices(tx, clock, now, BATCH + claimed.size)) {
         if (claimed.has(invoice.id) || charges.length + ended.length === BATCH) continue;
         claimed.add(invoice.id);
-        const claim = invoice.claim(now, clock ? CLOCK_CHARGE_LEASE_MS : CHARGE_LEASE_MS);
+        const claim = invoice.claim(now, clock ? CLOCK_CHARGE_LEASE_MS : this.settings.gateway.reconcileAfterSeconds * 1000);
         if (claim?.kind === 'CHARGE') {
           await this.billing.saveInvoice(tx, invoice);
           charges.push({ invoice, paymentIntentId: claim.paymentIntentId });
@@ -224,7 +227,7 @@ export class BillingScheduler {
       if (!known) return;
       const subscription = await this.billing.findSubscription(tx, known.snapshot().subscriptionId, null, true);
       const invoice = await this.billing.findInvoice(tx, invoiceId, null, true);
-      if (!subscription || !invoice || invoice.claim(now, CHARGE_LEASE_MS)?.kind !== 'END') return;
+      if (!subscription || !invoice || invoice.claim(now, 0)?.kind !== 'END') return;
       await this.finish(tx, subscription, invoice, await this.dunningOf(tx, subscription.snapshot().merchantId), now);
     });
   }

@@ -40,9 +40,6 @@ export interface InvoiceProps {
   updatedAt: Date;
 }
 
-/** How long a started charge holds its invoice before another pass (or process) looks at it again. */
-export const CHARGE_LEASE_MS = 2 * 60_000;
-
 /**
  * One period's bill (contract §31), charged off-session on its date and retried by dunning. The payment intent
  * of its k-th charge has an id derived from the invoice's id and k: whoever starts or re-drives that charge
