@@ -1,14 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { EventRecorder, EventType } from '@pcs/events';
-import { Transaction } from '@pcs/kernel';
+import { asMerchantId, asPayerId, Transaction } from '@pcs/kernel';
+import { MailMessage, MailOutbox } from '@pcs/mail';
+import { MerchantService } from '@pcs/merchants';
+import { PayerService } from '@pcs/payers';
+import { chargeDeclinedEmail, upcomingChargeEmail } from './billing-emails';
 import { BillingRepository } from './billing.repository';
 import { invoiceRepresentation, subscriptionRepresentation, upcomingRepresentation } from './billing.representation';
 import { Invoice } from './domain/invoice';
 import { Subscription } from './domain/subscription';
 
 /**
- * Every write of a subscription or an invoice with the events it causes (contract §31), in the caller's
- * transaction: the one place the billing context records events. An event's `sequence` counts per subscription
+ * Every write of a subscription or an invoice with the events and the payer's mails it causes (contract §31), in
+ * the caller's transaction (a kill -9 loses neither): the one place the billing context records events. An event's `sequence` counts per subscription
  * (its invoices' events included), so a subscription's history reads in order.
  */
 @Injectable()
@@ -16,6 +20,9 @@ export class BillingChanges {
   constructor(
     private readonly billing: BillingRepository,
     private readonly events: EventRecorder,
+    private readonly payers: PayerService,
+    private readonly merchants: MerchantService,
+    private readonly mail: MailOutbox,
   ) {}
 
   async created(tx: Transaction, subscription: Subscription): Promise<void> {
@@ -36,6 +43,10 @@ export class BillingChanges {
   async announced(tx: Transaction, subscription: Subscription, period: number): Promise<void> {
     await this.billing.saveSubscription(tx, subscription);
     await this.record(tx, subscription, 'invoice.upcoming', upcomingRepresentation(subscription, period));
+    const s = subscription.snapshot();
+    await this.mailPayer(tx, subscription, (base) =>
+      upcomingChargeEmail({ ...base, amount: s.amount, description: s.description, chargeAt: subscription.period(period).start }),
+    );
   }
 
   /** A period's invoice; false (nothing written, no event) when another got there first. */
@@ -53,6 +64,33 @@ export class BillingChanges {
   ): Promise<void> {
     await this.billing.saveInvoice(tx, invoice);
     if (event) await this.record(tx, subscription, event, invoiceRepresentation(invoice));
+    if (event === 'invoice.payment_failed') {
+      const i = invoice.snapshot();
+      await this.mailPayer(tx, subscription, (base) =>
+        chargeDeclinedEmail({
+          ...base,
+          amount: i.amount,
+          description: i.description,
+          retryAt: i.status === 'OPEN' ? i.nextAttemptAt : null,
+        }),
+      );
+    }
+  }
+
+  /** A mail to the subscription's payer, queued in the transaction (nothing when the payer has no e-mail address). */
+  private async mailPayer(
+    tx: Transaction,
+    subscription: Subscription,
+    write: (base: { to: string; merchantName: string; currency: string; timeZone: string }) => MailMessage,
+  ): Promise<void> {
+    const s = subscription.snapshot();
+    const payer = await this.payers.findById(asPayerId(s.payerId), tx);
+    if (!payer?.email) return;
+    const merchant = await this.merchants.findById(asMerchantId(s.merchantId), tx);
+    await this.mail.enqueue(
+      tx,
+      write({ to: payer.email, merchantName: merchant?.merchantName ?? '', currency: s.currency, timeZone: s.cycle.timeZone }),
+    );
   }
 
   private async record(tx: Transaction, subscription: Subscription, type: EventType, object: object): Promise<void> {

@@ -4,6 +4,7 @@ import { CatalogModule } from '@pcs/catalog';
 import { RuntimeSettings } from '@pcs/config';
 import { EventsModule } from '@pcs/events';
 import { GatewaysModule } from '@pcs/gateways';
+import { MailModule } from '@pcs/mail';
 import { MerchantsModule } from '@pcs/merchants';
 import { PayersModule } from '@pcs/payers';
 import { PaymentsModule } from '@pcs/payments';
@@ -26,6 +27,7 @@ import { TestClocksService } from './test-clocks.service';
     CatalogModule,
     EventsModule,
     GatewaysModule,
+    MailModule,
     MerchantsModule,
     PayersModule,
     PaymentsModule,
