@@ -79,7 +79,20 @@ const CONTEXTS = {
     'settlement',
   ],
   // Recurring payments (contract §31): subscriptions and their invoices, charged through the payments context's named API.
-  billing: ['catalog', 'config', 'database', 'events', 'gateways', 'kernel', 'mail', 'merchants', 'pages', 'payers', 'payment-instruments', 'payments'],
+  billing: [
+    'catalog',
+    'config',
+    'database',
+    'events',
+    'gateways',
+    'kernel',
+    'mail',
+    'merchants',
+    'pages',
+    'payers',
+    'payment-instruments',
+    'payments',
+  ],
   // Disputes (contract §21): beside refunds; money through settlement, the intent through its public surface.
   disputes: ['config', 'database', 'events', 'gateways', 'jobs', 'kernel', 'merchants', 'payments', 'settlement'],
   // Tells people what happened: merchants' notification addresses, and the business's dashboard admins (a new settlement account).
