@@ -442,6 +442,55 @@ describe('the books equal the processors’ money (contract §28: the oracle)', 
       model.fees.push({ currency, amount: fee + rate(fee, VAT_BP) });
     });
 
+  /**
+   * A subscription's first period charged by the scheduler, moved by a test clock (contract §31): its payment is
+   * then the books' as any sandbox collection's (refunded, disputed, paid out by the commands that follow).
+   */
+  const subscribe = (currency: Currency, amount: number) =>
+    command(`subscribe SANDBOX ${currency} ${amount}`, async (model) => {
+      const { shop } = model;
+      const price = PRICES.SANDBOX;
+      const instrument = await shop.client.post('/payment-instrument', {
+        payerId: shop.payerId,
+        paymentMethodName: price.method,
+        country: 'URY',
+      });
+      expect(instrument.status).toBe(200);
+      const clock = await shop.client.post('/test-clock', { merchantId: shop.merchantId, frozenTime: '2027-01-01T12:00:00Z' });
+      expect(clock.status).toBe(200);
+      const made = await shop.client.post('/subscription', {
+        merchantId: shop.merchantId,
+        payerId: shop.payerId,
+        paymentInstrumentId: instrument.body.paymentInstrumentId,
+        amount: wire(amount),
+        currency,
+        interval: 'MONTH',
+        intervalCount: 1,
+        description: 'Oracle membership',
+        testClockId: clock.body.testClockId,
+      });
+      if (made.status === 400 && made.body.errorId === 'Payins:AMOUNT_BELOW_MINIMUM') return;
+      expect(made.status).toBe(200);
+      const moved = await shop.client.post(`/test-clock/${clock.body.testClockId}/advance`, { to: '2027-01-01T13:00:00Z' });
+      expect(moved.status).toBe(200);
+      const invoices = (await shop.client.get(`/invoice?subscriptionId=${made.body.subscriptionId}`)).body as { results: Json[] }[];
+      const [invoice] = invoices[0].results;
+      expect([invoice.status, invoice.attemptCount]).toEqual(['PAID', 1]);
+      const fee = rate(amount, price.bp);
+      const payment: Payment = {
+        processor: 'SANDBOX',
+        currency,
+        flow: 'PLATFORM',
+        intentId: invoice.paymentIntentId as string,
+        amount,
+        paymentId: null,
+        dispute: null,
+      };
+      model.payments.push(payment);
+      model.last = payment;
+      model.fees.push({ currency, amount: fee + rate(fee, VAT_BP) });
+    });
+
   /** Our refund through the API: a share of what is refundable, or (no amount) all of it. */
   const apiRefund = (target: Target, perMille: number | null) =>
     command(`refund #${target} ${perMille === null ? 'all' : `${perMille}‰`}`, async (model) => {
@@ -683,6 +732,9 @@ describe('the books equal the processors’ money (contract §28: the oracle)', 
         ),
       );
   const collection = collectionAt(fc.constantFrom<Processor>('SANDBOX', 'SANDBOX', 'MERCADO_PAGO', 'DLOCAL'));
+  const subscription = fc
+    .tuple(amount, fc.boolean())
+    .map(([minor, dollars]) => subscribe(dollars ? 'USD' : 'UYU', settled(dollars ? Math.max(1_000, Math.floor(minor / 40)) : minor)));
   const processorRefunds = fc.tuple(target, perMille, delivery).map(([i, pm, d]) => processorRefund(i, pm, d));
   const apiRefunds = fc.tuple(target, fc.option(perMille, { nil: null, freq: 2 })).map(([i, pm]) => apiRefund(i, pm));
   const manualRefunds = fc
@@ -693,6 +745,7 @@ describe('the books equal the processors’ money (contract §28: the oracle)', 
   const commands = [
     collection,
     collection,
+    subscription,
     apiRefunds,
     apiRefunds,
     manualRefunds,
