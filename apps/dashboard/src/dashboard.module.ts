@@ -13,6 +13,7 @@ import { TeamController } from './team.controller';
 import { WebhooksController } from './webhooks.controller';
 import { AuthController } from './auth.controller';
 import { DisputesController } from './disputes.controller';
+import { SubscriptionsController } from './subscriptions.controller';
 import { HealthController } from './health.controller';
 import { Housekeeping } from './housekeeping';
 import { OverviewController } from './overview.controller';
@@ -43,6 +44,7 @@ export class DashboardModule {
         BalanceController,
         PayoutsController,
         DisputesController,
+        SubscriptionsController,
         ReconciliationController,
         LinksController,
         PayersController,

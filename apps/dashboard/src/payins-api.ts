@@ -40,6 +40,9 @@ export type ReconciliationRun = PayinsComponents['schemas']['ReconciliationRunRe
 export type Dispute = PayinsComponents['schemas']['DisputeResponse'];
 export type Credential = PayinsComponents['schemas']['CredentialResponse'];
 export type DisputeFilters = NonNullable<PayinsPaths['/dispute']['get']['parameters']['query']>;
+export type Subscription = PayinsComponents['schemas']['SubscriptionResponse'];
+export type Invoice = PayinsComponents['schemas']['InvoiceResponse'];
+export type SubscriptionFilters = NonNullable<PayinsPaths['/subscription']['get']['parameters']['query']>;
 export type PayoutFilters = NonNullable<PayinsPaths['/payout']['get']['parameters']['query']>;
 export type SettlementAccount = PayinsComponents['schemas']['SettlementAccountResponse'];
 /** A merchant's time zone and its country's currency. */
@@ -459,6 +462,28 @@ export class PayinsApi {
       this.client.GET('/dispute', { params: { query: { ...filters, sort: 'DUE_DATE', ...this.scope(user, filters.merchantId) } } }),
     );
     return { rows: data[0].results, total: data[0].rowCount, pageCount: data[0].pageCount };
+  }
+
+  /** Subscriptions of the person's scope (contract §31), newest first. */
+  async subscriptions(
+    user: DashboardUser,
+    filters: SubscriptionFilters,
+  ): Promise<{ rows: Subscription[]; total: number; pageCount: number }> {
+    const data = await this.answer(
+      this.client.GET('/subscription', { params: { query: { ...filters, ...this.scope(user, filters.merchantId) } } }),
+    );
+    return { rows: data[0].results, total: data[0].rowCount, pageCount: data[0].pageCount };
+  }
+
+  /** One subscription of the person's scope with its invoices (the latest 100, oldest period first), or null. */
+  async subscription(user: DashboardUser, subscriptionId: string): Promise<{ subscription: Subscription; invoices: Invoice[] } | null> {
+    if (!UUID.test(subscriptionId)) return null;
+    const { data, error, response } = await this.client.GET('/subscription/{subscriptionId}', { params: { path: { subscriptionId } } });
+    if (response.status === 404) return null;
+    if (!data) throw new PayinsApiError(response.status, error);
+    if (user.merchantId !== null && user.merchantId !== data.merchantId) return null;
+    const invoices = await this.answer(this.client.GET('/invoice', { params: { query: { subscriptionId, limit: 100 } } }));
+    return { subscription: data, invoices: [...invoices[0].results].sort((a, b) => a.periodNumber - b.periodNumber) };
   }
 
   /** One dispute of the person's scope, or null. */

@@ -145,6 +145,7 @@ export function payersPage(
     html(p.documentNumber ? `${p.documentType ?? ''} ${p.documentNumber}` : '—'),
     html(p.email ?? '—'),
     html(p.phone ?? '—'),
+    `<a href="/subscriptions?merchantId=${html(p.merchantId)}&payerId=${html(p.payerId)}">${t.history}</a>`,
   ]);
   return page(
     language,
@@ -153,7 +154,7 @@ export function payersPage(
     `<form method="get" action="/payers" class="card" role="search"><p><label for="searchTerm">${t.search}</label><input id="searchTerm" name="searchTerm" maxlength="100" value="${html(
       frame.searchTerm ?? '',
     )}" aria-describedby="search-hint"><small id="search-hint">${t.searchHint}</small></p><button class="button" type="submit">${t.search}</button></form>
-${rows.length ? table('payers', [t.name, t.document, t.email, t.phone], rows) : `<p class="notice" id="payers">${t.noPayers}</p>`}
+${rows.length ? table('payers', [t.name, t.document, t.email, t.phone, t.subscriptions], rows) : `<p class="notice" id="payers">${t.noPayers}</p>`}
 ${pager(t, '/payers', { searchTerm: frame.searchTerm }, frame.pageNumber, frame.pageCount)}`,
   );
 }

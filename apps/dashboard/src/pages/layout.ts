@@ -119,7 +119,7 @@ export interface PageFrame {
 export function dashboardPage({ language, title, user, csrfToken, body }: PageFrame): string {
   const t = TEXTS[language];
   const nav = user
-    ? `<nav aria-label="${html(t.product)}"><a href="/overview">${t.overview}</a><a href="/payments">${t.payments}</a><a href="/balance">${t.balance}</a><a href="/payouts">${t.payouts}</a><a href="/disputes">${t.disputes}</a><a href="/reconciliation">${t.reconciliation}</a><a href="/links">${t.links}</a><a href="/payers">${t.payers}</a><a href="/webhooks">${t.webhooks}</a><a href="/merchants">${t.merchants}</a>${
+    ? `<nav aria-label="${html(t.product)}"><a href="/overview">${t.overview}</a><a href="/payments">${t.payments}</a><a href="/balance">${t.balance}</a><a href="/payouts">${t.payouts}</a><a href="/disputes">${t.disputes}</a><a href="/subscriptions">${t.subscriptions}</a><a href="/reconciliation">${t.reconciliation}</a><a href="/links">${t.links}</a><a href="/payers">${t.payers}</a><a href="/webhooks">${t.webhooks}</a><a href="/merchants">${t.merchants}</a>${
         can(user.role, 'manage-users') && !user.merchantId ? `<a href="/team">${t.team}</a>` : ''
       }${can(user.role, 'read-audit') && !user.merchantId ? `<a href="/audit">${t.audit}</a>` : ''}</nav>
 <a class="who" href="/account/password">${html(user.email)}</a>
