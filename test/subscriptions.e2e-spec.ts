@@ -36,8 +36,8 @@ describe('subscriptions and invoices (sandbox, test clocks)', () => {
   });
   afterAll(() => bed.close());
 
-  async function newInstrument(payerId = bed.payerId): Promise<string> {
-    const answer = await merchant.post('/payment-instrument', { payerId, paymentMethodName: 'VISA', country: 'URY' });
+  async function newInstrument(payerId = bed.payerId, paymentMethodName = 'VISA'): Promise<string> {
+    const answer = await merchant.post('/payment-instrument', { payerId, paymentMethodName, country: 'URY' });
     expect(answer.status).toBe(200);
     return answer.body.paymentInstrumentId as string;
   }
@@ -167,7 +167,9 @@ describe('subscriptions and invoices (sandbox, test clocks)', () => {
         null,
       ]);
       // The payer's new card: tried at the clock's next moment, once.
-      const replacement = await newInstrument();
+      // Another card (another method: an instrument per payer and method).
+      const replacement = await newInstrument(bed.payerId, 'OCA');
+      expect(replacement).not.toBe(instrumentId);
       const updated = await merchant.patch(`/subscription/${created.subscriptionId}`, { paymentInstrumentId: replacement });
       expect([updated.status, updated.body.paymentInstrumentId]).toEqual([200, replacement]);
       await advance(clock, '2027-05-12T09:01:00Z');
