@@ -1,4 +1,6 @@
 import { BillingScheduler } from '@pcs/billing';
+import { asMerchantId, Currency } from '@pcs/kernel';
+import { PricingService } from '@pcs/settlement';
 import { errorShape, SignedClient } from '@pcs/testing';
 import { Testbed, testbed } from './testbed';
 
@@ -279,6 +281,20 @@ describe('subscriptions and invoices (sandbox, test clocks)', () => {
       const answer = await merchant.post('/subscription', body);
       expect([field, answer.status, answer.body.errorId]).toEqual([field, 400, expect.stringMatching(/^Validation:|^Payins:/)]);
     }
+    // Below the processor's minimum: a fixed fee of 50 UYU (and 3 %, with its VAT) nets nothing under 63.33.
+    const relations = (await merchant.get(`/merchant-country-processor?merchantId=${merchantId}`)).body as Row[];
+    const oca = relations.find((r) => ((r.countryProcessor as Row).paymentMethod as Row).paymentMethodName === 'OCA')!;
+    await bed.app.get(PricingService).set(asMerchantId(merchantId), oca.merchantCountryProcessorId as string, {
+      percentage: 3,
+      fixed: { currency: Currency.UYU, amount: 50 },
+      settlementDelayDays: 0,
+    });
+    const small = await merchant.post('/subscription', {
+      ...base,
+      paymentInstrumentId: await newInstrument(bed.payerId, 'OCA'),
+      amount: 60,
+    });
+    expect([small.status, small.body.errorId, small.body.minimumAmount]).toEqual([400, 'Payins:AMOUNT_BELOW_MINIMUM', 63.33]);
     const stranger = await bed.newTenant({ name: 'Stranger gym' });
     const theirs = bed.client(stranger.merchants[0]);
     const mine = await subscribe({ amount: 120 });
