@@ -191,6 +191,29 @@ describe('subscriptions and invoices (sandbox, test clocks)', () => {
     }
   });
 
+  it('ends a charge refused before it is made (the card removed) as a hard decline, and pays the invoice with the next card', async () => {
+    const clock = await clockAt('2027-09-01T12:00:00Z');
+    const card = await newInstrument(bed.payerId, 'MASTER_CARD');
+    const created = await subscribe({ amount: 410, paymentInstrumentId: card, testClockId: clock });
+    // The card removed (no route deactivates an instrument yet: the state a processor's notice of a closed card leaves).
+    await bed.query(`UPDATE payment_instrument SET active = false, status = 'INACTIVE' WHERE payment_instrument_id = $1`, [card]);
+    await advance(clock, '2027-09-01T13:00:00Z');
+    let [invoice] = await invoicesOf(created.subscriptionId);
+    expect([invoice.status, invoice.attemptCount, invoice.declineKind, invoice.nextAttemptAt]).toEqual(['OPEN', 1, 'HARD', null]);
+    expect(invoice.lastDecline).toMatch(/^PAYMENT_INSTRUMENT_NOT_FOUND: /);
+    // Refused before anything was written: no payment intent.
+    expect(await intentsOf(invoice.invoiceId)).toEqual([]);
+    expect((await subscription(created.subscriptionId)).status).toBe('PAST_DUE');
+    expect((await merchant.patch(`/subscription/${created.subscriptionId}`, { paymentInstrumentId: instrumentId })).status).toBe(200);
+    await advance(clock, '2027-09-02T13:00:00Z');
+    [invoice] = await invoicesOf(created.subscriptionId);
+    expect([invoice.status, invoice.attemptCount, invoice.paymentInstrumentId]).toEqual(['PAID', 2, instrumentId]);
+    expect(await intentsOf(invoice.invoiceId)).toEqual([{ status: 'SUCCEEDED', n: 1 }]);
+    expect((await subscription(created.subscriptionId)).status).toBe('ACTIVE');
+    const events = await eventsOf(created.subscriptionId);
+    expect(events.filter((t) => t.startsWith('invoice.'))).toEqual(['invoice.created', 'invoice.payment_failed', 'invoice.paid']);
+  });
+
   it('pauses (the periods paused through are not billed), resumes, changes the amount from the next period, and cancels', async () => {
     const clock = await clockAt('2027-01-10T15:00:00Z');
     const created = await subscribe({ amount: 300, interval: 'DAY', intervalCount: 10, trialDays: 5, testClockId: clock });

@@ -1,9 +1,20 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
 import { GatewayRegistry } from '@pcs/gateways';
-import { asMerchantId, asPayerId, Caller, DomainError, Money, PayinType, Transaction, UnitOfWork, uuidFrom } from '@pcs/kernel';
+import {
+  asMerchantId,
+  asPayerId,
+  asPaymentIntentId,
+  Caller,
+  DomainError,
+  Money,
+  PayinType,
+  Transaction,
+  UnitOfWork,
+  uuidFrom,
+} from '@pcs/kernel';
 import { DunningSettings, MerchantConfigurationService } from '@pcs/merchants';
-import { PaymentIntentCreationService } from '@pcs/payments';
+import { PaymentIntentCreationService, PaymentIntentQueriesService } from '@pcs/payments';
 import { BillingChanges } from './billing-changes';
 import { BillingRepository, ClockId } from './billing.repository';
 import { Invoice } from './domain/invoice';
@@ -42,6 +53,7 @@ export class BillingScheduler {
     private readonly billing: BillingRepository,
     private readonly changes: BillingChanges,
     private readonly charges: PaymentIntentCreationService,
+    private readonly intents: PaymentIntentQueriesService,
     private readonly gateways: GatewayRegistry,
     private readonly configurations: MerchantConfigurationService,
     private readonly settings: RuntimeSettings,
@@ -54,9 +66,9 @@ export class BillingScheduler {
   async runDue(clock: ClockId, now: Date): Promise<number> {
     let done = 0;
     // Until nothing is due: a subscription behind by several periods (a stop, a clock's jump) comes back once per period.
-    for (let taken = 1; taken > 0;) {
-      taken = await this.subscriptionsDue(clock, now);
-      done += taken;
+    for (let acted = 1; acted > 0;) {
+      acted = await this.subscriptionsDue(clock, now);
+      done += acted;
     }
     // An invoice is claimed once per run: one whose charge is still pending waits for its lease, not this loop.
     const claimed = new Set<string>();
@@ -72,20 +84,21 @@ export class BillingScheduler {
 
   private async subscriptionsDue(clock: ClockId, now: Date): Promise<number> {
     return this.unitOfWork.run(async (tx) => {
-      const due = await this.billing.dueSubscriptions(tx, clock, now, BATCH);
-      for (const subscription of due) await this.step(tx, subscription, now);
-      return due.length;
+      let acted = 0;
+      for (const subscription of await this.billing.dueSubscriptions(tx, clock, now, BATCH))
+        if (await this.step(tx, subscription, now)) acted += 1;
+      return acted;
     });
   }
 
-  /** One subscription's due step, in the transaction that holds it. */
-  private async step(tx: Transaction, subscription: Subscription, now: Date): Promise<void> {
+  /** One subscription's due step, in the transaction that holds it; false when nothing was due after all. */
+  private async step(tx: Transaction, subscription: Subscription, now: Date): Promise<boolean> {
     const due = subscription.dueAt(now);
-    if (!due) return;
+    if (!due) return false;
     if (due.kind === 'ANNOUNCE') {
       subscription.announced(due.period, now);
       await this.changes.announced(tx, subscription, due.period);
-      return;
+      return true;
     }
     const s = subscription.snapshot();
     const period = subscription.period(due.period);
@@ -115,6 +128,7 @@ export class BillingScheduler {
     }
     const ended = subscription.snapshot().status === 'CANCELED';
     await this.changes.subscription(tx, subscription, ended ? 'subscription.canceled' : statusChanged ? 'subscription.updated' : null);
+    return true;
   }
 
   private async claimInvoices(clock: ClockId, now: Date, claimed: Set<string>): Promise<{ charges: ClaimedCharge[]; ended: string[] }> {
@@ -171,17 +185,21 @@ export class BillingScheduler {
             ? { paid: false, error: p.lastPaymentError, kind: this.gateways.declineKindOf(p.lastPaymentError) }
             : null;
     } catch (error) {
-      if (!(error instanceof DomainError)) {
+      // A refusal before anything was written (the instrument removed, the merchant unable to collect, an amount now
+      // below the minimum) is this charge's end: a hard decline, which waits for a change. Anything else — a failure
+      // that may come after the intent was written and the processor asked, a database away — leaves the charge
+      // running: the same intent is taken up again when its lease ends, so a charge that happened is never made twice.
+      // (A processor that cannot be reached leaves the intent processing; reconciliation ends it, and its decline is soft.)
+      const refused =
+        error instanceof DomainError &&
+        error.definition.kind !== 'UNAVAILABLE' &&
+        error.definition.kind !== 'INTERNAL' &&
+        !(await this.intentExists(caller, paymentIntentId));
+      if (!refused) {
         this.logger.warn(`invoice ${i.invoiceId}: its charge failed (${(error as Error).message}); taken up again when its lease ends`);
         return;
       }
-      // The charge could not be made: a processor that cannot be reached is tried again (soft); anything else
-      // (the instrument removed, the merchant unable to collect, an amount now below the minimum) waits for a change.
-      outcome = {
-        paid: false,
-        error: `${error.definition.code}: ${error.message}`,
-        kind: error.definition.kind === 'UNAVAILABLE' ? 'SOFT' : 'HARD',
-      };
+      outcome = { paid: false, error: `${error.definition.code}: ${error.message}`, kind: 'HARD' };
     }
     if (!outcome) return; // pending at the processor: the lease brings it back
     await this.apply(i.invoiceId, paymentIntentId, outcome, now);
@@ -247,6 +265,17 @@ export class BillingScheduler {
       subscription,
       dunning.finalStatus === 'CANCELED' ? 'subscription.canceled' : 'subscription.updated',
     );
+  }
+
+  /** Whether the charge's intent was written (then its outcome, not a refusal, decides). */
+  private async intentExists(caller: Caller, paymentIntentId: string): Promise<boolean> {
+    try {
+      await this.intents.get(caller, asPaymentIntentId(paymentIntentId));
+      return true;
+    } catch (error) {
+      if (error instanceof DomainError && error.definition.code === 'PAYMENT_INTENT_NOT_FOUND') return false;
+      throw error;
+    }
   }
 
   private dunningOf(tx: Transaction, merchantId: string): Promise<DunningSettings> {
