@@ -118,7 +118,7 @@ describe('the OpenAPI documents state what generated requests need', () => {
       ) as object;
       ajv.addSchema({ $id: `${api}:components`, $defs });
     }
-    expect(withJsonBody.length).toBe(31);
+    expect(withJsonBody.length).toBe(32);
     const problems: string[] = [];
     for (const { api, route, method, operation } of withJsonBody) {
       const example = exampleOf(operation);
@@ -191,7 +191,7 @@ describe('the server takes every request body example as it is', () => {
       }
     }
     expect(refused).toEqual([]);
-    expect(answers).toHaveLength(31);
+    expect(answers).toHaveLength(32);
     // Taken, not only past validation: the creations among them succeed for a fresh tenant.
     for (const created of ['payins post /payer', 'payins post /webhook-endpoint', 'b2b post /payment-intent']) {
       expect(answers).toContainEqual(expect.stringMatching(new RegExp(`^${created.replace(/\//g, '\\/')} → 20[01]$`)));

@@ -86,6 +86,9 @@ describe('the tenancy matrix: every route with a resource in its path', () => {
     const invoice = (
       (await merchant.get(`/invoice?subscriptionId=${subscription.subscriptionId}`)).body as { results: { invoiceId: string }[] }[]
     )[0].results[0];
+    const setup = (
+      await merchant.post('/payment-instrument/setup', { merchantId, payerId: bed.payerId, returnUrl: 'https://shop.example.com/cards' })
+    ).body;
     const event = ((await merchant.get('/event?limit=1')).body as { results: { id: string }[] }[])[0].results[0];
     Object.assign(ids, {
       merchantId,
@@ -102,6 +105,7 @@ describe('the tenancy matrix: every route with a resource in its path', () => {
       testClockId: clock.testClockId,
       subscriptionId: subscription.subscriptionId,
       invoiceId: invoice?.invoiceId,
+      setupId: setup.setupId,
     });
     for (const [name, value] of Object.entries(ids)) if (typeof value !== 'string') throw new Error(`no ${name} to try`);
   }, 120_000);
@@ -130,6 +134,7 @@ describe('the tenancy matrix: every route with a resource in its path', () => {
         'test_clock',
         'subscription',
         'invoice',
+        'payment_instrument_setup',
       ]
         .map(of)
         .join(', ')}, (SELECT coalesce(string_agg(t::text, ',' ORDER BY t::text), '') FROM link t WHERE t.merchant_id IN

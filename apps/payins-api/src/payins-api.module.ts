@@ -37,6 +37,8 @@ import { DisputeWorkersModule } from '@pcs/disputes';
 import { BillingWorkersModule } from '@pcs/billing';
 import { SubscriptionController } from './subscription/subscription.controller';
 import { TestClockController } from './subscription/test-clock.controller';
+import { CardSetupController } from './payment-instrument/card-setup.controller';
+import { SetupPageController } from './setup-page/setup-page.controller';
 import { CredentialController } from './credential/credential.controller';
 import { DisputeController } from './dispute/dispute.controller';
 import { auditKeyOf, DashboardIdentity, dashboardIdentityOn } from '@pcs/dashboard-identity';
@@ -100,6 +102,7 @@ export class PayinsApiModule {
         PaymentMethodController,
         PaymentMethodImageController,
         PayerController,
+        CardSetupController,
         PaymentInstrumentController,
         PaymentIntentController,
         InstallmentsController,
@@ -108,6 +111,7 @@ export class PayinsApiModule {
         ProcessorHealthController,
         LinkController,
         PayPageController,
+        SetupPageController,
         PayinController,
         BalanceController,
         PayoutController,

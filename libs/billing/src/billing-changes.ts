@@ -1,10 +1,13 @@
 import { Injectable } from '@nestjs/common';
+import { RuntimeSettings } from '@pcs/config';
 import { EventRecorder, EventType } from '@pcs/events';
 import { asMerchantId, asPayerId, Transaction } from '@pcs/kernel';
 import { MailMessage, MailOutbox } from '@pcs/mail';
 import { MerchantService } from '@pcs/merchants';
 import { PayerService } from '@pcs/payers';
-import { chargeDeclinedEmail, upcomingChargeEmail } from './billing-emails';
+import { CardSetupService } from '@pcs/payments';
+import * as crypto from 'node:crypto';
+import { cardExpiringEmail, chargeDeclinedEmail, upcomingChargeEmail } from './billing-emails';
 import { BillingRepository } from './billing.repository';
 import { invoiceRepresentation, subscriptionRepresentation, upcomingRepresentation } from './billing.representation';
 import { Invoice } from './domain/invoice';
@@ -23,6 +26,8 @@ export class BillingChanges {
     private readonly payers: PayerService,
     private readonly merchants: MerchantService,
     private readonly mail: MailOutbox,
+    private readonly setups: CardSetupService,
+    private readonly settings: RuntimeSettings,
   ) {}
 
   async created(tx: Transaction, subscription: Subscription): Promise<void> {
@@ -49,6 +54,17 @@ export class BillingChanges {
     );
   }
 
+  /** A month before the card expires (contract §31): the payer is told, with a page to save another. */
+  async cardExpiring(tx: Transaction, subscription: Subscription): Promise<void> {
+    await this.billing.saveSubscription(tx, subscription);
+    const s = subscription.snapshot();
+    if (!s.cardExpiresAt) return;
+    const setupUrl = await this.newCardPage(tx, subscription);
+    await this.mailPayer(tx, subscription, (base) =>
+      cardExpiringEmail({ ...base, amount: s.amount, description: s.description, expiresAt: s.cardExpiresAt!, setupUrl }),
+    );
+  }
+
   /** A period's invoice; false (nothing written, no event) when another got there first. */
   async issued(tx: Transaction, subscription: Subscription, invoice: Invoice): Promise<boolean> {
     if (!(await this.billing.insertInvoice(tx, invoice))) return false;
@@ -66,15 +82,38 @@ export class BillingChanges {
     if (event) await this.record(tx, subscription, event, invoiceRepresentation(invoice));
     if (event === 'invoice.payment_failed') {
       const i = invoice.snapshot();
+      const setupUrl = i.status === 'OPEN' ? await this.newCardPage(tx, subscription) : null;
       await this.mailPayer(tx, subscription, (base) =>
         chargeDeclinedEmail({
           ...base,
           amount: i.amount,
           description: i.description,
           retryAt: i.status === 'OPEN' ? i.nextAttemptAt : null,
+          setupUrl,
         }),
       );
     }
+  }
+
+  /**
+   * Dunning's page (contract §31): a card setup of the payer's, named for the subscription, whose new card becomes
+   * the subscription's and pays its open invoices at once (BillingSetups); null when the merchant's card methods are
+   * charged where cards cannot be saved here yet, or the payer has no address to be sent it.
+   */
+  private async newCardPage(tx: Transaction, subscription: Subscription): Promise<string | null> {
+    const s = subscription.snapshot();
+    const payer = await this.payers.findById(asPayerId(s.payerId), tx);
+    if (!payer?.email || !(await this.setups.savesCards(asMerchantId(s.merchantId)))) return null;
+    const setupId = crypto.randomUUID();
+    const setupUrl = `${this.settings.publicBaseUrl}/setup/${setupId}`;
+    // Once saved, the payer lands on the page's own confirmation.
+    await this.setups.openWithin(
+      tx,
+      { businessId: s.businessId },
+      { merchantId: asMerchantId(s.merchantId), payerId: asPayerId(s.payerId), returnUrl: setupUrl, subscriptionId: s.subscriptionId },
+      setupId,
+    );
+    return setupUrl;
   }
 
   /** A mail to the subscription's payer, queued in the transaction (nothing when the payer has no e-mail address). */

@@ -100,6 +100,11 @@ export class BillingScheduler {
       await this.changes.announced(tx, subscription, due.period);
       return true;
     }
+    if (due.kind === 'CARD_EXPIRY') {
+      subscription.cardExpiryTold(now);
+      await this.changes.cardExpiring(tx, subscription);
+      return true;
+    }
     const s = subscription.snapshot();
     const period = subscription.period(due.period);
     const dunning = await this.dunningOf(tx, s.merchantId);

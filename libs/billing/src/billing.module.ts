@@ -7,8 +7,10 @@ import { GatewaysModule } from '@pcs/gateways';
 import { MailModule } from '@pcs/mail';
 import { MerchantsModule } from '@pcs/merchants';
 import { PayersModule } from '@pcs/payers';
+import { PaymentInstrumentsModule } from '@pcs/payment-instruments';
 import { PaymentsModule } from '@pcs/payments';
 import { BillingChanges } from './billing-changes';
+import { BillingSetups } from './billing-setups';
 import { BillingScheduler } from './billing-scheduler';
 import { BillingRepository } from './billing.repository';
 import { InvoiceOrmEntity, SubscriptionOrmEntity, TestClockOrmEntity } from './persistence/billing.orm-entity';
@@ -30,11 +32,13 @@ import { TestClocksService } from './test-clocks.service';
     MailModule,
     MerchantsModule,
     PayersModule,
+    PaymentInstrumentsModule,
     PaymentsModule,
   ],
   providers: [
     { provide: BillingRepository, useClass: TypeOrmBillingRepository },
     BillingChanges,
+    BillingSetups,
     BillingScheduler,
     SubscriptionsService,
     TestClocksService,

@@ -20,6 +20,7 @@ import {
 } from '@pcs/kernel';
 import { MerchantAccess } from '@pcs/merchants';
 import { PayerService } from '@pcs/payers';
+import { PaymentInstrumentService } from '@pcs/payment-instruments';
 import { PaymentIntentCreationService } from '@pcs/payments';
 import * as crypto from 'node:crypto';
 import { BillingChanges } from './billing-changes';
@@ -64,6 +65,7 @@ export class SubscriptionsService {
     private readonly catalog: CatalogService,
     private readonly payers: PayerService,
     private readonly charges: PaymentIntentCreationService,
+    private readonly instruments: PaymentInstrumentService,
   ) {}
 
   async create(caller: Caller, command: CreateSubscriptionCommand, operationId?: string): Promise<Subscription> {
@@ -87,6 +89,7 @@ export class SubscriptionsService {
       countryId: country.countryId,
       amount: command.amount,
     });
+    const cardExpiresAt = (await this.instruments.loadVisible(caller, command.paymentInstrumentId)).cardExpiresAt;
     return this.unitOfWork.run(async (tx) => {
       let now = new Date();
       if (command.testClockId) {
@@ -118,6 +121,7 @@ export class SubscriptionsService {
         description: command.description,
         metadata: command.metadata ?? null,
         testClockId: command.testClockId ?? null,
+        cardExpiresAt,
         createdAt: now,
       });
       await this.changes.created(tx, subscription);
@@ -154,9 +158,11 @@ export class SubscriptionsService {
       if (s.testClockId && charged.gateway !== SANDBOX)
         throw new DomainError('TEST_CLOCK_NEEDS_SANDBOX', undefined, { provider: charged.displayName });
     }
+    const card = command.paymentInstrumentId && (await this.instruments.loadVisible(caller, command.paymentInstrumentId));
     return this.unitOfWork.run(async (tx) => {
       const subscription = await this.locked(caller, subscriptionId, tx);
       const now = await this.nowOf(tx, subscription);
+      if (card) subscription.cardExpires(card.cardExpiresAt);
       subscription.change(
         {
           amount: command.amount?.minor,

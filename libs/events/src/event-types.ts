@@ -30,6 +30,7 @@ export const EVENT_TYPES = [
   'reconciliation.discrepancy',
   'processor.degraded',
   'card_testing.suspected',
+  'payment_instrument.created',
   'subscription.created',
   'subscription.updated',
   'subscription.canceled',

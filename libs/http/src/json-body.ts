@@ -90,7 +90,13 @@ export function nestingDepthExceeds(json: string, max: number): boolean {
  * Routes that take HTML form posts (the sandbox gateway's page, the links' pay page, the B2B checkout, a
  * payer posted back from a processor's page), parsed before the JSON rules apply.
  */
-export const FORM_ROUTES: readonly RegExp[] = [/^\/sandbox\/gateway\//, /^\/pay\//, /^\/checkout\//, /^\/gateways\/[a-z-]+\/return\//];
+export const FORM_ROUTES: readonly RegExp[] = [
+  /^\/sandbox\/gateway\//,
+  /^\/pay\//,
+  /^\/checkout\//,
+  /^\/setup\//,
+  /^\/gateways\/[a-z-]+\/return\//,
+];
 
 export function isFormRoute(path: string): boolean {
   return FORM_ROUTES.some((route) => route.test(path));

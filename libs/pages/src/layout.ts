@@ -28,7 +28,7 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.85rem;wo
 .fine{color:#6b7280;font-size:.85rem}
 .field{margin:0 0 .9rem;display:flex;flex-direction:column;gap:.3rem}
 .field label{font-weight:600;font-size:.9rem}
-.field input{font:inherit;padding:.7rem .8rem;border:1px solid #d1d5db;border-radius:8px;width:100%;min-width:0}
+.field input,.field select{font:inherit;padding:.7rem .8rem;border:1px solid #d1d5db;border-radius:8px;width:100%;min-width:0;background:#fff}
 .field input[aria-invalid=true]{border-color:#dc2626}
 .field-error{color:#b91c1c;font-size:.85rem}
 .dispute{margin-top:1.5rem;border-top:1px solid #e5e7eb;padding-top:1rem;display:flex;flex-direction:column;gap:.5rem}

@@ -32,6 +32,16 @@ export interface PaymentInstrumentRequest {
   country: string;
 }
 
+/** A card a processor's fields saved (contract §31): its token there and what may be kept of it. */
+export interface SavedCard {
+  readonly externalId: string;
+  readonly brand: string;
+  readonly bin: string;
+  readonly last4: string;
+  readonly expMonth: number;
+  readonly expYear: number;
+}
+
 /** An instrument as shown: the aggregate plus what the catalogue says of it. */
 export interface PaymentInstrumentView {
   readonly instrument: PaymentInstrument;
@@ -65,7 +75,11 @@ export class PaymentInstrumentService {
     return this.unitOfWork.run((tx) => this.createWithin(tx, caller, request));
   }
 
-  async createWithin(tx: Transaction, caller: Caller, request: PaymentInstrumentRequest): Promise<PaymentInstrumentView> {
+  /**
+   * With `card` (a setup page saved it, contract §31) the instrument is always a new one — a payer may hold two
+   * cards of one brand — and holds the card as saved.
+   */
+  async createWithin(tx: Transaction, caller: Caller, request: PaymentInstrumentRequest, card?: SavedCard): Promise<PaymentInstrumentView> {
     const payer = request.payerData
       ? await this.payers.completeWithin(tx, caller, request.payerId, this.payerDataFor(request))
       : await this.payers.loadVisible(caller, request.payerId, tx, true);
@@ -96,12 +110,14 @@ export class PaymentInstrumentService {
     const paymentInstrumentTypeId = types.length === 1 ? types[0] : null;
     const paymentMethodId = candidates[0].paymentMethod.paymentMethodId;
 
-    const existing = await this.instruments.findActive(tx, {
-      payerId,
-      paymentMethodId,
-      countryId: country.countryId,
-      paymentInstrumentTypeId,
-    });
+    const existing = card
+      ? null
+      : await this.instruments.findActive(tx, {
+          payerId,
+          paymentMethodId,
+          countryId: country.countryId,
+          paymentInstrumentTypeId,
+        });
     if (existing) return { instrument: existing, paymentMethodName: request.paymentMethodName };
 
     const instrument = PaymentInstrument.create({
@@ -116,6 +132,7 @@ export class PaymentInstrumentService {
       metadata: request.metadata ?? null,
       createdAt: new Date(),
     });
+    if (card) instrument.recordSavedCard(card, instrument.snapshot().createdAt);
     await this.instruments.save(tx, instrument);
     return { instrument, paymentMethodName: request.paymentMethodName };
   }

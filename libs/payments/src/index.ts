@@ -39,3 +39,6 @@ export { installmentPlanRepresentation, InstallmentQuotesService } from './insta
 export { CardTestingGuard } from './card-testing/card-testing.guard';
 export { cardTestingBlockObject } from './card-testing/card-testing.records';
 export type { CardTestingBlock } from './card-testing/card-testing.records';
+export { CardSetupService } from './setup/card-setup.service';
+export type { SetupCard, SetupMethod, SetupPage, StartSetup } from './setup/card-setup.service';
+export { CardSetup } from './setup/card-setup';

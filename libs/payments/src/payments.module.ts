@@ -41,6 +41,9 @@ import { InstallmentQuotesService } from './installments/installment-quotes.serv
 import { CardTestingGuard } from './card-testing/card-testing.guard';
 import { CardTestingRecords } from './card-testing/card-testing.records';
 import { TypeOrmCardTestingRecords } from './persistence/typeorm-card-testing.records';
+import { CardSetupOrmEntity, TypeOrmCardSetupRepository } from './persistence/typeorm-card-setup.repository';
+import { CardSetupRepository } from './setup/card-setup.repository';
+import { CardSetupService } from './setup/card-setup.service';
 
 /**
  * Payments: the payment intent with its attempts, refunds and ledger rows
@@ -53,7 +56,7 @@ import { TypeOrmCardTestingRecords } from './persistence/typeorm-card-testing.re
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([PaymentIntentOrmEntity, B2bCheckoutOrmEntity]),
+    TypeOrmModule.forFeature([PaymentIntentOrmEntity, B2bCheckoutOrmEntity, CardSetupOrmEntity]),
     PaymentLedgerModule,
     BusinessesModule,
     CatalogModule,
@@ -93,8 +96,11 @@ import { TypeOrmCardTestingRecords } from './persistence/typeorm-card-testing.re
     InstallmentQuotesService,
     CardTestingGuard,
     { provide: CardTestingRecords, useClass: TypeOrmCardTestingRecords },
+    { provide: CardSetupRepository, useClass: TypeOrmCardSetupRepository },
+    CardSetupService,
   ],
   exports: [
+    CardSetupService,
     CardTestingGuard,
     B2bPaymentIntentsService,
     B2bCheckoutService,

@@ -1,5 +1,14 @@
 import { ApiProperty } from '@nestjs/swagger';
 
+/** A card saved by a setup page (contract §31): never the number or the code. */
+export class SavedCardResponse {
+  @ApiProperty({ type: String, nullable: true, example: 'VISA' }) brand: string | null;
+  @ApiProperty({ example: '450799', description: 'The first six (or eight) digits' }) bin: string;
+  @ApiProperty({ example: '4242' }) last4: string;
+  @ApiProperty({ type: 'integer', example: 12 }) expMonth: number;
+  @ApiProperty({ type: 'integer', example: 2029 }) expYear: number;
+}
+
 export class PaymentInstrumentResponse {
   @ApiProperty({ format: 'uuid' }) paymentInstrumentId: string;
   @ApiProperty({ format: 'uuid' }) merchantId: string;
@@ -19,4 +28,6 @@ export class PaymentInstrumentResponse {
     description: 'REQUIRES_FIRST_PAYMENT until validated; null when nothing is pending',
   })
   nextAction: string | null;
+  @ApiProperty({ type: SavedCardResponse, nullable: true, description: 'The card a setup page saved; null for other instruments' })
+  card: SavedCardResponse | null;
 }

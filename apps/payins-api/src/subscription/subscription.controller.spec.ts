@@ -31,6 +31,7 @@ const subscription = Subscription.start({
   description: 'Club',
   metadata: { plan: 'gold' },
   testClockId: null,
+  cardExpiresAt: null,
   createdAt: now,
 });
 const invoice = Invoice.issue(

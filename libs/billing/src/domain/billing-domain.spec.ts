@@ -31,6 +31,7 @@ function subscription(input: { now?: string; startDate?: string; trialDays?: num
     description: 'Club',
     metadata: null,
     testClockId: null,
+    cardExpiresAt: null,
     createdAt: now,
   });
 }
@@ -99,6 +100,33 @@ describe('Subscription', () => {
     s.resume(at('2027-04-11T00:00:00Z'));
     expect([s.snapshot().status, s.snapshot().nextPeriod, s.snapshot().nextPeriodAt]).toEqual(['ACTIVE', 4, at('2027-05-10T15:00:00Z')]);
     expect(() => s.resume(at('2027-04-12T00:00:00Z'))).toThrow();
+  });
+
+  it('tells of a card’s expiry 30 days before it, once per card, after the period’s own steps', () => {
+    const s = subscription({ startDate: '2027-02-01' });
+    s.cardExpires(at('2027-07-01T00:00:00Z'));
+    s.announced(0, at('2027-01-29T00:00:00Z'));
+    s.advance(at('2027-02-01T00:00:00Z'));
+    expect(s.dueAt(at('2027-02-20T00:00:00Z'))).toBeNull();
+    expect(s.nextDueAt()).toEqual(at('2027-02-26T00:00:00Z'));
+    s.announced(1, at('2027-02-26T00:00:00Z'));
+    s.advance(at('2027-03-01T00:00:00Z'));
+    s.announced(2, at('2027-03-29T00:00:00Z'));
+    s.advance(at('2027-04-01T00:00:00Z'));
+    s.announced(3, at('2027-04-28T00:00:00Z'));
+    s.advance(at('2027-05-01T00:00:00Z'));
+    s.announced(4, at('2027-05-29T00:00:00Z'));
+    // June 1 is both the period's date and the notice's: the invoice first, then the card.
+    expect(s.dueAt(at('2027-06-01T00:00:00Z'))).toEqual({ kind: 'INVOICE', period: 4 });
+    s.advance(at('2027-06-01T00:00:00Z'));
+    expect(s.dueAt(at('2027-06-01T00:00:00Z'))).toEqual({ kind: 'CARD_EXPIRY' });
+    s.cardExpiryTold(at('2027-06-01T00:00:00Z'));
+    expect(s.dueAt(at('2027-06-20T00:00:00Z'))).toBeNull();
+    // The same card again changes nothing; a new one is told of in its turn.
+    s.cardExpires(at('2027-07-01T00:00:00Z'));
+    expect(s.snapshot().cardExpiryNoticed).toBe(true);
+    s.cardExpires(at('2029-01-01T00:00:00Z'));
+    expect([s.snapshot().cardExpiryNoticed, s.dueAt(at('2027-06-20T00:00:00Z'))]).toEqual([false, null]);
   });
 
   it('goes PAST_DUE while dunning runs, back to ACTIVE when paid, and to the final status when it ends', () => {

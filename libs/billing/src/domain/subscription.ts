@@ -6,6 +6,8 @@ export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 /** How long before a period's charge its payer is told (contract §31: `invoice.upcoming`, 3 days). */
 export const UPCOMING_NOTICE_MS = 3 * 86_400_000;
+/** How long before its card expires the payer is told (contract §31: a month; 30 days). */
+export const CARD_EXPIRY_NOTICE_MS = 30 * 86_400_000;
 
 export interface SubscriptionProps {
   readonly subscriptionId: string;
@@ -31,6 +33,10 @@ export interface SubscriptionProps {
   /** The last period whose payer was told it is coming (−1: none). */
   announcedPeriod: number;
   cancelAtPeriodEnd: boolean;
+  /** When the instrument's card stops being usable (the end of its expiry month), when the instrument holds one. */
+  cardExpiresAt: Date | null;
+  /** Whether the payer was told it expires (once per card). */
+  cardExpiryNoticed: boolean;
   canceledAt: Date | null;
   endedAt: Date | null;
   pausedAt: Date | null;
@@ -41,7 +47,9 @@ export interface SubscriptionProps {
 
 /** What the scheduler does next for a subscription at a moment. */
 export type SubscriptionDue =
-  { readonly kind: 'ANNOUNCE'; readonly period: number } | { readonly kind: 'INVOICE'; readonly period: number };
+  | { readonly kind: 'ANNOUNCE'; readonly period: number }
+  | { readonly kind: 'INVOICE'; readonly period: number }
+  | { readonly kind: 'CARD_EXPIRY' };
 
 /**
  * A payer's recurring payment to a merchant (contract §31): its cycle, its amount and instrument from the next
@@ -69,6 +77,7 @@ export class Subscription {
       | 'pausedAt'
       | 'updatedAt'
       | 'version'
+      | 'cardExpiryNoticed'
     >,
   ): Subscription {
     return new Subscription({
@@ -79,6 +88,7 @@ export class Subscription {
       // A first period that starts within the notice (at once, or in less than 3 days) is not announced.
       announcedPeriod: periodStart(input.cycle, 0).getTime() - input.createdAt.getTime() < UPCOMING_NOTICE_MS ? 0 : -1,
       cancelAtPeriodEnd: false,
+      cardExpiryNoticed: false,
       canceledAt: null,
       endedAt: null,
       pausedAt: null,
@@ -104,18 +114,36 @@ export class Subscription {
   nextDueAt(): Date | null {
     const at = this.props.nextPeriodAt;
     if (!at) return null;
-    if (this.props.announcedPeriod < this.props.nextPeriod) return new Date(at.getTime() - UPCOMING_NOTICE_MS);
-    return at;
+    const period = this.props.announcedPeriod < this.props.nextPeriod ? at.getTime() - UPCOMING_NOTICE_MS : at.getTime();
+    const expires = this.props.cardExpiresAt;
+    const expiry = expires && !this.props.cardExpiryNoticed ? expires.getTime() - CARD_EXPIRY_NOTICE_MS : Infinity;
+    return new Date(Math.min(period, expiry));
   }
 
-  /** What falls due at `now`, if anything. */
+  /** What falls due at `now`, if anything: the period's invoice first, then its announcement, then the card's expiry. */
   dueAt(now: Date): SubscriptionDue | null {
     const at = this.props.nextPeriodAt;
     if (!at) return null;
     if (at <= now) return { kind: 'INVOICE', period: this.props.nextPeriod };
     if (this.props.announcedPeriod < this.props.nextPeriod && at.getTime() - UPCOMING_NOTICE_MS <= now.getTime())
       return { kind: 'ANNOUNCE', period: this.props.nextPeriod };
+    const expires = this.props.cardExpiresAt;
+    if (expires && !this.props.cardExpiryNoticed && expires.getTime() - CARD_EXPIRY_NOTICE_MS <= now.getTime())
+      return { kind: 'CARD_EXPIRY' };
     return null;
+  }
+
+  /** The instrument's card and when it expires (a new card is told of again, a month before its own expiry). */
+  cardExpires(at: Date | null): void {
+    if (at?.getTime() === this.props.cardExpiresAt?.getTime()) return;
+    this.props.cardExpiresAt = at;
+    this.props.cardExpiryNoticed = false;
+  }
+
+  /** The payer was told the card expires. */
+  cardExpiryTold(now: Date): void {
+    this.props.cardExpiryNoticed = true;
+    this.touch(now);
   }
 
   /** The next period was announced to the payer. */

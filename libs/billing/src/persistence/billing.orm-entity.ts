@@ -38,6 +38,8 @@ export class SubscriptionOrmEntity {
   @Column({ name: 'next_period_at', type: 'timestamptz', nullable: true }) nextPeriodAt: Date | null;
   @Column({ name: 'announced_period', type: 'integer' }) announcedPeriod: number;
   @Column({ name: 'cancel_at_period_end', type: 'boolean' }) cancelAtPeriodEnd: boolean;
+  @Column({ name: 'card_expires_at', type: 'timestamptz', nullable: true }) cardExpiresAt: Date | null;
+  @Column({ name: 'card_expiry_noticed', type: 'boolean' }) cardExpiryNoticed: boolean;
   @Column({ name: 'canceled_at', type: 'timestamptz', nullable: true }) canceledAt: Date | null;
   @Column({ name: 'ended_at', type: 'timestamptz', nullable: true }) endedAt: Date | null;
   @Column({ name: 'paused_at', type: 'timestamptz', nullable: true }) pausedAt: Date | null;

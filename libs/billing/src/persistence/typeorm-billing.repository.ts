@@ -17,7 +17,7 @@ import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { BillingRepository, ClockId, InvoiceFilters, SubscriptionFilters } from '../billing.repository';
 import { BillingInterval } from '../domain/billing-calendar';
 import { Invoice, InvoiceStatus } from '../domain/invoice';
-import { Subscription, SubscriptionStatus, UPCOMING_NOTICE_MS } from '../domain/subscription';
+import { CARD_EXPIRY_NOTICE_MS, Subscription, SubscriptionStatus, UPCOMING_NOTICE_MS } from '../domain/subscription';
 import { TestClock, TestClockStatus } from '../domain/test-clock';
 import { InvoiceOrmEntity, SubscriptionOrmEntity, TestClockOrmEntity } from './billing.orm-entity';
 
@@ -47,6 +47,8 @@ function subscriptionFromRow(row: SubscriptionOrmEntity): Subscription {
     nextPeriodAt: row.nextPeriodAt,
     announcedPeriod: row.announcedPeriod,
     cancelAtPeriodEnd: row.cancelAtPeriodEnd,
+    cardExpiresAt: row.cardExpiresAt,
+    cardExpiryNoticed: row.cardExpiryNoticed,
     canceledAt: row.canceledAt,
     endedAt: row.endedAt,
     pausedAt: row.pausedAt,
@@ -101,7 +103,11 @@ function scoped<T extends ObjectLiteral>(query: SelectQueryBuilder<T>, alias: st
 const INVOICE_DUE = `(CASE WHEN i.charging THEN i.next_attempt_at ELSE LEAST(i.next_attempt_at, i.final_at) END)`;
 /** When a subscription next needs the scheduler: its next period, or 3 days before it while that period is not announced. */
 const NOTICE = `interval '${UPCOMING_NOTICE_MS / 1000} seconds'`;
-const SUBSCRIPTION_DUE = `(CASE WHEN s.announced_period < s.next_period THEN s.next_period_at - ${NOTICE} ELSE s.next_period_at END)`;
+const EXPIRY_NOTICE = `interval '${CARD_EXPIRY_NOTICE_MS / 1000} seconds'`;
+/** …or a month before its card expires, until the payer is told (LEAST ignores the NULL of a card without expiry). */
+const SUBSCRIPTION_DUE = `LEAST(
+  CASE WHEN s.announced_period < s.next_period THEN s.next_period_at - ${NOTICE} ELSE s.next_period_at END,
+  CASE WHEN NOT s.card_expiry_noticed THEN s.card_expires_at - ${EXPIRY_NOTICE} END)`;
 
 @Injectable()
 export class TypeOrmBillingRepository extends BillingRepository {
@@ -201,10 +207,14 @@ export class TypeOrmBillingRepository extends BillingRepository {
       .where('s.next_period_at IS NOT NULL')
       .andWhere(clock ? 's.test_clock_id = :clock' : 's.test_clock_id IS NULL', { clock })
       // The index's column first (next_period_at within the notice), then the precise moment.
-      .andWhere(`s.next_period_at <= :horizon AND ${SUBSCRIPTION_DUE} <= :now`, {
-        horizon: new Date(now.getTime() + UPCOMING_NOTICE_MS),
-        now,
-      })
+      .andWhere(
+        `(s.next_period_at <= :horizon OR (s.card_expires_at <= :expiring AND NOT s.card_expiry_noticed)) AND ${SUBSCRIPTION_DUE} <= :now`,
+        {
+          horizon: new Date(now.getTime() + UPCOMING_NOTICE_MS),
+          expiring: new Date(now.getTime() + CARD_EXPIRY_NOTICE_MS),
+          now,
+        },
+      )
       .orderBy(SUBSCRIPTION_DUE, 'ASC')
       .limit(limit)
       .setLock('pessimistic_write')

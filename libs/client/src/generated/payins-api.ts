@@ -440,6 +440,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payment-instrument/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start saving a card
+         * @description Answers `setupUrl`, a page where the payer types the card into the processor’s own fields (the sandbox’s today), open 24 hours; the instrument appears when the payer finishes (`payment_instrument.created`), then the payer goes to `returnUrl` with `setupId`. 400 Payins:PAYMENT_METHOD_NOT_AVAILABLE when no card method of the merchant is saved here, Payins:OFF_SESSION_NOT_SUPPORTED when the one named is charged at a processor whose fields are not here yet.
+         */
+        post: operations["startCardSetup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-instrument/setup/{setupId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a card setup
+         * @description Whether the payer finished, and the instrument saved.
+         */
+        get: operations["getCardSetup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payment-instrument/payer/{payerId}": {
         parameters: {
             query?: never;
@@ -2109,7 +2149,7 @@ export interface components {
              */
             url: string;
             /** @description Default: every type */
-            enabledEvents?: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded" | "card_testing.suspected" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming")[];
+            enabledEvents?: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded" | "card_testing.suspected" | "payment_instrument.created" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming")[];
             description?: string;
             /**
              * Format: uuid
@@ -2122,7 +2162,7 @@ export interface components {
             webhookEndpointId: string;
             url: string;
             description: string | null;
-            enabledEvents: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded" | "card_testing.suspected" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming")[];
+            enabledEvents: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded" | "card_testing.suspected" | "payment_instrument.created" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming")[];
             disabled: boolean;
             /**
              * Format: uuid
@@ -2142,7 +2182,7 @@ export interface components {
             webhookEndpointId: string;
             url: string;
             description: string | null;
-            enabledEvents: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded" | "card_testing.suspected" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming")[];
+            enabledEvents: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded" | "card_testing.suspected" | "payment_instrument.created" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming")[];
             disabled: boolean;
             /**
              * Format: uuid
@@ -2155,7 +2195,7 @@ export interface components {
         UpdateWebhookEndpointDto: {
             /** @description https only; http://localhost or http://127.0.0.1 only while WEBHOOKS_ALLOW_LOCALHOST is true; never a private, loopback or link-local address */
             url?: string;
-            enabledEvents?: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded" | "card_testing.suspected" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming")[];
+            enabledEvents?: ("payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded" | "card_testing.suspected" | "payment_instrument.created" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming")[];
             description?: string;
             /** @description true: nothing is delivered to it; pending deliveries are marked failed */
             disabled?: boolean;
@@ -2186,7 +2226,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded" | "card_testing.suspected" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming";
+            type: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded" | "card_testing.suspected" | "payment_instrument.created" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming";
             /** Format: date-time */
             createdAt: string;
             /** Format: uuid */
@@ -2228,7 +2268,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded" | "card_testing.suspected" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming";
+            type: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded" | "card_testing.suspected" | "payment_instrument.created" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming";
             /** Format: date-time */
             createdAt: string;
             /** Format: uuid */
@@ -2432,6 +2472,21 @@ export interface components {
             /** @example +59899123456 */
             phone?: string;
         };
+        SavedCardResponse: {
+            /** @example VISA */
+            brand: string | null;
+            /**
+             * @description The first six (or eight) digits
+             * @example 450799
+             */
+            bin: string;
+            /** @example 4242 */
+            last4: string;
+            /** @example 12 */
+            expMonth: number;
+            /** @example 2029 */
+            expYear: number;
+        };
         PaymentInstrumentResponse: {
             /** Format: uuid */
             paymentInstrumentId: string;
@@ -2461,6 +2516,51 @@ export interface components {
              * @example REQUIRES_FIRST_PAYMENT
              */
             nextAction: string | null;
+            /** @description The card a setup page saved; null for other instruments */
+            card: components["schemas"]["SavedCardResponse"] | null;
+        };
+        StartCardSetupDto: {
+            /** Format: uuid */
+            merchantId: string;
+            /**
+             * Format: uuid
+             * @description One of the merchant’s payers: the card becomes theirs
+             */
+            payerId: string;
+            /**
+             * Format: uuid
+             * @description The card method to save at (a country processor the merchant offers); absent: the payer chooses among its card methods
+             */
+            countryProcessorId?: string;
+            /**
+             * @description Where the payer goes once the card is saved
+             * @example https://shop.example.com/account/cards
+             */
+            returnUrl: string;
+        };
+        CardSetupResponse: {
+            /** Format: uuid */
+            setupId: string;
+            /**
+             * Format: uri
+             * @description The hosted page to send the payer to
+             */
+            setupUrl: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** @enum {string} */
+            status: "OPEN" | "COMPLETED" | "EXPIRED";
+            /**
+             * Format: uuid
+             * @description The instrument saved, once COMPLETED
+             */
+            paymentInstrumentId: string | null;
+            /** Format: uuid */
+            merchantId: string;
+            /** Format: uuid */
+            payerId: string;
+            /** Format: date-time */
+            createdAt: string;
         };
         CreatePaymentInstrumentDto: {
             /** Format: uuid */
@@ -6079,7 +6179,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
-                type?: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded" | "card_testing.suspected" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming";
+                type?: "payment_intent.created" | "payment_intent.requires_action" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.partially_refunded" | "payment_intent.refunded" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "link.created" | "link.used" | "link.deleted" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "payout.canceled" | "payout.returned" | "balance.available" | "settlement_account.updated" | "reconciliation.discrepancy" | "processor.degraded" | "card_testing.suspected" | "payment_instrument.created" | "subscription.created" | "subscription.updated" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "invoice.upcoming";
                 merchantId?: string;
                 /** @description One payment intent's story: its payment_intent.* and refund.* events */
                 paymentIntentId?: string;
@@ -7530,6 +7630,227 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentInstrumentResponse"][];
+                };
+            };
+            /** @description Invalid input (Validation:INVALID_REQUEST or an operation code) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown, deleted or another tenant's resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation:PAYLOAD_TOO_LARGE: the body is larger than the API accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation:UNSUPPORTED_MEDIA_TYPE: a body that is not application/json in UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:RATE_LIMITED: over the api-key's rate (reads and writes apart, contract §17), or too many refused requests from this address; nothing was changed. Wait Retry-After seconds; a version 2 request refused for its rate may be sent again unchanged within its 300 s */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal:INTERNAL_ERROR: an unexpected failure; nothing was half-written, and a retry with the same Idempotency-Key is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    startCardSetup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters. Same key and body within 24 h: the first response again. Different body: 422. Still running: 409. A request interrupted by a failure can be retried with the same key after about a minute; it completes the work, never repeats it. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartCardSetupDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardSetupResponse"];
+                };
+            };
+            /** @description Invalid input (Validation:INVALID_REQUEST or an operation code) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:FORBIDDEN: a restricted credential (contract §29) outside its scopes: `read` for a read; `payments:write`, `merchants:write` or `money:write` for a change, as its area needs; nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown, deleted or another tenant's resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation:PAYLOAD_TOO_LARGE: the body is larger than the API accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation:UNSUPPORTED_MEDIA_TYPE: a body that is not application/json in UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Auth:RATE_LIMITED: over the api-key's rate (reads and writes apart, contract §17), or too many refused requests from this address; nothing was changed. Wait Retry-After seconds; a version 2 request refused for its rate may be sent again unchanged within its 300 s */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal:INTERNAL_ERROR: an unexpected failure; nothing was half-written, and a retry with the same Idempotency-Key is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Payins:SERVICE_UNAVAILABLE (B2B:SERVICE_UNAVAILABLE on the B2B API): the database cannot be reached right now, or Payins:GATEWAY_UNREACHABLE: an outside processor did not answer, or Payins:AUDIT_UNAVAILABLE: the change could not be recorded in the audit log (contract §29); nothing was changed. Retry-After gives the seconds to wait; a retry with the same Idempotency-Key is safe */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getCardSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                setupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardSetupResponse"];
                 };
             };
             /** @description Invalid input (Validation:INVALID_REQUEST or an operation code) */

@@ -38,6 +38,7 @@ import { SignInWithoutEnumeration1798800000000 } from './1798800000000-sign-in-w
 import { RecentAdmins1798900000000 } from './1798900000000-recent-admins';
 import { CardTestingGuard1799000000000 } from './1799000000000-card-testing-guard';
 import { Subscriptions1799100000000 } from './1799100000000-subscriptions';
+import { CardSetup1799200000000 } from './1799200000000-card-setup';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -81,4 +82,5 @@ export const MIGRATIONS = [
   RecentAdmins1798900000000,
   CardTestingGuard1799000000000,
   Subscriptions1799100000000,
+  CardSetup1799200000000,
 ];

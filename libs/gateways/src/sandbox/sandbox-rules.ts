@@ -36,10 +36,17 @@ export function sandboxDisputeOutcome(fileNames: readonly string[]): 'WON' | 'LO
 
 const CARD_METHODS = new Set(['VISA', 'MASTER_CARD', 'AMERICAN_EXPRESS', 'OCA', 'APPLE_PAY', 'GOOGLE_WALLET']);
 
-/** What a card gateway hands back: a masked number, never a full one. */
+/** The sandbox's token for a card its setup fields saved (contract §31): it carries the card's last four, as its vault would. */
+export function sandboxSavedCardToken(last4: string): string {
+  return `sbx_card_${crypto.randomBytes(12).toString('hex')}_${last4}`;
+}
+
+/** What a card gateway hands back: a masked number, never a full one (a saved card's own last four). */
 export function sandboxCardDetails(paymentMethod: string, reference: string): { maskedPan?: string; cardType?: string } {
   if (!CARD_METHODS.has(paymentMethod)) return {};
-  const last4 = String(parseInt(crypto.createHash('sha256').update(reference).digest('hex').slice(0, 8), 16) % 10000).padStart(4, '0');
+  const saved = /^sbx_card_[0-9a-f]{24}_(\d{4})$/.exec(reference)?.[1];
+  const last4 =
+    saved ?? String(parseInt(crypto.createHash('sha256').update(reference).digest('hex').slice(0, 8), 16) % 10000).padStart(4, '0');
   return { maskedPan: `************${last4}`, cardType: paymentMethod };
 }
 

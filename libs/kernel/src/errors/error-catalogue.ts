@@ -570,6 +570,13 @@ export const ERRORS = {
     'Payins',
   ),
   INVOICE_NOT_FOUND: define('INVOICE_NOT_FOUND', 'NOT_FOUND', 'The invoice was not found.', 'No se encontró la factura.', 'Payins'),
+  CARD_SETUP_NOT_FOUND: define(
+    'CARD_SETUP_NOT_FOUND',
+    'NOT_FOUND',
+    'The card setup was not found.',
+    'No se encontró el registro de tarjeta.',
+    'Payins',
+  ),
   TEST_CLOCK_NOT_FOUND: define(
     'TEST_CLOCK_NOT_FOUND',
     'NOT_FOUND',

@@ -20,6 +20,10 @@ export interface PaymentInstrumentProps {
   externalId: string | null;
   cardBrand: string | null;
   cardLast4: string | null;
+  /** A card saved by a setup (contract §31): its BIN and expiry, besides the brand and last four; never the number or the code. */
+  cardBin: string | null;
+  cardExpMonth: number | null;
+  cardExpYear: number | null;
   metadata: Record<string, unknown> | null;
   readonly createdAt: Date;
   updatedAt: Date;
@@ -35,7 +39,19 @@ export class PaymentInstrument {
   private constructor(private readonly props: PaymentInstrumentProps) {}
 
   static create(
-    input: Omit<PaymentInstrumentProps, 'status' | 'active' | 'validated' | 'externalId' | 'cardBrand' | 'cardLast4' | 'updatedAt'>,
+    input: Omit<
+      PaymentInstrumentProps,
+      | 'status'
+      | 'active'
+      | 'validated'
+      | 'externalId'
+      | 'cardBrand'
+      | 'cardLast4'
+      | 'cardBin'
+      | 'cardExpMonth'
+      | 'cardExpYear'
+      | 'updatedAt'
+    >,
   ): PaymentInstrument {
     return new PaymentInstrument({
       ...input,
@@ -45,6 +61,9 @@ export class PaymentInstrument {
       externalId: null,
       cardBrand: null,
       cardLast4: null,
+      cardBin: null,
+      cardExpMonth: null,
+      cardExpYear: null,
       updatedAt: input.createdAt,
     });
   }
@@ -91,6 +110,34 @@ export class PaymentInstrument {
       return false;
     Object.assign(this.props, next, { updatedAt: now });
     return true;
+  }
+
+  /** When the card stops being usable: the end of its expiry month (UTC), or null when the instrument holds no expiry. */
+  get cardExpiresAt(): Date | null {
+    const { cardExpMonth: month, cardExpYear: year } = this.props;
+    return month && year ? new Date(Date.UTC(year, month, 1)) : null;
+  }
+
+  /**
+   * A card saved by a setup page: its token at the processor, brand, BIN, last four and expiry (the parts a
+   * processor's fields answer; a whole number is refused), and validated: the processor accepted it for later charges.
+   */
+  recordSavedCard(
+    card: { externalId: string; brand: string; bin: string; last4: string; expMonth: number; expYear: number },
+    now: Date,
+  ): void {
+    if (!/^\d{4}$/.test(card.last4) || !/^(\d{6}|\d{8})$/.test(card.bin))
+      throw new DomainError('CARD_DATA_NOT_ACCEPTED', 'only the BIN and the last four digits of a card are kept', { fields: 'card' });
+    Object.assign(this.props, {
+      externalId: card.externalId,
+      cardBrand: card.brand,
+      cardBin: card.bin,
+      cardLast4: card.last4,
+      cardExpMonth: card.expMonth,
+      cardExpYear: card.expYear,
+      validated: true,
+      updatedAt: now,
+    });
   }
 
   deactivate(now: Date): void {

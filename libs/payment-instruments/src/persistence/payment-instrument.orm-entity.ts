@@ -44,6 +44,15 @@ export class PaymentInstrumentOrmEntity {
   @Column({ name: 'card_last4', type: 'char', length: 4, nullable: true })
   cardLast4: string | null;
 
+  @Column({ name: 'card_bin', type: 'varchar', length: 8, nullable: true })
+  cardBin: string | null;
+
+  @Column({ name: 'card_exp_month', type: 'smallint', nullable: true })
+  cardExpMonth: number | null;
+
+  @Column({ name: 'card_exp_year', type: 'smallint', nullable: true })
+  cardExpYear: number | null;
+
   @Column({ type: 'jsonb', nullable: true })
   metadata: Record<string, unknown> | null;
 

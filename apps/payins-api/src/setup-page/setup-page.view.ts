@@ -1,0 +1,127 @@
+import { escapeHtml, PayerLanguage, renderPage } from '@pcs/pages';
+import type { SetupPage } from '@pcs/payments';
+
+const TEXTS = {
+  es: {
+    title: 'Guardar una tarjeta',
+    intro: '{merchant} guardará esta tarjeta para cobros futuros. No se cobra nada ahora.',
+    method: 'Tarjeta',
+    holder: 'Nombre en la tarjeta',
+    bin: 'Primeros seis dígitos',
+    last4: 'Últimos cuatro dígitos',
+    expiry: 'Vencimiento (MM/AA)',
+    save: 'Guardar tarjeta',
+    fields:
+      'Campos de tarjeta del sandbox: se envían solo los primeros seis y los últimos cuatro dígitos, nunca el número completo ni el código.',
+    done: 'Tarjeta guardada. {merchant} la usará en sus próximos cobros.',
+    gone: 'Este enlace para guardar una tarjeta ya no es válido. Pida uno nuevo a quien se lo envió.',
+    none: 'Por ahora no se pueden guardar tarjetas aquí.',
+    continue: 'Continuar',
+    badBin: 'Escriba los primeros seis dígitos de la tarjeta.',
+    badLast4: 'Escriba los últimos cuatro dígitos de la tarjeta.',
+    badExpiry: 'Escriba un vencimiento válido y futuro, como 08/29.',
+  },
+  en: {
+    title: 'Save a card',
+    intro: '{merchant} will save this card for future charges. Nothing is charged now.',
+    method: 'Card',
+    holder: 'Name on the card',
+    bin: 'First six digits',
+    last4: 'Last four digits',
+    expiry: 'Expiry (MM/YY)',
+    save: 'Save card',
+    fields: 'The sandbox’s card fields: only the first six and the last four digits are sent, never the whole number or the code.',
+    done: 'Card saved. {merchant} will use it for its next charges.',
+    gone: 'This link to save a card is no longer valid. Ask whoever sent it for a new one.',
+    none: 'Cards cannot be saved here for now.',
+    continue: 'Continue',
+    badBin: 'Type the first six digits of the card.',
+    badLast4: 'Type the last four digits of the card.',
+    badExpiry: 'Type a valid expiry in the future, such as 08/29.',
+  },
+  pt: {
+    title: 'Salvar um cartão',
+    intro: '{merchant} salvará este cartão para cobranças futuras. Nada é cobrado agora.',
+    method: 'Cartão',
+    holder: 'Nome no cartão',
+    bin: 'Primeiros seis dígitos',
+    last4: 'Últimos quatro dígitos',
+    expiry: 'Validade (MM/AA)',
+    save: 'Salvar cartão',
+    fields:
+      'Campos de cartão do sandbox: só os primeiros seis e os últimos quatro dígitos são enviados, nunca o número completo nem o código.',
+    done: 'Cartão salvo. {merchant} o usará nas próximas cobranças.',
+    gone: 'Este link para salvar um cartão não é mais válido. Peça um novo a quem o enviou.',
+    none: 'Por enquanto não é possível salvar cartões aqui.',
+    continue: 'Continuar',
+    badBin: 'Digite os primeiros seis dígitos do cartão.',
+    badLast4: 'Digite os últimos quatro dígitos do cartão.',
+    badExpiry: 'Digite uma validade válida e futura, como 08/29.',
+  },
+} as const;
+
+export type SetupProblem = 'badBin' | 'badLast4' | 'badExpiry';
+
+/** What the form sent back, to show again beside its problems (never more than the parts it asks for). */
+export interface SetupForm {
+  readonly countryProcessorId?: string;
+  readonly holder?: string;
+  readonly bin?: string;
+  readonly last4?: string;
+  readonly expiry?: string;
+}
+
+const fill = (text: string, merchant: string) => text.replace('{merchant}', merchant);
+
+/** The setup page (contract §31) in each of its states, on the payer pages' one layout. */
+export function renderSetupPage(
+  page: SetupPage,
+  language: PayerLanguage,
+  token: string,
+  form: SetupForm = {},
+  problems: readonly SetupProblem[] = [],
+): string {
+  const t = TEXTS[language];
+  if (page.kind === 'GONE') return renderPage({ language, title: t.title, body: `<h1>${t.title}</h1><p id="gone">${t.gone}</p>` });
+  const merchant = escapeHtml(page.merchantName);
+  if (page.kind === 'DONE') {
+    const s = page.setup.snapshot();
+    const back = `${s.returnUrl}${s.returnUrl.includes('?') ? '&' : '?'}setupId=${s.setupId}`;
+    return renderPage({
+      language,
+      title: t.title,
+      body: `<h1>${t.title}</h1><p class="notice" id="done">${fill(t.done, merchant)}</p><p><a class="button" href="${escapeHtml(back)}">${t.continue}</a></p>`,
+    });
+  }
+  if (page.methods.length === 0) return renderPage({ language, title: t.title, body: `<h1>${t.title}</h1><p id="none">${t.none}</p>` });
+  const field = (name: keyof SetupForm, label: string, attributes: string, problem?: SetupProblem) => {
+    const wrong = problem && problems.includes(problem);
+    return `<p class="field"><label for="${name}">${label}</label><input id="${name}" name="${name}" ${attributes} value="${escapeHtml(
+      form[name] ?? '',
+    )}"${wrong ? ` aria-invalid="true" aria-describedby="${name}-error"` : ''}>${wrong ? `<span class="field-error" id="${name}-error">${t[problem]}</span>` : ''}</p>`;
+  };
+  const options = page.methods
+    .map(
+      (m) =>
+        `<option value="${escapeHtml(m.countryProcessorId)}"${m.countryProcessorId === form.countryProcessorId ? ' selected' : ''}>${escapeHtml(
+          m.paymentMethod,
+        )}</option>`,
+    )
+    .join('');
+  return renderPage({
+    language,
+    title: t.title,
+    body: `<h1>${t.title}</h1>
+<p>${fill(t.intro, merchant)}</p>
+<form method="post" action="/setup/${escapeHtml(page.setup.id)}" id="setup-form">
+<input type="hidden" name="token" value="${escapeHtml(token)}">
+<p class="field"><label for="countryProcessorId">${t.method}</label><select id="countryProcessorId" name="countryProcessorId">${options}</select></p>
+${field('holder', t.holder, 'autocomplete="cc-name" maxlength="64"')}
+${field('bin', t.bin, 'inputmode="numeric" autocomplete="off" maxlength="6" required', 'badBin')}
+${field('last4', t.last4, 'inputmode="numeric" autocomplete="off" maxlength="4" required', 'badLast4')}
+${field('expiry', t.expiry, 'inputmode="numeric" autocomplete="cc-exp" maxlength="5" placeholder="MM/AA" required', 'badExpiry')}
+<div class="actions"><button type="submit" id="save">${t.save}</button></div>
+</form>
+<p class="fine">${t.fields}</p>`,
+  });
+}

@@ -1,0 +1,212 @@
+import { Injectable } from '@nestjs/common';
+import { CatalogService, CountryProcessor } from '@pcs/catalog';
+import { GatewayRouting, SANDBOX, sandboxSavedCardToken } from '@pcs/gateways';
+import { asPayerId, Caller, DomainError, MerchantId, PayerId, tenantScope, Transaction, UnitOfWork } from '@pcs/kernel';
+import { MerchantAccess, MerchantCountryProcessorService, MerchantService } from '@pcs/merchants';
+import { PayerService } from '@pcs/payers';
+import { PaymentInstrumentService, paymentInstrumentRepresentation } from '@pcs/payment-instruments';
+import * as crypto from 'node:crypto';
+import { CardSetup } from './card-setup';
+import { CardSetupRepository } from './card-setup.repository';
+
+/** The instrument types a setup saves. */
+const CARD_TYPES = new Set(['CREDIT_CARD', 'DEBIT_CARD']);
+
+export interface StartSetup {
+  readonly merchantId: MerchantId;
+  readonly payerId: PayerId;
+  readonly countryProcessorId?: string;
+  readonly returnUrl: string;
+  readonly subscriptionId?: string;
+}
+
+/** What the payer typed in the card fields: the parts a processor's fields answer, never the whole number or the code. */
+export interface SetupCard {
+  readonly countryProcessorId: string;
+  readonly bin: string;
+  readonly last4: string;
+  readonly expMonth: number;
+  readonly expYear: number;
+}
+
+/** A method the setup page offers: a card method of the merchant whose processor saves cards here. */
+export interface SetupMethod {
+  readonly countryProcessorId: string;
+  readonly paymentMethod: string;
+  readonly instrumentType: string;
+}
+
+export type SetupPage =
+  | { readonly kind: 'GONE' }
+  | { readonly kind: 'DONE'; readonly setup: CardSetup; readonly merchantName: string }
+  | { readonly kind: 'FORM'; readonly setup: CardSetup; readonly merchantName: string; readonly methods: readonly SetupMethod[] };
+
+/** Run in the completing transaction (dunning's: the new card becomes the subscription's and pays its open invoices). */
+export type SetupCompletion = (tx: Transaction, setup: CardSetup, paymentInstrumentId: string, now: Date) => Promise<void>;
+
+/**
+ * Saving a card without charging it (contract §31): a setup is a hosted page of ours where the payer's card goes to
+ * the processor's own fields and comes back as the processor's token with the parts that may be kept (brand, BIN,
+ * last four, expiry). Today the sandbox's fields: its card methods, for merchants whose card method is charged at
+ * the sandbox (Mercado Pago's and dLocal's fields are to come). Completing it makes a new instrument of the payer,
+ * validated, and records `payment_instrument.created`, in one transaction with whatever a completion hook adds.
+ */
+@Injectable()
+export class CardSetupService {
+  private readonly completions: SetupCompletion[] = [];
+
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly setups: CardSetupRepository,
+    private readonly access: MerchantAccess,
+    private readonly merchants: MerchantService,
+    private readonly processors: MerchantCountryProcessorService,
+    private readonly catalog: CatalogService,
+    private readonly routing: GatewayRouting,
+    private readonly payers: PayerService,
+    private readonly instruments: PaymentInstrumentService,
+  ) {}
+
+  /** Another context's step in every completion (registered once, at start-up). */
+  onCompleted(completion: SetupCompletion): void {
+    this.completions.push(completion);
+  }
+
+  async start(caller: Caller, request: StartSetup, operationId?: string): Promise<CardSetup> {
+    if (operationId) {
+      const earlier = await this.setups.find(this.unitOfWork.outside, operationId, tenantScope(caller));
+      if (earlier) return earlier;
+    }
+    const merchant = await this.access.loadVisible(caller, request.merchantId);
+    merchant.assertCanCollect();
+    const payer = (await this.payers.loadVisible(caller, request.payerId)).snapshot();
+    if (payer.merchantId !== merchant.id) throw new DomainError('PAYER_NOT_FOUND');
+    await this.methodsOrRefuse(merchant.id, request.countryProcessorId ?? null);
+    return this.unitOfWork.run((tx) => this.openWithin(tx, caller, request, operationId));
+  }
+
+  /** A setup opened in the caller's transaction (dunning's, by the billing context), its checks made by the caller. */
+  async openWithin(tx: Transaction, caller: Pick<Caller, 'businessId'>, request: StartSetup, setupId?: string): Promise<CardSetup> {
+    const setup = CardSetup.open({
+      setupId: setupId ?? crypto.randomUUID(),
+      businessId: caller.businessId,
+      merchantId: request.merchantId,
+      payerId: request.payerId,
+      countryProcessorId: request.countryProcessorId ?? null,
+      returnUrl: request.returnUrl,
+      subscriptionId: request.subscriptionId ?? null,
+      createdAt: new Date(),
+    });
+    await this.setups.insert(tx, setup);
+    return setup;
+  }
+
+  async get(caller: Caller, setupId: string): Promise<CardSetup> {
+    const setup = await this.setups.find(this.unitOfWork.outside, setupId, tenantScope(caller));
+    if (!setup) throw new DomainError('CARD_SETUP_NOT_FOUND');
+    return setup;
+  }
+
+  /** The payer's page: its form while open, its end once completed, nothing once expired or unknown. */
+  async page(setupId: string): Promise<SetupPage> {
+    const setup = await this.setups.find(this.unitOfWork.outside, setupId, null);
+    const state = setup?.stateAt(new Date());
+    if (!setup || state === 'EXPIRED') return { kind: 'GONE' };
+    const s = setup.snapshot();
+    const merchantName = (await this.merchants.findById(s.merchantId))?.merchantName ?? '';
+    if (state === 'COMPLETED') return { kind: 'DONE', setup, merchantName };
+    return { kind: 'FORM', setup, merchantName, methods: await this.methods(s.merchantId, s.countryProcessorId) };
+  }
+
+  /**
+   * The card the payer's fields gave: a new instrument of the payer, the setup completed, the event and the
+   * completion hooks, in one transaction with the setup locked (a second submission finds it completed).
+   */
+  async complete(setupId: string, card: SetupCard): Promise<CardSetup | null> {
+    const pending = await this.setups.find(this.unitOfWork.outside, setupId, null);
+    if (!pending || pending.stateAt(new Date()) !== 'OPEN') return null;
+    const s = pending.snapshot();
+    const method = (await this.methods(s.merchantId, s.countryProcessorId)).find((m) => m.countryProcessorId === card.countryProcessorId);
+    if (!method) return null;
+    const country = await this.merchantCountry(s.merchantId);
+    const caller: Caller = { credentialId: 'card-setup', businessId: s.businessId, merchantId: s.merchantId };
+    return this.unitOfWork.run(async (tx) => {
+      const setup = await this.setups.find(tx, setupId, null, true);
+      const now = new Date();
+      if (!setup || setup.stateAt(now) !== 'OPEN') return null;
+      const view = await this.instruments.createWithin(
+        tx,
+        caller,
+        {
+          payerId: asPayerId(s.payerId),
+          paymentMethodName: method.paymentMethod,
+          paymentInstrumentTypeName: method.instrumentType,
+          country: country.iso3,
+        },
+        {
+          // The sandbox's token for the card, as its fields answer it.
+          externalId: sandboxSavedCardToken(card.last4),
+          brand: method.paymentMethod,
+          bin: card.bin,
+          last4: card.last4,
+          expMonth: card.expMonth,
+          expYear: card.expYear,
+        },
+      );
+      const paymentInstrumentId = view.instrument.id;
+      setup.complete(paymentInstrumentId, now);
+      await this.setups.completed(tx, setup, paymentInstrumentRepresentation(view));
+      for (const completion of this.completions) await completion(tx, setup, paymentInstrumentId, now);
+      return setup;
+    });
+  }
+
+  /** Whether a setup page of the merchant would offer a method (a dunning mail links to one only then). */
+  async savesCards(merchantId: MerchantId): Promise<boolean> {
+    return (await this.methods(merchantId, null)).length > 0;
+  }
+
+  /** The methods a setup offers, refused at its start when there is none (or the one named is not one). */
+  private async methodsOrRefuse(merchantId: MerchantId, countryProcessorId: string | null): Promise<void> {
+    if (countryProcessorId) {
+      const offered = (await this.processors.offeredCountryProcessors(merchantId)).find((p) => p.countryProcessorId === countryProcessorId);
+      if (!offered) throw new DomainError('COUNTRY_PROCESSOR_NOT_AVAILABLE');
+      const gateway = await this.routing.gatewayFor(merchantId, offered);
+      if (!CARD_TYPES.has(offered.paymentInstrumentType.name) || gateway.name !== SANDBOX)
+        throw new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: gateway.displayName });
+      return;
+    }
+    if ((await this.methods(merchantId, null)).length === 0)
+      throw new DomainError('PAYMENT_METHOD_NOT_AVAILABLE', 'the merchant has no card method whose processor saves cards here', {
+        method: 'a card',
+        country: 'the merchant’s country',
+      });
+  }
+
+  private async methods(merchantId: MerchantId, countryProcessorId: string | null): Promise<SetupMethod[]> {
+    const country = await this.merchantCountry(merchantId);
+    const offered = (await this.processors.offeredCountryProcessors(merchantId)).filter(
+      (p: CountryProcessor) =>
+        p.country.countryId === country.countryId &&
+        CARD_TYPES.has(p.paymentInstrumentType.name) &&
+        (!countryProcessorId || p.countryProcessorId === countryProcessorId),
+    );
+    const methods: SetupMethod[] = [];
+    for (const p of offered) {
+      if ((await this.routing.gatewayFor(merchantId, p)).name !== SANDBOX) continue;
+      methods.push({
+        countryProcessorId: p.countryProcessorId,
+        paymentMethod: p.paymentMethod.name,
+        instrumentType: p.paymentInstrumentType.name,
+      });
+    }
+    return methods;
+  }
+
+  private async merchantCountry(merchantId: MerchantId) {
+    const merchant = await this.merchants.findById(merchantId);
+    const country = merchant && (await this.catalog.findCountryById(merchant.countryId));
+    if (!country) throw new DomainError('MERCHANT_NOT_FOUND');
+    return country;
+  }
+}
