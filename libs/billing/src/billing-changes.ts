@@ -103,7 +103,7 @@ export class BillingChanges {
   private async newCardPage(tx: Transaction, subscription: Subscription): Promise<string | null> {
     const s = subscription.snapshot();
     const payer = await this.payers.findById(asPayerId(s.payerId), tx);
-    if (!payer?.email || !(await this.setups.savesCards(asMerchantId(s.merchantId)))) return null;
+    if (!payer?.email || !(await this.setups.savesCards(asMerchantId(s.merchantId), tx))) return null;
     const setupId = crypto.randomUUID();
     const setupUrl = `${this.settings.publicBaseUrl}/setup/${setupId}`;
     // Once saved, the payer lands on the page's own confirmation.

@@ -162,8 +162,8 @@ export class CardSetupService {
   }
 
   /** Whether a setup page of the merchant would offer a method (a dunning mail links to one only then). */
-  async savesCards(merchantId: MerchantId): Promise<boolean> {
-    return (await this.methods(merchantId, null)).length > 0;
+  async savesCards(merchantId: MerchantId, tx?: Transaction): Promise<boolean> {
+    return (await this.methods(merchantId, null, tx)).length > 0;
   }
 
   /** The methods a setup offers, refused at its start when there is none (or the one named is not one). */
@@ -183,9 +183,10 @@ export class CardSetupService {
       });
   }
 
-  private async methods(merchantId: MerchantId, countryProcessorId: string | null): Promise<SetupMethod[]> {
-    const country = await this.merchantCountry(merchantId);
-    const offered = (await this.processors.offeredCountryProcessors(merchantId)).filter(
+  /** Inside a transaction, pass it (a second connection taken while one is held starves the pool). */
+  private async methods(merchantId: MerchantId, countryProcessorId: string | null, tx?: Transaction): Promise<SetupMethod[]> {
+    const country = await this.merchantCountry(merchantId, tx);
+    const offered = (await this.processors.offeredCountryProcessors(merchantId, tx)).filter(
       (p: CountryProcessor) =>
         p.country.countryId === country.countryId &&
         CARD_TYPES.has(p.paymentInstrumentType.name) &&
@@ -193,7 +194,7 @@ export class CardSetupService {
     );
     const methods: SetupMethod[] = [];
     for (const p of offered) {
-      if ((await this.routing.gatewayFor(merchantId, p)).name !== SANDBOX) continue;
+      if ((await this.routing.gatewayFor(merchantId, p, tx)).name !== SANDBOX) continue;
       methods.push({
         countryProcessorId: p.countryProcessorId,
         paymentMethod: p.paymentMethod.name,
@@ -203,8 +204,8 @@ export class CardSetupService {
     return methods;
   }
 
-  private async merchantCountry(merchantId: MerchantId) {
-    const merchant = await this.merchants.findById(merchantId);
+  private async merchantCountry(merchantId: MerchantId, tx?: Transaction) {
+    const merchant = await this.merchants.findById(merchantId, tx);
     const country = merchant && (await this.catalog.findCountryById(merchant.countryId));
     if (!country) throw new DomainError('MERCHANT_NOT_FOUND');
     return country;
