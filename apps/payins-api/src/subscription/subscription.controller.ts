@@ -172,9 +172,10 @@ export class SubscriptionController {
   @Post('subscription/:subscriptionId/resume')
   @HttpCode(200)
   @ApiOperation({
-    summary: 'Resume a paused subscription',
+    summary: 'Resume a paused or unpaid subscription',
     description:
-      'Billing goes on with the first period that starts from now; the periods it was paused through are not billed. 409 unless PAUSED.',
+      'Billing goes on with the first period that starts from now; the periods it was paused through (or unpaid) are not billed. ' +
+      '409 unless PAUSED or UNPAID.',
     operationId: 'resumeSubscription',
   })
   @ApiOkResponse({ type: SubscriptionResponse })

@@ -91,6 +91,22 @@ describe('Subscription', () => {
     );
   });
 
+  it('canceled at its period’s end during a trial, ends at the trial’s end without ever invoicing', () => {
+    const s = subscription({ trialDays: 14 });
+    s.cancel(true, at('2027-01-12T00:00:00Z'));
+    expect(s.advance(at('2027-01-24T15:00:00Z'))).toEqual({ invoiced: false, statusChanged: true });
+    expect([s.snapshot().status, s.snapshot().nextPeriod, s.snapshot().endedAt]).toEqual(['CANCELED', 0, at('2027-01-24T15:00:00Z')]);
+  });
+
+  it('resumes an UNPAID subscription from its next period, as a paused one', () => {
+    const s = subscription();
+    s.advance(at('2027-01-10T15:00:00Z'));
+    s.pastDue(at('2027-01-10T15:00:00Z'));
+    s.endDunning('UNPAID', at('2027-01-17T15:00:00Z'));
+    s.resume(at('2027-03-01T00:00:00Z'));
+    expect([s.snapshot().status, s.snapshot().nextPeriodAt]).toEqual(['ACTIVE', at('2027-03-10T15:00:00Z')]);
+  });
+
   it('pauses and resumes with the first period from the moment it resumes; refuses what its status does not allow', () => {
     const s = subscription();
     s.advance(at('2027-01-10T15:00:00Z'));

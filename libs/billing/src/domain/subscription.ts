@@ -158,7 +158,9 @@ export class Subscription {
    */
   advance(now: Date): { readonly invoiced: boolean; readonly statusChanged: boolean } {
     const before = this.props.status;
-    if (this.props.cancelAtPeriodEnd && this.props.nextPeriod > 0) {
+    // Canceled at its period's end: it ends when the next period would start (before the first one, in a trial or
+    // before its start date, without ever charging).
+    if (this.props.cancelAtPeriodEnd) {
       this.props.status = 'CANCELED';
       this.props.endedAt = this.props.nextPeriodAt ?? now;
       this.props.nextPeriodAt = null;
@@ -209,9 +211,12 @@ export class Subscription {
     this.touch(now);
   }
 
-  /** From PAUSED: billing goes on with the first period that starts from now. */
+  /**
+   * From PAUSED, or UNPAID (dunning ended; the payer has given the merchant another card): billing goes on with the
+   * first period that starts from now.
+   */
   resume(now: Date): void {
-    if (this.props.status !== 'PAUSED') this.refuse('resume', 'reanudarla');
+    if (this.props.status !== 'PAUSED' && this.props.status !== 'UNPAID') this.refuse('resume', 'reanudarla');
     this.props.status = this.props.trialEnd && now < this.props.trialEnd ? 'TRIALING' : 'ACTIVE';
     this.props.pausedAt = null;
     this.props.nextPeriod = firstPeriodFrom(this.props.cycle, now, this.props.nextPeriod);

@@ -1374,8 +1374,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Resume a paused subscription
-         * @description Billing goes on with the first period that starts from now; the periods it was paused through are not billed. 409 unless PAUSED.
+         * Resume a paused or unpaid subscription
+         * @description Billing goes on with the first period that starts from now; the periods it was paused through (or unpaid) are not billed. 409 unless PAUSED or UNPAID.
          */
         post: operations["resumeSubscription"];
         delete?: never;
