@@ -202,6 +202,8 @@ describe('the dashboard under hostile input', () => {
         ],
         [`/links/${encodeURIComponent(value)}/share`, form({ receiverEmail: value, receiverName: value })],
         [`/links/${encodeURIComponent(value)}/delete`, form({})],
+        [`/subscriptions/${encodeURIComponent(value)}/cancel`, form({ when: value, confirmed: value })],
+        [`/subscriptions/${encodeURIComponent(value)}/pause`, form({})],
         [`/webhooks/events/${encodeURIComponent(value)}/redeliver`, form({})],
         [`/payments/${intentId}/events/${encodeURIComponent(value)}/redeliver`, form({})],
         ['/team', form({ email: value, role: value, merchantId: value })],

@@ -17,16 +17,18 @@ describe('the dashboard: subscriptions and a payer’s history', () => {
   let base: string;
   let browser: Browser;
   let viewer: Person;
+  let operator: Person;
   let otherMerchantsViewer: Person;
+  let identity: DashboardIdentity;
   let subscriptionId: string;
   let declinedId: string;
 
   beforeAll(async () => {
     bed = await testbed({ merchants: 2, payer: { firstName: 'Sofía', lastName: 'Socia', email: 'sofia@example.uy' } });
-    let identity: DashboardIdentity;
     ({ dashboard, base, identity } = await listeningDashboard(bed));
-    [viewer, otherMerchantsViewer] = await Promise.all([
+    [viewer, operator, otherMerchantsViewer] = await Promise.all([
       readyPerson(identity, { businessId: bed.tenant.business.businessId, merchantId: null, role: 'viewer' }),
+      readyPerson(identity, { businessId: bed.tenant.business.businessId, merchantId: null, role: 'operator' }),
       readyPerson(identity, { businessId: bed.tenant.business.businessId, merchantId: bed.tenant.merchants[1].merchantId, role: 'viewer' }),
     ]);
     const merchantId = bed.tenant.merchants[0].merchantId;
@@ -123,5 +125,48 @@ describe('the dashboard: subscriptions and a payer’s history', () => {
     expect((await page.goto(`${base}/subscriptions/${subscriptionId}`))?.status()).toBe(404);
     expect((await page.goto(`${base}/subscriptions/${crypto.randomUUID()}`))?.status()).toBe(404);
     await page.context().close();
+  }, 60_000);
+
+  it('lets an operator pause, resume and cancel at the period’s end after a confirmation, audited; a viewer neither sees nor forges it', async () => {
+    const viewing = await signIn(viewer, 'en-US');
+    await viewing.goto(`${base}/subscriptions/${subscriptionId}`);
+    expect(await viewing.locator('#actions').count()).toBe(0);
+    const csrf = await viewing.locator('input[name=_csrf]').first().getAttribute('value');
+    const forged = await viewing.request.post(`${base}/subscriptions/${subscriptionId}/pause`, { form: { _csrf: csrf! } });
+    expect(forged.status()).toBe(403);
+    await viewing.context().close();
+    expect((await bed.merchant.get(`/subscription/${subscriptionId}`)).body.status).toBe('ACTIVE');
+
+    const page = await signIn(operator, 'en-US');
+    await page.goto(`${base}/subscriptions/${subscriptionId}`);
+    await page.click('#pause');
+    expect([await page.textContent('#notice'), await page.getAttribute('#state', 'data-status')]).toEqual([
+      'Subscription paused.',
+      'PAUSED',
+    ]);
+    await page.click('#resume');
+    expect([await page.textContent('#notice'), await page.getAttribute('#state', 'data-status')]).toEqual([
+      'Subscription resumed.',
+      'ACTIVE',
+    ]);
+    await page.click('#cancel-at-end');
+    expect(await page.textContent('#question')).toContain('It is canceled when the current period ends');
+    expect(await fitsWidth(page, '#confirm')).toMatchObject({ pageFits: true });
+    await page.click('#confirm');
+    expect(await page.textContent('#notice')).toBe('Subscription canceled.');
+    const after = (await bed.merchant.get(`/subscription/${subscriptionId}`)).body;
+    expect([after.status, after.cancelAtPeriodEnd]).toEqual(['ACTIVE', true]);
+    await page.context().close();
+    const audited = (await identity.auditLog(bed.tenant.business.businessId, { limit: 50 }))
+      .filter((e) => e.action.startsWith('subscription:'))
+      .map((e) => [e.action, e.result, e.email === operator.email]);
+    expect(audited).toEqual(
+      expect.arrayContaining([
+        ['subscription:pause', 'refused', false],
+        ['subscription:pause', 'succeeded', true],
+        ['subscription:resume', 'succeeded', true],
+        ['subscription:cancel', 'succeeded', true],
+      ]),
+    );
   }, 60_000);
 });

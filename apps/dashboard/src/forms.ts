@@ -115,6 +115,10 @@ export class ConfirmedForm extends Form {
   @Text(64) operation?: string;
 }
 
+export class CancelSubscriptionForm extends ConfirmedForm {
+  @Text(8) when?: string;
+}
+
 export class RefundForm extends ConfirmedForm {
   @Text(16) kind?: string;
   @Text(64) amount?: string;

@@ -486,6 +486,20 @@ export class PayinsApi {
     return { subscription: data, invoices: [...invoices[0].results].sort((a, b) => a.periodNumber - b.periodNumber) };
   }
 
+  pauseSubscription(subscriptionId: string): Promise<Subscription> {
+    return this.answer(this.client.POST('/subscription/{subscriptionId}/pause', { params: { path: { subscriptionId } } }));
+  }
+
+  resumeSubscription(subscriptionId: string): Promise<Subscription> {
+    return this.answer(this.client.POST('/subscription/{subscriptionId}/resume', { params: { path: { subscriptionId } } }));
+  }
+
+  cancelSubscription(subscriptionId: string, atPeriodEnd: boolean): Promise<Subscription> {
+    return this.answer(
+      this.client.POST('/subscription/{subscriptionId}/cancel', { params: { path: { subscriptionId } }, body: { atPeriodEnd } }),
+    );
+  }
+
   /** One dispute of the person's scope, or null. */
   async dispute(user: DashboardUser, disputeId: string): Promise<Dispute | null> {
     if (!UUID.test(disputeId)) return null;

@@ -1,4 +1,4 @@
-import type { DashboardUser } from '@pcs/dashboard-identity';
+import type { DashboardIdentity, DashboardUser } from '@pcs/dashboard-identity';
 import { recordingResponse } from '@pcs/testing';
 import type { DashboardRequest } from './web';
 import type { Merchant, PayinsApi, Subscription } from './payins-api';
@@ -30,6 +30,8 @@ const subscription = {
   endedAt: null,
 } as unknown as Subscription;
 
+const identity = { audit: jest.fn().mockResolvedValue(undefined) };
+
 function controllerWith(found: { subscription: Subscription; invoices: [] } | null = null) {
   const api = {
     merchants: jest.fn().mockResolvedValue([{ merchantId, merchantName: 'Gimnasio' } as Merchant]),
@@ -37,7 +39,7 @@ function controllerWith(found: { subscription: Subscription; invoices: [] } | nu
     subscription: jest.fn().mockResolvedValue(found),
     localeOf: jest.fn().mockResolvedValue({ timeZone: 'America/Montevideo', currency: 'UYU' }),
   };
-  return { controller: new SubscriptionsController(api as unknown as PayinsApi), api };
+  return { controller: new SubscriptionsController(api as unknown as PayinsApi, identity as unknown as DashboardIdentity), api };
 }
 
 describe('SubscriptionsController', () => {
@@ -59,9 +61,11 @@ describe('SubscriptionsController', () => {
   it('shows a subscription the API shows, and answers 404 for one it does not', async () => {
     const { controller } = controllerWith({ subscription, invoices: [] });
     const { res, answer } = recordingResponse();
-    await controller.show(request, res, subscription.subscriptionId);
+    await controller.show(request, res, subscription.subscriptionId, undefined);
     expect(answer.body).toContain('No invoices yet.');
     const { controller: none } = controllerWith(null);
-    await expect(none.show(request, recordingResponse().res, subscription.subscriptionId)).rejects.toMatchObject({ status: 404 });
+    await expect(none.show(request, recordingResponse().res, subscription.subscriptionId, undefined)).rejects.toMatchObject({
+      status: 404,
+    });
   });
 });

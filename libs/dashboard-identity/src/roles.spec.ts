@@ -6,6 +6,7 @@ describe('dashboard roles', () => {
     'refund',
     'request-payout',
     'answer-disputes',
+    'manage-subscriptions',
     'manage-links',
     'manage-payers',
     'manage-webhooks',
@@ -14,13 +15,14 @@ describe('dashboard roles', () => {
     'read-audit',
   ];
 
-  it('gives a viewer reading only, an operator refunds, payouts, dispute answers, links and payers, and an admin everything', () => {
+  it('gives a viewer reading only, an operator refunds, payouts, dispute answers, subscriptions, links and payers, and an admin everything', () => {
     expect(all.filter((p) => can('viewer', p))).toEqual(['read']);
     expect(all.filter((p) => can('operator', p))).toEqual([
       'read',
       'refund',
       'request-payout',
       'answer-disputes',
+      'manage-subscriptions',
       'manage-links',
       'manage-payers',
     ]);

@@ -8,6 +8,7 @@ export type Permission =
   | 'refund'
   | 'request-payout'
   | 'answer-disputes'
+  | 'manage-subscriptions'
   | 'manage-links'
   | 'manage-payers'
   | 'manage-webhooks'
@@ -18,12 +19,13 @@ export type Permission =
 
 const GRANTS: Record<Role, readonly Permission[]> = {
   viewer: ['read'],
-  operator: ['read', 'refund', 'request-payout', 'answer-disputes', 'manage-links', 'manage-payers'],
+  operator: ['read', 'refund', 'request-payout', 'answer-disputes', 'manage-subscriptions', 'manage-links', 'manage-payers'],
   admin: [
     'read',
     'refund',
     'request-payout',
     'answer-disputes',
+    'manage-subscriptions',
     'manage-links',
     'manage-payers',
     'manage-webhooks',

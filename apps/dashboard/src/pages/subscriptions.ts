@@ -1,7 +1,7 @@
-import { DashboardUser } from '@pcs/dashboard-identity';
+import { can, DashboardUser } from '@pcs/dashboard-identity';
 import { PageLanguage } from '@pcs/pages';
 import type { Invoice, Merchant, Subscription } from '../payins-api';
-import { dashboardPage, dateTime, html, money } from './layout';
+import { csrfField, dashboardPage, dateTime, html, money } from './layout';
 import { select } from './payments';
 import { fill, labelOf, TEXTS } from './texts';
 
@@ -96,7 +96,15 @@ ${
 /** One subscription: its terms and where it stands, and its invoices with their tries and payments. */
 export function subscriptionPage(
   language: PageLanguage,
-  view: { user: DashboardUser; csrfToken: string; subscription: Subscription; invoices: Invoice[]; timeZone?: string },
+  view: {
+    user: DashboardUser;
+    csrfToken: string;
+    subscription: Subscription;
+    invoices: Invoice[];
+    timeZone?: string;
+    notice?: string;
+    problem?: string;
+  },
 ): string {
   const t = TEXTS[language];
   const s = view.subscription;
@@ -115,6 +123,21 @@ export function subscriptionPage(
         )
         .join('')}</tbody></table></div>`
     : `<p id="invoices">${t.noInvoices}</p>`;
+  const id = html(s.subscriptionId);
+  const post = (action: string, label: string, button: string, fields = '') =>
+    `<form method="post" action="/subscriptions/${id}/${action}">${csrfField(view.csrfToken)}${fields}<button class="button ${
+      action === 'cancel' ? 'danger' : 'secondary'
+    }" type="submit" id="${button}">${label}</button></form>`;
+  const actions = can(view.user.role, 'manage-subscriptions')
+    ? [
+        ['TRIALING', 'ACTIVE', 'PAST_DUE'].includes(s.status) ? post('pause', t.pauseSubscription, 'pause') : '',
+        ['PAUSED', 'UNPAID'].includes(s.status) ? post('resume', t.resumeSubscription, 'resume') : '',
+        s.status !== 'CANCELED' && !s.cancelAtPeriodEnd && s.nextChargeAt
+          ? post('cancel', t.cancelAtPeriodEnd, 'cancel-at-end', '<input type="hidden" name="when" value="end">')
+          : '',
+        s.status !== 'CANCELED' ? post('cancel', t.cancelNow, 'cancel-now', '<input type="hidden" name="when" value="now">') : '',
+      ].join('')
+    : '';
   return dashboardPage({
     language,
     title: `${t.subscription} ${s.subscriptionId}`,
@@ -122,6 +145,9 @@ export function subscriptionPage(
     csrfToken: view.csrfToken,
     body: `<p><a href="/subscriptions?merchantId=${html(s.merchantId)}&payerId=${html(s.payerId)}">← ${t.history}</a></p>
 <h1>${html(s.description)} ${status('subscription', s.status, language, 'state')}</h1>
+${view.notice ? `<p class="notice" role="status" id="notice">${html(view.notice)}</p>` : ''}
+${view.problem ? `<p class="notice error" role="alert" id="problem">${html(view.problem)}</p>` : ''}
+${actions ? `<div class="actions" id="actions">${actions}</div>` : ''}
 <section class="card"><dl>
 <dt>ID</dt><dd>${html(s.subscriptionId)}</dd>
 <dt>${t.amount}</dt><dd id="amount">${money(s.amount, s.currency, language)}</dd>
@@ -132,5 +158,31 @@ export function subscriptionPage(
 ${s.endedAt ? `<dt>${t.endedAt}</dt><dd>${dateTime(s.endedAt, language, zone)}</dd>` : ''}
 </dl></section>
 <section aria-labelledby="invoices-title"><h2 id="invoices-title">${t.invoices}</h2>${invoices}</section>`,
+  });
+}
+
+/** The confirmation of a cancellation: now (its open invoices void) or at the period's end. */
+export function confirmCancelPage(
+  language: PageLanguage,
+  view: { user: DashboardUser; csrfToken: string; subscription: Subscription; when: 'now' | 'end'; timeZone?: string },
+): string {
+  const t = TEXTS[language];
+  const s = view.subscription;
+  const id = html(s.subscriptionId);
+  const question =
+    view.when === 'now'
+      ? t.confirmCancelNow
+      : fill(t.confirmCancelAtEnd, { date: dateTime(s.nextChargeAt, language, view.timeZone ?? s.timeZone) });
+  return dashboardPage({
+    language,
+    title: t.confirmCancel,
+    user: view.user,
+    csrfToken: view.csrfToken,
+    body: `<div class="card"><h1>${t.confirmCancel}</h1>
+<p id="question">${html(question)}</p>
+<form method="post" action="/subscriptions/${id}/cancel">${csrfField(view.csrfToken)}
+<input type="hidden" name="when" value="${view.when}"><input type="hidden" name="confirmed" value="yes">
+<div class="actions"><button class="button danger" type="submit" id="confirm">${t.confirmCancelButton}</button><a class="button secondary" href="/subscriptions/${id}">${t.cancel}</a></div>
+</form></div>`,
   });
 }
