@@ -1,5 +1,6 @@
+import { BillingScheduler } from '@pcs/billing';
 import * as crypto from 'node:crypto';
-import { errorShape, eventually, fitsWidth, launchChromium, screenshot, SignedClient } from '@pcs/testing';
+import { DLocalStandIn, errorShape, eventually, fitsWidth, launchChromium, screenshot, SignedClient } from '@pcs/testing';
 import { Browser, Page } from 'playwright-core';
 import { freePort } from './payins-app';
 import { Inbox } from './smtp-inbox';
@@ -19,15 +20,18 @@ describe('card setup: a hosted page that saves a card, and dunning’s new card'
   let merchant: SignedClient;
   let merchantId: string;
   let browser: Browser;
+  const dl = new DLocalStandIn().merchant('dl-login-setup-0001', 'dl-trans-key-setup-0001', 'dl-secret-key-setup-0001');
 
   beforeAll(async () => {
     inbox = new Inbox(await freePort());
     await inbox.start();
+    await dl.start();
     bed = await testbed({
       reachable: true,
       name: 'Club Norte',
       payer: { firstName: 'Marta', lastName: 'Pagadora', email: 'marta@example.uy' },
       mail: { smtpUrl: `smtp://127.0.0.1:${inbox.port}`, directory: null },
+      gateway: { dlocalApiUrl: dl.url },
     });
     merchant = bed.merchant;
     merchantId = bed.tenant.merchants[0].merchantId;
@@ -37,6 +41,7 @@ describe('card setup: a hosted page that saves a card, and dunning’s new card'
     await browser?.close();
     await bed?.close();
     await inbox?.stop();
+    await dl.stop();
   });
 
   const phone = async (locale: string): Promise<Page> =>
@@ -211,5 +216,61 @@ describe('card setup: a hosted page that saves a card, and dunning’s new card'
     expect(told.text).toMatch(new RegExp(`guarde otra aquí: ${bed.url}/setup/[0-9a-f-]{36}`));
     await merchant.post(`/test-clock/${clock}/advance`, { to: '2027-08-02T12:00:00Z' });
     expect(await queued()).toBe(1);
+  }, 60_000);
+
+  it('charges a saved card where it is kept, whatever the routing says later (an instrument no processor keeps follows the routing)', async () => {
+    const setup = (
+      await merchant.post('/payment-instrument/setup', {
+        merchantId,
+        payerId: bed.payerId,
+        countryProcessorId: undefined,
+        returnUrl: `${bed.url}/health`,
+      })
+    ).body as { setupId: string; setupUrl: string };
+    const page = await phone('en-US');
+    await page.goto(setup.setupUrl);
+    await page.selectOption('#countryProcessorId', { label: 'VISA' });
+    await fill(page, { bin: '411111', last4: '1881', expiry: '09/31' });
+    await page.waitForURL(/setupId=/);
+    await page.context().close();
+    const saved = (await merchant.get(`/payment-instrument/setup/${setup.setupId}`)).body.paymentInstrumentId as string;
+    // Another payer's VISA instrument, made by the API: no processor keeps a card of it (the same payer's would be the saved one).
+    const other = (await merchant.post('/payer', { firstName: 'Otro', lastName: 'Socio' })).body.payerId as string;
+    const plain = (await merchant.post('/payment-instrument', { payerId: other, paymentMethodName: 'VISA', country: 'URY' })).body
+      .paymentInstrumentId as string;
+    // Later, the merchant sends its VISA payments to dLocal, which does not charge saved instruments here.
+    const account = await bed.business.put(`/merchant/${merchantId}/gateway-account/dlocal`, {
+      xLogin: 'dl-login-setup-0001',
+      xTransKey: 'dl-trans-key-setup-0001',
+      secretKey: 'dl-secret-key-setup-0001',
+      paymentMethods: ['VISA'],
+    });
+    expect(account.status).toBe(200);
+    const body = (paymentInstrumentId: string, payerId = bed.payerId) => ({
+      merchantId,
+      payerId,
+      paymentInstrumentId,
+      amount: 275,
+      currency: 'UYU',
+      interval: 'MONTH',
+      intervalCount: 1,
+      description: 'Pinned card',
+    });
+    const refused = await merchant.post('/subscription', body(plain, other));
+    expect([refused.status, refused.body.errorId]).toEqual([400, 'Payins:OFF_SESSION_NOT_SUPPORTED']);
+    const pinned = await merchant.post('/subscription', body(saved));
+    expect(pinned.status).toBe(200);
+    // Charged by a pass of the scheduler (the one the API's sweep runs), at the sandbox that keeps the card.
+    await bed.app.get(BillingScheduler).runDue(null, new Date());
+    const [invoice] = (
+      (await merchant.get(`/invoice?subscriptionId=${pinned.body.subscriptionId as string}`)).body as { results: Row[] }[]
+    )[0].results;
+    expect([invoice.status, invoice.attemptCount]).toEqual(['PAID', 1]);
+    const payins = (await merchant.get(`/payin?paymentIntentId=${invoice.paymentIntentId as string}`)).body[0].results as Row[];
+    expect(payins.map((p) => [p.transactionType, p.status])).toEqual([['PAYIN', 'APPROVED']]);
+    const [{ gateway }] = await bed.query<{ gateway: string }>(`SELECT gateway FROM payin WHERE payment_intent_id = $1`, [
+      invoice.paymentIntentId,
+    ]);
+    expect(gateway).toBe('SANDBOX');
   }, 60_000);
 });

@@ -34,6 +34,8 @@ export interface PaymentInstrumentRequest {
 
 /** A card a processor's fields saved (contract §31): its token there and what may be kept of it. */
 export interface SavedCard {
+  /** The processor that stores it (its gateway's name). */
+  readonly processor: string;
   readonly externalId: string;
   readonly brand: string;
   readonly bin: string;

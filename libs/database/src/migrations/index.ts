@@ -39,6 +39,7 @@ import { RecentAdmins1798900000000 } from './1798900000000-recent-admins';
 import { CardTestingGuard1799000000000 } from './1799000000000-card-testing-guard';
 import { Subscriptions1799100000000 } from './1799100000000-subscriptions';
 import { CardSetup1799200000000 } from './1799200000000-card-setup';
+import { SavedCardProcessor1799300000000 } from './1799300000000-saved-card-processor';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -83,4 +84,5 @@ export const MIGRATIONS = [
   CardTestingGuard1799000000000,
   Subscriptions1799100000000,
   CardSetup1799200000000,
+  SavedCardProcessor1799300000000,
 ];

@@ -24,6 +24,8 @@ export interface PaymentInstrumentProps {
   cardBin: string | null;
   cardExpMonth: number | null;
   cardExpYear: number | null;
+  /** The processor that stores the saved card (its gateway's name): the card is charged there only (contract §31). */
+  processor: string | null;
   metadata: Record<string, unknown> | null;
   readonly createdAt: Date;
   updatedAt: Date;
@@ -50,6 +52,7 @@ export class PaymentInstrument {
       | 'cardBin'
       | 'cardExpMonth'
       | 'cardExpYear'
+      | 'processor'
       | 'updatedAt'
     >,
   ): PaymentInstrument {
@@ -64,6 +67,7 @@ export class PaymentInstrument {
       cardBin: null,
       cardExpMonth: null,
       cardExpYear: null,
+      processor: null,
       updatedAt: input.createdAt,
     });
   }
@@ -123,12 +127,13 @@ export class PaymentInstrument {
    * processor's fields answer; a whole number is refused), and validated: the processor accepted it for later charges.
    */
   recordSavedCard(
-    card: { externalId: string; brand: string; bin: string; last4: string; expMonth: number; expYear: number },
+    card: { processor: string; externalId: string; brand: string; bin: string; last4: string; expMonth: number; expYear: number },
     now: Date,
   ): void {
     if (!/^\d{4}$/.test(card.last4) || !/^(\d{6}|\d{8})$/.test(card.bin))
       throw new DomainError('CARD_DATA_NOT_ACCEPTED', 'only the BIN and the last four digits of a card are kept', { fields: 'card' });
     Object.assign(this.props, {
+      processor: card.processor,
       externalId: card.externalId,
       cardBrand: card.brand,
       cardBin: card.bin,

@@ -44,6 +44,9 @@ export class PaymentInstrumentOrmEntity {
   @Column({ name: 'card_last4', type: 'char', length: 4, nullable: true })
   cardLast4: string | null;
 
+  @Column({ type: 'text', nullable: true })
+  processor: string | null;
+
   @Column({ name: 'card_bin', type: 'varchar', length: 8, nullable: true })
   cardBin: string | null;
 

@@ -253,7 +253,7 @@ export class PaymentIntentCreationService {
     const { merchantId } = intent.snapshot();
     const processor = await this.processorForInstrument(tx, intent, instrument);
     await this.pricing.assertAboveMinimum(merchantId, processor, intent.total, tx);
-    const gateway = await this.routing.gatewayFor(merchantId, processor, tx);
+    const gateway = await this.gatewayOfCharge(merchantId, processor, instrument, tx);
     if (!chargesOffSession(gateway)) throw new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: gateway.displayName });
     if (command.installments !== undefined && command.installments > 1)
       await this.installments.offerFor(merchantId, processor, gateway, intent.total, command.installments, tx);
@@ -293,9 +293,26 @@ export class PaymentIntentCreationService {
         },
       );
     await this.pricing.assertAboveMinimum(charge.merchantId, processor, charge.amount);
-    const gateway = await this.routing.gatewayFor(charge.merchantId, processor);
+    const gateway = await this.gatewayOfCharge(charge.merchantId, processor, instrument);
     if (!chargesOffSession(gateway)) throw new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: gateway.displayName });
     return { gateway: gateway.name, displayName: gateway.displayName };
+  }
+
+  /**
+   * The gateway that charges a saved instrument: the processor that stores its card, whatever the merchant's routing
+   * says now (contract §31: a saved card is charged only where it is kept); the routing's for any other instrument.
+   */
+  private async gatewayOfCharge(
+    merchantId: MerchantId,
+    processor: Awaited<ReturnType<PaymentIntentCreationService['processorForInstrument']>>,
+    instrument: Readonly<PaymentInstrumentProps>,
+    tx?: Transaction,
+  ) {
+    if (!instrument.processor) return this.routing.gatewayFor(merchantId, processor, tx);
+    const stored = this.routing.gatewayNamed(instrument.processor);
+    if (!stored)
+      throw new DomainError('COUNTRY_PROCESSOR_NOT_AVAILABLE', `no adapter for ${instrument.processor}, where the card is saved`);
+    return stored;
   }
 
   /**

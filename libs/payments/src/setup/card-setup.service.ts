@@ -145,6 +145,7 @@ export class CardSetupService {
         },
         {
           // The sandbox's token for the card, as its fields answer it.
+          processor: SANDBOX,
           externalId: sandboxSavedCardToken(card.last4),
           brand: method.paymentMethod,
           bin: card.bin,
