@@ -88,6 +88,7 @@ const CONTEXTS = {
     'kernel',
     'mail',
     'merchants',
+    'observability',
     'pages',
     'payers',
     'payment-instruments',

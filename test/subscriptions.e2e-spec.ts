@@ -2,6 +2,7 @@ import { BillingScheduler } from '@pcs/billing';
 import { asMerchantId, Currency } from '@pcs/kernel';
 import { PricingService } from '@pcs/settlement';
 import { errorShape, SignedClient } from '@pcs/testing';
+import request from 'supertest';
 import { Testbed, testbed } from './testbed';
 
 type Row = Record<string, unknown>;
@@ -123,7 +124,14 @@ describe('subscriptions and invoices (sandbox, test clocks)', () => {
     ]);
   });
 
+  /** An outcome's count in /metrics (process-wide: read before and after). */
+  const counted = async (outcome: string): Promise<number> => {
+    const text = (await request(bed.app.getHttpServer()).get('/metrics')).text;
+    return Number(new RegExp(`pcs_invoices_total\\{outcome="${outcome}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+  };
+
   it('retries a soft decline on the retry days, then leaves the subscription UNPAID and invoices nothing more', async () => {
+    const before = { soft: await counted('declined_soft'), uncollectible: await counted('uncollectible') };
     const clock = await clockAt('2027-03-01T12:00:00Z');
     const created = await subscribe({ amount: 990.13, testClockId: clock });
     await advance(clock, '2027-03-05T12:00:00Z');
@@ -150,6 +158,8 @@ describe('subscriptions and invoices (sandbox, test clocks)', () => {
       'subscription.updated',
       'subscription.updated',
     ]);
+    // /metrics counted each try and the end (without tenants).
+    expect([(await counted('declined_soft')) - before.soft, (await counted('uncollectible')) - before.uncollectible]).toEqual([5, 1]);
   });
 
   it('never retries a hard decline, tries a new instrument at once, and ends with the merchant’s final status', async () => {

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
 import { EventRecorder, EventType } from '@pcs/events';
-import { asMerchantId, asPayerId, Transaction } from '@pcs/kernel';
+import { metrics } from '@pcs/observability';
+import { asMerchantId, asPayerId, Transaction, UnitOfWork } from '@pcs/kernel';
 import { MailMessage, MailOutbox } from '@pcs/mail';
 import { MerchantService } from '@pcs/merchants';
 import { PayerService } from '@pcs/payers';
@@ -28,6 +29,7 @@ export class BillingChanges {
     private readonly mail: MailOutbox,
     private readonly setups: CardSetupService,
     private readonly settings: RuntimeSettings,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
   async created(tx: Transaction, subscription: Subscription): Promise<void> {
@@ -69,6 +71,7 @@ export class BillingChanges {
   async issued(tx: Transaction, subscription: Subscription, invoice: Invoice): Promise<boolean> {
     if (!(await this.billing.insertInvoice(tx, invoice))) return false;
     await this.record(tx, subscription, 'invoice.created', invoiceRepresentation(invoice));
+    this.count(tx, 'issued');
     return true;
   }
 
@@ -80,6 +83,11 @@ export class BillingChanges {
   ): Promise<void> {
     await this.billing.saveInvoice(tx, invoice);
     if (event) await this.record(tx, subscription, event, invoiceRepresentation(invoice));
+    const i = invoice.snapshot();
+    if (event === 'invoice.paid') this.count(tx, 'paid');
+    if (event === 'invoice.payment_failed') this.count(tx, i.declineKind === 'HARD' ? 'declined_hard' : 'declined_soft');
+    // Closed here (not paid): dunning's end, or its subscription's.
+    if (i.status === 'UNCOLLECTIBLE' || i.status === 'VOID') this.count(tx, i.status === 'VOID' ? 'void' : 'uncollectible');
     if (event === 'invoice.payment_failed') {
       const i = invoice.snapshot();
       const setupUrl = i.status === 'OPEN' ? await this.newCardPage(tx, subscription) : null;
@@ -130,6 +138,11 @@ export class BillingChanges {
       tx,
       write({ to: payer.email, merchantName: merchant?.merchantName ?? '', currency: s.currency, timeZone: s.cycle.timeZone }),
     );
+  }
+
+  /** Counted in /metrics once the transaction commits (a rolled-back change counts nothing). */
+  private count(tx: Transaction, outcome: 'issued' | 'paid' | 'declined_soft' | 'declined_hard' | 'uncollectible' | 'void'): void {
+    this.unitOfWork.afterCommit(tx, () => metrics.invoices.inc({ outcome }));
   }
 
   private async record(tx: Transaction, subscription: Subscription, type: EventType, object: object): Promise<void> {

@@ -103,6 +103,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly invoices = new Counter({
+    name: 'pcs_invoices_total',
+    help: "Subscriptions' invoices (contract §31) by what happened: issued, paid, declined (soft or hard: one per charge), uncollectible (dunning ended), void",
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   readonly rateLimited = new Counter({
     name: 'pcs_rate_limited_total',
     help: 'Requests refused with 429 by limit: reads and writes (per api-key), address (unauthenticated, per client address)',
