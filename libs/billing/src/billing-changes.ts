@@ -16,8 +16,8 @@ import { Subscription } from './domain/subscription';
 
 /**
  * Every write of a subscription or an invoice with the events and the payer's mails it causes (contract §31), in
- * the caller's transaction (a kill -9 loses neither): the one place the billing context records events. An event's `sequence` counts per subscription
- * (its invoices' events included), so a subscription's history reads in order.
+ * the caller's transaction (a kill -9 loses neither): the one place the billing context records events. An event's
+ * `sequence` counts per subscription (its invoices' events included), so a subscription's history reads in order.
  */
 @Injectable()
 export class BillingChanges {
@@ -59,11 +59,10 @@ export class BillingChanges {
   /** A month before the card expires (contract §31): the payer is told, with a page to save another. */
   async cardExpiring(tx: Transaction, subscription: Subscription): Promise<void> {
     await this.billing.saveSubscription(tx, subscription);
-    const s = subscription.snapshot();
-    if (!s.cardExpiresAt) return;
-    const setupUrl = await this.newCardPage(tx, subscription);
-    await this.mailPayer(tx, subscription, (base) =>
-      cardExpiringEmail({ ...base, amount: s.amount, description: s.description, expiresAt: s.cardExpiresAt!, setupUrl }),
+    const { amount, description, cardExpiresAt } = subscription.snapshot();
+    if (!cardExpiresAt) return;
+    await this.mailPayer(tx, subscription, async (base) =>
+      cardExpiringEmail({ ...base, amount, description, expiresAt: cardExpiresAt, setupUrl: await this.newCardPage(tx, subscription) }),
     );
   }
 
@@ -89,15 +88,13 @@ export class BillingChanges {
     // Closed here (not paid): dunning's end, or its subscription's.
     if (i.status === 'UNCOLLECTIBLE' || i.status === 'VOID') this.count(tx, i.status === 'VOID' ? 'void' : 'uncollectible');
     if (event === 'invoice.payment_failed') {
-      const i = invoice.snapshot();
-      const setupUrl = i.status === 'OPEN' ? await this.newCardPage(tx, subscription) : null;
-      await this.mailPayer(tx, subscription, (base) =>
+      await this.mailPayer(tx, subscription, async (base) =>
         chargeDeclinedEmail({
           ...base,
           amount: i.amount,
           description: i.description,
           retryAt: i.status === 'OPEN' ? i.nextAttemptAt : null,
-          setupUrl,
+          setupUrl: i.status === 'OPEN' ? await this.newCardPage(tx, subscription) : null,
         }),
       );
     }
@@ -106,12 +103,11 @@ export class BillingChanges {
   /**
    * Dunning's page (contract §31): a card setup of the payer's, named for the subscription, whose new card becomes
    * the subscription's and pays its open invoices at once (BillingSetups); null when the merchant's card methods are
-   * charged where cards cannot be saved here yet, or the payer has no address to be sent it.
+   * charged where cards cannot be saved here yet. Made only for a mail that goes (mailPayer's writer).
    */
   private async newCardPage(tx: Transaction, subscription: Subscription): Promise<string | null> {
     const s = subscription.snapshot();
-    const payer = await this.payers.findById(asPayerId(s.payerId), tx);
-    if (!payer?.email || !(await this.setups.savesCards(asMerchantId(s.merchantId), tx))) return null;
+    if (!(await this.setups.savesCards(asMerchantId(s.merchantId), tx))) return null;
     const setupId = crypto.randomUUID();
     const setupUrl = `${this.settings.publicBaseUrl}/setup/${setupId}`;
     // Once saved, the payer lands on the page's own confirmation.
@@ -128,7 +124,7 @@ export class BillingChanges {
   private async mailPayer(
     tx: Transaction,
     subscription: Subscription,
-    write: (base: { to: string; merchantName: string; currency: string; timeZone: string }) => MailMessage,
+    write: (base: { to: string; merchantName: string; currency: string; timeZone: string }) => MailMessage | Promise<MailMessage>,
   ): Promise<void> {
     const s = subscription.snapshot();
     const payer = await this.payers.findById(asPayerId(s.payerId), tx);
@@ -136,7 +132,7 @@ export class BillingChanges {
     const merchant = await this.merchants.findById(asMerchantId(s.merchantId), tx);
     await this.mail.enqueue(
       tx,
-      write({ to: payer.email, merchantName: merchant?.merchantName ?? '', currency: s.currency, timeZone: s.cycle.timeZone }),
+      await write({ to: payer.email, merchantName: merchant?.merchantName ?? '', currency: s.currency, timeZone: s.cycle.timeZone }),
     );
   }
 

@@ -20,7 +20,6 @@ import {
 } from '@pcs/kernel';
 import { MerchantAccess } from '@pcs/merchants';
 import { PayerService } from '@pcs/payers';
-import { PaymentInstrumentService } from '@pcs/payment-instruments';
 import { PaymentIntentCreationService } from '@pcs/payments';
 import * as crypto from 'node:crypto';
 import { BillingChanges } from './billing-changes';
@@ -65,7 +64,6 @@ export class SubscriptionsService {
     private readonly catalog: CatalogService,
     private readonly payers: PayerService,
     private readonly charges: PaymentIntentCreationService,
-    private readonly instruments: PaymentInstrumentService,
   ) {}
 
   async create(caller: Caller, command: CreateSubscriptionCommand, operationId?: string): Promise<Subscription> {
@@ -89,7 +87,6 @@ export class SubscriptionsService {
       countryId: country.countryId,
       amount: command.amount,
     });
-    const cardExpiresAt = (await this.instruments.loadVisible(caller, command.paymentInstrumentId)).cardExpiresAt;
     return this.unitOfWork.run(async (tx) => {
       let now = new Date();
       if (command.testClockId) {
@@ -121,7 +118,7 @@ export class SubscriptionsService {
         description: command.description,
         metadata: command.metadata ?? null,
         testClockId: command.testClockId ?? null,
-        cardExpiresAt,
+        cardExpiresAt: charged.cardExpiresAt,
         createdAt: now,
       });
       await this.changes.created(tx, subscription);
@@ -146,6 +143,8 @@ export class SubscriptionsService {
     const s = current.snapshot();
     if (command.amount && command.amount.currency !== s.currency)
       throw new InvalidRequestError(['amount'], `amount must be in ${s.currency}, the subscription’s currency`);
+    // A new instrument's card expiry (checked with it): the subscription's from now on.
+    let cardExpiresAt: Date | null | undefined;
     if (command.amount || command.paymentInstrumentId) {
       const merchant = await this.access.loadVisible(caller, s.merchantId);
       const charged = await this.charges.assertChargeable(caller, {
@@ -157,12 +156,12 @@ export class SubscriptionsService {
       });
       if (s.testClockId && charged.gateway !== SANDBOX)
         throw new DomainError('TEST_CLOCK_NEEDS_SANDBOX', undefined, { provider: charged.displayName });
+      if (command.paymentInstrumentId) cardExpiresAt = charged.cardExpiresAt;
     }
-    const card = command.paymentInstrumentId && (await this.instruments.loadVisible(caller, command.paymentInstrumentId));
     return this.unitOfWork.run(async (tx) => {
       const subscription = await this.locked(caller, subscriptionId, tx);
       const now = await this.nowOf(tx, subscription);
-      if (card) subscription.cardExpires(card.cardExpiresAt);
+      if (cardExpiresAt !== undefined) subscription.cardExpires(cardExpiresAt);
       subscription.change(
         {
           amount: command.amount?.minor,

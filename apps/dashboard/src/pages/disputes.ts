@@ -2,8 +2,8 @@ import { can, DashboardUser } from '@pcs/dashboard-identity';
 import { DISPUTE_STATUSES } from '@pcs/kernel';
 import { PageLanguage } from '@pcs/pages';
 import type { Dispute, Merchant } from '../payins-api';
-import { csrfField, dashboardPage, dateTime, html, LOCALES, money } from './layout';
-import { select } from './payments';
+import { csrfField, dashboardPage, dateTime, html, LOCALES, money, pageLinks } from './layout';
+import { merchantFilter, select } from './payments';
 import { fill, labelOf, TEXTS } from './texts';
 
 /** The reasons of contract §21, as a person reads them. */
@@ -78,29 +78,15 @@ export function disputesPage(
 ): string {
   const t = TEXTS[language];
   const zone = view.timeZone ?? 'UTC';
-  const query = (page: number) =>
-    `/disputes?merchantId=${html(view.merchantId)}${view.status ? `&status=${html(view.status)}` : ''}&page=${page}`;
+  const query = (page: number) => `/disputes?merchantId=${view.merchantId}${view.status ? `&status=${view.status}` : ''}&page=${page}`;
   const rows = view.rows
     .map(
       (d) =>
         `<tr data-dispute="${html(d.disputeId)}"><td>${dueBy(d, language, zone)}</td><td><a href="/disputes/${html(d.disputeId)}">${html(reasonOf(d.reason, language))}</a></td><td class="num">${money(d.amount, d.currency, language)}</td><td><span class="status ${html(d.status)}" data-status="${html(d.status)}">${html(labelOf(language, 'dispute', d.status))}</span></td><td><a href="/payments/${html(d.paymentIntentId)}">${html(d.paymentIntentId.slice(0, 8))}</a></td><td>${dateTime(d.createdAt, language, zone)}</td></tr>`,
     )
     .join('');
-  const pager =
-    view.pageCount > 1
-      ? `<div class="pager">${view.page > 1 ? `<a href="${query(view.page - 1)}">←</a>` : ''}<span>${view.page} / ${view.pageCount}</span>${
-          view.page < view.pageCount ? `<a href="${query(view.page + 1)}">→</a>` : ''
-        }</div>`
-      : '';
-  const merchants =
-    view.user.merchantId || view.merchants.length < 2
-      ? `<input type="hidden" name="merchantId" value="${html(view.merchantId)}">`
-      : select(
-          'merchantId',
-          t.merchant,
-          view.merchantId,
-          view.merchants.map((m): [string, string] => [m.merchantId, m.merchantName]),
-        );
+  const pager = pageLinks(query, view.page, view.pageCount);
+  const merchants = merchantFilter(t.merchant, view.user, view.merchants, view.merchantId);
   return dashboardPage({
     language,
     title: t.disputes,

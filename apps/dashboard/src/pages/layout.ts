@@ -142,6 +142,14 @@ ${body}
 </html>`;
 }
 
+/** The links under a paged list: ← page / count →, each to `href(n)` (escaped here); nothing for a single page. */
+export function pageLinks(href: (page: number) => string, page: number, pageCount: number): string {
+  if (pageCount <= 1) return '';
+  return `<div class="pager">${page > 1 ? `<a href="${html(href(page - 1))}">←</a>` : ''}<span>${page} / ${pageCount}</span>${
+    page < pageCount ? `<a href="${html(href(page + 1))}">→</a>` : ''
+  }</div>`;
+}
+
 export function csrfField(token: string | undefined): string {
   return token ? `<input type="hidden" name="_csrf" value="${html(token)}">` : '';
 }

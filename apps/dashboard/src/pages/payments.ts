@@ -18,6 +18,18 @@ export interface FilterForm {
   order?: string;
 }
 
+/** A list's merchant filter: a choice for a business-wide person of several merchants, the one merchant otherwise. */
+export function merchantFilter(label: string, user: DashboardUser, merchants: readonly Merchant[], merchantId: string): string {
+  return user.merchantId || merchants.length < 2
+    ? `<input type="hidden" name="merchantId" value="${html(merchantId)}">`
+    : select(
+        'merchantId',
+        label,
+        merchantId,
+        merchants.map((m): [string, string] => [m.merchantId, m.merchantName]),
+      );
+}
+
 export function select(name: string, label: string, value: string | undefined, options: [string, string][]): string {
   return `<p><label for="${name}">${label}</label><select id="${name}" name="${name}">${options
     .map(([v, text]) => `<option value="${html(v)}"${v === (value ?? '') ? ' selected' : ''}>${html(text)}</option>`)

@@ -2,7 +2,7 @@ import { DashboardUser } from '@pcs/dashboard-identity';
 import { PageLanguage } from '@pcs/pages';
 import type { BalanceTransaction, Merchant, Payout } from '../payins-api';
 import { merchantPicker, movementsTable } from './balance';
-import { dashboardPage, dateTime, html, money, zoneNote } from './layout';
+import { dashboardPage, dateTime, html, money, pageLinks, zoneNote } from './layout';
 import { labelOf, TEXTS } from './texts';
 
 export const PAYOUT_STATUSES = ['PENDING', 'IN_TRANSIT', 'PAID', 'FAILED', 'CANCELED', 'RETURNED'] as const;
@@ -35,12 +35,7 @@ export function payoutsPage(
         `<tr>${cell(t.createdAt, `<a href="/payouts/${html(p.payoutId)}">${dateTime(p.createdAt, language, view.timeZone)}</a>`)}${cell(t.amount, money(p.amount, p.currency, language), true)}${cell(t.status, payoutStatus(language, p.status))}${cell(t.account, `${html(p.settlementBank.bankName ?? '—')} ${html(p.settlementBank.accountNumber)}`)}${cell(t.arrivalDate, html(p.arrivalDate ?? '—'))}${cell(t.swept, String(p.transactionCount), true)}</tr>`,
     )
     .join('');
-  const pager =
-    view.pageCount > 1
-      ? `<div class="pager">${view.page > 1 ? `<a href="/payouts?merchantId=${html(view.merchantId)}&page=${view.page - 1}">←</a>` : ''}<span>${view.page} / ${view.pageCount}</span>${
-          view.page < view.pageCount ? `<a href="/payouts?merchantId=${html(view.merchantId)}&page=${view.page + 1}">→</a>` : ''
-        }</div>`
-      : '';
+  const pager = pageLinks((page) => `/payouts?merchantId=${view.merchantId}&page=${page}`, view.page, view.pageCount);
   return dashboardPage({
     language,
     title: t.payouts,

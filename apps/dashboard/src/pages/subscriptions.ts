@@ -1,8 +1,8 @@
 import { can, DashboardUser } from '@pcs/dashboard-identity';
 import { PageLanguage } from '@pcs/pages';
 import type { Invoice, Merchant, Subscription } from '../payins-api';
-import { csrfField, dashboardPage, dateTime, html, money } from './layout';
-import { select } from './payments';
+import { csrfField, dashboardPage, dateTime, html, money, pageLinks } from './layout';
+import { merchantFilter, select } from './payments';
 import { fill, labelOf, TEXTS } from './texts';
 
 const SUBSCRIPTION_STATUSES = ['TRIALING', 'ACTIVE', 'PAST_DUE', 'UNPAID', 'CANCELED', 'PAUSED'] as const;
@@ -41,9 +41,7 @@ export function subscriptionsPage(
   const t = TEXTS[language];
   const zone = view.timeZone ?? 'UTC';
   const query = (page: number) =>
-    `/subscriptions?merchantId=${html(view.merchantId)}${view.status ? `&status=${html(view.status)}` : ''}${
-      view.payerId ? `&payerId=${html(view.payerId)}` : ''
-    }&page=${page}`;
+    `/subscriptions?merchantId=${view.merchantId}${view.status ? `&status=${view.status}` : ''}${view.payerId ? `&payerId=${view.payerId}` : ''}&page=${page}`;
   const rows = view.rows
     .map(
       (s) =>
@@ -58,21 +56,8 @@ export function subscriptionsPage(
         )}</td></tr>`,
     )
     .join('');
-  const pager =
-    view.pageCount > 1
-      ? `<div class="pager">${view.page > 1 ? `<a href="${query(view.page - 1)}">←</a>` : ''}<span>${view.page} / ${view.pageCount}</span>${
-          view.page < view.pageCount ? `<a href="${query(view.page + 1)}">→</a>` : ''
-        }</div>`
-      : '';
-  const merchants =
-    view.user.merchantId || view.merchants.length < 2
-      ? `<input type="hidden" name="merchantId" value="${html(view.merchantId)}">`
-      : select(
-          'merchantId',
-          t.merchant,
-          view.merchantId,
-          view.merchants.map((m): [string, string] => [m.merchantId, m.merchantName]),
-        );
+  const pager = pageLinks(query, view.page, view.pageCount);
+  const merchants = merchantFilter(t.merchant, view.user, view.merchants, view.merchantId);
   const payer = view.payerId ? `<input type="hidden" name="payerId" value="${html(view.payerId)}">` : '';
   const title = view.payerId ? `${t.subscriptions} · ${t.history}` : t.subscriptions;
   return dashboardPage({

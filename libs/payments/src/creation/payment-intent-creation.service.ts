@@ -266,7 +266,7 @@ export class PaymentIntentCreationService {
    * Whether a saved instrument of the payer can be charged off-session for `amount` in the merchant's country
    * (contract §31: a subscription is refused at creation what its charges would be): the instrument active and the
    * payer's, a processor of the merchant for its method, a gateway that charges saved instruments, the processor's
-   * minimum. Answers that gateway's name and how payers know it.
+   * minimum. Answers that gateway's name, how payers know it, and when the instrument's card expires (null: unknown).
    */
   async assertChargeable(
     caller: Caller,
@@ -277,10 +277,9 @@ export class PaymentIntentCreationService {
       readonly countryId: string;
       readonly amount: Money;
     },
-  ): Promise<{ readonly gateway: string; readonly displayName: string }> {
-    const instrument = (
-      await this.instruments.loadOfHeldPayer(caller, charge.paymentInstrumentId, charge.payerId, this.unitOfWork.outside)
-    ).snapshot();
+  ): Promise<{ readonly gateway: string; readonly displayName: string; readonly cardExpiresAt: Date | null }> {
+    const held = await this.instruments.loadOfHeldPayer(caller, charge.paymentInstrumentId, charge.payerId, this.unitOfWork.outside);
+    const instrument = held.snapshot();
     if (!instrument.active) throw new DomainError('PAYMENT_INSTRUMENT_NOT_FOUND');
     const processor = await this.available.forInstrument(charge.merchantId, charge.countryId, charge.amount.currency, instrument);
     if (!processor)
@@ -295,7 +294,7 @@ export class PaymentIntentCreationService {
     await this.pricing.assertAboveMinimum(charge.merchantId, processor, charge.amount);
     const gateway = await this.gatewayOfCharge(charge.merchantId, processor, instrument);
     if (!chargesOffSession(gateway)) throw new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: gateway.displayName });
-    return { gateway: gateway.name, displayName: gateway.displayName };
+    return { gateway: gateway.name, displayName: gateway.displayName, cardExpiresAt: held.cardExpiresAt };
   }
 
   /**
