@@ -63,10 +63,7 @@ describe('the books equal the processors’ money (contract §28: the oracle)', 
     bed = await testbed({
       reachable: true,
       gateway: {
-        mercadoPagoApiUrl: mp.url,
-        mercadoPagoTimeoutMs: 4000,
-        dlocalApiUrl: dl.url,
-        dlocalTimeoutMs: 4000,
+        processorApis: { MERCADO_PAGO: { url: mp.url, timeoutMs: 4000 }, DLOCAL: { url: dl.url, timeoutMs: 4000 } },
         reconcileAfterSeconds: 600,
       },
       // Payouts wait for the bank file and the bank's answer (the commands below give both); a changed account is not held.

@@ -31,7 +31,7 @@ describe('card setup: a hosted page that saves a card, and dunning’s new card'
       name: 'Club Norte',
       payer: { firstName: 'Marta', lastName: 'Pagadora', email: 'marta@example.uy' },
       mail: { smtpUrl: `smtp://127.0.0.1:${inbox.port}`, directory: null },
-      gateway: { dlocalApiUrl: dl.url },
+      gateway: { processorApis: { DLOCAL: { url: dl.url, timeoutMs: 10_000 } } },
     });
     merchant = bed.merchant;
     merchantId = bed.tenant.merchants[0].merchantId;

@@ -26,7 +26,7 @@ describe('what a dispute costs: the fee, the cap, amount changes, pending first'
     await mp.start();
     bed = await testbed({
       reachable: true,
-      gateway: { mercadoPagoApiUrl: mp.url, mercadoPagoTimeoutMs: 4000, reconcileAfterSeconds: 600 },
+      gateway: { processorApis: { MERCADO_PAGO: { url: mp.url, timeoutMs: 4000 } }, reconcileAfterSeconds: 600 },
     });
     merchantId = bed.tenant.merchants[0].merchantId;
     client = clientFor(bed.app, bed.tenant.merchants[0]);

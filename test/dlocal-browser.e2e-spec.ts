@@ -86,7 +86,7 @@ describe('PIX through dLocal on the B2B checkout, in a real browser', () => {
 
   beforeAll(async () => {
     await dl.start();
-    const gateway = { dlocalApiUrl: dl.url, dlocalTimeoutMs: 3000, reconcileAfterSeconds: 60 };
+    const gateway = { processorApis: { DLOCAL: { url: dl.url, timeoutMs: 3000 } }, reconcileAfterSeconds: 60 };
     bed = await testbed({ api: 'b2b', reachable: true, name: 'Loja Azul', country: 'BRA', gateway });
     payins = await startPayinsApi(gateway);
     const merchant = bed.tenant.merchants[0];

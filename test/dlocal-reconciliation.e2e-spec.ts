@@ -33,7 +33,7 @@ describe('dLocal in the daily reconciliation: payments looked up once a day (con
         documentType: 'IDENTITY_DOCUMENT',
         document: '1.234.567-2',
       },
-      gateway: { dlocalApiUrl: dl.url, dlocalTimeoutMs: 2000, reconcileAfterSeconds: 600 },
+      gateway: { processorApis: { DLOCAL: { url: dl.url, timeoutMs: 2000 } }, reconcileAfterSeconds: 600 },
     });
     merchantId = bed.tenant.merchants[0].merchantId;
     chargebackUrl = `${bed.app.get(RuntimeSettings).publicBaseUrl}/gateways/dlocal/notifications/${merchantId}`;

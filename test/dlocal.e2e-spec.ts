@@ -42,10 +42,7 @@ describe('dLocal behind the gateway port', () => {
         document: '1.234.567-2',
       },
       gateway: {
-        dlocalApiUrl: dl.url,
-        dlocalTimeoutMs: 2000,
-        mercadoPagoApiUrl: mp.url,
-        mercadoPagoTimeoutMs: 2000,
+        processorApis: { MERCADO_PAGO: { url: mp.url, timeoutMs: 2000 }, DLOCAL: { url: dl.url, timeoutMs: 2000 } },
         // Reconciled by hand below, payin by payin: nothing of this suite comes due under another suite's sweep.
         reconcileAfterSeconds: 600,
       },

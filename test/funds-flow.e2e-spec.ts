@@ -52,10 +52,7 @@ describe('funds flow (contract §23)', () => {
       merchants: 3,
       reachable: true,
       gateway: {
-        mercadoPagoApiUrl: mp.url,
-        mercadoPagoTimeoutMs: 4000,
-        dlocalApiUrl: dl.url,
-        dlocalTimeoutMs: 4000,
+        processorApis: { MERCADO_PAGO: { url: mp.url, timeoutMs: 4000 }, DLOCAL: { url: dl.url, timeoutMs: 4000 } },
         // Settled by the news the tests send, never by another suite's sweep.
         reconcileAfterSeconds: 600,
       },

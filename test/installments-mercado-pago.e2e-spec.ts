@@ -24,7 +24,7 @@ describe('installments at Mercado Pago, the worked example (contract §25)', () 
     bed = await testbed({
       country: 'ARG',
       reachable: true,
-      gateway: { mercadoPagoApiUrl: mp.url, mercadoPagoTimeoutMs: 4000, reconcileAfterSeconds: 600 },
+      gateway: { processorApis: { MERCADO_PAGO: { url: mp.url, timeoutMs: 4000 } }, reconcileAfterSeconds: 600 },
     });
     merchantId = bed.tenant.merchants[0].merchantId;
     client = clientFor(bed.app, bed.tenant.merchants[0]);

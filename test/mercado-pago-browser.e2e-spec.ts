@@ -31,7 +31,7 @@ describe('paying through Mercado Pago in a browser', () => {
   const phone = () => browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'es-UY' });
 
   it("from a link's pay page to Mercado Pago's page and back to the paid page", async () => {
-    const bed = await testbed({ reachable: true, gateway: { mercadoPagoApiUrl: mp.url, mercadoPagoTimeoutMs: 3000 } });
+    const bed = await testbed({ reachable: true, gateway: { processorApis: { MERCADO_PAGO: { url: mp.url, timeoutMs: 3000 } } } });
     try {
       const merchantId = bed.tenant.merchants[0].merchantId;
       expect(
@@ -80,7 +80,7 @@ describe('paying through Mercado Pago in a browser', () => {
     const bed = await testbed({
       reachable: true,
       payer: { firstName: 'Ana', lastName: 'Sosa' },
-      gateway: { mercadoPagoApiUrl: mp.url, mercadoPagoTimeoutMs: 3000 },
+      gateway: { processorApis: { MERCADO_PAGO: { url: mp.url, timeoutMs: 3000 } } },
     });
     try {
       const merchantId = bed.tenant.merchants[0].merchantId;
@@ -122,7 +122,11 @@ describe('paying through Mercado Pago in a browser', () => {
   }, 90_000);
 
   it("from the B2B checkout to Mercado Pago's page and back to the shop, signed", async () => {
-    const bed: Testbed = await testbed({ api: 'b2b', reachable: true, gateway: { mercadoPagoApiUrl: mp.url, mercadoPagoTimeoutMs: 3000 } });
+    const bed: Testbed = await testbed({
+      api: 'b2b',
+      reachable: true,
+      gateway: { processorApis: { MERCADO_PAGO: { url: mp.url, timeoutMs: 3000 } } },
+    });
     const payins: NestExpressApplication = await startPayinsApi();
     const returns: string[] = [];
     const shop = http.createServer((request, response) => {

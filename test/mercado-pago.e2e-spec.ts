@@ -27,7 +27,7 @@ describe('Mercado Pago behind the gateway port', () => {
       merchants: 2,
       reachable: true, // notifications and back URLs reach this very server
       payer: { firstName: 'Lucía', lastName: 'Gómez', email: 'lucia@example.uy' },
-      gateway: { mercadoPagoApiUrl: mp.url, mercadoPagoTimeoutMs: 4000, reconcileAfterSeconds: 1 },
+      gateway: { processorApis: { MERCADO_PAGO: { url: mp.url, timeoutMs: 4000 } }, reconcileAfterSeconds: 1 },
     });
     account = `/merchant/${bed.tenant.merchants[0].merchantId}/gateway-account/mercado-pago`;
     expect((await bed.business.put(account, { accessToken: TOKEN, webhookSecret: SECRET })).status).toBe(200);

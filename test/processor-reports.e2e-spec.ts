@@ -27,7 +27,7 @@ describe("reconciliation with Mercado Pago's release report", () => {
     bed = await testbed({
       reachable: true,
       payer: { firstName: 'Marta', lastName: 'Suárez', email: 'marta@example.uy' },
-      gateway: { mercadoPagoApiUrl: mp.url, mercadoPagoTimeoutMs: 4000 },
+      gateway: { processorApis: { MERCADO_PAGO: { url: mp.url, timeoutMs: 4000 } } },
     });
     merchantId = bed.tenant.merchants[0].merchantId;
     expect(

@@ -33,7 +33,7 @@ describe('reconciliation, corrected (contract §23)', () => {
     bed = await testbed({
       reachable: true,
       payer: { firstName: 'Marta', lastName: 'Suárez', email: 'marta@example.uy' },
-      gateway: { mercadoPagoApiUrl: mp.url, mercadoPagoTimeoutMs: 4000, reconcileAfterSeconds: 600 },
+      gateway: { processorApis: { MERCADO_PAGO: { url: mp.url, timeoutMs: 4000 } }, reconcileAfterSeconds: 600 },
     });
     merchantId = bed.tenant.merchants[0].merchantId;
     const account = await bed.business.put(`/merchant/${merchantId}/gateway-account/mercado-pago`, {

@@ -43,10 +43,7 @@ describe('routing and failover across processors (contract §26)', () => {
         document: '1.234.567-2',
       },
       gateway: {
-        dlocalApiUrl: dl.url,
-        dlocalTimeoutMs: 1500,
-        mercadoPagoApiUrl: mp.url,
-        mercadoPagoTimeoutMs: 1500,
+        processorApis: { MERCADO_PAGO: { url: mp.url, timeoutMs: 1500 }, DLOCAL: { url: dl.url, timeoutMs: 1500 } },
         reconcileAfterSeconds: 600,
         breakerOpenMs: OPEN_MS,
       },

@@ -1,5 +1,5 @@
 import { DEFAULT_WEBHOOK_SETTINGS } from './runtime-settings';
-import { DEFAULT_WEBHOOK_RETRY_SCHEDULE, EnvironmentError, loadEnvironment, parseRetrySchedule } from './environment';
+import { DEFAULT_WEBHOOK_RETRY_SCHEDULE, EnvironmentError, loadEnvironment, parseRetrySchedule, processorApisOf } from './environment';
 
 describe('webhook settings from the environment (contract §14)', () => {
   it('reads the default retry schedule as the contract states it, and the 15 s deadline', () => {
@@ -30,5 +30,20 @@ describe('webhook settings from the environment (contract §14)', () => {
       expect(loadEnvironment({ TRUST_PROXY: value }).TRUST_PROXY).toBe(value);
     for (const value of ['true', 'x'.repeat(501), '10.0.0.1;rm'])
       expect(() => loadEnvironment({ TRUST_PROXY: value })).toThrow('TRUST_PROXY');
+  });
+});
+
+describe("processors' APIs from the environment", () => {
+  it('reads each by the name its processor registers, its address without a trailing slash and its bound in ms', () => {
+    const env = loadEnvironment({ MERCADOPAGO_API_URL: 'http://127.0.0.1:9000/', DLOCAL_TIMEOUT_SECONDS: '3' });
+    expect(processorApisOf(env)).toEqual({
+      MERCADO_PAGO: { url: 'http://127.0.0.1:9000', timeoutMs: 10_000 },
+      DLOCAL: { url: 'https://api.dlocal.com', timeoutMs: 3000 },
+    });
+  });
+
+  it('refuses a bound over 10 s and an address that is not http(s)', () => {
+    expect(() => loadEnvironment({ DLOCAL_TIMEOUT_SECONDS: '11' })).toThrow(/DLOCAL_TIMEOUT_SECONDS/);
+    expect(() => loadEnvironment({ MERCADOPAGO_API_URL: 'ftp://example.com' })).toThrow(/MERCADOPAGO_API_URL/);
   });
 });

@@ -374,6 +374,18 @@ export class Environment {
   }
 }
 
+/**
+ * Each processor's API from its variables, by the processor's name (the one the gateway registry knows):
+ * the settings' one place that names processors, so that a processor's library reads its own entry.
+ */
+export function processorApisOf(env: Environment): Record<string, { url: string; timeoutMs: number }> {
+  const api = (url: string, timeoutSeconds: number) => ({ url: url.replace(/\/+$/, ''), timeoutMs: timeoutSeconds * 1000 });
+  return {
+    MERCADO_PAGO: api(env.MERCADOPAGO_API_URL, env.MERCADOPAGO_TIMEOUT_SECONDS),
+    DLOCAL: api(env.DLOCAL_API_URL, env.DLOCAL_TIMEOUT_SECONDS),
+  };
+}
+
 export class EnvironmentError extends Error {}
 
 /** `5s,5m,30m` in seconds. */

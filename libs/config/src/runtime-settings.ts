@@ -4,6 +4,12 @@ import * as path from 'node:path';
 import { SecretBox } from './secret-box';
 import { Environment, EnvironmentError } from './environment';
 
+/** Where a processor's API is, and how long one request to it may take (reconciliation settles what timed out). */
+export interface ProcessorApi {
+  readonly url: string;
+  readonly timeoutMs: number;
+}
+
 export interface GatewaySettings {
   /** How long a payer has at a gateway's page before the attempt expires. */
   readonly sessionMinutes: number;
@@ -19,12 +25,11 @@ export interface GatewaySettings {
   readonly reconcileAfterSeconds: number;
   /** How long a B2B checkout stays open unpaid (CHECKOUT_MINUTES); its intent is then cancelled as EXPIRED. */
   readonly checkoutMinutes: number;
-  /** Mercado Pago's API base URL (MERCADOPAGO_API_URL) and the bound on each request to it. */
-  readonly mercadoPagoApiUrl: string;
-  readonly mercadoPagoTimeoutMs: number;
-  /** dLocal's API base URL (DLOCAL_API_URL) and the bound on each request to it. */
-  readonly dlocalApiUrl: string;
-  readonly dlocalTimeoutMs: number;
+  /**
+   * Each processor's API (by the processor's name: its address and the bound on each request to it), read
+   * from the environment (`processorApisOf`). A processor not listed is at its own default address.
+   */
+  readonly processorApis: Readonly<Record<string, ProcessorApi>>;
   /**
    * A processor account's circuit breaker (contract §26): it opens after `breakerFailures`
    * consecutive unreachable answers within `breakerWindowMs`, for `breakerOpenMs`
@@ -41,10 +46,7 @@ export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
   sweepSeconds: 5,
   reconcileAfterSeconds: 30,
   checkoutMinutes: 1440,
-  mercadoPagoApiUrl: 'https://api.mercadopago.com',
-  mercadoPagoTimeoutMs: 10_000,
-  dlocalApiUrl: 'https://api.dlocal.com',
-  dlocalTimeoutMs: 10_000,
+  processorApis: {},
   breakerFailures: 5,
   breakerWindowMs: 60_000,
   breakerOpenMs: 30_000,

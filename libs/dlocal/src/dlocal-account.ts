@@ -5,6 +5,8 @@ import { DLocalCredentials } from './dlocal.client';
 import { dlocalMethodOf } from './dlocal-methods';
 
 export const DLOCAL = 'DLOCAL';
+/** Its API where the settings name none (DLOCAL_API_URL: its sandbox is https://sandbox.dlocal.com; each request at most 10 s). */
+export const DLOCAL_API = { url: 'https://api.dlocal.com', timeoutMs: 10_000 } as const;
 
 const served = (offered: readonly CountryProcessor[]) =>
   offered.filter((processor) => dlocalMethodOf(collectionMethodOf(processor)) !== null);

@@ -1,11 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { GatewayAccounts } from '@pcs/gateway-accounts';
-import { GatewayNotice, ProcessorLookups, ReportingAccount } from '@pcs/gateways';
+import { GatewayNotice, ProcessorLookups, ReconciledProcessor, ReportingAccount } from '@pcs/gateways';
 import { DLOCAL } from './dlocal-account';
 import { DLocalRequestError } from './dlocal.client';
 import { DLocalGateway } from './dlocal.gateway';
 import { disputeNotice } from './dlocal-notifications';
 import { DLocalRecords } from './persistence/dlocal-records.repository';
+
+/** What its reconciliation run reads (the run's answer documents it). */
+export const DLOCAL_RECONCILIATION: ReconciledProcessor = {
+  provider: DLOCAL,
+  reads:
+    "(contract §28) dLocal's API serves no report, so on the day of the run (from = to) each payment within its " +
+    'chargeback window (180 days) is looked up once, and each case we know of read again; what they tell is applied ' +
+    'as their notifications would have been.',
+};
 
 /**
  * dLocal's daily safety net (contract §28). dLocal delivers its settlement reports by SFTP or

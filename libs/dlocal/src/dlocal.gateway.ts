@@ -9,7 +9,7 @@
  * dLocal documents; it is read against that documentation as a whole.
  */
 import { Injectable, Logger } from '@nestjs/common';
-import { RuntimeSettings } from '@pcs/config';
+import { ProcessorApi, RuntimeSettings } from '@pcs/config';
 import { GatewayAccounts } from '@pcs/gateway-accounts';
 import {
   CheckoutOutcomeUnknownError,
@@ -38,7 +38,7 @@ import {
   AnswersAfterItsPage,
 } from '@pcs/gateways';
 import { Currency, DomainError, FundsFlow, isCurrency, Money, Transaction } from '@pcs/kernel';
-import { DLOCAL, dlocalCredentials } from './dlocal-account';
+import { DLOCAL, DLOCAL_API, dlocalCredentials } from './dlocal-account';
 import { DLocalClient, DLocalOrder, DLocalPayment, DLocalRefund, DLocalRequestError } from './dlocal.client';
 import { DLOCAL_COUNTRY, dlocalMethodOf } from './dlocal-methods';
 import { dlocalFailure, isAnswer } from './dlocal-failures';
@@ -328,7 +328,7 @@ export class DLocalGateway
       });
     }
     // One send at a time: another still in flight (a concurrent retry) leaves this one to reconciliation.
-    if (!(await this.records.claimSend(request.refundId, 2 * this.settings.gateway.dlocalTimeoutMs)))
+    if (!(await this.records.claimSend(request.refundId, 2 * this.api.timeoutMs)))
       throw new Error(`refund ${request.refundId} is being sent to dLocal already`);
     try {
       const refund = await client.createRefund({
@@ -410,11 +410,16 @@ export class DLocalGateway
     return { status: 'APPROVED', reference: order.payment_id, maskedPan, cardType, ...(plan ? { plan } : {}) };
   }
 
+  /** Its API's address and each request's bound, from the settings (DLOCAL_API_URL). */
+  private get api(): ProcessorApi {
+    return this.settings.gateway.processorApis[DLOCAL] ?? DLOCAL_API;
+  }
+
   /** The merchant's client, with its own credentials. */
   async clientOf(merchantId: string): Promise<DLocalClient> {
     const credentials = await dlocalCredentials(this.accounts, merchantId);
     if (!credentials) throw new DomainError('GATEWAY_ACCOUNT_NOT_FOUND', undefined, { provider: this.displayName });
-    return new DLocalClient(this.settings.gateway.dlocalApiUrl, this.settings.gateway.dlocalTimeoutMs, credentials);
+    return new DLocalClient(this.api.url, this.api.timeoutMs, credentials);
   }
 
   /**

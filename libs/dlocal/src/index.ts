@@ -6,3 +6,4 @@ export { eventOfPayment as dlocalEventOfPayment, outcomeOfStatus as dlocalOutcom
 export * from './dlocal-methods';
 export * from './payer-document';
 export * from './dlocal-account-route';
+export { DLOCAL_RECONCILIATION } from './dlocal-lookups';

@@ -1,6 +1,8 @@
 import { GatewayAccountKind, GatewayAccounts } from '@pcs/gateway-accounts';
 
 export const MERCADO_PAGO = 'MERCADO_PAGO';
+/** Its API where the settings name none (MERCADOPAGO_API_URL; contract §16: each request at most 10 s). */
+export const MERCADO_PAGO_API = { url: 'https://api.mercadopago.com', timeoutMs: 10_000 } as const;
 
 /** An account's credentials, opened: only for the adapter's requests and the notification check. */
 export interface MercadoPagoCredentials {

@@ -3,7 +3,7 @@ import { Currency, currencyExponent, decimalToScaledInteger, isCurrency } from '
 import { parse } from 'csv-parse/sync';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GatewayAccounts } from '@pcs/gateway-accounts';
-import { ProcessorReports, ReportingAccount, ReportLine } from '@pcs/gateways';
+import { ProcessorReports, ReconciledProcessor, ReportingAccount, ReportLine } from '@pcs/gateways';
 import { MercadoPagoRequestError, ReleaseReportEntry } from './mercado-pago.client';
 import { MERCADO_PAGO } from './mercado-pago-account';
 import { MercadoPagoGateway } from './mercado-pago.gateway';
@@ -17,6 +17,12 @@ const REQUIRED = ['DATE', 'SOURCE_ID', 'EXTERNAL_REFERENCE', 'RECORD_TYPE', 'DES
 
 /** Record types whose lines carry money of an operation (the balance lines and totals carry none of their own). */
 const MOVEMENTS = new Set(['release', 'block', 'unblock', 'fullblock']);
+
+/** What its reconciliation run reads (the run's answer documents it). */
+export const MERCADO_PAGO_RECONCILIATION: ReconciledProcessor = {
+  provider: MERCADO_PAGO,
+  reads: 'its release report of the window compared with our records.',
+};
 
 /**
  * Mercado Pago's release report ("Liberaciones"), as its documentation has

@@ -31,7 +31,7 @@ import {
   RefundRequest,
 } from '@pcs/gateways';
 import { MercadoPagoClient, MercadoPagoPayment, MercadoPagoRequestError } from './mercado-pago.client';
-import { MERCADO_PAGO, mercadoPagoCredentials } from './mercado-pago-account';
+import { MERCADO_PAGO, MERCADO_PAGO_API, mercadoPagoCredentials } from './mercado-pago-account';
 import { claimOf, disputeNotice } from './mercado-pago-disputes';
 import { isRefusal, mercadoPagoFailure } from './mercado-pago-failures';
 import { MercadoPagoRecords } from './persistence/mercado-pago-records.repository';
@@ -384,11 +384,8 @@ export class MercadoPagoGateway
   async clientOf(merchantId: string): Promise<MercadoPagoClient> {
     const credentials = await mercadoPagoCredentials(this.accounts, merchantId);
     if (!credentials) throw new DomainError('GATEWAY_ACCOUNT_NOT_FOUND', undefined, { provider: this.displayName });
-    return new MercadoPagoClient(
-      this.settings.gateway.mercadoPagoApiUrl,
-      this.settings.gateway.mercadoPagoTimeoutMs,
-      credentials.accessToken,
-    );
+    const api = this.settings.gateway.processorApis[MERCADO_PAGO] ?? MERCADO_PAGO_API;
+    return new MercadoPagoClient(api.url, api.timeoutMs, credentials.accessToken);
   }
 
   private async lookupRefund(refundId: string, merchantId: string): Promise<GatewayRequestStatus> {

@@ -78,8 +78,12 @@ export class ReconciliationRunsService {
     private readonly notices: ProcessorNotices,
   ) {}
 
-  /** Reconciles a merchant's report of [from, to] (inclusive local dates) now; the run is kept whatever happens (COMPLETED or FAILED). */
-  async run(merchantId: MerchantId, from: LocalDate, to: LocalDate, provider = 'MERCADO_PAGO'): Promise<ReconciliationRun> {
+  /**
+   * Reconciles a merchant's report of [from, to] (inclusive local dates) now; the run is kept whatever happens
+   * (COMPLETED or FAILED). Without a provider, the first registered with reports (as the operators' command).
+   */
+  async run(merchantId: MerchantId, from: LocalDate, to: LocalDate, provider?: string): Promise<ReconciliationRun> {
+    provider ??= this.registry.processorReports()[0]?.provider ?? 'none';
     const lookups = this.registry.processorLookups().find((l) => l.provider === provider);
     if (lookups) return this.lookUp(merchantId, lookups, to);
     const reports = this.registry.processorReports().find((r) => r.provider === provider);

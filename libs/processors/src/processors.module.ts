@@ -1,8 +1,8 @@
 import { Global, Module } from '@nestjs/common';
-import { DLOCAL_ACCOUNT_ROUTE, DLocalModule } from '@pcs/dlocal';
+import { DLOCAL_ACCOUNT_ROUTE, DLOCAL_RECONCILIATION, DLocalModule } from '@pcs/dlocal';
 import type { ProviderAccountSpec } from '@pcs/gateway-accounts';
-import { GatewaysModule } from '@pcs/gateways';
-import { MERCADO_PAGO_ACCOUNT_ROUTE, MercadoPagoModule } from '@pcs/mercado-pago';
+import { GatewaysModule, ReconciledProcessor } from '@pcs/gateways';
+import { MERCADO_PAGO_ACCOUNT_ROUTE, MERCADO_PAGO_RECONCILIATION, MercadoPagoModule } from '@pcs/mercado-pago';
 
 /**
  * The processors this deployment collects through, each behind the gateway port: a processor's
@@ -20,3 +20,6 @@ export class ProcessorsModule {}
 
 /** Each processor's account routes (`/merchant/:merchantId/gateway-account/<path>`), in the order the API documents them. */
 export const PROCESSOR_ACCOUNT_ROUTES: readonly ProviderAccountSpec[] = [MERCADO_PAGO_ACCOUNT_ROUTE, DLOCAL_ACCOUNT_ROUTE];
+
+/** The processors a reconciliation run reads (their reports or lookups), the first the operators' command's default. */
+export const RECONCILED_PROCESSORS: readonly ReconciledProcessor[] = [MERCADO_PAGO_RECONCILIATION, DLOCAL_RECONCILIATION];

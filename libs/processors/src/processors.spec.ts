@@ -5,7 +5,8 @@ import * as ts from 'typescript';
 import { DLocalModule } from '@pcs/dlocal';
 import { CAPABILITIES, GatewayRegistry, PaymentGateway } from '@pcs/gateways';
 import { MercadoPagoModule } from '@pcs/mercado-pago';
-import { PROCESSOR_ACCOUNT_ROUTES } from './processors.module';
+import { loadEnvironment, processorApisOf } from '@pcs/config';
+import { PROCESSOR_ACCOUNT_ROUTES, RECONCILED_PROCESSORS } from './processors.module';
 
 /**
  * What a processor is to the rest of the service (docs/architecture.md, "Adding a processor"): the
@@ -77,10 +78,17 @@ describe('the processors', () => {
     ]);
   });
 
+  it('each find their API in the settings under their own name, and the reconciliation runs list those with reports or lookups', () => {
+    const { registry, gateways } = registered();
+    expect(Object.keys(processorApisOf(loadEnvironment({}))).sort()).toEqual([...gateways.keys()].sort());
+    const reconciled = [...registry.processorReports(), ...registry.processorLookups()].map(({ provider }) => provider);
+    expect(RECONCILED_PROCESSORS.map(({ provider }) => provider)).toEqual(reconciled);
+  });
+
   /**
    * The places outside a processor's library whose code names it (its name, its path, its module or
    * settings; comments and prose excluded): the registration, the settings it is configured with,
-   * the processors that take dispute fees, the processors reconciliation runs report on, and the
+   * the processors that take dispute fees, and the
    * OpenAPI documents' examples. Adding one here is adding a place every new processor must touch:
    * docs/architecture.md's count and recipe change with it.
    */
@@ -110,14 +118,10 @@ describe('the processors', () => {
     const shared = [
       // The registration: its module and its account's route.
       'libs/processors/src/processors.module.ts',
-      // Its settings (API address, timeout): the environment, the settings' type, and where they are read.
+      // Its settings (API address, timeout): the service's one list of variables, which reads them by its name.
       'libs/config/src/environment.ts',
-      'libs/config/src/runtime-settings.ts',
-      'libs/database/src/runtime.ts',
       // The processors that take dispute fees (the disputes' answer enumerates them).
       'libs/kernel/src/disputes.ts',
-      // The processors a reconciliation run reports on (its answer's enumeration).
-      'apps/payins-api/src/settlement/reconciliation-run.controller.ts',
       // The OpenAPI documents' examples of routing processors.
       'apps/payins-api/src/merchant/dto/merchant-configuration.dto.ts',
       'apps/payins-api/src/merchant/merchant.responses.ts',
@@ -129,8 +133,6 @@ describe('the processors', () => {
         // MERCADO_PAGO is also a payment method (Mercado Pago's wallet), which the catalog names and dLocal collects in Argentina.
         'libs/kernel/src/enumerations.ts',
         'libs/dlocal/src/dlocal-methods.ts',
-        // The default processor of a reconciliation run (its first, kept for the operators' command).
-        'libs/processor-reports/src/reconciliation-runs.service.ts',
       ].sort(),
     );
     expect(dlocal.sort()).toEqual(

@@ -3,6 +3,7 @@ import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOp
 import { ApiStandardErrors, CurrentCaller, Optional, PageQueryDto, payinsEnvelope, SignedController, UuidParam } from '@pcs/http';
 import { asMerchantId } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
+import { RECONCILED_PROCESSORS } from '@pcs/processors';
 import { DISCREPANCY_KINDS, reconciliationRunRepresentation, ReconciliationRunsService } from '@pcs/processor-reports';
 import { IsUUID } from 'class-validator';
 
@@ -84,11 +85,8 @@ export class ReconciliationRunResponse {
   @ApiProperty({ format: 'uuid' }) runId: string;
   @ApiProperty({ format: 'uuid' }) merchantId: string;
   @ApiProperty({
-    enum: ['MERCADO_PAGO', 'DLOCAL'],
-    description:
-      "MERCADO_PAGO: its release report of the window compared with our records. DLOCAL (contract §28): dLocal's API serves no " +
-      'report, so on the day of the run (from = to) each payment within its chargeback window (180 days) is looked up ' +
-      'once, and each case we know of read again; what they tell is applied as their notifications would have been.',
+    enum: RECONCILED_PROCESSORS.map(({ provider }) => provider),
+    description: RECONCILED_PROCESSORS.map(({ provider, reads }) => `${provider}: ${reads}`).join(' '),
   })
   provider: string;
   @ApiProperty({ format: 'date', description: "Inclusive, the merchant's country's date" }) from: string;

@@ -3670,7 +3670,7 @@ export interface components {
             /** Format: uuid */
             merchantId: string;
             /**
-             * @description MERCADO_PAGO: its release report of the window compared with our records. DLOCAL (contract §28): dLocal's API serves no report, so on the day of the run (from = to) each payment within its chargeback window (180 days) is looked up once, and each case we know of read again; what they tell is applied as their notifications would have been.
+             * @description MERCADO_PAGO: its release report of the window compared with our records. DLOCAL: (contract §28) dLocal's API serves no report, so on the day of the run (from = to) each payment within its chargeback window (180 days) is looked up once, and each case we know of read again; what they tell is applied as their notifications would have been.
              * @enum {string}
              */
             provider: "MERCADO_PAGO" | "DLOCAL";

@@ -63,3 +63,13 @@ export abstract class ProcessorLookups {
   /** A case of this processor we know of (its reference), as the processor tells it now. */
   abstract dispute(merchantId: string, reference: string): Promise<GatewayNotice>;
 }
+
+/**
+ * What a reconciliation run of a processor reads, as the API documents it: each processor with reports or
+ * lookups exports one, and the registration lists them (the run's answer enumerates their providers).
+ */
+export interface ReconciledProcessor {
+  readonly provider: string;
+  /** One sentence or two, after "<provider>: " in the run's documentation. */
+  readonly reads: string;
+}
