@@ -80,6 +80,7 @@ describe('reconciliation with the gateway after lost or unsent requests', () => 
     await expect(
       sandbox.chargeOffSession({
         payinId: attempt.transaction_id,
+        merchantId: intent.merchantId,
         instrumentToken: null,
         merchantName: 'x',
         paymentMethod: 'VISA',

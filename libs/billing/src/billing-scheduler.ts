@@ -62,18 +62,20 @@ export class BillingScheduler {
   /**
    * Everything of the clock due by `now`: the subscriptions' periods first (their invoices are then charged in the
    * same run), then the invoices. A charge still pending at its processor is left to its lease. Answers the steps done.
+   * With `merchantId`, that merchant's only (an operator's run for one merchant; a test that moves one merchant's time
+   * while other merchants' subscriptions share the database).
    */
-  async runDue(clock: ClockId, now: Date): Promise<number> {
+  async runDue(clock: ClockId, now: Date, merchantId?: string): Promise<number> {
     let done = 0;
     // Until nothing is due: a subscription behind by several periods (a stop, a clock's jump) comes back once per period.
     for (let acted = 1; acted > 0;) {
-      acted = await this.subscriptionsDue(clock, now);
+      acted = await this.subscriptionsDue(clock, now, merchantId);
       done += acted;
     }
     // An invoice is claimed once per run: one whose charge is still pending waits for its lease, not this loop.
     const claimed = new Set<string>();
     for (let taken = 1; taken > 0;) {
-      const { charges, ended } = await this.claimInvoices(clock, now, claimed);
+      const { charges, ended } = await this.claimInvoices(clock, now, claimed, merchantId);
       taken = charges.length + ended.length;
       done += taken;
       for (const id of ended) await this.endDunning(id, now);
@@ -82,10 +84,10 @@ export class BillingScheduler {
     return done;
   }
 
-  private async subscriptionsDue(clock: ClockId, now: Date): Promise<number> {
+  private async subscriptionsDue(clock: ClockId, now: Date, merchantId?: string): Promise<number> {
     return this.unitOfWork.run(async (tx) => {
       let acted = 0;
-      for (const subscription of await this.billing.dueSubscriptions(tx, clock, now, BATCH))
+      for (const subscription of await this.billing.dueSubscriptions(tx, clock, now, BATCH, merchantId))
         if (await this.step(tx, subscription, now)) acted += 1;
       return acted;
     });
@@ -136,11 +138,16 @@ export class BillingScheduler {
     return true;
   }
 
-  private async claimInvoices(clock: ClockId, now: Date, claimed: Set<string>): Promise<{ charges: ClaimedCharge[]; ended: string[] }> {
+  private async claimInvoices(
+    clock: ClockId,
+    now: Date,
+    claimed: Set<string>,
+    merchantId?: string,
+  ): Promise<{ charges: ClaimedCharge[]; ended: string[] }> {
     return this.unitOfWork.run(async (tx) => {
       const charges: ClaimedCharge[] = [];
       const ended: string[] = [];
-      for (const invoice of await this.billing.dueInvoices(tx, clock, now, BATCH + claimed.size)) {
+      for (const invoice of await this.billing.dueInvoices(tx, clock, now, BATCH + claimed.size, merchantId)) {
         if (claimed.has(invoice.id) || charges.length + ended.length === BATCH) continue;
         claimed.add(invoice.id);
         const claim = invoice.claim(now, clock ? CLOCK_CHARGE_LEASE_MS : this.settings.gateway.reconcileAfterSeconds * 1000);

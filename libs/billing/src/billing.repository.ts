@@ -43,9 +43,9 @@ export abstract class BillingRepository {
   abstract openInvoices(tx: Transaction, subscriptionId: string): Promise<Invoice[]>;
 
   /** Subscriptions of the clock with something due by `now` (an announcement or a period), locked, skipping those others hold. */
-  abstract dueSubscriptions(tx: Transaction, clock: ClockId, now: Date, limit: number): Promise<Subscription[]>;
+  abstract dueSubscriptions(tx: Transaction, clock: ClockId, now: Date, limit: number, merchantId?: string): Promise<Subscription[]>;
   /** Open invoices of the clock with something due by `now`, oldest first, locked, skipping those others hold. */
-  abstract dueInvoices(tx: Transaction, clock: ClockId, now: Date, limit: number): Promise<Invoice[]>;
+  abstract dueInvoices(tx: Transaction, clock: ClockId, now: Date, limit: number, merchantId?: string): Promise<Invoice[]>;
   /** The earliest moment anything of the clock's falls due (null: nothing will). */
   abstract nextDueOfClock(tx: Transaction, testClockId: string): Promise<Date | null>;
 

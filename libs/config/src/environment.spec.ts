@@ -37,7 +37,7 @@ describe("processors' APIs from the environment", () => {
   it('reads each by the name its processor registers, its address without a trailing slash and its bound in ms', () => {
     const env = loadEnvironment({ MERCADOPAGO_API_URL: 'http://127.0.0.1:9000/', DLOCAL_TIMEOUT_SECONDS: '3' });
     expect(processorApisOf(env)).toEqual({
-      MERCADO_PAGO: { url: 'http://127.0.0.1:9000', timeoutMs: 10_000 },
+      MERCADO_PAGO: { url: 'http://127.0.0.1:9000', timeoutMs: 10_000, browserScript: 'https://sdk.mercadopago.com/js/v2' },
       DLOCAL: { url: 'https://api.dlocal.com', timeoutMs: 3000 },
     });
   });

@@ -224,6 +224,10 @@ export class Environment {
   @Max(10)
   MERCADOPAGO_TIMEOUT_SECONDS: number = 10;
 
+  /** Mercado Pago's browser SDK (MercadoPago.js v2), whose Secure Fields the card setup page embeds (contract §31). */
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  MERCADOPAGO_SDK_URL: string = 'https://sdk.mercadopago.com/js/v2';
+
   /** dLocal's Payins API (contract §20): https://api.dlocal.com, its sandbox https://sandbox.dlocal.com, or a stand-in's address. */
   @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
   DLOCAL_API_URL: string = 'https://api.dlocal.com';
@@ -378,10 +382,14 @@ export class Environment {
  * Each processor's API from its variables, by the processor's name (the one the gateway registry knows):
  * the settings' one place that names processors, so that a processor's library reads its own entry.
  */
-export function processorApisOf(env: Environment): Record<string, { url: string; timeoutMs: number }> {
-  const api = (url: string, timeoutSeconds: number) => ({ url: url.replace(/\/+$/, ''), timeoutMs: timeoutSeconds * 1000 });
+export function processorApisOf(env: Environment): Record<string, { url: string; timeoutMs: number; browserScript?: string }> {
+  const api = (url: string, timeoutSeconds: number, browserScript?: string) => ({
+    url: url.replace(/\/+$/, ''),
+    timeoutMs: timeoutSeconds * 1000,
+    ...(browserScript ? { browserScript } : {}),
+  });
   return {
-    MERCADO_PAGO: api(env.MERCADOPAGO_API_URL, env.MERCADOPAGO_TIMEOUT_SECONDS),
+    MERCADO_PAGO: api(env.MERCADOPAGO_API_URL, env.MERCADOPAGO_TIMEOUT_SECONDS, env.MERCADOPAGO_SDK_URL),
     DLOCAL: api(env.DLOCAL_API_URL, env.DLOCAL_TIMEOUT_SECONDS),
   };
 }

@@ -8,6 +8,8 @@ import { Environment, EnvironmentError } from './environment';
 export interface ProcessorApi {
   readonly url: string;
   readonly timeoutMs: number;
+  /** The processor's script of card fields for the payer's browser (contract §31's setup page), when it has one. */
+  readonly browserScript?: string;
 }
 
 export interface GatewaySettings {

@@ -3,6 +3,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FUNDS_FLOWS, FundsFlow, PaymentMethodName } from '@pcs/kernel';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsEnum, IsIn, IsString, Matches, ValidateIf } from 'class-validator';
 import type { GatewayAccountView } from './gateway-accounts.service';
+import type { AccountSetting } from './persistence/gateway-account.orm-entity';
 
 /** What every provider's connection request carries besides its secrets. */
 export interface ProviderAccountBody {
@@ -40,6 +41,10 @@ export interface ProviderAccountSpec<B extends ProviderAccountBody = ProviderAcc
   secretsOf(body: B): Record<string, string>;
   /** The view's hints of those secrets, as the answer names them. */
   hintsOf(view: GatewayAccountView): Record<string, string>;
+  /** The settings of a request (never secrets; one it omits keeps its value), when the processor has any. */
+  settingsOf?(body: B): Record<string, AccountSetting | undefined>;
+  /** The view's settings, as the answer names them (each with its default when the account has none). */
+  answerSettingsOf?(view: GatewayAccountView): Record<string, AccountSetting | null>;
 }
 
 /** 1–256 printable characters (contract §16). */

@@ -3,6 +3,7 @@ import { SecretBox } from '@pcs/businesses';
 import { Caller, DomainError, FundsFlow, InvalidRequestError, MerchantId, Transaction } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { credentialHint, GatewayAccountKind } from './gateway-account-kind';
+import { AccountSetting } from './persistence/gateway-account.orm-entity';
 import { GatewayAccountRepository, GatewayAccountRow } from './persistence/gateway-account.repository';
 
 /** What the API shows of an account: its routed methods and the hints of its credentials, never a credential. */
@@ -11,6 +12,8 @@ export type GatewayAccountView = {
   readonly merchantId: string;
   readonly paymentMethods: readonly string[];
   readonly fundsFlow: FundsFlow;
+  /** The account's settings (never a secret), as its kind declares them. */
+  readonly settings: Readonly<Record<string, AccountSetting>>;
   readonly createdAt: string;
   readonly updatedAt: string;
 } & Readonly<Record<`${string}Hint`, string>>;
@@ -21,6 +24,8 @@ export interface GatewayCredentials {
   readonly provider: string;
   readonly paymentMethods: readonly string[];
   readonly secrets: Readonly<Record<string, string>>;
+  /** What the account says besides its secrets (a public key, whether automatic payments are on). */
+  readonly settings: Readonly<Record<string, AccountSetting>>;
 }
 
 /**
@@ -56,7 +61,13 @@ export class GatewayAccounts {
     caller: Caller,
     merchantId: MerchantId,
     provider: string,
-    command: { secrets: Record<string, string>; paymentMethods?: string[]; fundsFlow?: FundsFlow },
+    command: {
+      secrets: Record<string, string>;
+      paymentMethods?: string[];
+      fundsFlow?: FundsFlow;
+      /** The settings the request names; one it omits keeps its value (a new account: the kind's default, or none). */
+      settings?: Record<string, AccountSetting | undefined>;
+    },
   ): Promise<GatewayAccountView> {
     const kind = this.kindOf(provider);
     // Visible to the caller (404 otherwise), and the methods it routes are ones the merchant offers.
@@ -84,6 +95,7 @@ export class GatewayAccounts {
       ),
       hints: Object.fromEntries(kind.hinted.map((field) => [field, credentialHint(command.secrets[field])])),
       paymentMethods,
+      settings: settingsOf(existing?.settings ?? {}, command.settings ?? {}),
       // Omitted: the account keeps its flow; a new one is the merchant's own (contract §23).
       fundsFlow: command.fundsFlow ?? existing?.fundsFlow ?? 'MERCHANT',
       createdAt: existing?.createdAt ?? now,
@@ -113,13 +125,14 @@ export class GatewayAccounts {
   }
 
   /** The merchant's opened credentials at the provider, or null when it has no account there. */
-  async credentials(merchantId: string, provider: string): Promise<GatewayCredentials | null> {
-    const row = await this.accounts.find(merchantId, provider);
+  async credentials(merchantId: string, provider: string, tx?: Transaction): Promise<GatewayCredentials | null> {
+    const row = await this.accounts.find(merchantId, provider, tx);
     if (!row) return null;
     return {
       merchantId,
       provider,
       paymentMethods: row.paymentMethods,
+      settings: row.settings ?? {},
       secrets: Object.fromEntries(
         Object.entries(row.secretsSealed).map(([field, sealed]) => [
           field,
@@ -176,11 +189,21 @@ export class GatewayAccounts {
       merchantId: row.merchantId,
       paymentMethods: row.paymentMethods,
       fundsFlow: row.fundsFlow,
+      settings: row.settings ?? {},
       ...hints,
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
     };
   }
+}
+
+/** The settings a replacement leaves: those it names over those the account had (an undefined one keeps its value). */
+function settingsOf(
+  existing: Readonly<Record<string, AccountSetting>>,
+  given: Readonly<Record<string, AccountSetting | undefined>>,
+): Record<string, AccountSetting> {
+  const named = Object.entries(given).filter((entry): entry is [string, AccountSetting] => entry[1] !== undefined);
+  return { ...existing, ...Object.fromEntries(named) };
 }
 
 /** What a gateway account's sealed credential is bound to (its associated data). */

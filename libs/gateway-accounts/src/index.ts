@@ -2,3 +2,4 @@ export * from './gateway-account-kind';
 export * from './gateway-accounts.module';
 export * from './gateway-accounts.service';
 export * from './account-route';
+export type { AccountSetting } from './persistence/gateway-account.orm-entity';

@@ -83,6 +83,8 @@ export interface CheckoutSession {
 
 export interface ChargeRequest {
   readonly payinId: string;
+  /** Whose account charges it (a processor's account of the merchant). */
+  readonly merchantId: string;
   readonly instrumentToken: string | null;
   readonly merchantName: string;
   readonly paymentMethod: string;
@@ -391,6 +393,12 @@ export abstract class PaymentGateway {
 
 /** Charges a saved instrument without the payer (off-session). */
 export interface ChargesOffSession {
+  /**
+   * Whether the merchant's account may charge a saved instrument without the payer (contract §31: Mercado Pago only
+   * where the account has automatic payments); false: 409 Payins:OFF_SESSION_NOT_AVAILABLE before anything is written.
+   * Asked inside a transaction, pass it.
+   */
+  offSessionAvailable(merchantId: string, tx?: Transaction): Promise<boolean>;
   chargeOffSession(request: ChargeRequest): Promise<ChargeOutcome>;
   /**
    * Whether a refusal it reported (the outcome's `error`, as it writes it) may be paid by a later try (contract §31's
@@ -485,11 +493,62 @@ export interface AnswersAfterItsPage {
   whetherPaid(requestId: string, merchantId: string): Promise<GatewayRequestStatus>;
 }
 
+/** A processor's card fields a setup page embeds (contract §31): the card goes from the payer's browser to the processor. */
+export interface CardFields {
+  readonly processor: string;
+  /** How payers know the processor (the page says the card goes to it). */
+  readonly displayName: string;
+  /**
+   * The page's script that mounts the fields in the containers `cardNumber`, `expirationDate` and `securityCode` of
+   * the form `setup-form` (its `data-public-key`, `data-language`), and on submit puts the processor's card token in
+   * `cardToken` and submits it (showing `fields-error` when the fields refuse the card).
+   */
+  readonly mount: string;
+  /** The processor's browser script (its SDK), loaded by the page. */
+  readonly script: string;
+  /** The key its fields tokenize with (public: it is in the page). */
+  readonly publicKey: string;
+  /** The origins the page's Content-Security-Policy lets the fields reach: the script's, the processor's API. */
+  readonly origins: readonly string[];
+}
+
+/** A card the processor saved for a payer: what charges it, and the parts we may keep (never the number or the code). */
+export interface SavedCard {
+  /** What a charge names it by (the instrument's external id): the processor's customer and card. */
+  readonly reference: string;
+  /** The card's brand as a payment method of ours (VISA, MASTERCARD, …), when the processor's answer names one we know. */
+  readonly paymentMethod: string | null;
+  /** CREDIT_CARD or DEBIT_CARD, as the processor tells the card. */
+  readonly instrumentType: 'CREDIT_CARD' | 'DEBIT_CARD';
+  readonly bin: string;
+  readonly last4: string;
+  readonly expMonth: number;
+  readonly expYear: number;
+}
+
+/** A card the processor would not save (the token was refused, the card declined): the payer is told and may try again. */
+export class CardNotSavedError extends Error {}
+
+/**
+ * Saves cards without charging them (contract §31): its fields on our setup page tokenize the card in the payer's
+ * browser; `saveCard` turns that token into a card kept at the processor for the payer. Without it, the setup page
+ * offers none of its methods.
+ */
+export interface SavesCards {
+  /** Its fields for the merchant's setup page, or null when the merchant's account cannot show them (no public key). */
+  cardFields(merchantId: string, tx?: Transaction): Promise<CardFields | null>;
+  saveCard(merchantId: string, payer: { readonly payerId: string; readonly email: string }, token: string): Promise<SavedCard>;
+}
+
 const has = (gateway: PaymentGateway, method: string): boolean =>
   typeof (gateway as unknown as Record<string, unknown>)[method] === 'function';
 
 export function chargesOffSession(gateway: PaymentGateway): gateway is PaymentGateway & ChargesOffSession {
   return has(gateway, 'chargeOffSession');
+}
+
+export function savesCards(gateway: PaymentGateway): gateway is PaymentGateway & SavesCards {
+  return has(gateway, 'saveCard');
 }
 
 export function takesDisputeEvidence(gateway: PaymentGateway): gateway is PaymentGateway & TakesDisputeEvidence {
@@ -540,4 +599,5 @@ export const CAPABILITIES = {
   ReadsPayments: readsPayments,
   ReturnsManualRefunds: returnsManualRefunds,
   AnswersAfterItsPage: answersAfterItsPage,
+  SavesCards: savesCards,
 } as const;

@@ -1,4 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsString, Matches, ValidateIf } from 'class-validator';
 import { ACCOUNT_ANSWER, AccountFundsFlow, AccountSecret, ProviderAccountSpec, RoutedPaymentMethods } from '@pcs/gateway-accounts';
 import type { FundsFlow, PaymentMethodName } from '@pcs/kernel';
 import { MERCADO_PAGO } from './mercado-pago-account';
@@ -26,6 +27,28 @@ export class ConnectMercadoPagoAccountDto {
 
   @AccountFundsFlow()
   fundsFlow?: FundsFlow;
+
+  @Matches(/^(APP_USR|TEST)-[0-9A-Za-z-]{8,120}$/, { message: 'publicKey must be a Mercado Pago public key (APP_USR-… or TEST-…)' })
+  @IsString()
+  @ValidateIf((_object, value) => value !== undefined)
+  @ApiPropertyOptional({
+    example: 'TEST-5c4e8d1a-7b2f-4a9e-8c3d-0f1e2d3c4b5a',
+    description:
+      "The public key of the merchant's Mercado Pago application (contract §31): the card fields of our setup page " +
+      'tokenize the card with it in the payer’s browser. Public, answered in full. Omitted on a replacement: kept.',
+  })
+  publicKey?: string;
+
+  @IsBoolean({ message: 'offSessionEnabled must be true or false' })
+  @ValidateIf((_object, value) => value !== undefined)
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      'Whether Mercado Pago has enabled automatic payments (Card on File) for the account (contract §31): saved cards are then ' +
+      'charged without their security code (subscriptions, confirmed creations). False: such a charge is refused with 409 ' +
+      'Payins:OFF_SESSION_NOT_AVAILABLE. Omitted on a replacement: kept.',
+  })
+  offSessionEnabled?: boolean;
 }
 
 export class MercadoPagoAccountResponse {
@@ -38,6 +61,14 @@ export class MercadoPagoAccountResponse {
     description: '… and the last 4 characters of the access token (only … for a token under 12 characters)',
   })
   accessTokenHint: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "The application's public key, when given (the setup page's card fields need it)",
+  })
+  publicKey: string | null;
+  @ApiProperty({ description: 'Whether saved cards are charged without their security code (automatic payments)' })
+  offSessionEnabled: boolean;
   @ACCOUNT_ANSWER.at createdAt: string;
   @ACCOUNT_ANSWER.at updatedAt: string;
 }
@@ -60,6 +91,8 @@ export const MERCADO_PAGO_ACCOUNT_ROUTE: ProviderAccountSpec<ConnectMercadoPagoA
     webhookSecret: 'a3f9c2e1b7d54e6f8a9b0c1d2e3f4a5b',
     paymentMethods: ['VISA' as PaymentMethodName],
     fundsFlow: 'PLATFORM',
+    publicKey: 'TEST-5c4e8d1a-7b2f-4a9e-8c3d-0f1e2d3c4b5a',
+    offSessionEnabled: false,
   },
   doc: {
     connect: {
@@ -82,4 +115,9 @@ export const MERCADO_PAGO_ACCOUNT_ROUTE: ProviderAccountSpec<ConnectMercadoPagoA
   },
   secretsOf: ({ accessToken, webhookSecret }) => ({ accessToken, webhookSecret }),
   hintsOf: (view) => ({ accessTokenHint: view.accessTokenHint }),
+  settingsOf: ({ publicKey, offSessionEnabled }) => ({ publicKey, offSessionEnabled }),
+  answerSettingsOf: ({ settings }) => ({
+    publicKey: typeof settings.publicKey === 'string' ? settings.publicKey : null,
+    offSessionEnabled: settings.offSessionEnabled === true,
+  }),
 };

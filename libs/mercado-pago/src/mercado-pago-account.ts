@@ -1,8 +1,13 @@
 import { GatewayAccountKind, GatewayAccounts } from '@pcs/gateway-accounts';
+import type { Transaction } from '@pcs/kernel';
 
 export const MERCADO_PAGO = 'MERCADO_PAGO';
 /** Its API where the settings name none (MERCADOPAGO_API_URL; contract §16: each request at most 10 s). */
-export const MERCADO_PAGO_API = { url: 'https://api.mercadopago.com', timeoutMs: 10_000 } as const;
+export const MERCADO_PAGO_API = {
+  url: 'https://api.mercadopago.com',
+  timeoutMs: 10_000,
+  browserScript: 'https://sdk.mercadopago.com/js/v2',
+} as const;
 
 /** An account's credentials, opened: only for the adapter's requests and the notification check. */
 export interface MercadoPagoCredentials {
@@ -10,6 +15,10 @@ export interface MercadoPagoCredentials {
   readonly accessToken: string;
   readonly webhookSecret: string;
   readonly paymentMethods: readonly string[];
+  /** The application's public key (its card fields in the payer's browser), when the merchant gave it. */
+  readonly publicKey: string | null;
+  /** Whether the account has automatic payments: saved cards charged without their security code (contract §31). */
+  readonly offSessionEnabled: boolean;
 }
 
 /**
@@ -27,13 +36,19 @@ export const MERCADO_PAGO_ACCOUNT: GatewayAccountKind = {
 };
 
 /** The merchant's opened Mercado Pago credentials, or null when it has no account. */
-export async function mercadoPagoCredentials(accounts: GatewayAccounts, merchantId: string): Promise<MercadoPagoCredentials | null> {
-  const account = await accounts.credentials(merchantId, MERCADO_PAGO);
+export async function mercadoPagoCredentials(
+  accounts: GatewayAccounts,
+  merchantId: string,
+  tx?: Transaction,
+): Promise<MercadoPagoCredentials | null> {
+  const account = await accounts.credentials(merchantId, MERCADO_PAGO, tx);
   if (!account) return null;
   return {
     merchantId,
     accessToken: account.secrets.accessToken,
     webhookSecret: account.secrets.webhookSecret,
     paymentMethods: account.paymentMethods,
+    publicKey: typeof account.settings.publicKey === 'string' ? account.settings.publicKey : null,
+    offSessionEnabled: account.settings.offSessionEnabled === true,
   };
 }

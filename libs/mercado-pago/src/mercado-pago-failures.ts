@@ -1,10 +1,10 @@
 import { DomainError } from '@pcs/kernel';
-import { ProcessorUnavailableError } from '@pcs/gateways';
+import { CardNotSavedError, ProcessorUnavailableError } from '@pcs/gateways';
 import { MercadoPagoRequestError } from './mercado-pago.client';
 import { MERCADO_PAGO } from './mercado-pago-account';
 
 /** What the adapter was doing when Mercado Pago failed: each flow reads a failure its own way. */
-export type MercadoPagoFlow = 'checkout' | 'quote' | 'refund' | 'evidence';
+export type MercadoPagoFlow = 'checkout' | 'quote' | 'refund' | 'evidence' | 'charge' | 'save-card';
 
 /** A refusal that ends the flow with an answer rather than an error (a refund Mercado Pago refused: final, the amount released). */
 export interface MercadoPagoRefusal {
@@ -16,8 +16,8 @@ export interface MercadoPagoRefusal {
  * answer, a 429 or a 5xx is an unknown outcome (it may have been done); a 4xx is a refusal (nothing was).
  * Anything else (a bug, a failure of our own database) passes through unchanged.
  */
-export function mercadoPagoFailure(flow: 'refund', error: unknown): Error | MercadoPagoRefusal;
-export function mercadoPagoFailure(flow: Exclude<MercadoPagoFlow, 'refund'>, error: unknown): Error;
+export function mercadoPagoFailure(flow: 'refund' | 'charge', error: unknown): Error | MercadoPagoRefusal;
+export function mercadoPagoFailure(flow: Exclude<MercadoPagoFlow, 'refund' | 'charge'>, error: unknown): Error;
 export function mercadoPagoFailure(flow: MercadoPagoFlow, error: unknown): Error | MercadoPagoRefusal {
   if (!(error instanceof MercadoPagoRequestError)) return error instanceof Error ? error : new Error(String(error));
   const unknown = error.unknownOutcome;
@@ -38,6 +38,13 @@ export function mercadoPagoFailure(flow: MercadoPagoFlow, error: unknown): Error
     case 'refund':
       // A refusal is final and releases the amount; no answer or a 5xx is settled by reconciliation.
       return unknown ? error : ({ refused: error.message } satisfies MercadoPagoRefusal);
+    case 'charge':
+      // A saved card's charge refused before a payment was made (its token, the request): a rejected attempt; no answer
+      // or a 5xx may have charged, and is settled by a lookup (the payment is searched by our reference).
+      return unknown ? error : ({ refused: error.message } satisfies MercadoPagoRefusal);
+    case 'save-card':
+      // Unreachable: the payer may try again; refused (a token used or expired, a card it will not keep): told so.
+      return unknown ? new DomainError('GATEWAY_UNREACHABLE', error.message) : new CardNotSavedError(error.message);
   }
 }
 

@@ -110,6 +110,41 @@ export interface MercadoPagoChargeback {
   readonly live_mode?: boolean;
 }
 
+/** A customer (`POST /v1/customers`, `GET /v1/customers/search`), the fields read here. */
+export interface MercadoPagoCustomer {
+  readonly id: string;
+  readonly email?: string | null;
+}
+
+/** A card saved for a customer (`POST /v1/customers/:id/cards`), the fields read here: never its number or code. */
+export interface MercadoPagoCard {
+  readonly id: string;
+  readonly customer_id?: string | null;
+  readonly first_six_digits?: string | null;
+  readonly last_four_digits?: string | null;
+  readonly expiration_month?: number | null;
+  readonly expiration_year?: number | null;
+  readonly payment_method?: { readonly id?: string | null; readonly payment_type_id?: string | null } | null;
+}
+
+/** A card token (`POST /v1/card_tokens`): single use, it stands for the card in one payment. */
+export interface MercadoPagoCardToken {
+  readonly id: string;
+}
+
+/** A payment with a card token (`POST /v1/payments`), the fields this service sends for a saved card. */
+export interface CardPaymentRequest {
+  readonly transaction_amount: number;
+  readonly token: string;
+  readonly installments: 1;
+  readonly payment_method_id: string;
+  readonly payer: { readonly type: 'customer'; readonly id: string };
+  readonly external_reference: string;
+  readonly notification_url: string;
+  readonly description: string;
+  readonly binary_mode: true;
+}
+
 /** A file for a chargeback's documentation. */
 export interface ChargebackDocument {
   readonly fileName: string;
@@ -157,6 +192,36 @@ export class MercadoPagoClient {
 
   createPreference(body: PreferenceRequest, idempotencyKey: string): Promise<Preference> {
     return this.request('create_preference', 'POST', '/checkout/preferences', body, idempotencyKey);
+  }
+
+  /** The customer with that e-mail, if Mercado Pago has one for the account. */
+  async findCustomer(email: string): Promise<MercadoPagoCustomer | null> {
+    const query = new URLSearchParams({ email });
+    const answer = await this.request<{ results?: MercadoPagoCustomer[] }>(
+      'search_customers',
+      'GET',
+      `/v1/customers/search?${query.toString()}`,
+    );
+    return answer.results?.[0] ?? null;
+  }
+
+  createCustomer(email: string, idempotencyKey: string): Promise<MercadoPagoCustomer> {
+    return this.request('create_customer', 'POST', '/v1/customers', { email }, idempotencyKey);
+  }
+
+  /** Saves the card a token stands for (made by its fields in the payer's browser) for the customer. */
+  saveCard(customerId: string, token: string, idempotencyKey: string): Promise<MercadoPagoCard> {
+    return this.request('save_card', 'POST', `/v1/customers/${encodeURIComponent(customerId)}/cards`, { token }, idempotencyKey);
+  }
+
+  /** A token for a saved card, made by the server without its security code (an account with automatic payments). */
+  cardToken(cardId: string, customerId: string, idempotencyKey: string): Promise<MercadoPagoCardToken> {
+    return this.request('create_card_token', 'POST', '/v1/card_tokens', { card_id: cardId, customer_id: customerId }, idempotencyKey);
+  }
+
+  /** A payment with a card token; the idempotency key is our id for the attempt (a retry gets the same payment). */
+  createPayment(body: CardPaymentRequest, idempotencyKey: string): Promise<MercadoPagoPayment> {
+    return this.request('create_payment', 'POST', '/v1/payments', body, idempotencyKey);
   }
 
   /** The plans for an amount (a decimal) and a card's BIN, or a payment method without one. */

@@ -3,11 +3,19 @@
  * change together when its documentation does.
  */
 import { Injectable } from '@nestjs/common';
-import { RuntimeSettings } from '@pcs/config';
+import { ProcessorApi, RuntimeSettings } from '@pcs/config';
 import { DomainError, FundsFlow, isCurrency, Money, Transaction } from '@pcs/kernel';
 import { GatewayAccounts } from '@pcs/gateway-accounts';
 import {
   cardPartsOf,
+  CardFields,
+  ChargeOutcome,
+  ChargeRequest,
+  ChargesOffSession,
+  DeclineKind,
+  declineKindIn,
+  SavedCard,
+  SavesCards,
   TakesDisputeEvidence,
   QuotesInstallments,
   ChoosesInstallmentsOnItsPage,
@@ -32,6 +40,9 @@ import {
 } from '@pcs/gateways';
 import { MercadoPagoClient, MercadoPagoPayment, MercadoPagoRequestError } from './mercado-pago.client';
 import { MERCADO_PAGO, MERCADO_PAGO_API, mercadoPagoCredentials } from './mercado-pago-account';
+import { MERCADO_PAGO_CARD_FIELDS } from './mercado-pago-card-fields';
+import { readCardReference, savedCardOf } from './mercado-pago-cards';
+import { MERCADO_PAGO_DECLINES } from './mercado-pago-declines';
 import { claimOf, disputeNotice } from './mercado-pago-disputes';
 import { isRefusal, mercadoPagoFailure } from './mercado-pago-failures';
 import { MercadoPagoRecords } from './persistence/mercado-pago-records.repository';
@@ -169,7 +180,9 @@ export class MercadoPagoGateway
     ChoosesInstallmentsOnItsPage,
     ReadsPayments,
     ReturnsManualRefunds,
-    AnswersAfterItsPage
+    AnswersAfterItsPage,
+    ChargesOffSession,
+    SavesCards
 {
   readonly name = MERCADO_PAGO;
   readonly displayName = 'Mercado Pago';
@@ -187,6 +200,92 @@ export class MercadoPagoGateway
     private readonly settings: RuntimeSettings,
   ) {
     super();
+  }
+
+  /**
+   * Its Secure Fields on our setup page (contract §31): MercadoPago.js with the merchant's public key tokenizes the card
+   * in the payer's browser. None without a public key on the account.
+   */
+  async cardFields(merchantId: string, tx?: Transaction): Promise<CardFields | null> {
+    const credentials = await mercadoPagoCredentials(this.accounts, merchantId, tx);
+    if (!credentials?.publicKey) return null;
+    const api = this.api;
+    const script = api.browserScript ?? MERCADO_PAGO_API.browserScript;
+    return {
+      processor: MERCADO_PAGO,
+      displayName: this.displayName,
+      mount: MERCADO_PAGO_CARD_FIELDS,
+      script,
+      publicKey: credentials.publicKey,
+      origins: [...new Set([new URL(script).origin, new URL(api.url).origin])],
+    };
+  }
+
+  /**
+   * The card a token of its fields stands for, saved for the payer (contract §31): the account's customer of the
+   * payer's e-mail (found, or made), and the card saved for it (`POST /v1/customers/:id/cards`). The customer's
+   * idempotency key is the payer, the card's the token: a retry after a lost answer saves nothing twice.
+   */
+  async saveCard(merchantId: string, payer: { readonly payerId: string; readonly email: string }, token: string): Promise<SavedCard> {
+    const client = await this.clientOf(merchantId);
+    try {
+      const customer = (await client.findCustomer(payer.email)) ?? (await client.createCustomer(payer.email, `customer:${payer.payerId}`));
+      return savedCardOf(customer.id, await client.saveCard(customer.id, token, `card:${token}`));
+    } catch (error) {
+      throw mercadoPagoFailure('save-card', error);
+    }
+  }
+
+  /** Saved cards are charged without their code only where Mercado Pago enabled automatic payments (contract §31). */
+  async offSessionAvailable(merchantId: string, tx?: Transaction): Promise<boolean> {
+    return (await mercadoPagoCredentials(this.accounts, merchantId, tx))?.offSessionEnabled === true;
+  }
+
+  /**
+   * A saved card charged without the payer (contract §31; Mercado Pago's automatic payments): a token for the card
+   * made by the server (`POST /v1/card_tokens` with the card and its customer, no security code), then the payment
+   * (`POST /v1/payments`, the customer as payer, our attempt's id as idempotency key and external reference, so a
+   * retry or a lookup finds the one payment). A refusal before any payment is a rejected attempt.
+   */
+  async chargeOffSession(request: ChargeRequest): Promise<ChargeOutcome> {
+    const card = readCardReference(request.instrumentToken);
+    if (!card) return { status: 'REJECTED', reference: request.payinId, error: 'Mercado Pago: the instrument is no card it keeps for us' };
+    const credentials = await mercadoPagoCredentials(this.accounts, request.merchantId);
+    if (!credentials) throw new DomainError('GATEWAY_ACCOUNT_NOT_FOUND', undefined, { provider: this.displayName });
+    if (!credentials.offSessionEnabled)
+      return { status: 'REJECTED', reference: request.payinId, error: 'Mercado Pago: automatic payments are not enabled for the account' };
+    const client = this.clientWith(credentials.accessToken);
+    try {
+      const token = await client.cardToken(card.cardId, card.customerId, `token:${request.payinId}`);
+      const payment = await client.createPayment(
+        {
+          transaction_amount: Money.ofMinor(request.amount, request.currency).toWire(),
+          token: token.id,
+          installments: 1,
+          payment_method_id: card.paymentMethodId,
+          payer: { type: 'customer', id: card.customerId },
+          external_reference: request.payinId,
+          notification_url: `${this.settings.publicBaseUrl}/gateways/mercado-pago/notifications/${request.merchantId}`,
+          description: request.merchantName.slice(0, 256),
+          // Approved or rejected at once, never left in review: an off-session charge has nobody to wait for.
+          binary_mode: true,
+        },
+        request.payinId,
+      );
+      // Its fee and the day it releases the money come with the approval (contract §23), as a notification would bring them.
+      const { outcome, reference, gateway: _gateway, eventId: _eventId, ...details } = eventOfPayment(payment);
+      return { status: outcome, reference, ...details };
+    } catch (error) {
+      const failure = mercadoPagoFailure('charge', error);
+      if (isRefusal(failure)) return { status: 'REJECTED', reference: request.payinId, error: failure.refused };
+      throw failure;
+    }
+  }
+
+  /** Its refusals are `Mercado Pago: <status_detail>`; their kind is its decline table's. */
+  declineKindOf(error: string): DeclineKind | undefined {
+    const detail = /^Mercado Pago: (\S+)$/.exec(error)?.[1];
+    return detail && Object.hasOwn(MERCADO_PAGO_DECLINES, detail) ? declineKindIn(MERCADO_PAGO_DECLINES, detail) : undefined;
   }
 
   /** Mercado Pago takes a chargeback's documentation through its API (contract §21): TakesDisputeEvidence. */
@@ -384,8 +483,16 @@ export class MercadoPagoGateway
   async clientOf(merchantId: string): Promise<MercadoPagoClient> {
     const credentials = await mercadoPagoCredentials(this.accounts, merchantId);
     if (!credentials) throw new DomainError('GATEWAY_ACCOUNT_NOT_FOUND', undefined, { provider: this.displayName });
-    const api = this.settings.gateway.processorApis[MERCADO_PAGO] ?? MERCADO_PAGO_API;
-    return new MercadoPagoClient(api.url, api.timeoutMs, credentials.accessToken);
+    return this.clientWith(credentials.accessToken);
+  }
+
+  private clientWith(accessToken: string): MercadoPagoClient {
+    return new MercadoPagoClient(this.api.url, this.api.timeoutMs, accessToken);
+  }
+
+  /** Its API's address, each request's bound and its browser script, from the settings (MERCADOPAGO_API_URL, …). */
+  private get api(): ProcessorApi {
+    return this.settings.gateway.processorApis[MERCADO_PAGO] ?? MERCADO_PAGO_API;
   }
 
   private async lookupRefund(refundId: string, merchantId: string): Promise<GatewayRequestStatus> {

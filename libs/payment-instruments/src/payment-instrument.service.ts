@@ -193,7 +193,13 @@ export class PaymentInstrumentService {
 
   /** The gateway's token for an instrument, if it has one. */
   async tokenOf(paymentInstrumentId: PaymentInstrumentId): Promise<string | null> {
-    return (await this.instruments.findById(this.unitOfWork.outside, paymentInstrumentId))?.snapshot().externalId ?? null;
+    return (await this.chargedAs(paymentInstrumentId)).token;
+  }
+
+  /** What charges the instrument: its token at the gateway, and the processor that keeps its card (null: routing decides). */
+  async chargedAs(paymentInstrumentId: PaymentInstrumentId): Promise<{ token: string | null; processor: string | null }> {
+    const instrument = (await this.instruments.findById(this.unitOfWork.outside, paymentInstrumentId))?.snapshot();
+    return { token: instrument?.externalId ?? null, processor: instrument?.processor ?? null };
   }
 
   /**

@@ -363,11 +363,16 @@ export class GatewayStandIn {
     endsByLookup: false,
   });
   charge: (request: ChargeRequest) => ChargeOutcome = (request) => ({ status: 'APPROVED', reference: `sbx-${request.payinId}` });
+  /** Whether the merchant's account may charge without the payer (ChargesOffSession; a spec may say no). */
+  offSession = true;
 
   openCheckout(request: CheckoutRequest): Promise<CheckoutSession> {
     this.checkouts.push(request);
     // What the answer throws is the call's rejection.
     return new Promise((resolve) => resolve(this.checkout(request)));
+  }
+  offSessionAvailable(): Promise<boolean> {
+    return Promise.resolve(this.offSession);
   }
   /** The ChargesOffSession capability (a spec takes it away to play a processor without it: `withoutOffSession`). */
   chargeOffSession?(request: ChargeRequest): Promise<ChargeOutcome> {
@@ -431,6 +436,7 @@ export function attemptsWorld(options: { processors?: CountryProcessor[] } = {})
   const payers = { findById: () => Promise.resolve(payer) } as unknown as PayerService;
   const instruments = {
     tokenOf: () => Promise.resolve('tok-saved'),
+    chargedAs: () => Promise.resolve({ token: 'tok-saved', processor: null }),
     recordOutcome: (...args: unknown[]) => {
       taught.push(args[args.length - 1] as never);
       return Promise.resolve();

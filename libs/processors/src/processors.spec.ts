@@ -43,12 +43,14 @@ describe('the processors', () => {
         .map(([name]) => name);
     const { gateways } = registered();
     expect(capabilitiesOf(gateways.get('MERCADO_PAGO')!)).toEqual([
+      'ChargesOffSession',
       'TakesDisputeEvidence',
       'QuotesInstallments',
       'ChoosesInstallmentsOnItsPage',
       'ReadsPayments',
       'ReturnsManualRefunds',
       'AnswersAfterItsPage',
+      'SavesCards',
     ]);
     expect(capabilitiesOf(gateways.get('DLOCAL')!)).toEqual([
       'QuotesInstallments',

@@ -12,6 +12,7 @@
 import * as crypto from 'node:crypto';
 import * as http from 'node:http';
 import { escape, header, json, readBytes, readMultipart, StandInServer } from './stand-in-server';
+import { MercadoPagoCards, mercadoPagoSdk, TEST_CARD_OUTCOMES } from './mercado-pago-cards-stand-in';
 
 /**
  * A stand-in for Mercado Pago's API, for tests and for trying the flow
@@ -44,6 +45,12 @@ import { escape, header, json, readBytes, readMultipart, StandInServer } from '.
 interface Account {
   readonly userId: number;
   readonly webhookSecret: string;
+  /** The application's public key (its card fields in a browser), when the test gave one. */
+  readonly publicKey: string | null;
+  /** Whether Mercado Pago enabled automatic payments (Card on File): saved cards charged without their code. */
+  automaticPayments: boolean;
+  /** The account's site currency (what its payments are in), when the test named it. */
+  readonly currency: string | null;
   /** The application's webhook URL, where chargebacks are notified (null until configured). */
   webhookUrl: string | null;
 }
@@ -210,11 +217,38 @@ export class MercadoPagoStandIn extends StandInServer {
     [];
   private nextReport = 90_000_000_000 + crypto.randomInt(0, 2 ** 30);
 
-  /** An account whose access token and webhook secret a merchant would paste into our API. */
-  account(accessToken: string, webhookSecret: string): this {
-    this.accounts.set(accessToken, { userId: 100_000 + this.accounts.size, webhookSecret, webhookUrl: null });
+  /**
+   * An account whose access token and webhook secret a merchant would paste into our API; with a public key its card
+   * fields make tokens in a browser, with automatic payments its saved cards are charged without their code.
+   */
+  account(
+    accessToken: string,
+    webhookSecret: string,
+    options: { publicKey?: string; automaticPayments?: boolean; currency?: string } = {},
+  ): this {
+    this.accounts.set(accessToken, {
+      userId: 100_000 + this.accounts.size,
+      webhookSecret,
+      webhookUrl: null,
+      publicKey: options.publicKey ?? null,
+      automaticPayments: options.automaticPayments ?? false,
+      currency: options.currency ?? null,
+    });
     return this;
   }
+
+  /** Mercado Pago enables (or withdraws) automatic payments for the account. */
+  automaticPayments(accessToken: string, enabled: boolean): this {
+    this.accounts.get(accessToken)!.automaticPayments = enabled;
+    return this;
+  }
+
+  /** Customers, their saved cards and card tokens (mercado-pago-cards-stand-in.ts). */
+  readonly cards = new MercadoPagoCards(
+    (publicKey) => [...this.accounts.entries()].find(([, account]) => account.publicKey === publicKey)?.[0],
+    (token) => this.accounts.get(token)!.userId,
+    (bin) => this.bins.find((b) => bin.startsWith(b.prefix))?.paymentMethodId,
+  );
 
   /** The application's webhook URL, as a merchant configures it at Mercado Pago (where chargebacks are notified). */
   webhook(accessToken: string, url: string): this {
@@ -512,6 +546,29 @@ export class MercadoPagoStandIn extends StandInServer {
     }
     // The payer's pages (public, like Mercado Pago's checkout).
     if (url.pathname === '/checkout/v1/redirect') return this.page(request, response, url, body);
+    // MercadoPago.js and its Secure Fields' tokens, called from the payer's browser on another origin (CORS).
+    if (request.method === 'GET' && url.pathname === '/js/v2') {
+      response
+        .writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' })
+        .end(mercadoPagoSdk(this.url));
+      return;
+    }
+    if (url.pathname === '/v1/card_tokens' && url.searchParams.has('public_key')) {
+      const cors = {
+        'access-control-allow-origin': '*',
+        'access-control-allow-headers': 'content-type',
+        'access-control-allow-methods': 'POST',
+      };
+      if (request.method === 'OPTIONS') return void response.writeHead(204, cors).end();
+      let card: Record<string, unknown> = {};
+      try {
+        card = JSON.parse(body || '{}') as Record<string, unknown>;
+      } catch {
+        /* answered as an empty form */
+      }
+      const [status, answer] = this.cards.tokenFromBrowser(url.searchParams.get('public_key'), card);
+      return void response.writeHead(status, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    }
 
     const token = /^Bearer (\S+)$/.exec(header(request, 'authorization') ?? '')?.[1];
     if (!token || !this.accounts.has(token))
@@ -567,6 +624,12 @@ export class MercadoPagoStandIn extends StandInServer {
       return [400, { message: 'invalid JSON', error: 'bad_request', status: 400 }];
     }
     if (path === '/checkout/preferences') return this.createPreference(token, body as PreferenceBody);
+    const fields = (body ?? {}) as Record<string, unknown>;
+    if (path === '/v1/card_tokens') return this.cards.tokenFromServer(token, fields);
+    if (path === '/v1/customers') return this.cards.createCustomer(token, fields);
+    const cards = /^\/v1\/customers\/([^/]+)\/cards$/.exec(path);
+    if (cards) return this.cards.saveCard(token, decodeURIComponent(cards[1]), fields);
+    if (path === '/v1/payments') return this.cardPayment(token, fields);
     const refund = /^\/v1\/payments\/(\d+)\/refunds$/.exec(path);
     if (refund) return this.refund(token, Number(refund[1]), body as { amount?: unknown });
     return [404, { message: 'resource not found', error: 'not_found', status: 404 }];
@@ -724,7 +787,103 @@ export class MercadoPagoStandIn extends StandInServer {
 
   /** The account's currency (a Mercado Pago account is in its country's). */
   private currencyOf(token: string): string {
-    return [...this.payments.values()].find((p) => p.token === token)?.currency_id ?? 'ARS';
+    return this.accounts.get(token)?.currency ?? [...this.payments.values()].find((p) => p.token === token)?.currency_id ?? 'ARS';
+  }
+
+  /**
+   * `POST /v1/payments` with a card token (Checkout API, and saved cards): the amount in the account's currency with
+   * its decimals, the token (single use; one made without the security code only with automatic payments), the
+   * card's `payment_method_id`, `installments`, a payer (its e-mail, or a customer by id). The test card's holder
+   * name decides the outcome; the payment is notified to its `notification_url` as Checkout Pro's are.
+   */
+  private cardPayment(token: string, body: Record<string, unknown>): [number, unknown] {
+    const currency = this.currencyOf(token);
+    const amount = body.transaction_amount;
+    if (typeof amount !== 'number' || !(amount > 0) || !hasDecimals(amount, DECIMALS[currency]))
+      return [
+        400,
+        {
+          message: 'transaction_amount invalid',
+          error: 'bad_request',
+          status: 400,
+          cause: [{ code: 4037, description: 'Invalid transaction_amount' }],
+        },
+      ];
+    if (!Number.isInteger(body.installments) || (body.installments as number) < 1)
+      return [
+        400,
+        {
+          message: 'installments invalid',
+          error: 'bad_request',
+          status: 400,
+          cause: [{ code: 4020, description: 'installments invalid' }],
+        },
+      ];
+    const payer = body.payer as { type?: unknown; id?: unknown; email?: unknown } | undefined;
+    if (!payer || (payer.type === 'customer' ? typeof payer.id !== 'string' : typeof payer.email !== 'string'))
+      return [
+        400,
+        {
+          message: 'payer.email must be a valid email',
+          error: 'bad_request',
+          status: 400,
+          cause: [{ code: 4050, description: 'payer.email must be a valid email' }],
+        },
+      ];
+    if (body.notification_url !== undefined && !/^https?:\/\//.test(String(body.notification_url)))
+      return [
+        400,
+        {
+          message: 'notification_url invalid',
+          error: 'bad_request',
+          status: 400,
+          cause: [{ code: 4029, description: 'notification_url invalid' }],
+        },
+      ];
+    const card = this.cards.takeToken(token, body.token, this.accounts.get(token)!.automaticPayments);
+    if (Array.isArray(card)) return card;
+    if (body.payment_method_id !== card.paymentMethodId)
+      return [
+        400,
+        {
+          message: 'payment_method_id does not match the card',
+          error: 'bad_request',
+          status: 400,
+          cause: [{ code: 'diff_param_bins', description: 'diff_param_bins' }],
+        },
+      ];
+    const decided = TEST_CARD_OUTCOMES[card.holderName] ?? TEST_CARD_OUTCOMES.OTHE;
+    const installments = body.installments as number;
+    const plan = this.planOf(amount, installments, DECIMALS[currency]);
+    const payment: StandInPayment = {
+      id: this.nextPayment++,
+      status: decided.status,
+      status_detail: decided.detail,
+      external_reference: typeof body.external_reference === 'string' ? body.external_reference : null,
+      transaction_amount: amount,
+      currency_id: currency,
+      date_created: new Date().toISOString(),
+      payment_method_id: card.paymentMethodId,
+      card: {
+        first_six_digits: card.firstSix,
+        last_four_digits: card.lastFour,
+        expiration_month: card.expirationMonth,
+        expiration_year: card.expirationYear,
+      },
+      installments,
+      transaction_details: { total_paid_amount: plan.total, installment_amount: plan.installment, net_received_amount: 0 },
+      fee_details: [],
+      date_approved: null,
+      money_release_date: null,
+      transaction_amount_refunded: 0,
+      refunds: [],
+      token,
+      notificationUrl: typeof body.notification_url === 'string' ? body.notification_url : null,
+    };
+    if (payment.status === 'approved') this.approved(payment);
+    this.payments.set(payment.id, payment);
+    void this.notify(payment);
+    return [201, view(payment)];
   }
 
   /**
@@ -867,6 +1026,7 @@ export class MercadoPagoStandIn extends StandInServer {
       return [200, { paging: { total: results.length, limit: 30, offset: 0 }, results }];
     }
     if (url.pathname === '/v1/payment_methods/installments') return this.installments(url);
+    if (url.pathname === '/v1/customers/search') return this.cards.searchCustomers(token, url.searchParams.get('email'));
     const refunds = /^\/v1\/payments\/(\d+)\/refunds$/.exec(url.pathname);
     if (refunds) {
       const payment = owned(this.payments.get(Number(refunds[1])));

@@ -33,6 +33,7 @@ export function providerAccountController<B extends ProviderAccountBody, R>(
       paymentMethods: [...view.paymentMethods],
       fundsFlow: view.fundsFlow,
       ...spec.hintsOf(view),
+      ...(spec.answerSettingsOf?.(view) ?? {}),
       createdAt: view.createdAt,
       updatedAt: view.updatedAt,
     }) as R;
@@ -54,6 +55,7 @@ export function providerAccountController<B extends ProviderAccountBody, R>(
           secrets: spec.secretsOf(body),
           paymentMethods,
           fundsFlow,
+          settings: spec.settingsOf?.(body),
         }),
       );
     }

@@ -3,9 +3,13 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { RuntimeSettings } from '@pcs/config';
 import { PayerPage, Public } from '@pcs/http';
 import { FormTokens, PAGE_HEADERS, payerLanguage, renderStalePage } from '@pcs/pages';
-import { CardSetupService } from '@pcs/payments';
+import { CardSetup, CardSetupService } from '@pcs/payments';
+import * as crypto from 'node:crypto';
 import type { Response } from 'express';
-import { renderSetupPage, SetupForm, SetupProblem } from './setup-page.view';
+import { renderSetupPage, SetupForm, SetupProblem, setupPageHeaders } from './setup-page.view';
+
+/** A processor's card token as its fields answer it (Mercado Pago: 32 hex characters; letters, digits, - and _ here). */
+const CARD_TOKEN = /^[0-9A-Za-z_-]{8,128}$/;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -29,7 +33,8 @@ export function cardOf(
 
 /**
  * The card setup page (contract §31): public, server-rendered, in Spanish, English or Portuguese as the browser
- * prefers; the processor's card fields (the sandbox's: BIN, last four, expiry). Its form is protected against
+ * prefers; the card fields of the processor that keeps the card (Mercado Pago's Secure Fields, whose card token is all
+ * the form posts), or the sandbox's (BIN, last four, expiry). Its form is protected against
  * cross-site submission as the pay page's is (a SameSite=Strict cookie and an HMAC of it with the setup's id).
  */
 @ApiExcludeController()
@@ -58,11 +63,12 @@ export class SetupPageController {
     const language = payerLanguage(acceptLanguage);
     const page = UUID.test(id) ? await this.setups.page(id.toLowerCase()) : ({ kind: 'GONE' } as const);
     const nonce = this.forms.nonceOf(cookie) ?? this.forms.newNonce();
+    const scriptNonce = crypto.randomBytes(16).toString('base64');
     response
       .status(page.kind === 'GONE' ? 404 : 200)
-      .set(PAGE_HEADERS)
+      .set(setupPageHeaders(page, scriptNonce))
       .cookie(this.forms.cookie, nonce, this.forms.cookieOptions(this.secure))
-      .send(renderSetupPage(page, language, page.kind === 'GONE' ? '' : this.forms.token(id.toLowerCase(), nonce)));
+      .send(renderSetupPage(page, language, page.kind === 'GONE' ? '' : this.forms.token(id.toLowerCase(), nonce), {}, [], scriptNonce));
   }
 
   @Public()
@@ -81,6 +87,25 @@ export class SetupPageController {
       response.status(403).set(PAGE_HEADERS).send(renderStalePage(language));
       return;
     }
+    // A processor's fields posted its token for the card (never the card itself).
+    if (body.processor !== undefined) {
+      const processor = text(body.processor, 32) ?? '';
+      const cardToken = text(body.cardToken, 128) ?? '';
+      const result =
+        /^[A-Z_]{2,32}$/.test(processor) && CARD_TOKEN.test(cardToken)
+          ? await this.setups.completeWithToken(setupId, { processor, token: cardToken })
+          : ({ refused: 'cardNotSaved' } as const);
+      if (result && 'refused' in result) {
+        const page = await this.setups.page(setupId);
+        const scriptNonce = crypto.randomBytes(16).toString('base64');
+        response
+          .status(page.kind === 'FORM' ? 422 : page.kind === 'GONE' ? 404 : 200)
+          .set(setupPageHeaders(page, scriptNonce))
+          .send(renderSetupPage(page, language, this.forms.token(setupId, nonce!), {}, [result.refused], scriptNonce));
+        return;
+      }
+      return this.finished(response, setupId, result);
+    }
     const form: SetupForm = {
       countryProcessorId: text(body.countryProcessorId, 36),
       holder: text(body.holder, 64),
@@ -93,13 +118,18 @@ export class SetupPageController {
       const page = await this.setups.page(setupId);
       response
         .status(page.kind === 'FORM' ? 400 : page.kind === 'GONE' ? 404 : 200)
-        .set(PAGE_HEADERS)
+        .set(setupPageHeaders(page, ''))
         .send(renderSetupPage(page, language, this.forms.token(setupId, nonce!), form, card.problems));
       return;
     }
-    const completed = await this.setups.complete(setupId, { ...card, countryProcessorId: form.countryProcessorId ?? '' });
-    // Saved: to the merchant's returnUrl with the setup's id. Completed before, expired, or a method no longer offered:
-    // the page says where things stand.
+    this.finished(response, setupId, await this.setups.complete(setupId, { ...card, countryProcessorId: form.countryProcessorId ?? '' }));
+  }
+
+  /**
+   * Saved: to the merchant's returnUrl with the setup's id. Completed before, expired, or a method no longer offered:
+   * the page says where things stand.
+   */
+  private finished(response: Response, setupId: string, completed: CardSetup | null): void {
     const s = completed?.snapshot();
     const next = s ? `${s.returnUrl}${s.returnUrl.includes('?') ? '&' : '?'}setupId=${s.setupId}` : `/setup/${setupId}`;
     response.set('Cache-Control', 'no-store').redirect(303, next);

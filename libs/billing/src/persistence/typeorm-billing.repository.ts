@@ -201,11 +201,12 @@ export class TypeOrmBillingRepository extends BillingRepository {
     return rows.map(invoiceFromRow);
   }
 
-  async dueSubscriptions(tx: Transaction, clock: ClockId, now: Date, limit: number): Promise<Subscription[]> {
+  async dueSubscriptions(tx: Transaction, clock: ClockId, now: Date, limit: number, merchantId?: string): Promise<Subscription[]> {
     const query = managerOf(tx)
       .createQueryBuilder(SubscriptionOrmEntity, 's')
       .where('s.next_period_at IS NOT NULL')
       .andWhere(clock ? 's.test_clock_id = :clock' : 's.test_clock_id IS NULL', { clock })
+      .andWhere(merchantId ? 's.merchant_id = :merchantId' : 'true', { merchantId })
       // The index's column first (next_period_at within the notice), then the precise moment.
       .andWhere(
         `(s.next_period_at <= :horizon OR (s.card_expires_at <= :expiring AND NOT s.card_expiry_noticed)) AND ${SUBSCRIPTION_DUE} <= :now`,
@@ -222,11 +223,12 @@ export class TypeOrmBillingRepository extends BillingRepository {
     return (await query.getMany()).map(subscriptionFromRow);
   }
 
-  async dueInvoices(tx: Transaction, clock: ClockId, now: Date, limit: number): Promise<Invoice[]> {
+  async dueInvoices(tx: Transaction, clock: ClockId, now: Date, limit: number, merchantId?: string): Promise<Invoice[]> {
     const query = managerOf(tx)
       .createQueryBuilder(InvoiceOrmEntity, 'i')
       .where("i.status = 'OPEN'")
       .andWhere(clock ? 'i.test_clock_id = :clock' : 'i.test_clock_id IS NULL', { clock })
+      .andWhere(merchantId ? 'i.merchant_id = :merchantId' : 'true', { merchantId })
       .andWhere(`${INVOICE_DUE} <= :now`, { now })
       .orderBy(INVOICE_DUE, 'ASC')
       .addOrderBy('i.period_number', 'ASC')

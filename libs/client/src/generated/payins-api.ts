@@ -2062,6 +2062,16 @@ export interface components {
              * @enum {string}
              */
             fundsFlow?: "PLATFORM" | "MERCHANT";
+            /**
+             * @description The public key of the merchant's Mercado Pago application (contract §31): the card fields of our setup page tokenize the card with it in the payer’s browser. Public, answered in full. Omitted on a replacement: kept.
+             * @example TEST-5c4e8d1a-7b2f-4a9e-8c3d-0f1e2d3c4b5a
+             */
+            publicKey?: string;
+            /**
+             * @description Whether Mercado Pago has enabled automatic payments (Card on File) for the account (contract §31): saved cards are then charged without their security code (subscriptions, confirmed creations). False: such a charge is refused with 409 Payins:OFF_SESSION_NOT_AVAILABLE. Omitted on a replacement: kept.
+             * @default false
+             */
+            offSessionEnabled?: boolean;
         };
         MercadoPagoAccountResponse: {
             /** @enum {string} */
@@ -2079,6 +2089,10 @@ export interface components {
              * @example …6789
              */
             accessTokenHint: string;
+            /** @description The application's public key, when given (the setup page's card fields need it) */
+            publicKey: string | null;
+            /** @description Whether saved cards are charged without their security code (automatic payments) */
+            offSessionEnabled: boolean;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */

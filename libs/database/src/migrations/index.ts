@@ -40,6 +40,7 @@ import { CardTestingGuard1799000000000 } from './1799000000000-card-testing-guar
 import { Subscriptions1799100000000 } from './1799100000000-subscriptions';
 import { CardSetup1799200000000 } from './1799200000000-card-setup';
 import { SavedCardProcessor1799300000000 } from './1799300000000-saved-card-processor';
+import { ProcessorAccountSettings1799400000000 } from './1799400000000-processor-account-settings';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -85,4 +86,5 @@ export const MIGRATIONS = [
   Subscriptions1799100000000,
   CardSetup1799200000000,
   SavedCardProcessor1799300000000,
+  ProcessorAccountSettings1799400000000,
 ];

@@ -1,5 +1,8 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
+/** One setting of an account: a text or a flag. */
+export type AccountSetting = string | boolean;
+
 /** A merchant's account at an outside processor, its credentials sealed field by field (contracts §16, §20). */
 @Entity({ name: 'gateway_account' })
 export class GatewayAccountOrmEntity {
@@ -10,6 +13,8 @@ export class GatewayAccountOrmEntity {
   @Column({ name: 'secrets_sealed', type: 'jsonb' }) secretsSealed: Record<string, string>;
   /** `…` and the last 4 characters of the fields the API shows a hint of. */
   @Column({ type: 'jsonb' }) hints: Record<string, string>;
+  /** What the account says besides its secrets (a public key, whether automatic payments are on), answered in full. */
+  @Column({ type: 'jsonb' }) settings: Record<string, AccountSetting>;
   @Column({ name: 'payment_methods', type: 'text', array: true }) paymentMethods: string[];
   /** Whose account it is (contract §23): PLATFORM (the business's) or MERCHANT (the merchant's own). */
   @Column({ name: 'funds_flow', type: 'text' }) fundsFlow: 'PLATFORM' | 'MERCHANT';

@@ -103,6 +103,11 @@ export class SandboxGateway
     return Object.hasOwn(SANDBOX_DECLINES, error) ? declineKindIn(SANDBOX_DECLINES, error) : undefined;
   }
 
+  /** The sandbox charges every merchant's saved instruments. */
+  offSessionAvailable(): Promise<boolean> {
+    return Promise.resolve(true);
+  }
+
   async chargeOffSession(request: ChargeRequest): Promise<ChargeOutcome> {
     const session = await this.once(request.payinId, () => {
       const status = offSessionOutcome(request.amount);

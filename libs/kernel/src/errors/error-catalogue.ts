@@ -154,6 +154,12 @@ export const ERRORS = {
     'This payment method is collected through {provider}, which does not charge saved instruments here yet: the payer must pay at the checkout (initialize the payment intent).',
     'Este medio de pago se cobra a través de {provider}, que todavía no cobra medios guardados aquí: el pagador debe pagar en el checkout (inicialice la intención de pago).',
   ),
+  OFF_SESSION_NOT_AVAILABLE: define(
+    'OFF_SESSION_NOT_AVAILABLE',
+    'CONFLICT',
+    'The merchant’s {provider} account does not charge saved cards without the payer (its automatic payments are not enabled): set offSessionEnabled on the account once {provider} has enabled them, or have the payer pay at the checkout.',
+    'La cuenta de {provider} del comercio no cobra tarjetas guardadas sin el pagador (sus pagos automáticos no están habilitados): active offSessionEnabled en la cuenta cuando {provider} los habilite, o que el pagador pague en el checkout.',
+  ),
   PAYER_DOCUMENT_REQUIRED: define(
     'PAYER_DOCUMENT_REQUIRED',
     'INVALID',

@@ -100,8 +100,13 @@ export class PaymentAttemptParties {
   }
 
   async instrumentToken(intent: PaymentIntent): Promise<string | null> {
+    return (await this.instrumentCharged(intent)).token;
+  }
+
+  /** The intent's instrument as a charge names it: its token, and the processor that keeps its card (null: none). */
+  async instrumentCharged(intent: PaymentIntent): Promise<{ token: string | null; processor: string | null }> {
     const instrumentId = intent.snapshot().paymentInstrumentId;
-    return instrumentId ? this.instruments.tokenOf(instrumentId) : null;
+    return instrumentId ? this.instruments.chargedAs(instrumentId) : { token: null, processor: null };
   }
 
   /**

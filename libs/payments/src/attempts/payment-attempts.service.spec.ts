@@ -1,6 +1,6 @@
 import { CheckoutOutcomeUnknownError } from '@pcs/gateways';
 import { asBusinessId, Caller, DomainError } from '@pcs/kernel';
-import { anAttempt, anIntent, attemptsWorld, CALLER, INTENT_ID, NOW } from '../../test/in-memory-ports.fixture';
+import { anAttempt, anIntent, attemptsWorld, CALLER, INTENT_ID, MERCHANT_ID, NOW } from '../../test/in-memory-ports.fixture';
 
 /**
  * Collection attempts (operation 21 and off-session charges) on the context's ports in memory and a
@@ -169,6 +169,7 @@ describe('PaymentAttemptsService.chargeOffSession (on the ports, in memory)', ()
     expect(gateway.charges).toEqual([
       {
         payinId: 'charge-9',
+        merchantId: MERCHANT_ID,
         instrumentToken: 'tok-saved',
         merchantName: 'Tienda Pocitos',
         paymentMethod: 'VISA',

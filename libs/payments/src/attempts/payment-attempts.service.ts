@@ -452,7 +452,7 @@ export class PaymentAttemptsService {
    */
   async chargeOffSession(
     payinId: string,
-    written?: { payin: Payin; instrumentToken: string | null; charge?: WrittenCharge },
+    written?: { payin: Payin; instrumentToken: string | null; storedAt?: string | null; charge?: WrittenCharge },
   ): Promise<PaymentIntent | null> {
     // What the creation that just committed the attempt already holds is not read again.
     const payin = written?.payin ?? (await this.ledger.get(this.unitOfWork.outside, payinId));
@@ -460,22 +460,25 @@ export class PaymentAttemptsService {
     const p = payin.snapshot();
     const processor = p.countryProcessorId ? (await this.catalog.findCountryProcessors([p.countryProcessorId]))[0] : undefined;
     if (!processor) return null;
-    const gateway = this.gateways.get(processor.gateway);
+    let token: string | null;
+    let storedAt: string | null;
+    if (written) [token, storedAt] = [written.instrumentToken, written.storedAt ?? null];
+    else {
+      const intentNow = await this.intents.findById(this.unitOfWork.outside, p.paymentIntentId);
+      ({ token, processor: storedAt } = intentNow ? await this.parties.instrumentCharged(intentNow) : { token: null, processor: null });
+    }
+    // A saved card is charged where it is kept (contract §31), whatever the catalog or the routing says.
+    const gateway = this.gateways.get(storedAt ?? processor.gateway);
     // Refused before anything was written where the route's gateway does not charge off-session (the creation asks first).
     if (!chargesOffSession(gateway)) throw new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: gateway.displayName });
     // A charge in installments (contract §25): the merchant's offer goes with it, for a gateway that prices the plan.
     const installmentOffer =
       p.installments > 1 ? await this.installments.offerFor(p.merchantId, processor, gateway, Money.ofMinor(p.amount, p.currency)) : null;
-    let token: string | null;
-    if (written) token = written.instrumentToken;
-    else {
-      const intentNow = await this.intents.findById(this.unitOfWork.outside, p.paymentIntentId);
-      token = intentNow ? await this.parties.instrumentToken(intentNow) : null;
-    }
     let outcome: ChargeOutcome;
     try {
       outcome = await gateway.chargeOffSession({
         payinId,
+        merchantId: p.merchantId,
         instrumentToken: token,
         merchantName: p.merchantName,
         paymentMethod: processor.paymentMethod.name,

@@ -223,6 +223,14 @@ describe('PaymentIntentCreationService (on the ports, in memory)', () => {
     expect(gateway.charges).toEqual([]);
   });
 
+  it('refuses a confirmed creation where the merchant’s account may not charge without the payer (409), writing nothing', async () => {
+    const { service, intents, payins, gateway } = world();
+    gateway.offSession = false;
+    const refused = await service.create(CALLER, command({ paymentInstrumentId: INSTRUMENT_ID, confirm: true })).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'OFF_SESSION_NOT_AVAILABLE' });
+    expect([intents.rows.size, payins.all(), gateway.charges]).toEqual([0, [], []]);
+  });
+
   it('refuses another payer’s instrument and an inactive one', async () => {
     const { service, instrument, intents } = world();
     Object.assign(instrument, { active: false });

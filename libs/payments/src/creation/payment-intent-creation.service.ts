@@ -176,12 +176,13 @@ export class PaymentIntentCreationService {
       const attempt = command.confirm && instrument ? await this.openCharge(tx, command, intent, instrument, payer.snapshot(), now) : null;
       await this.intents.insert(tx, intent);
       if (attempt) await this.ledger.insert(tx, attempt);
-      return { intent, attempt, instrumentToken: instrument?.externalId ?? null };
+      return { intent, attempt, instrumentToken: instrument?.externalId ?? null, storedAt: instrument?.processor ?? null };
     });
     if (!created.attempt) return created.intent;
     const charged = await this.attempts.chargeOffSession(created.attempt.id, {
       payin: created.attempt,
       instrumentToken: created.instrumentToken,
+      storedAt: created.storedAt,
     });
     // The intent as the charge's outcome left it; read only when no outcome was applied here (no answer, or another got there first).
     return charged ?? (await this.intents.findById(this.unitOfWork.outside, created.intent.id)) ?? created.intent;
@@ -229,6 +230,7 @@ export class PaymentIntentCreationService {
     const charged = await this.attempts.chargeOffSession(attempt.id, {
       payin: attempt,
       instrumentToken: instrument.externalId,
+      storedAt: instrument.processor,
       charge: { intent, payin: attempt, writtenIn, instrument },
     });
     return charged ?? (await this.intents.findById(outside, intent.id)) ?? intent;
@@ -255,6 +257,8 @@ export class PaymentIntentCreationService {
     await this.pricing.assertAboveMinimum(merchantId, processor, intent.total, tx);
     const gateway = await this.gatewayOfCharge(merchantId, processor, instrument, tx);
     if (!chargesOffSession(gateway)) throw new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: gateway.displayName });
+    if (!(await gateway.offSessionAvailable(merchantId, tx)))
+      throw new DomainError('OFF_SESSION_NOT_AVAILABLE', undefined, { provider: gateway.displayName });
     if (command.installments !== undefined && command.installments > 1)
       await this.installments.offerFor(merchantId, processor, gateway, intent.total, command.installments, tx);
     intent.startOffSessionCharge(now);
@@ -294,6 +298,8 @@ export class PaymentIntentCreationService {
     await this.pricing.assertAboveMinimum(charge.merchantId, processor, charge.amount);
     const gateway = await this.gatewayOfCharge(charge.merchantId, processor, instrument);
     if (!chargesOffSession(gateway)) throw new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: gateway.displayName });
+    if (!(await gateway.offSessionAvailable(charge.merchantId)))
+      throw new DomainError('OFF_SESSION_NOT_AVAILABLE', undefined, { provider: gateway.displayName });
     return { gateway: gateway.name, displayName: gateway.displayName, cardExpiresAt: held.cardExpiresAt };
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CatalogService, CountryProcessor } from '@pcs/catalog';
-import { GatewayRouting, SANDBOX, sandboxSavedCardToken } from '@pcs/gateways';
+import { CardFields, CardNotSavedError, GatewayRouting, PaymentGateway, SANDBOX, sandboxSavedCardToken, savesCards } from '@pcs/gateways';
 import { asPayerId, Caller, DomainError, MerchantId, PayerId, tenantScope, Transaction, UnitOfWork } from '@pcs/kernel';
 import { MerchantAccess, MerchantCountryProcessorService, MerchantService } from '@pcs/merchants';
 import { PayerService } from '@pcs/payers';
@@ -34,6 +34,27 @@ export interface SetupMethod {
   readonly countryProcessorId: string;
   readonly paymentMethod: string;
   readonly instrumentType: string;
+  /** The processor's card fields (Mercado Pago's, dLocal's); null: the sandbox's own fields on our page. */
+  readonly fields: CardFields | null;
+}
+
+/** What the processor's fields gave: its token for the card, for the processor whose fields made it. */
+export interface SetupToken {
+  readonly processor: string;
+  readonly token: string;
+}
+
+/** Why a card the payer gave was not saved: the processor would not keep it, or it is a brand the merchant does not take. */
+export type SetupRefusal = { readonly refused: 'cardNotSaved' | 'cardNotOffered' };
+
+/** The card a setup keeps: where it is kept and what charges it, and the parts we may show. */
+interface KeptCard {
+  readonly processor: string;
+  readonly externalId: string;
+  readonly bin: string;
+  readonly last4: string;
+  readonly expMonth: number;
+  readonly expYear: number;
 }
 
 export type SetupPage =
@@ -47,8 +68,8 @@ export type SetupCompletion = (tx: Transaction, setup: CardSetup, paymentInstrum
 /**
  * Saving a card without charging it (contract §31): a setup is a hosted page of ours where the payer's card goes to
  * the processor's own fields and comes back as the processor's token with the parts that may be kept (brand, BIN,
- * last four, expiry). Today the sandbox's fields: its card methods, for merchants whose card method is charged at
- * the sandbox (Mercado Pago's and dLocal's fields are to come). Completing it makes a new instrument of the payer,
+ * last four, expiry): the sandbox's own fields, or the fields of the processor that keeps the card (SavesCards: Mercado
+ * Pago's Secure Fields), which tokenize it in the payer's browser. Completing it makes a new instrument of the payer,
  * validated, and records `payment_instrument.created`, in one transaction with whatever a completion hook adds.
  */
 @Injectable()
@@ -123,11 +144,59 @@ export class CardSetupService {
    * completion hooks, in one transaction with the setup locked (a second submission finds it completed).
    */
   async complete(setupId: string, card: SetupCard): Promise<CardSetup | null> {
-    const pending = await this.setups.find(this.unitOfWork.outside, setupId, null);
-    if (!pending || pending.stateAt(new Date()) !== 'OPEN') return null;
+    const pending = await this.openSetup(setupId);
+    if (!pending) return null;
     const s = pending.snapshot();
-    const method = (await this.methods(s.merchantId, s.countryProcessorId)).find((m) => m.countryProcessorId === card.countryProcessorId);
+    const method = (await this.methods(s.merchantId, s.countryProcessorId)).find(
+      (m) => m.countryProcessorId === card.countryProcessorId && m.fields === null,
+    );
     if (!method) return null;
+    // The sandbox's token for the card, as its fields answer it.
+    return this.keep(setupId, method, { processor: SANDBOX, externalId: sandboxSavedCardToken(card.last4), ...card });
+  }
+
+  /**
+   * The token a processor's fields gave (contract §31): the processor saves the card for the payer (its customer of
+   * the payer's e-mail) and answers its parts; the card becomes the payer's instrument of the method its brand is, at
+   * that processor. Refused: the processor would not keep it, or the merchant takes no such card there.
+   */
+  async completeWithToken(setupId: string, given: SetupToken): Promise<CardSetup | SetupRefusal | null> {
+    const pending = await this.openSetup(setupId);
+    if (!pending) return null;
+    const s = pending.snapshot();
+    const methods = (await this.methods(s.merchantId, s.countryProcessorId)).filter((m) => m.fields?.processor === given.processor);
+    const gateway = methods.length > 0 ? this.routing.gatewayNamed(given.processor) : null;
+    if (!gateway || !savesCards(gateway)) return null;
+    const payer = await this.payers.findById(s.payerId);
+    if (!payer?.email) return { refused: 'cardNotSaved' };
+    let saved;
+    try {
+      saved = await gateway.saveCard(s.merchantId, { payerId: s.payerId, email: payer.email }, given.token);
+    } catch (error) {
+      if (error instanceof CardNotSavedError) return { refused: 'cardNotSaved' };
+      throw error;
+    }
+    const method =
+      methods.find((m) => m.paymentMethod === saved.paymentMethod && m.instrumentType === saved.instrumentType) ??
+      methods.find((m) => m.paymentMethod === saved.paymentMethod);
+    if (!method) return { refused: 'cardNotOffered' };
+    return this.keep(setupId, method, { processor: gateway.name, externalId: saved.reference, ...saved });
+  }
+
+  /** The setup while it is open (a completed or expired one takes no card). */
+  private async openSetup(setupId: string): Promise<CardSetup | null> {
+    const pending = await this.setups.find(this.unitOfWork.outside, setupId, null);
+    return pending && pending.stateAt(new Date()) === 'OPEN' ? pending : null;
+  }
+
+  /**
+   * The card kept as a new instrument of the payer, the setup completed, the event and the completion hooks, in one
+   * transaction with the setup locked (a second submission finds it completed).
+   */
+  private async keep(setupId: string, method: SetupMethod, card: KeptCard): Promise<CardSetup | null> {
+    const pending = await this.setups.find(this.unitOfWork.outside, setupId, null);
+    if (!pending) return null;
+    const s = pending.snapshot();
     const country = await this.merchantCountry(s.merchantId);
     const caller: Caller = { credentialId: 'card-setup', businessId: s.businessId, merchantId: s.merchantId };
     return this.unitOfWork.run(async (tx) => {
@@ -144,9 +213,8 @@ export class CardSetupService {
           country: country.iso3,
         },
         {
-          // The sandbox's token for the card, as its fields answer it.
-          processor: SANDBOX,
-          externalId: sandboxSavedCardToken(card.last4),
+          processor: card.processor,
+          externalId: card.externalId,
           brand: method.paymentMethod,
           bin: card.bin,
           last4: card.last4,
@@ -173,7 +241,7 @@ export class CardSetupService {
       const offered = (await this.processors.offeredCountryProcessors(merchantId)).find((p) => p.countryProcessorId === countryProcessorId);
       if (!offered) throw new DomainError('COUNTRY_PROCESSOR_NOT_AVAILABLE');
       const gateway = await this.routing.gatewayFor(merchantId, offered);
-      if (!CARD_TYPES.has(offered.paymentInstrumentType.name) || gateway.name !== SANDBOX)
+      if (!CARD_TYPES.has(offered.paymentInstrumentType.name) || (await this.fieldsOf(merchantId, gateway)) === undefined)
         throw new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: gateway.displayName });
       return;
     }
@@ -195,14 +263,23 @@ export class CardSetupService {
     );
     const methods: SetupMethod[] = [];
     for (const p of offered) {
-      if ((await this.routing.gatewayFor(merchantId, p, tx)).name !== SANDBOX) continue;
+      const fields = await this.fieldsOf(merchantId, await this.routing.gatewayFor(merchantId, p, tx), tx);
+      if (fields === undefined) continue;
       methods.push({
         countryProcessorId: p.countryProcessorId,
         paymentMethod: p.paymentMethod.name,
         instrumentType: p.paymentInstrumentType.name,
+        fields,
       });
     }
     return methods;
+  }
+
+  /** The fields a gateway saves cards with for the merchant: the sandbox's own (null), a processor's, or none (undefined). */
+  private async fieldsOf(merchantId: MerchantId, gateway: PaymentGateway, tx?: Transaction): Promise<CardFields | null | undefined> {
+    if (gateway.name === SANDBOX) return null;
+    if (!savesCards(gateway)) return undefined;
+    return (await gateway.cardFields(merchantId, tx)) ?? undefined;
   }
 
   private async merchantCountry(merchantId: MerchantId, tx?: Transaction) {
