@@ -29,6 +29,9 @@ describe('Mercado Pago gateway accounts', () => {
       // The merchant's own account unless said otherwise (contract §23).
       fundsFlow: 'MERCHANT',
       accessTokenHint: '…6789',
+      // No public key yet (the setup page's card fields need one), no automatic payments (contract §31).
+      publicKey: null,
+      offSessionEnabled: false,
       createdAt: expect.any(String),
       updatedAt: connected.body.createdAt,
     });
@@ -67,6 +70,21 @@ describe('Mercado Pago gateway accounts', () => {
     expect((await bed.business.put(route, { accessToken: TOKEN, webhookSecret: SECRET, fundsFlow: 'MERCHANT' })).body.fundsFlow).toBe(
       'MERCHANT',
     );
+
+    // Its settings (contract §31): public, answered in full, kept by a replacement that omits them; refused when malformed.
+    const set = await bed.business.put(route, {
+      accessToken: TOKEN,
+      webhookSecret: SECRET,
+      publicKey: 'APP_USR-2f1e0d9c-8b7a-4c5d-9e8f-7a6b5c4d3e2f',
+      offSessionEnabled: true,
+    });
+    expect([set.body.publicKey, set.body.offSessionEnabled]).toEqual(['APP_USR-2f1e0d9c-8b7a-4c5d-9e8f-7a6b5c4d3e2f', true]);
+    const kept = await bed.business.put(route, { accessToken: TOKEN, webhookSecret: SECRET, offSessionEnabled: false });
+    expect([kept.body.publicKey, kept.body.offSessionEnabled]).toEqual(['APP_USR-2f1e0d9c-8b7a-4c5d-9e8f-7a6b5c4d3e2f', false]);
+    for (const wrong of [{ publicKey: 'pk_live_123' }, { publicKey: null }, { offSessionEnabled: 'yes' }]) {
+      const refused = await bed.business.put(route, { accessToken: TOKEN, webhookSecret: SECRET, ...wrong });
+      expect([refused.status, refused.body.errorId]).toEqual([400, 'Validation:INVALID_REQUEST']);
+    }
 
     const removed = await bed.business.delete(route);
     expect(removed.status).toBe(200);

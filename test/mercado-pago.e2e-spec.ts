@@ -300,7 +300,7 @@ describe('Mercado Pago behind the gateway port', () => {
     expect((await payinsOf(intentId)).map((p) => p.status)).toEqual(['REJECTED', 'PENDING']);
   });
 
-  it('refuses an off-session charge on a method routed to Mercado Pago with a 400, writing nothing', async () => {
+  it('refuses an off-session charge of an instrument Mercado Pago does not keep with a 400, writing nothing', async () => {
     const instrument = await bed.merchant.post('/payment-instrument', { payerId: bed.payerId, paymentMethodName: 'VISA', country: 'URY' });
     expect(instrument.status).toBe(200);
     await bed.business.put(account, { accessToken: TOKEN, webhookSecret: SECRET, paymentMethods: ['MERCADO_PAGO', 'VISA'] });

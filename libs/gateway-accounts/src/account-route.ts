@@ -3,7 +3,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FUNDS_FLOWS, FundsFlow, PaymentMethodName } from '@pcs/kernel';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsEnum, IsIn, IsString, Matches, ValidateIf } from 'class-validator';
 import type { GatewayAccountView } from './gateway-accounts.service';
-import type { AccountSetting } from './persistence/gateway-account.orm-entity';
+import type { AccountSetting } from './gateway-account-kind';
 
 /** What every provider's connection request carries besides its secrets. */
 export interface ProviderAccountBody {

@@ -7,6 +7,9 @@ import type { CountryProcessor } from '@pcs/catalog';
  * kind; the accounts themselves (sealing, hints, routing, one table) are the
  * same for every provider.
  */
+/** One setting of an account (never a secret): a text or a flag. */
+export type AccountSetting = string | boolean;
+
 export interface GatewayAccountKind {
   /** The provider's name, as the catalog and the routes know it (MERCADO_PAGO, DLOCAL). */
   readonly provider: string;

@@ -3,7 +3,7 @@ import { SecretBox } from '@pcs/businesses';
 import { Caller, DomainError, FundsFlow, InvalidRequestError, MerchantId, Transaction } from '@pcs/kernel';
 import { MerchantService } from '@pcs/merchants';
 import { credentialHint, GatewayAccountKind } from './gateway-account-kind';
-import { AccountSetting } from './persistence/gateway-account.orm-entity';
+import type { AccountSetting } from './gateway-account-kind';
 import { GatewayAccountRepository, GatewayAccountRow } from './persistence/gateway-account.repository';
 
 /** What the API shows of an account: its routed methods and the hints of its credentials, never a credential. */

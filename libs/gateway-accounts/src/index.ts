@@ -2,4 +2,3 @@ export * from './gateway-account-kind';
 export * from './gateway-accounts.module';
 export * from './gateway-accounts.service';
 export * from './account-route';
-export type { AccountSetting } from './persistence/gateway-account.orm-entity';

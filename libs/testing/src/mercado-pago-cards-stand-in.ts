@@ -91,6 +91,9 @@ export const TEST_CARD_OUTCOMES: Readonly<Record<string, { status: 'approved' | 
   FORM: { status: 'rejected', detail: 'cc_rejected_bad_filled_other' },
 };
 
+/** An id as a request gives it: a text, or a number (as JSON may carry one); anything else is no id. */
+const textOf = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
+
 function luhn(digits: string): boolean {
   let sum = 0;
   for (let i = 0; i < digits.length; i++) {
@@ -154,7 +157,7 @@ export class MercadoPagoCards {
 
   /** `POST /v1/card_tokens {card_id, customer_id}` with the access token: a saved card's token, without its code. */
   tokenFromServer(account: string, body: Record<string, unknown>): Answer {
-    const card = this.cards.get(String(body.card_id ?? ''));
+    const card = this.cards.get(textOf(body.card_id));
     const customer = card && this.customers.get(card.customerId);
     if (!card || !customer || customer.account !== account || (body.customer_id !== undefined && body.customer_id !== card.customerId))
       return [404, { message: 'card not found', error: 'not_found', status: 404, cause: [] }];
@@ -197,7 +200,7 @@ export class MercadoPagoCards {
     const customer = this.customers.get(customerId);
     if (!customer || customer.account !== account)
       return [404, { message: 'customer not found', error: 'not_found', status: 404, cause: [] }];
-    const token = this.tokens.get(String(body.token ?? ''));
+    const token = this.tokens.get(textOf(body.token));
     if (!token || token.account !== account || token.cardId !== null) return bad('invalid card token', '2006');
     if (token.used || token.dueAt <= Date.now()) return bad('card token already used or expired', '2006');
     token.used = true;
@@ -224,7 +227,7 @@ export class MercadoPagoCards {
    * used or expired, or made without the security code where the account has no automatic payments.
    */
   takeToken(account: string, id: unknown, automaticPayments: boolean): TokenCharge | Answer {
-    const token = this.tokens.get(String(id ?? ''));
+    const token = this.tokens.get(textOf(id));
     if (!token || token.account !== account) return bad('invalid card token', '2006');
     if (token.used || token.dueAt <= Date.now()) return bad('card token already used or expired', '2006');
     if (!token.withSecurityCode && !automaticPayments) return bad("security_code_id can't be null", 3031);

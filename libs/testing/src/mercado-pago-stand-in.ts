@@ -830,7 +830,7 @@ export class MercadoPagoStandIn extends StandInServer {
           cause: [{ code: 4050, description: 'payer.email must be a valid email' }],
         },
       ];
-    if (body.notification_url !== undefined && !/^https?:\/\//.test(String(body.notification_url)))
+    if (body.notification_url !== undefined && !(typeof body.notification_url === 'string' && /^https?:\/\//.test(body.notification_url)))
       return [
         400,
         {

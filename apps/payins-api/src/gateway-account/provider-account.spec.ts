@@ -30,11 +30,12 @@ function servicesAnswering(view: Record<string, unknown>) {
 }
 
 describe('providerAccountController over each processor’s spec (Mercado Pago, dLocal)', () => {
-  it('connects Mercado Pago with its two secrets and answers the token’s hint only', async () => {
+  it('connects Mercado Pago with its two secrets and its settings, and answers the token’s hint and the settings only', async () => {
     const { accounts, service } = servicesAnswering({
       merchantId,
       paymentMethods: ['VISA'],
       fundsFlow: 'PLATFORM',
+      settings: { publicKey: 'TEST-5c4e8d1a-7b2f-4a9e', offSessionEnabled: true },
       accessTokenHint: '…6789',
       accessToken: 'TEST-secret',
       createdAt: at,
@@ -46,11 +47,14 @@ describe('providerAccountController over each processor’s spec (Mercado Pago, 
       webhookSecret: 'whsec',
       paymentMethods: [PaymentMethodName.VISA],
       fundsFlow: 'PLATFORM',
+      offSessionEnabled: true,
     } as ConnectMercadoPagoAccountDto);
+    // A setting the request omits is passed as undefined: the account keeps its value.
     expect(accounts.connect).toHaveBeenCalledWith(caller, merchantId, 'MERCADO_PAGO', {
       secrets: { accessToken: 'TEST-secret', webhookSecret: 'whsec' },
       paymentMethods: [PaymentMethodName.VISA],
       fundsFlow: 'PLATFORM',
+      settings: { publicKey: undefined, offSessionEnabled: true },
     });
     expect(answer).toEqual({
       provider: 'MERCADO_PAGO',
@@ -58,6 +62,8 @@ describe('providerAccountController over each processor’s spec (Mercado Pago, 
       paymentMethods: ['VISA'],
       fundsFlow: 'PLATFORM',
       accessTokenHint: '…6789',
+      publicKey: 'TEST-5c4e8d1a-7b2f-4a9e',
+      offSessionEnabled: true,
       createdAt: at,
       updatedAt: at,
     });

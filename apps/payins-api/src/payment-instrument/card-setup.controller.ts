@@ -88,10 +88,11 @@ export class CardSetupController {
   @ApiOperation({
     summary: 'Start saving a card',
     description:
-      'Answers `setupUrl`, a page where the payer types the card into the processor’s own fields (the sandbox’s today), open 24 hours; ' +
+      'Answers `setupUrl`, a page where the payer types the card into the fields of the processor that will keep it (Mercado Pago’s ' +
+      'Secure Fields, with the public key of the merchant’s account; the sandbox’s own), open 24 hours; ' +
       'the instrument appears when the payer finishes (`payment_instrument.created`), then the payer goes to `returnUrl` with `setupId`. ' +
       '400 Payins:PAYMENT_METHOD_NOT_AVAILABLE when no card method of the merchant is saved here, Payins:OFF_SESSION_NOT_SUPPORTED ' +
-      'when the one named is charged at a processor whose fields are not here yet.',
+      'when the one named is charged at a processor whose fields are not here (dLocal, or Mercado Pago without a public key).',
     operationId: 'startCardSetup',
   })
   @RequestExample(StartCardSetupDto, {

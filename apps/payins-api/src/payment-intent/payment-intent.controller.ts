@@ -55,8 +55,13 @@ export class PaymentIntentController {
   @ApiOperation({
     summary: 'Create a payment intent',
     description:
-      "Creates a payment intent for a payer, optionally with a payment instrument and confirm to charge it at once. Amounts are decimal numbers in the currency's units (kept as integer minor units). Send an Idempotency-Key header to retry safely: a retry answers the first result.",
+      "Creates a payment intent for a payer, optionally with a payment instrument and confirm to charge it at once. Amounts are decimal numbers in the currency's units (kept as integer minor units). Send an Idempotency-Key header to retry safely: a retry answers the first result. " +
+      'A saved card is charged at the processor that keeps it; 400 Payins:OFF_SESSION_NOT_SUPPORTED where the processor charges no saved instrument (or not this one), 409 Payins:OFF_SESSION_NOT_AVAILABLE where the merchant’s account may not charge without the payer (Mercado Pago without automatic payments: `offSessionEnabled`).',
     operationId: 'createPaymentIntent',
+  })
+  @ApiConflictResponse({
+    type: ErrorResponse,
+    description: 'Payins:OFF_SESSION_NOT_AVAILABLE, or a request with the same Idempotency-Key still running',
   })
   @RequestExample(CreatePaymentIntentDto, {
     currency: 'UYU',

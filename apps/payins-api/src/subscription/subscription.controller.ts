@@ -41,10 +41,15 @@ export class SubscriptionController {
       'Charges the payer’s saved instrument every `intervalCount` intervals from `startDate` (or now), after `trialDays`, in the ' +
       'merchant’s time zone; each period has an invoice charged off-session on its date. 400 for an amount below the processor’s ' +
       'minimum, a processor that does not charge saved instruments (Payins:OFF_SESSION_NOT_SUPPORTED) or, on a test clock, an ' +
-      'instrument the sandbox does not charge (Payins:TEST_CLOCK_NEEDS_SANDBOX); 404 for a payer, instrument or clock not the merchant’s.',
+      'instrument the sandbox does not charge (Payins:TEST_CLOCK_NEEDS_SANDBOX); 404 for a payer, instrument or clock not the merchant’s; ' +
+      '409 Payins:OFF_SESSION_NOT_AVAILABLE where the merchant’s account may not charge without the payer (Mercado Pago without ' +
+      'automatic payments: `offSessionEnabled`).',
     operationId: 'createSubscription',
   })
-  @ApiConflictResponse({ type: ErrorResponse, description: 'Payins:TEST_CLOCK_DELETED or Payins:IDEMPOTENCY_REQUEST_IN_PROGRESS' })
+  @ApiConflictResponse({
+    type: ErrorResponse,
+    description: 'Payins:OFF_SESSION_NOT_AVAILABLE, Payins:TEST_CLOCK_DELETED or Payins:IDEMPOTENCY_REQUEST_IN_PROGRESS',
+  })
   @RequestExample(CreateSubscriptionDto, {
     merchantId: '7d1f0c2e-4b6a-4c8e-9f1a-2b3c4d5e6f70',
     payerId: '1a2b3c4d-5e6f-4a8b-9c0d-1e2f3a4b5c6d',

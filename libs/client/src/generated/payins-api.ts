@@ -451,7 +451,7 @@ export interface paths {
         put?: never;
         /**
          * Start saving a card
-         * @description Answers `setupUrl`, a page where the payer types the card into the processor’s own fields (the sandbox’s today), open 24 hours; the instrument appears when the payer finishes (`payment_instrument.created`), then the payer goes to `returnUrl` with `setupId`. 400 Payins:PAYMENT_METHOD_NOT_AVAILABLE when no card method of the merchant is saved here, Payins:OFF_SESSION_NOT_SUPPORTED when the one named is charged at a processor whose fields are not here yet.
+         * @description Answers `setupUrl`, a page where the payer types the card into the fields of the processor that will keep it (Mercado Pago’s Secure Fields, with the public key of the merchant’s account; the sandbox’s own), open 24 hours; the instrument appears when the payer finishes (`payment_instrument.created`), then the payer goes to `returnUrl` with `setupId`. 400 Payins:PAYMENT_METHOD_NOT_AVAILABLE when no card method of the merchant is saved here, Payins:OFF_SESSION_NOT_SUPPORTED when the one named is charged at a processor whose fields are not here (dLocal, or Mercado Pago without a public key).
          */
         post: operations["startCardSetup"];
         delete?: never;
@@ -555,7 +555,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payment intent
-         * @description Creates a payment intent for a payer, optionally with a payment instrument and confirm to charge it at once. Amounts are decimal numbers in the currency's units (kept as integer minor units). Send an Idempotency-Key header to retry safely: a retry answers the first result.
+         * @description Creates a payment intent for a payer, optionally with a payment instrument and confirm to charge it at once. Amounts are decimal numbers in the currency's units (kept as integer minor units). Send an Idempotency-Key header to retry safely: a retry answers the first result. A saved card is charged at the processor that keeps it; 400 Payins:OFF_SESSION_NOT_SUPPORTED where the processor charges no saved instrument (or not this one), 409 Payins:OFF_SESSION_NOT_AVAILABLE where the merchant’s account may not charge without the payer (Mercado Pago without automatic payments: `offSessionEnabled`).
          */
         post: operations["createPaymentIntent"];
         delete?: never;
@@ -1291,7 +1291,7 @@ export interface paths {
         put?: never;
         /**
          * Create a subscription
-         * @description Charges the payer’s saved instrument every `intervalCount` intervals from `startDate` (or now), after `trialDays`, in the merchant’s time zone; each period has an invoice charged off-session on its date. 400 for an amount below the processor’s minimum, a processor that does not charge saved instruments (Payins:OFF_SESSION_NOT_SUPPORTED) or, on a test clock, an instrument the sandbox does not charge (Payins:TEST_CLOCK_NEEDS_SANDBOX); 404 for a payer, instrument or clock not the merchant’s.
+         * @description Charges the payer’s saved instrument every `intervalCount` intervals from `startDate` (or now), after `trialDays`, in the merchant’s time zone; each period has an invoice charged off-session on its date. 400 for an amount below the processor’s minimum, a processor that does not charge saved instruments (Payins:OFF_SESSION_NOT_SUPPORTED) or, on a test clock, an instrument the sandbox does not charge (Payins:TEST_CLOCK_NEEDS_SANDBOX); 404 for a payer, instrument or clock not the merchant’s; 409 Payins:OFF_SESSION_NOT_AVAILABLE where the merchant’s account may not charge without the payer (Mercado Pago without automatic payments: `offSessionEnabled`).
          */
         post: operations["createSubscription"];
         delete?: never;
@@ -8441,7 +8441,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:PAYMENT_INTENT_INVALID_STATE, or a request with the same Idempotency-Key still running */
+            /**
+             * @description Payins:PAYMENT_INTENT_INVALID_STATE, or a request with the same Idempotency-Key still running
+             *
+             *     Payins:OFF_SESSION_NOT_AVAILABLE, or a request with the same Idempotency-Key still running
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13118,7 +13122,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payins:TEST_CLOCK_DELETED or Payins:IDEMPOTENCY_REQUEST_IN_PROGRESS */
+            /** @description Payins:OFF_SESSION_NOT_AVAILABLE, Payins:TEST_CLOCK_DELETED or Payins:IDEMPOTENCY_REQUEST_IN_PROGRESS */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -1,7 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-
-/** One setting of an account: a text or a flag. */
-export type AccountSetting = string | boolean;
+import type { AccountSetting } from '../gateway-account-kind';
 
 /** A merchant's account at an outside processor, its credentials sealed field by field (contracts §16, §20). */
 @Entity({ name: 'gateway_account' })

@@ -3,7 +3,7 @@
  * one set of rules and the one statement that writes an intent with its events.
  */
 import { Injectable } from '@nestjs/common';
-import { chargesOffSession, GatewayRouting } from '@pcs/gateways';
+import { ChargesOffSession, chargesOffSession, GatewayRouting, PaymentGateway, savesCards } from '@pcs/gateways';
 import { CatalogService, Country } from '@pcs/catalog';
 import {
   Caller,
@@ -255,10 +255,7 @@ export class PaymentIntentCreationService {
     const { merchantId } = intent.snapshot();
     const processor = await this.processorForInstrument(tx, intent, instrument);
     await this.pricing.assertAboveMinimum(merchantId, processor, intent.total, tx);
-    const gateway = await this.gatewayOfCharge(merchantId, processor, instrument, tx);
-    if (!chargesOffSession(gateway)) throw new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: gateway.displayName });
-    if (!(await gateway.offSessionAvailable(merchantId, tx)))
-      throw new DomainError('OFF_SESSION_NOT_AVAILABLE', undefined, { provider: gateway.displayName });
+    const gateway = await this.chargingGateway(merchantId, processor, instrument, tx);
     if (command.installments !== undefined && command.installments > 1)
       await this.installments.offerFor(merchantId, processor, gateway, intent.total, command.installments, tx);
     intent.startOffSessionCharge(now);
@@ -296,11 +293,28 @@ export class PaymentIntentCreationService {
         },
       );
     await this.pricing.assertAboveMinimum(charge.merchantId, processor, charge.amount);
-    const gateway = await this.gatewayOfCharge(charge.merchantId, processor, instrument);
-    if (!chargesOffSession(gateway)) throw new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: gateway.displayName });
-    if (!(await gateway.offSessionAvailable(charge.merchantId)))
-      throw new DomainError('OFF_SESSION_NOT_AVAILABLE', undefined, { provider: gateway.displayName });
+    const gateway = await this.chargingGateway(charge.merchantId, processor, instrument);
     return { gateway: gateway.name, displayName: gateway.displayName, cardExpiresAt: held.cardExpiresAt };
+  }
+
+  /**
+   * The gateway that charges the instrument off-session, or the refusal: a gateway that charges no saved instrument
+   * (400 OFF_SESSION_NOT_SUPPORTED), a processor that keeps cards asked to charge one it does not keep (the same: the
+   * payer must pay at its checkout), or a merchant's account that may not charge without the payer (409
+   * OFF_SESSION_NOT_AVAILABLE: Mercado Pago without automatic payments).
+   */
+  private async chargingGateway(
+    merchantId: MerchantId,
+    processor: Awaited<ReturnType<PaymentIntentCreationService['processorForInstrument']>>,
+    instrument: Readonly<PaymentInstrumentProps>,
+    tx?: Transaction,
+  ): Promise<PaymentGateway & ChargesOffSession> {
+    const gateway = await this.gatewayOfCharge(merchantId, processor, instrument, tx);
+    if (!chargesOffSession(gateway) || (savesCards(gateway) && instrument.processor !== gateway.name))
+      throw new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: gateway.displayName });
+    if (!(await gateway.offSessionAvailable(merchantId, tx)))
+      throw new DomainError('OFF_SESSION_NOT_AVAILABLE', undefined, { provider: gateway.displayName });
+    return gateway;
   }
 
   /**
