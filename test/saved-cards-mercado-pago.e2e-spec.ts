@@ -256,14 +256,19 @@ describe('saved cards at Mercado Pago, and a year of a subscription charged ther
     expect([hard, lostOnce]).toEqual([true, true]);
     expect(year.slice(8).every((i) => i.payment_instrument_id === replaced)).toBe(true);
     // Mercado Pago's side: one approved payment per invoice (and the earlier one-off), each of 1,500.00 UYU, none at dLocal.
-    const ours = await bed.query<{ transaction_id: string }>(
-      `SELECT p.transaction_id FROM payin p JOIN invoice i ON i.payment_intent_id = p.payment_intent_id
+    const ours = await bed.query<{ transaction_id: string; amount: string; processor_fee_amount: string; external_id: string }>(
+      `SELECT p.transaction_id, p.amount, p.processor_fee_amount, p.external_id FROM payin p
+         JOIN invoice i ON i.payment_intent_id = p.payment_intent_id
         WHERE i.subscription_id = $1 AND p.transaction_type = 'PAYIN' AND p.status = 'APPROVED'`,
       [subscriptionId],
     );
     const approved = [...mp.payments.values()].filter((p) => p.status === 'approved' && p.transaction_amount === 1500);
     expect(approved).toHaveLength(13);
-    expect(new Set(approved.map((p) => p.external_reference))).toEqual(new Set(ours.map((p) => p.transaction_id)));
+    // Our books and Mercado Pago's, payment by payment: our reference, its id, the amount and its fee to the cent.
+    const theirs = approved
+      .map((p) => [p.external_reference, String(p.id), 150_000, Math.round(p.fee_details!.reduce((sum, f) => sum + f.amount, 0) * 100)])
+      .sort();
+    expect(ours.map((p) => [p.transaction_id, p.external_id, Number(p.amount), Number(p.processor_fee_amount)]).sort()).toEqual(theirs);
     expect(dl.payments.size).toBe(0);
     const declined = [...mp.payments.values()].filter((p) => p.status === 'rejected').map((p) => p.status_detail);
     expect(declined.sort()).toEqual(['cc_rejected_bad_filled_security_code', 'cc_rejected_insufficient_amount']);
