@@ -152,7 +152,7 @@ export class CardSetupService {
     );
     if (!method) return null;
     // The sandbox's token for the card, as its fields answer it.
-    return this.keep(setupId, method, { processor: SANDBOX, externalId: sandboxSavedCardToken(card.last4), ...card });
+    return this.keep(pending, method, { processor: SANDBOX, externalId: sandboxSavedCardToken(card.last4), ...card });
   }
 
   /**
@@ -180,7 +180,7 @@ export class CardSetupService {
       methods.find((m) => m.paymentMethod === saved.paymentMethod && m.instrumentType === saved.instrumentType) ??
       methods.find((m) => m.paymentMethod === saved.paymentMethod);
     if (!method) return { refused: 'cardNotOffered' };
-    return this.keep(setupId, method, { processor: gateway.name, externalId: saved.reference, ...saved });
+    return this.keep(pending, method, { processor: gateway.name, externalId: saved.reference, ...saved });
   }
 
   /** The setup while it is open (a completed or expired one takes no card). */
@@ -193,10 +193,9 @@ export class CardSetupService {
    * The card kept as a new instrument of the payer, the setup completed, the event and the completion hooks, in one
    * transaction with the setup locked (a second submission finds it completed).
    */
-  private async keep(setupId: string, method: SetupMethod, card: KeptCard): Promise<CardSetup | null> {
-    const pending = await this.setups.find(this.unitOfWork.outside, setupId, null);
-    if (!pending) return null;
+  private async keep(pending: CardSetup, method: SetupMethod, card: KeptCard): Promise<CardSetup | null> {
     const s = pending.snapshot();
+    const setupId = pending.id;
     const country = await this.merchantCountry(s.merchantId);
     const caller: Caller = { credentialId: 'card-setup', businessId: s.businessId, merchantId: s.merchantId };
     return this.unitOfWork.run(async (tx) => {
