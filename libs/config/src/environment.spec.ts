@@ -38,7 +38,7 @@ describe("processors' APIs from the environment", () => {
     const env = loadEnvironment({ MERCADOPAGO_API_URL: 'http://127.0.0.1:9000/', DLOCAL_TIMEOUT_SECONDS: '3' });
     expect(processorApisOf(env)).toEqual({
       MERCADO_PAGO: { url: 'http://127.0.0.1:9000', timeoutMs: 10_000, browserScript: 'https://sdk.mercadopago.com/js/v2' },
-      DLOCAL: { url: 'https://api.dlocal.com', timeoutMs: 3000 },
+      DLOCAL: { url: 'https://api.dlocal.com', timeoutMs: 3000, browserScript: 'https://js.dlocal.com/' },
     });
   });
 

@@ -232,6 +232,10 @@ export class Environment {
   @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
   DLOCAL_API_URL: string = 'https://api.dlocal.com';
 
+  /** dLocal.js, whose Smart Fields the card setup page embeds (contract §31): https://js-sandbox.dlocal.com/ for its sandbox. */
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  DLOCAL_SDK_URL: string = 'https://js.dlocal.com/';
+
   /** How long one request to dLocal may take (at most 10 s, as for Mercado Pago); reconciliation settles what timed out. */
   @Transform(toInt)
   @IsInt()
@@ -390,7 +394,7 @@ export function processorApisOf(env: Environment): Record<string, { url: string;
   });
   return {
     MERCADO_PAGO: api(env.MERCADOPAGO_API_URL, env.MERCADOPAGO_TIMEOUT_SECONDS, env.MERCADOPAGO_SDK_URL),
-    DLOCAL: api(env.DLOCAL_API_URL, env.DLOCAL_TIMEOUT_SECONDS),
+    DLOCAL: api(env.DLOCAL_API_URL, env.DLOCAL_TIMEOUT_SECONDS, env.DLOCAL_SDK_URL),
   };
 }
 

@@ -1,4 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsString, Matches, ValidateIf } from 'class-validator';
 import {
   ACCOUNT_ANSWER,
   AccountFundsFlow,
@@ -30,6 +31,18 @@ export class ConnectDLocalAccountDto {
 
   @AccountFundsFlow()
   fundsFlow?: FundsFlow;
+
+  @Matches(/^[\x21-\x7E]{8,256}$/, { message: 'smartFieldsKey must have 8 to 256 printable characters without spaces' })
+  @IsString()
+  @ValidateIf((_object, value) => value !== undefined)
+  @ApiPropertyOptional({
+    example: 'e5f6a7b8-c9d0-4e1f-8a2b-3c4d5e6f7a8b',
+    description:
+      'The API key of dLocal’s Smart Fields (dLocal.js) for the account, which its Technical Account Manager gives (contract §31): ' +
+      'the card fields of our setup page tokenize the card with it in the payer’s browser. Public, answered in full. Omitted on a ' +
+      'replacement: kept.',
+  })
+  smartFieldsKey?: string;
 }
 
 export class DLocalAccountResponse {
@@ -43,6 +56,8 @@ export class DLocalAccountResponse {
   xTransKeyHint: string;
   @ApiProperty({ example: '…e5f6', description: '… and the last 4 characters of the secret key (only … under 12 characters)' })
   secretKeyHint: string;
+  @ApiProperty({ type: String, nullable: true, description: 'The Smart Fields API key, when given (the setup page’s card fields need it)' })
+  smartFieldsKey: string | null;
   @ACCOUNT_ANSWER.at createdAt: string;
   @ACCOUNT_ANSWER.at updatedAt: string;
 }
@@ -83,4 +98,6 @@ export const DLOCAL_ACCOUNT_ROUTE: ProviderAccountSpec<ConnectDLocalAccountDto, 
   },
   secretsOf: ({ xLogin, xTransKey, secretKey }) => ({ xLogin, xTransKey, secretKey }),
   hintsOf: (view) => ({ xLoginHint: view.xLoginHint, xTransKeyHint: view.xTransKeyHint, secretKeyHint: view.secretKeyHint }),
+  settingsOf: ({ smartFieldsKey }) => ({ smartFieldsKey }),
+  answerSettingsOf: ({ settings }) => ({ smartFieldsKey: typeof settings.smartFieldsKey === 'string' ? settings.smartFieldsKey : null }),
 };

@@ -1,12 +1,13 @@
 import type { CountryProcessor } from '@pcs/catalog';
 import { GatewayAccountKind, GatewayAccounts } from '@pcs/gateway-accounts';
 import { collectionMethodOf } from '@pcs/gateways';
+import type { Transaction } from '@pcs/kernel';
 import { DLocalCredentials } from './dlocal.client';
 import { dlocalMethodOf } from './dlocal-methods';
 
 export const DLOCAL = 'DLOCAL';
 /** Its API where the settings name none (DLOCAL_API_URL: its sandbox is https://sandbox.dlocal.com; each request at most 10 s). */
-export const DLOCAL_API = { url: 'https://api.dlocal.com', timeoutMs: 10_000 } as const;
+export const DLOCAL_API = { url: 'https://api.dlocal.com', timeoutMs: 10_000, browserScript: 'https://js.dlocal.com/' } as const;
 
 const served = (offered: readonly CountryProcessor[]) =>
   offered.filter((processor) => dlocalMethodOf(collectionMethodOf(processor)) !== null);
@@ -31,8 +32,18 @@ export const DLOCAL_ACCOUNT: GatewayAccountKind = {
 };
 
 /** The merchant's opened dLocal credentials, or null when it has no account. */
-export async function dlocalCredentials(accounts: GatewayAccounts, merchantId: string): Promise<DLocalCredentials | null> {
-  const account = await accounts.credentials(merchantId, DLOCAL);
+export async function dlocalCredentials(
+  accounts: GatewayAccounts,
+  merchantId: string,
+  tx?: Transaction,
+): Promise<DLocalCredentials | null> {
+  const account = await accounts.credentials(merchantId, DLOCAL, tx);
   if (!account) return null;
   return { xLogin: account.secrets.xLogin, xTransKey: account.secrets.xTransKey, secretKey: account.secrets.secretKey };
+}
+
+/** The account's Smart Fields API key (its card fields in the payer's browser, contract §31), when the merchant gave it. */
+export async function dlocalSmartFieldsKey(accounts: GatewayAccounts, merchantId: string, tx?: Transaction): Promise<string | null> {
+  const key = (await accounts.credentials(merchantId, DLOCAL, tx))?.settings.smartFieldsKey;
+  return typeof key === 'string' ? key : null;
 }

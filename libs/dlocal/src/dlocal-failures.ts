@@ -1,10 +1,10 @@
 import { DomainError } from '@pcs/kernel';
-import { CheckoutOutcomeUnknownError, ProcessorUnavailableError } from '@pcs/gateways';
+import { CardNotSavedError, CheckoutOutcomeUnknownError, ProcessorUnavailableError } from '@pcs/gateways';
 import { DLocalRequestError } from './dlocal.client';
 import { DLOCAL } from './dlocal-account';
 
 /** What the adapter was doing when dLocal failed: each flow reads a failure its own way. */
-export type DLocalFlow = 'checkout' | 'quote' | 'refund';
+export type DLocalFlow = 'checkout' | 'quote' | 'refund' | 'charge' | 'save-card';
 
 /** A failure that ends the flow with an answer, not an error. */
 export type DLocalAnswer =
@@ -21,6 +21,8 @@ export type DLocalAnswer =
 export function dlocalFailure(flow: 'quote', error: unknown): Error;
 export function dlocalFailure(flow: 'checkout', error: unknown): Error | { readonly orderTaken: string };
 export function dlocalFailure(flow: 'refund', error: unknown): Error | { readonly refused: string };
+export function dlocalFailure(flow: 'charge', error: unknown): Error | DLocalAnswer;
+export function dlocalFailure(flow: 'save-card', error: unknown): Error;
 export function dlocalFailure(flow: DLocalFlow, error: unknown): Error | DLocalAnswer {
   if (!(error instanceof DLocalRequestError)) return error instanceof Error ? error : new Error(String(error));
   switch (flow) {
@@ -41,6 +43,14 @@ export function dlocalFailure(flow: DLocalFlow, error: unknown): Error | DLocalA
     case 'refund':
       // A refusal is final and releases the amount; no answer or a 5xx is settled by reconciliation.
       return error.unknownOutcome ? error : { refused: error.message };
+    case 'charge':
+      // A saved card's charge (contract §31): our order id taken, a retry of a charge whose answer was lost (read by it);
+      // refused, a rejected attempt; no answer, settled by the lookup of our order id.
+      if (error.code === 5009) return { orderTaken: error.message };
+      return error.unknownOutcome ? error : { refused: error.message };
+    case 'save-card':
+      // Unreachable: the payer may try again; refused (a token used or expired, a card it will not keep): told so.
+      return error.unknownOutcome ? new DomainError('GATEWAY_UNREACHABLE', error.message) : new CardNotSavedError(error.message);
   }
 }
 

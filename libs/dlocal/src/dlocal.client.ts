@@ -1,3 +1,7 @@
+/*
+ * Why one file: the requests this service makes to dLocal's Payins API, their signature and the shapes of their
+ * answers, read together against its reference.
+ */
 import { readProcessorJson } from '@pcs/gateways';
 import { metrics } from '@pcs/observability';
 import * as crypto from 'node:crypto';
@@ -86,6 +90,31 @@ export interface CreatePaymentRequest {
   readonly callback_url: string;
 }
 
+/** A card saved at dLocal (`POST /secure_cards`, contract §31): never its number or code; its last four, not its BIN. */
+export interface DLocalSecureCard {
+  readonly card_id: string;
+  readonly holder_name?: string;
+  readonly expiration_month?: number;
+  readonly expiration_year?: number;
+  readonly last4?: string;
+  /** VI, MC, AE, … */
+  readonly brand?: string;
+}
+
+/** A payment charging a saved card (`POST /payments`, DIRECT, with its `card_id`), the fields this service sends. */
+export interface CardIdPaymentRequest {
+  readonly amount: number;
+  readonly currency: string;
+  readonly country: string;
+  readonly payment_method_id: 'CARD';
+  readonly payment_method_flow: 'DIRECT';
+  readonly payer: { readonly name: string; readonly email: string; readonly document: string };
+  readonly card: { readonly card_id: string };
+  readonly order_id: string;
+  readonly description?: string;
+  readonly notification_url: string;
+}
+
 export interface CreateRefundRequest {
   readonly payment_id: string;
   readonly amount: number;
@@ -154,6 +183,20 @@ export class DLocalClient {
 
   createPayment(body: CreatePaymentRequest): Promise<DLocalPayment> {
     return this.request('create_payment', 'POST', '/payments', body);
+  }
+
+  /** Saves the card a Smart Fields token stands for (`POST /secure_cards`): the payer's name and document are required. */
+  createSecureCard(body: {
+    readonly country: string;
+    readonly card: { readonly token: string };
+    readonly payer: { readonly name: string; readonly document: string; readonly email?: string };
+  }): Promise<DLocalSecureCard> {
+    return this.request('create_secure_card', 'POST', '/secure_cards', body);
+  }
+
+  /** Charges a saved card (its `card_id`), DIRECT: no page; our attempt's id is the order id. */
+  chargeCard(body: CardIdPaymentRequest): Promise<DLocalPayment> {
+    return this.request('charge_card', 'POST', '/payments', body);
   }
 
   /** The installments plan for a card (its BIN) and an amount (a decimal) in a country (ISO alpha-2). */

@@ -36,9 +36,22 @@ import {
   ReadsPayments,
   ReturnsManualRefunds,
   AnswersAfterItsPage,
+  CardFields,
+  CardHolder,
+  CardNotSavedError,
+  ChargeOutcome,
+  ChargeRequest,
+  ChargesOffSession,
+  DeclineKind,
+  declineKindIn,
+  SavedCard,
+  SavesCards,
 } from '@pcs/gateways';
 import { Currency, DomainError, FundsFlow, isCurrency, Money, Transaction } from '@pcs/kernel';
-import { DLOCAL, DLOCAL_API, dlocalCredentials } from './dlocal-account';
+import { DLOCAL, DLOCAL_API, dlocalCredentials, dlocalSmartFieldsKey } from './dlocal-account';
+import { DLOCAL_CARD_FIELDS } from './dlocal-card-fields';
+import { dlocalCardIdOf, savedCardOf } from './dlocal-cards';
+import { DLOCAL_DECLINES } from './dlocal-declines';
 import { DLocalClient, DLocalOrder, DLocalPayment, DLocalRefund, DLocalRequestError } from './dlocal.client';
 import { DLOCAL_COUNTRY, dlocalMethodOf } from './dlocal-methods';
 import { dlocalFailure, isAnswer } from './dlocal-failures';
@@ -137,7 +150,15 @@ export function ourRefundIdOf(refund: Pick<DLocalRefund, 'notification_url'>): s
 @Injectable()
 export class DLocalGateway
   extends PaymentGateway
-  implements QuotesInstallments, ChoosesInstallmentsOnItsPage, VerifiesPayers, ReadsPayments, ReturnsManualRefunds, AnswersAfterItsPage
+  implements
+    QuotesInstallments,
+    ChoosesInstallmentsOnItsPage,
+    VerifiesPayers,
+    ReadsPayments,
+    ReturnsManualRefunds,
+    AnswersAfterItsPage,
+    ChargesOffSession,
+    SavesCards
 {
   private readonly logger = new Logger('dLocal');
   readonly name = DLOCAL;
@@ -156,6 +177,101 @@ export class DLocalGateway
     private readonly settings: RuntimeSettings,
   ) {
     super();
+  }
+
+  /**
+   * Its Smart Fields on our setup page (contract §31): dLocal.js with the account's Smart Fields key, for a country it
+   * serves. None without the key.
+   */
+  async cardFields(merchantId: string, country: string, tx?: Transaction): Promise<CardFields | null> {
+    const key = await dlocalSmartFieldsKey(this.accounts, merchantId, tx);
+    const code = DLOCAL_COUNTRY[country];
+    if (!key || !code) return null;
+    const script = this.api.browserScript ?? DLOCAL_API.browserScript;
+    return {
+      processor: DLOCAL,
+      displayName: this.displayName,
+      mount: DLOCAL_CARD_FIELDS,
+      script,
+      publicKey: key,
+      origins: [...new Set([new URL(script).origin, new URL(this.api.url).origin])],
+      data: { country: code },
+    };
+  }
+
+  /**
+   * The card a Smart Fields token stands for, saved at dLocal (`POST /secure_cards`) for the payer, whom dLocal names
+   * by name and document (required; the e-mail when known). A payer without them cannot keep a card there.
+   */
+  async saveCard(merchantId: string, holder: CardHolder, token: string): Promise<SavedCard> {
+    const code = DLOCAL_COUNTRY[holder.country];
+    const document = checkPayerDocument(holder.country, holder.document, holder.documentType ?? undefined);
+    if (!code || !holder.name || !document.ok)
+      throw new CardNotSavedError('dLocal keeps cards for payers with a name and a document of the country');
+    const client = await this.clientOf(merchantId);
+    try {
+      return savedCardOf(
+        await client.createSecureCard({
+          country: code,
+          card: { token },
+          payer: { name: holder.name.slice(0, 100), document: document.document, ...(holder.email ? { email: holder.email } : {}) },
+        }),
+      );
+    } catch (error) {
+      throw error instanceof CardNotSavedError ? error : dlocalFailure('save-card', error);
+    }
+  }
+
+  /** dLocal charges a saved card's `card_id` without its code on every account (its card-on-file payments). */
+  offSessionAvailable(): Promise<boolean> {
+    return Promise.resolve(true);
+  }
+
+  /**
+   * A saved card charged without the payer (contract §31): `POST /payments` in the DIRECT flow with its `card_id`, our
+   * attempt's id as `order_id` (dLocal has no idempotency key: a retry whose order id it holds, 5009, reads that
+   * order), the payer as dLocal names every payer. Refused before any payment: a rejected attempt.
+   */
+  async chargeOffSession(request: ChargeRequest): Promise<ChargeOutcome> {
+    const cardId = dlocalCardIdOf(request.instrumentToken);
+    const country = request.method?.country;
+    if (!cardId || !country || !DLOCAL_COUNTRY[country])
+      return { status: 'REJECTED', reference: request.payinId, error: 'dLocal: the instrument is no card it keeps for us' };
+    const payer = request.payer;
+    const document = checkPayerDocument(country, payer?.document ?? null, payer?.documentType);
+    if (!payer?.name || !payer.email || !document.ok)
+      return { status: 'REJECTED', reference: request.payinId, error: 'dLocal: the payer has no name, e-mail or document it takes' };
+    const client = await this.clientOf(request.merchantId);
+    try {
+      const payment = await client.chargeCard({
+        amount: Money.ofMinor(request.amount, request.currency).toWire(),
+        currency: request.currency,
+        country: DLOCAL_COUNTRY[country],
+        payment_method_id: 'CARD',
+        payment_method_flow: 'DIRECT',
+        payer: { name: payer.name.slice(0, 100), email: payer.email, document: document.document },
+        card: { card_id: cardId },
+        order_id: request.payinId,
+        description: request.merchantName.slice(0, 200),
+        notification_url: `${this.settings.publicBaseUrl}/gateways/dlocal/notifications/${request.merchantId}`,
+      });
+      const { outcome, reference, gateway: _gateway, eventId: _eventId, ...details } = eventOfPayment(payment);
+      return { status: outcome, reference, ...details };
+    } catch (error) {
+      const failure = dlocalFailure('charge', error);
+      if (!isAnswer(failure)) throw failure;
+      if ('refused' in failure) return { status: 'REJECTED', reference: request.payinId, error: failure.refused };
+      // Our order id is taken: the earlier request of this very attempt reached dLocal; its order says how it ended.
+      const order = await client.getOrder(request.payinId);
+      const outcome = outcomeOfStatus(order.status);
+      return { status: outcome, reference: order.payment_id, ...(outcome === 'REJECTED' ? { error: reasonOf(order) } : {}) };
+    }
+  }
+
+  /** Its refusals are `dLocal: <status_detail> (<status_code>)`; their kind is its decline table's (by the code). */
+  declineKindOf(error: string): DeclineKind | undefined {
+    const code = /^dLocal: .* \((\d+)\)$/.exec(error)?.[1];
+    return code && Object.hasOwn(DLOCAL_DECLINES, code) ? declineKindIn(DLOCAL_DECLINES, code) : undefined;
   }
 
   override serves(method: CollectionMethod): boolean {

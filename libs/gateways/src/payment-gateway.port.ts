@@ -95,6 +95,8 @@ export interface ChargeRequest {
   /** The merchant's offer, for a gateway that prices the plan itself (the sandbox), with its method. */
   readonly installmentOffer?: InstallmentOffer;
   readonly method?: CollectionMethod;
+  /** The payer's identity, for a gateway that verifies payers (VerifiesPayers: dLocal names the payer in each payment). */
+  readonly payer?: PayerIdentity;
 }
 
 /** What a gateway tells of a collection besides its outcome. */
@@ -510,6 +512,19 @@ export interface CardFields {
   readonly publicKey: string;
   /** The origins the page's Content-Security-Policy lets the fields reach: the script's, the processor's API. */
   readonly origins: readonly string[];
+  /** More settings of the script, as the form's `data-*` attributes (dLocal's: the country its fields are for). */
+  readonly data?: Readonly<Record<string, string>>;
+}
+
+/** The payer a card is saved for, as the processor may need to name them (dLocal: name, document; Mercado Pago: e-mail). */
+export interface CardHolder {
+  readonly payerId: string;
+  readonly email: string | null;
+  readonly name: string | null;
+  readonly document: string | null;
+  readonly documentType: string | null;
+  /** The merchant's country (ISO 3166-1 alpha-3), where the card is saved. */
+  readonly country: string;
 }
 
 /** A card the processor saved for a payer: what charges it, and the parts we may keep (never the number or the code). */
@@ -518,9 +533,10 @@ export interface SavedCard {
   readonly reference: string;
   /** The card's brand as a payment method of ours (VISA, MASTERCARD, …), when the processor's answer names one we know. */
   readonly paymentMethod: string | null;
-  /** CREDIT_CARD or DEBIT_CARD, as the processor tells the card. */
+  /** CREDIT_CARD or DEBIT_CARD, as the processor tells the card (a credit card when it does not say). */
   readonly instrumentType: 'CREDIT_CARD' | 'DEBIT_CARD';
-  readonly bin: string;
+  /** Its first six digits, when the processor's answer has them (dLocal's saved card has the last four only). */
+  readonly bin: string | null;
   readonly last4: string;
   readonly expMonth: number;
   readonly expYear: number;
@@ -535,9 +551,13 @@ export class CardNotSavedError extends Error {}
  * offers none of its methods.
  */
 export interface SavesCards {
-  /** Its fields for the merchant's setup page, or null when the merchant's account cannot show them (no public key). */
-  cardFields(merchantId: string, tx?: Transaction): Promise<CardFields | null>;
-  saveCard(merchantId: string, payer: { readonly payerId: string; readonly email: string }, token: string): Promise<SavedCard>;
+  /**
+   * Its fields for the merchant's setup page in `country` (ISO alpha-3), or null when the merchant's account cannot
+   * show them (no public key) or it saves no card there.
+   */
+  cardFields(merchantId: string, country: string, tx?: Transaction): Promise<CardFields | null>;
+  /** The card a token of its fields stands for, saved for the payer; CardNotSavedError when it will not keep it. */
+  saveCard(merchantId: string, holder: CardHolder, token: string): Promise<SavedCard>;
 }
 
 const has = (gateway: PaymentGateway, method: string): boolean =>

@@ -1,3 +1,7 @@
+/*
+ * Why one file: the requests this service makes to Mercado Pago's API and the shapes of their answers, read together
+ * against its reference (one client, one signature of every request, one reading of its failures).
+ */
 import { readProcessorJson } from '@pcs/gateways';
 import { metrics } from '@pcs/observability';
 

@@ -9,6 +9,8 @@ import { GatewayAccounts } from '@pcs/gateway-accounts';
 import {
   cardPartsOf,
   CardFields,
+  CardHolder,
+  CardNotSavedError,
   ChargeOutcome,
   ChargeRequest,
   ChargesOffSession,
@@ -206,7 +208,7 @@ export class MercadoPagoGateway
    * Its Secure Fields on our setup page (contract §31): MercadoPago.js with the merchant's public key tokenizes the card
    * in the payer's browser. None without a public key on the account.
    */
-  async cardFields(merchantId: string, tx?: Transaction): Promise<CardFields | null> {
+  async cardFields(merchantId: string, _country: string, tx?: Transaction): Promise<CardFields | null> {
     const credentials = await mercadoPagoCredentials(this.accounts, merchantId, tx);
     if (!credentials?.publicKey) return null;
     const api = this.api;
@@ -226,10 +228,13 @@ export class MercadoPagoGateway
    * payer's e-mail (found, or made), and the card saved for it (`POST /v1/customers/:id/cards`). The customer's
    * idempotency key is the payer, the card's the token: a retry after a lost answer saves nothing twice.
    */
-  async saveCard(merchantId: string, payer: { readonly payerId: string; readonly email: string }, token: string): Promise<SavedCard> {
+  async saveCard(merchantId: string, payer: CardHolder, token: string): Promise<SavedCard> {
+    // Its customers are known by their e-mail: a payer without one cannot keep a card there.
+    if (!payer.email) throw new CardNotSavedError('Mercado Pago keeps cards for customers with an e-mail; the payer has none');
     const client = await this.clientOf(merchantId);
     try {
-      const customer = (await client.findCustomer(payer.email)) ?? (await client.createCustomer(payer.email, `customer:${payer.payerId}`));
+      const email = payer.email;
+      const customer = (await client.findCustomer(email)) ?? (await client.createCustomer(email, `customer:${payer.payerId}`));
       return savedCardOf(customer.id, await client.saveCard(customer.id, token, `card:${token}`));
     } catch (error) {
       throw mercadoPagoFailure('save-card', error);

@@ -17,7 +17,7 @@ export function paymentInstrumentRepresentation({ instrument }: PaymentInstrumen
     nextAction: instrument.nextAction,
     // A card saved by a setup page (contract §31): what may be kept of it; null for any other instrument.
     card:
-      i.cardBin && i.cardLast4 && i.cardExpMonth && i.cardExpYear
+      i.cardLast4 && i.cardExpMonth && i.cardExpYear && i.processor
         ? { brand: i.cardBrand, bin: i.cardBin, last4: i.cardLast4, expMonth: i.cardExpMonth, expYear: i.cardExpYear }
         : null,
   };

@@ -38,7 +38,8 @@ export interface SavedCard {
   readonly processor: string;
   readonly externalId: string;
   readonly brand: string;
-  readonly bin: string;
+  /** Its first six digits, when the processor told them (dLocal's saved cards: the last four only). */
+  readonly bin: string | null;
   readonly last4: string;
   readonly expMonth: number;
   readonly expYear: number;

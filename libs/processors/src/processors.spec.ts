@@ -53,12 +53,14 @@ describe('the processors', () => {
       'SavesCards',
     ]);
     expect(capabilitiesOf(gateways.get('DLOCAL')!)).toEqual([
+      'ChargesOffSession',
       'QuotesInstallments',
       'ChoosesInstallmentsOnItsPage',
       'VerifiesPayers',
       'ReadsPayments',
       'ReturnsManualRefunds',
       'AnswersAfterItsPage',
+      'SavesCards',
     ]);
     // No boolean left on the port for a capability: what an adapter lacks, it has no member for.
     for (const gateway of gateways.values()) expect(Object.entries(gateway).filter(([, value]) => typeof value === 'boolean')).toEqual([]);

@@ -11,6 +11,7 @@
  */
 import * as crypto from 'node:crypto';
 import * as http from 'node:http';
+import { DLocalCards, dlocalSdk } from './dlocal-cards-stand-in';
 import { escape, header, json, readBody, StandInServer } from './stand-in-server';
 
 /**
@@ -65,6 +66,8 @@ interface Merchant {
   readonly xLogin: string;
   readonly xTransKey: string;
   readonly secretKey: string;
+  /** The account's Smart Fields API key (its card fields in a browser), when the test gave one. */
+  readonly smartFieldsKey: string | null;
 }
 
 export type DLocalPaymentStatus = 'PENDING' | 'PAID' | 'REJECTED' | 'CANCELLED' | 'EXPIRED' | 'AUTHORIZED' | 'VERIFIED';
@@ -104,13 +107,14 @@ export interface DLocalStandInPayment {
   country: string;
   payment_method_id: string;
   payment_method_type: string;
-  payment_method_flow: 'REDIRECT';
+  payment_method_flow: 'REDIRECT' | 'DIRECT';
   payer: { name: string; email: string; document: string };
   order_id: string;
   description?: string;
   notification_url?: string;
-  callback_url: string;
-  redirect_url: string;
+  /** REDIRECT only: where the payer's browser comes back, and dLocal's page. */
+  callback_url?: string;
+  redirect_url?: string;
   created_date: string;
   approved_date?: string;
   status: DLocalPaymentStatus;
@@ -125,7 +129,9 @@ export interface DLocalStandInPayment {
     brand: string;
     last4: string;
     installments: string;
-    installments_id: string;
+    installments_id?: string;
+    /** A saved card's id (a DIRECT payment with `card_id`). */
+    card_id?: string;
   };
   readonly login: string;
 }
@@ -212,6 +218,15 @@ const PAYMENT_STATUS: Record<DLocalPaymentStatus, [string, string]> = {
   VERIFIED: ['700', 'The payment was verified.'],
 };
 
+/** Some of dLocal's rejection codes with its descriptions (its payment status codes reference), for a card's bank's answers. */
+const REJECTIONS: Record<string, string> = {
+  '301': 'Rejected by bank.',
+  '302': 'Insufficient amount.',
+  '309': 'Card expired.',
+  '310': 'Card reported lost.',
+  '313': 'Card reported stolen.',
+};
+
 const REFUND_STATUS: Record<DLocalRefundStatus, [string, string]> = {
   PENDING: ['100', 'The refund is pending.'],
   SUCCESS: ['200', 'The refund was paid.'],
@@ -282,10 +297,13 @@ export class DLocalStandIn extends StandInServer {
   private readonly pagePlans = new Map<string, StandInInstallmentsPlan>();
 
   /** A merchant's API credentials, as its dashboard shows them (Settings > Integration). */
-  merchant(xLogin: string, xTransKey: string, secretKey: string): this {
-    this.merchants.set(xLogin, { xLogin, xTransKey, secretKey });
+  merchant(xLogin: string, xTransKey: string, secretKey: string, options: { smartFieldsKey?: string } = {}): this {
+    this.merchants.set(xLogin, { xLogin, xTransKey, secretKey, smartFieldsKey: options.smartFieldsKey ?? null });
     return this;
   }
+
+  /** Saved cards and Smart Fields' tokens (dlocal-cards-stand-in.ts). */
+  readonly cards = new DLocalCards((key) => [...this.merchants.values()].find((m) => m.smartFieldsKey === key)?.xLogin);
 
   /** The signature dLocal computes over a request or a notification. */
   static signature(secretKey: string, xLogin: string, xDate: string, body: string): string {
@@ -462,7 +480,7 @@ export class DLocalStandIn extends StandInServer {
       .createHmac('sha256', merchant.secretKey)
       .update(`${merchant.xLogin}${date}{status:${status},paymentId:${payment.id}}`)
       .digest('hex');
-    return { url: payment.callback_url, fields: { paymentId: payment.id, status, date, signature } };
+    return { url: payment.callback_url ?? '', fields: { paymentId: payment.id, status, date, signature } };
   }
 
   private async notify(payment: DLocalStandInPayment): Promise<void> {
@@ -513,6 +531,27 @@ export class DLocalStandIn extends StandInServer {
     const body = await readBody(request);
     // The payer's pages (public, like dLocal's hosted checkout).
     if (url.pathname.startsWith('/collect/pay/')) return this.page(request, response, url, body);
+    // dLocal.js and its Smart Fields' tokens, from the payer's browser on another origin (CORS).
+    if (request.method === 'GET' && url.pathname === '/js/') {
+      response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }).end(dlocalSdk(this.url));
+      return;
+    }
+    if (url.pathname === '/smart-fields/tokens') {
+      const cors = {
+        'access-control-allow-origin': '*',
+        'access-control-allow-headers': 'content-type',
+        'access-control-allow-methods': 'POST',
+      };
+      if (request.method === 'OPTIONS') return void response.writeHead(204, cors).end();
+      let card: Record<string, unknown> = {};
+      try {
+        card = JSON.parse(body || '{}') as Record<string, unknown>;
+      } catch {
+        /* answered as an empty card */
+      }
+      const [status, answer] = this.cards.tokenFromBrowser(card);
+      return void response.writeHead(status, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    }
     const login = header(request, 'x-login');
     this.requests.push({ method: request.method ?? '', path: url.pathname, login, body });
     const fault = this.faults.find((f) => f.method === request.method && url.pathname.startsWith(f.pathPrefix) && f.times > 0);
@@ -545,7 +584,16 @@ export class DLocalStandIn extends StandInServer {
       }
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return json(response, ...error(5000));
       const fields = parsed as Record<string, unknown>;
-      if (url.pathname === '/payments') return json(response, ...this.createPayment(merchant, fields));
+      if (url.pathname === '/payments')
+        return json(
+          response,
+          ...(fields.payment_method_flow === 'DIRECT' ? this.chargeCard(merchant, fields) : this.createPayment(merchant, fields)),
+        );
+      if (url.pathname === '/secure_cards')
+        return json(
+          response,
+          ...this.cards.secureCard(merchant.xLogin, fields, (country, document) => COUNTRIES[country]?.document(document) ?? false),
+        );
       if (url.pathname === '/refunds') return json(response, ...this.createRefund(merchant, fields));
       if (url.pathname === '/installments-plans') return json(response, ...this.createInstallmentsPlan(fields));
       return json(response, 404, { code: 5000, message: 'Invalid request.' });
@@ -667,6 +715,69 @@ export class DLocalStandIn extends StandInServer {
       login: merchant.xLogin,
     };
     this.payments.set(id, payment);
+    return [200, this.paymentView(payment)];
+  }
+
+  /**
+   * `POST /payments` in the DIRECT flow with a saved card's `card_id` (its "Saving cards" guide): the documented fields
+   * of a payment but `callback_url`, the card the account's; PAID or REJECTED at once, as the card's bank answers
+   * (`cards.cards.get(id).answer`, a status code), and notified.
+   */
+  private chargeCard(merchant: Merchant, body: Record<string, unknown>): Answer {
+    const text = (value: unknown, max: number) => typeof value === 'string' && value.length > 0 && value.length <= max;
+    const country = body.country;
+    if (typeof country !== 'string' || !/^[A-Z]{2}$/.test(country)) return error(5001, 'country');
+    const covered = COUNTRIES[country];
+    if (!covered) return error(5003);
+    if (typeof body.currency !== 'string' || !/^[A-Z]{3}$/.test(body.currency)) return error(5001, 'currency');
+    if (body.currency !== covered.currency && body.currency !== 'USD') return error(5004);
+    if (typeof body.amount !== 'number' || !(body.amount > 0) || !twoDecimals(body.amount) || body.amount > 99_999_999.99)
+      return error(5001, 'amount');
+    if (body.payment_method_id !== 'CARD') return error(5010);
+    const card = this.cards.cardOf(merchant.xLogin, (body.card as Record<string, unknown> | undefined)?.card_id);
+    if (!card) return error(5001, 'card.card_id');
+    const payer = body.payer;
+    if (typeof payer !== 'object' || payer === null || Array.isArray(payer)) return error(5001, 'payer');
+    const { name, email, document } = payer as Record<string, unknown>;
+    if (!text(name, 100)) return error(5001, 'payer.name');
+    if (typeof email !== 'string' || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return error(5001, 'payer.email');
+    if (typeof document !== 'string' || !covered.document(document)) return error(5001, 'payer.document');
+    if (!text(body.order_id, 125)) return error(5001, 'order_id');
+    if (body.notification_url !== undefined && !(text(body.notification_url, 200) && /^https?:\/\//.test(body.notification_url as string)))
+      return error(5001, 'notification_url');
+    if ([...this.payments.values()].some((p) => p.login === merchant.xLogin && p.order_id === body.order_id)) return error(5009);
+    const paid = card.answer === '200';
+    const payment: DLocalStandInPayment = {
+      id: `D-4-${crypto.randomUUID()}`,
+      amount: body.amount,
+      currency: body.currency,
+      country,
+      payment_method_id: 'CARD',
+      payment_method_type: 'CARD',
+      payment_method_flow: 'DIRECT',
+      payer: { name: name as string, email, document },
+      order_id: body.order_id as string,
+      ...(typeof body.description === 'string' ? { description: body.description } : {}),
+      ...(body.notification_url === undefined ? {} : { notification_url: body.notification_url as string }),
+      created_date: new Date().toISOString(),
+      status: paid ? 'PAID' : 'REJECTED',
+      status_code: paid ? PAYMENT_STATUS.PAID[0] : card.answer,
+      status_detail: paid ? PAYMENT_STATUS.PAID[1] : (REJECTIONS[card.answer] ?? PAYMENT_STATUS.REJECTED[1]),
+      ...(paid ? { approved_date: new Date().toISOString() } : {}),
+      card: {
+        holder_name: card.holderName,
+        expiration_month: card.expirationMonth,
+        expiration_year: card.expirationYear,
+        brand: card.brand,
+        last4: card.number.slice(-4),
+        installments: '1',
+        card_id: card.cardId,
+      },
+      refunds: [],
+      login: merchant.xLogin,
+    };
+    this.payments.set(payment.id, payment);
+    void this.notify(payment);
     return [200, this.paymentView(payment)];
   }
 

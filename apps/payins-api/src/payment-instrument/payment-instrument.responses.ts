@@ -3,7 +3,13 @@ import { ApiProperty } from '@nestjs/swagger';
 /** A card saved by a setup page (contract §31): never the number or the code. */
 export class SavedCardResponse {
   @ApiProperty({ type: String, nullable: true, example: 'VISA' }) brand: string | null;
-  @ApiProperty({ example: '450799', description: 'The first six (or eight) digits' }) bin: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '450799',
+    description: 'The first six (or eight) digits; null where the processor that keeps the card does not tell them (dLocal)',
+  })
+  bin: string | null;
   @ApiProperty({ example: '4242' }) last4: string;
   @ApiProperty({ type: 'integer', example: 12 }) expMonth: number;
   @ApiProperty({ type: 'integer', example: 2029 }) expYear: number;

@@ -200,7 +200,11 @@ function renderProcessorForm(
     body: `<h1>${t.title}</h1>
 <p>${fill(t.intro, merchant)}</p>
 ${refused ? `<p class="field-error" id="refused" role="alert">${fill(t[refused], merchant, processor)}</p>` : ''}
-<form method="post" action="/setup/${escapeHtml(page.setup.id)}" id="setup-form" data-public-key="${escapeHtml(fields.publicKey)}" data-language="${language}">
+<form method="post" action="/setup/${escapeHtml(page.setup.id)}" id="setup-form" data-public-key="${escapeHtml(fields.publicKey)}" data-language="${language}"${Object.entries(
+      fields.data ?? {},
+    )
+      .map(([key, value]) => ` data-${escapeHtml(key)}="${escapeHtml(value)}"`)
+      .join('')}>
 <input type="hidden" name="token" value="${escapeHtml(token)}">
 <input type="hidden" name="processor" value="${escapeHtml(fields.processor)}">
 <input type="hidden" name="cardToken" id="cardToken" value="">

@@ -2118,6 +2118,11 @@ export interface components {
              * @enum {string}
              */
             fundsFlow?: "PLATFORM" | "MERCHANT";
+            /**
+             * @description The API key of dLocal’s Smart Fields (dLocal.js) for the account, which its Technical Account Manager gives (contract §31): the card fields of our setup page tokenize the card with it in the payer’s browser. Public, answered in full. Omitted on a replacement: kept.
+             * @example e5f6a7b8-c9d0-4e1f-8a2b-3c4d5e6f7a8b
+             */
+            smartFieldsKey?: string;
         };
         DLocalAccountResponse: {
             /** @enum {string} */
@@ -2145,6 +2150,8 @@ export interface components {
              * @example …e5f6
              */
             secretKeyHint: string;
+            /** @description The Smart Fields API key, when given (the setup page’s card fields need it) */
+            smartFieldsKey: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2490,10 +2497,10 @@ export interface components {
             /** @example VISA */
             brand: string | null;
             /**
-             * @description The first six (or eight) digits
+             * @description The first six (or eight) digits; null where the processor that keeps the card does not tell them (dLocal)
              * @example 450799
              */
-            bin: string;
+            bin: string | null;
             /** @example 4242 */
             last4: string;
             /** @example 12 */

@@ -123,14 +123,15 @@ export class PaymentInstrument {
   }
 
   /**
-   * A card saved by a setup page: its token at the processor, brand, BIN, last four and expiry (the parts a
-   * processor's fields answer; a whole number is refused), and validated: the processor accepted it for later charges.
+   * A card saved by a setup page: its token at the processor, brand, BIN (none where the processor does not tell it),
+   * last four and expiry (the parts a processor's fields answer; a whole number is refused), and validated: the
+   * processor accepted it for later charges.
    */
   recordSavedCard(
-    card: { processor: string; externalId: string; brand: string; bin: string; last4: string; expMonth: number; expYear: number },
+    card: { processor: string; externalId: string; brand: string; bin: string | null; last4: string; expMonth: number; expYear: number },
     now: Date,
   ): void {
-    if (!/^\d{4}$/.test(card.last4) || !/^(\d{6}|\d{8})$/.test(card.bin))
+    if (!/^\d{4}$/.test(card.last4) || (card.bin !== null && !/^(\d{6}|\d{8})$/.test(card.bin)))
       throw new DomainError('CARD_DATA_NOT_ACCEPTED', 'only the BIN and the last four digits of a card are kept', { fields: 'card' });
     Object.assign(this.props, {
       processor: card.processor,

@@ -175,6 +175,9 @@ describe('PaymentAttemptsService.chargeOffSession (on the ports, in memory)', ()
         paymentMethod: 'VISA',
         currency: 'UYU',
         amount: 122000,
+        method: { country: 'URY', paymentMethod: 'VISA', instrumentType: 'CREDIT_CARD' },
+        // The stand-in verifies payers (as dLocal, which names every payer): it is told who pays.
+        payer: { name: 'Ana Pérez', email: 'ana@example.uy', document: null, documentType: null },
       },
     ]);
     expect(payins.read('charge-9')!.snapshot()).toMatchObject({ status: 'APPROVED', externalId: 'sbx-charge-9', feeAmount: 3050 });

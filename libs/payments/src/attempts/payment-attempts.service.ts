@@ -462,9 +462,10 @@ export class PaymentAttemptsService {
     if (!processor) return null;
     let token: string | null;
     let storedAt: string | null;
+    let intentNow: PaymentIntent | null = null;
     if (written) [token, storedAt] = [written.instrumentToken, written.storedAt ?? null];
     else {
-      const intentNow = await this.intents.findById(this.unitOfWork.outside, p.paymentIntentId);
+      intentNow = await this.intents.findById(this.unitOfWork.outside, p.paymentIntentId);
       ({ token, processor: storedAt } = intentNow ? await this.parties.instrumentCharged(intentNow) : { token: null, processor: null });
     }
     // A saved card is charged where it is kept (contract §31), whatever the catalog or the routing says.
@@ -474,6 +475,9 @@ export class PaymentAttemptsService {
     // A charge in installments (contract §25): the merchant's offer goes with it, for a gateway that prices the plan.
     const installmentOffer =
       p.installments > 1 ? await this.installments.offerFor(p.merchantId, processor, gateway, Money.ofMinor(p.amount, p.currency)) : null;
+    // A gateway that names every payer (dLocal) is told who pays; the intent is read for it only then.
+    if (verifiesPayers(gateway) && !intentNow) intentNow = await this.intents.findById(this.unitOfWork.outside, p.paymentIntentId);
+    const payer = verifiesPayers(gateway) && intentNow ? await this.parties.payerIdentity(intentNow) : undefined;
     let outcome: ChargeOutcome;
     try {
       outcome = await gateway.chargeOffSession({
@@ -484,7 +488,9 @@ export class PaymentAttemptsService {
         paymentMethod: processor.paymentMethod.name,
         currency: p.currency,
         amount: p.amount,
-        ...(installmentOffer ? { installments: p.installments, installmentOffer, method: collectionMethodOf(processor) } : {}),
+        method: collectionMethodOf(processor),
+        ...(payer ? { payer } : {}),
+        ...(installmentOffer ? { installments: p.installments, installmentOffer } : {}),
       });
     } catch (error) {
       this.logger.warn(

@@ -1,3 +1,7 @@
+/*
+ * Why one file: a card setup from its start to the kept card (the methods a page offers at each processor, the
+ * sandbox's fields or a processor's token, the instrument and the completion hooks in one transaction).
+ */
 import { Injectable } from '@nestjs/common';
 import { CatalogService, CountryProcessor } from '@pcs/catalog';
 import { CardFields, CardNotSavedError, GatewayRouting, PaymentGateway, SANDBOX, sandboxSavedCardToken, savesCards } from '@pcs/gateways';
@@ -51,7 +55,7 @@ export type SetupRefusal = { readonly refused: 'cardNotSaved' | 'cardNotOffered'
 interface KeptCard {
   readonly processor: string;
   readonly externalId: string;
-  readonly bin: string;
+  readonly bin: string | null;
   readonly last4: string;
   readonly expMonth: number;
   readonly expYear: number;
@@ -168,10 +172,23 @@ export class CardSetupService {
     const gateway = methods.length > 0 ? this.routing.gatewayNamed(given.processor) : null;
     if (!gateway || !savesCards(gateway)) return null;
     const payer = await this.payers.findById(s.payerId);
-    if (!payer?.email) return { refused: 'cardNotSaved' };
+    if (!payer) return null;
+    const country = await this.merchantCountry(s.merchantId);
+    const name = [payer.firstName, payer.lastName].filter((part) => part && part.trim()).join(' ');
     let saved;
     try {
-      saved = await gateway.saveCard(s.merchantId, { payerId: s.payerId, email: payer.email }, given.token);
+      saved = await gateway.saveCard(
+        s.merchantId,
+        {
+          payerId: s.payerId,
+          email: payer.email ?? null,
+          name: name || null,
+          document: payer.documentNumber ?? null,
+          documentType: payer.documentType ?? null,
+          country: country.iso3,
+        },
+        given.token,
+      );
     } catch (error) {
       if (error instanceof CardNotSavedError) return { refused: 'cardNotSaved' };
       throw error;
@@ -240,8 +257,10 @@ export class CardSetupService {
       const offered = (await this.processors.offeredCountryProcessors(merchantId)).find((p) => p.countryProcessorId === countryProcessorId);
       if (!offered) throw new DomainError('COUNTRY_PROCESSOR_NOT_AVAILABLE');
       const gateway = await this.routing.gatewayFor(merchantId, offered);
-      if (!CARD_TYPES.has(offered.paymentInstrumentType.name) || (await this.fieldsOf(merchantId, gateway)) === undefined)
-        throw new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: gateway.displayName });
+      const fields = CARD_TYPES.has(offered.paymentInstrumentType.name)
+        ? await this.fieldsOf(merchantId, offered.country.iso3, gateway)
+        : undefined;
+      if (fields === undefined) throw new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: gateway.displayName });
       return;
     }
     if ((await this.methods(merchantId, null)).length === 0)
@@ -262,7 +281,7 @@ export class CardSetupService {
     );
     const methods: SetupMethod[] = [];
     for (const p of offered) {
-      const fields = await this.fieldsOf(merchantId, await this.routing.gatewayFor(merchantId, p, tx), tx);
+      const fields = await this.fieldsOf(merchantId, country.iso3, await this.routing.gatewayFor(merchantId, p, tx), tx);
       if (fields === undefined) continue;
       methods.push({
         countryProcessorId: p.countryProcessorId,
@@ -275,10 +294,15 @@ export class CardSetupService {
   }
 
   /** The fields a gateway saves cards with for the merchant: the sandbox's own (null), a processor's, or none (undefined). */
-  private async fieldsOf(merchantId: MerchantId, gateway: PaymentGateway, tx?: Transaction): Promise<CardFields | null | undefined> {
+  private async fieldsOf(
+    merchantId: MerchantId,
+    country: string,
+    gateway: PaymentGateway,
+    tx?: Transaction,
+  ): Promise<CardFields | null | undefined> {
     if (gateway.name === SANDBOX) return null;
     if (!savesCards(gateway)) return undefined;
-    return (await gateway.cardFields(merchantId, tx)) ?? undefined;
+    return (await gateway.cardFields(merchantId, country, tx)) ?? undefined;
   }
 
   private async merchantCountry(merchantId: MerchantId, tx?: Transaction) {
