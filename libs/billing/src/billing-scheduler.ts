@@ -14,7 +14,7 @@ import {
   uuidFrom,
 } from '@pcs/kernel';
 import { DunningSettings, MerchantConfigurationService } from '@pcs/merchants';
-import { PaymentIntentCreationService, PaymentIntentQueriesService } from '@pcs/payments';
+import { CHARGE_NEVER_SENT, PaymentIntentCreationService, PaymentIntentQueriesService } from '@pcs/payments';
 import { BillingChanges } from './billing-changes';
 import { BillingRepository, ClockId } from './billing.repository';
 import { Invoice } from './domain/invoice';
@@ -44,6 +44,12 @@ interface ClaimedCharge {
  * instead of making another; a charge whose outcome was not applied is taken up again when its lease ends (the
  * wait before a charge's gateway is asked about it: RECONCILE_AFTER_SECONDS).
  */
+/** What a charge's intent says of the invoice: paid, declined (soft or hard), or never sent (our crash: no decline). */
+type ChargeOutcomeOfInvoice =
+  | { readonly paid: true }
+  | { readonly paid: false; readonly notSent: true }
+  | { readonly paid: false; readonly error: string; readonly kind: 'SOFT' | 'HARD' };
+
 @Injectable()
 export class BillingScheduler {
   private readonly logger = new Logger('Billing');
@@ -170,7 +176,7 @@ export class BillingScheduler {
     if (!subscription) return;
     const s = subscription.snapshot();
     const caller: Caller = { credentialId: 'billing', businessId: s.businessId, merchantId: s.merchantId };
-    let outcome: { readonly paid: true } | { readonly paid: false; readonly error: string; readonly kind: 'SOFT' | 'HARD' } | null;
+    let outcome: ChargeOutcomeOfInvoice | null;
     try {
       const intent = await this.charges.create(
         caller,
@@ -193,9 +199,11 @@ export class BillingScheduler {
       outcome =
         p.status === 'SUCCEEDED'
           ? { paid: true }
-          : p.status === 'REQUIRES_PAYMENT_INSTRUMENT' && p.lastPaymentError
-            ? { paid: false, error: p.lastPaymentError, kind: this.gateways.declineKindOf(p.lastPaymentError) }
-            : null;
+          : p.status === 'REQUIRES_PAYMENT_INSTRUMENT' && p.lastPaymentError === CHARGE_NEVER_SENT
+            ? { paid: false, notSent: true }
+            : p.status === 'REQUIRES_PAYMENT_INSTRUMENT' && p.lastPaymentError
+              ? { paid: false, error: p.lastPaymentError, kind: this.gateways.declineKindOf(p.lastPaymentError) }
+              : null;
     } catch (error) {
       // A refusal before anything was written (the instrument removed, the merchant unable to collect, an amount now
       // below the minimum) is this charge's end: a hard decline, which waits for a change. Anything else — a failure
@@ -217,12 +225,7 @@ export class BillingScheduler {
     await this.apply(i.invoiceId, paymentIntentId, outcome, now);
   }
 
-  private async apply(
-    invoiceId: string,
-    paymentIntentId: string,
-    outcome: { readonly paid: true } | { readonly paid: false; readonly error: string; readonly kind: 'SOFT' | 'HARD' },
-    now: Date,
-  ): Promise<void> {
+  private async apply(invoiceId: string, paymentIntentId: string, outcome: ChargeOutcomeOfInvoice, now: Date): Promise<void> {
     await this.unitOfWork.run(async (tx) => {
       const known = await this.billing.findInvoice(tx, invoiceId, null);
       if (!known) return;
@@ -237,6 +240,12 @@ export class BillingScheduler {
         await this.changes.invoice(tx, subscription, invoice, 'invoice.paid');
         const failing = (await this.billing.openInvoices(tx, i.subscriptionId)).some((open) => open.snapshot().lastDecline !== null);
         if (!failing && subscription.recovered(now)) await this.changes.subscription(tx, subscription, 'subscription.updated');
+        return;
+      }
+      // A charge our crash kept from its processor: no decline, no mail; charged again at once (the next run).
+      if ('notSent' in outcome) {
+        invoice.notSent(now);
+        await this.billing.saveInvoice(tx, invoice);
         return;
       }
       const dunning = await this.dunningOf(tx, subscription.snapshot().merchantId);

@@ -19,7 +19,7 @@ export { LinkPaymentIntentService } from './creation/link-payment-intent.service
 export { PaymentIntentQueriesService } from './payment-intent-queries.service';
 export { RefundsService } from './refunds/refunds.service';
 export { SessionExpiryService } from './expiry/session-expiry.service';
-export { ReconciliationService } from './reconciliation/reconciliation.service';
+export { CHARGE_NEVER_SENT, ReconciliationService } from './reconciliation/reconciliation.service';
 export { PaymentIntentSweeps } from './payment-intent-sweeps';
 export { PAYMENT_INTENT_STATUSES, PaymentIntent } from './domain/payment-intent';
 export type { IntentDispute, PaymentIntentStatus } from './domain/payment-intent';

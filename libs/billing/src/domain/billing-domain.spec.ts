@@ -205,6 +205,20 @@ describe('Invoice', () => {
     expect([i.snapshot().status, i.nextDueAt()]).toEqual(['UNCOLLECTIBLE', null]);
   });
 
+  it('charges again at once, as no decline, a charge that never reached its processor (a crash before it was sent)', () => {
+    const i = invoice();
+    const start = at('2027-02-01T00:00:00Z');
+    i.claim(start, 1000);
+    const later = new Date(start.getTime() + 5000);
+    i.notSent(later);
+    expect([i.snapshot().lastDecline, i.snapshot().declineKind, i.snapshot().charging]).toEqual([null, null, false]);
+    expect(i.claim(later, 1000)).toEqual({ kind: 'CHARGE', paymentIntentId: Invoice.intentIdOf('inv-1', 2) });
+    // Only a running charge can have been kept from its processor.
+    i.paid(later);
+    i.notSent(later);
+    expect(i.snapshot().status).toBe('PAID');
+  });
+
   it('voids only when no charge runs', () => {
     const i = invoice();
     i.claim(at('2027-02-01T00:00:00Z'), 1000);

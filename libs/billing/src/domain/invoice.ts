@@ -161,6 +161,17 @@ export class Invoice {
     return this.props.nextAttemptAt === null;
   }
 
+  /**
+   * The running charge never reached its processor (a crash before it was sent: the processor has no payment of it).
+   * Nothing was declined: no decline is recorded, and it is charged again at once under the next charge's id.
+   */
+  notSent(now: Date): void {
+    if (this.props.status !== 'OPEN' || !this.props.charging) return;
+    this.props.charging = false;
+    this.props.nextAttemptAt = now;
+    this.props.updatedAt = now;
+  }
+
   /** A new instrument for an invoice still open and not being charged: it is tried at once. */
   retryWith(paymentInstrumentId: PaymentInstrumentId, now: Date): boolean {
     if (this.props.status !== 'OPEN' || this.props.charging) return false;

@@ -8,6 +8,12 @@ import { RefundsService } from '../refunds/refunds.service';
 import { PayinRepository } from '../ledger/payin.repository';
 
 /**
+ * Why an attempt ends when its processor has no payment of it (a crash before it was sent): no card was asked, so
+ * nothing was declined (contract §31's scheduler charges such an invoice again at once, as no decline).
+ */
+export const CHARGE_NEVER_SENT = 'the charge never reached the gateway';
+
+/**
  * Crash recovery and lost answers: charges and refunds that waited past their
  * window for a gateway's word are asked about, by the id we gave the gateway,
  * and settled through the same rules as the normal path.
@@ -73,8 +79,7 @@ export class ReconciliationService {
       const locked = intent && (await this.ledger.get(tx, payinId, true));
       if (!intent || !locked || locked.isFinal) return;
       if (answer.status === 'NOT_RECEIVED' || answer.status === 'EXPIRED') {
-        const reason =
-          answer.status === 'NOT_RECEIVED' ? 'the charge never reached the gateway' : 'the payer did not complete the payment in time';
+        const reason = answer.status === 'NOT_RECEIVED' ? CHARGE_NEVER_SENT : 'the payer did not complete the payment in time';
         if (answer.status === 'EXPIRED') locked.expire(now);
         else locked.reject(reason, now);
         if (intent.status === 'REQUIRES_ACTION' || intent.status === 'PROCESSING') intent.fail(reason, now);
