@@ -116,6 +116,8 @@ describe('dLocal behind the gateway port', () => {
       xLoginHint: '…0001',
       xTransKeyHint: '…0001',
       secretKeyHint: '…0001',
+      // No Smart Fields key yet: its card fields cannot be on the setup page (contract §31).
+      smartFieldsKey: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

@@ -88,6 +88,10 @@ describe('saved cards at dLocal, and a year of a subscription charged there', ()
   let savedCard: string;
 
   it('saves a card through dLocal’s Smart Fields: the card goes to dLocal, its token to us, the card_id is kept', async () => {
+    for (const wrong of ['short', 'with a space 12345', 42]) {
+      const refused = await connect({ smartFieldsKey: wrong });
+      expect([refused.status, refused.body.errorId]).toEqual([400, 'Validation:INVALID_REQUEST']);
+    }
     const connected = await connect({ smartFieldsKey: SMART_FIELDS_KEY });
     expect([connected.status, connected.body.smartFieldsKey]).toEqual([200, SMART_FIELDS_KEY]);
     const setup = (

@@ -1,3 +1,7 @@
+/*
+ * Why one file: the scheduler's one loop over what is due (periods, charges, dunning's steps and end), whose steps
+ * share the order it locks subscriptions and invoices in; split, that order would be spread over files.
+ */
 import { Injectable, Logger } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
 import { GatewayRegistry } from '@pcs/gateways';

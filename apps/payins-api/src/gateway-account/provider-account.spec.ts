@@ -76,6 +76,7 @@ describe('providerAccountController over each processor’s spec (Mercado Pago, 
       merchantId,
       paymentMethods: ['MASTER_CARD'],
       fundsFlow: 'MERCHANT',
+      settings: {},
       xLoginHint: '…sdl2',
       xTransKeyHint: '…G9',
       secretKeyHint: '…3cZ',
@@ -94,8 +95,15 @@ describe('providerAccountController over each processor’s spec (Mercado Pago, 
       secrets: { xLogin: 'login', xTransKey: 'trans', secretKey: 'secret' },
       paymentMethods: [PaymentMethodName.MASTER_CARD],
       fundsFlow: 'MERCHANT',
+      settings: { smartFieldsKey: undefined },
     });
-    expect(answer).toMatchObject({ provider: 'DLOCAL', xLoginHint: '…sdl2', xTransKeyHint: '…G9', secretKeyHint: '…3cZ' });
+    expect(answer).toMatchObject({
+      provider: 'DLOCAL',
+      xLoginHint: '…sdl2',
+      xTransKeyHint: '…G9',
+      secretKeyHint: '…3cZ',
+      smartFieldsKey: null,
+    });
     expect(JSON.stringify(answer)).not.toMatch(/login"|trans"|secret"/);
     await controller.get(caller, merchantId);
     expect(accounts.get).toHaveBeenCalledWith(caller, merchantId, 'DLOCAL');
