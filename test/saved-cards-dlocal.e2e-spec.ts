@@ -1,6 +1,7 @@
 import { BillingScheduler } from '@pcs/billing';
 import { DLocalStandIn, fitsWidth, launchChromium, MercadoPagoStandIn, screenshot, SignedClient } from '@pcs/testing';
-import { Browser, Page } from 'playwright-core';
+import { Browser } from 'playwright-core';
+import { invoicesOf, phone, postsTo, setupLinkOfDeclineMail } from './saved-cards';
 import { Testbed, testbed } from './testbed';
 
 type Row = Record<string, unknown>;
@@ -64,26 +65,17 @@ describe('saved cards at dLocal, and a year of a subscription charged there', ()
       paymentMethods: ['VISA', 'MASTER_CARD'],
       ...settings,
     });
-  const phone = async (locale: string): Promise<Page> =>
-    (await browser.newContext({ locale, viewport: { width: 390, height: 844 } })).newPage();
   /** The payer at the setup page: dLocal's card field takes the card; what our server receives is kept. */
   const saveCard = async (url: string, holder: string, card: string) => {
-    const page = await phone('es-UY');
-    const posted: string[] = [];
-    page.on('request', (request) => {
-      if (request.method() === 'POST' && request.url().startsWith(bed.url)) posted.push(request.postData() ?? '');
-    });
+    const page = await phone(browser, 'es-UY');
+    const posted = postsTo(page, bed.url);
     const response = await page.goto(url);
     await page.fill('#holder', holder);
     await page.fill('#cardNumber input', card);
     await page.click('#save');
     return { page, posted, headers: response!.headers() };
   };
-  const invoices = (subscriptionId: string) =>
-    bed.query<{ period_number: number; status: string; attempt_count: number; payment_instrument_id: string; decline_kind: string | null }>(
-      `SELECT period_number, status, attempt_count, payment_instrument_id, decline_kind FROM invoice WHERE subscription_id = $1 ORDER BY period_number`,
-      [subscriptionId],
-    );
+  const invoices = (subscriptionId: string) => invoicesOf(bed, subscriptionId);
 
   let savedCard: string;
 
@@ -164,10 +156,7 @@ describe('saved cards at dLocal, and a year of a subscription charged there', ()
       await scheduler.runDue(null, now, merchantId);
       const hardOpen = (await invoices(subscriptionId)).find((i) => i.status === 'OPEN' && i.decline_kind === 'HARD');
       if (hardOpen && !replaced) {
-        const [mail] = await bed.query<{ text_body: string }>(
-          `SELECT text_body FROM mail_message WHERE text_body LIKE '%Cuota del colegio%' AND text_body LIKE '%/setup/%' ORDER BY created_at DESC LIMIT 1`,
-        );
-        const link = new RegExp(`${bed.url}/setup/[0-9a-f-]{36}`).exec(mail.text_body)![0];
+        const link = await setupLinkOfDeclineMail(bed, 'Cuota del colegio');
         // Its VISA methods are at Mercado Pago now: the payer's new card is a MASTER_CARD at dLocal.
         const { page } = await saveCard(link, 'Inés Madre', '5555555555554444 03/31 321');
         await page.locator('#done').waitFor();

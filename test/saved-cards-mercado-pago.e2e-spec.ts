@@ -1,6 +1,7 @@
 import { BillingScheduler } from '@pcs/billing';
 import { DLocalStandIn, errorShape, fitsWidth, launchChromium, MercadoPagoStandIn, screenshot, SignedClient } from '@pcs/testing';
-import { Browser, Page } from 'playwright-core';
+import { Browser } from 'playwright-core';
+import { invoicesOf, phone, postsTo, setupLinkOfDeclineMail } from './saved-cards';
 import { Testbed, testbed } from './testbed';
 
 type Row = Record<string, unknown>;
@@ -56,15 +57,10 @@ describe('saved cards at Mercado Pago, and a year of a subscription charged ther
 
   const connect = (settings: Row, paymentMethods = ['VISA', 'MASTER_CARD']) =>
     bed.business.put(account, { accessToken: TOKEN, webhookSecret: SECRET, paymentMethods, ...settings });
-  const phone = async (locale: string): Promise<Page> =>
-    (await browser.newContext({ locale, viewport: { width: 390, height: 844 } })).newPage();
   /** The payer at the setup page: Mercado Pago's fields take the card; what our server receives is kept. */
   const saveCard = async (url: string, card: { holder: string; number: string; expiry: string; code: string }) => {
-    const page = await phone('es-UY');
-    const posted: string[] = [];
-    page.on('request', (request) => {
-      if (request.method() === 'POST' && request.url().startsWith(bed.url)) posted.push(request.postData() ?? '');
-    });
+    const page = await phone(browser, 'es-UY');
+    const posted = postsTo(page, bed.url);
     const response = await page.goto(url);
     await page.fill('#holder', card.holder);
     await page.fill('#cardNumber input', card.number);
@@ -73,11 +69,7 @@ describe('saved cards at Mercado Pago, and a year of a subscription charged ther
     await page.click('#save');
     return { page, posted, headers: response!.headers() };
   };
-  const invoices = (subscriptionId: string) =>
-    bed.query<{ period_number: number; status: string; attempt_count: number; payment_instrument_id: string; decline_kind: string | null }>(
-      `SELECT period_number, status, attempt_count, payment_instrument_id, decline_kind FROM invoice WHERE subscription_id = $1 ORDER BY period_number`,
-      [subscriptionId],
-    );
+  const invoices = (subscriptionId: string) => invoicesOf(bed, subscriptionId);
 
   let savedCard: string;
 
@@ -237,10 +229,7 @@ describe('saved cards at Mercado Pago, and a year of a subscription charged ther
       if (hardOpen && !replaced) {
         hard = true;
         // The payer follows the declined mail's link and saves another card at Mercado Pago's fields.
-        const [mail] = await bed.query<{ text_body: string }>(
-          `SELECT text_body FROM mail_message WHERE text_body LIKE '%Cuota del gimnasio%' AND text_body LIKE '%/setup/%' ORDER BY created_at DESC LIMIT 1`,
-        );
-        const link = new RegExp(`${bed.url}/setup/[0-9a-f-]{36}`).exec(mail.text_body)![0];
+        const link = await setupLinkOfDeclineMail(bed, 'Cuota del gimnasio');
         const { page } = await saveCard(link, { holder: 'APRO', number: '5031755734530604', expiry: '08/31', code: '321' });
         await page.locator('#done').waitFor();
         await page.context().close();

@@ -32,22 +32,28 @@ const standIns = require(path.join(root, 'libs', 'testing', 'src', files[which])
 async function main() {
   if (which === 'dlocal') {
     const credentials = { xLogin: 'local-x-login-0001', xTransKey: 'local-x-trans-key-0001', secretKey: 'local-secret-key-0001' };
+    // Its Smart Fields key: the card setup page's fields (saved cards, contract §31).
+    const smartFieldsKey = 'local-smart-fields-key-0001';
     const standIn = await new standIns.DLocalStandIn()
-      .merchant(credentials.xLogin, credentials.xTransKey, credentials.secretKey)
+      .merchant(credentials.xLogin, credentials.xTransKey, credentials.secretKey, { smartFieldsKey })
       .start(port);
     process.stdout.write(
       `dLocal stand-in on ${standIn.url}\n` +
-        `Start the service with DLOCAL_API_URL=${standIn.url}, then connect a merchant with these credentials:\n` +
-        `  PUT /merchant/<merchantId>/gateway-account/dlocal ${JSON.stringify({ ...credentials, paymentMethods: ['VISA'] })}\n` +
-        'Its page (the gatewayUrl) pays, rejects or leaves the payment pending; Ctrl-C stops it.\n',
+        `Start the service with DLOCAL_API_URL=${standIn.url} DLOCAL_SDK_URL=${standIn.url}/js/, then connect a merchant with these credentials:\n` +
+        `  PUT /merchant/<merchantId>/gateway-account/dlocal ${JSON.stringify({ ...credentials, paymentMethods: ['VISA'], smartFieldsKey })}\n` +
+        'Its page (the gatewayUrl) pays, rejects or leaves the payment pending; its card field takes "number MM/YY code"; Ctrl-C stops it.\n',
     );
   } else {
     const credentials = { accessToken: 'TEST-local-access-token-0001', webhookSecret: 'local-webhook-secret' };
-    const standIn = await new standIns.MercadoPagoStandIn().account(credentials.accessToken, credentials.webhookSecret).start(port);
+    // Its public key and automatic payments: the card setup page's fields and saved cards' charges (contract §31).
+    const settings = { publicKey: 'TEST-local-public-key-0001', offSessionEnabled: true };
+    const standIn = await new standIns.MercadoPagoStandIn()
+      .account(credentials.accessToken, credentials.webhookSecret, { publicKey: settings.publicKey, automaticPayments: true })
+      .start(port);
     process.stdout.write(
       `Mercado Pago stand-in on ${standIn.url}\n` +
-        `Start the service with MERCADOPAGO_API_URL=${standIn.url}, then connect a merchant with these credentials:\n` +
-        `  PUT /merchant/<merchantId>/gateway-account/mercado-pago ${JSON.stringify(credentials)}\n` +
+        `Start the service with MERCADOPAGO_API_URL=${standIn.url} MERCADOPAGO_SDK_URL=${standIn.url}/js/v2, then connect a merchant with these credentials:\n` +
+        `  PUT /merchant/<merchantId>/gateway-account/mercado-pago ${JSON.stringify({ ...credentials, ...settings })}\n` +
         'Its init_point page approves, rejects or leaves the payment pending; Ctrl-C stops it.\n',
     );
   }

@@ -32,18 +32,14 @@ export const DLOCAL_ACCOUNT: GatewayAccountKind = {
 };
 
 /** The merchant's opened dLocal credentials, or null when it has no account. */
-export async function dlocalCredentials(
-  accounts: GatewayAccounts,
-  merchantId: string,
-  tx?: Transaction,
-): Promise<DLocalCredentials | null> {
-  const account = await accounts.credentials(merchantId, DLOCAL, tx);
+export async function dlocalCredentials(accounts: GatewayAccounts, merchantId: string): Promise<DLocalCredentials | null> {
+  const account = await accounts.credentials(merchantId, DLOCAL);
   if (!account) return null;
   return { xLogin: account.secrets.xLogin, xTransKey: account.secrets.xTransKey, secretKey: account.secrets.secretKey };
 }
 
 /** The account's Smart Fields API key (its card fields in the payer's browser, contract §31), when the merchant gave it. */
 export async function dlocalSmartFieldsKey(accounts: GatewayAccounts, merchantId: string, tx?: Transaction): Promise<string | null> {
-  const key = (await accounts.credentials(merchantId, DLOCAL, tx))?.settings.smartFieldsKey;
+  const key = (await accounts.settings(merchantId, DLOCAL, tx))?.smartFieldsKey;
   return typeof key === 'string' ? key : null;
 }

@@ -124,9 +124,15 @@ export class GatewayAccounts {
     return { success: true, merchantId };
   }
 
-  /** The merchant's opened credentials at the provider, or null when it has no account there. */
-  async credentials(merchantId: string, provider: string, tx?: Transaction): Promise<GatewayCredentials | null> {
+  /** The account's settings (never a secret: nothing is opened to read them), or null when the merchant has no account there. */
+  async settings(merchantId: string, provider: string, tx?: Transaction): Promise<Readonly<Record<string, AccountSetting>> | null> {
     const row = await this.accounts.find(merchantId, provider, tx);
+    return row ? (row.settings ?? {}) : null;
+  }
+
+  /** The merchant's opened credentials at the provider, or null when it has no account there. */
+  async credentials(merchantId: string, provider: string): Promise<GatewayCredentials | null> {
+    const row = await this.accounts.find(merchantId, provider);
     if (!row) return null;
     return {
       merchantId,

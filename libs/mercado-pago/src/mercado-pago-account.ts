@@ -1,4 +1,4 @@
-import { GatewayAccountKind, GatewayAccounts } from '@pcs/gateway-accounts';
+import { AccountSetting, GatewayAccountKind, GatewayAccounts } from '@pcs/gateway-accounts';
 import type { Transaction } from '@pcs/kernel';
 
 export const MERCADO_PAGO = 'MERCADO_PAGO';
@@ -35,20 +35,30 @@ export const MERCADO_PAGO_ACCOUNT: GatewayAccountKind = {
   refusal: () => null,
 };
 
-/** The merchant's opened Mercado Pago credentials, or null when it has no account. */
-export async function mercadoPagoCredentials(
+/** The account's public key and whether it has automatic payments (its settings; no secret is opened), or null without one. */
+export async function mercadoPagoSettings(
   accounts: GatewayAccounts,
   merchantId: string,
   tx?: Transaction,
-): Promise<MercadoPagoCredentials | null> {
-  const account = await accounts.credentials(merchantId, MERCADO_PAGO, tx);
+): Promise<Pick<MercadoPagoCredentials, 'publicKey' | 'offSessionEnabled'> | null> {
+  const settings = await accounts.settings(merchantId, MERCADO_PAGO, tx);
+  return settings && settingsOf(settings);
+}
+
+const settingsOf = (settings: Readonly<Record<string, AccountSetting>>) => ({
+  publicKey: typeof settings.publicKey === 'string' ? settings.publicKey : null,
+  offSessionEnabled: settings.offSessionEnabled === true,
+});
+
+/** The merchant's opened Mercado Pago credentials, or null when it has no account. */
+export async function mercadoPagoCredentials(accounts: GatewayAccounts, merchantId: string): Promise<MercadoPagoCredentials | null> {
+  const account = await accounts.credentials(merchantId, MERCADO_PAGO);
   if (!account) return null;
   return {
     merchantId,
     accessToken: account.secrets.accessToken,
     webhookSecret: account.secrets.webhookSecret,
     paymentMethods: account.paymentMethods,
-    publicKey: typeof account.settings.publicKey === 'string' ? account.settings.publicKey : null,
-    offSessionEnabled: account.settings.offSessionEnabled === true,
+    ...settingsOf(account.settings),
   };
 }

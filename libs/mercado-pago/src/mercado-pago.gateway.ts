@@ -41,7 +41,7 @@ import {
   RefundRequest,
 } from '@pcs/gateways';
 import { MercadoPagoClient, MercadoPagoPayment, MercadoPagoRequestError } from './mercado-pago.client';
-import { MERCADO_PAGO, MERCADO_PAGO_API, mercadoPagoCredentials } from './mercado-pago-account';
+import { MERCADO_PAGO, MERCADO_PAGO_API, mercadoPagoCredentials, mercadoPagoSettings } from './mercado-pago-account';
 import { MERCADO_PAGO_CARD_FIELDS } from './mercado-pago-card-fields';
 import { readCardReference, savedCardOf } from './mercado-pago-cards';
 import { MERCADO_PAGO_DECLINES } from './mercado-pago-declines';
@@ -209,8 +209,8 @@ export class MercadoPagoGateway
    * in the payer's browser. None without a public key on the account.
    */
   async cardFields(merchantId: string, _country: string, tx?: Transaction): Promise<CardFields | null> {
-    const credentials = await mercadoPagoCredentials(this.accounts, merchantId, tx);
-    if (!credentials?.publicKey) return null;
+    const settings = await mercadoPagoSettings(this.accounts, merchantId, tx);
+    if (!settings?.publicKey) return null;
     const api = this.api;
     const script = api.browserScript ?? MERCADO_PAGO_API.browserScript;
     return {
@@ -218,7 +218,7 @@ export class MercadoPagoGateway
       displayName: this.displayName,
       mount: MERCADO_PAGO_CARD_FIELDS,
       script,
-      publicKey: credentials.publicKey,
+      publicKey: settings.publicKey,
       origins: [...new Set([new URL(script).origin, new URL(api.url).origin])],
     };
   }
@@ -243,7 +243,7 @@ export class MercadoPagoGateway
 
   /** Saved cards are charged without their code only where Mercado Pago enabled automatic payments (contract §31). */
   async offSessionAvailable(merchantId: string, tx?: Transaction): Promise<boolean> {
-    return (await mercadoPagoCredentials(this.accounts, merchantId, tx))?.offSessionEnabled === true;
+    return (await mercadoPagoSettings(this.accounts, merchantId, tx))?.offSessionEnabled === true;
   }
 
   /**

@@ -3,6 +3,7 @@
  * (dLocal.js) that make their tokens in a browser, and the card_id payments, read against one documentation.
  */
 import * as crypto from 'node:crypto';
+import { luhn } from './stand-in-server';
 
 /**
  * What dLocal keeps of cards for an account, as its documentation describes it, for the stand-in:
@@ -49,16 +50,6 @@ function brandOf(number: string): string | null {
   if (/^5[1-5]/.test(number)) return 'MC';
   if (/^3[47]/.test(number)) return 'AE';
   return null;
-}
-
-function luhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return sum % 10 === 0;
 }
 
 export class DLocalCards {

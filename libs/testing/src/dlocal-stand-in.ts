@@ -12,7 +12,7 @@
 import * as crypto from 'node:crypto';
 import * as http from 'node:http';
 import { DLocalCards, dlocalSdk } from './dlocal-cards-stand-in';
-import { escape, header, json, readBody, StandInServer } from './stand-in-server';
+import { answerBrowser, escape, header, json, readBody, StandInServer } from './stand-in-server';
 
 /**
  * A stand-in for dLocal's Payins API, for tests and for trying the flow by
@@ -537,20 +537,7 @@ export class DLocalStandIn extends StandInServer {
       return;
     }
     if (url.pathname === '/smart-fields/tokens') {
-      const cors = {
-        'access-control-allow-origin': '*',
-        'access-control-allow-headers': 'content-type',
-        'access-control-allow-methods': 'POST',
-      };
-      if (request.method === 'OPTIONS') return void response.writeHead(204, cors).end();
-      let card: Record<string, unknown> = {};
-      try {
-        card = JSON.parse(body || '{}') as Record<string, unknown>;
-      } catch {
-        /* answered as an empty card */
-      }
-      const [status, answer] = this.cards.tokenFromBrowser(card);
-      return void response.writeHead(status, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify(answer));
+      return answerBrowser(request, response, body, (fields) => this.cards.tokenFromBrowser(fields));
     }
     const login = header(request, 'x-login');
     this.requests.push({ method: request.method ?? '', path: url.pathname, login, body });

@@ -3,6 +3,7 @@
  * API reference) and the MercadoPago.js Secure Fields that make tokens in a browser, read against one documentation.
  */
 import * as crypto from 'node:crypto';
+import { luhn } from './stand-in-server';
 
 /**
  * What Mercado Pago keeps of cards for an account, as its documentation describes it, for the stand-in:
@@ -93,16 +94,6 @@ export const TEST_CARD_OUTCOMES: Readonly<Record<string, { status: 'approved' | 
 
 /** An id as a request gives it: a text, or a number (as JSON may carry one); anything else is no id. */
 const textOf = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
-
-function luhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
 
 export class MercadoPagoCards {
   private readonly tokens = new Map<string, CardToken>();

@@ -11,7 +11,7 @@
  */
 import * as crypto from 'node:crypto';
 import * as http from 'node:http';
-import { escape, header, json, readBytes, readMultipart, StandInServer } from './stand-in-server';
+import { answerBrowser, escape, header, json, readBytes, readMultipart, StandInServer } from './stand-in-server';
 import { MercadoPagoCards, mercadoPagoSdk, TEST_CARD_OUTCOMES } from './mercado-pago-cards-stand-in';
 
 /**
@@ -554,20 +554,7 @@ export class MercadoPagoStandIn extends StandInServer {
       return;
     }
     if (url.pathname === '/v1/card_tokens' && url.searchParams.has('public_key')) {
-      const cors = {
-        'access-control-allow-origin': '*',
-        'access-control-allow-headers': 'content-type',
-        'access-control-allow-methods': 'POST',
-      };
-      if (request.method === 'OPTIONS') return void response.writeHead(204, cors).end();
-      let card: Record<string, unknown> = {};
-      try {
-        card = JSON.parse(body || '{}') as Record<string, unknown>;
-      } catch {
-        /* answered as an empty form */
-      }
-      const [status, answer] = this.cards.tokenFromBrowser(url.searchParams.get('public_key'), card);
-      return void response.writeHead(status, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify(answer));
+      return answerBrowser(request, response, body, (fields) => this.cards.tokenFromBrowser(url.searchParams.get('public_key'), fields));
     }
 
     const token = /^Bearer (\S+)$/.exec(header(request, 'authorization') ?? '')?.[1];

@@ -151,3 +151,44 @@ export function readMultipart(contentType: string | undefined, body: Buffer): Fo
     at = next + 2;
   }
 }
+
+/** The Luhn check of a card number's digits (what every processor's card fields check first). */
+export function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/**
+ * A request a processor's card fields make from the payer's browser, on another origin than the stand-in's: CORS
+ * allowed, the preflight answered, the JSON body read (anything else as an empty one) and answered by `answer`.
+ */
+export function answerBrowser(
+  request: http.IncomingMessage,
+  response: http.ServerResponse,
+  body: string,
+  answer: (fields: Record<string, unknown>) => [number, unknown],
+): void {
+  const cors = {
+    'access-control-allow-origin': '*',
+    'access-control-allow-headers': 'content-type',
+    'access-control-allow-methods': 'POST',
+  };
+  if (request.method === 'OPTIONS') {
+    response.writeHead(204, cors).end();
+    return;
+  }
+  let fields: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(body || '{}');
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) fields = parsed as Record<string, unknown>;
+  } catch {
+    /* answered as an empty one */
+  }
+  const [status, answered] = answer(fields);
+  response.writeHead(status, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify(answered));
+}
