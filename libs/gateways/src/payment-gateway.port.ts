@@ -97,6 +97,12 @@ export interface ChargeRequest {
   readonly method?: CollectionMethod;
   /** The payer's identity, for a gateway that verifies payers (VerifiesPayers: dLocal names the payer in each payment). */
   readonly payer?: PayerIdentity;
+  /**
+   * A scheduled charge (Pix Automático, contract §31): the billing date it is asked for (YYYY-MM-DD, Brasília), and,
+   * for a retry, the processor's payment whose attempt failed (retried by the processor's retry service, never as a
+   * new payment: the scheme allows one per period).
+   */
+  readonly schedule?: { readonly date: string; readonly retryOf: string | null };
 }
 
 /** What a gateway tells of a collection besides its outcome. */
@@ -308,11 +314,13 @@ export type GatewayNotice =
       readonly error?: string;
     }
   | { readonly kind: 'DISPUTE'; readonly dispute: DisputeReport }
+  /** A Pix Automático authorisation changed (contract §31): `setupId` the setup it was asked for (read from the processor). */
+  | { readonly kind: 'PIX_AUTHORISATION'; readonly setupId: string; readonly reference: string }
   | { readonly kind: 'UNKNOWN' }
   | { readonly kind: 'IGNORED' };
 
 /** A notice about a collection or a refund (the payment-intent context applies them; disputes go to their own context). */
-export type PaymentNotice = Exclude<GatewayNotice, { readonly kind: 'DISPUTE' }>;
+export type PaymentNotice = Exclude<GatewayNotice, { readonly kind: 'DISPUTE' } | { readonly kind: 'PIX_AUTHORISATION' }>;
 
 /** A request whose id the gateway voided earlier (reconciliation asked about it before it arrived). */
 export class GatewayRequestVoidedError extends Error {
@@ -560,6 +568,44 @@ export interface SavesCards {
   saveCard(merchantId: string, holder: CardHolder, token: string): Promise<SavedCard>;
 }
 
+/** Pix Automático's periodicities (Banco Central do Brasil): a subscription it pays has one of these cycles. */
+export const PIX_FREQUENCIES = ['WEEKLY', 'MONTHLY', 'QUARTERLY', 'SEMIANNUAL', 'ANNUAL'] as const;
+export type PixFrequency = (typeof PIX_FREQUENCIES)[number];
+
+/** What a payer authorises once in the bank's app (contract §31): a fixed amount in BRL, a periodicity, from a date. */
+export interface PixMandate {
+  /** Minor units of BRL: every charge is exactly this. */
+  readonly amount: number;
+  readonly frequency: PixFrequency;
+  /** The first billing date (YYYY-MM-DD). */
+  readonly startDate: string;
+  readonly description: string;
+}
+
+/** An authorisation as the processor tells it: its id there, where it stands, and while pending where the payer authorises it. */
+export interface PixAuthorisation {
+  readonly reference: string;
+  readonly status: 'PENDING' | 'ACTIVE' | 'REJECTED' | 'CANCELLED';
+  readonly authoriseUrl: string | null;
+}
+
+/** A Pix Automático authorisation the processor would not open (the payer's identity, the terms): the payer is told. */
+export class PixNotAuthorisedError extends Error {}
+
+/**
+ * Pix Automático (contract §31): the payer authorises recurring charges once, in the bank's app, through the processor's
+ * journey; charges are then made off-session with a `schedule` (ChargesOffSession), 2 to 10 days before each billing date.
+ */
+export interface AuthorizesRecurringPix {
+  /**
+   * Opens an authorisation of `mandate` for the payer (`setupId`: ours, the processor keeps it as its external id), the
+   * payer brought back to `returnUrl` after the processor's journey; PixNotAuthorisedError when the processor refuses.
+   */
+  authorizePix(merchantId: string, holder: CardHolder, mandate: PixMandate, setupId: string, returnUrl: string): Promise<PixAuthorisation>;
+  /** The authorisation as the processor tells it now. */
+  pixAuthorisation(merchantId: string, reference: string): Promise<PixAuthorisation>;
+}
+
 const has = (gateway: PaymentGateway, method: string): boolean =>
   typeof (gateway as unknown as Record<string, unknown>)[method] === 'function';
 
@@ -569,6 +615,10 @@ export function chargesOffSession(gateway: PaymentGateway): gateway is PaymentGa
 
 export function savesCards(gateway: PaymentGateway): gateway is PaymentGateway & SavesCards {
   return has(gateway, 'saveCard');
+}
+
+export function authorizesRecurringPix(gateway: PaymentGateway): gateway is PaymentGateway & AuthorizesRecurringPix {
+  return has(gateway, 'authorizePix');
 }
 
 export function takesDisputeEvidence(gateway: PaymentGateway): gateway is PaymentGateway & TakesDisputeEvidence {
@@ -620,4 +670,5 @@ export const CAPABILITIES = {
   ReturnsManualRefunds: returnsManualRefunds,
   AnswersAfterItsPage: answersAfterItsPage,
   SavesCards: savesCards,
+  AuthorizesRecurringPix: authorizesRecurringPix,
 } as const;

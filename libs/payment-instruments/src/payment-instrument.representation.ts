@@ -1,3 +1,4 @@
+import { Currency, Money } from '@pcs/kernel';
 import type { PaymentInstrumentView } from './payment-instrument.service';
 
 /** An instrument as the payins API shows it (operations 27, 28), and the object of `payment_instrument.created`. */
@@ -20,5 +21,14 @@ export function paymentInstrumentRepresentation({ instrument }: PaymentInstrumen
       i.cardLast4 && i.cardExpMonth && i.cardExpYear && i.processor
         ? { brand: i.cardBrand, bin: i.cardBin, last4: i.cardLast4, expMonth: i.cardExpMonth, expYear: i.cardExpYear }
         : null,
+    // A Pix Automático authorisation (contract §31): the terms the payer authorised; null for any other instrument.
+    pixAutomatico: i.pixMandate
+      ? {
+          amount: Money.ofMinor(i.pixMandate.amount, Currency.BRL).toWire(),
+          currency: 'BRL',
+          frequency: i.pixMandate.frequency,
+          startDate: i.pixMandate.startDate,
+        }
+      : null,
   };
 }

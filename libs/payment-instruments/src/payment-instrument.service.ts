@@ -17,7 +17,7 @@ import {
 } from '@pcs/kernel';
 import { MerchantCountryProcessorService } from '@pcs/merchants';
 import { PayerRequest, PayerService } from '@pcs/payers';
-import { PaymentInstrument, PaymentInstrumentProps } from './domain/payment-instrument';
+import { PaymentInstrument, PaymentInstrumentProps, PixMandateTerms } from './domain/payment-instrument';
 import { PaymentInstrumentRepository } from './payment-instrument.repository';
 
 export interface PaymentInstrumentRequest {
@@ -43,6 +43,13 @@ export interface SavedCard {
   readonly last4: string;
   readonly expMonth: number;
   readonly expYear: number;
+}
+
+/** A Pix Automático authorisation the payer gave (contract §31): its reference at the processor and its terms. */
+export interface PixAuthorisationKept {
+  readonly processor: string;
+  readonly externalId: string;
+  readonly mandate: PixMandateTerms;
 }
 
 /** An instrument as shown: the aggregate plus what the catalogue says of it. */
@@ -80,9 +87,14 @@ export class PaymentInstrumentService {
 
   /**
    * With `card` (a setup page saved it, contract §31) the instrument is always a new one — a payer may hold two
-   * cards of one brand — and holds the card as saved.
+   * cards of one brand — and holds the card as saved; likewise a Pix Automático authorisation (one per subscription's terms).
    */
-  async createWithin(tx: Transaction, caller: Caller, request: PaymentInstrumentRequest, card?: SavedCard): Promise<PaymentInstrumentView> {
+  async createWithin(
+    tx: Transaction,
+    caller: Caller,
+    request: PaymentInstrumentRequest,
+    card?: SavedCard | PixAuthorisationKept,
+  ): Promise<PaymentInstrumentView> {
     const payer = request.payerData
       ? await this.payers.completeWithin(tx, caller, request.payerId, this.payerDataFor(request))
       : await this.payers.loadVisible(caller, request.payerId, tx, true);
@@ -135,7 +147,8 @@ export class PaymentInstrumentService {
       metadata: request.metadata ?? null,
       createdAt: new Date(),
     });
-    if (card) instrument.recordSavedCard(card, instrument.snapshot().createdAt);
+    if (card && 'mandate' in card) instrument.recordPixAuthorisation(card, instrument.snapshot().createdAt);
+    else if (card) instrument.recordSavedCard(card, instrument.snapshot().createdAt);
     await this.instruments.save(tx, instrument);
     return { instrument, paymentMethodName: request.paymentMethodName };
   }

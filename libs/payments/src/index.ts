@@ -40,5 +40,7 @@ export { CardTestingGuard } from './card-testing/card-testing.guard';
 export { cardTestingBlockObject } from './card-testing/card-testing.records';
 export type { CardTestingBlock } from './card-testing/card-testing.records';
 export { CardSetupService } from './setup/card-setup.service';
+export { PixSetupService } from './setup/pix-setup.service';
+export type { PixStep } from './setup/pix-setup.service';
 export type { SetupCard, SetupMethod, SetupPage, SetupRefusal, SetupToken, StartSetup } from './setup/card-setup.service';
 export { CardSetup } from './setup/card-setup';

@@ -44,6 +44,7 @@ import { TypeOrmCardTestingRecords } from './persistence/typeorm-card-testing.re
 import { CardSetupOrmEntity, TypeOrmCardSetupRepository } from './persistence/typeorm-card-setup.repository';
 import { CardSetupRepository } from './setup/card-setup.repository';
 import { CardSetupService } from './setup/card-setup.service';
+import { PixSetupService } from './setup/pix-setup.service';
 
 /**
  * Payments: the payment intent with its attempts, refunds and ledger rows
@@ -98,9 +99,11 @@ import { CardSetupService } from './setup/card-setup.service';
     { provide: CardTestingRecords, useClass: TypeOrmCardTestingRecords },
     { provide: CardSetupRepository, useClass: TypeOrmCardSetupRepository },
     CardSetupService,
+    PixSetupService,
   ],
   exports: [
     CardSetupService,
+    PixSetupService,
     CardTestingGuard,
     B2bPaymentIntentsService,
     B2bCheckoutService,

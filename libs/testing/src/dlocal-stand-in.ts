@@ -12,6 +12,7 @@
 import * as crypto from 'node:crypto';
 import * as http from 'node:http';
 import { DLocalCards, dlocalSdk } from './dlocal-cards-stand-in';
+import { DLocalPixAutomatico, DLocalStandInEnrollment } from './dlocal-pix-automatico-stand-in';
 import { answerBrowser, escape, header, json, readBody, StandInServer } from './stand-in-server';
 
 /**
@@ -137,7 +138,7 @@ export interface DLocalStandInPayment {
 }
 
 export interface DLocalHeldNotification {
-  readonly kind: 'payment' | 'refund' | 'chargeback';
+  readonly kind: 'payment' | 'refund' | 'chargeback' | 'enrollment';
   readonly id: string;
   send(): Promise<number>;
 }
@@ -304,6 +305,20 @@ export class DLocalStandIn extends StandInServer {
 
   /** Saved cards and Smart Fields' tokens (dlocal-cards-stand-in.ts). */
   readonly cards = new DLocalCards((key) => [...this.merchants.values()].find((m) => m.smartFieldsKey === key)?.xLogin);
+
+  /** Pix Automático: enrollments, scheduled recurring payments and their retries (dlocal-pix-automatico-stand-in.ts). */
+  readonly pix = new DLocalPixAutomatico(
+    () => this.url,
+    this.payments as Map<string, unknown>,
+    (document) => COUNTRIES.BR.document(document),
+    (payment) => this.notify(payment as unknown as DLocalStandInPayment),
+    (enrollment) => this.deliverEnrollment(enrollment),
+  );
+
+  private async deliverEnrollment(enrollment: DLocalStandInEnrollment): Promise<void> {
+    if (!enrollment.notification_url) return;
+    await this.deliver('enrollment', enrollment.id, enrollment.login, enrollment.notification_url, () => this.pix.view(enrollment));
+  }
 
   /** The signature dLocal computes over a request or a notification. */
   static signature(secretKey: string, xLogin: string, xDate: string, body: string): string {
@@ -523,7 +538,7 @@ export class DLocalStandIn extends StandInServer {
   }
 
   protected override isPayerPage(path: string): boolean {
-    return path.startsWith('/collect/pay/');
+    return path.startsWith('/collect/pay/') || path.startsWith('/pix-automatico/');
   }
 
   protected async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
@@ -531,6 +546,7 @@ export class DLocalStandIn extends StandInServer {
     const body = await readBody(request);
     // The payer's pages (public, like dLocal's hosted checkout).
     if (url.pathname.startsWith('/collect/pay/')) return this.page(request, response, url, body);
+    if (url.pathname.startsWith('/pix-automatico/authorize/')) return this.pixJourney(request, response, url, body);
     // dLocal.js and its Smart Fields' tokens, from the payer's browser on another origin (CORS).
     if (request.method === 'GET' && url.pathname === '/js/') {
       response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }).end(dlocalSdk(this.url));
@@ -571,6 +587,16 @@ export class DLocalStandIn extends StandInServer {
       }
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return json(response, ...error(5000));
       const fields = parsed as Record<string, unknown>;
+      if (url.pathname === '/payments' && fields.payment_method_id === 'XA')
+        return json(
+          response,
+          ...this.pix.charge(merchant.xLogin, fields, (orderId) =>
+            [...this.payments.values()].some((p) => p.login === merchant.xLogin && p.order_id === orderId),
+          ),
+        );
+      const retry = /^\/payments\/([^/]+)\/retries$/.exec(url.pathname);
+      if (retry) return json(response, ...this.pix.retry(merchant.xLogin, decodeURIComponent(retry[1]), fields));
+      if (url.pathname === '/enrollments') return json(response, ...this.pix.createEnrollment(merchant.xLogin, fields));
       if (url.pathname === '/payments')
         return json(
           response,
@@ -585,6 +611,8 @@ export class DLocalStandIn extends StandInServer {
       if (url.pathname === '/installments-plans') return json(response, ...this.createInstallmentsPlan(fields));
       return json(response, 404, { code: 5000, message: 'Invalid request.' });
     }
+    const enrollment = /^\/enrollments\/([^/]+)$/.exec(url.pathname);
+    if (request.method === 'GET' && enrollment) return json(response, ...this.pix.readEnrollment(merchant.xLogin, decodeURIComponent(enrollment[1])));
     if (request.method === 'GET') return json(response, ...this.read(merchant, url.pathname));
     json(response, 405, { code: 5000, message: 'Invalid request.' });
   }
@@ -860,6 +888,23 @@ export class DLocalStandIn extends StandInServer {
   private refundView(refund: DLocalStandInRefund): Record<string, unknown> {
     const { login: _login, ...shown } = refund as DLocalStandInRefund & { login?: string };
     return shown;
+  }
+
+  /** dLocal's Pix Automático journey (REDIRECT): the authorisation's QR code; the payer's decision, then back to the callback_url. */
+  private async pixJourney(request: http.IncomingMessage, response: http.ServerResponse, url: URL, body: string): Promise<void> {
+    const id = decodeURIComponent(url.pathname.slice('/pix-automatico/authorize/'.length));
+    if (request.method === 'POST') {
+      const decision = new URLSearchParams(body).get('decision');
+      const next = decision === 'authorise' || decision === 'refuse' ? await this.pix.decide(id, decision === 'authorise') : null;
+      if (!next) {
+        response.writeHead(400).end('decision?');
+        return;
+      }
+      response.writeHead(303, { location: next }).end();
+      return;
+    }
+    const page = this.pix.page(id);
+    response.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' }).end(page ?? '<h1>Enrollment not found</h1>');
   }
 
   /** The hosted page: the amount, and pay / reject / leave pending; then the payer's browser is posted to the callback_url. */

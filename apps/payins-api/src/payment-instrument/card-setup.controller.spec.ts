@@ -22,6 +22,7 @@ describe('CardSetupController', () => {
       countryProcessorId: null,
       returnUrl: 'https://shop.example/cards',
       subscriptionId: null,
+      pixMandate: null,
       createdAt: new Date(),
     });
     const old = CardSetup.open({ ...setup.snapshot(), setupId: 's-2', createdAt: new Date('2026-01-01T00:00:00Z') });

@@ -11,10 +11,42 @@ import {
   SignedController,
   UuidParam,
 } from '@pcs/http';
-import { asMerchantId, asPayerId } from '@pcs/kernel';
+import { asMerchantId, asPayerId, Currency, InvalidRequestError, moneyFromWire } from '@pcs/kernel';
 import type { Caller } from '@pcs/kernel';
 import { CardSetup, CardSetupService } from '@pcs/payments';
-import { IsString, IsUrl, IsUUID, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsIn, IsISO8601, IsNumber, IsObject, IsString, IsUrl, IsUUID, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { PIX_FREQUENCIES } from '@pcs/gateways';
+import type { PixFrequency } from '@pcs/gateways';
+
+/** The terms a payer authorises once for Pix Automático (contract §31), as Banco Central's scheme takes them. */
+export class PixAutomaticoTermsDto {
+  @ApiProperty({ example: 49.9, description: 'Every charge, in BRL: exactly this (a fixed-amount authorisation)' })
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  amount: number;
+
+  @ApiProperty({ enum: PIX_FREQUENCIES, description: 'Pix Automático’s periodicities: a subscription it pays has the same cycle' })
+  @IsIn(PIX_FREQUENCIES)
+  frequency: PixFrequency;
+
+  @ApiProperty({
+    type: String,
+    format: 'date',
+    example: '2027-01-10',
+    description: 'The first billing date the payer authorises (the subscription’s first charge is on or after it), at least 2 days ahead',
+  })
+  @IsString()
+  @Matches(/^\d{4}-\d{2}-\d{2}$/)
+  @IsISO8601({ strict: true })
+  startDate: string;
+
+  @ApiPropertyOptional({ maxLength: 140, description: 'What the payer sees in the bank’s app; absent: the merchant’s name' })
+  @Optional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(140)
+  description?: string;
+}
 
 export class StartCardSetupDto {
   @ApiProperty({ format: 'uuid' })
@@ -42,6 +74,18 @@ export class StartCardSetupDto {
   @MaxLength(2048)
   @IsUrl({ protocols: ['https', 'http'], require_protocol: true, require_tld: false })
   returnUrl: string;
+
+  @ApiPropertyOptional({
+    type: PixAutomaticoTermsDto,
+    description:
+      'Brazil: a Pix Automático authorisation of these terms instead of a card (contract §31); the payer authorises it in the bank’s ' +
+      'app from the page, through the processor’s journey (dLocal)',
+  })
+  @Optional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => PixAutomaticoTermsDto)
+  pixAutomatico?: PixAutomaticoTermsDto;
 }
 
 export class CardSetupResponse {
@@ -54,6 +98,16 @@ export class CardSetupResponse {
   @ApiProperty({ format: 'uuid' }) merchantId: string;
   @ApiProperty({ format: 'uuid' }) payerId: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
+}
+
+/** The terms in minor units of BRL, their first date at least 2 days ahead in Brasília (the scheme's earliest charge). */
+function pixTermsOf(terms: PixAutomaticoTermsDto) {
+  const amount = moneyFromWire('pixAutomatico.amount', terms.amount, Currency.BRL).minor;
+  if (amount <= 0) throw new InvalidRequestError(['pixAutomatico.amount'], 'pixAutomatico.amount must be positive');
+  const earliest = new Date(Date.now() - 3 * 3_600_000 + 2 * 86_400_000).toISOString().slice(0, 10);
+  if (terms.startDate < earliest)
+    throw new InvalidRequestError(['pixAutomatico.startDate'], `pixAutomatico.startDate must be ${earliest} or later (2 days ahead)`);
+  return { amount, frequency: terms.frequency, startDate: terms.startDate, description: terms.description ?? '' };
 }
 
 /** Saving a card without charging it (contract §31): a hosted page of ours, with the processor's card fields. */
@@ -114,6 +168,7 @@ export class CardSetupController {
         payerId: asPayerId(body.payerId),
         countryProcessorId: body.countryProcessorId,
         returnUrl: body.returnUrl,
+        ...(body.pixAutomatico ? { pixAutomatico: pixTermsOf(body.pixAutomatico) } : {}),
       },
       operationId,
     );

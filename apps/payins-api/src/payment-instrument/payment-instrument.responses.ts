@@ -15,6 +15,14 @@ export class SavedCardResponse {
   @ApiProperty({ type: 'integer', example: 2029 }) expYear: number;
 }
 
+/** A Pix Automático authorisation (contract §31): what the payer authorised in the bank's app. */
+export class PixAutomaticoResponse {
+  @ApiProperty({ type: 'number', example: 49.9, description: 'Every charge is exactly this amount' }) amount: number;
+  @ApiProperty({ enum: ['BRL'] }) currency: string;
+  @ApiProperty({ enum: ['WEEKLY', 'MONTHLY', 'QUARTERLY', 'SEMIANNUAL', 'ANNUAL'] }) frequency: string;
+  @ApiProperty({ format: 'date', example: '2027-01-10', description: 'The first billing date the payer authorised' }) startDate: string;
+}
+
 export class PaymentInstrumentResponse {
   @ApiProperty({ format: 'uuid' }) paymentInstrumentId: string;
   @ApiProperty({ format: 'uuid' }) merchantId: string;
@@ -36,4 +44,10 @@ export class PaymentInstrumentResponse {
   nextAction: string | null;
   @ApiProperty({ type: SavedCardResponse, nullable: true, description: 'The card a setup page saved; null for other instruments' })
   card: SavedCardResponse | null;
+  @ApiProperty({
+    type: PixAutomaticoResponse,
+    nullable: true,
+    description: 'The Pix Automático authorisation a setup page obtained; null for other instruments',
+  })
+  pixAutomatico: PixAutomaticoResponse | null;
 }

@@ -1,7 +1,7 @@
 import * as crypto from 'node:crypto';
 import type { RuntimeSettings } from '@pcs/config';
 import { FormTokens } from '@pcs/pages';
-import type { CardSetupService } from '@pcs/payments';
+import type { CardSetupService, PixSetupService } from '@pcs/payments';
 import { recordingResponse } from '@pcs/testing';
 import { cardOf, SetupPageController } from './setup-page.controller';
 
@@ -18,8 +18,13 @@ const token = new FormTokens(masterKey, 'pcs_setup', '/setup').token(setupId, 'A
 function controllerWith() {
   const completed = { snapshot: () => ({ setupId, returnUrl: 'https://shop.example/cards?tab=1' }) };
   const setups = { page: jest.fn().mockResolvedValue({ kind: 'GONE' }), complete: jest.fn().mockResolvedValue(completed) };
+  const pixSetups = { page: jest.fn().mockResolvedValue({ kind: 'GONE' }), authorise: jest.fn() };
   const settings = { secretsMasterKey: masterKey, publicBaseUrl: 'https://pay.example' } as unknown as RuntimeSettings;
-  return { controller: new SetupPageController(setups as unknown as CardSetupService, settings), setups };
+  return {
+    controller: new SetupPageController(setups as unknown as CardSetupService, pixSetups as unknown as PixSetupService, settings),
+    setups,
+    pixSetups,
+  };
 }
 
 describe('cardOf', () => {
@@ -44,6 +49,35 @@ describe('SetupPageController', () => {
     await controller.page('not-a-setup', 'es', undefined, res);
     expect(answer.status).toBe(404);
     expect(setups.page).not.toHaveBeenCalled();
+  });
+
+  it('sends the payer who asks to authorise Pix Automático to the processor’s journey, and says when the processor refused', async () => {
+    const { controller, setups, pixSetups } = controllerWith();
+    const forged = recordingResponse();
+    await controller.save(setupId, { pix: 'authorise', token: 'forged' }, 'pt', cookie, forged.res);
+    expect(forged.answer.status).toBe(403);
+    expect(pixSetups.authorise).not.toHaveBeenCalled();
+    pixSetups.authorise.mockResolvedValueOnce({ kind: 'AUTHORISE', url: 'https://sandbox.dlocal.example/pix/E-4-1' });
+    const sent = recordingResponse();
+    await controller.save(setupId, { pix: 'authorise', token }, 'pt', cookie, sent.res);
+    expect(pixSetups.authorise).toHaveBeenCalledWith(setupId);
+    expect([sent.answer.status, sent.answer.redirect]).toEqual([303, 'https://sandbox.dlocal.example/pix/E-4-1']);
+    pixSetups.authorise.mockResolvedValueOnce({ kind: 'REFUSED' });
+    const setup = {
+      id: setupId,
+      snapshot: () => ({ setupId, pixReference: null }),
+    };
+    setups.page.mockResolvedValueOnce({
+      kind: 'PIX',
+      setup,
+      merchantName: 'Clube',
+      mandate: { amount: 4990, frequency: 'MONTHLY', startDate: '2027-01-10', description: '' },
+    });
+    const refused = recordingResponse();
+    await controller.save(setupId, { pix: 'authorise', token }, 'pt', cookie, refused.res);
+    expect(refused.answer.status).toBe(422);
+    expect(String(refused.answer.body)).toContain('Seu banco não autorizou');
+    expect(String(refused.answer.body)).toContain('R$ 49,90 todo mês');
   });
 
   it('refuses a post without the page’s token, and saves a valid card with it, back to the merchant with the setup’s id', async () => {

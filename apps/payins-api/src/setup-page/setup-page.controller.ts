@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { RuntimeSettings } from '@pcs/config';
 import { PayerPage, Public } from '@pcs/http';
 import { FormTokens, PAGE_HEADERS, payerLanguage, renderStalePage } from '@pcs/pages';
-import { CardSetup, CardSetupService } from '@pcs/payments';
+import { CardSetup, CardSetupService, PixSetupService } from '@pcs/payments';
 import * as crypto from 'node:crypto';
 import type { Response } from 'express';
 import { renderSetupPage, SetupForm, SetupProblem, setupPageHeaders } from './setup-page.view';
@@ -34,7 +34,7 @@ export function cardOf(
 /**
  * The card setup page (contract §31): public, server-rendered, in Spanish, English or Portuguese as the browser
  * prefers; the card fields of the processor that keeps the card (Mercado Pago's Secure Fields, whose card token is all
- * the form posts), or the sandbox's (BIN, last four, expiry). Its form is protected against
+ * the form posts), or the sandbox's (BIN, last four, expiry); or Pix Automático's terms and the way to the bank's app. Its form is protected against
  * cross-site submission as the pay page's is (a SameSite=Strict cookie and an HMAC of it with the setup's id).
  */
 @ApiExcludeController()
@@ -46,6 +46,7 @@ export class SetupPageController {
 
   constructor(
     private readonly setups: CardSetupService,
+    private readonly pixSetups: PixSetupService,
     settings: RuntimeSettings,
   ) {
     this.forms = new FormTokens(settings.secretsMasterKey, 'pcs_setup', '/setup');
@@ -61,7 +62,8 @@ export class SetupPageController {
     @Res() response: Response,
   ): Promise<void> {
     const language = payerLanguage(acceptLanguage);
-    const page = UUID.test(id) ? await this.setups.page(id.toLowerCase()) : ({ kind: 'GONE' } as const);
+    // Pix Automático's page reads its authorisation from the processor (the payer back from the bank's app).
+    const page = UUID.test(id) ? await this.pixSetups.page(id.toLowerCase()) : ({ kind: 'GONE' } as const);
     const nonce = this.forms.nonceOf(cookie) ?? this.forms.newNonce();
     const scriptNonce = crypto.randomBytes(16).toString('base64');
     response
@@ -85,6 +87,21 @@ export class SetupPageController {
     const nonce = this.forms.nonceOf(cookie);
     if (!setupId || !this.forms.verify(setupId, nonce, body?.token)) {
       response.status(403).set(PAGE_HEADERS).send(renderStalePage(language));
+      return;
+    }
+    // Pix Automático: the payer asks to authorise; on to the processor's journey (the bank's app).
+    if (body.pix === 'authorise') {
+      const step = await this.pixSetups.authorise(setupId);
+      if (step.kind === 'AUTHORISE') {
+        response.set('Cache-Control', 'no-store').redirect(303, step.url);
+        return;
+      }
+      if (step.kind === 'DONE') return this.finished(response, setupId, step.setup);
+      const page = await this.setups.page(setupId);
+      response
+        .status(step.kind === 'REFUSED' ? 422 : page.kind === 'GONE' ? 404 : 200)
+        .set(setupPageHeaders(page, ''))
+        .send(renderSetupPage(page, language, this.forms.token(setupId, nonce!), {}, step.kind === 'REFUSED' ? ['pixRefused'] : []));
       return;
     }
     // A processor's fields posted its token for the card (never the card itself).

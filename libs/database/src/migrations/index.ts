@@ -41,6 +41,7 @@ import { Subscriptions1799100000000 } from './1799100000000-subscriptions';
 import { CardSetup1799200000000 } from './1799200000000-card-setup';
 import { SavedCardProcessor1799300000000 } from './1799300000000-saved-card-processor';
 import { ProcessorAccountSettings1799400000000 } from './1799400000000-processor-account-settings';
+import { PixAutomatico1799500000000 } from './1799500000000-pix-automatico';
 
 /** Every migration, in order. Listed explicitly so builds never depend on globbing. */
 export const MIGRATIONS = [
@@ -87,4 +88,5 @@ export const MIGRATIONS = [
   CardSetup1799200000000,
   SavedCardProcessor1799300000000,
   ProcessorAccountSettings1799400000000,
+  PixAutomatico1799500000000,
 ];

@@ -2,6 +2,17 @@ import { BusinessId, DomainError, MerchantId, PayerId, PaymentInstrumentId } fro
 
 export type PaymentInstrumentStatus = 'ACTIVE' | 'INACTIVE';
 
+/**
+ * A Pix Automático authorisation's terms (contract §31), as the payer authorised them in the bank's app: every charge
+ * is exactly `amount` (minor units of BRL), once per period of `frequency`, from `startDate` (YYYY-MM-DD) on.
+ */
+export interface PixMandateTerms {
+  readonly amount: number;
+  readonly frequency: 'WEEKLY' | 'MONTHLY' | 'QUARTERLY' | 'SEMIANNUAL' | 'ANNUAL';
+  readonly startDate: string;
+  readonly description: string;
+}
+
 /** The instrument needs an approved payment before it may be charged off-session. */
 export const NEXT_ACTION_FIRST_PAYMENT = 'REQUIRES_FIRST_PAYMENT';
 
@@ -26,6 +37,8 @@ export interface PaymentInstrumentProps {
   cardExpYear: number | null;
   /** The processor that stores the saved card (its gateway's name): the card is charged there only (contract §31). */
   processor: string | null;
+  /** A Pix Automático authorisation (contract §31): the terms the payer authorised; null for any other instrument. */
+  pixMandate: PixMandateTerms | null;
   metadata: Record<string, unknown> | null;
   readonly createdAt: Date;
   updatedAt: Date;
@@ -53,6 +66,7 @@ export class PaymentInstrument {
       | 'cardExpMonth'
       | 'cardExpYear'
       | 'processor'
+      | 'pixMandate'
       | 'updatedAt'
     >,
   ): PaymentInstrument {
@@ -68,6 +82,7 @@ export class PaymentInstrument {
       cardExpMonth: null,
       cardExpYear: null,
       processor: null,
+      pixMandate: null,
       updatedAt: input.createdAt,
     });
   }
@@ -141,6 +156,20 @@ export class PaymentInstrument {
       cardLast4: card.last4,
       cardExpMonth: card.expMonth,
       cardExpYear: card.expYear,
+      validated: true,
+      updatedAt: now,
+    });
+  }
+
+  /**
+   * A Pix Automático authorisation the payer gave in the bank's app (contract §31): the processor's reference of it,
+   * the terms it binds every charge to, and validated (the processor holds it active for charges).
+   */
+  recordPixAuthorisation(authorisation: { processor: string; externalId: string; mandate: PixMandateTerms }, now: Date): void {
+    Object.assign(this.props, {
+      processor: authorisation.processor,
+      externalId: authorisation.externalId,
+      pixMandate: { ...authorisation.mandate },
       validated: true,
       updatedAt: now,
     });

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { PixMandateTerms } from '../domain/payment-instrument';
 
 @Entity({ name: 'payment_instrument' })
 export class PaymentInstrumentOrmEntity {
@@ -46,6 +47,9 @@ export class PaymentInstrumentOrmEntity {
 
   @Column({ type: 'text', nullable: true })
   processor: string | null;
+
+  @Column({ name: 'pix_mandate', type: 'jsonb', nullable: true })
+  pixMandate: PixMandateTerms | null;
 
   @Column({ name: 'card_bin', type: 'varchar', length: 8, nullable: true })
   cardBin: string | null;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { managerOf } from '@pcs/database';
 import { EventRecorder } from '@pcs/events';
+import type { PixMandateTerms } from '@pcs/payment-instruments';
 import { asBusinessId, asMerchantId, asPayerId, TenantScope, Transaction } from '@pcs/kernel';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { CardSetup } from '../setup/card-setup';
@@ -15,6 +16,9 @@ export class CardSetupOrmEntity {
   @Column({ name: 'country_processor_id', type: 'uuid', nullable: true }) countryProcessorId: string | null;
   @Column({ name: 'return_url', type: 'text' }) returnUrl: string;
   @Column({ name: 'subscription_id', type: 'uuid', nullable: true }) subscriptionId: string | null;
+  @Column({ name: 'pix_mandate', type: 'jsonb', nullable: true }) pixMandate: PixMandateTerms | null;
+  @Column({ name: 'pix_reference', type: 'text', nullable: true }) pixReference: string | null;
+  @Column({ name: 'pix_authorise_url', type: 'text', nullable: true }) pixAuthoriseUrl: string | null;
   @Column({ type: 'text' }) status: string;
   @Column({ name: 'payment_instrument_id', type: 'uuid', nullable: true }) paymentInstrumentId: string | null;
   @Column({ name: 'expires_at', type: 'timestamptz' }) expiresAt: Date;
@@ -51,6 +55,11 @@ export class TypeOrmCardSetupRepository extends CardSetupRepository {
     if (lock) query.setLock('pessimistic_write');
     const row = await query.getOne();
     return row ? fromRow(row) : null;
+  }
+
+  async pixRequested(tx: Transaction, setup: CardSetup): Promise<void> {
+    const { setupId, pixReference, pixAuthoriseUrl } = setup.snapshot();
+    await managerOf(tx).update(CardSetupOrmEntity, { setupId }, { pixReference, pixAuthoriseUrl });
   }
 
   async completed(tx: Transaction, setup: CardSetup, instrument: object): Promise<void> {

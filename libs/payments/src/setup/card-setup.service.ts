@@ -4,11 +4,22 @@
  */
 import { Injectable } from '@nestjs/common';
 import { CatalogService, CountryProcessor } from '@pcs/catalog';
-import { CardFields, CardNotSavedError, GatewayRouting, PaymentGateway, SANDBOX, sandboxSavedCardToken, savesCards } from '@pcs/gateways';
+import {
+  AuthorizesRecurringPix,
+  authorizesRecurringPix,
+  CardFields,
+  CardHolder,
+  CardNotSavedError,
+  GatewayRouting,
+  PaymentGateway,
+  SANDBOX,
+  sandboxSavedCardToken,
+  savesCards,
+} from '@pcs/gateways';
 import { asPayerId, Caller, DomainError, MerchantId, PayerId, tenantScope, Transaction, UnitOfWork } from '@pcs/kernel';
 import { MerchantAccess, MerchantCountryProcessorService, MerchantService } from '@pcs/merchants';
 import { PayerService } from '@pcs/payers';
-import { PaymentInstrumentService, paymentInstrumentRepresentation } from '@pcs/payment-instruments';
+import { PaymentInstrumentService, paymentInstrumentRepresentation, PixAuthorisationKept, PixMandateTerms } from '@pcs/payment-instruments';
 import * as crypto from 'node:crypto';
 import { CardSetup } from './card-setup';
 import { CardSetupRepository } from './card-setup.repository';
@@ -22,6 +33,8 @@ export interface StartSetup {
   readonly countryProcessorId?: string;
   readonly returnUrl: string;
   readonly subscriptionId?: string;
+  /** A Pix Automático authorisation of these terms instead of a card (contract §31). */
+  readonly pixAutomatico?: PixMandateTerms;
 }
 
 /** What the payer typed in the card fields: the parts a processor's fields answer, never the whole number or the code. */
@@ -64,7 +77,9 @@ interface KeptCard {
 export type SetupPage =
   | { readonly kind: 'GONE' }
   | { readonly kind: 'DONE'; readonly setup: CardSetup; readonly merchantName: string }
-  | { readonly kind: 'FORM'; readonly setup: CardSetup; readonly merchantName: string; readonly methods: readonly SetupMethod[] };
+  | { readonly kind: 'FORM'; readonly setup: CardSetup; readonly merchantName: string; readonly methods: readonly SetupMethod[] }
+  /** A Pix Automático authorisation to give (contract §31): its terms, and whether one asked for is waiting for the payer. */
+  | { readonly kind: 'PIX'; readonly setup: CardSetup; readonly merchantName: string; readonly mandate: PixMandateTerms };
 
 /** Run in the completing transaction (dunning's: the new card becomes the subscription's and pays its open invoices). */
 export type SetupCompletion = (tx: Transaction, setup: CardSetup, paymentInstrumentId: string, now: Date) => Promise<void>;
@@ -106,7 +121,8 @@ export class CardSetupService {
     merchant.assertCanCollect();
     const payer = (await this.payers.loadVisible(caller, request.payerId)).snapshot();
     if (payer.merchantId !== merchant.id) throw new DomainError('PAYER_NOT_FOUND');
-    await this.methodsOrRefuse(merchant.id, request.countryProcessorId ?? null);
+    if (request.pixAutomatico) await this.pixMethodOrRefuse(merchant.id, request.countryProcessorId ?? null);
+    else await this.methodsOrRefuse(merchant.id, request.countryProcessorId ?? null);
     return this.unitOfWork.run((tx) => this.openWithin(tx, caller, request, operationId));
   }
 
@@ -120,6 +136,7 @@ export class CardSetupService {
       countryProcessorId: request.countryProcessorId ?? null,
       returnUrl: request.returnUrl,
       subscriptionId: request.subscriptionId ?? null,
+      pixMandate: request.pixAutomatico ?? null,
       createdAt: new Date(),
     });
     await this.setups.insert(tx, setup);
@@ -140,6 +157,7 @@ export class CardSetupService {
     const s = setup.snapshot();
     const merchantName = (await this.merchants.findById(s.merchantId))?.merchantName ?? '';
     if (state === 'COMPLETED') return { kind: 'DONE', setup, merchantName };
+    if (s.pixMandate) return { kind: 'PIX', setup, merchantName, mandate: s.pixMandate };
     return { kind: 'FORM', setup, merchantName, methods: await this.methods(s.merchantId, s.countryProcessorId) };
   }
 
@@ -171,24 +189,11 @@ export class CardSetupService {
     const methods = (await this.methods(s.merchantId, s.countryProcessorId)).filter((m) => m.fields?.processor === given.processor);
     const gateway = methods.length > 0 ? this.routing.gatewayNamed(given.processor) : null;
     if (!gateway || !savesCards(gateway)) return null;
-    const payer = await this.payers.findById(s.payerId);
-    if (!payer) return null;
-    const country = await this.merchantCountry(s.merchantId);
-    const name = [payer.firstName, payer.lastName].filter((part) => part && part.trim()).join(' ');
+    const holder = await this.holderOf(pending);
+    if (!holder) return null;
     let saved;
     try {
-      saved = await gateway.saveCard(
-        s.merchantId,
-        {
-          payerId: s.payerId,
-          email: payer.email ?? null,
-          name: name || null,
-          document: payer.documentNumber ?? null,
-          documentType: payer.documentType ?? null,
-          country: country.iso3,
-        },
-        given.token,
-      );
+      saved = await gateway.saveCard(s.merchantId, holder, given.token);
     } catch (error) {
       if (error instanceof CardNotSavedError) return { refused: 'cardNotSaved' };
       throw error;
@@ -210,7 +215,7 @@ export class CardSetupService {
    * The card kept as a new instrument of the payer, the setup completed, the event and the completion hooks, in one
    * transaction with the setup locked (a second submission finds it completed).
    */
-  private async keep(pending: CardSetup, method: SetupMethod, card: KeptCard): Promise<CardSetup | null> {
+  async keep(pending: CardSetup, method: Pick<SetupMethod, 'paymentMethod' | 'instrumentType'>, card: KeptCard | PixAuthorisationKept): Promise<CardSetup | null> {
     const s = pending.snapshot();
     const setupId = pending.id;
     const country = await this.merchantCountry(s.merchantId);
@@ -228,15 +233,17 @@ export class CardSetupService {
           paymentInstrumentTypeName: method.instrumentType,
           country: country.iso3,
         },
-        {
-          processor: card.processor,
-          externalId: card.externalId,
-          brand: method.paymentMethod,
-          bin: card.bin,
-          last4: card.last4,
-          expMonth: card.expMonth,
-          expYear: card.expYear,
-        },
+        'mandate' in card
+          ? card
+          : {
+              processor: card.processor,
+              externalId: card.externalId,
+              brand: method.paymentMethod,
+              bin: card.bin,
+              last4: card.last4,
+              expMonth: card.expMonth,
+              expYear: card.expYear,
+            },
       );
       const paymentInstrumentId = view.instrument.id;
       setup.complete(paymentInstrumentId, now);
@@ -268,6 +275,54 @@ export class CardSetupService {
         method: 'a card',
         country: 'the merchant’s country',
       });
+  }
+
+  /**
+   * The merchant's Pix Automático method (contract §31): a PIX method in its country (Brazil) whose processor takes
+   * recurring PIX authorisations; the one named, when one is. Null when there is none.
+   */
+  async pixMethod(
+    merchantId: MerchantId,
+    countryProcessorId: string | null,
+    tx?: Transaction,
+  ): Promise<{ readonly method: SetupMethod; readonly gateway: PaymentGateway & AuthorizesRecurringPix } | null> {
+    const country = await this.merchantCountry(merchantId, tx);
+    for (const p of await this.processors.offeredCountryProcessors(merchantId, tx)) {
+      if (p.country.countryId !== country.countryId || p.paymentInstrumentType.name !== 'PIX') continue;
+      if (countryProcessorId && p.countryProcessorId !== countryProcessorId) continue;
+      const gateway = await this.routing.gatewayFor(merchantId, p, tx);
+      if (!authorizesRecurringPix(gateway)) continue;
+      return {
+        method: { countryProcessorId: p.countryProcessorId, paymentMethod: p.paymentMethod.name, instrumentType: 'PIX', fields: null },
+        gateway,
+      };
+    }
+    return null;
+  }
+
+  private async pixMethodOrRefuse(merchantId: MerchantId, countryProcessorId: string | null): Promise<void> {
+    if (!(await this.pixMethod(merchantId, countryProcessorId)))
+      throw new DomainError('PAYMENT_METHOD_NOT_AVAILABLE', 'the merchant has no PIX method whose processor takes Pix Automático', {
+        method: 'Pix Automático',
+        country: 'the merchant’s country',
+      });
+  }
+
+  /** The payer a card or an authorisation is kept for, as a processor names them. */
+  async holderOf(setup: CardSetup): Promise<CardHolder | null> {
+    const s = setup.snapshot();
+    const payer = await this.payers.findById(s.payerId);
+    if (!payer) return null;
+    const country = await this.merchantCountry(s.merchantId);
+    const name = [payer.firstName, payer.lastName].filter((part) => part && part.trim()).join(' ');
+    return {
+      payerId: s.payerId,
+      email: payer.email ?? null,
+      name: name || null,
+      document: payer.documentNumber ?? null,
+      documentType: payer.documentType ?? null,
+      country: country.iso3,
+    };
   }
 
   /** Inside a transaction, pass it (a second connection taken while one is held starves the pool). */

@@ -1,4 +1,5 @@
 import { BusinessId, MerchantId, PayerId } from '@pcs/kernel';
+import type { PixMandateTerms } from '@pcs/payment-instruments';
 
 /** How long a setup's page stays open (contract §31: `expiresAt`). */
 export const SETUP_TTL_MS = 24 * 3_600_000;
@@ -13,6 +14,11 @@ export interface CardSetupProps {
   readonly returnUrl: string;
   /** Dunning's setup (contract §31): the subscription whose open invoices the new card pays. */
   readonly subscriptionId: string | null;
+  /** A Pix Automático authorisation's setup (contract §31): the terms the payer is asked to authorise; null: a card's. */
+  readonly pixMandate: PixMandateTerms | null;
+  /** The processor's authorisation asked for (its id there), and its journey's address while pending. */
+  pixReference: string | null;
+  pixAuthoriseUrl: string | null;
   status: 'OPEN' | 'COMPLETED';
   paymentInstrumentId: string | null;
   readonly expiresAt: Date;
@@ -24,9 +30,13 @@ export interface CardSetupProps {
 export class CardSetup {
   private constructor(private readonly props: CardSetupProps) {}
 
-  static open(input: Omit<CardSetupProps, 'status' | 'paymentInstrumentId' | 'expiresAt' | 'completedAt'>): CardSetup {
+  static open(
+    input: Omit<CardSetupProps, 'status' | 'paymentInstrumentId' | 'expiresAt' | 'completedAt' | 'pixReference' | 'pixAuthoriseUrl'>,
+  ): CardSetup {
     return new CardSetup({
       ...input,
+      pixReference: null,
+      pixAuthoriseUrl: null,
       status: 'OPEN',
       paymentInstrumentId: null,
       expiresAt: new Date(input.createdAt.getTime() + SETUP_TTL_MS),
@@ -50,6 +60,18 @@ export class CardSetup {
   stateAt(now: Date): 'OPEN' | 'COMPLETED' | 'EXPIRED' {
     if (this.props.status === 'COMPLETED') return 'COMPLETED';
     return this.props.expiresAt <= now ? 'EXPIRED' : 'OPEN';
+  }
+
+  /** The processor opened the authorisation: its reference and where the payer authorises it. */
+  pixRequested(reference: string, authoriseUrl: string | null): void {
+    this.props.pixReference = reference;
+    this.props.pixAuthoriseUrl = authoriseUrl;
+  }
+
+  /** The payer refused the authorisation (or it was cancelled): the page may ask for another. */
+  pixRefused(): void {
+    this.props.pixReference = null;
+    this.props.pixAuthoriseUrl = null;
   }
 
   complete(paymentInstrumentId: string, now: Date): void {
