@@ -8,11 +8,13 @@ import { GatewayRegistry } from '@pcs/gateways';
 import {
   asMerchantId,
   asPayerId,
+  addDays,
   asPaymentIntentId,
   Caller,
   DomainError,
   Money,
   PayinType,
+  localDateOf,
   Transaction,
   UnitOfWork,
   uuidFrom,
@@ -23,6 +25,10 @@ import { BillingChanges } from './billing-changes';
 import { BillingRepository, ClockId } from './billing.repository';
 import { Invoice } from './domain/invoice';
 import { Subscription } from './domain/subscription';
+import { pixDunning, PIX_MIN_DAYS_AHEAD } from './domain/pix-automatico';
+
+/** Pix Automático's dates are Brasília's (Banco Central's scheme). */
+const BRASILIA = 'America/Sao_Paulo';
 
 /** How many subscriptions or invoices one transaction of the scheduler takes. */
 const BATCH = 20;
@@ -119,7 +125,13 @@ export class BillingScheduler {
     }
     const s = subscription.snapshot();
     const period = subscription.period(due.period);
-    const dunning = await this.dunningOf(tx, s.merchantId);
+    // Pix Automático's charge is requested ahead (contract §31), with the payer's notice of it; dLocal's retries are its own.
+    const ahead = subscription.leadMs > 0;
+    const dunning = ahead ? pixDunning(await this.dunningOf(tx, s.merchantId)) : await this.dunningOf(tx, s.merchantId);
+    if (ahead && s.announcedPeriod < due.period && period.start.getTime() - now.getTime() > 0) {
+      subscription.announced(due.period, now);
+      await this.changes.announced(tx, subscription, due.period);
+    }
     const { invoiced, statusChanged } = subscription.advance(now);
     if (invoiced) {
       const invoice = Invoice.issue(
@@ -138,6 +150,7 @@ export class BillingScheduler {
           currency: s.currency,
           description: s.description,
           createdAt: now,
+          ...(ahead ? { chargeFrom: now } : {}),
         },
         dunning,
       );
@@ -180,6 +193,19 @@ export class BillingScheduler {
     if (!subscription) return;
     const s = subscription.snapshot();
     const caller: Caller = { credentialId: 'billing', businessId: s.businessId, merchantId: s.merchantId };
+    // Pix Automático (contract §31): scheduled for the period's date (Brasília), at least the scheme's 2 days after the
+    // request; a later charge of the invoice is dLocal's retry of the one before (a charge before it that never reached
+    // dLocal has no payment to retry: the adapter then asks for a new scheduled payment, which the scheme's date rules).
+    const billingDate = localDateOf(i.periodStart, BRASILIA);
+    const earliest = addDays(localDateOf(now, BRASILIA), PIX_MIN_DAYS_AHEAD);
+    const retry = i.attemptCount > 1;
+    const scheduledCharge =
+      subscription.leadMs > 0
+        ? {
+            date: billingDate >= earliest ? billingDate : earliest,
+            retryOfPaymentIntentId: retry ? Invoice.intentIdOf(i.invoiceId, i.attemptCount - 1) : null,
+          }
+        : null;
     let outcome: ChargeOutcomeOfInvoice | null;
     try {
       const intent = await this.charges.create(
@@ -196,6 +222,7 @@ export class BillingScheduler {
           paymentInstrumentId: i.paymentInstrumentId,
           confirm: true,
           description: i.description,
+          ...(scheduledCharge ? { metadata: { scheduledCharge } } : {}),
         },
         paymentIntentId,
       );

@@ -24,9 +24,10 @@ import { PaymentIntentCreationService } from '@pcs/payments';
 import * as crypto from 'node:crypto';
 import { BillingChanges } from './billing-changes';
 import { BillingRepository, InvoiceFilters, SubscriptionFilters } from './billing.repository';
-import { BillingInterval, cycleFrom, periodStart } from './domain/billing-calendar';
+import { BillingInterval, cycleFrom, periodDate, periodStart } from './domain/billing-calendar';
 import { Invoice } from './domain/invoice';
 import { Subscription } from './domain/subscription';
+import { assertPixTerms, PIX_CHARGE_LEAD_MS } from './domain/pix-automatico';
 
 export interface CreateSubscriptionCommand {
   readonly merchantId: MerchantId;
@@ -104,6 +105,13 @@ export class SubscriptionsService {
       if (command.startDate !== undefined && command.startDate < localDateOf(now, country.timeZone))
         throw new InvalidRequestError(['startDate'], 'startDate must be today or later in the merchant’s time zone');
       const cycle = cycleFrom({ ...command, now, timeZone: country.timeZone });
+      // Pix Automático (contract §31): the charges the payer authorised, requested 3 days ahead of each billing date.
+      if (charged.pixMandate)
+        assertPixTerms(
+          charged.pixMandate,
+          { ...command, amount: command.amount.minor, currency: command.amount.currency, firstDate: periodDate(cycle, 0) },
+          localDateOf(now, 'America/Sao_Paulo'),
+        );
       const subscription = Subscription.start({
         subscriptionId,
         businessId: caller.businessId,
@@ -119,6 +127,7 @@ export class SubscriptionsService {
         metadata: command.metadata ?? null,
         testClockId: command.testClockId ?? null,
         cardExpiresAt: charged.cardExpiresAt,
+        chargeLeadSeconds: charged.pixMandate ? PIX_CHARGE_LEAD_MS / 1000 : 0,
         createdAt: now,
       });
       await this.changes.created(tx, subscription);
@@ -145,6 +154,7 @@ export class SubscriptionsService {
       throw new InvalidRequestError(['amount'], `amount must be in ${s.currency}, the subscription’s currency`);
     // A new instrument's card expiry (checked with it): the subscription's from now on.
     let cardExpiresAt: Date | null | undefined;
+    let chargeLeadSeconds: number | undefined;
     if (command.amount || command.paymentInstrumentId) {
       const merchant = await this.access.loadVisible(caller, s.merchantId);
       const charged = await this.charges.assertChargeable(caller, {
@@ -157,6 +167,20 @@ export class SubscriptionsService {
       if (s.testClockId && charged.gateway !== SANDBOX)
         throw new DomainError('TEST_CLOCK_NEEDS_SANDBOX', undefined, { provider: charged.displayName });
       if (command.paymentInstrumentId) cardExpiresAt = charged.cardExpiresAt;
+      // A Pix Automático authorisation binds the charges from the next period: its amount, its periodicity, its dates.
+      if (charged.pixMandate)
+        assertPixTerms(
+          charged.pixMandate,
+          {
+            amount: command.amount?.minor ?? s.amount,
+            currency: s.currency,
+            interval: s.cycle.interval,
+            intervalCount: s.cycle.intervalCount,
+            firstDate: periodDate(s.cycle, s.nextPeriod),
+          },
+          localDateOf(new Date(), 'America/Sao_Paulo'),
+        );
+      if (command.paymentInstrumentId) chargeLeadSeconds = charged.pixMandate ? PIX_CHARGE_LEAD_MS / 1000 : 0;
     }
     return this.unitOfWork.run(async (tx) => {
       const subscription = await this.locked(caller, subscriptionId, tx);
@@ -167,6 +191,7 @@ export class SubscriptionsService {
           amount: command.amount?.minor,
           paymentInstrumentId: command.paymentInstrumentId && asPaymentInstrumentId(command.paymentInstrumentId),
           description: command.description,
+          chargeLeadSeconds,
         },
         now,
       );

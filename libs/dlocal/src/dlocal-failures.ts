@@ -1,10 +1,10 @@
 import { DomainError } from '@pcs/kernel';
-import { CardNotSavedError, CheckoutOutcomeUnknownError, ProcessorUnavailableError } from '@pcs/gateways';
+import { CardNotSavedError, CheckoutOutcomeUnknownError, PixNotAuthorisedError, ProcessorUnavailableError } from '@pcs/gateways';
 import { DLocalRequestError } from './dlocal.client';
 import { DLOCAL } from './dlocal-account';
 
 /** What the adapter was doing when dLocal failed: each flow reads a failure its own way. */
-export type DLocalFlow = 'checkout' | 'quote' | 'refund' | 'charge' | 'save-card';
+export type DLocalFlow = 'checkout' | 'quote' | 'refund' | 'charge' | 'save-card' | 'enrollment';
 
 /** A failure that ends the flow with an answer, not an error. */
 export type DLocalAnswer =
@@ -23,6 +23,7 @@ export function dlocalFailure(flow: 'checkout', error: unknown): Error | { reado
 export function dlocalFailure(flow: 'refund', error: unknown): Error | { readonly refused: string };
 export function dlocalFailure(flow: 'charge', error: unknown): Error | DLocalAnswer;
 export function dlocalFailure(flow: 'save-card', error: unknown): Error;
+export function dlocalFailure(flow: 'enrollment', error: unknown): Error;
 export function dlocalFailure(flow: DLocalFlow, error: unknown): Error | DLocalAnswer {
   if (!(error instanceof DLocalRequestError)) return error instanceof Error ? error : new Error(String(error));
   switch (flow) {
@@ -51,6 +52,10 @@ export function dlocalFailure(flow: DLocalFlow, error: unknown): Error | DLocalA
     case 'save-card':
       // Unreachable: the payer may try again; refused (a token used or expired, a card it will not keep): told so.
       return error.unknownOutcome ? new DomainError('GATEWAY_UNREACHABLE', error.message) : new CardNotSavedError(error.message);
+    case 'enrollment':
+      // A Pix Automático enrollment (contract §31): unreachable, the payer may try again (an enrollment dLocal may have made
+      // waits unused: nobody reaches its journey); refused (the payer's identity, the terms): told so.
+      return error.unknownOutcome ? new DomainError('GATEWAY_UNREACHABLE', error.message) : new PixNotAuthorisedError(error.message);
   }
 }
 

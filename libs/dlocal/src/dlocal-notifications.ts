@@ -37,7 +37,7 @@ export interface DLocalReturn {
  * notification is verified by recomputing its `Authorization` signature over
  * the account's X-Login, the notification's X-Date and the raw body with the
  * account's secret key; its body (a payment, a refund or a chargeback, told
- * apart by their fields) only names what changed: the service reads it from
+ * apart by their fields, or a Pix Automático enrollment by its id) only names what changed: the service reads it from
  * dLocal itself before anything is decided. The event id is the payment and
  * its status: the same news twice changes nothing twice.
  */
@@ -78,6 +78,12 @@ export class DLocalNotifications {
     if (!id) return { kind: 'IGNORED' };
     const client = await this.gateway.clientOf(merchantId.toLowerCase());
     try {
+      // A Pix Automático enrollment (contract §31), read from dLocal: news for the setup that asked for it (its external id).
+      if (/^E-/.test(id)) {
+        const enrollment = await client.getEnrollment(id);
+        const setupId = enrollment.external_id ?? '';
+        return UUID.test(setupId) ? { kind: 'PIX_AUTHORISATION', setupId: setupId.toLowerCase(), reference: enrollment.id } : { kind: 'UNKNOWN' };
+      }
       if (typeof body.payment_id === 'string') {
         const ours = await this.records.refundByDLocalId(id);
         // A refund tells the amount refunded; a chargeback (sent to the merchant's chargeback URL) does not.

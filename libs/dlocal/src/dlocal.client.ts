@@ -115,6 +115,50 @@ export interface CardIdPaymentRequest {
   readonly notification_url: string;
 }
 
+/** A Pix Automático enrollment (`POST /enrollments`, `GET /enrollments/:id`), the fields this service reads. */
+export interface DLocalEnrollment {
+  readonly id: string;
+  readonly external_id?: string;
+  /** PENDING (awaiting the payer), ACTIVE, REJECTED, CANCELLED. */
+  readonly status: string;
+  readonly status_code?: string | number;
+  readonly redirect_url?: string;
+}
+
+/** A Pix Automático enrollment asked for (its "Create enrollment" reference): a merchant's subscription of fixed amount. */
+export interface CreateEnrollmentRequest {
+  readonly external_id: string;
+  readonly currency: 'BRL';
+  readonly country: 'BR';
+  readonly type: 'MERCHANT_SUBSCRIPTION';
+  readonly description?: string;
+  readonly payment_method_id: 'XA';
+  readonly payment_method_flow: 'REDIRECT';
+  readonly payer: { readonly name: string; readonly document: string; readonly email?: string };
+  readonly subscription: {
+    readonly start_date: string;
+    readonly frequency: string;
+    readonly amount: { readonly type: 'FIXED'; readonly value: number };
+  };
+  readonly notification_url: string;
+  readonly callback_url: string;
+}
+
+/** A recurring payment of an enrollment (its "Recurring payments" guide): DIRECT, scheduled for the billing date. */
+export interface PixAutomaticoPaymentRequest {
+  readonly amount: number;
+  readonly currency: 'BRL';
+  readonly country: 'BR';
+  readonly payment_method_id: 'XA';
+  readonly payment_method_flow: 'DIRECT';
+  readonly payer: { readonly name: string; readonly email: string; readonly document: string };
+  readonly enrollment: { readonly id: string };
+  readonly scheduled_date: string;
+  readonly order_id: string;
+  readonly description?: string;
+  readonly notification_url: string;
+}
+
 export interface CreateRefundRequest {
   readonly payment_id: string;
   readonly amount: number;
@@ -197,6 +241,25 @@ export class DLocalClient {
   /** Charges a saved card (its `card_id`), DIRECT: no page; our attempt's id is the order id. */
   chargeCard(body: CardIdPaymentRequest): Promise<DLocalPayment> {
     return this.request('charge_card', 'POST', '/payments', body);
+  }
+
+  /** Opens a Pix Automático enrollment: PENDING, with dLocal's journey (`redirect_url`) where the payer authorises it. */
+  createEnrollment(body: CreateEnrollmentRequest): Promise<DLocalEnrollment> {
+    return this.request('create_enrollment', 'POST', '/enrollments', body);
+  }
+
+  getEnrollment(enrollmentId: string): Promise<DLocalEnrollment> {
+    return this.request('get_enrollment', 'GET', `/enrollments/${encodeURIComponent(enrollmentId)}`);
+  }
+
+  /** A recurring payment of an active enrollment, scheduled 2 to 10 days ahead: PENDING until its date. */
+  chargePixAutomatico(body: PixAutomaticoPaymentRequest): Promise<DLocalPayment> {
+    return this.request('charge_pix_automatico', 'POST', '/payments', body);
+  }
+
+  /** A new attempt of a recurring payment whose attempt failed (its retry service): a new payment, attempted the next day. */
+  retryPayment(paymentId: string, body: { readonly notification_url: string }): Promise<DLocalPayment> {
+    return this.request('retry_payment', 'POST', `/payments/${encodeURIComponent(paymentId)}/retries`, body);
   }
 
   /** The installments plan for a card (its BIN) and an amount (a decimal) in a country (ISO alpha-2). */

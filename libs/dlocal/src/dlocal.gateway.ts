@@ -46,19 +46,32 @@ import {
   declineKindIn,
   SavedCard,
   SavesCards,
+  AuthorizesRecurringPix,
+  PixAuthorisation,
+  PixMandate,
+  PixNotAuthorisedError,
 } from '@pcs/gateways';
 import { Currency, DomainError, FundsFlow, isCurrency, Money, Transaction } from '@pcs/kernel';
 import { DLOCAL, DLOCAL_API, dlocalCredentials, dlocalSmartFieldsKey } from './dlocal-account';
 import { DLOCAL_CARD_FIELDS } from './dlocal-card-fields';
 import { dlocalCardIdOf, savedCardOf } from './dlocal-cards';
 import { DLOCAL_DECLINES } from './dlocal-declines';
-import { DLocalClient, DLocalOrder, DLocalPayment, DLocalRefund, DLocalRequestError } from './dlocal.client';
+import { DLocalClient, DLocalEnrollment, DLocalOrder, DLocalPayment, DLocalRefund, DLocalRequestError } from './dlocal.client';
 import { DLOCAL_COUNTRY, dlocalMethodOf } from './dlocal-methods';
 import { dlocalFailure, isAnswer } from './dlocal-failures';
 import { DLocalRecords, DLocalRefundRecord } from './persistence/dlocal-records.repository';
 import { checkPayerDocument, DOCUMENTS_SERVED } from './payer-document';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A Pix Automático enrollment's id at dLocal (`E-…`): the instrument of an authorisation holds it. */
+const ENROLLMENT_ID = /^E-[0-9A-Za-z-]{1,120}$/;
+
+/** An enrollment as an authorisation (its statuses: PENDING, ACTIVE, REJECTED, CANCELLED). */
+function authorisationOf(enrollment: DLocalEnrollment): PixAuthorisation {
+  const status = (['PENDING', 'ACTIVE', 'REJECTED', 'CANCELLED'] as const).find((s) => s === enrollment.status) ?? 'PENDING';
+  return { reference: enrollment.id, status, authoriseUrl: status === 'PENDING' ? (enrollment.redirect_url ?? null) : null };
+}
 
 /** dLocal's payment statuses as the attempt's outcome (contract §20). */
 export function outcomeOfStatus(status: string): GatewayEvent['outcome'] {
@@ -74,6 +87,19 @@ export function outcomeOfStatus(status: string): GatewayEvent['outcome'] {
   }
 }
 
+/** A recurring PIX payment whose attempt failed with retries left: PENDING, its detail saying the attempt failed. */
+function attemptFailed(payment: Pick<DLocalPayment, 'status' | 'status_detail'>): boolean {
+  return payment.status === 'PENDING' && /attempt failed/i.test(payment.status_detail ?? '');
+}
+
+/** What a payment's answer is as a charge's outcome (a PIX attempt that failed: rejected). */
+function outcomeOfPayment(payment: Pick<DLocalPayment, 'status' | 'status_detail'>): GatewayEvent['outcome'] {
+  return attemptFailed(payment) ? 'REJECTED' : outcomeOfStatus(payment.status);
+}
+
+/** Our order id of a retry: dLocal's retry keeps the order id of the payment it retries (ours is in our record). */
+const PIX_AUTOMATICO = 'XA';
+
 /** Why dLocal ended a payment, as our records keep it: its status_detail and status_code (a number or a string). */
 function reasonOf(payment: Pick<DLocalPayment, 'status' | 'status_code' | 'status_detail'>): string {
   const code = payment.status_code === undefined ? '' : ` (${String(payment.status_code)})`;
@@ -87,6 +113,10 @@ function reasonOf(payment: Pick<DLocalPayment, 'status' | 'status_code' | 'statu
  * no processorFeeAmount.
  */
 export function eventOfPayment(payment: DLocalPayment): GatewayEvent {
+  // A Pix Automático retry whose attempt failed stays PENDING at dLocal ("The payment is pending, attempt failed"): for
+  // us that attempt ended unpaid (the next retry is a new payment), as its own news.
+  if (attemptFailed(payment))
+    return { gateway: DLOCAL, eventId: `payment:${payment.id}:ATTEMPT_FAILED`, reference: payment.id, outcome: 'REJECTED', error: reasonOf(payment) };
   const outcome = outcomeOfStatus(payment.status);
   const last4 = payment.card?.last4;
   const installments = Number(payment.card?.installments);
@@ -158,7 +188,8 @@ export class DLocalGateway
     ReturnsManualRefunds,
     AnswersAfterItsPage,
     ChargesOffSession,
-    SavesCards
+    SavesCards,
+    AuthorizesRecurringPix
 {
   private readonly logger = new Logger('dLocal');
   readonly name = DLOCAL;
@@ -222,6 +253,46 @@ export class DLocalGateway
     }
   }
 
+  /**
+   * A Pix Automático enrollment (contract §31; dLocal's "Create enrollment"): a merchant's subscription of fixed amount and
+   * periodicity from its first billing date, for the payer named by name and document, REDIRECT: dLocal's journey takes
+   * the payer to the bank's app and back to `returnUrl`; our setup's id is its external id. Refused (5001 and the like,
+   * or a payer without a CPF or CNPJ): PixNotAuthorisedError.
+   */
+  async authorizePix(merchantId: string, holder: CardHolder, mandate: PixMandate, setupId: string, returnUrl: string): Promise<PixAuthorisation> {
+    const document = checkPayerDocument('BRA', holder.document, holder.documentType ?? undefined);
+    if (holder.country !== 'BRA' || !holder.name || !document.ok)
+      throw new PixNotAuthorisedError('dLocal enrolls payers in Brazil with a name and a CPF or CNPJ');
+    const client = await this.clientOf(merchantId);
+    try {
+      return authorisationOf(
+        await client.createEnrollment({
+          external_id: setupId,
+          currency: 'BRL',
+          country: 'BR',
+          type: 'MERCHANT_SUBSCRIPTION',
+          ...(mandate.description ? { description: mandate.description.slice(0, 200) } : {}),
+          payment_method_id: PIX_AUTOMATICO,
+          payment_method_flow: 'REDIRECT',
+          payer: { name: holder.name.slice(0, 100), document: document.document, ...(holder.email ? { email: holder.email } : {}) },
+          subscription: {
+            start_date: mandate.startDate,
+            frequency: mandate.frequency,
+            amount: { type: 'FIXED', value: Money.ofMinor(mandate.amount, Currency.BRL).toWire() },
+          },
+          notification_url: `${this.settings.publicBaseUrl}/gateways/dlocal/notifications/${merchantId}`,
+          callback_url: returnUrl,
+        }),
+      );
+    } catch (error) {
+      throw dlocalFailure('enrollment', error);
+    }
+  }
+
+  async pixAuthorisation(merchantId: string, reference: string): Promise<PixAuthorisation> {
+    return authorisationOf(await (await this.clientOf(merchantId)).getEnrollment(reference));
+  }
+
   /** dLocal charges a saved card's `card_id` without its code on every account (its card-on-file payments). */
   offSessionAvailable(): Promise<boolean> {
     return Promise.resolve(true);
@@ -233,6 +304,7 @@ export class DLocalGateway
    * order), the payer as dLocal names every payer. Refused before any payment: a rejected attempt.
    */
   async chargeOffSession(request: ChargeRequest): Promise<ChargeOutcome> {
+    if (request.instrumentToken && ENROLLMENT_ID.test(request.instrumentToken)) return this.chargePixAutomatico(request, request.instrumentToken);
     const cardId = dlocalCardIdOf(request.instrumentToken);
     const country = request.method?.country;
     if (!cardId || !country || !DLOCAL_COUNTRY[country])
@@ -268,8 +340,75 @@ export class DLocalGateway
     }
   }
 
+  /**
+   * A Pix Automático charge (contract §31): a recurring payment of the enrollment scheduled for the billing date (dLocal's
+   * "Recurring payments": DIRECT, `enrollment.id`, `scheduled_date`, our attempt's id as order id), PENDING until then;
+   * a retry is dLocal's retry service on the payment whose attempt failed (a new payment, which keeps that payment's
+   * order id: our record of this attempt names it, so its news finds this attempt). Recorded before it is sent, so a
+   * lost answer is looked up (5009 reads the order) and a notification finds the attempt.
+   */
+  private async chargePixAutomatico(request: ChargeRequest, enrollmentId: string): Promise<ChargeOutcome> {
+    const schedule = request.schedule;
+    const payer = request.payer;
+    const document = checkPayerDocument('BRA', payer?.document ?? null, payer?.documentType);
+    if (!schedule || request.currency !== Currency.BRL || !payer?.name || !payer.email || !document.ok)
+      return { status: 'REJECTED', reference: request.payinId, error: 'dLocal: a Pix Automático charge needs its billing date and the payer’s name, e-mail and CPF or CNPJ' };
+    const client = await this.clientOf(request.merchantId);
+    // This attempt was answered before (the charge is driven again while pending): dLocal's payment says how it stands.
+    const known = await this.records.paymentOfPayin(request.payinId);
+    if (known?.paymentId) {
+      const payment = await client.getPayment(known.paymentId);
+      const outcome = outcomeOfPayment(payment);
+      return { status: outcome, reference: payment.id, ...(outcome === 'REJECTED' ? { error: reasonOf(payment) } : {}) };
+    }
+    const notificationUrl = `${this.settings.publicBaseUrl}/gateways/dlocal/notifications/${request.merchantId}`;
+    const retried = schedule.retryOf ? await this.records.paymentByDLocalId(schedule.retryOf) : null;
+    if (schedule.retryOf && !retried)
+      return { status: 'REJECTED', reference: request.payinId, error: 'dLocal: the payment to retry is not one of ours' };
+    await this.records.savePayment({
+      payinId: request.payinId,
+      merchantId: request.merchantId,
+      returnUrl: null,
+      // Pending until its billing date, then dLocal's retries: 7 days more.
+      expiresAt: new Date(Date.parse(`${schedule.date}T03:00:00Z`) + 8 * 86_400_000),
+      scheduledDate: schedule.date,
+      retryOfOrder: retried ? (retried.retryOfOrder ?? retried.payinId) : null,
+    });
+    try {
+      const payment = retried
+        ? await client.retryPayment(schedule.retryOf!, { notification_url: notificationUrl })
+        : await client.chargePixAutomatico({
+            amount: Money.ofMinor(request.amount, request.currency).toWire(),
+            currency: 'BRL',
+            country: 'BR',
+            payment_method_id: PIX_AUTOMATICO,
+            payment_method_flow: 'DIRECT',
+            payer: { name: payer.name.slice(0, 100), email: payer.email, document: document.document },
+            enrollment: { id: enrollmentId },
+            scheduled_date: schedule.date,
+            order_id: request.payinId,
+            description: request.merchantName.slice(0, 200),
+            notification_url: notificationUrl,
+          });
+      await this.records.paymentAnswered(request.payinId, payment.id, null);
+      const outcome = outcomeOfPayment(payment);
+      return { status: outcome, reference: payment.id, ...(outcome === 'REJECTED' ? { error: reasonOf(payment) } : {}) };
+    } catch (error) {
+      const failure = dlocalFailure('charge', error);
+      if (!isAnswer(failure)) throw failure;
+      if ('refused' in failure) return { status: 'REJECTED', reference: request.payinId, error: failure.refused };
+      // Our order id is taken: the earlier request of this very attempt reached dLocal; its order says how it stands.
+      const order = await client.getOrder(request.payinId);
+      await this.records.paymentAnswered(request.payinId, order.payment_id, null);
+      const outcome = outcomeOfPayment(order);
+      return { status: outcome, reference: order.payment_id, ...(outcome === 'REJECTED' ? { error: reasonOf(order) } : {}) };
+    }
+  }
+
   /** Its refusals are `dLocal: <status_detail> (<status_code>)`; their kind is its decline table's (by the code). */
   declineKindOf(error: string): DeclineKind | undefined {
+    // A Pix Automático attempt that failed with retries left (dLocal's retry service tries again): soft.
+    if (/^dLocal: .*attempt failed.* \(\d+\)$/.test(error)) return 'SOFT';
     const code = /^dLocal: .* \((\d+)\)$/.exec(error)?.[1];
     return code && Object.hasOwn(DLOCAL_DECLINES, code) ? declineKindIn(DLOCAL_DECLINES, code) : undefined;
   }
@@ -471,7 +610,11 @@ export class DLocalGateway
   async newsOfPayment(client: DLocalClient, merchantId: string, paymentId: string): Promise<GatewayNotice> {
     const payment = await client.getPayment(paymentId);
     const payinId = payment.order_id ?? '';
-    const record = UUID.test(payinId) ? await this.records.paymentOfPayin(payinId.toLowerCase()) : null;
+    let record = (await this.records.paymentByDLocalId(payment.id)) ?? (UUID.test(payinId) ? await this.records.paymentOfPayin(payinId.toLowerCase()) : null);
+    // A Pix Automático retry keeps the order id of the payment it retries: a new payment of that order is our retry whose
+    // answer was lost (the latest one waiting for it).
+    if (record && record.paymentId && record.paymentId !== payment.id && payment.payment_method_id === PIX_AUTOMATICO)
+      record = await this.records.unansweredRetryOf(record.retryOfOrder ?? record.payinId);
     // Another merchant's payment, or none of ours at all: nothing changes.
     if (!record || record.merchantId !== merchantId) return { kind: 'UNKNOWN' };
     if (!record.paymentId) await this.records.paymentAnswered(record.payinId, payment.id, payment.redirect_url ?? null);
@@ -500,6 +643,15 @@ export class DLocalGateway
         ...(outcome === 'REJECTED' ? { error: `dLocal answered the refund ${found.status}` } : {}),
       };
     }
+    const record = await this.records.paymentOfPayin(requestId);
+    // A Pix Automático retry keeps the order id of the payment it retries: read by its own id, when its answer came
+    // (none came: not received; a late notification of it still finds this attempt, unansweredRetryOf).
+    if (record?.retryOfOrder) {
+      if (!record.paymentId) return { status: 'NOT_RECEIVED', reference: null };
+      const payment = await client.getPayment(record.paymentId);
+      const outcome = outcomeOfPayment(payment);
+      return { status: outcome, reference: payment.id, ...(outcome === 'REJECTED' ? { error: reasonOf(payment) } : {}) };
+    }
     let order: DLocalOrder;
     try {
       order = await client.getOrder(requestId);
@@ -508,12 +660,12 @@ export class DLocalGateway
       if (error instanceof DLocalRequestError && error.status === 404) return { status: 'NOT_RECEIVED', reference: null };
       throw error;
     }
-    const record = await this.records.paymentOfPayin(requestId);
     await this.records.paymentAnswered(requestId, order.payment_id, null);
-    const outcome = outcomeOfStatus(order.status);
+    const outcome = outcomeOfPayment(order);
     // A payment whose opening answer was lost: the payer never had its page, so nobody can pay it. It ends here (the payer
     // starts a new attempt); should dLocal report it paid after all, that meets a final attempt and is logged for a refund.
-    if (outcome === 'PENDING' && record && !record.redirectUrl)
+    // A scheduled payment (Pix Automático) has no page: it stays pending until its billing date.
+    if (outcome === 'PENDING' && record && !record.redirectUrl && !record.scheduledDate)
       return {
         status: 'REJECTED',
         reference: order.payment_id,

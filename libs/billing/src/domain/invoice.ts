@@ -66,16 +66,20 @@ export class Invoice {
       | 'paidAt'
       | 'closedAt'
       | 'updatedAt'
-    >,
+    > & {
+      /** When its first charge is made: the period's start, or earlier for a charge requested ahead (Pix Automático). */
+      readonly chargeFrom?: Date;
+    },
     dunning: DunningSettings,
   ): Invoice {
     const last = dunning.retryDays.length ? dunning.retryDays[dunning.retryDays.length - 1] : 0;
+    const { chargeFrom, ...props } = input;
     return new Invoice({
-      ...input,
+      ...props,
       status: 'OPEN',
       attemptCount: 0,
       charging: false,
-      nextAttemptAt: input.periodStart,
+      nextAttemptAt: chargeFrom ?? input.periodStart,
       finalAt: new Date(input.periodStart.getTime() + last * DAY_MS),
       paymentIntentId: null,
       lastDecline: null,

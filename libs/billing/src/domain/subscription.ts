@@ -37,6 +37,11 @@ export interface SubscriptionProps {
   cardExpiresAt: Date | null;
   /** Whether the payer was told it expires (once per card). */
   cardExpiryNoticed: boolean;
+  /**
+   * How long before a period its invoice is made and charged (seconds): 0 for a card (charged on the date); Pix
+   * Automático's 3 days (the charge is requested ahead, scheduled for the period's date).
+   */
+  chargeLeadSeconds: number;
   canceledAt: Date | null;
   endedAt: Date | null;
   pausedAt: Date | null;
@@ -78,10 +83,12 @@ export class Subscription {
       | 'updatedAt'
       | 'version'
       | 'cardExpiryNoticed'
-    >,
+      | 'chargeLeadSeconds'
+    > & { readonly chargeLeadSeconds?: number },
   ): Subscription {
     return new Subscription({
       ...input,
+      chargeLeadSeconds: input.chargeLeadSeconds ?? 0,
       status: input.trialEnd && input.trialEnd > input.createdAt ? 'TRIALING' : 'ACTIVE',
       nextPeriod: 0,
       nextPeriodAt: periodStart(input.cycle, 0),
@@ -114,7 +121,7 @@ export class Subscription {
   nextDueAt(): Date | null {
     const at = this.props.nextPeriodAt;
     if (!at) return null;
-    const period = this.props.announcedPeriod < this.props.nextPeriod ? at.getTime() - UPCOMING_NOTICE_MS : at.getTime();
+    const period = at.getTime() - (this.props.announcedPeriod < this.props.nextPeriod ? UPCOMING_NOTICE_MS : this.leadMs);
     const expires = this.props.cardExpiresAt;
     const expiry = expires && !this.props.cardExpiryNoticed ? expires.getTime() - CARD_EXPIRY_NOTICE_MS : Infinity;
     return new Date(Math.min(period, expiry));
@@ -124,13 +131,18 @@ export class Subscription {
   dueAt(now: Date): SubscriptionDue | null {
     const at = this.props.nextPeriodAt;
     if (!at) return null;
-    if (at <= now) return { kind: 'INVOICE', period: this.props.nextPeriod };
+    if (at.getTime() - this.leadMs <= now.getTime()) return { kind: 'INVOICE', period: this.props.nextPeriod };
     if (this.props.announcedPeriod < this.props.nextPeriod && at.getTime() - UPCOMING_NOTICE_MS <= now.getTime())
       return { kind: 'ANNOUNCE', period: this.props.nextPeriod };
     const expires = this.props.cardExpiresAt;
     if (expires && !this.props.cardExpiryNoticed && expires.getTime() - CARD_EXPIRY_NOTICE_MS <= now.getTime())
       return { kind: 'CARD_EXPIRY' };
     return null;
+  }
+
+  /** How long before a period its invoice is made and charged. */
+  get leadMs(): number {
+    return this.props.chargeLeadSeconds * 1000;
   }
 
   /** The instrument's card and when it expires (a new card is told of again, a month before its own expiry). */
@@ -180,8 +192,12 @@ export class Subscription {
   }
 
   /** Amount, instrument or description, from the next period (invoices already made keep theirs). */
-  change(changes: { amount?: number; paymentInstrumentId?: PaymentInstrumentId; description?: string }, now: Date): void {
+  change(
+    changes: { amount?: number; paymentInstrumentId?: PaymentInstrumentId; description?: string; chargeLeadSeconds?: number },
+    now: Date,
+  ): void {
     this.requireNot(['CANCELED'], 'update', 'actualizarla');
+    if (changes.chargeLeadSeconds !== undefined) this.props.chargeLeadSeconds = changes.chargeLeadSeconds;
     if (changes.amount !== undefined) this.props.amount = changes.amount;
     if (changes.paymentInstrumentId !== undefined) this.props.paymentInstrumentId = changes.paymentInstrumentId;
     if (changes.description !== undefined) this.props.description = changes.description;

@@ -39,6 +39,7 @@ export class SubscriptionOrmEntity {
   @Column({ name: 'announced_period', type: 'integer' }) announcedPeriod: number;
   @Column({ name: 'cancel_at_period_end', type: 'boolean' }) cancelAtPeriodEnd: boolean;
   @Column({ name: 'card_expires_at', type: 'timestamptz', nullable: true }) cardExpiresAt: Date | null;
+  @Column({ name: 'charge_lead_seconds', type: 'integer' }) chargeLeadSeconds: number;
   @Column({ name: 'card_expiry_noticed', type: 'boolean' }) cardExpiryNoticed: boolean;
   @Column({ name: 'canceled_at', type: 'timestamptz', nullable: true }) canceledAt: Date | null;
   @Column({ name: 'ended_at', type: 'timestamptz', nullable: true }) endedAt: Date | null;

@@ -49,6 +49,7 @@ function subscriptionFromRow(row: SubscriptionOrmEntity): Subscription {
     cancelAtPeriodEnd: row.cancelAtPeriodEnd,
     cardExpiresAt: row.cardExpiresAt,
     cardExpiryNoticed: row.cardExpiryNoticed,
+    chargeLeadSeconds: row.chargeLeadSeconds,
     canceledAt: row.canceledAt,
     endedAt: row.endedAt,
     pausedAt: row.pausedAt,
@@ -106,7 +107,8 @@ const NOTICE = `interval '${UPCOMING_NOTICE_MS / 1000} seconds'`;
 const EXPIRY_NOTICE = `interval '${CARD_EXPIRY_NOTICE_MS / 1000} seconds'`;
 /** …or a month before its card expires, until the payer is told (LEAST ignores the NULL of a card without expiry). */
 const SUBSCRIPTION_DUE = `LEAST(
-  CASE WHEN s.announced_period < s.next_period THEN s.next_period_at - ${NOTICE} ELSE s.next_period_at END,
+  CASE WHEN s.announced_period < s.next_period THEN s.next_period_at - ${NOTICE}
+    ELSE s.next_period_at - s.charge_lead_seconds * interval '1 second' END,
   CASE WHEN NOT s.card_expiry_noticed THEN s.card_expires_at - ${EXPIRY_NOTICE} END)`;
 
 @Injectable()

@@ -9,6 +9,10 @@ export interface DLocalPaymentRecord {
   readonly redirectUrl: string | null;
   readonly returnUrl: string | null;
   readonly expiresAt: Date;
+  /** A scheduled payment's billing date (Pix Automático): pending until then, never a checkout nobody reached. */
+  readonly scheduledDate?: string | null;
+  /** A retry's: our order id of the payment it retries (dLocal's retry keeps that order id). */
+  readonly retryOfOrder?: string | null;
 }
 
 export interface DLocalRefundRecord {
@@ -34,9 +38,10 @@ export class DLocalRecords {
 
   async savePayment(record: Omit<DLocalPaymentRecord, 'paymentId' | 'redirectUrl'>): Promise<void> {
     await this.dataSource.query(
-      `INSERT INTO dlocal_payment (payin_id, merchant_id, return_url, expires_at, created_at) VALUES ($1, $2, $3, $4, now())
+      `INSERT INTO dlocal_payment (payin_id, merchant_id, return_url, expires_at, scheduled_date, retry_of_order, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, now())
        ON CONFLICT (payin_id) DO NOTHING`,
-      [record.payinId, record.merchantId, record.returnUrl, record.expiresAt],
+      [record.payinId, record.merchantId, record.returnUrl, record.expiresAt, record.scheduledDate ?? null, record.retryOfOrder ?? null],
     );
   }
 
@@ -53,6 +58,11 @@ export class DLocalRecords {
 
   paymentByDLocalId(paymentId: string): Promise<DLocalPaymentRecord | null> {
     return this.payment('payment_id = $1', paymentId);
+  }
+
+  /** Our retry of the payment with order id `orderId` whose answer never came (its payment id unknown), the latest. */
+  unansweredRetryOf(orderId: string): Promise<DLocalPaymentRecord | null> {
+    return this.payment('retry_of_order = $1 AND payment_id IS NULL ORDER BY created_at DESC LIMIT 1', orderId);
   }
 
   async saveRefund(record: Omit<DLocalRefundRecord, 'dlocalRefundId' | 'sentAt'>): Promise<void> {
@@ -112,8 +122,14 @@ export class DLocalRecords {
         redirect_url: string | null;
         return_url: string | null;
         expires_at: Date;
+        scheduled_date: string | null;
+        retry_of_order: string | null;
       }[]
-    >(`SELECT payin_id, merchant_id, payment_id, redirect_url, return_url, expires_at FROM dlocal_payment WHERE ${where}`, [value]);
+    >(
+      `SELECT payin_id, merchant_id, payment_id, redirect_url, return_url, expires_at, scheduled_date::text AS scheduled_date, retry_of_order
+       FROM dlocal_payment WHERE ${where}`,
+      [value],
+    );
     return row
       ? {
           payinId: row.payin_id,
@@ -122,6 +138,8 @@ export class DLocalRecords {
           redirectUrl: row.redirect_url,
           returnUrl: row.return_url,
           expiresAt: row.expires_at,
+          scheduledDate: row.scheduled_date,
+          retryOfOrder: row.retry_of_order,
         }
       : null;
   }

@@ -29,7 +29,7 @@ import {
   ProcessorRoutes,
   ProcessorUnavailableError,
 } from '@pcs/gateways';
-import { Caller, DomainError, Money, PaymentIntentId, tenantScope, Transaction, UnitOfWork } from '@pcs/kernel';
+import { asPaymentIntentId, Caller, DomainError, Money, PaymentIntentId, tenantScope, Transaction, UnitOfWork } from '@pcs/kernel';
 import type { CountryProcessor } from '@pcs/catalog';
 import { MAX_RULE_PROCESSORS, MerchantService } from '@pcs/merchants';
 import { Payin } from '../domain/payin';
@@ -478,6 +478,7 @@ export class PaymentAttemptsService {
     // A gateway that names every payer (dLocal) is told who pays; the intent is read for it only then.
     if (verifiesPayers(gateway) && !intentNow) intentNow = await this.intents.findById(this.unitOfWork.outside, p.paymentIntentId);
     const payer = verifiesPayers(gateway) && intentNow ? await this.parties.payerIdentity(intentNow) : undefined;
+    const schedule = intentNow ? await this.scheduleOf(intentNow) : undefined;
     let outcome: ChargeOutcome;
     try {
       outcome = await gateway.chargeOffSession({
@@ -491,6 +492,7 @@ export class PaymentAttemptsService {
         method: collectionMethodOf(processor),
         ...(payer ? { payer } : {}),
         ...(installmentOffer ? { installments: p.installments, installmentOffer } : {}),
+        ...(schedule ? { schedule } : {}),
       });
     } catch (error) {
       this.logger.warn(
@@ -504,4 +506,18 @@ export class PaymentAttemptsService {
     }
     return this.outcomes.applyChargeAnswer(payinId, gateway.name, outcome, p.paymentIntentId);
   }
+
+  /**
+   * A scheduled charge's date and, for a retry, the processor's payment it retries (the charge of the intent it names),
+   * as the intent's metadata keeps them (Pix Automático, contract §31); undefined for any other charge.
+   */
+  private async scheduleOf(intent: PaymentIntent): Promise<{ date: string; retryOf: string | null } | undefined> {
+    const scheduled = (intent.snapshot().metadata as { scheduledCharge?: { date?: unknown; retryOfPaymentIntentId?: unknown } } | null)
+      ?.scheduledCharge;
+    if (!scheduled || typeof scheduled.date !== 'string') return undefined;
+    const retried = typeof scheduled.retryOfPaymentIntentId === 'string' ? scheduled.retryOfPaymentIntentId : null;
+    const charge = retried ? await this.ledger.latestCharge(this.unitOfWork.outside, asPaymentIntentId(retried)) : null;
+    return { date: scheduled.date, retryOf: charge?.snapshot().externalId ?? null };
+  }
+
 }

@@ -22,8 +22,8 @@ import { MerchantService } from '@pcs/merchants';
 import { PayerRequest, PayerService } from '@pcs/payers';
 import { Payin } from '../domain/payin';
 import { PaymentInstrumentService } from '@pcs/payment-instruments';
+import type { PaymentInstrumentProps, PixMandateTerms } from '@pcs/payment-instruments';
 import { PricingService } from '@pcs/settlement';
-import type { PaymentInstrumentProps } from '@pcs/payment-instruments';
 import * as crypto from 'node:crypto';
 import { PaymentIntent } from '../domain/payment-intent';
 import { AvailableProcessorsService } from '../available-processors.service';
@@ -45,6 +45,16 @@ export interface PaymentInstrumentData {
 }
 
 /** Operation 17's request, syntax checked and amounts read at the edge (Money, in the request's currency). */
+/**
+ * A charge asked for ahead of its billing date (Pix Automático, contract §31): the date, and for a retry the intent
+ * whose charge's attempt failed (the processor retries that payment). Kept in the intent's metadata: a charge sent again
+ * (a lost answer, a crash) asks the same.
+ */
+export interface ScheduledCharge {
+  readonly date: string;
+  readonly retryOfPaymentIntentId: string | null;
+}
+
 export interface CreatePaymentIntentCommand {
   /** Gross, VAT included, tip excluded. */
   amount: Money;
@@ -62,7 +72,7 @@ export interface CreatePaymentIntentCommand {
   installments?: number;
   payerData?: PayerRequest;
   setupFutureUsage?: boolean;
-  metadata?: { limitIssuers?: string[] };
+  metadata?: { limitIssuers?: string[]; scheduledCharge?: ScheduledCharge };
   description?: string;
   tipAmount?: Money;
   vatPercentage?: number;
@@ -278,7 +288,13 @@ export class PaymentIntentCreationService {
       readonly countryId: string;
       readonly amount: Money;
     },
-  ): Promise<{ readonly gateway: string; readonly displayName: string; readonly cardExpiresAt: Date | null }> {
+  ): Promise<{
+    readonly gateway: string;
+    readonly displayName: string;
+    readonly cardExpiresAt: Date | null;
+    /** A Pix Automático authorisation's terms, which every charge must keep (contract §31); null for any other instrument. */
+    readonly pixMandate: PixMandateTerms | null;
+  }> {
     const held = await this.instruments.loadOfHeldPayer(caller, charge.paymentInstrumentId, charge.payerId, this.unitOfWork.outside);
     const instrument = held.snapshot();
     if (!instrument.active) throw new DomainError('PAYMENT_INSTRUMENT_NOT_FOUND');
@@ -294,7 +310,7 @@ export class PaymentIntentCreationService {
       );
     await this.pricing.assertAboveMinimum(charge.merchantId, processor, charge.amount);
     const gateway = await this.chargingGateway(charge.merchantId, processor, instrument);
-    return { gateway: gateway.name, displayName: gateway.displayName, cardExpiresAt: held.cardExpiresAt };
+    return { gateway: gateway.name, displayName: gateway.displayName, cardExpiresAt: held.cardExpiresAt, pixMandate: instrument.pixMandate };
   }
 
   /**
