@@ -10,3 +10,4 @@ export * from './eventually';
 export * from './dlocal-stand-in';
 export * from './evidence-files';
 export * from './recording-response';
+export { brasiliaDate } from './dlocal-pix-automatico-stand-in';

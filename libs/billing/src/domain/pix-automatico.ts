@@ -52,6 +52,6 @@ export function assertPixTerms(
   if (subscription.firstDate < mandate.startDate || subscription.firstDate < earliest)
     throw new InvalidRequestError(
       ['startDate'],
-      `the first charge must be on or after ${mandate.startDate > earliest ? mandate.startDate : earliest} (the authorisation’s first date, 2 days ahead at least)`,
+      `startDate: the first charge must be on or after ${mandate.startDate > earliest ? mandate.startDate : earliest} (the authorisation’s first date, 2 days ahead at least)`,
     );
 }

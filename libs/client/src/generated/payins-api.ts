@@ -2508,6 +2508,23 @@ export interface components {
             /** @example 2029 */
             expYear: number;
         };
+        PixAutomaticoResponse: {
+            /**
+             * @description Every charge is exactly this amount
+             * @example 49.9
+             */
+            amount: number;
+            /** @enum {string} */
+            currency: "BRL";
+            /** @enum {string} */
+            frequency: "WEEKLY" | "MONTHLY" | "QUARTERLY" | "SEMIANNUAL" | "ANNUAL";
+            /**
+             * Format: date
+             * @description The first billing date the payer authorised
+             * @example 2027-01-10
+             */
+            startDate: string;
+        };
         PaymentInstrumentResponse: {
             /** Format: uuid */
             paymentInstrumentId: string;
@@ -2539,6 +2556,29 @@ export interface components {
             nextAction: string | null;
             /** @description The card a setup page saved; null for other instruments */
             card: components["schemas"]["SavedCardResponse"] | null;
+            /** @description The Pix Automático authorisation a setup page obtained; null for other instruments */
+            pixAutomatico: components["schemas"]["PixAutomaticoResponse"] | null;
+        };
+        PixAutomaticoTermsDto: {
+            /**
+             * Format: decimal
+             * @description Every charge, in BRL: exactly this (a fixed-amount authorisation)
+             * @example 49.9
+             */
+            amount: number;
+            /**
+             * @description Pix Automático’s periodicities: a subscription it pays has the same cycle
+             * @enum {string}
+             */
+            frequency: "WEEKLY" | "MONTHLY" | "QUARTERLY" | "SEMIANNUAL" | "ANNUAL";
+            /**
+             * Format: date
+             * @description The first billing date the payer authorises (the subscription’s first charge is on or after it), at least 2 days ahead
+             * @example 2027-01-10
+             */
+            startDate: string;
+            /** @description What the payer sees in the bank’s app; absent: the merchant’s name */
+            description?: string;
         };
         StartCardSetupDto: {
             /** Format: uuid */
@@ -2558,6 +2598,8 @@ export interface components {
              * @example https://shop.example.com/account/cards
              */
             returnUrl: string;
+            /** @description Brazil: a Pix Automático authorisation of these terms instead of a card (contract §31); the payer authorises it in the bank’s app from the page, through the processor’s journey (dLocal) */
+            pixAutomatico?: components["schemas"]["PixAutomaticoTermsDto"];
         };
         CardSetupResponse: {
             /** Format: uuid */

@@ -1,4 +1,4 @@
-import { DocumentType, uruguayanCedulaCheckDigit } from '@pcs/kernel';
+import { DocumentType, isValidCnpj, isValidCpf, uruguayanCedulaCheckDigit } from '@pcs/kernel';
 
 export type DocumentCheck = { ok: true; number: string } | { ok: false; reason: string; reasonEs: string };
 
@@ -9,6 +9,8 @@ const fail = (reason: string, reasonEs: string): DocumentCheck => ({ ok: false, 
  * normalised (separators removed, letters upper-cased):
  * - IDENTITY_DOCUMENT in URY: a cédula with a valid check digit (1.234.567-2 style accepted);
  * - DNI, or IDENTITY_DOCUMENT in ARG: an Argentine DNI of 7 or 8 digits (dots accepted);
+ * - IDENTITY_DOCUMENT in BRA: a CPF or a CNPJ with its check digits (530.333.155-50 style accepted): Pix Automático and
+ *   dLocal name every Brazilian payer by it;
  * - PASSPORT: 6–20 letters and digits.
  */
 export function checkIdentityDocument(type: DocumentType, value: string, countryIso3: string | null): DocumentCheck {
@@ -43,8 +45,14 @@ export function checkIdentityDocument(type: DocumentType, value: string, country
     }
     return { ok: true, number: digits };
   }
+  if (type === DocumentType.IDENTITY_DOCUMENT && countryIso3 === 'BRA') {
+    const digits = raw.replace(/[\s./-]/g, '');
+    return /^\d+$/.test(digits) && (isValidCpf(digits) || isValidCnpj(digits))
+      ? { ok: true, number: digits }
+      : fail('a Brazilian document is a CPF or a CNPJ with its check digits right', 'un documento brasileño es un CPF o un CNPJ con sus dígitos verificadores correctos');
+  }
   return fail(
-    'the country is needed to check an IDENTITY_DOCUMENT (URY or ARG)',
-    'se necesita el país para verificar un IDENTITY_DOCUMENT (URY o ARG)',
+    'the country is needed to check an IDENTITY_DOCUMENT (URY, ARG or BRA)',
+    'se necesita el país para verificar un IDENTITY_DOCUMENT (URY, ARG o BRA)',
   );
 }

@@ -270,7 +270,10 @@ export class PaymentIntentCreationService {
       await this.installments.offerFor(merchantId, processor, gateway, intent.total, command.installments, tx);
     intent.startOffSessionCharge(now);
     const fundsFlow = await gateway.fundsFlowOf(merchantId, tx);
-    return this.parties.newAttempt(tx, intent, processor, fundsFlow, 'MERCHANT', crypto.randomUUID(), now, payer, command.installments);
+    // The attempt is the charging gateway's (a saved instrument's processor, whatever the routing says): its notifications,
+    // reconciliation and the books find it there.
+    const charging = processor.gateway === gateway.name ? processor : { ...processor, gateway: gateway.name };
+    return this.parties.newAttempt(tx, intent, charging, fundsFlow, 'MERCHANT', crypto.randomUUID(), now, payer, command.installments);
   }
 
   /**

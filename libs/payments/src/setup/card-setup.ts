@@ -16,7 +16,7 @@ export interface CardSetupProps {
   readonly subscriptionId: string | null;
   /** A Pix Automático authorisation's setup (contract §31): the terms the payer is asked to authorise; null: a card's. */
   readonly pixMandate: PixMandateTerms | null;
-  /** The processor's authorisation asked for (its id there), and its journey's address while pending. */
+  /** The processor's authorisation asked for (its id there), and its journey's address while pending (null once refused). */
   pixReference: string | null;
   pixAuthoriseUrl: string | null;
   status: 'OPEN' | 'COMPLETED';
@@ -68,9 +68,11 @@ export class CardSetup {
     this.props.pixAuthoriseUrl = authoriseUrl;
   }
 
-  /** The payer refused the authorisation (or it was cancelled): the page may ask for another. */
+  /**
+   * The payer refused the authorisation (or it was cancelled): no journey to send the payer to; the page says so (the
+   * reference stays, read again) and may ask for another.
+   */
   pixRefused(): void {
-    this.props.pixReference = null;
     this.props.pixAuthoriseUrl = null;
   }
 

@@ -111,7 +111,7 @@ export class PixSetupService {
     if (authorisation.status !== 'ACTIVE') {
       await this.unitOfWork.run(async (tx) => {
         const locked = await this.setups.find(tx, s.setupId, null, true);
-        if (!locked || locked.snapshot().pixReference !== s.pixReference) return;
+        if (!locked || locked.snapshot().pixReference !== s.pixReference || !locked.snapshot().pixAuthoriseUrl) return;
         locked.pixRefused();
         await this.setups.pixRequested(tx, locked);
       });
