@@ -94,7 +94,9 @@ describe('Pix Automático through dLocal: the authorisation from our page, a yea
     const page = await phone(browser, 'pt-BR');
     await page.goto(setup.setupUrl);
     const [year, month, day] = firstDate.split('-');
-    expect(await page.textContent('#terms')).toBe(`Merchant 1 of Academia Sol cobrará R$ 89,90 todo mês por Pix Automático, a partir de ${day}/${month}/${year}.`);
+    expect(await page.textContent('#terms')).toBe(
+      `Merchant 1 of Academia Sol cobrará R$ 89,90 todo mês por Pix Automático, a partir de ${day}/${month}/${year}.`,
+    );
     expect(await fitsWidth(page, '#authorise')).toEqual({ pageFits: true, elementFits: true });
     await screenshot(page, 'pix-automatico-setup-pt');
     // The payer refuses in the bank's app: back on our page, told so, and may ask again.
@@ -184,7 +186,17 @@ describe('Pix Automático through dLocal: the authorisation from our page, a yea
     const enrollment = [...dl.pix.enrollments.values()].find((e) => e.status === 'ACTIVE')!;
     // The payer's account, attempt after attempt: the 3rd month short on its date and paid by the first retry; the
     // 12th month short on its date and on each of dLocal's 3 retries.
-    enrollment.answers.push('PAID', 'PAID', 'INSUFFICIENT', 'PAID', ...Array<'PAID'>(8).fill('PAID'), 'INSUFFICIENT', 'INSUFFICIENT', 'INSUFFICIENT', 'INSUFFICIENT');
+    enrollment.answers.push(
+      'PAID',
+      'PAID',
+      'INSUFFICIENT',
+      'PAID',
+      ...Array<'PAID'>(8).fill('PAID'),
+      'INSUFFICIENT',
+      'INSUFFICIENT',
+      'INSUFFICIENT',
+      'INSUFFICIENT',
+    );
     const scheduler = bed.app.get(BillingScheduler);
     const today = brasiliaDate(new Date());
     const requested: { scheduled: string; on: string }[] = [];
@@ -196,7 +208,8 @@ describe('Pix Automático through dLocal: the authorisation from our page, a yea
       const before = dl.payments.size;
       await scheduler.runDue(null, now, merchantId);
       for (const payment of [...dl.payments.values()].slice(before))
-        if (!('retry' in payment)) requested.push({ scheduled: (payment as unknown as { scheduled_date: string }).scheduled_date, on: date });
+        if (!('retry' in payment))
+          requested.push({ scheduled: (payment as unknown as { scheduled_date: string }).scheduled_date, on: date });
     }
     const year = await invoicesOf(bed, subscriptionId);
     expect(year.map((i) => i.status)).toEqual([...Array<string>(11).fill('PAID'), 'UNCOLLECTIBLE']);

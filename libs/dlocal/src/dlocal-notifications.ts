@@ -82,7 +82,9 @@ export class DLocalNotifications {
       if (/^E-/.test(id)) {
         const enrollment = await client.getEnrollment(id);
         const setupId = enrollment.external_id ?? '';
-        return UUID.test(setupId) ? { kind: 'PIX_AUTHORISATION', setupId: setupId.toLowerCase(), reference: enrollment.id } : { kind: 'UNKNOWN' };
+        return UUID.test(setupId)
+          ? { kind: 'PIX_AUTHORISATION', setupId: setupId.toLowerCase(), reference: enrollment.id }
+          : { kind: 'UNKNOWN' };
       }
       if (typeof body.payment_id === 'string') {
         const ours = await this.records.refundByDLocalId(id);

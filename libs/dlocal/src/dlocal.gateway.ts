@@ -116,7 +116,13 @@ export function eventOfPayment(payment: DLocalPayment): GatewayEvent {
   // A Pix Automático retry whose attempt failed stays PENDING at dLocal ("The payment is pending, attempt failed"): for
   // us that attempt ended unpaid (the next retry is a new payment), as its own news.
   if (attemptFailed(payment))
-    return { gateway: DLOCAL, eventId: `payment:${payment.id}:ATTEMPT_FAILED`, reference: payment.id, outcome: 'REJECTED', error: reasonOf(payment) };
+    return {
+      gateway: DLOCAL,
+      eventId: `payment:${payment.id}:ATTEMPT_FAILED`,
+      reference: payment.id,
+      outcome: 'REJECTED',
+      error: reasonOf(payment),
+    };
   const outcome = outcomeOfStatus(payment.status);
   const last4 = payment.card?.last4;
   const installments = Number(payment.card?.installments);
@@ -259,7 +265,13 @@ export class DLocalGateway
    * the payer to the bank's app and back to `returnUrl`; our setup's id is its external id. Refused (5001 and the like,
    * or a payer without a CPF or CNPJ): PixNotAuthorisedError.
    */
-  async authorizePix(merchantId: string, holder: CardHolder, mandate: PixMandate, setupId: string, returnUrl: string): Promise<PixAuthorisation> {
+  async authorizePix(
+    merchantId: string,
+    holder: CardHolder,
+    mandate: PixMandate,
+    setupId: string,
+    returnUrl: string,
+  ): Promise<PixAuthorisation> {
     const document = checkPayerDocument('BRA', holder.document, holder.documentType ?? undefined);
     if (holder.country !== 'BRA' || !holder.name || !document.ok)
       throw new PixNotAuthorisedError('dLocal enrolls payers in Brazil with a name and a CPF or CNPJ');
@@ -304,7 +316,8 @@ export class DLocalGateway
    * order), the payer as dLocal names every payer. Refused before any payment: a rejected attempt.
    */
   async chargeOffSession(request: ChargeRequest): Promise<ChargeOutcome> {
-    if (request.instrumentToken && ENROLLMENT_ID.test(request.instrumentToken)) return this.chargePixAutomatico(request, request.instrumentToken);
+    if (request.instrumentToken && ENROLLMENT_ID.test(request.instrumentToken))
+      return this.chargePixAutomatico(request, request.instrumentToken);
     const cardId = dlocalCardIdOf(request.instrumentToken);
     const country = request.method?.country;
     if (!cardId || !country || !DLOCAL_COUNTRY[country])
@@ -352,7 +365,11 @@ export class DLocalGateway
     const payer = request.payer;
     const document = checkPayerDocument('BRA', payer?.document ?? null, payer?.documentType);
     if (!schedule || request.currency !== Currency.BRL || !payer?.name || !payer.email || !document.ok)
-      return { status: 'REJECTED', reference: request.payinId, error: 'dLocal: a Pix Automático charge needs its billing date and the payer’s name, e-mail and CPF or CNPJ' };
+      return {
+        status: 'REJECTED',
+        reference: request.payinId,
+        error: 'dLocal: a Pix Automático charge needs its billing date and the payer’s name, e-mail and CPF or CNPJ',
+      };
     const client = await this.clientOf(request.merchantId);
     // This attempt was answered before (the charge is driven again while pending): dLocal's payment says how it stands.
     const known = await this.records.paymentOfPayin(request.payinId);
@@ -610,7 +627,9 @@ export class DLocalGateway
   async newsOfPayment(client: DLocalClient, merchantId: string, paymentId: string): Promise<GatewayNotice> {
     const payment = await client.getPayment(paymentId);
     const payinId = payment.order_id ?? '';
-    let record = (await this.records.paymentByDLocalId(payment.id)) ?? (UUID.test(payinId) ? await this.records.paymentOfPayin(payinId.toLowerCase()) : null);
+    let record =
+      (await this.records.paymentByDLocalId(payment.id)) ??
+      (UUID.test(payinId) ? await this.records.paymentOfPayin(payinId.toLowerCase()) : null);
     // A Pix Automático retry keeps the order id of the payment it retries: a new payment of that order is our retry whose
     // answer was lost (the latest one waiting for it).
     if (record && record.paymentId && record.paymentId !== payment.id && payment.payment_method_id === PIX_AUTOMATICO)

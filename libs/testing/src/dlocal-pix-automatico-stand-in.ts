@@ -240,10 +240,10 @@ export class DLocalPixAutomatico {
     );
     if (taken) return invalid('scheduled_date');
     const payment = this.payment(enrollment, {
-      amount: body.amount as number,
+      amount: body.amount,
       order_id: body.order_id,
       scheduled_date: scheduled,
-      notification_url: body.notification_url as string | undefined,
+      notification_url: body.notification_url,
       description: typeof body.description === 'string' ? body.description : undefined,
       email: typeof payer.email === 'string' ? payer.email : (enrollment.payer.email ?? ''),
     });
@@ -272,7 +272,7 @@ export class DLocalPixAutomatico {
       amount: failed.amount,
       order_id: failed.order_id,
       scheduled_date: failed.scheduled_date,
-      notification_url: (body.notification_url as string | undefined) ?? failed.notification_url,
+      notification_url: body.notification_url ?? failed.notification_url,
       description: failed.description,
       email: failed.payer.email,
     });

@@ -309,9 +309,9 @@ export class DLocalStandIn extends StandInServer {
   /** Pix Automático: enrollments, scheduled recurring payments and their retries (dlocal-pix-automatico-stand-in.ts). */
   readonly pix = new DLocalPixAutomatico(
     () => this.url,
-    this.payments as Map<string, unknown>,
+    this.payments,
     (document) => COUNTRIES.BR.document(document),
-    (payment) => this.notify(payment as unknown as DLocalStandInPayment),
+    (payment) => this.notify(payment),
     (enrollment) => this.deliverEnrollment(enrollment),
   );
 
@@ -612,7 +612,8 @@ export class DLocalStandIn extends StandInServer {
       return json(response, 404, { code: 5000, message: 'Invalid request.' });
     }
     const enrollment = /^\/enrollments\/([^/]+)$/.exec(url.pathname);
-    if (request.method === 'GET' && enrollment) return json(response, ...this.pix.readEnrollment(merchant.xLogin, decodeURIComponent(enrollment[1])));
+    if (request.method === 'GET' && enrollment)
+      return json(response, ...this.pix.readEnrollment(merchant.xLogin, decodeURIComponent(enrollment[1])));
     if (request.method === 'GET') return json(response, ...this.read(merchant, url.pathname));
     json(response, 405, { code: 5000, message: 'Invalid request.' });
   }

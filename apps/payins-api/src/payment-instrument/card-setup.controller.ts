@@ -15,7 +15,19 @@ import { asMerchantId, asPayerId, Currency, InvalidRequestError, moneyFromWire }
 import type { Caller } from '@pcs/kernel';
 import { CardSetup, CardSetupService } from '@pcs/payments';
 import { Type } from 'class-transformer';
-import { IsIn, IsISO8601, IsNumber, IsObject, IsString, IsUrl, IsUUID, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import {
+  IsIn,
+  IsISO8601,
+  IsNumber,
+  IsObject,
+  IsString,
+  IsUrl,
+  IsUUID,
+  Matches,
+  MaxLength,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
 import { PIX_FREQUENCIES } from '@pcs/gateways';
 import type { PixFrequency } from '@pcs/gateways';
 

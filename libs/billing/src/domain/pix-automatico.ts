@@ -47,7 +47,10 @@ export function assertPixTerms(
       `amount must be the Pix Automático authorisation’s: ${(mandate.amount / 100).toFixed(2)} BRL (a new amount needs a new authorisation)`,
     );
   if (pixFrequencyOf(subscription.interval, subscription.intervalCount) !== mandate.frequency)
-    throw new InvalidRequestError(['interval'], `interval and intervalCount must be the Pix Automático authorisation’s: ${mandate.frequency}`);
+    throw new InvalidRequestError(
+      ['interval'],
+      `interval and intervalCount must be the Pix Automático authorisation’s: ${mandate.frequency}`,
+    );
   const earliest = addDays(today, PIX_MIN_DAYS_AHEAD);
   if (subscription.firstDate < mandate.startDate || subscription.firstDate < earliest)
     throw new InvalidRequestError(

@@ -27,7 +27,9 @@ export class PixAutomatico1799500000000 implements MigrationInterface {
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE subscription DROP COLUMN charge_lead_seconds`);
     await queryRunner.query(`ALTER TABLE dlocal_payment DROP COLUMN scheduled_date, DROP COLUMN retry_of_order`);
-    await queryRunner.query(`ALTER TABLE payment_instrument_setup DROP COLUMN pix_mandate, DROP COLUMN pix_reference, DROP COLUMN pix_authorise_url`);
+    await queryRunner.query(
+      `ALTER TABLE payment_instrument_setup DROP COLUMN pix_mandate, DROP COLUMN pix_reference, DROP COLUMN pix_authorise_url`,
+    );
     await queryRunner.query(`ALTER TABLE payment_instrument DROP COLUMN pix_mandate`);
   }
 }

@@ -47,7 +47,10 @@ describe('identity documents', () => {
 
   it('accepts a Brazilian CPF or CNPJ with its check digits, separators allowed', () => {
     expect(checkIdentityDocument(DocumentType.IDENTITY_DOCUMENT, '530.333.155-50', 'BRA')).toEqual({ ok: true, number: '53033315550' });
-    expect(checkIdentityDocument(DocumentType.IDENTITY_DOCUMENT, '11.222.333/0001-81', 'BRA')).toEqual({ ok: true, number: '11222333000181' });
+    expect(checkIdentityDocument(DocumentType.IDENTITY_DOCUMENT, '11.222.333/0001-81', 'BRA')).toEqual({
+      ok: true,
+      number: '11222333000181',
+    });
     for (const bad of ['530.333.155-51', '111.111.111-11', '11222333000182', '5303331555', 'CPF53033315550'])
       expect(checkIdentityDocument(DocumentType.IDENTITY_DOCUMENT, bad, 'BRA').ok).toBe(false);
   });

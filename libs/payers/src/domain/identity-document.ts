@@ -49,7 +49,10 @@ export function checkIdentityDocument(type: DocumentType, value: string, country
     const digits = raw.replace(/[\s./-]/g, '');
     return /^\d+$/.test(digits) && (isValidCpf(digits) || isValidCnpj(digits))
       ? { ok: true, number: digits }
-      : fail('a Brazilian document is a CPF or a CNPJ with its check digits right', 'un documento brasileño es un CPF o un CNPJ con sus dígitos verificadores correctos');
+      : fail(
+          'a Brazilian document is a CPF or a CNPJ with its check digits right',
+          'un documento brasileño es un CPF o un CNPJ con sus dígitos verificadores correctos',
+        );
   }
   return fail(
     'the country is needed to check an IDENTITY_DOCUMENT (URY, ARG or BRA)',

@@ -519,5 +519,4 @@ export class PaymentAttemptsService {
     const charge = retried ? await this.ledger.latestCharge(this.unitOfWork.outside, asPaymentIntentId(retried)) : null;
     return { date: scheduled.date, retryOf: charge?.snapshot().externalId ?? null };
   }
-
 }

@@ -313,7 +313,12 @@ export class PaymentIntentCreationService {
       );
     await this.pricing.assertAboveMinimum(charge.merchantId, processor, charge.amount);
     const gateway = await this.chargingGateway(charge.merchantId, processor, instrument);
-    return { gateway: gateway.name, displayName: gateway.displayName, cardExpiresAt: held.cardExpiresAt, pixMandate: instrument.pixMandate };
+    return {
+      gateway: gateway.name,
+      displayName: gateway.displayName,
+      cardExpiresAt: held.cardExpiresAt,
+      pixMandate: instrument.pixMandate,
+    };
   }
 
   /**

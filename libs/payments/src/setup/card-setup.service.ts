@@ -215,7 +215,11 @@ export class CardSetupService {
    * The card kept as a new instrument of the payer, the setup completed, the event and the completion hooks, in one
    * transaction with the setup locked (a second submission finds it completed).
    */
-  async keep(pending: CardSetup, method: Pick<SetupMethod, 'paymentMethod' | 'instrumentType'>, card: KeptCard | PixAuthorisationKept): Promise<CardSetup | null> {
+  async keep(
+    pending: CardSetup,
+    method: Pick<SetupMethod, 'paymentMethod' | 'instrumentType'>,
+    card: KeptCard | PixAuthorisationKept,
+  ): Promise<CardSetup | null> {
     const s = pending.snapshot();
     const setupId = pending.id;
     const country = await this.merchantCountry(s.merchantId);

@@ -85,7 +85,11 @@ export class PixSetupService {
   }
 
   /** The processor's notification that an authorisation changed: the setup it was asked for, brought up to date. */
-  async noticed(merchantId: string, gateway: string, notice: Extract<GatewayNotice, { kind: 'PIX_AUTHORISATION' }>): Promise<'applied' | 'unknown'> {
+  async noticed(
+    merchantId: string,
+    gateway: string,
+    notice: Extract<GatewayNotice, { kind: 'PIX_AUTHORISATION' }>,
+  ): Promise<'applied' | 'unknown'> {
     const setup = await this.setups.find(this.unitOfWork.outside, notice.setupId, null);
     const s = setup?.snapshot();
     if (!setup || !s || s.merchantId !== merchantId || s.pixReference !== notice.reference) return 'unknown';
