@@ -34,8 +34,10 @@ describe('payment instruments (operations 16, 25–28)', () => {
       countries: 'URY',
       metadata: { label: 'personal card' },
       nextAction: 'REQUIRES_FIRST_PAYMENT',
-      // Only a card saved by a setup page holds its parts (test/card-setup.e2e-spec.ts).
+      // Only a card saved by a setup page holds its parts (test/card-setup.e2e-spec.ts), only a Pix Automático
+      // authorisation its terms (test/pix-automatico.e2e-spec.ts).
       card: null,
+      pixAutomatico: null,
     });
     const again = await merchant.post('/payment-instrument', { payerId, paymentMethodName: 'OCA', country: 'URY' });
     expect(again.body.paymentInstrumentId).toBe(created.body.paymentInstrumentId);

@@ -61,6 +61,7 @@ describe('the processors', () => {
       'ReturnsManualRefunds',
       'AnswersAfterItsPage',
       'SavesCards',
+      'AuthorizesRecurringPix',
     ]);
     // No boolean left on the port for a capability: what an adapter lacks, it has no member for.
     for (const gateway of gateways.values()) expect(Object.entries(gateway).filter(([, value]) => typeof value === 'boolean')).toEqual([]);

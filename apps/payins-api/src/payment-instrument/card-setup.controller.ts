@@ -33,7 +33,7 @@ import type { PixFrequency } from '@pcs/gateways';
 
 /** The terms a payer authorises once for Pix Automático (contract §31), as Banco Central's scheme takes them. */
 export class PixAutomaticoTermsDto {
-  @ApiProperty({ example: 49.9, description: 'Every charge, in BRL: exactly this (a fixed-amount authorisation)' })
+  @ApiProperty({ example: 49.9, format: 'decimal', description: 'Every charge, in BRL: exactly this (a fixed-amount authorisation)' })
   @IsNumber({ allowNaN: false, allowInfinity: false })
   amount: number;
 

@@ -17,7 +17,7 @@ export class SavedCardResponse {
 
 /** A Pix Automático authorisation (contract §31): what the payer authorised in the bank's app. */
 export class PixAutomaticoResponse {
-  @ApiProperty({ type: 'number', example: 49.9, description: 'Every charge is exactly this amount' }) amount: number;
+  @ApiProperty({ example: 49.9, format: 'decimal', description: 'Every charge is exactly this amount' }) amount: number;
   @ApiProperty({ enum: ['BRL'] }) currency: string;
   @ApiProperty({ enum: ['WEEKLY', 'MONTHLY', 'QUARTERLY', 'SEMIANNUAL', 'ANNUAL'] }) frequency: string;
   @ApiProperty({ format: 'date', example: '2027-01-10', description: 'The first billing date the payer authorised' }) startDate: string;

@@ -2510,6 +2510,7 @@ export interface components {
         };
         PixAutomaticoResponse: {
             /**
+             * Format: decimal
              * @description Every charge is exactly this amount
              * @example 49.9
              */
