@@ -157,6 +157,30 @@ describe('saved cards at Mercado Pago, and a year of a subscription charged ther
     const direct = await merchant.post('/payment-intent', extra());
     expect([direct.status, direct.body.errorId]).toEqual([409, 'Payins:OFF_SESSION_NOT_AVAILABLE']);
     expect(mp.requests.filter((r) => r.path === '/v1/payments')).toEqual([]);
+    // The payer present (one-click): the merchant's page makes a token of the saved card with its security code, as
+    // MercadoPago.js's createCardToken({ cardId }) does with the public key; that token pays without automatic payments.
+    const cardId = String((await merchant.get(`/payment-instrument/${savedCard}`)).body.externalId).split(':')[1];
+    const browserToken = async (body: Row) =>
+      (await fetch(`${mp.url}/v1/card_tokens?public_key=${PUBLIC_KEY}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: bed.url },
+        body: JSON.stringify(body),
+      }).then((response) => response.json())) as Row;
+    const present = { ...extra(), offSession: false, amount: 120 };
+    const noCode = await browserToken({ card_id: cardId });
+    expect(noCode.cause).toEqual([expect.objectContaining({ code: '224' })]);
+    const token = (await browserToken({ card_id: cardId, security_code: '123' })).id as string;
+    const misplaced = await merchant.post('/payment-intent', { ...present, offSession: true, cardToken: token });
+    expect([misplaced.status, misplaced.body.message]).toEqual([400, expect.stringContaining('cardToken')]);
+    const oneClick = await merchant.post('/payment-intent', { ...present, cardToken: token });
+    expect([oneClick.status, oneClick.body.status]).toEqual([200, 'SUCCEEDED']);
+    const charged = [...mp.payments.values()].filter((p) => p.transaction_amount === 120);
+    expect(charged.map((p) => [p.status, p.external_reference, p.card.last_four_digits])).toEqual([
+      ['approved', expect.any(String), '3704'],
+    ]);
+    // A token is single use: the same token again is Mercado Pago's refusal, a rejected attempt.
+    const again = await merchant.post('/payment-intent', { ...present, cardToken: token });
+    expect([again.status, again.body.status]).toEqual([200, 'REQUIRES_PAYMENT_INSTRUMENT']);
     // The merchant says the account has automatic payments (kept on a replacement that omits it).
     expect((await connect({ offSessionEnabled: true })).body.offSessionEnabled).toBe(true);
     expect((await bed.business.get(account)).body).toMatchObject({ publicKey: PUBLIC_KEY, offSessionEnabled: true });
@@ -170,7 +194,7 @@ describe('saved cards at Mercado Pago, and a year of a subscription charged ther
     mp.automaticPayments(TOKEN, true);
     const paid = await merchant.post('/payment-intent', extra());
     expect([paid.status, paid.body.status]).toEqual([200, 'SUCCEEDED']);
-    const payment = [...mp.payments.values()].find((p) => p.status === 'approved')!;
+    const payment = [...mp.payments.values()].find((p) => p.status === 'approved' && p.transaction_amount === 99)!;
     expect([payment.transaction_amount, payment.currency_id, payment.payment_method_id, payment.card.last_four_digits]).toEqual([
       99,
       'UYU',

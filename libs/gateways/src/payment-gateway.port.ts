@@ -103,6 +103,12 @@ export interface ChargeRequest {
    * new payment: the scheme allows one per period).
    */
   readonly schedule?: { readonly date: string; readonly retryOf: string | null };
+  /**
+   * The payer present (contract §31): the processor's token of the saved card with its security code, made in the
+   * payer's browser (Mercado Pago's one-click). Used where a saved card needs its code; single use, never kept: a
+   * charge sent again without it (a crash before its answer) is looked up by our attempt's id.
+   */
+  readonly cardToken?: string;
 }
 
 /** What a gateway tells of a collection besides its outcome. */

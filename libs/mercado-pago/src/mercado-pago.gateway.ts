@@ -250,18 +250,30 @@ export class MercadoPagoGateway
    * A saved card charged without the payer (contract §31; Mercado Pago's automatic payments): a token for the card
    * made by the server (`POST /v1/card_tokens` with the card and its customer, no security code), then the payment
    * (`POST /v1/payments`, the customer as payer, our attempt's id as idempotency key and external reference, so a
-   * retry or a lookup finds the one payment). A refusal before any payment is a rejected attempt.
+   * retry or a lookup finds the one payment). A refusal before any payment is a rejected attempt. The payer present
+   * (one-click): the token their browser made of the saved card with its security code (`cardToken`) pays instead,
+   * without automatic payments.
    */
   async chargeOffSession(request: ChargeRequest): Promise<ChargeOutcome> {
     const card = readCardReference(request.instrumentToken);
     if (!card) return { status: 'REJECTED', reference: request.payinId, error: 'Mercado Pago: the instrument is no card it keeps for us' };
     const credentials = await mercadoPagoCredentials(this.accounts, request.merchantId);
     if (!credentials) throw new DomainError('GATEWAY_ACCOUNT_NOT_FOUND', undefined, { provider: this.displayName });
-    if (!credentials.offSessionEnabled)
-      return { status: 'REJECTED', reference: request.payinId, error: 'Mercado Pago: automatic payments are not enabled for the account' };
     const client = this.clientWith(credentials.accessToken);
+    if (!credentials.offSessionEnabled && !request.cardToken) {
+      // A payer-present charge sent again without its single-use token (a crash before its answer): the payment our
+      // attempt made, if it made one; otherwise nothing can be charged without automatic payments.
+      const made = decisive(await client.searchPayments(request.payinId));
+      if (made) {
+        const { outcome, reference, gateway: _gateway, eventId: _eventId, ...details } = eventOfPayment(made);
+        return { status: outcome, reference, ...details };
+      }
+      return { status: 'REJECTED', reference: request.payinId, error: 'Mercado Pago: automatic payments are not enabled for the account' };
+    }
     try {
-      const token = await client.cardToken(card.cardId, card.customerId, `token:${request.payinId}`);
+      const token = request.cardToken
+        ? { id: request.cardToken }
+        : await client.cardToken(card.cardId, card.customerId, `token:${request.payinId}`);
       const payment = await client.createPayment(
         {
           transaction_amount: Money.ofMinor(request.amount, request.currency).toWire(),

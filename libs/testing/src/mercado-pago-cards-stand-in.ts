@@ -12,7 +12,9 @@ import { luhn } from './stand-in-server';
  *   the card's number, security code, expiry and holder; 32 hexadecimal characters, single use, valid for 7 days.
  *   The form errors are its documented cause codes (205 number empty, 208/209 month/year empty, 221 holder empty,
  *   224 code empty, E301 number invalid, E302 code invalid, 325/326 month/year invalid). From the server, with the
- *   account's access token, `{ card_id, customer_id }` makes a token for a saved card without its security code.
+ *   account's access token, `{ card_id, customer_id }` makes a token for a saved card without its security code; from
+ *   the browser, `{ card_id, security_code }` (MercadoPago.js `createCardToken({ cardId })` with the code's field) a
+ *   token of a saved card of the key's account with its code (the payer present: one-click).
  * - Customers: `POST /v1/customers {email}` (400 cause 101 "the customer already exist" for an e-mail it has),
  *   `GET /v1/customers/search?email=`.
  * - Cards: `POST /v1/customers/:id/cards {token}` saves the card a token stands for: an id, the first six and last
@@ -114,6 +116,7 @@ export class MercadoPagoCards {
   tokenFromBrowser(publicKey: string | null, body: Record<string, unknown>): Answer {
     const account = publicKey ? this.accountOfKey(publicKey) : undefined;
     if (!account) return [401, { message: 'invalid public_key', error: 'unauthorized', status: 401, cause: [] }];
+    if (body.card_id !== undefined) return this.savedCardToken(account, body);
     const number = typeof body.card_number === 'string' ? body.card_number.replace(/\s/g, '') : '';
     const code = typeof body.security_code === 'string' ? body.security_code : '';
     const month = Number(body.expiration_month);
@@ -144,6 +147,27 @@ export class MercadoPagoCards {
       cardId: null,
     });
     return [201, { ...this.tokenView(token), card_number_length: number.length, security_code_length: code.length }];
+  }
+
+  /** A saved card's token with its security code, from the payer's browser (the card the public key's account keeps). */
+  private savedCardToken(account: string, body: Record<string, unknown>): Answer {
+    const card = this.cards.get(textOf(body.card_id));
+    const customer = card && this.customers.get(card.customerId);
+    if (!card || !customer || customer.account !== account)
+      return [404, { message: 'card not found', error: 'not_found', status: 404, cause: [] }];
+    const code = typeof body.security_code === 'string' ? body.security_code : '';
+    if (!code) return bad('parameter securityCode can not be null/empty', '224');
+    if (!/^\d{3,4}$/.test(code)) return bad('invalid parameter securityCode', 'E302');
+    const token = this.newToken(account, {
+      firstSix: card.firstSix,
+      lastFour: card.lastFour,
+      expirationMonth: card.expirationMonth,
+      expirationYear: card.expirationYear,
+      holderName: card.holderName,
+      withSecurityCode: true,
+      cardId: card.id,
+    });
+    return [201, { ...this.tokenView(token), security_code_length: code.length }];
   }
 
   /** `POST /v1/card_tokens {card_id, customer_id}` with the access token: a saved card's token, without its code. */

@@ -452,7 +452,7 @@ export class PaymentAttemptsService {
    */
   async chargeOffSession(
     payinId: string,
-    written?: { payin: Payin; instrumentToken: string | null; storedAt?: string | null; charge?: WrittenCharge },
+    written?: { payin: Payin; instrumentToken: string | null; storedAt?: string | null; charge?: WrittenCharge; cardToken?: string },
   ): Promise<PaymentIntent | null> {
     // What the creation that just committed the attempt already holds is not read again.
     const payin = written?.payin ?? (await this.ledger.get(this.unitOfWork.outside, payinId));
@@ -493,6 +493,7 @@ export class PaymentAttemptsService {
         ...(payer ? { payer } : {}),
         ...(installmentOffer ? { installments: p.installments, installmentOffer } : {}),
         ...(schedule ? { schedule } : {}),
+        ...(written?.cardToken ? { cardToken: written.cardToken } : {}),
       });
     } catch (error) {
       this.logger.warn(

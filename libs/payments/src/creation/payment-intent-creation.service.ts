@@ -70,6 +70,8 @@ export interface CreatePaymentIntentCommand {
   confirm?: boolean;
   /** With confirm: the installments the saved instrument is charged in (contract §25). */
   installments?: number;
+  /** With confirm, the payer present: the processor's token of the saved card with its security code (contract §31). */
+  cardToken?: string;
   payerData?: PayerRequest;
   setupFutureUsage?: boolean;
   metadata?: { limitIssuers?: string[]; scheduledCharge?: ScheduledCharge };
@@ -123,6 +125,11 @@ export class PaymentIntentCreationService {
       throw new InvalidRequestError(['payerId'], 'payerId is required unless payerData describes a new payer');
     if (command.installments !== undefined && command.installments > 1 && !command.confirm)
       throw new InvalidRequestError(['installments'], 'installments go with confirm: the saved instrument is charged in them');
+    if (command.cardToken !== undefined && (!command.confirm || !command.paymentInstrumentId || command.offSession))
+      throw new InvalidRequestError(
+        ['cardToken'],
+        'cardToken goes with confirm, a paymentInstrumentId and offSession false: the payer present gives the saved card’s code',
+      );
     return this.rules.once(
       operationId,
       (paymentIntentId) => this.rules.resume(caller, paymentIntentId),
@@ -193,6 +200,7 @@ export class PaymentIntentCreationService {
       payin: created.attempt,
       instrumentToken: created.instrumentToken,
       storedAt: created.storedAt,
+      cardToken: command.cardToken,
     });
     // The intent as the charge's outcome left it; read only when no outcome was applied here (no answer, or another got there first).
     return charged ?? (await this.intents.findById(this.unitOfWork.outside, created.intent.id)) ?? created.intent;
@@ -242,6 +250,7 @@ export class PaymentIntentCreationService {
       instrumentToken: instrument.externalId,
       storedAt: instrument.processor,
       charge: { intent, payin: attempt, writtenIn, instrument },
+      cardToken: command.cardToken,
     });
     return charged ?? (await this.intents.findById(outside, intent.id)) ?? intent;
   }
@@ -265,7 +274,7 @@ export class PaymentIntentCreationService {
     const { merchantId } = intent.snapshot();
     const processor = await this.processorForInstrument(tx, intent, instrument);
     await this.pricing.assertAboveMinimum(merchantId, processor, intent.total, tx);
-    const gateway = await this.chargingGateway(merchantId, processor, instrument, tx);
+    const gateway = await this.chargingGateway(merchantId, processor, instrument, tx, command.cardToken !== undefined);
     if (command.installments !== undefined && command.installments > 1)
       await this.installments.offerFor(merchantId, processor, gateway, intent.total, command.installments, tx);
     intent.startOffSessionCharge(now);
@@ -325,18 +334,21 @@ export class PaymentIntentCreationService {
    * The gateway that charges the instrument off-session, or the refusal: a gateway that charges no saved instrument
    * (400 OFF_SESSION_NOT_SUPPORTED), a processor that keeps cards asked to charge one it does not keep (the same: the
    * payer must pay at its checkout), or a merchant's account that may not charge without the payer (409
-   * OFF_SESSION_NOT_AVAILABLE: Mercado Pago without automatic payments).
+   * OFF_SESSION_NOT_AVAILABLE: Mercado Pago without automatic payments) when the payer is not present with the card's
+   * code (`payerPresent`: a cardToken).
    */
   private async chargingGateway(
     merchantId: MerchantId,
     processor: Awaited<ReturnType<PaymentIntentCreationService['processorForInstrument']>>,
     instrument: Readonly<PaymentInstrumentProps>,
     tx?: Transaction,
+    payerPresent = false,
   ): Promise<PaymentGateway & ChargesOffSession> {
     const gateway = await this.gatewayOfCharge(merchantId, processor, instrument, tx);
     if (!chargesOffSession(gateway) || (savesCards(gateway) && instrument.processor !== gateway.name))
       throw new DomainError('OFF_SESSION_NOT_SUPPORTED', undefined, { provider: gateway.displayName });
-    if (!(await gateway.offSessionAvailable(merchantId, tx)))
+    // The payer present with the card's code (cardToken): no automatic payments needed.
+    if (!payerPresent && !(await gateway.offSessionAvailable(merchantId, tx)))
       throw new DomainError('OFF_SESSION_NOT_AVAILABLE', undefined, { provider: gateway.displayName });
     return gateway;
   }

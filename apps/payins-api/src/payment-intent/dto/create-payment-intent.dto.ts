@@ -11,6 +11,7 @@ import {
   IsPositive,
   IsString,
   IsUUID,
+  Matches,
   Max,
   MaxLength,
   Min,
@@ -117,6 +118,20 @@ export class CreatePaymentIntentDto {
   @Optional()
   @IsBoolean()
   confirm?: boolean;
+
+  @ApiPropertyOptional({
+    maxLength: 128,
+    example: 'ff8080814c11e237014c1ff593b57b4d',
+    description:
+      'With confirm and offSession false, the payer present (contract §31): the processor’s token of the saved card with its ' +
+      'security code, made in the payer’s browser (Mercado Pago: MercadoPago.js `createCardToken({ cardId })` with the account’s ' +
+      'public key and the security code field); the card is then charged without automatic payments. Ignored where the ' +
+      'processor charges a saved card without its code (dLocal, the sandbox)',
+  })
+  @Optional()
+  @IsString()
+  @Matches(/^[0-9A-Za-z_-]{8,128}$/)
+  cardToken?: string;
 
   @ApiPropertyOptional({
     type: 'integer',
