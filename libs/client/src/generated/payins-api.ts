@@ -2693,7 +2693,7 @@ export interface components {
             /** @description With an instrument: charge it now, off-session */
             confirm?: boolean;
             /**
-             * @description With confirm and offSession false, the payer present (contract §31): the processor’s token of the saved card with its security code, made in the payer’s browser (Mercado Pago: MercadoPago.js `createCardToken({ cardId })` with the account’s public key and the security code field); the card is then charged without automatic payments. Ignored where the processor charges a saved card without its code (dLocal, the sandbox)
+             * @description With confirm and offSession false, the payer present (contract §31): the processor’s token of the saved card with its security code, made in the payer’s browser by the processor’s own library from the card’s id and the code (docs/integration.md); the card is then charged without the account’s automatic payments. Not used where the processor charges a saved card without its code
              * @example ff8080814c11e237014c1ff593b57b4d
              */
             cardToken?: string;
