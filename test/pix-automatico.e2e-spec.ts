@@ -234,6 +234,26 @@ describe('Pix Automático through dLocal: the authorisation from our page, a yea
     expect(paid.every((p) => p.payment_method_id === 'XA')).toBe(true);
     expect([...dl.payments.values()].filter((p) => p.status === 'REJECTED').map((p) => p.status_code)).toEqual(['302', '302', '305']);
   }, 300_000);
+
+  it('takes the authorisation out of use when the payer cancels it in the bank’s app', async () => {
+    const active = [...dl.pix.enrollments.values()].find((e) => e.status === 'ACTIVE')!;
+    await dl.pix.cancelByPayer(active.id);
+    const instrument = (await merchant.get(`/payment-instrument/${instrumentId}`)).body as Row;
+    expect([instrument.paymentInstrumentStatus, instrument.active]).toEqual(['INACTIVE', false]);
+    // Nothing charges it again: a new subscription on it is refused.
+    const refused = await merchant.post('/subscription', {
+      merchantId,
+      payerId: bed.payerId,
+      paymentInstrumentId: instrumentId,
+      amount: 89.9,
+      currency: 'BRL',
+      interval: 'MONTH',
+      intervalCount: 1,
+      startDate: plusDays(brasiliaDate(new Date()), 5),
+      description: 'Plano mensal',
+    });
+    expect([refused.status, refused.body.errorId]).toEqual([404, 'Payins:PAYMENT_INSTRUMENT_NOT_FOUND']);
+  });
 });
 
 /** The local date `months` months after `date` (the same day, or the month's last). */

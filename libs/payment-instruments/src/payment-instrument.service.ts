@@ -153,6 +153,20 @@ export class PaymentInstrumentService {
     return { instrument, paymentMethodName: request.paymentMethodName };
   }
 
+  /**
+   * An instrument whose processor no longer holds it for charges (a Pix Automático authorisation the payer cancelled in
+   * the bank's app, contract §31): INACTIVE, so nothing charges it again. False when it already was.
+   */
+  async deactivateHeldElsewhere(paymentInstrumentId: PaymentInstrumentId): Promise<boolean> {
+    return this.unitOfWork.run(async (tx) => {
+      const instrument = await this.instruments.findById(tx, paymentInstrumentId, true);
+      if (!instrument || !instrument.snapshot().active) return false;
+      instrument.deactivate(new Date());
+      await this.instruments.save(tx, instrument);
+      return true;
+    });
+  }
+
   /** Operation 28. */
   async get(caller: Caller, paymentInstrumentId: PaymentInstrumentId): Promise<PaymentInstrumentView> {
     return (await this.views([await this.loadVisible(caller, paymentInstrumentId)]))[0];

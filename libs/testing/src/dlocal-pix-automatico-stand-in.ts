@@ -44,6 +44,9 @@ const ENROLLMENT_STATUS = {
   CANCELLED: ['400', 'The enrollment was cancelled by the merchant.'],
 } as const;
 
+/** Cancelled by the payer in the bank's app (its own status code, 401). */
+const CANCELLED_BY_PAYER = ['401', 'The enrollment was cancelled by the user directly through their home banking.'] as const;
+
 export interface DLocalStandInEnrollment {
   readonly id: string;
   readonly login: string;
@@ -208,6 +211,15 @@ export class DLocalPixAutomatico {
     if (authorised) enrollment.approved_date = new Date().toISOString();
     await this.notifyEnrollment(enrollment);
     return enrollment.callback_url ?? null;
+  }
+
+  /** The payer cancels an active authorisation in the bank's app: CANCELLED (401), notified; its payments are refused. */
+  async cancelByPayer(id: string): Promise<void> {
+    const enrollment = this.enrollments.get(id);
+    if (!enrollment || enrollment.status !== 'ACTIVE') return;
+    enrollment.status = 'CANCELLED';
+    [enrollment.status_code, enrollment.status_detail] = CANCELLED_BY_PAYER;
+    await this.notifyEnrollment(enrollment);
   }
 
   /** `POST /payments` with payment_method_id XA: a recurring payment of an active enrollment, scheduled. */

@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
 import { GatewayNotice, PixAuthorisation, PixNotAuthorisedError } from '@pcs/gateways';
-import { UnitOfWork } from '@pcs/kernel';
+import { asPaymentInstrumentId, UnitOfWork } from '@pcs/kernel';
+import { PaymentInstrumentService } from '@pcs/payment-instruments';
 import { CardSetup } from './card-setup';
 import { CardSetupRepository } from './card-setup.repository';
 import { CardSetupService, SetupPage } from './card-setup.service';
@@ -19,7 +20,8 @@ export type PixStep =
  * (dLocal's enrollment, our setup's id as its external id) and goes through the processor's journey to the bank's app;
  * when the processor tells (its notification, the payer's return, the page read again) that the authorisation is
  * active, it becomes the payer's instrument of the PIX method, validated, with `payment_instrument.created`, in one
- * transaction with the setup completed. A refused authorisation lets the payer ask again.
+ * transaction with the setup completed. A refused authorisation lets the payer ask again; one the payer cancels later in
+ * the bank's app (the processor's notification) leaves its instrument INACTIVE.
  */
 @Injectable()
 export class PixSetupService {
@@ -30,6 +32,7 @@ export class PixSetupService {
     private readonly setups: CardSetupRepository,
     private readonly cards: CardSetupService,
     private readonly settings: RuntimeSettings,
+    private readonly instruments: PaymentInstrumentService,
   ) {}
 
   /**
@@ -95,6 +98,12 @@ export class PixSetupService {
     if (!setup || !s || s.merchantId !== merchantId || s.pixReference !== notice.reference) return 'unknown';
     const found = await this.cards.pixMethod(s.merchantId, s.countryProcessorId);
     if (!found || found.gateway.name !== gateway) return 'unknown';
+    // A kept authorisation the payer cancelled in the bank's app (or the processor ended): its instrument charges no more.
+    if (s.status === 'COMPLETED' && s.paymentInstrumentId) {
+      const now = await found.gateway.pixAuthorisation(s.merchantId, notice.reference);
+      if (now.status !== 'CANCELLED' && now.status !== 'REJECTED') return 'unknown';
+      return (await this.instruments.deactivateHeldElsewhere(asPaymentInstrumentId(s.paymentInstrumentId))) ? 'applied' : 'unknown';
+    }
     return (await this.refresh(setup)) === 'ACTIVE' ? 'applied' : 'unknown';
   }
 
