@@ -73,8 +73,16 @@ describe('rate limits counted in leases', () => {
   it('lets two processes together pass the quota and its burst, and not one request more', async () => {
     const quota = 50;
     const [first, second] = [limitsOf(quota), limitsOf(quota)];
-    const key = keyOf();
-    const verdicts = await Promise.all(Array.from({ length: 300 }, (_, n) => (n % 2 ? first : second).count('writes', key)));
+    // The burst must fit one one-second window: on a loaded machine 300 requests can straddle two (each with its own
+    // quota), and the scenario is played again with a new key (at most 4 times); the assertions below are unchanged.
+    let key = keyOf();
+    let verdicts: (LimitVerdict | null)[] = [];
+    for (let attempt = 0; attempt < 4; attempt++) {
+      key = keyOf();
+      const started = Date.now();
+      verdicts = await Promise.all(Array.from({ length: 300 }, (_, n) => (n % 2 ? first : second).count('writes', key)));
+      if (Date.now() - started < 800) break;
+    }
     const passed = verdicts.filter((v) => v!.allowed).length;
     // Both processes spend every lease they take (each has 150 requests to pass): nothing is stranded, nothing passes twice.
     expect(passed).toBe(2 * quota);
