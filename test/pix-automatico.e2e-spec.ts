@@ -170,6 +170,11 @@ describe('Pix Automático through dLocal: the authorisation from our page, a yea
   });
 
   it('charges a year of months 3 days ahead with scheduled_date, a failed month retried by dLocal, each invoice paid once', async () => {
+    // The merchant's own retry days are its cards'; Pix Automático's are dLocal's (1, 3 and 5 days after the date).
+    const configured = await merchant.put(`/merchant/${merchantId}/configuration`, {
+      dunning: { retryDays: [2, 4], finalStatus: 'UNPAID' },
+    });
+    expect(configured.status).toBe(200);
     const made = await merchant.post('/subscription', {
       merchantId,
       payerId: bed.payerId,

@@ -127,7 +127,7 @@ export class BillingScheduler {
     const period = subscription.period(due.period);
     // Pix Automático's charge is requested ahead (contract §31), with the payer's notice of it; dLocal's retries are its own.
     const ahead = subscription.leadMs > 0;
-    const dunning = ahead ? pixDunning(await this.dunningOf(tx, s.merchantId)) : await this.dunningOf(tx, s.merchantId);
+    const dunning = await this.dunningFor(tx, subscription);
     if (ahead && s.announcedPeriod < due.period && period.start.getTime() - now.getTime() > 0) {
       subscription.announced(due.period, now);
       await this.changes.announced(tx, subscription, due.period);
@@ -279,7 +279,7 @@ export class BillingScheduler {
         await this.billing.saveInvoice(tx, invoice);
         return;
       }
-      const dunning = await this.dunningOf(tx, subscription.snapshot().merchantId);
+      const dunning = await this.dunningFor(tx, subscription);
       const over = invoice.declined(outcome.error, outcome.kind, dunning, now);
       // A subscription canceled while its charge ran charges nothing more.
       if (subscription.snapshot().status === 'CANCELED') invoice.void(now);
@@ -298,7 +298,7 @@ export class BillingScheduler {
       const subscription = await this.billing.findSubscription(tx, known.snapshot().subscriptionId, null, true);
       const invoice = await this.billing.findInvoice(tx, invoiceId, null, true);
       if (!subscription || !invoice || invoice.claim(now, 0)?.kind !== 'END') return;
-      await this.finish(tx, subscription, invoice, await this.dunningOf(tx, subscription.snapshot().merchantId), now);
+      await this.finish(tx, subscription, invoice, await this.dunningFor(tx, subscription), now);
     });
   }
 
@@ -328,6 +328,12 @@ export class BillingScheduler {
       if (error instanceof DomainError && error.definition.code === 'PAYMENT_INTENT_NOT_FOUND') return false;
       throw error;
     }
+  }
+
+  /** The subscription's dunning: the merchant's, or for Pix Automático dLocal's retry days with the merchant's end. */
+  private async dunningFor(tx: Transaction, subscription: Subscription): Promise<DunningSettings> {
+    const merchant = await this.dunningOf(tx, subscription.snapshot().merchantId);
+    return subscription.leadMs > 0 ? pixDunning(merchant) : merchant;
   }
 
   private dunningOf(tx: Transaction, merchantId: string): Promise<DunningSettings> {
