@@ -64,6 +64,18 @@ describe('Pix Automático through dLocal: the authorisation from our page, a yea
   });
 
   const terms = { amount: 89.9, frequency: 'MONTHLY', startDate: firstDate };
+  /** A monthly subscription paid by the authorisation, of its terms. */
+  const monthlyPix = (startDate = firstDate) => ({
+    merchantId,
+    payerId: bed.payerId,
+    paymentInstrumentId: instrumentId,
+    amount: 89.9,
+    currency: 'BRL',
+    interval: 'MONTH',
+    intervalCount: 1,
+    startDate,
+    description: 'Plano mensal',
+  });
   let instrumentId: string;
 
   it('asks the payer on a phone to authorise fixed terms, through dLocal’s journey to the bank’s app, and keeps the authorisation', async () => {
@@ -146,17 +158,7 @@ describe('Pix Automático through dLocal: the authorisation from our page, a yea
   }, 90_000);
 
   it('refuses a subscription whose charges the authorisation would not take', async () => {
-    const base = {
-      merchantId,
-      payerId: bed.payerId,
-      paymentInstrumentId: instrumentId,
-      amount: 89.9,
-      currency: 'BRL',
-      interval: 'MONTH',
-      intervalCount: 1,
-      startDate: firstDate,
-      description: 'Plano mensal',
-    };
+    const base = monthlyPix();
     for (const [wrong, field] of [
       [{ amount: 99.9 }, 'amount'],
       [{ interval: 'WEEK' }, 'interval'],
@@ -175,17 +177,7 @@ describe('Pix Automático through dLocal: the authorisation from our page, a yea
       dunning: { retryDays: [2, 4], finalStatus: 'UNPAID' },
     });
     expect(configured.status).toBe(200);
-    const made = await merchant.post('/subscription', {
-      merchantId,
-      payerId: bed.payerId,
-      paymentInstrumentId: instrumentId,
-      amount: 89.9,
-      currency: 'BRL',
-      interval: 'MONTH',
-      intervalCount: 1,
-      startDate: firstDate,
-      description: 'Plano mensal',
-    });
+    const made = await merchant.post('/subscription', monthlyPix());
     expect(made.status).toBe(200);
     const subscriptionId = made.body.subscriptionId as string;
     const enrollment = [...dl.pix.enrollments.values()].find((e) => e.status === 'ACTIVE')!;
@@ -246,17 +238,7 @@ describe('Pix Automático through dLocal: the authorisation from our page, a yea
     const instrument = (await merchant.get(`/payment-instrument/${instrumentId}`)).body as Row;
     expect([instrument.paymentInstrumentStatus, instrument.active]).toEqual(['INACTIVE', false]);
     // Nothing charges it again: a new subscription on it is refused.
-    const refused = await merchant.post('/subscription', {
-      merchantId,
-      payerId: bed.payerId,
-      paymentInstrumentId: instrumentId,
-      amount: 89.9,
-      currency: 'BRL',
-      interval: 'MONTH',
-      intervalCount: 1,
-      startDate: plusDays(brasiliaDate(new Date()), 5),
-      description: 'Plano mensal',
-    });
+    const refused = await merchant.post('/subscription', monthlyPix(plusDays(brasiliaDate(new Date()), 5)));
     expect([refused.status, refused.body.errorId]).toEqual([404, 'Payins:PAYMENT_INSTRUMENT_NOT_FOUND']);
   });
 });

@@ -97,7 +97,16 @@ function outcomeOfPayment(payment: Pick<DLocalPayment, 'status' | 'status_detail
   return attemptFailed(payment) ? 'REJECTED' : outcomeOfStatus(payment.status);
 }
 
-/** Our order id of a retry: dLocal's retry keeps the order id of the payment it retries (ours is in our record). */
+/** A payment (or its order) as a charge's answer: its outcome, dLocal's id, and why when it was not paid. */
+function answerOf(
+  payment: Pick<DLocalPayment, 'status' | 'status_code' | 'status_detail'>,
+  reference: string,
+): { status: GatewayEvent['outcome']; reference: string; error?: string } {
+  const outcome = outcomeOfPayment(payment);
+  return { status: outcome, reference, ...(outcome === 'REJECTED' ? { error: reasonOf(payment) } : {}) };
+}
+
+/** dLocal's payment method of Pix Automático (enrollments and their recurring payments). */
 const PIX_AUTOMATICO = 'XA';
 
 /** Why dLocal ended a payment, as our records keep it: its status_detail and status_code (a number or a string). */
@@ -375,8 +384,7 @@ export class DLocalGateway
     const known = await this.records.paymentOfPayin(request.payinId);
     if (known?.paymentId) {
       const payment = await client.getPayment(known.paymentId);
-      const outcome = outcomeOfPayment(payment);
-      return { status: outcome, reference: payment.id, ...(outcome === 'REJECTED' ? { error: reasonOf(payment) } : {}) };
+      return answerOf(payment, payment.id);
     }
     const notificationUrl = `${this.settings.publicBaseUrl}/gateways/dlocal/notifications/${request.merchantId}`;
     const retried = schedule.retryOf ? await this.records.paymentByDLocalId(schedule.retryOf) : null;
@@ -408,8 +416,7 @@ export class DLocalGateway
             notification_url: notificationUrl,
           });
       await this.records.paymentAnswered(request.payinId, payment.id, null);
-      const outcome = outcomeOfPayment(payment);
-      return { status: outcome, reference: payment.id, ...(outcome === 'REJECTED' ? { error: reasonOf(payment) } : {}) };
+      return answerOf(payment, payment.id);
     } catch (error) {
       const failure = dlocalFailure('charge', error);
       if (!isAnswer(failure)) throw failure;
@@ -417,8 +424,7 @@ export class DLocalGateway
       // Our order id is taken: the earlier request of this very attempt reached dLocal; its order says how it stands.
       const order = await client.getOrder(request.payinId);
       await this.records.paymentAnswered(request.payinId, order.payment_id, null);
-      const outcome = outcomeOfPayment(order);
-      return { status: outcome, reference: order.payment_id, ...(outcome === 'REJECTED' ? { error: reasonOf(order) } : {}) };
+      return answerOf(order, order.payment_id);
     }
   }
 
@@ -668,8 +674,7 @@ export class DLocalGateway
     if (record?.retryOfOrder) {
       if (!record.paymentId) return { status: 'NOT_RECEIVED', reference: null };
       const payment = await client.getPayment(record.paymentId);
-      const outcome = outcomeOfPayment(payment);
-      return { status: outcome, reference: payment.id, ...(outcome === 'REJECTED' ? { error: reasonOf(payment) } : {}) };
+      return answerOf(payment, payment.id);
     }
     let order: DLocalOrder;
     try {
