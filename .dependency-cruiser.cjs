@@ -187,14 +187,20 @@ module.exports = {
     {
       name: 'apps-through-the-index',
       comment:
-        'Apps and end-to-end tests use a library only through its index.ts (and two second entry points: the HTTP ' +
+        'Apps and end-to-end tests use a library only through its index.ts (and three second entry points: the HTTP ' +
         'library’s validation pipe, `@pcs/http/validation`, which the dashboard’s forms use without the APIs’ foundation; ' +
-        'the testing library’s `@pcs/testing/http`, which specs on a shared API use without loading the apps).',
+        'the testing library’s `@pcs/testing/http`, which specs on a shared API use without loading the apps; ' +
+        'the observability library’s `@pcs/observability/tracing`, which each app’s main loads before anything it instruments).',
       severity: 'error',
       from: { path: '^(apps|test)/' },
       to: {
         path: '^libs/',
-        pathNot: ['^libs/[^/]+/src/index\\.ts$', '^libs/http/src/validation\\.pipe\\.ts$', '^libs/testing/src/http\\.ts$'],
+        pathNot: [
+          '^libs/[^/]+/src/index\\.ts$',
+          '^libs/http/src/validation\\.pipe\\.ts$',
+          '^libs/testing/src/http\\.ts$',
+          '^libs/observability/src/tracing\\.ts$',
+        ],
       },
     },
     ...Object.entries(CONTEXTS).map(([lib, allowed]) => ({

@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { serveStandalone } from '@pcs/http';
 import { createB2bApi } from './b2b-api';

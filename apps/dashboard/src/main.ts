@@ -1,9 +1,11 @@
+import './tracing';
 import 'reflect-metadata';
 import { closeOnSignal, loadDotEnv, loadEnvironment, resolveEarlierMasterKeys, resolveSecretsMasterKey, trustProxyOf } from '@pcs/config';
 import { checkServingDatabase, ownerRoleAllowed, refuseMigrationUrl, resolveDatabase } from '@pcs/database';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AUDIT_HEAD_FILE } from '@pcs/dashboard-identity';
+import { flushTracing } from '@pcs/observability';
 import { closeDashboard, createDashboard, DASHBOARD_DRAIN_MS } from './dashboard';
 
 const log = (line: string) => process.stderr.write(`[dashboard] ${line}\n`);
@@ -63,6 +65,7 @@ async function main(): Promise<void> {
   closeOnSignal(async () => {
     await closeDashboard(app, DASHBOARD_DRAIN_MS, log);
     await database.stop();
+    await flushTracing();
   }, log);
 }
 

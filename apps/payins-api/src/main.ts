@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { serveStandalone } from '@pcs/http';
 import { createPayinsApi } from './payins-api';

@@ -3,7 +3,7 @@
  * answers, read together against its reference.
  */
 import { readProcessorJson } from '@pcs/gateways';
-import { metrics } from '@pcs/observability';
+import { metrics, processorCall } from '@pcs/observability';
 import * as crypto from 'node:crypto';
 
 /** An account's API credentials (dLocal's dashboard, Settings > Integration). */
@@ -287,7 +287,12 @@ export class DLocalClient {
     return this.request('get_chargeback', 'GET', `/chargebacks/${encodeURIComponent(chargebackId)}`);
   }
 
-  private async request<T>(operation: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  /** One call, in a span of its own whose `traceparent` the request carries (docs/operations.md, "Tracing"). */
+  private request<T>(operation: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    return processorCall('DLOCAL', operation, method, (trace) => this.send<T>(operation, method, path, body, trace));
+  }
+
+  private async send<T>(operation: string, method: 'GET' | 'POST', path: string, body: unknown, trace: Record<string, string>): Promise<T> {
     const started = process.hrtime.bigint();
     const observe = (outcome: string) =>
       metrics.gatewayRequests.observe({ provider: 'DLOCAL', operation, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
@@ -300,6 +305,7 @@ export class DLocalClient {
       response = await fetch(`${this.baseUrl}${path}`, {
         method,
         headers: {
+          ...trace,
           'x-date': xDate,
           'x-login': xLogin,
           'x-trans-key': xTransKey,

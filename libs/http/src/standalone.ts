@@ -1,6 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { closeOnSignal, Environment, loadDotEnv, loadEnvironment, RuntimeSettings } from '@pcs/config';
 import { isDatabaseUnavailable, prepareRuntime, requireMailTransport } from '@pcs/database';
+import { flushTracing } from '@pcs/observability';
 import { closeGracefully } from './http-app';
 
 /** How long a stopping API waits for the requests in flight (a deployment's grace is usually 10 s or more). */
@@ -33,6 +34,7 @@ export function serveStandalone(
     closeOnSignal(async () => {
       await closeGracefully(app, SHUTDOWN_DRAIN_MS, log);
       await runtime.database.stop();
+      await flushTracing();
     }, log);
   };
   run().catch((error: unknown) => {

@@ -3,7 +3,7 @@
  * against its reference (one client, one signature of every request, one reading of its failures).
  */
 import { readProcessorJson } from '@pcs/gateways';
-import { metrics } from '@pcs/observability';
+import { metrics, processorCall } from '@pcs/observability';
 
 /** Checkout Pro preference (POST /checkout/preferences), the fields this service sends. */
 export interface PreferenceRequest {
@@ -302,7 +302,8 @@ export class MercadoPagoClient {
     );
   }
 
-  private async request<T>(
+  /** One call, in a span of its own whose `traceparent` the request carries (docs/operations.md, "Tracing"). */
+  private request<T>(
     operation: string,
     method: 'GET' | 'POST',
     path: string,
@@ -310,10 +311,25 @@ export class MercadoPagoClient {
     idempotencyKey?: string,
     as: 'json' | 'text' = 'json',
   ): Promise<T> {
+    return processorCall('MERCADO_PAGO', operation, method, (trace) =>
+      this.send<T>(operation, method, path, trace, body, idempotencyKey, as),
+    );
+  }
+
+  private async send<T>(
+    operation: string,
+    method: 'GET' | 'POST',
+    path: string,
+    trace: Record<string, string>,
+    body: unknown,
+    idempotencyKey: string | undefined,
+    as: 'json' | 'text',
+  ): Promise<T> {
     const started = process.hrtime.bigint();
     const observe = (outcome: string) =>
       metrics.gatewayRequests.observe({ provider: 'MERCADO_PAGO', operation, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
     const headers: Record<string, string> = {
+      ...trace,
       authorization: `Bearer ${this.accessToken}`,
       accept: as === 'json' ? 'application/json' : 'text/csv',
     };

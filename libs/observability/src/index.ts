@@ -1,2 +1,3 @@
 export * from './metrics';
 export * from './requests-in-flight';
+export * from './tracing';

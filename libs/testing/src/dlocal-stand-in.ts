@@ -273,8 +273,8 @@ export class DLocalStandIn extends StandInServer {
     string,
     Record<string, unknown> & { login: string; status: DLocalChargebackStatus; status_code: number; status_detail: string }
   >();
-  /** Every request received (method, path, X-Login), for assertions. */
-  readonly requests: { method: string; path: string; login: string | undefined; body: string }[] = [];
+  /** Every request received (method, path, X-Login, W3C `traceparent` if any), for assertions. */
+  readonly requests: { method: string; path: string; login: string | undefined; body: string; traceparent?: string }[] = [];
   /** How notifications are sent: at once (default), delayed, repeated, held for the test to send, or dropped. */
   notifications: { mode: 'send' | 'hold' | 'drop'; delayMs: number; repeat: number } = { mode: 'send', delayMs: 0, repeat: 1 };
   readonly held: DLocalHeldNotification[] = [];
@@ -556,7 +556,8 @@ export class DLocalStandIn extends StandInServer {
       return answerBrowser(request, response, body, (fields) => this.cards.tokenFromBrowser(fields));
     }
     const login = header(request, 'x-login');
-    this.requests.push({ method: request.method ?? '', path: url.pathname, login, body });
+    const traceparent = header(request, 'traceparent');
+    this.requests.push({ method: request.method ?? '', path: url.pathname, login, body, ...(traceparent ? { traceparent } : {}) });
     const fault = this.faults.find((f) => f.method === request.method && url.pathname.startsWith(f.pathPrefix) && f.times > 0);
     if (fault && fault.answer === 'late') {
       fault.times -= 1;

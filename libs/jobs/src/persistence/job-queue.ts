@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
 import * as crypto from 'node:crypto';
-import { metrics, QueueDepth } from '@pcs/observability';
+import { contextOf, inSpan, metrics, QueueDepth, ROOT_CONTEXT, SpanKind, TraceCarrier, withTraceOf } from '@pcs/observability';
 // Before pg-boss: the database library puts pg-boss's timer in place first (pg-boss-timers.ts).
 import { CONNECT_TIMEOUT_MS, managerOf, resilientClientClass } from '@pcs/database';
 import PgBoss from 'pg-boss';
@@ -79,11 +79,14 @@ export class JobQueue implements OnModuleDestroy {
     );
   }
 
-  /** Writes a job with the caller's transaction: it commits or rolls back with the change. */
+  /**
+   * Writes a job with the caller's transaction: it commits or rolls back with the change. Every job this queue writes
+   * carries the trace running when it was written (`traceparent`, `tracestate` in its data) when tracing is on.
+   */
   async send<T extends object>(tx: Transaction, queue: string, data: T, options: JobSendOptions = {}): Promise<string | null> {
     const manager = managerOf(tx);
     await this.queue(queue);
-    return this.boss.send(queue, data, {
+    return this.boss.send(queue, withTraceOf(data), {
       ...options,
       db: { executeSql: async (text: string, values: unknown[]) => ({ rows: await manager.query<unknown[]>(text, values) }) },
     });
@@ -109,7 +112,7 @@ export class JobQueue implements OnModuleDestroy {
     await this.boss.insert(
       jobs.map(({ data, options: { startAfter, ...options } = {} }) => ({
         name: queue,
-        data,
+        data: withTraceOf(data),
         ...options,
         // pg-boss reads a start that is not a timestamp as an interval: seconds.
         ...(startAfter ? { startAfter: String(startAfter) } : {}),
@@ -134,7 +137,7 @@ export class JobQueue implements OnModuleDestroy {
     await this.queue(queue);
     const id = crypto.randomUUID();
     let captured: { text: string; values: unknown[] } | null = null;
-    await this.boss.send(queue, data, {
+    await this.boss.send(queue, withTraceOf(data), {
       ...options,
       id,
       db: {
@@ -179,7 +182,18 @@ export class JobQueue implements OnModuleDestroy {
     again: (jobs: readonly unknown[]) => string,
   ): Promise<void> {
     const ids = jobs.map((job) => job.id);
-    const failure = await handler(jobs).then(
+    // A span per batch (docs/operations.md, "Tracing"): a job alone continues the trace that wrote it; a batch links them.
+    const causes = jobs.map((job) => contextOf(job.data as TraceCarrier));
+    const failure = await inSpan(
+      `job ${queue}`,
+      {
+        kind: SpanKind.CONSUMER,
+        parent: causes.length === 1 ? causes[0] : ROOT_CONTEXT,
+        links: causes.length === 1 ? [] : causes,
+        attributes: { 'messaging.system': 'pg-boss', 'messaging.destination.name': queue, 'messaging.batch.message_count': jobs.length },
+      },
+      () => handler(jobs),
+    ).then(
       () => null,
       (error: unknown) => error,
     );

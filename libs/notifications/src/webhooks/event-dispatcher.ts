@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
 import { JobQueue } from '@pcs/jobs';
+import { TraceCarrier, traceCarrierOf } from '@pcs/observability';
 import { OutcomeEmails } from '../emails/outcome-emails';
 import { DeliveryTarget, EventLogRepository } from './event-log.repository';
 import { WebhookEndpointRepository } from './webhook-endpoint.repository';
@@ -11,7 +12,8 @@ export type { DeliveryTarget } from './event-log.repository';
 /** Events one dispatch worker takes at once. */
 const DISPATCH_BATCH = 100;
 
-export interface DeliveryJob {
+/** A delivery's job carries the trace of the change that caused its event (docs/operations.md, "Tracing"). */
+export interface DeliveryJob extends TraceCarrier {
   readonly deliveryId: string;
   /** The delivery's generation when the job was queued: a redelivery makes older jobs stale. */
   readonly generation: number;
@@ -42,10 +44,14 @@ export class EventDispatcher implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.jobs.work<{ eventId: string }>(
+    await this.jobs.work<{ eventId: string } & TraceCarrier>(
       this.settings.webhooks.dispatchQueue,
       { batchSize: DISPATCH_BATCH, pollingIntervalSeconds: this.settings.webhooks.pollSeconds },
-      (jobs) => this.dispatchBatch(jobs.map((job) => job.data.eventId)),
+      (jobs) =>
+        this.dispatchBatch(
+          jobs.map((job) => job.data.eventId),
+          new Map(jobs.map((job) => [job.data.eventId, job.data])),
+        ),
     );
   }
 
@@ -55,19 +61,22 @@ export class EventDispatcher implements OnApplicationBootstrap {
    * others. Fails if any event did (the batch's retries find the dispatched
    * ones done).
    */
-  async dispatchBatch(eventIds: readonly string[]): Promise<void> {
+  async dispatchBatch(eventIds: readonly string[], traces: ReadonlyMap<string, TraceCarrier> = new Map()): Promise<void> {
     try {
-      await this.dispatch(eventIds);
+      await this.dispatch(eventIds, traces);
     } catch (error) {
       this.logger.warn(`a batch of ${eventIds.length} events failed (${(error as Error).message}); dispatching them one by one`);
       const failures: unknown[] = [];
-      for (const eventId of eventIds) await this.dispatch([eventId]).catch((failure: unknown) => failures.push(failure));
+      for (const eventId of eventIds) await this.dispatch([eventId], traces).catch((failure: unknown) => failures.push(failure));
       if (failures.length > 0) throw failures[0];
     }
   }
 
-  /** Dispatches the events not dispatched yet, in one transaction: every delivery of the batch in one statement, their jobs in another. */
-  async dispatch(eventIds: readonly string[]): Promise<void> {
+  /**
+   * Dispatches the events not dispatched yet, in one transaction: every delivery of the batch in one statement, their jobs in
+   * another. Each delivery's job continues the trace its event's dispatch job carried (`traces`, by event id).
+   */
+  async dispatch(eventIds: readonly string[], traces: ReadonlyMap<string, TraceCarrier> = new Map()): Promise<void> {
     await this.unitOfWork.run(async (tx) => {
       const events = await this.log.lockUndispatched(tx, eventIds);
       if (events.length === 0) return;
@@ -87,7 +96,7 @@ export class EventDispatcher implements OnApplicationBootstrap {
         const emails = await this.emails.queueFor(tx, event.type, event.merchantId, object);
         if (emails) this.logger.log(`queued ${emails} outcome email(s) for event ${event.eventId}`);
       }
-      await this.queueDeliveries(tx, deliveries);
+      await this.queueDeliveries(tx, deliveries, traces);
       await this.log.markDispatched(
         tx,
         events.map((e) => e.eventId),
@@ -100,12 +109,18 @@ export class EventDispatcher implements OnApplicationBootstrap {
    * their jobs: two statements however many there are. Returns their ids,
    * in the order given; each (event, endpoint) pair at most once.
    */
-  async queueDeliveries(tx: Transaction, targets: readonly DeliveryTarget[]): Promise<string[]> {
+  async queueDeliveries(
+    tx: Transaction,
+    targets: readonly DeliveryTarget[],
+    traces: ReadonlyMap<string, TraceCarrier> = new Map(),
+  ): Promise<string[]> {
     if (targets.length === 0) return [];
     const rows = await this.log.queueDeliveries(tx, targets);
     await this.sendDeliveryJobs(
       tx,
-      rows.map((row) => ({ job: { deliveryId: row.deliveryId, generation: row.generation, step: 0 } })),
+      rows.map((row) => ({
+        job: { deliveryId: row.deliveryId, generation: row.generation, step: 0, ...traceCarrierOf(traces.get(row.eventId)) },
+      })),
     );
     const byPair = new Map(rows.map((row) => [`${row.eventId} ${row.endpointId}`, row.deliveryId]));
     return targets.map((t) => byPair.get(`${t.eventId} ${t.endpointId}`)!);

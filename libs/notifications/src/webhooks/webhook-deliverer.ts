@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { RuntimeSettings } from '@pcs/config';
 import { JobQueue } from '@pcs/jobs';
-import { metrics } from '@pcs/observability';
+import { activeContext, contextOf, inSpan, metrics, SpanKind } from '@pcs/observability';
 import { DeliveryJob, EventDispatcher } from './event-dispatcher';
 import { EventLogRepository } from './event-log.repository';
 import { WebhookEndpointRepository } from './webhook-endpoint.repository';
@@ -103,7 +103,17 @@ export class WebhookDeliverer implements OnApplicationBootstrap {
               Math.floor(at.getTime() / 1000),
               row.payload,
             );
-            return this.sender.post(url, headers, row.payload);
+            // The attempt continues the trace of the change that caused the event: its POST carries that `traceparent`.
+            return inSpan(
+              'webhook delivery',
+              {
+                kind: SpanKind.PRODUCER,
+                parent: contextOf(job),
+                links: [activeContext()],
+                attributes: { 'pcs.event.id': row.eventId, 'pcs.delivery.id': job.deliveryId, 'pcs.delivery.step': job.step },
+              },
+              () => this.sender.post(url, headers, row.payload),
+            );
           };
           const outcome = await send().catch((error: unknown): AttemptOutcome => ({
             status: null,

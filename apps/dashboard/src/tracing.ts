@@ -1,0 +1,6 @@
+import { loadDotEnv } from '@pcs/config';
+import { startTracing } from '@pcs/observability/tracing';
+
+// First of main.ts's imports: the instrumented modules (http, express, Nest, pg) load after this (docs/operations.md, "Tracing").
+loadDotEnv();
+startTracing('dashboard');
