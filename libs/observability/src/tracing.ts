@@ -29,6 +29,9 @@ interface Started {
 
 let started: Started | null = null;
 
+/** The longest attribute value a span keeps when `OTEL_*ATTRIBUTE_VALUE_LENGTH_LIMIT` is unset. */
+const ATTRIBUTE_LENGTH = 1024;
+
 /** Starts the SDK with the http, express, nestjs-core and pg instrumentations when `tracingWanted`; once per process. */
 export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env): boolean {
   if (started || !tracingWanted(env)) return started !== null;
@@ -36,11 +39,15 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
   if (unset('OTEL_SERVICE_NAME')) env.OTEL_SERVICE_NAME = serviceName;
   if (unset('OTEL_METRICS_EXPORTER')) env.OTEL_METRICS_EXPORTER = 'none';
   if (unset('OTEL_LOGS_EXPORTER')) env.OTEL_LOGS_EXPORTER = 'none';
+  // A statement's text is kept to its first 1,024 characters unless the operator says otherwise: a creation's statement
+  // is several kilobytes, written again into every span of it (docs/performance.md, "Tracing").
+  if (unset('OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT') && unset('OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT'))
+    env.OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT = String(ATTRIBUTE_LENGTH);
   // Loaded only when on: a process without tracing never requires the SDK.
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
   const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
-  const { ExpressInstrumentation } =
+  const { ExpressInstrumentation, ExpressLayerType } =
     require('@opentelemetry/instrumentation-express') as typeof import('@opentelemetry/instrumentation-express');
   const { NestInstrumentation } =
     require('@opentelemetry/instrumentation-nestjs-core') as typeof import('@opentelemetry/instrumentation-nestjs-core');
@@ -52,11 +59,13 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
         // Probes and scrapes are not requests of anyone's.
         ignoreIncomingRequestHook: (request) => /^\/(health|ready|metrics)(\/|\?|$)/.test(request.url ?? ''),
       }),
-      new ExpressInstrumentation(),
+      // The route names the request's span; a span per Express middleware and handler layer (eleven per request, Nest's
+      // own chain) would cost more than the request's statements and say less than Nest's handler span.
+      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.REQUEST_HANDLER] }),
       new NestInstrumentation(),
       // A statement is traced inside a request, a job or a processor call; the job queue's polling and the sealer's
-      // batches outside any of them would be a root span every second.
-      new PgInstrumentation({ requireParentSpan: true }),
+      // batches outside any of them would be a root span every second. Taking a pooled connection is not a statement.
+      new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
     ],
   });
   sdk.start();
