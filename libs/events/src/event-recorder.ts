@@ -152,7 +152,11 @@ export class EventRecorder {
       throw error;
     }
     audit?.settle(true);
-    afterCommit(manager, () => events.forEach((event) => metrics.countEvent(event.type)));
+    afterCommit(manager, () => {
+      events.forEach((event) => metrics.countEvent(event.type));
+      // The dispatch jobs exist now: this process's dispatcher takes them within NUDGE_MS rather than at its next poll.
+      this.jobs.nudge(this.settings.webhooks.dispatchQueue);
+    });
     const byId = new Map(rows.map((row) => [row.event_id, row]));
     return prepared.map((p) => {
       const row = byId.get(p.eventId)!;

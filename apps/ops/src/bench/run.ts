@@ -1225,9 +1225,10 @@ async function webhookDelivery(
       url: `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/hooks`,
       enabledEvents: ['payment_intent.created'],
     });
+    // Webhook endpoints take version 3 only (contract §29: they decide where events go).
     const registered = await fetch(`${api.url}/webhook-endpoint`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'api-key': seeded.apiKey, signature: sign(registration) },
+      headers: { 'content-type': 'application/json', ...signV3(seeded, 'POST', '/webhook-endpoint', registration) },
       body: registration,
     });
     if (!registered.ok) throw new Error(`could not register the bench endpoint: ${registered.status} ${await registered.text()}`);

@@ -54,6 +54,27 @@ describe('job queue on PostgreSQL', () => {
     expect(received).toEqual([2]);
   });
 
+  it("wakes this process's workers of a queue on a nudge, long before their next poll", async () => {
+    const jobs = services.get(JobQueue);
+    const queue = `nudged-${crypto.randomBytes(4).toString('hex')}`;
+    const received: { n: number; at: number }[] = [];
+    // A poll a minute away: only the nudge can bring the job in this test's time.
+    await jobs.work<{ n: number }>(queue, { pollingIntervalSeconds: 60 }, async (batch) => {
+      received.push(...batch.map((job) => ({ n: job.data.n, at: Date.now() })));
+    });
+    // The worker's first fetch (at its start) has found nothing; it now sleeps for a minute.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await inTransaction(services.dataSource, (manager) => jobs.send(transactionOf(manager), queue, { n: 5 }));
+    const nudged = Date.now();
+    jobs.nudge(queue);
+    const until = Date.now() + 15_000;
+    while (received.length === 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(received.map((r) => r.n)).toEqual([5]);
+    expect(received[0].at - nudged).toBeLessThan(10_000);
+    // A queue this process does not work: a nudge does nothing (and throws nothing).
+    expect(() => jobs.nudge(`nobody-${queue}`)).not.toThrow();
+  });
+
   it('writes many jobs in one statement with the transaction, each with its own options', async () => {
     const jobs = services.get(JobQueue);
     const queue = `many-${crypto.randomBytes(4).toString('hex')}`;

@@ -11,6 +11,12 @@ import { Transaction } from '@pcs/kernel';
 
 // Arbitrary constant shared by every process of this service: serialises the creation of queues.
 const QUEUE_CREATION_LOCK_KEY = 7_130_501_002;
+/**
+ * How long a nudge waits before it wakes the workers (nudges within it are one): at most this many milliseconds between a
+ * nudged job's commit and its fetch in this process, and at most 1000 / NUDGE_MS extra fetches a second per queue under a
+ * stream of writes.
+ */
+const NUDGE_MS = 50;
 /** How long a stopping queue waits for the handlers still running (a webhook's post is bounded well below it). */
 const HANDLERS_DRAIN_MS = 15_000;
 
@@ -42,6 +48,9 @@ export class JobQueue implements OnModuleDestroy {
   /** The handlers running in this process now. */
   private readonly running = new Set<Promise<unknown>>();
   private readonly stopObserving: () => void;
+  /** This process's workers by queue (their pg-boss ids), and the queues a nudge is pending for. */
+  private readonly workers = new Map<string, string[]>();
+  private readonly nudging = new Set<string>();
 
   private readonly databaseUrl: string;
   private readonly Client: typeof Client;
@@ -172,6 +181,21 @@ export class JobQueue implements OnModuleDestroy {
     // A full batch means more may be waiting: its worker fetches again at once.
     const again = (jobs: readonly unknown[]) => (jobs.length >= batchSize ? workerId : '');
     workerId = await this.boss.work<T>(queue, options, (jobs) => this.tracked(this.handle(queue, jobs, handler, again)));
+    this.workers.set(queue, [...(this.workers.get(queue) ?? []), workerId]);
+  }
+
+  /**
+   * Tells this process's workers of `queue` that jobs were just written: they fetch in NUDGE_MS instead of at their next
+   * poll (a worker that is busy fetches again as soon as its batch is done). Polling still finds every job (a nudge that
+   * comes before the writer's commit finds nothing; another process's jobs wait for its poll), so a lost nudge only delays.
+   */
+  nudge(queue: string): void {
+    if (this.stopped || this.nudging.has(queue) || !this.workers.has(queue)) return;
+    this.nudging.add(queue);
+    setTimeout(() => {
+      this.nudging.delete(queue);
+      if (!this.stopped) for (const id of this.workers.get(queue) ?? []) this.boss.notifyWorker(id);
+    }, NUDGE_MS).unref();
   }
 
   /** One batch: the handler, then its outcome written until the database takes it. */

@@ -4,13 +4,20 @@ import { JobQueue } from '@pcs/jobs';
 import { TraceCarrier, traceCarrierOf } from '@pcs/observability';
 import { OutcomeEmails } from '../emails/outcome-emails';
 import { DeliveryTarget, EventLogRepository } from './event-log.repository';
+import { deliveryExpirySeconds } from './in-flight-limit';
 import { WebhookEndpointRepository } from './webhook-endpoint.repository';
 import { Transaction, UnitOfWork } from '@pcs/kernel';
 
 export type { DeliveryTarget } from './event-log.repository';
 
 /** Events one dispatch worker takes at once. */
-const DISPATCH_BATCH = 100;
+const DISPATCH_BATCH = 250;
+/**
+ * Dispatch workers per API process: a batch's transaction is mostly PostgreSQL's work (its rows locked, deliveries and
+ * their jobs inserted), so two batches run side by side on two cores; they take different jobs (pg-boss fetches with SKIP
+ * LOCKED) and so different events.
+ */
+const DISPATCH_WORKERS = 2;
 
 /** A delivery's job carries the trace of the change that caused its event (docs/operations.md, "Tracing"). */
 export interface DeliveryJob extends TraceCarrier {
@@ -26,7 +33,7 @@ export interface DeliveryJob extends TraceCarrier {
  * endpoint that wants it, each with its job, and the outcome emails — all in
  * one transaction that also marks the event dispatched, so a dispatch job run
  * twice (a crash, a retry) does nothing the second time. A worker's batch of
- * jobs (up to 100) is dispatched in one such transaction: a handful of
+ * jobs (up to 250) is dispatched in one such transaction: a handful of
  * statements for the whole batch instead of as many per event, which matters
  * because every payment intent's creation records one.
  */
@@ -44,15 +51,16 @@ export class EventDispatcher implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.jobs.work<{ eventId: string } & TraceCarrier>(
-      this.settings.webhooks.dispatchQueue,
-      { batchSize: DISPATCH_BATCH, pollingIntervalSeconds: this.settings.webhooks.pollSeconds },
-      (jobs) =>
-        this.dispatchBatch(
-          jobs.map((job) => job.data.eventId),
-          new Map(jobs.map((job) => [job.data.eventId, job.data])),
-        ),
-    );
+    for (let worker = 0; worker < DISPATCH_WORKERS; worker++)
+      await this.jobs.work<{ eventId: string } & TraceCarrier>(
+        this.settings.webhooks.dispatchQueue,
+        { batchSize: DISPATCH_BATCH, pollingIntervalSeconds: this.settings.webhooks.pollSeconds },
+        (jobs) =>
+          this.dispatchBatch(
+            jobs.map((job) => job.data.eventId),
+            new Map(jobs.map((job) => [job.data.eventId, job.data])),
+          ),
+      );
   }
 
   /**
@@ -77,9 +85,9 @@ export class EventDispatcher implements OnApplicationBootstrap {
    * another. Each delivery's job continues the trace its event's dispatch job carried (`traces`, by event id).
    */
   async dispatch(eventIds: readonly string[], traces: ReadonlyMap<string, TraceCarrier> = new Map()): Promise<void> {
-    await this.unitOfWork.run(async (tx) => {
+    const queued = await this.unitOfWork.run(async (tx) => {
       const events = await this.log.lockUndispatched(tx, eventIds);
-      if (events.length === 0) return;
+      if (events.length === 0) return 0;
       const receivers = new Map<string, Awaited<ReturnType<WebhookEndpointRepository['receiversOf']>>>();
       const deliveries: DeliveryTarget[] = [];
       for (const event of events) {
@@ -101,7 +109,10 @@ export class EventDispatcher implements OnApplicationBootstrap {
         tx,
         events.map((e) => e.eventId),
       );
+      return deliveries.length;
     });
+    // Committed: this process's delivery workers take them now rather than at their next poll.
+    if (queued > 0) this.jobs.nudge(this.settings.webhooks.deliveryQueue);
   }
 
   /**
@@ -136,7 +147,7 @@ export class EventDispatcher implements OnApplicationBootstrap {
         options: {
           ...(startAfterSeconds ? { startAfter: startAfterSeconds } : {}),
           // A worker that dies mid-attempt leaves its job to expire and run again (at least once).
-          expireInSeconds: Math.ceil(this.settings.webhooks.timeoutMs / 1000) + 30,
+          expireInSeconds: deliveryExpirySeconds(this.settings.webhooks.timeoutMs),
           retryLimit: 5,
           retryDelay: 5,
         },

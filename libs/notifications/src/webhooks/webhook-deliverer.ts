@@ -8,10 +8,8 @@ import { WebhookEndpointRepository } from './webhook-endpoint.repository';
 import { WebhookEndpointService } from './webhook-endpoint.service';
 import { AttemptOutcome, WebhookSender } from './webhook-sender';
 import { webhookHeaders } from './webhook-signature';
+import { DELIVERY_BATCH, DELIVERY_WORKERS, ENDPOINT_IN_FLIGHT, InFlightLimit } from './in-flight-limit';
 import { Transaction, UnitOfWork } from '@pcs/kernel';
-
-/** How many deliveries one worker attempts at once; each API process runs two workers. */
-export const DELIVERY_BATCH = 100;
 
 type Result = 'delivered' | 'retry' | 'failed' | 'disabled';
 
@@ -59,8 +57,10 @@ export class WebhookDeliverer implements OnApplicationBootstrap {
     private readonly log: EventLogRepository,
   ) {}
 
+  private readonly inFlight = new InFlightLimit(ENDPOINT_IN_FLIGHT);
+
   async onApplicationBootstrap(): Promise<void> {
-    for (let worker = 0; worker < 2; worker++) {
+    for (let worker = 0; worker < DELIVERY_WORKERS; worker++) {
       await this.jobs.work<DeliveryJob>(
         this.settings.webhooks.deliveryQueue,
         { batchSize: DELIVERY_BATCH, pollingIntervalSeconds: this.settings.webhooks.pollSeconds },
@@ -94,33 +94,36 @@ export class WebhookDeliverer implements OnApplicationBootstrap {
           const row = current.get(job.deliveryId)!;
           const endpoint = endpoints.get(row.endpointId)!;
           const { url } = endpoint.snapshot();
-          const at = new Date();
-          // The sender answers every failure as an outcome; anything else thrown is this attempt's failure, not the batch's.
-          const send = async () => {
-            const headers = webhookHeaders(
-              this.endpointService.secretsOf(endpoint, at),
-              row.eventId,
-              Math.floor(at.getTime() / 1000),
-              row.payload,
-            );
-            // The attempt continues the trace of the change that caused the event: its POST carries that `traceparent`.
-            return inSpan(
-              'webhook delivery',
-              {
-                kind: SpanKind.PRODUCER,
-                parent: contextOf(job),
-                links: [activeContext()],
-                attributes: { 'pcs.event.id': row.eventId, 'pcs.delivery.id': job.deliveryId, 'pcs.delivery.step': job.step },
-              },
-              () => this.sender.post(url, headers, row.payload),
-            );
-          };
-          const outcome = await send().catch((error: unknown): AttemptOutcome => ({
-            status: null,
-            error: String((error as Error)?.message ?? error).slice(0, 200),
-            durationMs: 0,
-          }));
-          return { job, endpointId: endpoint.id, url, at, outcome, result: this.resultOf(job, outcome) };
+          // Its turn among this process's attempts to the endpoint; the attempt's time (and its signature's) is when it goes.
+          return this.inFlight.run(endpoint.id, async (): Promise<Attempted> => {
+            const at = new Date();
+            // The sender answers every failure as an outcome; anything else thrown is this attempt's failure, not the batch's.
+            const send = async () => {
+              const headers = webhookHeaders(
+                this.endpointService.secretsOf(endpoint, at),
+                row.eventId,
+                Math.floor(at.getTime() / 1000),
+                row.payload,
+              );
+              // The attempt continues the trace of the change that caused the event: its POST carries that `traceparent`.
+              return inSpan(
+                'webhook delivery',
+                {
+                  kind: SpanKind.PRODUCER,
+                  parent: contextOf(job),
+                  links: [activeContext()],
+                  attributes: { 'pcs.event.id': row.eventId, 'pcs.delivery.id': job.deliveryId, 'pcs.delivery.step': job.step },
+                },
+                () => this.sender.post(url, headers, row.payload),
+              );
+            };
+            const outcome = await send().catch((error: unknown): AttemptOutcome => ({
+              status: null,
+              error: String((error as Error)?.message ?? error).slice(0, 200),
+              durationMs: 0,
+            }));
+            return { job, endpointId: endpoint.id, url, at, outcome, result: this.resultOf(job, outcome) };
+          });
         }),
     );
     await this.record(attempted);
