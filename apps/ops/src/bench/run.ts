@@ -715,29 +715,26 @@ async function settlement(bed: {
     // A payout sweeping BENCH_SWEEP available transactions of a merchant of their own.
     const count = Number(process.env.BENCH_SWEEP ?? 100_000);
     const sweeper = await sweepMerchant(url, bed.masterKey, seeded, count);
-    // Settlement accounts and payouts move money: signing version 2 (contract §27), the timestamp covered by the signature.
-    const signedV2 = (payload: string) => {
-      const timestamp = String(Math.floor(Date.now() / 1000));
-      return { timestamp, signature: crypto.createHmac('sha256', sweeper.apiSecret).update(`${timestamp}.${payload}`).digest('hex') };
-    };
+    // Settlement accounts and payouts move money: version 3 only (contract §29), as clients sign them.
     const put = JSON.stringify({ bankId: sweeper.brouId, accountNumber: '001234567', accountType: 'SAVINGS' });
-    const account = await fetch(`${api.url}/merchant/${sweeper.merchantId}/settlement-account/UYU`, {
+    const accountPath = `/merchant/${sweeper.merchantId}/settlement-account/UYU`;
+    const account = await fetch(`${api.url}${accountPath}`, {
       method: 'PUT',
       body: put,
-      headers: { 'content-type': 'application/json', 'api-key': sweeper.apiKey, ...signedV2(put) },
+      headers: { 'content-type': 'application/json', ...signV3(sweeper, 'PUT', accountPath, put) },
     });
     if (!account.ok) throw new Error(`settlement account: ${account.status} ${await account.text()}`);
     const request = JSON.stringify({ currency: 'UYU' });
     let payout: { payoutId: string; amount: number } | undefined;
     const started = process.hrtime.bigint();
     const trips = await api.roundTrips(1, async () => {
-      const response = await fetch(`${api.url}/merchant/${sweeper.merchantId}/payout`, {
+      const payoutPath = `/merchant/${sweeper.merchantId}/payout`;
+      const response = await fetch(`${api.url}${payoutPath}`, {
         method: 'POST',
         body: request,
         headers: {
           'content-type': 'application/json',
-          'api-key': sweeper.apiKey,
-          ...signedV2(request),
+          ...signV3(sweeper, 'POST', payoutPath, request),
           'idempotency-key': crypto.randomUUID(),
         },
       });
