@@ -25,6 +25,9 @@ export type JobWorkOptions = PgBoss.WorkOptions;
 export type JobHandler<T> = (jobs: PgBoss.Job<T>[]) => Promise<void>;
 
 /**
+ * Why one file: writing jobs, working them, nudging workers and creating queues all act on one pg-boss instance and
+ * this process's workers of it; split, each part would reach into the others' state.
+ *
  * The process's job queue (contract §15): one pg-boss instance over the
  * service's own PostgreSQL, shared by every context that works in the
  * background (mail, webhooks). A job is written by the caller's transaction,
