@@ -1,18 +1,22 @@
 /** How many deliveries one worker attempts at once. */
 export const DELIVERY_BATCH = 100;
-/** Delivery workers per API process: up to DELIVERY_WORKERS × DELIVERY_BATCH attempts in flight at once. */
-export const DELIVERY_WORKERS = 4;
+/**
+ * Delivery workers per API process. More would not deliver faster on this service's machines (the dispatch sets the pace,
+ * docs/performance.md) and, with the limit below, a slow endpoint's batches would hold them all while they wait their turn.
+ */
+export const DELIVERY_WORKERS = 2;
 /**
  * Attempts one process has in flight to one endpoint at most (contract §14): a merchant's receiver gets at most this many
- * concurrent requests from each API process however many deliveries wait; the others of the batch wait their turn.
+ * concurrent requests from each API process however many deliveries wait; the others of the batch wait their turn. One
+ * batch's worth, so a batch never waits on itself.
  */
-export const ENDPOINT_IN_FLIGHT = 64;
+export const ENDPOINT_IN_FLIGHT = DELIVERY_BATCH;
 /**
  * The longest an attempt's job can take: its turn behind the other attempts of the process's batches to the same endpoint
  * (each at most the timeout), then its own. A job still active after it (a worker that died) is run again.
  */
 export function deliveryExpirySeconds(timeoutMs: number): number {
-  return Math.ceil(timeoutMs / 1000) * Math.ceil((DELIVERY_WORKERS * DELIVERY_BATCH) / ENDPOINT_IN_FLIGHT + 1) + 30;
+  return Math.ceil(timeoutMs / 1000) * Math.ceil((DELIVERY_WORKERS * DELIVERY_BATCH) / ENDPOINT_IN_FLIGHT) + 30;
 }
 
 /**

@@ -18,8 +18,8 @@ const MAX_ERROR = 200;
 
 /**
  * Sockets kept open per receiver host (Node's agent pools by host and port):
- * four endpoints' attempts in flight (ENDPOINT_IN_FLIGHT each) on one host and
- * port, so none of them waits in the agent's queue while its deadline runs.
+ * enough for every attempt the delivery workers make at once (DELIVERY_WORKERS
+ * × DELIVERY_BATCH), so none waits in the agent's queue while its deadline runs.
  */
 export const SOCKETS_PER_HOST = 256;
 
