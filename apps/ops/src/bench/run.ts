@@ -407,14 +407,16 @@ async function main(): Promise<void> {
       const links = await createLinks(api.url, seeded, post, Number(process.env.BENCH_LINKS ?? 3000));
       const pay = post({ paymentInstrumentTypeName: 'CREDIT_CARD', paymentMethodName: 'VISA', amount: 1220 });
       const roundTrips = await api.roundTrips(20, () => fetch(`${api.url}/link/${links.pop()}/payment-intent`, { method: 'POST', ...pay }));
-      const figures = await load({
-        url: api.url,
-        method: 'POST',
-        ...pay,
-        connections: 50,
-        amount: links.length,
-        pathOf: () => `/link/${links.pop()}/payment-intent`,
-      });
+      const figures = await profiled(api, 'link payment', notes, () =>
+        load({
+          url: api.url,
+          method: 'POST',
+          ...pay,
+          connections: 50,
+          amount: links.length,
+          pathOf: () => `/link/${links.pop()}/payment-intent`,
+        }),
+      );
       rows.push({
         what: `signed POST /link/:id/payment-intent (24), 50 connections, ${figures.total} links`,
         figures,
@@ -439,7 +441,13 @@ async function main(): Promise<void> {
       const target = `${b2b.url}/payment-intent`;
       await load({ url: target, method: 'POST', ...order, connections: 10, duration: 3 });
       const roundTrips = await b2b.roundTrips(50, () => fetch(target, { method: 'POST', ...order }));
-      const figures = await load({ url: target, method: 'POST', ...order, connections: 50, duration: SECONDS });
+      const figures = await profiled(
+        b2b,
+        'B2B creation',
+        notes,
+        () => load({ url: target, method: 'POST', ...order, connections: 50, duration: SECONDS }),
+        'b2b-api',
+      );
       rows.push({ what: 'signed B2B POST /payment-intent (B6), 50 connections', figures, bare: bareCreate, floorTarget: 0.4, roundTrips });
       b2b.child.kill('SIGTERM');
     }
@@ -802,13 +810,21 @@ async function sweepMerchant(
 }
 
 /** With BENCH_PROFILE=1, a CPU profile of the API during `run`, written to test-output/bench and summarised in the notes. */
-async function profiled<T>(api: Instrumented, label: string, notes: string[], run: () => Promise<T>): Promise<T> {
+async function profiled<T>(
+  api: Instrumented,
+  label: string,
+  notes: string[],
+  run: () => Promise<T>,
+  app: 'payins-api' | 'b2b-api' = 'payins-api',
+): Promise<T> {
   if (!PROFILE) return run();
   await api.startProfile();
   const result = await run();
-  const file = path.resolve('test-output/bench', `payins-api-${label}-${Date.now()}.cpuprofile`);
+  const file = path.resolve('test-output/bench', `${app}-${label}-${Date.now()}.cpuprofile`);
   await api.stopProfile(file);
-  notes.push(`CPU profile of the payins API under the ${label} load: ${path.relative(process.cwd(), file)}`);
+  notes.push(
+    `CPU profile of the ${app === 'b2b-api' ? 'B2B' : 'payins'} API under the ${label} load: ${path.relative(process.cwd(), file)}`,
+  );
   for (const share of summarizeProfile(file)) notes.push(`  ${(share.share * 100).toFixed(1).padStart(5)}%  ${share.what}`);
   return result;
 }
