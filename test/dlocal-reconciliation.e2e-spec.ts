@@ -2,7 +2,7 @@ import { RuntimeSettings } from '@pcs/config';
 import { localDateOf, MerchantId } from '@pcs/kernel';
 import { ReconciliationRunsService } from '@pcs/processor-reports';
 import { DLocalStandIn } from '@pcs/testing';
-import { Testbed, testbed } from './testbed';
+import { Testbed, testbed, URUGUAYAN_PAYER } from './testbed';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
@@ -26,13 +26,7 @@ describe('dLocal in the daily reconciliation: payments looked up once a day (con
     await dl.start();
     bed = await testbed({
       reachable: true,
-      payer: {
-        firstName: 'Lucía',
-        lastName: 'Gómez',
-        email: 'lucia@example.uy',
-        documentType: 'IDENTITY_DOCUMENT',
-        document: '1.234.567-2',
-      },
+      payer: URUGUAYAN_PAYER,
       gateway: { processorApis: { DLOCAL: { url: dl.url, timeoutMs: 2000 } }, reconcileAfterSeconds: 600 },
     });
     merchantId = bed.tenant.merchants[0].merchantId;

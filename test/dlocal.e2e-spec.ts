@@ -4,7 +4,7 @@ import { RuntimeSettings } from '@pcs/config';
 import { clientFor, createTenant, DLocalStandIn, MercadoPagoStandIn, multipartBody, pdfFile } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import request from 'supertest';
-import { Testbed, testbed } from './testbed';
+import { Testbed, testbed, URUGUAYAN_PAYER } from './testbed';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
@@ -34,13 +34,7 @@ describe('dLocal behind the gateway port', () => {
     bed = await testbed({
       merchants: 2,
       reachable: true, // notifications and the payer's return reach this very server
-      payer: {
-        firstName: 'Lucía',
-        lastName: 'Gómez',
-        email: 'lucia@example.uy',
-        documentType: 'IDENTITY_DOCUMENT',
-        document: '1.234.567-2',
-      },
+      payer: URUGUAYAN_PAYER,
       gateway: {
         processorApis: { MERCADO_PAGO: { url: mp.url, timeoutMs: 2000 }, DLOCAL: { url: dl.url, timeoutMs: 2000 } },
         // Reconciled by hand below, payin by payin: nothing of this suite comes due under another suite's sweep.

@@ -1,7 +1,7 @@
 import { DLocalStandIn, errorShape, eventually, MercadoPagoStandIn } from '@pcs/testing';
 import * as crypto from 'node:crypto';
 import request from 'supertest';
-import { Testbed, testbed } from './testbed';
+import { Testbed, testbed, URUGUAYAN_PAYER } from './testbed';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
@@ -35,13 +35,7 @@ describe('routing and failover across processors (contract §26)', () => {
     bed = await testbed({
       merchants: 2,
       reachable: true,
-      payer: {
-        firstName: 'Lucía',
-        lastName: 'Gómez',
-        email: 'lucia@example.uy',
-        documentType: 'IDENTITY_DOCUMENT',
-        document: '1.234.567-2',
-      },
+      payer: URUGUAYAN_PAYER,
       gateway: {
         processorApis: { MERCADO_PAGO: { url: mp.url, timeoutMs: 1500 }, DLOCAL: { url: dl.url, timeoutMs: 1500 } },
         reconcileAfterSeconds: 600,

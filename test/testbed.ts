@@ -6,6 +6,15 @@ import { DataSource } from 'typeorm';
 import { freePort, startB2bApi, startPayinsApi } from './payins-app';
 import { HttpTestbed, httpTestbed } from './shared-testbed';
 
+/** A Uruguayan payer with a verified cédula, as dLocal's payments need one (POST /payer's body). */
+export const URUGUAYAN_PAYER = {
+  firstName: 'Lucía',
+  lastName: 'Gómez',
+  email: 'lucia@example.uy',
+  documentType: 'IDENTITY_DOCUMENT',
+  document: '1.234.567-2',
+} as const;
+
 /** What an end-to-end spec with an app of its own works with: the HTTP testbed, plus the app itself and its database. */
 export interface Testbed extends HttpTestbed {
   readonly app: NestExpressApplication;

@@ -3,7 +3,7 @@ import * as crypto from 'node:crypto';
 import { ApiProcess } from './api-process';
 import { CollectedSpan, OtlpCollector } from './otlp-collector';
 import { freePort } from './payins-app';
-import { Testbed, testbed } from './testbed';
+import { Testbed, testbed, URUGUAYAN_PAYER } from './testbed';
 import { WebhookReceiver } from './webhook-receiver';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -133,13 +133,7 @@ describe('tracing with OpenTelemetry', () => {
     await shop.start();
     bed = await testbed({
       name: 'Traced business',
-      payer: {
-        firstName: 'Lucía',
-        lastName: 'Gómez',
-        email: 'lucia@example.uy',
-        documentType: 'IDENTITY_DOCUMENT',
-        document: '1.234.567-2',
-      },
+      payer: URUGUAYAN_PAYER,
       gateway: { processorApis: { DLOCAL: { url: dl.url, timeoutMs: 2000 } }, reconcileAfterSeconds: 600 },
       // This spec's own app works queues of its own: the processes under test dispatch and deliver what they record.
       webhooks: { dispatchQueue: 'event-dispatch-tracing-bed', deliveryQueue: 'webhook-delivery-tracing-bed', allowLocalhost: true },

@@ -158,15 +158,7 @@ export class MercadoPagoCards {
     const code = typeof body.security_code === 'string' ? body.security_code : '';
     if (!code) return bad('parameter securityCode can not be null/empty', '224');
     if (!/^\d{3,4}$/.test(code)) return bad('invalid parameter securityCode', 'E302');
-    const token = this.newToken(account, {
-      firstSix: card.firstSix,
-      lastFour: card.lastFour,
-      expirationMonth: card.expirationMonth,
-      expirationYear: card.expirationYear,
-      holderName: card.holderName,
-      withSecurityCode: true,
-      cardId: card.id,
-    });
+    const token = this.tokenOfSavedCard(account, card, true);
     return [201, { ...this.tokenView(token), security_code_length: code.length }];
   }
 
@@ -176,15 +168,7 @@ export class MercadoPagoCards {
     const customer = card && this.customers.get(card.customerId);
     if (!card || !customer || customer.account !== account || (body.customer_id !== undefined && body.customer_id !== card.customerId))
       return [404, { message: 'card not found', error: 'not_found', status: 404, cause: [] }];
-    const token = this.newToken(account, {
-      firstSix: card.firstSix,
-      lastFour: card.lastFour,
-      expirationMonth: card.expirationMonth,
-      expirationYear: card.expirationYear,
-      holderName: card.holderName,
-      withSecurityCode: false,
-      cardId: card.id,
-    });
+    const token = this.tokenOfSavedCard(account, card, false);
     return [201, this.tokenView(token)];
   }
 
@@ -258,6 +242,12 @@ export class MercadoPagoCards {
       holderName: card?.holderName ?? token.holderName,
       withSecurityCode: token.withSecurityCode,
     };
+  }
+
+  /** A token of a saved card (with or without its security code), as both card-token routes make one. */
+  private tokenOfSavedCard(account: string, card: StandInCard, withSecurityCode: boolean): CardToken {
+    const { firstSix, lastFour, expirationMonth, expirationYear, holderName, id: cardId } = card;
+    return this.newToken(account, { firstSix, lastFour, expirationMonth, expirationYear, holderName, withSecurityCode, cardId });
   }
 
   private newToken(account: string, card: Omit<CardToken, 'id' | 'account' | 'dueAt' | 'used'>): CardToken {
